@@ -1,0 +1,139 @@
+# simspan: plain Makefile.  Everything built goes below $(BUILD), so several
+# builds (gcc, clang, sanitizers) can live side by side:
+#   make                      build tools into build/bin
+#   make check                deps + unit, cli, fuzz-corpus, man and symbol checks
+#   make check SANITIZE=1     the same under ASan+UBSan (into build-san/)
+#   make demo                 the whole pipeline on the bundled sample
+#   make bench                benchmarks (not tests; generates large inputs)
+#   make fuzz FUZZ_TIME=10    run every libFuzzer target briefly (clang)
+#   make install PREFIX=/usr DESTDIR=/tmp/pkg
+
+VERSION   = 0.1.0
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+DATADIR  ?= $(PREFIX)/share/simspan
+DESTDIR  ?=
+INSTALL  ?= install
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+SANITIZE ?= 0
+
+ifeq ($(SANITIZE),1)
+BUILD    ?= build-san
+SANFLAGS  = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+BUILD    ?= build
+SANFLAGS  =
+endif
+
+WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wformat=2 -Wvla -Wpointer-arith -Wundef
+ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -Ilib $(CPPFLAGS)
+ALL_CFLAGS   = -std=c17 $(WARN) $(SANFLAGS) $(CFLAGS)
+ALL_LDFLAGS  = $(SANFLAGS) -Wl,--as-needed $(LDFLAGS)
+LDLIBS      ?= -lzstd -lcsv -lsqlite3 -lcurl -lz -lm
+
+LIB_SRC   = $(sort $(wildcard lib/*.c))
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB       = $(BUILD)/libsimspan.a
+TOOL_SRC  = $(sort $(wildcard tools/*.c))
+TOOLS     = $(TOOL_SRC:tools/%.c=$(BUILD)/bin/%)
+UNIT_SRC  = $(sort $(wildcard tests/unit/test_*.c))
+UNITS     = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
+FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+MANPAGES  = $(sort $(wildcard man/*.[1-9]))
+FUZZ_TIME ?= 10
+
+.PHONY: all deps check unit cli fuzz-replay lint-man checksymbols demo bench \
+        fuzz install uninstall clean
+
+all: $(TOOLS)
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+
+$(BUILD)/bin/%: $(BUILD)/tools/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+
+# Fuzz targets are replayed over their committed corpus without libFuzzer.
+$(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/tests/fuzz/regress.o $(LIB) $(LDLIBS)
+
+check: deps
+	@$(MAKE) --no-print-directory all-tests
+	@$(MAKE) --no-print-directory unit cli fuzz-replay lint-man checksymbols
+
+.PHONY: all-tests
+all-tests: $(TOOLS) $(UNITS) $(FUZZ_REPLAY)
+
+unit: $(UNITS)
+	@sh tests/run-unit.sh $(UNITS)
+
+cli: $(TOOLS)
+	@SSP_BIN=$(CURDIR)/$(BUILD)/bin sh tests/run-cli.sh tests/cli/*.sh
+
+fuzz-replay: $(FUZZ_REPLAY)
+	@sh tests/run-fuzz-replay.sh $(FUZZ_REPLAY)
+
+lint-man:
+	@if command -v mandoc >/dev/null 2>&1; then \
+	    mandoc -Tlint -Wwarning $(MANPAGES) && echo "man: $(words $(MANPAGES)) pages lint clean"; \
+	else echo "man: mandoc not installed, lint skipped"; fi
+
+# Every global symbol of the library carries the ssp_ prefix.
+checksymbols: $(LIB)
+	@bad=$$(nm -g --defined-only $(LIB) | awk 'NF==3 {print $$3}' | grep -v '^ssp_' || true); \
+	if [ -n "$$bad" ]; then echo "checksymbols: unprefixed globals:"; echo "$$bad"; exit 1; fi; \
+	echo "checksymbols: ok"
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/demo.sh
+
+bench: all
+	@SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
+
+# libFuzzer builds: always clang, separate tree.
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+	@mkdir -p $(@D)
+	clang $(ALL_CPPFLAGS) -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined \
+	    -o $@ $< $(LIB_SRC) $(LDLIBS)
+
+fuzz: $(FUZZ_BIN)
+	@sh tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BIN)
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/rules
+	$(INSTALL) -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 644 $(filter %.1,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 644 $(filter %.5,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man5
+	$(INSTALL) -m 644 $(filter %.7,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man7
+	$(INSTALL) -m 644 rules/*.csv $(DESTDIR)$(DATADIR)/rules
+
+uninstall:
+	rm -f $(TOOLS:$(BUILD)/bin/%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(foreach p,$(MANPAGES),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(LIB_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d)

@@ -1,0 +1,196 @@
+#include <curl/curl.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "ssp_cli.h"
+
+#ifndef SSP_VERSION
+#define SSP_VERSION "0.0.0"
+#endif
+
+void
+ssp_cli_version(const char *prog)
+{
+	printf("%s %s (zstd %s, sqlite %s, libcurl %s)\n", prog, SSP_VERSION,
+	    ZSTD_versionString(), sqlite3_libversion(),
+	    curl_version_info(CURLVERSION_NOW)->version);
+}
+
+int
+ssp_strtonum(const char *s, int64_t min, int64_t max, int64_t *out,
+    const char **errstr)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	if (s == NULL || *s == '\0' || (*s == ' ' || *s == '\t')) {
+		*errstr = "invalid";
+		return -1;
+	}
+	v = strtoll(s, &end, 0);
+	if (*end != '\0') {
+		*errstr = "invalid";
+		return -1;
+	}
+	if ((errno == ERANGE && v == LLONG_MIN) || v < min) {
+		*errstr = "too small";
+		return -1;
+	}
+	if ((errno == ERANGE && v == LLONG_MAX) || v > max) {
+		*errstr = "too large";
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+ssp_strtou64(const char *s, uint64_t *out, const char **errstr)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (s == NULL || *s < '0' || *s > '9') {
+		*errstr = "invalid";
+		return -1;
+	}
+	v = strtoull(s, &end, 0);
+	if (*end != '\0') {
+		*errstr = "invalid";
+		return -1;
+	}
+	if (errno == ERANGE) {
+		*errstr = "too large";
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+ssp_parse_time(const char *s, int64_t *ps, const char **errstr)
+{
+	static const struct { const char *sfx; int64_t mul; } units[] = {
+		{ "ps", 1 }, { "ns", 1000 }, { "us", 1000000 },
+		{ "ms", 1000000000 }, { "s", 1000000000000 },
+	};
+	char buf[64];
+	size_t n, i, k;
+	int64_t v;
+
+	if (s == NULL || (n = strlen(s)) == 0 || n >= sizeof(buf)) {
+		*errstr = "invalid";
+		return -1;
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		k = strlen(units[i].sfx);
+		if (n > k && strcmp(s + n - k, units[i].sfx) == 0 &&
+		    (s[n - k - 1] >= '0' && s[n - k - 1] <= '9')) {
+			memcpy(buf, s, n - k);
+			buf[n - k] = '\0';
+			if (ssp_strtonum(buf, INT64_MIN / units[i].mul,
+			    INT64_MAX / units[i].mul, &v, errstr) != 0)
+				return -1;
+			*ps = v * units[i].mul;
+			return 0;
+		}
+	}
+	return ssp_strtonum(s, INT64_MIN, INT64_MAX, ps, errstr);
+}
+
+int
+ssp_cli_refuse_tty(int fd, int force, const char *prog)
+{
+	if (!force && isatty(fd)) {
+		fprintf(stderr, "%s: refusing to write binary records to a "
+		    "terminal (redirect, use -o FILE, or -f to force)\n", prog);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t
+ssp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void
+ssp_progress_init(struct ssp_progress *p, int64_t total_bytes, const char *what)
+{
+	memset(p, 0, sizeof(*p));
+	p->on = isatty(STDERR_FILENO);
+	p->total_bytes = total_bytes;
+	p->what = what;
+	p->t0_ns = p->last_ns = ssp_now_ns();
+}
+
+static void
+human(char *buf, size_t n, double v)
+{
+	static const char *sfx[] = { "", "k", "M", "G", "T" };
+	unsigned i = 0;
+
+	while (v >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, n, "%.1f%s", v, sfx[i]);
+}
+
+void
+ssp_progress_draw(struct ssp_progress *p, uint64_t bytes, uint64_t lines,
+    uint64_t items)
+{
+	uint64_t now = ssp_now_ns();
+	double secs;
+	char b[16], l[16], it[16], eta[32] = "";
+
+	if (!p->on || now - p->last_ns < 250000000u)
+		return;
+	p->last_ns = now;
+	secs = (double)(now - p->t0_ns) / 1e9;
+	if (secs <= 0)
+		return;
+	human(b, sizeof(b), (double)bytes / secs);
+	human(l, sizeof(l), (double)lines / secs);
+	human(it, sizeof(it), (double)items);
+	if (p->total_bytes > 0 && bytes > 0 && (int64_t)bytes < p->total_bytes)
+		snprintf(eta, sizeof(eta), " %3.0f%% ETA %.0fs",
+		    100.0 * (double)bytes / (double)p->total_bytes,
+		    secs * (double)(p->total_bytes - (int64_t)bytes) / (double)bytes);
+	fprintf(stderr, "\r%" PRIu64 " MB %sB/s %s lines/s %s %s%s\033[K",
+	    bytes >> 20, b, l, it, p->what, eta);
+}
+
+void
+ssp_progress_done(struct ssp_progress *p)
+{
+	if (p->on && p->last_ns != p->t0_ns)
+		fputs("\r\033[K", stderr);
+}
+
+int
+ssp_cli_close_stdout(const char *prog)
+{
+	int bad = ferror(stdout);
+
+	if (fclose(stdout) != 0 || bad) {
+		fprintf(stderr, "%s: stdout: %s\n", prog,
+		    errno ? strerror(errno) : "write error");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,61 @@
+/*
+ * What every tool's main needs besides getopt: version line, strict number
+ * parsing, the terminal check for binary output, a progress line, and the
+ * final check that stdout was really written.
+ */
+#ifndef SSP_CLI_H
+#define SSP_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes of every tool (see the EXIT STATUS of each man page). */
+#define SSP_EXIT_OK    0
+#define SSP_EXIT_FAIL  1	/* runtime failure: i/o, corrupt input, ... */
+#define SSP_EXIT_USAGE 2	/* bad usage or bad configuration file */
+
+/* "prog 0.1.0 (zstd 1.5.4, sqlite 3.40.1, libcurl 7.88.1)" on stdout. */
+void ssp_cli_version(const char *prog);
+
+/* Parse a whole decimal (or 0x hex with base 0) number in [min, max].
+ * Returns 0, or -1 with *errstr set to "invalid", "too small", "too large". */
+int ssp_strtonum(const char *s, int64_t min, int64_t max, int64_t *out,
+    const char **errstr);
+int ssp_strtou64(const char *s, uint64_t *out, const char **errstr);
+/* A time with optional unit: ps (default), ns, us, ms, s. */
+int ssp_parse_time(const char *s, int64_t *ps, const char **errstr);
+
+/* Binary output to a terminal is refused unless forced (exit 1 message). */
+int ssp_cli_refuse_tty(int fd, int force, const char *prog);
+
+/*
+ * Progress line on stderr, only when stderr is a terminal.  Call
+ * ssp_progress_tick() often; it looks at the clock every 64k calls and
+ * redraws at most 4 times a second.
+ */
+struct ssp_progress {
+	int on;
+	uint64_t calls;
+	uint64_t t0_ns, last_ns;
+	int64_t total_bytes;	/* -1 when unknown */
+	const char *what;	/* name of the counted items, e.g. "events" */
+};
+void ssp_progress_init(struct ssp_progress *p, int64_t total_bytes,
+    const char *what);
+void ssp_progress_draw(struct ssp_progress *p, uint64_t bytes, uint64_t lines,
+    uint64_t items);
+static inline void
+ssp_progress_tick(struct ssp_progress *p, uint64_t bytes, uint64_t lines,
+    uint64_t items)
+{
+	if (p->on && (++p->calls & 0xffff) == 0)
+		ssp_progress_draw(p, bytes, lines, items);
+}
+void ssp_progress_done(struct ssp_progress *p);
+
+/* Close stdout and report a failed write (jq's check): 0 or -1 (warned). */
+int ssp_cli_close_stdout(const char *prog);
+
+uint64_t ssp_now_ns(void);
+
+#endif

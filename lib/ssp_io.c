@@ -1,0 +1,558 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "ssp_io.h"
+
+#define IN_RAWBUF  (128 * 1024)
+#define OUT_BUF    (256 * 1024)
+
+struct ssp_in {
+	int fd;
+	int flags;
+	int is_fifo;
+	int zstd;		/* 1 once a zstd frame was detected */
+	char *name;		/* for messages: path or "stdin" */
+	char *path;		/* NULL for stdin/adopted fds: cannot reopen */
+	int64_t size;
+	uint64_t pos, rawpos;
+	struct ssp_follow follow;
+	uint64_t idle_ms;	/* time waited without data, follow mode */
+	ZSTD_DStream *zds;
+	size_t zret;		/* last ZSTD_decompressStream hint; 0 = frame done */
+	uint8_t *raw;		/* compressed bytes not yet decompressed */
+	size_t rawlen, rawoff;
+	int raweof;
+	uint8_t pend[4];	/* bytes read while sniffing for zstd */
+	size_t pendlen, pendoff;
+};
+
+struct ssp_out {
+	int fd;
+	int own_fd;
+	char *name;
+	uint64_t pos, rawpos;
+	ZSTD_CStream *zcs;
+	uint8_t *buf;		/* plain bytes waiting to be written/compressed */
+	size_t len;
+	uint8_t *zbuf;
+	size_t zcap;
+	int failed;
+};
+
+static char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		memcpy(p, s, n);
+	return p;
+}
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int
+ssp_path_is_zst(const char *path)
+{
+	size_t n;
+
+	if (path == NULL)
+		return 0;
+	n = strlen(path);
+	return n > 4 && strcmp(path + n - 4, ".zst") == 0;
+}
+
+/* --- input ------------------------------------------------------------ */
+
+static int
+in_init(struct ssp_in **inp, int fd, const char *name, const char *path,
+    int flags, const struct ssp_follow *follow, struct ssp_err *e)
+{
+	struct ssp_in *in;
+	struct stat st;
+
+	in = calloc(1, sizeof(*in));
+	if (in == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory", name);
+	in->fd = fd;
+	in->flags = flags;
+	in->size = -1;
+	in->zret = 1;
+	if (fstat(fd, &st) == 0) {
+		if (S_ISREG(st.st_mode))
+			in->size = st.st_size;
+		in->is_fifo = S_ISFIFO(st.st_mode);
+	}
+	in->name = xstrdup(name);
+	in->path = path != NULL ? xstrdup(path) : NULL;
+	if (in->name == NULL || (path != NULL && in->path == NULL)) {
+		ssp_in_close(in);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory", name);
+	}
+	if (follow != NULL)
+		in->follow = *follow;
+	if (in->follow.tick_ms == 0)
+		in->follow.tick_ms = 200;
+	*inp = in;
+	return SSP_OK;
+}
+
+int
+ssp_in_open(struct ssp_in **inp, const char *path, int flags,
+    const struct ssp_follow *follow, struct ssp_err *e)
+{
+	int fd, oflags = O_RDONLY | O_CLOEXEC;
+	struct stat st;
+
+	*inp = NULL;
+	if (path == NULL || strcmp(path, "-") == 0)
+		return in_init(inp, STDIN_FILENO, "stdin", NULL, flags, follow, e);
+	/* A follower must not block in open(2) waiting for a pipe's writer. */
+	if ((flags & SSP_IN_FOLLOW) && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+		oflags |= O_NONBLOCK;
+	fd = open(path, oflags);
+	if (fd < 0)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path, strerror(errno));
+	if (in_init(inp, fd, path, path, flags, follow, e) != SSP_OK) {
+		close(fd);
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	}
+	return SSP_OK;
+}
+
+int
+ssp_in_fdopen(struct ssp_in **inp, int fd, const char *name, int flags,
+    struct ssp_err *e)
+{
+	*inp = NULL;
+	return in_init(inp, fd, name, NULL, flags, NULL, e);
+}
+
+/* Wait for the follow-mode input to become readable. */
+static ssize_t
+follow_wait(struct ssp_in *in, struct ssp_err *e)
+{
+	struct pollfd pfd;
+	uint64_t t0;
+	int r;
+
+	if (in->follow.stop != NULL && *in->follow.stop)
+		return SSP_IN_EOF;
+	if (in->follow.timeout_ms != 0 && in->idle_ms >= in->follow.timeout_ms)
+		return SSP_IN_EOF;
+	t0 = now_ms();
+	if (in->is_fifo) {
+		pfd.fd = in->fd;
+		pfd.events = POLLIN;
+		r = poll(&pfd, 1, (int)in->follow.tick_ms);
+		if (r < 0 && errno != EINTR)
+			return ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: poll: %s",
+			    in->name, strerror(errno)), SSP_IN_ERROR;
+	} else {
+		struct timespec ts = { (time_t)(in->follow.tick_ms / 1000),
+		    (long)(in->follow.tick_ms % 1000) * 1000000L };
+		r = 0;
+		nanosleep(&ts, NULL);
+	}
+	if (in->follow.stop != NULL && *in->follow.stop)
+		return SSP_IN_EOF;
+	if (r > 0)
+		return 1;	/* readable (or hung up: read will tell) */
+	in->idle_ms += now_ms() - t0;
+	return SSP_IN_IDLE;
+}
+
+/* Reopen a named pipe whose writer closed it. */
+static int
+follow_reopen(struct ssp_in *in, struct ssp_err *e)
+{
+	int fd;
+
+	if (in->path == NULL)
+		return SSP_IN_EOF;
+	fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: reopen: %s", in->name,
+		    strerror(errno));
+		return SSP_IN_ERROR;
+	}
+	close(in->fd);
+	in->fd = fd;
+	return SSP_IN_BREAK;
+}
+
+/* Read raw bytes from the descriptor, with follow-mode semantics. */
+static ssize_t
+raw_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
+{
+	ssize_t r;
+	int follow = (in->flags & SSP_IN_FOLLOW) != 0;
+
+	for (;;) {
+		r = read(in->fd, buf, n);
+		if (r > 0) {
+			in->rawpos += (uint64_t)r;
+			in->idle_ms = 0;
+			return r;
+		}
+		if (r < 0 && errno == EINTR) {
+			if (follow && in->follow.stop != NULL && *in->follow.stop)
+				return SSP_IN_EOF;
+			continue;
+		}
+		if (r < 0 && errno != EAGAIN) {
+			ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: read: %s",
+			    in->name, strerror(errno));
+			return SSP_IN_ERROR;
+		}
+		if (!follow)
+			return r == 0 ? SSP_IN_EOF : SSP_IN_ERROR;
+		if (r == 0 && in->is_fifo)	/* writer gone: wait for the next one */
+			return follow_reopen(in, e);
+		r = follow_wait(in, e);
+		if (r <= 0)
+			return r;
+	}
+}
+
+static int
+zstd_start(struct ssp_in *in, struct ssp_err *e)
+{
+	in->zds = ZSTD_createDStream();
+	in->raw = malloc(IN_RAWBUF);
+	if (in->zds == NULL || in->raw == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory", in->name);
+	ZSTD_initDStream(in->zds);
+	in->zstd = 1;
+	return SSP_OK;
+}
+
+static int
+is_zstd_magic(const uint8_t *p)
+{
+	uint32_t m = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+	    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+
+	return m == ZSTD_MAGICNUMBER ||
+	    (m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START;
+}
+
+static ssize_t
+zstd_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
+{
+	ZSTD_outBuffer out = { buf, n, 0 };
+	ZSTD_inBuffer zin;
+	ssize_t r;
+
+	while (out.pos == 0) {
+		if (in->rawoff == in->rawlen) {
+			if (in->raweof)
+				break;
+			r = raw_read(in, in->raw, IN_RAWBUF, e);
+			if (r == SSP_IN_EOF) {
+				in->raweof = 1;
+				break;
+			}
+			if (r < 0)
+				return r;
+			in->rawlen = (size_t)r;
+			in->rawoff = 0;
+		}
+		zin.src = in->raw;
+		zin.size = in->rawlen;
+		zin.pos = in->rawoff;
+		in->zret = ZSTD_decompressStream(in->zds, &out, &zin);
+		in->rawoff = zin.pos;
+		if (ZSTD_isError(in->zret)) {
+			ssp_err_set(e, SSP_ERR_FORMAT, in->pos, "%s: zstd: %s "
+			    "(compressed offset %llu)", in->name,
+			    ZSTD_getErrorName(in->zret),
+			    (unsigned long long)(in->rawpos - (in->rawlen - in->rawoff)));
+			return SSP_IN_ERROR;
+		}
+	}
+	if (out.pos == 0 && in->zret != 0) {
+		ssp_err_set(e, SSP_ERR_TRUNCATED, in->pos,
+		    "%s: truncated zstd frame after %llu compressed bytes",
+		    in->name, (unsigned long long)in->rawpos);
+		return SSP_IN_ERROR;
+	}
+	in->pos += out.pos;
+	return (ssize_t)out.pos;
+}
+
+ssize_t
+ssp_in_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
+{
+	ssize_t r;
+
+	if (n == 0)
+		return 0;
+	if (in->zstd)
+		return zstd_read(in, buf, n, e);
+	if ((in->flags & SSP_IN_ZSTD_AUTO) && in->rawpos == 0) {
+		/* Sniff four bytes; keep them for the decoder or the caller. */
+		while (in->pendlen < 4) {
+			r = raw_read(in, in->pend + in->pendlen, 4 - in->pendlen, e);
+			if (r == SSP_IN_EOF)
+				break;
+			if (r == SSP_IN_IDLE || r == SSP_IN_BREAK) {
+				if (in->pendlen == 0)
+					return r;
+				continue;
+			}
+			if (r < 0)
+				return r;
+			in->pendlen += (size_t)r;
+		}
+		in->flags &= ~SSP_IN_ZSTD_AUTO;
+		if (in->pendlen == 4 && is_zstd_magic(in->pend)) {
+			if (zstd_start(in, e) != SSP_OK)
+				return SSP_IN_ERROR;
+			memcpy(in->raw, in->pend, 4);
+			in->rawlen = 4;
+			in->pendlen = 0;
+			return zstd_read(in, buf, n, e);
+		}
+	}
+	if (in->pendoff < in->pendlen) {	/* sniffed bytes not yet delivered */
+		size_t k = in->pendlen - in->pendoff;
+
+		if (k > n)
+			k = n;
+		memcpy(buf, in->pend + in->pendoff, k);
+		in->pendoff += k;
+		in->pos += k;
+		return (ssize_t)k;
+	}
+	r = raw_read(in, buf, n, e);
+	if (r > 0)
+		in->pos += (uint64_t)r;
+	return r;
+}
+
+ssize_t
+ssp_in_read_full(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = ssp_in_read(in, (uint8_t *)buf + got, n - got, e);
+		if (r == SSP_IN_EOF)
+			break;
+		if (r == SSP_IN_IDLE || r == SSP_IN_BREAK)
+			continue;
+		if (r < 0)
+			return r;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+const char *ssp_in_name(const struct ssp_in *in) { return in->name; }
+uint64_t ssp_in_pos(const struct ssp_in *in) { return in->pos; }
+uint64_t ssp_in_rawpos(const struct ssp_in *in) { return in->rawpos; }
+int64_t ssp_in_size(const struct ssp_in *in) { return in->size; }
+int ssp_in_is_zstd(const struct ssp_in *in) { return in->zstd; }
+int ssp_in_fd(const struct ssp_in *in) { return in->fd; }
+
+void
+ssp_in_close(struct ssp_in *in)
+{
+	if (in == NULL)
+		return;
+	if (in->fd > STDIN_FILENO)
+		close(in->fd);
+	ZSTD_freeDStream(in->zds);
+	free(in->raw);
+	free(in->name);
+	free(in->path);
+	free(in);
+}
+
+/* --- output ----------------------------------------------------------- */
+
+int
+ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
+    struct ssp_err *e)
+{
+	struct ssp_out *o;
+	int stdout_ = path == NULL || strcmp(path, "-") == 0;
+
+	*op = NULL;
+	if (zlevel == SSP_OUT_ZAUTO)
+		zlevel = !stdout_ && ssp_path_is_zst(path) ? SSP_OUT_ZDEFAULT : 0;
+	if (zlevel < 0 || zlevel > ZSTD_maxCLevel())
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "zstd level %d out of "
+		    "range 1..%d", zlevel, ZSTD_maxCLevel());
+	o = calloc(1, sizeof(*o));
+	if (o == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	o->name = xstrdup(stdout_ ? "stdout" : path);
+	o->buf = malloc(OUT_BUF);
+	if (o->name == NULL || o->buf == NULL)
+		goto nomem;
+	if (stdout_) {
+		o->fd = STDOUT_FILENO;
+	} else {
+		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (o->fd < 0) {
+			int err = errno;
+			ssp_out_abort(o);
+			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+			    strerror(err));
+		}
+		o->own_fd = 1;
+	}
+	if (zlevel > 0) {
+		o->zcs = ZSTD_createCStream();
+		o->zcap = ZSTD_CStreamOutSize();
+		o->zbuf = malloc(o->zcap);
+		if (o->zcs == NULL || o->zbuf == NULL)
+			goto nomem;
+		ZSTD_CCtx_setParameter(o->zcs, ZSTD_c_compressionLevel, zlevel);
+		ZSTD_CCtx_setParameter(o->zcs, ZSTD_c_checksumFlag, 1);
+	}
+	*op = o;
+	return SSP_OK;
+nomem:
+	ssp_out_abort(o);
+	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+}
+
+static int
+write_all(struct ssp_out *o, const uint8_t *p, size_t n, struct ssp_err *e)
+{
+	ssize_t r;
+
+	while (n > 0) {
+		r = write(o->fd, p, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			o->failed = 1;
+			return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: write: %s",
+			    o->name, strerror(errno));
+		}
+		p += r;
+		n -= (size_t)r;
+		o->rawpos += (uint64_t)r;
+	}
+	return SSP_OK;
+}
+
+/* Push the plain buffer through the compressor (or straight out). */
+static int
+drain(struct ssp_out *o, ZSTD_EndDirective mode, struct ssp_err *e)
+{
+	ZSTD_inBuffer in = { o->buf, o->len, 0 };
+	size_t left;
+
+	if (o->zcs == NULL) {
+		int r = write_all(o, o->buf, o->len, e);
+		o->len = 0;
+		return r;
+	}
+	do {
+		ZSTD_outBuffer out = { o->zbuf, o->zcap, 0 };
+
+		left = ZSTD_compressStream2(o->zcs, &out, &in, mode);
+		if (ZSTD_isError(left)) {
+			o->failed = 1;
+			return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: zstd: %s",
+			    o->name, ZSTD_getErrorName(left));
+		}
+		if (write_all(o, o->zbuf, out.pos, e) != SSP_OK)
+			return SSP_ERR_IO;
+	} while (mode == ZSTD_e_continue ? in.pos < in.size : left != 0);
+	o->len = 0;
+	return SSP_OK;
+}
+
+int
+ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e)
+{
+	const uint8_t *s = p;
+
+	if (o->failed)
+		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
+		    o->name);
+	o->pos += n;
+	while (n > 0) {
+		size_t k = OUT_BUF - o->len;
+
+		if (k > n)
+			k = n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+		if (o->len == OUT_BUF && drain(o, ZSTD_e_continue, e) != SSP_OK)
+			return SSP_ERR_IO;
+	}
+	return SSP_OK;
+}
+
+int
+ssp_out_flush(struct ssp_out *o, struct ssp_err *e)
+{
+	if (o->failed)
+		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
+		    o->name);
+	return drain(o, ZSTD_e_flush, e);
+}
+
+int
+ssp_out_close(struct ssp_out *o, struct ssp_err *e)
+{
+	int r = SSP_OK;
+
+	if (o == NULL)
+		return SSP_OK;
+	if (!o->failed)
+		r = drain(o, o->zcs != NULL ? ZSTD_e_end : ZSTD_e_flush, e);
+	else
+		r = ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
+		    o->name);
+	if (o->own_fd && close(o->fd) != 0 && r == SSP_OK)
+		r = ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: close: %s", o->name,
+		    strerror(errno));
+	o->own_fd = 0;
+	ssp_out_abort(o);
+	return r;
+}
+
+void
+ssp_out_abort(struct ssp_out *o)
+{
+	if (o == NULL)
+		return;
+	if (o->own_fd)
+		close(o->fd);
+	ZSTD_freeCStream(o->zcs);
+	free(o->zbuf);
+	free(o->buf);
+	free(o->name);
+	free(o);
+}
+
+const char *ssp_out_name(const struct ssp_out *o) { return o->name; }
+uint64_t ssp_out_pos(const struct ssp_out *o) { return o->pos; }
+uint64_t ssp_out_rawpos(const struct ssp_out *o) { return o->rawpos; }
+int ssp_out_fd(const struct ssp_out *o) { return o->fd; }

@@ -1,0 +1,914 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssp_rec.h"
+#include "ssp_varint.h"
+
+#define BLOCK_TARGET   (64 * 1024)	/* data block size the writer aims at */
+#define REC_MAXBYTES   (1 + 2 * SSP_VARINT_MAX + SSP_MAXF * SSP_VARINT_MAX)
+#define STR_MAX        65535		/* longest string */
+#define NAME_MAX_      255		/* longest type/field name */
+#define META_MAX       4096		/* longest metadata key or value */
+#define TYPES_MAX      1024
+#define NMETA_MAX      4096
+#define STRS_MAX       (16u * 1024 * 1024)	/* strings per stream */
+
+static int
+is_signed_enc(char enc)
+{
+	return enc == SSP_ENC_I || enc == SSP_ENC_T;
+}
+
+static int
+valid_enc(int enc)
+{
+	return enc == SSP_ENC_U || enc == SSP_ENC_X || enc == SSP_ENC_I ||
+	    enc == SSP_ENC_T || enc == SSP_ENC_S || enc == SSP_ENC_B ||
+	    enc == SSP_ENC_M || enc == SSP_ENC_A;
+}
+
+int
+ssp_schema_find(const struct ssp_schema *s, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < s->ntypes; i++)
+		if (strcmp(s->types[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+ssp_rtype_field(const struct ssp_rtype *t, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < t->nf; i++)
+		if (strcmp(t->f[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* --- growable byte buffer ---------------------------------------------- */
+
+struct buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+static int
+buf_reserve(struct buf *b, size_t more)
+{
+	size_t cap;
+	uint8_t *np;
+
+	if (b->len + more <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 1024;
+	while (cap < b->len + more)
+		cap *= 2;
+	if ((np = realloc(b->p, cap)) == NULL)
+		return -1;
+	b->p = np;
+	b->cap = cap;
+	return 0;
+}
+
+static void
+put_varint(struct buf *b, uint64_t v)	/* caller reserved room */
+{
+	b->len += ssp_varint_put(b->p + b->len, v);
+}
+
+static int
+put_str(struct buf *b, const char *s, size_t n)
+{
+	if (buf_reserve(b, SSP_VARINT_MAX + n) != 0)
+		return -1;
+	put_varint(b, n);
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	return 0;
+}
+
+/* --- string interning (writer side) ------------------------------------ */
+
+static uint64_t
+hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	while (n--) {
+		h ^= (uint8_t)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+struct strtab {
+	struct buf arena;	/* the strings, back to back */
+	size_t *off;		/* by id - 1 */
+	uint32_t *len;
+	uint64_t n, cap;
+	uint32_t *slot;		/* hash slots hold id, 0 = empty */
+	uint64_t nslot;
+};
+
+static void
+strtab_free(struct strtab *t)
+{
+	free(t->arena.p);
+	free(t->off);
+	free(t->len);
+	free(t->slot);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Add a string; with index, also to the hash for lookups. */
+static uint64_t
+strtab_add(struct strtab *t, const char *s, size_t n, int index)
+{
+	if (t->n == t->cap) {
+		uint64_t cap = t->cap ? t->cap * 2 : 256;
+		size_t *no = realloc(t->off, cap * sizeof(*no));
+		uint32_t *nl;
+
+		if (no == NULL)
+			return 0;
+		t->off = no;
+		if ((nl = realloc(t->len, cap * sizeof(*nl))) == NULL)
+			return 0;
+		t->len = nl;
+		t->cap = cap;
+	}
+	if (buf_reserve(&t->arena, n + 1) != 0)
+		return 0;
+	t->off[t->n] = t->arena.len;
+	t->len[t->n] = (uint32_t)n;
+	memcpy(t->arena.p + t->arena.len, s, n);
+	t->arena.p[t->arena.len + n] = '\0';
+	t->arena.len += n + 1;
+	t->n++;
+	if (index) {
+		if ((t->n + 1) * 2 > t->nslot) {	/* grow to keep load < 1/2 */
+			uint64_t ns = t->nslot ? t->nslot * 2 : 1024, i, id;
+			uint32_t *sl = calloc(ns, sizeof(*sl));
+
+			if (sl == NULL)
+				return 0;
+			for (id = 1; id < t->n; id++) {
+				i = hash_bytes((char *)t->arena.p + t->off[id - 1],
+				    t->len[id - 1]) & (ns - 1);
+				while (sl[i] != 0)
+					i = (i + 1) & (ns - 1);
+				sl[i] = (uint32_t)id;
+			}
+			free(t->slot);
+			t->slot = sl;
+			t->nslot = ns;
+		}
+		{
+			uint64_t i = hash_bytes(s, n) & (t->nslot - 1);
+
+			while (t->slot[i] != 0)
+				i = (i + 1) & (t->nslot - 1);
+			t->slot[i] = (uint32_t)t->n;
+		}
+	}
+	return t->n;
+}
+
+static uint64_t
+strtab_find(const struct strtab *t, const char *s, size_t n)
+{
+	uint64_t i;
+
+	if (t->nslot == 0)
+		return 0;
+	for (i = hash_bytes(s, n) & (t->nslot - 1); t->slot[i] != 0;
+	    i = (i + 1) & (t->nslot - 1)) {
+		uint32_t id = t->slot[i];
+
+		if (t->len[id - 1] == n &&
+		    memcmp(t->arena.p + t->off[id - 1], s, n) == 0)
+			return id;
+	}
+	return 0;
+}
+
+/* --- header encoding --------------------------------------------------- */
+
+static int
+encode_header(struct buf *b, const struct ssp_schema *s,
+    const struct ssp_meta *meta, size_t nmeta)
+{
+	size_t i;
+	unsigned t, k;
+
+	if (buf_reserve(b, 2 + SSP_VARINT_MAX) != 0)
+		return -1;
+	b->p[b->len++] = SSP_REC_MAJOR;
+	b->p[b->len++] = SSP_REC_MINOR;
+	put_varint(b, nmeta);
+	for (i = 0; i < nmeta; i++)
+		if (put_str(b, meta[i].key, strlen(meta[i].key)) != 0 ||
+		    put_str(b, meta[i].value, strlen(meta[i].value)) != 0)
+			return -1;
+	if (buf_reserve(b, SSP_VARINT_MAX) != 0)
+		return -1;
+	put_varint(b, s->ntypes);
+	for (t = 0; t < s->ntypes; t++) {
+		const struct ssp_rtype *rt = &s->types[t];
+
+		if (put_str(b, rt->name, strlen(rt->name)) != 0 ||
+		    buf_reserve(b, 1) != 0)
+			return -1;
+		b->p[b->len++] = (uint8_t)rt->nf;
+		for (k = 0; k < rt->nf; k++) {
+			if (put_str(b, rt->f[k].name, strlen(rt->f[k].name)) != 0 ||
+			    buf_reserve(b, 1) != 0)
+				return -1;
+			b->p[b->len++] = (uint8_t)rt->f[k].enc;
+		}
+	}
+	return 0;
+}
+
+/* --- writer ------------------------------------------------------------ */
+
+struct ssp_rw {
+	struct ssp_out *out;
+	const struct ssp_schema *schema;
+	struct buf blk;
+	int64_t last_ts;	/* delta base within the block */
+	struct strtab strs;
+	uint64_t nrec, nblocks;
+	/* ssp_rw_copy: reader string id -> our id, for one reader at a time */
+	const struct ssp_rr *map_rr;
+	uint64_t map_gen;
+	uint64_t *map;
+	uint64_t map_cap;
+};
+
+static int
+rw_block(struct ssp_rw *w, struct ssp_err *e)
+{
+	if (w->blk.len == 0)
+		return SSP_OK;
+	if (ssp_frame_block(w->out, SSP_BLOCK_DATA, w->blk.p, w->blk.len, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	w->blk.len = 0;
+	w->last_ts = 0;
+	w->nblocks++;
+	return SSP_OK;
+}
+
+int
+ssp_rw_open(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
+    const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
+    struct ssp_err *e)
+{
+	struct ssp_rw *w;
+	struct buf h = { 0 };
+	int r;
+
+	*wp = NULL;
+	w = calloc(1, sizeof(*w));
+	if (w == NULL || encode_header(&h, s, meta, nmeta) != 0 ||
+	    buf_reserve(&w->blk, BLOCK_TARGET + REC_MAXBYTES) != 0) {
+		free(h.p);
+		ssp_rw_abort(w);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	w->out = o;
+	w->schema = s;
+	r = ssp_frame_magic(o, magic, e);
+	if (r == SSP_OK)
+		r = ssp_frame_block(o, SSP_BLOCK_HEADER, h.p, h.len, e);
+	free(h.p);
+	if (r != SSP_OK) {
+		ssp_rw_abort(w);
+		return r;
+	}
+	*wp = w;
+	return SSP_OK;
+}
+
+uint64_t
+ssp_rw_str(struct ssp_rw *w, const char *s, size_t len, struct ssp_err *e)
+{
+	uint64_t id;
+
+	if ((id = strtab_find(&w->strs, s, len)) != 0)
+		return id;
+	if (len > STR_MAX) {
+		ssp_err_set(e, SSP_ERR_LIMIT, 0, "string of %zu bytes exceeds "
+		    "the %d-byte limit", len, STR_MAX);
+		return 0;
+	}
+	if (w->strs.n >= STRS_MAX) {
+		ssp_err_set(e, SSP_ERR_LIMIT, 0, "more than %u distinct strings "
+		    "in one stream", STRS_MAX);
+		return 0;
+	}
+	if (w->blk.len + len + 3 * SSP_VARINT_MAX > BLOCK_TARGET &&
+	    rw_block(w, e) != SSP_OK)
+		return 0;
+	if ((id = strtab_add(&w->strs, s, len, 1)) == 0 ||
+	    buf_reserve(&w->blk, len + 3 * SSP_VARINT_MAX + REC_MAXBYTES) != 0) {
+		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		return 0;
+	}
+	put_varint(&w->blk, 0);
+	put_varint(&w->blk, id);
+	put_varint(&w->blk, len);
+	memcpy(w->blk.p + w->blk.len, s, len);
+	w->blk.len += len;
+	return id;
+}
+
+int
+ssp_rw_put(struct ssp_rw *w, const struct ssp_rec *r, struct ssp_err *e)
+{
+	const struct ssp_rtype *t;
+	uint8_t *p;
+	unsigned i;
+
+	if (r->type >= w->schema->ntypes)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record type %u not in "
+		    "schema", r->type);
+	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	t = &w->schema->types[r->type];
+	p = w->blk.p + w->blk.len;	/* room for REC_MAXBYTES is kept */
+	p += ssp_varint_put(p, (uint64_t)r->type + 1);
+	p += ssp_varint_put(p, ssp_zigzag((int64_t)((uint64_t)r->ts -
+	    (uint64_t)w->last_ts)));
+	for (i = 0; i < t->nf; i++)
+		p += ssp_varint_put(p, is_signed_enc(t->f[i].enc) ?
+		    ssp_zigzag((int64_t)r->f[i]) : r->f[i]);
+	w->blk.len = (size_t)(p - w->blk.p);
+	w->last_ts = r->ts;
+	w->nrec++;
+	return SSP_OK;
+}
+
+int
+ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r, const struct ssp_rr *rr,
+    struct ssp_err *e);	/* defined after the reader */
+
+int
+ssp_rw_flush(struct ssp_rw *w, struct ssp_err *e)
+{
+	if (rw_block(w, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	return ssp_out_flush(w->out, e);
+}
+
+int
+ssp_rw_close(struct ssp_rw *w, struct ssp_err *e)
+{
+	uint8_t end[3 * SSP_VARINT_MAX];
+	size_t n = 0;
+	int r;
+
+	r = rw_block(w, e);
+	if (r == SSP_OK) {
+		n += ssp_varint_put(end + n, w->nrec);
+		n += ssp_varint_put(end + n, w->strs.n);
+		n += ssp_varint_put(end + n, w->nblocks);
+		r = ssp_frame_block(w->out, SSP_BLOCK_END, end, n, e);
+	}
+	ssp_rw_abort(w);
+	return r;
+}
+
+void
+ssp_rw_abort(struct ssp_rw *w)
+{
+	if (w == NULL)
+		return;
+	free(w->blk.p);
+	strtab_free(&w->strs);
+	free(w->map);
+	free(w);
+}
+
+uint64_t ssp_rw_records(const struct ssp_rw *w) { return w->nrec; }
+
+/* --- reader ------------------------------------------------------------ */
+
+struct ftype {			/* a record type as the file declares it */
+	uint32_t prog;		/* program type, or SSP_TYPE_UNKNOWN */
+	uint32_t nf;
+	uint32_t signed_mask;	/* fields to unzigzag */
+	uint32_t str_mask;	/* fields holding string ids */
+};
+
+struct ssp_rr {
+	struct ssp_frd *frd;
+	const uint8_t *magic;
+	const struct ssp_schema *expect;
+	int flags;
+	unsigned minor;
+	/* file schema and metadata, owned */
+	struct ssp_schema fschema;
+	struct ssp_rtype *ftypes_desc;
+	struct ftype *ftypes;
+	struct ssp_meta *meta;
+	size_t nmeta;
+	struct buf names;	/* arena for schema/meta strings */
+	char *stream_name;	/* "stream" meta of the first segment */
+	/* current block */
+	const uint8_t *blk, *p, *end;
+	uint64_t blk_off;
+	int64_t ts;
+	int in_data;
+	struct strtab strs;
+	uint64_t gen;		/* bumps when the string table resets */
+	uint64_t nrec, seg_rec, seg_blocks;
+	int done;
+};
+
+/* Record a data error; returns -1 like every failing reader step. */
+static int
+rr_fail(struct ssp_rr *rr, struct ssp_err *e, int code, uint64_t off,
+    const char *what)
+{
+	ssp_err_set(e, code, off, "%s: offset %llu: %s",
+	    ssp_frd_name(rr->frd), (unsigned long long)off, what);
+	return -1;
+}
+
+static int
+get_str(const uint8_t **p, const uint8_t *end, size_t max, const uint8_t **s,
+    size_t *n)
+{
+	uint64_t len;
+
+	if (ssp_varint_get(p, end, &len) != 0 || len > max ||
+	    len > (uint64_t)(end - *p))
+		return -1;
+	*s = *p;
+	*n = (size_t)len;
+	*p += len;
+	return 0;
+}
+
+static void
+rr_free_header(struct ssp_rr *rr)
+{
+	free(rr->ftypes_desc);
+	free(rr->ftypes);
+	free(rr->meta);
+	free(rr->names.p);
+	rr->ftypes_desc = NULL;
+	rr->ftypes = NULL;
+	rr->meta = NULL;
+	rr->names.p = NULL;
+	rr->names.len = rr->names.cap = 0;
+	rr->nmeta = 0;
+	rr->fschema.ntypes = 0;
+}
+
+/*
+ * Parse a header block.  Strings are copied into one arena; pointers into
+ * it are fixed up at the end because the arena may move while growing.
+ */
+static int
+rr_header(struct ssp_rr *rr, const struct ssp_block *b, struct ssp_err *e)
+{
+	const uint8_t *p = b->payload, *end = p + b->len, *s;
+	uint64_t nmeta, ntypes, i;
+	size_t n, *fix = NULL, nfix = 0;
+	unsigned k;
+	char msg[160];
+
+#define HFAIL(...) do { snprintf(msg, sizeof(msg), __VA_ARGS__); \
+	free(fix); return rr_fail(rr, e, SSP_ERR_FORMAT, b->offset, msg); } while (0)
+#define ADDSTR(dst) do { \
+	if (buf_reserve(&rr->names, n + 1) != 0) HFAIL("out of memory"); \
+	memcpy(rr->names.p + rr->names.len, s, n); \
+	rr->names.p[rr->names.len + n] = '\0'; \
+	fix[nfix++] = rr->names.len; (dst) = NULL; \
+	rr->names.len += n + 1; } while (0)
+
+	rr_free_header(rr);
+	if (b->len < 2)
+		HFAIL("header block too short");
+	if (p[0] != SSP_REC_MAJOR) {
+		snprintf(msg, sizeof(msg), "unsupported format version %u.%u "
+		    "(this reader knows %u.x)", p[0], p[1], SSP_REC_MAJOR);
+		free(fix);
+		return rr_fail(rr, e, SSP_ERR_VERSION, b->offset, msg);
+	}
+	rr->minor = p[1];
+	p += 2;
+	if (ssp_varint_get(&p, end, &nmeta) != 0 || nmeta > NMETA_MAX)
+		HFAIL("bad metadata count");
+	fix = malloc((2 * nmeta + TYPES_MAX * (1 + SSP_MAXF)) * sizeof(*fix));
+	rr->meta = calloc(nmeta ? nmeta : 1, sizeof(*rr->meta));
+	if (fix == NULL || rr->meta == NULL)
+		HFAIL("out of memory");
+	rr->nmeta = (size_t)nmeta;
+	for (i = 0; i < nmeta; i++) {
+		if (get_str(&p, end, META_MAX, &s, &n) != 0)
+			HFAIL("bad metadata key %llu", (unsigned long long)i);
+		ADDSTR(rr->meta[i].key);
+		if (get_str(&p, end, META_MAX, &s, &n) != 0)
+			HFAIL("bad metadata value %llu", (unsigned long long)i);
+		ADDSTR(rr->meta[i].value);
+	}
+	if (ssp_varint_get(&p, end, &ntypes) != 0 || ntypes == 0 ||
+	    ntypes > TYPES_MAX)
+		HFAIL("bad record type count");
+	rr->ftypes_desc = calloc(ntypes, sizeof(*rr->ftypes_desc));
+	rr->ftypes = calloc(ntypes, sizeof(*rr->ftypes));
+	if (rr->ftypes_desc == NULL || rr->ftypes == NULL)
+		HFAIL("out of memory");
+	for (i = 0; i < ntypes; i++) {
+		struct ssp_rtype *t = &rr->ftypes_desc[i];
+
+		if (get_str(&p, end, NAME_MAX_, &s, &n) != 0 || n == 0)
+			HFAIL("bad name of record type %llu", (unsigned long long)i + 1);
+		ADDSTR(t->name);
+		if (p >= end || *p > SSP_MAXF)
+			HFAIL("record type %llu: bad field count", (unsigned long long)i + 1);
+		t->nf = *p++;
+		for (k = 0; k < t->nf; k++) {
+			if (get_str(&p, end, NAME_MAX_, &s, &n) != 0 || n == 0)
+				HFAIL("record type %llu: bad field name",
+				    (unsigned long long)i + 1);
+			ADDSTR(t->f[k].name);
+			if (p >= end || !valid_enc(*p))
+				HFAIL("record type %llu: bad field encoding",
+				    (unsigned long long)i + 1);
+			t->f[k].enc = (char)*p++;
+		}
+	}
+	if (p != end)
+		HFAIL("trailing bytes in header block");
+	/* Fix up string pointers now that the arena no longer moves. */
+	nfix = 0;
+	for (i = 0; i < nmeta; i++) {
+		rr->meta[i].key = (char *)rr->names.p + fix[nfix++];
+		rr->meta[i].value = (char *)rr->names.p + fix[nfix++];
+	}
+	for (i = 0; i < ntypes; i++) {
+		struct ssp_rtype *t = &rr->ftypes_desc[i];
+
+		t->name = (char *)rr->names.p + fix[nfix++];
+		for (k = 0; k < t->nf; k++)
+			t->f[k].name = (char *)rr->names.p + fix[nfix++];
+	}
+	free(fix);
+	rr->fschema.ntypes = (unsigned)ntypes;
+	rr->fschema.types = rr->ftypes_desc;
+#undef ADDSTR
+#undef HFAIL
+
+	/* Map file types onto the program's. */
+	for (i = 0; i < ntypes; i++) {
+		const struct ssp_rtype *ft = &rr->ftypes_desc[i];
+		struct ftype *m = &rr->ftypes[i];
+		int pt;
+
+		m->nf = ft->nf;
+		for (k = 0; k < ft->nf; k++) {
+			if (is_signed_enc(ft->f[k].enc))
+				m->signed_mask |= 1u << k;
+			if (ft->f[k].enc == SSP_ENC_S)
+				m->str_mask |= 1u << k;
+		}
+		if (rr->expect == NULL) {
+			m->prog = (uint32_t)i;
+			continue;
+		}
+		pt = ssp_schema_find(rr->expect, ft->name);
+		if (pt < 0) {
+			m->prog = SSP_TYPE_UNKNOWN;
+			continue;
+		}
+		{
+			const struct ssp_rtype *et = &rr->expect->types[pt];
+
+			if (ft->nf < et->nf) {
+				snprintf(msg, sizeof(msg), "record type '%s' has %u "
+				    "fields, this reader needs %u", ft->name,
+				    ft->nf, et->nf);
+				return rr_fail(rr, e, SSP_ERR_SCHEMA, b->offset, msg);
+			}
+			for (k = 0; k < et->nf; k++)
+				if (strcmp(ft->f[k].name, et->f[k].name) != 0 ||
+				    ft->f[k].enc != et->f[k].enc) {
+					snprintf(msg, sizeof(msg), "record type '%s' "
+					    "field %u is '%s' (%c), expected '%s' (%c)",
+					    ft->name, k + 1, ft->f[k].name,
+					    ft->f[k].enc, et->f[k].name, et->f[k].enc);
+					return rr_fail(rr, e, SSP_ERR_SCHEMA,
+					    b->offset, msg);
+				}
+		}
+		m->prog = (uint32_t)pt;
+	}
+	return SSP_OK;
+}
+
+/* Read blocks until a data block with bytes left, or the end. */
+static int
+rr_fill(struct ssp_rr *rr, struct ssp_err *e)
+{
+	struct ssp_block b;
+	int r;
+
+	for (;;) {
+		r = ssp_frd_next(rr->frd, &b, e);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			rr->done = 1;
+			return 0;
+		}
+		if (b.new_segment) {
+			const char *prev = rr->stream_name, *cur;
+
+			if (b.type != SSP_BLOCK_HEADER)
+				return rr_fail(rr, e, SSP_ERR_FORMAT, b.offset,
+				    "expected a header block after the magic");
+			if (prev != NULL && !(rr->flags & SSP_RR_CONCAT))
+				return rr_fail(rr, e, SSP_ERR_FORMAT, b.offset,
+				    "a second stream follows the end block; this "
+				    "format cannot be concatenated");
+			if (rr_header(rr, &b, e) != SSP_OK)
+				return -1;
+			cur = ssp_rr_meta(rr, "stream");
+			if (cur == NULL)
+				cur = "";
+			if (prev != NULL && strcmp(prev, cur) != 0) {
+				char msg[200];
+
+				snprintf(msg, sizeof(msg), "concatenated stream "
+				    "'%.60s' differs from the first stream '%.60s'; "
+				    "give each stream separately", cur, prev);
+				return rr_fail(rr, e, SSP_ERR_FORMAT, b.offset, msg);
+			}
+			if (prev == NULL && (rr->stream_name = strdup(cur)) == NULL)
+				return rr_fail(rr, e, SSP_ERR_NOMEM, b.offset,
+				    "out of memory");
+			strtab_free(&rr->strs);
+			rr->gen++;
+			rr->seg_rec = rr->seg_blocks = 0;
+			continue;
+		}
+		if (b.type == SSP_BLOCK_HEADER)
+			return rr_fail(rr, e, SSP_ERR_FORMAT, b.offset,
+			    "unexpected second header block");
+		if (b.type == SSP_BLOCK_END) {
+			const uint8_t *p = b.payload, *end = p + b.len;
+			uint64_t nrec, nstr, nblk;
+
+			if (ssp_varint_get(&p, end, &nrec) != 0 ||
+			    ssp_varint_get(&p, end, &nstr) != 0 ||
+			    ssp_varint_get(&p, end, &nblk) != 0)
+				return rr_fail(rr, e, SSP_ERR_FORMAT, b.offset,
+				    "bad end block");
+			if (nrec != rr->seg_rec || nstr != rr->strs.n ||
+			    nblk != rr->seg_blocks) {
+				char msg[200];
+
+				snprintf(msg, sizeof(msg), "end block counts %llu "
+				    "records, %llu strings, %llu blocks; read %llu, "
+				    "%llu, %llu", (unsigned long long)nrec,
+				    (unsigned long long)nstr, (unsigned long long)nblk,
+				    (unsigned long long)rr->seg_rec,
+				    (unsigned long long)rr->strs.n,
+				    (unsigned long long)rr->seg_blocks);
+				return rr_fail(rr, e, SSP_ERR_FORMAT, b.offset, msg);
+			}
+			continue;
+		}
+		rr->seg_blocks++;
+		rr->blk = rr->p = b.payload;
+		rr->end = b.payload + b.len;
+		rr->blk_off = b.offset;
+		rr->ts = 0;
+		if (rr->p < rr->end)
+			return 1;
+	}
+}
+
+int
+ssp_rr_open(struct ssp_rr **rp, struct ssp_in *in, const uint8_t *magic,
+    const struct ssp_schema *expect, int flags, struct ssp_err *e)
+{
+	struct ssp_rr *rr;
+	struct ssp_block b;
+	int r;
+
+	*rp = NULL;
+	rr = calloc(1, sizeof(*rr));
+	if (rr == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	rr->magic = magic;
+	rr->expect = expect;
+	rr->flags = flags;
+	if (ssp_frd_open(&rr->frd, in, magic, e) != SSP_OK) {
+		free(rr);
+		return e != NULL ? e->code : SSP_ERR_FORMAT;
+	}
+	r = ssp_frd_next(rr->frd, &b, e);
+	if (r == 0 || (r > 0 && b.type != SSP_BLOCK_HEADER))
+		r = rr_fail(rr, e, SSP_ERR_FORMAT, SSP_MAGIC_LEN,
+		    "stream does not start with a header block");
+	else if (r > 0)
+		r = rr_header(rr, &b, e);
+	if (r == SSP_OK && (rr->stream_name =
+	    strdup(ssp_rr_meta(rr, "stream") ? ssp_rr_meta(rr, "stream") : "")) == NULL)
+		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	if (r != SSP_OK) {
+		ssp_rr_close(rr);
+		return e != NULL ? e->code : SSP_ERR_FORMAT;
+	}
+	*rp = rr;
+	return SSP_OK;
+}
+
+int
+ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
+{
+	const uint8_t *p;
+	uint64_t tag, v;
+	const struct ftype *ft;
+	unsigned i;
+	char msg[120];
+
+	for (;;) {
+		if (rr->p >= rr->end) {
+			int f;
+
+			if (rr->done)
+				return 0;
+			if ((f = rr_fill(rr, e)) <= 0)
+				return f;
+		}
+		p = rr->p;
+		if (ssp_varint_get(&p, rr->end, &tag) != 0)
+			goto bad;
+		if (tag == 0) {		/* string definition */
+			const uint8_t *s;
+			size_t n;
+			uint64_t id;
+
+			if (ssp_varint_get(&p, rr->end, &id) != 0 ||
+			    get_str(&p, rr->end, STR_MAX, &s, &n) != 0)
+				goto bad;
+			if (id != rr->strs.n + 1) {
+				snprintf(msg, sizeof(msg), "string id %llu defined "
+				    "out of order (expected %llu)",
+				    (unsigned long long)id,
+				    (unsigned long long)rr->strs.n + 1);
+				return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
+			}
+			if (rr->strs.n >= STRS_MAX)
+				return rr_fail(rr, e, SSP_ERR_LIMIT, rr->blk_off,
+				    "too many strings");
+			if (strtab_add(&rr->strs, (const char *)s, n, 0) == 0)
+				return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off,
+				    "out of memory");
+			rr->p = p;
+			continue;
+		}
+		if (tag > rr->fschema.ntypes) {
+			snprintf(msg, sizeof(msg), "record tag %llu not in the "
+			    "schema", (unsigned long long)tag);
+			return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
+		}
+		ft = &rr->ftypes[tag - 1];
+		if (ssp_varint_get(&p, rr->end, &v) != 0)
+			goto bad;
+		rr->ts = (int64_t)((uint64_t)rr->ts + (uint64_t)ssp_unzigzag(v));
+		r->ts = rr->ts;
+		r->ftag = (uint32_t)tag;
+		r->type = ft->prog;
+		r->nf = ft->nf;
+		for (i = 0; i < ft->nf; i++)
+			if (ssp_varint_get(&p, rr->end, &r->f[i]) != 0)
+				goto bad;
+		if (ft->signed_mask)
+			for (i = 0; i < ft->nf; i++)
+				if (ft->signed_mask & (1u << i))
+					r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
+		if (ft->str_mask)
+			for (i = 0; i < ft->nf; i++)
+				if ((ft->str_mask & (1u << i)) && r->f[i] > rr->strs.n) {
+					snprintf(msg, sizeof(msg), "record uses "
+					    "undefined string id %llu",
+					    (unsigned long long)r->f[i]);
+					return rr_fail(rr, e, SSP_ERR_FORMAT,
+					    rr->blk_off, msg);
+				}
+		rr->p = p;
+		rr->nrec++;
+		rr->seg_rec++;
+		return 1;
+	}
+bad:
+	return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off + SSP_BLOCK_HDR +
+	    (uint64_t)(rr->p - rr->blk), "malformed record (varint runs past "
+	    "the end of its block)");
+}
+
+const char *
+ssp_rr_str(const struct ssp_rr *rr, uint64_t id, size_t *len)
+{
+	if (id == 0 || id > rr->strs.n)
+		return NULL;
+	if (len != NULL)
+		*len = rr->strs.len[id - 1];
+	return (const char *)rr->strs.arena.p + rr->strs.off[id - 1];
+}
+
+const char *
+ssp_rr_meta(const struct ssp_rr *rr, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < rr->nmeta; i++)
+		if (strcmp(rr->meta[i].key, key) == 0)
+			return rr->meta[i].value;
+	return NULL;
+}
+
+size_t ssp_rr_nmeta(const struct ssp_rr *rr) { return rr->nmeta; }
+const struct ssp_meta *ssp_rr_meta_at(const struct ssp_rr *rr, size_t i)
+{ return i < rr->nmeta ? &rr->meta[i] : NULL; }
+const struct ssp_schema *ssp_rr_file_schema(const struct ssp_rr *rr)
+{ return &rr->fschema; }
+unsigned ssp_rr_version_minor(const struct ssp_rr *rr) { return rr->minor; }
+const char *ssp_rr_name(const struct ssp_rr *rr) { return ssp_frd_name(rr->frd); }
+uint64_t ssp_rr_offset(const struct ssp_rr *rr) { return rr->blk_off; }
+uint64_t ssp_rr_records(const struct ssp_rr *rr) { return rr->nrec; }
+
+void
+ssp_rr_close(struct ssp_rr *rr)
+{
+	if (rr == NULL)
+		return;
+	ssp_frd_close(rr->frd);
+	rr_free_header(rr);
+	strtab_free(&rr->strs);
+	free(rr->stream_name);
+	free(rr);
+}
+
+/* --- copying between streams ------------------------------------------ */
+
+int
+ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r, const struct ssp_rr *rr,
+    struct ssp_err *e)
+{
+	const struct ssp_rtype *t;
+	struct ssp_rec c;
+	unsigned i;
+
+	if (r->type >= w->schema->ntypes)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record type %u not in "
+		    "schema", r->type);
+	t = &w->schema->types[r->type];
+	if (w->map_rr != rr || w->map_gen != rr->gen) {
+		w->map_rr = rr;
+		w->map_gen = rr->gen;
+		if (w->map != NULL)
+			memset(w->map, 0, w->map_cap * sizeof(*w->map));
+	}
+	c = *r;
+	for (i = 0; i < t->nf; i++) {
+		uint64_t id = r->f[i];
+		const char *s;
+		size_t n;
+
+		if (t->f[i].enc != SSP_ENC_S || id == 0)
+			continue;
+		if (id >= w->map_cap) {
+			uint64_t cap = w->map_cap ? w->map_cap : 256, *nm;
+
+			while (cap <= id)
+				cap *= 2;
+			if ((nm = realloc(w->map, cap * sizeof(*nm))) == NULL)
+				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+			memset(nm + w->map_cap, 0, (cap - w->map_cap) * sizeof(*nm));
+			w->map = nm;
+			w->map_cap = cap;
+		}
+		if (w->map[id] == 0) {
+			if ((s = ssp_rr_str(rr, id, &n)) == NULL)
+				return ssp_err_set(e, SSP_ERR_FORMAT, 0,
+				    "undefined string id %llu", (unsigned long long)id);
+			if ((w->map[id] = ssp_rw_str(w, s, n, e)) == 0)
+				return e != NULL ? e->code : SSP_ERR_NOMEM;
+		}
+		c.f[i] = w->map[id];
+	}
+	return ssp_rw_put(w, &c, e);
+}

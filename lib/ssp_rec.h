@@ -1,0 +1,131 @@
+/*
+ * Self-describing record streams (formats/framing.md): the layer shared by
+ * event and span streams.  A header block carries metadata (key/value
+ * strings) and a schema (record type names, their field names and
+ * encodings); data blocks carry string definitions and records: a type
+ * tag, a zigzag timestamp delta (reset to 0 at each block) and one varint
+ * per field.  Readers map the file's record types onto the types the
+ * program knows by name, so fields can be appended and types added in a
+ * minor version without breaking old readers.
+ */
+#ifndef SSP_REC_H
+#define SSP_REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ssp_err.h"
+#include "ssp_frame.h"
+#include "ssp_io.h"
+
+#define SSP_MAXF        24	/* fields per record type */
+#define SSP_REC_MAJOR   1
+#define SSP_REC_MINOR   0
+#define SSP_TYPE_UNKNOWN 0xffffu	/* file type the program does not know */
+
+/* Field encodings: all are varints; 'i' and 't' are zigzag-signed. */
+enum ssp_enc {
+	SSP_ENC_U = 'u',	/* unsigned integer */
+	SSP_ENC_X = 'x',	/* unsigned, shown in hex (addresses, ids) */
+	SSP_ENC_I = 'i',	/* signed integer; -1 often means "absent" */
+	SSP_ENC_T = 't',	/* signed time in ps */
+	SSP_ENC_S = 's',	/* string id, 0 = no string */
+	SSP_ENC_B = 'b',	/* boolean 0/1 */
+	SSP_ENC_M = 'm',	/* 48-bit MAC address */
+	SSP_ENC_A = 'a',	/* IPv4 address, host byte order */
+};
+
+struct ssp_field {
+	const char *name;
+	char enc;
+};
+
+struct ssp_rtype {
+	const char *name;
+	unsigned nf;
+	struct ssp_field f[SSP_MAXF];
+};
+
+struct ssp_schema {
+	unsigned ntypes;
+	const struct ssp_rtype *types;	/* tag in the file = index + 1 */
+};
+
+struct ssp_meta {
+	const char *key;
+	const char *value;
+};
+
+/*
+ * One record in memory.  f[] holds the fields in schema order; signed
+ * fields are stored as (uint64_t)(int64_t) and string fields as ids valid
+ * for the reader (ssp_rr_str) or writer (ssp_rw_str) they came from.
+ */
+struct ssp_rec {
+	int64_t ts;		/* ps */
+	uint32_t type;		/* index into the program's schema */
+	uint32_t ftag;		/* tag in the file (readers only) */
+	uint32_t nf;		/* fields present (readers: as in the file) */
+	uint64_t f[SSP_MAXF];
+};
+
+/* --- writer ------------------------------------------------------------ */
+
+struct ssp_rw;
+struct ssp_rr;
+
+int ssp_rw_open(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
+    const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
+    struct ssp_err *e);
+/* Intern a string; returns its id (>0) or 0 on error (e set). */
+uint64_t ssp_rw_str(struct ssp_rw *w, const char *s, size_t len,
+    struct ssp_err *e);
+/* Append a record; r->type indexes the writer's schema, r->nf is ignored. */
+int ssp_rw_put(struct ssp_rw *w, const struct ssp_rec *r, struct ssp_err *e);
+/* Copy a record read by rr, translating its string ids. */
+int ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r,
+    const struct ssp_rr *rr, struct ssp_err *e);
+/* Write the current block and flush the output (online use). */
+int ssp_rw_flush(struct ssp_rw *w, struct ssp_err *e);
+/* Write the end block; the ssp_out stays open.  Frees w. */
+int ssp_rw_close(struct ssp_rw *w, struct ssp_err *e);
+void ssp_rw_abort(struct ssp_rw *w);
+uint64_t ssp_rw_records(const struct ssp_rw *w);
+
+/* --- reader ------------------------------------------------------------ */
+
+struct ssp_rr;
+
+/*
+ * Open a reader.  expect may be NULL: records then keep the file's own
+ * type tags (type = ftag - 1), for generic dumpers.  With expect, file
+ * types are matched by name; a known type whose leading fields differ from
+ * expect is a schema error; unknown types come back as SSP_TYPE_UNKNOWN.
+ * concat: accept further streams after an end block if their "stream"
+ * metadata matches (cat a.ev b.ev).
+ */
+#define SSP_RR_CONCAT 0x1
+int ssp_rr_open(struct ssp_rr **rp, struct ssp_in *in, const uint8_t *magic,
+    const struct ssp_schema *expect, int flags, struct ssp_err *e);
+/* 1: record in *r, 0: end of stream, <0: error (e set, with offset). */
+int ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e);
+/* String by id (NUL-terminated); NULL if the id is not defined.  Valid
+ * until the next ssp_rr_next: copy what you keep. */
+const char *ssp_rr_str(const struct ssp_rr *rr, uint64_t id, size_t *len);
+const char *ssp_rr_meta(const struct ssp_rr *rr, const char *key);
+size_t ssp_rr_nmeta(const struct ssp_rr *rr);
+const struct ssp_meta *ssp_rr_meta_at(const struct ssp_rr *rr, size_t i);
+/* The file's own schema (types indexed by ftag - 1). */
+const struct ssp_schema *ssp_rr_file_schema(const struct ssp_rr *rr);
+unsigned ssp_rr_version_minor(const struct ssp_rr *rr);
+const char *ssp_rr_name(const struct ssp_rr *rr);
+uint64_t ssp_rr_offset(const struct ssp_rr *rr);	/* of the current block */
+uint64_t ssp_rr_records(const struct ssp_rr *rr);
+void ssp_rr_close(struct ssp_rr *rr);
+
+/* Index of a type by name in a schema, or -1. */
+int ssp_schema_find(const struct ssp_schema *s, const char *name);
+/* Index of a field by name in a type, or -1. */
+int ssp_rtype_field(const struct ssp_rtype *t, const char *name);
+
+#endif

@@ -1,0 +1,496 @@
+/* Record stream codec: round trips, block boundaries, strings, corruption,
+ * truncation, concatenation and schema evolution. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ssp_event.h"
+#include "ssp_io.h"
+#include "ssp_rec.h"
+#include "ssp_varint.h"
+
+/* Write records to a temp file through the real I/O layer, return bytes. */
+static char *
+tmpname(void)
+{
+	static char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/ssp-test-rec-%d", (int)getpid());
+	return path;
+}
+
+static uint8_t *
+slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b;
+	long len;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	b = malloc((size_t)len + 1);
+	assert_int_equal(fread(b, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	*n = (size_t)len;
+	return b;
+}
+
+static void
+spit(const char *path, const uint8_t *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+}
+
+static void
+test_varint(void **state)
+{
+	static const uint64_t vals[] = { 0, 1, 127, 128, 255, 300, 16383, 16384,
+	    (1ull << 32) - 1, 1ull << 56, UINT64_MAX };
+	uint8_t buf[SSP_VARINT_MAX];
+	size_t i, n;
+	const uint8_t *p;
+	uint64_t v;
+
+	(void)state;
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		n = ssp_varint_put(buf, vals[i]);
+		p = buf;
+		assert_int_equal(ssp_varint_get(&p, buf + n, &v), 0);
+		assert_true(v == vals[i]);
+		assert_ptr_equal(p, buf + n);
+		p = buf;	/* one byte short */
+		if (n > 1)
+			assert_int_equal(ssp_varint_get(&p, buf + n - 1, &v), -1);
+	}
+	/* 11 continuation bytes: too long */
+	memset(buf, 0xff, sizeof(buf));
+	p = buf;
+	assert_int_equal(ssp_varint_get(&p, buf + sizeof(buf), &v), -1);
+	assert_true(ssp_unzigzag(ssp_zigzag(-1)) == -1);
+	assert_true(ssp_unzigzag(ssp_zigzag(INT64_MIN)) == INT64_MIN);
+	assert_true(ssp_unzigzag(ssp_zigzag(INT64_MAX)) == INT64_MAX);
+	assert_int_equal(ssp_zigzag(-1), 1);
+}
+
+/* One record per event type with distinct field values. */
+static void
+fill(struct ssp_rec *r, unsigned type, unsigned i, struct ssp_rw *w)
+{
+	const struct ssp_rtype *t = &ssp_event_schema.types[type];
+	unsigned k;
+	char s[32];
+
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	r->ts = (int64_t)i * 1000003 - 5000;	/* starts negative */
+	for (k = 0; k < t->nf; k++) {
+		switch (t->f[k].enc) {
+		case 's':
+			snprintf(s, sizeof(s), "str-%u-%u", type, k + i % 7);
+			r->f[k] = ssp_rw_str(w, s, strlen(s), NULL);
+			assert_true(r->f[k] != 0);
+			break;
+		case 'i': case 't':
+			r->f[k] = (uint64_t)(-(int64_t)(i * 31 + k));
+			break;
+		case 'b':
+			r->f[k] = (i + k) & 1;
+			break;
+		default:
+			r->f[k] = (uint64_t)i * 0x9e3779b97f4a7c15ull + k;
+		}
+	}
+}
+
+static void
+write_stream(const char *path, unsigned n, int zlevel)
+{
+	struct ssp_out *o;
+	struct ssp_rw *w;
+	struct ssp_rec r;
+	struct ssp_err e;
+	unsigned i;
+
+	assert_int_equal(ssp_out_open(&o, path, zlevel, &e), SSP_OK);
+	assert_int_equal(ssp_event_writer_open(&w, o, "host0", SSP_SIM_GEM5,
+	    "test", NULL, 0, &e), SSP_OK);
+	for (i = 0; i < n; i++) {
+		fill(&r, i % SSP_EV_NTYPES, i, w);
+		assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+	}
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+}
+
+/* Read back and compare with what fill() produced, by string value. */
+static void
+check_stream(const char *path, unsigned n)
+{
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_rec r;
+	struct ssp_err e;
+	unsigned i = 0, k;
+	int got;
+
+	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	assert_string_equal(ssp_rr_meta(rr, "stream"), "host0");
+	assert_string_equal(ssp_rr_meta(rr, "time-unit"), "ps");
+	assert_int_equal(ssp_event_reader_sim(rr), SSP_SIM_GEM5);
+	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
+		const struct ssp_rtype *t;
+		unsigned type = i % SSP_EV_NTYPES;
+
+		assert_int_equal(r.type, type);
+		assert_true(r.ts == (int64_t)i * 1000003 - 5000);
+		t = &ssp_event_schema.types[type];
+		assert_int_equal(r.nf, t->nf);
+		for (k = 0; k < t->nf; k++) {
+			char s[32];
+
+			switch (t->f[k].enc) {
+			case 's':
+				snprintf(s, sizeof(s), "str-%u-%u", type, k + i % 7);
+				assert_string_equal(ssp_rr_str(rr, r.f[k], NULL), s);
+				break;
+			case 'i': case 't':
+				assert_true((int64_t)r.f[k] == -(int64_t)(i * 31 + k));
+				break;
+			case 'b':
+				assert_true(r.f[k] == ((i + k) & 1));
+				break;
+			default:
+				assert_true(r.f[k] ==
+				    (uint64_t)i * 0x9e3779b97f4a7c15ull + k);
+			}
+		}
+		i++;
+	}
+	assert_int_equal(got, 0);
+	assert_int_equal(i, n);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+}
+
+static void
+test_roundtrip_every_type(void **state)
+{
+	(void)state;
+	write_stream(tmpname(), SSP_EV_NTYPES, 0);
+	check_stream(tmpname(), SSP_EV_NTYPES);
+	write_stream(tmpname(), 0, 0);	/* empty stream is valid */
+	check_stream(tmpname(), 0);
+	unlink(tmpname());
+}
+
+static void
+test_roundtrip_many_blocks_zstd(void **state)
+{
+	(void)state;
+	write_stream(tmpname(), 200000, 0);	/* several 64k blocks */
+	check_stream(tmpname(), 200000);
+	write_stream(tmpname(), 200000, 3);
+	check_stream(tmpname(), 200000);
+	unlink(tmpname());
+}
+
+/* Expect an error with the given code when reading path. */
+static void
+expect_error(const char *path, int code, const char *needle)
+{
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_rec r;
+	struct ssp_err e = { 0 };
+	int got = 1;
+
+	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
+	if (ssp_event_reader_open(&rr, in, &e) == SSP_OK) {
+		while ((got = ssp_rr_next(rr, &r, &e)) == 1)
+			;
+		ssp_rr_close(rr);
+	} else {
+		got = -1;
+	}
+	ssp_in_close(in);
+	assert_true(got < 0);
+	if (e.code != code || strstr(e.msg, needle) == NULL)
+		fail_msg("code %d msg '%s', wanted %d '%s'", e.code, e.msg, code,
+		    needle);
+}
+
+static void
+test_truncation_everywhere(void **state)
+{
+	uint8_t *b;
+	size_t n, cut;
+	char path2[80];
+
+	(void)state;
+	write_stream(tmpname(), 5000, 0);
+	b = slurp(tmpname(), &n);
+	snprintf(path2, sizeof(path2), "%s.cut", tmpname());
+	for (cut = 0; cut < n; cut += (cut < 64 ? 1 : 997)) {
+		spit(path2, b, cut);
+		if (cut == 0)
+			expect_error(path2, SSP_ERR_TRUNCATED, "empty input");
+		else
+			expect_error(path2, SSP_ERR_TRUNCATED, "truncated");
+	}
+	free(b);
+	unlink(path2);
+	unlink(tmpname());
+}
+
+static void
+test_bitflips_detected(void **state)
+{
+	uint8_t *b;
+	size_t n, pos;
+	char path2[80];
+
+	(void)state;
+	write_stream(tmpname(), 3000, 0);
+	b = slurp(tmpname(), &n);
+	snprintf(path2, sizeof(path2), "%s.flip", tmpname());
+	for (pos = 8; pos < n; pos += 131) {
+		b[pos] ^= 0x10;
+		spit(path2, b, n);
+		{
+			struct ssp_in *in;
+			struct ssp_rr *rr;
+			struct ssp_rec r;
+			struct ssp_err e = { 0 };
+			int got = 1;
+
+			assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
+			if (ssp_event_reader_open(&rr, in, &e) == SSP_OK) {
+				while ((got = ssp_rr_next(rr, &r, &e)) == 1)
+					;
+				ssp_rr_close(rr);
+			} else {
+				got = -1;
+			}
+			ssp_in_close(in);
+			assert_true(got < 0);
+			assert_true(e.offset > 0 || pos < 20);
+		}
+		b[pos] ^= 0x10;
+	}
+	free(b);
+	unlink(path2);
+	unlink(tmpname());
+}
+
+static void
+test_bad_magic_and_wrong_format(void **state)
+{
+	static const uint8_t text[] = "1869691991749: system.pc.simbricks_0: x\n";
+	uint8_t spans[16];
+
+	(void)state;
+	spit(tmpname(), text, sizeof(text) - 1);
+	expect_error(tmpname(), SSP_ERR_FORMAT, "bad magic");
+	memcpy(spans, ssp_magic_spans, 8);
+	memset(spans + 8, 0, 8);
+	spit(tmpname(), spans, sizeof(spans));
+	expect_error(tmpname(), SSP_ERR_FORMAT, "span stream");
+	unlink(tmpname());
+}
+
+static void
+test_concatenation(void **state)
+{
+	uint8_t *a, *c;
+	size_t na, nc;
+	char path2[80];
+	struct ssp_out *o;
+	struct ssp_rw *w;
+	struct ssp_err e;
+
+	(void)state;
+	write_stream(tmpname(), 100, 0);
+	a = slurp(tmpname(), &na);
+	c = malloc(2 * na);
+	memcpy(c, a, na);
+	memcpy(c + na, a, na);
+	snprintf(path2, sizeof(path2), "%s.cat", tmpname());
+	spit(path2, c, 2 * na);
+	{	/* same stream twice: 200 records */
+		struct ssp_in *in;
+		struct ssp_rr *rr;
+		struct ssp_rec r;
+		int got, k = 0;
+
+		assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+		while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
+			if (r.type == SSP_EV_FUNC && k >= 100)
+				assert_non_null(ssp_rr_str(rr, r.f[1], NULL));
+			k++;
+		}
+		assert_int_equal(got, 0);
+		assert_int_equal(k, 200);
+		ssp_rr_close(rr);
+		ssp_in_close(in);
+	}
+	/* a different stream after the first: rejected, naming both */
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_event_writer_open(&w, o, "nic0", SSP_SIM_NICBM,
+	    "test", NULL, 0, &e), SSP_OK);
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	free(c);
+	c = slurp(tmpname(), &nc);
+	a = realloc(a, na + nc);
+	memcpy(a + na, c, nc);
+	spit(path2, a, na + nc);
+	expect_error(path2, SSP_ERR_FORMAT, "'nic0' differs from the first stream 'host0'");
+	free(a);
+	free(c);
+	unlink(path2);
+	unlink(tmpname());
+}
+
+/* A newer writer appends a field and adds a type: old readers still work. */
+static void
+test_schema_evolution(void **state)
+{
+	static const struct ssp_rtype newer[] = {
+		{ "func", 4, { { "cpu", 's' }, { "sym", 's' }, { "table", 's' },
+		    { "pc", 'x' } } },
+		{ "future_thing", 1, { { "x", 'u' } } },
+	};
+	static const struct ssp_schema ns = { 2, newer };
+	static const struct ssp_rtype wrong[] = {
+		{ "func", 3, { { "cpu", 's' }, { "table", 's' }, { "sym", 's' } } },
+	};
+	static const struct ssp_schema ws = { 1, wrong };
+	static const struct ssp_meta m[] = { { "stream", "h" } };
+	struct ssp_out *o;
+	struct ssp_rw *w;
+	struct ssp_err e;
+	struct ssp_rec r = { 0 };
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+
+	(void)state;
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &ns, m, 1, &e), SSP_OK);
+	r.type = 0;
+	r.ts = 42;
+	r.f[0] = ssp_rw_str(w, "cpu0", 4, &e);
+	r.f[1] = ssp_rw_str(w, "tcp_sendmsg", 11, &e);
+	r.f[2] = ssp_rw_str(w, "linux", 5, &e);
+	r.f[3] = 0xffffffff81000000ull;
+	assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+	r.type = 1;
+	r.f[0] = 7;
+	assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+	assert_int_equal(r.type, SSP_EV_FUNC);
+	assert_string_equal(ssp_rr_str(rr, r.f[SSP_F_FUNC_SYM], NULL), "tcp_sendmsg");
+	assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+	assert_int_equal(r.type, SSP_TYPE_UNKNOWN);
+	assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+
+	/* swapped fields: a schema error naming the field */
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &ws, m, 1, &e), SSP_OK);
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_ERR_SCHEMA);
+	assert_non_null(strstr(e.msg, "field 2 is 'table'"));
+	ssp_in_close(in);
+	unlink(tmpname());
+}
+
+static void
+test_copy_remaps_strings(void **state)
+{
+	char path2[80];
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_out *o;
+	struct ssp_rw *w;
+	struct ssp_rec r;
+	struct ssp_err e;
+	unsigned i = 0;
+
+	(void)state;
+	write_stream(tmpname(), 3000, 0);
+	snprintf(path2, sizeof(path2), "%s.copy", tmpname());
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	assert_int_equal(ssp_out_open(&o, path2, 0, &e), SSP_OK);
+	assert_int_equal(ssp_event_writer_open(&w, o, "host0", SSP_SIM_GEM5,
+	    "test", NULL, 0, &e), SSP_OK);
+	/* keep every other record: ids in the copy differ from the input */
+	while (ssp_rr_next(rr, &r, &e) == 1)
+		if (i++ % 2 == 1)
+			assert_int_equal(ssp_rw_copy(w, &r, rr, &e), SSP_OK);
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	/* every string in the copy resolves to the same text as the original */
+	assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	i = 1;
+	while (ssp_rr_next(rr, &r, &e) == 1) {
+		const struct ssp_rtype *t = &ssp_event_schema.types[r.type];
+		unsigned k;
+
+		for (k = 0; k < t->nf; k++)
+			if (t->f[k].enc == 's') {
+				char s[32];
+
+				snprintf(s, sizeof(s), "str-%u-%u", r.type, k + i % 7);
+				assert_string_equal(ssp_rr_str(rr, r.f[k], NULL), s);
+			}
+		i += 2;
+	}
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	unlink(path2);
+	unlink(tmpname());
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_varint),
+		cmocka_unit_test(test_roundtrip_every_type),
+		cmocka_unit_test(test_roundtrip_many_blocks_zstd),
+		cmocka_unit_test(test_truncation_everywhere),
+		cmocka_unit_test(test_bitflips_detected),
+		cmocka_unit_test(test_bad_magic_and_wrong_format),
+		cmocka_unit_test(test_concatenation),
+		cmocka_unit_test(test_schema_evolution),
+		cmocka_unit_test(test_copy_remaps_strings),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
