@@ -41,6 +41,8 @@ TOOL_SRC  = $(sort $(wildcard tools/*.c))
 TOOLS     = $(TOOL_SRC:tools/%.c=$(BUILD)/bin/%)
 UNIT_SRC  = $(sort $(wildcard tests/unit/test_*.c))
 UNITS     = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+HELP_SRC  = $(sort $(wildcard tests/helpers/*.c))
+HELPERS   = $(HELP_SRC:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
@@ -71,6 +73,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
 
+# Small programs the shell tests and benchmarks use to make inputs.
+$(BUILD)/tests/helpers/%: $(BUILD)/tests/helpers/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
 # Fuzz targets are replayed over their committed corpus without libFuzzer.
 $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o $(LIB)
 	@mkdir -p $(@D)
@@ -81,13 +88,14 @@ check: deps
 	@$(MAKE) --no-print-directory unit cli fuzz-replay lint-man checksymbols
 
 .PHONY: all-tests
-all-tests: $(TOOLS) $(UNITS) $(FUZZ_REPLAY)
+all-tests: $(TOOLS) $(UNITS) $(FUZZ_REPLAY) $(HELPERS)
 
 unit: $(UNITS)
 	@sh tests/run-unit.sh $(UNITS)
 
-cli: $(TOOLS)
-	@SSP_BIN=$(CURDIR)/$(BUILD)/bin sh tests/run-cli.sh tests/cli/*.sh
+cli: $(TOOLS) $(HELPERS)
+	@SSP_BIN=$(CURDIR)/$(BUILD)/bin SSP_HELPERS=$(CURDIR)/$(BUILD)/tests/helpers \
+	    sh tests/run-cli.sh tests/cli/*.sh
 
 fuzz-replay: $(FUZZ_REPLAY)
 	@sh tests/run-fuzz-replay.sh $(FUZZ_REPLAY)
@@ -107,8 +115,8 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/demo.sh
 
-bench: all
-	@SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
+bench: all $(HELPERS)
+	@SSP_HELPERS=$(CURDIR)/$(BUILD)/tests/helpers SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
 
 # libFuzzer builds: always clang, separate tree.
 build-fuzz/%: tests/fuzz/%.c $(LIB_SRC)
@@ -136,4 +144,5 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d)
+-include $(LIB_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
+    $(HELP_SRC:%.c=$(BUILD)/%.d)

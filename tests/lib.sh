@@ -4,7 +4,7 @@ set -eu
 LC_ALL=C
 export LC_ALL
 : "${SSP_BIN:?SSP_BIN must name the directory with the built tools}"
-PATH="$SSP_BIN:$PATH"
+PATH="$SSP_BIN:${SSP_HELPERS:-$SSP_BIN}:$PATH"
 export PATH
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 DATA="$TOP/tests/data"
