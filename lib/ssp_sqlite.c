@@ -1658,8 +1658,8 @@ next_id(struct loader *L, const char *sql, int64_t *out)
 	return 0;
 }
 
-int
-ssp_sqlite_load_db(sqlite3 *db, struct ssp_rr *rr,
+static int
+load(sqlite3 *db, const char *name, struct ssp_rr *rr,
     const struct ssp_sqlite_opts *o, struct ssp_sqlite_stats *st,
     struct ssp_err *e)
 {
@@ -1671,7 +1671,7 @@ ssp_sqlite_load_db(sqlite3 *db, struct ssp_rr *rr,
 	memset(st, 0, sizeof(*st));
 	memset(&L, 0, sizeof(L));
 	L.db = db;
-	L.dbname = dbname(db);
+	L.dbname = name;
 	L.rr = rr;
 	L.o = o;
 	L.st = st;
@@ -1750,9 +1750,18 @@ out:
 	return rc != SSP_OK ? (e != NULL ? e->code : SSP_ERR_IO) : SSP_OK;
 }
 
+int
+ssp_sqlite_load_db(sqlite3 *db, struct ssp_rr *rr,
+    const struct ssp_sqlite_opts *o, struct ssp_sqlite_stats *st,
+    struct ssp_err *e)
+{
+	return load(db, dbname(db), rr, o, st, e);
+}
+
 /* --- database files: copy-on-write ------------------------------------ */
 
 struct ssp_sqlite {
+	char *name;		/* the database as the user named it */
 	char *path;		/* the database (symbolic links resolved) */
 	char *tmp;		/* where it is written */
 	int dirfd;		/* its directory, locked */
@@ -1779,13 +1788,13 @@ copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
 
 	if (sqlite3_open_v2(d->path, &src, SQLITE_OPEN_READONLY |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		db_fail(e, src, d->path);
+		db_fail(e, src, d->name);
 		goto out;
 	}
 	if (query_int(src, "PRAGMA application_id", 0, &app) != 0 ||
 	    query_int(src, "PRAGMA user_version", 0, &ver) != 0 ||
 	    query_int(src, "SELECT count(*) FROM sqlite_schema", 0, &nobj) != 0) {
-		db_fail(e, src, d->path);
+		db_fail(e, src, d->name);
 		goto out;
 	}
 	if (app == 0 && nobj == 0) {	/* an empty database: start afresh */
@@ -1795,29 +1804,29 @@ copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
 	}
 	if (app != APP_ID) {
 		r = ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: not a simspan database "
-		    "(application_id 0x%" PRIx64 ", expected 0x%x)", d->path,
+		    "(application_id 0x%" PRIx64 ", expected 0x%x)", d->name,
 		    (uint64_t)app, APP_ID);
 		goto out;
 	}
 	if (ver != want) {
 		r = ssp_err_set(e, SSP_ERR_VERSION, 0, "%s: schema version %" PRId64
-		    ", this program writes version %d%s", d->path, ver, want,
+		    ", this program writes version %d%s", d->name, ver, want,
 		    ver > want ? "; use a newer span2sqlite" :
 		    "; no upgrade path, load into a new database");
 		goto out;
 	}
 	b = sqlite3_backup_init(d->db, "main", src, "main");
 	if (b == NULL) {
-		db_fail(e, d->db, d->path);
+		db_fail(e, d->db, d->name);
 		goto out;
 	}
 	if (sqlite3_backup_step(b, -1) != SQLITE_DONE) {
 		sqlite3_backup_finish(b);
-		db_fail(e, d->db, d->path);
+		db_fail(e, d->db, d->name);
 		goto out;
 	}
 	if (sqlite3_backup_finish(b) != SQLITE_OK) {
-		db_fail(e, d->db, d->path);
+		db_fail(e, d->db, d->name);
 		goto out;
 	}
 	r = SSP_OK;
@@ -1841,6 +1850,10 @@ ssp_sqlite_open(struct ssp_sqlite **dp, const char *path, struct ssp_err *e)
 	if ((d = calloc(1, sizeof(*d))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	d->dirfd = -1;
+	if ((d->name = strdup(path)) == NULL) {
+		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto fail;
+	}
 	/* Replace the file a symbolic link points to, not the link. */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		if ((d->path = realpath(path, NULL)) == NULL) {
@@ -1920,21 +1933,7 @@ ssp_sqlite_load(struct ssp_sqlite *d, struct ssp_rr *rr,
     const struct ssp_sqlite_opts *o, struct ssp_sqlite_stats *st,
     struct ssp_err *e)
 {
-	int r = ssp_sqlite_load_db(d->db, rr, o, st, e);
-
-	/* Messages name the database, not the temporary file. */
-	if (r != SSP_OK && e != NULL) {
-		char *p = strstr(e->msg, d->tmp);
-
-		if (p != NULL) {
-			char rest[sizeof(e->msg)];
-
-			snprintf(rest, sizeof(rest), "%s", p + strlen(d->tmp));
-			snprintf(p, sizeof(e->msg) - (size_t)(p - e->msg), "%s%s",
-			    d->path, rest);
-		}
-	}
-	return r;
+	return load(d->db, d->name, rr, o, st, e);
 }
 
 int
@@ -1945,12 +1944,12 @@ ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 	if (d->fresh && (r = ssp_sqlite_index(d->db, e)) != SSP_OK)
 		goto fail;
 	if (!d->fresh && (r = exec(d->db, "PRAGMA analysis_limit = 1000; "
-	    "ANALYZE", d->path, e)) != SSP_OK)
+	    "ANALYZE", d->name, e)) != SSP_OK)
 		goto fail;
-	if ((r = exec(d->db, "COMMIT", d->path, e)) != SSP_OK)
+	if ((r = exec(d->db, "COMMIT", d->name, e)) != SSP_OK)
 		goto fail;
 	if (sqlite3_close(d->db) != SQLITE_OK) {
-		r = db_fail(e, d->db, d->path);
+		r = db_fail(e, d->db, d->name);
 		goto fail;
 	}
 	d->db = NULL;
@@ -1966,7 +1965,7 @@ ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 	}
 	close(fd);
 	if (rename(d->tmp, d->path) != 0) {
-		sys_fail(e, "cannot rename to", d->path);
+		sys_fail(e, "cannot rename to", d->name);
 		goto fail;
 	}
 	free(d->tmp);
@@ -1993,5 +1992,6 @@ ssp_sqlite_abort(struct ssp_sqlite *d)
 	if (d->dirfd >= 0)
 		close(d->dirfd);	/* releases the lock */
 	free(d->path);
+	free(d->name);
 	free(d);
 }
