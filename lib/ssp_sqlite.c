@@ -196,6 +196,9 @@ jw_str(struct jw *w, const char *s, size_t k)
 		if (c == '"' || c == '\\') {
 			jw_ch(w, '\\');
 			jw_ch(w, (char)c);
+		} else if (c == '\n' || c == '\t' || c == '\r') {
+			jw_ch(w, '\\');
+			jw_ch(w, c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
 		} else {
 			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 
