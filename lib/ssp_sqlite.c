@@ -50,7 +50,7 @@ buf_reserve(struct buf *b, size_t n)
 	size_t cap = b->cap ? b->cap : 4096;
 	char *p;
 
-	if (b->len + n <= b->cap)
+	if (b->len + n <= b->cap && b->p != NULL)
 		return 0;
 	while (cap < b->len + n)
 		cap *= 2;
@@ -1023,10 +1023,10 @@ flush_spans(struct loader *L)
 		sqlite3_bind_int64(s, b + 7, r->start);
 		sqlite3_bind_int64(s, b + 8, r->dur);
 		sqlite3_bind_int64(s, b + 9, r->flags);
-		bind_text_or_null(s, b + 10, L->text.p + r->cause, r->cause_len,
-		    r->has_cause);
-		bind_text_or_null(s, b + 11, L->text.p + r->extra, r->extra_len,
-		    r->has_extra);
+		bind_text_or_null(s, b + 10, r->has_cause ? L->text.p + r->cause :
+		    NULL, r->cause_len, r->has_cause);
+		bind_text_or_null(s, b + 11, r->has_extra ? L->text.p + r->extra :
+		    NULL, r->extra_len, r->has_extra);
 		if (s == L->ins_spans)
 			b += SPAN_COLS;
 		else if (step(L, s) != SSP_OK)
@@ -1087,6 +1087,8 @@ add_json(struct loader *L, struct buf *b, const struct ssp_rec *r,
 	const struct ssp_rtype *t = &ssp_rr_file_schema(L->rr)->types[r->ftag - 1];
 	size_t n;
 
+	if (buf_reserve(b, 64) != 0)	/* b->p is not NULL below */
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 	for (;;) {
 		n = json_fields(b->p + b->len, b->cap - b->len, t, mask, r, L->rr);
 		if (n < b->cap - b->len)
