@@ -252,6 +252,42 @@ check "append through a symbolic link" span2sqlite "$T/link.db" "$T/a.sp"
 [ -L "$T/link.db" ] && ok "the link stays a link" || not_ok "the link stays a link"
 eq "its target got the run" "$(q "$DB" "select count(*) from runs")" 4
 
+# --- the examples of span2sqlite(1) -------------------------------------------
+# (the pipeline example reads standard input, tested above with mkspans)
+cd "$T"
+zstd -q -f -o spans.sp.zst j.sp
+cp spans.sp.zst spans-no-tso.sp.zst
+check "example: first run" span2sqlite -v --run baseline results.db spans.sp.zst
+stderr_has "run 1 'baseline' from spans.sp.zst"
+check "example: second run" span2sqlite --run no-tso results.db spans-no-tso.sp.zst
+eq "example: two runs" "$(q results.db "select group_concat(name, ' ') from runs")" "baseline no-tso"
+mkspans -j -n 14 | span2sqlite spans.db
+check "example: latency" sqlite3 -column -header spans.db \
+    'SELECT root_kind, traces, p50_ps / 1e6 AS p50_us,
+            p99_ps / 1e6 AS p99_us FROM latency'
+stdout_has "root_kind"
+stdout_has "host.syscall  14"
+check "example: split by simulator" sqlite3 -column -header spans.db \
+    "SELECT ifnull(stream, '(idle)') AS stream,
+            round(100 * share, 1) AS pct
+     FROM split_streams WHERE root_kind = 'host.syscall'
+     ORDER BY share DESC"
+eq "example: six rows, idle among them" "$(grep -c . "$T/.out") $(grep -c '(idle)' "$T/.out")" "8 1"
+check "example: causal chain" sqlite3 -column -header spans.db "
+    WITH RECURSIVE up(depth, id, kind, stream, parent) AS (
+      SELECT 0, id, kind, stream, parent FROM spans
+      WHERE id = (SELECT s.id FROM traces AS t JOIN spans AS s
+                  ON s.trace = t.id ORDER BY t.dur_ps DESC,
+                  s.end_ps DESC LIMIT 1)
+      UNION ALL
+      SELECT depth + 1, s.id, s.kind, s.stream, s.parent
+      FROM spans AS s JOIN up ON s.id = up.parent)
+    SELECT depth, id, kind, stream FROM up"
+eq "example: chain from server syscall to client syscall" \
+    "$(sed -n '3p;$p' "$T/.out" | awk '{print $1, $3, $4}' | tr '\n' ' ')" \
+    "0 host.syscall server 9 host.syscall client "
+cd - >/dev/null
+
 # --- file modes ---------------------------------------------------------------------
 chmod 640 "$DB"
 check "append keeps the file mode" span2sqlite "$DB" "$T/a.sp"
