@@ -185,5 +185,10 @@ ssp_idmap_drain(struct ssp_idmap *m, ssp_idmap_evict_fn fn, void *ctx)
 	return 0;
 }
 
-size_t ssp_idmap_count(const struct ssp_idmap *m) { return m->cur.n + m->old.n; }
+size_t
+ssp_idmap_count(const struct ssp_idmap *m)
+{
+	return m->cur.n + m->old.n;
+}
+
 uint64_t ssp_idmap_evicted(const struct ssp_idmap *m) { return m->evicted; }

@@ -113,7 +113,8 @@ int
 ssp_sqlite_create(sqlite3 *db, struct ssp_err *e)
 {
 	const char *m = strstr(ssp_sqlite_schema, INDEX_MARKER);
-	size_t n = m != NULL ? (size_t)(m - ssp_sqlite_schema) : strlen(ssp_sqlite_schema);
+	size_t n = m != NULL ? (size_t)(m - ssp_sqlite_schema) :
+	    strlen(ssp_sqlite_schema);
 	char *sql = malloc(n + 1);
 	int r;
 
@@ -1337,8 +1338,8 @@ add_event(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	er->ts = r->ts;
 	er->type = fi->name;
 	er->stream = (uint32_t)stream;
-	if (add_json(L, &L->etext, r, fields_from(SSP_EF_NCOMMON, r->nf), &er->attrs,
-	    &er->attrs_len) != SSP_OK)
+	if (add_json(L, &L->etext, r, fields_from(SSP_EF_NCOMMON, r->nf),
+	    &er->attrs, &er->attrs_len) != SSP_OK)
 		return -1;
 	L->next_event++;
 	L->st->events++;
@@ -1789,8 +1790,25 @@ copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
 	sqlite3 *src = NULL;
 	sqlite3_backup *b;
 	int64_t app, ver, nobj;
-	int want = ssp_sqlite_schema_version(), r = SSP_ERR_IO;
+	int want = ssp_sqlite_schema_version(), r = SSP_ERR_IO, fd;
+	unsigned char hdr[20];
 
+	/*
+	 * A WAL database cannot be replaced by rename: its -wal file would be
+	 * replayed onto the new file.  Look at the header before SQLite opens
+	 * it (opening creates the -wal and -shm files).
+	 */
+	if ((fd = open(d->path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		ssize_t n = read(fd, hdr, sizeof(hdr));
+
+		close(fd);
+		if (n == (ssize_t)sizeof(hdr) &&
+		    memcmp(hdr, "SQLite format 3", 16) == 0 && hdr[18] == 2)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: in WAL mode; "
+			    "span2sqlite replaces the file when it appends: run "
+			    "sqlite3 %s 'PRAGMA journal_mode = DELETE' first",
+			    d->name, d->name);
+	}
 	if (sqlite3_open_v2(d->path, &src, SQLITE_OPEN_READONLY |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		db_fail(e, src, d->name);

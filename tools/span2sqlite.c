@@ -44,6 +44,8 @@ usage(int code)
 		    "  -V, --version   version and library versions\n"
 		    "With no SPANS, or when SPANS is -, read standard input.\n"
 		    "See span2sqlite(1) and formats/sqlite.md.\n");
+	if (code == 0 && ssp_cli_close_stdout(PROG) != 0)
+		code = SSP_EXIT_FAIL;
 	exit(code);
 }
 
@@ -157,7 +159,7 @@ main(int argc, char **argv)
 	const char *db, *input;
 	char tool[64];
 	uint64_t t0, t1;
-	int ch, verbose = 0;
+	int ch, r, verbose = 0;
 
 	while ((ch = getopt_long(argc, argv, "ehr:vV", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -165,7 +167,9 @@ main(int argc, char **argv)
 		case 'h': usage(0); break;
 		case 'r': o.run = optarg; break;
 		case 'v': verbose = 1; break;
-		case 'V': ssp_cli_version(PROG); return 0;
+		case 'V':
+			ssp_cli_version(PROG);
+			return ssp_cli_close_stdout(PROG) != 0 ? SSP_EXIT_FAIL : 0;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}
@@ -222,11 +226,14 @@ main(int argc, char **argv)
 	t1 = ssp_now_ns();
 	ssp_rr_close(rr);
 	ssp_in_close(in);
-	if (ssp_sqlite_commit(d, &e) != SSP_OK) {
-		have_tmp = 0;
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	}
+	if (tc.p.on)	/* indexes of a large new database take a while */
+		fprintf(stderr, "\rspan2sqlite: indexing and writing %s\033[K", db);
+	r = ssp_sqlite_commit(d, &e);
 	have_tmp = 0;
+	if (tc.p.on)
+		fputs("\r\033[K", stderr);
+	if (r != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (verbose)
 		print_stats(&st, db, input, o.events, (t1 - t0) / 1e9,
 		    (ssp_now_ns() - t0) / 1e9);

@@ -24,6 +24,10 @@ expect_rc 0 "-h exits 0" span2sqlite -h
 expect_rc 0 "--version exits 0" span2sqlite --version
 stdout_has "span2sqlite 0."
 stdout_has "sqlite 3."
+if [ -w /dev/full ]; then
+	expect_rc 1 "--help to a full disk: exit 1" sh -c 'span2sqlite --help > /dev/full'
+	expect_rc 1 "--version to a full disk: exit 1" sh -c 'span2sqlite --version > /dev/full'
+fi
 expect_rc 2 "no database: usage error" span2sqlite
 stderr_has "usage: span2sqlite"
 expect_rc 2 "three operands: usage error" span2sqlite "$T/x.db" "$T/a.sp" "$T/a.sp"
@@ -209,6 +213,16 @@ stderr_has "schema version 99"
 : > "$T/zero.db"
 check "an empty file becomes a database" span2sqlite "$T/zero.db" "$T/a.sp"
 eq "empty file loaded" "$(q "$T/zero.db" "select count(*) from spans")" 252
+# A WAL database cannot be replaced by rename (its -wal would be replayed
+# onto the new file): refused, untouched, and fine after conversion.
+span2sqlite "$T/wal.db" "$T/a.sp"
+q "$T/wal.db" "pragma journal_mode = wal" > /dev/null
+cp "$T/wal.db" "$T/wal.copy"
+expect_rc 1 "a WAL database is refused" span2sqlite "$T/wal.db" "$T/a.sp"
+stderr_has "in WAL mode"
+check "WAL database unchanged" cmp "$T/wal.db" "$T/wal.copy"
+q "$T/wal.db" "pragma journal_mode = delete" > /dev/null
+check "appended after PRAGMA journal_mode = DELETE" span2sqlite "$T/wal.db" "$T/a.sp"
 mkdir "$T/dir.db"
 expect_rc 1 "a directory as database: exit 1" span2sqlite "$T/dir.db" "$T/a.sp"
 no_temp "$T"
