@@ -154,6 +154,17 @@ stderr_has "a run named 'first' already exists"
 check "database unchanged after refusal" cmp "$DB" "$T/before.db"
 no_temp "$T"
 
+# Concurrent loads into one database take turns (the directory is locked):
+# none of the runs is lost to the other's rename.
+before=$(q "$DB" "select count(*) from runs")
+span2sqlite --run par1 "$DB" "$T/j.sp" & p1=$!
+span2sqlite --run par2 "$DB" "$T/j.sp" & p2=$!
+set +e; wait $p1; r1=$?; wait $p2; r2=$?; set -e
+eq "two concurrent appends succeed" "$r1 $r2" "0 0"
+eq "both runs are there" "$(q "$DB" "select count(*) from runs where name in ('par1', 'par2')")" 2
+eq "run count" "$(q "$DB" "select count(*) from runs")" $((before + 2))
+cp "$DB" "$T/before.db"
+
 # --- bad input leaves the database alone --------------------------------------
 size=$(wc -c < "$T/a.sp")
 head -c $((size / 2)) "$T/a.sp" > "$T/trunc.sp"
@@ -264,7 +275,7 @@ eq "stdin and file inputs load the same" "$(dump "$T/stdin.db" | cksum)" "$(dump
 ln -s a.db "$T/link.db"
 check "append through a symbolic link" span2sqlite "$T/link.db" "$T/a.sp"
 [ -L "$T/link.db" ] && ok "the link stays a link" || not_ok "the link stays a link"
-eq "its target got the run" "$(q "$DB" "select count(*) from runs")" 4
+eq "its target got the run" "$(q "$DB" "select count(*) from runs")" 6
 
 # --- the examples of span2sqlite(1) -------------------------------------------
 # (the pipeline example reads standard input, tested above with mkspans)
