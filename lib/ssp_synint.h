@@ -307,6 +307,7 @@ void ssp_synnic_start(struct syn *s, struct nic *n);
 void ssp_synnic_finish(struct syn *s, struct nic *n);
 /* Frame bytes of a packet (for dma write data), returns the length. */
 unsigned ssp_synnic_frame(const struct pkt *pk, uint8_t *buf, unsigned cap);
+uint16_t ssp_synnic_ip_checksum(const struct pkt *pk);
 
 /* ssp_synnet.c */
 void ssp_synnet_init(struct syn *s);

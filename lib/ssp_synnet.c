@@ -109,11 +109,10 @@ put_garbage_eth(char *p, const struct pkt *pk)
 		src = 0x000100000000ull | (pk->smac >> 16);
 		type = (unsigned)(pk->smac & 0xffff);
 	} else {
-		dst = 0x450000000000ull | (uint64_t)pk->iplen << 24 |
-		    (uint64_t)pk->ipid << 8;
+		dst = 0x450000000000ull | (uint64_t)pk->iplen << 16 | pk->ipid;
 		src = (pk->interesting ? 0x4000ull : 0) << 32 |
 		    (uint64_t)64 << 24 | (uint64_t)pk->proto << 16 |
-		    (pk->uid * 0x9e37u & 0xffff);
+		    ssp_synnic_ip_checksum(pk);
 		type = pk->sip >> 16;
 	}
 	p = ssp_put_str(p, "ns3::EthernetHeader( length/type=0x");

@@ -77,6 +77,23 @@ put_be(uint8_t *b, uint64_t v, int n)
 	return b;
 }
 
+uint16_t
+ssp_synnic_ip_checksum(const struct pkt *pk)
+{
+	uint8_t h[20], *b = h;
+
+	b = put_be(b, 0x4500, 2);
+	b = put_be(b, pk->iplen, 2);
+	b = put_be(b, pk->ipid, 2);
+	b = put_be(b, pk->interesting ? 0x4000 : 0, 2);
+	*b++ = 64;
+	*b++ = pk->proto;
+	b = put_be(b, 0, 2);
+	b = put_be(b, pk->sip, 4);
+	put_be(b, pk->dip, 4);
+	return ip_checksum(h);
+}
+
 unsigned
 ssp_synnic_frame(const struct pkt *pk, uint8_t *buf, unsigned cap)
 {
@@ -102,7 +119,7 @@ ssp_synnic_frame(const struct pkt *pk, uint8_t *buf, unsigned cap)
 	b = put_be(b, 0x4500, 2);
 	b = put_be(b, pk->iplen, 2);
 	b = put_be(b, pk->ipid, 2);
-	b = put_be(b, 0x4000, 2);
+	b = put_be(b, pk->interesting ? 0x4000 : 0, 2);	/* DF */
 	*b++ = 64;
 	*b++ = pk->proto;
 	b = put_be(b, 0, 2);

@@ -366,9 +366,10 @@ write_topology(struct syn *s, const char *dir, struct ssp_err *e)
 	if ((f = fopen(path, "w")) == NULL)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
-	fprintf(f, "# simsynth dumbbell: %u hosts (%u servers on switch 0, "
-	    "%u clients on switch 1), one ns-3 network\r\n", s->nhosts,
-	    s->nservers, s->nclients);
+	fprintf(f, "# simsynth dumbbell: %u hosts (%u server%s on switch 0, "
+	    "%u client%s on switch 1), one ns-3 network\r\n", s->nhosts,
+	    s->nservers, s->nservers == 1 ? "" : "s", s->nclients,
+	    s->nclients == 1 ? "" : "s");
 	fprintf(f, "# stream files are the event streams commands.sh makes\r\n");
 	csv_row(f, 4, "type", "name", "kind", "file");
 	for (i = 0; i < s->nhosts; i++) {
