@@ -84,8 +84,10 @@ ssp_synlog_flush(struct ssp_synlog *l, struct ssp_err *e)
 	uint64_t t0, dt;
 	int r;
 
-	if (l->failed)
+	if (l->failed) {	/* the output is gone: drop what comes */
+		l->len = 0;
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s", l->errmsg);
+	}
 	if (l->out == NULL || l->len == 0) {
 		l->len = 0;
 		return SSP_OK;

@@ -617,6 +617,27 @@ collect(struct syn *s, struct ssp_syn_result *res)
 	res->bg_to_nic = s->net.bg_to_nic;
 }
 
+/* Stop as soon as an output cannot be written (disk full, pipe gone). */
+static void
+check_outputs(struct syn *s)
+{
+	struct ssp_synlog *l = NULL;
+	unsigned i;
+
+	for (i = 0; i < s->nhosts && l == NULL; i++) {
+		if (ssp_synlog_failed(s->hosts[i].log))
+			l = s->hosts[i].log;
+		else if (ssp_synlog_failed(s->nics[i].log))
+			l = s->nics[i].log;
+	}
+	if (l == NULL && ssp_synlog_failed(s->net.log))
+		l = s->net.log;
+	if (l != NULL && !s->failed) {
+		s->failed = 1;
+		ssp_err_set(&s->err, SSP_ERR_IO, 0, "%s", ssp_synlog_error(l));
+	}
+}
+
 /* One pass over the scenario.  density[h] < 0: use the exec rate. */
 static int
 run_once(struct syn *s, const char *dir, const double *density,
@@ -645,7 +666,10 @@ run_once(struct syn *s, const char *dir, const double *density,
 	while (!s->failed && ev_pop(s, &ev)) {
 		s->now = ev.t;
 		dispatch(s, &ev);
+		if ((s->seq & 0xfff) == 0)
+			check_outputs(s);
 	}
+	check_outputs(s);
 	if (s->failed)
 		return ssp_err_set(e, s->err.code, 0, "%s", s->err.msg);
 	if (s->reqs_done < s->nreqs)

@@ -226,16 +226,20 @@ main(int argc, char **argv)
 	struct ssp_syn_params p;
 	struct ssp_syn_result res;
 	struct ssp_err e = { 0 };
-	char cmdline[2048];
+	char cmdline[2048], o[40];
 	const char *errstr;
 	size_t n = 0;
-	int ch, stats = 0, i;
+	int ch, stats = 0, i, li = -1;
 
 	ssp_syn_defaults(&p);
 	while ((ch = getopt_long(argc, argv, "c:H:hn:s:Vvz", longopts,
-	    NULL)) != -1) {
-		const char *o = argc > 0 && optind > 0 ? argv[optind - 1] : "";
-
+	    &li)) != -1) {
+		/* the option's name, for messages */
+		if (li >= 0)
+			snprintf(o, sizeof(o), "--%s", longopts[li].name);
+		else
+			snprintf(o, sizeof(o), "-%c", ch);
+		li = -1;
 		switch (ch) {
 		case 'c': p.concurrency = num(o, optarg, 1, 1000); break;
 		case 'H': p.hosts = num(o, optarg, 2, 200); break;
