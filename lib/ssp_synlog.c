@@ -14,6 +14,7 @@ struct ssp_synlog {
 	int zlevel;
 	struct ssp_out *out;
 	struct ssp_pacer *pacer;
+	int push;		/* hand every buffer to the reader (pipes, pacing) */
 	size_t flush_at;
 	char *buf;
 	size_t len;
@@ -46,6 +47,12 @@ ssp_synlog_open(struct ssp_synlog **lp, const char *path, int zlevel,
 	l->pacer = pacer;
 	l->flush_at = flush_bytes == 0 || flush_bytes > BUFCAP - SSP_SYNLOG_LINEMAX ?
 	    BUFCAP - SSP_SYNLOG_LINEMAX : flush_bytes;
+	if (path != NULL) {
+		struct stat sb;
+
+		l->push = (pacer != NULL && pacer->rate > 0) ||
+		    (stat(path, &sb) == 0 && S_ISFIFO(sb.st_mode));
+	}
 	if (path != NULL && out_open(l, e) != SSP_OK) {
 		free(l->path);
 		free(l->buf);
@@ -95,7 +102,7 @@ ssp_synlog_flush(struct ssp_synlog *l, struct ssp_err *e)
 	pace(l->pacer, l->len);
 	t0 = ssp_now_ns();
 	r = ssp_out_write(l->out, l->buf, l->len, &le);
-	if (r == SSP_OK)
+	if (r == SSP_OK && l->push)	/* ends a zstd block: only when needed */
 		r = ssp_out_flush(l->out, &le);
 	dt = ssp_now_ns() - t0;
 	l->st.writes++;

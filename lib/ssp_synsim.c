@@ -411,7 +411,7 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 	fprintf(f, "# Made by: %s\n", s->p->cmdline != NULL ? s->p->cmdline :
 	    "simsynth");
 	fprintf(f, "# Turn the logs into event streams (phase 1) and spans "
-	    "(phase 2).\n# Source it from this directory: . ./commands.sh\n");
+	    "(phase 2).\n# Run it in this directory: sh commands.sh\n");
 	fprintf(f, "# gem5 logs need both symbol tables; the i40e module is "
 	    "loaded at 0x%llx.\n", (unsigned long long)SSP_SYN_I40E_OFFSET);
 	if (s->p->ckpt_offset > 0)
@@ -419,10 +419,9 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 		    "%" PRId64 " ps): --time-offset sync\n# takes the offset from "
 		    "its 'sending sync message for ts=' lines.\n",
 		    s->p->ckpt_offset);
-	fprintf(f, "set -e\n");
 	for (i = 0; i < s->nhosts; i++)
 		fprintf(f, "sim2ev -f gem5 -n %s -s vmlinux.syms "
-		    "-s i40e.syms@0x%llx%s -o %s.ev.zst %s.gem5.log%s\n",
+		    "-s i40e.syms,i40e,0x%llx%s -o %s.ev.zst %s.gem5.log%s\n",
 		    s->hosts[i].name, (unsigned long long)SSP_SYN_I40E_OFFSET,
 		    off, s->hosts[i].name, s->hosts[i].name, zsuffix(s));
 	for (i = 0; i < s->nhosts; i++)
@@ -430,8 +429,7 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 		    s->nics[i].name, s->nics[i].name, s->nics[i].name, zsuffix(s));
 	fprintf(f, "sim2ev -f ns3 -n net -o net.ev.zst net.ns3.log%s\n",
 	    zsuffix(s));
-	fprintf(f, "evspan --topology topology.csv --rules rules.csv "
-	    "-o spans.sp\n");
+	fprintf(f, "evspan -t topology.csv -r rules.csv -o spans.sp\n");
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);

@@ -13,7 +13,8 @@
 # Prints, per span kind: truth spans matched/missing, extra spans, parents
 # right/wrong/orphaned (a root where the truth has a parent), links
 # right/missing/extra.  -r also counts as right a parent that SPEC §3's
-# heuristics give (rule_parent_id).  -q prints only the total line.
+# heuristics give (rule_parent_id).  -q prints only the total line; -v
+# also lists the first mismatches of each sort (-v -v: all of them).
 # Exit status: 0 everything matched, 1 something did not, 2 bad usage or
 # unreadable input.
 set -u
@@ -21,18 +22,19 @@ LC_ALL=C
 export LC_ALL
 
 usage() {
-	echo "usage: score-truth.sh [-qr] [-n name,...] [-t topology.csv] truth.csv spans.csv" >&2
+	echo "usage: score-truth.sh [-qrv] [-n name,...] [-t topology.csv] truth.csv spans.csv" >&2
 	exit 2
 }
 
-quiet=0 rule=0 names="" topo=""
-while getopts "hn:qrt:" opt; do
+quiet=0 rule=0 verbose=0 names="" topo=""
+while getopts "hn:qrt:v" opt; do
 	case $opt in
 	h) sed -n '2,/^set -u/p' "$0" | sed -e 's/^# \{0,1\}//' -e '/^set -u/d'; exit 0 ;;
 	n) names=$OPTARG ;;
 	q) quiet=1 ;;
 	r) rule=1 ;;
 	t) topo=$OPTARG ;;
+	v) verbose=$((verbose + 1)) ;;
 	*) usage ;;
 	esac
 done
@@ -43,11 +45,22 @@ command -v sqlite3 >/dev/null 2>&1 || { echo "score-truth.sh: sqlite3 not found"
 for f in "$truth" "$spans" ${topo:+"$topo"}; do
 	[ -r "$f" ] || { echo "score-truth.sh: $f: cannot read" >&2; exit 2; }
 done
-head -n 1 "$truth" | tr -d '\r"' | grep -q '^id,stream,kind,start_ps,key,parent_id,links' ||
-	{ echo "score-truth.sh: $truth: not a truth file (header)" >&2; exit 2; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/score-truth.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# zstd-compressed inputs (the committed samples keep their truth so)
+unz() {	# unz FILE NAME: print the path to read FILE from
+	case $1 in
+	*.zst)	zstd -q -d -c -- "$1" >"$tmp/$2" 2>"$tmp/zerr" ||
+			{ echo "score-truth.sh: $1: $(cat "$tmp/zerr")" >&2; exit 2; }
+		echo "$tmp/$2" ;;
+	*)	echo "$1" ;;
+	esac
+}
+truth=$(unz "$truth" truth.in) || exit 2
+spans=$(unz "$spans" spans.in) || exit 2
+head -n 1 "$truth" | tr -d '\r"' | grep -q '^id,stream,kind,start_ps,key,parent_id,links' ||
+	{ echo "score-truth.sh: $1: not a truth file (header)" >&2; exit 2; }
 
 # Stream names: comments of the dump, -n, or the topology's stream rows.
 sed -n 's/^# stream: \([^ ]*\) .*/\1/p' "$spans" >"$tmp/names"
@@ -57,11 +70,12 @@ fi
 if [ ! -s "$tmp/names" ] && [ -n "$topo" ]; then
 	grep -v '^#' "$topo" | tr -d '"\r' | awk -F, '$1 == "stream" { print $2 }' >"$tmp/names"
 fi
-[ -s "$tmp/names" ] || { echo "score-truth.sh: $spans: no stream names (no '# stream:' lines; give -n or -t)" >&2; exit 2; }
+[ -s "$tmp/names" ] || { echo "score-truth.sh: $2: no stream names (no '# stream:' lines; give -n or -t)" >&2; exit 2; }
 grep -v '^#' "$spans" >"$tmp/spans.csv"
 head -n 1 "$tmp/spans.csv" | tr -d '"\r' | grep -q '^ts,type,' ||
-	{ echo "score-truth.sh: $spans: not a span CSV dump (header)" >&2; exit 2; }
+	{ echo "score-truth.sh: $2: not a span CSV dump (header)" >&2; exit 2; }
 awk '{ printf "%d,%s\n", NR - 1, $0 }' "$tmp/names" >"$tmp/names.csv"
+limit=$([ "$verbose" -ge 2 ] && echo -1 || echo 20)
 
 sqlite3 -batch -bail >"$tmp/out" 2>"$tmp/err" <<EOF
 CREATE TABLE names(idx INTEGER PRIMARY KEY, name TEXT);
@@ -154,6 +168,23 @@ CREATE TABLE score AS SELECT k AS kind, ord,
 SELECT kind, truth, matched, truth - matched, extra, pright,
     matched - pright - porphan, porphan, pheur, lright, lmiss, lextra
     FROM score ORDER BY ord;
+.output $tmp/details
+.separator "\t"
+SELECT 'missing', id, stream, kind, start_ps, key FROM truth
+    WHERE id NOT IN (SELECT tid FROM m) ORDER BY CAST(id AS INTEGER) LIMIT $limit;
+SELECT 'extra', sid, stream, kind, start, key FROM sp
+    WHERE sid NOT IN (SELECT sid FROM m) ORDER BY start LIMIT $limit;
+SELECT 'parent', p.tid, t.stream, t.kind, t.start_ps, t.key,
+    'want ' || CASE p.want WHEN '' THEN 'root' ELSE p.want END ||
+    ' got ' || CASE p.got WHEN '' THEN 'root' WHEN '?' THEN 'a span not in the truth'
+        ELSE p.got END || CASE WHEN p.rule <> '' AND (p.got = p.rule OR
+        (p.rule = 'root' AND p.got = '')) THEN ' (heuristic)' ELSE '' END
+    FROM par p JOIN truth t ON t.id = p.tid
+    WHERE p.got <> p.want ORDER BY CAST(p.tid AS INTEGER) LIMIT $limit;
+SELECT 'link missing', src, dst FROM tl WHERE NOT EXISTS
+    (SELECT 1 FROM sl WHERE sl.src = tl.src AND sl.dst = tl.dst) LIMIT $limit;
+SELECT 'link extra', src, dst FROM sl WHERE NOT EXISTS
+    (SELECT 1 FROM tl WHERE tl.src = sl.src AND tl.dst = sl.dst) LIMIT $limit;
 EOF
 [ $? -eq 0 ] || { echo "score-truth.sh: sqlite3 failed:" >&2; sed 's/^/  /' "$tmp/err" >&2; exit 2; }
 
@@ -183,3 +214,9 @@ END {
 		print (bad == 0 ? "all spans, parents and links match" : "MISMATCH")
 	exit bad == 0 ? 0 : 1
 }' "$tmp/out"
+rc=$?
+if [ "$verbose" -gt 0 ] && [ -s "$tmp/details" ]; then
+	echo "mismatches (truth ids; spans by start and key):"
+	sed 's/\t/ /g; s/^/  /' "$tmp/details"
+fi
+exit $rc

@@ -50,6 +50,14 @@ stdout_has "all spans, parents and links match"
 expect_rc 0 "-q prints only the total" sh "$S" -q "$T/truth.csv" "$T/good.csv"
 eq "-q is one line" "$(wc -l <"$T/.out" | tr -d ' ')" 1
 
+# Compressed inputs, and -v lists what did not match.
+check "zstd" sh -c "zstd -q -c '$T/truth.csv' >'$T/truth.csv.zst' && zstd -q -c '$T/good.csv' >'$T/good.csv.zst'"
+expect_rc 0 "compressed truth and dump" sh "$S" "$T/truth.csv.zst" "$T/good.csv.zst"
+stdout_has "all spans, parents and links match"
+printf 'garbage' >"$T/bad.zst"
+expect_rc 2 "a damaged .zst" sh "$S" "$T/bad.zst" "$T/good.csv"
+stderr_has "bad.zst"
+
 # Stream names from -n or -t when the dump has no comments.
 grep -v '^#' "$T/good.csv" >"$T/nonames.csv"
 expect_rc 0 "names from -n" sh "$S" -n client0,client0-nic,net,server0-nic,server0 \
@@ -105,6 +113,9 @@ expect_rc 0 "-r accepts the heuristic's parent" sh "$S" -r "$T/truth.csv" "$T/ba
 mut 's/^700,"nic.dma",0x1,0x1,0xa4,0xa3/700,"nic.dma",0x1,0x1,0xa4,0xa1/'
 expect_rc 1 "-r still catches a parent nobody gives" sh "$S" -r "$T/truth.csv" "$T/bad.csv"
 
+expect_rc 1 "-v lists the mismatches" sh "$S" -v "$T/truth.csv" "$T/bad.csv"
+stdout_has "parent 4 client0-nic nic.dma 700 0x55aa want 3 got 1"
+
 mut '/"link"/d'
 expect_rc 1 "a missing link is caught" score
 eq "missing link" "$(row host.syscall)" "2 2 0 0 | 2 0 0 0 | 0 1 0"
@@ -117,6 +128,9 @@ eq "extra link" "$(row host.syscall)" "2 2 0 0 | 2 0 0 0 | 1 0 1"
 mut 's/^2500,"net.device",\(.*\),1,2,7,,$/2500,"net.device",\1,1,2,8,,/'
 expect_rc 1 "a wrong key is a missing and an extra span" score
 eq "net.device key" "$(row net.device)" "2 1 1 1 | 1 0 0 0 | 0 0 0"
+expect_rc 1 "-v names them" sh "$S" -v "$T/truth.csv" "$T/bad.csv"
+stdout_has "missing 6 net net.device 2500 1/2/7"
+stdout_has "extra 0xa6 net net.device 2500 1/2/8"
 
 mut 's/^4000,"host.syscall",0x1,0x1,0xaa/4001,"host.syscall",0x1,0x1,0xaa/'
 expect_rc 1 "a wrong start is caught" score
