@@ -391,6 +391,8 @@ ssp_gem5w_fill(struct ssp_gem5w *w, int64_t t)
 	pl = w->pool[w->user];
 	i = w->lpos[w->user];
 	while ((int64_t)(w->next_fp >> 8) < t) {
+		uint64_t nl = 0;
+
 		p = ssp_synlog_room(w->log);
 		lim = p + SSP_SYNLOG_LINEMAX - 512;
 		while (p < lim && (int64_t)(w->next_fp >> 8) < t) {
@@ -399,13 +401,14 @@ ssp_gem5w_fill(struct ssp_gem5w *w, int64_t t)
 			p = ssp_put_u64_w(p, (uint64_t)(tick + w->off), 7);
 			p = ssp_put_mem(p, pl->arena + pl->off[i], pl->len[i]);
 			w->nskip[skip_of_kind[pl->kind[i]]]++;
-			w->nfill++;
+			nl++;
 			w->last = tick;
 			if (++i == pl->n)
 				i = 0;
 			w->next_fp += (w->step_fp * pl->newtick[i]) >> 7;
 		}
-		ssp_synlog_commit(w->log, p);
+		w->nfill += nl;
+		ssp_synlog_commit_n(w->log, p, nl);
 	}
 	w->lpos[w->user] = i;
 }
@@ -433,7 +436,7 @@ static void
 end(struct ssp_gem5w *w, char *p, int evtype)
 {
 	*p++ = '\n';
-	ssp_synlog_commit(w->log, p);
+	ssp_synlog_commit_n(w->log, p, 1);
 	if (evtype >= 0)
 		w->nev[evtype]++;
 }

@@ -1,5 +1,7 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -12,7 +14,8 @@
 struct ssp_synlog {
 	char *path;		/* NULL: count only */
 	int zlevel;
-	struct ssp_out *out;
+	int fd;			/* plain output: written directly, no copy */
+	struct ssp_out *out;	/* zstd output */
 	struct ssp_pacer *pacer;
 	int push;		/* hand every buffer to the reader (pipes, pacing) */
 	size_t flush_at;
@@ -26,7 +29,52 @@ struct ssp_synlog {
 static int
 out_open(struct ssp_synlog *l, struct ssp_err *e)
 {
-	return ssp_out_open(&l->out, l->path, l->zlevel, e);
+	if (l->zlevel > 0)
+		return ssp_out_open(&l->out, l->path, l->zlevel, e);
+	l->fd = open(l->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (l->fd < 0)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", l->path,
+		    strerror(errno));
+	return SSP_OK;
+}
+
+static int
+is_open(const struct ssp_synlog *l)
+{
+	return l->fd >= 0 || l->out != NULL;
+}
+
+static int
+out_close(struct ssp_synlog *l, struct ssp_err *e)
+{
+	int r = SSP_OK;
+
+	if (l->out != NULL)
+		r = ssp_out_close(l->out, e);
+	else if (l->fd >= 0 && close(l->fd) != 0)
+		r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: close: %s", l->path,
+		    strerror(errno));
+	l->out = NULL;
+	l->fd = -1;
+	return r;
+}
+
+static int
+write_all(struct ssp_synlog *l, const char *p, size_t n, struct ssp_err *e)
+{
+	ssize_t r;
+
+	while (n > 0) {
+		if ((r = write(l->fd, p, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return ssp_err_set(e, SSP_ERR_IO, l->st.bytes, "%s: write: %s",
+			    l->path, strerror(errno));
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return SSP_OK;
 }
 
 int
@@ -44,6 +92,7 @@ ssp_synlog_open(struct ssp_synlog **lp, const char *path, int zlevel,
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
 	l->zlevel = zlevel;
+	l->fd = -1;
 	l->pacer = pacer;
 	l->flush_at = flush_bytes == 0 || flush_bytes > BUFCAP - SSP_SYNLOG_LINEMAX ?
 	    BUFCAP - SSP_SYNLOG_LINEMAX : flush_bytes;
@@ -95,15 +144,19 @@ ssp_synlog_flush(struct ssp_synlog *l, struct ssp_err *e)
 		l->len = 0;
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s", l->errmsg);
 	}
-	if (l->out == NULL || l->len == 0) {
+	if (!is_open(l) || l->len == 0) {
 		l->len = 0;
 		return SSP_OK;
 	}
 	pace(l->pacer, l->len);
 	t0 = ssp_now_ns();
-	r = ssp_out_write(l->out, l->buf, l->len, &le);
-	if (r == SSP_OK && l->push)	/* ends a zstd block: only when needed */
-		r = ssp_out_flush(l->out, &le);
+	if (l->out == NULL) {
+		r = write_all(l, l->buf, l->len, &le);
+	} else {
+		r = ssp_out_write(l->out, l->buf, l->len, &le);
+		if (r == SSP_OK && l->push)	/* ends a zstd block */
+			r = ssp_out_flush(l->out, &le);
+	}
 	dt = ssp_now_ns() - t0;
 	l->st.writes++;
 	l->st.blocked_ns += dt;
@@ -127,19 +180,26 @@ ssp_synlog_room(struct ssp_synlog *l)
 }
 
 void
+ssp_synlog_commit_n(struct ssp_synlog *l, char *end, uint64_t lines)
+{
+	l->st.bytes += (uint64_t)(end - (l->buf + l->len));
+	l->st.lines += lines;
+	l->len = (size_t)(end - l->buf);
+	if (!is_open(l) && l->len >= l->flush_at)
+		l->len = 0;
+}
+
+void
 ssp_synlog_commit(struct ssp_synlog *l, char *end)
 {
 	char *p = l->buf + l->len;
-	size_t n = (size_t)(end - p);
+	uint64_t lines = 0;
 
-	l->st.bytes += n;
 	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		l->st.lines++;
+		lines++;
 		p++;
 	}
-	l->len += n;
-	if (l->out == NULL && l->len >= l->flush_at)
-		l->len = 0;
+	ssp_synlog_commit_n(l, end, lines);
 }
 
 int
@@ -148,12 +208,11 @@ ssp_synlog_reopen(struct ssp_synlog *l, struct ssp_err *e)
 	struct stat sb;
 	int r;
 
-	if (l->out == NULL || stat(l->path, &sb) != 0 || !S_ISFIFO(sb.st_mode))
+	if (!is_open(l) || stat(l->path, &sb) != 0 || !S_ISFIFO(sb.st_mode))
 		return SSP_OK;
 	if ((r = ssp_synlog_flush(l, e)) != SSP_OK)
 		return r;
-	r = ssp_out_close(l->out, e);
-	l->out = NULL;
+	r = out_close(l, e);
 	if (r != SSP_OK || (r = out_open(l, e)) != SSP_OK) {
 		l->failed = 1;
 		snprintf(l->errmsg, sizeof(l->errmsg), "%s: reopen failed",
@@ -172,12 +231,12 @@ ssp_synlog_close(struct ssp_synlog *l, struct ssp_err *e)
 	if (l == NULL)
 		return SSP_OK;
 	r = ssp_synlog_flush(l, e);
-	if (l->out != NULL) {
-		if (r == SSP_OK)
-			r = ssp_out_close(l->out, e);
-		else
-			ssp_out_abort(l->out);
-	}
+	if (r == SSP_OK)
+		r = out_close(l, e);
+	else if (l->out != NULL)
+		ssp_out_abort(l->out);
+	else if (l->fd >= 0)
+		close(l->fd);
 	free(l->path);
 	free(l->buf);
 	free(l);

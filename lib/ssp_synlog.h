@@ -54,6 +54,8 @@ const char *ssp_synlog_error(const struct ssp_synlog *l);
  */
 char *ssp_synlog_room(struct ssp_synlog *l);
 void ssp_synlog_commit(struct ssp_synlog *l, char *end);
+/* The same when the caller knows how many lines it wrote. */
+void ssp_synlog_commit_n(struct ssp_synlog *l, char *end, uint64_t lines);
 
 /* Formatting helpers: each writes at p and returns the new end. */
 static inline char *

@@ -142,8 +142,13 @@ nsline(struct syn *s, char c, int64_t t, int sw, unsigned dev, int cosim,
     const char *source, const struct pkt *pk, enum hdrmode mode)
 {
 	struct net *nt = &s->net;
-	char *p = ssp_synlog_room(nt->log);
+	char *p;
 
+	nt->nev[c == '+' ? SSP_EV_NET_ENQ : c == '-' ? SSP_EV_NET_DEQ :
+	    SSP_EV_NET_DROP]++;
+	if (s->dry)	/* only gem5 logs are measured */
+		return;
+	p = ssp_synlog_room(nt->log);
 	*p++ = c;
 	*p++ = ' ';
 	*p++ = ' ';
@@ -196,9 +201,7 @@ nsline(struct syn *s, char c, int64_t t, int sw, unsigned dev, int cosim,
 		break;
 	}
 	*p++ = '\n';
-	ssp_synlog_commit(nt->log, p);
-	nt->nev[c == '+' ? SSP_EV_NET_ENQ : c == '-' ? SSP_EV_NET_DEQ :
-	    SSP_EV_NET_DROP]++;
+	ssp_synlog_commit_n(nt->log, p, 1);
 }
 
 static struct hop *

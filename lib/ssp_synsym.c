@@ -239,7 +239,19 @@ struct ssp_synsyms {
 	char *i40e;		/* writable copy of the embedded dump (names) */
 	uint64_t *starts;	/* sorted, every symbol of both tables */
 	size_t nstarts;
+	const struct ssp_synsym **byname;	/* sorted by name, then table */
 };
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	const struct ssp_synsym *x = *(const struct ssp_synsym *const *)a;
+	const struct ssp_synsym *y = *(const struct ssp_synsym *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : x->table < y->table ? -1 : x->table > y->table ?
+	    1 : x < y ? -1 : x > y;
+}
 
 static int
 cmp_u64(const void *a, const void *b)
@@ -323,6 +335,13 @@ ssp_synsyms_new(struct ssp_synsyms **sp, struct ssp_err *e)
 		return r;
 	}
 	qsort(s->starts, s->nstarts, sizeof(*s->starts), cmp_u64);
+	if ((s->byname = calloc(s->n, sizeof(*s->byname))) == NULL) {
+		ssp_synsyms_free(s);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	for (i = 0; i < s->n; i++)
+		s->byname[i] = &s->sym[i];
+	qsort(s->byname, s->n, sizeof(*s->byname), cmp_name);
 	*sp = s;
 	return SSP_OK;
 }
@@ -333,6 +352,7 @@ ssp_synsyms_free(struct ssp_synsyms *s)
 	if (s == NULL)
 		return;
 	free(s->sym);
+	free(s->byname);
 	free(s->starts);
 	free(s->i40e);
 	free(s);
@@ -341,11 +361,19 @@ ssp_synsyms_free(struct ssp_synsyms *s)
 const struct ssp_synsym *
 ssp_synsyms_find(const struct ssp_synsyms *s, const char *name)
 {
-	size_t i;
+	size_t lo = 0, hi = s->n;
 
-	for (i = 0; i < s->n; i++)
-		if (strcmp(s->sym[i].name, name) == 0 && s->sym[i].size > 0)
-			return &s->sym[i];
+	while (lo < hi) {	/* the first symbol with this name */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(s->byname[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->n && strcmp(s->byname[lo]->name, name) == 0; lo++)
+		if (s->byname[lo]->size > 0)	/* vmlinux first, then i40e */
+			return s->byname[lo];
 	return NULL;
 }
 
