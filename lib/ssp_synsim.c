@@ -285,10 +285,19 @@ dispatch(struct syn *s, const struct sev *ev)
 	case EV_ROUND:
 		round_start(s, ev->t);
 		break;
-	case EV_RESTART:
+	case EV_RESTART:	/* the simulators restart from a checkpoint */
 		for (i = 0; i < s->nhosts; i++) {
+			struct nic *n = &s->nics[i];
+
 			ssp_synlog_reopen(s->hosts[i].log, NULL);
-			ssp_synlog_reopen(s->nics[i].log, NULL);
+			if (n->glue && ssp_synlog_reopen(n->log, NULL) == SSP_OK &&
+			    ssp_synlog_stats(n->log)->reopens > 0) {
+				/* dma data bytes the old process left unended */
+				n->glue = 0;
+				n->nskip[SSP_SYNSKIP_DMADATA]++;
+			} else if (!n->glue) {
+				ssp_synlog_reopen(n->log, NULL);
+			}
 		}
 		ssp_synlog_reopen(s->net.log, NULL);
 		break;
