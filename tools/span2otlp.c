@@ -149,16 +149,16 @@ static void
 print_stats(const struct ssp_otlp_stats *s, const char *dest, uint64_t bytes,
     const struct ssp_http_stats *hs)
 {
-	fprintf(stderr, "%s: %" PRIu64 " spans read: %" PRIu64 " exported, %"
+	fprintf(stderr, "%s: %" PRIu64 " spans read: %" PRIu64 " encoded, %"
 	    PRIu64 " not sent, %" PRIu64 " dropped (bad id %" PRIu64
 	    ", bad stream %" PRIu64 ")\n", PROG, s->spans, s->spans_out,
 	    s->spans_discarded, s->spans_bad_id + s->spans_bad_stream,
 	    s->spans_bad_id, s->spans_bad_stream);
-	fprintf(stderr, "%s: %" PRIu64 " events read: %" PRIu64 " exported, %"
+	fprintf(stderr, "%s: %" PRIu64 " events read: %" PRIu64 " encoded, %"
 	    PRIu64 " switched off, %" PRIu64 " unmatched, %" PRIu64
 	    " not sent\n", PROG, s->events, s->events_out, s->events_off,
 	    s->events_unmatched, s->events_discarded);
-	fprintf(stderr, "%s: %" PRIu64 " links read: %" PRIu64 " exported, %"
+	fprintf(stderr, "%s: %" PRIu64 " links read: %" PRIu64 " encoded, %"
 	    PRIu64 " unmatched, %" PRIu64 " not sent\n", PROG, s->links,
 	    s->links_out, s->links_unmatched, s->links_discarded);
 	if (s->other)
@@ -327,13 +327,17 @@ main(int argc, char **argv)
 	ssp_otlp_finish(k.o);
 	st = ssp_otlp_stats(k.o);
 	if (k.http != NULL) {
+		char *url = strdup(ssp_http_url(k.http));
+
+		if (url == NULL)
+			err(SSP_EXIT_FAIL, NULL);
 		ssp_http_close(k.http, &hs);
 		if (verbose)
-			print_stats(st, ho.url, 0, &hs);
+			print_stats(st, url, 0, &hs);
 		if (hs.spans_failed > 0) {
 			warnx("%" PRIu64 " spans in %" PRIu64 " requests not "
 			    "delivered to %s%s%s", hs.spans_failed,
-			    hs.batches_failed, ho.url, hs.last_error[0] ?
+			    hs.batches_failed, url, hs.last_error[0] ?
 			    "; last error: " : "", hs.last_error);
 			rc = SSP_EXIT_FAIL;
 		}
@@ -342,6 +346,7 @@ main(int argc, char **argv)
 			    hs.spans_rejected);
 			rc = SSP_EXIT_FAIL;
 		}
+		free(url);
 	} else {
 		bytes = ssp_out_pos(k.out);
 		if (ssp_out_close(k.out, &e) != SSP_OK)
