@@ -324,6 +324,7 @@ test_no_events_and_small_batches(void **state)
 	assert_int_equal(run(&f, &b, &batches), 3);
 	/* one span per request; the link follows its span into the same one */
 	assert_int_equal(batches, 3);
+	ssp_buf_putc(&b, '\0');
 	assert_null(strstr((const char *)b.p, "\"events\""));
 	assert_non_null(strstr((const char *)b.p, "\"links\""));
 	st = ssp_otlp_stats(f.o);
