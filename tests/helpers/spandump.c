@@ -84,8 +84,10 @@ main(int argc, char **argv)
 	}
 	if (got < 0)
 		errx(1, "%s", e.msg);
-	qsort(ev, nev, sizeof(*ev), by_u64);
-	qsort(ln, nln, sizeof(*ln), by_span);
+	if (nev > 0)
+		qsort(ev, nev, sizeof(*ev), by_u64);
+	if (nln > 0)
+		qsort(ln, nln, sizeof(*ln), by_span);
 	for (i = 0; i < nsp; i++) {
 		size_t lo = 0, hi = nev;
 
