@@ -531,8 +531,17 @@ ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
 {
 	struct ssp_http *h;
 	char ua[128];
+	size_t i;
 
 	*hp = NULL;
+	for (i = 0; i < o->nheaders; i++) {
+		const char *c = strchr(o->headers[i], ':');
+
+		if (c == NULL || c == o->headers[i] || strpbrk(o->headers[i],
+		    "\r\n") != NULL)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "bad header '%.100s': "
+			    "expected 'Name: value'", o->headers[i]);
+	}
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "libcurl initialisation failed");
 	if ((h = calloc(1, sizeof(*h))) == NULL)
@@ -562,6 +571,11 @@ ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
 		ssp_http_close(h, NULL);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
+	for (i = 0; i < o->nheaders; i++)
+		if (curl_slist_append(h->hdrs, o->headers[i]) == NULL) {
+			ssp_http_close(h, NULL);
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		}
 	curl_easy_setopt(h->c, CURLOPT_URL, h->url);
 	curl_easy_setopt(h->c, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h->c, CURLOPT_HTTPHEADER, h->hdrs);

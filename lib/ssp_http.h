@@ -26,6 +26,8 @@ struct ssp_http_opts {
 	uint64_t backoff_ms;	/* first retry delay (before jitter) */
 	uint64_t backoff_max_ms;	/* cap of delays, Retry-After included */
 	const char *user_agent;
+	const char *const *headers;	/* extra "Name: value" lines */
+	size_t nheaders;
 	/* Messages (failed batches, rejected spans, with verbose also each
 	 * retry), called from the sender thread; may be NULL. */
 	void (*report)(void *arg, const char *msg);

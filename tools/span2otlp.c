@@ -23,6 +23,7 @@
 #define PROG "span2otlp"
 #define DEFAULT_BATCH 8192
 #define MAX_BATCH 1000000
+#define MAX_HEADERS 32
 
 static void
 usage(int code)
@@ -31,9 +32,10 @@ usage(int code)
 
 	fprintf(f, "usage: span2otlp [-fhVv] [--endpoint URL] [--protocol "
 	    "http/json|http/protobuf] [--gzip]\n"
-	    "                 [-b N] [--events|--no-events] [--epoch NS|now] "
-	    "[--timeout T]\n"
-	    "                 [--retries N] [--backoff T] [-o FILE] [SPANS|-]\n");
+	    "                 [-H 'NAME: VALUE'] [-b N] [--events|--no-events] "
+	    "[--epoch NS|now]\n"
+	    "                 [--timeout T] [--retries N] [--backoff T] [-o FILE] "
+	    "[SPANS|-]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Export a simspan span stream (plain or zstd) to OpenTelemetry.\n"
@@ -45,6 +47,8 @@ usage(int code)
 		    "                      sending, JSON lines when writing a file)\n"
 		    "      --gzip          compress request bodies (Content-Encoding: "
 		    "gzip)\n"
+		    "  -H, --header H      add an HTTP header, e.g. 'Authorization: "
+		    "Bearer T'\n"
 		    "  -b, --batch N       spans per request (default %d)\n"
 		    "      --events        export member events as span events "
 		    "(default: when\n"
@@ -189,6 +193,7 @@ main(int argc, char **argv)
 		{ "events", no_argument, NULL, O_EVENTS },
 		{ "force", no_argument, NULL, 'f' },
 		{ "gzip", no_argument, NULL, O_GZIP },
+		{ "header", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "no-events", no_argument, NULL, O_NO_EVENTS },
 		{ "output", required_argument, NULL, 'o' },
@@ -200,10 +205,11 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ssp_otlp_opts oo = { SSP_OTLP_JSON, -1, 0, DEFAULT_BATCH,
-	    SSP_VERSION };
-	struct ssp_http_opts ho = { NULL, 0, 0, 10000, 5, 1000, 60000,
-	    PROG "/" SSP_VERSION " (simspan)", report, NULL, 0 };
+	struct ssp_otlp_opts oo = { .proto = SSP_OTLP_JSON, .events = -1,
+	    .batch = DEFAULT_BATCH, .scope_version = SSP_VERSION };
+	struct ssp_http_opts ho = { .timeout_ms = 10000, .retries = 5,
+	    .backoff_ms = 1000, .backoff_max_ms = 60000,
+	    .user_agent = PROG "/" SSP_VERSION " (simspan)", .report = report };
 	struct ssp_http_stats hs;
 	struct ssp_progress pg;
 	struct sink k = { 0 };
@@ -212,12 +218,13 @@ main(int argc, char **argv)
 	struct ssp_rr *rr;
 	struct ssp_rec r;
 	const struct ssp_otlp_stats *st;
-	const char *outpath = NULL, *errstr, *proto = NULL;
+	const char *outpath = NULL, *errstr, *proto = NULL, *hdrs[MAX_HEADERS];
+	size_t nhdr = 0;
 	int ch, force = 0, verbose = 0, got, rc = SSP_EXIT_OK;
 	int64_t v;
 	uint64_t bytes = 0;
 
-	while ((ch = getopt_long(argc, argv, "b:fho:Vv", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "b:fH:ho:Vv", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (ssp_strtonum(optarg, 1, MAX_BATCH, &v, &errstr) != 0) {
@@ -227,6 +234,13 @@ main(int argc, char **argv)
 			oo.batch = (size_t)v;
 			break;
 		case 'f': force = 1; break;
+		case 'H':
+			if (nhdr == MAX_HEADERS) {
+				warnx("more than %d --header options", MAX_HEADERS);
+				usage(SSP_EXIT_USAGE);
+			}
+			hdrs[nhdr++] = optarg;
+			break;
 		case 'h': usage(0); break;
 		case 'o': outpath = optarg; break;
 		case 'V': ssp_cli_version(PROG); return 0;
@@ -286,6 +300,12 @@ main(int argc, char **argv)
 	}
 	k.proto = (int)oo.proto;
 	ho.json = oo.proto == SSP_OTLP_JSON;
+	ho.headers = hdrs;
+	ho.nheaders = nhdr;
+	if (nhdr > 0 && ho.url == NULL) {
+		warnx("--header applies to --endpoint only");
+		usage(SSP_EXIT_USAGE);
+	}
 	ho.verbose = verbose;
 	if (ho.url != NULL) {
 		if (ssp_http_open(&k.http, &ho, &e) != SSP_OK) {

@@ -14,6 +14,28 @@ spandump -n "$T/in.sp" | sort >"$T/expect.noev"
 nspans=$(wc -l <"$T/expect")
 eq "mkspans made 720 spans" "$nspans" 720
 
+# The validators and the receiver need @opentelemetry/otlp-transformer and
+# protobufjs from npm (pinned in tests/otlp/package.json, lock committed).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+	not_ok "node and npm are needed for the OTLP receiver and validators"
+	done_testing
+	exit 1
+fi
+want=$(node -e 'process.stdout.write(require(process.argv[1]).dependencies["@opentelemetry/otlp-transformer"])' "$OTLP/package.json")
+have=$(node -e 'try { process.stdout.write(require(process.argv[1]).version) } catch (e) {}' \
+    "$OTLP/node_modules/@opentelemetry/otlp-transformer/package.json")
+if [ "$have" != "$want" ]; then
+	echo "# installing the test receiver's npm packages into $OTLP/node_modules"
+	if ! (cd "$OTLP" && npm install --no-audit --no-fund \
+	    --omit-lockfile-registry-resolved >"$T/npm.log" 2>&1); then
+		not_ok "npm install in tests/otlp failed: is the npm registry reachable? the OTLP/HTTP tests cannot run"
+		sed 's/^/# npm: /' "$T/npm.log" | tail -15
+		done_testing
+		exit 1
+	fi
+fi
+check "receiver dependencies installed" test -f "$OTLP/node_modules/@opentelemetry/otlp-transformer/build/src/generated/root.js"
+
 # --- usage ---------------------------------------------------------------
 check "--help" span2otlp --help
 stdout_has "usage: span2otlp"
@@ -43,6 +65,10 @@ expect_rc 2 "URL without host" span2otlp --endpoint http:// "$T/in.sp"
 stderr_has "bad endpoint URL"
 expect_rc 2 "not a URL" span2otlp --endpoint "local host:4318" "$T/in.sp"
 stderr_has "bad endpoint URL"
+expect_rc 2 "header without a colon" span2otlp -H "Authorization" \
+    --endpoint http://127.0.0.1:9/ "$T/in.sp"
+stderr_has "expected 'Name: value'"
+expect_rc 2 "--header needs --endpoint" span2otlp -H "A: b" "$T/in.sp"
 
 # --- bad input and output ---------------------------------------------------
 expect_rc 1 "missing input" span2otlp "$T/nonexistent.sp"
@@ -87,6 +113,11 @@ check "protobuf validates (decoded, re-encoded byte for byte)" \
 check "protobuf and JSON carry the same spans, attributes, events" \
     cmp "$T/rec.json" "$T/rec.pb"
 
+mkspans -n 500 -o "$T/9000.sp"
+check "default batch" span2otlp -o "$T/9000.json" "$T/9000.sp"
+check "default batch: 9000 spans in requests of 8192 and 808" \
+    node "$OTLP/validate.js" json "$T/9000.json"
+stdout_has "2 requests, 9000 spans"
 check "batches of 7" span2otlp -b 7 -o "$T/b7.json" "$T/in.sp"
 eq "720 spans in 103 requests" "$(wc -l <"$T/b7.json" | tr -d ' ')" 103
 check "batches validate" node "$OTLP/validate.js" json "$T/b7.json" \
@@ -148,20 +179,6 @@ expect_rc 1 "validator rejects a truncated protobuf file" \
     node "$OTLP/validate.js" protobuf "$T/bad2.pb"
 
 # --- OTLP/HTTP against a real receiver ---------------------------------------
-want=$(node -e 'process.stdout.write(require(process.argv[1]).dependencies["@opentelemetry/otlp-transformer"])' "$OTLP/package.json")
-have=$(node -e 'try { process.stdout.write(require(process.argv[1]).version) } catch (e) {}' \
-    "$OTLP/node_modules/@opentelemetry/otlp-transformer/package.json")
-if [ "$have" != "$want" ]; then
-	echo "# installing the test receiver's npm packages into $OTLP/node_modules"
-	if ! (cd "$OTLP" && npm install --no-audit --no-fund \
-	    --omit-lockfile-registry-resolved >"$T/npm.log" 2>&1); then
-		not_ok "npm install in tests/otlp failed: is the npm registry reachable? the OTLP/HTTP tests cannot run"
-		sed 's/^/# npm: /' "$T/npm.log" | tail -15
-		done_testing
-		exit 1
-	fi
-fi
-check "receiver dependencies installed" test -f "$OTLP/node_modules/@opentelemetry/otlp-transformer/build/src/generated/root.js"
 expect_rc 1 "validator catches an unknown protobuf field" \
     node "$OTLP/validate.js" protobuf "$T/bad.pb"
 stderr_has "re-encoding differs"
@@ -260,8 +277,13 @@ check "... everything arrives" received bo "$T/expect"
 stop_receivers
 
 start_receiver tmr --fail 1 --status 429
-check "429 is retried" span2otlp -b 720 --backoff 10ms --endpoint "http://127.0.0.1:$port" "$T/in.sp"
+check "429 is retried, after the default backoff of 1 s" span2otlp -v -b 720 \
+    -H "Authorization: Bearer t0ken" --endpoint "http://127.0.0.1:$port" "$T/in.sp"
+cp "$T/.err" "$T/tmr.stderr"
+check "default backoff: 500 to 1000 ms" grep -Eq \
+    'retry 1 of 5 in ([5-9][0-9][0-9]|1000) ms$' "$T/tmr.stderr"
 check "... everything arrives" received tmr "$T/expect"
+check "--header is sent" grep -q '"auth":"Bearer t0ken"' "$T/tmr.log"
 stop_receivers
 
 # connection closed without an answer: retried

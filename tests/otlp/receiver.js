@@ -9,7 +9,8 @@
 // an "error" line in the log.  --record appends one normalized JSON line
 // per span, --summary one id line per span (tests/helpers/spandump's
 // format), --log one JSON line per request (arrival time in ms, status,
-// content type and encoding, client port, body bytes, spans).  The first K requests can
+// content type and encoding, user agent, authorization, client port,
+// body bytes, spans).  The first K requests can
 // be answered with --status (default 503, with --retry-after as the
 // Retry-After header) or have their connection closed (--close K);
 // --hang never answers.  --partial N answers every accepted request with
@@ -74,7 +75,8 @@ const server = http.createServer((req, res) => {
   const n = ++nreq;
   const entry = { n, t: Date.now() - t0, method: req.method, url: req.url,
     ct: req.headers['content-type'] || '', ce: req.headers['content-encoding'] || '',
-    ua: req.headers['user-agent'] || '', rport: req.socket.remotePort };
+    ua: req.headers['user-agent'] || '', auth: req.headers.authorization || '',
+    rport: req.socket.remotePort };
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
