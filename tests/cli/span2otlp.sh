@@ -137,6 +137,17 @@ check "--events on a stream without them" span2otlp --events -o "$T/plain2.json"
 check "... changes nothing" cmp "$T/plain.json" "$T/plain2.json"
 check "stream without events = --no-events" cmp "$T/noev.json" "$T/plain.json"
 
+# EXAMPLES of the man page
+check "example: --no-events -o spans.otlp.json.zst" sh -c \
+    'cd "$1" && span2otlp --no-events -o spans.otlp.json.zst in.sp && zstd -dc spans.otlp.json.zst | cmp - noev.json' sh "$T"
+if command -v jq >/dev/null 2>&1; then
+	check "example: first span of each request with jq" sh -c \
+	    'span2otlp "$1" | jq -c ".resourceSpans[0].scopeSpans[0].spans[0]" >"$2"' sh "$T/in.sp" "$T/jq.out"
+	check "... names the first span" grep -q '"spanId":"0000000000000001".*"name":"host.syscall"' "$T/jq.out"
+else
+	ok "# SKIP example with jq: jq not installed"
+fi
+
 first_start() { grep -o '"startTimeUnixNano":"[0-9]*"' "$1" | head -1 | tr -dc 0-9; }
 eq "default epoch 0: ps / 1000" "$(first_start "$T/out.json")" 2000000
 check "--epoch" span2otlp --epoch 1700000000000000000 -o "$T/ep.json" "$T/in.sp"
@@ -236,6 +247,19 @@ check "... and everything arrives" received nopath "$T/expect"
 eq "15 requests" "$(wc -l <"$T/nopath.log" | tr -d ' ')" 15
 eq "one connection for all of them (keep-alive)" \
     "$(grep -o '"rport":[0-9]*' "$T/nopath.log" | sort -u | wc -l | tr -d ' ')" 1
+stop_receivers
+
+start_receiver ex1
+check "example: --epoch now --endpoint http://localhost:4318/v1/traces" \
+    span2otlp --epoch now --endpoint "http://127.0.0.1:$port/v1/traces" "$T/in.sp"
+check "... everything arrives" received ex1 "$T/expect"
+check "... at today's time" grep -q '"start":"1[7-9][0-9]\{17\}"' "$T/ex1.rec"
+stop_receivers
+start_receiver ex2
+check "example: -v --protocol http/json --gzip -b 1000" span2otlp -v \
+    --protocol http/json --gzip -b 1000 --endpoint "http://127.0.0.1:$port/v1/traces" "$T/in.sp"
+stderr_has "1 requests sent to http://127.0.0.1:$port/v1/traces (720 spans"
+check "... everything arrives" received ex2 "$T/expect"
 stop_receivers
 
 start_receiver noev
