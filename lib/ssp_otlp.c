@@ -197,6 +197,7 @@ struct idmap {
 
 struct stream {
 	uint32_t head, tail;	/* spans of the current batch */
+	unsigned hint_rs, hint_ss;	/* length bytes last time */
 	const char *name;
 	size_t namelen;
 	struct ssp_buf res_json, res_pb;	/* resource + scope, encoded */
@@ -350,10 +351,11 @@ okey_init(struct okey *k, const char *name, size_t len)
 		k->json[i] = (char *)j.p;
 	}
 	ssp_pb_bytes(&p, F_KV_KEY, name, len);
-	if (p.failed)
-		return -1;
-	k->pb = p.p;
 	k->plen = p.len;
+	if (ssp_buf_reserve(&p, FRAG) != 0)	/* padded, as the JSON */
+		return -1;
+	memset(p.p + p.len, 0, FRAG);
+	k->pb = p.p;
 	return 0;
 }
 
@@ -461,6 +463,7 @@ stream_init(struct ssp_otlp *o, struct stream *s, const struct ssp_span_source *
 
 	memset(a, 0, sizeof(a));
 	s->head = s->tail = NONE;
+	s->hint_rs = s->hint_ss = 3;
 	s->name = src->name;
 	s->namelen = src->namelen;
 	a[n].k = &o->fkey[K_SERVICE];
@@ -1389,6 +1392,11 @@ pb_text(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field, const char *s,
 	ssp_pb_bytes(b, field, o->tmp.p, o->tmp.len);
 }
 
+/* Field tags below 16 take one byte: (field << 3) | wire type. */
+#define TAG1(field, wt) ((uint8_t)((field) << 3 | (wt)))
+
+/* KeyValue messages as repeated field `field` (< 16), written through a
+ * cursor after one reserve per attribute, as the JSON writers do. */
 static void
 pb_attrs(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field,
     const struct av *a, size_t n)
@@ -1399,6 +1407,7 @@ pb_attrs(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field,
 		const struct av *x = &a[i];
 		const char *s = x->tmp;
 		size_t sn = x->n, avlen, kvlen;
+		uint8_t *p;
 
 		switch (x->type) {
 		case AV_INT:
@@ -1421,26 +1430,39 @@ pb_attrs(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field,
 			}
 			/* FALLTHROUGH */
 		default:
-			avlen = ssp_pb_len_field_size(F_AV_STRING, sn);
+			avlen = 1 + ssp_pb_varint_size(sn) + sn;
 			break;
 		}
-		kvlen = x->k->plen + ssp_pb_len_field_size(F_KV_VALUE, avlen);
-		ssp_pb_tag(b, field, SSP_PB_LEN);
-		ssp_pb_varint(b, kvlen);
-		ssp_buf_put(b, x->k->pb, x->k->plen);
-		ssp_pb_tag(b, F_KV_VALUE, SSP_PB_LEN);
-		ssp_pb_varint(b, avlen);
+		kvlen = x->k->plen + 1 + ssp_pb_varint_size(avlen) + avlen;
+		if (ssp_buf_reserve(b, FRAG + 3 * SSP_VARINT_MAX + 3 + kvlen) != 0)
+			return;
+		p = b->p + b->len;
+		*p++ = TAG1(field, SSP_PB_LEN);
+		p += ssp_varint_put(p, kvlen);
+		if (x->k->plen <= FRAG)
+			memcpy(p, x->k->pb, FRAG);
+		else
+			memcpy(p, x->k->pb, x->k->plen);
+		p += x->k->plen;
+		*p++ = TAG1(F_KV_VALUE, SSP_PB_LEN);
+		p += ssp_varint_put(p, avlen);
 		switch (x->type) {
 		case AV_INT:
-			ssp_pb_uint(b, F_AV_INT, (uint64_t)x->i);
+			*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
+			p += ssp_varint_put(p, (uint64_t)x->i);
 			break;
 		case AV_BOOL:
-			ssp_pb_uint(b, F_AV_BOOL, (uint64_t)x->i);
+			*p++ = TAG1(F_AV_BOOL, SSP_PB_VARINT);
+			*p++ = (uint8_t)(x->i != 0);
 			break;
 		default:
-			ssp_pb_bytes(b, F_AV_STRING, s, sn);
+			*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+			p += ssp_varint_put(p, sn);
+			memcpy(p, s, sn);
+			p += sn;
 			break;
 		}
+		b->len = (size_t)(p - b->p);
 	}
 }
 
@@ -1468,19 +1490,41 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 
 	span_info(o, fi, r, &si);
 	m = ssp_pb_begin(b, F_SS_SPANS, 2);
-	be64(id, r->f[SSP_SF_TRACE_HI]);
-	be64(id + 8, r->f[SSP_SF_TRACE_LO]);
-	ssp_pb_bytes(b, F_SPAN_TRACE_ID, id, 16);
-	be64(id, r->f[SSP_SF_SPAN]);
-	ssp_pb_bytes(b, F_SPAN_SPAN_ID, id, 8);
-	if (r->f[SSP_SF_PARENT] != 0) {
-		be64(id, r->f[SSP_SF_PARENT]);
-		ssp_pb_bytes(b, F_SPAN_PARENT, id, 8);
+	if (ssp_buf_reserve(b, 64) == 0) {
+		uint8_t *p = b->p + b->len;
+
+		*p++ = TAG1(F_SPAN_TRACE_ID, SSP_PB_LEN);
+		*p++ = 16;
+		be64(p, r->f[SSP_SF_TRACE_HI]);
+		be64(p + 8, r->f[SSP_SF_TRACE_LO]);
+		p += 16;
+		*p++ = TAG1(F_SPAN_SPAN_ID, SSP_PB_LEN);
+		*p++ = 8;
+		be64(p, r->f[SSP_SF_SPAN]);
+		p += 8;
+		if (r->f[SSP_SF_PARENT] != 0) {
+			*p++ = TAG1(F_SPAN_PARENT, SSP_PB_LEN);
+			*p++ = 8;
+			be64(p, r->f[SSP_SF_PARENT]);
+			p += 8;
+		}
+		b->len = (size_t)(p - b->p);
 	}
 	pb_text(o, b, F_SPAN_NAME, fi->name, fi->nlen);
-	ssp_pb_uint(b, F_SPAN_KIND, (uint64_t)si.kind);
-	ssp_pb_fixed64(b, F_SPAN_START, si.start);
-	ssp_pb_fixed64(b, F_SPAN_END, si.end);
+	if (ssp_buf_reserve(b, 24) == 0) {
+		uint8_t *p = b->p + b->len;
+		unsigned k;
+
+		*p++ = TAG1(F_SPAN_KIND, SSP_PB_VARINT);
+		*p++ = (uint8_t)si.kind;
+		*p++ = TAG1(F_SPAN_START, SSP_PB_I64);
+		for (k = 0; k < 8; k++)
+			*p++ = (uint8_t)(si.start >> (8 * k));
+		*p++ = TAG1(F_SPAN_END, SSP_PB_I64);
+		for (k = 0; k < 8; k++)
+			*p++ = (uint8_t)(si.end >> (8 * k));
+		b->len = (size_t)(p - b->p);
+	}
 	pb_attrs(o, b, F_SPAN_ATTRS, si.a, si.na);
 	pb_attrs(o, b, F_SPAN_ATTRS, a, gather(o, fi, r, SSP_SF_NCOMMON, a, 0));
 	pb_attrs(o, b, F_SPAN_ATTRS, si.t, si.nt);
@@ -1551,9 +1595,11 @@ ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *b, size_t *nspans,
 		} else {
 			struct ssp_pb_mark rs, ss;
 
-			rs = ssp_pb_begin(b, F_REQ_RESOURCE_SPANS, 4);
+			/* Length hints from this stream's previous request:
+			 * batches are alike, so the body rarely moves. */
+			rs = ssp_pb_begin(b, F_REQ_RESOURCE_SPANS, st->hint_rs);
 			ssp_buf_put(b, st->res_pb.p, st->res_pb.len);
-			ss = ssp_pb_begin(b, F_RS_SCOPE_SPANS, 4);
+			ss = ssp_pb_begin(b, F_RS_SCOPE_SPANS, st->hint_ss);
 			{
 				/* InstrumentationScope { name, version } */
 				const char *ver = o->opt.scope_version ?
@@ -1569,7 +1615,9 @@ ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *b, size_t *nspans,
 			}
 			for (i = st->head; i != NONE; i = o->sp[i].next)
 				pb_span(o, b, &o->sp[i]);
+			st->hint_ss = (unsigned)ssp_pb_varint_size(b->len - ss.body);
 			ssp_pb_end(b, ss);
+			st->hint_rs = (unsigned)ssp_pb_varint_size(b->len - rs.body);
 			ssp_pb_end(b, rs);
 		}
 		first = 0;

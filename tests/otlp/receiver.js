@@ -3,7 +3,7 @@
 //
 // node receiver.js --port-file F [--port N] [--record F] [--summary F]
 //     [--log F] [--fail K] [--status CODE] [--retry-after V] [--close K]
-//     [--hang] [--partial N] [--response json|protobuf]
+//     [--hang] [--discard] [--partial N] [--response json|protobuf]
 //
 // Every request is decoded strictly (otlp-check.js); a bad one gets 400 and
 // an "error" line in the log.  --record appends one normalized JSON line
@@ -13,7 +13,7 @@
 // body bytes, spans).  The first K requests can
 // be answered with --status (default 503, with --retry-after as the
 // Retry-After header) or have their connection closed (--close K);
-// --hang never answers.  --partial N answers every accepted request with
+// --hang never answers; --discard accepts every request unread (benchmarks).  --partial N answers every accepted request with
 // partial_success rejected_spans = N.  Exits on SIGTERM; exits by itself
 // after --lifetime seconds (default 120) so a failed test cannot leave it.
 
@@ -42,6 +42,7 @@ for (let i = 0; i < argv.length; i++) {
     case '--retry-after': opt.retryAfter = val(); break;
     case '--close': opt.close = Number(val()); break;
     case '--hang': opt.hang = true; break;
+    case '--discard': opt.discard = true; break;
     case '--partial': opt.partial = Number(val()); break;
     case '--response': opt.response = val(); break;
     case '--lifetime': opt.lifetime = Number(val()); break;
@@ -83,6 +84,10 @@ const server = http.createServer((req, res) => {
     let body = Buffer.concat(chunks);
     entry.bytes = body.length;
     if (opt.hang) { log({ ...entry, status: 'hang' }); return; }
+    if (opt.discard) {	// benchmarks: accept unread
+      respond(res, 200, entry.ct === 'application/json', okBody(entry.ct === 'application/json'));
+      return;
+    }
     if (n <= opt.close) {
       log({ ...entry, status: 'closed' });
       req.socket.destroy();
