@@ -45,15 +45,19 @@ run() {
 	awk -v l="$label" -v w="$best" -v u="$bu" -v s="$bs" -v n="$spans" \
 	    -v b="$bytes" 'BEGIN {
 		if (w < 0.005) w = 0.005
-		rate = n > 0 ? sprintf("%7.2f M", n / w / 1e6) : "        -"
-		mb = b != "" ? sprintf("%7.0f", b / w / 1e6) : "      -"
-		printf "%-44s %6.2f %6.2f %6.2f %s %s\n", l, w, u, s, rate, mb }'
+		c = u + s; if (c < 0.005) c = 0.005
+		rate = n > 0 ? sprintf("%6.2f M", n / w / 1e6) : "       -"
+		crate = n > 0 ? sprintf("%6.2f M", n / c / 1e6) : "       -"
+		mb = b != "" ? sprintf("%6.0f", b / w / 1e6) : "     -"
+		printf "%-42s %6.2f %5.2f %5.2f %s %s %s\n", l, w, u, s, rate, crate, mb }'
 }
 
 echo "span2otlp benchmark: $N traces, $(nproc) cores, pinned to core $CPU," \
     "best of $REPS, files in $DIR"
 df -h "$DIR" | awk 'NR == 2 { print "filesystem: " $1 " (" $NF ")" }'
-printf '%-44s %6s %6s %6s %9s %7s\n' "what" "wall s" "user" "sys" "spans/s" "MB/s out"
+printf '%-42s %6s %5s %5s %8s %8s %6s\n' "what" "wall s" "user" "sys" \
+    "spans/s" "per CPU s" "MB/s"
+echo "(spans/s: by wall time; per CPU s: by user + sys; MB/s: output by wall)"
 
 OUT="" run "mkspans: write the input (plain)" 0 \
     "$SSP_HELPERS/mkspans" -n "$N" -o "$DIR/in.sp"
