@@ -69,19 +69,23 @@ ssp_otlp_ps_to_ns(int64_t ps, int64_t epoch_ns)
 
 static const char hexd[] = "0123456789abcdef";
 
+static const char hexpairs[] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
 void
 ssp_otlp_span_hex(char out[16], uint64_t id)
 {
-	static char pairs[512];
 	int i;
 
-	if (pairs[1] == 0)	/* idempotent: racing threads write the same */
-		for (i = 0; i < 256; i++) {
-			pairs[2 * i] = hexd[i >> 4];
-			pairs[2 * i + 1] = hexd[i & 15];
-		}
 	for (i = 7; i >= 0; i--) {
-		memcpy(out + 2 * i, pairs + 2 * (id & 0xff), 2);
+		memcpy(out + 2 * i, hexpairs + 2 * (id & 0xff), 2);
 		id >>= 8;
 	}
 }
