@@ -72,9 +72,10 @@ main(int argc, char **argv)
 		} else if (r.type == SSP_SPAN_T_LINK) {
 			if ((ln = realloc(ln, (nln + 1) * sizeof(*ln))) == NULL)
 				err(1, NULL);
-			ln[nln++] = (struct ln){ r.f[SSP_LF_SPAN],
+			ln[nln] = (struct ln){ r.f[SSP_LF_SPAN],
 			    r.f[SSP_LF_TRACE_HI], r.f[SSP_LF_TRACE_LO],
 			    r.f[SSP_LF_TARGET], nln };
+			nln++;
 		} else if (r.type >= SSP_SPAN_T_EV0 && r.type != SSP_TYPE_UNKNOWN &&
 		    !noev) {
 			if ((ev = realloc(ev, (nev + 1) * sizeof(*ev))) == NULL)
