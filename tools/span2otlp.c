@@ -151,7 +151,7 @@ flush(struct sink *k)
 
 static void
 print_stats(const struct ssp_otlp_stats *s, const char *dest, uint64_t bytes,
-    const struct ssp_http_stats *hs)
+    const struct ssp_http_stats *hs, const struct ssp_http_opts *ho)
 {
 	fprintf(stderr, "%s: %" PRIu64 " spans read: %" PRIu64 " encoded, %"
 	    PRIu64 " not sent, %" PRIu64 " dropped (bad id %" PRIu64
@@ -178,6 +178,10 @@ print_stats(const struct ssp_otlp_stats *s, const char *dest, uint64_t bytes,
 		    PROG, hs->batches_sent, dest, hs->spans_sent, hs->bytes_sent,
 		    hs->retries, hs->batches_failed, hs->spans_failed,
 		    hs->spans_rejected);
+	if (hs != NULL)
+		fprintf(stderr, "%s: timeout %" PRIu64 " ms, up to %u retries, "
+		    "backoff %" PRIu64 " ms\n", PROG, ho->timeout_ms, ho->retries,
+		    ho->backoff_ms);
 }
 
 int
@@ -353,7 +357,7 @@ main(int argc, char **argv)
 			err(SSP_EXIT_FAIL, NULL);
 		ssp_http_close(k.http, &hs);
 		if (verbose)
-			print_stats(st, url, 0, &hs);
+			print_stats(st, url, 0, &hs, &ho);
 		if (hs.spans_failed > 0) {
 			warnx("%" PRIu64 " spans in %" PRIu64 " requests not "
 			    "delivered to %s%s%s", hs.spans_failed,
@@ -372,7 +376,7 @@ main(int argc, char **argv)
 		if (ssp_out_close(k.out, &e) != SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
 		if (verbose)
-			print_stats(st, outpath ? outpath : "stdout", bytes, NULL);
+			print_stats(st, outpath ? outpath : "stdout", bytes, NULL, &ho);
 	}
 	if (st->spans_bad_id + st->spans_bad_stream > 0) {
 		warnx("%" PRIu64 " spans dropped: %" PRIu64 " with a zero trace or "

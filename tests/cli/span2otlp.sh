@@ -85,6 +85,16 @@ expect_rc 1 "-o /dev/full" span2otlp -o /dev/full "$T/in.sp"
 stderr_has "No space left on device"
 expect_rc 1 "stdout /dev/full" sh -c 'span2otlp "$1" >/dev/full' sh "$T/in.sp"
 stderr_has "No space left on device"
+if command -v script >/dev/null 2>&1; then
+	expect_rc 1 "protobuf to a terminal is refused" script -qec \
+	    "span2otlp --protocol http/protobuf $T/in.sp" /dev/null
+	stdout_has "refusing to write binary records to a terminal"
+	check "-f forces it" script -qec \
+	    "span2otlp -f --protocol http/protobuf $T/in.sp" /dev/null
+	check "JSON to a terminal is fine" script -qec "span2otlp $T/in.sp" /dev/null
+else
+	ok "# SKIP terminal tests: script(1) not installed"
+fi
 mkspans -n 0 -o "$T/empty.sp"
 check "empty stream" span2otlp -o "$T/empty.json" "$T/empty.sp"
 eq "empty stream: no requests" "$(wc -c <"$T/empty.json")" 0
@@ -259,6 +269,7 @@ start_receiver ex2
 check "example: -v --protocol http/json --gzip -b 1000" span2otlp -v \
     --protocol http/json --gzip -b 1000 --endpoint "http://127.0.0.1:$port/v1/traces" "$T/in.sp"
 stderr_has "1 requests sent to http://127.0.0.1:$port/v1/traces (720 spans"
+stderr_has "timeout 10000 ms, up to 5 retries, backoff 1000 ms"
 check "... everything arrives" received ex2 "$T/expect"
 stop_receivers
 
