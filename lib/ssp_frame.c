@@ -161,7 +161,8 @@ ssp_frd_next(struct ssp_frd *f, struct ssp_block *b, struct ssp_err *e)
 				    (unsigned long long)f->off, crc, (uint32_t)c), -1;
 		}
 		b->type = h[0];
-		b->payload = f->buf;
+		/* Never NULL, even for an empty first block: callers do p + len. */
+		b->payload = f->buf != NULL ? f->buf : (const uint8_t *)"";
 		b->len = len;
 		b->offset = f->off;
 		b->new_segment = f->new_segment;
