@@ -3,7 +3,7 @@
 
 #include "ssp_lines.h"
 
-#define READ_CHUNK (1024 * 1024)
+#define READ_CHUNK (128 * 1024)
 #define BUF_SIZE   (SSP_LINES_MAX + READ_CHUNK + 1)
 
 struct ssp_lines {
