@@ -102,16 +102,18 @@ exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, const char *p,
 
 	if (*p == 'A') {
 		p++;
-		if (ssp_scan_dec(&p, end, &v) != 0 || SSP_LIT(&p, end, " ") != 0)
+		if (ssp_scan_small(&p, end, &v) != 0 || SSP_LIT(&p, end, " ") != 0)
 			return ssp_pline_bad(o, "Exec: expected A<asid> before the pc");
 	}
 	if (p < end && *p == 'T') {
 		p++;
-		if (ssp_scan_dec(&p, end, &v) != 0 || SSP_LIT(&p, end, " : ") != 0)
+		if (ssp_scan_small(&p, end, &v) != 0 || SSP_LIT(&p, end, " : ") != 0)
 			return ssp_pline_bad(o, "Exec: expected 'T<tid> : ' before the pc");
 	}
 	if (ssp_scan_0xhex(&p, end, &pc) != 0)
 		return ssp_pline_bad(o, "Exec: expected 0x<pc>");
+	/* the symbol lookup's first load misses L1: start it now */
+	ssp_symtab_prefetch(g->syms, pc);
 	if (SSP_HAS(p, end, " @")) {
 		const char *t, *plus;
 
@@ -123,8 +125,9 @@ exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, const char *p,
 			/* "@sym. 3 :" micro-op */
 			symend = t - 1;
 			p = t + 1;
-			if (ssp_scan_sdec(&p, end, &upc) != 0)
+			if (ssp_scan_small(&p, end, &v) != 0 || v > 9999)
 				return ssp_pline_bad(o, "Exec: bad micro-op number");
+			upc = (int64_t)v;
 		} else if (t - sym > 3 && t[-3] == '.' && t[-2] >= '1' && t[-2] <= '9' &&
 		    ssp_isdigit(t[-1]) && SSP_HAS(t, end, " :") && !SSP_HAS(t, end, "  ")) {
 			/* "@sym.12 :" micro-op 10..99: one space before the colon,
@@ -147,8 +150,9 @@ exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, const char *p,
 	} else if (p < end && *p == '.') {
 		p++;
 		ssp_skip_sp(&p, end);
-		if (ssp_scan_sdec(&p, end, &upc) != 0)
+		if (ssp_scan_small(&p, end, &v) != 0 || v > 9999)
 			return ssp_pline_bad(o, "Exec: bad micro-op number after '.'");
+		upc = (int64_t)v;
 	}
 	/* disassembly: NOP and fences are not instructions worth an event */
 	ssp_skip_sp(&p, end);

@@ -8,18 +8,24 @@
 #define TABLES_MAX   65535
 #define SYMS_MAX     (64u * 1024 * 1024)
 #define BITMAP_MIN   12		/* log2 bits */
-#define BITMAP_MAX   21		/* 2^21 bits = 256 KB: fits in L2 */
+#define BITMAP_MAX   20		/* 2^20 bits = 128 KB: stays in L2 */
+
+/* While loading: a symbol and its place in the file. */
+struct lsym {
+	struct ssp_sym s;
+	uint32_t order;
+};
 
 struct ssp_symtab {
 	struct ssp_atoms *atoms;
-	struct ssp_sym *sym;
+	struct lsym *sym;	/* all symbols, sorted by address after finish */
 	size_t n, cap;
 	uint32_t *tables;	/* table name atoms */
 	unsigned ntables;
 	/* lookup */
 	uint64_t *bitmap;
 	unsigned bbits;
-	uint32_t *slot;		/* index + 1 of the first symbol at an address */
+	struct ssp_sym *slot;	/* open addressing: the preferred symbol per address */
 	uint64_t nslot;
 	int finished;
 };
@@ -60,12 +66,12 @@ static int
 add(struct ssp_symtab *st, uint64_t addr, const char *name, size_t n,
     unsigned rank, uint32_t order)
 {
-	struct ssp_sym *s;
+	struct lsym *s;
 	uint32_t id;
 
 	if (st->n == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 1024;
-		struct ssp_sym *ns;
+		struct lsym *ns;
 
 		if (cap > SYMS_MAX || (ns = realloc(st->sym, cap * sizeof(*ns))) == NULL)
 			return -1;
@@ -76,10 +82,10 @@ add(struct ssp_symtab *st, uint64_t addr, const char *name, size_t n,
 		return -1;
 	s = &st->sym[st->n++];
 	memset(s, 0, sizeof(*s));
-	s->addr = addr;
-	s->name = id;
-	s->table = (uint16_t)st->ntables;
-	s->rank = (uint8_t)rank;
+	s->s.addr = addr;
+	s->s.name = id;
+	s->s.table = (uint16_t)st->ntables;
+	s->s.rank = (uint8_t)rank;
 	s->order = order;
 	return 0;
 }
@@ -282,7 +288,7 @@ bad:
 		uint64_t ln = ssp_lines_lineno(l), off = ssp_lines_offset(l);
 
 		/* drop what this table added */
-		while (st->n > 0 && st->sym[st->n - 1].table == st->ntables)
+		while (st->n > 0 && st->sym[st->n - 1].s.table == st->ntables)
 			st->n--;
 		ssp_lines_close(l);
 		ssp_err_set(e, SSP_ERR_FORMAT, off, "%s:%llu: expected %s", ssp_in_name(in),
@@ -299,21 +305,21 @@ bad:
 static int
 cmp_sym(const void *a, const void *b)
 {
-	const struct ssp_sym *x = a, *y = b;
+	const struct lsym *x = a, *y = b;
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->table != y->table)
-		return x->table < y->table ? -1 : 1;
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
+	if (x->s.addr != y->s.addr)
+		return x->s.addr < y->s.addr ? -1 : 1;
+	if (x->s.table != y->s.table)
+		return x->s.table < y->s.table ? -1 : 1;
+	if (x->s.rank != y->s.rank)
+		return x->s.rank < y->s.rank ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 int
 ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e)
 {
-	size_t i, j;
+	size_t i;
 	unsigned bits = BITMAP_MIN;
 	uint64_t ns = 1024;
 
@@ -322,33 +328,28 @@ ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e)
 	st->bitmap = NULL;
 	st->slot = NULL;
 	qsort(st->sym, st->n, sizeof(*st->sym), cmp_sym);
-	/* chain symbols sharing an address */
-	for (i = 0; i < st->n; i = j) {
-		for (j = i + 1; j < st->n && st->sym[j].addr == st->sym[i].addr; j++)
-			st->sym[j - 1].next = (uint32_t)j + 1;
-		st->sym[j - 1].next = 0;
-	}
-	while (bits < BITMAP_MAX && ((uint64_t)1 << bits) < (uint64_t)st->n * 16)
+	while (bits < BITMAP_MAX && ((uint64_t)1 << bits) < (uint64_t)st->n * 32)
 		bits++;
 	while (ns < (uint64_t)st->n * 2)
 		ns *= 2;
 	st->bbits = bits;
 	st->nslot = ns;
 	st->bitmap = calloc(((size_t)1 << bits) / 64, sizeof(uint64_t));
-	st->slot = calloc(ns, sizeof(uint32_t));
+	st->slot = calloc(ns, sizeof(*st->slot));
 	if (st->bitmap == NULL || st->slot == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	for (i = 0; i < st->n; i++) {
 		uint64_t h, k;
 
-		if (i > 0 && st->sym[i - 1].addr == st->sym[i].addr)
-			continue;
-		h = mix(st->sym[i].addr);
+		if (i > 0 && st->sym[i - 1].s.addr == st->sym[i].s.addr)
+			continue;	/* the first at an address is preferred */
+		h = mix(st->sym[i].s.addr);
 		k = h >> (64 - bits);
 		st->bitmap[k >> 6] |= (uint64_t)1 << (k & 63);
-		for (k = (h >> 20) & (ns - 1); st->slot[k] != 0; k = (k + 1) & (ns - 1))
+		for (k = (h >> 20) & (ns - 1); st->slot[k].used; k = (k + 1) & (ns - 1))
 			;
-		st->slot[k] = (uint32_t)i + 1;
+		st->slot[k] = st->sym[i].s;
+		st->slot[k].used = 1;
 	}
 	st->finished = 1;
 	return SSP_OK;
@@ -358,34 +359,50 @@ const struct ssp_sym *
 ssp_symtab_at(const struct ssp_symtab *st, uint64_t pc)
 {
 	uint64_t h = mix(pc), k;
-	uint32_t s;
+	const struct ssp_sym *s;
 
 	if (st == NULL || !st->finished)
 		return NULL;
 	k = h >> (64 - st->bbits);
 	if (!(st->bitmap[k >> 6] & (uint64_t)1 << (k & 63)))
 		return NULL;
-	for (k = (h >> 20) & (st->nslot - 1); (s = st->slot[k]) != 0;
+	for (k = (h >> 20) & (st->nslot - 1); (s = &st->slot[k])->used;
 	    k = (k + 1) & (st->nslot - 1))
-		if (st->sym[s - 1].addr == pc)
-			return &st->sym[s - 1];
+		if (s->addr == pc)
+			return s;
 	return NULL;
 }
 
-const struct ssp_sym *
-ssp_symtab_next(const struct ssp_symtab *st, const struct ssp_sym *s)
+void
+ssp_symtab_prefetch(const struct ssp_symtab *st, uint64_t pc)
 {
-	return s->next != 0 ? &st->sym[s->next - 1] : NULL;
+	uint64_t k;
+
+	if (st == NULL || !st->finished)
+		return;
+	k = mix(pc) >> (64 - st->bbits);
+	__builtin_prefetch(&st->bitmap[k >> 6]);
 }
 
 const struct ssp_sym *
 ssp_symtab_named(const struct ssp_symtab *st, uint64_t pc, uint32_t name)
 {
-	const struct ssp_sym *s;
+	size_t lo = 0, hi;
 
-	for (s = ssp_symtab_at(st, pc); s != NULL; s = ssp_symtab_next(st, s))
-		if (s->name == name)
-			return s;
+	if (st == NULL || !st->finished)
+		return NULL;
+	hi = st->n;
+	while (lo < hi) {	/* first symbol at pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->sym[mid].s.addr < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < st->n && st->sym[lo].s.addr == pc; lo++)
+		if (st->sym[lo].s.name == name)
+			return &st->sym[lo].s;
 	return NULL;
 }
 
@@ -402,5 +419,5 @@ size_t
 ssp_symtab_bytes(const struct ssp_symtab *st)
 {
 	return st->n * sizeof(*st->sym) + (st->finished ?
-	    ((size_t)1 << st->bbits) / 8 + st->nslot * sizeof(uint32_t) : 0);
+	    ((size_t)1 << st->bbits) / 8 + st->nslot * sizeof(*st->slot) : 0);
 }

@@ -20,14 +20,12 @@
 
 struct ssp_symtab;
 
-struct ssp_sym {
+struct ssp_sym {		/* 16 bytes: one cache line holds four */
 	uint64_t addr;		/* offset already applied */
 	uint32_t name;		/* atom */
 	uint16_t table;		/* index in load order */
 	uint8_t rank;		/* preference among symbols at one address */
-	uint8_t pad;
-	uint32_t next;		/* index + 1 of the next symbol at addr, 0 = none */
-	uint32_t order;		/* position in its file */
+	uint8_t used;		/* hash slot in use */
 };
 
 /* Formats ssp_symtab_load recognises. */
@@ -50,15 +48,15 @@ int ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 int ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e);
 
 /*
- * The preferred function symbol starting exactly at pc, or NULL.  When
- * several start there, the table loaded first wins, then .text over other
- * sections, then global over weak over local, then file order; the others
- * follow through ssp_symtab_next.
+ * The preferred function symbol starting exactly at pc, or NULL (st may be
+ * NULL).  When several start there, the table loaded first wins, then
+ * .text over other sections, then global over weak over local, then file
+ * order.
  */
 const struct ssp_sym *ssp_symtab_at(const struct ssp_symtab *st, uint64_t pc);
-const struct ssp_sym *ssp_symtab_next(const struct ssp_symtab *st,
-    const struct ssp_sym *s);
-/* Among the symbols at pc, the one named by atom name (any table), or NULL. */
+/* Start loading what ssp_symtab_at(st, pc) will look at (st may be NULL). */
+void ssp_symtab_prefetch(const struct ssp_symtab *st, uint64_t pc);
+/* Among all symbols at pc, the one named by atom name (any table), or NULL. */
 const struct ssp_sym *ssp_symtab_named(const struct ssp_symtab *st,
     uint64_t pc, uint32_t name);
 
