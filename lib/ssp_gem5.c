@@ -291,11 +291,12 @@ adapter_line(struct ssp_gem5 *g, uint64_t tick, const char *name, size_t nlen,
 		return;
 	}
 	if (SSP_LIT(&p, end, "received ") == 0) {
-		type = SSP_LIT(&p, end, "read completion id ") == 0 ? SSP_EV_MMIO_RD_DONE :
-		    SSP_LIT(&p, end, "write completion id ") == 0 ? SSP_EV_MMIO_WR_DONE :
+		type = SSP_LIT(&p, end, "read completion id") == 0 ? SSP_EV_MMIO_RD_DONE :
+		    SSP_LIT(&p, end, "write completion id") == 0 ? SSP_EV_MMIO_WR_DONE :
 		    SSP_EV_NTYPES;
 		if (type != SSP_EV_NTYPES) {
-			if (ssp_scan_dec(&p, end, &id) != 0 || !at_end(p, end))
+			if (SSP_LIT(&p, end, " ") != 0 || ssp_scan_dec(&p, end, &id) != 0 ||
+			    !at_end(p, end))
 				return ssp_pline_bad(o, "simbricks-pci received completion: "
 				    "expected 'id <dec>'");
 			if ((comp = cached_atom(g, &g->comp, name, nlen)) == 0)
@@ -304,10 +305,11 @@ adapter_line(struct ssp_gem5 *g, uint64_t tick, const char *name, size_t nlen,
 			o->ev.f[SSP_F_DONE_ID] = id;
 			return;
 		}
-		type = SSP_LIT(&p, end, "DMA read id ") == 0 ? SSP_EV_DMA_RD :
-		    SSP_LIT(&p, end, "DMA write id ") == 0 ? SSP_EV_DMA_WR : SSP_EV_NTYPES;
+		type = SSP_LIT(&p, end, "DMA read id") == 0 ? SSP_EV_DMA_RD :
+		    SSP_LIT(&p, end, "DMA write id") == 0 ? SSP_EV_DMA_WR : SSP_EV_NTYPES;
 		if (type != SSP_EV_NTYPES) {
-			if (ssp_scan_dec(&p, end, &id) != 0 || SSP_LIT(&p, end, " addr ") != 0 ||
+			if (SSP_LIT(&p, end, " ") != 0 || ssp_scan_dec(&p, end, &id) != 0 ||
+			    SSP_LIT(&p, end, " addr ") != 0 ||
 			    ssp_scan_hex(&p, end, &addr) != 0 || SSP_LIT(&p, end, " size ") != 0 ||
 			    ssp_scan_hex(&p, end, &size) != 0 || !at_end(p, end))
 				return ssp_pline_bad(o, "simbricks-pci received DMA: expected "
@@ -320,15 +322,16 @@ adapter_line(struct ssp_gem5 *g, uint64_t tick, const char *name, size_t nlen,
 			o->ev.f[SSP_F_DMA_SIZE] = size;
 			return;
 		}
-		if (SSP_LIT(&p, end, "MSI-X intr vec ") == 0)
+		if (SSP_LIT(&p, end, "MSI-X intr vec") == 0)
 			type = SSP_EV_MSIX;
-		else if (SSP_LIT(&p, end, "MSI intr vec ") == 0)
+		else if (SSP_LIT(&p, end, "MSI intr vec") == 0)
 			type = SSP_EV_MSI;
-		else if (SSP_LIT(&p, end, "intr vec ") == 0)
+		else if (SSP_LIT(&p, end, "intr vec") == 0)
 			type = SSP_EV_INTR;
 		else
 			return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
-		if (ssp_scan_dec(&p, end, &v) != 0 || !at_end(p, end))
+		if (SSP_LIT(&p, end, " ") != 0 || ssp_scan_dec(&p, end, &v) != 0 ||
+		    !at_end(p, end))
 			return ssp_pline_bad(o, "simbricks-pci received interrupt: "
 			    "expected 'vec <dec>'");
 		if ((comp = cached_atom(g, &g->comp, name, nlen)) == 0)
@@ -337,8 +340,9 @@ adapter_line(struct ssp_gem5 *g, uint64_t tick, const char *name, size_t nlen,
 		o->ev.f[SSP_F_IRQ_VEC] = v;
 		return;
 	}
-	if (SSP_LIT(&p, end, "completed DMA id ") == 0) {
-		if (ssp_scan_dec(&p, end, &id) != 0 || !at_end(p, end))
+	if (SSP_LIT(&p, end, "completed DMA id") == 0) {
+		if (SSP_LIT(&p, end, " ") != 0 || ssp_scan_dec(&p, end, &id) != 0 ||
+		    !at_end(p, end))
 			return ssp_pline_bad(o, "simbricks-pci completed DMA: expected "
 			    "'id <dec>'");
 		if ((comp = cached_atom(g, &g->comp, name, nlen)) == 0)

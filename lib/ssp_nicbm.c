@@ -59,7 +59,8 @@ dma_line(unsigned type, uint64_t ts, const char *p, const char *end,
 	uint64_t op, addr, len, pending = 0;
 	int done = type == SSP_EV_NIC_DMA_DONE_RD || type == SSP_EV_NIC_DMA_DONE_WR;
 
-	if (scan_ptr(&p, end, &op) != 0 || SSP_LIT(&p, end, " addr ") != 0 ||
+	if (SSP_LIT(&p, end, " op ") != 0 || scan_ptr(&p, end, &op) != 0 ||
+	    SSP_LIT(&p, end, " addr ") != 0 ||
 	    scan_addr(&p, end, &addr) != 0 || SSP_LIT(&p, end, " len ") != 0 ||
 	    ssp_scan_dec(&p, end, &len) != 0 ||
 	    (!done && (SSP_LIT(&p, end, " pending ") != 0 ||
@@ -114,22 +115,23 @@ msg_line(uint64_t ts, const char *p, const char *end, struct ssp_pline *o,
 		o->ev.f[SSP_F_NMMIO_POSTED] = (uint64_t)posted;
 		return;
 	}
-	if (SSP_LIT(&p, end, "issuing dma op ") == 0)
+	if (SSP_LIT(&p, end, "issuing dma") == 0)
 		return dma_line(SSP_EV_NIC_DMA_ISSUE, ts, p, end, o);
-	if (SSP_LIT(&p, end, "executing dma op ") == 0)
+	if (SSP_LIT(&p, end, "executing dma") == 0)
 		return dma_line(SSP_EV_NIC_DMA_EXEC, ts, p, end, o);
-	if (SSP_LIT(&p, end, "enqueuing dma op ") == 0)
+	if (SSP_LIT(&p, end, "enqueuing dma") == 0)
 		return dma_line(SSP_EV_NIC_DMA_ENQ, ts, p, end, o);
-	if (SSP_LIT(&p, end, "completed dma read op ") == 0)
+	if (SSP_LIT(&p, end, "completed dma read") == 0)
 		return dma_line(SSP_EV_NIC_DMA_DONE_RD, ts, p, end, o);
-	if (SSP_LIT(&p, end, "completed dma write op ") == 0)
+	if (SSP_LIT(&p, end, "completed dma write") == 0)
 		return dma_line(SSP_EV_NIC_DMA_DONE_WR, ts, p, end, o);
-	type = SSP_LIT(&p, end, "issue MSI-X interrupt vec ") == 0 ? SSP_EV_NIC_MSIX :
-	    SSP_LIT(&p, end, "issue MSI interrupt vec ") == 0 ? SSP_EV_NIC_MSI :
-	    SSP_LIT(&p, end, "set intx interrupt ") == 0 ? SSP_EV_NIC_INTX :
-	    SSP_LIT(&p, end, "eth tx: len ") == 0 ? SSP_EV_NIC_TX : SSP_EV_NTYPES;
+	type = SSP_LIT(&p, end, "issue MSI-X interrupt vec") == 0 ? SSP_EV_NIC_MSIX :
+	    SSP_LIT(&p, end, "issue MSI interrupt vec") == 0 ? SSP_EV_NIC_MSI :
+	    SSP_LIT(&p, end, "set intx interrupt") == 0 ? SSP_EV_NIC_INTX :
+	    SSP_LIT(&p, end, "eth tx: len") == 0 ? SSP_EV_NIC_TX : SSP_EV_NTYPES;
 	if (type != SSP_EV_NTYPES) {
-		if (ssp_scan_dec(&p, end, &a) != 0 || !at_end(p, end))
+		if (SSP_LIT(&p, end, " ") != 0 || ssp_scan_dec(&p, end, &a) != 0 ||
+		    !at_end(p, end))
 			return ssp_pline_bad(o, type == SSP_EV_NIC_TX ?
 			    "nicbm eth tx: expected 'len <dec>'" : type == SSP_EV_NIC_INTX ?
 			    "nicbm set intx interrupt: expected '<level>'" :
@@ -138,8 +140,8 @@ msg_line(uint64_t ts, const char *p, const char *end, struct ssp_pline *o,
 		o->ev.f[0] = a;
 		return;
 	}
-	if (SSP_LIT(&p, end, "eth rx: port ") == 0) {
-		if (ssp_scan_dec(&p, end, &a) != 0 || SSP_LIT(&p, end, " len ") != 0 ||
+	if (SSP_LIT(&p, end, "eth rx:") == 0) {
+		if (SSP_LIT(&p, end, " port ") != 0 || ssp_scan_dec(&p, end, &a) != 0 || SSP_LIT(&p, end, " len ") != 0 ||
 		    ssp_scan_dec(&p, end, &b) != 0 || !at_end(p, end))
 			return ssp_pline_bad(o, "nicbm eth rx: expected "
 			    "'port <dec> len <dec>'");
