@@ -161,6 +161,13 @@ objdump_line(const char *p, const char *end, uint64_t *addr, const char **name,
 		end--;
 	if (p >= end)
 		return 0;
+	/* objdump -T puts a version ("GLIBC_2.2.5", "Base") before the name */
+	{
+		const char *sp = memrchr(p, ' ', (size_t)(end - p));
+
+		if (sp != NULL)
+			p = sp + 1;
+	}
 	*name = p;
 	*nlen = (size_t)(end - p);
 	*rank = (tab - sec == 5 && memcmp(sec, ".text", 5) == 0 ? 0 : 4) +
