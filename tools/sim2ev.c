@@ -115,8 +115,7 @@ stem(const char *path, int drop_zst)
 
 /* -s FILE[,NAME[,OFFSET]]: load one table; exits on error. */
 static void
-load_symtab(struct ssp_symtab *st, char *spec, int verbose, struct ssp_meta *m,
-    char **own)
+load_symtab(struct ssp_symtab *st, char *spec, int verbose, char **own)
 {
 	char *file = spec, *name = NULL, *off = NULL, *c, *tname;
 	const char *errstr;
@@ -141,18 +140,25 @@ load_symtab(struct ssp_symtab *st, char *spec, int verbose, struct ssp_meta *m,
 	tname = name != NULL && *name != '\0' ? strdup(name) : stem(file, 1);
 	if (tname == NULL)
 		err(1, NULL);
-	if (ssp_in_open(&in, file, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK)
+	if (ssp_in_open(&in, file, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK) {
+		free(tname);
+		free(*own);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_symtab_load(st, in, tname, offset, &nf, &fmt, &e) != SSP_OK)
+	}
+	if (ssp_symtab_load(st, in, tname, offset, &nf, &fmt, &e) != SSP_OK) {
+		free(tname);
+		free(*own);
+		ssp_in_close(in);
 		errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
+	}
 	ssp_in_close(in);
 	if (verbose)
 		fprintf(stderr, "sim2ev: symbol table %s: %zu functions from %s (%s), "
 		    "offset 0x%" PRIx64 "\n", tname, nf, file,
 		    fmt == SSP_SYMFMT_NM ? "nm" : "objdump", offset);
-	if (asprintf(own, "%s=%s@0x%" PRIx64, tname, file, offset) < 0)
+	if (asprintf(own, "%s%s%s=%s@0x%" PRIx64, *own ? *own : "", *own ? ";" : "",
+	    tname, file, offset) < 0)
 		err(1, NULL);
-	*m = (struct ssp_meta){ "symtab", *own };
 	free(tname);
 }
 
@@ -200,7 +206,7 @@ print_stats(const struct ssp_conv *c, const char *src, int full)
 	if (st->recovered)
 		fprintf(stderr, "  %12" PRIu64 " events recovered from spliced or "
 		    "glued lines\n", st->recovered);
-	if (st->offset_known)
+	if (st->offset_known && (st->offset != 0 || st->offset_line != 0))
 		fprintf(stderr, "  time offset %" PRId64 " ps subtracted%s\n",
 		    st->offset, st->offset_line ? " (from the sync line)" : "");
 }
@@ -229,8 +235,8 @@ main(int argc, char **argv)
 	};
 	struct ssp_conv_cfg cfg = { 0 };
 	struct ssp_follow fol = { &stop, 200, 0 };
-	struct ssp_meta meta[MAX_SYMTABS + 2];
-	char *own[MAX_SYMTABS] = { 0 }, *symspec[MAX_SYMTABS], *name = NULL;
+	struct ssp_meta meta[2];
+	char *symdesc = NULL, *symspec[MAX_SYMTABS], *name = NULL;
 	char *stream, *outpath = NULL, producer[64], *line;
 	const char *errstr, *inpath;
 	struct ssp_atoms *atoms;
@@ -312,8 +318,13 @@ main(int argc, char **argv)
 	if (nsym > 0) {
 		if (ssp_symtab_new(&syms, atoms, &e) != SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
-		for (i = 0; i < nsym; i++)
-			load_symtab(syms, symspec[i], verbose, &meta[nmeta++], &own[i]);
+		for (i = 0; i < nsym; i++) {
+			char *prev = symdesc;
+
+			load_symtab(syms, symspec[i], verbose, &symdesc);
+			free(prev);
+		}
+		meta[nmeta++] = (struct ssp_meta){ "symtabs", symdesc };
 		if (ssp_symtab_finish(syms, &e) != SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
 		if (verbose)
@@ -411,8 +422,7 @@ main(int argc, char **argv)
 	ssp_in_close(in);
 	ssp_symtab_free(syms);
 	ssp_atoms_free(atoms);
-	for (i = 0; i < nsym; i++)
-		free(own[i]);
+	free(symdesc);
 	free(stream);
 	if (outpath == NULL && ssp_cli_close_stdout("sim2ev") != 0)
 		rc = SSP_EXIT_FAIL;

@@ -62,7 +62,9 @@ printf '0000000000000002 T native_write_msr\n' > "$T/mod.syms"
 check "offset and explicit name" sim2ev -f gem5 -s "$T/mod.syms,kmod,0xffffffff814cf3c0" -o "$T/x.ev" "$S/gem5/columbo-line-reader-simple.txt"
 check "table from -s NAME" sh -c "evcat '$T/x.ev' | grep -q 'sym=native_write_msr table=kmod'"
 check "objdump table sample" sim2ev -f gem5 -s "$S/symbols/i40e-homa.dump,i40e,0xffffffffa0000000" -o "$T/x.ev" "$S/gem5/columbo-gem5-events-test.txt"
-check "symtab metadata" sh -c "evcat -H '$T/x.ev' | grep -q '# symtab: i40e=.*i40e-homa.dump@0xffffffffa0000000'"
+check "symtab metadata" sh -c "evcat -H '$T/x.ev' | grep -q '# symtabs: i40e=.*i40e-homa.dump@0xffffffffa0000000'"
+check "two symtabs" sim2ev -f gem5 -s "$T/linux.syms" -s "$T/mod.syms,kmod,0x10" -o "$T/x.ev" /dev/null
+check "both in the metadata" sh -c "evcat -H '$T/x.ev' | grep -q '# symtabs: linux=.*linux.syms@0x0;kmod=.*mod.syms@0x10$'"
 check "-I emits every Exec line" sim2ev -f gem5 -I -o "$T/i.ev" "$S/gem5/columbo-line-reader-simple.txt"
 evcat -n "$T/i.ev" > "$T/i.n"
 eq "5 insn" "$(count "$T/i.n" insn)" 5
