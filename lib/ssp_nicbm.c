@@ -62,9 +62,9 @@ dma_line(unsigned type, uint64_t ts, const char *p, const char *end,
 	if (SSP_LIT(&p, end, " op ") != 0 || scan_ptr(&p, end, &op) != 0 ||
 	    SSP_LIT(&p, end, " addr ") != 0 ||
 	    scan_addr(&p, end, &addr) != 0 || SSP_LIT(&p, end, " len ") != 0 ||
-	    ssp_scan_dec(&p, end, &len) != 0 ||
+	    ssp_scan_small(&p, end, &len) != 0 ||
 	    (!done && (SSP_LIT(&p, end, " pending ") != 0 ||
-	    ssp_scan_dec(&p, end, &pending) != 0)) || !at_end(p, end))
+	    ssp_scan_small(&p, end, &pending) != 0)) || !at_end(p, end))
 		return ssp_pline_bad(o, done ? "nicbm completed dma: expected "
 		    "'op 0x<ptr> addr [0x]<hex> len <dec>'" : "nicbm dma: expected "
 		    "'op 0x<ptr> addr [0x]<hex> len <dec> pending <dec>'");
@@ -89,7 +89,7 @@ msg_line(uint64_t ts, const char *p, const char *end, struct ssp_pline *o,
 
 	if (SSP_LIT(&p, end, "read(off=") == 0) {
 		if (ssp_scan_0xhex(&p, end, &a) != 0 || SSP_LIT(&p, end, ", len=") != 0 ||
-		    ssp_scan_dec(&p, end, &b) != 0 || SSP_LIT(&p, end, ", val=") != 0 ||
+		    ssp_scan_small(&p, end, &b) != 0 || SSP_LIT(&p, end, ", val=") != 0 ||
 		    ssp_scan_0xhex(&p, end, &c) != 0 || SSP_LIT(&p, end, ")") != 0 ||
 		    !at_end(p, end))
 			return ssp_pline_bad(o, "nicbm read: expected "
@@ -102,7 +102,7 @@ msg_line(uint64_t ts, const char *p, const char *end, struct ssp_pline *o,
 	}
 	if (SSP_LIT(&p, end, "write(off=") == 0) {
 		if (ssp_scan_0xhex(&p, end, &a) != 0 || SSP_LIT(&p, end, ", len=") != 0 ||
-		    ssp_scan_dec(&p, end, &b) != 0 || SSP_LIT(&p, end, ", val=") != 0 ||
+		    ssp_scan_small(&p, end, &b) != 0 || SSP_LIT(&p, end, ", val=") != 0 ||
 		    ssp_scan_0xhex(&p, end, &c) != 0 ||
 		    (SSP_LIT(&p, end, ", posted=") == 0 && ssp_scan_sdec(&p, end, &posted) != 0) ||
 		    SSP_LIT(&p, end, ")") != 0 || !at_end(p, end))
@@ -130,7 +130,7 @@ msg_line(uint64_t ts, const char *p, const char *end, struct ssp_pline *o,
 	    SSP_LIT(&p, end, "set intx interrupt") == 0 ? SSP_EV_NIC_INTX :
 	    SSP_LIT(&p, end, "eth tx: len") == 0 ? SSP_EV_NIC_TX : SSP_EV_NTYPES;
 	if (type != SSP_EV_NTYPES) {
-		if (SSP_LIT(&p, end, " ") != 0 || ssp_scan_dec(&p, end, &a) != 0 ||
+		if (SSP_LIT(&p, end, " ") != 0 || ssp_scan_small(&p, end, &a) != 0 ||
 		    !at_end(p, end))
 			return ssp_pline_bad(o, type == SSP_EV_NIC_TX ?
 			    "nicbm eth tx: expected 'len <dec>'" : type == SSP_EV_NIC_INTX ?
@@ -141,8 +141,8 @@ msg_line(uint64_t ts, const char *p, const char *end, struct ssp_pline *o,
 		return;
 	}
 	if (SSP_LIT(&p, end, "eth rx:") == 0) {
-		if (SSP_LIT(&p, end, " port ") != 0 || ssp_scan_dec(&p, end, &a) != 0 || SSP_LIT(&p, end, " len ") != 0 ||
-		    ssp_scan_dec(&p, end, &b) != 0 || !at_end(p, end))
+		if (SSP_LIT(&p, end, " port ") != 0 || ssp_scan_small(&p, end, &a) != 0 ||
+		    SSP_LIT(&p, end, " len ") != 0 || ssp_scan_small(&p, end, &b) != 0 || !at_end(p, end))
 			return ssp_pline_bad(o, "nicbm eth rx: expected "
 			    "'port <dec> len <dec>'");
 		ssp_pline_event(o, SSP_EV_NIC_RX, ts);

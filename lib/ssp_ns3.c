@@ -47,8 +47,14 @@ atom(struct ssp_ns3 *n, const char *s, size_t len)
 
 	if (len == 0)
 		return 0;
-	c = &n->c[(len * 31 + (unsigned char)s[0] * 7 + (unsigned char)s[len - 1]) %
-	    NCACHE];
+	{
+		uint32_t hh = 2166136261u;	/* FNV-1a: names differ anywhere */
+		size_t i;
+
+		for (i = 0; i < len; i++)
+			hh = (hh ^ (unsigned char)s[i]) * 16777619u;
+		c = &n->c[(hh ^ hh >> 16) % NCACHE];
+	}
 	if (c->atom != 0 && c->len == len && memcmp(c->s, s, len) == 0)
 		return c->atom;
 	if ((a = ssp_atoms_intern(n->atoms, s, len)) != 0 && len < CNAME) {
@@ -148,7 +154,7 @@ scan_ip(const char **pp, const char *end, uint64_t *ip)
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		if (ssp_scan_dec(&p, end, &b) != 0 || b > 255 ||
+		if (ssp_scan_small(&p, end, &b) != 0 || b > 255 ||
 		    (i < 3 && SSP_LIT(&p, end, ".") != 0))
 			return -1;
 		v = v << 8 | b;
@@ -158,13 +164,34 @@ scan_ip(const char **pp, const char *end, uint64_t *ip)
 	return 0;
 }
 
-/* Position right after the first s in [p, end), or NULL. */
+/* Position right after the first s in [p, end), or NULL.  memchr on a
+ * byte of s that is rare in ns-3 lines (glibc's memmem sets up tables per
+ * call, which costs more than these short searches). */
 static const char *
 after(const char *p, const char *end, const char *s, size_t n)
 {
-	const char *q = p < end ? memmem(p, (size_t)(end - p), s, n) : NULL;
+	size_t k = 0, i;
 
-	return q != NULL ? q + n : NULL;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == ':' || c == '/' || c == '=' || c == '(' || c == 'P') {
+			k = i;
+			break;
+		}
+	}
+	for (p += k; p < end && (size_t)(end - p) >= n - k; ) {
+		const char *q = memchr(p, s[k], (size_t)(end - p) - (n - k) + 1), *a;
+
+		if (q == NULL)
+			return NULL;
+		for (a = q - k, i = 0; i < n && a[i] == s[i]; i++)
+			;
+		if (i == n)
+			return q - k + n;
+		p = q + 1;
+	}
+	return NULL;
 }
 
 #define AFTER(p, end, s) after((p), (end), (s), sizeof(s) - 1)
@@ -195,10 +222,10 @@ ipv4_hdr(const char *p, const char *end, struct hdrs *h)
 {
 	uint64_t id, proto;
 
-	if ((p = AFTER(p, end, " id ")) == NULL || ssp_scan_dec(&p, end, &id) != 0 ||
-	    SSP_LIT(&p, end, " protocol ") != 0 || ssp_scan_dec(&p, end, &proto) != 0 ||
+	if ((p = AFTER(p, end, " id ")) == NULL || ssp_scan_small(&p, end, &id) != 0 ||
+	    SSP_LIT(&p, end, " protocol ") != 0 || ssp_scan_small(&p, end, &proto) != 0 ||
 	    (p = AFTER(p, end, "length: ")) == NULL ||
-	    ssp_scan_dec(&p, end, &h->ip_len) != 0 || SSP_LIT(&p, end, " ") != 0 ||
+	    ssp_scan_small(&p, end, &h->ip_len) != 0 || SSP_LIT(&p, end, " ") != 0 ||
 	    scan_ip(&p, end, &h->ip_src) != 0 || SSP_LIT(&p, end, " > ") != 0 ||
 	    scan_ip(&p, end, &h->ip_dst) != 0 || id > INT64_MAX || proto > INT64_MAX)
 		return -1;
@@ -228,8 +255,8 @@ arp_hdr(const char *p, const char *end, struct hdrs *h)
 static int
 ports(const char *p, const char *end, struct hdrs *h)
 {
-	if (ssp_scan_dec(&p, end, &h->sport) != 0 || SSP_LIT(&p, end, " > ") != 0 ||
-	    ssp_scan_dec(&p, end, &h->dport) != 0 || h->sport > 65535 ||
+	if (ssp_scan_small(&p, end, &h->sport) != 0 || SSP_LIT(&p, end, " > ") != 0 ||
+	    ssp_scan_small(&p, end, &h->dport) != 0 || h->sport > 65535 ||
 	    h->dport > 65535)
 		return -1;
 	h->l4 = 1;
@@ -243,46 +270,53 @@ headers(const char *p, const char *end, int simple, struct hdrs *h)
 	const char *q, *next;
 	uint64_t v, a, b;
 
-	for (q = p; (q = AFTER(q, end, "ns3::")) != NULL; q = next) {
+	const char *last = p;
+
+	for (q = AFTER(p, end, "ns3::"); q != NULL; q = next) {
 		next = AFTER(q, end, "ns3::");
-		next = next != NULL ? next - 5 : end;
-		if (SSP_HAS(q, next, "EthernetHeader")) {
+		last = q;
+		{
+		const char *hend = next != NULL ? next - 5 : end;
+
+		if (SSP_HAS(q, hend, "EthernetHeader")) {
 			q += 14;
 			/* the manual print ("EthernetHeader(") is garbage where
 			 * the packet has no Ethernet header */
-			if (!h->eth && !(simple && q < next && *q == '(') &&
-			    eth_hdr(q, next, h) != 0)
+			if (!h->eth && !(simple && q < hend && *q == '(') &&
+			    eth_hdr(q, hend, h) != 0)
 				return "ns-3 EthernetHeader: expected 'length/type=0x<hex>, "
 				    "source=<mac>, destination=<mac>'";
-		} else if (SSP_HAS(q, next, "Ipv4Header")) {
-			if (!h->ip && ipv4_hdr(q + 10, next, h) != 0)
+		} else if (SSP_HAS(q, hend, "Ipv4Header")) {
+			if (!h->ip && ipv4_hdr(q + 10, hend, h) != 0)
 				return "ns-3 Ipv4Header: expected 'id <n> protocol <n> ... "
 				    "length: <n> <ip> > <ip>'";
-		} else if (SSP_HAS(q, next, "ArpHeader")) {
-			if (arp_hdr(q + 9, next, h) != 0)
+		} else if (SSP_HAS(q, hend, "ArpHeader")) {
+			if (arp_hdr(q + 9, hend, h) != 0)
 				return "ns-3 ArpHeader: expected 'source ipv4: <ip> ... "
 				    "dest ipv4: <ip>'";
-		} else if (SSP_HAS(q, next, "UdpHeader")) {
+		} else if (SSP_HAS(q, hend, "UdpHeader")) {
 			q += 9;
-			if (!h->l4 && ((q = AFTER(q, next, "length: ")) == NULL ||
-			    ssp_scan_dec(&q, next, &v) != 0 || SSP_LIT(&q, next, " ") != 0 ||
-			    ports(q, next, h) != 0))
+			if (!h->l4 && ((q = AFTER(q, hend, "length: ")) == NULL ||
+			    ssp_scan_small(&q, hend, &v) != 0 || SSP_LIT(&q, hend, " ") != 0 ||
+			    ports(q, hend, h) != 0))
 				return "ns-3 UdpHeader: expected '(length: <n> <sport> > <dport>'";
-		} else if (SSP_HAS(q, next, "TcpHeader")) {
+		} else if (SSP_HAS(q, hend, "TcpHeader")) {
 			q += 9;
-			ssp_skip_sp(&q, next);
-			if (!h->l4 && (SSP_LIT(&q, next, "(") != 0 || ports(q, next, h) != 0))
+			ssp_skip_sp(&q, hend);
+			if (!h->l4 && (SSP_LIT(&q, hend, "(") != 0 || ports(q, hend, h) != 0))
 				return "ns-3 TcpHeader: expected '(<sport> > <dport>'";
+		}
 		}
 	}
 	/* payload: sum of "Payload (size=N)" and "Payload Fragment [a:b]" */
-	for (q = p; (q = AFTER(q, end, "Payload ")) != NULL; ) {
+	/* payload comes after the last header */
+	for (q = last; (q = AFTER(q, end, "Payload ")) != NULL; ) {
 		if (SSP_LIT(&q, end, "(size=") == 0) {
-			if (ssp_scan_dec(&q, end, &v) != 0 || v > INT32_MAX)
+			if (ssp_scan_small(&q, end, &v) != 0 || v > INT32_MAX)
 				return "ns-3 Payload: expected '(size=<n>)'";
 		} else if (SSP_LIT(&q, end, "Fragment [") == 0) {
-			if (ssp_scan_dec(&q, end, &a) != 0 || SSP_LIT(&q, end, ":") != 0 ||
-			    ssp_scan_dec(&q, end, &b) != 0 || b < a || b - a > INT32_MAX)
+			if (ssp_scan_small(&q, end, &a) != 0 || SSP_LIT(&q, end, ":") != 0 ||
+			    ssp_scan_small(&q, end, &b) != 0 || b < a || b - a > INT32_MAX)
 				return "ns-3 Payload Fragment: expected '[<from>:<to>]'";
 			v = b - a;
 		} else {
@@ -339,12 +373,12 @@ ssp_ns3_line(struct ssp_ns3 *n, const char *s, size_t len, struct ssp_pline *o)
 		ctxend = end;
 	/* /[$ns3::NodeListPriv]/NodeList/<n>/[$ns3::Node/]DeviceList/<d>/$ns3::<Type>/<Source> */
 	if ((t = AFTER(ctx, ctxend, "/NodeList/")) == NULL ||
-	    ssp_scan_dec(&t, ctxend, &node) != 0 || SSP_LIT(&t, ctxend, "/") != 0)
+	    ssp_scan_small(&t, ctxend, &node) != 0 || SSP_LIT(&t, ctxend, "/") != 0)
 		goto badctx;
 	if (SSP_HAS(t, ctxend, "$ns3::Node/"))
 		t += 11;
 	if (SSP_LIT(&t, ctxend, "DeviceList/") != 0 ||
-	    ssp_scan_dec(&t, ctxend, &dev) != 0 || SSP_LIT(&t, ctxend, "/") != 0)
+	    ssp_scan_small(&t, ctxend, &dev) != 0 || SSP_LIT(&t, ctxend, "/") != 0)
 badctx:
 		return ssp_pline_bad(o, "ns-3 trace: expected a context "
 		    "'/NodeList/<n>/DeviceList/<d>/$ns3::<Type>/<Source>'");
