@@ -648,6 +648,8 @@ recover(struct ssp_gem5 *g, const char *s, const char *end, struct ssp_pline *o)
 			d--;
 		if (d == c || d == s)
 			continue;	/* no digits, or the line's own start */
+		if (c - d > 20)
+			d = c - 20;	/* a tick has at most 20 digits */
 		for (q = c - 1; q > d; q--) {
 			const char *t = q;
 			uint64_t v;
