@@ -181,7 +181,7 @@ print_stats(const struct ssp_conv *c, const char *src, int full)
 			warnx("warning: %s: %" PRIu64 " %s line%s skipped, first at "
 			    "line %" PRIu64 "%s%s", src, st->skipped[i],
 			    ssp_skip_name((unsigned)i), st->skipped[i] == 1 ? "" : "s",
-			    ex[0].line, ex[0].why ? ": expected " : "",
+			    ex[0].line, ex[0].why ? ": " : "",
 			    ex[0].why ? ex[0].why : "");
 		}
 		return;
@@ -201,7 +201,7 @@ print_stats(const struct ssp_conv *c, const char *src, int full)
 		for (k = 0; k < n; k++)
 			fprintf(stderr, "  %12s %s:%" PRIu64 ": %s%s%s\n", "", src,
 			    ex[k].line, ex[k].text, ex[k].why ? "\n                 "
-			    "expected: " : "", ex[k].why ? ex[k].why : "");
+			    "-> " : "", ex[k].why ? ex[k].why : "");
 	}
 	if (st->recovered)
 		fprintf(stderr, "  %12" PRIu64 " events recovered from spliced or "
