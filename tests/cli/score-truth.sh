@@ -156,8 +156,8 @@ stdout_has "usage: score-truth.sh"
 # perfectly, through the binary span format and its CSV dump.
 check "simsynth" simsynth -H 4 -c 3 -n 12 --bg-to-host 0.5 "$T/sc"
 check "truth2spans" sh -c "truth2spans '$T/sc/topology.csv' '$T/sc/truth.csv' >'$T/sc.sp'"
-check "spandump" sh -c "spandump '$T/sc.sp' >'$T/sc.csv'"
+check "spancsv" sh -c "spancsv '$T/sc.sp' >'$T/sc.csv'"
 expect_rc 0 "generated truth scores perfectly" sh "$S" "$T/sc/truth.csv" "$T/sc.csv"
-check "truth2spans -r" sh -c "truth2spans -r '$T/sc/topology.csv' '$T/sc/truth.csv' | spandump >'$T/scr.csv'"
+check "truth2spans -r" sh -c "truth2spans -r '$T/sc/topology.csv' '$T/sc/truth.csv' | spancsv >'$T/scr.csv'"
 expect_rc 0 "heuristic parents pass with -r" sh "$S" -r "$T/sc/truth.csv" "$T/scr.csv"
 done_testing

@@ -2,7 +2,7 @@
  * truth2spans: turn a simsynth truth file into the span stream a perfect
  * evspan would write (span kinds, starts, keys as attributes, parents,
  * links), so the scorer can be checked end to end on real generated
- * truth: truth2spans | spandump | score-truth.sh must report a perfect
+ * truth: truth2spans | spancsv | score-truth.sh must report a perfect
  * match.  -r uses the SPEC heuristic parents (rule_parent_id) instead of
  * the real ones.  Streams are numbered in topology order.
  *
