@@ -86,6 +86,20 @@ load(const char *path, struct rows *rs)
 	fclose(f);
 }
 
+static void
+unload(struct rows *rs)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < rs->n; i++)
+		for (k = 0; k < rs->r[i].nf; k++)
+			free(rs->r[i].f[k]);
+	for (k = 0; k < rs->cur.nf; k++)
+		free(rs->cur.f[k]);
+	free(rs->r);
+}
+
 static uint64_t
 num(const char *s, int base)
 {
@@ -203,5 +217,7 @@ main(int argc, char **argv)
 	}
 	if (ssp_rw_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
+	unload(&topo);
+	unload(&truth);
 	return 0;
 }
