@@ -472,7 +472,7 @@ bg_probe(struct syn *s, int64_t t)
 {
 	struct net *nt = &s->net;
 	int d = (int)ssp_rng_below(&nt->rng, 2 * nt->nflows), sw;
-	int arp = ssp_rng_chance(&nt->rng, 0.3);
+	int arp = ssp_rng_chance(&nt->rng, s->p->bg_arp);
 	struct pkt *pk = ssp_syn_pkt_new(s, arp ? PK_BG_ARP : PK_BG_UDP);
 	unsigned dev = access_dev(s, d, &sw);
 	struct hop *hp;

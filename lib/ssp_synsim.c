@@ -43,6 +43,7 @@ ssp_syn_defaults(struct ssp_syn_params *p)
 	p->bg_load = 0.3;
 	p->bg_flows = 2;
 	p->bg_to_host = 0.05;
+	p->bg_arp = 0.3;
 	p->nonposted = 0.05;
 	p->housekeeping = 1.0;
 	p->itr = 0;
@@ -84,7 +85,7 @@ ssp_syn_check(const struct ssp_syn_params *p, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bg-load must be "
 		    "0..0.95");
 	if (p->bg_to_host < 0 || p->bg_to_host > 1 || p->nonposted < 0 ||
-	    p->nonposted > 1)
+	    p->nonposted > 1 || p->bg_arp < 0 || p->bg_arp > 1)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "fractions must be 0..1");
 	if (p->housekeeping < 0 || p->housekeeping > 100)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--housekeeping must be "

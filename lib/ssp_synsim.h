@@ -28,6 +28,7 @@ struct ssp_syn_params {
 	double bg_load;		/* background share of the bottleneck, 0..1 */
 	unsigned bg_flows;	/* ns-3 host pairs */
 	double bg_to_host;	/* share of background bursts that also reach a NIC */
+	double bg_arp;		/* of those, ARP broadcasts (the rest: UDP to one NIC) */
 	double nonposted;	/* share of device-BAR writes sent non-posted */
 	double housekeeping;	/* scale of unrelated syscalls, ioctls, ... (0 = none) */
 	int64_t itr;		/* NIC interrupt throttling interval, ps */

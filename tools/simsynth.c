@@ -17,7 +17,7 @@
 #include "ssp_synsim.h"
 
 enum {
-	O_BANDWIDTH = 256, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
+	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
 	O_ETH_LAT, O_EXEC_RATE, O_GEM5_SIZE, O_HOUSE, O_INTERVAL, O_ITR,
 	O_NET_LAT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
 	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL,
@@ -50,6 +50,7 @@ usage(int code)
 		    "      --bg-load F           background share of the bottleneck (0.3)\n"
 		    "      --bg-flows N          ns-3 host pairs making it (2)\n"
 		    "      --bg-to-host F        background bursts that also reach a NIC (0.05)\n"
+		    "      --bg-arp F            of those, ARP broadcasts to every NIC (0.3)\n"
 		    "      --nonposted F         device register writes sent non-posted (0.05)\n"
 		    "      --housekeeping F      scale of unrelated syscalls and ioctls (1)\n"
 		    "      --itr TIME            NIC interrupt throttling (0)\n"
@@ -196,6 +197,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "bandwidth", required_argument, NULL, O_BANDWIDTH },
+		{ "bg-arp", required_argument, NULL, O_BG_ARP },
 		{ "bg-flows", required_argument, NULL, O_BG_FLOWS },
 		{ "bg-load", required_argument, NULL, O_BG_LOAD },
 		{ "bg-to-host", required_argument, NULL, O_BG_TO_HOST },
@@ -260,6 +262,7 @@ main(int argc, char **argv)
 			if (parse_scaled(optarg, 0, &p.bandwidth) != 0)
 				bad(o, optarg, "invalid rate");
 			break;
+		case O_BG_ARP: p.bg_arp = frac(o, optarg, 1); break;
 		case O_BG_FLOWS: p.bg_flows = num(o, optarg, 0, 64); break;
 		case O_BG_LOAD: p.bg_load = frac(o, optarg, 0.95); break;
 		case O_BG_TO_HOST: p.bg_to_host = frac(o, optarg, 1); break;

@@ -40,7 +40,7 @@ expect_rc 0 "explicit defaults" simsynth --hosts 2 --servers 1 --requests 100 \
     --concurrency 1 --request-size 64 --response-size 1024 --interval 50us \
     --pcie-latency 500ns --eth-latency 500ns --net-latency 1us \
     --bandwidth 10G --queue-limit 64 --bg-load 0.3 --bg-flows 2 \
-    --bg-to-host 0.05 --nonposted 0.05 --housekeeping 1 --itr 0 \
+    --bg-to-host 0.05 --bg-arp 0.3 --nonposted 0.05 --housekeeping 1 --itr 0 \
     --sync-interval 500ns --checkpoint-offset 0 --exec-rate 10 --seed 1 \
     "$T/exp"
 for f in server0.gem5.log client0.gem5.log server0-nic.nicbm.log \
