@@ -297,7 +297,6 @@ static void
 bg_ack(struct syn *s, const struct pkt *data, int64_t t)
 {
 	struct pkt *pk = ssp_syn_pkt_new(s, PK_BG_ACK);
-	unsigned f = (unsigned)data->src_dummy;
 
 	if (pk == NULL)
 		return;
@@ -315,7 +314,6 @@ bg_ack(struct syn *s, const struct pkt *data, int64_t t)
 	pk->dmac = data->smac;
 	pk->tcpseq = data->tcpseq + BG_MSS;
 	pk->ipid = s->net.ipid[pk->src_dummy]++;
-	(void)f;
 	ssp_syn_schedule(s, ceil_ns(t + 2 * US), EV_BG_ACK, 0, 0, pk);
 }
 

@@ -74,7 +74,7 @@ usage(int code)
 static int
 parse_scaled(const char *s, int binary, uint64_t *out)
 {
-	char buf[64], *end;
+	char buf[64];
 	size_t n = strlen(s);
 	uint64_t mul = 1, v;
 	const char *errstr;
@@ -94,7 +94,6 @@ parse_scaled(const char *s, int binary, uint64_t *out)
 		buf[n - 1] = '\0';
 	if (ssp_strtou64(buf, &v, &errstr) != 0 || v > UINT64_MAX / mul)
 		return -1;
-	(void)end;
 	*out = v * mul;
 	return 0;
 }
