@@ -108,8 +108,8 @@ lint-man:
 	    mandoc -Tlint -Wwarning $(MANPAGES) && echo "man: $(words $(MANPAGES)) pages lint clean"; \
 	else echo "man: mandoc not installed, lint skipped"; fi
 
-# Every global symbol of the library carries the ssp_ prefix (ASan adds
-# __odr_asan.<name> markers for exported data under SANITIZE=1).
+# Every global symbol of the library carries the ssp_ prefix (ASan's
+# __odr_asan.* companions of global variables excepted).
 checksymbols: $(LIB)
 	@bad=$$(nm -g --defined-only $(LIB) | awk 'NF==3 {print $$3}' | grep -v '^ssp_' | grep -v '^__odr_asan\.ssp_' || true); \
 	if [ -n "$$bad" ]; then echo "checksymbols: unprefixed globals:"; echo "$$bad"; exit 1; fi; \
