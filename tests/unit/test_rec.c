@@ -340,6 +340,8 @@ test_concatenation(void **state)
 		while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
 			if (r.type == SSP_EV_FUNC && k >= 100)
 				assert_non_null(ssp_rr_str(rr, r.f[1], NULL));
+			/* string ids start over with the second segment */
+			assert_true(ssp_rr_strgen(rr) == (k >= 100 ? 1u : 0u));
 			k++;
 		}
 		assert_int_equal(got, 0);
