@@ -12,10 +12,15 @@ struct src {
 	int have;		/* a record was read before (for backwards) */
 };
 
+struct hnode {			/* heap entry: the key inline */
+	int64_t ts;
+	unsigned i;
+};
+
 struct ssp_merge {
 	struct src *s;
 	size_t n;
-	unsigned *heap;		/* source indices, min (ts, index) on top */
+	struct hnode *heap;	/* min (ts, index) on top */
 	size_t nheap;
 	size_t primed;		/* sources [0, primed) have been started */
 	int refill;		/* source whose record was handed out, or -1 */
@@ -46,26 +51,24 @@ ssp_merge_set(struct ssp_merge *m, size_t i, ssp_merge_next_fn fn, void *src)
 }
 
 static inline int
-less(const struct ssp_merge *m, unsigned a, unsigned b)
+less(const struct hnode *a, const struct hnode *b)
 {
-	int64_t ta = m->s[a].rec.ts, tb = m->s[b].rec.ts;
-
-	return ta < tb || (ta == tb && a < b);
+	return a->ts < b->ts || (a->ts == b->ts && a->i < b->i);
 }
 
 static void
 sift_down(struct ssp_merge *m, size_t i)
 {
-	unsigned x = m->heap[i];
+	struct hnode x = m->heap[i];
 
 	for (;;) {
 		size_t c = 2 * i + 1;
 
 		if (c >= m->nheap)
 			break;
-		if (c + 1 < m->nheap && less(m, m->heap[c + 1], m->heap[c]))
+		if (c + 1 < m->nheap && less(&m->heap[c + 1], &m->heap[c]))
 			c++;
-		if (!less(m, m->heap[c], x))
+		if (!less(&m->heap[c], &x))
 			break;
 		m->heap[i] = m->heap[c];
 		i = c;
@@ -76,12 +79,12 @@ sift_down(struct ssp_merge *m, size_t i)
 static void
 sift_up(struct ssp_merge *m, size_t i)
 {
-	unsigned x = m->heap[i];
+	struct hnode x = m->heap[i];
 
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 
-		if (!less(m, x, m->heap[p]))
+		if (!less(&x, &m->heap[p]))
 			break;
 		m->heap[i] = m->heap[p];
 		i = p;
@@ -120,7 +123,11 @@ ssp_merge_next(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
 		m->refill = -1;
 		got = pull(m, i, e);
 		if (got == 1) {
-			sift_down(m, 0);
+			m->heap[0].ts = m->s[i].rec.ts;
+			/* still the smallest: the common case, no sifting */
+			if ((m->nheap > 1 && less(&m->heap[1], &m->heap[0])) ||
+			    (m->nheap > 2 && less(&m->heap[2], &m->heap[0])))
+				sift_down(m, 0);
 		} else {
 			m->heap[0] = m->heap[--m->nheap];
 			if (m->nheap > 0)
@@ -137,14 +144,15 @@ ssp_merge_next(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
 			*idx = i;
 			return got == 0 ? SSP_MERGE_END : SSP_MERGE_ERR;
 		}
-		m->heap[m->nheap++] = i;
+		m->heap[m->nheap].ts = m->s[i].rec.ts;
+		m->heap[m->nheap++].i = i;
 		sift_up(m, m->nheap - 1);
 	}
 	if (m->nheap == 0)
 		return SSP_MERGE_DONE;
-	*idx = m->heap[0];
-	*r = &m->s[m->heap[0]].rec;
-	m->refill = (int)m->heap[0];
+	*idx = m->heap[0].i;
+	*r = &m->s[m->heap[0].i].rec;
+	m->refill = (int)m->heap[0].i;
 	return SSP_MERGE_REC;
 }
 

@@ -41,7 +41,7 @@ enum ssp_bg_policy {
 	SSP_BG_ALL,		/* every background device span, chained by uid */
 };
 
-#define SSP_RULES_PACKET_IDLE  1000000000000LL	/* 1 s, in ps */
+#define SSP_RULES_PACKET_IDLE  10000000000LL	/* 10 ms, in ps */
 #define SSP_RULES_CONTEXT_LIMIT 65536
 
 struct ssp_rules;

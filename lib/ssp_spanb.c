@@ -6,7 +6,6 @@
 #define NC SSP_SF_NCOMMON
 #define NA 12			/* attribute slots: the most any kind has */
 #define RESYNC 8		/* mmio contexts looked at past a mismatch */
-#define SWEEP_MIN 4096		/* packet maps are swept above this size */
 
 /* --- names ------------------------------------------------------------- */
 
@@ -135,19 +134,16 @@ struct hent {
 struct hmap {
 	struct hent *t;
 	size_t cap, n;
+	unsigned shift;		/* 64 - log2(cap) */
 };
 
-static inline uint64_t
-hmix(uint64_t k1, uint64_t k2, uint32_t k3)
+/* Fibonacci hashing: the top bits of a multiplicative hash. */
+static inline size_t
+hslot(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
 {
-	uint64_t h = k1 * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = k1 ^ (k2 << 21 | k2 >> 43) ^ ((uint64_t)k3 << 47);
 
-	h ^= (k2 + 0x632be59bd9b4e019ULL) * 0xbf58476d1ce4e5b9ULL;
-	h ^= (uint64_t)k3 * 0x94d049bb133111ebULL;
-	h ^= h >> 31;
-	h *= 0xd6e8feb86659fd93ULL;
-	h ^= h >> 32;
-	return h;
+	return (size_t)((h * 0x9e3779b97f4a7c15ULL) >> m->shift);
 }
 
 static struct hent *
@@ -157,8 +153,7 @@ hm_find(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
 
 	if (m->cap == 0)
 		return NULL;
-	for (i = hmix(k1, k2, k3) & (m->cap - 1); m->t[i].used;
-	    i = (i + 1) & (m->cap - 1))
+	for (i = hslot(m, k1, k2, k3); m->t[i].used; i = (i + 1) & (m->cap - 1))
 		if (m->t[i].k1 == k1 && m->t[i].k2 == k2 && m->t[i].k3 == k3)
 			return &m->t[i];
 	return NULL;
@@ -175,24 +170,26 @@ hm_get(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
 static int
 hm_grow(struct hmap *m)
 {
-	size_t cap = m->cap ? m->cap * 2 : 64, i, j;
-	struct hent *t = calloc(cap, sizeof(*t));
+	struct hmap nm;
+	size_t i, j;
 
-	if (t == NULL)
+	nm.cap = m->cap ? m->cap * 2 : 64;
+	nm.shift = m->cap ? m->shift - 1 : 64 - 6;
+	nm.n = m->n;
+	if ((nm.t = calloc(nm.cap, sizeof(*nm.t))) == NULL)
 		return -1;
 	for (i = 0; i < m->cap; i++) {
 		const struct hent *h = &m->t[i];
 
 		if (!h->used)
 			continue;
-		for (j = hmix(h->k1, h->k2, h->k3) & (cap - 1); t[j].used;
-		    j = (j + 1) & (cap - 1))
+		for (j = hslot(&nm, h->k1, h->k2, h->k3); nm.t[j].used;
+		    j = (j + 1) & (nm.cap - 1))
 			;
-		t[j] = *h;
+		nm.t[j] = *h;
 	}
 	free(m->t);
-	m->t = t;
-	m->cap = cap;
+	*m = nm;
 	return 0;
 }
 
@@ -212,8 +209,7 @@ hm_put(struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3, void *v,
 	}
 	if ((m->n + 1) * 2 > m->cap && hm_grow(m) != 0)
 		return -1;
-	for (i = hmix(k1, k2, k3) & (m->cap - 1); m->t[i].used;
-	    i = (i + 1) & (m->cap - 1))
+	for (i = hslot(m, k1, k2, k3); m->t[i].used; i = (i + 1) & (m->cap - 1))
 		;
 	m->t[i] = (struct hent){ k1, k2, k3, 1, v };
 	m->n++;
@@ -231,7 +227,7 @@ hm_del_at(struct hmap *m, size_t i)
 		j = (j + 1) & mask;
 		if (!m->t[j].used)
 			break;
-		k = hmix(m->t[j].k1, m->t[j].k2, m->t[j].k3) & mask;
+		k = hslot(m, m->t[j].k1, m->t[j].k2, m->t[j].k3);
 		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
 			m->t[i] = m->t[j];
 			i = j;
@@ -377,7 +373,7 @@ struct ssp_spanb {
 	int64_t idle, now;
 	enum ssp_root_policy root;
 	enum ssp_bg_policy bg;
-	size_t sweep_at;
+	int64_t next_sweep;
 	int status;
 	struct ssp_err err;
 	struct ssp_spanb_stats st;
@@ -677,7 +673,6 @@ write_span(struct ssp_spanb *b, struct span *s)
 
 	s->id = ++b->next_id;
 	s->trace = p != NULL ? p->trace : s->id;
-	memset(&r, 0, sizeof(r));
 	r.type = s->kind;
 	r.ts = s->start;
 	r.nf = NC + b->nattr[s->kind];
@@ -1600,13 +1595,13 @@ net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	uint64_t uid = ev->f[SSP_F_NET_UID];
 	int interesting = ev->f[SSP_F_NET_INTERESTING] != 0;
-	struct elink *el = elink_at(b, st, ev->f[SSP_F_NET_NODE],
-	    ev->f[SSP_F_NET_DEV]);
+	struct elink *el;
 	struct span *s, *prev, *c = NULL;
 	unsigned xf = 0;
 	int bg = 0;
 
 	if (ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_FROM_ADAPTER) {
+		el = elink_at(b, st, ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
 		if (el != NULL)
 			c = ring_pop(&el->tx);
 		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL) {
@@ -1623,6 +1618,8 @@ net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		prev = hm_get(&b->chain, uid, 0, st);
 		if (prev == NULL && !interesting) {
 			if (b->bg == SSP_BG_ADAPTER) {
+				el = elink_at(b, st, ev->f[SSP_F_NET_NODE],
+				    ev->f[SSP_F_NET_DEV]);
 				if (el == NULL)
 					return NULL;
 				xf = X_TENTATIVE;	/* kept if it reaches the NIC */
@@ -1646,13 +1643,16 @@ net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	return s;
 }
 
-/* Forget packets whose last hop is older than packet-idle. */
+/* Forget packets whose last hop is older than packet-idle.  Runs at most
+ * once per half packet-idle of simulated time, so the map holds about 1.5
+ * packet-idle worth of packets and each sweep costs O(1) per packet. */
 static void
 sweep(struct ssp_spanb *b)
 {
 	int64_t horizon = b->now - b->idle;
 	size_t i;
 
+	b->next_sweep = b->now + b->idle / 2;
 	for (i = 0; i < b->chain.cap; ) {
 		struct span *x = b->chain.t[i].v;
 
@@ -1664,7 +1664,6 @@ sweep(struct ssp_spanb *b)
 			i++;
 		}
 	}
-	b->sweep_at = b->chain.n * 2 > SWEEP_MIN ? b->chain.n * 2 : SWEEP_MIN;
 }
 
 static void
@@ -1696,7 +1695,7 @@ net_end(struct ssp_spanb *b, unsigned st, struct span *s,
 		ref(s);
 		if (o != NULL)
 			unref(b, o);
-		if (b->chain.n > b->sweep_at)
+		if (b->now >= b->next_sweep)
 			sweep(b);
 	}
 	if (to_adapter) {
@@ -2025,7 +2024,6 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	b->idle = ssp_rules_packet_idle(rules);
 	b->root = ssp_rules_root(rules);
 	b->bg = ssp_rules_background(rules);
-	b->sweep_at = SWEEP_MIN;
 	b->spool.size = sizeof(struct span);
 	b->evsmall.size = sizeof(struct evn) + EV_SMALL * sizeof(uint64_t);
 	b->evlarge.size = sizeof(struct evn) + SSP_MAXF * sizeof(uint64_t);
