@@ -169,7 +169,9 @@ ssp_csv_read_mem(const char *name, const char *buf, size_t len,
 			r.line++;
 			continue;
 		}
-		if (r.need_start && !(r.row_start && (c == '\r' || c == '\n'))) {
+		/* a field starts at its first byte that is not trimmed space */
+		if (r.need_start && c != ' ' && c != '\t' &&
+		    !(r.row_start && (c == '\r' || c == '\n'))) {
 			r.fline = r.line;
 			r.fcol = r.col;
 			r.need_start = 0;

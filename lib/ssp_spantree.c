@@ -369,7 +369,8 @@ ssp_spantree_print(struct ssp_spantree *t, FILE *out)
 			    sname(t, s->stream, sb, sizeof(sb)), s->start,
 			    s->start - r->start, s->dur, s->id, t->arena + s->text);
 			if (s->nev > 0)
-				fprintf(out, " (%u events)", s->nev);
+				fprintf(out, " (%u event%s)", s->nev,
+				    s->nev == 1 ? "" : "s");
 			fputc('\n', out);
 			for (i = 0; i < s->nlinks; i++) {
 				const struct tlink *l = &t->l[s->link0 + (long)i];
