@@ -294,7 +294,8 @@ ssp_spantree_print(struct ssp_spantree *t, FILE *out)
 	if (t->n == 0)
 		return;
 	qsort(t->s, t->n, sizeof(*t->s), by_id);
-	qsort(t->l, t->nl, sizeof(*t->l), link_by_span);
+	if (t->nl > 0)
+		qsort(t->l, t->nl, sizeof(*t->l), link_by_span);
 	order = malloc(t->n * sizeof(*order));
 	stack = malloc(t->n * sizeof(*stack));
 	depth = malloc(t->n * sizeof(*depth));
