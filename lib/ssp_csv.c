@@ -24,6 +24,10 @@ struct rd {
 	int need_start, row_start;
 };
 
+static int vferr(struct ssp_err *e, const char *file, unsigned line,
+    unsigned col, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
+
 static int
 vferr(struct ssp_err *e, const char *file, unsigned line, unsigned col,
     const char *fmt, va_list ap)
