@@ -354,17 +354,49 @@ varint_put_fast(uint8_t *p, uint64_t v)
 		*p = (uint8_t)v;
 		return 1;
 	}
+	if (v < 0x4000) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7);
+		return 2;
+	}
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (v < (1ULL << 56)) {
+		/* varint length and continuation bits by bit length */
+		static const struct { uint8_t n; uint64_t cont; } len[57] = {
+#define L1 { 1, 0 }
+#define L2 { 2, 0x80ULL }
+#define L3 { 3, 0x8080ULL }
+#define L4 { 4, 0x808080ULL }
+#define L5 { 5, 0x80808080ULL }
+#define L6 { 6, 0x8080808080ULL }
+#define L7 { 7, 0x808080808080ULL }
+#define L8 { 8, 0x80808080808080ULL }
+			L1, L1, L1, L1, L1, L1, L1, L1,
+			L2, L2, L2, L2, L2, L2, L2,
+			L3, L3, L3, L3, L3, L3, L3,
+			L4, L4, L4, L4, L4, L4, L4,
+			L5, L5, L5, L5, L5, L5, L5,
+			L6, L6, L6, L6, L6, L6, L6,
+			L7, L7, L7, L7, L7, L7, L7,
+			L8, L8, L8, L8, L8, L8, L8,
+#undef L1
+#undef L2
+#undef L3
+#undef L4
+#undef L5
+#undef L6
+#undef L7
+#undef L8
+		};
+		unsigned bits = 64 - (unsigned)__builtin_clzll(v);
 		uint64_t x = v;
-		unsigned n = (64 - (unsigned)__builtin_clzll(v) + 6) / 7;
 
 		x = ((x & 0x00fffffff0000000ULL) << 4) | (x & 0x000000000fffffffULL);
 		x = ((x & 0x0fffc0000fffc000ULL) << 2) | (x & 0x00003fff00003fffULL);
 		x = ((x & 0x3f803f803f803f80ULL) << 1) | (x & 0x007f007f007f007fULL);
-		x |= 0x8080808080808080ULL & ((1ULL << (8 * (n - 1))) - 1);
+		x |= len[bits].cont;
 		memcpy(p, &x, 8);
-		return n;
+		return len[bits].n;
 	} else {	/* 9 or 10 bytes: 56 bits at once, then the rest */
 		uint64_t x = v & ((1ULL << 56) - 1), hi = v >> 56;
 
@@ -809,6 +841,10 @@ varint_fast(const uint8_t *p, uint64_t *v)
 	if (r < 0x80) {
 		*v = r;
 		return p + 1;
+	}
+	if (p[1] < 0x80) {		/* two bytes: ids, sizes, deltas */
+		*v = (r & 0x7f) | (uint64_t)p[1] << 7;
+		return p + 2;
 	}
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	{	/* up to 8 bytes at once: find the last byte, squeeze out the
