@@ -1,3 +1,4 @@
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -526,7 +527,9 @@ mk(struct ssp_spanb *b, unsigned kind, unsigned st, int64_t ts)
 		nomem(b);
 		return NULL;
 	}
-	memset(s, 0, sizeof(*s));
+	/* everything up to the attributes, and the attributes of this kind */
+	memset(s, 0, offsetof(struct span, a));
+	memset(s->a, 0, b->nattr[kind] * sizeof(s->a[0]));
 	s->seq = ++b->seq;
 	s->kind = (uint16_t)kind;
 	s->stream = (uint16_t)st;
@@ -564,34 +567,40 @@ orphan(struct span *s, unsigned cause)
 	s->cause = (uint8_t)(cause + 1);
 }
 
+/* Copy a member event (--events only). */
+static void __attribute__((noinline))
+keep_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
+{
+	unsigned nf = ssp_event_schema.types[ev->type].nf, i;
+	struct evn *n = pool_get(nf <= EV_SMALL ? &b->evsmall : &b->evlarge);
+
+	if (n == NULL) {
+		nomem(b);
+		return;
+	}
+	n->next = NULL;
+	n->ts = ev->ts;
+	n->type = ev->type;
+	n->nf = nf;
+	for (i = 0; i < nf; i++)
+		n->f[i] = (b->strmask[ev->type] & (1u << i)) ?
+		    ostr(b, s->stream, ev->f[i]) : ev->f[i];
+	if (s->ev_tail != NULL)
+		s->ev_tail->next = n;
+	else
+		s->ev_head = n;
+	s->ev_tail = n;
+}
+
 /* Attach an event (counted; copied with --events). */
-static void
+static inline void
 add_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
 {
 	s->nev++;
 	if (ev->ts > s->end)
 		s->end = ev->ts;
-	if (b->o.events) {
-		unsigned nf = ssp_event_schema.types[ev->type].nf, i;
-		struct evn *n = pool_get(nf <= EV_SMALL ? &b->evsmall : &b->evlarge);
-
-		if (n == NULL) {
-			nomem(b);
-			return;
-		}
-		n->next = NULL;
-		n->ts = ev->ts;
-		n->type = ev->type;
-		n->nf = nf;
-		for (i = 0; i < nf; i++)
-			n->f[i] = (b->strmask[ev->type] & (1u << i)) ?
-			    ostr(b, s->stream, ev->f[i]) : ev->f[i];
-		if (s->ev_tail != NULL)
-			s->ev_tail->next = n;
-		else
-			s->ev_head = n;
-		s->ev_tail = n;
-	}
+	if (b->o.events)
+		keep_ev(b, s, ev);
 }
 
 static void
@@ -1402,7 +1411,8 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	struct stream *n = &b->s[st];
 	uint64_t op = ev->f[SSP_F_NDMA_OP], addr = ev->f[SSP_F_NDMA_ADDR];
-	struct span *s = hm_get(&b->ndma_open, op, 0, st), *old;
+	struct hent *hf = hm_find(&b->ndma_open, op, 0, st);
+	struct span *s = hf != NULL ? hf->v : NULL, *old;
 	void *o;
 
 	switch (ev->type) {
@@ -1410,7 +1420,7 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	case SSP_EV_NIC_DMA_ENQ:
 		if (s != NULL) {
 			b->st.dup_ids++;
-			hm_del(&b->ndma_open, op, 0, st);
+			hm_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
 			finish_incomplete(b, s);
 		}
 		if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL)
@@ -1454,10 +1464,11 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			trim_dma_ctx(b);
 		return;
 	default:		/* completed dma read / write */
-		if ((s = hm_del(&b->ndma_open, op, 0, st)) == NULL) {
+		if (s == NULL) {
 			drop(b, st, SSP_DROP_NO_START);
 			return;
 		}
+		hm_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
 		if (s->a[SSP_SA_NDMA_ADDR - NC] != addr)
 			b->st.dma_mismatch++;
 		s->a[SSP_SA_NDMA_WRITE - NC] = ev->type == SSP_EV_NIC_DMA_DONE_WR;
