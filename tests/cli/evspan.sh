@@ -104,6 +104,16 @@ check "zstd inputs: same spans" cmp "$T/full.sp" "$T/fromz.sp"
 check "stdin as a stream" sh -c "evspan -t '$D/topology.csv' -r '$RULES' net=- -o '$T/stdin.sp' < '$D/net.ev'"
 check "stdin: same spans" cmp "$T/full.sp" "$T/stdin.sp"
 
+# concatenated segments of one stream: string ids start over in the second
+mkdumbbell -n 3 "$T/c1" >/dev/null
+cat "$T/c1/server.ev" "$T/c1/server.ev" > "$T/cat.ev"
+check "concatenated segments" evspan -s -t "$T/c1/topology.csv" -r "$RULES" server="$T/cat.ev" -o "$T/cat.sp"
+eq "both segments read" "$(awk '$1 == "server" {print $3}' "$T/.err")" "$((2 * $(evcat -n "$T/c1/server.ev" | awk '$2 == "total" {print $1}')))"
+eq "time going backwards is counted" "$(awk '$1 == "server" {print $6}' "$T/.err")" "1"
+spancat "$T/cat.sp" > "$T/cat.txt"
+eq "names right after the string ids restart" \
+    "$(grep -c 'host.syscall.*stream=server.*entry=entry_SYSCALL_64 call=__sys_recvfrom' "$T/cat.txt")" "6"
+
 # --seed sets trace_hi; without it, it depends on the inputs only
 check "--seed" evspan -t "$D/topology.csv" -r "$RULES" --seed 0x1234 -o "$T/seed.sp"
 eq "trace_hi is the seed" "$(spancat -c "$T/seed.sp" | tr -d '"' | awk -F, 'NR == 2 {print $3}')" "0x1234"

@@ -227,7 +227,7 @@ main(int argc, char **argv)
 	for (s = CLIENT; s <= SERVER; s++) {
 		cpu[s] = str(s, "system.switch_cpus");
 		comp[s] = str(s, "system.pc.simbricks_0");
-		pio[s] = str(s, "system.pc.simbricks_0.pio");
+		pio[s] = comp[s];	/* sim2ev drops the .pio of the responder */
 		table[s] = str(s, "vmlinux");
 	}
 	devtype[0] = str(NET, "SimpleNetDevice");
