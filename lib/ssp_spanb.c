@@ -370,6 +370,7 @@ struct ssp_spanb {
 	uint64_t link_kind;
 	unsigned nattr[SSP_SK_NKINDS];
 	uint32_t strmask[SSP_EV_NTYPES];	/* string fields per event type */
+	uint8_t evsim[SSP_EV_NTYPES];	/* simulator of each event type */
 	uint32_t ctx_limit;
 	int64_t idle, now;
 	enum ssp_root_policy root;
@@ -1792,7 +1793,7 @@ ssp_spanb_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 
 	b->st.in[st]++;
 	b->now = ev->ts;
-	if (ev->type >= SSP_EV_NTYPES || ssp_event_sim(ev->type) != s->kind ||
+	if (ev->type >= SSP_EV_NTYPES || b->evsim[ev->type] != s->kind ||
 	    s->ended) {
 		drop(b, st, SSP_DROP_FOREIGN);
 	} else {
@@ -2048,6 +2049,7 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		for (f = 0; f < et->nf; f++)
 			if (et->f[f].enc == SSP_ENC_S)
 				b->strmask[k] |= 1u << f;
+		b->evsim[k] = (uint8_t)ssp_event_sim(k);
 	}
 	b->s = calloc(b->ns ? b->ns : 1, sizeof(*b->s));
 	b->pl = calloc(t->npcie ? t->npcie : 1, sizeof(*b->pl));
