@@ -137,10 +137,18 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		const char *kind;
 
 		if ((rc = ssp_in_open(&ev->in[i], ts->file, SSP_IN_ZSTD_AUTO, NULL,
-		    e)) != SSP_OK)
+		    e)) != SSP_OK ||
+		    (rc = ssp_event_reader_open(&ev->rr[i], ev->in[i], e)) != SSP_OK) {
+			if (e != NULL) {	/* say which stream */
+				char msg[sizeof(e->msg) + SSP_TOPO_NAMEMAX + 16];
+
+				snprintf(msg, sizeof(msg), "stream %s: %s", ts->name,
+				    e->msg);
+				msg[sizeof(e->msg) - 1] = '\0';	/* truncate */
+				memcpy(e->msg, msg, sizeof(e->msg));
+			}
 			goto fail;
-		if ((rc = ssp_event_reader_open(&ev->rr[i], ev->in[i], e)) != SSP_OK)
-			goto fail;
+		}
 		sim = ssp_event_reader_sim(ev->rr[i]);
 		if (sim == SSP_SIM_NONE && (kind = ssp_rr_meta(ev->rr[i], "kind")) != NULL)
 			sim = ssp_sim_parse_kind(kind);

@@ -62,6 +62,7 @@ stderr_has "none.ev"
 printf 'not an event stream\n' > "$T/text.ev"
 expect_rc 1 "not an event stream" evspan -t "$D/topology.csv" net="$T/text.ev" -o "$T/x.sp"
 stderr_has "bad magic"
+stderr_has "evspan: stream net: "
 
 # A truncated stream: reported with its byte offset, spans from the data
 # before the damage are still written.
