@@ -515,7 +515,7 @@ test_varint_fast_paths(void **state)
 			memset(&r, 0, sizeof(r));
 			r.ts = 0;
 			r.f[0] = vals[i];
-			r.f[1] = (uint64_t)-(int64_t)vals[i];
+			r.f[1] = 0 - vals[i];	/* its negation, as a signed field */
 			assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
 		}
 	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
@@ -544,7 +544,7 @@ test_varint_fast_paths(void **state)
 				assert_int_equal(ssp_varint_get(&q, b + n, &v), 0);
 				assert_true(v == vals[i]);
 				assert_int_equal(ssp_varint_get(&q, b + n, &v), 0);
-				assert_true(ssp_unzigzag(v) == -(int64_t)vals[i]);
+				assert_true((uint64_t)ssp_unzigzag(v) == 0 - vals[i]);
 				d = q;
 			}
 	}
@@ -557,7 +557,7 @@ test_varint_fast_paths(void **state)
 		for (i = 0; i < nv; i++) {
 			assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
 			assert_true(r.f[0] == vals[i]);
-			assert_true((int64_t)r.f[1] == -(int64_t)vals[i]);
+			assert_true(r.f[1] == 0 - vals[i]);
 		}
 	assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
 	ssp_rr_close(rr);
