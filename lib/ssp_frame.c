@@ -153,7 +153,8 @@ ssp_frd_next(struct ssp_frd *f, struct ssp_block *b, struct ssp_err *e)
 			    name, (unsigned long long)f->off, len, got), -1;
 		{
 			uLong c = crc32(0L, h, 8);
-			c = crc32(c, f->buf, len);
+			if (len > 0)	/* zlib: a NULL buffer returns the initial value */
+				c = crc32(c, f->buf, len);
 			if ((uint32_t)c != crc)
 				return ssp_err_set(e, SSP_ERR_CHECKSUM, f->off, "%s: "
 				    "offset %llu: block checksum mismatch (stored "
@@ -161,7 +162,8 @@ ssp_frd_next(struct ssp_frd *f, struct ssp_block *b, struct ssp_err *e)
 				    (unsigned long long)f->off, crc, (uint32_t)c), -1;
 		}
 		b->type = h[0];
-		b->payload = f->buf;
+		/* Never NULL, even for an empty first block: callers do p + len. */
+		b->payload = f->buf != NULL ? f->buf : (const uint8_t *)"";
 		b->len = len;
 		b->offset = f->off;
 		b->new_segment = f->new_segment;
@@ -208,7 +210,8 @@ ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
 		    "exceeds the limit", len);
 	put_le32(h + 4, (uint32_t)len);
 	c = crc32(0L, h, 8);
-	c = crc32(c, payload, (uInt)len);
+	if (len > 0)
+		c = crc32(c, payload, (uInt)len);
 	put_le32(h + 8, (uint32_t)c);
 	if (ssp_out_write(o, h, sizeof(h), e) != SSP_OK)
 		return SSP_ERR_IO;
