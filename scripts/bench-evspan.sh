@@ -8,13 +8,13 @@
 #   3. the rerun workflow: evspan on stashed .ev.zst files with a changed
 #      rules file, against `zstd -d` of the same files (to /dev/null and to
 #      files), as a ratio.
-# Every figure is the best of REPEAT runs (default 3): the machine is shared.
+# Every figure is the best of REPEAT runs (default 5): the machine is shared.
 # Needs SSP_BIN (evspan, evcat) and SSP_HELPERS (mkdumbbell); zstd(1).
 set -eu
 : "${SSP_BIN:?set SSP_BIN to the directory with evspan}"
 : "${SSP_HELPERS:?set SSP_HELPERS to the directory with mkdumbbell}"
 N=${1:-${BENCH_N:-300000}}
-REPEAT=${REPEAT:-3}
+REPEAT=${REPEAT:-5}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 RULES="$TOP/rules/linux-i40e.csv"
 W=$(mktemp -d "${TMPDIR:-/tmp}/bench-evspan.XXXXXX")
@@ -60,7 +60,8 @@ raw=$(cat "$W/big/"*.ev | wc -c)
 zsz=$(cat "$W/big/"*.ev.zst | wc -c)
 echo "input: $events events, $raw bytes ($zsz bytes as .ev.zst), load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
 
-# 1. throughput
+# 1. throughput (one warm-up run first: page cache, CPU frequency)
+evspan -t "$W/big/topology.csv" -r "$RULES" -o /dev/null
 run evnull evspan -t "$W/big/topology.csv" -r "$RULES" -o /dev/null
 run evfile evspan -t "$W/big/topology.csv" -r "$RULES" -o "$W/spans.sp"
 run cat sh -c "cat '$W/big/'*.ev > /dev/null"
