@@ -34,7 +34,7 @@ enum {
 	X_NICWORK = 0x1,	/* syscall: sent a context to a NIC */
 	X_RECEIVED = 0x2,	/* syscall: looked for rx contexts */
 	X_TENTATIVE = 0x4,	/* background device span, adapter not reached */
-	X_GONE_BG = 0x8,
+	X_INSIDE = 0x8,		/* host mmio answered inside gem5 */
 };
 
 struct evn {			/* a member event (with --events) */
@@ -1021,6 +1021,20 @@ finish_incomplete(struct ssp_spanb *b, struct span *s)
 	finish(b, s);
 }
 
+/* A posted write whose immediate response did not come: expected for
+ * accesses answered inside gem5, else the span is incomplete. */
+static void
+close_posted(struct ssp_spanb *b, struct stream *h)
+{
+	struct span *s = h->posted;
+
+	h->posted = NULL;
+	if (s->xf & X_INSIDE)
+		finish(b, s);
+	else
+		finish_incomplete(b, s);
+}
+
 static void
 ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -1049,6 +1063,13 @@ ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	 * inside gem5: no NIC line, no completion. */
 	if ((bar >= 0 && (bar > 31 || !(bars & (1u << bar)))) ||
 	    (h->last_fcls & SSP_FC_PCI_WRITE)) {
+		if (posted == 1) {	/* may still get its immediate response */
+			if (h->posted != NULL)
+				close_posted(b, h);
+			s->xf |= X_INSIDE;
+			h->posted = s;
+			return;
+		}
 		finish(b, s);
 		return;
 	}
@@ -1061,7 +1082,7 @@ ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 	if (posted == 1) {
 		if (h->posted != NULL)	/* the previous one got no response */
-			finish_incomplete(b, h->posted);
+			close_posted(b, h);
 		h->posted = s;
 		return;
 	}
@@ -1184,10 +1205,8 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	struct span *s;
 
 	/* Lines gem5 prints at the same tick as their start are over. */
-	if (h->posted != NULL && ev->ts > h->posted->start) {
-		finish_incomplete(b, h->posted);
-		h->posted = NULL;
-	}
+	if (h->posted != NULL && ev->ts > h->posted->start)
+		close_posted(b, h);
 	if (h->pci != NULL && ev->ts > h->pci->start) {
 		finish(b, h->pci);
 		h->pci = NULL;
@@ -1699,7 +1718,11 @@ net_end(struct ssp_spanb *b, unsigned st, struct span *s,
 	}
 	add_ev(b, s, ev);
 	net_attrs(b, st, s, ev, 0);
-	if (ev->type == SSP_EV_NET_DEQ) {
+	/* Chain the packet's next hops to this one; not for background
+	 * traffic kept only where it reaches a NIC: each copy of it that
+	 * reaches another NIC starts a trace of its own, the others vanish. */
+	if (ev->type == SSP_EV_NET_DEQ && !(b->bg == SSP_BG_ADAPTER &&
+	    (s->flags & SSP_SPAN_BACKGROUND))) {
 		if (hm_put(&b->chain, ev->f[SSP_F_NET_UID], 0, st, s, &o) != 0) {
 			nomem(b);
 			return;

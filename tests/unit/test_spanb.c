@@ -534,11 +534,17 @@ test_mmio_not_for_nic(void **state)
 	mmio_wr(h, H1, 300, 2, 0, 0x20, 0);	/* MSI programming */
 	fn(h, H1, 350, "kfree");
 	mmio_wr(h, H1, 400, 3, 2, 0x30, 0);	/* BAR 2: a device BAR here */
+	mmio_wr(h, H1, 500, 4, 3, 0x10, 1);	/* posted, MSI-X table ... */
+	posted(h, H1, 500);			/* ... still gets its response */
+	mmio_wr(h, H1, 600, 5, 3, 0x10, 1);	/* or not: nothing is missing */
 	nic_wr(h, N1, 900, 0x30);
 	nic_wr(h, N1, 950, 0x40);		/* nothing left for it */
 	hdone(h, H1, 1000, SSP_EV_MMIO_WR_DONE, 3);
 	finish(h);
 	assert_int_equal(span_at(h, SSP_SK_HOST_MMIO, 200)->f[SSP_SF_DUR], 0);
+	assert_int_equal(span_at(h, SSP_SK_HOST_MMIO, 500)->f[SSP_SF_FLAGS], 0);
+	assert_int_equal(span_at(h, SSP_SK_HOST_MMIO, 600)->f[SSP_SF_FLAGS], 0);
+	assert_int_equal(ssp_spanb_stats(h->b)->used[H1], 10);	/* all of them */
 	parent_is(h, SSP_SK_NIC_MMIO, 900, SSP_SK_HOST_MMIO, 400);
 	root_is(h, SSP_SK_NIC_MMIO, 950, SSP_SPAN_ORPHAN, "mmio");
 	assert_int_equal(ssp_spanb_stats(h->b)->orphans[SSP_CAUSE_MMIO], 1);
@@ -813,16 +819,25 @@ test_background_adapter(void **state)
 	net(h, 140, SSP_EV_NET_ENQ, 0, 2, 42, 0, 0);
 	net(h, 150, SSP_EV_NET_DEQ, 0, 2, 42, 0, SSP_NET_TO_ADAPTER);
 	net(h, 160, SSP_EV_NET_DROP, 3, 1, 43, 0, 0);	/* dropped background */
+	/* a broadcast: copies of uid 44 reach both NICs and a third port */
+	net(h, 170, SSP_EV_NET_ENQ, 0, 2, 44, 0, 0);
+	net(h, 171, SSP_EV_NET_DEQ, 0, 2, 44, 0, SSP_NET_TO_ADAPTER);
+	net(h, 172, SSP_EV_NET_ENQ, 0, 3, 44, 0, 0);
+	net(h, 173, SSP_EV_NET_ENQ, 1, 2, 44, 0, 0);
+	net(h, 174, SSP_EV_NET_DEQ, 0, 3, 44, 0, 0);
+	net(h, 175, SSP_EV_NET_DEQ, 1, 2, 44, 0, SSP_NET_TO_ADAPTER);
 	nic1(h, N2, 200, SSP_EV_NIC_RX, 0, 60);
 	fn(h, H2, 300, "entry_SYSCALL_64");
 	fn(h, H2, 310, "i40e_napi_poll");
 	finish(h);
-	assert_int_equal(count(h, SSP_SK_NET_DEVICE), 1);
+	assert_int_equal(count(h, SSP_SK_NET_DEVICE), 3);
+	root_is(h, SSP_SK_NET_DEVICE, 170, SSP_SPAN_BACKGROUND, "");
+	root_is(h, SSP_SK_NET_DEVICE, 173, SSP_SPAN_BACKGROUND, "");
 	root_is(h, SSP_SK_NET_DEVICE, 140, SSP_SPAN_BACKGROUND, "");
 	parent_is(h, SSP_SK_NIC_RX, 200, SSP_SK_NET_DEVICE, 140);
 	parent_is(h, SSP_SK_HOST_SYSCALL, 300, SSP_SK_NIC_RX, 200);
-	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_BACKGROUND], 5);
-	assert_int_equal(ssp_spanb_stats(h->b)->background, 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_BACKGROUND], 7);
+	assert_int_equal(ssp_spanb_stats(h->b)->background, 3);
 	check_invariants(h);
 	teardown(h);
 }
