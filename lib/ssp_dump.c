@@ -14,10 +14,26 @@ struct ssp_dump {
 	unsigned ncols;
 	const char **cols;
 	unsigned *colmap;	/* [type * SSP_MAXF + field] -> column */
-	char **cells;		/* scratch row */
+	const char **cells;	/* scratch row */
 	char buf[SSP_MAXF][256];	/* cell texts of the current row */
 	size_t typew;		/* text: width of the type column */
+	const char *const *streams;	/* stream names, or NULL */
+	size_t nstreams;
+	unsigned name_col;	/* CSV: the stream_name column, 0 = none */
 };
+
+static int
+is_stream_field(const struct ssp_dump *d, const struct ssp_field *f)
+{
+	return d->streams != NULL && f->enc == SSP_ENC_U &&
+	    strcmp(f->name, "stream") == 0;
+}
+
+static const char *
+stream_name(const struct ssp_dump *d, uint64_t v)
+{
+	return v < d->nstreams ? d->streams[v] : "?";
+}
 
 void
 ssp_dump_value(char *buf, size_t n, char enc, uint64_t v, const struct ssp_rr *rr)
@@ -57,7 +73,7 @@ csv_setup(struct ssp_dump *d)
 {
 	unsigned t, k, c;
 
-	d->cols = calloc(2 + d->fs->ntypes * SSP_MAXF, sizeof(*d->cols));
+	d->cols = calloc(3 + d->fs->ntypes * SSP_MAXF, sizeof(*d->cols));
 	d->colmap = calloc((size_t)d->fs->ntypes * SSP_MAXF, sizeof(*d->colmap));
 	if (d->cols == NULL || d->colmap == NULL)
 		return -1;
@@ -71,8 +87,13 @@ csv_setup(struct ssp_dump *d)
 			for (c = 2; c < d->ncols; c++)
 				if (strcmp(d->cols[c], rt->f[k].name) == 0)
 					break;
-			if (c == d->ncols)
+			if (c == d->ncols) {
 				d->cols[d->ncols++] = rt->f[k].name;
+				if (is_stream_field(d, &rt->f[k]) && d->name_col == 0) {
+					d->name_col = d->ncols;
+					d->cols[d->ncols++] = "stream_name";
+				}
+			}
 			d->colmap[t * SSP_MAXF + k] = c;
 		}
 	}
@@ -91,11 +112,20 @@ csv_setup(struct ssp_dump *d)
 struct ssp_dump *
 ssp_dump_new(FILE *out, enum ssp_dump_fmt fmt, const struct ssp_rr *rr)
 {
+	return ssp_dump_new_named(out, fmt, rr, NULL, 0);
+}
+
+struct ssp_dump *
+ssp_dump_new_named(FILE *out, enum ssp_dump_fmt fmt, const struct ssp_rr *rr,
+    const char *const *streams, size_t nstreams)
+{
 	struct ssp_dump *d = calloc(1, sizeof(*d));
 	unsigned t;
 
 	if (d == NULL)
 		return NULL;
+	d->streams = streams;
+	d->nstreams = nstreams;
 	d->out = out;
 	d->fmt = fmt;
 	d->rr = rr;
@@ -138,7 +168,11 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 	case SSP_DUMP_TEXT:
 		fprintf(d->out, "%15" PRId64 " %-*s", r->ts, (int)d->typew, t->name);
 		for (k = 0; k < t->nf; k++) {
-			ssp_dump_value(v, sizeof(v), t->f[k].enc, r->f[k], d->rr);
+			if (is_stream_field(d, &t->f[k]))
+				snprintf(v, sizeof(v), "%s", stream_name(d, r->f[k]));
+			else
+				ssp_dump_value(v, sizeof(v), t->f[k].enc, r->f[k],
+				    d->rr);
 			fprintf(d->out, " %s=%s", t->f[k].name, v);
 		}
 		fputc('\n', d->out);
@@ -152,6 +186,8 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 			ssp_dump_value(d->buf[k], sizeof(d->buf[k]), t->f[k].enc,
 			    r->f[k], d->rr);
 			d->cells[d->colmap[(r->ftag - 1) * SSP_MAXF + k]] = d->buf[k];
+			if (d->name_col != 0 && is_stream_field(d, &t->f[k]))
+				d->cells[d->name_col] = stream_name(d, r->f[k]);
 		}
 		for (c = 2; c < d->ncols; c++) {
 			fputc(',', d->out);
@@ -177,6 +213,10 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 			} else {
 				ssp_dump_value(v, sizeof(v), enc, r->f[k], d->rr);
 				json_str(d->out, v);
+			}
+			if (is_stream_field(d, &t->f[k])) {
+				fputs(",\"stream_name\":", d->out);
+				json_str(d->out, stream_name(d, r->f[k]));
 			}
 		}
 		fputs("}\n", d->out);

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "ssp_crc32.h"
 #include "ssp_frame.h"
 
 const uint8_t ssp_magic_events[SSP_MAGIC_LEN] =
@@ -154,7 +155,7 @@ ssp_frd_next(struct ssp_frd *f, struct ssp_block *b, struct ssp_err *e)
 		{
 			uLong c = crc32(0L, h, 8);
 			if (len > 0)	/* zlib: a NULL buffer returns the initial value */
-				c = crc32(c, f->buf, len);
+				c = ssp_crc32((uint32_t)c, f->buf, len);
 			if ((uint32_t)c != crc)
 				return ssp_err_set(e, SSP_ERR_CHECKSUM, f->off, "%s: "
 				    "offset %llu: block checksum mismatch (stored "
@@ -211,7 +212,7 @@ ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
 	put_le32(h + 4, (uint32_t)len);
 	c = crc32(0L, h, 8);
 	if (len > 0)
-		c = crc32(c, payload, (uInt)len);
+		c = ssp_crc32((uint32_t)c, payload, len);
 	put_le32(h + 8, (uint32_t)c);
 	if (ssp_out_write(o, h, sizeof(h), e) != SSP_OK)
 		return SSP_ERR_IO;

@@ -6,7 +6,7 @@
 #include "ssp_varint.h"
 
 #define BLOCK_TARGET   (64 * 1024)	/* data block size the writer aims at */
-#define REC_MAXBYTES   (1 + 2 * SSP_VARINT_MAX + SSP_MAXF * SSP_VARINT_MAX)
+#define REC_MAXBYTES   (1 + 2 * SSP_VARINT_MAX + SSP_MAXF * SSP_VARINT_MAX + 8)
 #define STR_MAX        65535		/* longest string */
 #define NAME_MAX_      255		/* longest type/field name */
 #define META_MAX       4096		/* longest metadata key or value */
@@ -240,6 +240,7 @@ encode_header(struct buf *b, const struct ssp_schema *s,
 struct ssp_rw {
 	struct ssp_out *out;
 	const struct ssp_schema *schema;
+	uint32_t *smask;	/* per type: fields to zigzag */
 	struct buf blk;
 	int64_t last_ts;	/* delta base within the block */
 	struct strtab strs;
@@ -283,6 +284,19 @@ ssp_rw_open(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
 	}
 	w->out = o;
 	w->schema = s;
+	if ((w->smask = calloc(s->ntypes ? s->ntypes : 1, sizeof(*w->smask))) == NULL) {
+		free(h.p);
+		ssp_rw_abort(w);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	{
+		unsigned t, k;
+
+		for (t = 0; t < s->ntypes; t++)
+			for (k = 0; k < s->types[t].nf; k++)
+				if (is_signed_enc(s->types[t].f[k].enc))
+					w->smask[t] |= 1u << k;
+	}
 	r = ssp_frame_magic(o, magic, e);
 	if (r == SSP_OK)
 		r = ssp_frame_block(o, SSP_BLOCK_HEADER, h.p, h.len, e);
@@ -328,10 +342,87 @@ ssp_rw_str(struct ssp_rw *w, const char *s, size_t len, struct ssp_err *e)
 	return id;
 }
 
+/*
+ * ssp_varint_put for the record hot path: values below 2^56 are spread
+ * into 7-bit groups and stored with one 8-byte write.  The caller keeps
+ * 8 bytes of room past the varint (REC_MAXBYTES has the slack).
+ */
+static inline size_t
+varint_put_fast(uint8_t *p, uint64_t v)
+{
+	if (v < 0x80) {
+		*p = (uint8_t)v;
+		return 1;
+	}
+	if (v < 0x4000) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7);
+		return 2;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (v < (1ULL << 56)) {
+		/* varint length and continuation bits by bit length */
+		static const struct { uint8_t n; uint64_t cont; } len[57] = {
+#define L1 { 1, 0 }
+#define L2 { 2, 0x80ULL }
+#define L3 { 3, 0x8080ULL }
+#define L4 { 4, 0x808080ULL }
+#define L5 { 5, 0x80808080ULL }
+#define L6 { 6, 0x8080808080ULL }
+#define L7 { 7, 0x808080808080ULL }
+#define L8 { 8, 0x80808080808080ULL }
+			L1, L1, L1, L1, L1, L1, L1, L1,
+			L2, L2, L2, L2, L2, L2, L2,
+			L3, L3, L3, L3, L3, L3, L3,
+			L4, L4, L4, L4, L4, L4, L4,
+			L5, L5, L5, L5, L5, L5, L5,
+			L6, L6, L6, L6, L6, L6, L6,
+			L7, L7, L7, L7, L7, L7, L7,
+			L8, L8, L8, L8, L8, L8, L8,
+#undef L1
+#undef L2
+#undef L3
+#undef L4
+#undef L5
+#undef L6
+#undef L7
+#undef L8
+		};
+		unsigned bits = 64 - (unsigned)__builtin_clzll(v);
+		uint64_t x = v;
+
+		x = ((x & 0x00fffffff0000000ULL) << 4) | (x & 0x000000000fffffffULL);
+		x = ((x & 0x0fffc0000fffc000ULL) << 2) | (x & 0x00003fff00003fffULL);
+		x = ((x & 0x3f803f803f803f80ULL) << 1) | (x & 0x007f007f007f007fULL);
+		x |= len[bits].cont;
+		memcpy(p, &x, 8);
+		return len[bits].n;
+	} else {	/* 9 or 10 bytes: 56 bits at once, then the rest */
+		uint64_t x = v & ((1ULL << 56) - 1), hi = v >> 56;
+
+		x = ((x & 0x00fffffff0000000ULL) << 4) | (x & 0x000000000fffffffULL);
+		x = ((x & 0x0fffc0000fffc000ULL) << 2) | (x & 0x00003fff00003fffULL);
+		x = ((x & 0x3f803f803f803f80ULL) << 1) | (x & 0x007f007f007f007fULL);
+		x |= 0x8080808080808080ULL;
+		memcpy(p, &x, 8);
+		if (hi < 0x80) {
+			p[8] = (uint8_t)hi;
+			return 9;
+		}
+		p[8] = (uint8_t)(hi | 0x80);
+		p[9] = 1;
+		return 10;
+	}
+#else
+	return ssp_varint_put(p, v);
+#endif
+}
+
 int
 ssp_rw_put(struct ssp_rw *w, const struct ssp_rec *r, struct ssp_err *e)
 {
 	const struct ssp_rtype *t;
+	uint32_t sm;
 	uint8_t *p;
 	unsigned i;
 
@@ -341,12 +432,13 @@ ssp_rw_put(struct ssp_rw *w, const struct ssp_rec *r, struct ssp_err *e)
 	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
 		return e != NULL ? e->code : SSP_ERR_IO;
 	t = &w->schema->types[r->type];
+	sm = w->smask[r->type];
 	p = w->blk.p + w->blk.len;	/* room for REC_MAXBYTES is kept */
-	p += ssp_varint_put(p, (uint64_t)r->type + 1);
-	p += ssp_varint_put(p, ssp_zigzag((int64_t)((uint64_t)r->ts -
+	p += varint_put_fast(p, (uint64_t)r->type + 1);
+	p += varint_put_fast(p, ssp_zigzag((int64_t)((uint64_t)r->ts -
 	    (uint64_t)w->last_ts)));
 	for (i = 0; i < t->nf; i++)
-		p += ssp_varint_put(p, is_signed_enc(t->f[i].enc) ?
+		p += varint_put_fast(p, (sm >> i) & 1 ?
 		    ssp_zigzag((int64_t)r->f[i]) : r->f[i]);
 	w->blk.len = (size_t)(p - w->blk.p);
 	w->last_ts = r->ts;
@@ -392,6 +484,7 @@ ssp_rw_abort(struct ssp_rw *w)
 	free(w->blk.p);
 	strtab_free(&w->strs);
 	free(w->map);
+	free(w->smask);
 	free(w);
 }
 
@@ -734,12 +827,72 @@ ssp_rr_open(struct ssp_rr **rp, struct ssp_in *in, const uint8_t *magic,
 	return SSP_OK;
 }
 
+/*
+ * Decode a varint with at least SSP_VARINT_MAX bytes readable: the record
+ * fast path.  Same rules as ssp_varint_get; NULL when too long.
+ */
+static inline const uint8_t *
+varint_fast(const uint8_t *p, uint64_t *v)
+{
+	uint64_t r, b;
+	unsigned shift;
+
+	r = *p;
+	if (r < 0x80) {
+		*v = r;
+		return p + 1;
+	}
+	if (p[1] < 0x80) {		/* two bytes: ids, sizes, deltas */
+		*v = (r & 0x7f) | (uint64_t)p[1] << 7;
+		return p + 2;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{	/* up to 8 bytes at once: find the last byte, squeeze out the
+		 * continuation bits pairwise */
+		uint64_t x, stop;
+
+		memcpy(&x, p, 8);
+		stop = ~x & 0x8080808080808080ULL;
+		if (stop != 0) {
+			unsigned n = (unsigned)__builtin_ctzll(stop) / 8 + 1;
+
+			if (n < 8)
+				x &= (1ULL << (8 * n)) - 1;
+			x = ((x & 0x7f007f007f007f00ULL) >> 1) |
+			    (x & 0x007f007f007f007fULL);
+			x = ((x & 0x3fff00003fff0000ULL) >> 2) |
+			    (x & 0x00003fff00003fffULL);
+			x = ((x & 0x0fffffff00000000ULL) >> 4) |
+			    (x & 0x000000000fffffffULL);
+			*v = x;
+			return p + n;
+		}
+	}
+#endif
+	p++;
+	r &= 0x7f;
+	for (shift = 7; shift < 63; shift += 7) {
+		b = *p++;
+		r |= (b & 0x7f) << shift;
+		if (b < 0x80) {
+			*v = r;
+			return p;
+		}
+	}
+	b = *p++;
+	if (b > 1)
+		return NULL;
+	*v = r | b << 63;
+	return p;
+}
+
 int
 ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 {
 	const uint8_t *p;
 	uint64_t tag, v;
 	const struct ftype *ft;
+	uint32_t m;
 	unsigned i;
 	char msg[120];
 
@@ -785,29 +938,39 @@ ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 			return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
 		}
 		ft = &rr->ftypes[tag - 1];
-		if (ssp_varint_get(&p, rr->end, &v) != 0)
-			goto bad;
+		if ((size_t)(rr->end - p) >= (ft->nf + 1) * SSP_VARINT_MAX) {
+			/* room for the longest record: no bounds checks */
+			if ((p = varint_fast(p, &v)) == NULL)
+				goto bad;
+			for (i = 0; i < ft->nf; i++)
+				if ((p = varint_fast(p, &r->f[i])) == NULL)
+					goto bad;
+		} else {
+			if (ssp_varint_get(&p, rr->end, &v) != 0)
+				goto bad;
+			for (i = 0; i < ft->nf; i++)
+				if (ssp_varint_get(&p, rr->end, &r->f[i]) != 0)
+					goto bad;
+		}
 		rr->ts = (int64_t)((uint64_t)rr->ts + (uint64_t)ssp_unzigzag(v));
 		r->ts = rr->ts;
 		r->ftag = (uint32_t)tag;
 		r->type = ft->prog;
 		r->nf = ft->nf;
-		for (i = 0; i < ft->nf; i++)
-			if (ssp_varint_get(&p, rr->end, &r->f[i]) != 0)
-				goto bad;
-		if (ft->signed_mask)
-			for (i = 0; i < ft->nf; i++)
-				if (ft->signed_mask & (1u << i))
-					r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
-		if (ft->str_mask)
-			for (i = 0; i < ft->nf; i++)
-				if ((ft->str_mask & (1u << i)) && r->f[i] > rr->strs.n) {
-					snprintf(msg, sizeof(msg), "record uses "
-					    "undefined string id %llu",
-					    (unsigned long long)r->f[i]);
-					return rr_fail(rr, e, SSP_ERR_FORMAT,
-					    rr->blk_off, msg);
-				}
+		for (m = ft->signed_mask; m != 0; m &= m - 1) {
+			i = (unsigned)__builtin_ctz(m);
+			r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
+		}
+		for (m = ft->str_mask; m != 0; m &= m - 1) {
+			i = (unsigned)__builtin_ctz(m);
+			if (r->f[i] > rr->strs.n) {
+				snprintf(msg, sizeof(msg), "record uses "
+				    "undefined string id %llu",
+				    (unsigned long long)r->f[i]);
+				return rr_fail(rr, e, SSP_ERR_FORMAT,
+				    rr->blk_off, msg);
+			}
+		}
 		rr->p = p;
 		rr->nrec++;
 		rr->seg_rec++;
@@ -849,6 +1012,7 @@ unsigned ssp_rr_version_minor(const struct ssp_rr *rr) { return rr->minor; }
 const char *ssp_rr_name(const struct ssp_rr *rr) { return ssp_frd_name(rr->frd); }
 uint64_t ssp_rr_offset(const struct ssp_rr *rr) { return rr->blk_off; }
 uint64_t ssp_rr_records(const struct ssp_rr *rr) { return rr->nrec; }
+uint64_t ssp_rr_strgen(const struct ssp_rr *rr) { return rr->gen; }
 
 void
 ssp_rr_close(struct ssp_rr *rr)
