@@ -1,0 +1,64 @@
+#!/bin/sh
+# make bench: every benchmark of simspan, each printing its figures next to
+# a simple baseline measured in the same run (wc -l, zstd -d, cat, ...).
+# Not a test: it generates several GB of input and takes a while.
+#
+#   SSP_BIN, SSP_HELPERS  set by make bench
+#   BENCH_DIR    where inputs and outputs go (default $TMPDIR/simspan-bench)
+#   BENCH_ONLY   space-separated subset of: sim2ev evfilter evspan sqlite
+#                otlp e2e   (default: all)
+#   BENCH_QUICK=1  small inputs, to check that the scripts work
+set -eu
+: "${SSP_BIN:?set SSP_BIN to the directory with the built tools}"
+export SSP_BIN
+export SSP_HELPERS="${SSP_HELPERS:-$SSP_BIN/../tests/helpers}"
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+export BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/simspan-bench}"
+ONLY=${BENCH_ONLY:-"sim2ev evfilter evspan sqlite otlp e2e"}
+QUICK=${BENCH_QUICK:-0}
+mkdir -p "$BENCH_DIR"
+
+for need in python3 zstd sqlite3 /usr/bin/time; do
+	command -v "$need" >/dev/null 2>&1 || {
+		echo "bench: $need is missing (apt-get install python3 zstd sqlite3 time)" >&2
+		exit 1
+	}
+done
+
+echo "simspan benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \
+    "$(awk '/model name/ { $1 = $2 = $3 = ""; print; exit }' /proc/cpuinfo | sed 's/^ *//')"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+section() { printf '\n==== %s ====\n' "$1"; }
+want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if want sim2ev; then
+	section "phase 1: sim2ev against wc -l"
+	if [ "$QUICK" = 1 ]; then BENCH_GB=0.05 BENCH_RUNS=1 BENCH_DUMBBELL=0 \
+	    sh "$TOP/scripts/bench-sim2ev.sh"; else sh "$TOP/scripts/bench-sim2ev.sh"; fi
+fi
+if want evfilter && [ -f "$TOP/scripts/bench-evfilter.sh" ]; then
+	section "evfilter and evcat against cat and zstd -d"
+	if [ "$QUICK" = 1 ]; then BENCH_EVENTS=1000000 BENCH_REPEAT=1 sh "$TOP/scripts/bench-evfilter.sh"
+	else sh "$TOP/scripts/bench-evfilter.sh"; fi
+fi
+if want evspan; then
+	section "phase 2: evspan"
+	if [ "$QUICK" = 1 ]; then REPEAT=1 sh "$TOP/scripts/bench-evspan.sh" 20000
+	else sh "$TOP/scripts/bench-evspan.sh"; fi
+fi
+if want sqlite; then
+	section "span2sqlite against sqlite3 .import"
+	if [ "$QUICK" = 1 ]; then N=5000 REPEAT=1 sh "$TOP/scripts/bench-span2sqlite.sh"
+	else sh "$TOP/scripts/bench-span2sqlite.sh"; fi
+fi
+if want otlp; then
+	section "span2otlp"
+	if [ "$QUICK" = 1 ]; then REPS=1 sh "$TOP/scripts/bench-span2otlp.sh" 5000
+	else sh "$TOP/scripts/bench-span2otlp.sh"; fi
+fi
+if want e2e; then
+	section "end to end: logs -> spans -> SQLite and OTLP"
+	sh "$TOP/scripts/bench-e2e.sh"
+fi
