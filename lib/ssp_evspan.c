@@ -1,11 +1,13 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ssp_event.h"
 #include "ssp_evspan.h"
 #include "ssp_io.h"
 #include "ssp_merge.h"
+#include "ssp_prefetch.h"
 #include "ssp_rec.h"
 #include "ssp_span.h"
 
@@ -16,11 +18,12 @@ struct ssp_evspan {
 	size_t n;
 	struct ssp_in **in;
 	struct ssp_rr **rr;
-	uint64_t *gen;		/* string generation seen per stream */
+	struct ssp_pf *pf;	/* reads rr ahead, maybe in a thread */
 	struct ssp_merge *m;
 	struct ssp_out *out;
 	struct ssp_rw *w;
 	struct ssp_spanb *b;
+	struct src *src;
 	uint64_t salt;
 	unsigned failed;
 	uint64_t t0;
@@ -31,7 +34,7 @@ sk_text(void *ctx, unsigned st, uint64_t id, size_t *len)
 {
 	struct ssp_evspan *ev = ctx;
 
-	return ssp_rr_str(ev->rr[st], id, len);
+	return ssp_pf_str(ev->pf, st, id, len);
 }
 
 static uint64_t
@@ -50,10 +53,29 @@ sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 	return ssp_rw_put(ev->w, r, e);
 }
 
+/* A merge source: the batches of one stream. */
+struct src {
+	struct ssp_evspan *ev;
+	unsigned i;
+};
+
 static int
-next_rec(void *src, struct ssp_rec *r, struct ssp_err *e)
+next_batch(void *arg, const struct ssp_rec **r, struct ssp_err *e)
 {
-	return ssp_rr_next(src, r, e);
+	struct src *s = arg;
+	const struct ssp_pf_batch *b = ssp_pf_next(s->ev->pf, s->i);
+
+	/* The merge asks for the next batch only after the last record of
+	 * this stream went to the builder: its string ids may start over. */
+	if (b->reset)
+		ssp_spanb_strings_reset(s->ev->b, s->i);
+	if (b->n > 0) {
+		*r = b->rec;
+		return (int)b->n;
+	}
+	if (b->end < 0 && e != NULL)
+		*e = b->err;
+	return b->end < 0 ? -1 : 0;
 }
 
 static uint64_t
@@ -88,6 +110,18 @@ derive_salt(const struct ssp_evspan *ev)
 	h *= 0xff51afd7ed558ccdULL;
 	h ^= h >> 33;
 	return h;
+}
+
+/* Read ahead in a thread?  Only with a second CPU to run it. */
+static int
+threaded(const struct ssp_evspan_opts *o)
+{
+	long ncpu;
+
+	if (o->threads != 0)
+		return o->threads > 1;
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	return ncpu > 1;
 }
 
 int
@@ -125,9 +159,9 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	ev->t0 = ssp_now_ns();
 	ev->in = calloc(ev->n, sizeof(*ev->in));
 	ev->rr = calloc(ev->n, sizeof(*ev->rr));
-	ev->gen = calloc(ev->n, sizeof(*ev->gen));
+	ev->src = calloc(ev->n, sizeof(*ev->src));
 	src = calloc(ev->n, sizeof(*src));
-	if (ev->in == NULL || ev->rr == NULL || ev->gen == NULL || src == NULL) {
+	if (ev->in == NULL || ev->rr == NULL || ev->src == NULL || src == NULL) {
 		rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		goto fail;
 	}
@@ -166,8 +200,11 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	ev->salt = o->have_seed ? o->seed : derive_salt(ev);
 	if ((rc = ssp_merge_new(&ev->m, ev->n, e)) != SSP_OK)
 		goto fail;
-	for (i = 0; i < ev->n; i++)
-		ssp_merge_set(ev->m, i, next_rec, ev->rr[i]);
+	for (i = 0; i < ev->n; i++) {
+		ev->src[i].ev = ev;
+		ev->src[i].i = (unsigned)i;
+		ssp_merge_set_batch(ev->m, i, next_batch, &ev->src[i]);
+	}
 	if ((rc = ssp_out_open(&ev->out, o->out, o->zlevel, e)) != SSP_OK)
 		goto fail;
 	if ((rc = ssp_span_writer_open(&ev->w, ev->out, "evspan " SSP_VERSION,
@@ -181,6 +218,10 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	sink.put = sk_put;
 	if ((rc = ssp_spanb_new(&ev->b, t, r, &bo, &sink, e)) != SSP_OK)
 		goto fail;
+	/* Last: from here on the readers belong to the read-ahead. */
+	if ((rc = ssp_pf_new(&ev->pf, ev->rr, ev->in, ev->n, threaded(o),
+	    e)) != SSP_OK)
+		goto fail;
 	free(src);
 	*ep = ev;
 	return SSP_OK;
@@ -190,41 +231,28 @@ fail:
 	return rc;
 }
 
-static uint64_t
-raw_bytes(const struct ssp_evspan *ev)
-{
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < ev->n; i++)
-		n += ssp_in_rawpos(ev->in[i]);
-	return n;
-}
-
 int
 ssp_evspan_run(struct ssp_evspan *ev, struct ssp_progress *p,
     ssp_evspan_warn_fn warn, void *ctx, struct ssp_err *e)
 {
 	const struct ssp_rec *r;
 	struct ssp_err se;
-	uint64_t nev = 0;
+	uint64_t nev = 0, next = 0;
+	size_t n;
 	unsigned i;
 	int got, rc;
 
 	for (;;) {
-		got = ssp_merge_next(ev->m, &i, &r, &se);
+		got = ssp_merge_run(ev->m, &i, &r, &n, &se);
 		if (got == SSP_MERGE_REC) {
-			uint64_t g = ssp_rr_strgen(ev->rr[i]);
-
-			if (g != ev->gen[i]) {
-				ev->gen[i] = g;
-				ssp_spanb_strings_reset(ev->b, i);
-			}
-			if ((rc = ssp_spanb_event(ev->b, i, r, e)) != SSP_OK)
+			if ((rc = ssp_spanb_events(ev->b, i, r, n, e)) != SSP_OK)
 				return rc;
-			if (p != NULL && p->on && (++nev & 0xffff) == 0)
-				ssp_progress_draw(p, raw_bytes(ev), nev,
+			nev += n;
+			if (p != NULL && p->on && nev >= next) {
+				next = nev + 0x10000;
+				ssp_progress_draw(p, ssp_pf_rawpos(ev->pf), nev,
 				    ssp_rw_records(ev->w));
+			}
 			continue;
 		}
 		if (got == SSP_MERGE_DONE)
@@ -353,6 +381,7 @@ ssp_evspan_free(struct ssp_evspan *ev)
 		ssp_rw_abort(ev->w);
 	if (ev->out != NULL)
 		ssp_out_abort(ev->out);
+	ssp_pf_free(ev->pf);	/* stops the thread before the readers go */
 	ssp_merge_free(ev->m);
 	for (i = 0; i < ev->n; i++) {
 		if (ev->rr != NULL)
@@ -362,6 +391,6 @@ ssp_evspan_free(struct ssp_evspan *ev)
 	}
 	free(ev->in);
 	free(ev->rr);
-	free(ev->gen);
+	free(ev->src);
 	free(ev);
 }

@@ -16,7 +16,7 @@
 #include "ssp_rules.h"
 #include "ssp_topo.h"
 
-enum { OPT_SEED = 256 };
+enum { OPT_SEED = 256, OPT_THREADS };
 
 static void
 usage(int code)
@@ -24,7 +24,7 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f, "usage: evspan -t TOPOLOGY [-efhsVvz] [-o SPANS] [-r RULES] "
-	    "[--seed N] [NAME=FILE ...]\n");
+	    "[--seed N] [--threads N] [NAME=FILE ...]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Build causally linked spans from the event streams of one "
@@ -41,6 +41,10 @@ usage(int code)
 		    "  -f, --force          write binary spans to a terminal\n"
 		    "      --seed N         trace id salt (default: derived from the "
 		    "inputs)\n"
+		    "      --threads N      1: one thread; 2: read the inputs in a "
+		    "second thread\n"
+		    "                       (default: 2 when there is more than one "
+		    "CPU)\n"
 		    "  -s, --stats          print counts (events in/used/dropped, "
 		    "spans, orphans)\n"
 		    "  -v, --verbose        print a one-line summary\n"
@@ -71,13 +75,14 @@ main(int argc, char **argv)
 		{ "rules", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "stats", no_argument, NULL, 's' },
+		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "topology", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "zstd", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0 };
+	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0, 0 };
 	const char *topo_path = NULL, *rules_path = NULL, *errstr;
 	struct ssp_topo *t = NULL;
 	struct ssp_rules *r = NULL;
@@ -85,7 +90,7 @@ main(int argc, char **argv)
 	struct ssp_progress prog;
 	struct ssp_err e = { 0 };
 	int ch, force = 0, stats = 0, verbose = 0, zstd = 0, rc, i;
-	uint64_t spans;
+	uint64_t spans, n;
 	unsigned k;
 
 	while ((ch = getopt_long(argc, argv, "efho:r:st:Vvz", longopts, NULL)) != -1) {
@@ -106,6 +111,14 @@ main(int argc, char **argv)
 				usage(SSP_EXIT_USAGE);
 			}
 			o.have_seed = 1;
+			break;
+		case OPT_THREADS:
+			if (ssp_strtou64(optarg, &n, &errstr) != 0 ||
+			    (errstr = "must be 1 or 2", n < 1 || n > 2)) {
+				warnx("--threads %s: %s", optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			o.threads = (int)n;
 			break;
 		default: usage(SSP_EXIT_USAGE);
 		}
