@@ -6,8 +6,7 @@
 #include "ssp_event.h"
 #include "ssp_evspan.h"
 #include "ssp_io.h"
-#include "ssp_merge.h"
-#include "ssp_prefetch.h"
+#include "ssp_mergeq.h"
 #include "ssp_rec.h"
 #include "ssp_span.h"
 
@@ -18,12 +17,10 @@ struct ssp_evspan {
 	size_t n;
 	struct ssp_in **in;
 	struct ssp_rr **rr;
-	struct ssp_pf *pf;	/* reads rr ahead, maybe in a thread */
-	struct ssp_merge *m;
+	struct ssp_mq *q;	/* reads and merges rr, maybe in a thread */
 	struct ssp_out *out;
 	struct ssp_rw *w;
 	struct ssp_spanb *b;
-	struct src *src;
 	uint64_t salt;
 	unsigned failed;
 	uint64_t t0;
@@ -34,7 +31,7 @@ sk_text(void *ctx, unsigned st, uint64_t id, size_t *len)
 {
 	struct ssp_evspan *ev = ctx;
 
-	return ssp_pf_str(ev->pf, st, id, len);
+	return ssp_mq_str(ev->q, st, id, len);
 }
 
 static uint64_t
@@ -51,31 +48,6 @@ sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 	struct ssp_evspan *ev = ctx;
 
 	return ssp_rw_put(ev->w, r, e);
-}
-
-/* A merge source: the batches of one stream. */
-struct src {
-	struct ssp_evspan *ev;
-	unsigned i;
-};
-
-static int
-next_batch(void *arg, const struct ssp_rec **r, struct ssp_err *e)
-{
-	struct src *s = arg;
-	const struct ssp_pf_batch *b = ssp_pf_next(s->ev->pf, s->i);
-
-	/* The merge asks for the next batch only after the last record of
-	 * this stream went to the builder: its string ids may start over. */
-	if (b->reset)
-		ssp_spanb_strings_reset(s->ev->b, s->i);
-	if (b->n > 0) {
-		*r = b->rec;
-		return (int)b->n;
-	}
-	if (b->end < 0 && e != NULL)
-		*e = b->err;
-	return b->end < 0 ? -1 : 0;
 }
 
 static uint64_t
@@ -159,9 +131,8 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	ev->t0 = ssp_now_ns();
 	ev->in = calloc(ev->n, sizeof(*ev->in));
 	ev->rr = calloc(ev->n, sizeof(*ev->rr));
-	ev->src = calloc(ev->n, sizeof(*ev->src));
 	src = calloc(ev->n, sizeof(*src));
-	if (ev->in == NULL || ev->rr == NULL || ev->src == NULL || src == NULL) {
+	if (ev->in == NULL || ev->rr == NULL || src == NULL) {
 		rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		goto fail;
 	}
@@ -198,13 +169,6 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		src[i].sim = ts->kind;
 	}
 	ev->salt = o->have_seed ? o->seed : derive_salt(ev);
-	if ((rc = ssp_merge_new(&ev->m, ev->n, e)) != SSP_OK)
-		goto fail;
-	for (i = 0; i < ev->n; i++) {
-		ev->src[i].ev = ev;
-		ev->src[i].i = (unsigned)i;
-		ssp_merge_set_batch(ev->m, i, next_batch, &ev->src[i]);
-	}
 	if ((rc = ssp_out_open(&ev->out, o->out, o->zlevel, e)) != SSP_OK)
 		goto fail;
 	if ((rc = ssp_span_writer_open(&ev->w, ev->out, "evspan " SSP_VERSION,
@@ -218,8 +182,8 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	sink.put = sk_put;
 	if ((rc = ssp_spanb_new(&ev->b, t, r, &bo, &sink, e)) != SSP_OK)
 		goto fail;
-	/* Last: from here on the readers belong to the read-ahead. */
-	if ((rc = ssp_pf_new(&ev->pf, ev->rr, ev->in, ev->n, threaded(o),
+	/* Last: from here on the readers belong to the merge queue. */
+	if ((rc = ssp_mq_new(&ev->q, ev->rr, ev->in, ev->n, threaded(o),
 	    e)) != SSP_OK)
 		goto fail;
 	free(src);
@@ -243,21 +207,25 @@ ssp_evspan_run(struct ssp_evspan *ev, struct ssp_progress *p,
 	int got, rc;
 
 	for (;;) {
-		got = ssp_merge_run(ev->m, &i, &r, &n, &se);
-		if (got == SSP_MERGE_REC) {
+		got = ssp_mq_run(ev->q, &i, &r, &n, &se);
+		if (got == SSP_MQ_REC) {
 			if ((rc = ssp_spanb_events(ev->b, i, r, n, e)) != SSP_OK)
 				return rc;
 			nev += n;
 			if (p != NULL && p->on && nev >= next) {
 				next = nev + 0x10000;
-				ssp_progress_draw(p, ssp_pf_rawpos(ev->pf), nev,
+				ssp_progress_draw(p, ssp_mq_rawpos(ev->q), nev,
 				    ssp_rw_records(ev->w));
 			}
 			continue;
 		}
-		if (got == SSP_MERGE_DONE)
+		if (got == SSP_MQ_RESET) {
+			ssp_spanb_strings_reset(ev->b, i);
+			continue;
+		}
+		if (got == SSP_MQ_DONE)
 			break;
-		if (got == SSP_MERGE_ERR) {
+		if (got == SSP_MQ_ERR) {
 			ev->failed++;
 			if (warn != NULL)
 				warn(ctx, ev->t->streams[i].name, &se);
@@ -325,7 +293,7 @@ ssp_evspan_print_stats(const struct ssp_evspan *ev, FILE *f)
 		fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
 		    " %9" PRIu64 "%s\n", (int)w, ev->t->streams[i].name,
 		    ssp_sim_kind(ev->t->streams[i].kind), st->in[i], st->used[i],
-		    st->dropped[i], ssp_merge_backwards(ev->m, i),
+		    st->dropped[i], ssp_mq_backwards(ev->q, i),
 		    st->in[i] == st->used[i] + st->dropped[i] ? "" : "  (mismatch!)");
 	fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
 	    (int)w, "total", "", in, used, dropped);
@@ -381,8 +349,7 @@ ssp_evspan_free(struct ssp_evspan *ev)
 		ssp_rw_abort(ev->w);
 	if (ev->out != NULL)
 		ssp_out_abort(ev->out);
-	ssp_pf_free(ev->pf);	/* stops the thread before the readers go */
-	ssp_merge_free(ev->m);
+	ssp_mq_free(ev->q);	/* stops the thread before the readers go */
 	for (i = 0; i < ev->n; i++) {
 		if (ev->rr != NULL)
 			ssp_rr_close(ev->rr[i]);
@@ -391,6 +358,5 @@ ssp_evspan_free(struct ssp_evspan *ev)
 	}
 	free(ev->in);
 	free(ev->rr);
-	free(ev->src);
 	free(ev);
 }

@@ -1,5 +1,3 @@
-#include <limits.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,13 +5,11 @@
 
 struct src {
 	ssp_merge_next_fn fn;
-	ssp_merge_batch_fn bfn;
 	void *arg;
-	struct ssp_rec rec;	/* the record of a one-record source */
-	const struct ssp_rec *cur, *end;	/* records not yet handed out */
+	struct ssp_rec rec;	/* its current record while in the heap */
 	uint64_t backwards;
 	int64_t last;
-	int have;		/* a record was handed out before (for backwards) */
+	int have;		/* a record was read before (for backwards) */
 };
 
 struct hnode {			/* heap entry: the key inline */
@@ -27,7 +23,7 @@ struct ssp_merge {
 	struct hnode *heap;	/* min (ts, index) on top */
 	size_t nheap;
 	size_t primed;		/* sources [0, primed) have been started */
-	int refill;		/* source whose run was handed out, or -1 */
+	int refill;		/* source whose record was handed out, or -1 */
 };
 
 int
@@ -51,16 +47,6 @@ void
 ssp_merge_set(struct ssp_merge *m, size_t i, ssp_merge_next_fn fn, void *src)
 {
 	m->s[i].fn = fn;
-	m->s[i].bfn = NULL;
-	m->s[i].arg = src;
-}
-
-void
-ssp_merge_set_batch(struct ssp_merge *m, size_t i, ssp_merge_batch_fn fn,
-    void *src)
-{
-	m->s[i].fn = NULL;
-	m->s[i].bfn = fn;
 	m->s[i].arg = src;
 }
 
@@ -106,76 +92,38 @@ sift_up(struct ssp_merge *m, size_t i)
 	m->heap[i] = x;
 }
 
-/* Read more records of source i: 1, 0 or <0. */
+/* Read the next record of source i into its slot: 1, 0 or <0. */
 static int
 pull(struct ssp_merge *m, unsigned i, struct ssp_err *e)
 {
 	struct src *s = &m->s[i];
-	const struct ssp_rec *r;
-	int got;
+	int r;
 
-	if (s->bfn != NULL) {
-		got = s->bfn(s->arg, &r, e);
-		if (got > 0) {
-			s->cur = r;
-			s->end = r + got;
-			return 1;
-		}
-		return got;
-	}
 	if (s->fn == NULL)
 		return 0;
-	got = s->fn(s->arg, &s->rec, e);
-	if (got == 1) {
-		s->cur = &s->rec;
-		s->end = &s->rec + 1;
-	}
-	return got;
-}
-
-/* Up to max records of the source on top of the heap: the first, and
- * those after it that still precede every other source's next record. */
-static size_t
-take(struct ssp_merge *m, size_t max)
-{
-	struct src *s = &m->s[m->heap[0].i];
-	const struct ssp_rec *r = s->cur, *end = s->end;
-	struct hnode lim = { INT64_MAX, UINT_MAX };
-	unsigned i = m->heap[0].i;
-	size_t n = 0;
-
-	if (m->nheap > 1)
-		lim = m->heap[1];
-	if (m->nheap > 2 && less(&m->heap[2], &lim))
-		lim = m->heap[2];
-	if ((size_t)(end - r) > max)
-		end = r + max;
-	do {
-		if (s->have && r->ts < s->last)
+	r = s->fn(s->arg, &s->rec, e);
+	if (r == 1) {
+		if (s->have && s->rec.ts < s->last)
 			s->backwards++;
-		s->last = r->ts;
+		s->last = s->rec.ts;
 		s->have = 1;
-		r++;
-		n++;
-	} while (r < end && (r->ts < lim.ts || (r->ts == lim.ts && i < lim.i)));
-	s->cur = r;
-	return n;
+	}
+	return r;
 }
 
-static int
-next_run(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
-    size_t *n, size_t max, struct ssp_err *e)
+int
+ssp_merge_next(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
+    struct ssp_err *e)
 {
 	int got;
 
 	if (m->refill >= 0) {		/* top of the heap was handed out */
 		unsigned i = (unsigned)m->refill;
-		struct src *s = &m->s[i];
 
 		m->refill = -1;
-		got = s->cur < s->end ? 1 : pull(m, i, e);
+		got = pull(m, i, e);
 		if (got == 1) {
-			m->heap[0].ts = s->cur->ts;
+			m->heap[0].ts = m->s[i].rec.ts;
 			/* still the smallest: the common case, no sifting */
 			if ((m->nheap > 1 && less(&m->heap[1], &m->heap[0])) ||
 			    (m->nheap > 2 && less(&m->heap[2], &m->heap[0])))
@@ -196,33 +144,16 @@ next_run(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
 			*idx = i;
 			return got == 0 ? SSP_MERGE_END : SSP_MERGE_ERR;
 		}
-		m->heap[m->nheap].ts = m->s[i].cur->ts;
+		m->heap[m->nheap].ts = m->s[i].rec.ts;
 		m->heap[m->nheap++].i = i;
 		sift_up(m, m->nheap - 1);
 	}
 	if (m->nheap == 0)
 		return SSP_MERGE_DONE;
 	*idx = m->heap[0].i;
-	*r = m->s[m->heap[0].i].cur;
-	*n = take(m, max);
+	*r = &m->s[m->heap[0].i].rec;
 	m->refill = (int)m->heap[0].i;
 	return SSP_MERGE_REC;
-}
-
-int
-ssp_merge_next(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
-    struct ssp_err *e)
-{
-	size_t n;
-
-	return next_run(m, idx, r, &n, 1, e);
-}
-
-int
-ssp_merge_run(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
-    size_t *n, struct ssp_err *e)
-{
-	return next_run(m, idx, r, n, SIZE_MAX, e);
 }
 
 uint64_t

@@ -17,10 +17,6 @@
 /* Read one record: 1 = record in *r, 0 = end, <0 = error (e set). */
 typedef int (*ssp_merge_next_fn)(void *src, struct ssp_rec *r,
     struct ssp_err *e);
-/* Read a batch: n > 0 records at *r (consecutive, valid until the next
- * call for this source), 0 = end, <0 = error (e set). */
-typedef int (*ssp_merge_batch_fn)(void *src, const struct ssp_rec **r,
-    struct ssp_err *e);
 
 struct ssp_merge;
 
@@ -28,9 +24,6 @@ int ssp_merge_new(struct ssp_merge **mp, size_t nsrc, struct ssp_err *e);
 /* Set source i (every index in [0, nsrc) must be set before the first
  * ssp_merge_next; src NULL makes an empty source). */
 void ssp_merge_set(struct ssp_merge *m, size_t i, ssp_merge_next_fn fn,
-    void *src);
-/* The same for a source that reads batches of records. */
-void ssp_merge_set_batch(struct ssp_merge *m, size_t i, ssp_merge_batch_fn fn,
     void *src);
 /*
  * The next record in merged order:
@@ -45,13 +38,6 @@ void ssp_merge_set_batch(struct ssp_merge *m, size_t i, ssp_merge_batch_fn fn,
 #define SSP_MERGE_DONE  0
 int ssp_merge_next(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
     struct ssp_err *e);
-/*
- * The same, a run at a time: on SSP_MERGE_REC, *n >= 1 records of source
- * *idx at r[0..n-1] that come next in merged order (one heap operation
- * per run, not per record).  They stay valid until the next call.
- */
-int ssp_merge_run(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
-    size_t *n, struct ssp_err *e);
 /* Records of source i whose timestamp is below the previous one's. */
 uint64_t ssp_merge_backwards(const struct ssp_merge *m, size_t i);
 void ssp_merge_free(struct ssp_merge *m);

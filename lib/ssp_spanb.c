@@ -1849,6 +1849,13 @@ ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 
 /* --- public ---------------------------------------------------------------- */
 
+/* Is ev of this stream's simulator (and of a known type)? */
+static inline int
+ours(const struct ssp_spanb *b, const struct stream *s, const struct ssp_rec *ev)
+{
+	return ev->type < SSP_EV_NTYPES && b->evsim[ev->type] == s->kind;
+}
+
 int
 ssp_spanb_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
     struct ssp_err *e)
@@ -1856,11 +1863,12 @@ ssp_spanb_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 	return ssp_spanb_events(b, st, ev, 1, e);
 }
 
-/* Is ev of this stream's simulator (and of a known type)? */
-static inline int
-ours(const struct ssp_spanb *b, const struct stream *s, const struct ssp_rec *ev)
+/* The next of a packed run. */
+static inline const struct ssp_rec *
+packed_next(const struct ssp_rec *ev)
 {
-	return ev->type < SSP_EV_NTYPES && b->evsim[ev->type] == s->kind;
+	return (const struct ssp_rec *)((const char *)ev +
+	    offsetof(struct ssp_rec, f) + ev->nf * sizeof(ev->f[0]));
 }
 
 int
@@ -1870,8 +1878,6 @@ ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 	struct stream *s = &b->s[st];
 	size_t k;
 
-	if (n == 0)
-		return b->status;
 	b->st.in[st] += n;
 	if (s->ended) {
 		b->st.drop[SSP_DROP_FOREIGN] += n;
@@ -1879,30 +1885,29 @@ ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 	} else {
 		switch (s->kind) {	/* the same for the whole run */
 		case SSP_SIM_GEM5:
-			for (k = 0; k < n; k++)
-				if (ours(b, s, &ev[k]))
-					ev_host(b, st, &ev[k]);
+			for (k = 0; k < n; k++, ev = packed_next(ev))
+				if (ours(b, s, ev))
+					ev_host(b, st, ev);
 				else
 					drop(b, st, SSP_DROP_FOREIGN);
 			break;
 		case SSP_SIM_NICBM:
-			for (k = 0; k < n; k++)
-				if (ours(b, s, &ev[k]))
-					ev_nic(b, st, &ev[k]);
+			for (k = 0; k < n; k++, ev = packed_next(ev))
+				if (ours(b, s, ev))
+					ev_nic(b, st, ev);
 				else
 					drop(b, st, SSP_DROP_FOREIGN);
 			break;
 		default:
-			for (k = 0; k < n; k++) {
-				b->now = ev[k].ts;	/* packet-idle sweeps */
-				if (ours(b, s, &ev[k]))
-					ev_net(b, st, &ev[k]);
+			for (k = 0; k < n; k++, ev = packed_next(ev)) {
+				b->now = ev->ts;	/* packet-idle sweeps */
+				if (ours(b, s, ev))
+					ev_net(b, st, ev);
 				else
 					drop(b, st, SSP_DROP_FOREIGN);
 			}
 		}
 	}
-	b->now = ev[n - 1].ts;
 	if (b->status != SSP_OK && e != NULL)
 		*e = b->err;
 	return b->status;

@@ -108,7 +108,9 @@ int ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
  * must come in merged order.  Errors come only from the sink or memory. */
 int ssp_spanb_event(struct ssp_spanb *b, unsigned stream,
     const struct ssp_rec *ev, struct ssp_err *e);
-/* The same for n consecutive events of one stream (a merge run). */
+/* The same for n consecutive events of one stream (a merge run), packed:
+ * each takes offsetof(struct ssp_rec, f) + nf * 8 bytes (the fields past
+ * its nf are not there) and the next follows. */
 int ssp_spanb_events(struct ssp_spanb *b, unsigned stream,
     const struct ssp_rec *ev, size_t n, struct ssp_err *e);
 /* The stream's input string ids start over (concatenated segment). */

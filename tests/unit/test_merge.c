@@ -114,93 +114,12 @@ test_many_sources(void **state)
 	ssp_merge_free(m);
 }
 
-/* Batch sources: the same data in batches of up to 3 records. */
-struct bsrc {
-	const int64_t *ts;	/* -1 ends the list; -2 fails there */
-	size_t i;
-	unsigned tag;
-	struct ssp_rec rec[3];
-};
-
-static int
-next_batch(void *arg, const struct ssp_rec **r, struct ssp_err *e)
-{
-	struct bsrc *s = arg;
-	int n = 0;
-
-	while (n < 3 && s->ts[s->i] >= 0) {
-		memset(&s->rec[n], 0, sizeof(s->rec[n]));
-		s->rec[n].ts = s->ts[s->i];
-		s->rec[n].f[0] = s->tag * 100 + s->i;
-		s->i++;
-		n++;
-	}
-	if (n > 0) {
-		*r = s->rec;
-		return n;
-	}
-	if (s->ts[s->i] == -2)
-		return ssp_err_set(e, SSP_ERR_CHECKSUM, 77, "bad block"), -1;
-	return 0;
-}
-
-/* Runs over batch sources give the order of test_order, a run never
- * passes a record of another source that must come first, and ends and
- * failures come at the same points. */
-static void
-test_runs(void **state)
-{
-	static const int64_t a[] = { 10, 20, 20, 30, 5, 40, -1 };
-	static const int64_t b[] = { 20, 25, -1 };
-	static const int64_t c[] = { -1 };
-	static const int64_t d[] = { 0, 20, -2 };
-	struct bsrc s[4] = { { a, 0, 0, { { 0 } } }, { b, 0, 1, { { 0 } } },
-	    { c, 0, 2, { { 0 } } }, { d, 0, 3, { { 0 } } } };
-	/* runs separated by |; E/F: source ended/failed.  a's 30, 5, 40 is one
-	 * run: 5 goes backwards, but file order is kept. */
-	static const char want[] =
-	    "E2 300 | 0 1 2 | 100 | 301 F3 | 101 E1 | 3 4 5 E0";
-	struct ssp_merge *m;
-	const struct ssp_rec *r;
-	struct ssp_err e;
-	char got_s[256] = "", item[32];
-	unsigned idx, last = 99;
-	size_t n, k;
-	int got, i;
-
-	(void)state;
-	assert_int_equal(ssp_merge_new(&m, 4, &e), SSP_OK);
-	for (i = 0; i < 4; i++)
-		ssp_merge_set_batch(m, (size_t)i, next_batch, &s[i]);
-	while ((got = ssp_merge_run(m, &idx, &r, &n, &e)) != SSP_MERGE_DONE) {
-		if (got != SSP_MERGE_REC) {
-			snprintf(item, sizeof(item), "%s%s%u", got_s[0] ? " " : "",
-			    got == SSP_MERGE_END ? "E" : "F", idx);
-			strcat(got_s, item);
-			continue;
-		}
-		if (last != 99)
-			strcat(got_s, " |");
-		for (k = 0; k < n; k++) {
-			snprintf(item, sizeof(item), "%s%llu", got_s[0] ? " " : "",
-			    (unsigned long long)r[k].f[0]);
-			strcat(got_s, item);
-		}
-		last = idx;
-	}
-	assert_string_equal(got_s, want);
-	assert_int_equal(ssp_merge_backwards(m, 0), 1);
-	assert_int_equal(ssp_merge_backwards(m, 1), 0);
-	ssp_merge_free(m);
-}
-
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_many_sources),
-		cmocka_unit_test(test_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

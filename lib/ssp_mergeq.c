@@ -1,0 +1,614 @@
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssp_mergeq.h"
+
+/*
+ * The producer (the thread, or the caller on demand) merges the streams
+ * as ssp_merge does: a heap of each stream's next record ("head"), ties
+ * by stream index, file order within a stream.  The records go into queue
+ * buffers as entries: runs of consecutive records of one stream, packed
+ * (only the fields they have), the strings they use before them, stream
+ * ends and errors where the merge reaches them.  While the top stream's
+ * records still come first, ssp_rr_next decodes them straight into the
+ * buffer: one copy of a record only when a run ends.  What crosses
+ * between the CPUs is small and sequential.
+ *
+ * Buffers [head, head + count) of the ring are filled; the caller reads
+ * buffer head; the producer fills buffer head + count, which stays the
+ * same buffer while the caller gives buffers back (head + 1, count - 1).
+ * One mutex guards head, count and the flags; filling and reading happen
+ * outside it.
+ */
+
+#define SLACK sizeof(struct ssp_rec)	/* records are decoded in place and
+					 * read as a whole struct ssp_rec */
+
+enum { E_RUN = 1, E_STR, E_RESET, E_END, E_ERR, E_DONE };
+
+struct ent {			/* entry header; the payload follows */
+	uint32_t stream;
+	uint16_t kind;
+	uint16_t words;		/* entry size in 8-byte words, header included */
+	uint32_t n;		/* E_RUN: records that follow, packed */
+	uint32_t pad;
+};
+
+#define REC_BYTES(nf) SSP_MQ_RECSIZE(nf)
+#define ROUND8(n) (((n) + 7) & ~(size_t)7)
+#define ERR_BYTES (sizeof(struct ent) + ROUND8(sizeof(struct ssp_err)))
+/* room before decoding or ending a stream: a run header and a full record,
+ * or an error entry */
+#define STEP_BYTES (ERR_BYTES > sizeof(struct ent) + sizeof(struct ssp_rec) ? \
+	ERR_BYTES : sizeof(struct ent) + sizeof(struct ssp_rec))
+
+struct qbuf {
+	uint8_t *p;		/* SSP_MQ_BUFSZ + SLACK bytes */
+	size_t len;
+	uint64_t rawpos;
+};
+
+struct hnode {			/* heap entry: the key inline */
+	int64_t ts;
+	unsigned i;
+};
+
+struct pstream {
+	struct ssp_rr *rr;
+	struct ssp_in *in;
+	/* producer side */
+	struct ssp_rec head;	/* its next record, not queued yet */
+	int reset;		/* head begins a new segment */
+	uint64_t gen, known;	/* string generation, strings queued */
+	int64_t last;		/* for backwards */
+	int have_last;
+	uint64_t backwards;
+	/* caller side: the string mirror */
+	char *arena;
+	size_t alen, acap;
+	size_t *off;
+	uint32_t *len;
+	uint64_t nstr, cstr;
+	int broken;		/* out of memory mirroring: stream left out */
+};
+
+struct ssp_mq {
+	struct pstream *s;
+	size_t n;
+	/* producer */
+	struct hnode *heap;	/* the streams with a head; min (ts, index) on top */
+	size_t nheap;
+	size_t primed;		/* streams [0, primed) have their first head */
+	int pend;		/* stream on top whose head was queued, or -1 */
+	struct hnode lim;	/* then: the smallest other head */
+	struct ent *open;	/* E_RUN being filled in the current buffer */
+	int pdone;		/* E_DONE queued */
+	/* queue */
+	struct qbuf buf[SSP_MQ_BUFS];
+	unsigned head, count;	/* under mu */
+	int held;		/* caller holds buffer head */
+	/* caller */
+	const uint8_t *rp, *rend;
+	uint64_t rawpos;
+	int cdone;
+	/* thread */
+	int threaded, started;
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t room;	/* the thread waits for a free buffer */
+	pthread_cond_t data;	/* the caller waits for a filled buffer */
+	int stop, finished, sleeping, waiting;	/* under mu */
+};
+
+/* --- merging (producer) ----------------------------------------------------- */
+
+static inline int
+less(const struct hnode *a, const struct hnode *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->i < b->i);
+}
+
+static void
+sift_down(struct ssp_mq *q, size_t i)
+{
+	struct hnode x = q->heap[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= q->nheap)
+			break;
+		if (c + 1 < q->nheap && less(&q->heap[c + 1], &q->heap[c]))
+			c++;
+		if (!less(&q->heap[c], &x))
+			break;
+		q->heap[i] = q->heap[c];
+		i = c;
+	}
+	q->heap[i] = x;
+}
+
+static void
+sift_up(struct ssp_mq *q, size_t i)
+{
+	struct hnode x = q->heap[i];
+
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!less(&x, &q->heap[p]))
+			break;
+		q->heap[i] = q->heap[p];
+		i = p;
+	}
+	q->heap[i] = x;
+}
+
+/* Has the reader defined strings not queued yet?  (A record can only use
+ * strings defined before it.) */
+static inline int
+new_strings(const struct pstream *s)
+{
+	return ssp_rr_str(s->rr, s->known + 1, NULL) != NULL;
+}
+
+/*
+ * Decode the next record of s into r: 1, 0 at the end, <0 on an error.
+ * *plain: it begins no segment and no string was defined before it that
+ * is not queued, so it can be queued as it is (else it goes through the
+ * head, where the reset and strings are queued first).
+ */
+static inline __attribute__((always_inline)) int
+decode(struct pstream *s, struct ssp_rec *r, int *plain, struct ssp_err *e)
+{
+	int got = ssp_rr_next(s->rr, r, e);
+
+	if (got != 1)
+		return got;
+	if (s->have_last && r->ts < s->last)
+		s->backwards++;
+	s->last = r->ts;
+	s->have_last = 1;
+	*plain = 1;
+	if (ssp_rr_strgen(s->rr) != s->gen) {
+		s->gen = ssp_rr_strgen(s->rr);
+		s->known = 0;
+		s->reset = 1;
+		*plain = 0;
+	} else if (new_strings(s)) {
+		*plain = 0;
+	}
+	return 1;
+}
+
+static inline struct ent *
+put(struct qbuf *b, size_t bytes, unsigned kind, unsigned stream)
+{
+	struct ent *x = (struct ent *)(b->p + b->len);
+
+	x->stream = stream;
+	x->kind = (uint16_t)kind;
+	x->words = (uint16_t)(bytes / 8);
+	x->n = 0;
+	b->len += bytes;
+	return x;
+}
+
+#define ROOM(b, bytes) ((b)->len + (bytes) <= SSP_MQ_BUFSZ)
+
+static void
+put_end(struct ssp_mq *q, struct qbuf *b, unsigned i, int got,
+    const struct ssp_err *err)
+{
+	q->open = NULL;
+	if (got < 0)
+		memcpy(put(b, ERR_BYTES, E_ERR, i) + 1, err, sizeof(*err));
+	else
+		put(b, sizeof(struct ent), E_END, i);
+}
+
+/* Commit the record decoded or copied at slot_for(q, b, i): append it to
+ * the open run of stream i, or open a run for it. */
+static inline __attribute__((always_inline)) void
+add_to_run(struct ssp_mq *q, struct qbuf *b, unsigned i)
+{
+	const struct ssp_rec *r;
+
+	if (q->open == NULL || q->open->stream != i) {
+		q->open = (struct ent *)(b->p + b->len);
+		put(b, sizeof(struct ent), E_RUN, i);
+	}
+	r = (const struct ssp_rec *)(b->p + b->len);
+	b->len += REC_BYTES(r->nf);
+	q->open->words = (uint16_t)(q->open->words + REC_BYTES(r->nf) / 8);
+	q->open->n++;
+}
+
+/* Where to decode a record of stream i that may extend the open run. */
+static inline struct ssp_rec *
+slot_for(struct ssp_mq *q, struct qbuf *b, unsigned i)
+{
+	size_t off = b->len;
+
+	if (q->open == NULL || q->open->stream != i)
+		off += sizeof(struct ent);	/* leave room for a run header */
+	return (struct ssp_rec *)(b->p + off);
+}
+
+/* Queue the head of stream i, after the reset and strings it needs.
+ * 0 when the buffer is full first. */
+static int
+queue_head(struct ssp_mq *q, struct qbuf *b, unsigned i)
+{
+	struct pstream *s = &q->s[i];
+	size_t bytes;
+
+	if (s->reset) {
+		if (!ROOM(b, sizeof(struct ent)))
+			return 0;
+		q->open = NULL;
+		put(b, sizeof(struct ent), E_RESET, i);
+		s->reset = 0;
+	}
+	if (new_strings(s)) {	/* all the reader has, in id order */
+		const char *t;
+		size_t len;
+		uint32_t l;
+
+		while ((t = ssp_rr_str(s->rr, s->known + 1, &len)) != NULL) {
+			uint8_t *p;
+
+			bytes = sizeof(struct ent) + ROUND8(sizeof(l) + len + 1);
+			if (!ROOM(b, bytes))
+				return 0;
+			q->open = NULL;
+			l = (uint32_t)len;
+			p = (uint8_t *)(put(b, bytes, E_STR, i) + 1);
+			memcpy(p, &l, sizeof(l));
+			memcpy(p + sizeof(l), t, len);
+			s->known++;
+		}
+	}
+	if (!ROOM(b, STEP_BYTES))
+		return 0;
+	memcpy(slot_for(q, b, i), &s->head, REC_BYTES(s->head.nf));
+	add_to_run(q, b, i);
+	return 1;
+}
+
+/* Fill a buffer with merged entries, up to its size or the end. */
+static void
+produce(struct ssp_mq *q, struct qbuf *b)
+{
+	struct ssp_err err;
+	struct pstream *s;
+	struct ssp_rec *r;
+	int got, plain;
+	size_t k;
+	unsigned i;
+
+	b->len = 0;
+	q->open = NULL;
+	while (q->primed < q->n) {	/* the first record of each stream */
+		if (!ROOM(b, STEP_BYTES))
+			goto full;
+		i = (unsigned)q->primed;
+		s = &q->s[i];
+		got = decode(s, &s->head, &plain, &err);
+		q->primed++;
+		if (got != 1) {
+			put_end(q, b, i, got, &err);
+			continue;
+		}
+		q->heap[q->nheap].ts = s->head.ts;
+		q->heap[q->nheap++].i = i;
+		sift_up(q, q->nheap - 1);
+	}
+	for (;;) {
+		if (q->pend >= 0) {	/* the top stream's next record */
+			if (!ROOM(b, STEP_BYTES))
+				break;
+			i = (unsigned)q->pend;
+			s = &q->s[i];
+			r = slot_for(q, b, i);
+			got = decode(s, r, &plain, &err);
+			if (got != 1) {
+				q->heap[0] = q->heap[--q->nheap];
+				if (q->nheap > 0)
+					sift_down(q, 0);
+				q->pend = -1;
+				put_end(q, b, i, got, &err);
+				continue;
+			}
+			if (plain && (r->ts < q->lim.ts ||
+			    (r->ts == q->lim.ts && i < q->lim.i))) {
+				add_to_run(q, b, i);	/* still first */
+				continue;
+			}
+			/* another stream's record comes first, or this one
+			 * needs a reset or strings queued before it */
+			memcpy(&s->head, r, REC_BYTES(r->nf));
+			q->heap[0].ts = s->head.ts;
+			sift_down(q, 0);
+			q->pend = -1;
+		}
+		if (q->nheap == 0) {
+			if (!ROOM(b, sizeof(struct ent)))
+				break;
+			q->open = NULL;
+			put(b, sizeof(struct ent), E_DONE, 0);
+			q->pdone = 1;
+			break;
+		}
+		i = q->heap[0].i;
+		if (!queue_head(q, b, i))
+			break;
+		q->pend = (int)i;
+		q->lim.ts = INT64_MAX;
+		q->lim.i = UINT_MAX;
+		if (q->nheap > 1)
+			q->lim = q->heap[1];
+		if (q->nheap > 2 && less(&q->heap[2], &q->lim))
+			q->lim = q->heap[2];
+	}
+full:
+	b->rawpos = 0;
+	for (k = 0; k < q->n; k++)
+		b->rawpos += ssp_in_rawpos(q->s[k].in);
+}
+
+static void *
+thread_main(void *arg)
+{
+	struct ssp_mq *q = arg;
+	struct qbuf *b;
+	int old;
+
+	/* Cancellable only while producing, when no lock is held: ssp_mq_free
+	 * cancels a thread blocked reading a pipe. */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	pthread_mutex_lock(&q->mu);
+	while (!q->stop && !q->pdone) {
+		if (q->count == SSP_MQ_BUFS) {
+			q->sleeping = 1;
+			pthread_cond_wait(&q->room, &q->mu);
+			q->sleeping = 0;
+			continue;
+		}
+		b = &q->buf[(q->head + q->count) % SSP_MQ_BUFS];
+		pthread_mutex_unlock(&q->mu);
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+		produce(q, b);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+		pthread_mutex_lock(&q->mu);
+		q->count++;
+		if (q->waiting)
+			pthread_cond_signal(&q->data);
+	}
+	q->finished = 1;
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+int
+ssp_mq_new(struct ssp_mq **qp, struct ssp_rr *const *rr,
+    struct ssp_in *const *in, size_t n, int threaded, struct ssp_err *e)
+{
+	struct ssp_mq *q;
+	size_t i, k;
+
+	*qp = NULL;
+	if ((q = calloc(1, sizeof(*q))) == NULL ||
+	    (q->s = calloc(n ? n : 1, sizeof(*q->s))) == NULL ||
+	    (q->heap = calloc(n ? n : 1, sizeof(*q->heap))) == NULL) {
+		ssp_mq_free(q);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	q->n = n;
+	q->pend = -1;
+	for (i = 0; i < n; i++) {
+		struct pstream *s = &q->s[i];
+
+		s->rr = rr[i];
+		s->in = in[i];
+		s->gen = ssp_rr_strgen(rr[i]);
+	}
+	for (k = 0; k < (threaded ? SSP_MQ_BUFS : 1); k++)
+		if ((q->buf[k].p = malloc(SSP_MQ_BUFSZ + SLACK)) == NULL) {
+			ssp_mq_free(q);
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		}
+	if (threaded) {
+		pthread_mutex_init(&q->mu, NULL);
+		pthread_cond_init(&q->room, NULL);
+		pthread_cond_init(&q->data, NULL);
+		q->threaded = 1;
+		if (pthread_create(&q->th, NULL, thread_main, q) != 0) {
+			ssp_mq_free(q);
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "cannot start "
+			    "the reader thread");
+		}
+		q->started = 1;
+	}
+	*qp = q;
+	return SSP_OK;
+}
+
+/* --- reading (caller) ------------------------------------------------------- */
+
+/* Make the next filled buffer current (giving the current one back). */
+static void
+next_buf(struct ssp_mq *q)
+{
+	struct qbuf *b;
+
+	if (!q->threaded) {
+		b = &q->buf[0];
+		produce(q, b);
+	} else {
+		pthread_mutex_lock(&q->mu);
+		if (q->held) {
+			q->held = 0;
+			q->head = (q->head + 1) % SSP_MQ_BUFS;
+			q->count--;
+			/* Wake the thread for a good amount of work only: a
+			 * wake-up per buffer costs more than it gains. */
+			if (q->sleeping && q->count <= SSP_MQ_BUFS / 2)
+				pthread_cond_signal(&q->room);
+		}
+		while (q->count == 0) {
+			q->waiting = 1;
+			pthread_cond_wait(&q->data, &q->mu);
+			q->waiting = 0;
+		}
+		q->held = 1;
+		b = &q->buf[q->head];
+		pthread_mutex_unlock(&q->mu);
+	}
+	q->rp = b->p;
+	q->rend = b->p + b->len;
+	q->rawpos = b->rawpos;
+}
+
+static int
+mirror_add(struct pstream *s, const uint8_t *p)
+{
+	uint32_t l;
+
+	memcpy(&l, p, sizeof(l));
+	p += sizeof(l);
+	if (s->nstr == s->cstr) {
+		uint64_t c = s->cstr ? s->cstr * 2 : 256;
+		size_t *no = realloc(s->off, c * sizeof(*no));
+		uint32_t *nl;
+
+		if (no == NULL)
+			return -1;
+		s->off = no;
+		if ((nl = realloc(s->len, c * sizeof(*nl))) == NULL)
+			return -1;
+		s->len = nl;
+		s->cstr = c;
+	}
+	if (s->alen + l + 1 > s->acap) {
+		size_t c = s->acap ? s->acap : 4096;
+		char *na;
+
+		while (c < s->alen + l + 1)
+			c *= 2;
+		if ((na = realloc(s->arena, c)) == NULL)
+			return -1;
+		s->arena = na;
+		s->acap = c;
+	}
+	memcpy(s->arena + s->alen, p, l);
+	s->arena[s->alen + l] = '\0';
+	s->off[s->nstr] = s->alen;
+	s->len[s->nstr++] = l;
+	s->alen += l + 1;
+	return 0;
+}
+
+int
+ssp_mq_run(struct ssp_mq *q, unsigned *idx, const struct ssp_rec **r,
+    size_t *n, struct ssp_err *e)
+{
+	const struct ent *x;
+	struct pstream *s;
+
+	if (q->cdone)
+		return SSP_MQ_DONE;
+	for (;;) {
+		if (q->rp >= q->rend)
+			next_buf(q);
+		x = (const struct ent *)q->rp;
+		q->rp += (size_t)x->words * 8;
+		if (x->kind == E_DONE) {
+			q->cdone = 1;
+			return SSP_MQ_DONE;
+		}
+		s = &q->s[x->stream];
+		*idx = x->stream;
+		if (s->broken)
+			continue;
+		switch (x->kind) {
+		case E_RUN:
+			*r = (const struct ssp_rec *)(x + 1);
+			*n = x->n;
+			return SSP_MQ_REC;
+		case E_STR:
+			if (mirror_add(s, (const uint8_t *)(x + 1)) != 0) {
+				s->broken = 1;	/* its records would lack names */
+				return ssp_err_set(e, SSP_ERR_NOMEM, 0,
+				    "out of memory"), SSP_MQ_ERR;
+			}
+			continue;
+		case E_RESET:
+			s->nstr = s->alen = 0;
+			return SSP_MQ_RESET;
+		case E_END:
+			return SSP_MQ_END;
+		default:	/* E_ERR */
+			if (e != NULL)
+				memcpy(e, x + 1, sizeof(*e));
+			return SSP_MQ_ERR;
+		}
+	}
+}
+
+const char *
+ssp_mq_str(const struct ssp_mq *q, size_t i, uint64_t id, size_t *len)
+{
+	const struct pstream *s = &q->s[i];
+
+	if (id == 0 || id > s->nstr)
+		return NULL;
+	if (len != NULL)
+		*len = s->len[id - 1];
+	return s->arena + s->off[id - 1];
+}
+
+uint64_t ssp_mq_rawpos(const struct ssp_mq *q) { return q->rawpos; }
+
+uint64_t
+ssp_mq_backwards(const struct ssp_mq *q, size_t i)
+{
+	return q->s[i].backwards;
+}
+
+void
+ssp_mq_free(struct ssp_mq *q)
+{
+	size_t i, k;
+
+	if (q == NULL)
+		return;
+	if (q->started) {
+		pthread_mutex_lock(&q->mu);
+		q->stop = 1;
+		pthread_cond_signal(&q->room);
+		if (!q->finished)	/* may be blocked reading a pipe */
+			pthread_cancel(q->th);
+		pthread_mutex_unlock(&q->mu);
+		pthread_join(q->th, NULL);
+	}
+	if (q->threaded) {
+		pthread_mutex_destroy(&q->mu);
+		pthread_cond_destroy(&q->room);
+		pthread_cond_destroy(&q->data);
+	}
+	for (k = 0; k < SSP_MQ_BUFS; k++)
+		free(q->buf[k].p);
+	for (i = 0; q->s != NULL && i < q->n; i++) {
+		struct pstream *s = &q->s[i];
+
+		free(s->arena);
+		free(s->off);
+		free(s->len);
+	}
+	free(q->heap);
+	free(q->s);
+	free(q);
+}

@@ -1,0 +1,73 @@
+/*
+ * Merged read-ahead of record streams: the records of several readers in
+ * global timestamp order (ties by stream index, file order within a
+ * stream: the order of ssp_merge), decoded, merged and packed into a
+ * bounded queue by a background thread, or on demand in the caller's
+ * thread.  Decompression, decoding and merging then overlap with the
+ * caller's work, and what the caller reads is one compact, sequential
+ * run of memory (cheap to hand from one CPU to another).  Memory is
+ * bounded (SSP_MQ_BUFS buffers of SSP_MQ_BUFSZ bytes) whatever the input
+ * size.  The readers' string tables belong to the producer; the strings
+ * the records use are mirrored for the caller (ssp_mq_str).  The caller
+ * sees the records, ends and errors of ssp_merge over ssp_rr_next, in the
+ * same order.
+ */
+#ifndef SSP_MERGEQ_H
+#define SSP_MERGEQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ssp_err.h"
+#include "ssp_io.h"
+#include "ssp_rec.h"
+
+#define SSP_MQ_BUFS  16			/* queue buffers */
+#define SSP_MQ_BUFSZ (128 * 1024)	/* bytes each: ~1500 events */
+
+/* ssp_mq_run results; the first four as SSP_MERGE_* of ssp_merge.h */
+#define SSP_MQ_REC   1		/* records of stream *idx at *r */
+#define SSP_MQ_END   2		/* stream *idx ended cleanly */
+#define SSP_MQ_ERR (-1)		/* stream *idx failed (e set); it is left out */
+#define SSP_MQ_DONE  0		/* every stream has ended or failed */
+#define SSP_MQ_RESET 3		/* the string ids of stream *idx start over
+				 * (a concatenated segment) before its next
+				 * record: drop what is cached by id */
+
+struct ssp_mq;
+
+/*
+ * Read n readers (in[i] is the input under rr[i], for ssp_mq_rawpos).
+ * threaded: in a background thread.  The readers must not be used by the
+ * caller until ssp_mq_free.
+ */
+int ssp_mq_new(struct ssp_mq **qp, struct ssp_rr *const *rr,
+    struct ssp_in *const *in, size_t n, int threaded, struct ssp_err *e);
+/*
+ * The next item.  SSP_MQ_REC: a run of *n >= 1 records of stream *idx
+ * that come next in merged order, packed from *r on: each takes
+ * SSP_MQ_RECSIZE(nf) bytes (its fields past nf are not there), the next
+ * follows (ssp_mq_rec_next).  Valid until the next call.  Waits for the
+ * thread when it is behind.  After SSP_MQ_DONE, returns SSP_MQ_DONE.
+ */
+int ssp_mq_run(struct ssp_mq *q, unsigned *idx, const struct ssp_rec **r,
+    size_t *n, struct ssp_err *e);
+#define SSP_MQ_RECSIZE(nf) (offsetof(struct ssp_rec, f) + (size_t)(nf) * 8)
+static inline const struct ssp_rec *
+ssp_mq_rec_next(const struct ssp_rec *r)
+{
+	return (const struct ssp_rec *)((const char *)r + SSP_MQ_RECSIZE(r->nf));
+}
+/* A string of stream i by id, as ssp_rr_str, for the records returned
+ * so far; valid until the next ssp_mq_run. */
+const char *ssp_mq_str(const struct ssp_mq *q, size_t i, uint64_t id,
+    size_t *len);
+/* Input bytes read by the time the items returned so far were queued. */
+uint64_t ssp_mq_rawpos(const struct ssp_mq *q);
+/* Records of stream i whose timestamp is below the previous one's
+ * (ssp_merge_backwards); final once ssp_mq_run returned SSP_MQ_DONE. */
+uint64_t ssp_mq_backwards(const struct ssp_mq *q, size_t i);
+/* Stops the thread (also when it is blocked reading a pipe). */
+void ssp_mq_free(struct ssp_mq *q);
+
+#endif
