@@ -83,6 +83,9 @@ struct log {
 	size_t len, cap;
 };
 
+static void logf_(struct log *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 static void
 logf_(struct log *l, const char *fmt, ...)
 {
