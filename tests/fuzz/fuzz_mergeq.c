@@ -1,0 +1,237 @@
+/*
+ * Merge queue against the plain merge: the input is up to three event
+ * streams separated by the 4 bytes "\377SEP" (the first byte's low bit
+ * asks for the reader thread).  Whatever the streams hold (damage,
+ * concatenated segments, strings redefined, time going backwards),
+ * ssp_mq_run must give the records, string texts, resets, ends and
+ * errors of ssp_merge over ssp_rr_next, in the same order.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_mem.h"
+#include "ssp_event.h"
+#include "ssp_merge.h"
+#include "ssp_mergeq.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAXS 3
+
+struct log {
+	char *s;
+	size_t len, cap;
+};
+
+static void add(struct log *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+add(struct log *l, const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		abort();
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (l->len + (size_t)n + 1 > l->cap) {
+		l->cap = (l->cap + (size_t)n + 1) * 2;
+		if ((l->s = realloc(l->s, l->cap)) == NULL)
+			abort();
+	}
+	memcpy(l->s + l->len, line, (size_t)n);
+	l->len += (size_t)n;
+}
+
+/* A record: stream, time, type, fields, and the text of its string fields
+ * (by the program's schema: the caller of the queue knows no other). */
+static void
+log_rec(struct log *l, unsigned i, const struct ssp_rec *r,
+    const char *(*str)(const void *, size_t, uint64_t), const void *ctx)
+{
+	unsigned k;
+
+	const char *t;
+
+	add(l, "%u %lld %u/%u", i, (long long)r->ts, r->type, r->nf);
+	for (k = 0; k < r->nf && k < SSP_MAXF; k++) {
+		add(l, " %llu", (unsigned long long)r->f[k]);
+		if (r->type < SSP_EV_NTYPES &&
+		    k < ssp_event_schema.types[r->type].nf &&
+		    ssp_event_schema.types[r->type].f[k].enc == SSP_ENC_S) {
+			t = str(ctx, i, r->f[k]);
+			add(l, "=%s", t != NULL ? t : "-");
+		}
+	}
+	add(l, "\n");
+}
+
+static const char *
+rr_str(const void *ctx, size_t i, uint64_t id)
+{
+	struct ssp_rr *const *rr = ctx;
+
+	return ssp_rr_str(rr[i], id, NULL);
+}
+
+static const char *
+mq_str(const void *ctx, size_t i, uint64_t id)
+{
+	return ssp_mq_str(ctx, i, id, NULL);
+}
+
+struct direct {
+	struct ssp_rr *rr;
+	uint64_t gen;
+	int reset;
+};
+
+static int
+direct_next(void *arg, struct ssp_rec *r, struct ssp_err *e)
+{
+	struct direct *d = arg;
+	int got = ssp_rr_next(d->rr, r, e);
+
+	if (got == 1 && ssp_rr_strgen(d->rr) != d->gen) {
+		d->gen = ssp_rr_strgen(d->rr);
+		d->reset = 1;
+	}
+	return got;
+}
+
+/* Open readers on the parts; those whose header is bad are left out. */
+static size_t
+open_all(const uint8_t **part, const size_t *plen, size_t np,
+    struct ssp_in **in, struct ssp_rr **rr)
+{
+	struct ssp_err e;
+	size_t k, n = 0;
+
+	for (k = 0; k < np; k++) {
+		in[n] = fuzz_in(part[k], plen[k], SSP_IN_ZSTD_AUTO);
+		if (ssp_event_reader_open(&rr[n], in[n], &e) != SSP_OK) {
+			ssp_in_close(in[n]);
+			continue;
+		}
+		n++;
+	}
+	return n;
+}
+
+static void
+close_all(struct ssp_in **in, struct ssp_rr **rr, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		ssp_rr_close(rr[k]);
+		ssp_in_close(in[k]);
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *part[MAXS], *p, *end;
+	size_t plen[MAXS], np = 0, n, k, cnt;
+	struct ssp_in *in[MAXS];
+	struct ssp_rr *rr[MAXS];
+	struct direct d[MAXS];
+	struct ssp_merge *m;
+	struct ssp_mq *q;
+	const struct ssp_rec *r;
+	struct ssp_err e;
+	struct log want = { 0 }, got = { 0 };
+	unsigned i;
+	int threaded, rc;
+
+	if (size < 1)
+		return 0;
+	threaded = data[0] & 1;
+	p = data + 1;
+	end = data + size;
+	while (np < MAXS) {	/* split at "\377SEP" */
+		const uint8_t *s = p;
+
+		while (s + 4 <= end && memcmp(s, "\377SEP", 4) != 0)
+			s++;
+		if (s + 4 > end)
+			s = end;
+		part[np] = p;
+		plen[np++] = (size_t)(s - p);
+		if (s == end)
+			break;
+		p = s + 4;
+	}
+
+	n = open_all(part, plen, np, in, rr);
+	if (ssp_merge_new(&m, n, &e) != SSP_OK)
+		abort();
+	for (k = 0; k < n; k++) {
+		d[k].rr = rr[k];
+		d[k].gen = ssp_rr_strgen(rr[k]);
+		d[k].reset = 0;
+		ssp_merge_set(m, k, direct_next, &d[k]);
+	}
+	while ((rc = ssp_merge_next(m, &i, &r, &e)) != SSP_MERGE_DONE) {
+		if (rc == SSP_MERGE_END)
+			add(&want, "end %u\n", i);
+		else if (rc == SSP_MERGE_ERR)
+			add(&want, "error %u: %s\n", i, e.msg);
+		else {
+			if (d[i].reset) {
+				add(&want, "reset %u\n", i);
+				d[i].reset = 0;
+			}
+			log_rec(&want, i, r, rr_str, rr);
+		}
+	}
+	for (k = 0; k < n; k++)
+		add(&want, "backwards %zu %llu\n", k,
+		    (unsigned long long)ssp_merge_backwards(m, k));
+	ssp_merge_free(m);
+	close_all(in, rr, n);
+
+	n = open_all(part, plen, np, in, rr);
+	if (ssp_mq_new(&q, rr, in, n, threaded, &e) != SSP_OK)
+		abort();
+	while ((rc = ssp_mq_run(q, &i, &r, &cnt, &e)) != SSP_MQ_DONE) {
+		if (rc == SSP_MQ_END)
+			add(&got, "end %u\n", i);
+		else if (rc == SSP_MQ_ERR)
+			add(&got, "error %u: %s\n", i, e.msg);
+		else if (rc == SSP_MQ_RESET)
+			add(&got, "reset %u\n", i);
+		else {
+			if (cnt == 0)
+				abort();
+			for (k = 0; k < cnt; k++, r = ssp_mq_rec_next(r))
+				log_rec(&got, i, r, mq_str, q);
+		}
+	}
+	for (k = 0; k < n; k++)
+		add(&got, "backwards %zu %llu\n", k,
+		    (unsigned long long)ssp_mq_backwards(q, k));
+	ssp_mq_free(q);
+	close_all(in, rr, n);
+
+	if (want.len != got.len || (want.len > 0 &&
+	    memcmp(want.s, got.s, want.len) != 0)) {
+		fprintf(stderr, "merge queue differs from the merge:\n--- merge\n"
+		    "%.*s--- queue\n%.*s", (int)want.len, want.s, (int)got.len,
+		    got.s);
+		abort();
+	}
+	free(want.s);
+	free(got.s);
+	return 0;
+}
