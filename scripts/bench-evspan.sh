@@ -2,7 +2,9 @@
 # bench-evspan.sh [N]: evspan on a generated SimBricks dumbbell (N requests,
 # 39 events each; default 300000 = 11.7 M events).  Measures, in one run:
 #   1. throughput: events per second of CPU time (user+sys) and of wall
-#      time, output to /dev/null and to a file;
+#      time, with one thread (--threads 1: the one-core figure) and with
+#      the reader thread (the default), output to /dev/null and to a file;
+#      instructions per event when valgrind is there (BENCH_IPE=0: skip);
 #   2. memory: peak RSS and spans held at once for N/10 and N requests
 #      (must stay flat: bounded by open spans, not by input);
 #   3. the rerun workflow: evspan on stashed .ev.zst files with a changed
@@ -62,7 +64,9 @@ echo "input: $events events, $raw bytes ($zsz bytes as .ev.zst), load $(cut -d' 
 
 # 1. throughput (one warm-up run first: page cache, CPU frequency)
 evspan -t "$W/big/topology.csv" -r "$RULES" -o /dev/null
+run ev1null evspan --threads 1 -t "$W/big/topology.csv" -r "$RULES" -o /dev/null
 run evnull evspan -t "$W/big/topology.csv" -r "$RULES" -o /dev/null
+run ev1file evspan --threads 1 -t "$W/big/topology.csv" -r "$RULES" -o "$W/spans.sp"
 run evfile evspan -t "$W/big/topology.csv" -r "$RULES" -o "$W/spans.sp"
 run cat sh -c "cat '$W/big/'*.ev > /dev/null"
 spans=$(evspan -v -t "$W/big/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
@@ -70,14 +74,24 @@ spans=$(evspan -v -t "$W/big/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
 echo
 echo "1. throughput ($events events -> $spans spans)"
 printf "   %-34s %8s %8s %10s %10s\n" "" "cpu s" "wall s" "Mev/s cpu" "Mev/s wall"
-for k in evnull:"evspan, output /dev/null" evfile:"evspan, output to a file"; do
+for k in ev1null:"--threads 1, output /dev/null" evnull:"2 threads, output /dev/null" \
+    ev1file:"--threads 1, output to a file" evfile:"2 threads, output to a file"; do
 	n=${k%%:*}; d=${k#*:}
 	printf "   %-34s %8s %8s %10s %10s\n" "$d" "$(get "$n" cpu)" "$(get "$n" wall)" \
 	    "$(rate "$events" "$(get "$n" cpu)")" "$(rate "$events" "$(get "$n" wall)")"
 done
 printf "   %-34s %8s %8s\n" "baseline: cat of the .ev files" "$(get cat cpu)" "$(get cat wall)"
-echo "   target: >= 10 M events/s on one core -> $(rate "$events" "$(get evnull cpu)" |
-    awk '{print ($1 >= 10) ? "met" : "NOT met"}') (cpu time, output /dev/null)"
+echo "   target: >= 10 M events/s on one core -> $(rate "$events" "$(get ev1null cpu)" |
+    awk '{print ($1 >= 10) ? "met" : "NOT met"}') (cpu time, --threads 1, output /dev/null)"
+if [ "${BENCH_IPE:-1}" = 1 ] && command -v valgrind >/dev/null 2>&1; then
+	# instructions are repeatable where times are not: N/10 requests, one thread
+	ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null evspan --threads 1 \
+	    -t "$W/small/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
+	    sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+	sev=$(evcat -n "$W/small/"*.ev | awk '$2 == "total" {print $1}')
+	echo "   instructions per event (callgrind, $sev events, --threads 1):" \
+	    "$(echo "$ir $sev" | awk '{printf "%.0f", $1 / $2}')"
+fi
 
 # 2. memory
 run small evspan -t "$W/small/topology.csv" -r "$RULES" -o /dev/null
@@ -98,6 +112,8 @@ zin=""
 for s in $STREAMS; do zin="$zin $s=$W/big/$s.ev.zst"; done
 # shellcheck disable=SC2086
 run rerun evspan -t "$W/big/topology.csv" -r "$W/changed.csv" -o /dev/null $zin
+# shellcheck disable=SC2086
+run rerun1 evspan --threads 1 -t "$W/big/topology.csv" -r "$W/changed.csv" -o /dev/null $zin
 run zcat sh -c "zstd -d -q -c '$W/big/'*.ev.zst > /dev/null"
 mkdir "$W/dec"
 run zfiles sh -c "for s in $STREAMS; do zstd -d -q -f '$W/big/'\$s.ev.zst -o '$W/dec/'\$s.ev; done"
@@ -105,6 +121,7 @@ echo
 echo "3. rerun with changed rules on .ev.zst vs zstd -d of the same files"
 printf "   %-40s %8s %8s\n" "" "cpu s" "wall s"
 printf "   %-40s %8s %8s\n" "evspan -r changed.csv (.ev.zst in)" "$(get rerun cpu)" "$(get rerun wall)"
+printf "   %-40s %8s %8s\n" "the same, --threads 1" "$(get rerun1 cpu)" "$(get rerun1 wall)"
 printf "   %-40s %8s %8s\n" "zstd -d -c > /dev/null" "$(get zcat cpu)" "$(get zcat wall)"
 printf "   %-40s %8s %8s\n" "zstd -d to files" "$(get zfiles cpu)" "$(get zfiles wall)"
 r1=$(ratio "$(get rerun wall)" "$(get zcat wall)")
