@@ -62,8 +62,7 @@ struct pstream {
 	struct ssp_rec head;	/* its next record, not queued yet */
 	int reset;		/* head begins a new segment */
 	uint64_t gen, known;	/* string generation, strings queued */
-	int64_t last;		/* for backwards */
-	int have_last;
+	int64_t last;		/* for backwards (INT64_MIN before the first) */
 	uint64_t backwards;
 	/* caller side: the string mirror */
 	char *arena;
@@ -84,6 +83,9 @@ struct ssp_mq {
 	int pend;		/* stream on top whose head was queued, or -1 */
 	struct hnode lim;	/* then: the smallest other head */
 	struct ent *open;	/* E_RUN being filled in the current buffer */
+	unsigned ostream;	/* then: its stream, */
+	size_t ostart;		/* where its records start, */
+	uint32_t on;		/* and how many it has */
 	int pdone;		/* E_DONE queued */
 	/* queue */
 	struct qbuf buf[SSP_MQ_BUFS];
@@ -167,10 +169,9 @@ decode(struct pstream *s, struct ssp_rec *r, int *plain, struct ssp_err *e)
 
 	if (got != 1)
 		return got;
-	if (s->have_last && r->ts < s->last)
+	if (r->ts < s->last)
 		s->backwards++;
 	s->last = r->ts;
-	s->have_last = 1;
 	*plain = 1;
 	if (ssp_rr_strgen(s->rr) != s->gen) {
 		s->gen = ssp_rr_strgen(s->rr);
@@ -198,43 +199,44 @@ put(struct qbuf *b, size_t bytes, unsigned kind, unsigned stream)
 
 #define ROOM(b, bytes) ((b)->len + (bytes) <= SSP_MQ_BUFSZ)
 
+/* Finish the open run (an empty one is taken back). */
+static inline void
+close_run(struct ssp_mq *q, struct qbuf *b)
+{
+	if (q->open == NULL)
+		return;
+	if (q->on == 0) {
+		b->len = q->ostart - sizeof(struct ent);
+	} else {
+		q->open->n = q->on;
+		q->open->words = (uint16_t)((b->len - q->ostart) / 8 +
+		    sizeof(struct ent) / 8);
+	}
+	q->open = NULL;
+}
+
+/* Make sure a run of stream i is open (the caller checked the room). */
+static inline void
+open_run(struct ssp_mq *q, struct qbuf *b, unsigned i)
+{
+	if (q->open != NULL && q->ostream == i)
+		return;
+	close_run(q, b);
+	q->open = put(b, sizeof(struct ent), E_RUN, i);
+	q->ostream = i;
+	q->ostart = b->len;
+	q->on = 0;
+}
+
 static void
 put_end(struct ssp_mq *q, struct qbuf *b, unsigned i, int got,
     const struct ssp_err *err)
 {
-	q->open = NULL;
+	close_run(q, b);
 	if (got < 0)
 		memcpy(put(b, ERR_BYTES, E_ERR, i) + 1, err, sizeof(*err));
 	else
 		put(b, sizeof(struct ent), E_END, i);
-}
-
-/* Commit the record decoded or copied at slot_for(q, b, i): append it to
- * the open run of stream i, or open a run for it. */
-static inline __attribute__((always_inline)) void
-add_to_run(struct ssp_mq *q, struct qbuf *b, unsigned i)
-{
-	const struct ssp_rec *r;
-
-	if (q->open == NULL || q->open->stream != i) {
-		q->open = (struct ent *)(b->p + b->len);
-		put(b, sizeof(struct ent), E_RUN, i);
-	}
-	r = (const struct ssp_rec *)(b->p + b->len);
-	b->len += REC_BYTES(r->nf);
-	q->open->words = (uint16_t)(q->open->words + REC_BYTES(r->nf) / 8);
-	q->open->n++;
-}
-
-/* Where to decode a record of stream i that may extend the open run. */
-static inline struct ssp_rec *
-slot_for(struct ssp_mq *q, struct qbuf *b, unsigned i)
-{
-	size_t off = b->len;
-
-	if (q->open == NULL || q->open->stream != i)
-		off += sizeof(struct ent);	/* leave room for a run header */
-	return (struct ssp_rec *)(b->p + off);
 }
 
 /* Queue the head of stream i, after the reset and strings it needs.
@@ -248,7 +250,7 @@ queue_head(struct ssp_mq *q, struct qbuf *b, unsigned i)
 	if (s->reset) {
 		if (!ROOM(b, sizeof(struct ent)))
 			return 0;
-		q->open = NULL;
+		close_run(q, b);
 		put(b, sizeof(struct ent), E_RESET, i);
 		s->reset = 0;
 	}
@@ -256,14 +258,13 @@ queue_head(struct ssp_mq *q, struct qbuf *b, unsigned i)
 		const char *t;
 		size_t len;
 		uint32_t l;
+		uint8_t *p;
 
 		while ((t = ssp_rr_str(s->rr, s->known + 1, &len)) != NULL) {
-			uint8_t *p;
-
 			bytes = sizeof(struct ent) + ROUND8(sizeof(l) + len + 1);
 			if (!ROOM(b, bytes))
 				return 0;
-			q->open = NULL;
+			close_run(q, b);
 			l = (uint32_t)len;
 			p = (uint8_t *)(put(b, bytes, E_STR, i) + 1);
 			memcpy(p, &l, sizeof(l));
@@ -273,9 +274,53 @@ queue_head(struct ssp_mq *q, struct qbuf *b, unsigned i)
 	}
 	if (!ROOM(b, STEP_BYTES))
 		return 0;
-	memcpy(slot_for(q, b, i), &s->head, REC_BYTES(s->head.nf));
-	add_to_run(q, b, i);
+	open_run(q, b, i);
+	memcpy(b->p + b->len, &s->head, REC_BYTES(s->head.nf));
+	b->len += REC_BYTES(s->head.nf);
+	q->on++;
 	return 1;
+}
+
+/*
+ * The records of the top stream after its head, decoded straight into
+ * the open run while they still come first.  0 when the buffer is full.
+ */
+static int
+extend_run(struct ssp_mq *q, struct qbuf *b)
+{
+	unsigned i = (unsigned)q->pend;
+	struct pstream *s = &q->s[i];
+	struct ssp_err err;
+	struct ssp_rec *r;
+	int got, plain;
+
+	for (;;) {
+		if (!ROOM(b, STEP_BYTES))
+			return 0;
+		open_run(q, b, i);
+		r = (struct ssp_rec *)(b->p + b->len);
+		got = decode(s, r, &plain, &err);
+		if (got != 1) {		/* the stream is over */
+			q->heap[0] = q->heap[--q->nheap];
+			if (q->nheap > 0)
+				sift_down(q, 0);
+			q->pend = -1;
+			put_end(q, b, i, got, &err);
+			return 1;
+		}
+		if (!plain || r->ts > q->lim.ts ||
+		    (r->ts == q->lim.ts && i > q->lim.i)) {
+			/* another stream's record comes first, or this one
+			 * needs a reset or strings queued before it */
+			memcpy(&s->head, r, REC_BYTES(r->nf));
+			q->heap[0].ts = s->head.ts;
+			sift_down(q, 0);
+			q->pend = -1;
+			return 1;
+		}
+		b->len += REC_BYTES(r->nf);	/* still first */
+		q->on++;
+	}
 }
 
 /* Fill a buffer with merged entries, up to its size or the end. */
@@ -284,7 +329,6 @@ produce(struct ssp_mq *q, struct qbuf *b)
 {
 	struct ssp_err err;
 	struct pstream *s;
-	struct ssp_rec *r;
 	int got, plain;
 	size_t k;
 	unsigned i;
@@ -307,37 +351,12 @@ produce(struct ssp_mq *q, struct qbuf *b)
 		sift_up(q, q->nheap - 1);
 	}
 	for (;;) {
-		if (q->pend >= 0) {	/* the top stream's next record */
-			if (!ROOM(b, STEP_BYTES))
-				break;
-			i = (unsigned)q->pend;
-			s = &q->s[i];
-			r = slot_for(q, b, i);
-			got = decode(s, r, &plain, &err);
-			if (got != 1) {
-				q->heap[0] = q->heap[--q->nheap];
-				if (q->nheap > 0)
-					sift_down(q, 0);
-				q->pend = -1;
-				put_end(q, b, i, got, &err);
-				continue;
-			}
-			if (plain && (r->ts < q->lim.ts ||
-			    (r->ts == q->lim.ts && i < q->lim.i))) {
-				add_to_run(q, b, i);	/* still first */
-				continue;
-			}
-			/* another stream's record comes first, or this one
-			 * needs a reset or strings queued before it */
-			memcpy(&s->head, r, REC_BYTES(r->nf));
-			q->heap[0].ts = s->head.ts;
-			sift_down(q, 0);
-			q->pend = -1;
-		}
+		if (q->pend >= 0 && !extend_run(q, b))
+			break;
 		if (q->nheap == 0) {
 			if (!ROOM(b, sizeof(struct ent)))
 				break;
-			q->open = NULL;
+			close_run(q, b);
 			put(b, sizeof(struct ent), E_DONE, 0);
 			q->pdone = 1;
 			break;
@@ -354,6 +373,7 @@ produce(struct ssp_mq *q, struct qbuf *b)
 			q->lim = q->heap[2];
 	}
 full:
+	close_run(q, b);
 	b->rawpos = 0;
 	for (k = 0; k < q->n; k++)
 		b->rawpos += ssp_in_rawpos(q->s[k].in);
@@ -414,6 +434,7 @@ ssp_mq_new(struct ssp_mq **qp, struct ssp_rr *const *rr,
 		s->rr = rr[i];
 		s->in = in[i];
 		s->gen = ssp_rr_strgen(rr[i]);
+		s->last = INT64_MIN;
 	}
 	for (k = 0; k < (threaded ? SSP_MQ_BUFS : 1); k++)
 		if ((q->buf[k].p = malloc(SSP_MQ_BUFSZ + SLACK)) == NULL) {
