@@ -849,6 +849,7 @@ unsigned ssp_rr_version_minor(const struct ssp_rr *rr) { return rr->minor; }
 const char *ssp_rr_name(const struct ssp_rr *rr) { return ssp_frd_name(rr->frd); }
 uint64_t ssp_rr_offset(const struct ssp_rr *rr) { return rr->blk_off; }
 uint64_t ssp_rr_records(const struct ssp_rr *rr) { return rr->nrec; }
+uint64_t ssp_rr_strgen(const struct ssp_rr *rr) { return rr->gen; }
 
 void
 ssp_rr_close(struct ssp_rr *rr)

@@ -121,6 +121,9 @@ unsigned ssp_rr_version_minor(const struct ssp_rr *rr);
 const char *ssp_rr_name(const struct ssp_rr *rr);
 uint64_t ssp_rr_offset(const struct ssp_rr *rr);	/* of the current block */
 uint64_t ssp_rr_records(const struct ssp_rr *rr);
+/* Changes whenever string ids start over (a concatenated segment began):
+ * callers caching data per string id must drop it. */
+uint64_t ssp_rr_strgen(const struct ssp_rr *rr);
 void ssp_rr_close(struct ssp_rr *rr);
 
 /* Index of a type by name in a schema, or -1. */

@@ -334,12 +334,16 @@ test_concatenation(void **state)
 		struct ssp_rr *rr;
 		struct ssp_rec r;
 		int got, k = 0;
+		uint64_t gen0;
 
 		assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
 		assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+		gen0 = ssp_rr_strgen(rr);
 		while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
 			if (r.type == SSP_EV_FUNC && k >= 100)
 				assert_non_null(ssp_rr_str(rr, r.f[1], NULL));
+			/* string ids start over with the second segment */
+			assert_true((ssp_rr_strgen(rr) != gen0) == (k >= 100));
 			k++;
 		}
 		assert_int_equal(got, 0);
