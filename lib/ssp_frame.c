@@ -1,7 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
-
+#include "ssp_crc32.h"
 #include "ssp_frame.h"
 
 const uint8_t ssp_magic_events[SSP_MAGIC_LEN] =
@@ -152,9 +151,9 @@ ssp_frd_next(struct ssp_frd *f, struct ssp_block *b, struct ssp_err *e)
 			    "%llu: truncated stream: block needs %u bytes, %zd left",
 			    name, (unsigned long long)f->off, len, got), -1;
 		{
-			uLong c = crc32(0L, h, 8);
-			c = crc32(c, f->buf, len);
-			if ((uint32_t)c != crc)
+			uint32_t c = ssp_crc32(ssp_crc32(0, h, 8), f->buf, len);
+
+			if (c != crc)
 				return ssp_err_set(e, SSP_ERR_CHECKSUM, f->off, "%s: "
 				    "offset %llu: block checksum mismatch (stored "
 				    "%08x, computed %08x): corrupt stream", name,
@@ -201,15 +200,14 @@ ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
     size_t len, struct ssp_err *e)
 {
 	uint8_t h[SSP_BLOCK_HDR] = { (uint8_t)type, 0, 0, 0 };
-	uLong c;
+	uint32_t c;
 
 	if (len > SSP_BLOCK_MAX)
 		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "
 		    "exceeds the limit", len);
 	put_le32(h + 4, (uint32_t)len);
-	c = crc32(0L, h, 8);
-	c = crc32(c, payload, (uInt)len);
-	put_le32(h + 8, (uint32_t)c);
+	c = ssp_crc32(ssp_crc32(0, h, 8), payload, len);
+	put_le32(h + 8, c);
 	if (ssp_out_write(o, h, sizeof(h), e) != SSP_OK)
 		return SSP_ERR_IO;
 	return ssp_out_write(o, payload, len, e);
