@@ -5,6 +5,7 @@
 #include "ssp_rec.h"
 #include "ssp_varint.h"
 
+
 #define BLOCK_TARGET   (64 * 1024)	/* data block size the writer aims at */
 #define REC_MAXBYTES   (1 + 2 * SSP_VARINT_MAX + SSP_MAXF * SSP_VARINT_MAX)
 #define STR_MAX        65535		/* longest string */
@@ -237,9 +238,17 @@ encode_header(struct buf *b, const struct ssp_schema *s,
 
 /* --- writer ------------------------------------------------------------ */
 
+struct wtype {			/* per schema type, for the encoder */
+	uint32_t nf;
+	uint32_t signed_mask;	/* fields to zigzag */
+	uint32_t str_mask;	/* fields holding string ids */
+};
+
 struct ssp_rw {
 	struct ssp_out *out;
 	const struct ssp_schema *schema;
+	struct wtype *wt;
+	uint32_t ntypes;
 	struct buf blk;
 	int64_t last_ts;	/* delta base within the block */
 	struct strtab strs;
@@ -249,6 +258,9 @@ struct ssp_rw {
 	uint64_t map_gen;
 	uint64_t *map;
 	uint64_t map_cap;
+	/* file type (ftag - 1) -> our type its fields were checked against */
+	uint32_t *compat;
+	uint32_t ncompat;
 };
 
 static int
@@ -273,13 +285,26 @@ ssp_rw_open(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
 	struct buf h = { 0 };
 	int r;
 
+	unsigned t, k;
+
 	*wp = NULL;
 	w = calloc(1, sizeof(*w));
 	if (w == NULL || encode_header(&h, s, meta, nmeta) != 0 ||
-	    buf_reserve(&w->blk, BLOCK_TARGET + REC_MAXBYTES) != 0) {
+	    buf_reserve(&w->blk, BLOCK_TARGET + REC_MAXBYTES) != 0 ||
+	    (w->wt = calloc(s->ntypes ? s->ntypes : 1, sizeof(*w->wt))) == NULL) {
 		free(h.p);
 		ssp_rw_abort(w);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	w->ntypes = s->ntypes;
+	for (t = 0; t < s->ntypes; t++) {
+		w->wt[t].nf = s->types[t].nf;
+		for (k = 0; k < s->types[t].nf; k++) {
+			if (is_signed_enc(s->types[t].f[k].enc))
+				w->wt[t].signed_mask |= 1u << k;
+			if (s->types[t].f[k].enc == SSP_ENC_S)
+				w->wt[t].str_mask |= 1u << k;
+		}
 	}
 	w->out = o;
 	w->schema = s;
@@ -328,29 +353,57 @@ ssp_rw_str(struct ssp_rw *w, const char *s, size_t len, struct ssp_err *e)
 	return id;
 }
 
+/* Encode a varint; room for SSP_VARINT_MAX bytes is known to be there. */
+static inline uint8_t *
+put_v(uint8_t *p, uint64_t v)
+{
+	if (v < 0x4000) {	/* one or two bytes, without a branch on which */
+		uint64_t two = v >= 0x80;
+
+		p[0] = (uint8_t)(v | two << 7);
+		p[1] = (uint8_t)(v >> 7);
+		return p + 1 + two;
+	}
+	return p + ssp_varint_put(p, v);
+}
+
+/*
+ * Append one record to the block, which has room for REC_MAXBYTES.  map
+ * translates string ids (ssp_rw_copy) or is NULL.
+ */
+static inline void
+rw_encode(struct ssp_rw *w, uint32_t type, int64_t ts, const uint64_t *f,
+    const uint64_t *map)
+{
+	const struct wtype *t = &w->wt[type];
+	uint8_t *p = w->blk.p + w->blk.len;
+	unsigned i;
+
+	p = put_v(p, (uint64_t)type + 1);
+	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)ts - (uint64_t)w->last_ts)));
+	for (i = 0; i < t->nf; i++) {
+		uint64_t v = f[i];
+
+		if (t->signed_mask & (1u << i))
+			v = ssp_zigzag((int64_t)v);
+		else if (map != NULL && (t->str_mask & (1u << i)))
+			v = map[v];
+		p = put_v(p, v);
+	}
+	w->blk.len = (size_t)(p - w->blk.p);
+	w->last_ts = ts;
+	w->nrec++;
+}
+
 int
 ssp_rw_put(struct ssp_rw *w, const struct ssp_rec *r, struct ssp_err *e)
 {
-	const struct ssp_rtype *t;
-	uint8_t *p;
-	unsigned i;
-
 	if (r->type >= w->schema->ntypes)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record type %u not in "
 		    "schema", r->type);
 	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
 		return e != NULL ? e->code : SSP_ERR_IO;
-	t = &w->schema->types[r->type];
-	p = w->blk.p + w->blk.len;	/* room for REC_MAXBYTES is kept */
-	p += ssp_varint_put(p, (uint64_t)r->type + 1);
-	p += ssp_varint_put(p, ssp_zigzag((int64_t)((uint64_t)r->ts -
-	    (uint64_t)w->last_ts)));
-	for (i = 0; i < t->nf; i++)
-		p += ssp_varint_put(p, is_signed_enc(t->f[i].enc) ?
-		    ssp_zigzag((int64_t)r->f[i]) : r->f[i]);
-	w->blk.len = (size_t)(p - w->blk.p);
-	w->last_ts = r->ts;
-	w->nrec++;
+	rw_encode(w, r->type, r->ts, r->f, NULL);
 	return SSP_OK;
 }
 
@@ -390,8 +443,10 @@ ssp_rw_abort(struct ssp_rw *w)
 	if (w == NULL)
 		return;
 	free(w->blk.p);
+	free(w->wt);
 	strtab_free(&w->strs);
 	free(w->map);
+	free(w->compat);
 	free(w);
 }
 
@@ -734,13 +789,79 @@ ssp_rr_open(struct ssp_rr **rp, struct ssp_in *in, const uint8_t *magic,
 	return SSP_OK;
 }
 
-int
-ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
+/*
+ * Decode one varint with no bounds check: the caller knows at least
+ * SSP_VARINT_MAX bytes are readable.  One or two bytes (most fields) are
+ * decoded without a branch on which.  A varint longer than 64 bits sets
+ * *bad; the caller then decodes the record again with the checked
+ * decoder, which reports it.
+ */
+static inline const uint8_t *
+varint_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
+{
+	uint64_t b = p[0], b1 = p[1], r, c;
+	unsigned s;
+
+	if (__builtin_expect(((b & b1) & 0x80) == 0, 1)) {
+		c = b >> 7;		/* 1 when a second byte follows */
+		*v = (b & 0x7f) | (b1 & (0 - c)) << 7;
+		return p + 1 + c;
+	}
+	r = b & 0x7f;
+	p++;
+	for (s = 7;; s += 7) {
+		b = *p++;
+		if (s == 63) {
+			*bad |= b > 1;
+			*v = r | b << 63;
+			return p;
+		}
+		r |= (b & 0x7f) << s;
+		if (b < 0x80) {
+			*v = r;
+			return p;
+		}
+	}
+}
+
+static int
+rr_strdef(struct ssp_rr *rr, const uint8_t *p, struct ssp_err *e)
+{
+	const uint8_t *s;
+	size_t n;
+	uint64_t id;
+	char msg[120];
+
+	if (ssp_varint_get(&p, rr->end, &id) != 0 ||
+	    get_str(&p, rr->end, STR_MAX, &s, &n) != 0)
+		return 1;
+	if (id != rr->strs.n + 1) {
+		snprintf(msg, sizeof(msg), "string id %llu defined out of order "
+		    "(expected %llu)", (unsigned long long)id,
+		    (unsigned long long)rr->strs.n + 1);
+		return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
+	}
+	if (rr->strs.n >= STRS_MAX)
+		return rr_fail(rr, e, SSP_ERR_LIMIT, rr->blk_off,
+		    "too many strings");
+	if (strtab_add(&rr->strs, (const char *)s, n, 0) == 0)
+		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
+	rr->p = p;
+	return 0;
+}
+
+/*
+ * The general reader: string definitions, block ends, records near the
+ * end of a block, and every error, with bounds checks on each byte.
+ */
+__attribute__((noinline)) static int
+rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 {
 	const uint8_t *p;
 	uint64_t tag, v;
 	const struct ftype *ft;
 	unsigned i;
+	uint32_t m;
 	char msg[120];
 
 	for (;;) {
@@ -755,68 +876,100 @@ ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 		p = rr->p;
 		if (ssp_varint_get(&p, rr->end, &tag) != 0)
 			goto bad;
-		if (tag == 0) {		/* string definition */
-			const uint8_t *s;
-			size_t n;
-			uint64_t id;
-
-			if (ssp_varint_get(&p, rr->end, &id) != 0 ||
-			    get_str(&p, rr->end, STR_MAX, &s, &n) != 0)
-				goto bad;
-			if (id != rr->strs.n + 1) {
-				snprintf(msg, sizeof(msg), "string id %llu defined "
-				    "out of order (expected %llu)",
-				    (unsigned long long)id,
-				    (unsigned long long)rr->strs.n + 1);
-				return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
-			}
-			if (rr->strs.n >= STRS_MAX)
-				return rr_fail(rr, e, SSP_ERR_LIMIT, rr->blk_off,
-				    "too many strings");
-			if (strtab_add(&rr->strs, (const char *)s, n, 0) == 0)
-				return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off,
-				    "out of memory");
-			rr->p = p;
-			continue;
-		}
-		if (tag > rr->fschema.ntypes) {
-			snprintf(msg, sizeof(msg), "record tag %llu not in the "
-			    "schema", (unsigned long long)tag);
-			return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
-		}
+		if (tag == 0)
+			goto strdef;
+		if (tag > rr->fschema.ntypes)
+			goto badtag;
 		ft = &rr->ftypes[tag - 1];
 		if (ssp_varint_get(&p, rr->end, &v) != 0)
 			goto bad;
+		for (i = 0; i < ft->nf; i++)
+			if (ssp_varint_get(&p, rr->end, &r->f[i]) != 0)
+				goto bad;
 		rr->ts = (int64_t)((uint64_t)rr->ts + (uint64_t)ssp_unzigzag(v));
 		r->ts = rr->ts;
 		r->ftag = (uint32_t)tag;
 		r->type = ft->prog;
 		r->nf = ft->nf;
-		for (i = 0; i < ft->nf; i++)
-			if (ssp_varint_get(&p, rr->end, &r->f[i]) != 0)
-				goto bad;
-		if (ft->signed_mask)
-			for (i = 0; i < ft->nf; i++)
-				if (ft->signed_mask & (1u << i))
-					r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
-		if (ft->str_mask)
-			for (i = 0; i < ft->nf; i++)
-				if ((ft->str_mask & (1u << i)) && r->f[i] > rr->strs.n) {
-					snprintf(msg, sizeof(msg), "record uses "
-					    "undefined string id %llu",
-					    (unsigned long long)r->f[i]);
-					return rr_fail(rr, e, SSP_ERR_FORMAT,
-					    rr->blk_off, msg);
-				}
+		for (m = ft->signed_mask; m != 0; m &= m - 1) {
+			i = (unsigned)__builtin_ctz(m);
+			r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
+		}
+		for (m = ft->str_mask; m != 0; m &= m - 1) {
+			i = (unsigned)__builtin_ctz(m);
+			if (r->f[i] > rr->strs.n) {
+				snprintf(msg, sizeof(msg), "record uses undefined "
+				    "string id %llu", (unsigned long long)r->f[i]);
+				return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off,
+				    msg);
+			}
+		}
 		rr->p = p;
 		rr->nrec++;
 		rr->seg_rec++;
 		return 1;
+strdef:
+		{
+			int d = rr_strdef(rr, p, e);
+
+			if (d > 0)
+				goto bad;
+			if (d < 0)
+				return -1;
+		}
 	}
+badtag:
+	snprintf(msg, sizeof(msg), "record tag %llu not in the schema",
+	    (unsigned long long)tag);
+	return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
 bad:
 	return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off + SSP_BLOCK_HDR +
 	    (uint64_t)(rr->p - rr->blk), "malformed record (varint runs past "
 	    "the end of its block)");
+}
+
+/*
+ * The hot path of every reader: a record well inside its block, decoded
+ * without per-byte bounds checks.  Anything unusual (a string definition,
+ * the end of the block, a bad tag, varint or string id) goes to the
+ * general path, which decodes the same bytes again and reports errors.
+ */
+int
+ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
+{
+	const uint8_t *p = rr->p;
+	const struct ftype *ft;
+	uint64_t tag, v;
+	uint32_t m;
+	unsigned i, nf, bad = 0;
+
+	if (__builtin_expect(rr->end - p < REC_MAXBYTES + 8, 0))
+		return rr_next_slow(rr, r, e);
+	p = varint_fast(p, &tag, &bad);
+	if (__builtin_expect(tag - 1 >= rr->fschema.ntypes, 0))
+		return rr_next_slow(rr, r, e);	/* string definition, or bad */
+	ft = &rr->ftypes[tag - 1];
+	p = varint_fast(p, &v, &bad);
+	nf = ft->nf;
+	for (i = 0; i < nf; i++)
+		p = varint_fast(p, &r->f[i], &bad);
+	for (m = ft->signed_mask; m != 0; m &= m - 1) {
+		i = (unsigned)__builtin_ctz(m);
+		r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
+	}
+	for (m = ft->str_mask; m != 0; m &= m - 1)
+		bad |= r->f[__builtin_ctz(m)] > rr->strs.n;
+	if (__builtin_expect(bad != 0, 0))
+		return rr_next_slow(rr, r, e);
+	rr->ts = (int64_t)((uint64_t)rr->ts + (uint64_t)ssp_unzigzag(v));
+	r->ts = rr->ts;
+	r->ftag = (uint32_t)tag;
+	r->type = ft->prog;
+	r->nf = nf;
+	rr->p = p;
+	rr->nrec++;
+	rr->seg_rec++;
+	return 1;
 }
 
 const char *
@@ -865,51 +1018,146 @@ ssp_rr_close(struct ssp_rr *rr)
 
 /* --- copying between streams ------------------------------------------ */
 
-int
-ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r, const struct ssp_rr *rr,
+/* Intern reader string id in the writer and remember its id here. */
+static int
+rw_map_str(struct ssp_rw *w, const struct ssp_rr *rr, uint64_t id,
     struct ssp_err *e)
 {
-	const struct ssp_rtype *t;
-	struct ssp_rec c;
-	unsigned i;
+	const char *s;
+	size_t n;
+
+	if (id >= w->map_cap) {
+		uint64_t cap = w->map_cap ? w->map_cap : 256, *nm;
+
+		while (cap <= id)
+			cap *= 2;
+		if ((nm = realloc(w->map, cap * sizeof(*nm))) == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		memset(nm + w->map_cap, 0, (cap - w->map_cap) * sizeof(*nm));
+		w->map = nm;
+		w->map_cap = cap;
+	}
+	if (id == 0 || w->map[id] != 0)
+		return SSP_OK;
+	if ((s = ssp_rr_str(rr, id, &n)) == NULL)
+		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "undefined string id %llu",
+		    (unsigned long long)id);
+	if ((w->map[id] = ssp_rw_str(w, s, n, e)) == 0)
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	return SSP_OK;
+}
+
+/* The general copy: strings first, in field order (interning may end
+ * the block), then the block check, then the record. */
+__attribute__((noinline)) static int
+rw_copy_slow(struct ssp_rw *w, const struct ssp_rec *r, const struct ssp_rr *rr,
+    struct ssp_err *e)
+{
+	uint32_t m;
+	int s;
 
 	if (r->type >= w->schema->ntypes)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record type %u not in "
 		    "schema", r->type);
-	t = &w->schema->types[r->type];
 	if (w->map_rr != rr || w->map_gen != rr->gen) {
-		w->map_rr = rr;
-		w->map_gen = rr->gen;
+		uint32_t *nc;
+
+		w->map_rr = NULL;	/* until the tables below are ready */
 		if (w->map != NULL)
 			memset(w->map, 0, w->map_cap * sizeof(*w->map));
+		else if ((s = rw_map_str(w, rr, 0, e)) != SSP_OK)
+			return s;	/* allocates the map */
+		nc = realloc(w->compat, (rr->fschema.ntypes + 1) * sizeof(*nc));
+		if (nc == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		memset(nc, 0xff, (rr->fschema.ntypes + 1) * sizeof(*nc));
+		w->compat = nc;
+		w->ncompat = rr->fschema.ntypes;
+		w->map_rr = rr;
+		w->map_gen = rr->gen;
 	}
-	c = *r;
-	for (i = 0; i < t->nf; i++) {
-		uint64_t id = r->f[i];
-		const char *s;
-		size_t n;
+	if (r->ftag == 0 || r->ftag > w->ncompat)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record tag %u was not "
+		    "read by this reader", r->ftag);
+	if (w->compat[r->ftag - 1] != r->type) {
+		/* Our fields must be a prefix of the file's (the reader's
+		 * rule for schema evolution), or values would change meaning. */
+		const struct ssp_rtype *ft = &rr->fschema.types[r->ftag - 1];
+		const struct ssp_rtype *wt = &w->schema->types[r->type];
+		unsigned k;
 
-		if (t->f[i].enc != SSP_ENC_S || id == 0)
-			continue;
-		if (id >= w->map_cap) {
-			uint64_t cap = w->map_cap ? w->map_cap : 256, *nm;
-
-			while (cap <= id)
-				cap *= 2;
-			if ((nm = realloc(w->map, cap * sizeof(*nm))) == NULL)
-				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-			memset(nm + w->map_cap, 0, (cap - w->map_cap) * sizeof(*nm));
-			w->map = nm;
-			w->map_cap = cap;
-		}
-		if (w->map[id] == 0) {
-			if ((s = ssp_rr_str(rr, id, &n)) == NULL)
-				return ssp_err_set(e, SSP_ERR_FORMAT, 0,
-				    "undefined string id %llu", (unsigned long long)id);
-			if ((w->map[id] = ssp_rw_str(w, s, n, e)) == 0)
-				return e != NULL ? e->code : SSP_ERR_NOMEM;
-		}
-		c.f[i] = w->map[id];
+		if (ft->nf < wt->nf)
+			return ssp_err_set(e, SSP_ERR_SCHEMA, rr->blk_off, "%s: "
+			    "record type '%s' has %u fields, the output's '%s' "
+			    "needs %u", ssp_frd_name(rr->frd), ft->name, ft->nf,
+			    wt->name, wt->nf);
+		for (k = 0; k < wt->nf; k++)
+			if (strcmp(ft->f[k].name, wt->f[k].name) != 0 ||
+			    ft->f[k].enc != wt->f[k].enc)
+				return ssp_err_set(e, SSP_ERR_SCHEMA, rr->blk_off,
+				    "%s: record type '%s' field %u is '%s' (%c), "
+				    "the output's '%s' has '%s' (%c)",
+				    ssp_frd_name(rr->frd), ft->name, k + 1,
+				    ft->f[k].name, ft->f[k].enc, wt->name,
+				    wt->f[k].name, wt->f[k].enc);
+		w->compat[r->ftag - 1] = r->type;
 	}
-	return ssp_rw_put(w, &c, e);
+	for (m = w->wt[r->type].str_mask; m != 0; m &= m - 1) {
+		uint64_t id = r->f[__builtin_ctz(m)];
+
+		if ((id >= w->map_cap || w->map[id] == 0) &&
+		    (s = rw_map_str(w, rr, id, e)) != SSP_OK)
+			return s;
+	}
+	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	rw_encode(w, r->type, r->ts, r->f, w->map);
+	return SSP_OK;
+}
+
+/*
+ * The hot path: when every string id of the record is already known and
+ * the block has room, encode straight into the block.  Otherwise the
+ * bytes written past the block's length are left uncommitted and the
+ * general copy starts over.
+ */
+int
+ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r, const struct ssp_rr *rr,
+    struct ssp_err *e)
+{
+	const struct wtype *t;
+	const uint64_t *map = w->map;
+	uint8_t *p;
+	uint64_t v, id;
+	uint32_t sm, st;
+	unsigned i, nf;
+
+	if (__builtin_expect(r->type >= w->ntypes || w->map_rr != rr ||
+	    w->map_gen != rr->gen ||
+	    r->ftag - 1 >= w->ncompat || w->compat[r->ftag - 1] != r->type ||
+	    w->blk.len >= BLOCK_TARGET, 0))
+		return rw_copy_slow(w, r, rr, e);
+	t = &w->wt[r->type];
+	nf = t->nf;
+	sm = t->signed_mask;
+	st = t->str_mask;
+	p = w->blk.p + w->blk.len;
+	p = put_v(p, (uint64_t)r->type + 1);
+	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
+	for (i = 0; i < nf; i++) {
+		v = r->f[i];
+		if (st & (1u << i)) {
+			id = v;
+			if (__builtin_expect(id >= w->map_cap ||
+			    ((v = map[id]) == 0 && id != 0), 0))
+				return rw_copy_slow(w, r, rr, e);
+		} else if (sm & (1u << i)) {
+			v = ssp_zigzag((int64_t)v);
+		}
+		p = put_v(p, v);
+	}
+	w->blk.len = (size_t)(p - w->blk.p);
+	w->last_ts = r->ts;
+	w->nrec++;
+	return SSP_OK;
 }

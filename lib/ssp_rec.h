@@ -82,7 +82,9 @@ uint64_t ssp_rw_str(struct ssp_rw *w, const char *s, size_t len,
     struct ssp_err *e);
 /* Append a record; r->type indexes the writer's schema, r->nf is ignored. */
 int ssp_rw_put(struct ssp_rw *w, const struct ssp_rec *r, struct ssp_err *e);
-/* Copy a record read by rr, translating its string ids. */
+/* Copy a record read by rr, translating its string ids.  r->type indexes
+ * w's schema; that type's fields must be a prefix of the fields of the
+ * record's type in rr's stream (SSP_ERR_SCHEMA otherwise). */
 int ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r,
     const struct ssp_rr *rr, struct ssp_err *e);
 /* Write the current block and flush the output (online use). */
