@@ -72,7 +72,15 @@ struct netdev {
 	int anydev;
 };
 
+/* Checks a type needs (ssp_filter.need): what recompute() derives from
+ * the criteria, so the per-event path tests only what applies. */
+enum { N_DROP = 1, N_TIME = 2, N_NET = 4, N_COMP = 8, N_CPU = 16,
+	N_TABLE = 32, N_FUNC = 64 };
+
 struct ssp_filter {
+	uint64_t slow;		/* type bits that need more than the fast check */
+	uint8_t need[64];	/* N_* by type bit */
+	uint8_t dropwhy[64];	/* reason when N_DROP */
 	uint64_t noise;		/* type bits dropped as noise */
 	uint64_t keep;		/* type bits kept by -t/-T */
 	uint64_t incl, excl;
@@ -96,7 +104,8 @@ struct ssp_filter {
 	struct ssp_rtype *wtypes;
 	struct ssp_schema wschema;
 	char *wnames;
-	uint32_t *wmap;
+	uint32_t p2w[SSP_EV_NTYPES];	/* program type -> output type */
+	uint32_t *wmap;			/* file type -> output type */
 	unsigned nwmap;
 	uint64_t wgen;
 	char desc[DESC_MAX + 64];
@@ -169,6 +178,8 @@ ssp_filter_uses(const struct ssp_filter *f, unsigned reason)
 	}
 }
 
+static void recompute(struct ssp_filter *f);
+
 struct ssp_filter *
 ssp_filter_new(void)
 {
@@ -188,6 +199,7 @@ ssp_filter_new(void)
 	for (t = 0; t < SSP_EV_NTYPES; t++)
 		if (t != SSP_EV_FUNC)
 			f->fidx[3][t] = -1;
+	recompute(f);
 	return f;
 }
 
@@ -220,6 +232,38 @@ ssp_filter_free(struct ssp_filter *f)
 	free(f);
 }
 
+/* Which types the fast path of ssp_filter_check cannot decide alone. */
+static void
+recompute(struct ssp_filter *f)
+{
+	static const uint8_t fneed[4] = { N_COMP, N_CPU, N_TABLE, N_FUNC };
+	unsigned t, k;
+
+	f->slow = 0;
+	for (t = 0; t < 64; t++) {
+		uint64_t bit = 1ull << t;
+		uint8_t n = 0;
+
+		if ((f->noise | ~f->keep) & bit) {
+			n = N_DROP;
+			f->dropwhy[t] = f->noise & bit ? SSP_FR_NOISE : SSP_FR_TYPE;
+		}
+		if (f->from_set || f->to_set)
+			n |= N_TIME;
+		if ((f->netdev_set || f->interesting) && (bit & NET_TYPES))
+			n |= N_NET;
+		for (k = 0; k < 4; k++) {
+			int on = k < 3 ? f->pat[k].n > 0 :
+			    f->funcs_set[0] || f->funcs_set[1];
+
+			if (on && f->fidx[k][t] >= 0)
+				n |= fneed[k];
+		}
+		f->need[t] = n;
+		if (n != 0)
+			f->slow |= bit;
+	}
+}
 /* --- configuration from user strings -------------------------------------- */
 
 static int
@@ -305,6 +349,7 @@ ssp_filter_types(struct ssp_filter *f, const char *list, int exclude,
 		f->incl_set = 1;
 	}
 	f->keep = (f->incl_set ? f->incl : ALL_TYPES) & ~f->excl;
+	recompute(f);
 	describe(f, "%s=%s", exclude ? "exclude" : "types", list);
 	return SSP_OK;
 }
@@ -313,6 +358,7 @@ void
 ssp_filter_noise(struct ssp_filter *f)
 {
 	f->noise = groups[0].mask;
+	recompute(f);
 	describe(f, "no-noise");
 }
 
@@ -328,6 +374,7 @@ ssp_filter_time(struct ssp_filter *f, int from_set, int64_t from, int to_set,
 	f->from = from;
 	f->to_set = to_set;
 	f->to = to;
+	recompute(f);
 	if (from_set)
 		describe(f, "from=%lldps", (long long)from);
 	if (to_set)
@@ -373,6 +420,7 @@ ssp_filter_patterns(struct ssp_filter *f, enum ssp_filter_field which,
 	pl->pat = items;
 	pl->n = n;
 	f->strings = 1;
+	recompute(f);
 	describe(f, "%s=%s", names[which], list);
 	return SSP_OK;
 }
@@ -425,6 +473,7 @@ ssp_filter_netdev(struct ssp_filter *f, const char *list, struct ssp_err *e)
 		f->nnd++;
 	}
 	f->netdev_set = 1;
+	recompute(f);
 	describe(f, "net-dev=%s", list);
 out:
 	free(items);
@@ -436,6 +485,7 @@ void
 ssp_filter_interesting(struct ssp_filter *f)
 {
 	f->interesting = 1;
+	recompute(f);
 	describe(f, "interesting");
 }
 
@@ -824,6 +874,7 @@ ssp_filter_funcs(struct ssp_filter *f, struct ssp_in *in, int whitelist,
 	}
 	f->funcs_set[whitelist] = 1;
 	f->strings = 1;
+	recompute(f);
 	if (ld.format == 1)
 		describe(f, "%s=%s[%s]:%zu", whitelist ? "whitelist" : "blacklist",
 		    ld.file, classes != NULL ? classes : whitelist ? "!blacklist" :
@@ -851,7 +902,7 @@ matches(const struct patlist *pl, const char *s)
 }
 
 /* Compute (and cache) the verdicts on one string id. */
-static unsigned
+__attribute__((noinline)) static unsigned
 sv_fill(struct ssp_filter *f, const struct ssp_rr *rr, uint64_t id)
 {
 	const char *s;
@@ -896,21 +947,33 @@ sv_get(struct ssp_filter *f, const struct ssp_rr *rr, uint64_t id)
 	return sv_fill(f, rr, id);
 }
 
-unsigned
-ssp_filter_check(struct ssp_filter *f, const struct ssp_rr *rr,
-    const struct ssp_rec *r)
+/* A new reader or segment: string ids mean something else now. */
+static inline void
+sv_sync(struct ssp_filter *f, const struct ssp_rr *rr)
 {
-	unsigned t = r->type < SSP_EV_NTYPES ? r->type : UNK;
-	uint64_t bit = 1ull << t;
-	int k;
+	uint64_t gen = ssp_rr_strgen(rr);
 
-	if (f->noise & bit)
-		return SSP_FR_NOISE;
-	if (!(f->keep & bit))
-		return SSP_FR_TYPE;
-	if ((f->from_set && r->ts < f->from) || (f->to_set && r->ts >= f->to))
+	if (__builtin_expect(rr != f->sv_rr || gen != f->sv_gen, 0)) {
+		f->sv_rr = rr;
+		f->sv_gen = gen;
+		if (f->sv != NULL)
+			memset(f->sv, 0, f->svcap);
+	}
+}
+
+/* The checks type t needs; call sv_sync first when f->strings. */
+__attribute__((always_inline)) static inline unsigned
+check_slow(struct ssp_filter *f, const struct ssp_rr *rr,
+    const struct ssp_rec *r, unsigned t)
+{
+	unsigned n = f->need[t];
+
+	if (n & N_DROP)
+		return f->dropwhy[t];
+	if ((n & N_TIME) && ((f->from_set && r->ts < f->from) ||
+	    (f->to_set && r->ts >= f->to)))
 		return SSP_FR_TIME;
-	if (bit & NET_TYPES) {
+	if (n & N_NET) {
 		if (f->netdev_set) {
 			size_t i;
 
@@ -925,28 +988,32 @@ ssp_filter_check(struct ssp_filter *f, const struct ssp_rr *rr,
 		if (f->interesting && r->f[SSP_F_NET_INTERESTING] == 0)
 			return SSP_FR_INTERESTING;
 	}
-	if (!f->strings)
-		return SSP_FR_KEEP;
-	if (rr != f->sv_rr || ssp_rr_strgen(rr) != f->sv_gen) {
-		/* new reader or segment: string ids mean something else */
-		f->sv_rr = rr;
-		f->sv_gen = ssp_rr_strgen(rr);
-		if (f->sv != NULL)
-			memset(f->sv, 0, f->svcap);
-	}
-	if (f->pat[SSP_FFIELD_COMP].n && (k = f->fidx[0][t]) >= 0 &&
-	    !(sv_get(f, rr, r->f[k]) & SV_COMP))
+	if ((n & N_COMP) &&
+	    !(sv_get(f, rr, r->f[f->fidx[0][t]]) & SV_COMP))
 		return SSP_FR_COMP;
-	if (f->pat[SSP_FFIELD_CPU].n && (k = f->fidx[1][t]) >= 0 &&
-	    !(sv_get(f, rr, r->f[k]) & SV_CPU))
+	if ((n & N_CPU) &&
+	    !(sv_get(f, rr, r->f[f->fidx[1][t]]) & SV_CPU))
 		return SSP_FR_CPU;
-	if (f->pat[SSP_FFIELD_TABLE].n && (k = f->fidx[2][t]) >= 0 &&
-	    !(sv_get(f, rr, r->f[k]) & SV_TABLE))
+	if ((n & N_TABLE) &&
+	    !(sv_get(f, rr, r->f[f->fidx[2][t]]) & SV_TABLE))
 		return SSP_FR_TABLE;
-	if ((f->funcs_set[0] || f->funcs_set[1]) && (k = f->fidx[3][t]) >= 0 &&
-	    !(sv_get(f, rr, r->f[k]) & SV_FUNC))
+	if ((n & N_FUNC) &&
+	    !(sv_get(f, rr, r->f[f->fidx[3][t]]) & SV_FUNC))
 		return SSP_FR_FUNC;
 	return SSP_FR_KEEP;
+}
+
+unsigned
+ssp_filter_check(struct ssp_filter *f, const struct ssp_rr *rr,
+    const struct ssp_rec *r)
+{
+	unsigned t = r->type < SSP_EV_NTYPES ? r->type : UNK;
+
+	if (__builtin_expect(!(f->slow & (1ull << t)), 1))
+		return SSP_FR_KEEP;
+	if (f->strings)
+		sv_sync(f, rr);
+	return check_slow(f, rr, r, t);
 }
 
 /* --- output ---------------------------------------------------------------- */
@@ -986,12 +1053,13 @@ copy_schema(struct ssp_filter *f, const struct ssp_schema *fs)
 	return 0;
 }
 
-/* Map the current segment's file types onto the output's, by name. */
+/* Map the current segment's file types onto the output's, by name
+ * (ssp_rw_copy checks the fields). */
 static int
 remap(struct ssp_filter *f, const struct ssp_rr *rr, struct ssp_err *e)
 {
 	const struct ssp_schema *fs = ssp_rr_file_schema(rr);
-	unsigned t, k;
+	unsigned t;
 	int j;
 
 	free(f->wmap);
@@ -999,20 +1067,8 @@ remap(struct ssp_filter *f, const struct ssp_rr *rr, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	f->nwmap = fs->ntypes;
 	for (t = 0; t < fs->ntypes; t++) {
-		const struct ssp_rtype *ft = &fs->types[t], *wt;
-
-		f->wmap[t] = BAD_TYPE;
-		if ((j = ssp_schema_find(&f->wschema, ft->name)) < 0)
-			continue;
-		wt = &f->wtypes[j];
-		if (wt->nf != ft->nf)
-			continue;
-		for (k = 0; k < ft->nf; k++)
-			if (strcmp(wt->f[k].name, ft->f[k].name) != 0 ||
-			    wt->f[k].enc != ft->f[k].enc)
-				break;
-		if (k == ft->nf)
-			f->wmap[t] = (uint32_t)j;
+		j = ssp_schema_find(&f->wschema, fs->types[t].name);
+		f->wmap[t] = j >= 0 ? (uint32_t)j : BAD_TYPE;
 	}
 	f->wgen = ssp_rr_strgen(rr);
 	return SSP_OK;
@@ -1032,6 +1088,12 @@ ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rw **wp,
 	*wp = NULL;
 	if (copy_schema(f, ssp_rr_file_schema(rr)) != 0)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (i = 0; i < SSP_EV_NTYPES; i++) {
+		int j = ssp_schema_find(&f->wschema,
+		    ssp_event_schema.types[i].name);
+
+		f->p2w[i] = j >= 0 ? (uint32_t)j : BAD_TYPE;
+	}
 	if ((r = remap(f, rr, e)) != SSP_OK)
 		return r;
 	m = calloc(n + 2, sizeof(*m));
@@ -1061,24 +1123,79 @@ ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rw **wp,
 	return r;
 }
 
-int
-ssp_filter_copy(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
+/* Types this program does not know: mapped by name per segment. */
+__attribute__((noinline)) static int
+copy_slow(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
     struct ssp_rec *r, struct ssp_err *e)
 {
 	uint32_t t;
 	int rc;
 
-	if (f->wgen != ssp_rr_strgen(rr) && (rc = remap(f, rr, e)) != SSP_OK)
-		return rc;
-	if (r->ftag == 0 || r->ftag > f->nwmap ||
-	    (t = f->wmap[r->ftag - 1]) == BAD_TYPE)
+	if (r->type < SSP_EV_NTYPES)
+		t = f->p2w[r->type];
+	else {
+		if (f->wgen != ssp_rr_strgen(rr) &&
+		    (rc = remap(f, rr, e)) != SSP_OK)
+			return rc;
+		t = r->ftag > 0 && r->ftag <= f->nwmap ? f->wmap[r->ftag - 1] :
+		    BAD_TYPE;
+	}
+	if (t == BAD_TYPE)
 		return ssp_err_set(e, SSP_ERR_SCHEMA, ssp_rr_offset(rr), "%s: "
-		    "offset %llu: record type '%s' of this concatenated segment "
-		    "differs from the first segment's; filter the segments "
+		    "offset %llu: record type '%s' is not in the first segment "
+		    "of this concatenated stream; filter the segments "
 		    "separately", ssp_rr_name(rr),
 		    (unsigned long long)ssp_rr_offset(rr),
 		    r->ftag > 0 && r->ftag <= ssp_rr_file_schema(rr)->ntypes ?
 		    ssp_rr_file_schema(rr)->types[r->ftag - 1].name : "?");
 	r->type = t;
 	return ssp_rw_copy(w, r, rr, e);
+}
+
+/* ssp_rw_copy checks that the record's fields fit the output type. */
+int
+ssp_filter_copy(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
+    struct ssp_rec *r, struct ssp_err *e)
+{
+	if (__builtin_expect(r->type >= SSP_EV_NTYPES ||
+	    f->p2w[r->type] == BAD_TYPE, 0))
+		return copy_slow(f, w, rr, r, e);
+	r->type = f->p2w[r->type];
+	return ssp_rw_copy(w, r, rr, e);
+}
+
+int
+ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
+    struct ssp_filter_stats *st, uint64_t max, struct ssp_err *e)
+{
+	struct ssp_rec r;
+	uint64_t n;
+	unsigned t, why;
+	int got;
+
+	for (n = 0; n < max; n++) {
+		if ((got = ssp_rr_next(rr, &r, e)) <= 0)
+			return got == 0 ? 0 : SSP_FILTER_EREAD;
+		st->in++;
+		t = r.type < SSP_EV_NTYPES ? r.type : UNK;
+		if (__builtin_expect((f->slow >> t) & 1, 0)) {
+			if (f->strings)
+				sv_sync(f, rr);
+			if ((why = check_slow(f, rr, &r, t)) != SSP_FR_KEEP) {
+				st->dropped[why]++;
+				continue;
+			}
+		}
+		if (__builtin_expect(t != UNK && f->p2w[t] != BAD_TYPE, 1)) {
+			r.type = f->p2w[t];
+			if (ssp_rw_copy(w, &r, rr, e) != SSP_OK)
+				goto fail;
+		} else if (copy_slow(f, w, rr, &r, e) != SSP_OK) {
+			goto fail;
+		}
+		st->kept++;
+	}
+	return 1;
+fail:	/* only a failed write makes the output unusable */
+	return e->code == SSP_ERR_IO ? SSP_FILTER_EWRITE : SSP_FILTER_EREAD;
 }

@@ -105,6 +105,25 @@ int ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rw **wp,
 int ssp_filter_copy(struct ssp_filter *f, struct ssp_rw *w,
     const struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e);
 
+/* What ssp_filter_run saw: in == kept + the sum of dropped[]. */
+struct ssp_filter_stats {
+	uint64_t in, kept;
+	uint64_t dropped[SSP_FR_NREASONS];	/* [SSP_FR_KEEP] unused */
+};
+
+#define SSP_FILTER_EREAD  (-1)	/* the input is damaged or does not fit */
+#define SSP_FILTER_EWRITE (-2)	/* writing failed: the output is unusable */
+
+/*
+ * Filter up to max events from rr into w (opened with
+ * ssp_filter_writer_open), adding to st.  1: more may follow, 0: end of
+ * the input, SSP_FILTER_EREAD or SSP_FILTER_EWRITE with e (not NULL) set.
+ * The loop tools run; ssp_filter_check and ssp_filter_copy do the same
+ * per event.
+ */
+int ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
+    struct ssp_filter_stats *st, uint64_t max, struct ssp_err *e);
+
 /* The type names and groups, for --list. */
 size_t ssp_filter_ngroups(void);
 const char *ssp_filter_group(size_t i, char *members, size_t n);

@@ -107,8 +107,8 @@ load_funcs(struct ssp_filter *f, const char *path, int white,
 }
 
 static void
-stats(const char *name, const struct ssp_filter *f, uint64_t in, uint64_t kept,
-    const uint64_t *drop, int verbose)
+stats(const char *name, const struct ssp_filter *f,
+    const struct ssp_filter_stats *st, int verbose)
 {
 	unsigned k;
 
@@ -116,11 +116,11 @@ stats(const char *name, const struct ssp_filter *f, uint64_t in, uint64_t kept,
 		fprintf(stderr, PROG ": filter: %s\n", ssp_filter_describe(f)[0] ?
 		    ssp_filter_describe(f) : "none (pass-through)");
 	fprintf(stderr, PROG ": %s: %" PRIu64 " events in, %" PRIu64 " kept, %"
-	    PRIu64 " dropped\n", name, in, kept, in - kept);
+	    PRIu64 " dropped\n", name, st->in, st->kept, st->in - st->kept);
 	for (k = 1; k < SSP_FR_NREASONS; k++)
-		if (drop[k] != 0 || ssp_filter_uses(f, k))
+		if (st->dropped[k] != 0 || ssp_filter_uses(f, k))
 			fprintf(stderr, PROG ": %12" PRIu64 " dropped by %s\n",
-			    drop[k], ssp_filter_reason_name(k));
+			    st->dropped[k], ssp_filter_reason_name(k));
 }
 
 int
@@ -158,14 +158,12 @@ main(int argc, char **argv)
 	struct ssp_out *o;
 	struct ssp_rr *rr;
 	struct ssp_rw *w;
-	struct ssp_rec r;
+	struct ssp_filter_stats st = { 0 };
 	struct ssp_progress pg;
-	uint64_t nin = 0, nkept = 0, drop[SSP_FR_NREASONS] = { 0 };
 	int64_t from = 0, to = 0;
 	int ch, force = 0, zstd = 0, verbose = 0, want_stats = 0, got, rc = 0;
-	int from_set = 0, to_set = 0, werr = 0, i;
+	int from_set = 0, to_set = 0, i;
 	size_t nlists[2] = { 0, 0 };
-	unsigned why;
 
 	if ((f = ssp_filter_new()) == NULL)
 		errx(SSP_EXIT_FAIL, "out of memory");
@@ -254,26 +252,16 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
 	ssp_progress_init(&pg, ssp_in_size(in), "events kept");
-	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
-		nin++;
-		if ((why = ssp_filter_check(f, rr, &r)) != SSP_FR_KEEP) {
-			drop[why]++;
-			continue;
-		}
-		if (ssp_filter_copy(f, w, rr, &r, &e) != SSP_OK) {
-			werr = 1;
-			break;
-		}
-		nkept++;
-		ssp_progress_tick(&pg, ssp_in_rawpos(in), nin, nkept);
-	}
+	while ((got = ssp_filter_run(f, rr, w, &st, 1u << 16, &e)) == 1)
+		ssp_progress_draw(&pg, ssp_in_rawpos(in), st.in, st.kept);
 	ssp_progress_done(&pg);
-	if (got < 0 || werr) {
-		/* Keep what came before the damage, but leave the output
-		 * without its end block so readers downstream see it too. */
+	if (got < 0) {
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;
-		if (!werr && ssp_rw_flush(w, &e) != SSP_OK)
+		/* After damaged input, keep what came before it, but leave the
+		 * output without its end block so readers downstream see the
+		 * damage too.  After a failed write there is nothing to save. */
+		if (got == SSP_FILTER_EREAD && ssp_rw_flush(w, &e) != SSP_OK)
 			warnx("%s", e.msg);
 		ssp_rw_abort(w);
 	} else if (ssp_rw_close(w, &e) != SSP_OK) {
@@ -285,7 +273,7 @@ main(int argc, char **argv)
 		rc = SSP_EXIT_FAIL;
 	}
 	if (want_stats)
-		stats(ssp_in_name(in), f, nin, nkept, drop, verbose);
+		stats(ssp_in_name(in), f, &st, verbose);
 	ssp_rr_close(rr);
 	ssp_in_close(in);
 	ssp_filter_free(f);
