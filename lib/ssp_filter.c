@@ -701,6 +701,8 @@ note_class(struct csvload *ld, const char *cls)
 	size_t n = strlen(cls), have = strlen(ld->seen);
 	const char *p;
 
+	if (n == 0)
+		cls = "\"\"", n = 2;	/* an empty class cell */
 	for (p = ld->seen; (p = strstr(p, cls)) != NULL; p += n)
 		if ((p == ld->seen || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
 			return;
@@ -810,6 +812,10 @@ ssp_filter_funcs(struct ssp_filter *f, struct ssp_in *in, int whitelist,
 	int r = SSP_OK;
 
 	whitelist = whitelist != 0;
+	if (classes != NULL && (*classes == '\0' || strstr(classes, ",,") ||
+	    classes[0] == ',' || classes[strlen(classes) - 1] == ','))
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "class list '%.64s': "
+		    "empty item", classes);
 	memset(&ld, 0, sizeof(ld));
 	ld.set = &f->funcs[whitelist];
 	ld.file = ssp_in_name(in);
@@ -961,7 +967,7 @@ sv_sync(struct ssp_filter *f, const struct ssp_rr *rr)
 	}
 }
 
-/* The checks type t needs; call sv_sync first when f->strings. */
+/* The checks type t needs.  rr may be NULL when none looks at strings. */
 __attribute__((always_inline)) static inline unsigned
 check_slow(struct ssp_filter *f, const struct ssp_rr *rr,
     const struct ssp_rec *r, unsigned t)
@@ -988,6 +994,9 @@ check_slow(struct ssp_filter *f, const struct ssp_rr *rr,
 		if (f->interesting && r->f[SSP_F_NET_INTERESTING] == 0)
 			return SSP_FR_INTERESTING;
 	}
+	if (!(n & (N_COMP | N_CPU | N_TABLE | N_FUNC)))
+		return SSP_FR_KEEP;
+	sv_sync(f, rr);
 	if ((n & N_COMP) &&
 	    !(sv_get(f, rr, r->f[f->fidx[0][t]]) & SV_COMP))
 		return SSP_FR_COMP;
@@ -1011,8 +1020,6 @@ ssp_filter_check(struct ssp_filter *f, const struct ssp_rr *rr,
 
 	if (__builtin_expect(!(f->slow & (1ull << t)), 1))
 		return SSP_FR_KEEP;
-	if (f->strings)
-		sv_sync(f, rr);
 	return check_slow(f, rr, r, t);
 }
 
@@ -1025,6 +1032,12 @@ copy_schema(struct ssp_filter *f, const struct ssp_schema *fs)
 	size_t len = 0, off = 0;
 	unsigned t, k;
 
+	free(f->wtypes);	/* a filter may be used for several outputs */
+	free(f->wnames);
+	f->wgen = 0;
+	free(f->wmap);
+	f->wmap = NULL;
+	f->nwmap = 0;
 	for (t = 0; t < fs->ntypes; t++) {
 		len += strlen(fs->types[t].name) + 1;
 		for (k = 0; k < fs->types[t].nf; k++)
@@ -1178,13 +1191,10 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
 			return got == 0 ? 0 : SSP_FILTER_EREAD;
 		st->in++;
 		t = r.type < SSP_EV_NTYPES ? r.type : UNK;
-		if (__builtin_expect((f->slow >> t) & 1, 0)) {
-			if (f->strings)
-				sv_sync(f, rr);
-			if ((why = check_slow(f, rr, &r, t)) != SSP_FR_KEEP) {
-				st->dropped[why]++;
-				continue;
-			}
+		if (__builtin_expect((f->slow >> t) & 1, 0) &&
+		    (why = check_slow(f, rr, &r, t)) != SSP_FR_KEEP) {
+			st->dropped[why]++;
+			continue;
 		}
 		if (__builtin_expect(t != UNK && f->p2w[t] != BAD_TYPE, 1)) {
 			r.type = f->p2w[t];

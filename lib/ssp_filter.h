@@ -89,7 +89,8 @@ int ssp_filter_uses(const struct ssp_filter *f, unsigned reason);
 /* One-line description of the configured criteria ("" when none). */
 const char *ssp_filter_describe(const struct ssp_filter *f);
 
-/* SSP_FR_KEEP, or the reason r (read by rr) is dropped. */
+/* SSP_FR_KEEP, or the reason r (read by rr) is dropped.  rr may be NULL
+ * when no criterion looks at string fields. */
 unsigned ssp_filter_check(struct ssp_filter *f, const struct ssp_rr *rr,
     const struct ssp_rec *r);
 

@@ -78,10 +78,10 @@ list_types(void)
 }
 
 static void
-config_fail(const struct ssp_err *e, const char *opt, const char *arg)
+config_fail(const char *opt, const struct ssp_err *e)
 {
-	if (arg != NULL)
-		warnx("%s %s: %s", opt, arg, e->msg);
+	if (opt != NULL)
+		warnx("%s: %s", opt, e->msg);
 	else
 		warnx("%s", e->msg);
 	usage(SSP_EXIT_USAGE);
@@ -195,7 +195,7 @@ main(int argc, char **argv)
 		case 'T':
 		case 't':
 			if (ssp_filter_types(f, optarg, ch == 'T', &e) != SSP_OK)
-				config_fail(&e, ch == 'T' ? "-T" : "-t", NULL);
+				config_fail(ch == 'T' ? "-T" : "-t", &e);
 			break;
 		case 'V': ssp_cli_version(PROG); return 0;
 		case 'v': verbose = want_stats = 1; break;
@@ -207,11 +207,12 @@ main(int argc, char **argv)
 			if (ssp_filter_patterns(f, ch == OPT_COMP ? SSP_FFIELD_COMP :
 			    ch == OPT_CPU ? SSP_FFIELD_CPU : SSP_FFIELD_TABLE,
 			    optarg, &e) != SSP_OK)
-				config_fail(&e, NULL, NULL);
+				config_fail(ch == OPT_COMP ? "--comp" : ch == OPT_CPU ?
+				    "--cpu" : "--table", &e);
 			break;
 		case OPT_NETDEV:
 			if (ssp_filter_netdev(f, optarg, &e) != SSP_OK)
-				config_fail(&e, NULL, NULL);
+				config_fail("--net-dev", &e);
 			break;
 		case OPT_STATS: want_stats = 1; break;
 		default: usage(SSP_EXIT_USAGE);
@@ -228,7 +229,12 @@ main(int argc, char **argv)
 		in_path = argv[0];
 	if ((from_set || to_set) &&
 	    ssp_filter_time(f, from_set, from, to_set, to, &e) != SSP_OK)
-		config_fail(&e, NULL, NULL);
+		config_fail(NULL, &e);
+	if (classes != NULL && (classes[0] == '\0' || classes[0] == ',' ||
+	    classes[strlen(classes) - 1] == ',' || strstr(classes, ",,"))) {
+		warnx("--class %s: empty item in list", classes);
+		usage(SSP_EXIT_USAGE);
+	}
 	for (i = 0; i < 2; i++) {
 		size_t k;
 

@@ -307,7 +307,7 @@ token(char **pp, unsigned line)
 			}
 		}
 	}
-	*pp = p;
+	*pp = *p != '\0' ? p + 1 : p;	/* past the blank the NUL replaces */
 	*q = '\0';
 	return start;
 }
