@@ -205,5 +205,8 @@ check "example: whitelist from the rules" sh -c \
     "evfilter -t func -w '$RULES' --class syscall-entry,kernel-tx '$T/host.ev.zst' | evcat -n > /dev/null"
 check "example: ns-3 packets of two NICs" sh -c \
     "evfilter -t net -i --net-dev 1:2,0:2 --stats '$T/host.ev.zst' 2>/dev/null | evcat > /dev/null"
+check "example: filters compose in pipes" sh -c \
+    "evfilter -t func '$T/host.ev.zst' | evfilter -b '$RULES' | evcat -n > '$T/p1' &&
+     evfilter -t func -b '$RULES' '$T/host.ev.zst' | evcat -n | cmp - '$T/p1'"
 
 done_testing
