@@ -261,6 +261,13 @@ struct ssp_rw {
 	/* file type (ftag - 1) -> our type its fields were checked against */
 	uint32_t *compat;
 	uint32_t ncompat;
+	/* ssp_rw_copy_raw: our string ids are the reader's */
+	const struct ssp_rr *raw_rr;
+	uint64_t raw_gen;
+	int raw_state;		/* 0 not started, 1 on, -1 off for good */
+	uint64_t ident;		/* reader strings 1..ident are ours, same ids */
+	uint32_t *rawt;		/* file type -> our type with exactly its fields */
+	uint32_t nrawt;
 };
 
 static int
@@ -447,6 +454,7 @@ ssp_rw_abort(struct ssp_rw *w)
 	strtab_free(&w->strs);
 	free(w->map);
 	free(w->compat);
+	free(w->rawt);
 	free(w);
 }
 
@@ -484,6 +492,15 @@ struct ssp_rr {
 	uint64_t gen;		/* bumps when the string table resets */
 	uint64_t nrec, seg_rec, seg_blocks;
 	int done;
+	struct ssp_err pend;	/* ssp_rr_next_batch: error after its records */
+	/* The records of the last call, in the current block: where their
+	 * field bytes begin and end, and their largest string id (for
+	 * ssp_rw_copy_raw).  slow_*: the same from rr_next_slow. */
+	uint32_t *sbeg, *send;
+	uint64_t *smax;
+	unsigned nspan, capspan;
+	uint32_t slow_beg, slow_end;
+	uint64_t slow_smax;
 };
 
 /* Record a data error; returns -1 like every failing reader step. */
@@ -796,7 +813,7 @@ ssp_rr_open(struct ssp_rr **rp, struct ssp_in *in, const uint8_t *magic,
  * *bad; the caller then decodes the record again with the checked
  * decoder, which reports it.
  */
-static inline const uint8_t *
+__attribute__((always_inline)) static inline const uint8_t *
 varint_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
 {
 	uint64_t b = p[0], b1 = p[1], r, c;
@@ -854,10 +871,13 @@ rr_strdef(struct ssp_rr *rr, const uint8_t *p, struct ssp_err *e)
  * The general reader: string definitions, block ends, records near the
  * end of a block, and every error, with bounds checks on each byte.
  */
+#define RR_STOP 2	/* rr_next_slow: the block is used up, may_fill was 0 */
+
 __attribute__((noinline)) static int
-rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
+rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, int may_fill,
+    struct ssp_err *e)
 {
-	const uint8_t *p;
+	const uint8_t *p, *fbeg;
 	uint64_t tag, v;
 	const struct ftype *ft;
 	unsigned i;
@@ -870,6 +890,8 @@ rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 
 			if (rr->done)
 				return 0;
+			if (!may_fill)
+				return RR_STOP;
 			if ((f = rr_fill(rr, e)) <= 0)
 				return f;
 		}
@@ -883,6 +905,7 @@ rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 		ft = &rr->ftypes[tag - 1];
 		if (ssp_varint_get(&p, rr->end, &v) != 0)
 			goto bad;
+		fbeg = p;
 		for (i = 0; i < ft->nf; i++)
 			if (ssp_varint_get(&p, rr->end, &r->f[i]) != 0)
 				goto bad;
@@ -895,6 +918,7 @@ rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 			i = (unsigned)__builtin_ctz(m);
 			r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
 		}
+		rr->slow_smax = 0;
 		for (m = ft->str_mask; m != 0; m &= m - 1) {
 			i = (unsigned)__builtin_ctz(m);
 			if (r->f[i] > rr->strs.n) {
@@ -903,7 +927,11 @@ rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 				return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off,
 				    msg);
 			}
+			if (r->f[i] > rr->slow_smax)
+				rr->slow_smax = r->f[i];
 		}
+		rr->slow_beg = (uint32_t)(fbeg - rr->blk);
+		rr->slow_end = (uint32_t)(p - rr->blk);
 		rr->p = p;
 		rr->nrec++;
 		rr->seg_rec++;
@@ -929,27 +957,33 @@ bad:
 }
 
 /*
- * The hot path of every reader: a record well inside its block, decoded
- * without per-byte bounds checks.  Anything unusual (a string definition,
- * the end of the block, a bad tag, varint or string id) goes to the
- * general path, which decodes the same bytes again and reports errors.
+ * The hot path of every reader: one record well inside its block (at
+ * least REC_MAXBYTES + 8 bytes before its end), decoded without per-byte
+ * bounds checks.  Returns 0 for anything unusual (a string definition, a
+ * bad tag, varint or string id): the general path then decodes the same
+ * bytes again and reports errors.  The reader's state comes in locals so
+ * that a loop keeps it in registers.
  */
-int
-ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
+__attribute__((always_inline)) static inline int
+rec_fast(const uint8_t **pp, const struct ftype *ftypes, uint64_t ntypes,
+    uint64_t nstr, int64_t *ts, struct ssp_rec *r, const uint8_t **fbeg,
+    uint64_t *smaxp)
 {
-	const uint8_t *p = rr->p;
+	const uint8_t *p = *pp;
 	const struct ftype *ft;
-	uint64_t tag, v;
+	uint64_t tag, v, smax = 0;
 	uint32_t m;
 	unsigned i, nf, bad = 0;
 
-	if (__builtin_expect(rr->end - p < REC_MAXBYTES + 8, 0))
-		return rr_next_slow(rr, r, e);
-	p = varint_fast(p, &tag, &bad);
-	if (__builtin_expect(tag - 1 >= rr->fschema.ntypes, 0))
-		return rr_next_slow(rr, r, e);	/* string definition, or bad */
-	ft = &rr->ftypes[tag - 1];
+	if (__builtin_expect(*p < 0x80, 1))	/* tags fit one byte */
+		tag = *p++;
+	else
+		p = varint_fast(p, &tag, &bad);
+	if (__builtin_expect(tag - 1 >= ntypes, 0))
+		return 0;
+	ft = &ftypes[tag - 1];
 	p = varint_fast(p, &v, &bad);
+	*fbeg = p;
 	nf = ft->nf;
 	for (i = 0; i < nf; i++)
 		p = varint_fast(p, &r->f[i], &bad);
@@ -957,19 +991,139 @@ ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 		i = (unsigned)__builtin_ctz(m);
 		r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
 	}
-	for (m = ft->str_mask; m != 0; m &= m - 1)
-		bad |= r->f[__builtin_ctz(m)] > rr->strs.n;
-	if (__builtin_expect(bad != 0, 0))
-		return rr_next_slow(rr, r, e);
-	rr->ts = (int64_t)((uint64_t)rr->ts + (uint64_t)ssp_unzigzag(v));
-	r->ts = rr->ts;
+	for (m = ft->str_mask; m != 0; m &= m - 1) {
+		uint64_t id = r->f[__builtin_ctz(m)];
+
+		smax = id > smax ? id : smax;
+	}
+	if (__builtin_expect((smax > nstr) | bad, 0))
+		return 0;
+	*ts = (int64_t)((uint64_t)*ts + (uint64_t)ssp_unzigzag(v));
+	r->ts = *ts;
 	r->ftag = (uint32_t)tag;
 	r->type = ft->prog;
 	r->nf = nf;
-	rr->p = p;
-	rr->nrec++;
-	rr->seg_rec++;
+	*pp = p;
+	*smaxp = smax;
 	return 1;
+}
+
+/* Room for the spans of n records. */
+static int
+rr_spans(struct ssp_rr *rr, unsigned n)
+{
+	uint32_t *b, *en;
+	uint64_t *m;
+
+	if (n <= rr->capspan)
+		return 0;
+	b = realloc(rr->sbeg, n * sizeof(*b));
+	if (b != NULL)
+		rr->sbeg = b;
+	en = realloc(rr->send, n * sizeof(*en));
+	if (en != NULL)
+		rr->send = en;
+	m = realloc(rr->smax, n * sizeof(*m));
+	if (m != NULL)
+		rr->smax = m;
+	if (b == NULL || en == NULL || m == NULL)
+		return -1;
+	rr->capspan = n;
+	return 0;
+}
+
+int
+ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
+{
+	const uint8_t *p = rr->p, *fbeg;
+	int64_t ts = rr->ts;
+	uint64_t smax;
+	int got;
+
+	rr->nspan = 0;
+	if (__builtin_expect(rr->capspan == 0, 0) && rr_spans(rr, 64) != 0)
+		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
+	if (__builtin_expect(rr->end - p >= REC_MAXBYTES + 8, 1) &&
+	    rec_fast(&p, rr->ftypes, rr->fschema.ntypes, rr->strs.n, &ts, r,
+	    &fbeg, &smax)) {
+		rr->sbeg[0] = (uint32_t)(fbeg - rr->blk);
+		rr->send[0] = (uint32_t)(p - rr->blk);
+		rr->smax[0] = smax;
+		rr->nspan = 1;
+		rr->p = p;
+		rr->ts = ts;
+		rr->nrec++;
+		rr->seg_rec++;
+		return 1;
+	}
+	if ((got = rr_next_slow(rr, r, 1, e)) == 1) {
+		rr->sbeg[0] = rr->slow_beg;
+		rr->send[0] = rr->slow_end;
+		rr->smax[0] = rr->slow_smax;
+		rr->nspan = 1;
+	}
+	return got;
+}
+
+int
+ssp_rr_next_batch(struct ssp_rr *rr, struct ssp_rec *r, unsigned n,
+    struct ssp_err *e)
+{
+	unsigned k = 0, k0;
+	int got;
+
+	rr->nspan = 0;
+	if (rr->pend.code != SSP_OK) {	/* an error found by the last call */
+		if (e != NULL)
+			*e = rr->pend;
+		return -1;
+	}
+	if (rr_spans(rr, n) != 0)
+		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
+	while (k < n) {
+		const uint8_t *p = rr->p, *blk = rr->blk, *fbeg;
+		const struct ftype *ftypes = rr->ftypes;
+		uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
+		uint32_t *sbeg = rr->sbeg, *send = rr->send;
+		uint64_t *smax = rr->smax;
+		int64_t ts = rr->ts;
+
+		k0 = k;
+		while (k < n && rr->end - p >= REC_MAXBYTES + 8 &&
+		    rec_fast(&p, ftypes, ntypes, nstr, &ts, &r[k], &fbeg,
+		    &smax[k])) {
+			sbeg[k] = (uint32_t)(fbeg - blk);
+			send[k] = (uint32_t)(p - blk);
+			k++;
+		}
+		rr->p = p;
+		rr->ts = ts;
+		rr->nrec += k - k0;
+		rr->seg_rec += k - k0;
+		if (k == n)
+			break;
+		/* Not across blocks: the next may begin another segment, whose
+		 * string ids would not be those of the records already here. */
+		got = rr_next_slow(rr, &r[k], k == 0, e);
+		if (got == 1) {
+			rr->sbeg[k] = rr->slow_beg;
+			rr->send[k] = rr->slow_end;
+			rr->smax[k] = rr->slow_smax;
+			k++;
+			continue;
+		}
+		if (got == RR_STOP || got == 0)
+			break;
+		if (k == 0)
+			return -1;
+		if (e != NULL)	/* give the records first, the error next */
+			rr->pend = *e;
+		else
+			rr->pend.code = SSP_ERR_FORMAT;
+		break;
+	}
+	rr->nspan = k;
+	return (int)k;
 }
 
 const char *
@@ -1013,6 +1167,9 @@ ssp_rr_close(struct ssp_rr *rr)
 	rr_free_header(rr);
 	strtab_free(&rr->strs);
 	free(rr->stream_name);
+	free(rr->sbeg);
+	free(rr->send);
+	free(rr->smax);
 	free(rr);
 }
 
@@ -1159,5 +1316,102 @@ ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r, const struct ssp_rr *rr,
 	w->blk.len = (size_t)(p - w->blk.p);
 	w->last_ts = r->ts;
 	w->nrec++;
+	return SSP_OK;
+}
+
+/* --- copying records as they are in the file ------------------------------ */
+
+#define RAW_NONE 0xffffffffu
+
+static inline void
+rw_raw_encode(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
+    const struct ssp_rec *r)
+{
+	uint8_t *p = w->blk.p + w->blk.len;
+	uint32_t beg = rr->sbeg[i], len = rr->send[i] - beg;
+	const uint8_t *src = rr->blk + beg;
+
+	p = put_v(p, (uint64_t)r->type + 1);
+	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
+	/* the block keeps room for a record; read past the fields only
+	 * inside the input block */
+	if (len <= 16 && src + 16 <= rr->end)
+		memcpy(p, src, 16);
+	else
+		memcpy(p, src, len);
+	w->blk.len = (size_t)(p + len - w->blk.p);
+	w->last_ts = r->ts;
+	w->nrec++;
+}
+
+__attribute__((noinline)) static int
+rw_raw_slow(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
+    const struct ssp_rec *r, struct ssp_err *e)
+{
+	uint32_t ft = r->ftag - 1;
+
+	if (w->raw_state == 0) {
+		/* Same ids as the reader only if we have none of our own. */
+		w->raw_state = w->strs.n == 0 ? 1 : -1;
+		w->raw_rr = rr;
+		w->raw_gen = rr->gen;
+		w->ident = 0;
+		free(w->rawt);
+		w->nrawt = rr->fschema.ntypes;
+		if ((w->rawt = malloc((w->nrawt + 1) * sizeof(*w->rawt))) == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		memset(w->rawt, 0xff, (w->nrawt + 1) * sizeof(*w->rawt));
+	}
+	if (w->raw_state < 0 || w->raw_rr != rr || w->raw_gen != rr->gen ||
+	    i >= rr->nspan || r->type >= w->ntypes || ft >= w->nrawt) {
+		w->raw_state = -1;	/* another reader or segment: map ids */
+		return ssp_rw_copy(w, r, rr, e);
+	}
+	if (w->rawt[ft] != r->type) {
+		const struct ssp_rtype *fty = &rr->fschema.types[ft];
+		const struct ssp_rtype *wty = &w->schema->types[r->type];
+		unsigned k;
+
+		if (fty->nf != wty->nf)
+			return ssp_rw_copy(w, r, rr, e);
+		for (k = 0; k < wty->nf; k++)
+			if (strcmp(fty->f[k].name, wty->f[k].name) != 0 ||
+			    fty->f[k].enc != wty->f[k].enc)
+				return ssp_rw_copy(w, r, rr, e);
+		w->rawt[ft] = r->type;
+	}
+	/* Define the reader's strings up to the largest id used, in order. */
+	while (w->ident < rr->smax[i]) {
+		const char *s;
+		size_t n;
+		uint64_t id;
+
+		if ((s = ssp_rr_str(rr, w->ident + 1, &n)) == NULL)
+			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "undefined "
+			    "string id %llu", (unsigned long long)w->ident + 1);
+		if ((id = ssp_rw_str(w, s, n, e)) == 0)
+			return e != NULL ? e->code : SSP_ERR_NOMEM;
+		if (id != w->ident + 1) {	/* the reader repeats a string */
+			w->raw_state = -1;
+			return ssp_rw_copy(w, r, rr, e);
+		}
+		w->ident++;
+	}
+	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	rw_raw_encode(w, rr, i, r);
+	return SSP_OK;
+}
+
+int
+ssp_rw_copy_raw(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
+    const struct ssp_rec *r, struct ssp_err *e)
+{
+	if (__builtin_expect(w->raw_state <= 0 || w->raw_rr != rr ||
+	    w->raw_gen != rr->gen || i >= rr->nspan ||
+	    r->ftag - 1 >= w->nrawt || w->rawt[r->ftag - 1] != r->type ||
+	    rr->smax[i] > w->ident || w->blk.len >= BLOCK_TARGET, 0))
+		return rw_raw_slow(w, rr, i, r, e);
+	rw_raw_encode(w, rr, i, r);
 	return SSP_OK;
 }
