@@ -240,6 +240,7 @@ recompute(struct ssp_filter *f)
 	unsigned t, k;
 
 	f->slow = 0;
+	f->sv_rr = NULL;	/* cached verdicts are for the old criteria */
 	for (t = 0; t < 64; t++) {
 		uint64_t bit = 1ull << t;
 		uint8_t n = 0;
@@ -1099,6 +1100,7 @@ ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rw **wp,
 	int r;
 
 	*wp = NULL;
+	f->sv_rr = NULL;	/* a new reader may sit where an old one was */
 	if (copy_schema(f, ssp_rr_file_schema(rr)) != 0)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	for (i = 0; i < SSP_EV_NTYPES; i++) {
@@ -1139,7 +1141,7 @@ ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rw **wp,
 /* Types this program does not know: mapped by name per segment. */
 __attribute__((noinline)) static int
 copy_slow(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
-    struct ssp_rec *r, struct ssp_err *e)
+    unsigned i, struct ssp_rec *r, struct ssp_err *e)
 {
 	uint32_t t;
 	int rc;
@@ -1162,7 +1164,7 @@ copy_slow(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
 		    r->ftag > 0 && r->ftag <= ssp_rr_file_schema(rr)->ntypes ?
 		    ssp_rr_file_schema(rr)->types[r->ftag - 1].name : "?");
 	r->type = t;
-	return ssp_rw_copy(w, r, rr, e);
+	return ssp_rw_copy_raw(w, rr, i, r, e);
 }
 
 /* ssp_rw_copy checks that the record's fields fit the output type. */
@@ -1172,38 +1174,46 @@ ssp_filter_copy(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
 {
 	if (__builtin_expect(r->type >= SSP_EV_NTYPES ||
 	    f->p2w[r->type] == BAD_TYPE, 0))
-		return copy_slow(f, w, rr, r, e);
+		return copy_slow(f, w, rr, 0, r, e);
 	r->type = f->p2w[r->type];
-	return ssp_rw_copy(w, r, rr, e);
+	return ssp_rw_copy_raw(w, rr, 0, r, e);
 }
+
+#define BATCH 256
 
 int
 ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
     struct ssp_filter_stats *st, uint64_t max, struct ssp_err *e)
 {
-	struct ssp_rec r;
-	uint64_t n;
+	struct ssp_rec batch[BATCH], *r;
+	uint64_t done = 0;
 	unsigned t, why;
-	int got;
+	int n, i;
 
-	for (n = 0; n < max; n++) {
-		if ((got = ssp_rr_next(rr, &r, e)) <= 0)
-			return got == 0 ? 0 : SSP_FILTER_EREAD;
-		st->in++;
-		t = r.type < SSP_EV_NTYPES ? r.type : UNK;
-		if (__builtin_expect((f->slow >> t) & 1, 0) &&
-		    (why = check_slow(f, rr, &r, t)) != SSP_FR_KEEP) {
-			st->dropped[why]++;
-			continue;
-		}
-		if (__builtin_expect(t != UNK && f->p2w[t] != BAD_TYPE, 1)) {
-			r.type = f->p2w[t];
-			if (ssp_rw_copy(w, &r, rr, e) != SSP_OK)
+	while (done < max) {
+		n = ssp_rr_next_batch(rr, batch, max - done < BATCH ?
+		    (unsigned)(max - done) : BATCH, e);
+		if (n <= 0)
+			return n == 0 ? 0 : SSP_FILTER_EREAD;
+		done += (uint64_t)n;
+		st->in += (uint64_t)n;
+		for (i = 0; i < n; i++) {
+			r = &batch[i];
+			t = r->type < SSP_EV_NTYPES ? r->type : UNK;
+			if (__builtin_expect((f->slow >> t) & 1, 0) &&
+			    (why = check_slow(f, rr, r, t)) != SSP_FR_KEEP) {
+				st->dropped[why]++;
+				continue;
+			}
+			if (__builtin_expect(t != UNK && f->p2w[t] != BAD_TYPE, 1)) {
+				r->type = f->p2w[t];
+				if (ssp_rw_copy_raw(w, rr, (unsigned)i, r, e) != SSP_OK)
+					goto fail;
+			} else if (copy_slow(f, w, rr, (unsigned)i, r, e) != SSP_OK) {
 				goto fail;
-		} else if (copy_slow(f, w, rr, &r, e) != SSP_OK) {
-			goto fail;
+			}
+			st->kept++;
 		}
-		st->kept++;
 	}
 	return 1;
 fail:	/* only a failed write makes the output unusable */

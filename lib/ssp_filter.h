@@ -102,7 +102,8 @@ unsigned ssp_filter_check(struct ssp_filter *f, const struct ssp_rr *rr,
 int ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rw **wp,
     struct ssp_out *o, const struct ssp_rr *rr, const char *producer,
     struct ssp_err *e);
-/* Write a kept record to the writer opened by ssp_filter_writer_open. */
+/* Write a kept record, the one ssp_rr_next just returned, to the writer
+ * opened by ssp_filter_writer_open (ssp_rw_copy_raw). */
 int ssp_filter_copy(struct ssp_filter *f, struct ssp_rw *w,
     const struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e);
 

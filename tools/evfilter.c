@@ -189,7 +189,10 @@ main(int argc, char **argv)
 		case 'f': force = 1; break;
 		case 'h': usage(0); break;
 		case 'i': ssp_filter_interesting(f); break;
-		case 'l': list_types(); return ssp_cli_close_stdout(PROG) ? 1 : 0;
+		case 'l':
+			list_types();
+			ssp_filter_free(f);
+			return ssp_cli_close_stdout(PROG) ? 1 : 0;
 		case 'N': ssp_filter_noise(f); break;
 		case 'o': out_path = optarg; break;
 		case 'T':
@@ -197,7 +200,10 @@ main(int argc, char **argv)
 			if (ssp_filter_types(f, optarg, ch == 'T', &e) != SSP_OK)
 				config_fail(ch == 'T' ? "-T" : "-t", &e);
 			break;
-		case 'V': ssp_cli_version(PROG); return 0;
+		case 'V':
+			ssp_cli_version(PROG);
+			ssp_filter_free(f);
+			return 0;
 		case 'v': verbose = want_stats = 1; break;
 		case 'z': zstd = 1; break;
 		case OPT_CLASS: classes = optarg; break;
