@@ -467,6 +467,13 @@ struct ftype {			/* a record type as the file declares it */
 	uint32_t nf;
 	uint32_t signed_mask;	/* fields to unzigzag */
 	uint32_t str_mask;	/* fields holding string ids */
+	uint8_t nstr;		/* how many, and which: */
+	uint8_t sidx[SSP_MAXF];
+};
+
+struct span {			/* a record's field bytes in its block */
+	uint32_t beg, end;
+	uint64_t smax;		/* its largest string id */
 };
 
 struct ssp_rr {
@@ -496,11 +503,9 @@ struct ssp_rr {
 	/* The records of the last call, in the current block: where their
 	 * field bytes begin and end, and their largest string id (for
 	 * ssp_rw_copy_raw).  slow_*: the same from rr_next_slow. */
-	uint32_t *sbeg, *send;
-	uint64_t *smax;
+	struct span *span;
 	unsigned nspan, capspan;
-	uint32_t slow_beg, slow_end;
-	uint64_t slow_smax;
+	struct span slow_span;
 };
 
 /* Record a data error; returns -1 like every failing reader step. */
@@ -651,7 +656,7 @@ rr_header(struct ssp_rr *rr, const struct ssp_block *b, struct ssp_err *e)
 			if (is_signed_enc(ft->f[k].enc))
 				m->signed_mask |= 1u << k;
 			if (ft->f[k].enc == SSP_ENC_S)
-				m->str_mask |= 1u << k;
+				m->str_mask |= 1u << k, m->sidx[m->nstr++] = (uint8_t)k;
 		}
 		if (rr->expect == NULL) {
 			m->prog = (uint32_t)i;
@@ -918,7 +923,7 @@ rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, int may_fill,
 			i = (unsigned)__builtin_ctz(m);
 			r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
 		}
-		rr->slow_smax = 0;
+		rr->slow_span.smax = 0;
 		for (m = ft->str_mask; m != 0; m &= m - 1) {
 			i = (unsigned)__builtin_ctz(m);
 			if (r->f[i] > rr->strs.n) {
@@ -927,11 +932,11 @@ rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, int may_fill,
 				return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off,
 				    msg);
 			}
-			if (r->f[i] > rr->slow_smax)
-				rr->slow_smax = r->f[i];
+			if (r->f[i] > rr->slow_span.smax)
+				rr->slow_span.smax = r->f[i];
 		}
-		rr->slow_beg = (uint32_t)(fbeg - rr->blk);
-		rr->slow_end = (uint32_t)(p - rr->blk);
+		rr->slow_span.beg = (uint32_t)(fbeg - rr->blk);
+		rr->slow_span.end = (uint32_t)(p - rr->blk);
 		rr->p = p;
 		rr->nrec++;
 		rr->seg_rec++;
@@ -965,9 +970,9 @@ bad:
  * that a loop keeps it in registers.
  */
 __attribute__((always_inline)) static inline int
-rec_fast(const uint8_t **pp, const struct ftype *ftypes, uint64_t ntypes,
-    uint64_t nstr, int64_t *ts, struct ssp_rec *r, const uint8_t **fbeg,
-    uint64_t *smaxp)
+rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
+    uint64_t ntypes, uint64_t nstr, int64_t *ts, struct ssp_rec *r,
+    struct span *sp)
 {
 	const uint8_t *p = *pp;
 	const struct ftype *ft;
@@ -983,7 +988,7 @@ rec_fast(const uint8_t **pp, const struct ftype *ftypes, uint64_t ntypes,
 		return 0;
 	ft = &ftypes[tag - 1];
 	p = varint_fast(p, &v, &bad);
-	*fbeg = p;
+	sp->beg = (uint32_t)(p - blk);
 	nf = ft->nf;
 	for (i = 0; i < nf; i++)
 		p = varint_fast(p, &r->f[i], &bad);
@@ -991,10 +996,22 @@ rec_fast(const uint8_t **pp, const struct ftype *ftypes, uint64_t ntypes,
 		i = (unsigned)__builtin_ctz(m);
 		r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
 	}
-	for (m = ft->str_mask; m != 0; m &= m - 1) {
-		uint64_t id = r->f[__builtin_ctz(m)];
-
-		smax = id > smax ? id : smax;
+	switch (ft->nstr) {	/* the largest string id, unrolled */
+	default:
+		for (i = 3; i < ft->nstr; i++)
+			smax = r->f[ft->sidx[i]] > smax ? r->f[ft->sidx[i]] : smax;
+		/* FALLTHROUGH */
+	case 3:
+		smax = r->f[ft->sidx[2]] > smax ? r->f[ft->sidx[2]] : smax;
+		/* FALLTHROUGH */
+	case 2:
+		smax = r->f[ft->sidx[1]] > smax ? r->f[ft->sidx[1]] : smax;
+		/* FALLTHROUGH */
+	case 1:
+		smax = r->f[ft->sidx[0]] > smax ? r->f[ft->sidx[0]] : smax;
+		/* FALLTHROUGH */
+	case 0:
+		break;
 	}
 	if (__builtin_expect((smax > nstr) | bad, 0))
 		return 0;
@@ -1004,7 +1021,8 @@ rec_fast(const uint8_t **pp, const struct ftype *ftypes, uint64_t ntypes,
 	r->type = ft->prog;
 	r->nf = nf;
 	*pp = p;
-	*smaxp = smax;
+	sp->end = (uint32_t)(p - blk);
+	sp->smax = smax;
 	return 1;
 }
 
@@ -1012,22 +1030,13 @@ rec_fast(const uint8_t **pp, const struct ftype *ftypes, uint64_t ntypes,
 static int
 rr_spans(struct ssp_rr *rr, unsigned n)
 {
-	uint32_t *b, *en;
-	uint64_t *m;
+	struct span *sp;
 
 	if (n <= rr->capspan)
 		return 0;
-	b = realloc(rr->sbeg, n * sizeof(*b));
-	if (b != NULL)
-		rr->sbeg = b;
-	en = realloc(rr->send, n * sizeof(*en));
-	if (en != NULL)
-		rr->send = en;
-	m = realloc(rr->smax, n * sizeof(*m));
-	if (m != NULL)
-		rr->smax = m;
-	if (b == NULL || en == NULL || m == NULL)
+	if ((sp = realloc(rr->span, n * sizeof(*sp))) == NULL)
 		return -1;
+	rr->span = sp;
 	rr->capspan = n;
 	return 0;
 }
@@ -1035,20 +1044,16 @@ rr_spans(struct ssp_rr *rr, unsigned n)
 int
 ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 {
-	const uint8_t *p = rr->p, *fbeg;
+	const uint8_t *p = rr->p;
 	int64_t ts = rr->ts;
-	uint64_t smax;
 	int got;
 
 	rr->nspan = 0;
 	if (__builtin_expect(rr->capspan == 0, 0) && rr_spans(rr, 64) != 0)
 		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
 	if (__builtin_expect(rr->end - p >= REC_MAXBYTES + 8, 1) &&
-	    rec_fast(&p, rr->ftypes, rr->fschema.ntypes, rr->strs.n, &ts, r,
-	    &fbeg, &smax)) {
-		rr->sbeg[0] = (uint32_t)(fbeg - rr->blk);
-		rr->send[0] = (uint32_t)(p - rr->blk);
-		rr->smax[0] = smax;
+	    rec_fast(&p, rr->blk, rr->ftypes, rr->fschema.ntypes, rr->strs.n,
+	    &ts, r, &rr->span[0])) {
 		rr->nspan = 1;
 		rr->p = p;
 		rr->ts = ts;
@@ -1057,9 +1062,7 @@ ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 		return 1;
 	}
 	if ((got = rr_next_slow(rr, r, 1, e)) == 1) {
-		rr->sbeg[0] = rr->slow_beg;
-		rr->send[0] = rr->slow_end;
-		rr->smax[0] = rr->slow_smax;
+		rr->span[0] = rr->slow_span;
 		rr->nspan = 1;
 	}
 	return got;
@@ -1081,21 +1084,18 @@ ssp_rr_next_batch(struct ssp_rr *rr, struct ssp_rec *r, unsigned n,
 	if (rr_spans(rr, n) != 0)
 		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
 	while (k < n) {
-		const uint8_t *p = rr->p, *blk = rr->blk, *fbeg;
+		const uint8_t *p = rr->p, *blk = rr->blk;
+		const uint8_t *limit = rr->end - (REC_MAXBYTES + 8);
 		const struct ftype *ftypes = rr->ftypes;
 		uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
-		uint32_t *sbeg = rr->sbeg, *send = rr->send;
-		uint64_t *smax = rr->smax;
+		struct span *span = rr->span;
 		int64_t ts = rr->ts;
 
 		k0 = k;
-		while (k < n && rr->end - p >= REC_MAXBYTES + 8 &&
-		    rec_fast(&p, ftypes, ntypes, nstr, &ts, &r[k], &fbeg,
-		    &smax[k])) {
-			sbeg[k] = (uint32_t)(fbeg - blk);
-			send[k] = (uint32_t)(p - blk);
-			k++;
-		}
+		if (rr->end - p >= REC_MAXBYTES + 8)
+			while (k < n && p <= limit && rec_fast(&p, blk, ftypes,
+			    ntypes, nstr, &ts, &r[k], &span[k]))
+				k++;
 		rr->p = p;
 		rr->ts = ts;
 		rr->nrec += k - k0;
@@ -1106,10 +1106,7 @@ ssp_rr_next_batch(struct ssp_rr *rr, struct ssp_rec *r, unsigned n,
 		 * string ids would not be those of the records already here. */
 		got = rr_next_slow(rr, &r[k], k == 0, e);
 		if (got == 1) {
-			rr->sbeg[k] = rr->slow_beg;
-			rr->send[k] = rr->slow_end;
-			rr->smax[k] = rr->slow_smax;
-			k++;
+			rr->span[k++] = rr->slow_span;
 			continue;
 		}
 		if (got == RR_STOP || got == 0)
@@ -1167,9 +1164,7 @@ ssp_rr_close(struct ssp_rr *rr)
 	rr_free_header(rr);
 	strtab_free(&rr->strs);
 	free(rr->stream_name);
-	free(rr->sbeg);
-	free(rr->send);
-	free(rr->smax);
+	free(rr->span);
 	free(rr);
 }
 
@@ -1328,7 +1323,7 @@ rw_raw_encode(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
     const struct ssp_rec *r)
 {
 	uint8_t *p = w->blk.p + w->blk.len;
-	uint32_t beg = rr->sbeg[i], len = rr->send[i] - beg;
+	uint32_t beg = rr->span[i].beg, len = rr->span[i].end - beg;
 	const uint8_t *src = rr->blk + beg;
 
 	p = put_v(p, (uint64_t)r->type + 1);
@@ -1381,7 +1376,7 @@ rw_raw_slow(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
 		w->rawt[ft] = r->type;
 	}
 	/* Define the reader's strings up to the largest id used, in order. */
-	while (w->ident < rr->smax[i]) {
+	while (w->ident < rr->span[i].smax) {
 		const char *s;
 		size_t n;
 		uint64_t id;
@@ -1410,7 +1405,7 @@ ssp_rw_copy_raw(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
 	if (__builtin_expect(w->raw_state <= 0 || w->raw_rr != rr ||
 	    w->raw_gen != rr->gen || i >= rr->nspan ||
 	    r->ftag - 1 >= w->nrawt || w->rawt[r->ftag - 1] != r->type ||
-	    rr->smax[i] > w->ident || w->blk.len >= BLOCK_TARGET, 0))
+	    rr->span[i].smax > w->ident || w->blk.len >= BLOCK_TARGET, 0))
 		return rw_raw_slow(w, rr, i, r, e);
 	rw_raw_encode(w, rr, i, r);
 	return SSP_OK;
