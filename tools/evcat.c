@@ -164,10 +164,10 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 {
 	struct ssp_in *in;
 	struct ssp_rr *rr;
-	struct ssp_rec r;
+	static struct ssp_rec batch[256];
 	struct ssp_err e = { 0 };
-	uint64_t gen, n = 0;
-	int got, rc = 0;
+	uint64_t gen;
+	int got, rc = 0, i;
 
 	if (ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK) {
 		warnx("%s", e.msg);
@@ -187,7 +187,8 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 		errx(SSP_EXIT_FAIL, "out of memory");
 	else
 		ssp_dump_reader(*dp, rr);
-	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
+	/* a batch never spans two concatenated segments */
+	while ((got = ssp_rr_next_batch(rr, batch, 256, &e)) > 0 && rc == 0) {
 		if (ssp_rr_strgen(rr) != gen) {	/* a concatenated segment */
 			gen = ssp_rr_strgen(rr);
 			if (header)
@@ -195,22 +196,24 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 			if (counts != NULL)
 				count_bind(counts, rr);
 		}
-		if (counts != NULL) {
-			uint32_t i = counts->idx[r.ftag - 1];
+		for (i = 0; i < got; i++) {
+			if (counts != NULL) {
+				uint32_t k = counts->idx[batch[i].ftag - 1];
 
-			if (i < SSP_EV_NTYPES)
-				counts->n[i]++;
-			else
-				counts->unk_n[i - SSP_EV_NTYPES]++;
-			continue;
+				if (k < SSP_EV_NTYPES)
+					counts->n[k]++;
+				else
+					counts->unk_n[k - SSP_EV_NTYPES]++;
+				continue;
+			}
+			if (ssp_dump_rec(*dp, &batch[i]) != SSP_OK) {
+				fflush(stdout);
+				warnx("%s", ssp_dump_error(*dp));
+				rc = 1;
+				break;
+			}
 		}
-		if (ssp_dump_rec(*dp, &r) != SSP_OK) {
-			fflush(stdout);
-			warnx("%s", ssp_dump_error(*dp));
-			rc = 1;
-			break;
-		}
-		if ((++n & 0xfff) == 0 && ferror(stdout))
+		if (ferror(stdout))
 			break;	/* reported when stdout is closed */
 	}
 	if (got < 0) {
