@@ -1186,15 +1186,17 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
     struct ssp_filter_stats *st, uint64_t max, struct ssp_err *e)
 {
 	struct ssp_rec batch[BATCH], *r;
-	uint64_t done = 0;
+	uint64_t done = 0, kept = 0;
 	unsigned t, why;
-	int n, i;
+	int n, i, rc = 1;
 
 	while (done < max) {
 		n = ssp_rr_next_batch(rr, batch, max - done < BATCH ?
 		    (unsigned)(max - done) : BATCH, e);
-		if (n <= 0)
-			return n == 0 ? 0 : SSP_FILTER_EREAD;
+		if (n <= 0) {
+			rc = n == 0 ? 0 : SSP_FILTER_EREAD;
+			break;
+		}
 		done += (uint64_t)n;
 		st->in += (uint64_t)n;
 		for (i = 0; i < n; i++) {
@@ -1212,10 +1214,12 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
 			} else if (copy_slow(f, w, rr, (unsigned)i, r, e) != SSP_OK) {
 				goto fail;
 			}
-			st->kept++;
+			kept++;
 		}
 	}
-	return 1;
+	st->kept += kept;
+	return rc;
 fail:	/* only a failed write makes the output unusable */
+	st->kept += kept;
 	return e->code == SSP_ERR_IO ? SSP_FILTER_EWRITE : SSP_FILTER_EREAD;
 }

@@ -262,6 +262,7 @@ struct ssp_rw {
 	uint32_t *compat;
 	uint32_t ncompat;
 	/* ssp_rw_copy_raw: our string ids are the reader's */
+	const struct ssp_rr *raw_on;	/* raw_rr while raw_state is 1 */
 	const struct ssp_rr *raw_rr;
 	uint64_t raw_gen;
 	int raw_state;		/* 0 not started, 1 on, -1 off for good */
@@ -1349,6 +1350,7 @@ rw_raw_slow(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
 		/* Same ids as the reader only if we have none of our own. */
 		w->raw_state = w->strs.n == 0 ? 1 : -1;
 		w->raw_rr = rr;
+		w->raw_on = w->raw_state > 0 ? rr : NULL;
 		w->raw_gen = rr->gen;
 		w->ident = 0;
 		free(w->rawt);
@@ -1360,6 +1362,7 @@ rw_raw_slow(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
 	if (w->raw_state < 0 || w->raw_rr != rr || w->raw_gen != rr->gen ||
 	    i >= rr->nspan || r->type >= w->ntypes || ft >= w->nrawt) {
 		w->raw_state = -1;	/* another reader or segment: map ids */
+		w->raw_on = NULL;
 		return ssp_rw_copy(w, r, rr, e);
 	}
 	if (w->rawt[ft] != r->type) {
@@ -1388,6 +1391,7 @@ rw_raw_slow(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
 			return e != NULL ? e->code : SSP_ERR_NOMEM;
 		if (id != w->ident + 1) {	/* the reader repeats a string */
 			w->raw_state = -1;
+			w->raw_on = NULL;
 			return ssp_rw_copy(w, r, rr, e);
 		}
 		w->ident++;
@@ -1402,8 +1406,8 @@ int
 ssp_rw_copy_raw(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
     const struct ssp_rec *r, struct ssp_err *e)
 {
-	if (__builtin_expect(w->raw_state <= 0 || w->raw_rr != rr ||
-	    w->raw_gen != rr->gen || i >= rr->nspan ||
+	if (__builtin_expect(w->raw_on != rr || w->raw_gen != rr->gen ||
+	    i >= rr->nspan ||
 	    r->ftag - 1 >= w->nrawt || w->rawt[r->ftag - 1] != r->type ||
 	    rr->span[i].smax > w->ident || w->blk.len >= BLOCK_TARGET, 0))
 		return rw_raw_slow(w, rr, i, r, e);
