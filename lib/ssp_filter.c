@@ -137,6 +137,9 @@ ssp_filter_group(size_t i, char *members, size_t n)
 	return groups[i].name;
 }
 
+static void describe(struct ssp_filter *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 static void
 describe(struct ssp_filter *f, const char *fmt, ...)
 {
@@ -604,6 +607,9 @@ struct csvload {
 	uint64_t added, matched;
 	char seen[512];		/* classes found, for the error message */
 };
+
+static void ld_fail(struct csvload *ld, uint64_t line, uint64_t col,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void
 ld_fail(struct csvload *ld, uint64_t line, uint64_t col, const char *fmt, ...)
