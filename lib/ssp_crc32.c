@@ -120,6 +120,8 @@ ssp_crc32(uint32_t crc, const void *p, size_t n)
 {
 	const unsigned char *b = p;
 
+	if (n == 0)	/* zlib's crc32 returns 0 for a NULL buffer, not crc */
+		return crc;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	if (n >= MIN_SIMD && !portable && have_clmul()) {
 		size_t k = n & ~(size_t)15;

@@ -45,6 +45,9 @@ check_all(void)
 		assert_int_equal(ssp_crc32(c0, buf + off, n),
 		    (uint32_t)crc32(c0, buf + off, (uInt)n));
 	}
+	/* nothing to add, even from NULL, leaves the value alone */
+	assert_int_equal(ssp_crc32(0x12345678u, NULL, 0), 0x12345678u);
+	assert_int_equal(ssp_crc32(0x12345678u, buf, 0), 0x12345678u);
 	/* known value: the CRC-32 check string */
 	assert_int_equal(ssp_crc32(0, "123456789", 9), 0xcbf43926u);
 	/* chaining equals one pass */
