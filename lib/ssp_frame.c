@@ -151,6 +151,8 @@ ssp_frd_next(struct ssp_frd *f, struct ssp_block *b, struct ssp_err *e)
 			    "%llu: truncated stream: block needs %u bytes, %zd left",
 			    name, (unsigned long long)f->off, len, got), -1;
 		{
+			/* ssp_crc32 of no bytes is the initial value, even for a
+			 * NULL buffer (zlib's crc32 returns 0 there) */
 			uint32_t c = ssp_crc32(ssp_crc32(0, h, 8), f->buf, len);
 
 			if (c != crc)
@@ -160,7 +162,8 @@ ssp_frd_next(struct ssp_frd *f, struct ssp_block *b, struct ssp_err *e)
 				    (unsigned long long)f->off, crc, (uint32_t)c), -1;
 		}
 		b->type = h[0];
-		b->payload = f->buf;
+		/* Never NULL, even for an empty first block: callers do p + len. */
+		b->payload = f->buf != NULL ? f->buf : (const uint8_t *)"";
 		b->len = len;
 		b->offset = f->off;
 		b->new_segment = f->new_segment;

@@ -494,6 +494,11 @@ ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
 		    o->name);
 	o->pos += n;
+	if (o->zcs == NULL && n >= OUT_BUF) {	/* big plain write: no copy */
+		if (o->len > 0 && drain(o, ZSTD_e_continue, e) != SSP_OK)
+			return SSP_ERR_IO;
+		return write_all(o, s, n, e);
+	}
 	while (n > 0) {
 		size_t k = OUT_BUF - o->len;
 

@@ -21,6 +21,8 @@ need mandoc              command -v mandoc
 need python3             command -v python3
 need make                command -v make
 need gcc                 command -v gcc
+need nodejs              command -v node	# OTLP receiver in the tests
+command -v node >/dev/null 2>&1 && need npm command -v npm
 for p in ${SSP_DEPS_EXTRA:-}; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
 done

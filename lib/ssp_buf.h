@@ -1,0 +1,55 @@
+/*
+ * A growable byte buffer for encoders.  Allocation failure is sticky: the
+ * first failed growth sets `failed`, later appends do nothing, and the
+ * encoder checks once at the end instead of after every byte.
+ */
+#ifndef SSP_BUF_H
+#define SSP_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct ssp_buf {
+	uint8_t *p;
+	size_t len, cap;
+	int failed;
+};
+
+#define SSP_BUF_INIT { NULL, 0, 0, 0 }
+
+/* Make room for more bytes: 0, or -1 (and failed set). */
+int ssp_buf_grow(struct ssp_buf *b, size_t more);
+void ssp_buf_free(struct ssp_buf *b);
+/* Empty the buffer, keeping its memory; clears failed. */
+void ssp_buf_reset(struct ssp_buf *b);
+void ssp_buf_swap(struct ssp_buf *a, struct ssp_buf *b);
+
+static inline int
+ssp_buf_reserve(struct ssp_buf *b, size_t more)
+{
+	if (b->cap - b->len >= more && !b->failed)
+		return 0;
+	return ssp_buf_grow(b, more);
+}
+
+static inline void
+ssp_buf_put(struct ssp_buf *b, const void *p, size_t n)
+{
+	if (ssp_buf_reserve(b, n) == 0) {
+		memcpy(b->p + b->len, p, n);
+		b->len += n;
+	}
+}
+
+static inline void
+ssp_buf_putc(struct ssp_buf *b, int c)
+{
+	if (ssp_buf_reserve(b, 1) == 0)
+		b->p[b->len++] = (uint8_t)c;
+}
+
+/* Append a string literal (no NUL). */
+#define ssp_buf_lit(b, s) ssp_buf_put((b), (s), sizeof(s) - 1)
+
+#endif

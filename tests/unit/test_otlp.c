@@ -1,0 +1,442 @@
+/* Spans to OTLP: time and id conversion, SpanKind mapping, and whole
+ * requests (JSON compared byte for byte, protobuf walked field by field)
+ * built from a span stream written through the real writer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ssp_io.h"
+#include "ssp_otlp.h"
+#include "ssp_pb.h"
+#include "ssp_span.h"
+
+static void
+test_ps_to_ns(void **state)
+{
+	(void)state;
+	assert_int_equal(ssp_otlp_ps_to_ns(0, 0), 0);
+	assert_int_equal(ssp_otlp_ps_to_ns(999, 0), 0);
+	assert_int_equal(ssp_otlp_ps_to_ns(1000, 0), 1);
+	assert_int_equal(ssp_otlp_ps_to_ns(2000000000001, 0), 2000000000);
+	/* --epoch adds nanoseconds */
+	assert_int_equal(ssp_otlp_ps_to_ns(1500, 1700000000000000000),
+	    1700000000000000001);
+	/* floor, also for negative simulated times */
+	assert_int_equal(ssp_otlp_ps_to_ns(-1, 10), 9);
+	assert_int_equal(ssp_otlp_ps_to_ns(-1000, 10), 9);
+	assert_int_equal(ssp_otlp_ps_to_ns(-1001, 10), 8);
+	/* clamped to [0, INT64_MAX] */
+	assert_int_equal(ssp_otlp_ps_to_ns(-5000, 0), 0);
+	assert_int_equal(ssp_otlp_ps_to_ns(0, -1), 0);
+	assert_int_equal(ssp_otlp_ps_to_ns(INT64_MAX, INT64_MAX), INT64_MAX);
+	assert_int_equal(ssp_otlp_ps_to_ns(INT64_MIN, INT64_MIN), 0);
+	assert_int_equal(ssp_otlp_ps_to_ns(INT64_MAX, 0), INT64_MAX / 1000);
+}
+
+static void
+test_hex_ids(void **state)
+{
+	char t[33] = { 0 }, s[17] = { 0 };
+
+	(void)state;
+	ssp_otlp_trace_hex(t, 0x0102030405060708ull, 0x090a0b0c0d0e0f10ull);
+	assert_string_equal(t, "0102030405060708090a0b0c0d0e0f10");
+	ssp_otlp_trace_hex(t, 0, 1);
+	assert_string_equal(t, "00000000000000000000000000000001");
+	ssp_otlp_span_hex(s, 0xdeadbeefull);
+	assert_string_equal(s, "00000000deadbeef");
+	ssp_otlp_span_hex(s, UINT64_MAX);
+	assert_string_equal(s, "ffffffffffffffff");
+	ssp_otlp_span_hex(s, 0xa5ull << 56);
+	assert_string_equal(s, "a500000000000000");
+}
+
+static void
+test_span_kinds(void **state)
+{
+	(void)state;
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_HOST_SYSCALL, -1), SSP_OTLP_KIND_INTERNAL);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_HOST_MMIO, 0), SSP_OTLP_KIND_CLIENT);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_HOST_MMIO, -1), SSP_OTLP_KIND_CLIENT);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_HOST_MMIO, 1), SSP_OTLP_KIND_PRODUCER);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_NIC_MMIO, 0), SSP_OTLP_KIND_SERVER);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_NIC_MMIO, 1), SSP_OTLP_KIND_CONSUMER);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_NIC_DMA, -1), SSP_OTLP_KIND_CLIENT);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_HOST_DMA, -1), SSP_OTLP_KIND_SERVER);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_NIC_TX, -1), SSP_OTLP_KIND_PRODUCER);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_NIC_RX, -1), SSP_OTLP_KIND_CONSUMER);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_NIC_MSIX, -1), SSP_OTLP_KIND_PRODUCER);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_HOST_MSIX, -1), SSP_OTLP_KIND_CONSUMER);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_HOST_PCI, -1), SSP_OTLP_KIND_INTERNAL);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_HOST_INTR, -1), SSP_OTLP_KIND_INTERNAL);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_NET_DEVICE, -1), SSP_OTLP_KIND_INTERNAL);
+	assert_int_equal(ssp_otlp_kind_of(SSP_SK_NKINDS, -1), SSP_OTLP_KIND_INTERNAL);
+}
+
+/* --- whole requests -------------------------------------------------------- */
+
+struct fx {
+	char path[64];
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_otlp *o;
+};
+
+static struct ssp_rw *w;
+static struct ssp_err e;
+
+static uint64_t
+str(const char *s)
+{
+	uint64_t id = ssp_rw_str(w, s, strlen(s), &e);
+
+	assert_true(id != 0);
+	return id;
+}
+
+static void
+put(unsigned type, int64_t ts, int n, ...)
+{
+	struct ssp_rec r;
+	va_list ap;
+	int i;
+
+	memset(&r, 0, sizeof(r));
+	r.type = type;
+	r.ts = ts;
+	va_start(ap, n);
+	for (i = 0; i < n; i++)
+		r.f[i] = va_arg(ap, uint64_t);
+	va_end(ap);
+	assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+}
+
+#define U(x) ((uint64_t)(x))
+
+/* Two streams; a posted MMIO write with its event, an interrupt span whose
+ * event comes before it, an orphan NIC rx with a link, a span with a zero
+ * id, and an event whose span never comes. */
+static void
+write_stream(const char *path)
+{
+	static const struct ssp_span_source src[] = {
+		{ "client", 0, SSP_SIM_GEM5 }, { "client-nic", 0, SSP_SIM_NICBM },
+	};
+	struct ssp_out *out;
+
+	assert_int_equal(ssp_out_open(&out, path, 0, &e), SSP_OK);
+	assert_int_equal(ssp_span_writer_open(&w, out, "test", src, 2, 1, &e),
+	    SSP_OK);
+	/* host.mmio: trace 1/2, span 0x10, 1.5 ns .. 4 ns, bar absent */
+	put(SSP_SK_HOST_MMIO, 1500, 16, U(1), U(2), U(0x10), U(0), U(0), U(2500),
+	    U(0), U(0), str("pci\"0"), U(1), U(0xfe), U(4), U(7), U(-1),
+	    U(0x10), U(1));
+	put(SSP_SPAN_T_EV0 + SSP_EV_MMIO_WR, 1500, 9, U(0x10), U(0),
+	    str("pci\"0"), U(0xfe), U(4), U(7), U(-1), U(0x10), U(1));
+	/* an event of span 0x30 before the span itself */
+	put(SSP_SPAN_T_EV0 + SSP_EV_POST_INT, 9000, 6, U(0x30), U(0),
+	    str("pci\"0"), U(0), U(4), U(0));
+	/* orphan nic.rx at a negative time, then its link */
+	put(SSP_SK_NIC_RX, -500, 10, U(0), U(0x20), U(0x20), U(0), U(1), U(0),
+	    U(SSP_SPAN_ORPHAN), str("net.device"), U(0), U(98));
+	put(SSP_SPAN_T_LINK, -500, 5, U(0x20), U(1), U(2), U(0x10),
+	    str("nic.rx"));
+	put(SSP_SK_HOST_INTR, 8000, 9, U(1), U(2), U(0x30), U(0x10), U(0),
+	    U(2000), U(0), U(0), str("pci\"0"));
+	/* dropped: zero span id; unmatched: event of span 0x99 */
+	put(SSP_SK_HOST_INTR, 8000, 9, U(1), U(2), U(0), U(0x10), U(0), U(0),
+	    U(0), U(0), U(0));
+	put(SSP_SPAN_T_EV0 + SSP_EV_CLEAR_INT, 9500, 6, U(0x99), U(0), U(0),
+	    U(0), U(4), U(0));
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
+}
+
+static void
+fx_open(struct fx *f, enum ssp_otlp_proto proto, int events, size_t batch)
+{
+	struct ssp_otlp_opts oo = { proto, events, 1000000, batch, "9.9" };
+
+	snprintf(f->path, sizeof(f->path), "/tmp/ssp-test-otlp-%d", (int)getpid());
+	write_stream(f->path);
+	assert_int_equal(ssp_in_open(&f->in, f->path, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_span_reader_open(&f->rr, f->in, &e), SSP_OK);
+	assert_int_equal(ssp_otlp_open(&f->o, &oo, f->rr, &e), SSP_OK);
+}
+
+static void
+fx_close(struct fx *f)
+{
+	ssp_otlp_close(f->o);
+	ssp_rr_close(f->rr);
+	ssp_in_close(f->in);
+	unlink(f->path);
+}
+
+/* Feed everything; returns the encoded request(s) of all batches. */
+static size_t
+run(struct fx *f, struct ssp_buf *b, size_t *batches)
+{
+	struct ssp_rec r;
+	size_t n, total = 0;
+	int got;
+
+	*batches = 0;
+	while ((got = ssp_rr_next(f->rr, &r, &e)) == 1) {
+		if (ssp_otlp_full(f->o, &r)) {
+			assert_int_equal(ssp_otlp_encode(f->o, b, &n, &e), SSP_OK);
+			ssp_buf_putc(b, '\n');
+			total += n;
+			(*batches)++;
+		}
+		assert_int_equal(ssp_otlp_add(f->o, &r, &e), SSP_OK);
+	}
+	assert_int_equal(got, 0);
+	n = 0;
+	if (ssp_otlp_nspans(f->o) > 0) {	/* as span2otlp does */
+		assert_int_equal(ssp_otlp_encode(f->o, b, &n, &e), SSP_OK);
+		ssp_buf_putc(b, '\n');
+		(*batches)++;
+	}
+	ssp_otlp_finish(f->o);
+	return total + n;
+}
+
+#define RES(name, sim, kind) "{\"resource\":{\"attributes\":[" \
+	"{\"key\":\"service.name\",\"value\":{\"stringValue\":\"" name "\"}}," \
+	"{\"key\":\"simspan.simulator\",\"value\":{\"stringValue\":\"" sim "\"}}," \
+	"{\"key\":\"simspan.stream_kind\",\"value\":{\"stringValue\":\"" kind "\"}}" \
+	"]},\"scopeSpans\":[{\"scope\":{\"name\":\"simspan\",\"version\":\"9.9\"}," \
+	"\"spans\":["
+#define KV(k, t, v) "{\"key\":\"simspan." k "\",\"value\":{\"" t "\":" v "}}"
+
+static const char golden[] = "{\"resourceSpans\":["
+    RES("client", "gem5", "host")
+    "{\"traceId\":\"00000000000000010000000000000002\",\"spanId\":"
+    "\"0000000000000010\",\"name\":\"host.mmio\",\"kind\":4,"
+    "\"startTimeUnixNano\":\"1000001\",\"endTimeUnixNano\":\"1000004\","
+    "\"attributes\":["
+    KV("start_ps", "intValue", "\"1500\"") ","
+    KV("end_ps", "intValue", "\"4000\"") ","
+    KV("comp", "stringValue", "\"pci\\\"0\"") ","
+    KV("write", "boolValue", "true") ","
+    KV("addr", "stringValue", "\"0xfe\"") ","
+    KV("size", "intValue", "\"4\"") ","
+    KV("id", "intValue", "\"7\"") ","
+    KV("offs", "stringValue", "\"0x10\"") ","
+    KV("posted", "intValue", "\"1\"") "],"
+    "\"events\":[{\"timeUnixNano\":\"1000001\",\"name\":\"mmio_wr\","
+    "\"attributes\":["
+    KV("ts_ps", "intValue", "\"1500\"") ","
+    KV("comp", "stringValue", "\"pci\\\"0\"") ","
+    KV("addr", "stringValue", "\"0xfe\"") ","
+    KV("size", "intValue", "\"4\"") ","
+    KV("id", "intValue", "\"7\"") ","
+    KV("offs", "stringValue", "\"0x10\"") ","
+    KV("posted", "intValue", "\"1\"") "]}]},"
+    "{\"traceId\":\"00000000000000010000000000000002\",\"spanId\":"
+    "\"0000000000000030\",\"parentSpanId\":\"0000000000000010\","
+    "\"name\":\"host.intr\",\"kind\":1,"
+    "\"startTimeUnixNano\":\"1000008\",\"endTimeUnixNano\":\"1000010\","
+    "\"attributes\":["
+    KV("start_ps", "intValue", "\"8000\"") ","
+    KV("end_ps", "intValue", "\"10000\"") ","
+    KV("comp", "stringValue", "\"pci\\\"0\"") "],"
+    "\"events\":[{\"timeUnixNano\":\"1000009\",\"name\":\"post_int\","
+    "\"attributes\":["
+    KV("ts_ps", "intValue", "\"9000\"") ","
+    KV("comp", "stringValue", "\"pci\\\"0\"") ","
+    KV("bus", "intValue", "\"0\"") ","
+    KV("dev", "intValue", "\"4\"") ","
+    KV("func", "intValue", "\"0\"") "]}]}"
+    "]}]},"
+    RES("client-nic", "nicbm", "nic")
+    "{\"traceId\":\"00000000000000000000000000000020\",\"spanId\":"
+    "\"0000000000000020\",\"name\":\"nic.rx\",\"kind\":5,"
+    "\"startTimeUnixNano\":\"999999\",\"endTimeUnixNano\":\"999999\","
+    "\"attributes\":["
+    KV("start_ps", "intValue", "\"-500\"") ","
+    KV("end_ps", "intValue", "\"-500\"") ","
+    KV("port", "intValue", "\"0\"") ","
+    KV("len", "intValue", "\"98\"") ","
+    KV("orphan", "boolValue", "true") ","
+    KV("cause", "stringValue", "\"net.device\"") "],"
+    "\"links\":[{\"traceId\":\"00000000000000010000000000000002\","
+    "\"spanId\":\"0000000000000010\",\"attributes\":["
+    KV("link_kind", "stringValue", "\"nic.rx\"") "]}],"
+    "\"status\":{\"message\":\"orphan: expected parent is missing "
+    "(net.device)\",\"code\":2}}"
+    "]}]}"
+    "]}\n";
+
+static void
+test_json_request(void **state)
+{
+	struct ssp_buf b = SSP_BUF_INIT;
+	const struct ssp_otlp_stats *st;
+	struct fx f;
+	size_t batches;
+
+	(void)state;
+	fx_open(&f, SSP_OTLP_JSON, -1, 100);
+	assert_int_equal(ssp_otlp_events_on(f.o), 1);	/* the stream has them */
+	assert_int_equal(run(&f, &b, &batches), 3);
+	assert_int_equal(batches, 1);
+	if (b.len != strlen(golden) || memcmp(b.p, golden, b.len) != 0) {
+		size_t i = 0;
+
+		while (i < b.len && golden[i] == (char)b.p[i])
+			i++;
+		fail_msg("JSON differs at byte %zu:\n got: %.80s\nwant: %.80s", i,
+		    (const char *)b.p + i, golden + i);
+	}
+	/* every record is accounted for */
+	st = ssp_otlp_stats(f.o);
+	assert_int_equal(st->spans, 4);
+	assert_int_equal(st->spans_out, 3);
+	assert_int_equal(st->spans_bad_id, 1);
+	assert_int_equal(st->events, 3);
+	assert_int_equal(st->events_out, 2);
+	assert_int_equal(st->events_unmatched, 1);
+	assert_int_equal(st->links, 1);
+	assert_int_equal(st->links_out, 1);
+	assert_int_equal(st->batches, 1);
+	fx_close(&f);
+	ssp_buf_free(&b);
+}
+
+static void
+test_no_events_and_small_batches(void **state)
+{
+	struct ssp_buf b = SSP_BUF_INIT;
+	const struct ssp_otlp_stats *st;
+	struct fx f;
+	size_t batches;
+
+	(void)state;
+	fx_open(&f, SSP_OTLP_JSON, 0, 1);
+	assert_int_equal(run(&f, &b, &batches), 3);
+	/* one span per request; the link follows its span into the same one */
+	assert_int_equal(batches, 3);
+	ssp_buf_putc(&b, '\0');
+	assert_null(strstr((const char *)b.p, "\"events\""));
+	assert_non_null(strstr((const char *)b.p, "\"links\""));
+	st = ssp_otlp_stats(f.o);
+	assert_int_equal(st->events_off, 3);
+	assert_int_equal(st->events_out, 0);
+	assert_int_equal(st->links_out, 1);
+	assert_int_equal(st->batches, 3);
+	fx_close(&f);
+	ssp_buf_free(&b);
+}
+
+/* Walk one message: count fields by number, remember LEN payloads. */
+struct walk {
+	unsigned count[20];
+	struct ssp_pb_field last[20];
+	struct ssp_pb_field first[20];
+};
+
+static void
+walk(const uint8_t *p, size_t n, struct walk *wk)
+{
+	struct ssp_pb_rd r = { p, p + n };
+	struct ssp_pb_field f;
+	int k;
+
+	memset(wk, 0, sizeof(*wk));
+	while ((k = ssp_pb_next(&r, &f)) == 1) {
+		assert_true(f.num < 20);
+		if (wk->count[f.num]++ == 0)
+			wk->first[f.num] = f;
+		wk->last[f.num] = f;
+	}
+	assert_int_equal(k, 0);
+}
+
+static void
+test_protobuf_request(void **state)
+{
+	static const uint8_t trace[16] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+	    0, 0, 0, 2 };
+	static const uint8_t sid[8] = { 0, 0, 0, 0, 0, 0, 0, 0x10 };
+	struct ssp_buf b = SSP_BUF_INIT;
+	struct walk req, rs, ss, sp, kv, av, st;
+	struct fx f;
+	size_t batches;
+
+	(void)state;
+	fx_open(&f, SSP_OTLP_PROTOBUF, -1, 100);
+	assert_int_equal(run(&f, &b, &batches), 3);
+	b.len--;	/* run() appended a newline */
+	walk(b.p, b.len, &req);
+	assert_int_equal(req.count[1], 2);	/* two ResourceSpans */
+	walk(req.first[1].p, req.first[1].n, &rs);
+	assert_int_equal(rs.count[1], 1);	/* resource */
+	assert_int_equal(rs.count[2], 1);	/* one ScopeSpans */
+	walk(rs.first[2].p, rs.first[2].n, &ss);
+	assert_int_equal(ss.count[1], 1);	/* scope */
+	assert_int_equal(ss.count[2], 2);	/* two spans */
+	walk(ss.first[2].p, ss.first[2].n, &sp);
+	assert_int_equal(sp.first[1].n, 16);
+	assert_memory_equal(sp.first[1].p, trace, 16);
+	assert_int_equal(sp.first[2].n, 8);
+	assert_memory_equal(sp.first[2].p, sid, 8);
+	assert_int_equal(sp.count[4], 0);	/* root: no parent */
+	assert_int_equal(sp.first[5].n, 9);
+	assert_memory_equal(sp.first[5].p, "host.mmio", 9);
+	assert_int_equal(sp.first[6].wt, SSP_PB_VARINT);
+	assert_int_equal(sp.first[6].v, SSP_OTLP_KIND_PRODUCER);
+	assert_int_equal(sp.first[7].wt, SSP_PB_I64);
+	assert_int_equal(sp.first[7].v, 1000001);
+	assert_int_equal(sp.first[8].v, 1000004);
+	assert_int_equal(sp.count[9], 9);	/* attributes, as in JSON */
+	assert_int_equal(sp.count[11], 1);	/* one event */
+	assert_int_equal(sp.count[13], 0);
+	assert_int_equal(sp.count[15], 0);	/* no status */
+	/* first attribute: simspan.start_ps = int 1500 */
+	walk(sp.first[9].p, sp.first[9].n, &kv);
+	assert_int_equal(kv.first[1].n, 16);
+	assert_memory_equal(kv.first[1].p, "simspan.start_ps", 16);
+	walk(kv.first[2].p, kv.first[2].n, &av);
+	assert_int_equal(av.count[3], 1);
+	assert_int_equal(av.first[3].v, 1500);
+	/* the orphan in the second resource: status ERROR with a message */
+	walk(req.last[1].p, req.last[1].n, &rs);
+	walk(rs.first[2].p, rs.first[2].n, &ss);
+	walk(ss.first[2].p, ss.first[2].n, &sp);
+	assert_int_equal(sp.first[6].v, SSP_OTLP_KIND_CONSUMER);
+	assert_int_equal(sp.first[7].v, 999999);
+	assert_int_equal(sp.count[13], 1);	/* the link */
+	walk(sp.first[15].p, sp.first[15].n, &st);
+	assert_int_equal(st.first[3].v, 2);	/* STATUS_CODE_ERROR */
+	assert_int_equal(st.first[2].n, strlen("orphan: expected parent is "
+	    "missing (net.device)"));
+	/* the negative int64 start_ps takes ten bytes */
+	walk(sp.first[9].p, sp.first[9].n, &kv);
+	walk(kv.first[2].p, kv.first[2].n, &av);
+	assert_int_equal((int64_t)av.first[3].v, -500);
+	fx_close(&f);
+	ssp_buf_free(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ps_to_ns),
+		cmocka_unit_test(test_hex_ids),
+		cmocka_unit_test(test_span_kinds),
+		cmocka_unit_test(test_json_request),
+		cmocka_unit_test(test_no_events_and_small_batches),
+		cmocka_unit_test(test_protobuf_request),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,401 @@
+/*
+ * span2otlp: export span streams to OpenTelemetry, as OTLP/JSON lines
+ * (or length-delimited protobuf) to a file, or POSTed in batches to an
+ * OTLP/HTTP collector.  A sink: spans --> span2otlp --> OTLP.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ssp_buf.h"
+#include "ssp_cli.h"
+#include "ssp_http.h"
+#include "ssp_io.h"
+#include "ssp_otlp.h"
+#include "ssp_varint.h"
+#include "ssp_span.h"
+
+#define PROG "span2otlp"
+#define DEFAULT_BATCH 8192
+#define MAX_BATCH 1000000
+#define MAX_HEADERS 32
+
+static void
+usage(int code)
+{
+	FILE *f = code == 0 ? stdout : stderr;
+
+	fprintf(f, "usage: span2otlp [-fhVv] [--endpoint URL] [--protocol "
+	    "http/json|http/protobuf] [--gzip]\n"
+	    "                 [-H 'NAME: VALUE'] [-b N] [--events|--no-events] "
+	    "[--epoch NS|now]\n"
+	    "                 [--timeout T] [--retries N] [--backoff T] [-o FILE] "
+	    "[SPANS|-]\n");
+	if (code == 0)
+		fprintf(f, "\n"
+		    "Export a simspan span stream (plain or zstd) to OpenTelemetry.\n"
+		    "      --endpoint URL  POST to an OTLP/HTTP collector, e.g.\n"
+		    "                      http://localhost:4318/v1/traces (no path: "
+		    "/v1/traces)\n"
+		    "      --protocol P    http/json or http/protobuf (default: "
+		    "protobuf when\n"
+		    "                      sending, JSON lines when writing a file)\n"
+		    "      --gzip          compress request bodies (Content-Encoding: "
+		    "gzip)\n"
+		    "  -H, --header H      add an HTTP header, e.g. 'Authorization: "
+		    "Bearer T'\n"
+		    "  -b, --batch N       spans per request (default %d)\n"
+		    "      --events        export member events as span events "
+		    "(default: when\n"
+		    "      --no-events     the stream has them)\n"
+		    "      --epoch NS      add NS nanoseconds (or 'now') to every time "
+		    "(default 0)\n"
+		    "      --timeout T     per request attempt, seconds or with unit "
+		    "(default 10)\n"
+		    "      --retries N     retries of a failed request (default 5)\n"
+		    "      --backoff T     first retry delay, doubled each time "
+		    "(default 1)\n"
+		    "  -o, --output FILE   write to FILE (.zst compresses) instead of "
+		    "stdout\n"
+		    "  -f, --force         write protobuf to a terminal\n"
+		    "  -v, --stats         counts of spans, events, links, batches\n"
+		    "  -h, --help          this help\n"
+		    "  -V, --version       version and library versions\n"
+		    "See span2otlp(1).\n", DEFAULT_BATCH);
+	exit(code);
+}
+
+/* Seconds, or a number with a unit (ms, s, ...), into milliseconds. */
+static uint64_t
+parse_ms(const char *opt, const char *s, uint64_t min_ms)
+{
+	const char *errstr;
+	int64_t v, ps;
+
+	if (*s != '\0' && s[strlen(s) - 1] >= '0' && s[strlen(s) - 1] <= '9') {
+		if (ssp_strtonum(s, 0, 86400 * 7, &v, &errstr) != 0)
+			goto bad;
+		ps = v * 1000000000000;
+	} else if (ssp_parse_time(s, &ps, &errstr) != 0)
+		goto bad;
+	if (ps < 0 || ps / 1000000000 < (int64_t)min_ms ||
+	    ps / 1000000000 > 86400 * 7 * 1000ll) {
+		errstr = "out of range";
+		goto bad;
+	}
+	return (uint64_t)(ps / 1000000000);
+bad:
+	warnx("%s %s: %s", opt, s, errstr);
+	usage(SSP_EXIT_USAGE);
+	return 0;
+}
+
+static void
+report(void *arg, const char *msg)
+{
+	(void)arg;
+	warnx("%s", msg);
+}
+
+struct sink {
+	struct ssp_otlp *o;
+	struct ssp_out *out;	/* file output, or */
+	struct ssp_http *http;	/* sending */
+	int proto;
+	struct ssp_buf buf;
+	uint64_t batches_discarded;
+};
+
+/* Encode (or, once the sender gave up, count) the current batch. */
+static void
+flush(struct sink *k)
+{
+	struct ssp_err e = { 0 };
+	size_t n;
+
+	if (ssp_otlp_nspans(k->o) == 0)
+		return;
+	if (k->http != NULL && ssp_http_gave_up(k->http)) {
+		ssp_otlp_discard(k->o, &n);
+		ssp_http_not_sent(k->http, 1, n);
+		k->batches_discarded++;
+		return;
+	}
+	ssp_buf_reset(&k->buf);
+	if (ssp_otlp_encode(k->o, &k->buf, &n, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (k->http != NULL) {
+		ssp_http_submit(k->http, &k->buf, n);
+		return;
+	}
+	if (k->proto == SSP_OTLP_JSON)
+		ssp_buf_putc(&k->buf, '\n');
+	else {
+		/* Length-delimited requests, like protobuf's writeDelimitedTo. */
+		uint8_t pre[SSP_VARINT_MAX];
+
+		if (ssp_out_write(k->out, pre, ssp_varint_put(pre, k->buf.len),
+		    &e) != SSP_OK)
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	if (k->buf.failed)
+		errx(SSP_EXIT_FAIL, "out of memory");
+	if (ssp_out_write(k->out, k->buf.p, k->buf.len, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+}
+
+static void
+print_stats(const struct ssp_otlp_stats *s, const char *dest, uint64_t bytes,
+    const struct ssp_http_stats *hs, const struct ssp_http_opts *ho)
+{
+	fprintf(stderr, "%s: %" PRIu64 " spans read: %" PRIu64 " encoded, %"
+	    PRIu64 " not sent, %" PRIu64 " dropped (bad id %" PRIu64
+	    ", bad stream %" PRIu64 ")\n", PROG, s->spans, s->spans_out,
+	    s->spans_discarded, s->spans_bad_id + s->spans_bad_stream,
+	    s->spans_bad_id, s->spans_bad_stream);
+	fprintf(stderr, "%s: %" PRIu64 " events read: %" PRIu64 " encoded, %"
+	    PRIu64 " switched off, %" PRIu64 " unmatched, %" PRIu64
+	    " not sent\n", PROG, s->events, s->events_out, s->events_off,
+	    s->events_unmatched, s->events_discarded);
+	fprintf(stderr, "%s: %" PRIu64 " links read: %" PRIu64 " encoded, %"
+	    PRIu64 " unmatched, %" PRIu64 " not sent\n", PROG, s->links,
+	    s->links_out, s->links_unmatched, s->links_discarded);
+	if (s->other)
+		fprintf(stderr, "%s: %" PRIu64 " records of unknown types "
+		    "skipped\n", PROG, s->other);
+	if (hs == NULL)
+		fprintf(stderr, "%s: %" PRIu64 " requests written to %s (%"
+		    PRIu64 " bytes)\n", PROG, s->batches, dest, bytes);
+	else
+		fprintf(stderr, "%s: %" PRIu64 " requests sent to %s (%" PRIu64
+		    " spans, %" PRIu64 " bytes), %" PRIu64 " retries, %" PRIu64
+		    " failed (%" PRIu64 " spans), %" PRIu64 " spans rejected\n",
+		    PROG, hs->batches_sent, dest, hs->spans_sent, hs->bytes_sent,
+		    hs->retries, hs->batches_failed, hs->spans_failed,
+		    hs->spans_rejected);
+	if (hs != NULL)
+		fprintf(stderr, "%s: timeout %" PRIu64 " ms, up to %u retries, "
+		    "backoff %" PRIu64 " ms\n", PROG, ho->timeout_ms, ho->retries,
+		    ho->backoff_ms);
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { O_BACKOFF = 256, O_ENDPOINT, O_EPOCH, O_EVENTS, O_GZIP,
+		O_NO_EVENTS, O_PROTOCOL, O_RETRIES, O_TIMEOUT };
+	static const struct option longopts[] = {
+		{ "backoff", required_argument, NULL, O_BACKOFF },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "endpoint", required_argument, NULL, O_ENDPOINT },
+		{ "epoch", required_argument, NULL, O_EPOCH },
+		{ "events", no_argument, NULL, O_EVENTS },
+		{ "force", no_argument, NULL, 'f' },
+		{ "gzip", no_argument, NULL, O_GZIP },
+		{ "header", required_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "no-events", no_argument, NULL, O_NO_EVENTS },
+		{ "output", required_argument, NULL, 'o' },
+		{ "protocol", required_argument, NULL, O_PROTOCOL },
+		{ "retries", required_argument, NULL, O_RETRIES },
+		{ "stats", no_argument, NULL, 'v' },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ssp_otlp_opts oo = { .proto = SSP_OTLP_JSON, .events = -1,
+	    .batch = DEFAULT_BATCH, .scope_version = SSP_VERSION };
+	struct ssp_http_opts ho = { .timeout_ms = 10000, .retries = 5,
+	    .backoff_ms = 1000, .backoff_max_ms = 60000,
+	    .user_agent = PROG "/" SSP_VERSION " (simspan)", .report = report };
+	struct ssp_http_stats hs;
+	struct ssp_progress pg;
+	struct sink k = { 0 };
+	struct ssp_err e = { 0 };
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_rec r;
+	const struct ssp_otlp_stats *st;
+	const char *outpath = NULL, *errstr, *proto = NULL, *hdrs[MAX_HEADERS];
+	size_t nhdr = 0;
+	int ch, force = 0, verbose = 0, got, rc = SSP_EXIT_OK;
+	int64_t v;
+	uint64_t bytes = 0;
+
+	while ((ch = getopt_long(argc, argv, "b:fH:ho:Vv", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			if (ssp_strtonum(optarg, 1, MAX_BATCH, &v, &errstr) != 0) {
+				warnx("--batch %s: %s", optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			oo.batch = (size_t)v;
+			break;
+		case 'f': force = 1; break;
+		case 'H':
+			if (nhdr == MAX_HEADERS) {
+				warnx("more than %d --header options", MAX_HEADERS);
+				usage(SSP_EXIT_USAGE);
+			}
+			hdrs[nhdr++] = optarg;
+			break;
+		case 'h': usage(0); break;
+		case 'o': outpath = optarg; break;
+		case 'V': ssp_cli_version(PROG); return 0;
+		case 'v': verbose = 1; break;
+		case O_BACKOFF: ho.backoff_ms = parse_ms("--backoff", optarg, 0); break;
+		case O_ENDPOINT: ho.url = optarg; break;
+		case O_EPOCH:
+			if (strcmp(optarg, "now") == 0) {
+				struct timespec ts;
+
+				clock_gettime(CLOCK_REALTIME, &ts);
+				oo.epoch_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+			} else if (ssp_strtonum(optarg, INT64_MIN, INT64_MAX,
+			    &oo.epoch_ns, &errstr) != 0) {
+				warnx("--epoch %s: %s", optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			break;
+		case O_EVENTS: oo.events = 1; break;
+		case O_GZIP: ho.gzip = 1; break;
+		case O_NO_EVENTS: oo.events = 0; break;
+		case O_PROTOCOL: proto = optarg; break;
+		case O_RETRIES:
+			if (ssp_strtonum(optarg, 0, 100, &v, &errstr) != 0) {
+				warnx("--retries %s: %s", optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			ho.retries = (unsigned)v;
+			break;
+		case O_TIMEOUT: ho.timeout_ms = parse_ms("--timeout", optarg, 1); break;
+		default: usage(SSP_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(SSP_EXIT_USAGE);
+	if (proto == NULL)
+		oo.proto = ho.url != NULL ? SSP_OTLP_PROTOBUF : SSP_OTLP_JSON;
+	else if (strcmp(proto, "http/json") == 0 || strcmp(proto, "json") == 0)
+		oo.proto = SSP_OTLP_JSON;
+	else if (strcmp(proto, "http/protobuf") == 0 ||
+	    strcmp(proto, "protobuf") == 0)
+		oo.proto = SSP_OTLP_PROTOBUF;
+	else {
+		warnx("--protocol %s: not http/json or http/protobuf", proto);
+		usage(SSP_EXIT_USAGE);
+	}
+	if (ho.url != NULL && outpath != NULL) {
+		warnx("-o and --endpoint exclude each other");
+		usage(SSP_EXIT_USAGE);
+	}
+	if (ho.gzip && ho.url == NULL) {
+		warnx("--gzip compresses requests to --endpoint; for files use "
+		    "-o FILE.zst");
+		usage(SSP_EXIT_USAGE);
+	}
+	k.proto = (int)oo.proto;
+	ho.json = oo.proto == SSP_OTLP_JSON;
+	ho.headers = hdrs;
+	ho.nheaders = nhdr;
+	if (nhdr > 0 && ho.url == NULL) {
+		warnx("--header applies to --endpoint only");
+		usage(SSP_EXIT_USAGE);
+	}
+	ho.verbose = verbose;
+	if (ho.url != NULL) {
+		if (ssp_http_open(&k.http, &ho, &e) != SSP_OK) {
+			if (e.code == SSP_ERR_INVAL) {
+				warnx("%s", e.msg);
+				usage(SSP_EXIT_USAGE);
+			}
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+		}
+	} else {
+		if (oo.proto == SSP_OTLP_PROTOBUF && (outpath == NULL ||
+		    strcmp(outpath, "-") == 0) &&
+		    ssp_cli_refuse_tty(STDOUT_FILENO, force, PROG) != 0)
+			return SSP_EXIT_FAIL;
+		if (ssp_out_open(&k.out, outpath, SSP_OUT_ZAUTO, &e) != SSP_OK)
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	if (ssp_in_open(&in, argc == 1 ? argv[0] : NULL, SSP_IN_ZSTD_AUTO, NULL,
+	    &e) != SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (ssp_otlp_open(&k.o, &oo, rr, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+
+	ssp_progress_init(&pg, ssp_in_size(in), "spans");
+	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
+		if (ssp_otlp_full(k.o, &r))
+			flush(&k);
+		if (ssp_otlp_add(k.o, &r, &e) != SSP_OK)
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+		ssp_progress_tick(&pg, ssp_in_rawpos(in), ssp_rr_records(rr),
+		    ssp_otlp_stats(k.o)->spans);
+	}
+	ssp_progress_done(&pg);
+	if (got < 0) {		/* export what came before the damage */
+		warnx("%s", e.msg);
+		rc = SSP_EXIT_FAIL;
+	}
+	flush(&k);
+	ssp_otlp_finish(k.o);
+	st = ssp_otlp_stats(k.o);
+	if (k.http != NULL) {
+		char *url = strdup(ssp_http_url(k.http));
+
+		if (url == NULL)
+			err(SSP_EXIT_FAIL, NULL);
+		ssp_http_close(k.http, &hs);
+		if (verbose)
+			print_stats(st, url, 0, &hs, &ho);
+		if (hs.spans_failed > 0) {
+			warnx("%" PRIu64 " spans in %" PRIu64 " requests not "
+			    "delivered to %s%s%s", hs.spans_failed,
+			    hs.batches_failed, url, hs.last_error[0] ?
+			    "; last error: " : "", hs.last_error);
+			rc = SSP_EXIT_FAIL;
+		}
+		if (hs.spans_rejected > 0) {
+			warnx("%" PRIu64 " spans rejected by the collector",
+			    hs.spans_rejected);
+			rc = SSP_EXIT_FAIL;
+		}
+		free(url);
+	} else {
+		bytes = ssp_out_pos(k.out);
+		if (ssp_out_close(k.out, &e) != SSP_OK)
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+		if (verbose)
+			print_stats(st, outpath ? outpath : "stdout", bytes, NULL, &ho);
+	}
+	if (st->spans_bad_id + st->spans_bad_stream > 0) {
+		warnx("%" PRIu64 " spans dropped: %" PRIu64 " with a zero trace or "
+		    "span id, %" PRIu64 " with a stream index not in the header",
+		    st->spans_bad_id + st->spans_bad_stream, st->spans_bad_id,
+		    st->spans_bad_stream);
+		rc = SSP_EXIT_FAIL;
+	}
+	if (st->events_unmatched + st->links_unmatched > 0) {
+		warnx("%" PRIu64 " events and %" PRIu64 " links dropped: their "
+		    "span was not in the same batch", st->events_unmatched,
+		    st->links_unmatched);
+		rc = SSP_EXIT_FAIL;
+	}
+	ssp_otlp_close(k.o);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	ssp_buf_free(&k.buf);
+	if (ssp_cli_close_stdout(PROG) != 0)
+		rc = SSP_EXIT_FAIL;
+	return rc;
+}
