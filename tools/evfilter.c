@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ssp_cli.h"
 #include "ssp_event.h"
@@ -255,6 +256,14 @@ main(int argc, char **argv)
 	if (ssp_in_open(&in, in_path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK ||
 	    ssp_event_reader_open(&rr, in, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (out_path != NULL && strcmp(out_path, "-") != 0) {
+		struct stat a, b;	/* opening the output would truncate it */
+
+		if (fstat(ssp_in_fd(in), &a) == 0 && stat(out_path, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			errx(SSP_EXIT_FAIL, "%s: the output is the input file",
+			    out_path);
+	}
 	if (ssp_out_open(&o, out_path, zstd ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO,
 	    &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);

@@ -192,6 +192,10 @@ check "-f writes to a terminal anyway" script -qec "evfilter -f -t nic '$T/in.ev
 check "--force" script -qec "evfilter --force -t nic '$T/in.ev'" /dev/null
 expect_rc 1 "an unwritable output" evfilter -o /nonexistent/dir/o.ev "$T/in.ev"
 stderr_has "/nonexistent/dir/o.ev: No such file or directory"
+cp "$T/in.ev" "$T/same.ev"
+expect_rc 1 "-o the input file is refused" evfilter -o "$T/same.ev" "$T/same.ev"
+stderr_has "$T/same.ev: the output is the input file"
+check "and the input is intact" sh -c "evcat -n '$T/same.ev' | grep -q ' 14 total'"
 expect_rc 1 "a missing input" evfilter "$T/nope.ev"
 stderr_has "$T/nope.ev: No such file or directory"
 
