@@ -43,7 +43,7 @@ for tool in evcat evfilter; do
 	stderr_has "stdin: empty input"
 	expect_rc 1 "$tool: a gem5 text log" sh -c \
 	    "$tool '$DATA/samples/gem5/columbo-gem5-events-test.txt' > '$T/o'"
-	stderr_has "offset 0: bad magic: not a simspan event stream"
+	stderr_has "offset 0: bad magic: not a simspan event stream (it is text: convert logs with sim2ev)"
 done
 python3 -c 'import random, sys; random.seed(7); sys.stdout.buffer.write(bytes(random.getrandbits(8) for _ in range(5000)))' > "$T/random"
 expect_rc 1 "random bytes through a pipe" sh -c "cat '$T/random' | evcat"
