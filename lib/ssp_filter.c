@@ -974,7 +974,8 @@ sv_sync(struct ssp_filter *f, const struct ssp_rr *rr)
 	}
 }
 
-/* The checks type t needs.  rr may be NULL when none looks at strings. */
+/* The checks type t needs.  rr may be NULL when none looks at strings;
+ * otherwise sv_sync(f, rr) must have run since rr last changed segment. */
 __attribute__((always_inline)) static inline unsigned
 check_slow(struct ssp_filter *f, const struct ssp_rr *rr,
     const struct ssp_rec *r, unsigned t)
@@ -1003,7 +1004,6 @@ check_slow(struct ssp_filter *f, const struct ssp_rr *rr,
 	}
 	if (!(n & (N_COMP | N_CPU | N_TABLE | N_FUNC)))
 		return SSP_FR_KEEP;
-	sv_sync(f, rr);
 	if ((n & N_COMP) &&
 	    !(sv_get(f, rr, r->f[f->fidx[0][t]]) & SV_COMP))
 		return SSP_FR_COMP;
@@ -1027,6 +1027,8 @@ ssp_filter_check(struct ssp_filter *f, const struct ssp_rr *rr,
 
 	if (__builtin_expect(!(f->slow & (1ull << t)), 1))
 		return SSP_FR_KEEP;
+	if (f->strings && rr != NULL)
+		sv_sync(f, rr);
 	return check_slow(f, rr, r, t);
 }
 
@@ -1205,6 +1207,8 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
 		}
 		done += (uint64_t)n;
 		st->in += (uint64_t)n;
+		if (f->strings)	/* a batch is from one segment */
+			sv_sync(f, rr);
 		for (i = 0; i < n; i++) {
 			r = &batch[i];
 			t = r->type < SSP_EV_NTYPES ? r->type : UNK;
