@@ -248,6 +248,11 @@ recompute(struct ssp_filter *f)
 		uint64_t bit = 1ull << t;
 		uint8_t n = 0;
 
+		if (t >= SSP_EV_NTYPES && t != UNK) {	/* no such type */
+			f->need[t] = 0;
+			continue;
+		}
+
 		if ((f->noise | ~f->keep) & bit) {
 			n = N_DROP;
 			f->dropwhy[t] = f->noise & bit ? SSP_FR_NOISE : SSP_FR_TYPE;
@@ -1189,47 +1194,74 @@ ssp_filter_copy(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
 
 #define BATCH 256
 
+/* Copy batch[i] to w; SSP_OK or the error. */
+static inline int
+copy_one(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
+    struct ssp_rec *r, unsigned i, struct ssp_err *e)
+{
+	unsigned t = r->type < SSP_EV_NTYPES ? r->type : UNK;
+
+	if (__builtin_expect(t != UNK && f->p2w[t] != BAD_TYPE, 1)) {
+		r->type = f->p2w[t];
+		return ssp_rw_copy_raw(w, rr, i, r, e);
+	}
+	return copy_slow(f, w, rr, i, r, e);
+}
+
 int
 ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
     struct ssp_filter_stats *st, uint64_t max, struct ssp_err *e)
 {
-	struct ssp_rec batch[BATCH], *r;
-	uint64_t done = 0, kept = 0;
-	unsigned t, why;
-	int n, i, rc = 1;
+	struct ssp_rec batch[BATCH];
+	uint64_t done = 0;
+	uint16_t keep[BATCH];
+	uint32_t cnt[SSP_FR_NREASONS][4];
+	unsigned t, why, nk, k, j;
+	int n, i;
 
 	while (done < max) {
 		n = ssp_rr_next_batch(rr, batch, max - done < BATCH ?
 		    (unsigned)(max - done) : BATCH, e);
-		if (n <= 0) {
-			rc = n == 0 ? 0 : SSP_FILTER_EREAD;
-			break;
-		}
+		if (n <= 0)
+			return n == 0 ? 0 : SSP_FILTER_EREAD;
 		done += (uint64_t)n;
 		st->in += (uint64_t)n;
+		if (f->slow == 0) {	/* nothing to check */
+			for (i = 0; i < n; i++) {
+				if (copy_one(f, w, rr, &batch[i], (unsigned)i, e) !=
+				    SSP_OK)
+					goto fail;
+				st->kept++;
+			}
+			continue;
+		}
+		/* Decide first, then copy: whether an event is kept is often
+		 * as good as random, and a branch on it would mispredict. */
 		if (f->strings)	/* a batch is from one segment */
 			sv_sync(f, rr);
-		for (i = 0; i < n; i++) {
-			r = &batch[i];
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0, nk = 0; i < n; i++) {
+			struct ssp_rec *r = &batch[i];
+
 			t = r->type < SSP_EV_NTYPES ? r->type : UNK;
-			if (__builtin_expect((f->slow >> t) & 1, 0) &&
-			    (why = check_slow(f, rr, r, t)) != SSP_FR_KEEP) {
-				st->dropped[why]++;
-				continue;
-			}
-			if (__builtin_expect(t != UNK && f->p2w[t] != BAD_TYPE, 1)) {
-				r->type = f->p2w[t];
-				if (ssp_rw_copy_raw(w, rr, (unsigned)i, r, e) != SSP_OK)
-					goto fail;
-			} else if (copy_slow(f, w, rr, (unsigned)i, r, e) != SSP_OK) {
+			why = (f->slow >> t) & 1 ? check_slow(f, rr, r, t) :
+			    SSP_FR_KEEP;
+			/* four lanes, so counting does not wait for the
+			 * previous event's count; [SSP_FR_KEEP] is scratch */
+			cnt[why][i & 3]++;
+			keep[nk] = (uint16_t)i;
+			nk += why == SSP_FR_KEEP;
+		}
+		for (j = 1; j < SSP_FR_NREASONS; j++)
+			st->dropped[j] += (uint64_t)cnt[j][0] + cnt[j][1] +
+			    cnt[j][2] + cnt[j][3];
+		for (k = 0; k < nk; k++) {
+			if (copy_one(f, w, rr, &batch[keep[k]], keep[k], e) != SSP_OK)
 				goto fail;
-			}
-			kept++;
+			st->kept++;
 		}
 	}
-	st->kept += kept;
-	return rc;
+	return 1;
 fail:	/* only a failed write makes the output unusable */
-	st->kept += kept;
 	return e->code == SSP_ERR_IO ? SSP_FILTER_EWRITE : SSP_FILTER_EREAD;
 }
