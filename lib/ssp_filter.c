@@ -1152,32 +1152,29 @@ ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rw **wp,
 }
 
 /* Types this program does not know: mapped by name per segment. */
-__attribute__((noinline)) static int
-copy_slow(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
-    unsigned i, struct ssp_rec *r, struct ssp_err *e)
+__attribute__((noinline)) static uint32_t
+map_slow(struct ssp_filter *f, const struct ssp_rr *rr, const struct ssp_rec *r,
+    struct ssp_err *e)
 {
 	uint32_t t;
-	int rc;
 
 	if (r->type < SSP_EV_NTYPES)
 		t = f->p2w[r->type];
 	else {
-		if (f->wgen != ssp_rr_strgen(rr) &&
-		    (rc = remap(f, rr, e)) != SSP_OK)
-			return rc;
+		if (f->wgen != ssp_rr_strgen(rr) && remap(f, rr, e) != SSP_OK)
+			return BAD_TYPE;
 		t = r->ftag > 0 && r->ftag <= f->nwmap ? f->wmap[r->ftag - 1] :
 		    BAD_TYPE;
 	}
 	if (t == BAD_TYPE)
-		return ssp_err_set(e, SSP_ERR_SCHEMA, ssp_rr_offset(rr), "%s: "
+		ssp_err_set(e, SSP_ERR_SCHEMA, ssp_rr_offset(rr), "%s: "
 		    "offset %llu: record type '%s' is not in the first segment "
 		    "of this concatenated stream; filter the segments "
 		    "separately", ssp_rr_name(rr),
 		    (unsigned long long)ssp_rr_offset(rr),
 		    r->ftag > 0 && r->ftag <= ssp_rr_file_schema(rr)->ntypes ?
 		    ssp_rr_file_schema(rr)->types[r->ftag - 1].name : "?");
-	r->type = t;
-	return ssp_rw_copy_raw(w, rr, i, r, e);
+	return t;
 }
 
 /* ssp_rw_copy checks that the record's fields fit the output type. */
@@ -1185,38 +1182,43 @@ int
 ssp_filter_copy(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
     struct ssp_rec *r, struct ssp_err *e)
 {
-	if (__builtin_expect(r->type >= SSP_EV_NTYPES ||
-	    f->p2w[r->type] == BAD_TYPE, 0))
-		return copy_slow(f, w, rr, 0, r, e);
-	r->type = f->p2w[r->type];
+	uint32_t t;
+
+	if (__builtin_expect(r->type < SSP_EV_NTYPES &&
+	    (t = f->p2w[r->type]) != BAD_TYPE, 1)) {
+		r->type = t;
+		return ssp_rw_copy_raw(w, rr, 0, r, e);
+	}
+	if ((t = map_slow(f, rr, r, e)) == BAD_TYPE)
+		return e != NULL ? e->code : SSP_ERR_SCHEMA;
+	r->type = t;
 	return ssp_rw_copy_raw(w, rr, 0, r, e);
 }
 
 #define BATCH 256
 
-/* Copy batch[i] to w; SSP_OK or the error. */
-static inline int
-copy_one(struct ssp_filter *f, struct ssp_rw *w, const struct ssp_rr *rr,
-    struct ssp_rec *r, unsigned i, struct ssp_err *e)
+/* The output type of r, or BAD_TYPE (e set). */
+static inline uint32_t
+out_type(struct ssp_filter *f, const struct ssp_rr *rr, const struct ssp_rec *r,
+    struct ssp_err *e)
 {
-	unsigned t = r->type < SSP_EV_NTYPES ? r->type : UNK;
+	uint32_t t;
 
-	if (__builtin_expect(t != UNK && f->p2w[t] != BAD_TYPE, 1)) {
-		r->type = f->p2w[t];
-		return ssp_rw_copy_raw(w, rr, i, r, e);
-	}
-	return copy_slow(f, w, rr, i, r, e);
+	if (__builtin_expect(r->type < SSP_EV_NTYPES &&
+	    (t = f->p2w[r->type]) != BAD_TYPE, 1))
+		return t;
+	return map_slow(f, rr, r, e);
 }
 
 int
 ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
     struct ssp_filter_stats *st, uint64_t max, struct ssp_err *e)
 {
-	struct ssp_rec batch[BATCH];
+	struct ssp_rec batch[BATCH], *r;
 	uint64_t done = 0;
-	uint16_t keep[BATCH];
-	uint32_t cnt[SSP_FR_NREASONS][4];
-	unsigned t, why, nk, k, j;
+	unsigned keep[BATCH];
+	uint32_t cnt[SSP_FR_NREASONS][4], ot;
+	unsigned t, why, nk, j;
 	int n, i;
 
 	while (done < max) {
@@ -1226,40 +1228,44 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rr *rr, struct ssp_rw *w,
 			return n == 0 ? 0 : SSP_FILTER_EREAD;
 		done += (uint64_t)n;
 		st->in += (uint64_t)n;
+		nk = 0;
 		if (f->slow == 0) {	/* nothing to check */
+			for (i = 0; i < n; i++)
+				keep[nk++] = (unsigned)i;
+		} else {
+			/* Decide first, then copy: whether an event is kept
+			 * is often as good as random, and a branch on it
+			 * would mispredict. */
+			if (f->strings)	/* a batch is from one segment */
+				sv_sync(f, rr);
+			memset(cnt, 0, sizeof(cnt));
 			for (i = 0; i < n; i++) {
-				if (copy_one(f, w, rr, &batch[i], (unsigned)i, e) !=
-				    SSP_OK)
-					goto fail;
-				st->kept++;
+				r = &batch[i];
+				t = r->type < SSP_EV_NTYPES ? r->type : UNK;
+				why = (f->slow >> t) & 1 ?
+				    check_slow(f, rr, r, t) : SSP_FR_KEEP;
+				/* four lanes, so counting does not wait for
+				 * the last count; [SSP_FR_KEEP] is scratch */
+				cnt[why][i & 3]++;
+				keep[nk] = (unsigned)i;
+				nk += why == SSP_FR_KEEP;
 			}
-			continue;
+			for (j = 1; j < SSP_FR_NREASONS; j++)
+				st->dropped[j] += (uint64_t)cnt[j][0] +
+				    cnt[j][1] + cnt[j][2] + cnt[j][3];
 		}
-		/* Decide first, then copy: whether an event is kept is often
-		 * as good as random, and a branch on it would mispredict. */
-		if (f->strings)	/* a batch is from one segment */
-			sv_sync(f, rr);
-		memset(cnt, 0, sizeof(cnt));
-		for (i = 0, nk = 0; i < n; i++) {
-			struct ssp_rec *r = &batch[i];
-
-			t = r->type < SSP_EV_NTYPES ? r->type : UNK;
-			why = (f->slow >> t) & 1 ? check_slow(f, rr, r, t) :
-			    SSP_FR_KEEP;
-			/* four lanes, so counting does not wait for the
-			 * previous event's count; [SSP_FR_KEEP] is scratch */
-			cnt[why][i & 3]++;
-			keep[nk] = (uint16_t)i;
-			nk += why == SSP_FR_KEEP;
+		for (j = 0; j < nk; j++) {
+			r = &batch[keep[j]];
+			if ((ot = out_type(f, rr, r, e)) == BAD_TYPE)
+				break;
+			r->type = ot;
 		}
-		for (j = 1; j < SSP_FR_NREASONS; j++)
-			st->dropped[j] += (uint64_t)cnt[j][0] + cnt[j][1] +
-			    cnt[j][2] + cnt[j][3];
-		for (k = 0; k < nk; k++) {
-			if (copy_one(f, w, rr, &batch[keep[k]], keep[k], e) != SSP_OK)
-				goto fail;
-			st->kept++;
-		}
+		/* on a type the output lacks, the events before it still go out */
+		if (ssp_rw_copy_raw_batch(w, rr, batch, keep, j, e) != SSP_OK)
+			goto fail;
+		st->kept += j;
+		if (j < nk)	/* e still says why (a copy sets it only on error) */
+			goto fail;
 	}
 	return 1;
 fail:	/* only a failed write makes the output unusable */

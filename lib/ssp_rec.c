@@ -1414,3 +1414,53 @@ ssp_rw_copy_raw(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
 	rw_raw_encode(w, rr, i, r);
 	return SSP_OK;
 }
+
+int
+ssp_rw_copy_raw_batch(struct ssp_rw *w, const struct ssp_rr *rr,
+    const struct ssp_rec *r, const unsigned *idx, unsigned n,
+    struct ssp_err *e)
+{
+	unsigned k = 0;
+	int rc;
+
+	while (k < n) {
+		/* the writer's state in locals while nothing unusual happens */
+		uint8_t *base = w->blk.p, *p = base + w->blk.len;
+		uint8_t *full = base + BLOCK_TARGET;
+		int64_t last = w->last_ts;
+		uint64_t ident = w->ident, k0 = k;
+		const uint32_t *rawt = w->rawt;
+		uint32_t nrawt = w->nrawt;
+
+		if (w->raw_on == rr && w->raw_gen == rr->gen)
+			for (; k < n && idx[k] < rr->nspan; k++) {
+				const struct ssp_rec *x = &r[idx[k]];
+				const struct span *sp = &rr->span[idx[k]];
+				const uint8_t *src = rr->blk + sp->beg;
+				uint32_t len = sp->end - sp->beg;
+
+				if (__builtin_expect(x->ftag - 1 >= nrawt ||
+				    rawt[x->ftag - 1] != x->type ||
+				    sp->smax > ident || p >= full, 0))
+					break;
+				p = put_v(p, (uint64_t)x->type + 1);
+				p = put_v(p, ssp_zigzag((int64_t)((uint64_t)x->ts -
+				    (uint64_t)last)));
+				if (len <= 16 && src + 16 <= rr->end)
+					memcpy(p, src, 16);
+				else
+					memcpy(p, src, len);
+				p += len;
+				last = x->ts;
+			}
+		w->blk.len = (size_t)(p - base);
+		w->last_ts = last;
+		w->nrec += k - k0;
+		if (k == n)
+			break;
+		if ((rc = rw_raw_slow(w, rr, idx[k], &r[idx[k]], e)) != SSP_OK)
+			return rc;
+		k++;
+	}
+	return SSP_OK;
+}

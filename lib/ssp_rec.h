@@ -102,6 +102,11 @@ int ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r,
  */
 int ssp_rw_copy_raw(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
     const struct ssp_rec *r, struct ssp_err *e);
+/* The same for records r[idx[0]], ..., r[idx[n - 1]] of rr's last
+ * ssp_rr_next_batch into r, in that order; cheaper per record. */
+int ssp_rw_copy_raw_batch(struct ssp_rw *w, const struct ssp_rr *rr,
+    const struct ssp_rec *r, const unsigned *idx, unsigned n,
+    struct ssp_err *e);
 /* Write the current block and flush the output (online use). */
 int ssp_rw_flush(struct ssp_rw *w, struct ssp_err *e);
 /* Write the end block; the ssp_out stays open.  Frees w. */
