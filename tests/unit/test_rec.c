@@ -619,11 +619,20 @@ raw_copy(const char *in_path, const char *out_path, unsigned keep_every,
 	    "test", NULL, 0, &e), SSP_OK);
 	if (own_string)
 		assert_true(ssp_rw_str(w, "mine", 4, &e) != 0);
-	while ((got = ssp_rr_next_batch(rr, r, batch, &e)) > 0)
+	while ((got = ssp_rr_next_batch(rr, r, batch, &e)) > 0) {
+		unsigned idx[256], nk = 0;
+
 		for (i = 0; i < got; i++)
-			if (k++ % keep_every == 0)
-				assert_int_equal(ssp_rw_copy_raw(w, rr, (unsigned)i,
-				    &r[i], &e), SSP_OK);
+			if (k++ % keep_every == 0) {
+				if (batch == 1)	/* one at a time */
+					assert_int_equal(ssp_rw_copy_raw(w, rr,
+					    (unsigned)i, &r[i], &e), SSP_OK);
+				else
+					idx[nk++] = (unsigned)i;
+			}
+		assert_int_equal(ssp_rw_copy_raw_batch(w, rr, r, idx, nk, &e),
+		    SSP_OK);
+	}
 	assert_int_equal(got, 0);
 	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
