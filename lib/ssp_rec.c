@@ -1085,18 +1085,19 @@ ssp_rr_next_batch(struct ssp_rr *rr, struct ssp_rec *r, unsigned n,
 	if (rr_spans(rr, n) != 0)
 		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
 	while (k < n) {
-		const uint8_t *p = rr->p, *blk = rr->blk;
-		const uint8_t *limit = rr->end - (REC_MAXBYTES + 8);
+		const uint8_t *p = rr->p, *blk = rr->blk, *limit;
 		const struct ftype *ftypes = rr->ftypes;
 		uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
 		struct span *span = rr->span;
 		int64_t ts = rr->ts;
 
 		k0 = k;
-		if (rr->end - p >= REC_MAXBYTES + 8)
+		if (rr->end - p >= REC_MAXBYTES + 8) {
+			limit = rr->end - (REC_MAXBYTES + 8);
 			while (k < n && p <= limit && rec_fast(&p, blk, ftypes,
 			    ntypes, nstr, &ts, &r[k], &span[k]))
 				k++;
+		}
 		rr->p = p;
 		rr->ts = ts;
 		rr->nrec += k - k0;
