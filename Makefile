@@ -61,6 +61,9 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+# The SQLite schema is embedded with .incbin; make sees that dependency here.
+$(BUILD)/lib/ssp_sqlite.o: formats/simspan.sql
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)

@@ -2,49 +2,38 @@
 
 #include "ssp_crc32.h"
 
-#define MIN_SIMD 64	/* shorter buffers are not worth the setup */
-
-static int portable;
-
-int
-ssp_crc32_portable(int on)
-{
-	int old = portable;
-
-	portable = on;
-	return old;
-}
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
+#define FOLD_MIN 64
+
 /*
- * Fold 16-byte blocks of buf (len >= 64, a multiple of 16) into the CRC.
- * crc and the result are in zlib's internal (bit-inverted) form.  The
- * constants are x^(4*128+32), x^(4*128-32), x^(128+32), x^(128-32),
- * x^64 mod P(x) and the Barrett constants of the bit-reflected polynomial
- * 0xedb88320, from the paper.
+ * crc of len bytes (len >= 64, a multiple of 16), crc being the inverted
+ * running state; returns the inverted state.
  */
 __attribute__((target("pclmul,sse4.1")))
 static uint32_t
-crc32_clmul(uint32_t crc, const unsigned char *buf, size_t len)
+crc32_fold(const unsigned char *buf, size_t len, uint32_t crc)
 {
-	const __m128i k1k2 = _mm_set_epi64x(0x01c6e41596, 0x0154442bd4);
-	const __m128i k3k4 = _mm_set_epi64x(0x00ccaa009e, 0x01751997d0);
-	const __m128i k5k0 = _mm_set_epi64x(0, 0x0163cd6124);
-	const __m128i poly = _mm_set_epi64x(0x01f7011641, 0x01db710641);
-	const __m128i mask32 = _mm_setr_epi32(~0, 0, ~0, 0);
-	__m128i x0, x1, x2, x3, x4, x5, x6, x7, x8, y5, y6, y7, y8;
+	static const uint64_t k1k2[2] __attribute__((aligned(16))) =
+	    { 0x0154442bd4ULL, 0x01c6e41596ULL };
+	static const uint64_t k3k4[2] __attribute__((aligned(16))) =
+	    { 0x01751997d0ULL, 0x00ccaa009eULL };
+	static const uint64_t k5k0[2] __attribute__((aligned(16))) =
+	    { 0x0163cd6124ULL, 0 };
+	static const uint64_t poly[2] __attribute__((aligned(16))) =
+	    { 0x01db710641ULL, 0x01f7011641ULL };
+	__m128i x0, x1, x2, x3, x4, x5, x6, x7, x8;
 
 	x1 = _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x00));
 	x2 = _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x10));
 	x3 = _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x20));
 	x4 = _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x30));
 	x1 = _mm_xor_si128(x1, _mm_cvtsi32_si128((int)crc));
-	x0 = k1k2;
+	x0 = _mm_load_si128((const __m128i *)(const void *)k1k2);
 	buf += 64;
 	len -= 64;
-	while (len >= 64) {	/* four independent folds per step */
+	while (len >= 64) {	/* fold four 128-bit lanes by 512 bits */
 		x5 = _mm_clmulepi64_si128(x1, x0, 0x00);
 		x6 = _mm_clmulepi64_si128(x2, x0, 0x00);
 		x7 = _mm_clmulepi64_si128(x3, x0, 0x00);
@@ -53,19 +42,19 @@ crc32_clmul(uint32_t crc, const unsigned char *buf, size_t len)
 		x2 = _mm_clmulepi64_si128(x2, x0, 0x11);
 		x3 = _mm_clmulepi64_si128(x3, x0, 0x11);
 		x4 = _mm_clmulepi64_si128(x4, x0, 0x11);
-		y5 = _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x00));
-		y6 = _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x10));
-		y7 = _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x20));
-		y8 = _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x30));
-		x1 = _mm_xor_si128(_mm_xor_si128(x1, x5), y5);
-		x2 = _mm_xor_si128(_mm_xor_si128(x2, x6), y6);
-		x3 = _mm_xor_si128(_mm_xor_si128(x3, x7), y7);
-		x4 = _mm_xor_si128(_mm_xor_si128(x4, x8), y8);
+		x1 = _mm_xor_si128(_mm_xor_si128(x1, x5),
+		    _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x00)));
+		x2 = _mm_xor_si128(_mm_xor_si128(x2, x6),
+		    _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x10)));
+		x3 = _mm_xor_si128(_mm_xor_si128(x3, x7),
+		    _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x20)));
+		x4 = _mm_xor_si128(_mm_xor_si128(x4, x8),
+		    _mm_loadu_si128((const __m128i *)(const void *)(buf + 0x30)));
 		buf += 64;
 		len -= 64;
 	}
 	/* fold the four lanes into one */
-	x0 = k3k4;
+	x0 = _mm_load_si128((const __m128i *)(const void *)k3k4);
 	x5 = _mm_clmulepi64_si128(x1, x0, 0x00);
 	x1 = _mm_clmulepi64_si128(x1, x0, 0x11);
 	x1 = _mm_xor_si128(_mm_xor_si128(x1, x2), x5);
@@ -75,7 +64,7 @@ crc32_clmul(uint32_t crc, const unsigned char *buf, size_t len)
 	x5 = _mm_clmulepi64_si128(x1, x0, 0x00);
 	x1 = _mm_clmulepi64_si128(x1, x0, 0x11);
 	x1 = _mm_xor_si128(_mm_xor_si128(x1, x4), x5);
-	while (len >= 16) {
+	while (len >= 16) {	/* the remaining 16-byte blocks */
 		x2 = _mm_loadu_si128((const __m128i *)(const void *)buf);
 		x5 = _mm_clmulepi64_si128(x1, x0, 0x00);
 		x1 = _mm_clmulepi64_si128(x1, x0, 0x11);
@@ -85,24 +74,26 @@ crc32_clmul(uint32_t crc, const unsigned char *buf, size_t len)
 	}
 	/* 128 -> 64 bits */
 	x2 = _mm_clmulepi64_si128(x1, x0, 0x10);
-	x1 = _mm_xor_si128(_mm_srli_si128(x1, 8), x2);
-	x0 = k5k0;
+	x3 = _mm_setr_epi32(~0, 0, ~0, 0);
+	x1 = _mm_srli_si128(x1, 8);
+	x1 = _mm_xor_si128(x1, x2);
+	x0 = _mm_loadl_epi64((const __m128i *)(const void *)k5k0);
 	x2 = _mm_srli_si128(x1, 4);
-	x1 = _mm_and_si128(x1, mask32);
+	x1 = _mm_and_si128(x1, x3);
 	x1 = _mm_clmulepi64_si128(x1, x0, 0x00);
 	x1 = _mm_xor_si128(x1, x2);
 	/* Barrett reduction to 32 bits */
-	x0 = poly;
-	x2 = _mm_and_si128(x1, mask32);
+	x0 = _mm_load_si128((const __m128i *)(const void *)poly);
+	x2 = _mm_and_si128(x1, x3);
 	x2 = _mm_clmulepi64_si128(x2, x0, 0x10);
-	x2 = _mm_and_si128(x2, mask32);
+	x2 = _mm_and_si128(x2, x3);
 	x2 = _mm_clmulepi64_si128(x2, x0, 0x00);
 	x1 = _mm_xor_si128(x1, x2);
 	return (uint32_t)_mm_extract_epi32(x1, 1);
 }
 
 static int
-have_clmul(void)
+have_fold(void)
 {
 	static int have = -1;
 
@@ -113,23 +104,30 @@ have_clmul(void)
 	}
 	return have;
 }
-#endif
 
 uint32_t
-ssp_crc32(uint32_t crc, const void *p, size_t n)
+ssp_crc32(uint32_t crc, const void *buf, size_t len)
 {
-	const unsigned char *b = p;
+	const unsigned char *p = buf;
 
-	if (n == 0)	/* zlib's crc32 returns 0 for a NULL buffer, not crc */
-		return crc;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (n >= MIN_SIMD && !portable && have_clmul()) {
-		size_t k = n & ~(size_t)15;
+	if (len >= FOLD_MIN && have_fold()) {
+		size_t n = len & ~(size_t)15;
 
-		crc = ~crc32_clmul(~crc, b, k);
-		b += k;
-		n -= k;
+		crc = ~crc32_fold(p, n, ~crc);
+		p += n;
+		len -= n;
+		if (len == 0)
+			return crc;
 	}
-#endif
-	return (uint32_t)crc32_z(crc, b, n);
+	return (uint32_t)crc32_z(crc, p, len);
 }
+
+#else
+
+uint32_t
+ssp_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	return (uint32_t)crc32_z(crc, buf, len);
+}
+
+#endif

@@ -23,7 +23,23 @@ struct ssp_dump {
 	size_t *cell_len;
 	char num[SSP_MAXF][NUMBUF];
 	char err[256];
+	const char *const *streams;	/* stream names, or NULL */
+	size_t nstreams;
+	unsigned name_col;	/* CSV: the stream_name column, 0 = none */
 };
+
+static int
+is_stream_field(const struct ssp_dump *d, const struct ssp_field *f)
+{
+	return d->streams != NULL && f->enc == SSP_ENC_U &&
+	    strcmp(f->name, "stream") == 0;
+}
+
+static const char *
+stream_name(const struct ssp_dump *d, uint64_t v)
+{
+	return v < d->nstreams ? d->streams[v] : "?";
+}
 
 void
 ssp_dump_value(char *buf, size_t n, char enc, uint64_t v, const struct ssp_rr *rr)
@@ -244,6 +260,11 @@ bind(struct ssp_dump *d)
 				if (add_column(d, rt->f[k].name) != 0)
 					goto nomem;
 				c = (int)d->ncols - 1;
+				if (is_stream_field(d, &rt->f[k]) && d->name_col == 0) {
+					if (add_column(d, "stream_name") != 0)
+						goto nomem;
+					d->name_col = d->ncols - 1;
+				}
 			}
 			d->colmap[t * SSP_MAXF + k] = (unsigned)c;
 		}
@@ -269,10 +290,19 @@ nomem:
 struct ssp_dump *
 ssp_dump_new(FILE *out, enum ssp_dump_fmt fmt, const struct ssp_rr *rr)
 {
+	return ssp_dump_new_named(out, fmt, rr, NULL, 0);
+}
+
+struct ssp_dump *
+ssp_dump_new_named(FILE *out, enum ssp_dump_fmt fmt, const struct ssp_rr *rr,
+    const char *const *streams, size_t nstreams)
+{
 	struct ssp_dump *d = calloc(1, sizeof(*d));
 
 	if (d == NULL)
 		return NULL;
+	d->streams = streams;
+	d->nstreams = nstreams;
 	d->out = out;
 	d->fmt = fmt;
 	d->rr = rr;
@@ -325,6 +355,11 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 		    t->nf > 0 ? (int)d->typew : 0, t->name);
 		for (k = 0; k < t->nf; k++) {
 			fprintf(d->out, " %s=", t->f[k].name);
+			if (is_stream_field(d, &t->f[k])) {
+				s = stream_name(d, r->f[k]);
+				text_str(d->out, s, strlen(s));
+				continue;
+			}
 			s = value(d, t->f[k].enc, r->f[k], v, &n);
 			if (t->f[k].enc == SSP_ENC_S && r->f[k] != 0)
 				text_str(d->out, s, n);
@@ -340,6 +375,11 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 			c = d->colmap[(r->ftag - 1) * SSP_MAXF + k];
 			d->cell[c] = value(d, t->f[k].enc, r->f[k], d->num[k],
 			    &d->cell_len[c]);
+			if (d->name_col != 0 && is_stream_field(d, &t->f[k])) {
+				c = d->name_col;
+				d->cell[c] = stream_name(d, r->f[k]);
+				d->cell_len[c] = strlen(d->cell[c]);
+			}
 		}
 		fprintf(d->out, "%" PRId64 ",", r->ts);
 		csv_cell(d->out, t->name, strlen(t->name));
@@ -367,6 +407,11 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 				fputs(r->f[k] ? "true" : "false", d->out);
 			else
 				ssp_dump_json_str(d->out, s, n);
+			if (is_stream_field(d, &t->f[k])) {
+				s = stream_name(d, r->f[k]);
+				fputs(",\"stream_name\":", d->out);
+				ssp_dump_json_str(d->out, s, strlen(s));
+			}
 		}
 		fputs("}\n", d->out);
 		break;

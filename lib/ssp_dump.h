@@ -24,6 +24,13 @@ struct ssp_dump;
 /* Columns come from the reader's file schema (CSV writes its header now). */
 struct ssp_dump *ssp_dump_new(FILE *out, enum ssp_dump_fmt fmt,
     const struct ssp_rr *rr);
+/*
+ * The same, naming streams: a 'u' field called "stream" is shown as the
+ * name streams[value] (text), or gets a "stream_name" column / key right
+ * after it (CSV, JSON).  streams may be NULL.
+ */
+struct ssp_dump *ssp_dump_new_named(FILE *out, enum ssp_dump_fmt fmt,
+    const struct ssp_rr *rr, const char *const *streams, size_t nstreams);
 /* Print the records of another reader next (several input files). */
 void ssp_dump_reader(struct ssp_dump *d, const struct ssp_rr *rr);
 /* Print one record read from the current reader (r->ftag selects the file

@@ -1,5 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
+
 #include "ssp_crc32.h"
 #include "ssp_frame.h"
 
@@ -163,11 +165,10 @@ ssp_frd_next(struct ssp_frd *f, struct ssp_block *b, struct ssp_err *e)
 			    "%llu: truncated stream: block needs %u bytes, %zd left",
 			    name, (unsigned long long)f->off, len, got), -1;
 		{
-			/* ssp_crc32 of no bytes is the initial value, even for a
-			 * NULL buffer (zlib's crc32 returns 0 there) */
-			uint32_t c = ssp_crc32(ssp_crc32(0, h, 8), f->buf, len);
-
-			if (c != crc)
+			uLong c = crc32(0L, h, 8);
+			if (len > 0)	/* zlib: a NULL buffer returns the initial value */
+				c = ssp_crc32((uint32_t)c, f->buf, len);
+			if ((uint32_t)c != crc)
 				return ssp_err_set(e, SSP_ERR_CHECKSUM, f->off, "%s: "
 				    "offset %llu: block checksum mismatch (stored "
 				    "%08x, computed %08x): corrupt stream", name,
@@ -221,8 +222,10 @@ ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
 		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "
 		    "exceeds the limit", len);
 	put_le32(h + 4, (uint32_t)len);
-	c = ssp_crc32(ssp_crc32(0, h, 8), payload, len);
-	put_le32(h + 8, c);
+	c = crc32(0L, h, 8);
+	if (len > 0)
+		c = ssp_crc32((uint32_t)c, payload, len);
+	put_le32(h + 8, (uint32_t)c);
 	if (ssp_out_write(o, h, sizeof(h), e) != SSP_OK)
 		return SSP_ERR_IO;
 	return ssp_out_write(o, payload, len, e);

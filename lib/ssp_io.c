@@ -17,6 +17,7 @@ struct ssp_in {
 	int fd;
 	int flags;
 	int is_fifo;
+	int fresh;		/* follow: no byte since the pipe was (re)opened */
 	int zstd;		/* 1 once a zstd frame was detected */
 	char *name;		/* for messages: path or "stdin" */
 	char *path;		/* NULL for stdin/adopted fds: cannot reopen */
@@ -93,6 +94,7 @@ in_init(struct ssp_in **inp, int fd, const char *name, const char *path,
 	in->flags = flags;
 	in->size = -1;
 	in->zret = 1;
+	in->fresh = 1;
 	if (fstat(fd, &st) == 0) {
 		if (S_ISREG(st.st_mode))
 			in->size = st.st_size;
@@ -208,6 +210,7 @@ raw_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 		if (r > 0) {
 			in->rawpos += (uint64_t)r;
 			in->idle_ms = 0;
+			in->fresh = 0;
 			return r;
 		}
 		if (r < 0 && errno == EINTR) {
@@ -222,8 +225,18 @@ raw_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 		}
 		if (!follow)
 			return r == 0 ? SSP_IN_EOF : SSP_IN_ERROR;
-		if (r == 0 && in->is_fifo)	/* writer gone: wait for the next one */
-			return follow_reopen(in, e);
+		if (r == 0 && in->is_fifo) {	/* writer gone: wait for the next one */
+			int had_data = !in->fresh, k = follow_reopen(in, e);
+
+			if (k != SSP_IN_BREAK)
+				return k;
+			in->fresh = 1;
+			if (had_data)
+				return SSP_IN_BREAK;
+			/* No writer yet, or one that wrote nothing: poll the
+			 * fresh descriptor (no hang-up until a writer came and
+			 * went) instead of reopening in a busy loop. */
+		}
 		r = follow_wait(in, e);
 		if (r <= 0)
 			return r;

@@ -3,7 +3,7 @@
 
 #include "ssp_lines.h"
 
-#define READ_CHUNK (1024 * 1024)
+#define READ_CHUNK (128 * 1024)
 #define BUF_SIZE   (SSP_LINES_MAX + READ_CHUNK + 1)
 
 struct ssp_lines {
@@ -105,7 +105,11 @@ ssp_lines_next(struct ssp_lines *l, char **line, size_t *len, struct ssp_err *e)
 			/* The writer went away mid-line: that line ends here. */
 			if (l->start < l->end && !l->skipping) {
 				l->unterminated = 1;
-				return emit(l, l->end, line, len);
+				emit(l, l->end, line, len);
+				/* emit steps over a newline that is not there: the
+				 * next writer's bytes start at end */
+				l->start = l->scan = l->end;
+				return SSP_LINE;
 			}
 			l->skipping = 0;
 		} else if (r == SSP_IN_IDLE) {

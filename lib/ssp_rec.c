@@ -7,7 +7,7 @@
 
 
 #define BLOCK_TARGET   (64 * 1024)	/* data block size the writer aims at */
-#define REC_MAXBYTES   (1 + 2 * SSP_VARINT_MAX + SSP_MAXF * SSP_VARINT_MAX)
+#define REC_MAXBYTES   (1 + 2 * SSP_VARINT_MAX + SSP_MAXF * SSP_VARINT_MAX + 8)
 #define STR_MAX        65535		/* longest string */
 #define NAME_MAX_      255		/* longest type/field name */
 #define META_MAX       4096		/* longest metadata key or value */
@@ -361,7 +361,83 @@ ssp_rw_str(struct ssp_rw *w, const char *s, size_t len, struct ssp_err *e)
 	return id;
 }
 
-/* Encode a varint; room for SSP_VARINT_MAX bytes is known to be there. */
+/*
+ * ssp_varint_put for the record hot path: values below 2^56 are spread
+ * into 7-bit groups and stored with one 8-byte write.  The caller keeps
+ * 8 bytes of room past the varint (REC_MAXBYTES has the slack).
+ */
+static inline size_t
+varint_put_fast(uint8_t *p, uint64_t v)
+{
+	if (v < 0x80) {
+		*p = (uint8_t)v;
+		return 1;
+	}
+	if (v < 0x4000) {
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7);
+		return 2;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (v < (1ULL << 56)) {
+		/* varint length and continuation bits by bit length */
+		static const struct { uint8_t n; uint64_t cont; } len[57] = {
+#define L1 { 1, 0 }
+#define L2 { 2, 0x80ULL }
+#define L3 { 3, 0x8080ULL }
+#define L4 { 4, 0x808080ULL }
+#define L5 { 5, 0x80808080ULL }
+#define L6 { 6, 0x8080808080ULL }
+#define L7 { 7, 0x808080808080ULL }
+#define L8 { 8, 0x80808080808080ULL }
+			L1, L1, L1, L1, L1, L1, L1, L1,
+			L2, L2, L2, L2, L2, L2, L2,
+			L3, L3, L3, L3, L3, L3, L3,
+			L4, L4, L4, L4, L4, L4, L4,
+			L5, L5, L5, L5, L5, L5, L5,
+			L6, L6, L6, L6, L6, L6, L6,
+			L7, L7, L7, L7, L7, L7, L7,
+			L8, L8, L8, L8, L8, L8, L8,
+#undef L1
+#undef L2
+#undef L3
+#undef L4
+#undef L5
+#undef L6
+#undef L7
+#undef L8
+		};
+		unsigned bits = 64 - (unsigned)__builtin_clzll(v);
+		uint64_t x = v;
+
+		x = ((x & 0x00fffffff0000000ULL) << 4) | (x & 0x000000000fffffffULL);
+		x = ((x & 0x0fffc0000fffc000ULL) << 2) | (x & 0x00003fff00003fffULL);
+		x = ((x & 0x3f803f803f803f80ULL) << 1) | (x & 0x007f007f007f007fULL);
+		x |= len[bits].cont;
+		memcpy(p, &x, 8);
+		return len[bits].n;
+	} else {	/* 9 or 10 bytes: 56 bits at once, then the rest */
+		uint64_t x = v & ((1ULL << 56) - 1), hi = v >> 56;
+
+		x = ((x & 0x00fffffff0000000ULL) << 4) | (x & 0x000000000fffffffULL);
+		x = ((x & 0x0fffc0000fffc000ULL) << 2) | (x & 0x00003fff00003fffULL);
+		x = ((x & 0x3f803f803f803f80ULL) << 1) | (x & 0x007f007f007f007fULL);
+		x |= 0x8080808080808080ULL;
+		memcpy(p, &x, 8);
+		if (hi < 0x80) {
+			p[8] = (uint8_t)hi;
+			return 9;
+		}
+		p[8] = (uint8_t)(hi | 0x80);
+		p[9] = 1;
+		return 10;
+	}
+#else
+	return ssp_varint_put(p, v);
+#endif
+}
+
+/* Encode a varint; room for SSP_VARINT_MAX + 8 bytes is there. */
 static inline uint8_t *
 put_v(uint8_t *p, uint64_t v)
 {
@@ -372,7 +448,7 @@ put_v(uint8_t *p, uint64_t v)
 		p[1] = (uint8_t)(v >> 7);
 		return p + 1 + two;
 	}
-	return p + ssp_varint_put(p, v);
+	return p + varint_put_fast(p, v);
 }
 
 /*

@@ -68,6 +68,7 @@ enum { SSP_EF_SPAN, SSP_EF_STREAM, SSP_EF_NCOMMON };
 #define SSP_SPAN_ORPHAN     0x1	/* an expected parent was missing; see cause */
 #define SSP_SPAN_OPEN       0x2	/* still open at the end of input */
 #define SSP_SPAN_BACKGROUND 0x4	/* network traffic not from a simulated host */
+#define SSP_SPAN_INCOMPLETE 0x8	/* closed before its last expected event */
 
 /* The schema, with or without member event types. */
 const struct ssp_schema *ssp_span_schema(int with_events);

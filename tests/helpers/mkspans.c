@@ -5,9 +5,12 @@
  * 4 network device spans -> server NIC rx -> dma (+ host dma), msix (+ host
  * msix) -> server syscall.  18 spans per trace.  Every 7th request has its
  * NIC rx orphaned (new trace, flag and cause set); every server syscall
- * after the first links to the previous request's NIC rx.
+ * after the first links to the previous request's NIC rx.  With -j, each
+ * request queues for a different time (0 to 4.8 us) in the network, so
+ * latencies differ: request i waits ((i * 7919) % 97) * 50 ns at the
+ * second network device.
  *
- * usage: mkspans [-e] [-z] [-n TRACES] [-o FILE]
+ * usage: mkspans [-e] [-j] [-z] [-n TRACES] [-o FILE]
  */
 #include <err.h>
 #include <getopt.h>
@@ -23,7 +26,7 @@ enum { CLIENT, CLIENT_NIC, NET, SERVER_NIC, SERVER, NSTREAMS };
 
 static struct ssp_rw *w;
 static struct ssp_err e;
-static int with_events;
+static int with_events, jitter;
 static uint64_t next_id = 1;
 static const uint64_t trace_hi = 0x5353500000000001ull;
 
@@ -88,6 +91,7 @@ request(unsigned i, uint64_t *prev_rx)
 {
 	struct ssp_rec r;
 	int64_t T = 2000000000 + (int64_t)i * 10000000;
+	int64_t J = jitter ? (int64_t)((i * 7919u) % 97u) * 50000 : 0;
 	uint64_t root, mmio, nmmio, dma[2], tx, dev, rx, sdma, msix, tr, tr2;
 	unsigned k;
 
@@ -154,10 +158,10 @@ request(unsigned i, uint64_t *prev_rx)
 	dev = tx;
 	for (k = 0; k < 4; k++) {
 		static const unsigned node[] = { 1, 1, 0, 0 }, devn[] = { 2, 1, 1, 2 };
-		int64_t t = T + 3511000 + (int64_t)k * 20000;
+		int64_t t = T + 3511000 + (int64_t)k * 20000 + (k >= 2 ? J : 0);
 
-		dev = span(&r, SSP_SK_NET_DEVICE, NET, t, 10000 + (int64_t)k * 1000,
-		    dev, tr);
+		dev = span(&r, SSP_SK_NET_DEVICE, NET, t, 10000 + (int64_t)k * 1000 +
+		    (k == 1 ? J : 0), dev, tr);
 		r.f[SSP_SA_NET_NODE] = node[k];
 		r.f[SSP_SA_NET_DEV] = devn[k];
 		r.f[SSP_SA_NET_DEVTYPE] = str(devn[k] == 2 ? "CosimNetDevice" :
@@ -177,6 +181,7 @@ request(unsigned i, uint64_t *prev_rx)
 		    (uint64_t)i);
 	}
 
+	T += J;		/* everything after the queue */
 	/* Every 7th request: the rx context is missing, a new trace starts. */
 	if (i % 7 == 6) {
 		rx = span(&r, SSP_SK_NIC_RX, SERVER_NIC, T + 4601000, 0, 0, 0);
@@ -249,9 +254,10 @@ main(int argc, char **argv)
 	int ch, z = 0;
 	unsigned i;
 
-	while ((ch = getopt(argc, argv, "en:o:z")) != -1) {
+	while ((ch = getopt(argc, argv, "ejn:o:z")) != -1) {
 		switch (ch) {
 		case 'e': with_events = 1; break;
+		case 'j': jitter = 1; break;
 		case 'n':
 			if (ssp_strtonum(optarg, 0, 100000000, &n, &errstr) != 0)
 				errx(2, "-n %s: %s", optarg, errstr);
@@ -259,7 +265,7 @@ main(int argc, char **argv)
 		case 'o': path = optarg; break;
 		case 'z': z = SSP_OUT_ZDEFAULT; break;
 		default:
-			fprintf(stderr, "usage: mkspans [-ez] [-n TRACES] [-o FILE]\n");
+			fprintf(stderr, "usage: mkspans [-ejz] [-n TRACES] [-o FILE]\n");
 			return 2;
 		}
 	}

@@ -12,7 +12,8 @@
 // content type and encoding, user agent, authorization, client port,
 // body bytes, spans).  The first K requests can
 // be answered with --status (default 503, with --retry-after as the
-// Retry-After header) or have their connection closed (--close K);
+// Retry-After header; "+N" sends an HTTP date N seconds ahead, computed
+// when answering) or have their connection closed (--close K);
 // --hang never answers; --discard accepts every request unread (benchmarks).  --partial N answers every accepted request with
 // partial_success rejected_spans = N.  Exits on SIGTERM; exits by itself
 // after --lifetime seconds (default 120) so a failed test cannot leave it.
@@ -96,7 +97,13 @@ const server = http.createServer((req, res) => {
     const isJson = entry.ct === 'application/json';
     if (n <= opt.fail) {
       const h = { 'Content-Type': 'application/json' };
-      if (opt.retryAfter !== undefined) h['Retry-After'] = opt.retryAfter;
+      if (opt.retryAfter !== undefined) {
+        // "+N": an HTTP date N seconds after this response, so the test
+        // does not depend on how long the receiver took to start.
+        const m = /^\+(\d+)$/.exec(opt.retryAfter);
+        h['Retry-After'] = m ? new Date(Date.now() + 1000 * Number(m[1])).toUTCString()
+                             : opt.retryAfter;
+      }
       const b = Buffer.from(JSON.stringify({ code: 14, message: 'test: unavailable' }));
       h['Content-Length'] = b.length;
       log({ ...entry, status: opt.status });

@@ -728,6 +728,92 @@ test_copy_raw(void **state)
 	unlink(tmpname());
 }
 
+/* The record codec's fast varint paths give the reference LEB128 bytes
+ * and read back, for every length class and the 9/10-byte cases. */
+static void
+test_varint_fast_paths(void **state)
+{
+	static const struct ssp_rtype t1[1] = { { "r", 2, { { "v", 'u' },
+	    { "s", 'i' } } } };
+	static const struct ssp_schema sch = { 1, t1 };
+	uint64_t vals[64];
+	size_t nv = 0, i, k, n;
+	struct ssp_out *o;
+	struct ssp_rw *w;
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_rec r;
+	struct ssp_err e;
+	uint8_t *b, ref[SSP_VARINT_MAX + 2];
+	unsigned sh;
+
+	(void)state;
+	for (sh = 7; sh < 64; sh += 7) {
+		vals[nv++] = (1ULL << sh) - 1;
+		vals[nv++] = 1ULL << sh;
+	}
+	vals[nv++] = 0;
+	vals[nv++] = 1ULL << 63;
+	vals[nv++] = UINT64_MAX;
+	vals[nv++] = (1ULL << 56) + 12345;
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &sch, NULL, 0, &e),
+	    SSP_OK);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < nv; i++) {
+			memset(&r, 0, sizeof(r));
+			r.ts = 0;
+			r.f[0] = vals[i];
+			r.f[1] = 0 - vals[i];	/* its negation, as a signed field */
+			assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+		}
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	/* the first record's bytes: tag 1, dts 0, then the reference varint */
+	b = slurp(tmpname(), &n);
+	{
+		size_t hlen = (size_t)b[8 + 4] | (size_t)b[8 + 5] << 8 |
+		    (size_t)b[8 + 6] << 16 | (size_t)b[8 + 7] << 24;
+		const uint8_t *d = b + 8 + SSP_BLOCK_HDR + hlen + SSP_BLOCK_HDR;
+		size_t m = ssp_varint_put(ref, vals[0]);
+
+		assert_int_equal(d[0], 1);
+		assert_int_equal(d[1], 0);
+		assert_memory_equal(d + 2, ref, m);
+		/* walk all records with the reference decoder */
+		for (k = 0; k < 2; k++)
+			for (i = 0; i < nv; i++) {
+				const uint8_t *q = d;
+				uint64_t v = 0;
+
+				assert_int_equal(ssp_varint_get(&q, b + n, &v), 0);
+				assert_true(v == 1);
+				assert_int_equal(ssp_varint_get(&q, b + n, &v), 0);
+				assert_true(v == 0);
+				assert_int_equal(ssp_varint_get(&q, b + n, &v), 0);
+				assert_true(v == vals[i]);
+				assert_int_equal(ssp_varint_get(&q, b + n, &v), 0);
+				assert_true((uint64_t)ssp_unzigzag(v) == 0 - vals[i]);
+				d = q;
+			}
+	}
+	free(b);
+	/* and the reader (fast path while room, slow path near the end) */
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_rr_open(&rr, in, ssp_magic_events, &sch, 0, &e),
+	    SSP_OK);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < nv; i++) {
+			assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+			assert_true(r.f[0] == vals[i]);
+			assert_true(r.f[1] == 0 - vals[i]);
+		}
+	assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	unlink(tmpname());
+}
+
 int
 main(void)
 {
@@ -743,6 +829,7 @@ main(void)
 		cmocka_unit_test(test_copy_remaps_strings),
 		cmocka_unit_test(test_batch_reader),
 		cmocka_unit_test(test_copy_raw),
+		cmocka_unit_test(test_varint_fast_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,77 @@
+/*
+ * gem5 debug log lines as simbricks/gem5 prints them (FORMATS.md §1-4):
+ * the "%7d: <name>: " envelope, Exec lines with ExecMacro/ExecMicro/
+ * ExecAsid/ExecThread/ExecOpClass/ExecResult/ExecEffAddr/ExecFlags, the
+ * SimBricks PCI adapter, PCI config space, the pci_host, interrupts and
+ * synchronisation.  Between the lines that matter, the writer pads with
+ * instruction lines from a precomputed pool at a set density, so a log
+ * can be made as large as wanted at memcpy speed.
+ */
+#ifndef SSP_SYNGEM5_H
+#define SSP_SYNGEM5_H
+
+#include <stdint.h>
+
+#include "ssp_event.h"
+#include "ssp_synlog.h"
+#include "ssp_synsym.h"
+
+/* Lines that give no event, named as sim2ev --stats names its reasons. */
+enum ssp_g5skip { SSP_G5_EXEC, SSP_G5_MICROOP, SSP_G5_NOPFENCE, SSP_G5_FAULT,
+	SSP_G5_SBOTHER, SSP_G5_NSKIP };
+
+struct ssp_execpool;
+
+/* A pool of instruction groups (macro-op line + micro-op lines) at pcs
+ * that start no symbol: kernel pcs inside vmlinux functions, or user pcs. */
+int ssp_execpool_new(struct ssp_execpool **pp, const struct ssp_synsyms *syms,
+    const char *cpu, int user, uint64_t seed, struct ssp_err *e);
+void ssp_execpool_free(struct ssp_execpool *p);
+/* Mean bytes per pool line, without the tick. */
+double ssp_execpool_line_bytes(const struct ssp_execpool *p);
+
+struct ssp_gem5w {
+	struct ssp_synlog *log;
+	const char *cpu;
+	const char *adapter;	/* "system.pc.simbricks_0" */
+	int64_t off;		/* added to every tick (checkpoint offset) */
+	const struct ssp_execpool *pool[2];	/* kernel, user */
+	int user;		/* pad with user-mode instructions */
+	size_t gpos[2], lpos[2];	/* next group and line in each pool */
+	uint64_t step_fp;	/* padding: ps per line, 1/256 units; 0 = none */
+	uint64_t next_fp;	/* tick of the next padding line, same units */
+	int64_t last;		/* last tick written */
+	uint64_t nev[SSP_EV_NTYPES];	/* lines per event type */
+	uint64_t nskip[SSP_G5_NSKIP];	/* lines per reason they give no event */
+	uint64_t nfill;		/* padding lines */
+};
+
+void ssp_gem5w_init(struct ssp_gem5w *w, struct ssp_synlog *log,
+    const char *cpu, int64_t tick_offset, const struct ssp_execpool *kpool,
+    const struct ssp_execpool *upool, uint64_t pool_start);
+/* Padding density in instruction lines per simulated microsecond. */
+void ssp_gem5w_density(struct ssp_gem5w *w, double lines_per_us);
+/* Pad up to (not including) tick t. */
+void ssp_gem5w_fill(struct ssp_gem5w *w, int64_t t);
+
+/* A function entry: macro-op line at the symbol address + its micro-ops. */
+void ssp_gem5w_func(struct ssp_gem5w *w, int64_t t, uint64_t pc);
+void ssp_gem5w_mmio(struct ssp_gem5w *w, int64_t t, int write, uint64_t addr,
+    unsigned size, uint64_t id, int bar, uint64_t offs, int posted);
+void ssp_gem5w_posted(struct ssp_gem5w *w, int64_t t);
+void ssp_gem5w_mmio_done(struct ssp_gem5w *w, int64_t t, int write, uint64_t id);
+void ssp_gem5w_dma(struct ssp_gem5w *w, int64_t t, int write, uint64_t id,
+    uint64_t addr, uint64_t size);
+void ssp_gem5w_dma_done(struct ssp_gem5w *w, int64_t t, uint64_t id);
+void ssp_gem5w_msix(struct ssp_gem5w *w, int64_t t, unsigned vec);
+/* pci_host access + readConfig/writeConfig, both at tick t. */
+void ssp_gem5w_config(struct ssp_gem5w *w, int64_t t, int write, unsigned reg,
+    unsigned bytes, uint64_t data);
+void ssp_gem5w_intx(struct ssp_gem5w *w, int64_t t, int post);
+void ssp_gem5w_sync(struct ssp_gem5w *w, int64_t t, int64_t ts);
+void ssp_gem5w_procin(struct ssp_gem5w *w, int64_t t);
+void ssp_gem5w_fault_intr(struct ssp_gem5w *w, int64_t t, uint64_t rip,
+    unsigned vector);
+void ssp_gem5w_constructed(struct ssp_gem5w *w, int64_t t);
+
+#endif

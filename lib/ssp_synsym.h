@@ -1,0 +1,46 @@
+/*
+ * The symbol tables behind simsynth's gem5 Exec lines: a vmlinux table
+ * with real Linux function names at made-up but plausible addresses, and
+ * the real i40e module table (ssp_syndata) loaded at the module offset.
+ * Function-entry Exec lines use symbol start addresses; every other pc is
+ * checked not to be the start of any symbol, so no instruction is taken
+ * for a function entry by mistake.
+ */
+#ifndef SSP_SYNSYM_H
+#define SSP_SYNSYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ssp_err.h"
+
+#define SSP_SYN_I40E_OFFSET 0xffffffffa0000000ull
+
+enum { SSP_SYNTAB_VMLINUX, SSP_SYNTAB_I40E };
+
+struct ssp_synsym {
+	const char *name;
+	uint64_t addr;		/* module offset applied */
+	uint64_t size;
+	unsigned table;
+};
+
+struct ssp_synsyms;
+
+int ssp_synsyms_new(struct ssp_synsyms **sp, struct ssp_err *e);
+void ssp_synsyms_free(struct ssp_synsyms *s);
+/* A function by name (vmlinux first), or NULL. */
+const struct ssp_synsym *ssp_synsyms_find(const struct ssp_synsyms *s,
+    const char *name);
+/* Is addr the start of any symbol of either table? */
+int ssp_synsyms_is_start(const struct ssp_synsyms *s, uint64_t addr);
+/* The i-th vmlinux function (for instruction pcs inside bodies). */
+size_t ssp_synsyms_nvmlinux(const struct ssp_synsyms *s);
+const struct ssp_synsym *ssp_synsyms_vmlinux(const struct ssp_synsyms *s,
+    size_t i);
+/* Write the tables in objdump --syms format. */
+int ssp_synsyms_write_vmlinux(const struct ssp_synsyms *s, const char *path,
+    struct ssp_err *e);
+int ssp_synsyms_write_i40e(const char *path, struct ssp_err *e);
+
+#endif

@@ -1,0 +1,114 @@
+#!/bin/sh
+# bench-evspan.sh [N]: evspan on a generated SimBricks dumbbell (N requests,
+# 39 events each; default 300000 = 11.7 M events).  Measures, in one run:
+#   1. throughput: events per second of CPU time (user+sys) and of wall
+#      time, output to /dev/null and to a file;
+#   2. memory: peak RSS and spans held at once for N/10 and N requests
+#      (must stay flat: bounded by open spans, not by input);
+#   3. the rerun workflow: evspan on stashed .ev.zst files with a changed
+#      rules file, against `zstd -d` of the same files (to /dev/null and to
+#      files), as a ratio.
+# Every figure is the best of REPEAT runs (default 5): the machine is shared.
+# Needs SSP_BIN (evspan, evcat) and SSP_HELPERS (mkdumbbell); zstd(1).
+set -eu
+: "${SSP_BIN:?set SSP_BIN to the directory with evspan}"
+: "${SSP_HELPERS:?set SSP_HELPERS to the directory with mkdumbbell}"
+N=${1:-${BENCH_N:-300000}}
+REPEAT=${REPEAT:-5}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+RULES="$TOP/rules/linux-i40e.csv"
+W=$(mktemp -d "${TMPDIR:-/tmp}/bench-evspan.XXXXXX")
+trap 'rm -rf "$W"' EXIT INT TERM
+PATH="$SSP_BIN:$SSP_HELPERS:$PATH"
+STREAMS="client server client-nic server-nic net"
+
+# run NAME CMD...: best wall, best cpu, largest RSS of REPEAT runs, into
+# $W/NAME.{wall,cpu,rss}.  Uses GNU time when present.
+run() {
+	name=$1; shift
+	bw=999999; bc=999999; rss=0
+	i=0
+	while [ $i -lt "$REPEAT" ]; do
+		if [ -x /usr/bin/time ]; then
+			/usr/bin/time -o "$W/.t" -f "%e %U %S %M" "$@" >/dev/null 2>"$W/.err" ||
+			    { cat "$W/.err" >&2; exit 1; }
+			read -r w u s m < "$W/.t"
+		else
+			t0=$(date +%s.%N)
+			"$@" >/dev/null 2>"$W/.err" || { cat "$W/.err" >&2; exit 1; }
+			w=$(echo "$(date +%s.%N) $t0" | awk '{print $1 - $2}')
+			u=$w; s=0; m=0
+		fi
+		c=$(echo "$u $s" | awk '{print $1 + $2}')
+		bw=$(echo "$w $bw" | awk '{print ($1 < $2) ? $1 : $2}')
+		bc=$(echo "$c $bc" | awk '{print ($1 < $2) ? $1 : $2}')
+		rss=$(echo "$m $rss" | awk '{print ($1 > $2) ? $1 : $2}')
+		i=$((i + 1))
+	done
+	echo "$bw" > "$W/$name.wall"; echo "$bc" > "$W/$name.cpu"; echo "$rss" > "$W/$name.rss"
+}
+get() { cat "$W/$1.$2"; }
+rate() { echo "$1 $2" | awk '{printf "%.1f", ($2 > 0) ? $1 / $2 / 1e6 : 0}'; }
+ratio() { echo "$1 $2" | awk '{printf "%.2f", ($2 > 0) ? $1 / $2 : 0}'; }
+
+echo "bench-evspan: generating dumbbells of $N and $((N / 10)) requests in $W"
+mkdumbbell -n "$N" "$W/big" >/dev/null
+mkdumbbell -n $((N / 10)) "$W/small" >/dev/null
+for s in $STREAMS; do zstd -q -3 "$W/big/$s.ev" -o "$W/big/$s.ev.zst"; done
+events=$(evcat -n "$W/big/"*.ev | awk '$2 == "total" {print $1}')
+raw=$(cat "$W/big/"*.ev | wc -c)
+zsz=$(cat "$W/big/"*.ev.zst | wc -c)
+echo "input: $events events, $raw bytes ($zsz bytes as .ev.zst), load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
+
+# 1. throughput (one warm-up run first: page cache, CPU frequency)
+evspan -t "$W/big/topology.csv" -r "$RULES" -o /dev/null
+run evnull evspan -t "$W/big/topology.csv" -r "$RULES" -o /dev/null
+run evfile evspan -t "$W/big/topology.csv" -r "$RULES" -o "$W/spans.sp"
+run cat sh -c "cat '$W/big/'*.ev > /dev/null"
+spans=$(evspan -v -t "$W/big/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
+    sed -n 's/.* -> \([0-9]*\) spans.*/\1/p')
+echo
+echo "1. throughput ($events events -> $spans spans)"
+printf "   %-34s %8s %8s %10s %10s\n" "" "cpu s" "wall s" "Mev/s cpu" "Mev/s wall"
+for k in evnull:"evspan, output /dev/null" evfile:"evspan, output to a file"; do
+	n=${k%%:*}; d=${k#*:}
+	printf "   %-34s %8s %8s %10s %10s\n" "$d" "$(get "$n" cpu)" "$(get "$n" wall)" \
+	    "$(rate "$events" "$(get "$n" cpu)")" "$(rate "$events" "$(get "$n" wall)")"
+done
+printf "   %-34s %8s %8s\n" "baseline: cat of the .ev files" "$(get cat cpu)" "$(get cat wall)"
+echo "   target: >= 10 M events/s on one core -> $(rate "$events" "$(get evnull cpu)" |
+    awk '{print ($1 >= 10) ? "met" : "NOT met"}') (cpu time, output /dev/null)"
+
+# 2. memory
+run small evspan -t "$W/small/topology.csv" -r "$RULES" -o /dev/null
+held_s=$(evspan -s -t "$W/small/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
+    sed -n 's/memory: at most \([0-9]*\) spans.*/\1/p')
+held_b=$(evspan -s -t "$W/big/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
+    sed -n 's/memory: at most \([0-9]*\) spans.*/\1/p')
+echo
+echo "2. memory (input 10x larger)"
+printf "   %-20s %12s %12s\n" "" "peak RSS KB" "spans held"
+printf "   %-20s %12s %12s\n" "$((N / 10)) requests" "$(get small rss)" "$held_s"
+printf "   %-20s %12s %12s\n" "$N requests" "$(get evnull rss)" "$held_b"
+echo "   RSS ratio 10x input: $(ratio "$(get evnull rss)" "$(get small rss)")"
+
+# 3. rerun on stashed .ev.zst with changed rules vs zstd -d
+sed 's/^root,all-syscalls$/root,net-syscalls/' "$RULES" > "$W/changed.csv"
+zin=""
+for s in $STREAMS; do zin="$zin $s=$W/big/$s.ev.zst"; done
+# shellcheck disable=SC2086
+run rerun evspan -t "$W/big/topology.csv" -r "$W/changed.csv" -o /dev/null $zin
+run zcat sh -c "zstd -d -q -c '$W/big/'*.ev.zst > /dev/null"
+mkdir "$W/dec"
+run zfiles sh -c "for s in $STREAMS; do zstd -d -q -f '$W/big/'\$s.ev.zst -o '$W/dec/'\$s.ev; done"
+echo
+echo "3. rerun with changed rules on .ev.zst vs zstd -d of the same files"
+printf "   %-40s %8s %8s\n" "" "cpu s" "wall s"
+printf "   %-40s %8s %8s\n" "evspan -r changed.csv (.ev.zst in)" "$(get rerun cpu)" "$(get rerun wall)"
+printf "   %-40s %8s %8s\n" "zstd -d -c > /dev/null" "$(get zcat cpu)" "$(get zcat wall)"
+printf "   %-40s %8s %8s\n" "zstd -d to files" "$(get zfiles cpu)" "$(get zfiles wall)"
+r1=$(ratio "$(get rerun wall)" "$(get zcat wall)")
+r2=$(ratio "$(get rerun wall)" "$(get zfiles wall)")
+echo "   ratio evspan / zstd -d (wall): $r1 against /dev/null, $r2 against files" \
+    "(target < 1.50: $(echo "$r1" | awk '{print ($1 < 1.5) ? "met" : "NOT met"}')," \
+    "$(echo "$r2" | awk '{print ($1 < 1.5) ? "met" : "NOT met"}'))"

@@ -1,0 +1,78 @@
+/* Fuzz helper: run a simulator's parser over every line of the input and
+ * check what it returns (a known type or reason; string fields that are
+ * atoms). */
+#ifndef FUZZ_LINES_H
+#define FUZZ_LINES_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_mem.h"
+#include "ssp_atoms.h"
+#include "ssp_lines.h"
+#include "ssp_parse.h"
+#include "ssp_symtab.h"
+
+static inline void
+fuzz_parse(enum ssp_sim sim, const uint8_t *data, size_t size,
+    const char *symtab, int insn)
+{
+	struct ssp_atoms *atoms;
+	struct ssp_symtab *st = NULL;
+	struct ssp_parser *p;
+	struct ssp_parser_cfg cfg;
+	struct ssp_pline pl;
+	struct ssp_lines *l;
+	struct ssp_in *in;
+	char *line;
+	size_t len;
+	unsigned k;
+
+	if (ssp_atoms_new(&atoms, NULL) != SSP_OK)
+		abort();
+	if (symtab != NULL) {
+		struct ssp_in *sin = fuzz_in((const uint8_t *)symtab, strlen(symtab), 0);
+
+		if (ssp_symtab_new(&st, atoms, NULL) != SSP_OK ||
+		    ssp_symtab_load(st, sin, "t", 0, NULL, NULL, NULL) != SSP_OK ||
+		    ssp_symtab_finish(st, NULL) != SSP_OK)
+			abort();
+		ssp_in_close(sin);
+	}
+	ssp_atoms_limit(atoms, 64, 4096);	/* exercise the limit too */
+	cfg.atoms = atoms;
+	cfg.syms = st;
+	cfg.insn = insn;
+	if (ssp_parser_new(&p, sim, &cfg, NULL) != SSP_OK)
+		abort();
+	in = fuzz_in(data, size, 0);
+	if (ssp_lines_open(&l, in, NULL) != SSP_OK)
+		abort();
+	while (ssp_lines_next(l, &line, &len, NULL) == SSP_LINE) {
+		ssp_parser_line(p, line, len, &pl);
+		if (pl.skip == SSP_SKIP_NONE) {
+			const struct ssp_rtype *t;
+
+			if (pl.ev.type >= SSP_EV_NTYPES || ssp_event_sim(pl.ev.type) != sim)
+				abort();
+			if (pl.ev.ts < 0)
+				abort();
+			t = &ssp_event_schema.types[pl.ev.type];
+			for (k = 0; k < t->nf; k++)
+				if (t->f[k].enc == SSP_ENC_S && pl.ev.f[k] != 0 &&
+				    ssp_atoms_str(atoms, (uint32_t)pl.ev.f[k], NULL) == NULL)
+					abort();
+		} else if (pl.skip < 0 || pl.skip >= SSP_SKIP_N ||
+		    (pl.skip == SSP_SKIP_MALFORMED && pl.why == NULL)) {
+			abort();
+		}
+	}
+	ssp_lines_close(l);
+	ssp_in_close(in);
+	ssp_parser_free(p);
+	ssp_symtab_free(st);
+	ssp_atoms_free(atoms);
+}
+
+#endif

@@ -1,0 +1,155 @@
+/*
+ * mksimlog: write a large synthetic simulator log for sim2ev benchmarks,
+ * in the line formats of FORMATS.md, fast (C, not Python).
+ *   gem5:  Exec-heavy (macro- and micro-op lines, a function entry every
+ *          ~ENTRY lines) with SimBricks adapter, sync and config lines
+ *          mixed in; -s writes the matching objdump -t symbol table with
+ *          NSYMS functions (a Linux kernel has ~50k).
+ *   nicbm: MMIO, DMA issue/execute/complete, eth tx/rx, MSI-X, in the
+ *          "info: main_time = ..." form, with dma write payload lines.
+ *   ns3:   SimBricks trace sink lines of the dumbbell (Cosim and Simple
+ *          devices, Ethernet/IPv4 headers).
+ * usage: mksimlog -f gem5|nicbm|ns3 -b BYTES [-e ENTRY] [-S NSYMS]
+ *        [-s SYMFILE] [-o FILE]
+ */
+#include <err.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t
+rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static const char *mnem[] = { "mov    rax, rbx", "add    rsp, 0x18", "push   rbp",
+	"cmp    eax, 0x3", "lea    rdi, [rip + 0x1f2a]", "jnz    0xffffffff8104f2b0",
+	"xor    edx, edx", "pop    r12", "call   0xffffffff81a01130", "ret" };
+static const char *micro[] = { "MOV_R_R : mov   rax, rax, rbx : IntAlu :  D=0x0000000000000001",
+	"ADD_R_I : limm   t1, 0x18 : IntAlu :  D=0x0000000000000018",
+	"PUSH_R : st   rbp, SS:[rsp + 0xfffffffffffffff8] : MemWrite :  D=0xffffc90000123e88 A=0xffffc90000123e80",
+	"CMP_R_I : sub   t0, eax, t1 : IntAlu :  D=0x0000000000000000" };
+
+#define KBASE 0xffffffff81000000ULL
+
+int
+main(int argc, char **argv)
+{
+	const char *fmt = NULL, *out = NULL, *symfile = NULL;
+	uint64_t bytes = 0, entry = 50, nsyms = 50000, *syms, tick = 1000000000000ULL;
+	uint64_t written = 0, i, n = 0;
+	FILE *f;
+	int ch;
+
+	while ((ch = getopt(argc, argv, "b:e:f:o:S:s:")) != -1) {
+		switch (ch) {
+		case 'b': bytes = strtoull(optarg, NULL, 0); break;
+		case 'e': entry = strtoull(optarg, NULL, 0); break;
+		case 'f': fmt = optarg; break;
+		case 'o': out = optarg; break;
+		case 'S': nsyms = strtoull(optarg, NULL, 0); break;
+		case 's': symfile = optarg; break;
+		default: goto usage;
+		}
+	}
+	if (fmt == NULL || bytes == 0 || entry == 0 || nsyms == 0) {
+usage:
+		fprintf(stderr, "usage: mksimlog -f gem5|nicbm|ns3 -b BYTES [-e ENTRY] "
+		    "[-S NSYMS] [-s SYMFILE] [-o FILE]\n");
+		return 2;
+	}
+	f = out != NULL ? fopen(out, "w") : stdout;
+	if (f == NULL)
+		err(1, "%s", out);
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	/* function starts: 16-byte aligned, spread over 32 MB of kernel text */
+	if ((syms = malloc(nsyms * sizeof(*syms))) == NULL)
+		err(1, NULL);
+	for (i = 0; i < nsyms; i++)
+		syms[i] = KBASE + (i * (32ULL << 20) / nsyms & ~15ULL);
+	if (symfile != NULL) {
+		FILE *s = fopen(symfile, "w");
+
+		if (s == NULL)
+			err(1, "%s", symfile);
+		fprintf(s, "vmlinux:     file format elf64-x86-64\n\nSYMBOL TABLE:\n");
+		for (i = 0; i < nsyms; i++)
+			fprintf(s, "%016" PRIx64 " %c     F .text\t%016" PRIx64 " fn_%" PRIu64 "\n",
+			    syms[i], i % 3 ? 'g' : 'l', (uint64_t)0x80, i);
+		if (fclose(s) != 0)
+			err(1, "%s", symfile);
+	}
+	while (written < bytes) {
+		int k = 0;
+
+		tick += 1 + rnd() % 500;
+		n++;
+		if (strcmp(fmt, "gem5") == 0) {
+			uint64_t r = rnd();
+
+			if (n % 4000 == 0)
+				k = fprintf(f, "%" PRIu64 ": system.pc.simbricks_0: simbricks-pci: "
+				    "sending write addr c0508000 size 4 id %" PRIu64 " bar 0 offs "
+				    "108000 posted 1\n", tick, (uint64_t)94469376954304ULL + n);
+			else if (n % 4000 == 1)
+				k = fprintf(f, "%" PRIu64 ": system.pc.simbricks_0: simbricks-pci: "
+				    "received DMA read id %" PRIu64 " addr 100240060 size 62\n",
+				    tick, (uint64_t)94113551511792ULL + n);
+			else if (n % 4000 == 2)
+				k = fprintf(f, "%" PRIu64 ": global: simbricks: sending sync "
+				    "message for ts=%" PRIu64 "\n", tick, tick - (uint64_t)1000000000000);
+			else if (r % entry == 0)
+				k = fprintf(f, "%" PRIu64 ": system.switch_cpus: A0 T0 : 0x%"
+				    PRIx64 "    : push   rbp : IntAlu :  D=0x0000000000000000\n",
+				    tick, syms[(r >> 16) % nsyms]);
+			else if (r % 3 == 1)
+				k = fprintf(f, "%" PRIu64 ": system.switch_cpus: A0 T0 : 0x%"
+				    PRIx64 ". %d :   %s\n", tick, (uint64_t)(KBASE + ((r >> 20) % (32u << 20))),
+				    (int)((r >> 8) % 4), micro[(r >> 12) % 4]);
+			else
+				k = fprintf(f, "%" PRIu64 ": system.switch_cpus: A0 T0 : 0x%"
+				    PRIx64 "    : %s : IntAlu :  D=0x%016" PRIx64 "\n", tick,
+				    (uint64_t)(KBASE + ((r >> 20) % (32u << 20)) + 1), mnem[(r >> 8) % 10], r);
+		} else if (strcmp(fmt, "nicbm") == 0) {
+			uint64_t op = 0x55ea69870000ULL + (n % 65536) * 0x40;
+
+			switch (n % 8) {
+			case 0: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: write(off=0x108000, len=4, val=0x1, posted=1)\n", tick); break;
+			case 1: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: issuing dma op 0x%" PRIx64 " addr 0x100240060 len 16 pending 0\n", tick, op); break;
+			case 2: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: executing dma op 0x%" PRIx64 " addr 0x100240060 len 16 pending 1\n", tick, op); break;
+			case 3: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: completed dma read op 0x%" PRIx64 " addr 0x100240060 len 16\n", tick, op); break;
+			case 4: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: eth tx: len 98\n", tick); break;
+			case 5: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: eth rx: port 0 len 98\n", tick); break;
+			case 6: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: read(off=0x80300, len=4, val=0x3)\n", tick); break;
+			default: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: issue MSI-X interrupt vec 1\n", tick); break;
+			}
+		} else {
+			static const char *ctx[] = { "1/$ns3::Node/DeviceList/2/$ns3::CosimNetDevice/RxPacketFromAdapter",
+			    "1/$ns3::Node/DeviceList/1/$ns3::SimpleNetDevice/TxQueue/Enqueue",
+			    "1/$ns3::Node/DeviceList/1/$ns3::SimpleNetDevice/TxQueue/Dequeue",
+			    "0/$ns3::Node/DeviceList/2/$ns3::CosimNetDevice/TxPacketToAdapter" };
+			static const char *ip = "ns3::Ipv4Header (tos 0x0 DSCP Default ECN Not-ECT ttl 64 id 1 protocol 17 offset (bytes) 0 flags [DF] length: 84 192.168.64.1 > 192.168.64.2) Payload (size=56)";
+			unsigned c = (unsigned)(n % 4);
+
+			k = fprintf(f, "%c  %" PRIu64 " /$ns3::NodeListPriv/NodeList/%s Packet-Uid=%" PRIu64
+			    " Intersting=true %s%s\n", c == 0 || c == 1 ? '+' : '-', tick, ctx[c], n / 4,
+			    c == 0 || c == 3 ? "ns3::EthernetHeader ( length/type=0x800, source=b0:9a:ac:67:3c:98, destination=a8:32:06:8c:52:b1) " : "",
+			    ip);
+		}
+		if (k < 0)
+			err(1, "write");
+		written += (uint64_t)k;
+	}
+	if (fclose(f) != 0)
+		err(1, "%s", out != NULL ? out : "stdout");
+	free(syms);
+	return 0;
+}

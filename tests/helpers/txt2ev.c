@@ -1,0 +1,140 @@
+/*
+ * txt2ev: write an event stream from text in evcat's text form, one event
+ * per line:  <ts> <type> name=value ...   ('#' starts a comment line).
+ * Values follow the field encodings: 0x-hex or decimal numbers, strings
+ * without spaces, true/false or 0/1, aa:bb:cc:dd:ee:ff, a.b.c.d.  Fields
+ * not given are 0 (give -1 explicitly where -1 means absent).  Used to
+ * hand-write multi-simulator test scenarios with known causality.
+ *
+ * usage: txt2ev -s STREAM -k host|nic|net [-z] [-o OUT] [IN]
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssp_cli.h"
+#include "ssp_event.h"
+#include "ssp_io.h"
+
+static int
+parse_value(const char *v, char enc, struct ssp_rw *w, uint64_t *out,
+    struct ssp_err *e)
+{
+	const char *errstr;
+	unsigned a[6];
+	int64_t x;
+	uint64_t u;
+
+	switch (enc) {
+	case SSP_ENC_S:
+		if ((*out = ssp_rw_str(w, v, strlen(v), e)) == 0)
+			return -1;
+		return 0;
+	case SSP_ENC_B:
+		*out = strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
+		return strcmp(v, "true") == 0 || strcmp(v, "false") == 0 ||
+		    strcmp(v, "1") == 0 || strcmp(v, "0") == 0 ? 0 : -1;
+	case SSP_ENC_M:
+		if (sscanf(v, "%x:%x:%x:%x:%x:%x", &a[0], &a[1], &a[2], &a[3],
+		    &a[4], &a[5]) != 6)
+			return -1;
+		*out = (uint64_t)a[0] << 40 | (uint64_t)a[1] << 32 |
+		    (uint64_t)a[2] << 24 | (uint64_t)a[3] << 16 |
+		    (uint64_t)a[4] << 8 | a[5];
+		return 0;
+	case SSP_ENC_A:
+		if (sscanf(v, "%u.%u.%u.%u", &a[0], &a[1], &a[2], &a[3]) != 4)
+			return -1;
+		*out = (uint64_t)a[0] << 24 | (uint64_t)a[1] << 16 |
+		    (uint64_t)a[2] << 8 | a[3];
+		return 0;
+	case SSP_ENC_I:
+	case SSP_ENC_T:
+		if (ssp_strtonum(v, INT64_MIN, INT64_MAX, &x, &errstr) != 0)
+			return -1;
+		*out = (uint64_t)x;
+		return 0;
+	default:
+		if (ssp_strtou64(v, &u, &errstr) != 0)
+			return -1;
+		*out = u;
+		return 0;
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *stream = NULL, *kind = NULL, *outp = NULL, *errstr;
+	struct ssp_in *in;
+	struct ssp_out *o;
+	struct ssp_rw *w;
+	struct ssp_err e;
+	struct ssp_rec r;
+	enum ssp_sim sim;
+	char line[4096], *tok, *save;
+	FILE *f = stdin;
+	unsigned long lineno = 0;
+	int ch, z = 0;
+
+	(void)in;
+	while ((ch = getopt(argc, argv, "k:o:s:z")) != -1) {
+		switch (ch) {
+		case 'k': kind = optarg; break;
+		case 'o': outp = optarg; break;
+		case 's': stream = optarg; break;
+		case 'z': z = 1; break;
+		default:
+			errx(2, "usage: txt2ev -s STREAM -k KIND [-z] [-o OUT] [IN]");
+		}
+	}
+	if (stream == NULL || kind == NULL ||
+	    (sim = ssp_sim_parse_kind(kind)) == SSP_SIM_NONE)
+		errx(2, "usage: txt2ev -s STREAM -k host|nic|net [-z] [-o OUT] [IN]");
+	if (optind < argc && (f = fopen(argv[optind], "r")) == NULL)
+		err(1, "%s", argv[optind]);
+	if (ssp_out_open(&o, outp, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK ||
+	    ssp_event_writer_open(&w, o, stream, sim, "txt2ev", NULL, 0, &e) != SSP_OK)
+		errx(1, "%s", e.msg);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		const struct ssp_rtype *t;
+		int64_t ts;
+		int ti;
+
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if ((tok = strtok_r(line, " \t", &save)) == NULL || tok[0] == '#')
+			continue;
+		if (ssp_strtonum(tok, INT64_MIN, INT64_MAX, &ts, &errstr) != 0)
+			errx(1, "line %lu: bad timestamp '%s'", lineno, tok);
+		if ((tok = strtok_r(NULL, " \t", &save)) == NULL ||
+		    (ti = ssp_schema_find(&ssp_event_schema, tok)) < 0)
+			errx(1, "line %lu: unknown event type '%s'", lineno,
+			    tok ? tok : "");
+		t = &ssp_event_schema.types[ti];
+		memset(&r, 0, sizeof(r));
+		r.ts = ts;
+		r.type = (uint32_t)ti;
+		while ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
+			char *eq = strchr(tok, '=');
+			int k;
+
+			if (eq == NULL)
+				errx(1, "line %lu: expected name=value: '%s'", lineno, tok);
+			*eq = '\0';
+			if ((k = ssp_rtype_field(t, tok)) < 0)
+				errx(1, "line %lu: %s has no field '%s'", lineno,
+				    t->name, tok);
+			if (parse_value(eq + 1, t->f[k].enc, w, &r.f[k], &e) != 0)
+				errx(1, "line %lu: bad value '%s' for %s", lineno,
+				    eq + 1, tok);
+		}
+		if (ssp_rw_put(w, &r, &e) != SSP_OK)
+			errx(1, "%s", e.msg);
+	}
+	if (ssp_rw_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
+		errx(1, "%s", e.msg);
+	return 0;
+}

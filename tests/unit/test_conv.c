@@ -1,0 +1,295 @@
+/* Conversion driver: events written and read back, time offsets (fixed and
+ * from the sync line, with held events), strict mode, accounting and
+ * examples, partial and over-long lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "parse_helpers.h"
+#include "ssp_conv.h"
+
+static char path[64];
+
+struct run {
+	struct ssp_atoms *atoms;
+	struct ssp_out *out;
+	struct ssp_conv *c;
+	struct ssp_err e;
+	uint64_t lineno;
+};
+
+static void
+start(struct run *r, enum ssp_offset_mode mode, int64_t off, int strict,
+    size_t hold_max)
+{
+	struct ssp_conv_cfg cfg;
+	static const struct ssp_meta meta[] = { { "source", "test.log" } };
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "/tmp/ssp-test-conv-%d.ev", (int)getpid());
+	assert_int_equal(ssp_atoms_new(&r->atoms, NULL), SSP_OK);
+	assert_int_equal(ssp_out_open(&r->out, path, 0, &r->e), SSP_OK);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.sim = SSP_SIM_GEM5;
+	cfg.stream = "host";
+	cfg.source = "test.log";
+	cfg.producer = "test";
+	cfg.meta = meta;
+	cfg.nmeta = 1;
+	cfg.out = r->out;
+	cfg.atoms = r->atoms;
+	cfg.strict = strict;
+	cfg.offset_mode = mode;
+	cfg.offset = off;
+	cfg.hold_max = hold_max;
+	assert_int_equal(ssp_conv_open(&r->c, &cfg, &r->e), SSP_OK);
+}
+
+static int
+feed(struct run *r, const char *line)
+{
+	return ssp_conv_line(r->c, line, strlen(line), ++r->lineno, 0, 0, &r->e);
+}
+
+static void
+finish(struct run *r)
+{
+	assert_int_equal(ssp_conv_finish(r->c, &r->e), SSP_OK);
+	assert_int_equal(ssp_out_close(r->out, &r->e), SSP_OK);
+}
+
+static void
+done(struct run *r)
+{
+	ssp_conv_free(r->c);
+	ssp_atoms_free(r->atoms);
+	unlink(path);
+}
+
+/* Read the stream back: fills ts[] and types[]; returns the count. */
+static size_t
+readback(int64_t *ts, unsigned *types, size_t max, char *offset, size_t olen)
+{
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_rec rec;
+	struct ssp_err e = { 0 };
+	size_t n = 0;
+	const char *m;
+
+	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	m = ssp_rr_meta(rr, "time-offset");
+	assert_non_null(m);
+	if (offset != NULL)
+		snprintf(offset, olen, "%s", m);
+	assert_string_equal(ssp_rr_meta(rr, "stream"), "host");
+	assert_string_equal(ssp_rr_meta(rr, "source"), "test.log");
+	while (ssp_rr_next(rr, &rec, &e) == 1) {
+		assert_true(n < max);
+		if (rec.type == SSP_EV_MMIO_RD) {
+			size_t len;
+			const char *s = ssp_rr_str(rr, rec.f[SSP_F_MMIO_COMP], &len);
+
+			assert_non_null(s);
+			assert_string_equal(s, "system.pc.simbricks_0");
+		}
+		ts[n] = rec.ts;
+		types[n++] = rec.type;
+	}
+	assert_int_equal(e.code, 0);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	return n;
+}
+
+static void
+test_fixed_offset(void **state)
+{
+	struct run r;
+	int64_t ts[8];
+	unsigned ty[8];
+	char off[32];
+	const struct ssp_conv_stats *st;
+
+	(void)state;
+	start(&r, SSP_OFFSET_FIXED, 1000, 0, 0);
+	assert_int_equal(feed(&r, "1500: system.pc.simbricks_0: simbricks-pci: sending read "
+	    "addr c0 size 4 id 1 bar 0 offs 0"), SSP_OK);
+	assert_int_equal(feed(&r, "console text"), SSP_OK);
+	assert_int_equal(feed(&r, "500: global: simbricks: processInEvent"), SSP_OK);
+	assert_int_equal(feed(&r, "9223372036854775807: global: simbricks: processInEvent"),
+	    SSP_OK);
+	st = ssp_conv_stats(r.c);
+	finish(&r);
+	assert_int_equal(st->lines, 4);
+	assert_int_equal(st->nevents, 3);
+	assert_int_equal(st->events[SSP_EV_MMIO_RD] + st->events[SSP_EV_PROC_IN], 3);
+	assert_int_equal(st->skipped[SSP_SKIP_TEXT], 1);
+	assert_int_equal(readback(ts, ty, 8, off, sizeof(off)), 3);
+	assert_string_equal(off, "1000");
+	assert_int_equal(ts[0], 500);
+	assert_int_equal(ty[0], SSP_EV_MMIO_RD);
+	assert_int_equal(ts[1], -500);	/* before the offset: negative */
+	assert_int_equal(ts[2], INT64_MAX - 1000);
+	done(&r);
+
+	/* subtracting a negative offset can overflow: counted, not wrapped */
+	start(&r, SSP_OFFSET_FIXED, -10, 0, 0);
+	assert_int_equal(feed(&r, "9223372036854775807: global: simbricks: processInEvent"),
+	    SSP_OK);
+	st = ssp_conv_stats(r.c);
+	assert_int_equal(st->skipped[SSP_SKIP_MALFORMED], 1);
+	assert_int_equal(st->nevents, 0);
+	finish(&r);
+	done(&r);
+}
+
+static void
+test_sync_offset(void **state)
+{
+	struct run r;
+	int64_t ts[8];
+	unsigned ty[8];
+	char off[32];
+	const struct ssp_conv_stats *st;
+
+	(void)state;
+	start(&r, SSP_OFFSET_SYNC, 0, 0, 0);
+	assert_int_equal(feed(&r, "1999000000000: system.pc.simbricks_0: simbricks-pci: "
+	    "sending read addr c0 size 4 id 1 bar 0 offs 0"), SSP_OK);
+	assert_int_equal(feed(&r, "1999500000000: global: simbricks: processInEvent"), SSP_OK);
+	st = ssp_conv_stats(r.c);
+	assert_int_equal(st->held, 2);
+	assert_false(st->offset_known);
+	assert_false(ssp_conv_pending(r.c));
+	assert_int_equal(feed(&r, "2000000000000: global: simbricks: sending sync message "
+	    "for ts=500000"), SSP_OK);
+	assert_true(st->offset_known);
+	assert_int_equal(st->offset, 2000000000000 - 500000);
+	assert_int_equal(st->offset_line, 3);
+	assert_int_equal(st->held, 0);
+	assert_int_equal(feed(&r, "2000001000000: global: simbricks: processInEvent"), SSP_OK);
+	assert_true(ssp_conv_pending(r.c));
+	assert_int_equal(ssp_conv_flush(r.c, &r.e), SSP_OK);
+	assert_false(ssp_conv_pending(r.c));
+	finish(&r);
+	assert_int_equal(readback(ts, ty, 8, off, sizeof(off)), 4);
+	assert_string_equal(off, "1999999500000");
+	assert_int_equal(ts[0], 1999000000000 - 1999999500000);	/* held, negative */
+	assert_int_equal(ty[0], SSP_EV_MMIO_RD);
+	assert_int_equal(ts[1], 1999500000000 - 1999999500000);
+	assert_int_equal(ty[2], SSP_EV_SYNC);
+	assert_int_equal(ts[2], 500000);	/* the sync line lands on its own ts */
+	assert_int_equal(ts[3], 1500000);
+	done(&r);
+}
+
+static void
+test_sync_missing(void **state)
+{
+	struct run r;
+	int i, rc = SSP_OK;
+
+	(void)state;
+	/* never comes */
+	start(&r, SSP_OFFSET_SYNC, 0, 0, 0);
+	assert_int_equal(feed(&r, "1: global: simbricks: processInEvent"), SSP_OK);
+	assert_int_equal(ssp_conv_finish(r.c, &r.e), SSP_ERR_FORMAT);
+	assert_non_null(strstr(r.e.msg, "--time-offset"));
+	assert_non_null(strstr(r.e.msg, "1 events held"));
+	ssp_out_close(r.out, NULL);
+	done(&r);
+	/* the hold buffer overflows */
+	start(&r, SSP_OFFSET_SYNC, 0, 0, 200);
+	for (i = 0; i < 100 && rc == SSP_OK; i++)
+		rc = feed(&r, "1: global: simbricks: processInEvent");
+	assert_int_equal(rc, SSP_ERR_LIMIT);
+	assert_non_null(strstr(r.e.msg, "test.log:"));
+	assert_non_null(strstr(r.e.msg, "--time-offset PS"));
+	assert_true(r.e.line > 1 && r.e.line < 100);
+	ssp_conv_abort(r.c);
+	ssp_out_close(r.out, NULL);
+	done(&r);
+}
+
+static void
+test_strict(void **state)
+{
+	struct run r;
+
+	(void)state;
+	start(&r, SSP_OFFSET_NONE, 0, 1, 0);
+	assert_int_equal(feed(&r, "some console text"), SSP_OK);	/* not a known kind */
+	assert_int_equal(feed(&r, "5: system.pc.simbricks_0: simbricks-pci: sending read "
+	    "addr zz size 4 id 1"), SSP_ERR_FORMAT);
+	assert_non_null(strstr(r.e.msg, "test.log:2: malformed line"));
+	assert_non_null(strstr(r.e.msg, "sending read"));
+	assert_int_equal(r.e.line, 2);
+	ssp_conv_abort(r.c);
+	ssp_out_close(r.out, NULL);
+	done(&r);
+}
+
+static void
+test_accounting(void **state)
+{
+	struct run r;
+	const struct ssp_conv_stats *st;
+	const struct ssp_conv_example *ex;
+	uint64_t sum = 0;
+	char longline[300];
+	size_t i;
+
+	(void)state;
+	start(&r, SSP_OFFSET_NONE, 0, 0, 0);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(feed(&r, "console\x01text"), SSP_OK);
+	assert_int_equal(feed(&r, ""), SSP_OK);
+	assert_int_equal(feed(&r, "1: system.cpu: A0 T0 : 0x10    : mov"), SSP_OK);
+	memset(longline, 'x', sizeof(longline) - 1);
+	longline[sizeof(longline) - 1] = '\0';
+	assert_int_equal(feed(&r, longline), SSP_OK);
+	assert_int_equal(ssp_conv_line(r.c, "1: global", 9, ++r.lineno, 1, 0, &r.e), SSP_OK);
+	assert_int_equal(ssp_conv_line(r.c, "1: global: simbricks: processInEvent", 36,
+	    ++r.lineno, 0, 1, &r.e), SSP_OK);
+	assert_int_equal(feed(&r, "2: global: simbricks: processInEvent"), SSP_OK);
+	st = ssp_conv_stats(r.c);
+	assert_int_equal(st->lines, 11);
+	assert_int_equal(st->skipped[SSP_SKIP_TEXT], 6);
+	assert_int_equal(st->skipped[SSP_SKIP_EMPTY], 1);
+	assert_int_equal(st->skipped[SSP_SKIP_EXEC], 1);
+	assert_int_equal(st->skipped[SSP_SKIP_LONG], 1);
+	assert_int_equal(st->skipped[SSP_SKIP_PARTIAL], 1);
+	for (i = 0; i < SSP_SKIP_N; i++)
+		sum += st->skipped[i];
+	assert_int_equal(sum + st->nevents, st->lines);
+	/* first three examples, line numbers, non-printables replaced */
+	assert_int_equal(ssp_conv_examples(r.c, SSP_SKIP_TEXT, &ex), SSP_CONV_EXAMPLES);
+	assert_int_equal(ex[0].line, 1);
+	assert_int_equal(ex[2].line, 3);
+	assert_string_equal(ex[0].text, "console?text");
+	assert_int_equal(ssp_conv_examples(r.c, SSP_SKIP_TEXT + 100, &ex), 0);
+	/* long example text is cut and marked */
+	assert_int_equal(ssp_conv_examples(r.c, SSP_SKIP_TEXT, &ex), 3);
+	finish(&r);
+	done(&r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixed_offset),
+		cmocka_unit_test(test_sync_offset),
+		cmocka_unit_test(test_sync_missing),
+		cmocka_unit_test(test_strict),
+		cmocka_unit_test(test_accounting),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

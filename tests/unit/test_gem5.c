@@ -1,0 +1,413 @@
+/* gem5 parser: every line kind of FORMATS.md §1-§4 with the real sample
+ * lines, their version variants, and malformed variants. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "parse_helpers.h"
+
+static const char syms[] =
+    "vmlinux:     file format elf64-x86-64\n\nSYMBOL TABLE:\n"
+    "ffffffff81600000 g     F .text\t0000000000000080 entry_SYSCALL_64\n"
+    "ffffffff814e6819 g     F .text\t0000000000000010 mutex_unlock\n"
+    "ffffffff814e6819 g     F .text\t0000000000000010 mutex_unlock_alias\n"
+    "ffffffff81107470 g     F .text\t0000000000000010 nop_first\n"
+    "ffffffff81000000 l     O .data\t0000000000000010 not_a_function\n";
+
+static void
+test_adapter_mmio(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	/* real lines, gem5/columbo-gem5-events-test.txt */
+	EV(&h, "1869699347625: system.pc.simbricks_0: simbricks-pci: sending read addr "
+	    "c040000c size 4 id 94469181901728 bar 3 offs c", SSP_EV_MMIO_RD);
+	assert_int_equal(h.pl.ev.ts, 1869699347625);
+	assert_string_equal(ph_s(&h, "comp"), "system.pc.simbricks_0");
+	assert_int_equal(ph_f(&h, "addr"), 0xc040000c);
+	assert_int_equal(ph_f(&h, "size"), 4);
+	assert_int_equal(ph_f(&h, "id"), 94469181901728ULL);
+	assert_int_equal(ph_i(&h, "bar"), 3);
+	assert_int_equal(ph_f(&h, "offs"), 0xc);
+	EV(&h, "1967474526999: system.pc.simbricks_0: simbricks-pci: sending write addr "
+	    "c0400014 size 4 id 94469376954304 bar 0 offs 0 posted 0", SSP_EV_MMIO_WR);
+	assert_int_equal(ph_i(&h, "posted"), 0);
+	EV(&h, "1967474400999: system.pc.simbricks_0: simbricks-pci: sending write addr "
+	    "c0400010 size 4 id 94469376954304 bar 0 offs 0 posted 1", SSP_EV_MMIO_WR);
+	assert_int_equal(ph_i(&h, "posted"), 1);
+	/* size is hex: "size 10" is 16 bytes */
+	EV(&h, "1: system.pc.simbricks_0: simbricks-pci: sending read addr c0 size 10 "
+	    "id 1 bar 0 offs 0", SSP_EV_MMIO_RD);
+	assert_int_equal(ph_f(&h, "size"), 16);
+	/* 2023-03..2023-09: no posted */
+	EV(&h, "5: system.pc.simbricks_0: simbricks-pci: sending write addr c0400010 "
+	    "size 4 id 7 bar 0 offs 10", SSP_EV_MMIO_WR);
+	assert_int_equal(ph_i(&h, "posted"), -1);
+	assert_int_equal(ph_f(&h, "offs"), 0x10);
+	/* 2021-02..2023-03: no bar/offs */
+	EV(&h, "5: system.pc.simbricks_0: simbricks-pci: sending read addr c012a500 "
+	    "size 4 id 94583743418112", SSP_EV_MMIO_RD);
+	assert_int_equal(ph_i(&h, "bar"), -1);
+	assert_int_equal(ph_f(&h, "offs"), 0);
+	/* before 2021-02: cosim: prefix, system.pc.ethernet */
+	EV(&h, "6: system.pc.ethernet: cosim: sending read addr c012a500 size 4 "
+	    "id 94583743418112", SSP_EV_MMIO_RD);
+	assert_string_equal(ph_s(&h, "comp"), "system.pc.ethernet");
+	EV(&h, "7: system.pc.ethernet: cosim: received read completion id 94583743418112",
+	    SSP_EV_MMIO_RD_DONE);
+	assert_int_equal(ph_f(&h, "id"), 94583743418112ULL);
+	/* posted-write response comes from the .pio port: store the adapter */
+	EV(&h, "1693978886124: system.pc.simbricks_0.pio: simbricks-pci: sending "
+	    "immediate response for posted write", SSP_EV_MMIO_POSTED);
+	assert_string_equal(ph_s(&h, "comp"), "system.pc.simbricks_0");
+	EV(&h, "8: system.pc.simbricks_1: simbricks-pci: received write completion id 42",
+	    SSP_EV_MMIO_WR_DONE);
+	assert_string_equal(ph_s(&h, "comp"), "system.pc.simbricks_1");
+	assert_int_equal(ph_f(&h, "id"), 42);
+	ph_close(&h);
+}
+
+static void
+test_adapter_dma_irq(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	EV(&h, "9: system.pc.simbricks_0: simbricks-pci: received DMA read id "
+	    "94113551511792 addr 23697ad60 size 20", SSP_EV_DMA_RD);
+	assert_int_equal(ph_f(&h, "id"), 94113551511792ULL);
+	assert_int_equal(ph_f(&h, "addr"), 0x23697ad60ULL);
+	assert_int_equal(ph_f(&h, "size"), 0x20);
+	EV(&h, "10: system.pc.ethernet: cosim: received DMA write id 5 addr ff size 62",
+	    SSP_EV_DMA_WR);
+	assert_int_equal(ph_f(&h, "size"), 98);
+	EV(&h, "11: system.pc.simbricks_0: simbricks-pci: completed DMA id 0",
+	    SSP_EV_DMA_DONE);
+	assert_int_equal(ph_f(&h, "id"), 0);
+	EV(&h, "1693980306000: system.pc.simbricks_0: simbricks-pci: received MSI-X "
+	    "intr vec 1", SSP_EV_MSIX);
+	assert_int_equal(ph_f(&h, "vec"), 1);
+	EV(&h, "12: system.pc.simbricks_0: simbricks-pci: received MSI intr vec 3",
+	    SSP_EV_MSI);
+	assert_int_equal(ph_f(&h, "vec"), 3);
+	EV(&h, "13: system.pc.simbricks_0: simbricks-pci: received intr vec 2", SSP_EV_INTR);
+	assert_int_equal(ph_f(&h, "vec"), 2);
+	SKIP(&h, "14: system.pc.simbricks_0: simbricks-pci: MSI addr=fee00000 val=22 "
+	    "mask=0", SSP_SKIP_SBOTHER);
+	SKIP(&h, "14: system.pc.simbricks_0: simbricks-pci: MSI masked", SSP_SKIP_SBOTHER);
+	SKIP(&h, "0: system.pc.simbricks_0: simbricks-pci: device constructed",
+	    SSP_SKIP_SBOTHER);
+	SKIP(&h, "0: system.pc.simbricks_0: simbricks-pci: frobnicated", SSP_SKIP_UNKNOWN);
+	ph_close(&h);
+}
+
+static void
+test_config_host_int(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	EV(&h, "1369143037374: system.pc.simbricks_0: readConfig:  dev 0 func 0 reg "
+	    "0x3d 1 bytes: data = 0x1", SSP_EV_CFG_RD);
+	assert_int_equal(ph_f(&h, "reg"), 0x3d);
+	assert_int_equal(ph_f(&h, "bytes"), 1);
+	assert_int_equal(ph_f(&h, "data"), 1);
+	EV(&h, "980510899250: system.pc.south_bridge.ide: readConfig:  dev 0x4 func 0 "
+	    "reg 0x30 4 bytes: data = 0xfffff800", SSP_EV_CFG_RD);
+	assert_int_equal(ph_f(&h, "dev"), 4);
+	assert_int_equal(ph_f(&h, "data"), 0xfffff800);
+	assert_string_equal(ph_s(&h, "comp"), "system.pc.south_bridge.ide");
+	EV(&h, "980528061250: system.pc.south_bridge.ide: writeConfig: dev 0x4 func 0 "
+	    "reg 0x30 4 bytes: data = 0", SSP_EV_CFG_WR);
+	assert_int_equal(ph_f(&h, "data"), 0);
+	EV(&h, "1369146219499: system.pc.simbricks_0: writeConfig: dev 0 func 0 reg 0x4 "
+	    "2 bytes: data = 0x6", SSP_EV_CFG_WR);
+	assert_int_equal(ph_f(&h, "bytes"), 2);
+	EV(&h, "1369143199499: system.pc.pci_host: 00:00.0: read: offset=0x4, size=0x2",
+	    SSP_EV_PCIHOST_RD);
+	assert_int_equal(ph_f(&h, "offset"), 4);
+	assert_int_equal(ph_f(&h, "size"), 2);
+	EV(&h, "1369143199500: system.pc.pci_host: 00:1f.3: write: offset=0x10, size=0x4",
+	    SSP_EV_PCIHOST_WR);
+	assert_int_equal(ph_f(&h, "dev"), 0x1f);
+	assert_int_equal(ph_f(&h, "func"), 3);
+	EV(&h, "1473659826000: system.pc.pci_host.interface[00:04.0]: postInt",
+	    SSP_EV_POST_INT);
+	assert_int_equal(ph_f(&h, "dev"), 4);
+	assert_string_equal(ph_s(&h, "comp"), "system.pc.pci_host.interface[00:04.0]");
+	EV(&h, "1473338125374: system.pc.pci_host.interface[00:04.0]: clearInt",
+	    SSP_EV_CLEAR_INT);
+	SKIP(&h, "1: system.pc.pci_host.interface[zz]: postInt", SSP_SKIP_MALFORMED);
+	ph_close(&h);
+}
+
+static void
+test_sync(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	EV(&h, "1473190510000: global: simbricks: processInEvent", SSP_EV_PROC_IN);
+	EV(&h, "2000500000000: global: simbricks: sending sync message for ts=500000000",
+	    SSP_EV_SYNC);
+	assert_int_equal(h.pl.ev.ts, 2000500000000);
+	assert_int_equal(ph_i(&h, "sync_ts"), 500000000);
+	/* before 2024 the line had no ts: same clock */
+	EV(&h, "123: global: simbricks: sending sync message", SSP_EV_SYNC);
+	assert_int_equal(ph_i(&h, "sync_ts"), 123);
+	/* an adapter that is Named */
+	EV(&h, "124: system.pc.simbricks_0: simbricks: processInEvent", SSP_EV_PROC_IN);
+	SKIP(&h, "125: global: simbricks: sending sync message for ts=x", SSP_SKIP_MALFORMED);
+	SKIP(&h, "125: global: simbricks: initiating outgoing connection", SSP_SKIP_SBOTHER);
+	ph_close(&h);
+}
+
+static void
+test_exec(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, syms, "linux", 0, 0);
+	/* real lines, gem5/columbo-line-reader-simple.txt */
+	SKIP(&h, "1710532120875: system.switch_cpus: T0 : 0xffffffff814cf3c2    : mov "
+	    "       rax, GS:[0x1ac00]", SSP_SKIP_EXEC);
+	SKIP(&h, "1710532121125: system.switch_cpus: T0 : 0xffffffff814cf3cb. 0 :   "
+	    "CMPXCHG_M_R : ldst   t1, DS:[rdi] : MemRead :  D=0xfff", SSP_SKIP_MICROOP);
+	SKIP(&h, "1473191502750: system.switch_cpus: A0 T0 : 0xffffffff81001bc0    : "
+	    "verw_Mw_or_Rv (unimplemented) : No_OpClass :", SSP_SKIP_EXEC);
+	SKIP(&h, "1472990805875: system.switch_cpus: A0 T0 : 0xffffffff81107471    :   "
+	    "NOP : IntAlu :", SSP_SKIP_NOPFENCE);
+	SKIP(&h, "1: system.cpu: A0 T0 : 0xffffffff81107471    :   MFENCE : IntAlu :",
+	    SSP_SKIP_NOPFENCE);
+	SKIP(&h, "1: system.cpu: A0 T0 : 0xffffffff81107471    :   lfence", SSP_SKIP_NOPFENCE);
+	/* NOPL is not a NOP line */
+	SKIP(&h, "1: system.cpu: A0 T0 : 0xffffffff81107471    :   NOPL : IntAlu :",
+	    SSP_SKIP_EXEC);
+	/* function entry by pc, any CPU name, with and without A/T */
+	EV(&h, "2000: system.switch_cpus: A0 T0 : 0xffffffff81600000    : push rbp : "
+	    "IntAlu :  D=0x0", SSP_EV_FUNC);
+	assert_int_equal(h.pl.ev.ts, 2000);
+	assert_string_equal(ph_s(&h, "cpu"), "system.switch_cpus");
+	assert_string_equal(ph_s(&h, "sym"), "entry_SYSCALL_64");
+	assert_string_equal(ph_s(&h, "table"), "linux");
+	EV(&h, "2001: system.cpu0: 0xffffffff81600000    : push rbp", SSP_EV_FUNC);
+	assert_string_equal(ph_s(&h, "cpu"), "system.cpu0");
+	EV(&h, "2002: system.cpu1: T1 : 0xffffffff81600000    : push rbp", SSP_EV_FUNC);
+	assert_string_equal(ph_s(&h, "cpu"), "system.cpu1");
+	/* width-7 tick with leading spaces */
+	EV(&h, "   4242: system.cpu: A0 T0 : 0xffffffff81600000    : push rbp", SSP_EV_FUNC);
+	assert_int_equal(h.pl.ev.ts, 4242);
+	/* a micro-op at a symbol start is not an entry */
+	SKIP(&h, "2003: system.cpu: A0 T0 : 0xffffffff81600000. 0 : PUSH_R : st",
+	    SSP_SKIP_MICROOP);
+	/* Linux pads traced functions with a NOP: still the entry */
+	EV(&h, "2004: system.cpu: A0 T0 : 0xffffffff81107470    :   NOP : IntAlu :",
+	    SSP_EV_FUNC);
+	assert_string_equal(ph_s(&h, "sym"), "nop_first");
+	/* object symbols do not count */
+	SKIP(&h, "2005: system.cpu: A0 T0 : 0xffffffff81000000    : mov", SSP_SKIP_EXEC);
+	ph_close(&h);
+}
+
+static void
+test_exec_symbol(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, syms, "linux", 0, 0);
+	/* real lines, gem5/vaastav-columbo-go-test-lines.txt */
+	SKIP(&h, "857006012457: system.cpu: A0 T0 : 0xffffffff81600136 "
+	    "@syscall_return_via_sysret+71 : sysret", SSP_SKIP_EXEC);
+	SKIP(&h, "857006011458: system.cpu: A0 T0 : 0xffffffff81600132 "
+	    "@syscall_return_via_sysret+67. 2 : POP_R : mov rsp, rsp, t1 : IntAlu : "
+	    "D=0x00007fff49f994c8 flags=(IsInteger|IsMicroop|IsLastMicroop)",
+	    SSP_SKIP_MICROOP);
+	SKIP(&h, "857006012790: system.cpu: A0 T0 : 0xffffffff814e6819 @mutex_unlock. 0 "
+	    ":   XOR_R_R : xor   edx, edx, edx : IntAlu :  D=0x0000000000000000",
+	    SSP_SKIP_MICROOP);
+	/* @sym without +off: an entry; the table that has it at that pc */
+	EV(&h, "857006012790: system.cpu: A0 T0 : 0xffffffff814e6819 @mutex_unlock    "
+	    ": xor  edx", SSP_EV_FUNC);
+	assert_string_equal(ph_s(&h, "sym"), "mutex_unlock");
+	assert_string_equal(ph_s(&h, "table"), "linux");
+	EV(&h, "1: system.cpu: A0 T0 : 0xffffffff814e6819 @mutex_unlock_alias    : xor",
+	    SSP_EV_FUNC);
+	assert_string_equal(ph_s(&h, "sym"), "mutex_unlock_alias");
+	/* unknown to the tables: table "gem5" */
+	EV(&h, "857006012790: system.cpu: A0 T0 : 0xffffffff811414bf "
+	    "@slab_pre_alloc_hook.constprop.0    : push      r12", SSP_EV_FUNC);
+	assert_string_equal(ph_s(&h, "sym"), "slab_pre_alloc_hook.constprop.0");
+	assert_string_equal(ph_s(&h, "table"), "gem5");
+	/* micro-op numbers 10..99 print as ".12" */
+	SKIP(&h, "1: system.cpu: A0 T0 : 0xffffffff811414bf @foo.12 : ADD : add",
+	    SSP_SKIP_MICROOP);
+	SKIP(&h, "1: system.cpu: A0 T0 : 0xffffffff811414bf @foo+4.12 : ADD : add",
+	    SSP_SKIP_MICROOP);
+	/* a symbol ending in digits, macro-op (four spaces) */
+	EV(&h, "1: system.cpu: A0 T0 : 0xffffffff811414bf @foo.12    : add", SSP_EV_FUNC);
+	assert_string_equal(ph_s(&h, "sym"), "foo.12");
+	SKIP(&h, "1: system.cpu: A0 T0 : 0xffffffff811414bf @    : add", SSP_SKIP_MALFORMED);
+	ph_close(&h);
+}
+
+static void
+test_insn_mode(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, syms, "linux", 0, 1);
+	EV(&h, "10: system.switch_cpus: T0 : 0xffffffff814cf3c2    : mov", SSP_EV_INSN);
+	assert_int_equal(ph_f(&h, "pc"), 0xffffffff814cf3c2ULL);
+	assert_int_equal(ph_i(&h, "upc"), -1);
+	EV(&h, "11: system.switch_cpus: T0 : 0xffffffff814cf3cb. 1 :   CMPXCHG_M_R : sub",
+	    SSP_EV_INSN);
+	assert_int_equal(ph_i(&h, "upc"), 1);
+	EV(&h, "11: system.cpu: A0 T0 : 0x7fc14f71f8b0.12 : CMP_R_I : limm", SSP_EV_INSN);
+	assert_int_equal(ph_i(&h, "upc"), 12);
+	assert_int_equal(ph_f(&h, "pc"), 0x7fc14f71f8b0ULL);
+	/* entries stay function entries; NOPs stay out */
+	EV(&h, "12: system.cpu: A0 T0 : 0xffffffff81600000    : push", SSP_EV_FUNC);
+	SKIP(&h, "13: system.cpu: A0 T0 : 0xffffffff81107471    :   NOP", SSP_SKIP_NOPFENCE);
+	ph_close(&h);
+}
+
+static void
+test_envelope_variants(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, syms, "linux", 0, 0);
+	/* FmtFlag: the debug flag before the name */
+	EV(&h, "1869691991749: SimBricksPci: system.pc.simbricks_0: simbricks-pci: "
+	    "sending read addr c0080300 size 4 id 94469181196688 bar 0 offs 80300",
+	    SSP_EV_MMIO_RD);
+	assert_string_equal(ph_s(&h, "comp"), "system.pc.simbricks_0");
+	EV(&h, "1473190510000: SimBricks: global: simbricks: processInEvent", SSP_EV_PROC_IN);
+	EV(&h, "2000: ExecEnable: system.switch_cpus: A0 T0 : 0xffffffff81600000    : "
+	    "push rbp", SSP_EV_FUNC);
+	assert_string_equal(ph_s(&h, "cpu"), "system.switch_cpus");
+	EV(&h, "1369143199499: PciHost: system.pc.pci_host: 00:00.0: read: offset=0x4, "
+	    "size=0x2", SSP_EV_PCIHOST_RD);
+	/* CRLF line ends */
+	EV(&h, "2000: system.cpu: A0 T0 : 0xffffffff81600000    : push rbp\r", SSP_EV_FUNC);
+	/* faults, other SimBricks objects, console text */
+	SKIP(&h, "850527080541: External Interrupt: RIP 0xffffffff812b781c: vector 236: "
+	    "#INTR", SSP_SKIP_FAULT);
+	SKIP(&h, "851993906913: Page-Fault: RIP 0x7fec71f4df04: vector 14: #PF(0x14) at "
+	    "0x7fec71f4df00", SSP_SKIP_FAULT);
+	SKIP(&h, "851993906913: Faults: Page-Fault: RIP 0x7fec71f4df04: vector 14",
+	    SSP_SKIP_FAULT);
+	SKIP(&h, "5: system.pc.ethernet: real->sim len=98", SSP_SKIP_SBOTHER);
+	SKIP(&h, "5: system.pc.ethernet: sending out a packet", SSP_SKIP_SBOTHER);
+	SKIP(&h, "5: system.mem: simbricks-mem: sending read addr 10 size 4 id 3",
+	    SSP_SKIP_SBOTHER);
+	SKIP(&h, "5: system.pc.south_bridge.ide: something else", SSP_SKIP_UNKNOWN);
+	SKIP(&h, "10 Hallo 327846378", SSP_SKIP_TEXT);
+	SKIP(&h, "Global frequency set at 1000000000000 ticks per second", SSP_SKIP_TEXT);
+	SKIP(&h, "warn: msix_signal(3): TODO: masked", SSP_SKIP_TEXT);
+	SKIP(&h, "", SSP_SKIP_EMPTY);
+	SKIP(&h, "12345", SSP_SKIP_TEXT);
+	SKIP(&h, "12345: ", SSP_SKIP_UNKNOWN);
+	ph_close(&h);
+}
+
+static void
+test_spliced(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	EV(&h, "978719381000: system.pc.simbricks_0: simbricks-pci: completed DMA id 1",
+	    SSP_EV_DMA_DONE);
+	/* console text without a newline, then a debug line */
+	EV(&h, "978719381360 resuming from drain978719383000: system.pc.simbricks_0: "
+	    "simbricks-pci: received MSI-X intr vec 3", SSP_EV_MSIX);
+	assert_int_equal(h.pl.ev.ts, 978719383000);
+	assert_true(h.pl.recovered);
+	/* digits at the end of the text: the tick is the shortest suffix
+	 * not below the last tick */
+	EV(&h, "count 12978719384000: global: simbricks: processInEvent", SSP_EV_PROC_IN);
+	assert_int_equal(h.pl.ev.ts, 978719384000);
+	SKIP(&h, "resuming from drain: system.pc.simbricks_0: received", SSP_SKIP_TEXT);
+	ph_close(&h);
+}
+
+static void
+test_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"1: system.pc.simbricks_0: simbricks-pci: sending read addr zz size 4 id 1",
+		"1: system.pc.simbricks_0: simbricks-pci: sending read addr c0 size 4",
+		"1: system.pc.simbricks_0: simbricks-pci: sending read addr c0 size 4 id 1 bar",
+		"1: system.pc.simbricks_0: simbricks-pci: sending read addr c0 size 4 id 1 extra",
+		"1: system.pc.simbricks_0: simbricks-pci: sending write addr c0 size 4 id 1 "
+		    "bar 0 offs 0 posted x",
+		"1: system.pc.simbricks_0: simbricks-pci: sending read addr "
+		    "11112222333344445 size 4 id 1",
+		"1: system.pc.simbricks_0: simbricks-pci: received DMA read id 1 addr 2",
+		"1: system.pc.simbricks_0: simbricks-pci: received MSI-X intr vec",
+		"1: system.pc.simbricks_0: simbricks-pci: completed DMA id -1",
+		"1: system.pc.simbricks_0: simbricks-pci: received read completion id 99999999999999999999",
+		"1: system.pc.simbricks_0: simbricks-pci: sending immediate response for posted write!",
+		"1: system.pc.simbricks_0: readConfig:  dev x func 0 reg 0x3d 1 bytes: data = 0x1",
+		"1: system.pc.simbricks_0: writeConfig: dev 0 func 0 reg 0x4 2 bytes: data =",
+		"1: system.pc.pci_host: 00:00.0: read: offset=4, size=0x2",
+		"1: system.cpu: A0 T0 : 0xzz    : mov",
+		"1: system.cpu: A0 Tx : 0x10    : mov",
+		"1: system.cpu: A0 T0 : 0x10. x : mov",
+		"99999999999999999999: global: simbricks: processInEvent",
+		"18446744073709551615: global: simbricks: processInEvent",
+	};
+	struct ph h;
+	size_t i;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ssp_pline *pl = ph_line(&h, bad[i]);
+
+		if (pl->skip != SSP_SKIP_MALFORMED && pl->skip != SSP_SKIP_TEXT)
+			fail_msg("'%s': %s", bad[i], pl->skip == SSP_SKIP_NONE ? "event" :
+			    ssp_skip_name((unsigned)pl->skip));
+		if (pl->skip == SSP_SKIP_MALFORMED)
+			assert_non_null(pl->why);
+	}
+	/* these are malformed known kinds, not text */
+	SKIP(&h, bad[0], SSP_SKIP_MALFORMED);
+	SKIP(&h, bad[5], SSP_SKIP_MALFORMED);
+	SKIP(&h, bad[18], SSP_SKIP_MALFORMED);
+	ph_close(&h);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_adapter_mmio),
+		cmocka_unit_test(test_adapter_dma_irq),
+		cmocka_unit_test(test_config_host_int),
+		cmocka_unit_test(test_sync),
+		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_exec_symbol),
+		cmocka_unit_test(test_insn_mode),
+		cmocka_unit_test(test_envelope_variants),
+		cmocka_unit_test(test_spliced),
+		cmocka_unit_test(test_malformed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

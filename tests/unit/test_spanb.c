@@ -1,0 +1,1185 @@
+/* Span builder: every span kind and context hand-over, fed event by event
+ * through the library API (no files): out-of-order ids, missing
+ * completions, missing contexts, duplicate ids, a syscall receiving two
+ * packets, background traffic, write ordering, ids, memory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ssp_event.h"
+#include "ssp_rules.h"
+#include "ssp_span.h"
+#include "ssp_spanb.h"
+#include "ssp_topo.h"
+
+#define NC SSP_SF_NCOMMON
+enum { H1, H2, N1, N2, NET };	/* stream indices of the test topology */
+
+static const char topo_csv[] =
+    "# two hosts, two NICs, one network\n"
+    "type,name,kind,file\n"
+    "stream,h1,host\n"
+    "stream,h2,host\n"
+    "stream,n1,nic\n"
+    "stream,n2,nic\n"
+    "stream,net,net\n"
+    "pcie,h1,n1,system.pc.simbricks_0\n"
+    "pcie,h2,n2\n"
+    "eth,n1,net,1,2\n"
+    "eth,n2,net,0,2\n";
+
+static const char rules_csv[] =
+    "class,function\n"
+    "syscall-entry,entry_SYSCALL_64\n"
+    "kernel-tx,__sys_sendto\n"
+    "driver-tx,i40e_lan_xmit_frame\n"
+    "kernel-rx,netif_receive_skb_list_internal\n"
+    "driver-rx,i40e_napi_poll\n"
+    "pci-write,__pci_write_msi_msg\n"
+    "linux-net,tcp_sendmsg\n"
+    "blacklist,xas_load\n";
+
+struct h {
+	struct ssp_topo *t;
+	struct ssp_rules *r;
+	struct ssp_spanb *b;
+	char *in[5][64];	/* input strings per stream, by id */
+	unsigned nin[5];
+	char *out[256];		/* output strings, by id */
+	unsigned nout;
+	struct ssp_rec *recs;
+	size_t nrec, cap;
+	int events;
+};
+
+static const char *
+sk_text(void *ctx, unsigned st, uint64_t id, size_t *len)
+{
+	struct h *h = ctx;
+
+	if (id == 0 || id > h->nin[st])
+		return NULL;
+	*len = strlen(h->in[st][id - 1]);
+	return h->in[st][id - 1];
+}
+
+static uint64_t
+sk_intern(void *ctx, const char *s, size_t len, struct ssp_err *e)
+{
+	struct h *h = ctx;
+	unsigned i;
+
+	(void)e;
+	for (i = 0; i < h->nout; i++)
+		if (strlen(h->out[i]) == len && memcmp(h->out[i], s, len) == 0)
+			return i + 1;
+	assert_true(h->nout < 256);
+	h->out[h->nout] = strndup(s, len);
+	return ++h->nout;
+}
+
+static int
+sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
+{
+	struct h *h = ctx;
+
+	(void)e;
+	if (h->nrec == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 256;
+		h->recs = realloc(h->recs, h->cap * sizeof(*h->recs));
+		assert_non_null(h->recs);
+	}
+	h->recs[h->nrec++] = *r;
+	return SSP_OK;
+}
+
+static struct h *
+setup(const char *extra_rules, int events)
+{
+	static const struct ssp_spanb_sink sink = { NULL, sk_text, sk_intern, sk_put };
+	struct ssp_spanb_sink s = sink;
+	struct ssp_spanb_opts o = { 0x5a17, events };
+	struct h *h = calloc(1, sizeof(*h));
+	char rules[2048];
+	struct ssp_err e;
+
+	assert_non_null(h);
+	h->events = events;
+	snprintf(rules, sizeof(rules), "%s%s", rules_csv, extra_rules);
+	assert_int_equal(ssp_topo_parse(&h->t, "topo.csv", NULL, topo_csv,
+	    strlen(topo_csv), &e), SSP_OK);
+	assert_int_equal(ssp_rules_parse(&h->r, "rules.csv", rules,
+	    strlen(rules), &e), SSP_OK);
+	s.ctx = h;
+	assert_int_equal(ssp_spanb_new(&h->b, h->t, h->r, &o, &s, &e), SSP_OK);
+	return h;
+}
+
+static void
+teardown(struct h *h)
+{
+	unsigned i, k;
+
+	ssp_spanb_free(h->b);
+	ssp_rules_free(h->r);
+	ssp_topo_free(h->t);
+	for (k = 0; k < 5; k++)
+		for (i = 0; i < h->nin[k]; i++)
+			free(h->in[k][i]);
+	for (i = 0; i < h->nout; i++)
+		free(h->out[i]);
+	free(h->recs);
+	free(h);
+}
+
+/* Input string id of a text in a stream (defined on first use). */
+static uint64_t
+sid(struct h *h, unsigned st, const char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < h->nin[st]; i++)
+		if (strcmp(h->in[st][i], s) == 0)
+			return i + 1;
+	h->in[st][h->nin[st]] = strdup(s);
+	return ++h->nin[st];
+}
+
+static void
+feed(struct h *h, unsigned st, int64_t ts, unsigned type, unsigned nf, ...)
+{
+	struct ssp_rec r;
+	struct ssp_err e;
+	va_list ap;
+	unsigned i;
+
+	memset(&r, 0, sizeof(r));
+	r.ts = ts;
+	r.type = type;
+	r.nf = ssp_event_schema.types[type].nf;
+	va_start(ap, nf);
+	for (i = 0; i < nf; i++)
+		r.f[i] = va_arg(ap, uint64_t);
+	va_end(ap);
+	assert_int_equal(ssp_spanb_event(h->b, st, &r, &e), SSP_OK);
+}
+
+#define U(x) ((uint64_t)(x))
+#define COMP "system.pc.simbricks_0"
+
+static void
+fn(struct h *h, unsigned st, int64_t ts, const char *sym)
+{
+	feed(h, st, ts, SSP_EV_FUNC, 3, sid(h, st, "cpu0"), sid(h, st, sym),
+	    sid(h, st, "vmlinux"));
+}
+
+static void
+fn_cpu(struct h *h, unsigned st, int64_t ts, const char *cpu, const char *sym)
+{
+	feed(h, st, ts, SSP_EV_FUNC, 3, sid(h, st, cpu), sid(h, st, sym),
+	    sid(h, st, "vmlinux"));
+}
+
+static void
+mmio_wr(struct h *h, unsigned st, int64_t ts, uint64_t id, int bar,
+    uint64_t offs, int posted)
+{
+	feed(h, st, ts, SSP_EV_MMIO_WR, 7, sid(h, st, COMP), U(0xc0000000 + offs),
+	    U(4), id, U((int64_t)bar), offs, U((int64_t)posted));
+}
+
+static void
+mmio_rd(struct h *h, unsigned st, int64_t ts, uint64_t id, int bar,
+    uint64_t offs)
+{
+	feed(h, st, ts, SSP_EV_MMIO_RD, 6, sid(h, st, COMP), U(0xc0000000 + offs),
+	    U(4), id, U((int64_t)bar), offs);
+}
+
+static void
+posted(struct h *h, unsigned st, int64_t ts)
+{
+	feed(h, st, ts, SSP_EV_MMIO_POSTED, 1, sid(h, st, COMP ".pio"));
+}
+
+static void
+hdone(struct h *h, unsigned st, int64_t ts, unsigned type, uint64_t id)
+{
+	feed(h, st, ts, type, 2, sid(h, st, COMP), id);
+}
+
+static void
+hdma(struct h *h, unsigned st, int64_t ts, int write, uint64_t id)
+{
+	feed(h, st, ts, write ? SSP_EV_DMA_WR : SSP_EV_DMA_RD, 4,
+	    sid(h, st, COMP), id, U(0x1000), U(64));
+}
+
+static void
+hmsix(struct h *h, unsigned st, int64_t ts, unsigned vec)
+{
+	feed(h, st, ts, SSP_EV_MSIX, 2, sid(h, st, COMP), U(vec));
+}
+
+static void
+nic_wr(struct h *h, unsigned st, int64_t ts, uint64_t off)
+{
+	feed(h, st, ts, SSP_EV_NIC_WR, 4, off, U(4), U(1), U(1));
+}
+
+static void
+nic_rd(struct h *h, unsigned st, int64_t ts, uint64_t off)
+{
+	feed(h, st, ts, SSP_EV_NIC_RD, 3, off, U(4), U(7));
+}
+
+static void
+ndma(struct h *h, unsigned st, int64_t ts, unsigned type, uint64_t op)
+{
+	feed(h, st, ts, type, 4, op, U(0x1000), U(64), U(0));
+}
+
+static void
+nic1(struct h *h, unsigned st, int64_t ts, unsigned type, uint64_t a, uint64_t b)
+{
+	feed(h, st, ts, type, 2, a, b);
+}
+
+static void
+net(struct h *h, int64_t ts, unsigned type, unsigned node, unsigned dev,
+    int64_t uid, int interesting, unsigned boundary)
+{
+	feed(h, NET, ts, type, 7, U(node), U(dev), sid(h, NET,
+	    dev == 2 ? "CosimNetDevice" : "SimpleNetDevice"), sid(h, NET, "x"),
+	    U(uid), U(interesting), U(boundary));
+}
+
+static void
+finish(struct h *h)
+{
+	struct ssp_err e;
+
+	assert_int_equal(ssp_spanb_finish(h->b, &e), SSP_OK);
+}
+
+/* --- queries on the output ------------------------------------------------ */
+
+static const struct ssp_rec *
+span_at(const struct h *h, unsigned kind, int64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < h->nrec; i++)
+		if (h->recs[i].type == kind && h->recs[i].ts == ts)
+			return &h->recs[i];
+	fail_msg("no %s span starting at %lld", ssp_span_kind_name(kind),
+	    (long long)ts);
+	return NULL;
+}
+
+static const struct ssp_rec *
+by_id(const struct h *h, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < h->nrec; i++)
+		if (h->recs[i].type < SSP_SK_NKINDS && h->recs[i].f[SSP_SF_SPAN] == id)
+			return &h->recs[i];
+	return NULL;
+}
+
+/* The parent of a span is the span of that kind starting at that time. */
+static void
+parent_is(const struct h *h, unsigned kind, int64_t ts, unsigned pkind,
+    int64_t pts)
+{
+	const struct ssp_rec *s = span_at(h, kind, ts), *p;
+
+	assert_true(s->f[SSP_SF_PARENT] != 0);
+	p = by_id(h, s->f[SSP_SF_PARENT]);
+	assert_non_null(p);
+	if (p->type != pkind || p->ts != pts)
+		fail_msg("%s@%lld: parent is %s@%lld, want %s@%lld",
+		    ssp_span_kind_name(kind), (long long)ts,
+		    ssp_span_kind_name(p->type), (long long)p->ts,
+		    ssp_span_kind_name(pkind), (long long)pts);
+	assert_true(s->f[SSP_SF_TRACE_LO] == p->f[SSP_SF_TRACE_LO]);
+	assert_true(s->f[SSP_SF_TRACE_HI] == 0x5a17);
+}
+
+static const char *
+ostr(const struct h *h, uint64_t id)
+{
+	return id == 0 || id > h->nout ? "" : h->out[id - 1];
+}
+
+static void
+root_is(const struct h *h, unsigned kind, int64_t ts, unsigned flags,
+    const char *cause)
+{
+	const struct ssp_rec *s = span_at(h, kind, ts);
+
+	assert_true(s->f[SSP_SF_PARENT] == 0);
+	assert_true(s->f[SSP_SF_TRACE_LO] == s->f[SSP_SF_SPAN]);
+	assert_int_equal(s->f[SSP_SF_FLAGS], flags);
+	assert_string_equal(ostr(h, s->f[SSP_SF_CAUSE]), cause);
+}
+
+static size_t
+count(const struct h *h, unsigned type)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < h->nrec; i++)
+		n += h->recs[i].type == type;
+	return n;
+}
+
+/* Invariants every output must keep. */
+static void
+check_invariants(const struct h *h)
+{
+	const struct ssp_spanb_stats *st = ssp_spanb_stats(h->b);
+	uint64_t expect_id = 1, in = 0, used = 0, dropped = 0;
+	size_t i, k;
+
+	for (i = 0; i < h->nrec; i++) {
+		const struct ssp_rec *r = &h->recs[i];
+
+		if (r->type < SSP_SK_NKINDS) {
+			/* ids sequential in output order, parents before children */
+			assert_true(r->f[SSP_SF_SPAN] == expect_id);
+			expect_id++;
+			if (r->f[SSP_SF_PARENT] != 0) {
+				const struct ssp_rec *p = by_id(h, r->f[SSP_SF_PARENT]);
+
+				assert_non_null(p);
+				assert_true(p < r);
+				assert_true(p->f[SSP_SF_TRACE_LO] == r->f[SSP_SF_TRACE_LO]);
+			} else {
+				assert_true(r->f[SSP_SF_TRACE_LO] == r->f[SSP_SF_SPAN]);
+			}
+			assert_true((int64_t)r->f[SSP_SF_DUR] >= 0);
+			assert_int_equal(!!(r->f[SSP_SF_FLAGS] & SSP_SPAN_ORPHAN),
+			    r->f[SSP_SF_CAUSE] != 0);
+		} else if (r->type == SSP_SPAN_T_LINK) {
+			/* both ends written before the link */
+			const struct ssp_rec *a = by_id(h, r->f[SSP_LF_SPAN]);
+			const struct ssp_rec *b = by_id(h, r->f[SSP_LF_TARGET]);
+
+			assert_non_null(a);
+			assert_non_null(b);
+			assert_true(a < r && b < r);
+			assert_true(b->f[SSP_SF_TRACE_LO] == r->f[SSP_LF_TRACE_LO]);
+		} else {
+			/* member events right after their span or its siblings */
+			assert_true(r->type >= SSP_SPAN_T_EV0);
+			assert_true(r->f[SSP_EF_SPAN] == expect_id - 1);
+		}
+	}
+	for (k = 0; k < st->nstreams; k++) {
+		assert_true(st->in[k] == st->used[k] + st->dropped[k]);
+		in += st->in[k];
+		used += st->used[k];
+		dropped += st->dropped[k];
+	}
+	for (k = 0, i = 0; k < SSP_DROP_N; k++)
+		i += st->drop[k];
+	assert_true(i == dropped);
+	(void)in;
+	(void)used;
+	assert_true(ssp_spanb_live(h->b) == 0);
+}
+
+/* --- tests ----------------------------------------------------------------- */
+
+static void
+test_syscall(void **state)
+{
+	struct h *h = setup("", 0);
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H1, 10, "do_idle");		/* before any syscall: dropped */
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	fn(h, H1, 110, "xas_load");		/* blacklisted: ignored */
+	fn(h, H1, 120, "__sys_sendto");
+	fn(h, H1, 130, "i40e_lan_xmit_frame");
+	fn(h, H1, 140, "kfree");
+	fn(h, H1, 200, "entry_SYSCALL_64");	/* next one: the first ends */
+	fn(h, H1, 210, "netif_receive_skb_list_internal");
+	finish(h);
+	assert_int_equal(count(h, SSP_SK_HOST_SYSCALL), 2);
+	s = span_at(h, SSP_SK_HOST_SYSCALL, 100);
+	assert_string_equal(ostr(h, s->f[SSP_SA_SYSCALL_ENTRY]), "entry_SYSCALL_64");
+	assert_string_equal(ostr(h, s->f[SSP_SA_SYSCALL_CALL]), "__sys_sendto");
+	assert_string_equal(ostr(h, s->f[SSP_SA_SYSCALL_CPU]), "cpu0");
+	assert_int_equal(s->f[SSP_SA_SYSCALL_FUNCS], 4);
+	assert_int_equal(s->f[SSP_SA_SYSCALL_KTX], 1);
+	assert_int_equal(s->f[SSP_SA_SYSCALL_DTX], 1);
+	assert_int_equal(s->f[SSP_SA_SYSCALL_KRX], 0);
+	assert_int_equal(s->f[SSP_SF_DUR], 40);
+	root_is(h, SSP_SK_HOST_SYSCALL, 100, 0, "");
+	/* the last syscall is open at the end of input: written with OPEN */
+	root_is(h, SSP_SK_HOST_SYSCALL, 200, SSP_SPAN_OPEN, "");
+	s = span_at(h, SSP_SK_HOST_SYSCALL, 200);
+	assert_int_equal(s->f[SSP_SA_SYSCALL_KRX], 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_BLACKLIST], 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NO_SYSCALL], 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->used[H1], 6);
+	check_invariants(h);
+	teardown(h);
+}
+
+static void
+test_syscall_per_cpu(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	fn_cpu(h, H1, 100, "cpu0", "entry_SYSCALL_64");
+	fn_cpu(h, H1, 105, "cpu1", "entry_SYSCALL_64");
+	fn_cpu(h, H1, 110, "cpu0", "__sys_sendto");
+	mmio_rd(h, H1, 120, 7, 0, 0x10);	/* after cpu0's function */
+	fn_cpu(h, H1, 130, "cpu1", "kfree");
+	mmio_rd(h, H1, 140, 8, 0, 0x20);	/* after cpu1's function */
+	hdone(h, H1, 150, SSP_EV_MMIO_RD_DONE, 8);
+	hdone(h, H1, 151, SSP_EV_MMIO_RD_DONE, 7);
+	finish(h);
+	parent_is(h, SSP_SK_HOST_MMIO, 120, SSP_SK_HOST_SYSCALL, 100);
+	parent_is(h, SSP_SK_HOST_MMIO, 140, SSP_SK_HOST_SYSCALL, 105);
+	assert_int_equal(span_at(h, SSP_SK_HOST_SYSCALL, 100)->f[SSP_SA_SYSCALL_FUNCS], 2);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* host syscall -> host mmio -> NIC mmio, posted and non-posted */
+static void
+test_mmio_handover(void **state)
+{
+	struct h *h = setup("", 0);
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 200, 0xaa, 0, 0x108000, 1);
+	posted(h, H1, 200);
+	mmio_rd(h, H1, 300, 0xbb, 0, 0x80300);
+	nic_wr(h, N1, 700, 0x108000);
+	nic_rd(h, N1, 800, 0x80300);
+	hdone(h, H1, 1300, SSP_EV_MMIO_RD_DONE, 0xbb);
+	finish(h);
+	parent_is(h, SSP_SK_HOST_MMIO, 200, SSP_SK_HOST_SYSCALL, 100);
+	parent_is(h, SSP_SK_HOST_MMIO, 300, SSP_SK_HOST_SYSCALL, 100);
+	parent_is(h, SSP_SK_NIC_MMIO, 700, SSP_SK_HOST_MMIO, 200);
+	parent_is(h, SSP_SK_NIC_MMIO, 800, SSP_SK_HOST_MMIO, 300);
+	s = span_at(h, SSP_SK_HOST_MMIO, 300);
+	assert_int_equal(s->f[SSP_SF_DUR], 1000);
+	assert_int_equal(s->f[SSP_SA_HMMIO_WRITE], 0);
+	assert_int_equal(s->f[SSP_SA_HMMIO_OFFS], 0x80300);
+	s = span_at(h, SSP_SK_HOST_MMIO, 200);
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);	/* the response came */
+	assert_int_equal(s->f[SSP_SA_HMMIO_POSTED], 1);
+	s = span_at(h, SSP_SK_NIC_MMIO, 700);
+	assert_int_equal(s->f[SSP_SA_NMMIO_WRITE], 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->mmio_mismatch, 0);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* MMIO has no key: FIFO per link, checked by offset, resynchronised */
+static void
+test_mmio_fifo_offsets(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 200, 1, -1, 0x40, -1);	/* old adapter: no bar, no posted */
+	mmio_wr(h, H1, 210, 2, -1, 0x50, -1);
+	hdone(h, H1, 220, SSP_EV_MMIO_WR_DONE, 1);
+	hdone(h, H1, 230, SSP_EV_MMIO_WR_DONE, 2);
+	/* the first access never reached the NIC (an MSI-X table write) */
+	nic_wr(h, N1, 600, 0x50);
+	mmio_wr(h, H1, 700, 3, -1, 0x60, -1);
+	nic_wr(h, N1, 900, 0x64);		/* a wrong offset: counted */
+	finish(h);
+	parent_is(h, SSP_SK_NIC_MMIO, 600, SSP_SK_HOST_MMIO, 210);
+	parent_is(h, SSP_SK_NIC_MMIO, 900, SSP_SK_HOST_MMIO, 700);
+	assert_int_equal(ssp_spanb_stats(h->b)->mmio_skipped, 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->mmio_mismatch, 1);
+	/* the never-answered write 3 is open at the end */
+	root_is(h, SSP_SK_HOST_SYSCALL, 100, SSP_SPAN_OPEN, "");
+	assert_true(span_at(h, SSP_SK_HOST_MMIO, 700)->f[SSP_SF_FLAGS] & SSP_SPAN_OPEN);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* Other BARs and MSI programming stay inside gem5: no NIC context */
+static void
+test_mmio_not_for_nic(void **state)
+{
+	struct h *h = setup("device-bar,n1,0\ndevice-bar,n1,2\n", 0);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 200, 1, 3, 0x10, 0);	/* BAR 3: the MSI-X table */
+	fn(h, H1, 250, "__pci_write_msi_msg");
+	mmio_wr(h, H1, 300, 2, 0, 0x20, 0);	/* MSI programming */
+	fn(h, H1, 350, "kfree");
+	mmio_wr(h, H1, 400, 3, 2, 0x30, 0);	/* BAR 2: a device BAR here */
+	mmio_wr(h, H1, 500, 4, 3, 0x10, 1);	/* posted, MSI-X table ... */
+	posted(h, H1, 500);			/* ... still gets its response */
+	mmio_wr(h, H1, 600, 5, 3, 0x10, 1);	/* or not: nothing is missing */
+	nic_wr(h, N1, 900, 0x30);
+	nic_wr(h, N1, 950, 0x40);		/* nothing left for it */
+	hdone(h, H1, 1000, SSP_EV_MMIO_WR_DONE, 3);
+	finish(h);
+	assert_int_equal(span_at(h, SSP_SK_HOST_MMIO, 200)->f[SSP_SF_DUR], 0);
+	assert_int_equal(span_at(h, SSP_SK_HOST_MMIO, 500)->f[SSP_SF_FLAGS], 0);
+	assert_int_equal(span_at(h, SSP_SK_HOST_MMIO, 600)->f[SSP_SF_FLAGS], 0);
+	assert_int_equal(ssp_spanb_stats(h->b)->used[H1], 10);	/* all of them */
+	parent_is(h, SSP_SK_NIC_MMIO, 900, SSP_SK_HOST_MMIO, 400);
+	root_is(h, SSP_SK_NIC_MMIO, 950, SSP_SPAN_ORPHAN, "mmio");
+	assert_int_equal(ssp_spanb_stats(h->b)->orphans[SSP_CAUSE_MMIO], 1);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* NIC dma -> host dma joined by op pointer == id, whatever the order */
+static void
+test_dma_join_by_key(void **state)
+{
+	struct h *h = setup("", 0);
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 200, 1, 0, 0x108000, 1);
+	posted(h, H1, 200);
+	nic_wr(h, N1, 700, 0x108000);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_ISSUE, 0x55ea69870000);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_EXEC, 0x55ea69870000);
+	ndma(h, N1, 810, SSP_EV_NIC_DMA_ENQ, 0x55ea69870040);	/* queued */
+	ndma(h, N1, 900, SSP_EV_NIC_DMA_EXEC, 0x55ea69870040);
+	/* the host sees them in the other order */
+	hdma(h, H1, 1400, 0, 0x55ea69870040);
+	hdma(h, H1, 1410, 1, 0x55ea69870000);
+	hdone(h, H1, 1500, SSP_EV_DMA_DONE, 0x55ea69870000);
+	hdone(h, H1, 1510, SSP_EV_DMA_DONE, 0x55ea69870040);
+	ndma(h, N1, 2000, SSP_EV_NIC_DMA_DONE_RD, 0x55ea69870040);
+	ndma(h, N1, 2010, SSP_EV_NIC_DMA_DONE_WR, 0x55ea69870000);
+	finish(h);
+	parent_is(h, SSP_SK_HOST_DMA, 1400, SSP_SK_NIC_DMA, 810);
+	parent_is(h, SSP_SK_HOST_DMA, 1410, SSP_SK_NIC_DMA, 800);
+	parent_is(h, SSP_SK_NIC_DMA, 800, SSP_SK_NIC_MMIO, 700);
+	parent_is(h, SSP_SK_NIC_DMA, 810, SSP_SK_NIC_MMIO, 700);
+	s = span_at(h, SSP_SK_NIC_DMA, 800);
+	assert_int_equal(s->f[SSP_SF_DUR], 1210);
+	assert_int_equal(s->f[SSP_SA_NDMA_WRITE], 1);
+	assert_true(s->f[SSP_SA_NDMA_OP] == 0x55ea69870000);
+	assert_int_equal(span_at(h, SSP_SK_NIC_DMA, 810)->f[SSP_SA_NDMA_WRITE], 0);
+	s = span_at(h, SSP_SK_HOST_DMA, 1400);
+	assert_int_equal(s->f[SSP_SF_DUR], 110);
+	assert_true(s->f[SSP_SA_HDMA_ID] == 0x55ea69870040);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* Missing completions: spans still open at the end are written OPEN */
+static void
+test_missing_completions(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_rd(h, H1, 200, 5, 0, 0x10);	/* no completion */
+	nic_rd(h, N1, 600, 0x10);
+	ndma(h, N1, 700, SSP_EV_NIC_DMA_ISSUE, 0x100);	/* never executes */
+	ndma(h, N1, 710, SSP_EV_NIC_DMA_EXEC, 0x140);	/* no issue line */
+	hdma(h, H1, 1200, 0, 0x140);			/* no completion */
+	hdone(h, H1, 1300, SSP_EV_DMA_DONE, 0x999);	/* nothing open */
+	ndma(h, N1, 1400, SSP_EV_NIC_DMA_DONE_RD, 0x777);	/* nothing open */
+	finish(h);
+	assert_true(span_at(h, SSP_SK_HOST_MMIO, 200)->f[SSP_SF_FLAGS] == SSP_SPAN_OPEN);
+	assert_true(span_at(h, SSP_SK_NIC_DMA, 700)->f[SSP_SF_FLAGS] ==
+	    (SSP_SPAN_OPEN | SSP_SPAN_ORPHAN));	/* a read is no cause */
+	root_is(h, SSP_SK_NIC_DMA, 710, SSP_SPAN_OPEN | SSP_SPAN_ORPHAN, "nic-cause");
+	parent_is(h, SSP_SK_HOST_DMA, 1200, SSP_SK_NIC_DMA, 710);
+	assert_true(span_at(h, SSP_SK_HOST_DMA, 1200)->f[SSP_SF_FLAGS] == SSP_SPAN_OPEN);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NO_START], 2);
+	assert_int_equal(ssp_spanb_stats(h->b)->open, 5);	/* with the syscall */
+	check_invariants(h);
+	teardown(h);
+}
+
+/* An id reused while its span is open closes the old one INCOMPLETE */
+static void
+test_duplicate_ids(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_rd(h, H1, 200, 5, 0, 0x10);
+	mmio_rd(h, H1, 300, 5, 0, 0x20);	/* same id: the first never completed */
+	hdone(h, H1, 400, SSP_EV_MMIO_RD_DONE, 5);
+	ndma(h, N1, 500, SSP_EV_NIC_DMA_ISSUE, 0x40);
+	ndma(h, N1, 600, SSP_EV_NIC_DMA_ISSUE, 0x40);
+	ndma(h, N1, 700, SSP_EV_NIC_DMA_DONE_RD, 0x40);
+	finish(h);
+	assert_true(span_at(h, SSP_SK_HOST_MMIO, 200)->f[SSP_SF_FLAGS] ==
+	    SSP_SPAN_INCOMPLETE);
+	assert_int_equal(span_at(h, SSP_SK_HOST_MMIO, 300)->f[SSP_SF_DUR], 100);
+	assert_true(span_at(h, SSP_SK_NIC_DMA, 500)->f[SSP_SF_FLAGS] & SSP_SPAN_INCOMPLETE);
+	assert_int_equal(span_at(h, SSP_SK_NIC_DMA, 600)->f[SSP_SF_DUR], 100);
+	assert_int_equal(ssp_spanb_stats(h->b)->dup_ids, 2);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* Every missing context makes an orphan root naming what was missing */
+static void
+test_missing_contexts(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	mmio_rd(h, H1, 50, 1, 0, 0x10);			/* no syscall yet */
+	hdone(h, H1, 60, SSP_EV_MMIO_RD_DONE, 1);
+	hdma(h, H1, 100, 0, 0x1234);			/* no NIC dma */
+	hmsix(h, H1, 110, 3);				/* no NIC msix */
+	nic1(h, N1, 120, SSP_EV_NIC_TX, 60, 0);		/* no cause on the NIC */
+	nic1(h, N2, 130, SSP_EV_NIC_RX, 0, 60);		/* nothing from the net */
+	net(h, 140, SSP_EV_NET_ENQ, 0, 2, 9, 1, SSP_NET_FROM_ADAPTER); /* no tx */
+	net(h, 150, SSP_EV_NET_DEQ, 0, 2, 9, 1, 0);
+	net(h, 160, SSP_EV_NET_ENQ, 3, 1, 77, 1, 0);	/* no previous hop */
+	net(h, 170, SSP_EV_NET_DEQ, 3, 1, 77, 1, 0);
+	finish(h);
+	root_is(h, SSP_SK_HOST_MMIO, 50, SSP_SPAN_ORPHAN, "syscall");
+	root_is(h, SSP_SK_HOST_DMA, 100, SSP_SPAN_ORPHAN | SSP_SPAN_OPEN, "dma");
+	root_is(h, SSP_SK_HOST_MSIX, 110, SSP_SPAN_ORPHAN | SSP_SPAN_OPEN, "msix");
+	root_is(h, SSP_SK_NIC_TX, 120, SSP_SPAN_ORPHAN, "nic-cause");
+	root_is(h, SSP_SK_NIC_RX, 130, SSP_SPAN_ORPHAN, "rx");
+	root_is(h, SSP_SK_NET_DEVICE, 140, SSP_SPAN_ORPHAN, "tx");
+	root_is(h, SSP_SK_NET_DEVICE, 160, SSP_SPAN_ORPHAN, "packet");
+	assert_int_equal(ssp_spanb_stats(h->b)->orphans[SSP_CAUSE_TX], 1);
+	/* the NIC tx context was never consumed: counted */
+	assert_int_equal(ssp_spanb_stats(h->b)->ctx_unused[SSP_CTX_TX], 1);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* NIC msix -> host msix (+ the completed DMA id 0 that follows) */
+static void
+test_msix(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	nic1(h, N2, 100, SSP_EV_NIC_RX, 0, 60);
+	nic1(h, N2, 200, SSP_EV_NIC_MSIX, 1, 0);
+	nic1(h, N2, 210, SSP_EV_NIC_MSI, 2, 0);
+	feed(h, H2, 700, SSP_EV_MSIX, 2, sid(h, H2, "system.pc.simbricks_1"), U(1));
+	hdone(h, H2, 710, SSP_EV_DMA_DONE, 0);
+	hmsix(h, H2, 720, 9);		/* vector differs from the NIC's */
+	hdone(h, H2, 730, SSP_EV_DMA_DONE, 0);
+	hdone(h, H2, 740, SSP_EV_DMA_DONE, 0);	/* no interrupt open */
+	finish(h);
+	parent_is(h, SSP_SK_NIC_MSIX, 200, SSP_SK_NIC_RX, 100);
+	parent_is(h, SSP_SK_HOST_MSIX, 700, SSP_SK_NIC_MSIX, 200);
+	parent_is(h, SSP_SK_HOST_MSIX, 720, SSP_SK_NIC_MSIX, 210);
+	assert_int_equal(span_at(h, SSP_SK_HOST_MSIX, 700)->f[SSP_SF_DUR], 10);
+	assert_int_equal(span_at(h, SSP_SK_NIC_MSIX, 210)->f[SSP_SA_NMSIX_MSI], 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->msix_mismatch, 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NO_START], 1);
+	root_is(h, SSP_SK_NIC_RX, 100, SSP_SPAN_ORPHAN, "rx");
+	check_invariants(h);
+	teardown(h);
+}
+
+/* NIC tx -> network device spans chained per packet uid -> NIC rx ->
+ * receiving syscall; two packets interleaved in the network */
+static void
+test_network_chain(void **state)
+{
+	struct h *h = setup("", 0);
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H1, 10, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 20, 1, 0, 0x108000, 1);
+	posted(h, H1, 20);
+	nic_wr(h, N1, 100, 0x108000);
+	nic1(h, N1, 200, SSP_EV_NIC_TX, 98, 0);
+	nic1(h, N1, 210, SSP_EV_NIC_TX, 98, 0);
+	net(h, 300, SSP_EV_NET_ENQ, 1, 2, 5, 1, SSP_NET_FROM_ADAPTER);
+	net(h, 300, SSP_EV_NET_DEQ, 1, 2, 5, 1, 0);
+	net(h, 300, SSP_EV_NET_ENQ, 1, 1, 5, 1, 0);
+	net(h, 310, SSP_EV_NET_ENQ, 1, 2, 6, 1, SSP_NET_FROM_ADAPTER);
+	net(h, 310, SSP_EV_NET_DEQ, 1, 2, 6, 1, 0);
+	net(h, 310, SSP_EV_NET_ENQ, 1, 1, 6, 1, 0);
+	net(h, 320, SSP_EV_NET_DEQ, 1, 1, 6, 1, 0);	/* 6 overtakes 5 */
+	net(h, 330, SSP_EV_NET_DEQ, 1, 1, 5, 1, 0);
+	net(h, 340, SSP_EV_NET_ENQ, 0, 2, 6, 1, 0);
+	net(h, 345, SSP_EV_NET_ENQ, 0, 2, 5, 1, 0);
+	net(h, 350, SSP_EV_NET_DEQ, 0, 2, 6, 1, SSP_NET_TO_ADAPTER);
+	net(h, 360, SSP_EV_NET_DEQ, 0, 2, 5, 1, SSP_NET_TO_ADAPTER);
+	nic1(h, N2, 400, SSP_EV_NIC_RX, 0, 98);
+	nic1(h, N2, 410, SSP_EV_NIC_RX, 0, 98);
+	fn(h, H2, 500, "entry_SYSCALL_64");
+	fn(h, H2, 510, "i40e_napi_poll");	/* receives both: parent + link */
+	finish(h);
+	parent_is(h, SSP_SK_NIC_TX, 200, SSP_SK_NIC_MMIO, 100);
+	parent_is(h, SSP_SK_NET_DEVICE, 300, SSP_SK_NIC_TX, 200);
+	parent_is(h, SSP_SK_NET_DEVICE, 310, SSP_SK_NIC_TX, 210);
+	/* second hop: by uid, not by arrival order */
+	s = span_at(h, SSP_SK_NET_DEVICE, 345);
+	assert_int_equal(s->f[SSP_SA_NET_UID], 5);
+	parent_is(h, SSP_SK_NET_DEVICE, 345, SSP_SK_NET_DEVICE, 300);
+	{
+		const struct ssp_rec *p = by_id(h, s->f[SSP_SF_PARENT]);
+
+		assert_int_equal(p->f[SSP_SA_NET_DEV], 1);	/* (1,1) hop of uid 5 */
+		assert_int_equal(p->f[SSP_SA_NET_UID], 5);
+	}
+	parent_is(h, SSP_SK_NET_DEVICE, 340, SSP_SK_NET_DEVICE, 310);
+	assert_int_equal(span_at(h, SSP_SK_NET_DEVICE, 340)->f[SSP_SA_NET_BOUNDARY],
+	    SSP_NET_TO_ADAPTER);
+	/* NIC rx in the order packets left the network */
+	parent_is(h, SSP_SK_NIC_RX, 400, SSP_SK_NET_DEVICE, 340);
+	parent_is(h, SSP_SK_NIC_RX, 410, SSP_SK_NET_DEVICE, 345);
+	/* the receiving syscall: oldest rx as parent, a link to the other */
+	parent_is(h, SSP_SK_HOST_SYSCALL, 500, SSP_SK_NIC_RX, 400);
+	assert_int_equal(count(h, SSP_SPAN_T_LINK), 1);
+	{
+		size_t i;
+
+		for (i = 0; i < h->nrec; i++)
+			if (h->recs[i].type == SSP_SPAN_T_LINK) {
+				const struct ssp_rec *a = by_id(h, h->recs[i].f[SSP_LF_SPAN]);
+				const struct ssp_rec *b = by_id(h, h->recs[i].f[SSP_LF_TARGET]);
+
+				assert_int_equal(a->type, SSP_SK_HOST_SYSCALL);
+				assert_int_equal(b->type, SSP_SK_NIC_RX);
+				assert_int_equal(b->ts, 410);
+				assert_string_equal(ostr(h, h->recs[i].f[SSP_LF_KIND]), "rx");
+			}
+	}
+	assert_int_equal(ssp_spanb_stats(h->b)->links, 1);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* Only rx contexts that started before the syscall count for it */
+static void
+test_receive_window(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	nic1(h, N2, 100, SSP_EV_NIC_RX, 0, 60);
+	fn(h, H2, 200, "entry_SYSCALL_64");
+	nic1(h, N2, 250, SSP_EV_NIC_RX, 0, 60);	/* after the syscall began */
+	fn(h, H2, 300, "netif_receive_skb_list_internal");
+	fn(h, H2, 400, "entry_SYSCALL_64");
+	fn(h, H2, 410, "kfree");		/* does not receive */
+	fn(h, H2, 500, "entry_SYSCALL_64");
+	fn(h, H2, 510, "i40e_napi_poll");
+	fn(h, H2, 600, "entry_SYSCALL_64");
+	fn(h, H2, 610, "i40e_napi_poll");	/* nothing pending: a plain root */
+	finish(h);
+	parent_is(h, SSP_SK_HOST_SYSCALL, 200, SSP_SK_NIC_RX, 100);
+	root_is(h, SSP_SK_HOST_SYSCALL, 400, 0, "");
+	parent_is(h, SSP_SK_HOST_SYSCALL, 500, SSP_SK_NIC_RX, 250);
+	root_is(h, SSP_SK_HOST_SYSCALL, 600, SSP_SPAN_OPEN, "");
+	assert_int_equal(count(h, SSP_SPAN_T_LINK), 0);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* Background traffic: dropped inside ns-3, a new trace at an adapter */
+static void
+test_background_adapter(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	net(h, 100, SSP_EV_NET_ENQ, 3, 1, 40, 0, 0);	/* never reaches a NIC */
+	net(h, 110, SSP_EV_NET_DEQ, 3, 1, 40, 0, 0);
+	net(h, 120, SSP_EV_NET_ENQ, 0, 2, 41, 0, 0);	/* at the adapter device */
+	net(h, 130, SSP_EV_NET_DEQ, 0, 2, 41, 0, 0);	/* ... but not to it */
+	net(h, 140, SSP_EV_NET_ENQ, 0, 2, 42, 0, 0);
+	net(h, 150, SSP_EV_NET_DEQ, 0, 2, 42, 0, SSP_NET_TO_ADAPTER);
+	net(h, 160, SSP_EV_NET_DROP, 3, 1, 43, 0, 0);	/* dropped background */
+	/* a broadcast: copies of uid 44 reach both NICs and a third port */
+	net(h, 170, SSP_EV_NET_ENQ, 0, 2, 44, 0, 0);
+	net(h, 171, SSP_EV_NET_DEQ, 0, 2, 44, 0, SSP_NET_TO_ADAPTER);
+	net(h, 172, SSP_EV_NET_ENQ, 0, 3, 44, 0, 0);
+	net(h, 173, SSP_EV_NET_ENQ, 1, 2, 44, 0, 0);
+	net(h, 174, SSP_EV_NET_DEQ, 0, 3, 44, 0, 0);
+	net(h, 175, SSP_EV_NET_DEQ, 1, 2, 44, 0, SSP_NET_TO_ADAPTER);
+	nic1(h, N2, 200, SSP_EV_NIC_RX, 0, 60);
+	fn(h, H2, 300, "entry_SYSCALL_64");
+	fn(h, H2, 310, "i40e_napi_poll");
+	finish(h);
+	assert_int_equal(count(h, SSP_SK_NET_DEVICE), 3);
+	root_is(h, SSP_SK_NET_DEVICE, 170, SSP_SPAN_BACKGROUND, "");
+	root_is(h, SSP_SK_NET_DEVICE, 173, SSP_SPAN_BACKGROUND, "");
+	root_is(h, SSP_SK_NET_DEVICE, 140, SSP_SPAN_BACKGROUND, "");
+	parent_is(h, SSP_SK_NIC_RX, 200, SSP_SK_NET_DEVICE, 140);
+	parent_is(h, SSP_SK_HOST_SYSCALL, 300, SSP_SK_NIC_RX, 200);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_BACKGROUND], 7);
+	assert_int_equal(ssp_spanb_stats(h->b)->background, 3);
+	check_invariants(h);
+	teardown(h);
+}
+
+static void
+test_background_all(void **state)
+{
+	struct h *h = setup("background,all\n", 0);
+
+	(void)state;
+	net(h, 100, SSP_EV_NET_ENQ, 3, 1, 40, 0, 0);
+	net(h, 110, SSP_EV_NET_DEQ, 3, 1, 40, 0, 0);
+	net(h, 120, SSP_EV_NET_ENQ, 4, 1, 40, 0, 0);
+	net(h, 130, SSP_EV_NET_DROP, 4, 1, 40, 0, 0);
+	finish(h);
+	root_is(h, SSP_SK_NET_DEVICE, 100, SSP_SPAN_BACKGROUND, "");
+	parent_is(h, SSP_SK_NET_DEVICE, 120, SSP_SK_NET_DEVICE, 100);
+	assert_int_equal(span_at(h, SSP_SK_NET_DEVICE, 120)->f[SSP_SA_NET_DROPPED], 1);
+	assert_int_equal(span_at(h, SSP_SK_NET_DEVICE, 120)->f[SSP_SF_FLAGS],
+	    SSP_SPAN_BACKGROUND);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* ns-3 drops: a device span ended by a drop, or a lone drop */
+static void
+test_net_drops_and_uids(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	nic1(h, N1, 10, SSP_EV_NIC_TX, 98, 0);
+	net(h, 20, SSP_EV_NET_ENQ, 1, 2, 5, 1, SSP_NET_FROM_ADAPTER);
+	net(h, 25, SSP_EV_NET_DEQ, 1, 2, 5, 1, 0);
+	net(h, 30, SSP_EV_NET_ENQ, 1, 1, 5, 1, 0);
+	net(h, 40, SSP_EV_NET_DROP, 1, 1, 5, 1, 0);	/* queue drop */
+	net(h, 50, SSP_EV_NET_DROP, 2, 1, 5, 1, 0);	/* PhyRxDrop, no enqueue */
+	net(h, 60, SSP_EV_NET_DEQ, 2, 1, 5, 1, 0);	/* no enqueue */
+	net(h, 70, SSP_EV_NET_ENQ, 2, 1, -1, 1, 0);	/* no uid */
+	net(h, 80, SSP_EV_NET_RX, 2, 1, 5, 1, 0);	/* ascii 'r' */
+	finish(h);
+	parent_is(h, SSP_SK_NET_DEVICE, 30, SSP_SK_NET_DEVICE, 20);
+	assert_int_equal(span_at(h, SSP_SK_NET_DEVICE, 30)->f[SSP_SA_NET_DROPPED], 1);
+	assert_int_equal(span_at(h, SSP_SK_NET_DEVICE, 30)->f[SSP_SF_DUR], 10);
+	parent_is(h, SSP_SK_NET_DEVICE, 50, SSP_SK_NET_DEVICE, 20);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NO_START], 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NO_UID], 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NO_RULE], 1);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* pci config span (pci_host access + config line) and interrupt span */
+static void
+test_pci_and_intr(void **state)
+{
+	struct h *h = setup("", 0);
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	feed(h, H1, 200, SSP_EV_PCIHOST_RD, 6, sid(h, H1, "system.pc.pci_host"),
+	    U(0), U(4), U(0), U(0x4), U(2));
+	feed(h, H1, 200, SSP_EV_CFG_RD, 6, sid(h, H1, COMP), U(0), U(0), U(0x4),
+	    U(2), U(0x6));
+	feed(h, H1, 300, SSP_EV_PCIHOST_WR, 6, sid(h, H1, "system.pc.pci_host"),
+	    U(0), U(5), U(0), U(0x10), U(4));	/* another device: no config line */
+	feed(h, H1, 400, SSP_EV_CFG_WR, 6, sid(h, H1, COMP), U(0), U(0), U(0x3d),
+	    U(1), U(0x1));			/* config line alone */
+	feed(h, H1, 500, SSP_EV_POST_INT, 4,
+	    sid(h, H1, "system.pc.pci_host.interface[00:04.0]"), U(0), U(4), U(0));
+	feed(h, H1, 560, SSP_EV_CLEAR_INT, 4,
+	    sid(h, H1, "system.pc.pci_host.interface[00:04.0]"), U(0), U(4), U(0));
+	finish(h);
+	parent_is(h, SSP_SK_HOST_PCI, 200, SSP_SK_HOST_SYSCALL, 100);
+	s = span_at(h, SSP_SK_HOST_PCI, 200);
+	assert_int_equal(s->f[SSP_SA_HPCI_REG], 0x4);
+	assert_int_equal(s->f[SSP_SA_HPCI_DATA], 0x6);
+	assert_string_equal(ostr(h, s->f[SSP_SA_HPCI_COMP]), COMP);
+	s = span_at(h, SSP_SK_HOST_PCI, 300);
+	assert_int_equal(s->f[SSP_SA_HPCI_WRITE], 1);
+	assert_int_equal(s->f[SSP_SA_HPCI_REG], 0x10);
+	assert_int_equal(s->f[SSP_SA_HPCI_DEV], 5);
+	assert_int_equal(span_at(h, SSP_SK_HOST_PCI, 400)->f[SSP_SA_HPCI_REG], 0x3d);
+	parent_is(h, SSP_SK_HOST_INTR, 500, SSP_SK_HOST_SYSCALL, 100);
+	assert_int_equal(span_at(h, SSP_SK_HOST_INTR, 500)->f[SSP_SF_DUR], 60);
+	assert_int_equal(count(h, SSP_SK_HOST_PCI), 3);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* root,net-syscalls leaves out syscalls that touched no network code */
+static void
+test_root_net_syscalls(void **state)
+{
+	struct h *h = setup("root,net-syscalls\n", 0);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	fn(h, H1, 110, "vfs_read");
+	mmio_wr(h, H1, 120, 1, 3, 0x10, 0);	/* BAR 3: stays in gem5 */
+	fn(h, H1, 200, "entry_SYSCALL_64");
+	fn(h, H1, 210, "tcp_sendmsg");		/* linux-net: kept */
+	fn(h, H1, 300, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 310, 2, 0, 0x20, 1);	/* makes the NIC work: kept */
+	posted(h, H1, 310);
+	fn(h, H1, 400, "entry_SYSCALL_64");	/* open at the end, no network */
+	finish(h);
+	assert_int_equal(count(h, SSP_SK_HOST_SYSCALL), 2);
+	span_at(h, SSP_SK_HOST_SYSCALL, 200);
+	parent_is(h, SSP_SK_HOST_MMIO, 310, SSP_SK_HOST_SYSCALL, 300);
+	assert_int_equal(count(h, SSP_SK_HOST_MMIO), 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->suppressed, 3);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NONNET], 4);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* --events: each span is followed by its member events, strings mapped */
+static void
+test_member_events(void **state)
+{
+	struct h *h = setup("", 1);
+	size_t i;
+	int seen = 0;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	fn(h, H1, 110, "__sys_sendto");
+	mmio_rd(h, H1, 120, 4, 0, 0x10);
+	hdone(h, H1, 130, SSP_EV_MMIO_RD_DONE, 4);
+	fn(h, H1, 200, "entry_SYSCALL_64");
+	finish(h);
+	for (i = 0; i < h->nrec; i++) {
+		const struct ssp_rec *r = &h->recs[i];
+
+		if (r->type != SSP_SK_HOST_SYSCALL || r->ts != 100)
+			continue;
+		assert_int_equal(h->recs[i + 1].type, SSP_SPAN_T_EV0 + SSP_EV_FUNC);
+		assert_int_equal(h->recs[i + 2].type, SSP_SPAN_T_EV0 + SSP_EV_FUNC);
+		assert_int_equal(h->recs[i + 2].ts, 110);
+		assert_true(h->recs[i + 2].f[SSP_EF_SPAN] == r->f[SSP_SF_SPAN]);
+		assert_int_equal(h->recs[i + 2].f[SSP_EF_STREAM], H1);
+		assert_string_equal(ostr(h, h->recs[i + 2].f[SSP_EF_NCOMMON +
+		    SSP_F_FUNC_SYM]), "__sys_sendto");
+		seen = 1;
+	}
+	assert_true(seen);
+	assert_int_equal(count(h, SSP_SPAN_T_EV0 + SSP_EV_MMIO_RD_DONE), 1);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* Input string ids may start over (concatenated segments) */
+static void
+test_strings_reset(void **state)
+{
+	struct h *h = setup("", 0);
+	unsigned i;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	/* new segment: ids redefined in another order */
+	for (i = 0; i < h->nin[H1]; i++)
+		free(h->in[H1][i]);
+	h->nin[H1] = 0;
+	ssp_spanb_strings_reset(h->b, H1);
+	sid(h, H1, "i40e_napi_poll");
+	fn(h, H1, 200, "entry_SYSCALL_64");
+	finish(h);
+	assert_int_equal(count(h, SSP_SK_HOST_SYSCALL), 2);
+	assert_string_equal(ostr(h, span_at(h, SSP_SK_HOST_SYSCALL, 200)->f[
+	    SSP_SA_SYSCALL_ENTRY]), "entry_SYSCALL_64");
+	check_invariants(h);
+	teardown(h);
+}
+
+/* A stream that ends early (truncated): its open spans are closed then */
+static void
+test_stream_end(void **state)
+{
+	struct h *h = setup("", 0);
+	struct ssp_err e;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_rd(h, H1, 110, 1, 0, 0x10);
+	assert_int_equal(ssp_spanb_stream_end(h->b, H1, &e), SSP_OK);
+	/* written at once: the syscall was the root */
+	assert_int_equal(count(h, SSP_SK_HOST_SYSCALL), 1);
+	assert_int_equal(count(h, SSP_SK_HOST_MMIO), 1);
+	nic_rd(h, N1, 500, 0x10);		/* the context was sent before */
+	fn(h, H1, 600, "entry_SYSCALL_64");	/* after the end: not used */
+	finish(h);
+	parent_is(h, SSP_SK_NIC_MMIO, 500, SSP_SK_HOST_MMIO, 110);
+	assert_true(span_at(h, SSP_SK_HOST_MMIO, 110)->f[SSP_SF_FLAGS] == SSP_SPAN_OPEN);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_FOREIGN], 1);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* Children wait for an unwritten parent; nothing is written early */
+static void
+test_write_order(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 200, 1, 0, 0x108000, 1);
+	posted(h, H1, 200);
+	nic_wr(h, N1, 700, 0x108000);
+	nic1(h, N1, 800, SSP_EV_NIC_TX, 98, 0);
+	net(h, 900, SSP_EV_NET_ENQ, 1, 2, 1, 1, SSP_NET_FROM_ADAPTER);
+	net(h, 950, SSP_EV_NET_DEQ, 1, 2, 1, 1, 0);
+	assert_int_equal(h->nrec, 0);	/* all wait for the open syscall */
+	fn(h, H1, 1000, "entry_SYSCALL_64");
+	assert_int_equal(count(h, SSP_SK_NET_DEVICE), 1);
+	assert_int_equal(h->recs[0].type, SSP_SK_HOST_SYSCALL);
+	finish(h);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* Unconsumed contexts are capped by context-limit */
+static void
+test_context_limit(void **state)
+{
+	struct h *h = setup("context-limit,2\n", 0);
+	int i;
+
+	(void)state;
+	fn(h, H1, 10, "entry_SYSCALL_64");
+	for (i = 0; i < 5; i++) {
+		mmio_wr(h, H1, 100 + i, (uint64_t)i + 1, 0, 0x10, 1);
+		posted(h, H1, 100 + i);
+	}
+	finish(h);
+	assert_int_equal(ssp_spanb_stats(h->b)->ctx_overflow[SSP_CTX_MMIO], 3);
+	assert_int_equal(ssp_spanb_stats(h->b)->ctx_unused[SSP_CTX_MMIO], 2);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* Memory is bounded by open spans, not by input: many requests */
+static void
+test_memory_bounded(void **state)
+{
+	struct h *h = setup("packet-idle,1us\n", 0);
+	int64_t i, t;
+
+	(void)state;
+	for (i = 0; i < 5000; i++) {
+		t = 1000000 * i;
+		fn(h, H1, t, "entry_SYSCALL_64");
+		mmio_wr(h, H1, t + 10, (uint64_t)i, 0, 0x108000, 1);
+		posted(h, H1, t + 10);
+		nic_wr(h, N1, t + 100, 0x108000);
+		nic1(h, N1, t + 200, SSP_EV_NIC_TX, 98, 0);
+		net(h, t + 300, SSP_EV_NET_ENQ, 1, 2, i, 1, SSP_NET_FROM_ADAPTER);
+		net(h, t + 310, SSP_EV_NET_DEQ, 1, 2, i, 1, 0);
+		net(h, t + 320, SSP_EV_NET_ENQ, 0, 2, i, 1, 0);
+		net(h, t + 330, SSP_EV_NET_DEQ, 0, 2, i, 1, SSP_NET_TO_ADAPTER);
+		nic1(h, N2, t + 400, SSP_EV_NIC_RX, 0, 98);
+		fn(h, H2, t + 500, "entry_SYSCALL_64");
+		fn(h, H2, t + 510, "i40e_napi_poll");
+		h->nrec = 0;	/* keep the harness small */
+	}
+	finish(h);
+	assert_true(ssp_spanb_peak(h->b) < 40);
+	assert_int_equal(ssp_spanb_live(h->b), 0);
+	assert_true(ssp_spanb_stats(h->b)->packets_expired > 4000);
+	teardown(h);
+}
+
+/* Same input, same output: bytes and ids */
+static void
+test_deterministic(void **state)
+{
+	struct h *a = setup("", 1), *b = setup("", 1);
+	struct h *hs[2] = { a, b };
+	int k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct h *h = hs[k];
+
+		fn(h, H1, 10, "entry_SYSCALL_64");
+		mmio_wr(h, H1, 20, 1, 0, 0x108000, 1);
+		posted(h, H1, 20);
+		nic_wr(h, N1, 100, 0x108000);
+		ndma(h, N1, 110, SSP_EV_NIC_DMA_ISSUE, 0x40);
+		ndma(h, N1, 110, SSP_EV_NIC_DMA_EXEC, 0x40);
+		hdma(h, H1, 200, 0, 0x40);
+		nic1(h, N2, 300, SSP_EV_NIC_RX, 0, 60);
+		nic1(h, N2, 310, SSP_EV_NIC_RX, 0, 60);
+		fn(h, H2, 400, "entry_SYSCALL_64");
+		fn(h, H2, 410, "i40e_napi_poll");
+		finish(h);
+	}
+	assert_int_equal(a->nrec, b->nrec);
+	for (k = 0; k < (int)a->nrec; k++) {
+		assert_int_equal(a->recs[k].type, b->recs[k].type);
+		assert_true(a->recs[k].ts == b->recs[k].ts);
+		assert_int_equal(a->recs[k].nf, b->recs[k].nf);
+		assert_memory_equal(a->recs[k].f, b->recs[k].f,
+		    a->recs[k].nf * sizeof(uint64_t));
+	}
+	check_invariants(a);
+	teardown(a);
+	teardown(b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_syscall),
+		cmocka_unit_test(test_syscall_per_cpu),
+		cmocka_unit_test(test_mmio_handover),
+		cmocka_unit_test(test_mmio_fifo_offsets),
+		cmocka_unit_test(test_mmio_not_for_nic),
+		cmocka_unit_test(test_dma_join_by_key),
+		cmocka_unit_test(test_missing_completions),
+		cmocka_unit_test(test_duplicate_ids),
+		cmocka_unit_test(test_missing_contexts),
+		cmocka_unit_test(test_msix),
+		cmocka_unit_test(test_network_chain),
+		cmocka_unit_test(test_receive_window),
+		cmocka_unit_test(test_background_adapter),
+		cmocka_unit_test(test_background_all),
+		cmocka_unit_test(test_net_drops_and_uids),
+		cmocka_unit_test(test_pci_and_intr),
+		cmocka_unit_test(test_root_net_syscalls),
+		cmocka_unit_test(test_member_events),
+		cmocka_unit_test(test_strings_reset),
+		cmocka_unit_test(test_stream_end),
+		cmocka_unit_test(test_write_order),
+		cmocka_unit_test(test_context_limit),
+		cmocka_unit_test(test_memory_bounded),
+		cmocka_unit_test(test_deterministic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

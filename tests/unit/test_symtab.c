@@ -1,0 +1,205 @@
+/* Symbol tables: objdump -t and nm formats, offsets, preference among
+ * symbols at one address, lookups against a brute-force reference. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "parse_helpers.h"
+
+static struct ssp_atoms *atoms;
+static struct ssp_symtab *st;
+
+static int
+setup(void **state)
+{
+	(void)state;
+	assert_int_equal(ssp_atoms_new(&atoms, NULL), SSP_OK);
+	assert_int_equal(ssp_symtab_new(&st, atoms, NULL), SSP_OK);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	ssp_symtab_free(st);
+	ssp_atoms_free(atoms);
+	return 0;
+}
+
+static int
+load(const char *text, const char *name, uint64_t off, size_t *n,
+    enum ssp_symfmt *fmt, struct ssp_err *e)
+{
+	struct ssp_in *in = ph_in(text);
+	int r = ssp_symtab_load(st, in, name, off, n, fmt, e);
+
+	ssp_in_close(in);
+	return r;
+}
+
+static const char *
+name_at(uint64_t pc)
+{
+	const struct ssp_sym *s = ssp_symtab_at(st, pc);
+
+	return s != NULL ? ssp_atoms_str(atoms, s->name, NULL) : NULL;
+}
+
+static void
+test_objdump_sample(void **state)
+{
+	FILE *f = fopen("tests/data/samples/symbols/i40e-homa.dump", "r");
+	char *text;
+	long len;
+	size_t n;
+	enum ssp_symfmt fmt;
+	const struct ssp_sym *s;
+
+	(void)state;
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	text = calloc(1, (size_t)len + 1);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	assert_int_equal(load(text, "i40e", 0xffffffffa0000000ULL, &n, &fmt, NULL), SSP_OK);
+	free(text);
+	assert_int_equal(fmt, SSP_SYMFMT_OBJDUMP);
+	assert_int_equal(n, 683);	/* grep -c ' F ' */
+	assert_int_equal(ssp_symtab_finish(st, NULL), SSP_OK);
+	/* "0000000000000009 l     F .text	0000000000000009 test_and_clear_bit" */
+	assert_string_equal(name_at(0xffffffffa0000009ULL), "test_and_clear_bit");
+	/* address 0: test_and_set_bit in .text beats .init.text/.exit.text */
+	assert_string_equal(name_at(0xffffffffa0000000ULL), "test_and_set_bit");
+	assert_null(name_at(0x9));
+	assert_null(name_at(0xffffffffa000000aULL));
+	s = ssp_symtab_at(st, 0xffffffffa0000009ULL);
+	assert_int_equal(s->table, 0);
+	assert_string_equal(ssp_atoms_str(atoms, ssp_symtab_table_name(st, 0), NULL), "i40e");
+	assert_int_equal(ssp_symtab_ntables(st), 1);
+}
+
+static void
+test_formats(void **state)
+{
+	size_t n;
+	enum ssp_symfmt fmt;
+	struct ssp_err e;
+
+	(void)state;
+	assert_int_equal(load(
+	    "\nvmlinux.o:\n"
+	    "                 U printk\n"
+	    "ffffffff81000000 T _stext\n"
+	    "ffffffff81000100 t local_fn\n"
+	    "ffffffff81000200 W weak_fn\n"
+	    "ffffffff81000300 D some_data\n"
+	    "ffffffff81000400 0000000000000020 T sized_fn\n"
+	    "ffffffff81000500 T with_line\t/src/a.c:12\n"
+	    "ffffffff81000100 T local_fn_global_alias\n",
+	    "nm", 0, &n, &fmt, &e), SSP_OK);
+	assert_int_equal(fmt, SSP_SYMFMT_NM);
+	assert_int_equal(n, 6);
+	assert_int_equal(load(
+	    "a.out:     file format elf64-x86-64\n\nSYMBOL TABLE:\n"
+	    "0000000000401000 g     F .text\t0000000000000010              .hidden hid_fn\n"
+	    "0000000000401010  w   DF .text\t0000000000000010  GLIBC_2.2.5 dyn_like\n"
+	    "0000000000401020 l    df *ABS*\t0000000000000000 a.c\n"
+	    "0000000000000000       F *UND*\t0000000000000000 undefined_fn\n"
+	    "ffffffff80fff000 g     F .text\t0000000000000010 _stext_objdump\n",
+	    "od", 0x1000, &n, &fmt, &e), SSP_OK);
+	assert_int_equal(fmt, SSP_SYMFMT_OBJDUMP);
+	assert_int_equal(n, 3);
+	assert_int_equal(ssp_symtab_finish(st, &e), SSP_OK);
+	assert_string_equal(name_at(0xffffffff81000000ULL), "_stext");	/* first table wins */
+	assert_string_equal(name_at(0xffffffff81000100ULL), "local_fn_global_alias");
+	assert_non_null(ssp_symtab_named(st, 0xffffffff81000100ULL,
+	    ssp_atoms_find(atoms, "local_fn", 8)));
+	assert_non_null(ssp_symtab_named(st, 0xffffffff81000000ULL,
+	    ssp_atoms_find(atoms, "_stext_objdump", 14)));
+	assert_null(ssp_symtab_named(st, 0xffffffff81000000ULL,
+	    ssp_atoms_find(atoms, "local_fn", 8)));
+	assert_string_equal(name_at(0xffffffff81000200ULL), "weak_fn");
+	assert_null(name_at(0xffffffff81000300ULL));
+	assert_string_equal(name_at(0xffffffff81000400ULL), "sized_fn");
+	assert_string_equal(name_at(0xffffffff81000500ULL), "with_line");
+	assert_string_equal(name_at(0x402000), "hid_fn");	/* offset 0x1000 */
+	assert_string_equal(name_at(0x402010), "dyn_like");
+	assert_null(name_at(0x1000));
+	assert_int_equal(ssp_symtab_count(st), 9);
+	assert_true(ssp_symtab_bytes(st) > 0);
+}
+
+static void
+test_errors(void **state)
+{
+	struct ssp_err e;
+
+	(void)state;
+	assert_int_equal(load("", "empty", 0, NULL, NULL, &e), SSP_ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "no symbols"));
+	assert_int_equal(load("ffffffff81000000 T a\nthis is not a symbol\n", "bad", 0,
+	    NULL, NULL, &e), SSP_ERR_FORMAT);
+	assert_int_equal(e.line, 2);
+	assert_non_null(strstr(e.msg, "mem:2"));
+	assert_non_null(strstr(e.msg, "nm"));
+	/* objdump first, then an nm line: the format does not change midway */
+	assert_int_equal(load("0000000000401000 g     F .text\t0000000000000010 f\n"
+	    "ffffffff81000000 T a\n", "mixed", 0, NULL, NULL, &e), SSP_ERR_FORMAT);
+	assert_int_equal(e.line, 2);
+	assert_int_equal(load("\x89PNG\r\n\x1a\n\x01\x02", "bin", 0, NULL, NULL, &e),
+	    SSP_ERR_FORMAT);
+	/* failed loads leave nothing behind */
+	assert_int_equal(ssp_symtab_count(st), 0);
+	assert_int_equal(ssp_symtab_ntables(st), 0);
+	assert_null(ssp_symtab_at(NULL, 0));
+}
+
+static void
+test_many(void **state)
+{
+	enum { N = 20000 };
+	size_t cap = (size_t)N * 80, len = 0, i;
+	char *text = malloc(cap);
+	uint64_t *addr = malloc(N * sizeof(*addr)), x = 88172645463325252ULL;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		addr[i] = 0xffffffff80000000ULL + (x % (64u << 20));
+		len += (size_t)snprintf(text + len, cap - len, "%016llx T f%zu\n",
+		    (unsigned long long)addr[i], i);
+	}
+	assert_int_equal(load(text, "rand", 0, NULL, NULL, NULL), SSP_OK);
+	assert_int_equal(ssp_symtab_finish(st, NULL), SSP_OK);
+	for (i = 0; i < N; i++) {
+		const struct ssp_sym *s = ssp_symtab_at(st, addr[i]);
+
+		assert_non_null(s);
+		assert_int_equal(s->addr, addr[i]);
+		assert_null(ssp_symtab_at(st, addr[i] + (64u << 20)));
+	}
+	free(text);
+	free(addr);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_objdump_sample, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_formats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,109 @@
+/* simsynth's symbol tables: the embedded i40e table parsed right, the
+ * vmlinux table written in objdump --syms format, starts known. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ssp_synsym.h"
+
+static void
+test_lookup(void **state)
+{
+	struct ssp_synsyms *s;
+	struct ssp_err e = { 0 };
+	const struct ssp_synsym *f;
+
+	(void)state;
+	assert_int_equal(ssp_synsyms_new(&s, &e), SSP_OK);
+	/* from tests/data/samples/symbols/i40e-image-syms.columbo.dump */
+	f = ssp_synsyms_find(s, "i40e_napi_poll");
+	assert_non_null(f);
+	assert_true(f->addr == 0xffffffffa002406eull);
+	assert_true(f->size == 0xda7);
+	assert_int_equal(f->table, SSP_SYNTAB_I40E);
+	f = ssp_synsyms_find(s, "i40e_lan_xmit_frame");
+	assert_true(f != NULL && f->addr == 0xffffffffa0025015ull);
+	f = ssp_synsyms_find(s, "i40e_msix_clean_rings");	/* a local symbol */
+	assert_true(f != NULL && f->addr == 0xffffffffa0001b9bull);
+	f = ssp_synsyms_find(s, "entry_SYSCALL_64");
+	assert_non_null(f);
+	assert_int_equal(f->table, SSP_SYNTAB_VMLINUX);
+	assert_true((f->addr & 0xffffffff80000000ull) == 0xffffffff80000000ull);
+	assert_true(ssp_synsyms_is_start(s, f->addr));
+	assert_false(ssp_synsyms_is_start(s, f->addr + 1));
+	assert_true(ssp_synsyms_is_start(s, 0xffffffffa002406eull));
+	/* section symbols count as starts: never use their addresses */
+	assert_true(ssp_synsyms_is_start(s, 0xffffffffa0000000ull));
+	assert_null(ssp_synsyms_find(s, "no_such_function"));
+	assert_true(ssp_synsyms_nvmlinux(s) > 100);
+	assert_null(ssp_synsyms_vmlinux(s, ssp_synsyms_nvmlinux(s)));
+	ssp_synsyms_free(s);
+}
+
+static void
+test_tables_written(void **state)
+{
+	struct ssp_synsyms *s;
+	struct ssp_err e = { 0 };
+	char path[64], line[256], name[128], sect[32], flags[8];
+	unsigned long long addr, size;
+	unsigned nf = 0, nlines = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(ssp_synsyms_new(&s, &e), SSP_OK);
+	snprintf(path, sizeof(path), "/tmp/ssp-test-synsym-%d", (int)getpid());
+	assert_int_equal(ssp_synsyms_write_vmlinux(s, path, &e), SSP_OK);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		nlines++;
+		if (strspn(line, "0123456789abcdef") != 16)
+			continue;	/* header lines */
+		/* <16 hex> <7 flag chars> <section>\t<16 hex> <name> */
+		assert_int_equal(line[16], ' ');
+		memcpy(flags, line + 17, 7);
+		flags[7] = '\0';
+		assert_int_equal(sscanf(line, "%16llx", &addr), 1);
+		assert_int_equal(sscanf(line + 25, "%31[^\t]\t%16llx %127s", sect,
+		    &size, name), 3);
+		if (flags[6] == 'F') {
+			const struct ssp_synsym *y = ssp_synsyms_find(s, name);
+
+			assert_non_null(y);
+			assert_true(y->addr == addr && y->size == size);
+			nf++;
+		}
+	}
+	fclose(f);
+	assert_int_equal(nf, ssp_synsyms_nvmlinux(s) - 1);	/* _stext has no F */
+	assert_true(nlines > nf);
+	assert_int_equal(ssp_synsyms_write_i40e(path, &e), SSP_OK);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "i40e-image:     file format elf64-x86-64\n");
+	fclose(f);
+	unlink(path);
+	assert_int_equal(ssp_synsyms_write_vmlinux(s, "/proc/version/x", &e),
+	    SSP_ERR_IO);
+	ssp_synsyms_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_tables_written),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,430 @@
+/*
+ * sim2ev: one simulator's log to a binary event stream.  A source:
+ * log --> sim2ev --> events.  Runs next to a live simulation (named pipe,
+ * --follow), in constant memory.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ssp_atoms.h"
+#include "ssp_cli.h"
+#include "ssp_conv.h"
+#include "ssp_io.h"
+#include "ssp_lines.h"
+#include "ssp_symtab.h"
+
+#define MAX_SYMTABS   256
+#define NAMES_MAX     262144		/* distinct names taken from a log */
+#define NAMES_BYTES   (8u << 20)
+#define FLUSH_NS      1000000000ull	/* follow mode: flush at least every second */
+
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void
+usage(int code)
+{
+	FILE *f = code == 0 ? stdout : stderr;
+
+	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3 [-IVhvz] [-n name] [-o file] "
+	    "[-s symtab[,name[,offset]]]...\n"
+	    "              [--follow] [--follow-timeout time] [--force] [--stats] "
+	    "[--strict]\n              [--time-offset ps|sync] [log | -]\n");
+	if (code == 0)
+		fprintf(f, "\n"
+		    "Parse a simulator log into a simspan event stream.\n"
+		    "  -f, --format SIM        gem5, nicbm or ns3 (both ns-3 trace dialects)\n"
+		    "  -n, --name NAME         stream name (default: log name without extension)\n"
+		    "  -s, --symtab FILE[,NAME[,OFFSET]]\n"
+		    "                          objdump -t or nm symbol table for gem5 function\n"
+		    "                          entries; NAME defaults to FILE's base name,\n"
+		    "                          OFFSET (added to addresses) to 0; repeatable\n"
+		    "  -I, --insn              gem5: every Exec line becomes an insn event\n"
+		    "  -o, --output FILE       write to FILE (.zst: compressed)\n"
+		    "  -z, --compress          compress with zstd\n"
+		    "      --force             write binary output to a terminal\n"
+		    "      --time-offset PS|sync\n"
+		    "                          subtract PS (units ps, ns, us, ms, s) from every\n"
+		    "                          timestamp, or take it from gem5's first sync line\n"
+		    "      --follow            keep reading a named pipe across writer restarts\n"
+		    "                          until SIGINT/SIGTERM\n"
+		    "      --follow-timeout T  with --follow, stop after T idle (s, ms, min)\n"
+		    "      --stats             print line and event counts to stderr\n"
+		    "      --strict            fail on the first malformed line\n"
+		    "  -v, --verbose           --stats plus what was loaded and derived\n"
+		    "  -h, --help              this help\n"
+		    "  -V, --version           version and library versions\n"
+		    "With no LOG, or when LOG is -, read standard input.  See sim2ev(1).\n");
+	exit(code);
+}
+
+/* "30", "30s", "500ms", "2min" -> milliseconds. */
+static int
+parse_duration(const char *s, uint64_t *ms)
+{
+	static const struct { const char *sfx; uint64_t mul; } u[] = {
+		{ "ms", 1 }, { "min", 60000 }, { "s", 1000 }, { "", 1000 } };
+	char buf[32];
+	size_t n = strlen(s), i, k;
+	const char *errstr;
+	int64_t v;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		k = strlen(u[i].sfx);
+		if (n <= k || n - k >= sizeof(buf) || strcmp(s + n - k, u[i].sfx) != 0)
+			continue;
+		memcpy(buf, s, n - k);
+		buf[n - k] = '\0';
+		if (ssp_strtonum(buf, 1, (int64_t)(UINT64_MAX / 2 / u[i].mul), &v,
+		    &errstr) != 0)
+			return -1;
+		*ms = (uint64_t)v * u[i].mul;
+		return 0;
+	}
+	return -1;
+}
+
+/* Base name without directories and without its last extension. */
+static char *
+stem(const char *path, int drop_zst)
+{
+	const char *b = strrchr(path, '/');
+	char *s, *dot;
+
+	s = strdup(b != NULL ? b + 1 : path);
+	if (s == NULL)
+		err(1, NULL);
+	if (drop_zst && ssp_path_is_zst(s))
+		s[strlen(s) - 4] = '\0';
+	if ((dot = strrchr(s, '.')) != NULL && dot != s)
+		*dot = '\0';
+	return s;
+}
+
+/* -s FILE[,NAME[,OFFSET]]: load one table; exits on error. */
+static void
+load_symtab(struct ssp_symtab *st, char *spec, int verbose, char **own)
+{
+	char *file = spec, *name = NULL, *off = NULL, *c, *tname;
+	const char *errstr;
+	uint64_t offset = 0;
+	struct ssp_in *in;
+	struct ssp_err e = { 0 };
+	enum ssp_symfmt fmt;
+	size_t nf;
+
+	if ((c = strchr(file, ',')) != NULL) {
+		*c = '\0';
+		name = c + 1;
+		if ((c = strchr(name, ',')) != NULL) {
+			*c = '\0';
+			off = c + 1;
+		}
+	}
+	if (off != NULL && ssp_strtou64(off, &offset, &errstr) != 0) {
+		warnx("symbol table offset %s: %s", off, errstr);
+		usage(SSP_EXIT_USAGE);
+	}
+	tname = name != NULL && *name != '\0' ? strdup(name) : stem(file, 1);
+	if (tname == NULL)
+		err(1, NULL);
+	if (ssp_in_open(&in, file, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK) {
+		free(tname);
+		free(*own);
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	if (ssp_symtab_load(st, in, tname, offset, &nf, &fmt, &e) != SSP_OK) {
+		free(tname);
+		free(*own);
+		ssp_in_close(in);
+		errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	ssp_in_close(in);
+	if (verbose)
+		fprintf(stderr, "sim2ev: symbol table %s: %zu functions from %s (%s), "
+		    "offset 0x%" PRIx64 "\n", tname, nf, file,
+		    fmt == SSP_SYMFMT_NM ? "nm" : "objdump", offset);
+	if (asprintf(own, "%s%s%s=%s@0x%" PRIx64, *own ? *own : "", *own ? ";" : "",
+	    tname, file, offset) < 0)
+		err(1, NULL);
+	free(tname);
+}
+
+static void
+print_stats(const struct ssp_conv *c, const char *src, int full)
+{
+	const struct ssp_conv_stats *st = ssp_conv_stats(c);
+	const struct ssp_conv_example *ex;
+	uint64_t skipped = st->lines - st->nevents;
+	size_t i, k, n;
+
+	if (!full) {	/* lost events are never silent */
+		for (i = SSP_SKIP_MALFORMED; i < SSP_SKIP_N; i++) {
+			if ((i != SSP_SKIP_MALFORMED && i != SSP_SKIP_PARTIAL &&
+			    i != SSP_SKIP_NAMES) || st->skipped[i] == 0)
+				continue;
+			n = ssp_conv_examples(c, (unsigned)i, &ex);
+			if (n == 0)
+				continue;
+			warnx("warning: %s: %" PRIu64 " %s line%s skipped, first at "
+			    "line %" PRIu64 "%s%s", src, st->skipped[i],
+			    ssp_skip_name((unsigned)i), st->skipped[i] == 1 ? "" : "s",
+			    ex[0].line, ex[0].why ? ": " : "",
+			    ex[0].why ? ex[0].why : "");
+		}
+		return;
+	}
+	fprintf(stderr, "sim2ev: %s: %" PRIu64 " lines = %" PRIu64 " events + %"
+	    PRIu64 " skipped\n", src, st->lines, st->nevents, skipped);
+	for (i = 0; i < SSP_EV_NTYPES; i++)
+		if (st->events[i] != 0)
+			fprintf(stderr, "  %12" PRIu64 " %s\n", st->events[i],
+			    ssp_event_schema.types[i].name);
+	for (i = 0; i < SSP_SKIP_N; i++) {
+		if (st->skipped[i] == 0)
+			continue;
+		fprintf(stderr, "  %12" PRIu64 " skipped: %s (%s)\n", st->skipped[i],
+		    ssp_skip_name((unsigned)i), ssp_skip_desc((unsigned)i));
+		n = ssp_conv_examples(c, (unsigned)i, &ex);
+		for (k = 0; k < n; k++)
+			fprintf(stderr, "  %12s %s:%" PRIu64 ": %s%s%s\n", "", src,
+			    ex[k].line, ex[k].text, ex[k].why ? "\n                 "
+			    "-> " : "", ex[k].why ? ex[k].why : "");
+	}
+	if (st->recovered)
+		fprintf(stderr, "  %12" PRIu64 " events recovered from spliced or "
+		    "glued lines\n", st->recovered);
+	if (st->offset_known && (st->offset != 0 || st->offset_line != 0))
+		fprintf(stderr, "  time offset %" PRId64 " ps subtracted%s\n",
+		    st->offset, st->offset_line ? " (from the sync line)" : "");
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { O_FOLLOW = 256, O_FTIMEOUT, O_FORCE, O_STATS, O_STRICT, O_TOFF };
+	static const struct option longopts[] = {
+		{ "compress", no_argument, NULL, 'z' },
+		{ "follow", no_argument, NULL, O_FOLLOW },
+		{ "follow-timeout", required_argument, NULL, O_FTIMEOUT },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "insn", no_argument, NULL, 'I' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "stats", no_argument, NULL, O_STATS },
+		{ "strict", no_argument, NULL, O_STRICT },
+		{ "symtab", required_argument, NULL, 's' },
+		{ "time-offset", required_argument, NULL, O_TOFF },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ssp_conv_cfg cfg = { 0 };
+	struct ssp_follow fol = { &stop, 200, 0 };
+	struct ssp_meta meta[2];
+	char *symdesc = NULL, *symspec[MAX_SYMTABS], *name = NULL;
+	char *stream, *outpath = NULL, producer[64], *line;
+	const char *errstr, *inpath;
+	struct ssp_atoms *atoms;
+	struct ssp_symtab *syms = NULL;
+	struct ssp_in *in;
+	struct ssp_out *out;
+	struct ssp_lines *l;
+	struct ssp_conv *c;
+	struct ssp_progress prog;
+	struct ssp_err e = { 0 };
+	size_t nsym = 0, nmeta = 0, len, i;
+	int ch, z = 0, follow = 0, force = 0, stats = 0, verbose = 0, r, rc = 0;
+	uint64_t lastraw = 0, lastflush = ssp_now_ns();
+
+	cfg.sim = SSP_SIM_NONE;
+	while ((ch = getopt_long(argc, argv, "f:hIn:o:s:Vvz", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			if ((cfg.sim = ssp_sim_parse(optarg)) == SSP_SIM_NONE) {
+				warnx("unknown format '%s' (gem5, nicbm or ns3)", optarg);
+				usage(SSP_EXIT_USAGE);
+			}
+			break;
+		case 'h': usage(0); break;
+		case 'I': cfg.insn = 1; break;
+		case 'n': name = optarg; break;
+		case 'o': outpath = optarg; break;
+		case 's':
+			if (nsym == MAX_SYMTABS)
+				errx(SSP_EXIT_USAGE, "more than %d symbol tables", MAX_SYMTABS);
+			symspec[nsym++] = optarg;
+			break;
+		case 'V': ssp_cli_version("sim2ev"); return 0;
+		case 'v': verbose = stats = 1; break;
+		case 'z': z = 1; break;
+		case O_FOLLOW: follow = 1; break;
+		case O_FTIMEOUT:
+			if (parse_duration(optarg, &fol.timeout_ms) != 0) {
+				warnx("--follow-timeout %s: expected a duration "
+				    "(30, 30s, 500ms, 2min)", optarg);
+				usage(SSP_EXIT_USAGE);
+			}
+			break;
+		case O_FORCE: force = 1; break;
+		case O_STATS: stats = 1; break;
+		case O_STRICT: cfg.strict = 1; break;
+		case O_TOFF:
+			if (strcmp(optarg, "sync") == 0) {
+				cfg.offset_mode = SSP_OFFSET_SYNC;
+			} else if (ssp_parse_time(optarg, &cfg.offset, &errstr) == 0) {
+				cfg.offset_mode = SSP_OFFSET_FIXED;
+			} else {
+				warnx("--time-offset %s: %s", optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			break;
+		default: usage(SSP_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (cfg.sim == SSP_SIM_NONE) {
+		warnx("-f gem5|nicbm|ns3 is required");
+		usage(SSP_EXIT_USAGE);
+	}
+	if (argc > 1)
+		usage(SSP_EXIT_USAGE);
+	if (cfg.offset_mode == SSP_OFFSET_SYNC && cfg.sim != SSP_SIM_GEM5)
+		errx(SSP_EXIT_USAGE, "--time-offset sync needs -f gem5 (sync lines "
+		    "are gem5's)");
+	if ((nsym > 0 || cfg.insn) && cfg.sim != SSP_SIM_GEM5)
+		errx(SSP_EXIT_USAGE, "-s and -I apply to -f gem5 only");
+	if (fol.timeout_ms != 0 && !follow)
+		errx(SSP_EXIT_USAGE, "--follow-timeout needs --follow");
+	inpath = argc == 1 ? argv[0] : "-";
+
+	if (ssp_atoms_new(&atoms, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (nsym > 0) {
+		if (ssp_symtab_new(&syms, atoms, &e) != SSP_OK)
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+		for (i = 0; i < nsym; i++) {
+			char *prev = symdesc;
+
+			load_symtab(syms, symspec[i], verbose, &symdesc);
+			free(prev);
+		}
+		meta[nmeta++] = (struct ssp_meta){ "symtabs", symdesc };
+		if (ssp_symtab_finish(syms, &e) != SSP_OK)
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+		if (verbose)
+			fprintf(stderr, "sim2ev: %zu function symbols, lookup tables "
+			    "%zu KB\n", ssp_symtab_count(syms), ssp_symtab_bytes(syms) >> 10);
+	}
+	/* names from the log itself are bounded: constant memory */
+	ssp_atoms_limit(atoms, NAMES_MAX, NAMES_BYTES);
+
+	if (ssp_in_open(&in, inpath, SSP_IN_ZSTD_AUTO | (follow ? SSP_IN_FOLLOW : 0),
+	    &fol, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (ssp_out_open(&out, outpath, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (!force && isatty(ssp_out_fd(out)))
+		errx(SSP_EXIT_FAIL, "refusing to write binary events to a terminal "
+		    "(redirect, use -o FILE, or --force)");
+	if (follow) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+	stream = name != NULL ? strdup(name) : strcmp(inpath, "-") == 0 ?
+	    strdup(ssp_sim_name(cfg.sim)) : stem(inpath, 1);
+	if (stream == NULL)
+		err(1, NULL);
+	meta[nmeta++] = (struct ssp_meta){ "source", ssp_in_name(in) };
+	snprintf(producer, sizeof(producer), "sim2ev %s", SSP_VERSION);
+	cfg.stream = stream;
+	cfg.source = ssp_in_name(in);
+	cfg.producer = producer;
+	cfg.meta = meta;
+	cfg.nmeta = nmeta;
+	cfg.out = out;
+	cfg.atoms = atoms;
+	cfg.syms = syms;
+	if (ssp_conv_open(&c, &cfg, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (ssp_lines_open(&l, in, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	ssp_progress_init(&prog, ssp_in_size(in), "events");
+
+	while ((r = ssp_lines_next(l, &line, &len, &e)) != SSP_LINE_EOF) {
+		if (r == SSP_LINE_IDLE) {	/* quiet pipe: let readers see it all */
+			if (ssp_conv_pending(c) && ssp_conv_flush(c, &e) != SSP_OK)
+				break;
+			lastflush = ssp_now_ns();
+			continue;
+		}
+		if (r != SSP_LINE)
+			break;
+		if (ssp_conv_line(c, line, len, ssp_lines_lineno(l), ssp_lines_cut(l),
+		    ssp_lines_unterminated(l), &e) != SSP_OK) {
+			r = SSP_LINE_ERR;
+			break;
+		}
+		ssp_progress_tick(&prog, ssp_in_rawpos(in), ssp_conv_stats(c)->lines,
+		    ssp_conv_stats(c)->nevents);
+		/* a steady trickle never goes idle: flush on time, checked
+		 * once per read(2) */
+		if (follow && ssp_in_rawpos(in) != lastraw) {
+			uint64_t now = ssp_now_ns();
+
+			lastraw = ssp_in_rawpos(in);
+			if (now - lastflush >= FLUSH_NS && ssp_conv_pending(c)) {
+				if (ssp_conv_flush(c, &e) != SSP_OK) {
+					r = SSP_LINE_ERR;
+					break;
+				}
+				lastflush = now;
+			}
+		}
+	}
+	ssp_progress_done(&prog);
+	if (r == SSP_LINE_EOF && ssp_conv_finish(c, &e) == SSP_OK) {
+		r = ssp_out_close(out, &e);
+		out = NULL;
+	} else {
+		r = SSP_LINE_ERR;
+	}
+	if (r != SSP_OK) {
+		warnx("%s", e.msg);
+		ssp_conv_abort(c);
+		if (out != NULL)
+			ssp_out_close(out, NULL);
+		rc = SSP_EXIT_FAIL;
+	}
+	print_stats(c, ssp_in_name(in), stats);
+	ssp_conv_free(c);
+	ssp_lines_close(l);
+	ssp_in_close(in);
+	ssp_symtab_free(syms);
+	ssp_atoms_free(atoms);
+	free(symdesc);
+	free(stream);
+	if (outpath == NULL && ssp_cli_close_stdout("sim2ev") != 0)
+		rc = SSP_EXIT_FAIL;
+	return rc;
+}

@@ -1,0 +1,231 @@
+/*
+ * spancat: print span streams as text, CSV or JSON lines, count spans per
+ * kind, or show each trace as an indented tree.  A sink: spans --> text.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssp_cli.h"
+#include "ssp_dump.h"
+#include "ssp_io.h"
+#include "ssp_span.h"
+#include "ssp_spantree.h"
+
+enum mode { M_DUMP, M_COUNT, M_TREE };
+
+struct counts {
+	uint64_t kind[SSP_SK_NKINDS];
+	uint64_t links, events, other, roots, orphans, open, background;
+};
+
+static void
+usage(int code)
+{
+	FILE *f = code == 0 ? stdout : stderr;
+
+	fprintf(f, "usage: spancat [-cHhjnTV] [--csv] [--json] [--count] "
+	    "[--tree] [--header] [FILE ...]\n");
+	if (code == 0)
+		fprintf(f, "\n"
+		    "Print simspan span streams (plain or zstd-compressed) as text.\n"
+		    "  -c, --csv      RFC 4180 CSV with a header row\n"
+		    "  -j, --json     one JSON object per line\n"
+		    "  -n, --count    count spans per kind, links, member events, "
+		    "traces\n"
+		    "  -T, --tree     each trace as an indented tree (holds all "
+		    "spans in memory)\n"
+		    "  -H, --header   print the stream header first\n"
+		    "  -h, --help     this help\n"
+		    "  -V, --version  version and library versions\n"
+		    "Stream indices are shown with the stream names of the header.\n"
+		    "With no FILE, or when FILE is -, read standard input.\n"
+		    "See spancat(1), simspan-spans(5).\n");
+	exit(code);
+}
+
+static void
+print_header(const struct ssp_rr *rr)
+{
+	const struct ssp_schema *s = ssp_rr_file_schema(rr);
+	size_t i;
+	unsigned t, k;
+
+	printf("# stream %s (format 1.%u)\n", ssp_rr_name(rr),
+	    ssp_rr_version_minor(rr));
+	for (i = 0; i < ssp_rr_nmeta(rr); i++)
+		printf("# %s: %s\n", ssp_rr_meta_at(rr, i)->key,
+		    ssp_rr_meta_at(rr, i)->value);
+	for (t = 0; t < s->ntypes; t++) {
+		printf("# type %u %s:", t + 1, s->types[t].name);
+		for (k = 0; k < s->types[t].nf; k++)
+			printf(" %s/%c", s->types[t].f[k].name, s->types[t].f[k].enc);
+		printf("\n");
+	}
+}
+
+static void
+count(struct counts *c, const struct ssp_rec *r)
+{
+	if (r->type < SSP_SK_NKINDS) {
+		c->kind[r->type]++;
+		if (r->f[SSP_SF_PARENT] == 0)
+			c->roots++;
+		if (r->f[SSP_SF_FLAGS] & SSP_SPAN_ORPHAN)
+			c->orphans++;
+		if (r->f[SSP_SF_FLAGS] & SSP_SPAN_OPEN)
+			c->open++;
+		if (r->f[SSP_SF_FLAGS] & SSP_SPAN_BACKGROUND)
+			c->background++;
+	} else if (r->type == SSP_SPAN_T_LINK) {
+		c->links++;
+	} else if (r->type != SSP_TYPE_UNKNOWN) {
+		c->events++;
+	} else {
+		c->other++;
+	}
+}
+
+/* Returns 0, or 1 after warning about a bad input. */
+static int
+cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
+    struct counts *c)
+{
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_dump *d = NULL;
+	struct ssp_spantree *tree = NULL;
+	struct ssp_span_source *src = NULL;
+	char **names = NULL;
+	struct ssp_rec r;
+	struct ssp_err e = { 0 };
+	int got, rc = 0, n, i;
+
+	if (ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK) {
+		warnx("%s", e.msg);
+		return 1;
+	}
+	if (ssp_span_reader_open(&rr, in, &e) != SSP_OK) {
+		warnx("%s", e.msg);
+		ssp_in_close(in);
+		return 1;
+	}
+	if ((n = ssp_span_reader_sources(rr, NULL, 0)) < 0) {
+		warnx("%s: bad stream list in the header", ssp_rr_name(rr));
+		n = 0;
+	}
+	if ((src = calloc((size_t)n + 1, sizeof(*src))) == NULL ||
+	    (names = calloc((size_t)n + 1, sizeof(*names))) == NULL)
+		errx(SSP_EXIT_FAIL, "out of memory");
+	ssp_span_reader_sources(rr, src, (size_t)n);
+	for (i = 0; i < n; i++)
+		if ((names[i] = strndup(src[i].name, src[i].namelen)) == NULL)
+			errx(SSP_EXIT_FAIL, "out of memory");
+	if (header)
+		print_header(rr);
+	if (mode == M_DUMP && (d = ssp_dump_new_named(stdout, fmt, rr,
+	    (const char *const *)names, (size_t)n)) == NULL)
+		errx(SSP_EXIT_FAIL, "out of memory");
+	if (mode == M_TREE && (tree = ssp_spantree_new(rr,
+	    (const char *const *)names, (size_t)n)) == NULL)
+		errx(SSP_EXIT_FAIL, "out of memory");
+	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
+		switch (mode) {
+		case M_DUMP:
+			ssp_dump_rec(d, &r);
+			break;
+		case M_COUNT:
+			count(c, &r);
+			break;
+		case M_TREE:
+			if (ssp_spantree_add(tree, &r, &e) != SSP_OK)
+				errx(SSP_EXIT_FAIL, "%s", e.msg);
+			break;
+		}
+	}
+	if (tree != NULL)
+		ssp_spantree_print(tree, stdout);
+	if (got < 0) {
+		fflush(stdout);
+		warnx("%s", e.msg);
+		rc = 1;
+	}
+	ssp_spantree_free(tree);
+	ssp_dump_free(d);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(src);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	return rc;
+}
+
+static void
+print_counts(const struct counts *c)
+{
+	uint64_t spans = 0;
+	unsigned k;
+
+	for (k = 0; k < SSP_SK_NKINDS; k++) {
+		if (c->kind[k] != 0)
+			printf("%12" PRIu64 " %s\n", c->kind[k], ssp_span_kind_name(k));
+		spans += c->kind[k];
+	}
+	printf("%12" PRIu64 " spans\n", spans);
+	printf("%12" PRIu64 " traces\n", c->roots);
+	printf("%12" PRIu64 " orphans\n", c->orphans);
+	printf("%12" PRIu64 " open\n", c->open);
+	printf("%12" PRIu64 " background\n", c->background);
+	printf("%12" PRIu64 " links\n", c->links);
+	printf("%12" PRIu64 " member events\n", c->events);
+	if (c->other != 0)
+		printf("%12" PRIu64 " (unknown record types)\n", c->other);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "count", no_argument, NULL, 'n' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "header", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "tree", no_argument, NULL, 'T' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum ssp_dump_fmt fmt = SSP_DUMP_TEXT;
+	enum mode mode = M_DUMP;
+	struct counts c;
+	int ch, header = 0, rc = 0, i;
+
+	memset(&c, 0, sizeof(c));
+	while ((ch = getopt_long(argc, argv, "cHhjnTV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': fmt = SSP_DUMP_CSV; break;
+		case 'H': header = 1; break;
+		case 'h': usage(0); break;
+		case 'j': fmt = SSP_DUMP_JSON; break;
+		case 'n': mode = M_COUNT; break;
+		case 'T': mode = M_TREE; break;
+		case 'V': ssp_cli_version("spancat"); return 0;
+		default: usage(SSP_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0)
+		rc |= cat_one(NULL, fmt, mode, header, &c);
+	for (i = 0; i < argc; i++)
+		rc |= cat_one(argv[i], fmt, mode, header, &c);
+	if (mode == M_COUNT)
+		print_counts(&c);
+	if (ssp_cli_close_stdout("spancat") != 0)
+		rc = 1;
+	return rc;
+}
