@@ -213,4 +213,22 @@ check "example: filters compose in pipes" sh -c \
     "evfilter -t func '$T/host.ev.zst' | evfilter -b '$RULES' | evcat -n > '$T/p1' &&
      evfilter -t func -b '$RULES' '$T/host.ev.zst' | evcat -n | cmp - '$T/p1'"
 
+# --- over sim2ev output of the sample logs -----------------------------------------------------
+SAMPLES="$DATA/samples"
+check "sim2ev: ns-3 sample" sim2ev -f ns3 -n net -o "$T/net.ev" "$SAMPLES/ns3-simbricks/columbo-ns3-raw-log.txt"
+check "sim2ev: gem5 sample" sim2ev -f gem5 -n host -o "$T/host.ev" "$SAMPLES/gem5/columbo-gem5-events-test.txt"
+evcat "$T/net.ev" > "$T/net.txt"
+# counts from the text form, by awk, against evfilter's
+want=$(awk '$3 == "node=1" && ($4 == "dev=2" || $4 == "dev=3")' "$T/net.txt" | wc -l | tr -d ' ')
+check "ns-3 sample: --net-dev 1:2,1:3" sh -c "evfilter --net-dev 1:2,1:3 '$T/net.ev' | evcat -n | grep -qx ' *$want total'"
+want=$(grep -c 'interesting=1' "$T/net.txt")
+check "ns-3 sample: -i keeps the $want interesting packets" sh -c "evfilter -i '$T/net.ev' | evcat -n | grep -qx ' *$want total'"
+want=$(awk '$2 == "net_deq" && $8 == "interesting=1" && $3 == "node=0"' "$T/net.txt" | wc -l | tr -d ' ')
+check "ns-3 sample: -t net_deq -i --net-dev '0:*'" sh -c "evfilter -t net_deq -i --net-dev '0:*' '$T/net.ev' | evcat -n | grep -qx ' *$want total'"
+check "ns-3 sample: the kept events are the input's" sh -c \
+    "evfilter -i '$T/net.ev' | evcat > '$T/i.txt' && grep 'interesting=1' '$T/net.txt' | cmp - '$T/i.txt'"
+check "gem5 sample: mmio writes" sh -c "evfilter -t mmio_wr '$T/host.ev' | evcat | awk '{print \$1}' | tr '\n' ' ' | grep -qx '1967474400999 1967474526999 '"
+check "gem5 sample: time window in us" sh -c "evfilter --from 1869693us --to 1869700us '$T/host.ev' | evcat -n | grep -qx ' *3 total'"
+check "gem5 sample: keeps sim2ev's metadata" sh -c "evfilter -N '$T/host.ev' | evcat -H | grep -q '^# producer: sim2ev'"
+
 done_testing
