@@ -1502,18 +1502,22 @@ ssp_rw_copy_raw_batch(struct ssp_rw *w, const struct ssp_rr *rr,
 
 	while (k < n) {
 		/* the writer's state in locals while nothing unusual happens */
+		/* locals: stores through p (bytes) could alias any field */
 		uint8_t *base = w->blk.p, *p = base + w->blk.len;
 		uint8_t *full = base + BLOCK_TARGET;
 		int64_t last = w->last_ts;
 		uint64_t ident = w->ident, k0 = k;
 		const uint32_t *rawt = w->rawt;
 		uint32_t nrawt = w->nrawt;
+		const uint8_t *blk = rr->blk, *bend = rr->end;
+		const struct span *span = rr->span;
+		unsigned nspan = rr->nspan;
 
 		if (w->raw_on == rr && w->raw_gen == rr->gen)
-			for (; k < n && idx[k] < rr->nspan; k++) {
+			for (; k < n && idx[k] < nspan; k++) {
 				const struct ssp_rec *x = &r[idx[k]];
-				const struct span *sp = &rr->span[idx[k]];
-				const uint8_t *src = rr->blk + sp->beg;
+				const struct span *sp = &span[idx[k]];
+				const uint8_t *src = blk + sp->beg;
 				uint32_t len = sp->end - sp->beg;
 
 				if (__builtin_expect(x->ftag - 1 >= nrawt ||
@@ -1523,7 +1527,7 @@ ssp_rw_copy_raw_batch(struct ssp_rw *w, const struct ssp_rr *rr,
 				p = put_v(p, (uint64_t)x->type + 1);
 				p = put_v(p, ssp_zigzag((int64_t)((uint64_t)x->ts -
 				    (uint64_t)last)));
-				if (len <= 16 && src + 16 <= rr->end)
+				if (len <= 16 && src + 16 <= bend)
 					memcpy(p, src, 16);
 				else
 					memcpy(p, src, len);
