@@ -1,4 +1,3 @@
-#include <csv.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,11 +7,11 @@
 
 #include "ssp_cli.h"
 #include "ssp_event.h"
+#include "ssp_csv.h"
 #include "ssp_filter.h"
 
 #define FNAME_MAX   4096	/* longest function name in a list */
 #define DESC_MAX    3000	/* metadata values are limited to 4096 bytes */
-#define ROWCELLS    32		/* CSV cells kept per row */
 #define UNK         63		/* type bit of types this program does not know */
 #define BAD_TYPE    0xffffffffu
 
@@ -585,104 +584,17 @@ ssp_filter_nfuncs(const struct ssp_filter *f, int whitelist)
 	return f->funcs[whitelist != 0].n;
 }
 
-/* --- function lists from CSV ----------------------------------------------- */
-
-struct cell {
-	size_t off, len;	/* in the row buffer */
-	uint64_t line, col;
-};
+/* --- function lists from CSV (read by ssp_csv, shared with evspan) -------- */
 
 struct csvload {
 	struct nameset *set;
-	const char *file;
 	const char *classes;	/* selected classes, or NULL for the default */
 	int whitelist;
-	struct ssp_err *e;
-	int failed;
-	uint64_t line, col;	/* of the byte being parsed */
-	uint64_t fline, fcol;	/* where the current field started */
-	int pending;		/* the next non-newline byte starts a field */
-	char *row;		/* cell bytes of the current row */
-	size_t rowlen, rowcap;
-	struct cell cell[ROWCELLS];
-	unsigned ncell;		/* cells in the row (may exceed ROWCELLS) */
-	uint64_t rows;
 	int format;		/* 0 undecided, 1 rules, 2 plain list */
-	unsigned ccol, fcol_;	/* class and function columns (rules) */
+	unsigned ccol, fcol;	/* class and function columns (rules) */
 	uint64_t added, matched;
 	char seen[512];		/* classes found, for the error message */
 };
-
-static void ld_fail(struct csvload *ld, uint64_t line, uint64_t col,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static void
-ld_fail(struct csvload *ld, uint64_t line, uint64_t col, const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-
-	if (ld->failed)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	ssp_err_set(ld->e, SSP_ERR_INVAL, 0, "%s:%llu:%llu: %s", ld->file,
-	    (unsigned long long)line, (unsigned long long)col, msg);
-	if (ld->e != NULL)
-		ld->e->line = line;
-	ld->failed = 1;
-}
-
-static void
-ld_field(void *s, size_t n, void *data)
-{
-	struct csvload *ld = data;
-	struct cell *c;
-
-	ld->pending = 1;
-	if (ld->failed)
-		return;
-	if (ld->ncell++ >= ROWCELLS)
-		return;
-	c = &ld->cell[ld->ncell - 1];
-	c->line = ld->fline;
-	c->col = ld->fcol;
-	if (n > FNAME_MAX) {
-		ld_fail(ld, c->line, c->col, "field longer than %d bytes",
-		    FNAME_MAX);
-		return;
-	}
-	if (memchr(s, '\0', n) != NULL) {
-		ld_fail(ld, c->line, c->col, "NUL byte in field");
-		return;
-	}
-	if (ld->rowlen + n + 1 > ld->rowcap) {
-		size_t cap = ld->rowcap ? ld->rowcap * 2 : 1024;
-		char *nr;
-
-		while (cap < ld->rowlen + n + 1)
-			cap *= 2;
-		if ((nr = realloc(ld->row, cap)) == NULL) {
-			ld_fail(ld, c->line, c->col, "out of memory");
-			return;
-		}
-		ld->row = nr;
-		ld->rowcap = cap;
-	}
-	c->off = ld->rowlen;
-	c->len = n;
-	if (n > 0)
-		memcpy(ld->row + ld->rowlen, s, n);
-	ld->row[ld->rowlen + n] = '\0';
-	ld->rowlen += n + 1;
-}
-
-static const char *
-cellstr(const struct csvload *ld, unsigned i)
-{
-	return ld->row + ld->cell[i].off;
-}
 
 /* Is a class selected?  A list of names, or the default. */
 static int
@@ -723,187 +635,139 @@ note_class(struct csvload *ld, const char *cls)
 		    have ? ", " : "", cls);
 }
 
-static void
-add_name(struct csvload *ld, unsigned i)
+static int
+add_name(struct csvload *ld, const struct ssp_csv_row *row, unsigned i,
+    struct ssp_err *e)
 {
-	const struct cell *c = &ld->cell[i];
+	const struct ssp_csv_field *c = &row->f[i];
 
-	if (c->len == 0) {
-		ld_fail(ld, c->line, c->col, "empty function name");
-		return;
-	}
-	if (nameset_add(ld->set, cellstr(ld, i), c->len) != 0) {
-		ld_fail(ld, c->line, c->col, "out of memory");
-		return;
-	}
+	if (c->len == 0)
+		return ssp_csv_ferr(e, row, i, "empty function name");
+	if (c->len > FNAME_MAX)
+		return ssp_csv_ferr(e, row, i, "field longer than %d bytes",
+		    FNAME_MAX);
+	if (nameset_add(ld->set, c->s, c->len) != 0)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	ld->added++;
+	return SSP_OK;
 }
 
-static void
-ld_row(int term, void *data)
+static int
+ld_row(void *ctx, const struct ssp_csv_row *row, struct ssp_err *e)
 {
-	struct csvload *ld = data;
-	unsigned i, need;
+	struct csvload *ld = ctx;
+	unsigned i;
 
-	(void)term;
-	ld->pending = 1;
-	if (ld->failed)
-		goto done;
-	ld->rows++;
-	if (ld->ncell == 0 || (ld->cell[0].len > 0 && cellstr(ld, 0)[0] == '#'))
-		goto done;	/* comment row */
 	if (ld->format == 0) {
 		int cc = -1, fc = -1;
 
-		for (i = 0; i < ld->ncell && i < ROWCELLS; i++) {
-			if (strcasecmp(cellstr(ld, i), "class") == 0 && cc < 0)
+		for (i = 0; i < row->n; i++) {
+			if (strcasecmp(row->f[i].s, "class") == 0 && cc < 0)
 				cc = (int)i;
-			if (strcasecmp(cellstr(ld, i), "function") == 0 && fc < 0)
+			if (strcasecmp(row->f[i].s, "function") == 0 && fc < 0)
 				fc = (int)i;
 		}
 		if (cc >= 0 && fc >= 0) {
 			ld->format = 1;
 			ld->ccol = (unsigned)cc;
-			ld->fcol_ = (unsigned)fc;
-			goto done;
+			ld->fcol = (unsigned)fc;
+			return SSP_OK;
 		}
-		if (ld->ncell != 1) {
-			ld_fail(ld, ld->cell[0].line, ld->cell[0].col, "expected "
-			    "a header row naming 'class' and 'function' columns, "
-			    "or one function name per row");
-			goto done;
-		}
+		if (row->n != 1)
+			return ssp_csv_ferr(e, row, 0, "expected a header row "
+			    "naming 'class' and 'function' columns, or one "
+			    "function name per row");
 		ld->format = 2;
-		if (strcasecmp(cellstr(ld, 0), "function") == 0)
-			goto done;	/* header of a plain list */
+		if (strcasecmp(row->f[0].s, "function") == 0)
+			return SSP_OK;	/* header of a plain list */
 	}
 	if (ld->format == 2) {
-		if (ld->ncell != 1) {
-			ld_fail(ld, ld->cell[1].line, ld->cell[1].col, "expected "
-			    "one function name per row, found %u fields",
-			    ld->ncell);
-			goto done;
-		}
+		if (row->n != 1)
+			return ssp_csv_ferr(e, row, 1, "expected one function "
+			    "name per row, found %u fields", row->n);
 		ld->matched++;
-		add_name(ld, 0);
-		goto done;
+		return add_name(ld, row, 0, e);
 	}
-	/* rules format */
-	if (ld->ncell <= ld->ccol)
-		goto done;	/* a row without a class says nothing */
-	note_class(ld, cellstr(ld, ld->ccol));
-	if (!class_selected(ld, cellstr(ld, ld->ccol)))
-		goto done;
+	/* rules format: other classes (roots, device BARs, ...) are not ours */
+	if (row->n <= ld->ccol)
+		return SSP_OK;
+	note_class(ld, row->f[ld->ccol].s);
+	if (!class_selected(ld, row->f[ld->ccol].s))
+		return SSP_OK;
 	ld->matched++;
-	need = ld->fcol_ + 1;
-	if (ld->ncell < need) {
-		const struct cell *last = &ld->cell[ld->ncell - 1];
-
-		ld_fail(ld, last->line, last->col + last->len, "row of class "
-		    "'%.40s' has no function column (%u fields, the header "
-		    "puts 'function' in column %u)", cellstr(ld, ld->ccol),
-		    ld->ncell, need);
-		goto done;
-	}
-	add_name(ld, ld->fcol_);
-done:
-	ld->ncell = 0;
-	ld->rowlen = 0;
+	if (row->n <= ld->fcol)
+		return ssp_csv_ferr(e, row, ld->fcol, "row of class '%.40s' has "
+		    "no function column (%u fields, the header puts 'function' "
+		    "in column %u)", row->f[ld->ccol].s, row->n, ld->fcol + 1);
+	return add_name(ld, row, ld->fcol, e);
 }
 
 int
 ssp_filter_funcs(struct ssp_filter *f, struct ssp_in *in, int whitelist,
     const char *classes, struct ssp_err *e)
 {
-	struct csv_parser p;
 	struct csvload ld;
-	uint8_t buf[65536];
+	char *buf = NULL;
+	size_t len = 0, cap = 0, before;
+	const char *file = ssp_in_name(in);
 	ssize_t got;
-	uint64_t pos = 0;
-	size_t before;
-	int r = SSP_OK;
+	int r;
 
 	whitelist = whitelist != 0;
 	if (classes != NULL && (*classes == '\0' || strstr(classes, ",,") ||
 	    classes[0] == ',' || classes[strlen(classes) - 1] == ','))
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "class list '%.64s': "
 		    "empty item", classes);
+	/* Lists are small: read the whole input (any ssp_in: stdin, .zst). */
+	do {
+		if (cap - len < 65536) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap > SSP_CSV_MAXBYTES + 65536 ||
+			    (nb = realloc(buf, cap + 1)) == NULL) {
+				free(buf);
+				return ssp_err_set(e, cap > SSP_CSV_MAXBYTES ?
+				    SSP_ERR_LIMIT : SSP_ERR_NOMEM, 0, "%s: too "
+				    "large for a function list", file);
+			}
+			buf = nb;
+		}
+		got = ssp_in_read(in, buf + len, cap - len, e);
+		if (got < 0) {
+			free(buf);
+			return e != NULL ? e->code : SSP_ERR_IO;
+		}
+		len += (size_t)got;
+	} while (got > 0);
 	memset(&ld, 0, sizeof(ld));
 	ld.set = &f->funcs[whitelist];
-	ld.file = ssp_in_name(in);
 	ld.classes = classes;
 	ld.whitelist = whitelist;
-	ld.e = e;
-	ld.line = ld.col = 1;
-	ld.pending = 1;
 	before = ld.set->n;
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	/* One byte at a time so errors know their line and column. */
-	while (!ld.failed && (got = ssp_in_read(in, buf, sizeof(buf), e)) != 0) {
-		ssize_t i = 0;
-
-		if (got < 0) {
-			r = e != NULL ? e->code : SSP_ERR_IO;
-			goto out;
-		}
-		if (pos == 0 && got >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
-			i = 3;	/* UTF-8 byte order mark */
-		pos += (uint64_t)got;
-		for (; i < got && !ld.failed; i++) {
-			uint8_t c = buf[i];
-
-			if (ld.pending && c != '\r' && c != '\n') {
-				ld.fline = ld.line;
-				ld.fcol = ld.col;
-				ld.pending = 0;
-			}
-			if (csv_parse(&p, &c, 1, ld_field, ld_row, &ld) != 1) {
-				ld_fail(&ld, ld.line, ld.col, "malformed CSV (%s); "
-				    "quote fields containing '\"' or ','",
-				    csv_strerror(csv_error(&p)));
-				break;
-			}
-			if (c == '\n') {
-				ld.line++;
-				ld.col = 1;
-			} else {
-				ld.col++;
-			}
-		}
-	}
-	if (!ld.failed && csv_fini(&p, ld_field, ld_row, &ld) != 0)
-		ld_fail(&ld, ld.fline, ld.fcol, "unterminated quoted field");
-	if (ld.failed) {
-		r = SSP_ERR_INVAL;
-		goto out;
-	}
-	if (ld.format == 1 && ld.matched == 0) {
-		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: no rows of class %s "
-		    "(classes in the file: %s)", ld.file, classes != NULL ?
+	r = ssp_csv_read_mem(file, buf != NULL ? buf : "", len, ld_row, &ld, e);
+	free(buf);
+	if (r != SSP_OK)
+		return r;
+	if (ld.format == 1 && ld.matched == 0)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: no rows of class %s "
+		    "(classes in the file: %s)", file, classes != NULL ?
 		    classes : whitelist ? "other than blacklist" : "blacklist",
 		    ld.seen[0] ? ld.seen : "none");
-		goto out;
-	}
-	if (ld.added == 0) {
-		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: no function names",
-		    ld.file);
-		goto out;
-	}
+	if (ld.added == 0)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: no function names",
+		    file);
 	f->funcs_set[whitelist] = 1;
 	f->strings = 1;
 	recompute(f);
 	if (ld.format == 1)
 		describe(f, "%s=%s[%s]:%zu", whitelist ? "whitelist" : "blacklist",
-		    ld.file, classes != NULL ? classes : whitelist ? "!blacklist" :
+		    file, classes != NULL ? classes : whitelist ? "!blacklist" :
 		    "blacklist", ld.set->n - before);
 	else
 		describe(f, "%s=%s:%zu", whitelist ? "whitelist" : "blacklist",
-		    ld.file, ld.set->n - before);
-out:
-	csv_free(&p);
-	free(ld.row);
-	return r;
+		    file, ld.set->n - before);
+	return SSP_OK;
 }
 
 /* --- the per-event check --------------------------------------------------- */

@@ -133,6 +133,8 @@ kept "function lists leave other events alone (2)" "1000 2000 4000 6000 7000 800
 printf 'class,function\nblacklist,a\n"kernel-tx,b\n' > "$T/bad.csv"
 expect_rc 2 "bad CSV: exit 2" evfilter -b "$T/bad.csv" "$T/in.ev"
 stderr_has "$T/bad.csv:3:1: unterminated quoted field"
+# the shipped rules (comments with quotes, evspan-only classes) read as evspan reads them
+kept "-b rules/linux-i40e.csv" "4000 5000 " -t func -b "$TOP/rules/linux-i40e.csv" --class kernel-tx
 printf 'a\nb,c\n' > "$T/bad2.csv"
 expect_rc 2 "two fields in a plain list" evfilter -w "$T/bad2.csv" "$T/in.ev"
 stderr_has "$T/bad2.csv:2:3: expected one function name per row, found 2 fields"
