@@ -49,6 +49,10 @@ FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 MANPAGES  = $(sort $(wildcard man/*.[1-9]))
 FUZZ_TIME ?= 10
 
+# Objects made by chained pattern rules are kept (make would delete them as
+# intermediate files and rebuild every tool each time).
+.SECONDARY:
+
 .PHONY: all deps check unit cli fuzz-replay lint-man checksymbols demo bench \
         fuzz install uninstall clean
 

@@ -183,8 +183,9 @@ ssp_csv_read_mem(const char *name, const char *buf, size_t len,
 		if (c != '\r' && c != '\n')
 			r.row_start = 0;
 		if (csv_parse(&p, &c, 1, on_field, on_row, &r) != 1) {
-			r.status = ssp_csv_err(e, name, r.line, r.col, "%s",
-			    csv_strerror(csv_error(&p)));
+			r.status = ssp_csv_err(e, name, r.line, r.col,
+			    "malformed CSV (%s); quote fields containing '\"' "
+			    "or ','", csv_strerror(csv_error(&p)));
 			break;
 		}
 		if (c == '\n') {
@@ -196,8 +197,8 @@ ssp_csv_read_mem(const char *name, const char *buf, size_t len,
 	}
 	if (r.status == SSP_OK && csv_fini(&p, on_field, on_row, &r) != 0 &&
 	    r.status == SSP_OK)
-		r.status = ssp_csv_err(e, name, r.line, r.col,
-		    "unterminated quoted field");
+		r.status = ssp_csv_err(e, name, r.fline, r.fcol,
+		    "unterminated quoted field");	/* where it opened */
 	csv_free(&p);
 	free(r.buf);
 	return r.status;

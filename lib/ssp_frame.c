@@ -59,9 +59,21 @@ check_magic(struct ssp_frd *f, const uint8_t *m, size_t got, struct ssp_err *e)
 	if (got < SSP_MAGIC_LEN && memcmp(m, f->magic, got) == 0)
 		return ssp_err_set(e, SSP_ERR_TRUNCATED, f->off, "%s: offset %llu: "
 		    "truncated magic", name, (unsigned long long)f->off);
-	return ssp_err_set(e, SSP_ERR_FORMAT, f->off, "%s: offset %llu: bad "
-	    "magic: not a simspan %s stream", name, (unsigned long long)f->off,
-	    f->magic == ssp_magic_spans ? "span" : "event");
+	{
+		size_t i;
+		int text = got > 0;
+
+		for (i = 0; i < got; i++)	/* say so when it is a text file */
+			if ((m[i] < ' ' || m[i] > '~') && m[i] != '\n' &&
+			    m[i] != '\t' && m[i] != '\r')
+				text = 0;
+		return ssp_err_set(e, SSP_ERR_FORMAT, f->off, "%s: offset %llu: "
+		    "bad magic: not a simspan %s stream%s", name,
+		    (unsigned long long)f->off,
+		    f->magic == ssp_magic_spans ? "span" : "event",
+		    !text ? "" : f->magic == ssp_magic_spans ? " (it is text)" :
+		    " (it is text: convert logs with sim2ev)");
+	}
 }
 
 int
@@ -204,7 +216,7 @@ ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
     size_t len, struct ssp_err *e)
 {
 	uint8_t h[SSP_BLOCK_HDR] = { (uint8_t)type, 0, 0, 0 };
-	uLong c;
+	uint32_t c;
 
 	if (len > SSP_BLOCK_MAX)
 		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "

@@ -5,6 +5,7 @@
 #include "ssp_rec.h"
 #include "ssp_varint.h"
 
+
 #define BLOCK_TARGET   (64 * 1024)	/* data block size the writer aims at */
 #define REC_MAXBYTES   (1 + 2 * SSP_VARINT_MAX + SSP_MAXF * SSP_VARINT_MAX + 8)
 #define STR_MAX        65535		/* longest string */
@@ -237,10 +238,17 @@ encode_header(struct buf *b, const struct ssp_schema *s,
 
 /* --- writer ------------------------------------------------------------ */
 
+struct wtype {			/* per schema type, for the encoder */
+	uint32_t nf;
+	uint32_t signed_mask;	/* fields to zigzag */
+	uint32_t str_mask;	/* fields holding string ids */
+};
+
 struct ssp_rw {
 	struct ssp_out *out;
 	const struct ssp_schema *schema;
-	uint32_t *smask;	/* per type: fields to zigzag */
+	struct wtype *wt;
+	uint32_t ntypes;
 	struct buf blk;
 	int64_t last_ts;	/* delta base within the block */
 	struct strtab strs;
@@ -250,6 +258,17 @@ struct ssp_rw {
 	uint64_t map_gen;
 	uint64_t *map;
 	uint64_t map_cap;
+	/* file type (ftag - 1) -> our type its fields were checked against */
+	uint32_t *compat;
+	uint32_t ncompat;
+	/* ssp_rw_copy_raw: our string ids are the reader's */
+	const struct ssp_rr *raw_on;	/* raw_rr while raw_state is 1 */
+	const struct ssp_rr *raw_rr;
+	uint64_t raw_gen;
+	int raw_state;		/* 0 not started, 1 on, -1 off for good */
+	uint64_t ident;		/* reader strings 1..ident are ours, same ids */
+	uint32_t *rawt;		/* file type -> our type with exactly its fields */
+	uint32_t nrawt;
 };
 
 static int
@@ -274,29 +293,29 @@ ssp_rw_open(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
 	struct buf h = { 0 };
 	int r;
 
+	unsigned t, k;
+
 	*wp = NULL;
 	w = calloc(1, sizeof(*w));
 	if (w == NULL || encode_header(&h, s, meta, nmeta) != 0 ||
-	    buf_reserve(&w->blk, BLOCK_TARGET + REC_MAXBYTES) != 0) {
+	    buf_reserve(&w->blk, BLOCK_TARGET + REC_MAXBYTES) != 0 ||
+	    (w->wt = calloc(s->ntypes ? s->ntypes : 1, sizeof(*w->wt))) == NULL) {
 		free(h.p);
 		ssp_rw_abort(w);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	w->ntypes = s->ntypes;
+	for (t = 0; t < s->ntypes; t++) {
+		w->wt[t].nf = s->types[t].nf;
+		for (k = 0; k < s->types[t].nf; k++) {
+			if (is_signed_enc(s->types[t].f[k].enc))
+				w->wt[t].signed_mask |= 1u << k;
+			if (s->types[t].f[k].enc == SSP_ENC_S)
+				w->wt[t].str_mask |= 1u << k;
+		}
 	}
 	w->out = o;
 	w->schema = s;
-	if ((w->smask = calloc(s->ntypes ? s->ntypes : 1, sizeof(*w->smask))) == NULL) {
-		free(h.p);
-		ssp_rw_abort(w);
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	}
-	{
-		unsigned t, k;
-
-		for (t = 0; t < s->ntypes; t++)
-			for (k = 0; k < s->types[t].nf; k++)
-				if (is_signed_enc(s->types[t].f[k].enc))
-					w->smask[t] |= 1u << k;
-	}
 	r = ssp_frame_magic(o, magic, e);
 	if (r == SSP_OK)
 		r = ssp_frame_block(o, SSP_BLOCK_HEADER, h.p, h.len, e);
@@ -418,31 +437,57 @@ varint_put_fast(uint8_t *p, uint64_t v)
 #endif
 }
 
+/* Encode a varint; room for SSP_VARINT_MAX + 8 bytes is there. */
+static inline uint8_t *
+put_v(uint8_t *p, uint64_t v)
+{
+	if (v < 0x4000) {	/* one or two bytes, without a branch on which */
+		uint64_t two = v >= 0x80;
+
+		p[0] = (uint8_t)(v | two << 7);
+		p[1] = (uint8_t)(v >> 7);
+		return p + 1 + two;
+	}
+	return p + varint_put_fast(p, v);
+}
+
+/*
+ * Append one record to the block, which has room for REC_MAXBYTES.  map
+ * translates string ids (ssp_rw_copy) or is NULL.
+ */
+static inline void
+rw_encode(struct ssp_rw *w, uint32_t type, int64_t ts, const uint64_t *f,
+    const uint64_t *map)
+{
+	const struct wtype *t = &w->wt[type];
+	uint8_t *p = w->blk.p + w->blk.len;
+	unsigned i;
+
+	p = put_v(p, (uint64_t)type + 1);
+	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)ts - (uint64_t)w->last_ts)));
+	for (i = 0; i < t->nf; i++) {
+		uint64_t v = f[i];
+
+		if (t->signed_mask & (1u << i))
+			v = ssp_zigzag((int64_t)v);
+		else if (map != NULL && (t->str_mask & (1u << i)))
+			v = map[v];
+		p = put_v(p, v);
+	}
+	w->blk.len = (size_t)(p - w->blk.p);
+	w->last_ts = ts;
+	w->nrec++;
+}
+
 int
 ssp_rw_put(struct ssp_rw *w, const struct ssp_rec *r, struct ssp_err *e)
 {
-	const struct ssp_rtype *t;
-	uint32_t sm;
-	uint8_t *p;
-	unsigned i;
-
 	if (r->type >= w->schema->ntypes)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record type %u not in "
 		    "schema", r->type);
 	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
 		return e != NULL ? e->code : SSP_ERR_IO;
-	t = &w->schema->types[r->type];
-	sm = w->smask[r->type];
-	p = w->blk.p + w->blk.len;	/* room for REC_MAXBYTES is kept */
-	p += varint_put_fast(p, (uint64_t)r->type + 1);
-	p += varint_put_fast(p, ssp_zigzag((int64_t)((uint64_t)r->ts -
-	    (uint64_t)w->last_ts)));
-	for (i = 0; i < t->nf; i++)
-		p += varint_put_fast(p, (sm >> i) & 1 ?
-		    ssp_zigzag((int64_t)r->f[i]) : r->f[i]);
-	w->blk.len = (size_t)(p - w->blk.p);
-	w->last_ts = r->ts;
-	w->nrec++;
+	rw_encode(w, r->type, r->ts, r->f, NULL);
 	return SSP_OK;
 }
 
@@ -482,9 +527,11 @@ ssp_rw_abort(struct ssp_rw *w)
 	if (w == NULL)
 		return;
 	free(w->blk.p);
+	free(w->wt);
 	strtab_free(&w->strs);
 	free(w->map);
-	free(w->smask);
+	free(w->compat);
+	free(w->rawt);
 	free(w);
 }
 
@@ -497,6 +544,13 @@ struct ftype {			/* a record type as the file declares it */
 	uint32_t nf;
 	uint32_t signed_mask;	/* fields to unzigzag */
 	uint32_t str_mask;	/* fields holding string ids */
+	uint8_t nstr;		/* how many, and which: */
+	uint8_t sidx[SSP_MAXF];
+};
+
+struct span {			/* a record's field bytes in its block */
+	uint32_t beg, end;
+	uint64_t smax;		/* its largest string id */
 };
 
 struct ssp_rr {
@@ -522,6 +576,13 @@ struct ssp_rr {
 	uint64_t gen;		/* bumps when the string table resets */
 	uint64_t nrec, seg_rec, seg_blocks;
 	int done;
+	struct ssp_err pend;	/* ssp_rr_next_batch: error after its records */
+	/* The records of the last call, in the current block: where their
+	 * field bytes begin and end, and their largest string id (for
+	 * ssp_rw_copy_raw).  slow_*: the same from rr_next_slow. */
+	struct span *span;
+	unsigned nspan, capspan;
+	struct span slow_span;
 };
 
 /* Record a data error; returns -1 like every failing reader step. */
@@ -672,7 +733,7 @@ rr_header(struct ssp_rr *rr, const struct ssp_block *b, struct ssp_err *e)
 			if (is_signed_enc(ft->f[k].enc))
 				m->signed_mask |= 1u << k;
 			if (ft->f[k].enc == SSP_ENC_S)
-				m->str_mask |= 1u << k;
+				m->str_mask |= 1u << k, m->sidx[m->nstr++] = (uint8_t)k;
 		}
 		if (rr->expect == NULL) {
 			m->prog = (uint32_t)i;
@@ -828,72 +889,81 @@ ssp_rr_open(struct ssp_rr **rp, struct ssp_in *in, const uint8_t *magic,
 }
 
 /*
- * Decode a varint with at least SSP_VARINT_MAX bytes readable: the record
- * fast path.  Same rules as ssp_varint_get; NULL when too long.
+ * Decode one varint with no bounds check: the caller knows at least
+ * SSP_VARINT_MAX bytes are readable.  One or two bytes (most fields) are
+ * decoded without a branch on which.  A varint longer than 64 bits sets
+ * *bad; the caller then decodes the record again with the checked
+ * decoder, which reports it.
  */
-static inline const uint8_t *
-varint_fast(const uint8_t *p, uint64_t *v)
+__attribute__((always_inline)) static inline const uint8_t *
+varint_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
 {
-	uint64_t r, b;
-	unsigned shift;
+	uint64_t b = p[0], b1 = p[1], r, c;
+	unsigned s;
 
-	r = *p;
-	if (r < 0x80) {
-		*v = r;
-		return p + 1;
+	if (__builtin_expect(((b & b1) & 0x80) == 0, 1)) {
+		c = b >> 7;		/* 1 when a second byte follows */
+		*v = (b & 0x7f) | (b1 & (0 - c)) << 7;
+		return p + 1 + c;
 	}
-	if (p[1] < 0x80) {		/* two bytes: ids, sizes, deltas */
-		*v = (r & 0x7f) | (uint64_t)p[1] << 7;
-		return p + 2;
-	}
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	{	/* up to 8 bytes at once: find the last byte, squeeze out the
-		 * continuation bits pairwise */
-		uint64_t x, stop;
-
-		memcpy(&x, p, 8);
-		stop = ~x & 0x8080808080808080ULL;
-		if (stop != 0) {
-			unsigned n = (unsigned)__builtin_ctzll(stop) / 8 + 1;
-
-			if (n < 8)
-				x &= (1ULL << (8 * n)) - 1;
-			x = ((x & 0x7f007f007f007f00ULL) >> 1) |
-			    (x & 0x007f007f007f007fULL);
-			x = ((x & 0x3fff00003fff0000ULL) >> 2) |
-			    (x & 0x00003fff00003fffULL);
-			x = ((x & 0x0fffffff00000000ULL) >> 4) |
-			    (x & 0x000000000fffffffULL);
-			*v = x;
-			return p + n;
-		}
-	}
-#endif
+	r = b & 0x7f;
 	p++;
-	r &= 0x7f;
-	for (shift = 7; shift < 63; shift += 7) {
+	for (s = 7;; s += 7) {
 		b = *p++;
-		r |= (b & 0x7f) << shift;
+		if (s == 63) {
+			*bad |= b > 1;
+			*v = r | b << 63;
+			return p;
+		}
+		r |= (b & 0x7f) << s;
 		if (b < 0x80) {
 			*v = r;
 			return p;
 		}
 	}
-	b = *p++;
-	if (b > 1)
-		return NULL;
-	*v = r | b << 63;
-	return p;
 }
 
-int
-ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
+static int
+rr_strdef(struct ssp_rr *rr, const uint8_t *p, struct ssp_err *e)
 {
-	const uint8_t *p;
+	const uint8_t *s;
+	size_t n;
+	uint64_t id;
+	char msg[120];
+
+	if (ssp_varint_get(&p, rr->end, &id) != 0 ||
+	    get_str(&p, rr->end, STR_MAX, &s, &n) != 0)
+		return 1;
+	if (id != rr->strs.n + 1) {
+		snprintf(msg, sizeof(msg), "string id %llu defined out of order "
+		    "(expected %llu)", (unsigned long long)id,
+		    (unsigned long long)rr->strs.n + 1);
+		return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
+	}
+	if (rr->strs.n >= STRS_MAX)
+		return rr_fail(rr, e, SSP_ERR_LIMIT, rr->blk_off,
+		    "too many strings");
+	if (strtab_add(&rr->strs, (const char *)s, n, 0) == 0)
+		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
+	rr->p = p;
+	return 0;
+}
+
+/*
+ * The general reader: string definitions, block ends, records near the
+ * end of a block, and every error, with bounds checks on each byte.
+ */
+#define RR_STOP 2	/* rr_next_slow: the block is used up, may_fill was 0 */
+
+__attribute__((noinline)) static int
+rr_next_slow(struct ssp_rr *rr, struct ssp_rec *r, int may_fill,
+    struct ssp_err *e)
+{
+	const uint8_t *p, *fbeg;
 	uint64_t tag, v;
 	const struct ftype *ft;
-	uint32_t m;
 	unsigned i;
+	uint32_t m;
 	char msg[120];
 
 	for (;;) {
@@ -902,56 +972,25 @@ ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 
 			if (rr->done)
 				return 0;
+			if (!may_fill)
+				return RR_STOP;
 			if ((f = rr_fill(rr, e)) <= 0)
 				return f;
 		}
 		p = rr->p;
 		if (ssp_varint_get(&p, rr->end, &tag) != 0)
 			goto bad;
-		if (tag == 0) {		/* string definition */
-			const uint8_t *s;
-			size_t n;
-			uint64_t id;
-
-			if (ssp_varint_get(&p, rr->end, &id) != 0 ||
-			    get_str(&p, rr->end, STR_MAX, &s, &n) != 0)
-				goto bad;
-			if (id != rr->strs.n + 1) {
-				snprintf(msg, sizeof(msg), "string id %llu defined "
-				    "out of order (expected %llu)",
-				    (unsigned long long)id,
-				    (unsigned long long)rr->strs.n + 1);
-				return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
-			}
-			if (rr->strs.n >= STRS_MAX)
-				return rr_fail(rr, e, SSP_ERR_LIMIT, rr->blk_off,
-				    "too many strings");
-			if (strtab_add(&rr->strs, (const char *)s, n, 0) == 0)
-				return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off,
-				    "out of memory");
-			rr->p = p;
-			continue;
-		}
-		if (tag > rr->fschema.ntypes) {
-			snprintf(msg, sizeof(msg), "record tag %llu not in the "
-			    "schema", (unsigned long long)tag);
-			return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
-		}
+		if (tag == 0)
+			goto strdef;
+		if (tag > rr->fschema.ntypes)
+			goto badtag;
 		ft = &rr->ftypes[tag - 1];
-		if ((size_t)(rr->end - p) >= (ft->nf + 1) * SSP_VARINT_MAX) {
-			/* room for the longest record: no bounds checks */
-			if ((p = varint_fast(p, &v)) == NULL)
+		if (ssp_varint_get(&p, rr->end, &v) != 0)
+			goto bad;
+		fbeg = p;
+		for (i = 0; i < ft->nf; i++)
+			if (ssp_varint_get(&p, rr->end, &r->f[i]) != 0)
 				goto bad;
-			for (i = 0; i < ft->nf; i++)
-				if ((p = varint_fast(p, &r->f[i])) == NULL)
-					goto bad;
-		} else {
-			if (ssp_varint_get(&p, rr->end, &v) != 0)
-				goto bad;
-			for (i = 0; i < ft->nf; i++)
-				if (ssp_varint_get(&p, rr->end, &r->f[i]) != 0)
-					goto bad;
-		}
 		rr->ts = (int64_t)((uint64_t)rr->ts + (uint64_t)ssp_unzigzag(v));
 		r->ts = rr->ts;
 		r->ftag = (uint32_t)tag;
@@ -961,25 +1000,205 @@ ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
 			i = (unsigned)__builtin_ctz(m);
 			r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
 		}
+		rr->slow_span.smax = 0;
 		for (m = ft->str_mask; m != 0; m &= m - 1) {
 			i = (unsigned)__builtin_ctz(m);
 			if (r->f[i] > rr->strs.n) {
-				snprintf(msg, sizeof(msg), "record uses "
-				    "undefined string id %llu",
-				    (unsigned long long)r->f[i]);
-				return rr_fail(rr, e, SSP_ERR_FORMAT,
-				    rr->blk_off, msg);
+				snprintf(msg, sizeof(msg), "record uses undefined "
+				    "string id %llu", (unsigned long long)r->f[i]);
+				return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off,
+				    msg);
 			}
+			if (r->f[i] > rr->slow_span.smax)
+				rr->slow_span.smax = r->f[i];
 		}
+		rr->slow_span.beg = (uint32_t)(fbeg - rr->blk);
+		rr->slow_span.end = (uint32_t)(p - rr->blk);
 		rr->p = p;
 		rr->nrec++;
 		rr->seg_rec++;
 		return 1;
+strdef:
+		{
+			int d = rr_strdef(rr, p, e);
+
+			if (d > 0)
+				goto bad;
+			if (d < 0)
+				return -1;
+		}
 	}
+badtag:
+	snprintf(msg, sizeof(msg), "record tag %llu not in the schema",
+	    (unsigned long long)tag);
+	return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off, msg);
 bad:
 	return rr_fail(rr, e, SSP_ERR_FORMAT, rr->blk_off + SSP_BLOCK_HDR +
 	    (uint64_t)(rr->p - rr->blk), "malformed record (varint runs past "
 	    "the end of its block)");
+}
+
+/*
+ * The hot path of every reader: one record well inside its block (at
+ * least REC_MAXBYTES + 8 bytes before its end), decoded without per-byte
+ * bounds checks.  Returns 0 for anything unusual (a string definition, a
+ * bad tag, varint or string id): the general path then decodes the same
+ * bytes again and reports errors.  The reader's state comes in locals so
+ * that a loop keeps it in registers.
+ */
+__attribute__((always_inline)) static inline int
+rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
+    uint64_t ntypes, uint64_t nstr, int64_t *ts, struct ssp_rec *r,
+    struct span *sp)
+{
+	const uint8_t *p = *pp;
+	const struct ftype *ft;
+	uint64_t tag, v, smax = 0;
+	uint32_t m;
+	unsigned i, nf, bad = 0;
+
+	if (__builtin_expect(*p < 0x80, 1))	/* tags fit one byte */
+		tag = *p++;
+	else
+		p = varint_fast(p, &tag, &bad);
+	if (__builtin_expect(tag - 1 >= ntypes, 0))
+		return 0;
+	ft = &ftypes[tag - 1];
+	p = varint_fast(p, &v, &bad);
+	sp->beg = (uint32_t)(p - blk);
+	nf = ft->nf;
+	for (i = 0; i < nf; i++)
+		p = varint_fast(p, &r->f[i], &bad);
+	for (m = ft->signed_mask; m != 0; m &= m - 1) {
+		i = (unsigned)__builtin_ctz(m);
+		r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
+	}
+	switch (ft->nstr) {	/* the largest string id, unrolled */
+	default:
+		for (i = 3; i < ft->nstr; i++)
+			smax = r->f[ft->sidx[i]] > smax ? r->f[ft->sidx[i]] : smax;
+		/* FALLTHROUGH */
+	case 3:
+		smax = r->f[ft->sidx[2]] > smax ? r->f[ft->sidx[2]] : smax;
+		/* FALLTHROUGH */
+	case 2:
+		smax = r->f[ft->sidx[1]] > smax ? r->f[ft->sidx[1]] : smax;
+		/* FALLTHROUGH */
+	case 1:
+		smax = r->f[ft->sidx[0]] > smax ? r->f[ft->sidx[0]] : smax;
+		/* FALLTHROUGH */
+	case 0:
+		break;
+	}
+	if (__builtin_expect((smax > nstr) | bad, 0))
+		return 0;
+	*ts = (int64_t)((uint64_t)*ts + (uint64_t)ssp_unzigzag(v));
+	r->ts = *ts;
+	r->ftag = (uint32_t)tag;
+	r->type = ft->prog;
+	r->nf = nf;
+	*pp = p;
+	sp->end = (uint32_t)(p - blk);
+	sp->smax = smax;
+	return 1;
+}
+
+/* Room for the spans of n records. */
+static int
+rr_spans(struct ssp_rr *rr, unsigned n)
+{
+	struct span *sp;
+
+	if (n <= rr->capspan)
+		return 0;
+	if ((sp = realloc(rr->span, n * sizeof(*sp))) == NULL)
+		return -1;
+	rr->span = sp;
+	rr->capspan = n;
+	return 0;
+}
+
+int
+ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e)
+{
+	const uint8_t *p = rr->p;
+	int64_t ts = rr->ts;
+	int got;
+
+	rr->nspan = 0;
+	if (__builtin_expect(rr->capspan == 0, 0) && rr_spans(rr, 64) != 0)
+		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
+	if (__builtin_expect(rr->end - p >= REC_MAXBYTES + 8, 1) &&
+	    rec_fast(&p, rr->blk, rr->ftypes, rr->fschema.ntypes, rr->strs.n,
+	    &ts, r, &rr->span[0])) {
+		rr->nspan = 1;
+		rr->p = p;
+		rr->ts = ts;
+		rr->nrec++;
+		rr->seg_rec++;
+		return 1;
+	}
+	if ((got = rr_next_slow(rr, r, 1, e)) == 1) {
+		rr->span[0] = rr->slow_span;
+		rr->nspan = 1;
+	}
+	return got;
+}
+
+int
+ssp_rr_next_batch(struct ssp_rr *rr, struct ssp_rec *r, unsigned n,
+    struct ssp_err *e)
+{
+	unsigned k = 0, k0;
+	int got;
+
+	rr->nspan = 0;
+	if (rr->pend.code != SSP_OK) {	/* an error found by the last call */
+		if (e != NULL)
+			*e = rr->pend;
+		return -1;
+	}
+	if (rr_spans(rr, n) != 0)
+		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
+	while (k < n) {
+		const uint8_t *p = rr->p, *blk = rr->blk, *limit;
+		const struct ftype *ftypes = rr->ftypes;
+		uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
+		struct span *span = rr->span;
+		int64_t ts = rr->ts;
+
+		k0 = k;
+		if (rr->end - p >= REC_MAXBYTES + 8) {
+			limit = rr->end - (REC_MAXBYTES + 8);
+			while (k < n && p <= limit && rec_fast(&p, blk, ftypes,
+			    ntypes, nstr, &ts, &r[k], &span[k]))
+				k++;
+		}
+		rr->p = p;
+		rr->ts = ts;
+		rr->nrec += k - k0;
+		rr->seg_rec += k - k0;
+		if (k == n)
+			break;
+		/* Not across blocks: the next may begin another segment, whose
+		 * string ids would not be those of the records already here. */
+		got = rr_next_slow(rr, &r[k], k == 0, e);
+		if (got == 1) {
+			rr->span[k++] = rr->slow_span;
+			continue;
+		}
+		if (got == RR_STOP || got == 0)
+			break;
+		if (k == 0)
+			return -1;
+		if (e != NULL)	/* give the records first, the error next */
+			rr->pend = *e;
+		else
+			rr->pend.code = SSP_ERR_FORMAT;
+		break;
+	}
+	rr->nspan = k;
+	return (int)k;
 }
 
 const char *
@@ -1023,56 +1242,306 @@ ssp_rr_close(struct ssp_rr *rr)
 	rr_free_header(rr);
 	strtab_free(&rr->strs);
 	free(rr->stream_name);
+	free(rr->span);
 	free(rr);
 }
 
 /* --- copying between streams ------------------------------------------ */
 
-int
-ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r, const struct ssp_rr *rr,
+/* Intern reader string id in the writer and remember its id here. */
+static int
+rw_map_str(struct ssp_rw *w, const struct ssp_rr *rr, uint64_t id,
     struct ssp_err *e)
 {
-	const struct ssp_rtype *t;
-	struct ssp_rec c;
-	unsigned i;
+	const char *s;
+	size_t n;
+
+	if (id >= w->map_cap) {
+		uint64_t cap = w->map_cap ? w->map_cap : 256, *nm;
+
+		while (cap <= id)
+			cap *= 2;
+		if ((nm = realloc(w->map, cap * sizeof(*nm))) == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		memset(nm + w->map_cap, 0, (cap - w->map_cap) * sizeof(*nm));
+		w->map = nm;
+		w->map_cap = cap;
+	}
+	if (id == 0 || w->map[id] != 0)
+		return SSP_OK;
+	if ((s = ssp_rr_str(rr, id, &n)) == NULL)
+		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "undefined string id %llu",
+		    (unsigned long long)id);
+	if ((w->map[id] = ssp_rw_str(w, s, n, e)) == 0)
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	return SSP_OK;
+}
+
+/* The general copy: strings first, in field order (interning may end
+ * the block), then the block check, then the record. */
+__attribute__((noinline)) static int
+rw_copy_slow(struct ssp_rw *w, const struct ssp_rec *r, const struct ssp_rr *rr,
+    struct ssp_err *e)
+{
+	uint32_t m;
+	int s;
 
 	if (r->type >= w->schema->ntypes)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record type %u not in "
 		    "schema", r->type);
-	t = &w->schema->types[r->type];
 	if (w->map_rr != rr || w->map_gen != rr->gen) {
-		w->map_rr = rr;
-		w->map_gen = rr->gen;
+		uint32_t *nc;
+
+		w->map_rr = NULL;	/* until the tables below are ready */
 		if (w->map != NULL)
 			memset(w->map, 0, w->map_cap * sizeof(*w->map));
+		else if ((s = rw_map_str(w, rr, 0, e)) != SSP_OK)
+			return s;	/* allocates the map */
+		nc = realloc(w->compat, (rr->fschema.ntypes + 1) * sizeof(*nc));
+		if (nc == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		memset(nc, 0xff, (rr->fschema.ntypes + 1) * sizeof(*nc));
+		w->compat = nc;
+		w->ncompat = rr->fschema.ntypes;
+		w->map_rr = rr;
+		w->map_gen = rr->gen;
 	}
-	c = *r;
-	for (i = 0; i < t->nf; i++) {
-		uint64_t id = r->f[i];
+	if (r->ftag == 0 || r->ftag > w->ncompat)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record tag %u was not "
+		    "read by this reader", r->ftag);
+	if (w->compat[r->ftag - 1] != r->type) {
+		/* Our fields must be a prefix of the file's (the reader's
+		 * rule for schema evolution), or values would change meaning. */
+		const struct ssp_rtype *ft = &rr->fschema.types[r->ftag - 1];
+		const struct ssp_rtype *wt = &w->schema->types[r->type];
+		unsigned k;
+
+		if (ft->nf < wt->nf)
+			return ssp_err_set(e, SSP_ERR_SCHEMA, rr->blk_off, "%s: "
+			    "record type '%s' has %u fields, the output's '%s' "
+			    "needs %u", ssp_frd_name(rr->frd), ft->name, ft->nf,
+			    wt->name, wt->nf);
+		for (k = 0; k < wt->nf; k++)
+			if (strcmp(ft->f[k].name, wt->f[k].name) != 0 ||
+			    ft->f[k].enc != wt->f[k].enc)
+				return ssp_err_set(e, SSP_ERR_SCHEMA, rr->blk_off,
+				    "%s: record type '%s' field %u is '%s' (%c), "
+				    "the output's '%s' has '%s' (%c)",
+				    ssp_frd_name(rr->frd), ft->name, k + 1,
+				    ft->f[k].name, ft->f[k].enc, wt->name,
+				    wt->f[k].name, wt->f[k].enc);
+		w->compat[r->ftag - 1] = r->type;
+	}
+	for (m = w->wt[r->type].str_mask; m != 0; m &= m - 1) {
+		uint64_t id = r->f[__builtin_ctz(m)];
+
+		if ((id >= w->map_cap || w->map[id] == 0) &&
+		    (s = rw_map_str(w, rr, id, e)) != SSP_OK)
+			return s;
+	}
+	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	rw_encode(w, r->type, r->ts, r->f, w->map);
+	return SSP_OK;
+}
+
+/*
+ * The hot path: when every string id of the record is already known and
+ * the block has room, encode straight into the block.  Otherwise the
+ * bytes written past the block's length are left uncommitted and the
+ * general copy starts over.
+ */
+int
+ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r, const struct ssp_rr *rr,
+    struct ssp_err *e)
+{
+	const struct wtype *t;
+	const uint64_t *map = w->map;
+	uint8_t *p;
+	uint64_t v, id;
+	uint32_t sm, st;
+	unsigned i, nf;
+
+	if (__builtin_expect(r->type >= w->ntypes || w->map_rr != rr ||
+	    w->map_gen != rr->gen ||
+	    r->ftag - 1 >= w->ncompat || w->compat[r->ftag - 1] != r->type ||
+	    w->blk.len >= BLOCK_TARGET, 0))
+		return rw_copy_slow(w, r, rr, e);
+	t = &w->wt[r->type];
+	nf = t->nf;
+	sm = t->signed_mask;
+	st = t->str_mask;
+	p = w->blk.p + w->blk.len;
+	p = put_v(p, (uint64_t)r->type + 1);
+	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
+	for (i = 0; i < nf; i++) {
+		v = r->f[i];
+		if (st & (1u << i)) {
+			id = v;
+			if (__builtin_expect(id >= w->map_cap ||
+			    ((v = map[id]) == 0 && id != 0), 0))
+				return rw_copy_slow(w, r, rr, e);
+		} else if (sm & (1u << i)) {
+			v = ssp_zigzag((int64_t)v);
+		}
+		p = put_v(p, v);
+	}
+	w->blk.len = (size_t)(p - w->blk.p);
+	w->last_ts = r->ts;
+	w->nrec++;
+	return SSP_OK;
+}
+
+/* --- copying records as they are in the file ------------------------------ */
+
+#define RAW_NONE 0xffffffffu
+
+static inline void
+rw_raw_encode(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
+    const struct ssp_rec *r)
+{
+	uint8_t *p = w->blk.p + w->blk.len;
+	uint32_t beg = rr->span[i].beg, len = rr->span[i].end - beg;
+	const uint8_t *src = rr->blk + beg;
+
+	p = put_v(p, (uint64_t)r->type + 1);
+	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
+	/* the block keeps room for a record; read past the fields only
+	 * inside the input block */
+	if (len <= 16 && src + 16 <= rr->end)
+		memcpy(p, src, 16);
+	else
+		memcpy(p, src, len);
+	w->blk.len = (size_t)(p + len - w->blk.p);
+	w->last_ts = r->ts;
+	w->nrec++;
+}
+
+__attribute__((noinline)) static int
+rw_raw_slow(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
+    const struct ssp_rec *r, struct ssp_err *e)
+{
+	uint32_t ft = r->ftag - 1;
+
+	if (w->raw_state == 0) {
+		/* Same ids as the reader only if we have none of our own. */
+		w->raw_state = w->strs.n == 0 ? 1 : -1;
+		w->raw_rr = rr;
+		w->raw_on = w->raw_state > 0 ? rr : NULL;
+		w->raw_gen = rr->gen;
+		w->ident = 0;
+		free(w->rawt);
+		w->nrawt = rr->fschema.ntypes;
+		if ((w->rawt = malloc((w->nrawt + 1) * sizeof(*w->rawt))) == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		memset(w->rawt, 0xff, (w->nrawt + 1) * sizeof(*w->rawt));
+	}
+	if (w->raw_state < 0 || w->raw_rr != rr || w->raw_gen != rr->gen ||
+	    i >= rr->nspan || r->type >= w->ntypes || ft >= w->nrawt) {
+		w->raw_state = -1;	/* another reader or segment: map ids */
+		w->raw_on = NULL;
+		return ssp_rw_copy(w, r, rr, e);
+	}
+	if (w->rawt[ft] != r->type) {
+		const struct ssp_rtype *fty = &rr->fschema.types[ft];
+		const struct ssp_rtype *wty = &w->schema->types[r->type];
+		unsigned k;
+
+		if (fty->nf != wty->nf)
+			return ssp_rw_copy(w, r, rr, e);
+		for (k = 0; k < wty->nf; k++)
+			if (strcmp(fty->f[k].name, wty->f[k].name) != 0 ||
+			    fty->f[k].enc != wty->f[k].enc)
+				return ssp_rw_copy(w, r, rr, e);
+		w->rawt[ft] = r->type;
+	}
+	/* Define the reader's strings up to the largest id used, in order. */
+	while (w->ident < rr->span[i].smax) {
 		const char *s;
 		size_t n;
+		uint64_t id;
 
-		if (t->f[i].enc != SSP_ENC_S || id == 0)
-			continue;
-		if (id >= w->map_cap) {
-			uint64_t cap = w->map_cap ? w->map_cap : 256, *nm;
-
-			while (cap <= id)
-				cap *= 2;
-			if ((nm = realloc(w->map, cap * sizeof(*nm))) == NULL)
-				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-			memset(nm + w->map_cap, 0, (cap - w->map_cap) * sizeof(*nm));
-			w->map = nm;
-			w->map_cap = cap;
+		if ((s = ssp_rr_str(rr, w->ident + 1, &n)) == NULL)
+			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "undefined "
+			    "string id %llu", (unsigned long long)w->ident + 1);
+		if ((id = ssp_rw_str(w, s, n, e)) == 0)
+			return e != NULL ? e->code : SSP_ERR_NOMEM;
+		if (id != w->ident + 1) {	/* the reader repeats a string */
+			w->raw_state = -1;
+			w->raw_on = NULL;
+			return ssp_rw_copy(w, r, rr, e);
 		}
-		if (w->map[id] == 0) {
-			if ((s = ssp_rr_str(rr, id, &n)) == NULL)
-				return ssp_err_set(e, SSP_ERR_FORMAT, 0,
-				    "undefined string id %llu", (unsigned long long)id);
-			if ((w->map[id] = ssp_rw_str(w, s, n, e)) == 0)
-				return e != NULL ? e->code : SSP_ERR_NOMEM;
-		}
-		c.f[i] = w->map[id];
+		w->ident++;
 	}
-	return ssp_rw_put(w, &c, e);
+	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	rw_raw_encode(w, rr, i, r);
+	return SSP_OK;
+}
+
+int
+ssp_rw_copy_raw(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
+    const struct ssp_rec *r, struct ssp_err *e)
+{
+	if (__builtin_expect(w->raw_on != rr || w->raw_gen != rr->gen ||
+	    i >= rr->nspan ||
+	    r->ftag - 1 >= w->nrawt || w->rawt[r->ftag - 1] != r->type ||
+	    rr->span[i].smax > w->ident || w->blk.len >= BLOCK_TARGET, 0))
+		return rw_raw_slow(w, rr, i, r, e);
+	rw_raw_encode(w, rr, i, r);
+	return SSP_OK;
+}
+
+int
+ssp_rw_copy_raw_batch(struct ssp_rw *w, const struct ssp_rr *rr,
+    const struct ssp_rec *r, const unsigned *idx, unsigned n,
+    struct ssp_err *e)
+{
+	unsigned k = 0;
+	int rc;
+
+	while (k < n) {
+		/* the writer's state in locals while nothing unusual happens */
+		/* locals: stores through p (bytes) could alias any field */
+		uint8_t *base = w->blk.p, *p = base + w->blk.len;
+		uint8_t *full = base + BLOCK_TARGET;
+		int64_t last = w->last_ts;
+		uint64_t ident = w->ident, k0 = k;
+		const uint32_t *rawt = w->rawt;
+		uint32_t nrawt = w->nrawt;
+		const uint8_t *blk = rr->blk, *bend = rr->end;
+		const struct span *span = rr->span;
+		unsigned nspan = rr->nspan;
+
+		if (w->raw_on == rr && w->raw_gen == rr->gen)
+			for (; k < n && idx[k] < nspan; k++) {
+				const struct ssp_rec *x = &r[idx[k]];
+				const struct span *sp = &span[idx[k]];
+				const uint8_t *src = blk + sp->beg;
+				uint32_t len = sp->end - sp->beg;
+
+				if (__builtin_expect(x->ftag - 1 >= nrawt ||
+				    rawt[x->ftag - 1] != x->type ||
+				    sp->smax > ident || p >= full, 0))
+					break;
+				p = put_v(p, (uint64_t)x->type + 1);
+				p = put_v(p, ssp_zigzag((int64_t)((uint64_t)x->ts -
+				    (uint64_t)last)));
+				if (len <= 16 && src + 16 <= bend)
+					memcpy(p, src, 16);
+				else
+					memcpy(p, src, len);
+				p += len;
+				last = x->ts;
+			}
+		w->blk.len = (size_t)(p - base);
+		w->last_ts = last;
+		w->nrec += k - k0;
+		if (k == n)
+			break;
+		if ((rc = rw_raw_slow(w, rr, idx[k], &r[idx[k]], e)) != SSP_OK)
+			return rc;
+		k++;
+	}
+	return SSP_OK;
 }

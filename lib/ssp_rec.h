@@ -82,9 +82,31 @@ uint64_t ssp_rw_str(struct ssp_rw *w, const char *s, size_t len,
     struct ssp_err *e);
 /* Append a record; r->type indexes the writer's schema, r->nf is ignored. */
 int ssp_rw_put(struct ssp_rw *w, const struct ssp_rec *r, struct ssp_err *e);
-/* Copy a record read by rr, translating its string ids. */
+/* Copy a record read by rr, translating its string ids.  r->type indexes
+ * w's schema; that type's fields must be a prefix of the fields of the
+ * record's type in rr's stream (SSP_ERR_SCHEMA otherwise). */
 int ssp_rw_copy(struct ssp_rw *w, const struct ssp_rec *r,
     const struct ssp_rr *rr, struct ssp_err *e);
+/*
+ * Copy record i of rr's last ssp_rr_next (i = 0) or ssp_rr_next_batch
+ * call, r, as it is in the file: its field bytes are copied and only its
+ * type tag (r->type, a type of w's schema with exactly the file type's
+ * fields) and timestamp (r->ts) are encoded again; r->f is not looked at,
+ * so use ssp_rw_copy for records whose fields you changed.  String ids
+ * stay the reader's: its string definitions are copied ahead of their
+ * first use, in its order, so the copy also defines strings that only
+ * records not copied used.  Where that cannot hold (w has strings of its
+ * own, another reader or concatenated segment, a type whose fields
+ * differ), it does what ssp_rw_copy does.  Several times cheaper than
+ * ssp_rw_copy; the output is a valid stream either way.
+ */
+int ssp_rw_copy_raw(struct ssp_rw *w, const struct ssp_rr *rr, unsigned i,
+    const struct ssp_rec *r, struct ssp_err *e);
+/* The same for records r[idx[0]], ..., r[idx[n - 1]] of rr's last
+ * ssp_rr_next_batch into r, in that order; cheaper per record. */
+int ssp_rw_copy_raw_batch(struct ssp_rw *w, const struct ssp_rr *rr,
+    const struct ssp_rec *r, const unsigned *idx, unsigned n,
+    struct ssp_err *e);
 /* Write the current block and flush the output (online use). */
 int ssp_rw_flush(struct ssp_rw *w, struct ssp_err *e);
 /* Write the end block; the ssp_out stays open.  Frees w. */
@@ -109,6 +131,15 @@ int ssp_rr_open(struct ssp_rr **rp, struct ssp_in *in, const uint8_t *magic,
     const struct ssp_schema *expect, int flags, struct ssp_err *e);
 /* 1: record in *r, 0: end of stream, <0: error (e set, with offset). */
 int ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e);
+/*
+ * Up to n records into r[0..n), as many calls of ssp_rr_next would, but
+ * several times cheaper per record.  Returns how many (string ids of all
+ * valid until the next call; a batch never spans two concatenated
+ * segments), 0 at the end of the stream, <0 on an error (e set), which is
+ * returned only once the records before it have been.
+ */
+int ssp_rr_next_batch(struct ssp_rr *rr, struct ssp_rec *r, unsigned n,
+    struct ssp_err *e);
 /* String by id (NUL-terminated); NULL if the id is not defined.  Valid
  * until the next ssp_rr_next: copy what you keep. */
 const char *ssp_rr_str(const struct ssp_rr *rr, uint64_t id, size_t *len);
@@ -121,8 +152,8 @@ unsigned ssp_rr_version_minor(const struct ssp_rr *rr);
 const char *ssp_rr_name(const struct ssp_rr *rr);
 uint64_t ssp_rr_offset(const struct ssp_rr *rr);	/* of the current block */
 uint64_t ssp_rr_records(const struct ssp_rr *rr);
-/* Changes whenever string ids start over (a concatenated segment begins):
- * callers caching per-string-id data must drop the cache then. */
+/* Changes whenever string ids start over (a concatenated segment began):
+ * callers caching data per string id must drop it. */
 uint64_t ssp_rr_strgen(const struct ssp_rr *rr);
 void ssp_rr_close(struct ssp_rr *rr);
 

@@ -13,6 +13,7 @@ export PATH
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 S="$TOP/samples/dumbbell"
 OUT=${OUT:-demo-out}
+SHOW=$OUT	# as the user named it, for messages
 rm -rf "$OUT"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -22,7 +23,7 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 kib() { du -k "$@" | awk '{ s += $1 } END { printf "%.1f MB", s / 1024 }'; }
 raw_mb() { for f in "$@"; do zstd -dc "$f"; done | wc -c | awk '{ printf "%.1f MB", $1 / 1048576 }'; }
 
-echo "simspan demo: $S"
+echo "simspan demo: samples/dumbbell"
 echo "  2 gem5 hosts, 2 i40e NICs (nicbm), 1 ns-3 dumbbell; 100 request/response pairs"
 echo
 
@@ -36,7 +37,7 @@ nicbm server0-nic $S/server0-nic.nicbm.log.zst
 nicbm client0-nic $S/client0-nic.nicbm.log.zst
 ns3 net $S/net.ns3.log.zst
 EOF
-export OUT S syms
+export OUT S SHOW syms
 # shellcheck disable=SC2016
 xargs -P 2 -L 1 sh -c '
 	set -e
@@ -59,7 +60,7 @@ awk '/ lines = .* events \+ .* skipped$/ {
 		if ($i == "events") e += $(i - 1)
 		if ($i == "skipped") s += $(i - 1)
 	} }
-    END { printf "         sim2ev: %d lines -> %d events + %d lines skipped by reason (%s/*.sim2ev.txt)\n", l, e, s, ENVIRON["OUT"] }' \
+    END { printf "         sim2ev: %d lines -> %d events + %d lines skipped by reason (%s/*.sim2ev.txt)\n", l, e, s, ENVIRON["SHOW"] }' \
     "$OUT"/*.sim2ev.txt
 # "evfilter: stdin: N events in, N kept, N dropped"
 awk '/ events in, .* kept, .* dropped$/ {
@@ -90,7 +91,7 @@ echo "sinks    span2sqlite $(secs "$t0" "$t1") s, span2otlp (OTLP/JSON) $(secs "
 spancat -c "$OUT/spans.sp" >"$OUT/spans.csv"
 if sh "$TOP/tests/score-truth.sh" -r -t "$OUT/topology.csv" "$S/truth.csv.zst" "$OUT/spans.csv" \
     >"$OUT/score.txt" 2>&1; then verdict="all correct"; else verdict="MISMATCHES"; fi
-echo "truth    $(awk '$1 == "total" { printf "%d of %d spans matched, %d parents right (%d by the SPEC heuristic), %d of %d links", $3, $2, $7, $10, $12, $12 + $13 }' "$OUT/score.txt"): $verdict ($OUT/score.txt)"
+echo "truth    $(awk '$1 == "total" { printf "%d of %d spans matched, %d parents right (%d by the SPEC heuristic), %d of %d links", $3, $2, $7, $10, $12, $12 + $13 }' "$OUT/score.txt"): $verdict ($SHOW/score.txt)"
 echo
 
 # --- summary from SQL ----------------------------------------------------------
@@ -127,9 +128,9 @@ q "SELECT ifnull(stream, '(idle)') AS stream, spans, round(busy_ps / 1e6, 2) AS 
 q "SELECT kind, spans, round(busy_ps / 1e6, 2) AS busy_us, round(100.0 * share, 1) AS pct
    FROM trace_kinds WHERE trace = $slow ORDER BY busy_ps DESC" | sed 's/^/    /'
 echo
-echo "outputs in $OUT:"
-echo "  *.ev.zst     event streams          evcat $OUT/client0.ev.zst | head"
-echo "  spans.sp     span stream            spancat --tree $OUT/spans.sp | less"
-echo "  spans.db     SQLite                 sqlite3 $OUT/spans.db 'SELECT * FROM latency'"
-echo "  otlp.jsonl   OTLP/JSON requests     span2otlp --endpoint http://localhost:4318 $OUT/spans.sp"
+echo "outputs in $SHOW:"
+echo "  *.ev.zst     event streams          evcat $SHOW/client0.ev.zst | head"
+echo "  spans.sp     span stream            spancat --tree $SHOW/spans.sp | less"
+echo "  spans.db     SQLite                 sqlite3 $SHOW/spans.db 'SELECT * FROM latency'"
+echo "  otlp.jsonl   OTLP/JSON requests     span2otlp --endpoint http://localhost:4318 $SHOW/spans.sp"
 echo "  *.txt        per-tool statistics and the truth score"

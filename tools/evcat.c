@@ -14,13 +14,25 @@
 #include "ssp_event.h"
 #include "ssp_io.h"
 
+#define PROG "evcat"
+
+/* Events per type, by name: files may order or name their types differently. */
+struct counts {
+	uint64_t n[SSP_EV_NTYPES];
+	char **unk;		/* types this program does not know */
+	uint64_t *unk_n;
+	size_t nunk;
+	uint32_t *idx;		/* current segment: file type -> slot */
+	size_t nidx;
+};
+
 static void
 usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: evcat [-chjn] [--csv] [--json] [--count] [--header] "
-	    "[FILE ...]\n");
+	fprintf(f, "usage: evcat [-cHhjnV] [--csv] [--count] [--header] "
+	    "[--json] [FILE ...]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Print simspan event streams (plain or zstd-compressed) as text.\n"
@@ -36,17 +48,47 @@ usage(int code)
 }
 
 static void
-print_header(const struct ssp_rr *rr)
+print_header(const struct ssp_rr *rr, enum ssp_dump_fmt fmt)
 {
 	const struct ssp_schema *s = ssp_rr_file_schema(rr);
+	const struct ssp_meta *m;
 	size_t i;
 	unsigned t, k;
 
-	printf("# stream %s (format 1.%u)\n", ssp_rr_name(rr),
+	if (fmt == SSP_DUMP_JSON) {
+		printf("{\"header\":{\"file\":");
+		ssp_dump_json_str(stdout, ssp_rr_name(rr), strlen(ssp_rr_name(rr)));
+		printf(",\"format\":\"1.%u\",\"meta\":{", ssp_rr_version_minor(rr));
+		for (i = 0; i < ssp_rr_nmeta(rr); i++) {
+			m = ssp_rr_meta_at(rr, i);
+			printf(i ? "," : "");
+			ssp_dump_json_str(stdout, m->key, strlen(m->key));
+			putchar(':');
+			ssp_dump_json_str(stdout, m->value, strlen(m->value));
+		}
+		printf("},\"types\":[");
+		for (t = 0; t < s->ntypes; t++) {
+			printf("%s{\"name\":", t ? "," : "");
+			ssp_dump_json_str(stdout, s->types[t].name,
+			    strlen(s->types[t].name));
+			printf(",\"fields\":[");
+			for (k = 0; k < s->types[t].nf; k++) {
+				printf("%s[", k ? "," : "");
+				ssp_dump_json_str(stdout, s->types[t].f[k].name,
+				    strlen(s->types[t].f[k].name));
+				printf(",\"%c\"]", s->types[t].f[k].enc);
+			}
+			printf("]}");
+		}
+		printf("]}}\n");
+		return;
+	}
+	printf("# file %s (format 1.%u)\n", ssp_rr_name(rr),
 	    ssp_rr_version_minor(rr));
-	for (i = 0; i < ssp_rr_nmeta(rr); i++)
-		printf("# %s: %s\n", ssp_rr_meta_at(rr, i)->key,
-		    ssp_rr_meta_at(rr, i)->value);
+	for (i = 0; i < ssp_rr_nmeta(rr); i++) {
+		m = ssp_rr_meta_at(rr, i);
+		printf("# %s: %s\n", m->key, m->value);
+	}
 	for (t = 0; t < s->ntypes; t++) {
 		printf("# type %u %s:", t + 1, s->types[t].name);
 		for (k = 0; k < s->types[t].nf; k++)
@@ -55,17 +97,77 @@ print_header(const struct ssp_rr *rr)
 	}
 }
 
-/* Returns 0, or 1 after warning about a bad input. */
+/* Slot of each file type of the current segment in the counts. */
+static void
+count_bind(struct counts *c, const struct ssp_rr *rr)
+{
+	const struct ssp_schema *s = ssp_rr_file_schema(rr);
+	unsigned t;
+	size_t u;
+	int k;
+
+	free(c->idx);
+	if ((c->idx = calloc(s->ntypes, sizeof(*c->idx))) == NULL)
+		errx(SSP_EXIT_FAIL, "out of memory");
+	c->nidx = s->ntypes;
+	for (t = 0; t < s->ntypes; t++) {
+		if ((k = ssp_schema_find(&ssp_event_schema, s->types[t].name)) >= 0) {
+			c->idx[t] = (uint32_t)k;
+			continue;
+		}
+		for (u = 0; u < c->nunk; u++)
+			if (strcmp(c->unk[u], s->types[t].name) == 0)
+				break;
+		if (u == c->nunk) {
+			c->unk = realloc(c->unk, (u + 1) * sizeof(*c->unk));
+			c->unk_n = realloc(c->unk_n, (u + 1) * sizeof(*c->unk_n));
+			if (c->unk == NULL || c->unk_n == NULL ||
+			    (c->unk[u] = strdup(s->types[t].name)) == NULL)
+				errx(SSP_EXIT_FAIL, "out of memory");
+			c->unk_n[u] = 0;
+			c->nunk++;
+		}
+		c->idx[t] = (uint32_t)(SSP_EV_NTYPES + u);
+	}
+}
+
+static void
+count_print(const struct counts *c, enum ssp_dump_fmt fmt)
+{
+	uint64_t total = 0;
+	size_t i, n = SSP_EV_NTYPES + c->nunk;
+
+	if (fmt == SSP_DUMP_CSV)
+		printf("type,count\r\n");
+	for (i = 0; i <= n; i++) {
+		const char *name = i == n ? "total" : i < SSP_EV_NTYPES ?
+		    ssp_event_schema.types[i].name : c->unk[i - SSP_EV_NTYPES];
+		uint64_t k = i == n ? total : i < SSP_EV_NTYPES ? c->n[i] :
+		    c->unk_n[i - SSP_EV_NTYPES];
+
+		if (k == 0 && i < n)
+			continue;
+		total += k;
+		if (fmt == SSP_DUMP_CSV)
+			printf("%s,%" PRIu64 "\r\n", name, k);
+		else if (fmt == SSP_DUMP_JSON)
+			printf("{\"type\":\"%s\",\"count\":%" PRIu64 "}\n", name, k);
+		else
+			printf("%12" PRIu64 " %s\n", k, name);
+	}
+}
+
+/* Returns 0, or 1 after warning about a bad input or output. */
 static int
-cat_one(const char *path, enum ssp_dump_fmt fmt, int count, int header,
-    uint64_t *counts)
+cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
+    struct counts *counts, struct ssp_dump **dp)
 {
 	struct ssp_in *in;
 	struct ssp_rr *rr;
-	struct ssp_dump *d = NULL;
-	struct ssp_rec r;
+	static struct ssp_rec batch[256];
 	struct ssp_err e = { 0 };
-	int got, rc = 0;
+	uint64_t gen;
+	int got, rc = 0, i;
 
 	if (ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK) {
 		warnx("%s", e.msg);
@@ -76,27 +178,49 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int count, int header,
 		ssp_in_close(in);
 		return 1;
 	}
+	gen = ssp_rr_strgen(rr);
 	if (header)
-		print_header(rr);
-	if (!count && (d = ssp_dump_new(stdout, fmt, rr)) == NULL)
+		print_header(rr, fmt);
+	if (counts != NULL)
+		count_bind(counts, rr);
+	else if (*dp == NULL && (*dp = ssp_dump_new(stdout, fmt, rr)) == NULL)
 		errx(SSP_EXIT_FAIL, "out of memory");
-	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
-		if (count) {
-			/* Count by name: files may order their types differently. */
-			const char *name = ssp_rr_file_schema(rr)->types[r.ftag - 1].name;
-			int t = ssp_schema_find(&ssp_event_schema, name);
-
-			counts[t >= 0 ? (unsigned)t : SSP_EV_NTYPES]++;
-		} else {
-			ssp_dump_rec(d, &r);
+	else
+		ssp_dump_reader(*dp, rr);
+	/* a batch never spans two concatenated segments */
+	while ((got = ssp_rr_next_batch(rr, batch, 256, &e)) > 0 && rc == 0) {
+		if (ssp_rr_strgen(rr) != gen) {	/* a concatenated segment */
+			gen = ssp_rr_strgen(rr);
+			if (header)
+				print_header(rr, fmt);
+			if (counts != NULL)
+				count_bind(counts, rr);
 		}
+		for (i = 0; i < got; i++) {
+			if (counts != NULL) {
+				uint32_t k = counts->idx[batch[i].ftag - 1];
+
+				if (k < SSP_EV_NTYPES)
+					counts->n[k]++;
+				else
+					counts->unk_n[k - SSP_EV_NTYPES]++;
+				continue;
+			}
+			if (ssp_dump_rec(*dp, &batch[i]) != SSP_OK) {
+				fflush(stdout);
+				warnx("%s", ssp_dump_error(*dp));
+				rc = 1;
+				break;
+			}
+		}
+		if (ferror(stdout))
+			break;	/* reported when stdout is closed */
 	}
 	if (got < 0) {
 		fflush(stdout);
 		warnx("%s", e.msg);
 		rc = 1;
 	}
-	ssp_dump_free(d);
 	ssp_rr_close(rr);
 	ssp_in_close(in);
 	return rc;
@@ -106,17 +230,19 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "count", no_argument, NULL, 'n' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "count", no_argument, NULL, 'n' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum ssp_dump_fmt fmt = SSP_DUMP_TEXT;
-	uint64_t counts[SSP_EV_NTYPES + 1] = { 0 }, total = 0;
+	struct counts counts = { 0 };
+	struct ssp_dump *d = NULL;
 	int ch, count = 0, header = 0, rc = 0, i;
+	size_t u;
 
 	while ((ch = getopt_long(argc, argv, "cHhjnV", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -125,27 +251,29 @@ main(int argc, char **argv)
 		case 'h': usage(0); break;
 		case 'j': fmt = SSP_DUMP_JSON; break;
 		case 'n': count = 1; break;
-		case 'V': ssp_cli_version("evcat"); return 0;
+		case 'V': ssp_cli_version(PROG); return 0;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc == 0)
-		rc |= cat_one(NULL, fmt, count, header, counts);
-	for (i = 0; i < argc; i++)
-		rc |= cat_one(argv[i], fmt, count, header, counts);
-	if (count) {
-		for (i = 0; i <= SSP_EV_NTYPES; i++) {
-			if (counts[i] == 0)
-				continue;
-			printf("%12" PRIu64 " %s\n", counts[i], i < SSP_EV_NTYPES ?
-			    ssp_event_schema.types[i].name : "(unknown types)");
-			total += counts[i];
-		}
-		printf("%12" PRIu64 " total\n", total);
+	if (header && fmt == SSP_DUMP_CSV) {
+		warnx("-H cannot be combined with -c: CSV has one header row");
+		usage(SSP_EXIT_USAGE);
 	}
-	if (ssp_cli_close_stdout("evcat") != 0)
+	if (argc == 0)
+		rc |= cat_one(NULL, fmt, header, count ? &counts : NULL, &d);
+	for (i = 0; i < argc && !ferror(stdout); i++)
+		rc |= cat_one(argv[i], fmt, header, count ? &counts : NULL, &d);
+	if (count)
+		count_print(&counts, fmt);
+	ssp_dump_free(d);
+	for (u = 0; u < counts.nunk; u++)
+		free(counts.unk[u]);
+	free(counts.unk);
+	free(counts.unk_n);
+	free(counts.idx);
+	if (ssp_cli_close_stdout(PROG) != 0)
 		rc = 1;
 	return rc;
 }

@@ -1,0 +1,304 @@
+/*
+ * evfilter: keep the events of one event stream that pass every filter
+ * given, and write them as a new event stream.  A filter:
+ * events --> evfilter --> events.  The work is in lib/ssp_filter.c.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ssp_cli.h"
+#include "ssp_event.h"
+#include "ssp_filter.h"
+#include "ssp_io.h"
+
+#define PROG "evfilter"
+
+enum { OPT_CLASS = 256, OPT_COMP, OPT_CPU, OPT_NETDEV, OPT_STATS, OPT_TABLE };
+
+static void
+usage(int code)
+{
+	FILE *f = code == 0 ? stdout : stderr;
+
+	fprintf(f, "usage: evfilter [-fhiNVvz] [-b FILE] [-e TIME] [-o FILE] "
+	    "[-s TIME] [-T TYPES] [-t TYPES] [-w FILE] [--class CLASSES] "
+	    "[--comp PATTERNS] [--cpu PATTERNS] [--net-dev NODE:DEV,...] "
+	    "[--stats] [--table PATTERNS] [FILE]\n"
+	    "       evfilter -l\n");
+	if (code == 0)
+		fprintf(f, "\n"
+		    "Copy the events of a simspan event stream that pass every filter.\n"
+		    "  -t, --types LIST        keep only these event types and groups\n"
+		    "  -T, --exclude-types LIST  drop these event types and groups\n"
+		    "  -N, --no-noise          drop sync and proc_in events\n"
+		    "  -s, --from TIME         drop events before TIME (ps, ns, us, ms, s)\n"
+		    "  -e, --to TIME           drop events at or after TIME\n"
+		    "  -b, --blacklist FILE    drop function entries named in a CSV file\n"
+		    "  -w, --whitelist FILE    keep only function entries named in it\n"
+		    "      --class LIST        rules classes to read (default: blacklist;\n"
+		    "                          for -w every class but blacklist)\n"
+		    "      --comp PATTERNS     keep only these components (fnmatch)\n"
+		    "      --cpu PATTERNS      keep only these CPUs\n"
+		    "      --table PATTERNS    keep only these symbol tables\n"
+		    "      --net-dev LIST      keep only these ns-3 NODE:DEV pairs\n"
+		    "  -i, --interesting       drop ns-3 packets not marked interesting\n"
+		    "  -o, --output FILE       write to FILE (.zst compresses)\n"
+		    "  -z, --zstd              compress the output with zstd\n"
+		    "  -f, --force             write binary output to a terminal\n"
+		    "      --stats             report events in, kept, dropped per filter\n"
+		    "  -v, --verbose           --stats and the filter description\n"
+		    "  -l, --list              list event types and groups\n"
+		    "  -h, --help              this help\n"
+		    "  -V, --version           version and library versions\n"
+		    "With no FILE, or when FILE is -, read standard input.\n"
+		    "See evfilter(1).\n");
+	exit(code);
+}
+
+static void
+list_types(void)
+{
+	char members[1024];
+	size_t i;
+	unsigned t;
+
+	printf("types:");
+	for (t = 0; t < ssp_event_schema.ntypes; t++)
+		printf(" %s", ssp_event_schema.types[t].name);
+	printf("\ngroups:\n");
+	for (i = 0; i < ssp_filter_ngroups(); i++) {
+		const char *g = ssp_filter_group(i, members, sizeof(members));
+
+		printf("  %-6s %s\n", g, members);
+	}
+}
+
+static void
+config_fail(const char *opt, const struct ssp_err *e)
+{
+	if (opt != NULL)
+		warnx("%s: %s", opt, e->msg);
+	else
+		warnx("%s", e->msg);
+	usage(SSP_EXIT_USAGE);
+}
+
+/* Read a function list; file errors exit 1, content errors exit 2. */
+static void
+load_funcs(struct ssp_filter *f, const char *path, int white,
+    const char *classes)
+{
+	struct ssp_in *in;
+	struct ssp_err e = { 0 };
+	int r;
+
+	if (ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	r = ssp_filter_funcs(f, in, white, classes, &e);
+	ssp_in_close(in);
+	if (r == SSP_ERR_INVAL)
+		errx(SSP_EXIT_USAGE, "%s", e.msg);
+	if (r != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+}
+
+static void
+stats(const char *name, const struct ssp_filter *f,
+    const struct ssp_filter_stats *st, int verbose)
+{
+	unsigned k;
+
+	if (verbose)
+		fprintf(stderr, PROG ": filter: %s\n", ssp_filter_describe(f)[0] ?
+		    ssp_filter_describe(f) : "none (pass-through)");
+	fprintf(stderr, PROG ": %s: %" PRIu64 " events in, %" PRIu64 " kept, %"
+	    PRIu64 " dropped\n", name, st->in, st->kept, st->in - st->kept);
+	for (k = 1; k < SSP_FR_NREASONS; k++)
+		if (st->dropped[k] != 0 || ssp_filter_uses(f, k))
+			fprintf(stderr, PROG ": %12" PRIu64 " dropped by %s\n",
+			    st->dropped[k], ssp_filter_reason_name(k));
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "blacklist", required_argument, NULL, 'b' },
+		{ "class", required_argument, NULL, OPT_CLASS },
+		{ "comp", required_argument, NULL, OPT_COMP },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "exclude-types", required_argument, NULL, 'T' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "from", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "interesting", no_argument, NULL, 'i' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "net-dev", required_argument, NULL, OPT_NETDEV },
+		{ "no-noise", no_argument, NULL, 'N' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "table", required_argument, NULL, OPT_TABLE },
+		{ "to", required_argument, NULL, 'e' },
+		{ "types", required_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "whitelist", required_argument, NULL, 'w' },
+		{ "zstd", no_argument, NULL, 'z' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out_path = NULL, *in_path = NULL, *classes = NULL, *errstr;
+	const char *lists[2][16];
+	struct ssp_filter *f;
+	struct ssp_err e = { 0 };
+	struct ssp_in *in;
+	struct ssp_out *o;
+	struct ssp_rr *rr;
+	struct ssp_rw *w;
+	struct ssp_filter_stats st = { 0 };
+	struct ssp_progress pg;
+	int64_t from = 0, to = 0;
+	int ch, force = 0, zstd = 0, verbose = 0, want_stats = 0, got, rc = 0;
+	int from_set = 0, to_set = 0, i;
+	size_t nlists[2] = { 0, 0 };
+
+	if ((f = ssp_filter_new()) == NULL)
+		errx(SSP_EXIT_FAIL, "out of memory");
+	while ((ch = getopt_long(argc, argv, "b:e:fhilNo:s:T:t:Vvw:z", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+		case 'w':
+			if (nlists[ch == 'w'] == 16)
+				errx(SSP_EXIT_USAGE, "-%c: at most 16 files", ch);
+			lists[ch == 'w'][nlists[ch == 'w']++] = optarg;
+			break;
+		case 'e':
+		case 's':
+			if (ssp_parse_time(optarg, ch == 's' ? &from : &to,
+			    &errstr) != 0) {
+				warnx("-%c %s: time %s (units: ps, ns, us, ms, s)",
+				    ch, optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			*(ch == 's' ? &from_set : &to_set) = 1;
+			break;
+		case 'f': force = 1; break;
+		case 'h': usage(0); break;
+		case 'i': ssp_filter_interesting(f); break;
+		case 'l':
+			list_types();
+			ssp_filter_free(f);
+			return ssp_cli_close_stdout(PROG) ? 1 : 0;
+		case 'N': ssp_filter_noise(f); break;
+		case 'o': out_path = optarg; break;
+		case 'T':
+		case 't':
+			if (ssp_filter_types(f, optarg, ch == 'T', &e) != SSP_OK)
+				config_fail(ch == 'T' ? "-T" : "-t", &e);
+			break;
+		case 'V':
+			ssp_cli_version(PROG);
+			ssp_filter_free(f);
+			return 0;
+		case 'v': verbose = want_stats = 1; break;
+		case 'z': zstd = 1; break;
+		case OPT_CLASS: classes = optarg; break;
+		case OPT_COMP:
+		case OPT_CPU:
+		case OPT_TABLE:
+			if (ssp_filter_patterns(f, ch == OPT_COMP ? SSP_FFIELD_COMP :
+			    ch == OPT_CPU ? SSP_FFIELD_CPU : SSP_FFIELD_TABLE,
+			    optarg, &e) != SSP_OK)
+				config_fail(ch == OPT_COMP ? "--comp" : ch == OPT_CPU ?
+				    "--cpu" : "--table", &e);
+			break;
+		case OPT_NETDEV:
+			if (ssp_filter_netdev(f, optarg, &e) != SSP_OK)
+				config_fail("--net-dev", &e);
+			break;
+		case OPT_STATS: want_stats = 1; break;
+		default: usage(SSP_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1) {
+		warnx("one input stream at a time (concatenate segments of one "
+		    "stream with cat)");
+		usage(SSP_EXIT_USAGE);
+	}
+	if (argc == 1)
+		in_path = argv[0];
+	if ((from_set || to_set) &&
+	    ssp_filter_time(f, from_set, from, to_set, to, &e) != SSP_OK)
+		config_fail(NULL, &e);
+	if (classes != NULL && (classes[0] == '\0' || classes[0] == ',' ||
+	    classes[strlen(classes) - 1] == ',' || strstr(classes, ",,"))) {
+		warnx("--class %s: empty item in list", classes);
+		usage(SSP_EXIT_USAGE);
+	}
+	for (i = 0; i < 2; i++) {
+		size_t k;
+
+		for (k = 0; k < nlists[i]; k++)
+			load_funcs(f, lists[i][k], i, classes);
+	}
+	if (classes != NULL && nlists[0] + nlists[1] == 0) {
+		warnx("--class needs -b or -w");
+		usage(SSP_EXIT_USAGE);
+	}
+
+	if (ssp_in_open(&in, in_path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK ||
+	    ssp_event_reader_open(&rr, in, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (out_path != NULL && strcmp(out_path, "-") != 0) {
+		struct stat a, b;	/* opening the output would truncate it */
+
+		if (fstat(ssp_in_fd(in), &a) == 0 && stat(out_path, &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			errx(SSP_EXIT_FAIL, "%s: the output is the input file",
+			    out_path);
+	}
+	if (ssp_out_open(&o, out_path, zstd ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO,
+	    &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (ssp_cli_refuse_tty(ssp_out_fd(o), force, PROG) != 0)
+		return SSP_EXIT_FAIL;
+	if (ssp_filter_writer_open(f, &w, o, rr, PROG, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+
+	ssp_progress_init(&pg, ssp_in_size(in), "events kept");
+	while ((got = ssp_filter_run(f, rr, w, &st, 1u << 16, &e)) == 1)
+		ssp_progress_draw(&pg, ssp_in_rawpos(in), st.in, st.kept);
+	ssp_progress_done(&pg);
+	if (got < 0) {
+		warnx("%s", e.msg);
+		rc = SSP_EXIT_FAIL;
+		/* After damaged input, keep what came before it, but leave the
+		 * output without its end block so readers downstream see the
+		 * damage too.  After a failed write there is nothing to save. */
+		if (got == SSP_FILTER_EREAD && ssp_rw_flush(w, &e) != SSP_OK)
+			warnx("%s", e.msg);
+		ssp_rw_abort(w);
+	} else if (ssp_rw_close(w, &e) != SSP_OK) {
+		warnx("%s", e.msg);
+		rc = SSP_EXIT_FAIL;
+	}
+	if (ssp_out_close(o, &e) != SSP_OK && rc == 0) {
+		warnx("%s", e.msg);
+		rc = SSP_EXIT_FAIL;
+	}
+	if (want_stats)
+		stats(ssp_in_name(in), f, &st, verbose);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	ssp_filter_free(f);
+	if (ssp_cli_close_stdout(PROG) != 0)
+		rc = SSP_EXIT_FAIL;
+	return rc;
+}
