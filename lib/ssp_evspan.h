@@ -23,9 +23,10 @@ struct ssp_evspan_opts {
 	int events;		/* member events after each span */
 	int have_seed;
 	uint64_t seed;		/* trace_hi salt, when have_seed */
-	int threads;		/* 1: all in one thread; 2: decompress and
-				 * decode the inputs in a second thread;
-				 * 0: 2 when there is more than one CPU */
+	int threads;		/* 1: all in one thread; 2: decompress,
+				 * decode and merge the inputs in a second
+				 * thread (ssp_mergeq); 0: 2 when there is
+				 * more than one CPU */
 };
 
 struct ssp_evspan;
