@@ -77,6 +77,31 @@ ssp_strtou64(const char *s, uint64_t *out, const char **errstr)
 }
 
 int
+ssp_parse_ms(const char *s, uint64_t *ms, const char **errstr)
+{
+	static const struct { const char *sfx; int64_t mul; } u[] = {
+		{ "ms", 1 }, { "min", 60000 }, { "s", 1000 }, { "", 1000 } };
+	const int64_t week_ms = 7 * 86400 * 1000ll;
+	char buf[32];
+	size_t n = strlen(s), i, k;
+	int64_t v;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		k = strlen(u[i].sfx);
+		if (n <= k || n - k >= sizeof(buf) || strcmp(s + n - k, u[i].sfx) != 0)
+			continue;
+		memcpy(buf, s, n - k);
+		buf[n - k] = '\0';
+		if (ssp_strtonum(buf, 0, week_ms / u[i].mul, &v, errstr) != 0)
+			return -1;
+		*ms = (uint64_t)(v * u[i].mul);
+		return 0;
+	}
+	*errstr = "invalid";
+	return -1;
+}
+
+int
 ssp_parse_time(const char *s, int64_t *ps, const char **errstr)
 {
 	static const struct { const char *sfx; int64_t mul; } units[] = {

@@ -24,6 +24,10 @@ int ssp_strtonum(const char *s, int64_t min, int64_t max, int64_t *out,
 int ssp_strtou64(const char *s, uint64_t *out, const char **errstr);
 /* A time with optional unit: ps (default), ns, us, ms, s. */
 int ssp_parse_time(const char *s, int64_t *ps, const char **errstr);
+/* A wall-clock duration for timeouts: seconds, or a whole number with the
+ * unit ms, s or min ("30", "500ms", "2min"), into milliseconds (at most a
+ * week).  Returns 0, or -1 with *errstr set. */
+int ssp_parse_ms(const char *s, uint64_t *ms, const char **errstr);
 
 /* Binary output to a terminal is refused unless forced (exit 1 message). */
 int ssp_cli_refuse_tty(int fd, int force, const char *prog);

@@ -710,6 +710,21 @@ release_waiters(struct ssp_spanb *b, struct span *s)
 	s->wait_head = s->wait_tail = NULL;
 }
 
+/* Last step of writing or leaving out s: wake its waiters, drop its hold on
+ * its parent, and free it unless links still point at it. */
+static void
+detach(struct ssp_spanb *b, struct span *s)
+{
+	struct span *p = s->parent;
+
+	release_waiters(b, s);
+	s->parent = NULL;
+	if (p != NULL)
+		unref(b, p);
+	if (s->refs == 0)
+		sfree(b, s);
+}
+
 static void
 write_span(struct ssp_spanb *b, struct span *s)
 {
@@ -789,19 +804,13 @@ write_span(struct ssp_spanb *b, struct span *s)
 		pool_put(&b->lpool, l);
 	}
 	s->in = NULL;
-	release_waiters(b, s);
-	s->parent = NULL;
-	if (p != NULL)
-		unref(b, p);
-	if (s->refs == 0)
-		sfree(b, s);
+	detach(b, s);
 }
 
 /* Leave a span out (and everything waiting for it). */
 static void
 gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 {
-	struct span *p = s->parent;
 	struct lnk *l, *nx;
 
 	b->st.dropped[s->stream] += s->nev;
@@ -822,12 +831,7 @@ gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 		pool_put(&b->lpool, l);
 	}
 	s->in = NULL;
-	release_waiters(b, s);
-	s->parent = NULL;
-	if (p != NULL)
-		unref(b, p);
-	if (s->refs == 0)
-		sfree(b, s);
+	detach(b, s);
 }
 
 /* Write (or leave out) whatever became ready. */

@@ -70,32 +70,6 @@ usage(int code)
 	exit(code);
 }
 
-/* "30", "30s", "500ms", "2min" -> milliseconds. */
-static int
-parse_duration(const char *s, uint64_t *ms)
-{
-	static const struct { const char *sfx; uint64_t mul; } u[] = {
-		{ "ms", 1 }, { "min", 60000 }, { "s", 1000 }, { "", 1000 } };
-	char buf[32];
-	size_t n = strlen(s), i, k;
-	const char *errstr;
-	int64_t v;
-
-	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
-		k = strlen(u[i].sfx);
-		if (n <= k || n - k >= sizeof(buf) || strcmp(s + n - k, u[i].sfx) != 0)
-			continue;
-		memcpy(buf, s, n - k);
-		buf[n - k] = '\0';
-		if (ssp_strtonum(buf, 1, (int64_t)(UINT64_MAX / 2 / u[i].mul), &v,
-		    &errstr) != 0)
-			return -1;
-		*ms = (uint64_t)v * u[i].mul;
-		return 0;
-	}
-	return -1;
-}
-
 /* Base name without directories and without its last extension. */
 static char *
 stem(const char *path, int drop_zst)
@@ -274,7 +248,8 @@ main(int argc, char **argv)
 		case 'z': z = 1; break;
 		case O_FOLLOW: follow = 1; break;
 		case O_FTIMEOUT:
-			if (parse_duration(optarg, &fol.timeout_ms) != 0) {
+			if (ssp_parse_ms(optarg, &fol.timeout_ms, &errstr) != 0 ||
+			    fol.timeout_ms == 0) {
 				warnx("--follow-timeout %s: expected a duration "
 				    "(30, 30s, 500ms, 2min)", optarg);
 				usage(SSP_EXIT_USAGE);

@@ -70,29 +70,18 @@ usage(int code)
 	exit(code);
 }
 
-/* Seconds, or a number with a unit (ms, s, ...), into milliseconds. */
+/* A duration option of at least min_ms milliseconds. */
 static uint64_t
 parse_ms(const char *opt, const char *s, uint64_t min_ms)
 {
-	const char *errstr;
-	int64_t v, ps;
+	const char *errstr = "too small";
+	uint64_t ms;
 
-	if (*s != '\0' && s[strlen(s) - 1] >= '0' && s[strlen(s) - 1] <= '9') {
-		if (ssp_strtonum(s, 0, 86400 * 7, &v, &errstr) != 0)
-			goto bad;
-		ps = v * 1000000000000;
-	} else if (ssp_parse_time(s, &ps, &errstr) != 0)
-		goto bad;
-	if (ps < 0 || ps / 1000000000 < (int64_t)min_ms ||
-	    ps / 1000000000 > 86400 * 7 * 1000ll) {
-		errstr = "out of range";
-		goto bad;
+	if (ssp_parse_ms(s, &ms, &errstr) != 0 || ms < min_ms) {
+		warnx("%s %s: %s", opt, s, errstr);
+		usage(SSP_EXIT_USAGE);
 	}
-	return (uint64_t)(ps / 1000000000);
-bad:
-	warnx("%s %s: %s", opt, s, errstr);
-	usage(SSP_EXIT_USAGE);
-	return 0;
+	return ms;
 }
 
 static void

@@ -1,0 +1,89 @@
+/* Number and duration parsing shared by every tool's options. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "ssp_cli.h"
+
+static void
+test_strtonum(void **state)
+{
+	const char *err = NULL;
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(ssp_strtonum("42", 0, 100, &v, &err), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(ssp_strtonum("101", 0, 100, &v, &err), -1);
+	assert_string_equal(err, "too large");
+	assert_int_equal(ssp_strtonum("-1", 0, 100, &v, &err), -1);
+	assert_string_equal(err, "too small");
+	assert_int_equal(ssp_strtonum("4x", 0, 100, &v, &err), -1);
+	assert_string_equal(err, "invalid");
+	assert_int_equal(ssp_strtonum("", 0, 100, &v, &err), -1);
+}
+
+static void
+test_parse_time(void **state)
+{
+	const char *err = NULL;
+	int64_t ps;
+
+	(void)state;
+	assert_int_equal(ssp_parse_time("7", &ps, &err), 0);
+	assert_int_equal(ps, 7);
+	assert_int_equal(ssp_parse_time("3ns", &ps, &err), 0);
+	assert_int_equal(ps, 3000);
+	assert_int_equal(ssp_parse_time("2us", &ps, &err), 0);
+	assert_int_equal(ps, 2000000);
+	assert_int_equal(ssp_parse_time("5ms", &ps, &err), 0);
+	assert_int_equal(ps, 5000000000);
+	assert_int_equal(ssp_parse_time("1s", &ps, &err), 0);
+	assert_int_equal(ps, 1000000000000);
+	assert_int_equal(ssp_parse_time("-4ns", &ps, &err), 0);
+	assert_int_equal(ps, -4000);
+	assert_int_equal(ssp_parse_time("ms", &ps, &err), -1);
+	assert_int_equal(ssp_parse_time("99999999s", &ps, &err), -1);
+	assert_int_equal(ssp_parse_time("1h", &ps, &err), -1);
+}
+
+static void
+test_parse_ms(void **state)
+{
+	const char *err = NULL;
+	uint64_t ms;
+
+	(void)state;
+	assert_int_equal(ssp_parse_ms("30", &ms, &err), 0);
+	assert_int_equal(ms, 30000);
+	assert_int_equal(ssp_parse_ms("30s", &ms, &err), 0);
+	assert_int_equal(ms, 30000);
+	assert_int_equal(ssp_parse_ms("500ms", &ms, &err), 0);
+	assert_int_equal(ms, 500);
+	assert_int_equal(ssp_parse_ms("2min", &ms, &err), 0);
+	assert_int_equal(ms, 120000);
+	assert_int_equal(ssp_parse_ms("0ms", &ms, &err), 0);
+	assert_int_equal(ms, 0);
+	assert_int_equal(ssp_parse_ms("10080min", &ms, &err), 0);	/* a week */
+	assert_int_equal(ssp_parse_ms("10081min", &ms, &err), -1);
+	assert_string_equal(err, "too large");
+	assert_int_equal(ssp_parse_ms("-1s", &ms, &err), -1);
+	assert_int_equal(ssp_parse_ms("1h", &ms, &err), -1);
+	assert_int_equal(ssp_parse_ms("", &ms, &err), -1);
+	assert_int_equal(ssp_parse_ms("s", &ms, &err), -1);
+	assert_int_equal(ssp_parse_ms("5ns", &ms, &err), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strtonum),
+		cmocka_unit_test(test_parse_time),
+		cmocka_unit_test(test_parse_ms),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
