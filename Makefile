@@ -139,13 +139,14 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DATADIR)/rules
 	$(INSTALL) -m 755 $(TOOLS) $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 755 scripts/simspan-online $(DESTDIR)$(BINDIR)
 	$(INSTALL) -m 644 $(filter %.1,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL) -m 644 $(filter %.5,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL) -m 644 $(filter %.7,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man7
 	$(INSTALL) -m 644 rules/*.csv $(DESTDIR)$(DATADIR)/rules
 
 uninstall:
-	rm -f $(TOOLS:$(BUILD)/bin/%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(TOOLS:$(BUILD)/bin/%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(BINDIR)/simspan-online
 	rm -f $(foreach p,$(MANPAGES),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 	rm -rf $(DESTDIR)$(DATADIR)
 
