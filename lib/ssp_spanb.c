@@ -372,7 +372,7 @@ struct ssp_spanb {
 	struct plink *pl;
 	struct elink *el;
 	struct hmap mmio_open;	/* (id, 0, host) */
-	struct hmap hdma_open;	/* (id, 0, host) */
+	struct hmap hdma_open;	/* (id, adapter key, host) */
 	struct hmap ndma_open;	/* (op, 0, nic) */
 	struct hmap dma_ctx;	/* (op, 0, pcie link) */
 	struct hmap net_open;	/* (uid, node << 32 | dev, net) */
@@ -1141,6 +1141,17 @@ ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 }
 
+/* Which adapter of a host a DMA line belongs to: the pcie link + 1, or for
+ * a component that is no adapter of the topology, its name (bit 32 set).
+ * Two NICs on one host may use the same DMA op pointer (nicbm processes
+ * with ASLR off), so open host DMA spans are keyed by (id, adapter). */
+static uint64_t
+adapter_key(struct ssp_spanb *b, unsigned st, int link, uint64_t comp)
+{
+	return link >= 0 ? (uint64_t)link + 1 :
+	    (uint64_t)1 << 32 | ostr(b, st, comp);
+}
+
 static void
 ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -1163,7 +1174,8 @@ ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	s->a[SSP_SA_HDMA_ID - NC] = id;
 	s->a[SSP_SA_HDMA_ADDR - NC] = ev->f[SSP_F_DMA_ADDR];
 	s->a[SSP_SA_HDMA_SIZE - NC] = ev->f[SSP_F_DMA_SIZE];
-	if (hm_put(&b->hdma_open, id, 0, st, s, &o) != 0) {
+	if (hm_put(&b->hdma_open, id,
+	    adapter_key(b, st, link, ev->f[SSP_F_DMA_COMP]), st, s, &o) != 0) {
 		nomem(b);
 		return;
 	}
@@ -1177,11 +1189,10 @@ static void
 ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	uint64_t id = ev->f[SSP_F_DONE_ID];
+	int link = link_of(b, st, ev->f[SSP_F_DONE_COMP]);
 	struct span *s;
 
 	if (id == 0) {		/* the gem5-internal write of an MSI(-X) */
-		int link = link_of(b, st, ev->f[SSP_F_DONE_COMP]);
-
 		if (link >= 0 && (s = b->pl[link].msix_open) != NULL) {
 			b->pl[link].msix_open = NULL;
 			add_ev(b, s, ev);
@@ -1191,7 +1202,8 @@ ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		return;
 	}
-	if ((s = hm_del(&b->hdma_open, id, 0, st)) == NULL) {
+	if ((s = hm_del(&b->hdma_open, id,
+	    adapter_key(b, st, link, ev->f[SSP_F_DONE_COMP]), st)) == NULL) {
 		drop(b, st, SSP_DROP_NO_START);
 		return;
 	}
