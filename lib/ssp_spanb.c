@@ -48,9 +48,10 @@ struct evn {			/* a member event (with --events) */
 #define EV_SMALL 4
 
 struct lnk {
-	struct lnk *next;
-	struct span *dst;	/* holds a reference */
-	uint64_t src_id;	/* once the source is written */
+	struct lnk *next;	/* in the source's out list */
+	struct lnk *wnext;	/* in the target's in list, while waiting */
+	struct span *src;	/* the span that has the link */
+	struct span *dst;	/* the target; holds a reference */
 };
 
 struct span {
@@ -59,11 +60,12 @@ struct span {
 	struct span *wait_head, *wait_tail;	/* finished children waiting */
 	struct evn *ev_head, *ev_tail;
 	struct lnk *out;	/* links from this span, until it is written */
-	struct lnk *in;		/* links to this span from written spans */
+	struct lnk *in;		/* links whose source waits for this span */
 	uint64_t seq;		/* creation order */
 	uint64_t id, trace;	/* when written */
 	int64_t start, end;
 	uint32_t refs, nev;
+	uint32_t pend;		/* unwritten link targets waited for */
 	uint32_t fcls;		/* syscall: function classes entered */
 	uint16_t kind, stream;
 	uint8_t state, flags, cause, xf;
@@ -567,7 +569,7 @@ mk(struct ssp_spanb *b, unsigned kind, unsigned st, int64_t ts)
 	s->seq = ++b->seq;
 	s->id = s->trace = 0;
 	s->start = s->end = ts;
-	s->refs = s->nev = s->fcls = 0;
+	s->refs = s->nev = s->fcls = s->pend = 0;
 	s->kind = (uint16_t)kind;
 	s->stream = (uint16_t)st;
 	s->state = ST_OPEN;
@@ -674,7 +676,7 @@ emit_link(struct ssp_spanb *b, const struct lnk *l)
 	r.type = SSP_SPAN_T_LINK;
 	r.ts = l->dst->start;
 	r.nf = 5;
-	r.f[SSP_LF_SPAN] = l->src_id;
+	r.f[SSP_LF_SPAN] = l->src->id;
 	r.f[SSP_LF_TRACE_HI] = b->o.salt;
 	r.f[SSP_LF_TRACE_LO] = l->dst->trace;
 	r.f[SSP_LF_TARGET] = l->dst->id;
@@ -723,6 +725,38 @@ detach(struct ssp_spanb *b, struct span *s)
 		unref(b, p);
 	if (s->refs == 0)
 		sfree(b, s);
+}
+
+/* s is written or left out: the spans whose links wait for it may be
+ * ready. */
+static void
+wake_linkers(struct ssp_spanb *b, struct span *s)
+{
+	struct lnk *l, *nx;
+
+	for (l = s->in; l != NULL; l = nx) {
+		nx = l->wnext;
+		l->wnext = NULL;
+		if (--l->src->pend == 0)
+			ready(b, l->src);
+	}
+	s->in = NULL;
+}
+
+/* A span with links is written after all its link targets, so that its
+ * link records can follow it at once.  Returns whether s has to wait. */
+static int
+wait_links(struct span *s)
+{
+	struct lnk *l;
+
+	for (l = s->out; l != NULL; l = l->next)
+		if (l->dst->state < ST_WRITTEN) {
+			l->wnext = l->dst->in;
+			l->dst->in = l;
+			s->pend++;
+		}
+	return s->pend != 0;
 }
 
 static void
@@ -782,32 +816,22 @@ write_span(struct ssp_spanb *b, struct span *s)
 			b->st.incomplete++;
 	}
 	s->state = ST_WRITTEN;
-	/* links from s: emit now if the target is written, else let it wait */
+	/* links from s, right after it: their targets are written (or were
+	 * left out, then the link goes too) */
 	for (l = s->out; l != NULL; l = nx) {
 		nx = l->next;
-		l->src_id = s->id;
-		if (l->dst->state == ST_WRITTEN) {
+		if (l->dst->state == ST_WRITTEN)
 			emit_link(b, l);
-			unref(b, l->dst);
-			pool_put(&b->lpool, l);
-		} else {
-			l->next = l->dst->in;
-			l->dst->in = l;
-		}
-	}
-	s->out = NULL;
-	/* links to s waited for it */
-	for (l = s->in; l != NULL; l = nx) {
-		nx = l->next;
-		emit_link(b, l);
-		s->refs--;	/* s is not freed before the end of this function */
+		unref(b, l->dst);
 		pool_put(&b->lpool, l);
 	}
-	s->in = NULL;
+	s->out = NULL;
+	wake_linkers(b, s);
 	detach(b, s);
 }
 
-/* Leave a span out (and everything waiting for it). */
+/* Leave a span out (and everything waiting for it).  Never called while s
+ * waits for link targets: s waits only once its parent is written. */
 static void
 gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 {
@@ -825,12 +849,7 @@ gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 		pool_put(&b->lpool, l);
 	}
 	s->out = NULL;
-	for (l = s->in; l != NULL; l = nx) {	/* cannot happen: be safe */
-		nx = l->next;
-		s->refs--;
-		pool_put(&b->lpool, l);
-	}
-	s->in = NULL;
+	wake_linkers(b, s);	/* their links to s are dropped then */
 	detach(b, s);
 }
 
@@ -846,8 +865,9 @@ settle(struct ssp_spanb *b)
 			b->ready_tail = NULL;
 		if (s->parent != NULL && s->parent->state == ST_GONE)
 			gone(b, s, SSP_DROP_NONNET);	/* under a left-out syscall */
-		else
+		else if (s->out == NULL || !wait_links(s))
 			write_span(b, s);
+		/* else wake_linkers() makes it ready again */
 	}
 }
 
@@ -983,7 +1003,11 @@ receive(struct ssp_spanb *b, struct stream *h, struct span *sc)
 	struct span *c;
 
 	sc->xf |= X_RECEIVED;
-	while (h->recv.n > 0 && ring_at(&h->recv, 0)->start < sc->start) {
+	/* Only contexts made before the syscall (seq): with timestamps going
+	 * backwards a later one could be its own descendant, and a span
+	 * cannot wait for its descendant. */
+	while (h->recv.n > 0 && ring_at(&h->recv, 0)->start < sc->start &&
+	    ring_at(&h->recv, 0)->seq < sc->seq) {
 		c = ring_pop(&h->recv);		/* its reference moves over */
 		if (sc->parent == NULL) {
 			sc->parent = c;
@@ -998,8 +1022,8 @@ receive(struct ssp_spanb *b, struct stream *h, struct span *sc)
 				return;
 			}
 			l->dst = c;
-			l->next = NULL;
-			l->src_id = 0;
+			l->src = sc;
+			l->next = l->wnext = NULL;
 			while (*tail != NULL)
 				tail = &(*tail)->next;
 			*tail = l;

@@ -375,18 +375,22 @@ check_invariants(const struct h *h)
 			assert_int_equal(!!(r->f[SSP_SF_FLAGS] & SSP_SPAN_ORPHAN),
 			    r->f[SSP_SF_CAUSE] != 0);
 		} else if (r->type == SSP_SPAN_T_LINK) {
-			/* both ends written before the link */
+			/* right after its span (and its member events and
+			 * other links); the target written before */
 			const struct ssp_rec *a = by_id(h, r->f[SSP_LF_SPAN]);
 			const struct ssp_rec *b = by_id(h, r->f[SSP_LF_TARGET]);
 
 			assert_non_null(a);
 			assert_non_null(b);
-			assert_true(a < r && b < r);
+			assert_true(r->f[SSP_LF_SPAN] == expect_id - 1);
+			assert_true(b < r);
 			assert_true(b->f[SSP_SF_TRACE_LO] == r->f[SSP_LF_TRACE_LO]);
 		} else {
-			/* member events right after their span or its siblings */
+			/* member events right after their span or its siblings,
+			 * before its links */
 			assert_true(r->type >= SSP_SPAN_T_EV0);
 			assert_true(r->f[SSP_EF_SPAN] == expect_id - 1);
+			assert_true(h->recs[i - 1].type != SSP_SPAN_T_LINK);
 		}
 	}
 	for (k = 0; k < st->nstreams; k++) {
@@ -1142,6 +1146,65 @@ test_write_order(void **state)
 	teardown(h);
 }
 
+/* A span with links waits for its link targets, and its link records
+ * follow it at once: the receiving syscall is finished and its parent (an
+ * orphan rx) written, but the second rx it links to hangs in a trace whose
+ * root syscall on the other host is still running. */
+static void
+test_link_order(void **state)
+{
+	struct h *h = setup("", 1);
+	const struct ssp_rec *sc, *rx2;
+	size_t i, isc = 0, irx2 = 0;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");		/* S1: open until 800 */
+	mmio_wr(h, H1, 200, 1, 0, 0x108000, 1);
+	posted(h, H1, 200);
+	nic_wr(h, N1, 300, 0x108000);
+	nic1(h, N1, 400, SSP_EV_NIC_TX, 98, 0);
+	nic1(h, N2, 450, SSP_EV_NIC_RX, 0, 60);		/* rx1: an orphan root */
+	net(h, 500, SSP_EV_NET_ENQ, 1, 2, 1, 1, SSP_NET_FROM_ADAPTER);
+	net(h, 510, SSP_EV_NET_DEQ, 1, 2, 1, 1, 0);
+	net(h, 520, SSP_EV_NET_ENQ, 0, 2, 1, 1, 0);
+	net(h, 530, SSP_EV_NET_DEQ, 0, 2, 1, 1, SSP_NET_TO_ADAPTER);
+	nic1(h, N2, 540, SSP_EV_NIC_RX, 0, 98);		/* rx2: under S1 */
+	fn(h, H2, 600, "entry_SYSCALL_64");		/* S2 receives both */
+	fn(h, H2, 610, "i40e_napi_poll");
+	fn(h, H2, 700, "entry_SYSCALL_64");		/* S2 is finished */
+	/* rx1 is out; S2's parent is written, but its link target is not */
+	assert_int_equal(count(h, SSP_SK_NIC_RX), 1);
+	assert_int_equal(count(h, SSP_SK_HOST_SYSCALL), 0);
+	assert_int_equal(count(h, SSP_SPAN_T_LINK), 0);
+	fn(h, H1, 800, "entry_SYSCALL_64");		/* S1 ends: all follow */
+	assert_int_equal(count(h, SSP_SK_NIC_RX), 2);
+	assert_int_equal(count(h, SSP_SK_HOST_SYSCALL), 2);	/* S1, S2 */
+	assert_int_equal(count(h, SSP_SPAN_T_LINK), 1);
+	finish(h);
+	parent_is(h, SSP_SK_HOST_SYSCALL, 600, SSP_SK_NIC_RX, 450);
+	parent_is(h, SSP_SK_NIC_RX, 540, SSP_SK_NET_DEVICE, 520);
+	sc = span_at(h, SSP_SK_HOST_SYSCALL, 600);
+	rx2 = span_at(h, SSP_SK_NIC_RX, 540);
+	for (i = 0; i < h->nrec; i++) {
+		if (&h->recs[i] == sc)
+			isc = i;
+		if (&h->recs[i] == rx2)
+			irx2 = i;
+	}
+	assert_true(irx2 < isc);
+	/* S2, its two member events, its link, then the next span */
+	assert_true(isc + 4 < h->nrec);
+	assert_int_equal(h->recs[isc + 1].type, SSP_SPAN_T_EV0 + SSP_EV_FUNC);
+	assert_int_equal(h->recs[isc + 2].type, SSP_SPAN_T_EV0 + SSP_EV_FUNC);
+	assert_int_equal(h->recs[isc + 3].type, SSP_SPAN_T_LINK);
+	assert_true(h->recs[isc + 3].f[SSP_LF_SPAN] == sc->f[SSP_SF_SPAN]);
+	assert_true(h->recs[isc + 3].f[SSP_LF_TARGET] == rx2->f[SSP_SF_SPAN]);
+	assert_true(h->recs[isc + 3].f[SSP_LF_TRACE_LO] == rx2->f[SSP_SF_TRACE_LO]);
+	assert_true(h->recs[isc + 4].type < SSP_SK_NKINDS);
+	check_invariants(h);
+	teardown(h);
+}
+
 /* Unconsumed contexts are capped by context-limit */
 static void
 test_context_limit(void **state)
@@ -1257,6 +1320,7 @@ main(void)
 		cmocka_unit_test(test_strings_reset),
 		cmocka_unit_test(test_stream_end),
 		cmocka_unit_test(test_write_order),
+		cmocka_unit_test(test_link_order),
 		cmocka_unit_test(test_context_limit),
 		cmocka_unit_test(test_memory_bounded),
 		cmocka_unit_test(test_deterministic),
