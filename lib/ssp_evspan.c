@@ -303,7 +303,7 @@ ssp_evspan_print_stats(const struct ssp_evspan *ev, FILE *f)
 			fprintf(f, "  %12" PRIu64 "  %s\n", st->drop[k],
 			    ssp_drop_name(k));
 	if (dropped == 0)
-		fprintf(f, "  %12d\n", 0);
+		fprintf(f, "  %12d  none\n", 0);
 	fprintf(f, "spans by kind:\n");
 	for (k = 0; k < SSP_SK_NKINDS; k++)
 		if (st->spans[k] != 0)
@@ -314,12 +314,13 @@ ssp_evspan_print_stats(const struct ssp_evspan *ev, FILE *f)
 	    " open, %" PRIu64 " background, %" PRIu64 " incomplete, %" PRIu64
 	    " left out (root rule)\n", st->roots, st->links, st->open,
 	    st->background, st->incomplete, st->suppressed);
+	/* "orphans by missing context: 503 (syscall 500, mmio 3)" */
 	fprintf(f, "orphans by missing context: %" PRIu64, orph);
-	for (k = 0; k < SSP_CAUSE_N; k++)
+	for (i = 0, k = 0; k < SSP_CAUSE_N; k++)
 		if (st->orphans[k] != 0)
-			fprintf(f, "%s %s %" PRIu64, k ? "," : "", ssp_cause_name(k),
-			    st->orphans[k]);
-	fprintf(f, "\ncontexts (unused / over limit / no link):");
+			fprintf(f, "%s%s %" PRIu64, i++ == 0 ? " (" : ", ",
+			    ssp_cause_name(k), st->orphans[k]);
+	fprintf(f, "%s\ncontexts (unused / over limit / no link):", i ? ")" : "");
 	for (k = 0; k < SSP_CTX_N; k++)
 		fprintf(f, " %s %" PRIu64 "/%" PRIu64 "/%" PRIu64, ssp_ctx_name(k),
 		    st->ctx_unused[k], st->ctx_overflow[k], st->ctx_nowhere[k]);

@@ -138,6 +138,15 @@ cp "$T/.err" "$T/stats"
 eq "in = used + dropped" "$(awk '$1 == "total" && NF == 4 {print ($2 == $3 + $4)}' "$T/stats")" "1"
 check "every stream adds up" sh -c "! grep -qF '(mismatch!)' '$T/stats'"
 eq "362 spans for 20 requests" "$(awk '$2 == "total" {print $1}' "$T/stats")" "362"
+# the exact lines: no dropped events, no orphans
+eq "stats: dropped events, none" \
+    "$(sed -n '/^dropped events by reason:$/,/^spans by kind:$/p' "$T/stats")" \
+    "dropped events by reason:
+             0  none
+spans by kind:"
+eq "stats: no orphans" "$(grep '^orphans' "$T/stats")" "orphans by missing context: 0"
+eq "stats: traces" "$(grep '^traces' "$T/stats")" \
+    "traces: 22 roots, 0 links, 2 open, 0 background, 0 incomplete, 0 left out (root rule)"
 check "-v" evspan -v -t "$D/topology.csv" -r "$RULES" -o "$T/x.sp"
 stderr_has "evspan: 782 events from 5 streams -> 362 spans in 22 traces"
 
@@ -147,5 +156,19 @@ stderr_has "warning: the rules name no syscall-entry function"
 eq "no syscall spans without rules" \
     "$(spancat -n "$T/norules.sp" | awk '$2 == "host.syscall" {print $1}')" ""
 stderr_has "function outside any syscall"
+cp "$T/.err" "$T/stats"
+eq "stats without rules: dropped events by reason" \
+    "$(sed -n '/^dropped events by reason:$/,/^spans by kind:$/p' "$T/stats")" \
+    "dropped events by reason:
+           162  function outside any syscall
+spans by kind:"
+eq "stats without rules: orphans, the first cause" "$(grep '^orphans' "$T/stats")" \
+    "orphans by missing context: 20 (syscall 20)"
+# several causes: half of the client NIC's stream is missing
+head -c $(($(wc -c < "$D/client-nic.ev") / 2)) "$D/client-nic.ev" > "$T/cn-half.ev"
+expect_rc 1 "stats with a truncated NIC stream" evspan -s -t "$D/topology.csv" \
+    client-nic="$T/cn-half.ev" -o "$T/x.sp"
+eq "stats: orphans by several causes" "$(grep '^orphans' "$T/.err")" \
+    "orphans by missing context: 80 (syscall 20, dma 40, tx 20)"
 
 done_testing
