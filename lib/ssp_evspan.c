@@ -139,7 +139,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	for (i = 0; i < ev->n; i++) {
 		const struct ssp_topo_stream *ts = &t->streams[i];
 		enum ssp_sim sim;
-		const char *kind;
+		const char *kind, *simname;
 
 		if ((rc = ssp_in_open(&ev->in[i], ts->file, SSP_IN_ZSTD_AUTO, NULL,
 		    e)) != SSP_OK ||
@@ -154,10 +154,34 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 			}
 			goto fail;
 		}
+		/* The header must say the simulator (formats/events.md): a
+		 * stream of unknown origin would have all its events dropped
+		 * as "of another simulator". */
+		simname = ssp_rr_meta(ev->rr[i], "simulator");
 		sim = ssp_event_reader_sim(ev->rr[i]);
-		if (sim == SSP_SIM_NONE && (kind = ssp_rr_meta(ev->rr[i], "kind")) != NULL)
-			sim = ssp_sim_parse_kind(kind);
-		if (sim != SSP_SIM_NONE && sim != ts->kind) {
+		kind = ssp_rr_meta(ev->rr[i], "kind");
+		if (simname == NULL) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
+			    "the header names no simulator (the 'simulator' key "
+			    "is required)", ssp_in_name(ev->in[i]), ts->name);
+			goto fail;
+		}
+		if (sim == SSP_SIM_NONE) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
+			    "the header names an unknown simulator '%s' (expected "
+			    "gem5, nicbm or ns3)", ssp_in_name(ev->in[i]), ts->name,
+			    simname);
+			goto fail;
+		}
+		if (kind != NULL && ssp_sim_parse_kind(kind) != sim) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
+			    "the header names simulator %s but kind '%s' (%s "
+			    "streams are %s streams)", ssp_in_name(ev->in[i]),
+			    ts->name, ssp_sim_name(sim), kind, ssp_sim_name(sim),
+			    ssp_sim_kind(sim));
+			goto fail;
+		}
+		if (sim != ts->kind) {
 			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: holds %s (%s) "
 			    "events, but %s:%u lists stream '%s' as a %s stream",
 			    ssp_in_name(ev->in[i]), ssp_sim_name(sim),
