@@ -728,8 +728,8 @@ detach(struct ssp_spanb *b, struct span *s)
 }
 
 /* s is written or left out: the spans whose links wait for it may be
- * ready. */
-static void
+ * ready.  Links are rare: out of line, the callers test s->in. */
+static void __attribute__((noinline))
 wake_linkers(struct ssp_spanb *b, struct span *s)
 {
 	struct lnk *l, *nx;
@@ -745,7 +745,7 @@ wake_linkers(struct ssp_spanb *b, struct span *s)
 
 /* A span with links is written after all its link targets, so that its
  * link records can follow it at once.  Returns whether s has to wait. */
-static int
+static int __attribute__((noinline))
 wait_links(struct span *s)
 {
 	struct lnk *l;
@@ -759,12 +759,28 @@ wait_links(struct span *s)
 	return s->pend != 0;
 }
 
+/* The links from s, right after it: their targets are written (or were
+ * left out, then the link goes too). */
+static void __attribute__((noinline))
+emit_links(struct ssp_spanb *b, struct span *s)
+{
+	struct lnk *l, *nx;
+
+	for (l = s->out; l != NULL; l = nx) {
+		nx = l->next;
+		if (l->dst->state == ST_WRITTEN)
+			emit_link(b, l);
+		unref(b, l->dst);
+		pool_put(&b->lpool, l);
+	}
+	s->out = NULL;
+}
+
 static void
 write_span(struct ssp_spanb *b, struct span *s)
 {
 	struct ssp_rec r;
 	struct span *p = s->parent;
-	struct lnk *l, *nx;
 	struct evn *n;
 	unsigned i;
 
@@ -816,17 +832,10 @@ write_span(struct ssp_spanb *b, struct span *s)
 			b->st.incomplete++;
 	}
 	s->state = ST_WRITTEN;
-	/* links from s, right after it: their targets are written (or were
-	 * left out, then the link goes too) */
-	for (l = s->out; l != NULL; l = nx) {
-		nx = l->next;
-		if (l->dst->state == ST_WRITTEN)
-			emit_link(b, l);
-		unref(b, l->dst);
-		pool_put(&b->lpool, l);
-	}
-	s->out = NULL;
-	wake_linkers(b, s);
+	if (s->out != NULL)
+		emit_links(b, s);
+	if (s->in != NULL)
+		wake_linkers(b, s);
 	detach(b, s);
 }
 
@@ -849,7 +858,8 @@ gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 		pool_put(&b->lpool, l);
 	}
 	s->out = NULL;
-	wake_linkers(b, s);	/* their links to s are dropped then */
+	if (s->in != NULL)
+		wake_linkers(b, s);	/* their links to s are dropped then */
 	detach(b, s);
 }
 
