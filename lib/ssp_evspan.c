@@ -139,7 +139,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	for (i = 0; i < ev->n; i++) {
 		const struct ssp_topo_stream *ts = &t->streams[i];
 		enum ssp_sim sim;
-		const char *kind;
+		const char *kind, *simname;
 
 		if ((rc = ssp_in_open(&ev->in[i], ts->file, SSP_IN_ZSTD_AUTO, NULL,
 		    e)) != SSP_OK ||
@@ -154,10 +154,34 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 			}
 			goto fail;
 		}
+		/* The header must say the simulator (formats/events.md): a
+		 * stream of unknown origin would have all its events dropped
+		 * as "of another simulator". */
+		simname = ssp_rr_meta(ev->rr[i], "simulator");
 		sim = ssp_event_reader_sim(ev->rr[i]);
-		if (sim == SSP_SIM_NONE && (kind = ssp_rr_meta(ev->rr[i], "kind")) != NULL)
-			sim = ssp_sim_parse_kind(kind);
-		if (sim != SSP_SIM_NONE && sim != ts->kind) {
+		kind = ssp_rr_meta(ev->rr[i], "kind");
+		if (simname == NULL) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
+			    "the header names no simulator (the 'simulator' key "
+			    "is required)", ssp_in_name(ev->in[i]), ts->name);
+			goto fail;
+		}
+		if (sim == SSP_SIM_NONE) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
+			    "the header names an unknown simulator '%s' (expected "
+			    "gem5, nicbm or ns3)", ssp_in_name(ev->in[i]), ts->name,
+			    simname);
+			goto fail;
+		}
+		if (kind != NULL && ssp_sim_parse_kind(kind) != sim) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
+			    "the header names simulator %s but kind '%s' (%s "
+			    "streams are %s streams)", ssp_in_name(ev->in[i]),
+			    ts->name, ssp_sim_name(sim), kind, ssp_sim_name(sim),
+			    ssp_sim_kind(sim));
+			goto fail;
+		}
+		if (sim != ts->kind) {
 			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: holds %s (%s) "
 			    "events, but %s:%u lists stream '%s' as a %s stream",
 			    ssp_in_name(ev->in[i]), ssp_sim_name(sim),
@@ -303,7 +327,7 @@ ssp_evspan_print_stats(const struct ssp_evspan *ev, FILE *f)
 			fprintf(f, "  %12" PRIu64 "  %s\n", st->drop[k],
 			    ssp_drop_name(k));
 	if (dropped == 0)
-		fprintf(f, "  %12d\n", 0);
+		fprintf(f, "  %12d  none\n", 0);
 	fprintf(f, "spans by kind:\n");
 	for (k = 0; k < SSP_SK_NKINDS; k++)
 		if (st->spans[k] != 0)
@@ -314,12 +338,13 @@ ssp_evspan_print_stats(const struct ssp_evspan *ev, FILE *f)
 	    " open, %" PRIu64 " background, %" PRIu64 " incomplete, %" PRIu64
 	    " left out (root rule)\n", st->roots, st->links, st->open,
 	    st->background, st->incomplete, st->suppressed);
+	/* "orphans by missing context: 503 (syscall 500, mmio 3)" */
 	fprintf(f, "orphans by missing context: %" PRIu64, orph);
-	for (k = 0; k < SSP_CAUSE_N; k++)
+	for (i = 0, k = 0; k < SSP_CAUSE_N; k++)
 		if (st->orphans[k] != 0)
-			fprintf(f, "%s %s %" PRIu64, k ? "," : "", ssp_cause_name(k),
-			    st->orphans[k]);
-	fprintf(f, "\ncontexts (unused / over limit / no link):");
+			fprintf(f, "%s%s %" PRIu64, i++ == 0 ? " (" : ", ",
+			    ssp_cause_name(k), st->orphans[k]);
+	fprintf(f, "%s\ncontexts (unused / over limit / no link):", i ? ")" : "");
 	for (k = 0; k < SSP_CTX_N; k++)
 		fprintf(f, " %s %" PRIu64 "/%" PRIu64 "/%" PRIu64, ssp_ctx_name(k),
 		    st->ctx_unused[k], st->ctx_overflow[k], st->ctx_nowhere[k]);

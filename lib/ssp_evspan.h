@@ -33,8 +33,9 @@ struct ssp_evspan;
 
 /*
  * Open inputs and output.  SSP_ERR_INVAL: a stream has no file, or stdin
- * is named twice; SSP_ERR_SCHEMA: a stream's header says another kind than
- * the topology (both are configuration errors); others: i/o or format.
+ * is named twice; SSP_ERR_SCHEMA: a stream's header names no simulator or
+ * an unknown one, a kind that is not its simulator's, or another kind than
+ * the topology (all configuration errors); others: i/o or format.
  * t and r must outlive the pipeline.
  */
 int ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,

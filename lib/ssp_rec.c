@@ -201,7 +201,7 @@ strtab_find(const struct strtab *t, const char *s, size_t n)
 /* --- header encoding --------------------------------------------------- */
 
 static int
-encode_header(struct buf *b, const struct ssp_schema *s,
+encode_header(struct buf *b, unsigned minor, const struct ssp_schema *s,
     const struct ssp_meta *meta, size_t nmeta)
 {
 	size_t i;
@@ -210,7 +210,7 @@ encode_header(struct buf *b, const struct ssp_schema *s,
 	if (buf_reserve(b, 2 + SSP_VARINT_MAX) != 0)
 		return -1;
 	b->p[b->len++] = SSP_REC_MAJOR;
-	b->p[b->len++] = SSP_REC_MINOR;
+	b->p[b->len++] = (uint8_t)minor;
 	put_varint(b, nmeta);
 	for (i = 0; i < nmeta; i++)
 		if (put_str(b, meta[i].key, strlen(meta[i].key)) != 0 ||
@@ -289,6 +289,14 @@ ssp_rw_open(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
     const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
     struct ssp_err *e)
 {
+	return ssp_rw_open_minor(wp, o, magic, SSP_REC_MINOR, s, meta, nmeta, e);
+}
+
+int
+ssp_rw_open_minor(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
+    unsigned minor, const struct ssp_schema *s, const struct ssp_meta *meta,
+    size_t nmeta, struct ssp_err *e)
+{
 	struct ssp_rw *w;
 	struct buf h = { 0 };
 	int r;
@@ -297,7 +305,7 @@ ssp_rw_open(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
 
 	*wp = NULL;
 	w = calloc(1, sizeof(*w));
-	if (w == NULL || encode_header(&h, s, meta, nmeta) != 0 ||
+	if (w == NULL || encode_header(&h, minor, s, meta, nmeta) != 0 ||
 	    buf_reserve(&w->blk, BLOCK_TARGET + REC_MAXBYTES) != 0 ||
 	    (w->wt = calloc(s->ntypes ? s->ntypes : 1, sizeof(*w->wt))) == NULL) {
 		free(h.p);

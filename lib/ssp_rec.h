@@ -77,6 +77,11 @@ struct ssp_rr;
 int ssp_rw_open(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
     const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
     struct ssp_err *e);
+/* The same, writing format version 1.minor (ssp_rw_open: 1.SSP_REC_MINOR);
+ * a format may raise its minor version for guarantees readers can test. */
+int ssp_rw_open_minor(struct ssp_rw **wp, struct ssp_out *o,
+    const uint8_t *magic, unsigned minor, const struct ssp_schema *s,
+    const struct ssp_meta *meta, size_t nmeta, struct ssp_err *e);
 /* Intern a string; returns its id (>0) or 0 on error (e set). */
 uint64_t ssp_rw_str(struct ssp_rw *w, const char *s, size_t len,
     struct ssp_err *e);

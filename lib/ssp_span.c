@@ -136,8 +136,8 @@ ssp_span_writer_open(struct ssp_rw **wp, struct ssp_out *o, const char *producer
 		snprintf(vals[i], len, "%s %s", src[i].name, ssp_sim_name(src[i].sim));
 		m[n++] = (struct ssp_meta){ "stream", vals[i] };
 	}
-	r = ssp_rw_open(wp, o, ssp_magic_spans, ssp_span_schema(with_events),
-	    m, n, e);
+	r = ssp_rw_open_minor(wp, o, ssp_magic_spans, SSP_SPAN_MINOR,
+	    ssp_span_schema(with_events), m, n, e);
 out:
 	if (vals != NULL)
 		for (i = 0; i < nsrc; i++)

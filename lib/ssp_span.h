@@ -25,6 +25,14 @@ enum ssp_span_kind {
 	SSP_SK_NKINDS
 };
 
+/*
+ * Span streams are format 1.1 (formats/spans.md §7): 1.1 adds that a span
+ * with links is written after its link targets and its link records follow
+ * it at once.  Readers accept 1.0 streams, which only promise a link after
+ * both its ends; ssp_rr_version_minor() tells them apart.
+ */
+#define SSP_SPAN_MINOR 1
+
 /* Record types besides the span kinds (indices into the span schema). */
 #define SSP_SPAN_T_LINK   SSP_SK_NKINDS
 #define SSP_SPAN_T_EV0    (SSP_SK_NKINDS + 1)	/* + event type */
@@ -85,6 +93,7 @@ struct ssp_span_source {
 	enum ssp_sim sim;
 };
 
+/* Writes format 1.SSP_SPAN_MINOR: the caller keeps the order it promises. */
 int ssp_span_writer_open(struct ssp_rw **wp, struct ssp_out *o,
     const char *producer, const struct ssp_span_source *src, size_t nsrc,
     int with_events, struct ssp_err *e);

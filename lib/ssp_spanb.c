@@ -48,9 +48,10 @@ struct evn {			/* a member event (with --events) */
 #define EV_SMALL 4
 
 struct lnk {
-	struct lnk *next;
-	struct span *dst;	/* holds a reference */
-	uint64_t src_id;	/* once the source is written */
+	struct lnk *next;	/* in the source's out list */
+	struct lnk *wnext;	/* in the target's in list, while waiting */
+	struct span *src;	/* the span that has the link */
+	struct span *dst;	/* the target; holds a reference */
 };
 
 struct span {
@@ -59,11 +60,12 @@ struct span {
 	struct span *wait_head, *wait_tail;	/* finished children waiting */
 	struct evn *ev_head, *ev_tail;
 	struct lnk *out;	/* links from this span, until it is written */
-	struct lnk *in;		/* links to this span from written spans */
+	struct lnk *in;		/* links whose source waits for this span */
 	uint64_t seq;		/* creation order */
 	uint64_t id, trace;	/* when written */
 	int64_t start, end;
 	uint32_t refs, nev;
+	uint32_t pend;		/* unwritten link targets waited for */
 	uint32_t fcls;		/* syscall: function classes entered */
 	uint16_t kind, stream;
 	uint8_t state, flags, cause, xf;
@@ -372,7 +374,7 @@ struct ssp_spanb {
 	struct plink *pl;
 	struct elink *el;
 	struct hmap mmio_open;	/* (id, 0, host) */
-	struct hmap hdma_open;	/* (id, 0, host) */
+	struct hmap hdma_open;	/* (id, adapter key, host) */
 	struct hmap ndma_open;	/* (op, 0, nic) */
 	struct hmap dma_ctx;	/* (op, 0, pcie link) */
 	struct hmap net_open;	/* (uid, node << 32 | dev, net) */
@@ -567,7 +569,7 @@ mk(struct ssp_spanb *b, unsigned kind, unsigned st, int64_t ts)
 	s->seq = ++b->seq;
 	s->id = s->trace = 0;
 	s->start = s->end = ts;
-	s->refs = s->nev = s->fcls = 0;
+	s->refs = s->nev = s->fcls = s->pend = 0;
 	s->kind = (uint16_t)kind;
 	s->stream = (uint16_t)st;
 	s->state = ST_OPEN;
@@ -674,7 +676,7 @@ emit_link(struct ssp_spanb *b, const struct lnk *l)
 	r.type = SSP_SPAN_T_LINK;
 	r.ts = l->dst->start;
 	r.nf = 5;
-	r.f[SSP_LF_SPAN] = l->src_id;
+	r.f[SSP_LF_SPAN] = l->src->id;
 	r.f[SSP_LF_TRACE_HI] = b->o.salt;
 	r.f[SSP_LF_TRACE_LO] = l->dst->trace;
 	r.f[SSP_LF_TARGET] = l->dst->id;
@@ -725,12 +727,60 @@ detach(struct ssp_spanb *b, struct span *s)
 		sfree(b, s);
 }
 
+/* s is written or left out: the spans whose links wait for it may be
+ * ready.  Links are rare: out of line, the callers test s->in. */
+static void __attribute__((noinline))
+wake_linkers(struct ssp_spanb *b, struct span *s)
+{
+	struct lnk *l, *nx;
+
+	for (l = s->in; l != NULL; l = nx) {
+		nx = l->wnext;
+		l->wnext = NULL;
+		if (--l->src->pend == 0)
+			ready(b, l->src);
+	}
+	s->in = NULL;
+}
+
+/* A span with links is written after all its link targets, so that its
+ * link records can follow it at once.  Returns whether s has to wait. */
+static int __attribute__((noinline))
+wait_links(struct span *s)
+{
+	struct lnk *l;
+
+	for (l = s->out; l != NULL; l = l->next)
+		if (l->dst->state < ST_WRITTEN) {
+			l->wnext = l->dst->in;
+			l->dst->in = l;
+			s->pend++;
+		}
+	return s->pend != 0;
+}
+
+/* The links from s, right after it: their targets are written (or were
+ * left out, then the link goes too). */
+static void __attribute__((noinline))
+emit_links(struct ssp_spanb *b, struct span *s)
+{
+	struct lnk *l, *nx;
+
+	for (l = s->out; l != NULL; l = nx) {
+		nx = l->next;
+		if (l->dst->state == ST_WRITTEN)
+			emit_link(b, l);
+		unref(b, l->dst);
+		pool_put(&b->lpool, l);
+	}
+	s->out = NULL;
+}
+
 static void
 write_span(struct ssp_spanb *b, struct span *s)
 {
 	struct ssp_rec r;
 	struct span *p = s->parent;
-	struct lnk *l, *nx;
 	struct evn *n;
 	unsigned i;
 
@@ -782,32 +832,15 @@ write_span(struct ssp_spanb *b, struct span *s)
 			b->st.incomplete++;
 	}
 	s->state = ST_WRITTEN;
-	/* links from s: emit now if the target is written, else let it wait */
-	for (l = s->out; l != NULL; l = nx) {
-		nx = l->next;
-		l->src_id = s->id;
-		if (l->dst->state == ST_WRITTEN) {
-			emit_link(b, l);
-			unref(b, l->dst);
-			pool_put(&b->lpool, l);
-		} else {
-			l->next = l->dst->in;
-			l->dst->in = l;
-		}
-	}
-	s->out = NULL;
-	/* links to s waited for it */
-	for (l = s->in; l != NULL; l = nx) {
-		nx = l->next;
-		emit_link(b, l);
-		s->refs--;	/* s is not freed before the end of this function */
-		pool_put(&b->lpool, l);
-	}
-	s->in = NULL;
+	if (s->out != NULL)
+		emit_links(b, s);
+	if (s->in != NULL)
+		wake_linkers(b, s);
 	detach(b, s);
 }
 
-/* Leave a span out (and everything waiting for it). */
+/* Leave a span out (and everything waiting for it).  Never called while s
+ * waits for link targets: s waits only once its parent is written. */
 static void
 gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 {
@@ -825,12 +858,8 @@ gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 		pool_put(&b->lpool, l);
 	}
 	s->out = NULL;
-	for (l = s->in; l != NULL; l = nx) {	/* cannot happen: be safe */
-		nx = l->next;
-		s->refs--;
-		pool_put(&b->lpool, l);
-	}
-	s->in = NULL;
+	if (s->in != NULL)
+		wake_linkers(b, s);	/* their links to s are dropped then */
 	detach(b, s);
 }
 
@@ -846,8 +875,9 @@ settle(struct ssp_spanb *b)
 			b->ready_tail = NULL;
 		if (s->parent != NULL && s->parent->state == ST_GONE)
 			gone(b, s, SSP_DROP_NONNET);	/* under a left-out syscall */
-		else
+		else if (s->out == NULL || !wait_links(s))
 			write_span(b, s);
+		/* else wake_linkers() makes it ready again */
 	}
 }
 
@@ -983,7 +1013,11 @@ receive(struct ssp_spanb *b, struct stream *h, struct span *sc)
 	struct span *c;
 
 	sc->xf |= X_RECEIVED;
-	while (h->recv.n > 0 && ring_at(&h->recv, 0)->start < sc->start) {
+	/* Only contexts made before the syscall (seq): with timestamps going
+	 * backwards a later one could be its own descendant, and a span
+	 * cannot wait for its descendant. */
+	while (h->recv.n > 0 && ring_at(&h->recv, 0)->start < sc->start &&
+	    ring_at(&h->recv, 0)->seq < sc->seq) {
 		c = ring_pop(&h->recv);		/* its reference moves over */
 		if (sc->parent == NULL) {
 			sc->parent = c;
@@ -998,8 +1032,8 @@ receive(struct ssp_spanb *b, struct stream *h, struct span *sc)
 				return;
 			}
 			l->dst = c;
-			l->next = NULL;
-			l->src_id = 0;
+			l->src = sc;
+			l->next = l->wnext = NULL;
 			while (*tail != NULL)
 				tail = &(*tail)->next;
 			*tail = l;
@@ -1141,6 +1175,17 @@ ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 }
 
+/* Which adapter of a host a DMA line belongs to: the pcie link + 1, or for
+ * a component that is no adapter of the topology, its name (bit 32 set).
+ * Two NICs on one host may use the same DMA op pointer (nicbm processes
+ * with ASLR off), so open host DMA spans are keyed by (id, adapter). */
+static uint64_t
+adapter_key(struct ssp_spanb *b, unsigned st, int link, uint64_t comp)
+{
+	return link >= 0 ? (uint64_t)link + 1 :
+	    (uint64_t)1 << 32 | ostr(b, st, comp);
+}
+
 static void
 ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -1163,7 +1208,8 @@ ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	s->a[SSP_SA_HDMA_ID - NC] = id;
 	s->a[SSP_SA_HDMA_ADDR - NC] = ev->f[SSP_F_DMA_ADDR];
 	s->a[SSP_SA_HDMA_SIZE - NC] = ev->f[SSP_F_DMA_SIZE];
-	if (hm_put(&b->hdma_open, id, 0, st, s, &o) != 0) {
+	if (hm_put(&b->hdma_open, id,
+	    adapter_key(b, st, link, ev->f[SSP_F_DMA_COMP]), st, s, &o) != 0) {
 		nomem(b);
 		return;
 	}
@@ -1177,11 +1223,10 @@ static void
 ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	uint64_t id = ev->f[SSP_F_DONE_ID];
+	int link = link_of(b, st, ev->f[SSP_F_DONE_COMP]);
 	struct span *s;
 
 	if (id == 0) {		/* the gem5-internal write of an MSI(-X) */
-		int link = link_of(b, st, ev->f[SSP_F_DONE_COMP]);
-
 		if (link >= 0 && (s = b->pl[link].msix_open) != NULL) {
 			b->pl[link].msix_open = NULL;
 			add_ev(b, s, ev);
@@ -1191,7 +1236,8 @@ ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		return;
 	}
-	if ((s = hm_del(&b->hdma_open, id, 0, st)) == NULL) {
+	if ((s = hm_del(&b->hdma_open, id,
+	    adapter_key(b, st, link, ev->f[SSP_F_DONE_COMP]), st)) == NULL) {
 		drop(b, st, SSP_DROP_NO_START);
 		return;
 	}

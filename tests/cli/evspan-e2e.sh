@@ -30,6 +30,27 @@ spancat --tree "$T/tc.sp" > "$T/tc.tree"
 check "tree: the receiving syscall links to the second packet" grep -q -- "-> link rx: span 27 of trace" "$T/tc.tree"
 check "tree: background trace" grep -q "uid=501 to-adapter BACKGROUND" "$T/tc.tree"
 
+# --- one host, two NICs using the same DMA op at once ----------------------
+S="$DATA/evspan/twonics"
+mkdir "$T/2n"
+cp "$S/topology.csv" "$T/2n/"
+for f in "$S"/*.txt; do
+	b=$(basename "$f" .txt)
+	case $b in nic-*) k=nic ;; *) k=host ;; esac
+	txt2ev -s "$b" -k $k -o "$T/2n/$b.ev" "$f"
+done
+check "twonics: evspan" evspan -s -t "$T/2n/topology.csv" -r "$RULES" -o "$T/2n.sp"
+stderr_has "0 duplicate ids"
+spancat --csv "$T/2n.sp" > "$T/2n.csv"
+check "twonics: every span and parent as in the truth" python3 "$CMP" "$T/2n.csv" "$S/truth.csv"
+stdout_has "10 truth spans, 10 output spans, 0 links, 0 extra, 0 mismatches"
+# each host DMA closed by the completion of its own adapter
+eq "twonics: host.dma ts,comp,dur,flags" \
+    "$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next}
+	$2 == "host.dma" {print $1, $c["comp"], $c["dur"], $c["flags"]}' "$T/2n.csv")" \
+    "2005000 system.pc.simbricks_0 4000 0
+2006000 system.pc.simbricks_1 1000 0"
+
 # --- the dumbbell: N requests, every span against the truth --------------
 N=50
 mkdumbbell -n $N "$T/db" >/dev/null

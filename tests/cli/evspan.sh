@@ -52,6 +52,30 @@ sed 's/^stream,client-nic,nic,client-nic.ev$/stream,client-nic,nic,server.ev/' \
 expect_rc 2 "stream kind mismatch" evspan -t "$D/mixed.csv" -o "$T/x.sp"
 stderr_has "server.ev: holds gem5 (host) events, but"
 stderr_has "lists stream 'client-nic' as a nic stream"
+# headers that do not say, or contradict, their simulator (txt2ev -k none:
+# no simulator and kind keys; -m adds keys)
+printf '100 nic_wr off=0x108000 len=4 val=0x1 posted=1\n' > "$T/nic.txt"
+txt2ev -s client-nic -k none -o "$T/nosim.ev" "$T/nic.txt"
+expect_rc 2 "header without a simulator" evspan -t "$D/topology.csv" \
+    client-nic="$T/nosim.ev" -o "$T/x.sp"
+stderr_has "evspan: $T/nosim.ev: stream 'client-nic': the header names no simulator (the 'simulator' key is required)"
+txt2ev -s client-nic -k none -m kind=nic -o "$T/kindonly.ev" "$T/nic.txt"
+expect_rc 2 "header with a kind but no simulator" evspan -t "$D/topology.csv" \
+    client-nic="$T/kindonly.ev" -o "$T/x.sp"
+stderr_has "kindonly.ev: stream 'client-nic': the header names no simulator"
+txt2ev -s client-nic -k none -m simulator=qemu -m kind=nic -o "$T/qemu.ev" "$T/nic.txt"
+expect_rc 2 "unknown simulator" evspan -t "$D/topology.csv" \
+    client-nic="$T/qemu.ev" -o "$T/x.sp"
+stderr_has "qemu.ev: stream 'client-nic': the header names an unknown simulator 'qemu' (expected gem5, nicbm or ns3)"
+txt2ev -s client-nic -k none -m simulator=nicbm -m kind=host -o "$T/both.ev" "$T/nic.txt"
+expect_rc 2 "simulator and kind disagree" evspan -t "$D/topology.csv" \
+    client-nic="$T/both.ev" -o "$T/x.sp"
+stderr_has "both.ev: stream 'client-nic': the header names simulator nicbm but kind 'host' (nicbm streams are nic streams)"
+txt2ev -s client-nic -k none -m simulator=nicbm -o "$T/simonly.ev" "$T/nic.txt"
+check "a simulator without the kind key is enough" evspan -t "$D/topology.csv" \
+    client-nic="$T/simonly.ev" -o "$T/x.sp"
+check "-k nic: both keys" sh -c "txt2ev -s client-nic -k nic -o '$T/ok.ev' '$T/nic.txt' &&
+    evspan -t '$D/topology.csv' client-nic='$T/ok.ev' -o '$T/x.sp'"
 
 # --- missing and broken inputs: exit 1 -------------------------------------
 expect_rc 1 "missing topology file" evspan -t "$T/none.csv" -o "$T/x.sp"
@@ -138,6 +162,15 @@ cp "$T/.err" "$T/stats"
 eq "in = used + dropped" "$(awk '$1 == "total" && NF == 4 {print ($2 == $3 + $4)}' "$T/stats")" "1"
 check "every stream adds up" sh -c "! grep -qF '(mismatch!)' '$T/stats'"
 eq "362 spans for 20 requests" "$(awk '$2 == "total" {print $1}' "$T/stats")" "362"
+# the exact lines: no dropped events, no orphans
+eq "stats: dropped events, none" \
+    "$(sed -n '/^dropped events by reason:$/,/^spans by kind:$/p' "$T/stats")" \
+    "dropped events by reason:
+             0  none
+spans by kind:"
+eq "stats: no orphans" "$(grep '^orphans' "$T/stats")" "orphans by missing context: 0"
+eq "stats: traces" "$(grep '^traces' "$T/stats")" \
+    "traces: 22 roots, 0 links, 2 open, 0 background, 0 incomplete, 0 left out (root rule)"
 check "-v" evspan -v -t "$D/topology.csv" -r "$RULES" -o "$T/x.sp"
 stderr_has "evspan: 782 events from 5 streams -> 362 spans in 22 traces"
 
@@ -147,5 +180,19 @@ stderr_has "warning: the rules name no syscall-entry function"
 eq "no syscall spans without rules" \
     "$(spancat -n "$T/norules.sp" | awk '$2 == "host.syscall" {print $1}')" ""
 stderr_has "function outside any syscall"
+cp "$T/.err" "$T/stats"
+eq "stats without rules: dropped events by reason" \
+    "$(sed -n '/^dropped events by reason:$/,/^spans by kind:$/p' "$T/stats")" \
+    "dropped events by reason:
+           162  function outside any syscall
+spans by kind:"
+eq "stats without rules: orphans, the first cause" "$(grep '^orphans' "$T/stats")" \
+    "orphans by missing context: 20 (syscall 20)"
+# several causes: half of the client NIC's stream is missing
+head -c $(($(wc -c < "$D/client-nic.ev") / 2)) "$D/client-nic.ev" > "$T/cn-half.ev"
+expect_rc 1 "stats with a truncated NIC stream" evspan -s -t "$D/topology.csv" \
+    client-nic="$T/cn-half.ev" -o "$T/x.sp"
+eq "stats: orphans by several causes" "$(grep '^orphans' "$T/.err")" \
+    "orphans by missing context: 80 (syscall 20, dma 40, tx 20)"
 
 done_testing

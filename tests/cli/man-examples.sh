@@ -1,5 +1,6 @@
 #!/bin/sh
-# The EXAMPLES of evspan(1) and spancat(1), run as written.
+# The EXAMPLES of evspan(1), spancat(1), simspan-topology(5) and
+# simspan-rules(5), run as written.
 . "$(dirname "$0")/../lib.sh"
 
 mkdumbbell -n 5 "$T/w" >/dev/null
@@ -35,5 +36,38 @@ spancat -j o.sp | grep '"flags":[0-9]*[13579],' > orphans.json || true
 eq "the grep finds the orphans" "$(wc -l < orphans.json)" "$(spancat -n o.sp | awk '$2 == "orphans" {print $1}')"
 check "some orphans" test -s orphans.json
 check "and only orphans (each with a cause)" sh -c "! grep -q '\"cause\":\"\"' orphans.json"
+
+# simspan-topology(5), simspan-rules(5): the files and commands of EXAMPLES
+cd "$T/w"
+# ex PAGE N: the N-th literal display of the page's EXAMPLES section
+ex() {
+	awk -v n="$2" '/^\.Sh EXAMPLES/ {on = 1; next} /^\.Sh / {on = 0}
+	    on && /^\.Bd -literal/ {k++; p = (k == n); next}
+	    /^\.Ed/ {p = 0} on && p' "$TOP/man/$1" | sed 's/\\e/\\/g'
+}
+for s in client server client-nic server-nic net; do zstd -q -f $s.ev -o $s.ev.zst; done
+ex simspan-topology.5 1 > ex-topo.csv
+check "simspan-topology(5): the dumbbell" evspan -t ex-topo.csv -r rules.csv -o ex.sp
+check "the same spans as mkdumbbell's topology" sh -c \
+    "evspan -t topo.csv -r rules.csv -o ref.sp && cmp ex.sp ref.sp"
+mkdir two
+for s in router nic-a nic-b; do
+	case $s in nic-*) k=nic ;; *) k=host ;; esac
+	txt2ev -s $s -k $k -o two/$s.ev "$DATA/evspan/twonics/$s.txt"
+done
+ex simspan-topology.5 2 > two/topo.csv
+check "simspan-topology(5): a host with two NICs" evspan -t two/topo.csv -r rules.csv -o two.sp
+eq "two NICs: both host DMAs" "$(spancat -n two.sp | awk '$2 == "host.dma" {print $1}')" 2
+cp server.ev.zst srv.ev.zst
+grep '^\.Dl \$ ' "$TOP/man/simspan-topology.5" | sed 's/^\.Dl \$ //' > topo-cmd.sh
+check "simspan-topology(5): NAME=FILE" sh topo-cmd.sh
+check "the same spans again" cmp spans.sp ref.sp
+ex simspan-rules.5 1 > ex-rules.csv
+check "simspan-rules(5): the i40e excerpt" evspan -s -t topo.csv -r ex-rules.csv -o r.sp
+eq "the excerpt makes syscall spans" "$(spancat -n r.sp | awk '$2 == "host.syscall" {print $1}')" 12
+ex simspan-rules.5 2 | sed 's/^\$ //' > rules-cmd.sh
+check "simspan-rules(5): network syscalls only" sh rules-cmd.sh
+stderr_has "left out (root rule)"
+check "net.csv says net-syscalls" grep -qx 'root,net-syscalls' net.csv
 
 done_testing

@@ -3,7 +3,8 @@
  * event (stream, type, time step, three field bytes) of a fixed two-host
  * topology, with small ids so they collide.  Whatever comes, the builder
  * must not crash and its output must keep the stream's guarantees: span
- * ids in order, parents written before children, links after both ends,
+ * ids in order, parents written before children, a span's member events
+ * and then its links right after it (their targets written before),
  * counts adding up, no span left in memory at the end.
  */
 #include <stdint.h>
@@ -28,6 +29,7 @@ static const char *const pool[8] = { "entry_SYSCALL_64", "i40e_napi_poll",
 
 struct out {
 	uint64_t last_id;
+	int in_links;		/* a link record came after the last span */
 	uint8_t *written;	/* by span id */
 	size_t cap;
 };
@@ -77,11 +79,15 @@ put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 		}
 		o->written[id] = 1;
 		o->last_id = id;
+		o->in_links = 0;
 	} else if (r->type == SSP_SPAN_T_LINK) {
 		uint64_t a = r->f[SSP_LF_SPAN], b = r->f[SSP_LF_TARGET];
 
-		if (a > o->last_id || b > o->last_id || !o->written[a] || !o->written[b])
+		if (a != o->last_id || b >= o->last_id || !o->written[b])
 			abort();
+		o->in_links = 1;
+	} else if (r->f[SSP_EF_SPAN] != o->last_id || o->in_links) {
+		abort();	/* a member event not right after its span */
 	}
 	return SSP_OK;
 }
@@ -95,7 +101,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ssp_spanb_sink sink = { NULL, text, intern, put };
 	struct ssp_spanb_opts opts = { 7, 0 };
 	const struct ssp_spanb_stats *st;
-	struct out o = { 0, NULL, 0 };
+	struct out o = { 0, 0, NULL, 0 };
 	struct ssp_rec ev;
 	struct ssp_err e;
 	int64_t ts = 0;

@@ -6,7 +6,11 @@
  * not given are 0 (give -1 explicitly where -1 means absent).  Used to
  * hand-write multi-simulator test scenarios with known causality.
  *
- * usage: txt2ev -s STREAM -k host|nic|net [-z] [-o OUT] [IN]
+ * -k none writes a header without the simulator and kind keys, -m
+ * KEY=VALUE adds a metadata entry: headers readers must reject.
+ *
+ * usage: txt2ev -s STREAM -k host|nic|net|none [-z] [-m KEY=VALUE]
+ *               [-o OUT] [IN]
  */
 #include <err.h>
 #include <getopt.h>
@@ -74,29 +78,51 @@ main(int argc, char **argv)
 	struct ssp_err e;
 	struct ssp_rec r;
 	enum ssp_sim sim;
-	char line[4096], *tok, *save;
+	char line[4096], *tok, *save, *mq;
 	FILE *f = stdin;
 	unsigned long lineno = 0;
-	int ch, z = 0;
+	struct ssp_meta meta[16];
+	size_t nmeta = 0;
+	int ch, z = 0, rc;
 
 	(void)in;
-	while ((ch = getopt(argc, argv, "k:o:s:z")) != -1) {
+	while ((ch = getopt(argc, argv, "k:m:o:s:z")) != -1) {
 		switch (ch) {
 		case 'k': kind = optarg; break;
+		case 'm':
+			if ((mq = strchr(optarg, '=')) == NULL || nmeta + 3 >=
+			    sizeof(meta) / sizeof(meta[0]))
+				errx(2, "-m %s: expected KEY=VALUE", optarg);
+			*mq = '\0';
+			meta[nmeta++] = (struct ssp_meta){ optarg, mq + 1 };
+			break;
 		case 'o': outp = optarg; break;
 		case 's': stream = optarg; break;
 		case 'z': z = 1; break;
 		default:
-			errx(2, "usage: txt2ev -s STREAM -k KIND [-z] [-o OUT] [IN]");
+			errx(2, "usage: txt2ev -s STREAM -k KIND [-z] [-m KEY=VALUE] "
+			    "[-o OUT] [IN]");
 		}
 	}
-	if (stream == NULL || kind == NULL ||
-	    (sim = ssp_sim_parse_kind(kind)) == SSP_SIM_NONE)
-		errx(2, "usage: txt2ev -s STREAM -k host|nic|net [-z] [-o OUT] [IN]");
+	if (stream == NULL || kind == NULL || ((sim = ssp_sim_parse_kind(kind)) ==
+	    SSP_SIM_NONE && strcmp(kind, "none") != 0))
+		errx(2, "usage: txt2ev -s STREAM -k host|nic|net|none [-z] "
+		    "[-m KEY=VALUE] [-o OUT] [IN]");
 	if (optind < argc && (f = fopen(argv[optind], "r")) == NULL)
 		err(1, "%s", argv[optind]);
-	if (ssp_out_open(&o, outp, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK ||
-	    ssp_event_writer_open(&w, o, stream, sim, "txt2ev", NULL, 0, &e) != SSP_OK)
+	if (ssp_out_open(&o, outp, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK)
+		errx(1, "%s", e.msg);
+	if (sim != SSP_SIM_NONE) {
+		rc = ssp_event_writer_open(&w, o, stream, sim, "txt2ev", meta,
+		    nmeta, &e);
+	} else {		/* no simulator, no kind: only what -m gives */
+		meta[nmeta++] = (struct ssp_meta){ "stream", stream };
+		meta[nmeta++] = (struct ssp_meta){ "time-unit", "ps" };
+		meta[nmeta++] = (struct ssp_meta){ "producer", "txt2ev" };
+		rc = ssp_rw_open(&w, o, ssp_magic_events, &ssp_event_schema, meta,
+		    nmeta, &e);
+	}
+	if (rc != SSP_OK)
 		errx(1, "%s", e.msg);
 	while (fgets(line, sizeof(line), f) != NULL) {
 		const struct ssp_rtype *t;

@@ -14,6 +14,7 @@
 #include "ssp_event.h"
 #include "ssp_io.h"
 #include "ssp_rec.h"
+#include "ssp_span.h"
 #include "ssp_varint.h"
 
 /* Write records to a temp file through the real I/O layer, return bytes. */
@@ -431,6 +432,66 @@ test_schema_evolution(void **state)
 	unlink(tmpname());
 }
 
+/* Minor versions: span writers say 1.SSP_SPAN_MINOR, event writers 1.0;
+ * readers take any minor (a 1.0 span stream too) and report it. */
+static void
+test_minor_versions(void **state)
+{
+	static const struct ssp_span_source src[] = { { "h", 1, SSP_SIM_GEM5 } };
+	static const struct ssp_meta m[] = { { "stream", "h gem5" } };
+	static const unsigned minors[] = { 0, SSP_SPAN_MINOR, 7 };
+	struct ssp_out *o;
+	struct ssp_rw *w;
+	struct ssp_err e;
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_rec r = { 0 };
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(SSP_SPAN_MINOR, 1);
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_span_writer_open(&w, o, "t", src, 1, 0, &e), SSP_OK);
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
+	assert_int_equal(ssp_rr_version_minor(rr), SSP_SPAN_MINOR);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	for (i = 0; i < sizeof(minors) / sizeof(minors[0]); i++) {
+		assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+		assert_int_equal(ssp_rw_open_minor(&w, o, ssp_magic_spans,
+		    minors[i], ssp_span_schema(0), m, 1, &e), SSP_OK);
+		r.type = SSP_SK_HOST_SYSCALL;
+		r.ts = 5;
+		r.f[SSP_SF_SPAN] = 1;
+		assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+		assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+		assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
+		assert_int_equal(ssp_rr_version_minor(rr), minors[i]);
+		assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+		assert_int_equal(r.type, SSP_SK_HOST_SYSCALL);
+		assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
+		ssp_rr_close(rr);
+		ssp_in_close(in);
+	}
+	/* event streams stay 1.0 */
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_event_writer_open(&w, o, "h", SSP_SIM_GEM5, "t",
+	    NULL, 0, &e), SSP_OK);
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	assert_int_equal(ssp_rr_version_minor(rr), 0);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	unlink(tmpname());
+}
+
 static void
 test_copy_remaps_strings(void **state)
 {
@@ -830,6 +891,7 @@ main(void)
 		cmocka_unit_test(test_batch_reader),
 		cmocka_unit_test(test_copy_raw),
 		cmocka_unit_test(test_varint_fast_paths),
+		cmocka_unit_test(test_minor_versions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

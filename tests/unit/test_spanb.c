@@ -99,7 +99,7 @@ sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 }
 
 static struct h *
-setup(const char *extra_rules, int events)
+setup_topo(const char *topo, const char *extra_rules, int events)
 {
 	static const struct ssp_spanb_sink sink = { NULL, sk_text, sk_intern, sk_put };
 	struct ssp_spanb_sink s = sink;
@@ -111,13 +111,19 @@ setup(const char *extra_rules, int events)
 	assert_non_null(h);
 	h->events = events;
 	snprintf(rules, sizeof(rules), "%s%s", rules_csv, extra_rules);
-	assert_int_equal(ssp_topo_parse(&h->t, "topo.csv", NULL, topo_csv,
-	    strlen(topo_csv), &e), SSP_OK);
+	assert_int_equal(ssp_topo_parse(&h->t, "topo.csv", NULL, topo,
+	    strlen(topo), &e), SSP_OK);
 	assert_int_equal(ssp_rules_parse(&h->r, "rules.csv", rules,
 	    strlen(rules), &e), SSP_OK);
 	s.ctx = h;
 	assert_int_equal(ssp_spanb_new(&h->b, h->t, h->r, &o, &s, &e), SSP_OK);
 	return h;
+}
+
+static struct h *
+setup(const char *extra_rules, int events)
+{
+	return setup_topo(topo_csv, extra_rules, events);
 }
 
 static void
@@ -369,18 +375,22 @@ check_invariants(const struct h *h)
 			assert_int_equal(!!(r->f[SSP_SF_FLAGS] & SSP_SPAN_ORPHAN),
 			    r->f[SSP_SF_CAUSE] != 0);
 		} else if (r->type == SSP_SPAN_T_LINK) {
-			/* both ends written before the link */
+			/* right after its span (and its member events and
+			 * other links); the target written before */
 			const struct ssp_rec *a = by_id(h, r->f[SSP_LF_SPAN]);
 			const struct ssp_rec *b = by_id(h, r->f[SSP_LF_TARGET]);
 
 			assert_non_null(a);
 			assert_non_null(b);
-			assert_true(a < r && b < r);
+			assert_true(r->f[SSP_LF_SPAN] == expect_id - 1);
+			assert_true(b < r);
 			assert_true(b->f[SSP_SF_TRACE_LO] == r->f[SSP_LF_TRACE_LO]);
 		} else {
-			/* member events right after their span or its siblings */
+			/* member events right after their span or its siblings,
+			 * before its links */
 			assert_true(r->type >= SSP_SPAN_T_EV0);
 			assert_true(r->f[SSP_EF_SPAN] == expect_id - 1);
+			assert_true(h->recs[i - 1].type != SSP_SPAN_T_LINK);
 		}
 	}
 	for (k = 0; k < st->nstreams; k++) {
@@ -588,6 +598,80 @@ test_dma_join_by_key(void **state)
 	s = span_at(h, SSP_SK_HOST_DMA, 1400);
 	assert_int_equal(s->f[SSP_SF_DUR], 110);
 	assert_true(s->f[SSP_SA_HDMA_ID] == 0x55ea69870040);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* One host, two NICs: both nicbm processes (ASLR off) use DMA op 0x5000
+ * at the same time.  Each host DMA span is parented and completed by the
+ * adapter its lines name. */
+static const char topo_2nic[] =
+    "stream,h,host\n"
+    "stream,na,nic\n"
+    "stream,nb,nic\n"
+    "pcie,h,na,system.pc.simbricks_0\n"
+    "pcie,h,nb,system.pc.simbricks_1\n";
+enum { H2N_H, H2N_A, H2N_B };
+
+static void
+hdma_at(struct h *h, int64_t ts, const char *comp, int write, uint64_t id)
+{
+	feed(h, H2N_H, ts, write ? SSP_EV_DMA_WR : SSP_EV_DMA_RD, 4,
+	    sid(h, H2N_H, comp), id, U(0x1000), U(64));
+}
+
+static void
+hdma_done_at(struct h *h, int64_t ts, const char *comp, uint64_t id)
+{
+	feed(h, H2N_H, ts, SSP_EV_DMA_DONE, 2, sid(h, H2N_H, comp), id);
+}
+
+static void
+test_dma_two_nics_same_op(void **state)
+{
+	struct h *h = setup_topo(topo_2nic, "", 0);
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H2N_H, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H2N_H, 200, 1, 0, 0x108000, 1);	/* simbricks_0: na */
+	posted(h, H2N_H, 200);
+	feed(h, H2N_H, 210, SSP_EV_MMIO_WR, 7, sid(h, H2N_H,
+	    "system.pc.simbricks_1"), U(0xd0108000), U(4), U(2), U(0),
+	    U(0x108000), U(1));
+	feed(h, H2N_H, 210, SSP_EV_MMIO_POSTED, 1, sid(h, H2N_H,
+	    "system.pc.simbricks_1.pio"));
+	nic_wr(h, H2N_A, 700, 0x108000);
+	nic_wr(h, H2N_B, 710, 0x108000);
+	ndma(h, H2N_A, 800, SSP_EV_NIC_DMA_ISSUE, 0x5000);
+	ndma(h, H2N_A, 800, SSP_EV_NIC_DMA_EXEC, 0x5000);
+	ndma(h, H2N_B, 810, SSP_EV_NIC_DMA_ISSUE, 0x5000);
+	ndma(h, H2N_B, 810, SSP_EV_NIC_DMA_EXEC, 0x5000);
+	/* both host DMAs open at once, completed in the other order */
+	hdma_at(h, 1300, "system.pc.simbricks_0", 1, 0x5000);
+	hdma_at(h, 1310, "system.pc.simbricks_1", 0, 0x5000);
+	hdma_done_at(h, 1400, "system.pc.simbricks_1", 0x5000);
+	hdma_done_at(h, 1450, "system.pc.simbricks_0", 0x5000);
+	ndma(h, H2N_B, 1900, SSP_EV_NIC_DMA_DONE_RD, 0x5000);
+	ndma(h, H2N_A, 1950, SSP_EV_NIC_DMA_DONE_WR, 0x5000);
+	fn(h, H2N_H, 3000, "entry_SYSCALL_64");
+	finish(h);
+	assert_int_equal(count(h, SSP_SK_HOST_DMA), 2);
+	parent_is(h, SSP_SK_HOST_DMA, 1300, SSP_SK_NIC_DMA, 800);
+	parent_is(h, SSP_SK_HOST_DMA, 1310, SSP_SK_NIC_DMA, 810);
+	assert_int_equal(span_at(h, SSP_SK_NIC_DMA, 800)->f[SSP_SF_STREAM], H2N_A);
+	assert_int_equal(span_at(h, SSP_SK_NIC_DMA, 810)->f[SSP_SF_STREAM], H2N_B);
+	s = span_at(h, SSP_SK_HOST_DMA, 1300);	/* closed by simbricks_0 */
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+	assert_int_equal(s->f[SSP_SF_DUR], 150);
+	assert_string_equal(ostr(h, s->f[SSP_SA_HDMA_COMP]), "system.pc.simbricks_0");
+	s = span_at(h, SSP_SK_HOST_DMA, 1310);	/* closed by simbricks_1 */
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+	assert_int_equal(s->f[SSP_SF_DUR], 90);
+	assert_string_equal(ostr(h, s->f[SSP_SA_HDMA_COMP]), "system.pc.simbricks_1");
+	assert_int_equal(ssp_spanb_stats(h->b)->dup_ids, 0);
+	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NO_START], 0);
+	assert_int_equal(ssp_spanb_stats(h->b)->incomplete, 0);
 	check_invariants(h);
 	teardown(h);
 }
@@ -1062,6 +1146,65 @@ test_write_order(void **state)
 	teardown(h);
 }
 
+/* A span with links waits for its link targets, and its link records
+ * follow it at once: the receiving syscall is finished and its parent (an
+ * orphan rx) written, but the second rx it links to hangs in a trace whose
+ * root syscall on the other host is still running. */
+static void
+test_link_order(void **state)
+{
+	struct h *h = setup("", 1);
+	const struct ssp_rec *sc, *rx2;
+	size_t i, isc = 0, irx2 = 0;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");		/* S1: open until 800 */
+	mmio_wr(h, H1, 200, 1, 0, 0x108000, 1);
+	posted(h, H1, 200);
+	nic_wr(h, N1, 300, 0x108000);
+	nic1(h, N1, 400, SSP_EV_NIC_TX, 98, 0);
+	nic1(h, N2, 450, SSP_EV_NIC_RX, 0, 60);		/* rx1: an orphan root */
+	net(h, 500, SSP_EV_NET_ENQ, 1, 2, 1, 1, SSP_NET_FROM_ADAPTER);
+	net(h, 510, SSP_EV_NET_DEQ, 1, 2, 1, 1, 0);
+	net(h, 520, SSP_EV_NET_ENQ, 0, 2, 1, 1, 0);
+	net(h, 530, SSP_EV_NET_DEQ, 0, 2, 1, 1, SSP_NET_TO_ADAPTER);
+	nic1(h, N2, 540, SSP_EV_NIC_RX, 0, 98);		/* rx2: under S1 */
+	fn(h, H2, 600, "entry_SYSCALL_64");		/* S2 receives both */
+	fn(h, H2, 610, "i40e_napi_poll");
+	fn(h, H2, 700, "entry_SYSCALL_64");		/* S2 is finished */
+	/* rx1 is out; S2's parent is written, but its link target is not */
+	assert_int_equal(count(h, SSP_SK_NIC_RX), 1);
+	assert_int_equal(count(h, SSP_SK_HOST_SYSCALL), 0);
+	assert_int_equal(count(h, SSP_SPAN_T_LINK), 0);
+	fn(h, H1, 800, "entry_SYSCALL_64");		/* S1 ends: all follow */
+	assert_int_equal(count(h, SSP_SK_NIC_RX), 2);
+	assert_int_equal(count(h, SSP_SK_HOST_SYSCALL), 2);	/* S1, S2 */
+	assert_int_equal(count(h, SSP_SPAN_T_LINK), 1);
+	finish(h);
+	parent_is(h, SSP_SK_HOST_SYSCALL, 600, SSP_SK_NIC_RX, 450);
+	parent_is(h, SSP_SK_NIC_RX, 540, SSP_SK_NET_DEVICE, 520);
+	sc = span_at(h, SSP_SK_HOST_SYSCALL, 600);
+	rx2 = span_at(h, SSP_SK_NIC_RX, 540);
+	for (i = 0; i < h->nrec; i++) {
+		if (&h->recs[i] == sc)
+			isc = i;
+		if (&h->recs[i] == rx2)
+			irx2 = i;
+	}
+	assert_true(irx2 < isc);
+	/* S2, its two member events, its link, then the next span */
+	assert_true(isc + 4 < h->nrec);
+	assert_int_equal(h->recs[isc + 1].type, SSP_SPAN_T_EV0 + SSP_EV_FUNC);
+	assert_int_equal(h->recs[isc + 2].type, SSP_SPAN_T_EV0 + SSP_EV_FUNC);
+	assert_int_equal(h->recs[isc + 3].type, SSP_SPAN_T_LINK);
+	assert_true(h->recs[isc + 3].f[SSP_LF_SPAN] == sc->f[SSP_SF_SPAN]);
+	assert_true(h->recs[isc + 3].f[SSP_LF_TARGET] == rx2->f[SSP_SF_SPAN]);
+	assert_true(h->recs[isc + 3].f[SSP_LF_TRACE_LO] == rx2->f[SSP_SF_TRACE_LO]);
+	assert_true(h->recs[isc + 4].type < SSP_SK_NKINDS);
+	check_invariants(h);
+	teardown(h);
+}
+
 /* Unconsumed contexts are capped by context-limit */
 static void
 test_context_limit(void **state)
@@ -1161,6 +1304,7 @@ main(void)
 		cmocka_unit_test(test_mmio_fifo_offsets),
 		cmocka_unit_test(test_mmio_not_for_nic),
 		cmocka_unit_test(test_dma_join_by_key),
+		cmocka_unit_test(test_dma_two_nics_same_op),
 		cmocka_unit_test(test_missing_completions),
 		cmocka_unit_test(test_duplicate_ids),
 		cmocka_unit_test(test_missing_contexts),
@@ -1176,6 +1320,7 @@ main(void)
 		cmocka_unit_test(test_strings_reset),
 		cmocka_unit_test(test_stream_end),
 		cmocka_unit_test(test_write_order),
+		cmocka_unit_test(test_link_order),
 		cmocka_unit_test(test_context_limit),
 		cmocka_unit_test(test_memory_bounded),
 		cmocka_unit_test(test_deterministic),
