@@ -175,29 +175,54 @@ human(char *buf, size_t n, double v)
 	snprintf(buf, n, "%.1f%s", v, sfx[i]);
 }
 
+/* Seconds as "42s", "3m05s" or "2h07m". */
+static void
+duration(char *buf, size_t n, double secs)
+{
+	uint64_t s = secs < 0 ? 0 : (uint64_t)(secs + 0.5);
+
+	if (s < 60)
+		snprintf(buf, n, "%" PRIu64 "s", s);
+	else if (s < 3600)
+		snprintf(buf, n, "%" PRIu64 "m%02" PRIu64 "s", s / 60, s % 60);
+	else
+		snprintf(buf, n, "%" PRIu64 "h%02" PRIu64 "m", s / 3600, s / 60 % 60);
+}
+
+void
+ssp_progress_format(char *buf, size_t n, const struct ssp_progress *p,
+    double secs, uint64_t bytes, uint64_t lines, uint64_t items)
+{
+	char b[16], l[16], it[16], d[24], eta[48] = "";
+
+	if (secs <= 0)
+		secs = 1e-9;
+	human(b, sizeof(b), (double)bytes / secs);
+	human(l, sizeof(l), (double)lines / secs);
+	human(it, sizeof(it), (double)items / secs);
+	if (p->total_bytes > 0 && bytes > 0 && (int64_t)bytes < p->total_bytes) {
+		duration(d, sizeof(d), secs * (double)(p->total_bytes -
+		    (int64_t)bytes) / (double)bytes);
+		snprintf(eta, sizeof(eta), " %3.0f%% ETA %s",
+		    100.0 * (double)bytes / (double)p->total_bytes, d);
+	}
+	snprintf(buf, n, "%" PRIu64 " MB %sB/s %s lines/s %s %s/s%s",
+	    bytes >> 20, b, l, it, p->what, eta);
+}
+
 void
 ssp_progress_draw(struct ssp_progress *p, uint64_t bytes, uint64_t lines,
     uint64_t items)
 {
 	uint64_t now = ssp_now_ns();
-	double secs;
-	char b[16], l[16], it[16], eta[32] = "";
+	char buf[160];
 
 	if (!p->on || now - p->last_ns < 250000000u)
 		return;
 	p->last_ns = now;
-	secs = (double)(now - p->t0_ns) / 1e9;
-	if (secs <= 0)
-		return;
-	human(b, sizeof(b), (double)bytes / secs);
-	human(l, sizeof(l), (double)lines / secs);
-	human(it, sizeof(it), (double)items);
-	if (p->total_bytes > 0 && bytes > 0 && (int64_t)bytes < p->total_bytes)
-		snprintf(eta, sizeof(eta), " %3.0f%% ETA %.0fs",
-		    100.0 * (double)bytes / (double)p->total_bytes,
-		    secs * (double)(p->total_bytes - (int64_t)bytes) / (double)bytes);
-	fprintf(stderr, "\r%" PRIu64 " MB %sB/s %s lines/s %s %s%s\033[K",
-	    bytes >> 20, b, l, it, p->what, eta);
+	ssp_progress_format(buf, sizeof(buf), p, (double)(now - p->t0_ns) / 1e9,
+	    bytes, lines, items);
+	fprintf(stderr, "\r%s\033[K", buf);
 }
 
 void

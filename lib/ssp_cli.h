@@ -33,9 +33,10 @@ int ssp_parse_ms(const char *s, uint64_t *ms, const char **errstr);
 int ssp_cli_refuse_tty(int fd, int force, const char *prog);
 
 /*
- * Progress line on stderr, only when stderr is a terminal.  Call
- * ssp_progress_tick() often; it looks at the clock every 64k calls and
- * redraws at most 4 times a second.
+ * Progress line on stderr, only when stderr is a terminal: bytes read, the
+ * rates of bytes, lines and items since the start, and with a known total
+ * size the percentage and ETA.  Call ssp_progress_tick() often; it looks at
+ * the clock every 64k calls and redraws at most 4 times a second.
  */
 struct ssp_progress {
 	int on;
@@ -48,6 +49,10 @@ void ssp_progress_init(struct ssp_progress *p, int64_t total_bytes,
     const char *what);
 void ssp_progress_draw(struct ssp_progress *p, uint64_t bytes, uint64_t lines,
     uint64_t items);
+/* The text of the line after secs seconds, e.g. "120 MB 40.1MB/s 1.2M
+ * lines/s 85.0k events/s  25% ETA 9s" (no \r or erase sequence). */
+void ssp_progress_format(char *buf, size_t n, const struct ssp_progress *p,
+    double secs, uint64_t bytes, uint64_t lines, uint64_t items);
 static inline void
 ssp_progress_tick(struct ssp_progress *p, uint64_t bytes, uint64_t lines,
     uint64_t items)

@@ -22,6 +22,7 @@ struct ssp_gem5 {
 	unsigned ncpu, cpu_next;
 	struct name_cache comp;		/* last adapter/device component */
 	uint64_t last_tick;		/* for spliced-line recovery */
+	int have_tick;			/* last_tick is one seen */
 };
 
 int
@@ -554,6 +555,7 @@ parse(struct ssp_gem5 *g, const char *p, const char *end, struct ssp_pline *o)
 		return 0;
 	}
 	g->last_tick = tick;
+	g->have_tick = 1;
 	/* fast path: Exec line of a CPU seen before */
 	if (is_cpu_cached(g, p, end, &i)) {
 		msg = p + g->cpu[i].len + 2;
@@ -631,13 +633,25 @@ parse(struct ssp_gem5 *g, const char *p, const char *end, struct ssp_pline *o)
  * "<digits>: system." or "<digits>: global: " inside the line; of the
  * digit run, take the shortest suffix not below the last tick seen (gem5
  * ticks never go back), so digits at the end of the text are not taken as
- * part of the tick.
+ * part of the tick.  Before any tick was seen, a tick the line starts with
+ * ("978719381360 resuming ...") is the bound; without one, the whole digit
+ * run is taken (at most 20 digits): the ticks of one log have similar
+ * magnitudes, and any shorter suffix would be a guess.
  */
 static int
 recover(struct ssp_gem5 *g, const char *s, const char *end, struct ssp_pline *o)
 {
 	const char *p = s, *c;
+	uint64_t low = g->last_tick;
 
+	if (!g->have_tick) {
+		const char *t = s;
+
+		while (t < end && *t == ' ')
+			t++;
+		if (ssp_scan_dec(&t, end, &low) != 0)
+			low = UINT64_MAX;
+	}
 	while ((c = memmem(p, (size_t)(end - p), ": ", 2)) != NULL) {
 		const char *d = c, *q;
 
@@ -656,7 +670,7 @@ recover(struct ssp_gem5 *g, const char *s, const char *end, struct ssp_pline *o)
 
 			if (*q == '0' && q + 1 < c)
 				continue;
-			if (ssp_scan_dec(&t, c, &v) == 0 && v >= g->last_tick)
+			if (ssp_scan_dec(&t, c, &v) == 0 && v >= low)
 				break;
 		}
 		if (parse(g, q, end, o) == 0) {

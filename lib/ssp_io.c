@@ -31,6 +31,8 @@ struct ssp_in {
 	int quiet;		/* follow: the idle clock runs ... */
 	uint64_t quiet_since;	/* ... since this time (ms) */
 	uint64_t drain_left;	/* follow, stopping: bytes still to deliver */
+	ssp_in_readfn *fn;	/* ssp_in_fnopen: read through fn, no fd */
+	void *fnctx;
 	ZSTD_DStream *zds;
 	size_t zret;		/* last ZSTD_decompressStream hint; 0 = frame done */
 	uint8_t *raw;		/* compressed bytes not yet decompressed */
@@ -125,7 +127,7 @@ in_init(struct ssp_in **inp, int fd, const char *name, const char *path,
 	in->size = -1;
 	in->zret = 1;
 	in->fresh = 1;
-	if (fstat(fd, &st) == 0) {
+	if (fd >= 0 && fstat(fd, &st) == 0) {
 		if (S_ISREG(st.st_mode))
 			in->size = st.st_size;
 		in->is_fifo = S_ISFIFO(st.st_mode);
@@ -175,6 +177,18 @@ ssp_in_fdopen(struct ssp_in **inp, int fd, const char *name, int flags,
 {
 	*inp = NULL;
 	return in_init(inp, fd, name, NULL, flags, NULL, e);
+}
+
+int
+ssp_in_fnopen(struct ssp_in **inp, ssp_in_readfn *fn, void *ctx,
+    const char *name, int flags, struct ssp_err *e)
+{
+	*inp = NULL;
+	if (in_init(inp, -1, name, NULL, flags, NULL, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	(*inp)->fn = fn;
+	(*inp)->fnctx = ctx;
+	return SSP_OK;
 }
 
 /* Start the idle clock unless it runs. */
@@ -286,6 +300,15 @@ raw_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 	ssize_t r;
 	int follow = (in->flags & SSP_IN_FOLLOW) != 0;
 
+	if (in->fn != NULL) {
+		r = in->fn(in->fnctx, buf, n);
+		if (r > 0)
+			in->rawpos += (uint64_t)r;
+		else if (r == SSP_IN_ERROR)
+			ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: read error",
+			    in->name);
+		return r;
+	}
 	for (;;) {
 		if (follow && !in->stopping && stop_requested(in))
 			follow_stop(in);
@@ -489,6 +512,7 @@ int64_t ssp_in_size(const struct ssp_in *in) { return in->size; }
 int ssp_in_is_zstd(const struct ssp_in *in) { return in->zstd; }
 int ssp_in_fd(const struct ssp_in *in) { return in->fd; }
 int ssp_in_pipe_size(const struct ssp_in *in) { return in->pipe_size; }
+int ssp_in_follows(const struct ssp_in *in) { return (in->flags & SSP_IN_FOLLOW) != 0; }
 
 void
 ssp_in_close(struct ssp_in *in)

@@ -54,6 +54,14 @@ int ssp_in_open(struct ssp_in **inp, const char *path, int flags,
 /* Adopt an open descriptor (closed by ssp_in_close). */
 int ssp_in_fdopen(struct ssp_in **inp, int fd, const char *name, int flags,
     struct ssp_err *e);
+/*
+ * Adopt a function instead of a descriptor (tests, fuzzing): fn(ctx, buf,
+ * n) returns like ssp_in_read (bytes, SSP_IN_EOF, SSP_IN_ERROR, and with
+ * SSP_IN_FOLLOW also SSP_IN_IDLE and SSP_IN_BREAK), never more than n.
+ */
+typedef ssize_t ssp_in_readfn(void *ctx, void *buf, size_t n);
+int ssp_in_fnopen(struct ssp_in **inp, ssp_in_readfn *fn, void *ctx,
+    const char *name, int flags, struct ssp_err *e);
 /* Read up to n bytes: >0 bytes, SSP_IN_EOF, SSP_IN_ERROR (e set), or in
  * follow mode SSP_IN_IDLE / SSP_IN_BREAK. */
 ssize_t ssp_in_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e);
@@ -65,7 +73,8 @@ uint64_t ssp_in_pos(const struct ssp_in *in);	/* bytes delivered (decompressed) 
 uint64_t ssp_in_rawpos(const struct ssp_in *in);	/* bytes read from the file */
 int64_t ssp_in_size(const struct ssp_in *in);	/* regular file size, else -1 */
 int ssp_in_is_zstd(const struct ssp_in *in);
-int ssp_in_fd(const struct ssp_in *in);
+int ssp_in_fd(const struct ssp_in *in);	/* -1 for ssp_in_fnopen */
+int ssp_in_follows(const struct ssp_in *in);	/* opened with SSP_IN_FOLLOW */
 /* Follow mode on a pipe: its buffer size in bytes (0 if unknown). */
 int ssp_in_pipe_size(const struct ssp_in *in);
 void ssp_in_close(struct ssp_in *in);

@@ -34,19 +34,27 @@ ssp_lines_open(struct ssp_lines **lp, struct ssp_in *in, struct ssp_err *e)
 	return SSP_OK;
 }
 
+/* Hand out buf[start, at) as the next line; the unconsumed bytes then
+ * start at next (past the newline, or at end when there is none). */
 static int
-emit(struct ssp_lines *l, size_t nl, char **line, size_t *len)
+emit(struct ssp_lines *l, size_t at, size_t next, char **line, size_t *len)
 {
 	*line = l->buf + l->start;
-	*len = nl - l->start;
-	l->buf[nl] = '\0';
+	*len = at - l->start;
+	l->buf[at] = '\0';
 	l->off = l->base + l->start;
 	l->lineno++;
-	l->start = nl + 1;
-	l->scan = l->start;
+	l->start = l->scan = next;
 	return SSP_LINE;
 }
 
+/*
+ * Invariants: start <= scan <= end.  Before a read, end - start <=
+ * SSP_LINES_MAX (more would have been cut), so after moving the partial
+ * line to the front and reading READ_CHUNK bytes, end <= SSP_LINES_MAX +
+ * READ_CHUNK and the NUL written at buf[end] for a line without a newline
+ * still fits in BUF_SIZE.
+ */
 int
 ssp_lines_next(struct ssp_lines *l, char **line, size_t *len, struct ssp_err *e)
 {
@@ -66,27 +74,30 @@ ssp_lines_next(struct ssp_lines *l, char **line, size_t *len, struct ssp_err *e)
 				l->start = l->scan = at + 1;
 				continue;
 			}
-			return emit(l, at, line, len);
+			if (at - l->start > SSP_LINES_MAX) {	/* newline in the last read */
+				l->cut = 1;
+				return emit(l, l->start + SSP_LINES_MAX, at + 1, line, len);
+			}
+			return emit(l, at, at + 1, line, len);
 		}
 		l->scan = l->end;
-		if (l->end - l->start >= SSP_LINES_MAX) {
-			/* Hand out the first SSP_LINES_MAX bytes, drop the rest. */
-			if (l->skipping) {
-				l->start = l->scan = l->end;
-			} else {
-				l->skipping = 1;
-				l->cut = 1;
-				r = emit(l, l->start + SSP_LINES_MAX - 1, line, len);
-				l->start = l->scan = l->end;
-				return (int)r;
-			}
+		if (l->skipping) {
+			l->start = l->end;	/* more of an over-long line: drop it */
+		} else if (l->end - l->start > SSP_LINES_MAX) {
+			/* Longer than SSP_LINES_MAX: hand out the first
+			 * SSP_LINES_MAX bytes, drop the rest up to the newline. */
+			l->skipping = 1;
+			l->cut = 1;
+			return emit(l, l->start + SSP_LINES_MAX, l->end, line, len);
 		}
 		if (l->eof) {
-			if (l->start < l->end && !l->skipping) {
-				l->unterminated = 1;
-				return emit(l, l->end, line, len);
-			}
-			return SSP_LINE_EOF;
+			if (l->start == l->end)
+				return SSP_LINE_EOF;
+			/* A last line without a newline is a line like any
+			 * other at the true end of the input; a follower was
+			 * stopped and may have caught it half-written. */
+			l->unterminated = ssp_in_follows(l->in);
+			return emit(l, l->end, l->end, line, len);
 		}
 		/* Make room: move the partial line to the front. */
 		if (l->start > 0) {
@@ -102,16 +113,13 @@ ssp_lines_next(struct ssp_lines *l, char **line, size_t *len, struct ssp_err *e)
 		} else if (r == SSP_IN_EOF) {
 			l->eof = 1;
 		} else if (r == SSP_IN_BREAK) {
-			/* The writer went away mid-line: that line ends here. */
-			if (l->start < l->end && !l->skipping) {
-				l->unterminated = 1;
-				emit(l, l->end, line, len);
-				/* emit steps over a newline that is not there: the
-				 * next writer's bytes start at end */
-				l->start = l->scan = l->end;
-				return SSP_LINE;
-			}
+			/* The writer went away mid-line: that line ends here,
+			 * and the next writer's bytes start a new one. */
 			l->skipping = 0;
+			if (l->start < l->end) {
+				l->unterminated = 1;
+				return emit(l, l->end, l->end, line, len);
+			}
 		} else if (r == SSP_IN_IDLE) {
 			return SSP_LINE_IDLE;
 		} else {

@@ -22,7 +22,7 @@ static const struct {
 	[SSP_SKIP_NICINFO]   = { "nic-info", "nicbm status line (mac, sync, exit, statistics)" },
 	[SSP_SKIP_DMADATA]   = { "dma-data", "nicbm dma write payload" },
 	[SSP_SKIP_NOTS]      = { "no-timestamp", "nicbm debug line without main_time" },
-	[SSP_SKIP_PARTIAL]   = { "partial-line", "no newline: input ended or its writer went away mid-line" },
+	[SSP_SKIP_PARTIAL]   = { "partial-line", "no newline: its writer went away mid-line (follow mode)" },
 };
 
 const char *

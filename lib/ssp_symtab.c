@@ -334,7 +334,8 @@ ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e)
 	free(st->slot);
 	st->bitmap = NULL;
 	st->slot = NULL;
-	qsort(st->sym, st->n, sizeof(*st->sym), cmp_sym);
+	if (st->n > 1)	/* sym is NULL while empty */
+		qsort(st->sym, st->n, sizeof(*st->sym), cmp_sym);
 	while (bits < BITMAP_MAX && ((uint64_t)1 << bits) < (uint64_t)st->n * 32)
 		bits++;
 	while (ns < (uint64_t)st->n * 2)

@@ -137,10 +137,26 @@ stderr_has "mixed.log:39: malformed line: simbricks-pci sending read: expected"
 check "strict: events before the error are readable" sh -c "evcat '$T/m.ev' 2>&1 | grep -q cfg_rd"
 expect_rc 1 "strict: stream marked incomplete" evcat -n "$T/m.ev"
 
-# partial last line: counted, not parsed
-printf '1: global: simbricks: processInEvent\n2: system.pc.simbricks_0: simbricks-pci: received MSI-X intr vec 1' > "$T/partial.log"
-expect_rc 0 "partial last line" sim2ev -f gem5 -o "$T/x.ev" "$T/partial.log"
-stderr_has "1 partial-line line skipped, first at line 2"
+# a last line without a newline at the end of the input is a line like any
+# other (as for awk and wc), and no phantom line follows it
+printf '1: global: simbricks: processInEvent\n2: system.pc.simbricks_0: simbricks-pci: received MSI-X intr vec 1' > "$T/nonl.log"
+expect_rc 0 "last line without a newline" sim2ev -f gem5 --stats -o "$T/x.ev" "$T/nonl.log"
+stderr_has "2 lines = 2 events + 0 skipped"
+check "last line without a newline: no skips" sh -c "! grep -q skipped: '$T/.err'"
+eq "last line without a newline: parsed" "$(evcat -n "$T/x.ev" | count /dev/stdin msix)" 1
+printf 'main_time = 3: nicbm: eth tx: len 44' > "$T/nonl1.log"
+expect_rc 0 "only line without a newline, from a pipe" sh -c "cat '$T/nonl1.log' | sim2ev -f nicbm --stats -o '$T/x.ev'"
+stderr_has "1 lines = 1 events + 0 skipped"
+# a good line, then 300000 bytes without a newline (more than one read)
+{ echo "1: global: simbricks: processInEvent"; head -c 300000 /dev/zero | tr '\0' x; } > "$T/longtail.log"
+expect_rc 0 "long last line without a newline" sim2ev -f gem5 --stats -o "$T/x.ev" "$T/longtail.log"
+stderr_has "2 lines = 1 events + 1 skipped"
+check "long last line: not cut, no phantom line" sh -c "! grep -q -e line-too-long -e partial-line '$T/.err'"
+# over 1 MiB without a newline at the end: cut once, nothing after it
+{ echo "1: global: simbricks: processInEvent"; head -c 1500000 /dev/zero | tr '\0' x; } > "$T/hugetail.log"
+expect_rc 0 "over-long last line without a newline" sim2ev -f gem5 --stats -o "$T/x.ev" "$T/hugetail.log"
+stderr_has "2 lines = 1 events + 1 skipped"
+stderr_has "1 skipped: line-too-long"
 
 # --- time offsets ---------------------------------------------------------
 printf '%s\n' "1999000000000: system.pc.simbricks_0: simbricks-pci: completed DMA id 7" \

@@ -346,6 +346,52 @@ test_spliced(void **state)
 	ph_close(&h);
 }
 
+/* A spliced line before any tick was seen: the bound is the tick the line
+ * starts with, else the whole digit run is the tick (not "0", the shortest
+ * suffix not below a last tick of 0). */
+static void
+test_spliced_first(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	EV(&h, "978719381360 resuming from drain978719383000: system.pc.simbricks_0: "
+	    "simbricks-pci: completed DMA id 5", SSP_EV_DMA_DONE);
+	assert_int_equal(h.pl.ev.ts, 978719383000);
+	assert_true(h.pl.recovered);
+	ph_close(&h);
+
+	/* the real line (FORMATS.md, sigcomm22 pci_validation): not an event,
+	 * but its tick bounds the next spliced line */
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	SKIP(&h, "978719381360 resuming from drain978719383000: system.pc.simbricks_0: "
+	    "igbe: ...", SSP_SKIP_UNKNOWN);
+	assert_true(h.pl.recovered);
+	EV(&h, "count 12978719384000: global: simbricks: processInEvent", SSP_EV_PROC_IN);
+	assert_int_equal(h.pl.ev.ts, 978719384000);
+	ph_close(&h);
+
+	/* no leading tick: the whole digit run */
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	EV(&h, "resuming from drain978719383000: system.pc.simbricks_0: "
+	    "simbricks-pci: completed DMA id 5", SSP_EV_DMA_DONE);
+	assert_int_equal(h.pl.ev.ts, 978719383000);
+	assert_true(h.pl.recovered);
+	ph_close(&h);
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	EV(&h, "count 12978719384000: global: simbricks: processInEvent", SSP_EV_PROC_IN);
+	assert_int_equal(h.pl.ev.ts, 12978719384000);
+	ph_close(&h);
+
+	/* a leading number above every suffix: the whole run as well */
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	EV(&h, "99999999999999 x 0978719383000: global: simbricks: processInEvent",
+	    SSP_EV_PROC_IN);
+	assert_int_equal(h.pl.ev.ts, 978719383000);
+	ph_close(&h);
+}
+
 static void
 test_malformed(void **state)
 {
@@ -406,6 +452,7 @@ main(void)
 		cmocka_unit_test(test_insn_mode),
 		cmocka_unit_test(test_envelope_variants),
 		cmocka_unit_test(test_spliced),
+		cmocka_unit_test(test_spliced_first),
 		cmocka_unit_test(test_malformed),
 	};
 

@@ -136,6 +136,28 @@ test_formats(void **state)
 	assert_true(ssp_symtab_bytes(st) > 0);
 }
 
+/* A table whose last line has no newline loads (no phantom line after it);
+ * one without functions finishes empty. */
+static void
+test_no_final_newline(void **state)
+{
+	size_t n;
+	struct ssp_err e;
+
+	(void)state;
+	assert_int_equal(load("0000000000000000       F *UND*\t0000000000000000 undefined_fn",
+	    "od", 0, &n, NULL, &e), SSP_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(ssp_symtab_finish(st, &e), SSP_OK);
+	assert_int_equal(ssp_symtab_count(st), 0);
+	assert_null(name_at(0));
+	assert_int_equal(load("ffffffff81000000 T _stext\nffffffff81000100 T last_fn",
+	    "nm", 0, &n, NULL, &e), SSP_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(ssp_symtab_finish(st, &e), SSP_OK);
+	assert_string_equal(name_at(0xffffffff81000100ULL), "last_fn");
+}
+
 static void
 test_errors(void **state)
 {
@@ -197,6 +219,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_objdump_sample, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_formats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_final_newline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many, setup, teardown),
 	};
