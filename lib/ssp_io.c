@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,13 +19,18 @@ struct ssp_in {
 	int flags;
 	int is_fifo;
 	int fresh;		/* follow: no byte since the pipe was (re)opened */
+	int seen_writer;	/* follow: a writer had the pipe open at some time */
+	int stopping;		/* follow: stop requested, delivering drain_left */
+	int pipe_size;		/* follow: the pipe's buffer size, 0 if unknown */
 	int zstd;		/* 1 once a zstd frame was detected */
 	char *name;		/* for messages: path or "stdin" */
 	char *path;		/* NULL for stdin/adopted fds: cannot reopen */
 	int64_t size;
 	uint64_t pos, rawpos;
 	struct ssp_follow follow;
-	uint64_t idle_ms;	/* time waited without data, follow mode */
+	int quiet;		/* follow: the idle clock runs ... */
+	uint64_t quiet_since;	/* ... since this time (ms) */
+	uint64_t drain_left;	/* follow, stopping: bytes still to deliver */
 	ssp_in_readfn *fn;	/* ssp_in_fnopen: read through fn, no fd */
 	void *fnctx;
 	ZSTD_DStream *zds;
@@ -82,6 +88,30 @@ ssp_path_is_zst(const char *path)
 
 /* --- input ------------------------------------------------------------ */
 
+/*
+ * Give a pipe read in follow mode a buffer of SSP_IN_PIPE_SIZE bytes, so a
+ * burst of log output fits while the reader is busy (Linux F_SETPIPE_SZ).
+ * Without permission (fs.pipe-max-size, the per-user pipe page limit) try
+ * halves down to 64 KiB, and otherwise keep the buffer as it is; never
+ * shrink it.
+ */
+static void
+pipe_grow(struct ssp_in *in)
+{
+#if defined(F_SETPIPE_SZ) && defined(F_GETPIPE_SZ)
+	int cur = fcntl(in->fd, F_GETPIPE_SZ), sz;
+
+	for (sz = SSP_IN_PIPE_SIZE; cur >= 0 && sz > cur && sz >= 65536; sz /= 2)
+		if (fcntl(in->fd, F_SETPIPE_SZ, sz) >= 0) {
+			cur = fcntl(in->fd, F_GETPIPE_SZ);
+			break;
+		}
+	in->pipe_size = cur > 0 ? cur : 0;
+#else
+	(void)in;
+#endif
+}
+
 static int
 in_init(struct ssp_in **inp, int fd, const char *name, const char *path,
     int flags, const struct ssp_follow *follow, struct ssp_err *e)
@@ -112,6 +142,8 @@ in_init(struct ssp_in **inp, int fd, const char *name, const char *path,
 		in->follow = *follow;
 	if (in->follow.tick_ms == 0)
 		in->follow.tick_ms = 200;
+	if ((flags & SSP_IN_FOLLOW) && in->is_fifo)
+		pipe_grow(in);
 	*inp = in;
 	return SSP_OK;
 }
@@ -159,37 +191,77 @@ ssp_in_fnopen(struct ssp_in **inp, ssp_in_readfn *fn, void *ctx,
 	return SSP_OK;
 }
 
-/* Wait for the follow-mode input to become readable. */
+/* Start the idle clock unless it runs. */
+static void
+quiet_start(struct ssp_in *in)
+{
+	if (!in->quiet) {
+		in->quiet = 1;
+		in->quiet_since = now_ms();
+	}
+}
+
+/*
+ * A stop was requested (signal or timeout): deliver the bytes already in
+ * the pipe or file, not what a writer adds later, then SSP_IN_EOF.
+ */
+static void
+follow_stop(struct ssp_in *in)
+{
+	int n;
+
+	in->stopping = 1;
+	if (ioctl(in->fd, FIONREAD, &n) == 0 && n >= 0)
+		in->drain_left = (uint64_t)n;
+	else	/* unknown: read until the input is empty */
+		in->drain_left = UINT64_MAX;
+}
+
+static int
+stop_requested(const struct ssp_in *in)
+{
+	return in->follow.stop != NULL && *in->follow.stop;
+}
+
+/*
+ * Wait up to one tick for the follow-mode input to become readable: 1 to
+ * read again (data, a writer that hung up, a stop to honour), SSP_IN_IDLE
+ * when the tick passed, SSP_IN_ERROR.
+ */
 static ssize_t
 follow_wait(struct ssp_in *in, struct ssp_err *e)
 {
 	struct pollfd pfd;
-	uint64_t t0;
 	int r;
 
-	if (in->follow.stop != NULL && *in->follow.stop)
-		return SSP_IN_EOF;
-	if (in->follow.timeout_ms != 0 && in->idle_ms >= in->follow.timeout_ms)
-		return SSP_IN_EOF;
-	t0 = now_ms();
+	if (stop_requested(in))
+		return 1;
+	if (in->follow.timeout_ms != 0 && in->quiet &&
+	    now_ms() - in->quiet_since >= in->follow.timeout_ms) {
+		follow_stop(in);
+		return 1;
+	}
 	if (in->is_fifo) {
 		pfd.fd = in->fd;
 		pfd.events = POLLIN;
+		pfd.revents = 0;
 		r = poll(&pfd, 1, (int)in->follow.tick_ms);
 		if (r < 0 && errno != EINTR)
 			return ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: poll: %s",
 			    in->name, strerror(errno)), SSP_IN_ERROR;
+		/* A hang-up on a descriptor opened with no writer means a
+		 * writer came and went (possibly without writing). */
+		if (r > 0 && (pfd.revents & POLLHUP))
+			in->seen_writer = 1;
 	} else {
 		struct timespec ts = { (time_t)(in->follow.tick_ms / 1000),
 		    (long)(in->follow.tick_ms % 1000) * 1000000L };
+
 		r = 0;
 		nanosleep(&ts, NULL);
 	}
-	if (in->follow.stop != NULL && *in->follow.stop)
-		return SSP_IN_EOF;
-	if (r > 0)
-		return 1;	/* readable (or hung up: read will tell) */
-	in->idle_ms += now_ms() - t0;
+	if (r > 0 || stop_requested(in))
+		return 1;
 	return SSP_IN_IDLE;
 }
 
@@ -201,6 +273,9 @@ follow_reopen(struct ssp_in *in, struct ssp_err *e)
 
 	if (in->path == NULL)
 		return SSP_IN_EOF;
+	/* The new descriptor is opened before the old one is closed: the
+	 * pipe always has a reader, so a writer's open(2) never blocks and
+	 * nothing written in between is lost. */
 	fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: reopen: %s", in->name,
@@ -209,10 +284,16 @@ follow_reopen(struct ssp_in *in, struct ssp_err *e)
 	}
 	close(in->fd);
 	in->fd = fd;
+	pipe_grow(in);
 	return SSP_IN_BREAK;
 }
 
-/* Read raw bytes from the descriptor, with follow-mode semantics. */
+/*
+ * Read raw bytes from the descriptor, with follow-mode semantics.  The idle
+ * clock of a named pipe runs only while no writer has it open (read(2)
+ * says 0 rather than EAGAIN) and a writer was there before: waiting for
+ * the first writer, or behind a writer that is quiet, never times out.
+ */
 static ssize_t
 raw_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 {
@@ -229,36 +310,59 @@ raw_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 		return r;
 	}
 	for (;;) {
+		if (follow && !in->stopping && stop_requested(in))
+			follow_stop(in);
+		if (in->stopping) {
+			if (in->drain_left == 0)
+				return SSP_IN_EOF;
+			if (n > in->drain_left)
+				n = (size_t)in->drain_left;
+		}
 		r = read(in->fd, buf, n);
 		if (r > 0) {
 			in->rawpos += (uint64_t)r;
-			in->idle_ms = 0;
 			in->fresh = 0;
+			in->seen_writer = 1;
+			in->quiet = 0;
+			if (in->stopping)
+				in->drain_left -= (uint64_t)r;
 			return r;
 		}
-		if (r < 0 && errno == EINTR) {
-			if (follow && in->follow.stop != NULL && *in->follow.stop)
-				return SSP_IN_EOF;
-			continue;
-		}
-		if (r < 0 && errno != EAGAIN) {
+		if (r < 0 && errno == EINTR)
+			continue;	/* a stop is checked above */
+		if (r < 0 && (errno != EAGAIN || !follow)) {
 			ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: read: %s",
 			    in->name, strerror(errno));
 			return SSP_IN_ERROR;
 		}
-		if (!follow)
-			return r == 0 ? SSP_IN_EOF : SSP_IN_ERROR;
-		if (r == 0 && in->is_fifo) {	/* writer gone: wait for the next one */
-			int had_data = !in->fresh, k = follow_reopen(in, e);
+		if (!follow || in->stopping)
+			return SSP_IN_EOF;
+		if (in->is_fifo && r < 0) {	/* EAGAIN: a writer, quiet */
+			in->seen_writer = 1;
+			in->quiet = 0;
+		} else if (in->is_fifo) {	/* no writer: wait for the next one */
+			int had_data = !in->fresh, k;
+			struct pollfd pfd = { in->fd, POLLIN, 0 };
 
-			if (k != SSP_IN_BREAK)
-				return k;
-			in->fresh = 1;
+			if (in->path == NULL)	/* stdin: cannot reopen */
+				return SSP_IN_EOF;
+			/* A hang-up says a writer came and went since the
+			 * descriptor was opened, perhaps without writing. */
+			if (poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLHUP))
+				in->seen_writer = 1;
+			if (had_data || (pfd.revents & POLLHUP)) {
+				/* a fresh descriptor does not hang up until
+				 * the next writer came and went */
+				if ((k = follow_reopen(in, e)) != SSP_IN_BREAK)
+					return k;
+				in->fresh = 1;
+			}
+			if (in->seen_writer)
+				quiet_start(in);
 			if (had_data)
 				return SSP_IN_BREAK;
-			/* No writer yet, or one that wrote nothing: poll the
-			 * fresh descriptor (no hang-up until a writer came and
-			 * went) instead of reopening in a busy loop. */
+		} else {	/* a file that does not grow (yet) */
+			quiet_start(in);
 		}
 		r = follow_wait(in, e);
 		if (r <= 0)
@@ -407,6 +511,7 @@ uint64_t ssp_in_rawpos(const struct ssp_in *in) { return in->rawpos; }
 int64_t ssp_in_size(const struct ssp_in *in) { return in->size; }
 int ssp_in_is_zstd(const struct ssp_in *in) { return in->zstd; }
 int ssp_in_fd(const struct ssp_in *in) { return in->fd; }
+int ssp_in_pipe_size(const struct ssp_in *in) { return in->pipe_size; }
 int ssp_in_follows(const struct ssp_in *in) { return (in->flags & SSP_IN_FOLLOW) != 0; }
 
 void

@@ -29,10 +29,19 @@ struct ssp_out;
 /*
  * Follow mode keeps reading across the end of input: a named pipe is
  * reopened when its writer closes it (a simulator restarting from a
- * checkpoint), a regular file is polled for growth like tail -f.  Reading
- * ends when *stop becomes non-zero (set it from a signal handler) or when
- * nothing arrived for timeout_ms (0 = never).
+ * checkpoint), a regular file is polled for growth like tail -f.  The
+ * pipe always keeps a reader, so a writer never blocks in open(2), and
+ * its buffer is enlarged to SSP_IN_PIPE_SIZE where the system permits.
+ *
+ * Reading ends when *stop becomes non-zero (set it from a signal handler)
+ * or after timeout_ms (0 = never) of idleness: for a named pipe, time
+ * during which no writer has it open, counted only after a first writer
+ * came (waiting for the first writer, or behind a writer that is attached
+ * but quiet, never times out); for other inputs, time without new bytes.
+ * Either way the bytes already in the pipe or file when the stop is
+ * noticed are still delivered before SSP_IN_EOF.
  */
+#define SSP_IN_PIPE_SIZE (1024 * 1024)
 struct ssp_follow {
 	volatile sig_atomic_t *stop;
 	unsigned tick_ms;	/* how often SSP_IN_IDLE is returned while waiting */
@@ -66,6 +75,8 @@ int64_t ssp_in_size(const struct ssp_in *in);	/* regular file size, else -1 */
 int ssp_in_is_zstd(const struct ssp_in *in);
 int ssp_in_fd(const struct ssp_in *in);	/* -1 for ssp_in_fnopen */
 int ssp_in_follows(const struct ssp_in *in);	/* opened with SSP_IN_FOLLOW */
+/* Follow mode on a pipe: its buffer size in bytes (0 if unknown). */
+int ssp_in_pipe_size(const struct ssp_in *in);
 void ssp_in_close(struct ssp_in *in);
 
 /*

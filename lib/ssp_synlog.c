@@ -26,16 +26,25 @@ struct ssp_synlog {
 	char errmsg[256];
 };
 
+/* Open the output; a named pipe's open(2) waits for a reader: timed. */
 static int
 out_open(struct ssp_synlog *l, struct ssp_err *e)
 {
-	if (l->zlevel > 0)
-		return ssp_out_open(&l->out, l->path, l->zlevel, e);
-	l->fd = open(l->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (l->fd < 0)
-		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", l->path,
-		    strerror(errno));
-	return SSP_OK;
+	uint64_t t0 = ssp_now_ns(), dt;
+	int r = SSP_OK;
+
+	if (l->zlevel > 0) {
+		r = ssp_out_open(&l->out, l->path, l->zlevel, e);
+	} else {
+		l->fd = open(l->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (l->fd < 0)
+			r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", l->path,
+			    strerror(errno));
+	}
+	dt = ssp_now_ns() - t0;
+	if (dt > l->st.open_max_ns)
+		l->st.open_max_ns = dt;
+	return r;
 }
 
 static int

@@ -28,6 +28,7 @@ struct ssp_synlog_stats {
 	uint64_t bytes, lines;
 	uint64_t writes;		/* calls handing data to the output */
 	uint64_t blocked_ns, blocked_max_ns;	/* time inside those calls */
+	uint64_t open_max_ns;		/* longest open(2), a pipe's included */
 	unsigned reopens;
 };
 

@@ -33,6 +33,29 @@ on_signal(int sig)
 	stop = 1;
 }
 
+/*
+ * Follow mode: SIGTERM, SIGINT and SIGHUP end the stream cleanly.  SIGINT
+ * and SIGHUP stay ignored when they were ignored on entry (a background
+ * job of a script, nohup), so that the script decides when to stop.
+ */
+static void
+catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: a blocking read returns */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigs[i] != SIGTERM && sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 static void
 usage(int code)
 {
@@ -59,8 +82,9 @@ usage(int code)
 		    "                          subtract PS (units ps, ns, us, ms, s) from every\n"
 		    "                          timestamp, or take it from gem5's first sync line\n"
 		    "      --follow            keep reading a named pipe across writer restarts\n"
-		    "                          until SIGINT/SIGTERM\n"
-		    "      --follow-timeout T  with --follow, stop after T idle (s, ms, min)\n"
+		    "                          until SIGTERM, SIGINT or SIGHUP\n"
+		    "      --follow-timeout T  with --follow, also stop when no writer has had the\n"
+		    "                          pipe open for T (s, ms, min; 0 = never)\n"
 		    "      --stats             print line and event counts to stderr\n"
 		    "      --strict            fail on the first malformed line\n"
 		    "  -v, --verbose           --stats plus what was loaded and derived\n"
@@ -222,7 +246,8 @@ main(int argc, char **argv)
 	struct ssp_progress prog;
 	struct ssp_err e = { 0 };
 	size_t nsym = 0, nmeta = 0, len, i;
-	int ch, z = 0, follow = 0, force = 0, stats = 0, verbose = 0, r, rc = 0;
+	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
+	int r, rc = 0;
 	uint64_t lastraw = 0, lastflush = ssp_now_ns();
 
 	cfg.sim = SSP_SIM_NONE;
@@ -248,8 +273,8 @@ main(int argc, char **argv)
 		case 'z': z = 1; break;
 		case O_FOLLOW: follow = 1; break;
 		case O_FTIMEOUT:
-			if (ssp_parse_ms(optarg, &fol.timeout_ms, &errstr) != 0 ||
-			    fol.timeout_ms == 0) {
+			ftimeout = 1;
+			if (ssp_parse_ms(optarg, &fol.timeout_ms, &errstr) != 0) {
 				warnx("--follow-timeout %s: expected a duration "
 				    "(30, 30s, 500ms, 2min)", optarg);
 				usage(SSP_EXIT_USAGE);
@@ -284,9 +309,14 @@ main(int argc, char **argv)
 		    "are gem5's)");
 	if ((nsym > 0 || cfg.insn) && cfg.sim != SSP_SIM_GEM5)
 		errx(SSP_EXIT_USAGE, "-s and -I apply to -f gem5 only");
-	if (fol.timeout_ms != 0 && !follow)
+	if (ftimeout && !follow)
 		errx(SSP_EXIT_USAGE, "--follow-timeout needs --follow");
 	inpath = argc == 1 ? argv[0] : "-";
+
+	/* Before any file is opened: once the output exists, a stop signal
+	 * ends the stream cleanly (simspan-online waits for that). */
+	if (follow)
+		catch_stop_signals();
 
 	if (ssp_atoms_new(&atoms, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -317,15 +347,9 @@ main(int argc, char **argv)
 	if (!force && isatty(ssp_out_fd(out)))
 		errx(SSP_EXIT_FAIL, "refusing to write binary events to a terminal "
 		    "(redirect, use -o FILE, or --force)");
-	if (follow) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
+	if (follow && verbose && ssp_in_pipe_size(in) > 0)
+		fprintf(stderr, "sim2ev: %s: pipe buffer %d KiB\n", ssp_in_name(in),
+		    ssp_in_pipe_size(in) >> 10);
 	stream = name != NULL ? strdup(name) : strcmp(inpath, "-") == 0 ?
 	    strdup(ssp_sim_name(cfg.sim)) : stem(inpath, 1);
 	if (stream == NULL)

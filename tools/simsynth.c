@@ -144,7 +144,7 @@ static void
 print_stats(const struct ssp_syn_result *r, int zlevel)
 {
 	uint64_t total = 0;
-	unsigned i, k, n;
+	unsigned i, k, o, n;
 
 	fprintf(stderr, "%-26s %12s %10s %10s  %s\n", "log", "bytes", "lines",
 	    "events", "lines without an event");
@@ -177,18 +177,23 @@ print_stats(const struct ssp_syn_result *r, int zlevel)
 	fprintf(stderr, "background packets %" PRIu64 ", dropped %" PRIu64
 	    ", reaching a NIC %" PRIu64 "\n", r->bg_packets, r->bg_drops,
 	    r->bg_to_nic);
-	for (i = 0, k = 0, n = 0; i < r->nlogs; i++) {
+	for (i = 0, k = 0, o = 0, n = 0; i < r->nlogs; i++) {
 		if (r->logs[i].io.blocked_max_ns > r->logs[k].io.blocked_max_ns)
 			k = i;
+		if (r->logs[i].io.open_max_ns > r->logs[o].io.open_max_ns)
+			o = i;
 		n += r->logs[i].io.reopens;
 	}
 	if (n > 0)
 		fprintf(stderr, "reopened %u named pipes (restart)\n", n);
 	fprintf(stderr, "wrote %.1f MB%s in %.2f s (%.0f MB/s); longest write "
-	    "%.1f ms (%s)\n", (double)total / 1e6, zlevel ? " before zstd" : "",
-	    r->gen_seconds, r->gen_seconds > 0 ? (double)total / 1e6 /
-	    r->gen_seconds : 0, r->nlogs ? (double)r->logs[k].io.blocked_max_ns /
-	    1e6 : 0, r->nlogs ? r->logs[k].file : "-");
+	    "%.1f ms (%s); longest open %.1f ms (%s)\n", (double)total / 1e6,
+	    zlevel ? " before zstd" : "", r->gen_seconds, r->gen_seconds > 0 ?
+	    (double)total / 1e6 / r->gen_seconds : 0, r->nlogs ?
+	    (double)r->logs[k].io.blocked_max_ns / 1e6 : 0,
+	    r->nlogs ? r->logs[k].file : "-", r->nlogs ?
+	    (double)r->logs[o].io.open_max_ns / 1e6 : 0,
+	    r->nlogs ? r->logs[o].file : "-");
 }
 
 int

@@ -243,4 +243,98 @@ eq "SIGTERM: complete stream" "$(evcat -n "$T/t.ev" | count /dev/stdin total)" 1
 kill $wpid 2>/dev/null || true
 wait $wpid 2>/dev/null || true
 
+# --- follow mode: the idle clock, signals, the pipe buffer ------------------
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+L1="1: global: simbricks: processInEvent"
+L2="2: global: simbricks: processInEvent"
+sim2ev -f gem5 --follow --follow-timeout 0 -o "$T/z.ev" "$T/fifo" &
+zpid=$!
+sleep 0.3
+kill -TERM $zpid
+set +e; wait $zpid; rc=$?; set -e
+eq "--follow-timeout 0: runs until a signal" "$rc" 0
+
+# The first writer comes after the timeout: sim2ev still waits for it (and
+# holds the pipe open, so the writer's open does not block).
+sim2ev -f gem5 --follow --follow-timeout 500ms --stats -o "$T/late.ev" "$T/fifo" 2>"$T/late.err" &
+spid=$!
+sleep 1
+set +e
+timeout 5 sh -c "echo '$L1' > '$T/fifo'"; wrc=$?
+t0=$(now_ms)
+wait $spid; rc=$?
+set -e
+dt=$(($(now_ms) - t0))
+eq "late first writer: its open did not block" "$wrc" 0
+eq "late first writer: sim2ev exit 0" "$rc" 0
+check "late first writer: its line arrived" grep -qF "1 lines = 1 events" "$T/late.err"
+[ "$dt" -ge 300 ] && [ "$dt" -lt 2500 ] && ok "then the timeout ran from the writer's close ($dt ms)" ||
+	not_ok "timeout after the writer's close took $dt ms, want about 500"
+
+# A writer that keeps the pipe open but is quiet for longer than the
+# timeout is not cut off (and gets no SIGPIPE).
+sim2ev -f gem5 --follow --follow-timeout 500ms --stats -o "$T/q.ev" "$T/fifo" 2>"$T/q.err" &
+spid=$!
+set +e
+timeout 10 sh -c "exec 3>'$T/fifo'; echo '$L1' >&3; sleep 1.5; echo '$L2' >&3"; wrc=$?
+wait $spid; rc=$?
+set -e
+eq "quiet writer: it was not cut off (exit 0, no SIGPIPE)" "$wrc" 0
+eq "quiet writer: sim2ev exit 0" "$rc" 0
+check "quiet writer: both lines arrived" grep -qF "2 lines = 2 events" "$T/q.err"
+
+# SIGTERM while a writer keeps writing: what is in the pipe is read, the
+# stream ends cleanly at once; -v names the pipe buffer.
+sim2ev -v -f gem5 --follow -o "$T/y.ev.zst" "$T/fifo" 2>"$T/y.err" &
+spid=$!
+yes "$L1" > "$T/fifo" 2>/dev/null &
+ypid=$!
+sleep 0.5
+kill -TERM $spid
+t0=$(now_ms)
+set +e; wait $spid; rc=$?; set -e
+dt=$(($(now_ms) - t0))
+wait $ypid 2>/dev/null || true
+eq "SIGTERM under a busy writer: exit 0" "$rc" 0
+[ "$dt" -lt 2000 ] && ok "SIGTERM under a busy writer: stopped in $dt ms" ||
+	not_ok "SIGTERM under a busy writer: took $dt ms"
+# (a line the stop cut is skipped as partial-line, nothing else)
+n=$(sed -n 's/.*: [0-9]* lines = \([0-9]*\) events + \([0-9]*\) skipped.*/\1 \2/p' "$T/y.err")
+sk=${n#* } n=${n% *}
+[ "${sk:-9}" -le 1 ] && ok "SIGTERM under a busy writer: at most the cut line skipped ($sk)" ||
+	not_ok "SIGTERM under a busy writer: $sk lines skipped"
+check "SIGTERM under a busy writer: no other skip reason" sh -c "! grep 'skipped: ' '$T/y.err' | grep -v -q partial-line"
+eq "SIGTERM under a busy writer: complete stream" "$(evcat -n "$T/y.ev.zst" 2>/dev/null | count /dev/stdin proc_in)" "$n"
+max=$(cat /proc/sys/fs/pipe-max-size 2>/dev/null || echo 0)
+if [ "$max" -ge 1048576 ]; then
+	check "--follow: 1 MiB pipe buffer" grep -q "pipe buffer 1024 KiB" "$T/y.err"
+else
+	check "--follow: pipe buffer reported" grep -q "pipe buffer" "$T/y.err"
+fi
+
+# SIGHUP ends the stream cleanly too, after the bytes already in the pipe
+sim2ev -f gem5 --follow --stats -o "$T/h.ev" "$T/fifo" 2>"$T/h.err" &
+spid=$!
+( exec 3>"$T/fifo"; i=0; while [ $i -lt 2000 ]; do echo "$L1"; i=$((i + 1)); done >&3; exec sleep 1 ) &
+wpid=$!
+sleep 0.5
+kill -HUP $spid
+set +e; wait $spid; rc=$?; set -e
+eq "SIGHUP: exit 0" "$rc" 0
+check "SIGHUP: the 2000 lines in the pipe were read" grep -qF "2000 lines = 2000 events" "$T/h.err"
+eq "SIGHUP: complete stream" "$(evcat -n "$T/h.ev" | count /dev/stdin proc_in)" 2000
+wait $wpid 2>/dev/null || true
+
+# SIGINT ignored on entry (a script's background job) stays ignored
+(trap '' INT; exec sim2ev -f gem5 --follow -o "$T/i.ev" "$T/fifo") &
+spid=$!
+sleep 0.3
+kill -INT $spid
+sleep 0.3
+if kill -0 $spid 2>/dev/null; then ok "inherited ignored SIGINT stays ignored"; else
+	not_ok "inherited ignored SIGINT stopped sim2ev"; fi
+kill -TERM $spid
+set +e; wait $spid; rc=$?; set -e
+eq "then SIGTERM: exit 0" "$rc" 0
+
 done_testing

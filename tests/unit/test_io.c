@@ -1,0 +1,309 @@
+/*
+ * ssp_io follow mode on a named pipe and a file: when the idle timeout
+ * runs (only while no writer has the pipe open, after a first writer), a
+ * stop delivers what is already in the pipe, the pipe buffer is enlarged.
+ * Single-threaded: the writer end is opened non-blocking next to the
+ * reader.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ssp_io.h"
+
+#define TICK_MS    10
+#define TIMEOUT_MS 60
+
+struct fx {
+	char dir[64];
+	char path[96];
+	volatile sig_atomic_t stop;
+	struct ssp_follow fol;
+	struct ssp_in *in;
+};
+
+static uint64_t
+ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int
+setup_fifo(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct ssp_err e = { 0 };
+
+	if (f == NULL)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/ssp-io.XXXXXX");
+	if (mkdtemp(f->dir) == NULL)
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/fifo", f->dir);
+	if (mkfifo(f->path, 0600) != 0)
+		return -1;
+	f->fol.stop = &f->stop;
+	f->fol.tick_ms = TICK_MS;
+	f->fol.timeout_ms = TIMEOUT_MS;
+	if (ssp_in_open(&f->in, f->path, SSP_IN_FOLLOW, &f->fol, &e) != SSP_OK)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+
+	ssp_in_close(f->in);
+	unlink(f->path);
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* The writer end: never blocks, the follower holds the read end. */
+static int
+writer(const struct fx *f)
+{
+	int fd = open(f->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* Read for ms milliseconds: every result must be SSP_IN_IDLE. */
+static void
+idle_for(struct fx *f, unsigned ms)
+{
+	struct ssp_err e = { 0 };
+	uint64_t t0 = ms_now();
+	char b[16];
+
+	while (ms_now() - t0 < ms)
+		assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), SSP_IN_IDLE);
+}
+
+/* Read until SSP_IN_EOF within max_ms; returns the bytes that came. */
+static size_t
+read_to_eof(struct fx *f, char *buf, size_t cap, unsigned max_ms)
+{
+	struct ssp_err e = { 0 };
+	uint64_t t0 = ms_now();
+	size_t got = 0;
+	ssize_t r;
+
+	for (;;) {
+		r = ssp_in_read(f->in, buf + got, cap - got, &e);
+		if (r == SSP_IN_EOF)
+			return got;
+		assert_true(r > 0 || r == SSP_IN_IDLE || r == SSP_IN_BREAK);
+		if (r > 0)
+			got += (size_t)r;
+		assert_true(got < cap);
+		assert_true(ms_now() - t0 < max_ms);
+	}
+}
+
+static void
+test_first_writer_waits(void **state)
+{
+	struct fx *f = *state;
+	struct ssp_err e = { 0 };
+	char b[16];
+	int w;
+
+	idle_for(f, 5 * TIMEOUT_MS);	/* no writer yet: no timeout */
+	w = writer(f);
+	assert_int_equal(write(w, "abc", 3), 3);
+	assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), 3);
+	assert_memory_equal(b, "abc", 3);
+	close(w);
+	assert_int_equal(read_to_eof(f, b, sizeof(b), 20 * TIMEOUT_MS), 0);
+}
+
+static void
+test_quiet_writer_stays(void **state)
+{
+	struct fx *f = *state;
+	struct ssp_err e = { 0 };
+	uint64_t t0;
+	char b[16];
+	int w = writer(f);
+
+	idle_for(f, 5 * TIMEOUT_MS);	/* attached, nothing written */
+	assert_int_equal(write(w, "x", 1), 1);
+	assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), 1);
+	idle_for(f, 5 * TIMEOUT_MS);	/* attached, quiet after data */
+	assert_int_equal(write(w, "y", 1), 1);
+	close(w);
+	assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), 1);
+	assert_int_equal(b[0], 'y');
+	/* writer gone: the pipe is reopened, then the clock runs */
+	t0 = ms_now();
+	assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), SSP_IN_BREAK);
+	assert_int_equal(read_to_eof(f, b, sizeof(b), 20 * TIMEOUT_MS), 0);
+	assert_true(ms_now() - t0 >= TIMEOUT_MS - TICK_MS);
+}
+
+static void
+test_restart_resets_clock(void **state)
+{
+	struct fx *f = *state;
+	struct ssp_err e = { 0 };
+	char b[16];
+	int w = writer(f);
+
+	assert_int_equal(write(w, "1\n", 2), 2);
+	close(w);
+	assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), 2);
+	assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), SSP_IN_BREAK);
+	/* the restarted writer comes back within the timeout and stays
+	 * quiet for longer than it */
+	w = writer(f);
+	idle_for(f, 4 * TIMEOUT_MS);
+	assert_int_equal(write(w, "2\n", 2), 2);
+	assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), 2);
+	close(w);
+	assert_int_equal(read_to_eof(f, b, sizeof(b), 20 * TIMEOUT_MS), 0);
+}
+
+static void
+test_writer_without_data(void **state)
+{
+	struct fx *f = *state;
+	char b[16];
+
+	close(writer(f));	/* came and went: the clock starts */
+	assert_int_equal(read_to_eof(f, b, sizeof(b), 20 * TIMEOUT_MS), 0);
+}
+
+static void
+test_stop_drains(void **state)
+{
+	struct fx *f = *state;
+	static char big[60000], got[sizeof(big) + 16];
+	size_t i;
+	int w = writer(f);
+
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (char)('a' + i % 26);
+	/* fits in any pipe buffer (64 KiB at least) */
+	assert_int_equal(write(w, big, sizeof(big)), (ssize_t)sizeof(big));
+	f->stop = 1;
+	assert_int_equal(read_to_eof(f, got, sizeof(got), 1000), sizeof(big));
+	assert_memory_equal(got, big, sizeof(big));
+	/* what the writer adds after the stop is not waited for */
+	assert_int_equal(write(w, "late", 4), 4);
+	assert_int_equal(read_to_eof(f, got, sizeof(got), 1000), 0);
+	close(w);
+}
+
+static void
+test_stop_before_writer(void **state)
+{
+	struct fx *f = *state;
+	char b[16];
+
+	idle_for(f, 2 * TICK_MS);
+	f->stop = 1;
+	assert_int_equal(read_to_eof(f, b, sizeof(b), 1000), 0);
+}
+
+static void
+test_pipe_size(void **state)
+{
+	struct fx *f = *state;
+	int w = writer(f), sz = ssp_in_pipe_size(f->in);
+
+#ifdef F_GETPIPE_SZ
+	assert_true(sz >= 65536);
+	assert_int_equal(fcntl(w, F_GETPIPE_SZ), sz);
+	{
+		FILE *p = fopen("/proc/sys/fs/pipe-max-size", "r");
+		long max = 0;
+
+		/* permitted unless the per-user pipe page limit is reached */
+		if (p != NULL && fscanf(p, "%ld", &max) == 1 &&
+		    max >= SSP_IN_PIPE_SIZE && sz != SSP_IN_PIPE_SIZE)
+			fprintf(stderr, "# pipe buffer %d, not %d\n", sz,
+			    SSP_IN_PIPE_SIZE);
+		if (p != NULL)
+			fclose(p);
+	}
+#else
+	(void)sz;
+#endif
+	close(w);
+}
+
+static void
+test_file_timeout(void **state)
+{
+	struct fx *f = *state;
+	struct ssp_err e = { 0 };
+	char path[128], b[16];
+	FILE *fp;
+	uint64_t t0;
+
+	/* a regular file: the clock runs whenever it does not grow */
+	snprintf(path, sizeof(path), "%s/file", f->dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs("abc", fp);
+	fflush(fp);
+	ssp_in_close(f->in);
+	f->in = NULL;
+	assert_int_equal(ssp_in_open(&f->in, path, SSP_IN_FOLLOW, &f->fol, &e),
+	    SSP_OK);
+	assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), 3);
+	fputs("de", fp);
+	fflush(fp);
+	assert_int_equal(ssp_in_read(f->in, b, sizeof(b), &e), 2);
+	t0 = ms_now();
+	assert_int_equal(read_to_eof(f, b, sizeof(b), 20 * TIMEOUT_MS), 0);
+	assert_true(ms_now() - t0 >= TIMEOUT_MS - TICK_MS);
+	/* a stop delivers what the file holds */
+	fputs("fgh", fp);
+	fclose(fp);
+	ssp_in_close(f->in);
+	f->in = NULL;
+	assert_int_equal(ssp_in_open(&f->in, path, SSP_IN_FOLLOW, &f->fol, &e),
+	    SSP_OK);
+	f->stop = 1;
+	assert_int_equal(read_to_eof(f, b, sizeof(b), 1000), 8);
+	assert_memory_equal(b, "abcdefgh", 8);
+	unlink(path);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_first_writer_waits, setup_fifo, teardown),
+		cmocka_unit_test_setup_teardown(test_quiet_writer_stays, setup_fifo, teardown),
+		cmocka_unit_test_setup_teardown(test_restart_resets_clock, setup_fifo, teardown),
+		cmocka_unit_test_setup_teardown(test_writer_without_data, setup_fifo, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_drains, setup_fifo, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_before_writer, setup_fifo, teardown),
+		cmocka_unit_test_setup_teardown(test_pipe_size, setup_fifo, teardown),
+		cmocka_unit_test_setup_teardown(test_file_timeout, setup_fifo, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
