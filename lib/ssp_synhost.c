@@ -84,6 +84,10 @@ mmio(struct host *h, const struct syn *s, int write, int bar, uint32_t off,
 	st->val = val;
 	st->size = 4;
 	st->posted = write && !ssp_rng_chance(&h->rng, s->p->nonposted);
+	/* adapters before posted-write support complete every write (the
+	 * draw above is made all the same: one scenario, any dialect) */
+	if (s->p->gem5_dialect & (SSP_SYN_G5_NOPOSTED | SSP_SYN_G5_NOBAR))
+		st->posted = 0;
 	st->dur = tick_round(20 * NS + (int64_t)ssp_rng_below(&h->rng, 40 * NS));
 	st->pk = pk;
 }
@@ -677,6 +681,7 @@ ssp_synhost_init(struct syn *s, struct host *h)
 	ssp_rng_seed(&h->rng, p->seed, 100 + h->idx);
 	ssp_gem5w_init(&h->g, h->log, "system.switch_cpus", p->ckpt_offset,
 	    s->kpool, s->upool, 997u * h->idx + ssp_rng_below(&h->rng, 4096));
+	h->g.dialect = p->gem5_dialect;
 	/* PciPioCompl objects live on gem5's heap: a handful of addresses
 	 * come back again and again. */
 	base = 0x55e000000000ull + (ssp_rng_below(&h->rng, 0x400) << 28);

@@ -193,6 +193,7 @@ struct nic {
 	struct host *h;
 	struct ssp_synlog *log;
 	struct ssp_rng rng;
+	enum ssp_syn_nicbm dialect;	/* which nicbm version prints the log */
 	uint64_t mac;			/* in wire order, first byte highest */
 	uint64_t last_cause;		/* SPEC §3 "last causing span" */
 	unsigned pending;		/* DMAs in flight */
