@@ -71,6 +71,12 @@ static const struct insn insns[] = {
 };
 #define NINSNS (sizeof(insns) / sizeof(insns[0]))
 
+/* pushq $__USER_DS, the first instruction after entry_SYSCALL_64's stack
+ * switch */
+static const struct insn push_imm = { "push", "0x2b", "PUSH_I", 2, 2,
+	{ { "limm", "t1, 0x2b", "IntAlu", 0, 0 },
+	  { "stupd", "t1, SS:[rsp + 0xfffffffffffffff8]", "MemWrite", 'w', 0 } } };
+
 static const struct insn push_rbp = { "push", "rbp", "PUSH_R", 1, 1,
 	{ { "stupd", "rbp, SS:[rsp + 0xfffffffffffffff8]", "MemWrite", 'w', 0 } } };
 
@@ -282,13 +288,16 @@ ssp_execpool_new(struct ssp_execpool **pp, const struct ssp_synsyms *syms,
 		if (roll < 12) {	/* NOP / MFENCE: not micro-coded */
 			char *d;
 
+			/* printMnemonic's "  %s   " in a setw(26) field, then
+			 * the op class and, as every executed instruction here
+			 * (ExecFlags), its flags; no D= or A= */
 			p = put_prefix(line, fmtflag, cpu, pc);
 			p = ssp_put_str(p, "    : ");
 			d = p;
 			p = ssp_put_str(p, roll < 10 ? "  NOP   " : "  MFENCE   ");
 			p = pad26(p, d);
-			p = ssp_put_str(p, roll < 10 ? " : IntAlu : \n" :
-			    " : MemWrite : \n");
+			p = ssp_put_str(p, roll < 10 ? " : IntAlu :   flags=(IsNop)\n" :
+			    " : MemWrite :   flags=(IsReadBarrier|IsWriteBarrier)\n");
 			pool_add(pl, line, (size_t)(p - line), weight(&r), LK_NOPFENCE);
 			pc += roll < 10 ? 1 : 3;
 			continue;
@@ -473,6 +482,27 @@ ssp_gem5w_func(struct ssp_gem5w *w, int64_t t, uint64_t pc)
 	    0xffffc90000a3be50ull - ((pc >> 4) & 0xff0));
 	end(w, p, -1);
 	w->nskip[SSP_G5_MICROOP]++;
+}
+
+void
+ssp_gem5w_push_imm(struct ssp_gem5w *w, int64_t t, uint64_t pc)
+{
+	char *p = begin(w, t, "ExecEnable", w->cpu);
+	unsigned k;
+
+	p = ssp_put_str(p, "A0 T0 : 0x");
+	p = ssp_put_hex(p, pc);
+	p = put_macro(p, &push_imm, pc);
+	end(w, p, -1);
+	w->nskip[SSP_G5_EXEC]++;
+	for (k = 0; k < push_imm.nu; k++) {
+		p = begin(w, t + 125 * k, "ExecEnable", w->cpu);
+		p = ssp_put_str(p, "A0 T0 : 0x");
+		p = ssp_put_hex(p, pc);
+		p = put_uop(p, &push_imm, k, 0x2b, 0xfffffe0000002ff8ull);
+		end(w, p, -1);
+		w->nskip[SSP_G5_MICROOP]++;
+	}
 }
 
 void

@@ -559,6 +559,11 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	s->fn_entry = ssp_syn_fn(s, "entry_SYSCALL_64");
 	s->fn_error_entry = ssp_syn_fn(s, "error_entry");
+	s->lbl_safe_stack = ssp_synsyms_label(s->syms,
+	    "entry_SYSCALL_64_safe_stack");
+	if (s->lbl_safe_stack == NULL)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "internal: no label "
+		    "entry_SYSCALL_64_safe_stack");
 	for (i = 0; i < s->nhosts; i++) {
 		struct host *h = &s->hosts[i];
 		struct nic *n = &s->nics[i];
@@ -718,6 +723,12 @@ run_once(struct syn *s, const char *dir, const double *density,
 	if (s->p->restart_at > 0 && !s->dry)
 		ssp_syn_schedule(s, s->p->restart_at, EV_RESTART, 0, 0, NULL);
 	while (!s->failed && ev_pop(s, &ev)) {
+		/* periodic work stops at the end: its events left in the queue
+		 * do nothing and must not move the clock (and the end) on */
+		if (s->ending && ev.t > s->end && (ev.type == EV_HOST_HOUSE ||
+		    ev.type == EV_HOST_SYNC || ev.type == EV_BG_BURST ||
+		    ev.type == EV_BG_PROBE))
+			continue;
 		s->now = ev.t;
 		dispatch(s, &ev);
 		if ((s->seq & 0xfff) == 0)

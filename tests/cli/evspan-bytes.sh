@@ -36,7 +36,7 @@ same "dumbbell, root,net-syscalls" ee296a5bc83aa5c418a0aff065a4456023090ad37296a
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" b38ca90772052414027e74ef2447c78d7f6043b07d5be8d927712983496e229c \
+same "samples/dumbbell, --events" 1b7e711720d53cf1bf753f324666263679f423b2fad62c6c4d3f6b26510de246 \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic
