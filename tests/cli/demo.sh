@@ -24,4 +24,21 @@ eq "same slowest trace id" "$(grep '^slowest' "$T/d1.txt")" "$(grep '^slowest' "
 eq "same summary but timings and the output directory" \
     "$(notime "$T/d1.txt" | sed 's/out1/OUT/g')" "$(notime "$T/d2.txt" | sed 's/out2/OUT/g')"
 check "per simulator type breakdown" grep -q 'per simulator type' "$T/d1.txt"
+
+# README's transcript: the demo's lines but timings, and the SQL outputs
+for pat in '^phase 2  evspan: ' '^truth ' '^slowest trace: ' '^  host.syscall on client0 '; do
+	l=$(grep "$pat" "$T/d1.txt" | sed -e 's/[0-9.]* s$/T s/' -e 's|out1/|demo-out/|')
+	check "README shows: $l" sh -c "sed 's/[0-9.]* s\$/T s/' '$TOP/README.md' | grep -qxF -- '$l'"
+done
+awk '/^## SQL over spans/ { on = 1 } /^## Formats/ { on = 0 } on && /^\$ sqlite3 / { sub(/^\$ /, ""); print }' \
+    "$TOP/README.md" >"$T/sql.txt"
+eq "README has four SQL examples" "$(wc -l <"$T/sql.txt" | tr -d ' ')" 4
+awk '/^## SQL over spans/ { on = 1 } /^## Formats/ { on = 0 } on' "$TOP/README.md" |
+    sed -n '/^\$ sqlite3 /,/^```/p' | grep -v '^```' >"$T/sql.readme"
+(cd "$T" && while IFS= read -r c; do
+	echo "\$ $c"
+	sh -c "$(echo "$c" | sed 's|demo-out/|out1/|g')"
+	echo
+done <"$T/sql.txt") | sed -e '$ { /^$/d; }' >"$T/sql.got"
+check "README's SQL outputs are what the demo database gives" diff "$T/sql.readme" "$T/sql.got"
 done_testing
