@@ -53,13 +53,18 @@ FUZZ_TIME ?= 10
 # intermediate files and rebuild every tool each time).
 .SECONDARY:
 
-.PHONY: all deps check unit cli fuzz-replay lint-man checksymbols demo bench \
+.PHONY: all deps deps-demo check unit cli fuzz-replay lint-man checksymbols demo bench \
         fuzz install uninstall clean
 
 all: $(TOOLS)
 
+# What each target needs (scripts/deps.sh): check needs cmocka, mandoc,
+# python3 and Node; the demo only the build libraries, zstd and sqlite3.
 deps:
-	@sh scripts/deps.sh
+	@sh scripts/deps.sh check
+
+deps-demo:
+	@sh scripts/deps.sh demo
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
@@ -119,7 +124,7 @@ checksymbols: $(LIB)
 	if [ -n "$$bad" ]; then echo "checksymbols: unprefixed globals:"; echo "$$bad"; exit 1; fi; \
 	echo "checksymbols: ok"
 
-demo: deps
+demo: deps-demo
 	@$(MAKE) --no-print-directory all
 	@SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/demo.sh
 

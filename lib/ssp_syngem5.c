@@ -71,6 +71,12 @@ static const struct insn insns[] = {
 };
 #define NINSNS (sizeof(insns) / sizeof(insns[0]))
 
+/* pushq $__USER_DS, the first instruction after entry_SYSCALL_64's stack
+ * switch */
+static const struct insn push_imm = { "push", "0x2b", "PUSH_I", 2, 2,
+	{ { "limm", "t1, 0x2b", "IntAlu", 0, 0 },
+	  { "stupd", "t1, SS:[rsp + 0xfffffffffffffff8]", "MemWrite", 'w', 0 } } };
+
 static const struct insn push_rbp = { "push", "rbp", "PUSH_R", 1, 1,
 	{ { "stupd", "rbp, SS:[rsp + 0xfffffffffffffff8]", "MemWrite", 'w', 0 } } };
 
@@ -174,10 +180,12 @@ put_uop(char *p, const struct insn *in, unsigned k, uint64_t data,
 }
 
 static char *
-put_prefix(char *p, const char *cpu, uint64_t pc)
+put_prefix(char *p, int fmtflag, const char *cpu, uint64_t pc)
 {
 	*p++ = ':';
 	*p++ = ' ';
+	if (fmtflag)
+		p = ssp_put_str(p, "ExecEnable: ");
 	p = ssp_put_str(p, cpu);
 	p = ssp_put_str(p, ": A0 T0 : 0x");
 	return ssp_put_hex(p, pc);
@@ -227,7 +235,7 @@ kernel_pc(const struct ssp_synsyms *syms, struct ssp_rng *r)
 
 int
 ssp_execpool_new(struct ssp_execpool **pp, const struct ssp_synsyms *syms,
-    const char *cpu, int user, uint64_t seed, struct ssp_err *e)
+    const char *cpu, int user, int fmtflag, uint64_t seed, struct ssp_err *e)
 {
 	struct ssp_execpool *pl = calloc(1, sizeof(*pl));
 	struct ssp_rng r;
@@ -268,7 +276,8 @@ ssp_execpool_new(struct ssp_execpool **pp, const struct ssp_synsyms *syms,
 		}
 		if (user && roll == 0) {	/* a page fault now and then */
 			p = line;
-			p = ssp_put_str(p, ": Page-Fault: RIP 0x");
+			p = ssp_put_str(p, fmtflag ? ": Faults: Page-Fault: RIP 0x" :
+			    ": Page-Fault: RIP 0x");
 			p = ssp_put_hex(p, pc);
 			p = ssp_put_str(p, ": vector 14: #PF(0x14) at 0x");
 			p = ssp_put_hex(p, (pc & ~0xfffull) + 0x1000);
@@ -279,18 +288,21 @@ ssp_execpool_new(struct ssp_execpool **pp, const struct ssp_synsyms *syms,
 		if (roll < 12) {	/* NOP / MFENCE: not micro-coded */
 			char *d;
 
-			p = put_prefix(line, cpu, pc);
+			/* printMnemonic's "  %s   " in a setw(26) field, then
+			 * the op class and, as every executed instruction here
+			 * (ExecFlags), its flags; no D= or A= */
+			p = put_prefix(line, fmtflag, cpu, pc);
 			p = ssp_put_str(p, "    : ");
 			d = p;
 			p = ssp_put_str(p, roll < 10 ? "  NOP   " : "  MFENCE   ");
 			p = pad26(p, d);
-			p = ssp_put_str(p, roll < 10 ? " : IntAlu : \n" :
-			    " : MemWrite : \n");
+			p = ssp_put_str(p, roll < 10 ? " : IntAlu :   flags=(IsNop)\n" :
+			    " : MemWrite :   flags=(IsReadBarrier|IsWriteBarrier)\n");
 			pool_add(pl, line, (size_t)(p - line), weight(&r), LK_NOPFENCE);
 			pc += roll < 10 ? 1 : 3;
 			continue;
 		}
-		p = put_prefix(line, cpu, pc);
+		p = put_prefix(line, fmtflag, cpu, pc);
 		p = put_macro(p, in, pc);
 		*p++ = '\n';
 		if (pool_add(pl, line, (size_t)(p - line), weight(&r), LK_EXEC) != 0)
@@ -302,7 +314,7 @@ ssp_execpool_new(struct ssp_execpool **pp, const struct ssp_synsyms *syms,
 
 			if (ssp_rng_chance(&r, 0.6))
 				data &= 0xffffffffull;
-			p = put_prefix(line, cpu, pc);
+			p = put_prefix(line, fmtflag, cpu, pc);
 			p = put_uop(p, in, k, data, ea);
 			*p++ = '\n';
 			if (pool_add(pl, line, (size_t)(p - line), k > 0 ?
@@ -413,9 +425,17 @@ ssp_gem5w_fill(struct ssp_gem5w *w, int64_t t)
 	w->lpos[w->user] = i;
 }
 
-/* "<tick>: <name>: " after padding up to t. */
+/* The adapter's debug flag: SimBricksPci, Ethernet before 2023-03. */
+static const char *
+pci_flag(const struct ssp_gem5w *w)
+{
+	return w->dialect & SSP_SYN_G5_NOBAR ? "Ethernet" : "SimBricksPci";
+}
+
+/* "<tick>: [<flag>: ]<name>: " after padding up to t; the debug flag's
+ * name only with FmtFlag. */
 static char *
-begin(struct ssp_gem5w *w, int64_t t, const char *name)
+begin(struct ssp_gem5w *w, int64_t t, const char *flag, const char *name)
 {
 	char *p;
 
@@ -426,6 +446,11 @@ begin(struct ssp_gem5w *w, int64_t t, const char *name)
 	p = ssp_put_u64_w(p, (uint64_t)(t + w->off), 7);
 	*p++ = ':';
 	*p++ = ' ';
+	if (w->dialect & SSP_SYN_G5_FMTFLAG) {
+		p = ssp_put_str(p, flag);
+		*p++ = ':';
+		*p++ = ' ';
+	}
 	p = ssp_put_str(p, name);
 	*p++ = ':';
 	*p++ = ' ';
@@ -444,13 +469,13 @@ end(struct ssp_gem5w *w, char *p, int evtype)
 void
 ssp_gem5w_func(struct ssp_gem5w *w, int64_t t, uint64_t pc)
 {
-	char *p = begin(w, t, w->cpu);
+	char *p = begin(w, t, "ExecEnable", w->cpu);
 
 	p = ssp_put_str(p, "A0 T0 : 0x");
 	p = ssp_put_hex(p, pc);
 	p = put_macro(p, &push_rbp, pc);
 	end(w, p, SSP_EV_FUNC);
-	p = begin(w, t, w->cpu);
+	p = begin(w, t, "ExecEnable", w->cpu);
 	p = ssp_put_str(p, "A0 T0 : 0x");
 	p = ssp_put_hex(p, pc);
 	p = put_uop(p, &push_rbp, 0, 0xffffffff81000000ull | (pc & 0xffffff),
@@ -460,10 +485,31 @@ ssp_gem5w_func(struct ssp_gem5w *w, int64_t t, uint64_t pc)
 }
 
 void
+ssp_gem5w_push_imm(struct ssp_gem5w *w, int64_t t, uint64_t pc)
+{
+	char *p = begin(w, t, "ExecEnable", w->cpu);
+	unsigned k;
+
+	p = ssp_put_str(p, "A0 T0 : 0x");
+	p = ssp_put_hex(p, pc);
+	p = put_macro(p, &push_imm, pc);
+	end(w, p, -1);
+	w->nskip[SSP_G5_EXEC]++;
+	for (k = 0; k < push_imm.nu; k++) {
+		p = begin(w, t + 125 * k, "ExecEnable", w->cpu);
+		p = ssp_put_str(p, "A0 T0 : 0x");
+		p = ssp_put_hex(p, pc);
+		p = put_uop(p, &push_imm, k, 0x2b, 0xfffffe0000002ff8ull);
+		end(w, p, -1);
+		w->nskip[SSP_G5_MICROOP]++;
+	}
+}
+
+void
 ssp_gem5w_mmio(struct ssp_gem5w *w, int64_t t, int write, uint64_t addr,
     unsigned size, uint64_t id, int bar, uint64_t offs, int posted)
 {
-	char *p = begin(w, t, w->adapter);
+	char *p = begin(w, t, pci_flag(w), w->adapter);
 
 	p = ssp_put_str(p, write ? "simbricks-pci: sending write addr " :
 	    "simbricks-pci: sending read addr ");
@@ -472,13 +518,15 @@ ssp_gem5w_mmio(struct ssp_gem5w *w, int64_t t, int write, uint64_t addr,
 	p = ssp_put_hex(p, size);
 	p = ssp_put_str(p, " id ");
 	p = ssp_put_u64(p, id);
-	p = ssp_put_str(p, " bar ");
-	p = ssp_put_u64(p, (uint64_t)bar);
-	p = ssp_put_str(p, " offs ");
-	p = ssp_put_hex(p, offs);
-	if (write) {
-		p = ssp_put_str(p, " posted ");
-		*p++ = posted ? '1' : '0';
+	if (!(w->dialect & SSP_SYN_G5_NOBAR)) {
+		p = ssp_put_str(p, " bar ");
+		p = ssp_put_u64(p, (uint64_t)bar);
+		p = ssp_put_str(p, " offs ");
+		p = ssp_put_hex(p, offs);
+		if (write && !(w->dialect & SSP_SYN_G5_NOPOSTED)) {
+			p = ssp_put_str(p, " posted ");
+			*p++ = posted ? '1' : '0';
+		}
 	}
 	end(w, p, write ? SSP_EV_MMIO_WR : SSP_EV_MMIO_RD);
 }
@@ -489,7 +537,7 @@ ssp_gem5w_posted(struct ssp_gem5w *w, int64_t t)
 	char name[64], *p;
 
 	snprintf(name, sizeof(name), "%s.pio", w->adapter);
-	p = begin(w, t, name);
+	p = begin(w, t, pci_flag(w), name);
 	p = ssp_put_str(p, "simbricks-pci: sending immediate response for "
 	    "posted write");
 	end(w, p, SSP_EV_MMIO_POSTED);
@@ -498,7 +546,7 @@ ssp_gem5w_posted(struct ssp_gem5w *w, int64_t t)
 void
 ssp_gem5w_mmio_done(struct ssp_gem5w *w, int64_t t, int write, uint64_t id)
 {
-	char *p = begin(w, t, w->adapter);
+	char *p = begin(w, t, pci_flag(w), w->adapter);
 
 	p = ssp_put_str(p, write ? "simbricks-pci: received write completion id " :
 	    "simbricks-pci: received read completion id ");
@@ -510,7 +558,7 @@ void
 ssp_gem5w_dma(struct ssp_gem5w *w, int64_t t, int write, uint64_t id,
     uint64_t addr, uint64_t size)
 {
-	char *p = begin(w, t, w->adapter);
+	char *p = begin(w, t, pci_flag(w), w->adapter);
 
 	p = ssp_put_str(p, write ? "simbricks-pci: received DMA write id " :
 	    "simbricks-pci: received DMA read id ");
@@ -525,7 +573,7 @@ ssp_gem5w_dma(struct ssp_gem5w *w, int64_t t, int write, uint64_t id,
 void
 ssp_gem5w_dma_done(struct ssp_gem5w *w, int64_t t, uint64_t id)
 {
-	char *p = begin(w, t, w->adapter);
+	char *p = begin(w, t, pci_flag(w), w->adapter);
 
 	p = ssp_put_str(p, "simbricks-pci: completed DMA id ");
 	p = ssp_put_u64(p, id);
@@ -535,18 +583,20 @@ ssp_gem5w_dma_done(struct ssp_gem5w *w, int64_t t, uint64_t id)
 void
 ssp_gem5w_msix(struct ssp_gem5w *w, int64_t t, unsigned vec)
 {
-	char *p = begin(w, t, w->adapter);
+	char *p = begin(w, t, pci_flag(w), w->adapter);
 
-	p = ssp_put_str(p, "simbricks-pci: received MSI-X intr vec ");
+	p = ssp_put_str(p, w->dialect & SSP_SYN_G5_NOBAR ?
+	    "simbricks-pci: received intr vec " :
+	    "simbricks-pci: received MSI-X intr vec ");
 	p = ssp_put_u64(p, vec);
-	end(w, p, SSP_EV_MSIX);
+	end(w, p, w->dialect & SSP_SYN_G5_NOBAR ? SSP_EV_INTR : SSP_EV_MSIX);
 }
 
 void
 ssp_gem5w_config(struct ssp_gem5w *w, int64_t t, int write, unsigned reg,
     unsigned bytes, uint64_t data)
 {
-	char *p = begin(w, t, "system.pc.pci_host");
+	char *p = begin(w, t, "PciHost", "system.pc.pci_host");
 
 	p = ssp_put_str(p, write ? "00:00.0: write: offset=0x" :
 	    "00:00.0: read: offset=0x");
@@ -554,7 +604,7 @@ ssp_gem5w_config(struct ssp_gem5w *w, int64_t t, int write, unsigned reg,
 	p = ssp_put_str(p, ", size=0x");
 	p = ssp_put_hex(p, bytes);
 	end(w, p, write ? SSP_EV_PCIHOST_WR : SSP_EV_PCIHOST_RD);
-	p = begin(w, t, w->adapter);
+	p = begin(w, t, "PciDevice", w->adapter);
 	p = ssp_put_str(p, write ? "writeConfig: dev 0 func 0 reg " :
 	    "readConfig:  dev 0 func 0 reg ");
 	p = ssp_put_hashx(p, reg);
@@ -568,7 +618,7 @@ ssp_gem5w_config(struct ssp_gem5w *w, int64_t t, int write, unsigned reg,
 void
 ssp_gem5w_intx(struct ssp_gem5w *w, int64_t t, int post)
 {
-	char *p = begin(w, t, "system.pc.pci_host.interface[00:04.0]");
+	char *p = begin(w, t, "PciHost", "system.pc.pci_host.interface[00:04.0]");
 
 	p = ssp_put_str(p, post ? "postInt" : "clearInt");
 	end(w, p, post ? SSP_EV_POST_INT : SSP_EV_CLEAR_INT);
@@ -577,7 +627,7 @@ ssp_gem5w_intx(struct ssp_gem5w *w, int64_t t, int post)
 void
 ssp_gem5w_sync(struct ssp_gem5w *w, int64_t t, int64_t ts)
 {
-	char *p = begin(w, t, "global");
+	char *p = begin(w, t, "SimBricksSync", "global");
 
 	p = ssp_put_str(p, "simbricks: sending sync message for ts=");
 	p = ssp_put_u64(p, (uint64_t)ts);
@@ -587,7 +637,7 @@ ssp_gem5w_sync(struct ssp_gem5w *w, int64_t t, int64_t ts)
 void
 ssp_gem5w_procin(struct ssp_gem5w *w, int64_t t)
 {
-	char *p = begin(w, t, "global");
+	char *p = begin(w, t, "SimBricks", "global");
 
 	p = ssp_put_str(p, "simbricks: processInEvent");
 	end(w, p, SSP_EV_PROC_IN);
@@ -597,7 +647,7 @@ void
 ssp_gem5w_fault_intr(struct ssp_gem5w *w, int64_t t, uint64_t rip,
     unsigned vector)
 {
-	char *p = begin(w, t, "External Interrupt");
+	char *p = begin(w, t, "Faults", "External Interrupt");
 
 	p = ssp_put_str(p, "RIP 0x");
 	p = ssp_put_hex(p, rip);
@@ -611,7 +661,7 @@ ssp_gem5w_fault_intr(struct ssp_gem5w *w, int64_t t, uint64_t rip,
 void
 ssp_gem5w_constructed(struct ssp_gem5w *w, int64_t t)
 {
-	char *p = begin(w, t, w->adapter);
+	char *p = begin(w, t, pci_flag(w), w->adapter);
 
 	p = ssp_put_str(p, "simbricks-pci: device constructed");
 	end(w, p, -1);

@@ -16,6 +16,12 @@
 #include "ssp_synlog.h"
 #include "ssp_synsym.h"
 
+/* Variants of gem5's output (FORMATS.md §1-2), combinable. */
+#define SSP_SYN_G5_FMTFLAG  0x1u	/* debug flag name before the component */
+#define SSP_SYN_G5_NOPOSTED 0x2u	/* adapter 2023-03..09: no " posted N" */
+#define SSP_SYN_G5_NOBAR    0x4u	/* adapter 2021-02..2023-03: no bar/offs/
+					 * posted, "received intr vec" for MSI-X */
+
 /* Lines that give no event, named as sim2ev --stats names its reasons. */
 enum ssp_g5skip { SSP_G5_EXEC, SSP_G5_MICROOP, SSP_G5_NOPFENCE, SSP_G5_FAULT,
 	SSP_G5_SBOTHER, SSP_G5_NSKIP };
@@ -23,9 +29,10 @@ enum ssp_g5skip { SSP_G5_EXEC, SSP_G5_MICROOP, SSP_G5_NOPFENCE, SSP_G5_FAULT,
 struct ssp_execpool;
 
 /* A pool of instruction groups (macro-op line + micro-op lines) at pcs
- * that start no symbol: kernel pcs inside vmlinux functions, or user pcs. */
+ * that start no symbol: kernel pcs inside vmlinux functions, or user pcs.
+ * fmtflag: lines carry the debug flag's name (ExecEnable, Faults). */
 int ssp_execpool_new(struct ssp_execpool **pp, const struct ssp_synsyms *syms,
-    const char *cpu, int user, uint64_t seed, struct ssp_err *e);
+    const char *cpu, int user, int fmtflag, uint64_t seed, struct ssp_err *e);
 void ssp_execpool_free(struct ssp_execpool *p);
 /* Mean bytes per pool line, without the tick. */
 double ssp_execpool_line_bytes(const struct ssp_execpool *p);
@@ -35,6 +42,7 @@ struct ssp_gem5w {
 	const char *cpu;
 	const char *adapter;	/* "system.pc.simbricks_0" */
 	int64_t off;		/* added to every tick (checkpoint offset) */
+	unsigned dialect;	/* SSP_SYN_G5_* bits (0: current gem5) */
 	const struct ssp_execpool *pool[2];	/* kernel, user */
 	int user;		/* pad with user-mode instructions */
 	size_t gpos[2], lpos[2];	/* next group and line in each pool */
@@ -56,6 +64,9 @@ void ssp_gem5w_fill(struct ssp_gem5w *w, int64_t t);
 
 /* A function entry: macro-op line at the symbol address + its micro-ops. */
 void ssp_gem5w_func(struct ssp_gem5w *w, int64_t t, uint64_t pc);
+/* "push 0x2b" at pc (not a function entry): macro-op and micro-ops, the
+ * second micro-op one CPU tick later. */
+void ssp_gem5w_push_imm(struct ssp_gem5w *w, int64_t t, uint64_t pc);
 void ssp_gem5w_mmio(struct ssp_gem5w *w, int64_t t, int write, uint64_t addr,
     unsigned size, uint64_t id, int bar, uint64_t offs, int posted);
 void ssp_gem5w_posted(struct ssp_gem5w *w, int64_t t);

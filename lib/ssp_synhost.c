@@ -18,7 +18,7 @@
 /* Mean time between housekeeping tasks (scaled by --housekeeping). */
 static const int64_t house_mean[TK_NKINDS] = {
 	[TK_OTHER] = 25 * US, [TK_STATS] = 400 * US, [TK_CFG] = 900 * US,
-	[TK_MSIX] = 1500 * US, [TK_FSYNC] = 700 * US,
+	[TK_MSIX] = 1500 * US, [TK_FSYNC] = 700 * US, [TK_TCP] = 300 * US,
 };
 
 static void start_next(struct syn *s, struct host *h, int64_t t);
@@ -53,9 +53,17 @@ helper(struct syn *s, struct host *h)
 	    "__rcu_read_unlock", "ktime_get", "kfree", "memcpy",
 	    "__check_object_size", "mutex_lock", "mutex_unlock" };
 
-	if (ssp_rng_chance(&h->rng, 0.3))
-		add(s, h, helpers[ssp_rng_below(&h->rng, sizeof(helpers) /
-		    sizeof(helpers[0]))]);
+	size_t nn = ssp_synsyms_nnoise(s->syms);
+
+	if (!ssp_rng_chance(&h->rng, 0.3))
+		return;
+	if (nn > 0 && ssp_rng_chance(&h->rng, 0.2)) {	/* rules' blacklist */
+		add(s, h, ssp_synsyms_noise(s->syms, ssp_rng_below(&h->rng,
+		    nn))->name);
+		return;
+	}
+	add(s, h, helpers[ssp_rng_below(&h->rng, sizeof(helpers) /
+	    sizeof(helpers[0]))]);
 }
 
 static void
@@ -84,6 +92,10 @@ mmio(struct host *h, const struct syn *s, int write, int bar, uint32_t off,
 	st->val = val;
 	st->size = 4;
 	st->posted = write && !ssp_rng_chance(&h->rng, s->p->nonposted);
+	/* adapters before posted-write support complete every write (the
+	 * draw above is made all the same: one scenario, any dialect) */
+	if (s->p->gem5_dialect & (SSP_SYN_G5_NOPOSTED | SSP_SYN_G5_NOBAR))
+		st->posted = 0;
 	st->dur = tick_round(20 * NS + (int64_t)ssp_rng_below(&h->rng, 40 * NS));
 	st->pk = pk;
 }
@@ -109,8 +121,13 @@ simple(struct host *h, enum step_op op, uint32_t a, unsigned size,
 static void
 build_send(struct syn *s, struct host *h, struct pkt *pk)
 {
-	static const char *const pre[] = { "entry_SYSCALL_64", "do_syscall_64",
-	    "__x64_sys_sendto", "__sys_sendto", "sockfd_lookup_light",
+	/* sendto(2), or now and then sendmsg(2) */
+	static const char *const sendto[] = { "entry_SYSCALL_64", "do_syscall_64",
+	    "__x64_sys_sendto", "__sys_sendto", "sockfd_lookup_light", NULL };
+	static const char *const sendmsg[] = { "entry_SYSCALL_64", "do_syscall_64",
+	    "__x64_sys_sendmsg", "__sys_sendmsg", "sockfd_lookup_light",
+	    "___sys_sendmsg", "copy_msghdr_from_user", "____sys_sendmsg", NULL };
+	static const char *const pre[] = {
 	    "sock_sendmsg", "security_socket_sendmsg", "inet_sendmsg",
 	    "udp_sendmsg", "ip_route_output_flow", "ip_route_output_key_hash",
 	    "ip_make_skb", "ip_setup_cork", "__ip_append_data",
@@ -122,7 +139,8 @@ build_send(struct syn *s, struct host *h, struct pkt *pk)
 	    "dev_queue_xmit", "__dev_queue_xmit", "netdev_core_pick_tx",
 	    "validate_xmit_skb", "netif_skb_features", "i40e_features_check",
 	    "skb_network_protocol", "dev_hard_start_xmit", "netdev_start_xmit",
-	    "i40e_lan_xmit_frame", NULL };
+	    "i40e_lan_xmit_frame", "vlan_get_protocol", "eth_type_vlan",
+	    "dma_map_single_attrs", NULL };
 	static const char *const post[] = { "i40e_maybe_stop_tx",
 	    "syscall_exit_to_user_mode", "exit_to_user_mode_prepare", NULL };
 
@@ -131,6 +149,7 @@ build_send(struct syn *s, struct host *h, struct pkt *pk)
 	pk->frame = 14 + pk->iplen;
 	pk->smac = h->nic->mac;
 	pk->dmac = s->nics[pk->dst_host].mac;
+	adds(s, h, ssp_rng_chance(&h->rng, 0.3) ? sendmsg : sendto);
 	adds(s, h, pre);
 	add(s, h, "dma_map_page_attrs");	/* last function before the doorbell */
 	h->tx_tail = (h->tx_tail + 1) % 512;
@@ -356,6 +375,50 @@ build_fsync(struct syn *s, struct host *h)
 	add(s, h, "syscall_exit_to_user_mode");
 }
 
+/* A daemon on the host talks TCP to itself over loopback: one syscall of
+ * socket, bind, connect (the SYN, SYN-ACK and ACK go through the loopback
+ * device and the softirq on this CPU; no NIC) and close with SO_LINGER 0,
+ * in turn. */
+static void
+build_tcp(struct syn *s, struct host *h)
+{
+	static const char *const calls[][48] = {
+		{ "__x64_sys_socket", "__sys_socket", "sock_create",
+		    "__sock_create", "inet_create", "tcp_v4_init_sock",
+		    "tcp_init_sock", "tcp_init_xmit_timers", "sock_alloc_file",
+		    "fd_install", NULL },
+		{ "__x64_sys_bind", "__sys_bind", "sockfd_lookup_light",
+		    "inet_bind", "__inet_bind", "inet_csk_get_port", "fput", NULL },
+		{ "__x64_sys_connect", "__sys_connect", "sockfd_lookup_light",
+		    "inet_stream_connect", "__inet_stream_connect",
+		    "tcp_v4_connect", "ip_route_output_key_hash", "ipv4_dst_check",
+		    "tcp_set_state", "tcp_fastopen_defer_connect", "tcp_connect",
+		    "tcp_sync_mss", "tcp_initialize_rcv_mss", "tcp_transmit_skb",
+		    "__tcp_transmit_skb", "tcp_v4_send_check",
+		    "__tcp_v4_send_check", "ip_queue_xmit", "__ip_queue_xmit",
+		    "ip_local_out", "__ip_local_out", "ip_output",
+		    "ip_finish_output", "__ip_finish_output", "ip_finish_output2",
+		    "dev_queue_xmit", "__dev_queue_xmit", "dev_hard_start_xmit",
+		    "netdev_start_xmit", "loopback_xmit", "eth_type_trans",
+		    "netif_rx", "netif_rx_internal", "do_softirq", "net_rx_action",
+		    "process_backlog", "__netif_receive_skb_one_core", "ip_rcv",
+		    "ip_local_deliver", "tcp_v4_rcv", "tcp_v4_do_rcv",
+		    "tcp_rcv_state_process", "tcp_release_cb", "release_sock",
+		    "fput", NULL },
+		{ "__x64_sys_close", "close_fd", "exit_to_user_mode_prepare",
+		    "task_work_run", "__fput", "sock_close", "__sock_release",
+		    "inet_release", "tcp_close", "__tcp_close", "tcp_disconnect",
+		    "tcp_set_state", "tcp_clear_retrans", "tcp_write_queue_purge",
+		    "release_sock", "tcp_release_cb", NULL },
+	};
+	static const char *const pre[] = { "entry_SYSCALL_64", "do_syscall_64",
+	    NULL };
+
+	adds(s, h, pre);
+	adds(s, h, calls[h->tcp_step++ % 4]);
+	add(s, h, "syscall_exit_to_user_mode");
+}
+
 /* --- running tasks ------------------------------------------------------ */
 
 /* Build the script when the task's first step runs: a receiving syscall
@@ -380,6 +443,7 @@ build(struct syn *s, struct host *h, int64_t t)
 	case TK_CFG: build_cfg(s, h); break;
 	case TK_MSIX: build_msix(s, h); break;
 	case TK_FSYNC: build_fsync(s, h); break;
+	case TK_TCP: build_tcp(s, h); break;
 	default: return 0;
 	}
 	return 1;
@@ -475,6 +539,9 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 	switch (st->op) {
 	case ST_FUNC:
 		ssp_gem5w_func(&h->g, t, st->fn->addr);
+		if (st->fn == s->fn_entry)	/* on through the inner label */
+			ssp_gem5w_push_imm(&h->g, t + 4 * 125,
+			    s->lbl_safe_stack->addr);
 		if (st->fn == s->fn_entry || st->fn == s->fn_error_entry) {
 			uint64_t links[RXQ];
 			unsigned i;
@@ -677,6 +744,7 @@ ssp_synhost_init(struct syn *s, struct host *h)
 	ssp_rng_seed(&h->rng, p->seed, 100 + h->idx);
 	ssp_gem5w_init(&h->g, h->log, "system.switch_cpus", p->ckpt_offset,
 	    s->kpool, s->upool, 997u * h->idx + ssp_rng_below(&h->rng, 4096));
+	h->g.dialect = p->gem5_dialect;
 	/* PciPioCompl objects live on gem5's heap: a handful of addresses
 	 * come back again and again. */
 	base = 0x55e000000000ull + (ssp_rng_below(&h->rng, 0x400) << 28);
@@ -706,6 +774,7 @@ ssp_synhost_finish(struct syn *s, struct host *h)
 	ssp_gem5w_sync(&h->g, t, t);
 	ssp_gem5w_func(&h->g, t + 125, s->fn_entry->addr);
 	ssp_syn_span(s, h->stream, SSP_SK_HOST_SYSCALL, t + 125, "", 0, 0);
-	ssp_gem5w_func(&h->g, t + 250, ssp_syn_fn(s, "do_syscall_64")->addr);
+	ssp_gem5w_push_imm(&h->g, t + 250, s->lbl_safe_stack->addr);
+	ssp_gem5w_func(&h->g, t + 750, ssp_syn_fn(s, "do_syscall_64")->addr);
 	ssp_gem5w_fill(&h->g, t + 1000);
 }

@@ -103,7 +103,7 @@ struct rxctx {
 };
 
 enum task_kind { TK_SEND, TK_RECV, TK_IRQ, TK_OTHER, TK_STATS, TK_CFG,
-	TK_MSIX, TK_FSYNC, TK_NKINDS };
+	TK_MSIX, TK_FSYNC, TK_TCP, TK_NKINDS };
 
 struct task {
 	enum task_kind kind;
@@ -160,6 +160,7 @@ struct host {
 	uint32_t tx_tail, rx_tail;
 	uint16_t ipid;
 	uint64_t stat_ctr;
+	unsigned tcp_step;		/* loopback TCP: socket, bind, connect, close */
 };
 
 /* One NIC DMA operation; its address is the nicbm op pointer. */
@@ -193,6 +194,7 @@ struct nic {
 	struct host *h;
 	struct ssp_synlog *log;
 	struct ssp_rng rng;
+	enum ssp_syn_nicbm dialect;	/* which nicbm version prints the log */
 	uint64_t mac;			/* in wire order, first byte highest */
 	uint64_t last_cause;		/* SPEC §3 "last causing span" */
 	unsigned pending;		/* DMAs in flight */
@@ -267,6 +269,7 @@ struct syn {
 	unsigned nstreams;
 	/* symbols used by the scripts */
 	const struct ssp_synsym *fn_entry, *fn_error_entry;
+	const struct ssp_synsym *lbl_safe_stack;	/* inside fn_entry */
 	int failed;
 	struct ssp_err err;
 };

@@ -1,6 +1,9 @@
 /*
- * i40e NICs as the nicbm behavioural model logs them with DEBUG_NICBM on
- * (current upstream format: "info: " prefix, "addr 0x", "posted=").
+ * i40e NICs as the nicbm behavioural model logs them with DEBUG_NICBM on,
+ * in one of three versions (FORMATS.md §5): current upstream ("info: "
+ * prefix, "addr 0x", "posted="), the Columbo fork ("info: ", "addr %lx",
+ * no posted=) and the 2022 printf builds of the sigcomm22 artifact (no
+ * prefix, "addr %lx", no posted=, payload bytes without "info: ").
  * Transmit: doorbell -> descriptor read -> payload read -> eth tx ->
  * descriptor write-back -> MSI-X.  Receive: eth rx -> payload and
  * descriptor writes -> MSI-X.  An RX tail write makes the NIC prefetch
@@ -21,9 +24,27 @@ nbegin(struct nic *n, int64_t t)
 {
 	char *p = ssp_synlog_room(n->log);
 
-	p = ssp_put_str(p, "info: main_time = ");
+	if (n->dialect != SSP_SYN_NICBM_SIGCOMM22)
+		p = ssp_put_str(p, "info: ");
+	p = ssp_put_str(p, "main_time = ");
 	p = ssp_put_u64(p, (uint64_t)t);
 	return ssp_put_str(p, ": nicbm: ");
+}
+
+/* " addr 0x<hex>" (upstream) or " addr <hex>" (older versions) */
+static char *
+put_addr(const struct nic *n, char *p, uint64_t addr)
+{
+	p = ssp_put_str(p, n->dialect == SSP_SYN_NICBM_UPSTREAM ? " addr 0x" :
+	    " addr ");
+	return ssp_put_hex(p, addr);
+}
+
+/* Status lines get "info: " where nicbm logs through its logger. */
+static const char *
+info_pfx(const struct nic *n)
+{
+	return n->dialect == SSP_SYN_NICBM_SIGCOMM22 ? "" : "info: ";
 }
 
 static void
@@ -135,8 +156,9 @@ ssp_synnic_frame(const struct pkt *pk, uint8_t *buf, unsigned cap)
 	return n;
 }
 
-/* "dma write data: " then one "info: XX " per byte and no newline: the
- * next message is glued onto the bytes (FORMATS.md §5). */
+/* "dma write data: " then one "XX " per byte ("info: XX " where nicbm
+ * logs through its logger) and no newline: the next message is glued onto
+ * the bytes (FORMATS.md §5). */
 static void
 dma_data(struct nic *n, int64_t t, const uint8_t *d, unsigned len)
 {
@@ -148,7 +170,8 @@ dma_data(struct nic *n, int64_t t, const uint8_t *d, unsigned len)
 	n->nskip[SSP_SYNSKIP_DMADATA]++;
 	p = ssp_synlog_room(n->log);
 	for (i = 0; i < len; i++) {
-		p = ssp_put_str(p, "info: ");
+		if (n->dialect != SSP_SYN_NICBM_SIGCOMM22)
+			p = ssp_put_str(p, "info: ");
 		p = ssp_put_hex_up(p, d[i], 2);
 		*p++ = ' ';
 	}
@@ -185,8 +208,7 @@ dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
 		p = ssp_put_str(p, i == 0 ? "issuing dma op 0x" :
 		    "executing dma op 0x");
 		p = ssp_put_hex(p, op->ptr);
-		p = ssp_put_str(p, " addr 0x");
-		p = ssp_put_hex(p, addr);
+		p = put_addr(n, p, addr);
 		p = ssp_put_str(p, " len ");
 		p = ssp_put_u64(p, len);
 		p = ssp_put_str(p, " pending ");
@@ -278,7 +300,9 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 		p = ssp_put_u64(p, m->len);
 		p = ssp_put_str(p, ", val=0x");
 		p = ssp_put_hex(p, m->val);
-		p = ssp_put_str(p, m->posted ? ", posted=1)" : ", posted=0)");
+		if (n->dialect == SSP_SYN_NICBM_UPSTREAM)
+			p = ssp_put_str(p, m->posted ? ", posted=1" : ", posted=0");
+		*p++ = ')';
 		nend(n, p, SSP_EV_NIC_WR);
 	}
 	snprintf(key, sizeof(key), "0x%x", m->off);
@@ -314,8 +338,7 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 	p = ssp_put_str(p, op->write ? "completed dma write op 0x" :
 	    "completed dma read op 0x");
 	p = ssp_put_hex(p, op->ptr);
-	p = ssp_put_str(p, " addr 0x");
-	p = ssp_put_hex(p, op->addr);
+	p = put_addr(n, p, op->addr);
 	p = ssp_put_str(p, " len ");
 	p = ssp_put_u64(p, op->len);
 	nend(n, p, op->write ? SSP_EV_NIC_DMA_DONE_WR : SSP_EV_NIC_DMA_DONE_RD);
@@ -417,8 +440,11 @@ ssp_synnic_event(struct syn *s, const struct sev *ev)
 		eth_rx(s, n, ev->t, ev->p, ev->a);
 		break;
 	case EV_NIC_INFO:	/* someone sent the NIC SIGUSR1 */
-		snprintf(buf, sizeof(buf), "[Runner 0x%" PRIx64 "] main_time = %"
-		    PRId64, n->ops[0].ptr - 0x1f40, ev->t);
+		if (n->dialect == SSP_SYN_NICBM_UPSTREAM)
+			snprintf(buf, sizeof(buf), "[Runner 0x%" PRIx64 "] "
+			    "main_time = %" PRId64, n->ops[0].ptr - 0x1f40, ev->t);
+		else	/* before the Runner class */
+			snprintf(buf, sizeof(buf), "main_time = %" PRId64, ev->t);
 		ninfo(n, buf);
 		break;
 	}
@@ -431,6 +457,7 @@ ssp_synnic_init(struct syn *s, struct nic *n)
 	unsigned i;
 
 	ssp_rng_seed(&n->rng, s->p->seed, 200 + n->idx);
+	n->dialect = s->p->nicbm_dialect;
 	n->mac = ssp_rng_next(&n->rng) & 0xfcffffffffffull;
 	base = 0x55ea00000000ull + (ssp_rng_below(&n->rng, 0x10000) << 16);
 	for (i = 0; i < NIC_MAXOPS; i++) {
@@ -456,9 +483,10 @@ ssp_synnic_start(struct syn *s, struct nic *n)
 
 	for (i = 0; i < 6; i++)	/* nicbm prints its u64 holding the bytes */
 		le |= ((m >> (8 * (5 - i))) & 0xff) << (8 * i);
-	snprintf(buf, sizeof(buf), "info: mac_addr=%" PRIx64, le);
+	snprintf(buf, sizeof(buf), "%smac_addr=%" PRIx64, info_pfx(n), le);
 	ninfo(n, buf);
-	ninfo(n, "info: sync_pci=1 sync_eth=1");
+	snprintf(buf, sizeof(buf), "%ssync_pci=1 sync_eth=1", info_pfx(n));
+	ninfo(n, buf);
 	ssp_syn_schedule(s, s->t0 + (int64_t)ssp_rng_below(&n->rng,
 	    (uint64_t)s->t0), EV_NIC_INFO, n->idx, 0, NULL);
 }

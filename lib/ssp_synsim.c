@@ -52,6 +52,52 @@ ssp_syn_defaults(struct ssp_syn_params *p)
 	p->exec_rate = 10;
 }
 
+static const char *const nicbm_dialects[] = { "upstream", "columbo",
+	"sigcomm22" };
+
+int
+ssp_syn_nicbm_dialect(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(nicbm_dialects) / sizeof(nicbm_dialects[0]); i++)
+		if (strcmp(name, nicbm_dialects[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+ssp_syn_nicbm_dialect_name(enum ssp_syn_nicbm d)
+{
+	return (unsigned)d < sizeof(nicbm_dialects) / sizeof(nicbm_dialects[0]) ?
+	    nicbm_dialects[d] : "?";
+}
+
+int
+ssp_syn_gem5_dialect(const char *list, unsigned *bits)
+{
+	const char *p = list;
+
+	*bits = 0;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 7 && strncmp(p, "current", 7) == 0)
+			;
+		else if (n == 7 && strncmp(p, "fmtflag", 7) == 0)
+			*bits |= SSP_SYN_G5_FMTFLAG;
+		else if (n == 8 && strncmp(p, "noposted", 8) == 0)
+			*bits |= SSP_SYN_G5_NOPOSTED;
+		else if (n == 5 && strncmp(p, "nobar", 5) == 0)
+			*bits |= SSP_SYN_G5_NOBAR;
+		else
+			return -1;
+		if (p[n] == '\0')
+			return 0;
+		p += n + 1;
+	}
+}
+
 int
 ssp_syn_check(const struct ssp_syn_params *p, struct ssp_err *e)
 {
@@ -513,6 +559,11 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	s->fn_entry = ssp_syn_fn(s, "entry_SYSCALL_64");
 	s->fn_error_entry = ssp_syn_fn(s, "error_entry");
+	s->lbl_safe_stack = ssp_synsyms_label(s->syms,
+	    "entry_SYSCALL_64_safe_stack");
+	if (s->lbl_safe_stack == NULL)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "internal: no label "
+		    "entry_SYSCALL_64_safe_stack");
 	for (i = 0; i < s->nhosts; i++) {
 		struct host *h = &s->hosts[i];
 		struct nic *n = &s->nics[i];
@@ -672,6 +723,12 @@ run_once(struct syn *s, const char *dir, const double *density,
 	if (s->p->restart_at > 0 && !s->dry)
 		ssp_syn_schedule(s, s->p->restart_at, EV_RESTART, 0, 0, NULL);
 	while (!s->failed && ev_pop(s, &ev)) {
+		/* periodic work stops at the end: its events left in the queue
+		 * do nothing and must not move the clock (and the end) on */
+		if (s->ending && ev.t > s->end && (ev.type == EV_HOST_HOUSE ||
+		    ev.type == EV_HOST_SYNC || ev.type == EV_BG_BURST ||
+		    ev.type == EV_BG_PROBE))
+			continue;
 		s->now = ev.t;
 		dispatch(s, &ev);
 		if ((s->seq & 0xfff) == 0)
@@ -732,8 +789,10 @@ ssp_syn_run(const struct ssp_syn_params *p, const char *outdir,
 	if ((r = ssp_synsyms_new(&syms, e)) != SSP_OK)
 		return r;
 	if ((r = ssp_execpool_new(&kpool, syms, "system.switch_cpus", 0,
+	    (p->gem5_dialect & SSP_SYN_G5_FMTFLAG) != 0,
 	    p->seed, e)) != SSP_OK ||
 	    (r = ssp_execpool_new(&upool, syms, "system.switch_cpus", 1,
+	    (p->gem5_dialect & SSP_SYN_G5_FMTFLAG) != 0,
 	    p->seed, e)) != SSP_OK)
 		goto out;
 	if ((density = calloc(p->hosts, sizeof(*density))) == NULL) {

@@ -15,6 +15,21 @@
 #include "ssp_syngem5.h"
 #include "ssp_synlog.h"
 
+/* Versions of nicbm's DEBUG_NICBM output (FORMATS.md §5). */
+enum ssp_syn_nicbm {
+	SSP_SYN_NICBM_UPSTREAM,	/* since 2024-08: "info: ", "addr 0x", posted= */
+	SSP_SYN_NICBM_COLUMBO,	/* q713/simbricks log-analysis: "info: ", "addr %lx" */
+	SSP_SYN_NICBM_SIGCOMM22,/* 2022 printf: no prefix, "addr %lx", no posted= */
+};
+/* gem5 variants: SSP_SYN_G5_* in ssp_syngem5.h. */
+
+/* Parse "upstream" etc.; -1 if unknown. */
+int ssp_syn_nicbm_dialect(const char *name);
+const char *ssp_syn_nicbm_dialect_name(enum ssp_syn_nicbm d);
+/* Parse a comma-separated list of "current", "fmtflag", "noposted",
+ * "nobar" into SSP_SYN_G5_* bits; -1 on an unknown word. */
+int ssp_syn_gem5_dialect(const char *list, unsigned *bits);
+
 struct ssp_syn_params {
 	unsigned hosts;		/* simulated hosts, >= 2 */
 	unsigned servers;	/* of which servers (left switch), >= 1 */
@@ -41,6 +56,8 @@ struct ssp_syn_params {
 	int zlevel;		/* compress logs with zstd at this level (0 = no) */
 	uint64_t pace;		/* output limit in bytes/s (0 = none) */
 	const char *cmdline;	/* how the scenario was made, for the notes */
+	enum ssp_syn_nicbm nicbm_dialect;	/* which nicbm prints the NIC logs */
+	unsigned gem5_dialect;	/* SSP_SYN_G5_* bits */
 };
 
 void ssp_syn_defaults(struct ssp_syn_params *p);

@@ -125,9 +125,57 @@ static const struct {
 	{ "__x64_sys_socket", 0x1a, 'g' },
 	{ "__sys_socket", 0xc6, 'g' },
 	{ "sock_create", 0x2a, 'g' },
+	{ "__sock_create", 0x1c5, 'l' },
+	{ "inet_create", 0x2e5, 'l' },
+	{ "sock_alloc_file", 0x8a, 'g' },
+	{ "fd_install", 0x99, 'g' },
+	{ "__x64_sys_bind", 0x1e, 'g' },
+	{ "__sys_bind", 0xc2, 'g' },
+	{ "inet_bind", 0x4a, 'g' },
+	{ "__inet_bind", 0x1f1, 'g' },
+	{ "inet_csk_get_port", 0x3ea, 'g' },
+	{ "__x64_sys_connect", 0x1e, 'g' },
+	{ "__sys_connect", 0xca, 'g' },
+	{ "inet_stream_connect", 0x44, 'g' },
+	{ "__inet_stream_connect", 0x2b2, 'g' },
+	{ "__x64_sys_close", 0x2e, 'g' },
+	{ "close_fd", 0x50, 'g' },
+	{ "task_work_run", 0x8e, 'g' },
+	{ "__fput", 0x247, 'l' },
+	{ "sock_close", 0x19, 'l' },
+	{ "__sock_release", 0x3d, 'l' },
+	{ "inet_release", 0x4d, 'g' },
+	{ "release_sock", 0x7c, 'g' },
+	{ "tcp_v4_init_sock", 0x2b, 'l' },
+	{ "tcp_init_sock", 0x1b6, 'g' },
+	{ "tcp_init_xmit_timers", 0x6b, 'g' },
+	{ "tcp_v4_connect", 0x4b5, 'g' },
+	{ "ipv4_dst_check", 0x2c, 'l' },
+	{ "tcp_set_state", 0xe5, 'g' },
+	{ "tcp_fastopen_defer_connect", 0x82, 'g' },
+	{ "tcp_connect", 0x7a3, 'g' },
+	{ "tcp_sync_mss", 0x4d, 'g' },
+	{ "tcp_initialize_rcv_mss", 0x3c, 'g' },
+	{ "tcp_transmit_skb", 0x2b, 'l' },
+	{ "__tcp_transmit_skb", 0x9fe, 'l' },
+	{ "tcp_v4_send_check", 0x3b, 'g' },
+	{ "__tcp_v4_send_check", 0x4c, 'g' },
+	{ "tcp_v4_rcv", 0xcd1, 'g' },
+	{ "tcp_v4_do_rcv", 0x1ba, 'g' },
+	{ "tcp_rcv_state_process", 0x10b3, 'g' },
+	{ "tcp_release_cb", 0x10d, 'g' },
+	{ "tcp_close", 0x6e, 'g' },
+	{ "__tcp_close", 0x3be, 'g' },
+	{ "tcp_disconnect", 0x4ea, 'g' },
+	{ "tcp_write_queue_purge", 0x1b7, 'g' },
+	{ "tcp_clear_retrans", 0x2b, 'g' },
 	{ "__x64_sys_sendto", 0x24, 'g' },
 	{ "__sys_sendto", 0x13f, 'g' },
+	{ "__x64_sys_sendmsg", 0x1f, 'g' },
 	{ "__sys_sendmsg", 0x93, 'g' },
+	{ "___sys_sendmsg", 0xa9, 'l' },
+	{ "____sys_sendmsg", 0x23b, 'l' },
+	{ "copy_msghdr_from_user", 0x8b, 'l' },
 	{ "sockfd_lookup_light", 0x6c, 'l' },
 	{ "sock_sendmsg", 0x5a, 'g' },
 	{ "security_socket_sendmsg", 0x37, 'g' },
@@ -145,6 +193,8 @@ static const struct {
 	{ "udp_send_skb", 0x2c8, 'l' },
 	{ "udp4_hwcsum", 0xe2, 'g' },
 	{ "ip_send_skb", 0x19, 'g' },
+	{ "ip_queue_xmit", 0x14, 'g' },
+	{ "__ip_queue_xmit", 0x3d9, 'g' },
 	{ "ip_local_out", 0x38, 'g' },
 	{ "__ip_local_out", 0xd2, 'g' },
 	{ "ip_output", 0x7c, 'g' },
@@ -160,7 +210,17 @@ static const struct {
 	{ "skb_network_protocol", 0xb4, 'g' },
 	{ "dev_hard_start_xmit", 0xf5, 'g' },
 	{ "netdev_start_xmit", 0x42, 'l' },
+	{ "eth_type_vlan", 0x24, 'l' },
+	{ "dma_map_single_attrs", 0x70, 'l' },
 	{ "dma_map_page_attrs", 0x1b0, 'g' },
+	{ "loopback_xmit", 0xd5, 'l' },
+	{ "netif_rx", 0x20, 'g' },
+	{ "netif_rx_internal", 0x10f, 'l' },
+	{ "do_softirq", 0x5c, 'g' },
+	{ "net_rx_action", 0x2e5, 'l' },
+	{ "process_backlog", 0x173, 'l' },
+	{ "__netif_receive_skb_one_core", 0x7f, 'l' },
+	{ "ip_rcv", 0xbd, 'g' },
 	{ "__x64_sys_recvfrom", 0x24, 'g' },
 	{ "__sys_recvfrom", 0x13d, 'g' },
 	{ "sock_recvmsg", 0x5c, 'g' },
@@ -219,6 +279,19 @@ static const struct {
 	{ "swapgs_restore_regs_and_return_to_usermode", 0x92 },
 };
 
+/*
+ * Labels inside the entry code (SYM_INNER_LABEL): objdump lists them
+ * without a type, so sim2ev does not take them for functions, but the
+ * CPU passes through them.  entry_SYSCALL_64_safe_stack follows the
+ * stack switch of entry_SYSCALL_64 (Linux 5.15 arch/x86/entry/entry_64.S).
+ */
+static const struct {
+	const char *name, *in;
+	unsigned off;
+} vmlinux_labels[] = {
+	{ "entry_SYSCALL_64_safe_stack", "entry_SYSCALL_64", 0x19 },
+};
+
 /* A few data objects, for a table that looks like objdump's. */
 static const struct {
 	const char *name;
@@ -236,6 +309,8 @@ static const struct {
 struct ssp_synsyms {
 	struct ssp_synsym *sym;
 	size_t n, nvm;		/* vmlinux functions are sym[0..nvm) */
+	size_t nvf, nbl;	/* of which the table above, then blacklisted */
+	char *rules;		/* writable copy of the embedded rules (names) */
 	char *i40e;		/* writable copy of the embedded dump (names) */
 	uint64_t *starts;	/* sorted, every symbol of both tables */
 	size_t nstarts;
@@ -292,13 +367,56 @@ load_i40e(struct ssp_synsyms *s, struct ssp_err *e)
 	return SSP_OK;
 }
 
+/* A made-up but stable size for a function of the rules' blacklist. */
+static uint64_t
+noise_size(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return 0x18 + h % 0x1e0;
+}
+
+/*
+ * The blacklist of the rules (Columbo's noise functions: xa_load,
+ * __put_page, ...) that the table above lacks, after it: real guests run
+ * them inside every kind of syscall.
+ */
+static void
+add_blacklisted(struct ssp_synsyms *s, uint64_t *addr)
+{
+	char *p, *nl;
+	size_t i;
+
+	for (p = s->rules; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			break;
+		*nl = '\0';
+		if (strncmp(p, "blacklist,", 10) != 0)
+			continue;
+		p += 10;
+		for (i = 0; i < s->n; i++)
+			if (strcmp(s->sym[i].name, p) == 0)
+				break;
+		if (i < s->n)
+			continue;
+		s->sym[s->n++] = (struct ssp_synsym){ p, *addr, noise_size(p),
+		    SSP_SYNTAB_VMLINUX };
+		s->starts[s->nstarts++] = *addr;
+		*addr += (noise_size(p) + 0x1f) & ~0xfull;
+		s->nbl++;
+	}
+}
+
 int
 ssp_synsyms_new(struct ssp_synsyms **sp, struct ssp_err *e)
 {
 	struct ssp_synsyms *s;
 	size_t nvf = sizeof(vmlinux_funcs) / sizeof(vmlinux_funcs[0]);
 	size_t nve = sizeof(vmlinux_entry) / sizeof(vmlinux_entry[0]);
-	size_t nlines = 0, i;
+	size_t nvl = sizeof(vmlinux_labels) / sizeof(vmlinux_labels[0]);
+	size_t nlines = 0, i, k;
 	uint64_t addr = VMLINUX_TEXT;
 	const char *c;
 	int r;
@@ -306,10 +424,13 @@ ssp_synsyms_new(struct ssp_synsyms **sp, struct ssp_err *e)
 	*sp = NULL;
 	for (c = ssp_syndata_i40e; *c != '\0'; c++)
 		nlines += *c == '\n';
+	for (c = ssp_syndata_rules; *c != '\0'; c++)
+		nlines += *c == '\n';
 	s = calloc(1, sizeof(*s));
 	if (s == NULL || (s->i40e = strdup(ssp_syndata_i40e)) == NULL ||
-	    (s->sym = calloc(nvf + nve + nlines, sizeof(*s->sym))) == NULL ||
-	    (s->starts = calloc(nvf + nve + nlines + 8, sizeof(*s->starts))) == NULL) {
+	    (s->rules = strdup(ssp_syndata_rules)) == NULL ||
+	    (s->sym = calloc(nvf + nve + nvl + nlines, sizeof(*s->sym))) == NULL ||
+	    (s->starts = calloc(nvf + nve + nvl + nlines + 8, sizeof(*s->starts))) == NULL) {
 		ssp_synsyms_free(s);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
@@ -320,6 +441,8 @@ ssp_synsyms_new(struct ssp_synsyms **sp, struct ssp_err *e)
 		/* functions are 16-byte aligned, with padding between */
 		addr += (vmlinux_funcs[i].size + 0x1f) & ~0xfull;
 	}
+	s->nvf = s->n;
+	add_blacklisted(s, &addr);
 	addr = VMLINUX_ENTRY;
 	for (i = 0; i < nve; i++) {
 		s->sym[s->n++] = (struct ssp_synsym){ vmlinux_entry[i].name, addr,
@@ -327,6 +450,17 @@ ssp_synsyms_new(struct ssp_synsyms **sp, struct ssp_err *e)
 		s->starts[s->nstarts++] = addr;
 		addr += (vmlinux_entry[i].size + 0x3f) & ~0x3full;
 	}
+	/* labels: size 0 (not functions), after the entry code */
+	for (i = 0; i < nvl; i++)
+		for (k = s->n - nve; k < s->n; k++)
+			if (strcmp(s->sym[k].name, vmlinux_labels[i].in) == 0) {
+				uint64_t a = s->sym[k].addr + vmlinux_labels[i].off;
+
+				s->sym[s->n++] = (struct ssp_synsym){
+				    vmlinux_labels[i].name, a, 0, SSP_SYNTAB_VMLINUX };
+				s->starts[s->nstarts++] = a;
+				break;
+			}
 	for (i = 0; i < sizeof(vmlinux_data) / sizeof(vmlinux_data[0]); i++)
 		s->starts[s->nstarts++] = vmlinux_data[i].addr;
 	s->nvm = s->n;
@@ -355,6 +489,7 @@ ssp_synsyms_free(struct ssp_synsyms *s)
 	free(s->byname);
 	free(s->starts);
 	free(s->i40e);
+	free(s->rules);
 	free(s);
 }
 
@@ -374,6 +509,29 @@ ssp_synsyms_find(const struct ssp_synsyms *s, const char *name)
 	for (; lo < s->n && strcmp(s->byname[lo]->name, name) == 0; lo++)
 		if (s->byname[lo]->size > 0)	/* vmlinux first, then i40e */
 			return s->byname[lo];
+	return NULL;
+}
+
+size_t
+ssp_synsyms_nnoise(const struct ssp_synsyms *s)
+{
+	return s->nbl;
+}
+
+const struct ssp_synsym *
+ssp_synsyms_noise(const struct ssp_synsyms *s, size_t i)
+{
+	return i < s->nbl ? &s->sym[s->nvf + i] : NULL;
+}
+
+const struct ssp_synsym *
+ssp_synsyms_label(const struct ssp_synsyms *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nvm; i++)
+		if (s->sym[i].size == 0 && strcmp(s->sym[i].name, name) == 0)
+			return &s->sym[i];
 	return NULL;
 }
 
@@ -423,9 +581,14 @@ ssp_synsyms_write_vmlinux(const struct ssp_synsyms *s, const char *path,
 			    " %s\n", y->addr, vmlinux_funcs[i].bind, y->size,
 			    y->name);
 	}
+	for (; i < s->nvf + s->nbl; i++)	/* ".isra.0" copies are local */
+		fprintf(f, "%016" PRIx64 " %c     F .text\t%016" PRIx64 " %s\n",
+		    s->sym[i].addr, strchr(s->sym[i].name, '.') != NULL ? 'l' : 'g',
+		    s->sym[i].size, s->sym[i].name);
 	for (; i < s->nvm; i++)
-		fprintf(f, "%016" PRIx64 " g     F .entry.text\t%016" PRIx64
-		    " %s\n", s->sym[i].addr, s->sym[i].size, s->sym[i].name);
+		fprintf(f, "%016" PRIx64 " g     %c .entry.text\t%016" PRIx64
+		    " %s\n", s->sym[i].addr, s->sym[i].size > 0 ? 'F' : ' ',
+		    s->sym[i].size, s->sym[i].name);
 	for (i = 0; i < sizeof(vmlinux_data) / sizeof(vmlinux_data[0]); i++)
 		fprintf(f, "%016" PRIx64 " g     O .data\t%016x %s\n",
 		    vmlinux_data[i].addr, vmlinux_data[i].size,

@@ -32,6 +32,14 @@ void ssp_synsyms_free(struct ssp_synsyms *s);
 /* A function by name (vmlinux first), or NULL. */
 const struct ssp_synsym *ssp_synsyms_find(const struct ssp_synsyms *s,
     const char *name);
+/* The functions of the rules' blacklist that only the blacklist names
+ * (noise inside syscalls), by index. */
+size_t ssp_synsyms_nnoise(const struct ssp_synsyms *s);
+const struct ssp_synsym *ssp_synsyms_noise(const struct ssp_synsyms *s,
+    size_t i);
+/* A label without a type inside a function (objdump: no 'F'), or NULL. */
+const struct ssp_synsym *ssp_synsyms_label(const struct ssp_synsyms *s,
+    const char *name);
 /* Is addr the start of any symbol of either table? */
 int ssp_synsyms_is_start(const struct ssp_synsyms *s, uint64_t addr);
 /* The i-th vmlinux function (for instruction pcs inside bodies). */

@@ -6,7 +6,8 @@
 #
 # BENCH_EVENTS (default 20000000) events, best of BENCH_REPEAT (default 5)
 # runs each.  Prints events/s by wall clock and by CPU time (user + sys),
-# which is steadier on a shared machine.  Needs GNU time (/usr/bin/time).
+# which is steadier on a shared machine.  Times with the runstat helper
+# (CLOCK_MONOTONIC and wait4: no 10 ms rounding as with GNU time).
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -15,8 +16,7 @@ export LC_ALL
 N=${BENCH_EVENTS:-20000000}
 R=${BENCH_REPEAT:-5}
 RULES=$(cd "$(dirname "$0")/.." && pwd)/tests/data/samples/rules-linux-i40e.csv
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "bench-evfilter: needs GNU time at $TIME" >&2; exit 1; }
+[ -x "$SSP_HELPERS/runstat" ] || { echo "bench-evfilter: runstat is not built" >&2; exit 1; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/ssp-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
@@ -32,8 +32,8 @@ run() {
 	name=$1; shift
 	bw=999999; bc=999999; i=0
 	while [ "$i" -lt "$R" ]; do
-		"$TIME" -f "%e %U %S" -o "$W/t" "$@" > /dev/null
-		read -r e u s < "$W/t"
+		"$SSP_HELPERS/runstat" -o "$W/t" "$@" > /dev/null
+		read -r e u s _ < "$W/t"
 		bw=$(echo "$e $bw" | awk '{ print ($1 < $2) ? $1 : $2 }')
 		bc=$(echo "$u $s $bc" | awk '{ c = $1 + $2; print (c < $3) ? c : $3 }')
 		i=$((i + 1))

@@ -28,14 +28,18 @@ echo "  2 gem5 hosts, 2 i40e NICs (nicbm), 1 ns-3 dumbbell; 100 request/response
 echo
 
 # --- phase 1: one sim2ev | evfilter pipeline per log, two at a time ---------
-syms="-s $S/vmlinux.syms -s $S/i40e.syms,i40e,0xffffffffa0000000"
+# sim2ev runs in the sample directory on relative names: the stream headers
+# record the log and symbol table paths (source:, symtabs:), and evspan's
+# trace ids hash the headers, so absolute paths would make the ids depend
+# on where the checkout is (evfilter records its blacklist file too).
+syms="-s vmlinux.syms -s i40e.syms,i40e,0xffffffffa0000000"
 t0=$(now)
 cat >"$OUT/phase1.jobs" <<EOF
-gem5 server0 $S/server0.gem5.log.zst
-gem5 client0 $S/client0.gem5.log.zst
-nicbm server0-nic $S/server0-nic.nicbm.log.zst
-nicbm client0-nic $S/client0-nic.nicbm.log.zst
-ns3 net $S/net.ns3.log.zst
+gem5 server0 server0.gem5.log.zst
+gem5 client0 client0.gem5.log.zst
+nicbm server0-nic server0-nic.nicbm.log.zst
+nicbm client0-nic client0-nic.nicbm.log.zst
+ns3 net net.ns3.log.zst
 EOF
 export OUT S SHOW syms
 # shellcheck disable=SC2016
@@ -43,8 +47,9 @@ xargs -P 2 -L 1 sh -c '
 	set -e
 	fmt=$0 name=$1 log=$2
 	[ "$fmt" = gem5 ] && s=$syms || s=
+	cd "$S"
 	sim2ev -f "$fmt" -n "$name" $s --stats "$log" 2>"$OUT/$name.sim2ev.txt" |
-	    evfilter --no-noise -b "$S/rules.csv" --stats -o "$OUT/$name.ev.zst" \
+	    evfilter --no-noise -b rules.csv --stats -o "$OUT/$name.ev.zst" \
 	    2>"$OUT/$name.evfilter.txt"
 ' <"$OUT/phase1.jobs"
 t1=$(now)
@@ -119,12 +124,21 @@ slow=$(sqlite3 "$OUT/spans.db" "SELECT id FROM traces
 sqlite3 "$OUT/spans.db" "SELECT 'slowest trace: ' || trace_id || ', ' || spans ||
     ' spans, ' || round(dur_ps / 1e6, 2) || ' us from ' || root_kind || ' on ' ||
     root_stream FROM traces WHERE id = $slow"
-echo "  where its time went (busy = some span of the stream open; idle = in flight between simulators):"
-q "SELECT ifnull(stream, '(idle)') AS stream, spans, round(busy_ps / 1e6, 2) AS busy_us,
-       round(100.0 * share, 1) AS pct
-   FROM (SELECT stream, spans, busy_ps, share FROM trace_streams WHERE trace = $slow
-         UNION ALL SELECT NULL, NULL, idle_ps, 1.0 * idle_ps / dur_ps FROM traces WHERE id = $slow)
-   ORDER BY busy_ps DESC" | sed 's/^/    /'
+echo "  where its time went, per simulator instance (one stream each; busy = some span"
+echo "  of the stream open; idle = no span open anywhere, in flight between simulators):"
+q "SELECT ifnull(t.stream, '(idle)') AS stream, ifnull(s.sim, '') AS sim, t.spans,
+       round(t.busy_ps / 1e6, 2) AS busy_us, round(100.0 * t.share, 1) AS pct
+   FROM (SELECT run, stream, spans, busy_ps, share FROM trace_streams WHERE trace = $slow
+         UNION ALL SELECT run, NULL, NULL, idle_ps, 1.0 * idle_ps / dur_ps
+         FROM traces WHERE id = $slow) AS t
+   LEFT JOIN streams AS s ON s.run = t.run AND s.name = t.stream
+   ORDER BY t.busy_ps DESC" | sed 's/^/    /'
+echo "  per simulator type (busy summed over its instances):"
+q "SELECT s.sim, count(*) AS instances, sum(t.spans) AS spans,
+       round(sum(t.busy_ps) / 1e6, 2) AS busy_us, round(100.0 * sum(t.share), 1) AS pct
+   FROM trace_streams AS t JOIN streams AS s ON s.run = t.run AND s.name = t.stream
+   WHERE t.trace = $slow GROUP BY s.sim ORDER BY sum(t.busy_ps) DESC" | sed 's/^/    /'
+echo "  per span kind:"
 q "SELECT kind, spans, round(busy_ps / 1e6, 2) AS busy_us, round(100.0 * share, 1) AS pct
    FROM trace_kinds WHERE trace = $slow ORDER BY busy_ps DESC" | sed 's/^/    /'
 echo

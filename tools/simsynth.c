@@ -18,8 +18,8 @@
 
 enum {
 	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
-	O_ETH_LAT, O_EXEC_RATE, O_GEM5_SIZE, O_HOUSE, O_INTERVAL, O_ITR,
-	O_NET_LAT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
+	O_ETH_LAT, O_EXEC_RATE, O_GEM5_DIALECT, O_GEM5_SIZE, O_HOUSE, O_INTERVAL,
+	O_ITR, O_NET_LAT, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
 	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL,
 };
 
@@ -56,6 +56,8 @@ usage(int code)
 		    "      --itr TIME            NIC interrupt throttling (0)\n"
 		    "      --sync-interval TIME  SimBricks sync messages (500ns)\n"
 		    "      --checkpoint-offset TIME  gem5 prints absolute ticks (0)\n"
+		    "      --gem5-dialect LIST   fmtflag, noposted, nobar: older gem5 output (current)\n"
+		    "      --nicbm-dialect D     upstream, columbo or sigcomm22 (upstream)\n"
 		    "      --gem5-size SIZE      pad each gem5 log to about SIZE (k/M/G)\n"
 		    "      --exec-rate N         else: padding Exec lines per us (10)\n"
 		    "  -s, --seed N              random seed (1)\n"
@@ -209,6 +211,7 @@ main(int argc, char **argv)
 		{ "concurrency", required_argument, NULL, 'c' },
 		{ "eth-latency", required_argument, NULL, O_ETH_LAT },
 		{ "exec-rate", required_argument, NULL, O_EXEC_RATE },
+		{ "gem5-dialect", required_argument, NULL, O_GEM5_DIALECT },
 		{ "gem5-size", required_argument, NULL, O_GEM5_SIZE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "hosts", required_argument, NULL, 'H' },
@@ -216,6 +219,7 @@ main(int argc, char **argv)
 		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "itr", required_argument, NULL, O_ITR },
 		{ "net-latency", required_argument, NULL, O_NET_LAT },
+		{ "nicbm-dialect", required_argument, NULL, O_NICBM_DIALECT },
 		{ "nonposted", required_argument, NULL, O_NONPOSTED },
 		{ "pace", required_argument, NULL, O_PACE },
 		{ "pcie-latency", required_argument, NULL, O_PCIE_LAT },
@@ -273,6 +277,11 @@ main(int argc, char **argv)
 		case O_CKPT: p.ckpt_offset = tm(o, optarg); break;
 		case O_ETH_LAT: p.eth_lat = tm(o, optarg); break;
 		case O_EXEC_RATE: p.exec_rate = frac(o, optarg, 1e6); break;
+		case O_GEM5_DIALECT:
+			if (ssp_syn_gem5_dialect(optarg, &p.gem5_dialect) != 0)
+				bad(o, optarg, "want a comma-separated list of "
+				    "current, fmtflag, noposted, nobar");
+			break;
 		case O_GEM5_SIZE:
 			if (parse_scaled(optarg, 1, &p.gem5_size) != 0)
 				bad(o, optarg, "invalid size");
@@ -281,6 +290,11 @@ main(int argc, char **argv)
 		case O_INTERVAL: p.interval = tm(o, optarg); break;
 		case O_ITR: p.itr = tm(o, optarg); break;
 		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
+		case O_NICBM_DIALECT:
+			if ((i = ssp_syn_nicbm_dialect(optarg)) < 0)
+				bad(o, optarg, "want upstream, columbo or sigcomm22");
+			p.nicbm_dialect = (enum ssp_syn_nicbm)i;
+			break;
 		case O_NONPOSTED: p.nonposted = frac(o, optarg, 1); break;
 		case O_PACE:
 			if (parse_scaled(optarg, 1, &p.pace) != 0)

@@ -37,7 +37,7 @@ same "dumbbell, root,net-syscalls" 75fa04c74003fe8c1736daf0b7c2acbc2931617177791
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" e719638f570929640f9b879538687c5964fde55ebca4d1b959b1af8d47d6cf88 \
+same "samples/dumbbell, --events" 2a9d039457bd31eede02cfe1a04eb6904b9fd552e6d6d03bdc6dc9d5748f7dc1 \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic

@@ -32,11 +32,11 @@ linkcheck() {
 		}
 	}'
 }
-eq "sample: 5 links" "$(spancat -n "$T/s.sp" | awk '$2 == "links" {print $1}')" 5
+eq "sample: 6 links" "$(spancat -n "$T/s.sp" | awk '$2 == "links" {print $1}')" 6
 eq "every link record directly follows its span" "$(linkcheck "$T/s.sp")" ""
 eq "--events: every link follows its span and its member events" \
     "$(linkcheck "$T/se.sp")" ""
-eq "--events: the same 5 links" "$(spancat --json "$T/se.sp" | grep -c '"type":"link"')" 5
+eq "--events: the same 6 links" "$(spancat --json "$T/se.sp" | grep -c '"type":"link"')" 6
 eq "a link's target is written before it" "$(spancat --json "$T/s.sp" | awk '
 	{ span = $0; sub(/^.*"span":"/, "", span); sub(/".*/, "", span) }
 	/"type":"link"/ { t = $0; sub(/^.*"target":"/, "", t); sub(/".*/, "", t)

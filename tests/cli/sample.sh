@@ -5,9 +5,9 @@ S="$TOP/samples/dumbbell"
 
 size=$(cat "$S"/* | wc -c)
 [ "$size" -lt 2000000 ] && ok "sample is $size bytes (< 2 MB)" || not_ok "sample is $size bytes"
-check "README gives the command" grep -q "simsynth -z --zstd-level 15 -n 100 --exec-rate 1 --sync-interval 2us" "$S/README.md"
+check "README gives the command" grep -q "simsynth -z --zstd-level 15 -s 6 -n 100 --exec-rate 1 --sync-interval 2us" "$S/README.md"
 # the command without compression (zstd output bytes depend on the zstd version)
-expect_rc 0 "regenerate" simsynth -n 100 --exec-rate 1 --sync-interval 2us --bg-to-host 0.1 "$T/d"
+expect_rc 0 "regenerate" simsynth -s 6 -n 100 --exec-rate 1 --sync-interval 2us --bg-to-host 0.1 "$T/d"
 for f in server0.gem5.log client0.gem5.log server0-nic.nicbm.log \
     client0-nic.nicbm.log net.ns3.log; do
 	zstd -q -d -c "$S/$f.zst" >"$T/$f"
@@ -20,7 +20,7 @@ for f in topology.csv vmlinux.syms i40e.syms rules.csv; do
 done
 check "commands name the .zst logs" grep -q "^sim2ev -f ns3 -n net -o net.ev.zst net.ns3.log.zst$" "$S/commands.sh"
 # numbers quoted in the README
-eq "spans in the truth" "$(($(wc -l <"$T/truth.csv") - 1))" 7910
-eq "ns-3 lines" "$(wc -l <"$T/net.ns3.log" | tr -d ' ')" 21532
-check "README counts" grep -q "The truth, by kind: 1513 host.syscall, 890 host.mmio, 1258 host.dma," "$S/README.md"
+eq "spans in the truth" "$(($(wc -l <"$T/truth.csv") - 1))" 7977
+eq "ns-3 lines" "$(wc -l <"$T/net.ns3.log" | tr -d ' ')" 17508
+check "README counts" grep -q "The truth, by kind: 1520 host.syscall, 902 host.mmio, 1275 host.dma," "$S/README.md"
 done_testing

@@ -26,8 +26,8 @@ setup(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "/tmp/ssp-test-syngem5-%d", (int)getpid());
 	return ssp_synsyms_new(&syms, &e) != SSP_OK ||
-	    ssp_execpool_new(&kp, syms, "system.switch_cpus", 0, 7, &e) != SSP_OK ||
-	    ssp_execpool_new(&up, syms, "system.switch_cpus", 1, 7, &e) != SSP_OK;
+	    ssp_execpool_new(&kp, syms, "system.switch_cpus", 0, 0, 7, &e) != SSP_OK ||
+	    ssp_execpool_new(&up, syms, "system.switch_cpus", 1, 0, 7, &e) != SSP_OK;
 }
 
 static int

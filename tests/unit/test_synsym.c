@@ -41,6 +41,18 @@ test_lookup(void **state)
 	/* section symbols count as starts: never use their addresses */
 	assert_true(ssp_synsyms_is_start(s, 0xffffffffa0000000ull));
 	assert_null(ssp_synsyms_find(s, "no_such_function"));
+	/* an inner label: no function, but a start inside entry_SYSCALL_64 */
+	assert_null(ssp_synsyms_find(s, "entry_SYSCALL_64_safe_stack"));
+	assert_non_null(ssp_synsyms_label(s, "entry_SYSCALL_64_safe_stack"));
+	assert_true(ssp_synsyms_label(s, "entry_SYSCALL_64_safe_stack")->addr ==
+	    f->addr + 0x19);
+	assert_true(ssp_synsyms_is_start(s, f->addr + 0x19));
+	assert_null(ssp_synsyms_label(s, "entry_SYSCALL_64"));
+	/* the rules' blacklist is in the table, as noise functions */
+	assert_true(ssp_synsyms_nnoise(s) > 40);
+	assert_non_null(ssp_synsyms_find(s, "xa_load"));
+	assert_non_null(ssp_synsyms_find(s, "biovec_phys_mergeable.isra.0"));
+	assert_non_null(ssp_synsyms_find(s, "__rcu_read_unlock"));
 	assert_true(ssp_synsyms_nvmlinux(s) > 100);
 	assert_null(ssp_synsyms_vmlinux(s, ssp_synsyms_nvmlinux(s)));
 	ssp_synsyms_free(s);
@@ -82,7 +94,8 @@ test_tables_written(void **state)
 		}
 	}
 	fclose(f);
-	assert_int_equal(nf, ssp_synsyms_nvmlinux(s) - 1);	/* _stext has no F */
+	/* _stext and entry_SYSCALL_64_safe_stack have no F */
+	assert_int_equal(nf, ssp_synsyms_nvmlinux(s) - 2);
 	assert_true(nlines > nf);
 	assert_int_equal(ssp_synsyms_write_i40e(path, &e), SSP_OK);
 	f = fopen(path, "r");
