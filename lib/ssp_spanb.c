@@ -1059,6 +1059,17 @@ ev_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	h->last_cpu = (int)cpu;
 	h->last_fcls = cls;
 	sc = h->cur[cpu];
+	/* Another syscall-entry function before any other function of the
+	 * syscall is the entry trampoline going on (entry_SYSCALL_64, then
+	 * its label entry_SYSCALL_64_safe_stack): the same syscall.  The
+	 * span's own entry function again is a new syscall. */
+	if ((cls & SSP_FC_SYSCALL_ENTRY) && sc != NULL &&
+	    sc->a[SSP_SA_SYSCALL_CALL - NC] == 0 &&
+	    sc->a[SSP_SA_SYSCALL_ENTRY - NC] != ostr(b, st, ev->f[SSP_F_FUNC_SYM])) {
+		add_ev(b, sc, ev);
+		sc->a[SSP_SA_SYSCALL_FUNCS - NC]++;
+		return;
+	}
 	if (cls & SSP_FC_SYSCALL_ENTRY) {
 		if (sc != NULL)
 			finish(b, sc);

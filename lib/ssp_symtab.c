@@ -123,7 +123,7 @@ scan_addr(const char **pp, const char *end, uint64_t *addr)
 
 /*
  * objdump -t: "<addr> <7 flag chars> <section>\t<size> <name>", flags
- * [lgu! ][w ][C ][W ][Ii ][dD ][FfO ].  Returns 1 function, 0 other
+ * [lgu! ][w ][C ][W ][Ii ][dD ][FfO ].  Returns 1 code symbol, 0 other
  * symbol, -1 not such a line.
  */
 static int
@@ -155,7 +155,13 @@ objdump_line(const char *p, const char *end, uint64_t *addr, const char **name,
 		p += 11;
 		ssp_skip_sp(&p, end);
 	}
-	if (f[6] != 'F' || (tab - sec == 5 && memcmp(sec, "*UND*", 5) == 0))
+	if (tab - sec == 5 && memcmp(sec, "*UND*", 5) == 0)
+		return 0;
+	/* Untyped code symbols count too: the kernel's assembly entry points
+	 * (SYM_CODE_START: entry_SYSCALL_64) and inner labels
+	 * (entry_SYSCALL_64_safe_stack) carry no F, yet gem5 names them. */
+	if (f[6] != 'F' && !(f[6] == ' ' && f[5] == ' ' &&
+	    memmem(sec, (size_t)(tab - sec), "text", 4) != NULL))
 		return 0;
 	while (end > p && (end[-1] == ' ' || end[-1] == '\r'))
 		end--;
@@ -170,7 +176,8 @@ objdump_line(const char *p, const char *end, uint64_t *addr, const char **name,
 	}
 	*name = p;
 	*nlen = (size_t)(end - p);
-	*rank = (tab - sec == 5 && memcmp(sec, ".text", 5) == 0 ? 0 : 4) +
+	*rank = (f[6] == 'F' ? 0 : 8) +
+	    (tab - sec == 5 && memcmp(sec, ".text", 5) == 0 ? 0 : 4) +
 	    (f[0] == 'g' || f[0] == 'u' ? 0 : f[1] == 'w' ? 1 : 2);
 	return 1;
 }

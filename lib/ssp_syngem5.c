@@ -493,8 +493,7 @@ ssp_gem5w_push_imm(struct ssp_gem5w *w, int64_t t, uint64_t pc)
 	p = ssp_put_str(p, "A0 T0 : 0x");
 	p = ssp_put_hex(p, pc);
 	p = put_macro(p, &push_imm, pc);
-	end(w, p, -1);
-	w->nskip[SSP_G5_EXEC]++;
+	end(w, p, SSP_EV_FUNC);
 	for (k = 0; k < push_imm.nu; k++) {
 		p = begin(w, t + 125 * k, "ExecEnable", w->cpu);
 		p = ssp_put_str(p, "A0 T0 : 0x");

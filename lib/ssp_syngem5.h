@@ -64,8 +64,9 @@ void ssp_gem5w_fill(struct ssp_gem5w *w, int64_t t);
 
 /* A function entry: macro-op line at the symbol address + its micro-ops. */
 void ssp_gem5w_func(struct ssp_gem5w *w, int64_t t, uint64_t pc);
-/* "push 0x2b" at pc (not a function entry): macro-op and micro-ops, the
- * second micro-op one CPU tick later. */
+/* "push 0x2b" at a code label pc: macro-op (a function-entry event, as
+ * sim2ev reads untyped code symbols) and micro-ops, the second micro-op
+ * one CPU tick later. */
 void ssp_gem5w_push_imm(struct ssp_gem5w *w, int64_t t, uint64_t pc);
 void ssp_gem5w_mmio(struct ssp_gem5w *w, int64_t t, int write, uint64_t addr,
     unsigned size, uint64_t id, int bar, uint64_t offs, int posted);

@@ -281,8 +281,8 @@ static const struct {
 
 /*
  * Labels inside the entry code (SYM_INNER_LABEL): objdump lists them
- * without a type, so sim2ev does not take them for functions, but the
- * CPU passes through them.  entry_SYSCALL_64_safe_stack follows the
+ * without a type and size; sim2ev takes such code symbols as function
+ * entries, and evspan keeps the syscall span going through them.  entry_SYSCALL_64_safe_stack follows the
  * stack switch of entry_SYSCALL_64 (Linux 5.15 arch/x86/entry/entry_64.S).
  */
 static const struct {

@@ -37,7 +37,7 @@ same "dumbbell, root,net-syscalls" 75fa04c74003fe8c1736daf0b7c2acbc2931617177791
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" 2a9d039457bd31eede02cfe1a04eb6904b9fd552e6d6d03bdc6dc9d5748f7dc1 \
+same "samples/dumbbell, --events" 6c9e22366e4f643dd3282e23a4afabeb7f109799e90989b2e490238e8b1ca20d \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic

@@ -447,6 +447,38 @@ test_syscall(void **state)
 	teardown(h);
 }
 
+/* The entry trampoline (entry_SYSCALL_64, then its inner label, both
+ * syscall-entry) is one syscall; the same entry function again is not. */
+static void
+test_syscall_trampoline(void **state)
+{
+	struct h *h = setup("syscall-entry,entry_SYSCALL_64_safe_stack\n", 0);
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	fn(h, H1, 105, "entry_SYSCALL_64_safe_stack");
+	fn(h, H1, 110, "do_syscall_64");
+	fn(h, H1, 120, "__sys_sendto");
+	fn(h, H1, 200, "entry_SYSCALL_64");	/* a syscall of its entry alone */
+	fn(h, H1, 300, "entry_SYSCALL_64");	/* then the next one */
+	fn(h, H1, 310, "do_syscall_64");
+	fn(h, H1, 320, "entry_SYSCALL_64_safe_stack");	/* after a call: new */
+	finish(h);
+	assert_int_equal(count(h, SSP_SK_HOST_SYSCALL), 4);
+	s = span_at(h, SSP_SK_HOST_SYSCALL, 100);
+	assert_string_equal(ostr(h, s->f[SSP_SA_SYSCALL_ENTRY]), "entry_SYSCALL_64");
+	assert_string_equal(ostr(h, s->f[SSP_SA_SYSCALL_CALL]), "do_syscall_64");
+	assert_int_equal(s->f[SSP_SA_SYSCALL_FUNCS], 4);
+	assert_int_equal(s->f[SSP_SF_DUR], 20);
+	assert_int_equal(span_at(h, SSP_SK_HOST_SYSCALL, 200)->f[SSP_SA_SYSCALL_FUNCS], 1);
+	assert_int_equal(span_at(h, SSP_SK_HOST_SYSCALL, 300)->f[SSP_SA_SYSCALL_FUNCS], 2);
+	s = span_at(h, SSP_SK_HOST_SYSCALL, 320);
+	assert_string_equal(ostr(h, s->f[SSP_SA_SYSCALL_ENTRY]), "entry_SYSCALL_64_safe_stack");
+	check_invariants(h);
+	teardown(h);
+}
+
 static void
 test_syscall_per_cpu(void **state)
 {
@@ -1299,6 +1331,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syscall),
+		cmocka_unit_test(test_syscall_trampoline),
 		cmocka_unit_test(test_syscall_per_cpu),
 		cmocka_unit_test(test_mmio_handover),
 		cmocka_unit_test(test_mmio_fifo_offsets),

@@ -112,10 +112,16 @@ test_formats(void **state)
 	    "0000000000401010  w   DF .text\t0000000000000010  GLIBC_2.2.5 dyn_like\n"
 	    "0000000000401020 l    df *ABS*\t0000000000000000 a.c\n"
 	    "0000000000000000       F *UND*\t0000000000000000 undefined_fn\n"
-	    "ffffffff80fff000 g     F .text\t0000000000000010 _stext_objdump\n",
+	    "ffffffff80fff000 g     F .text\t0000000000000010 _stext_objdump\n"
+	    /* untyped code symbols: an assembly entry point and its label */
+	    "ffffffff81c00000 g       .entry.text\t00000000000000a5 entry_SYSCALL_64\n"
+	    "ffffffff81c00019 g       .entry.text\t0000000000000000 entry_SYSCALL_64_safe_stack\n"
+	    "ffffffff81c00000 g     F .entry.text\t0000000000000010 typed_alias\n"
+	    "ffffffff82000000 g       .data\t0000000000000000 untyped_data\n"
+	    "ffffffff82000100 l    d  .text\t0000000000000000 .text\n",
 	    "od", 0x1000, &n, &fmt, &e), SSP_OK);
 	assert_int_equal(fmt, SSP_SYMFMT_OBJDUMP);
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 6);
 	assert_int_equal(ssp_symtab_finish(st, &e), SSP_OK);
 	assert_string_equal(name_at(0xffffffff81000000ULL), "_stext");	/* first table wins */
 	assert_string_equal(name_at(0xffffffff81000100ULL), "local_fn_global_alias");
@@ -132,7 +138,12 @@ test_formats(void **state)
 	assert_string_equal(name_at(0x402000), "hid_fn");	/* offset 0x1000 */
 	assert_string_equal(name_at(0x402010), "dyn_like");
 	assert_null(name_at(0x1000));
-	assert_int_equal(ssp_symtab_count(st), 9);
+	/* a typed function beats an untyped symbol at its address */
+	assert_string_equal(name_at(0xffffffff81c01000ULL), "typed_alias");
+	assert_string_equal(name_at(0xffffffff81c01019ULL), "entry_SYSCALL_64_safe_stack");
+	assert_null(name_at(0xffffffff82001000ULL));
+	assert_null(name_at(0xffffffff82001100ULL));
+	assert_int_equal(ssp_symtab_count(st), 12);
 	assert_true(ssp_symtab_bytes(st) > 0);
 }
 
