@@ -22,9 +22,10 @@
 
 /* One page being filled, at one level of a tree (0: the leaves). */
 struct level {
-	unsigned char *cells;	/* cell bytes, without the child pointer */
-	size_t clen, ccap;
-	uint32_t *off, *len;	/* each cell in cells */
+	unsigned char *pg;	/* the page: cells placed from the end down */
+	size_t top;		/* where the cell content starts */
+	uint32_t *off, *len;	/* each cell: offset, length without the
+				 * child pointer and padding */
 	uint32_t *child;	/* interior: the left child of each cell */
 	int64_t *key;		/* interior table pages: each cell's rowid */
 	unsigned n, cap;
@@ -83,7 +84,7 @@ put16(unsigned char *p, uint32_t v)
 
 /* SQLite's varint: big-endian groups of 7 bits, 8 in the ninth byte. */
 static unsigned
-put_varint(unsigned char *p, uint64_t v)
+put_varint_long(unsigned char *p, uint64_t v)
 {
 	unsigned char tmp[10];
 	unsigned n = 0, i;
@@ -107,7 +108,22 @@ put_varint(unsigned char *p, uint64_t v)
 	return n;
 }
 
-static unsigned
+static inline unsigned
+put_varint(unsigned char *p, uint64_t v)
+{
+	if (v < 0x80) {
+		p[0] = (unsigned char)v;
+		return 1;
+	}
+	if (v < 0x4000) {
+		p[0] = (unsigned char)(0x80 | v >> 7);
+		p[1] = (unsigned char)(v & 0x7f);
+		return 2;
+	}
+	return put_varint_long(p, v);
+}
+
+static inline unsigned
 varint_len(uint64_t v)
 {
 	unsigned n = 1;
@@ -242,59 +258,27 @@ overflow(struct ssp_bt *b, const unsigned char *p, size_t n)
 
 /* --- records ---------------------------------------------------------------- */
 
-static uint64_t
-serial_type(const struct ssp_bt_val *v, unsigned *len)
-{
-	uint64_t u;
-
-	switch (v->type) {
-	case SQLITE_INTEGER:
-		u = v->i < 0 ? ~(uint64_t)v->i : (uint64_t)v->i;
-		if (v->i == 0 || v->i == 1) {
-			*len = 0;
-			return 8 + (uint64_t)v->i;
-		}
-		if (u <= 127) {
-			*len = 1;
-			return 1;
-		}
-		if (u <= 32767) {
-			*len = 2;
-			return 2;
-		}
-		if (u <= 8388607) {
-			*len = 3;
-			return 3;
-		}
-		if (u <= 2147483647) {
-			*len = 4;
-			return 4;
-		}
-		if (u <= 0x7fffffffffffull) {
-			*len = 6;
-			return 5;
-		}
-		*len = 8;
-		return 6;
-	case SQLITE_TEXT:
-		*len = 0;
-		return 13 + 2 * (uint64_t)v->n;
-	case SQLITE_BLOB:
-		*len = 0;
-		return 12 + 2 * (uint64_t)v->n;
-	default:
-		*len = 0;
-		return 0;
-	}
-}
+/*
+ * Serial type and size of an integer by its significant bits (of i, or of
+ * ~i when negative): 1, 2, 3, 4, 6 or 8 bytes (types 1 to 6); 0 and 1 are
+ * types 8 and 9 without a body.
+ */
+static const unsigned char int_type[65] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2,	/* 0..15 bits */
+	3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4,	/* 16..31 */
+	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,	/* 32..47 */
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,	/* 48..64 */
+};
+static const unsigned char type_len[10] = { 0, 1, 2, 3, 4, 6, 8, 8, 0, 0 };
 
 /* The record of v[0..n) into b->rec; its length, 0 when out of memory. */
 static size_t
 record(struct ssp_bt *b, const struct ssp_bt_val *v, unsigned n)
 {
 	uint64_t st[64];
-	unsigned len[64], i, k;
+	unsigned i;
 	size_t hdr = 0, body = 0, need, pos, h;
+	unsigned char *q;
 
 	if (n > 64) {
 		ssp_err_set(&b->e, SSP_ERR_LIMIT, 0, "database: record of %u "
@@ -302,15 +286,38 @@ record(struct ssp_bt *b, const struct ssp_bt_val *v, unsigned n)
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
-		st[i] = serial_type(&v[i], &len[i]);
-		hdr += varint_len(st[i]);
-		body += v[i].type == SQLITE_TEXT || v[i].type == SQLITE_BLOB ?
-		    v[i].n : len[i];
+		const struct ssp_bt_val *x = &v[i];
+		uint64_t t;
+
+		if (x->type == SQLITE_INTEGER) {
+			uint64_t u = x->i < 0 ? ~(uint64_t)x->i : (uint64_t)x->i;
+
+			if ((uint64_t)x->i <= 1) {
+				t = 8 + (uint64_t)x->i;
+			} else {
+				/* u < 2^63: significant bits of u */
+				t = int_type[u == 0 ? 0 : 64 - __builtin_clzll(u)];
+				body += type_len[t];
+			}
+			hdr++;
+		} else if (x->type == SQLITE_TEXT || x->type == SQLITE_BLOB) {
+			t = (x->type == SQLITE_TEXT ? 13 : 12) + 2 * (uint64_t)x->n;
+			body += x->n;
+			hdr += t < 0x80 ? 1 : varint_len(t);
+		} else {
+			t = 0;
+			hdr++;
+		}
+		st[i] = t;
 	}
-	h = varint_len(hdr + 1);
-	if (varint_len(hdr + h) > h)
-		h++;
-	hdr += h;
+	if (hdr < 127) {
+		hdr++;
+	} else {
+		h = varint_len(hdr + 1);
+		if (varint_len(hdr + h) > h)
+			h++;
+		hdr += h;
+	}
 	need = hdr + body;
 	if (need > b->reccap) {
 		size_t cap = b->reccap ? b->reccap : 4096;
@@ -326,17 +333,47 @@ record(struct ssp_bt *b, const struct ssp_bt_val *v, unsigned n)
 	pos = put_varint(b->rec, hdr);
 	for (i = 0; i < n; i++)
 		pos += put_varint(b->rec + pos, st[i]);
+	q = b->rec + pos;
 	for (i = 0; i < n; i++) {
-		if (v[i].type == SQLITE_TEXT || v[i].type == SQLITE_BLOB) {
+		uint64_t x = (uint64_t)v[i].i;
+
+		switch (st[i]) {	/* big-endian, the low bytes */
+		case 0: case 8: case 9:
+			break;
+		case 1:
+			q[0] = (unsigned char)x;
+			q += 1;
+			break;
+		case 2:
+			put16(q, (uint32_t)x);
+			q += 2;
+			break;
+		case 3:
+			q[0] = (unsigned char)(x >> 16);
+			put16(q + 1, (uint32_t)x);
+			q += 3;
+			break;
+		case 4:
+			put32(q, (uint32_t)x);
+			q += 4;
+			break;
+		case 5:
+			put16(q, (uint32_t)(x >> 32));
+			put32(q + 2, (uint32_t)x);
+			q += 6;
+			break;
+		case 6:
+			put32(q, (uint32_t)(x >> 32));
+			put32(q + 4, (uint32_t)x);
+			q += 8;
+			break;
+		default:	/* text or blob */
 			if (v[i].n > 0)
-				memcpy(b->rec + pos, v[i].p, v[i].n);
-			pos += v[i].n;
-		} else {
-			for (k = len[i]; k-- > 0;)
-				b->rec[pos++] = (unsigned char)((uint64_t)v[i].i >> (8 * k));
+				memcpy(q, v[i].p, v[i].n);
+			q += v[i].n;
 		}
 	}
-	return pos;
+	return (size_t)(q - b->rec);
 }
 
 /*
@@ -383,8 +420,12 @@ level(struct ssp_bt_tree *t, unsigned i)
 		t->lv = nl;
 		memset(&nl[t->nlv], 0, sizeof(*nl));
 		nl[t->nlv].used = t->nlv == 0 ? 8 : 12;
-		if ((nl[t->nlv].spare = malloc(b->psz)) == NULL)
+		nl[t->nlv].top = b->usable;
+		if ((nl[t->nlv].spare = malloc(b->psz)) == NULL ||
+		    (nl[t->nlv].pg = malloc(b->psz)) == NULL) {
+			free(nl[t->nlv].spare);
 			return nomem(b), NULL;
+		}
 		t->nlv++;
 	}
 	return &t->lv[i];
@@ -400,6 +441,9 @@ static int
 add_cell(struct ssp_bt *b, struct level *lv, int interior,
     const unsigned char *p, size_t len, uint32_t child, int64_t key)
 {
+	size_t sz = cell_size(interior, len);
+	unsigned char *c;
+
 	if (lv->n == lv->cap) {
 		unsigned cap = lv->cap ? 2 * lv->cap : 64;
 		uint32_t *off = realloc(lv->off, cap * sizeof(*off));
@@ -418,25 +462,21 @@ add_cell(struct ssp_bt *b, struct level *lv, int interior,
 		lv->key = k;
 		lv->cap = cap;
 	}
-	if (lv->clen + len > lv->ccap) {
-		size_t cap = lv->ccap ? lv->ccap : b->psz;
-		unsigned char *c;
-
-		while (cap < lv->clen + len)
-			cap *= 2;
-		if ((c = realloc(lv->cells, cap)) == NULL)
-			return nomem(b);
-		lv->cells = c;
-		lv->ccap = cap;
+	lv->top -= sz;
+	c = lv->pg + lv->top;
+	if (interior) {
+		put32(c, child);
+		c += 4;
 	}
-	memcpy(lv->cells + lv->clen, p, len);
-	lv->off[lv->n] = (uint32_t)lv->clen;
+	memcpy(c, p, len);
+	if (sz > len + (interior ? 4 : 0))	/* padded to SQLite's minimum */
+		memset(c + len, 0, sz - len - (interior ? 4 : 0));
+	lv->off[lv->n] = (uint32_t)lv->top;
 	lv->len[lv->n] = (uint32_t)len;
 	lv->child[lv->n] = child;
 	lv->key[lv->n] = key;
 	lv->n++;
-	lv->clen += len;
-	lv->used += 2 + cell_size(interior, len);
+	lv->used += 2 + sz;
 	return SSP_OK;
 }
 
@@ -446,8 +486,8 @@ pop_cell(struct level *lv, int interior)
 {
 	size_t len = lv->len[--lv->n];
 
-	memcpy(lv->spare, lv->cells + lv->off[lv->n], len);
-	lv->clen = lv->off[lv->n];
+	memcpy(lv->spare, lv->pg + lv->off[lv->n] + (interior ? 4 : 0), len);
+	lv->top += cell_size(interior, len);
 	lv->used -= 2 + cell_size(interior, len);
 	return len;
 }
@@ -462,28 +502,23 @@ write_page(struct ssp_bt *b, struct level *lv, int flag, uint32_t right,
 {
 	int interior = flag == F_INTERIOR_INDEX || flag == F_INTERIOR_TABLE;
 	unsigned hdr = interior ? 12 : 8, i;
-	unsigned char *p = b->page;
-	size_t top = b->usable;
+	unsigned char *p = lv->pg;
+	size_t top = lv->top;
 	uint32_t pg;
 
-	memset(p, 0, b->psz);
+	memset(p, 0, hdr);
 	p[0] = (unsigned char)flag;
 	put16(p + 3, lv->n);
+	put16(p + 5, top == 65536 ? 0 : (uint32_t)top);
 	if (interior)
 		put32(p + 8, right);
-	for (i = 0; i < lv->n; i++) {
-		size_t sz = cell_size(interior, lv->len[i]);
-
-		top -= sz;
-		if (interior)
-			put32(p + top, lv->child[i]);
-		memcpy(p + top + (interior ? 4 : 0), lv->cells + lv->off[i],
-		    lv->len[i]);
-		put16(p + hdr + 2 * i, (uint32_t)top);
-	}
-	put16(p + 5, top == 65536 ? 0 : (uint32_t)top);
+	for (i = 0; i < lv->n; i++)
+		put16(p + hdr + 2 * i, lv->off[i]);
+	memset(p + hdr + 2 * lv->n, 0, top - hdr - 2 * lv->n);	/* free space */
+	if (b->usable < b->psz)
+		memset(p + b->usable, 0, b->psz - b->usable);	/* reserved */
 	lv->n = 0;
-	lv->clen = 0;
+	lv->top = b->usable;
 	lv->used = hdr;
 	if (root != 0) {
 		if (write_all(b, p, b->psz, (uint64_t)(root - 1) * b->psz) != SSP_OK)
@@ -742,7 +777,7 @@ free_trees(struct ssp_bt *b)
 		struct ssp_bt_tree *t = b->trees[i];
 
 		for (j = 0; j < t->nlv; j++) {
-			free(t->lv[j].cells);
+			free(t->lv[j].pg);
 			free(t->lv[j].off);
 			free(t->lv[j].len);
 			free(t->lv[j].child);

@@ -71,6 +71,24 @@ int ssp_ksort_status(const struct ssp_ksort *s) { return s->status; }
 uint64_t ssp_ksort_count(const struct ssp_ksort *s) { return s->count; }
 unsigned ssp_ksort_spills(const struct ssp_ksort *s) { return s->nruns; }
 
+static inline void
+copy_key(uint64_t *dst, const uint64_t *src, unsigned w)
+{
+	switch (w) {	/* constant sizes: inlined moves */
+	case 2:
+		memcpy(dst, src, 2 * sizeof(*src));
+		break;
+	case 3:
+		memcpy(dst, src, 3 * sizeof(*src));
+		break;
+	case 4:
+		memcpy(dst, src, 4 * sizeof(*src));
+		break;
+	default:
+		memcpy(dst, src, w * sizeof(*src));
+	}
+}
+
 /*
  * Stable LSD radix sort of the chunk by its nw key words, a byte at a
  * time from the least significant byte of the last word; bytes that are
@@ -79,43 +97,59 @@ unsigned ssp_ksort_spills(const struct ssp_ksort *s) { return s->nruns; }
 static int
 radix(struct ssp_ksort *s)
 {
-	size_t (*hist)[256], i, nb = (size_t)s->nw * 8, d, sz = s->w;
-	uint64_t *src = s->keys, *dst;
+	size_t (*hist)[256] = NULL, i, d, sz = s->w;
+	unsigned digit[56], nd = 0, nw = s->nw, k;
+	uint64_t *src = s->keys, *dst, and[7], or[7];
 
 	if (s->n < 2)
+		return SSP_OK;
+	/* which bytes differ between keys */
+	for (k = 0; k < nw; k++)
+		and[k] = or[k] = src[k];
+	for (i = 1; i < s->n; i++)
+		for (k = 0; k < nw; k++) {
+			and[k] &= src[i * sz + k];
+			or[k] |= src[i * sz + k];
+		}
+	for (d = 0; d < (size_t)nw * 8; d++) {	/* d: word nw-1-d/8, byte d%8 */
+		unsigned w = nw - 1 - (unsigned)(d / 8), sh = 8 * (unsigned)(d % 8);
+
+		if (((and[w] ^ or[w]) >> sh) & 0xff)
+			digit[nd++] = (unsigned)d;
+	}
+	if (nd == 0)
 		return SSP_OK;
 	if (s->tmp == NULL &&
 	    (s->tmp = malloc(s->cap * sz * sizeof(uint64_t))) == NULL)
 		return s->status = SSP_ERR_NOMEM;
-	if ((hist = calloc(nb, sizeof(*hist))) == NULL)
+	if ((hist = calloc(nd, sizeof(*hist))) == NULL)
 		return s->status = SSP_ERR_NOMEM;
-	dst = s->tmp;
 	for (i = 0; i < s->n; i++) {
-		const uint64_t *k = src + i * sz;
+		const uint64_t *key = src + i * sz;
 
-		for (d = 0; d < nb; d++)	/* digit d: word nw-1-d/8, byte d%8 */
-			hist[d][(k[s->nw - 1 - d / 8] >> (8 * (d % 8))) & 0xff]++;
+		for (k = 0; k < nd; k++) {
+			unsigned dd = digit[k];
+
+			hist[k][(key[nw - 1 - dd / 8] >> (8 * (dd % 8))) & 0xff]++;
+		}
 	}
-	for (d = 0; d < nb; d++) {
-		size_t sum = 0, c, shift = 8 * (d % 8), word = s->nw - 1 - d / 8;
+	dst = s->tmp;
+	for (k = 0; k < nd; k++) {
+		unsigned dd = digit[k], w = nw - 1 - dd / 8, sh = 8 * (dd % 8);
+		size_t sum = 0, c;
 		uint64_t *t;
 
-		for (c = 0; c < 256; c++)
-			if (hist[d][c] == s->n)
-				break;
-		if (c < 256)
-			continue;	/* one value: nothing to do */
 		for (c = 0; c < 256; c++) {
-			size_t h = hist[d][c];
+			size_t h = hist[k][c];
 
-			hist[d][c] = sum;
+			hist[k][c] = sum;
 			sum += h;
 		}
 		for (i = 0; i < s->n; i++) {
-			const uint64_t *k = src + i * sz;
-			size_t at = hist[d][(k[word] >> shift) & 0xff]++;
+			const uint64_t *key = src + i * sz;
 
-			memcpy(dst + at * sz, k, sz * sizeof(uint64_t));
+			copy_key(dst + hist[k][(key[w] >> sh) & 0xff]++ * sz, key,
+			    (unsigned)sz);
 		}
 		t = src;
 		src = dst;

@@ -431,6 +431,10 @@ struct loader {
 	sqlite3_stmt *ins_spans, *ins_span, *ins_events, *ins_event, *ins_link,
 	    *ins_trace, *upd_trace, *get_trace, *ins_pending, *ins_resplit;
 	struct buf sbuf, kbuf;	/* split JSON of the trace being written */
+	struct ivl *ivtmp;	/* a trace's spans grouped for its split */
+	uint32_t capivtmp;
+	uint32_t *cnt;		/* counts by stream or file type */
+	size_t maxname;		/* longest stream or kind name */
 	uint64_t nresplit;
 	struct srow rows[BATCH];
 	unsigned nrows;
@@ -796,26 +800,6 @@ trace_hex(char out[33], uint64_t hi, uint64_t lo)
 }
 
 static int
-cmp_stream(const void *a, const void *b)
-{
-	const struct ivl *x = a, *y = b;
-
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	return x->b < y->b ? -1 : x->b > y->b;
-}
-
-static int
-cmp_kind(const void *a, const void *b)
-{
-	const struct ivl *x = a, *y = b;
-
-	if (x->ft != y->ft)
-		return x->ft < y->ft ? -1 : 1;
-	return x->b < y->b ? -1 : x->b > y->b;
-}
-
-static int
 cmp_start(const void *a, const void *b)
 {
 	const struct ivl *x = a, *y = b;
@@ -883,20 +867,49 @@ sweep(struct loader *L, const struct ivl *v, uint32_t n, int by,
 static int64_t
 split(struct loader *L, struct ivl *v, uint32_t n)
 {
-	size_t need = 64 + (size_t)n * 40;
-	uint32_t i;
+	size_t need = 64 + (size_t)n * (40 + 6 * L->maxname), nk;
+	uint32_t i, j, sum;
+	struct ivl *t;
+	int by;
 
-	for (i = 0; i < n; i++)	/* names are escaped: up to 6 bytes a byte */
-		need += 6 * (strlen(L->streams[v[i].stream]) +
-		    strlen(L->ft[v[i].ft].name));
+	/* names are escaped: up to 6 bytes a byte */
 	L->sbuf.len = L->kbuf.len = 0;
 	if (buf_reserve(&L->sbuf, need) != 0 || buf_reserve(&L->kbuf, need) != 0)
 		return -1;
-	qsort(v, n, sizeof(*v), cmp_stream);
-	sweep(L, v, n, 0, &L->sbuf);
-	qsort(v, n, sizeof(*v), cmp_kind);
-	sweep(L, v, n, 1, &L->kbuf);
-	qsort(v, n, sizeof(*v), cmp_start);
+	if (n > L->capivtmp) {
+		if ((t = realloc(L->ivtmp, n * sizeof(*t))) == NULL)
+			return -1;
+		L->ivtmp = t;
+		L->capivtmp = n;
+	}
+	/* by start; then, keeping that order, grouped by stream and by kind
+	 * (counting sorts: few streams and kinds) */
+	if (n <= 24) {
+		for (i = 1; i < n; i++) {
+			struct ivl x = v[i];
+
+			for (j = i; j > 0 && v[j - 1].b > x.b; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	} else {
+		qsort(v, n, sizeof(*v), cmp_start);
+	}
+	for (by = 0; by < 2; by++) {
+		nk = by == 0 ? L->nstreams : L->nft;
+		memset(L->cnt, 0, (nk + 1) * sizeof(*L->cnt));
+		for (i = 0; i < n; i++)
+			L->cnt[by == 0 ? v[i].stream : v[i].ft]++;
+		for (i = 0, sum = 0; i < nk; i++) {
+			uint32_t c = L->cnt[i];
+
+			L->cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			L->ivtmp[L->cnt[by == 0 ? v[i].stream : v[i].ft]++] = v[i];
+		sweep(L, L->ivtmp, n, by, by == 0 ? &L->sbuf : &L->kbuf);
+	}
 	return sweep(L, v, n, 2, NULL);
 }
 
@@ -1699,6 +1712,7 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	const char *cs;
 	size_t cl;
 
+	ssp_idmap_prefetch(L->spans, 0, sid);	/* put below */
 	if (stream >= L->nstreams)
 		return infail(L, "span record refers to stream %llu; the header "
 		    "lists %llu", (unsigned long long)stream,
@@ -2878,6 +2892,25 @@ direct_free(struct loader *L)
 	L->dw = NULL;
 }
 
+/* What split() needs: counters, the longest name. */
+static int
+prepare_split(struct loader *L)
+{
+	size_t i;
+
+	L->cnt = calloc((L->nstreams > L->nft ? L->nstreams : L->nft) + 1,
+	    sizeof(*L->cnt));
+	if (L->cnt == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (i = 0; i < L->nstreams; i++)
+		if (strlen(L->streams[i]) > L->maxname)
+			L->maxname = strlen(L->streams[i]);
+	for (i = 0; i < L->nft; i++)
+		if (L->ft[i].name != NULL && strlen(L->ft[i].name) > L->maxname)
+			L->maxname = strlen(L->ft[i].name);
+	return SSP_OK;
+}
+
 /* Load into db, or into the new database d directly when it can be. */
 static int
 load(sqlite3 *db, const char *name, struct ssp_rr *rr,
@@ -2915,7 +2948,7 @@ load(sqlite3 *db, const char *name, struct ssp_rr *rr,
 	    next_id(&L, "SELECT max(id) FROM events", &L.next_event) != 0 ||
 	    next_id(&L, "SELECT max(id) FROM traces", &L.next_trace) != 0))
 		goto out;
-	if (prepare_traces(&L) != SSP_OK)
+	if (prepare_traces(&L) != SSP_OK || prepare_split(&L) != SSP_OK)
 		goto out;
 	L.first_span = L.next_span;
 	while ((got = ssp_rr_next(rr, &r, e)) == 1) {
@@ -2967,6 +3000,8 @@ out:
 	ssp_idmap_free(L.traces);
 	free(L.sbuf.p);
 	free(L.kbuf.p);
+	free(L.ivtmp);
+	free(L.cnt);
 	for (i = 0; i < L.nstreams; i++)
 		free(L.streams[i]);
 	free(L.streams);

@@ -266,6 +266,9 @@ compare(const char *direct, const char *ref)
 		"SELECT id FROM t INDEXED BY tb WHERE b >= 'm' AND b < 'p'",
 		"SELECT count(*), sum(length(b)) FROM t",
 		"SELECT count(*) FROM empty",
+		/* records of the same size: integers in as few bytes as
+		 * SQLite stores them (dbstat, when SQLite has it) */
+		"SELECT sum(payload) FROM dbstat WHERE name = 't'",
 	};
 	sqlite3 *d, *r;
 	size_t i;
@@ -273,7 +276,19 @@ compare(const char *direct, const char *ref)
 	assert_int_equal(sqlite3_open(direct, &d), SQLITE_OK);
 	assert_int_equal(sqlite3_open(ref, &r), SQLITE_OK);
 	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
-		char *a = query(d, q[i]), *b = query(r, q[i]);
+		char *a, *b;
+
+		if (strstr(q[i], "dbstat") != NULL) {
+			char *has = query(d, "SELECT count(*) FROM "
+			    "pragma_module_list WHERE name = 'dbstat'");
+			int no = strcmp(has, "1\n") != 0;
+
+			free(has);
+			if (no)
+				continue;
+		}
+		a = query(d, q[i]);
+		b = query(r, q[i]);
 
 		if (i == 0)
 			assert_string_equal(a, "ok\n");
