@@ -8,6 +8,7 @@
 #include "ssp_ksort.h"
 
 #define MIN_MEM		(1u << 16)
+#define MIN_KEYS	16384	/* keys a chunk may always hold, pool or not */
 #define RUN_BUF		(1u << 16)	/* bytes read at a time from a run */
 
 struct run {
@@ -20,6 +21,7 @@ struct ssp_ksort {
 	unsigned nw, w;		/* key words, words per key with payload */
 	uint64_t *keys, *tmp;	/* the chunk in memory, radix scratch */
 	size_t n, cap, max;	/* keys in the chunk, allocated, limit */
+	size_t *pool, taken;	/* shared bytes, what this sorter took */
 	uint64_t count;
 	int status;
 	int fd;			/* spilled chunks, or -1 */
@@ -33,7 +35,7 @@ struct ssp_ksort {
 };
 
 struct ssp_ksort *
-ssp_ksort_new(unsigned nw, size_t mem)
+ssp_ksort_new(unsigned nw, size_t mem, size_t *pool)
 {
 	struct ssp_ksort *s;
 
@@ -44,8 +46,8 @@ ssp_ksort_new(unsigned nw, size_t mem)
 	s->fd = -1;
 	if (mem < MIN_MEM)
 		mem = MIN_MEM;
-	/* the chunk and its scratch copy */
-	s->max = mem / (2 * s->w * sizeof(uint64_t));
+	s->max = mem / (s->w * sizeof(uint64_t));
+	s->pool = pool;
 	return s;
 }
 
@@ -64,6 +66,8 @@ ssp_ksort_free(struct ssp_ksort *s)
 	free(s->tmp);
 	if (s->fd >= 0)
 		close(s->fd);
+	if (s->pool != NULL)
+		*s->pool += s->taken;
 	free(s);
 }
 
@@ -160,6 +164,8 @@ radix(struct ssp_ksort *s)
 		s->tmp = s->keys;
 		s->keys = src;
 	}
+	free(s->tmp);		/* only needed while sorting */
+	s->tmp = NULL;
 	return SSP_OK;
 }
 
@@ -210,21 +216,27 @@ ssp_ksort_add(struct ssp_ksort *s, const uint64_t *key)
 	if (s->status != SSP_OK)
 		return s->status;
 	if (s->n == s->cap) {
-		if (s->cap == s->max) {
+		size_t cap = s->cap ? 2 * s->cap : 1024, delta;
+		uint64_t *k;
+
+		if (cap > s->max)
+			cap = s->max;
+		delta = (cap - s->cap) * s->w * sizeof(*k);
+		if (cap > MIN_KEYS && s->pool != NULL && *s->pool < delta)
+			cap = s->cap;	/* the others hold the memory */
+		if (cap == s->cap) {
 			if (spill(s) != SSP_OK)
 				return s->status;
 		} else {
-			size_t cap = s->cap ? 2 * s->cap : 1024;
-			uint64_t *k;
-
-			if (cap > s->max)
-				cap = s->max;
 			if ((k = realloc(s->keys, cap * s->w * sizeof(*k))) == NULL)
 				return s->status = SSP_ERR_NOMEM;
 			s->keys = k;
 			s->cap = cap;
-			free(s->tmp);	/* reallocated at the size of the chunk */
-			s->tmp = NULL;
+			if (s->pool != NULL) {
+				delta = delta < *s->pool ? delta : *s->pool;
+				*s->pool -= delta;
+				s->taken += delta;
+			}
 		}
 	}
 	memcpy(s->keys + s->n * s->w, key, s->w * sizeof(*key));
@@ -322,6 +334,10 @@ ssp_ksort_done(struct ssp_ksort *s)
 	free(s->tmp);
 	s->keys = s->tmp = NULL;
 	s->cap = 0;
+	if (s->pool != NULL) {
+		*s->pool += s->taken;
+		s->taken = 0;
+	}
 	if ((s->heap = malloc(s->nruns * sizeof(*s->heap))) == NULL)
 		return s->status = SSP_ERR_NOMEM;
 	for (i = 0; i < s->nruns; i++)

@@ -8,7 +8,8 @@
  * A least-significant-digit radix sort on the bytes that differ between
  * keys, in chunks of a bounded size; chunks beyond the memory limit are
  * sorted and written to an unlinked temporary file, then merged.  Memory:
- * about mem bytes, plus 64 KiB per spilled chunk while merging.
+ * about mem bytes (twice that while sorting a chunk), plus 64 KiB per
+ * spilled chunk while merging.
  */
 #ifndef SSP_KSORT_H
 #define SSP_KSORT_H
@@ -18,9 +19,14 @@
 
 struct ssp_ksort;
 
-/* nw in 1..7; mem: bytes for keys in memory (small values are raised to
- * a minimum).  NULL when out of memory. */
-struct ssp_ksort *ssp_ksort_new(unsigned nw, size_t mem);
+/*
+ * nw in 1..7; mem: bytes of keys held in memory at most (small values are
+ * raised to a minimum); the sort itself takes as much again for a moment.
+ * pool, when not NULL, is a budget of bytes shared by several sorters:
+ * holding keys takes from it, spilling and freeing give back.  NULL when
+ * out of memory.
+ */
+struct ssp_ksort *ssp_ksort_new(unsigned nw, size_t mem, size_t *pool);
 /* Add a key: nw words then the payload.  SSP_OK, SSP_ERR_NOMEM or
  * SSP_ERR_IO (spilling; errno is kept). */
 int ssp_ksort_add(struct ssp_ksort *s, const uint64_t *key);

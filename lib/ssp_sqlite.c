@@ -39,7 +39,7 @@ __asm__(
 #define TICK		4096	/* records between progress calls */
 #define IVL_MAX		(1u << 16)	/* spans of a trace split in memory */
 #define DCOLS		64	/* columns of an attribute table written directly */
-#define SORT_MEM	(256u << 20)	/* index keys in memory, direct writing */
+#define SORT_MEM	(128u << 20)	/* index keys in memory, direct writing */
 
 /* --- small helpers ---------------------------------------------------- */
 
@@ -1360,6 +1360,13 @@ struct cdict {			/* distinct strings (orphan causes), ids 1.. */
 	uint32_t nslot;
 };
 
+struct trow {			/* a trace row kept in memory */
+	struct tracev t;
+	uint64_t hi, lo;
+	int64_t busy;
+	size_t json, slen, klen;	/* its split: streams, kinds in tjson */
+};
+
 struct direct {
 	struct ssp_bt *bt;
 	sqlite3 *aux;		/* traces and pending references */
@@ -1367,6 +1374,7 @@ struct direct {
 	struct ssp_bt_tree *ix[X_N];	/* NULL: not known, REINDEXed */
 	struct ssp_ksort *ks[X_N];
 	int bad[X_N];		/* a key that does not fit: REINDEX it */
+	size_t pool;		/* bytes the sorters may still hold */
 	char **reindex;
 	size_t nreindex;
 	uint32_t *krank;	/* file type -> rank of its kind name, 1.. */
@@ -1376,6 +1384,9 @@ struct direct {
 	const char **sname;
 	struct cdict causes;
 	char addr[DCOLS][24];	/* addresses of a row as text */
+	struct trow *trows;	/* the traces cached at the end */
+	size_t ntrows, captrows;
+	struct buf tjson;
 };
 
 /* Signed integers as unsigned words in the same order. */
@@ -2501,6 +2512,7 @@ direct_begin(struct loader *L, struct ssp_sqlite *d)
 			goto out;
 		}
 	mem = L->o->sort_mem ? L->o->sort_mem : SORT_MEM;
+	dw->pool = mem;
 	for (x = 0; x < X_N; x++) {
 		if (xroot[x] == 0)
 			continue;
@@ -2508,9 +2520,9 @@ direct_begin(struct loader *L, struct ssp_sqlite *d)
 			dfail(L);
 			goto out;
 		}
-		/* the indexes on spans (and events) get most of the memory */
-		if ((dw->ks[x] = ssp_ksort_new(dindex[x].nw, x <= X_STREAM ||
-		    x == X_ESPAN ? mem / 4 : mem / 16)) == NULL) {
+		/* one budget for all: what the biggest indexes need */
+		if ((dw->ks[x] = ssp_ksort_new(dindex[x].nw, mem,
+		    &dw->pool)) == NULL) {
 			ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 			goto out;
 		}
@@ -2543,24 +2555,159 @@ parse_hex64(const unsigned char *p, uint64_t *v)
 	return 0;
 }
 
-/* The traces, from the private database into the file, in id order. */
+/* A trace row into the file, and its index keys.  krank: the root kind's
+ * rank; hex: the trace id's 32 digits (NULL: not parsed, REINDEX). */
+static int
+d_trace_out(struct loader *L, int64_t id, const struct ssp_bt_val *v,
+    uint32_t krank, const unsigned char *hex)
+{
+	struct direct *dw = L->dw;
+	int64_t run = v[1].i, dur;
+	uint64_t hi, lo;
+
+	if (ssp_bt_row(dw->tab[T_TRACES], id, v, 12) != SSP_OK)
+		return dfail(L);
+	/* dur_ps = end_ps - start_ps, as SQLite computes it (a difference
+	 * that overflows would be a REAL: left to REINDEX) */
+	if (v[6].type != SQLITE_INTEGER || v[7].type != SQLITE_INTEGER ||
+	    __builtin_sub_overflow(v[7].i, v[6].i, &dur))
+		dw->bad[X_LATENCY] = 1;
+	else if (dkey(L, X_LATENCY, (uint64_t)run << 32 | krank, flip(dur), 0,
+	    id) != SSP_OK)
+		return -1;
+	if (hex == NULL || parse_hex64(hex, &hi) != 0 ||
+	    parse_hex64(hex + 16, &lo) != 0)
+		dw->bad[X_TRACEID] = 1;
+	else if (dkey(L, X_TRACEID, flip(run), hi, lo, id) != SSP_OK)
+		return -1;
+	return SSP_OK;
+}
+
+/*
+ * The traces still in the cache at the end (most of them) are kept in
+ * memory rather than written to the private database (the cache bounds
+ * how many); the ones evicted before are there.
+ */
+static int
+collect_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
+{
+	struct loader *L = ctx;
+	struct direct *dw = L->dw;
+	struct tracev *t = value;
+	struct trow *tr;
+	int64_t busy = 0;
+
+	if (!t->resplit && (busy = split(L, t->ivl, t->nivl)) < 0)
+		goto nomem;
+	free(t->ivl);
+	t->ivl = NULL;
+	t->nivl = t->capivl = 0;
+	if (dw->ntrows == dw->captrows) {
+		size_t cap = dw->captrows ? 2 * dw->captrows : 1024;
+
+		if ((tr = realloc(dw->trows, cap * sizeof(*tr))) == NULL)
+			goto nomem;
+		dw->trows = tr;
+		dw->captrows = cap;
+	}
+	tr = &dw->trows[dw->ntrows++];
+	tr->t = *t;
+	tr->hi = hi;
+	tr->lo = lo;
+	tr->busy = busy;
+	tr->json = dw->tjson.len;
+	tr->slen = t->resplit ? 0 : L->sbuf.len;
+	tr->klen = t->resplit ? 0 : L->kbuf.len;
+	if (buf_reserve(&dw->tjson, tr->slen + tr->klen) != 0)
+		goto nomem;
+	memcpy(dw->tjson.p + dw->tjson.len, L->sbuf.p, tr->slen);
+	memcpy(dw->tjson.p + dw->tjson.len + tr->slen, L->kbuf.p, tr->klen);
+	dw->tjson.len += tr->slen + tr->klen;
+	return 0;
+nomem:
+	ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	L->failed = 1;
+	return -1;
+}
+
+static int
+cmp_trow(const void *a, const void *b)
+{
+	const struct trow *x = a, *y = b;
+
+	return x->t.id < y->t.id ? -1 : x->t.id > y->t.id;
+}
+
+/* A trace row from memory as values (hex: 33 bytes for its id). */
+static uint32_t
+trow_values(struct loader *L, const struct trow *tr, struct ssp_bt_val *v,
+    char *hex)
+{
+	const struct tracev *t = &tr->t;
+
+	trace_hex(hex, tr->hi, tr->lo);
+	v[0] = v_null();
+	v[1] = v_int(L->run);
+	v[2] = v_text(hex, 32);
+	if (t->root_ft >= 0) {
+		v[3] = v_int(t->root);
+		v[4] = v_str(L->ft[t->root_ft].name);
+		v[5] = v_str(L->streams[t->root_stream]);
+	} else {
+		v[3] = v[4] = v[5] = v_null();
+	}
+	v[6] = v_int(t->start);
+	v[7] = v_int(t->end);
+	v[8] = v_int((int64_t)t->n);
+	if (t->resplit) {
+		v[9] = v[10] = v[11] = v_null();
+	} else {
+		v[9] = v_int(tr->busy);
+		v[10] = v_text(L->dw->tjson.p + tr->json, tr->slen);
+		v[11] = v_text(L->dw->tjson.p + tr->json + tr->slen, tr->klen);
+	}
+	return t->root_ft >= 0 ? L->dw->krank[t->root_ft] : 0;
+}
+
+/* The traces into the file in id order: those in memory merged with those
+ * in the private database (a trace in both: the one in memory is newer). */
 static int
 d_traces(struct loader *L)
 {
 	struct direct *dw = L->dw;
 	struct ssp_bt_val v[12];
 	sqlite3_stmt *s = NULL;
+	size_t i = 0;
 	int rc, c, r = -1;
+	char hex[33];
 
+	qsort(dw->trows, dw->ntrows, sizeof(*dw->trows), cmp_trow);
 	if (prep_on(L, dw->aux, &s, "SELECT id, run, trace_id, root, root_kind, "
 	    "root_stream, start_ps, end_ps, spans, busy_ps, streams, kinds "
 	    "FROM traces ORDER BY id") != SSP_OK)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0), run, dur;
-		const unsigned char *hex = sqlite3_column_text(s, 2);
-		uint64_t hi, lo;
+	rc = sqlite3_step(s);
+	for (;;) {
+		int64_t aid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) :
+		    INT64_MAX;
+		const unsigned char *h;
 
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			lfail_on(L, dw->aux);
+			goto out;
+		}
+		if (i < dw->ntrows && dw->trows[i].t.id <= aid) {
+			uint32_t kr = trow_values(L, &dw->trows[i], v, hex);
+
+			if (d_trace_out(L, dw->trows[i].t.id, v, kr,
+			    (const unsigned char *)hex) != SSP_OK)
+				goto out;
+			if (dw->trows[i++].t.id == aid)
+				rc = sqlite3_step(s);	/* the older row */
+			continue;
+		}
+		if (rc != SQLITE_ROW)
+			break;
 		v[0] = v_null();
 		for (c = 1; c < 12; c++) {
 			switch (sqlite3_column_type(s, c)) {
@@ -2575,29 +2722,12 @@ d_traces(struct loader *L)
 				v[c] = v_null();
 			}
 		}
-		if (ssp_bt_row(dw->tab[T_TRACES], id, v, 12) != SSP_OK) {
-			dfail(L);
+		h = sqlite3_column_text(s, 2);
+		if (d_trace_out(L, aid, v, kind_rank(dw, sqlite3_column_text(s, 4)),
+		    h != NULL && sqlite3_column_bytes(s, 2) == 32 ? h : NULL) !=
+		    SSP_OK)
 			goto out;
-		}
-		run = v[1].i;
-		/* dur_ps = end_ps - start_ps, as SQLite computes it (a sum
-		 * that overflows would be a REAL: left to REINDEX) */
-		if (__builtin_sub_overflow(v[7].i, v[6].i, &dur) ||
-		    v[6].type != SQLITE_INTEGER || v[7].type != SQLITE_INTEGER)
-			dw->bad[X_LATENCY] = 1;
-		else if (dkey(L, X_LATENCY, (uint64_t)run << 32 |
-		    kind_rank(dw, sqlite3_column_text(s, 4)), flip(dur), 0,
-		    id) != SSP_OK)
-			goto out;
-		if (hex == NULL || sqlite3_column_bytes(s, 2) != 32 ||
-		    parse_hex64(hex, &hi) != 0 || parse_hex64(hex + 16, &lo) != 0)
-			dw->bad[X_TRACEID] = 1;
-		else if (dkey(L, X_TRACEID, flip(run), hi, lo, id) != SSP_OK)
-			goto out;
-	}
-	if (rc != SQLITE_DONE) {
-		lfail_on(L, dw->aux);
-		goto out;
+		rc = sqlite3_step(s);
 	}
 	r = 0;
 out:
@@ -2712,8 +2842,8 @@ rank_causes(struct loader *L, uint32_t **byrank, unsigned *nw)
 	}
 	/* (run, kind, rank, row): the row is a key word, the input is no
 	 * longer in row order */
-	if ((ns = ssp_ksort_new(3, L->o->sort_mem ? L->o->sort_mem / 16 :
-	    SORT_MEM / 16)) == NULL)
+	if ((ns = ssp_ksort_new(3, L->o->sort_mem ? L->o->sort_mem : SORT_MEM,
+	    &dw->pool)) == NULL)
 		goto nomem;
 	if (ssp_ksort_done(ks) != SSP_OK) {
 		ssp_ksort_free(ns);
@@ -2840,7 +2970,7 @@ direct_finish(struct loader *L, struct ssp_sqlite *d)
 	size_t i;
 	int r;
 
-	if (ssp_idmap_drain(L->traces, write_trace, L) != 0 ||
+	if (ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
 	    d_traces(L) != 0)
 		return -1;
 	for (x = 0; x < X_N; x++)
@@ -2886,6 +3016,8 @@ direct_free(struct loader *L)
 	free(dw->srank);
 	free(dw->sname);
 	cdict_free(&dw->causes);
+	free(dw->trows);
+	free(dw->tjson.p);
 	if (dw->aux != NULL)
 		sqlite3_close(dw->aux);
 	free(dw);

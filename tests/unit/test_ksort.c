@@ -37,7 +37,7 @@ rnd(uint64_t *x)
 static void
 check(unsigned nw, size_t n, size_t mem, int spills, int kind)
 {
-	struct ssp_ksort *s = ssp_ksort_new(nw, mem);
+	struct ssp_ksort *s = ssp_ksort_new(nw, mem, NULL);
 	uint64_t *ref = calloc(n + 1, (nw + 1) * sizeof(uint64_t)), x = 88172645463325252ull;
 	const uint64_t *k;
 	size_t i;
@@ -101,12 +101,47 @@ test_spilled(void **state)
 			check(nw, 70000, 1u << 16, 1, (int)kind);
 }
 
+/* Two sorters share a budget: both sort correctly; it is given back. */
+static void
+test_shared_pool(void **state)
+{
+	size_t pool = 1u << 20;
+	struct ssp_ksort *a = ssp_ksort_new(2, 64u << 20, &pool);
+	struct ssp_ksort *b = ssp_ksort_new(1, 64u << 20, &pool);
+	const uint64_t *k;
+	uint64_t i, prev = 0;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	for (i = 0; i < 200000; i++) {
+		uint64_t ka[3] = { (i * 7919) % 1000, i % 3, i };
+		uint64_t kb[2] = { (i * 104729) % 100003, i };
+
+		assert_int_equal(ssp_ksort_add(a, ka), SSP_OK);
+		assert_int_equal(ssp_ksort_add(b, kb), SSP_OK);
+	}
+	assert_true(pool < (1u << 20));
+	assert_int_equal(ssp_ksort_done(a), SSP_OK);
+	assert_int_equal(ssp_ksort_done(b), SSP_OK);
+	assert_true(ssp_ksort_spills(a) + ssp_ksort_spills(b) > 2);
+	for (i = 0; (k = ssp_ksort_next(b)) != NULL; i++) {
+		assert_true(i == 0 || k[0] >= prev);
+		prev = k[0];
+	}
+	assert_true(i == 200000);
+	ssp_ksort_free(a);
+	ssp_ksort_free(b);
+	assert_true(pool == (1u << 20));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_in_memory),
 		cmocka_unit_test(test_spilled),
+		cmocka_unit_test(test_shared_pool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
