@@ -669,6 +669,22 @@ attach(struct ssp_otlp *o, uint32_t si, const struct ssp_rec *r, int cls)
 	return cls == C_EVENT ? attach_event(o, si, r) : attach_link(o, si, r);
 }
 
+/* An event or link that is not exported: count it, and remember the
+ * first span that lost one, to name it. */
+static void
+unmatched(struct ssp_otlp *o, uint64_t span, int cls)
+{
+	if (o->stats.events_unmatched + o->stats.links_unmatched == 0)
+		o->stats.unmatched_span = span;
+	if (cls == C_EVENT) {
+		o->stats.events_unmatched++;
+		o->stats.unmatched_span_events += span == o->stats.unmatched_span;
+	} else {
+		o->stats.links_unmatched++;
+		o->stats.unmatched_span_links += span == o->stats.unmatched_span;
+	}
+}
+
 /* An event or link whose span is not (yet) in the batch. */
 static int
 add_pending(struct ssp_otlp *o, uint64_t span, const struct ssp_rec *r, int cls)
@@ -676,10 +692,7 @@ add_pending(struct ssp_otlp *o, uint64_t span, const struct ssp_rec *r, int cls)
 	uint32_t head;
 
 	if (span == 0 || o->npend >= o->pend_max) {
-		if (cls == C_EVENT)
-			o->stats.events_unmatched++;
-		else
-			o->stats.links_unmatched++;
+		unmatched(o, span, cls);
 		return 0;
 	}
 	if (grow((void **)&o->pend, &o->cappend, o->npend + 1,
@@ -865,12 +878,8 @@ ssp_otlp_finish(struct ssp_otlp *o)
 		/* Count each live entry once, through its chain head. */
 		if (idmap_get(&o->pendmap, span) != (uint32_t)i)
 			continue;
-		for (j = (uint32_t)i; j != NONE; j = o->pend[j].next) {
-			if (info(o, &o->pend[j].r)->cls == C_EVENT)
-				o->stats.events_unmatched++;
-			else
-				o->stats.links_unmatched++;
-		}
+		for (j = (uint32_t)i; j != NONE; j = o->pend[j].next)
+			unmatched(o, span, info(o, &o->pend[j].r)->cls);
 	}
 	o->npend = o->npend_live = 0;
 	idmap_clear(&o->pendmap);

@@ -12,8 +12,11 @@
  *   attribute fields  -> simspan.<field> attributes, typed
  *   flags, cause      -> status ERROR for orphans, simspan.* attributes
  *   member events     -> Span.events; link records -> Span.links
- * Member events and links name their span by id; they are attached when
- * their span is in the same batch (before or after it in the stream).
+ * Member events and links name their span by id.  evspan writes them right
+ * after their span record, and a batch only ends before a span record, so
+ * they always travel with their span.  (Records elsewhere in the stream, as
+ * older evspan wrote them, are attached when their span is in the same
+ * batch, before or after it; the others are counted as unmatched.)
  */
 #ifndef SSP_OTLP_H
 #define SSP_OTLP_H
@@ -55,6 +58,8 @@ struct ssp_otlp_stats {
 	uint64_t spans_bad_stream;	/* stream index not in the header */
 	uint64_t events_off;		/* events switched off */
 	uint64_t events_unmatched, links_unmatched;	/* span not met */
+	uint64_t unmatched_span;	/* the span of the first of those */
+	uint64_t unmatched_span_events, unmatched_span_links;	/* its */
 	uint64_t spans_discarded, events_discarded, links_discarded;
 	uint64_t batches;		/* requests encoded */
 };

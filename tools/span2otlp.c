@@ -24,6 +24,7 @@
 #define DEFAULT_BATCH 8192
 #define MAX_BATCH 1000000
 #define MAX_HEADERS 32
+#define PLURAL(n) ((n) == 1 ? "" : "s")
 
 static void
 usage(int code)
@@ -375,9 +376,18 @@ main(int argc, char **argv)
 		rc = SSP_EXIT_FAIL;
 	}
 	if (st->events_unmatched + st->links_unmatched > 0) {
-		warnx("%" PRIu64 " events and %" PRIu64 " links dropped: their "
-		    "span was not in the same batch", st->events_unmatched,
-		    st->links_unmatched);
+		/* evspan writes them right after their span, and a batch never
+		 * ends between the two: the stream has them elsewhere. */
+		warnx("%" PRIu64 " link%s and %" PRIu64 " event%s not attached "
+		    "to their span; the first such span, %016" PRIx64 ", lost %"
+		    PRIu64 " link%s and %" PRIu64 " event%s: it was in an earlier "
+		    "batch (evspan writes links and events right after their "
+		    "span; this stream does not, a larger --batch may help)",
+		    st->links_unmatched, PLURAL(st->links_unmatched),
+		    st->events_unmatched, PLURAL(st->events_unmatched),
+		    st->unmatched_span, st->unmatched_span_links,
+		    PLURAL(st->unmatched_span_links), st->unmatched_span_events,
+		    PLURAL(st->unmatched_span_events));
 		rc = SSP_EXIT_FAIL;
 	}
 	ssp_otlp_close(k.o);

@@ -137,6 +137,28 @@ sort "$T/sum.b7" >"$T/sum.b7.s"
 check "events and links stay with their span across batches" \
     cmp "$T/expect" "$T/sum.b7.s"
 
+# Links and events follow their span record (as evspan writes them); a
+# batch never ends between the two, however small the batches.
+for b in 1 2 3; do
+	check "-b $b: every link and event kept" span2otlp -v -b "$b" -o "$T/s$b.json" "$T/in.sp"
+	stderr_has "39 links read: 39 encoded, 0 unmatched"
+	stderr_has "440 events read: 440 encoded, 0 switched off, 0 unmatched"
+	node "$OTLP/validate.js" json "$T/s$b.json" --summary "$T/sum.s$b" >/dev/null
+	sort "$T/sum.s$b" >"$T/sum.s$b.s"
+	check "-b $b: as in the input" cmp "$T/expect" "$T/sum.s$b.s"
+done
+# Older evspan output had links elsewhere: here all at the end.
+mkspans -e -L -n 40 -o "$T/late.sp"
+check "links at the end, one batch: all attached" span2otlp -v -o "$T/late.json" "$T/late.sp"
+stderr_has "39 links read: 39 encoded, 0 unmatched"
+for b in 1 3; do
+	expect_rc 1 "links at the end, -b $b: not attached" span2otlp -v -b "$b" -o "$T/late$b.json" "$T/late.sp"
+	stderr_has "39 links read: 1 encoded, 38 unmatched"	# the last is in the last batch
+	stderr_has "38 links and 0 events not attached to their span; the first such span, 0000000000000024, lost 1 link and 0 events: it was in an earlier batch"
+done
+check "... the spans and events are still exported" node "$OTLP/validate.js" json "$T/late3.json"
+stdout_has "240 requests, 720 spans"
+
 check "--no-events" span2otlp --no-events -o "$T/noev.json" "$T/in.sp"
 node "$OTLP/validate.js" json "$T/noev.json" --summary "$T/sum.noev" >/dev/null
 sort "$T/sum.noev" >"$T/sum.noev.s"

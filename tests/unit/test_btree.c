@@ -258,8 +258,8 @@ compare(const char *direct, const char *ref)
 {
 	static const char *const q[] = {
 		"PRAGMA integrity_check",
-		"SELECT id, a, b, hex(c), typeof(a), typeof(b), typeof(c) FROM t "
-		    "ORDER BY id",
+		("SELECT id, a, b, hex(c), typeof(a), typeof(b), typeof(c) "
+		    "FROM t ORDER BY id"),
 		"SELECT a, id FROM t INDEXED BY ta ORDER BY a, id",
 		"SELECT b, id FROM t INDEXED BY tb ORDER BY b, id",
 		"SELECT id FROM t INDEXED BY ta WHERE a BETWEEN -200 AND 40000",

@@ -304,6 +304,9 @@ test_json_request(void **state)
 	assert_int_equal(st->events, 3);
 	assert_int_equal(st->events_out, 2);
 	assert_int_equal(st->events_unmatched, 1);
+	assert_true(st->unmatched_span == 0x99);	/* named, with its count */
+	assert_int_equal(st->unmatched_span_events, 1);
+	assert_int_equal(st->unmatched_span_links, 0);
 	assert_int_equal(st->links, 1);
 	assert_int_equal(st->links_out, 1);
 	assert_int_equal(st->batches, 1);

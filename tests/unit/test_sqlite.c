@@ -872,8 +872,8 @@ compare_dbs(const char *a, const char *b)
 	    "SELECT * FROM split_streams", "SELECT * FROM split_kinds",
 	    "SELECT * FROM orphans", "SELECT * FROM span_kinds",
 	    "SELECT * FROM net_device ORDER BY id",
-	    "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name "
-	    "NOT LIKE 'sqlite_stat%' ORDER BY name" };
+	    ("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name "
+	    "NOT LIKE 'sqlite_stat%' ORDER BY name") };
 	sqlite3 *da, *db;
 	sqlite3_stmt *s;
 	char sql[200];
