@@ -47,6 +47,8 @@ struct ssp_otlp_opts {
 	int events;		/* 1 on, 0 off, -1 on when the stream has them */
 	int64_t epoch_ns;	/* added to every converted time */
 	size_t batch;		/* spans per request, >= 1 */
+	size_t max_bytes;	/* bytes per request (uncompressed), 0: any;
+				 * with ssp_otlp_encode_each */
 	const char *scope_version;	/* InstrumentationScope.version */
 };
 
@@ -79,6 +81,16 @@ size_t ssp_otlp_nspans(const struct ssp_otlp *o);	/* in the current batch */
  * start a new batch.  *nspans gets the number of spans encoded. */
 int ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *out, size_t *nspans,
     struct ssp_err *e);
+/*
+ * Encode the current batch as requests of at most opts.max_bytes each:
+ * usually one; a batch that is larger (the estimate that ends batches
+ * early was off) is split by spans, in arrival order.  A single span
+ * larger than that is a request of its own.  emit gets each request in b
+ * (it may swap b for another buffer) and its span count; non-zero stops.
+ */
+typedef int (*ssp_otlp_emit_fn)(void *ctx, struct ssp_buf *b, size_t nspans);
+int ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
+    ssp_otlp_emit_fn emit, void *ctx, struct ssp_err *e);
 /* Drop the current batch, counting it as discarded. */
 void ssp_otlp_discard(struct ssp_otlp *o, size_t *nspans);
 /* At the end of input: events and links still waiting for their span are

@@ -89,10 +89,13 @@ row(unsigned i, struct ssp_bt_val v[4], char *text, unsigned char *blob)
 	v[0] = (struct ssp_bt_val){ SQLITE_NULL, 0, NULL, 0 };
 	if (i % 13 == 0)
 		v[1] = (struct ssp_bt_val){ SQLITE_NULL, 0, NULL, 0 };
-	else
+	else {
+		/* negated every third time, plus a little (wrapping) */
+		uint64_t x = (uint64_t)ints[i % (sizeof(ints) / sizeof(ints[0]))];
+
 		v[1] = (struct ssp_bt_val){ SQLITE_INTEGER,
-		    ints[i % (sizeof(ints) / sizeof(ints[0]))] * (int64_t)(i % 3 ? 1 : -1) +
-		    (int64_t)(i % 7), NULL, 0 };
+		    (int64_t)((i % 3 ? x : 0 - x) + i % 7), NULL, 0 };
+	}
 	for (k = 0; k < tl; k++)
 		text[k] = (char)('a' + (i * 7 + k * 3) % 26);
 	if (i % 11 == 0 && tl > 0)

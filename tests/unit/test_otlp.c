@@ -161,7 +161,8 @@ write_stream(const char *path)
 static void
 fx_open(struct fx *f, enum ssp_otlp_proto proto, int events, size_t batch)
 {
-	struct ssp_otlp_opts oo = { proto, events, 1000000, batch, "9.9" };
+	struct ssp_otlp_opts oo = { .proto = proto, .events = events,
+	    .epoch_ns = 1000000, .batch = batch, .scope_version = "9.9" };
 
 	snprintf(f->path, sizeof(f->path), "/tmp/ssp-test-otlp-%d", (int)getpid());
 	write_stream(f->path);
