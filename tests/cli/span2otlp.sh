@@ -234,6 +234,24 @@ sed 's/"spanId"/"span_id"/' "$T/out.json" >"$T/bad2.json"
 expect_rc 1 "validator rejects snake_case names" node "$OTLP/validate.js" json "$T/bad2.json"
 sed 's/"kind":1/"kind":"SPAN_KIND_INTERNAL"/' "$T/out.json" >"$T/bad3.json"
 expect_rc 1 "validator rejects enum names" node "$OTLP/validate.js" json "$T/bad3.json"
+# ... and, through the official schema (the generated root's fromObject,
+# verify, encode and decode), what the hand-written field lists let pass:
+# values that protobufjs would quietly coerce, keys the schema lacks.
+for m in 'droppedAttributesCount":"x"' 'flags":-1' 'traceState":5' \
+    'droppedEventsCount":1.5'; do
+	sed "s/\"name\":\"host.syscall\",/&\"$m,/" "$T/out.json" >"$T/bad4.json"
+	expect_rc 1 "validator (schema) rejects {\"$m}" node "$OTLP/validate.js" json "$T/bad4.json"
+	stderr_has "json (schema)"
+done
+sed 's/"intValue":"4"/"intValue":"04"/' "$T/out.json" >"$T/bad5.json"
+expect_rc 1 "validator (schema) rejects a non-canonical 64-bit int" \
+    node "$OTLP/validate.js" json "$T/bad5.json"
+stderr_has 'intValue: "04" came back as "4"'
+sed 's/"scope":{"name":"simspan"/"scope":{"name":"simspan","entityRefs":[]/' "$T/out.json" >"$T/bad6.json"
+expect_rc 1 "validator rejects a field of another message" \
+    node "$OTLP/validate.js" json "$T/bad6.json"
+sed 's/"attributes":\[{"key":"service.name"/"entityRefs":[],&/' "$T/out.json" >"$T/ok6.json"
+check "... but an empty repeated field is no field" node "$OTLP/validate.js" json "$T/ok6.json"
 # An unknown field (22, varint) appended to a valid request is skipped by the
 # generated decoder; the byte-for-byte re-encoding check must catch it.
 node -e '
