@@ -2248,6 +2248,13 @@ direct_check(struct loader *L)
 		return lfail(L), -1;
 	if (n != 0)
 		return 0;
+	/* a file ssp_bt_open() takes (it checks the header again) */
+	if (!text_is(L->db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
+	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
+	    "(SELECT encoding FROM pragma_encoding) || ',' || (SELECT "
+	    "freelist_count FROM pragma_freelist_count) || ?", "",
+	    "off,0,UTF-8,0"))
+		return 0;
 	for (t = 0; t < T_N; t++)
 		if (!text_is(L->db, "SELECT group_concat(name || ':' || "
 		    "ifnull(type, '') || ':' || hidden || ':' || pk || ':' || "
