@@ -102,6 +102,33 @@ ssp_parse_ms(const char *s, uint64_t *ms, const char **errstr)
 }
 
 int
+ssp_parse_bytes(const char *s, uint64_t *n, const char **errstr)
+{
+	static const struct { const char *sfx; int64_t mul; } u[] = {
+		{ "KiB", 1 << 10 }, { "MiB", 1 << 20 }, { "GiB", 1 << 30 },
+		{ "k", 1 << 10 }, { "K", 1 << 10 }, { "M", 1 << 20 },
+		{ "G", 1 << 30 }, { "", 1 } };
+	char buf[32];
+	size_t len = strlen(s), i, k;
+	int64_t v;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		k = strlen(u[i].sfx);
+		if (len <= k || len - k >= sizeof(buf) ||
+		    strcmp(s + len - k, u[i].sfx) != 0)
+			continue;
+		memcpy(buf, s, len - k);
+		buf[len - k] = '\0';
+		if (ssp_strtonum(buf, 0, INT64_MAX / u[i].mul, &v, errstr) != 0)
+			return -1;
+		*n = (uint64_t)(v * u[i].mul);
+		return 0;
+	}
+	*errstr = "invalid";
+	return -1;
+}
+
+int
 ssp_parse_time(const char *s, int64_t *ps, const char **errstr)
 {
 	static const struct { const char *sfx; int64_t mul; } units[] = {

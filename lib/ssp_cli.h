@@ -28,6 +28,9 @@ int ssp_parse_time(const char *s, int64_t *ps, const char **errstr);
  * unit ms, s or min ("30", "500ms", "2min"), into milliseconds (at most a
  * week).  Returns 0, or -1 with *errstr set. */
 int ssp_parse_ms(const char *s, uint64_t *ms, const char **errstr);
+/* A size in bytes: a whole number, or with the unit k/K/KiB, M/MiB or
+ * G/GiB (powers of 1024): "4194304", "4M", "512KiB".  0 or -1. */
+int ssp_parse_bytes(const char *s, uint64_t *n, const char **errstr);
 
 /* Binary output to a terminal is refused unless forced (exit 1 message). */
 int ssp_cli_refuse_tty(int fd, int force, const char *prog);

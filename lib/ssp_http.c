@@ -115,7 +115,7 @@ ssp_http_delay_ms(int64_t ra_ms, unsigned attempt, uint64_t base, uint64_t max,
     uint32_t rnd)
 {
 	if (ra_ms >= 0)
-		return (uint64_t)ra_ms < max ? (uint64_t)ra_ms : max;
+		return (uint64_t)ra_ms;	/* as the server asks, not capped */
 	return ssp_http_backoff_ms(attempt, base, max, rnd);
 }
 
@@ -339,6 +339,15 @@ on_body(char *p, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+static uint64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static void
 sleep_ms(uint64_t ms)
 {
@@ -421,6 +430,7 @@ send_batch(struct ssp_http *h, uint64_t seq, const struct ssp_buf *b,
 	int64_t ra;
 	int rkind;
 	char what[300];
+	uint64_t t0 = mono_ms();
 
 	if (h->st.gave_up) {
 		h->st.batches_failed++;
@@ -447,8 +457,28 @@ send_batch(struct ssp_http *h, uint64_t seq, const struct ssp_buf *b,
 		snprintf(h->st.last_error, sizeof(h->st.last_error), "%s", what);
 		if (v == SSP_HTTP_RETRY && try < h->o.retries) {
 			uint64_t d = ssp_http_delay_ms(ra, try, h->o.backoff_ms,
-			    h->o.backoff_max_ms, rand32(h));
+			    h->o.backoff_max_ms, rand32(h)), now = mono_ms();
 
+			/* No retry that would start after the deadline. */
+			if (h->o.max_elapsed_ms > 0 &&
+			    now - t0 + d > h->o.max_elapsed_ms) {
+				size_t k = strlen(what);
+
+				snprintf(what + k, sizeof(what) - k, "; a retry "
+				    "in %llu ms%s would pass --max-elapsed (%llu "
+				    "ms)", (unsigned long long)d, ra >= 0 ?
+				    " (Retry-After)" : "",
+				    (unsigned long long)h->o.max_elapsed_ms);
+				snprintf(h->st.last_error,
+				    sizeof(h->st.last_error), "%s", what);
+				h->st.batches_failed++;
+				h->st.spans_failed += nspans;
+				report(h, "batch %llu (%llu spans) not delivered: "
+				    "%s; giving up", (unsigned long long)seq,
+				    (unsigned long long)nspans, what);
+				h->st.gave_up = 1;
+				return;
+			}
 			if (h->o.verbose)
 				report(h, "batch %llu: %s; retry %u of %u in "
 				    "%llu ms%s", (unsigned long long)seq, what,

@@ -4,9 +4,11 @@
  * flight (two buffers, swapped at each submit).  One curl handle for the
  * whole run keeps the connection alive.  Retry policy (OTLP/HTTP spec):
  * 429, 502, 503, 504 and connection-level failures are retried with capped
- * exponential backoff and jitter, or after the server's Retry-After; other
- * 4xx and 5xx fail that batch; a batch that exhausts its retries makes the
- * sender give up, and later batches are counted as not delivered.
+ * exponential backoff and jitter, or after the server's Retry-After (in
+ * full), as long as the retry starts within max_elapsed_ms of the first
+ * attempt; other 4xx and 5xx fail that batch; a batch that exhausts its
+ * retries (or that time) makes the sender give up, and later batches are
+ * counted as not delivered.
  */
 #ifndef SSP_HTTP_H
 #define SSP_HTTP_H
@@ -24,7 +26,9 @@ struct ssp_http_opts {
 	uint64_t timeout_ms;	/* per attempt, connection included */
 	unsigned retries;	/* attempts after the first */
 	uint64_t backoff_ms;	/* first retry delay (before jitter) */
-	uint64_t backoff_max_ms;	/* cap of delays, Retry-After included */
+	uint64_t backoff_max_ms;	/* cap of backoff delays (not Retry-After) */
+	uint64_t max_elapsed_ms;	/* a request's retries start within this
+					 * time of its first attempt; 0: any */
 	const char *user_agent;
 	const char *const *headers;	/* extra "Name: value" lines */
 	size_t nheaders;
@@ -79,8 +83,8 @@ int ssp_http_retry_after(const char *value, int64_t now, uint64_t *ms);
  * random number), so clients that failed together do not retry together. */
 uint64_t ssp_http_backoff_ms(unsigned attempt, uint64_t base, uint64_t max,
     uint32_t rnd);
-/* The wait before a retry: Retry-After (when given, ra_ms >= 0) wins over
- * the backoff; both are capped at max. */
+/* The wait before a retry: Retry-After (when given, ra_ms >= 0) as the
+ * server asks, else the backoff (capped at max). */
 uint64_t ssp_http_delay_ms(int64_t ra_ms, unsigned attempt, uint64_t base,
     uint64_t max, uint32_t rnd);
 /* What a response body holds (from its Content-Type). */

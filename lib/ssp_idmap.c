@@ -185,6 +185,12 @@ ssp_idmap_drain(struct ssp_idmap *m, ssp_idmap_evict_fn fn, void *ctx)
 	return 0;
 }
 
+void
+ssp_idmap_prefetch(const struct ssp_idmap *m, uint64_t hi, uint64_t lo)
+{
+	__builtin_prefetch(HEAD(m, &m->cur, hash(hi, lo) & m->mask), 1);
+}
+
 size_t
 ssp_idmap_count(const struct ssp_idmap *m)
 {

@@ -37,6 +37,9 @@ void *ssp_idmap_put(struct ssp_idmap *m, uint64_t hi, uint64_t lo);
  * the map.  Stops at and returns the first non-zero result of fn. */
 int ssp_idmap_drain(struct ssp_idmap *m, ssp_idmap_evict_fn fn, void *ctx);
 
+/* Start loading the slot a put or get of this id looks at first (a hint:
+ * the caller does other work before the put). */
+void ssp_idmap_prefetch(const struct ssp_idmap *m, uint64_t hi, uint64_t lo);
 size_t ssp_idmap_count(const struct ssp_idmap *m);
 uint64_t ssp_idmap_evicted(const struct ssp_idmap *m);	/* entries dropped so far */
 

@@ -234,6 +234,7 @@ struct ssp_otlp {
 	struct ssp_buf tmp;	/* repaired strings */
 	struct ssp_buf msg;	/* status message of the current span */
 	struct ssp_otlp_stats stats;
+	double avg;		/* bytes an encoded record takes, lately */
 };
 
 static int
@@ -549,6 +550,8 @@ ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
 	    1u << 20) != 0 || idmap_init(&o->pendmap, 64) != 0)
 		goto nomem;
 	o->last_idx = NONE;
+	/* first guess of a record's size (JSON, protobuf); then measured */
+	o->avg = o->opt.proto == SSP_OTLP_JSON ? 700 : 300;
 	*op = o;
 	return SSP_OK;
 nomem:
@@ -620,8 +623,13 @@ ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r)
 {
 	if (o->nsp == 0 || info(o, r)->cls != C_SPAN)
 		return 0;
-	/* Events and links are capped too, so one batch stays bounded. */
-	return o->nsp >= o->opt.batch || o->nev + o->nln >= 16 * o->opt.batch;
+	/* Events and links are capped too, so one batch stays bounded; and
+	 * the request's bytes, estimated from the previous requests (with
+	 * room for the new span's events; ssp_otlp_encode_each splits a
+	 * batch that is larger all the same). */
+	return o->nsp >= o->opt.batch || o->nev + o->nln >= 16 * o->opt.batch ||
+	    (o->opt.max_bytes > 0 && (double)(o->nsp + o->nev + o->nln + 1) *
+	    o->avg > 0.9 * (double)o->opt.max_bytes);
 }
 
 static int
@@ -669,6 +677,22 @@ attach(struct ssp_otlp *o, uint32_t si, const struct ssp_rec *r, int cls)
 	return cls == C_EVENT ? attach_event(o, si, r) : attach_link(o, si, r);
 }
 
+/* An event or link that is not exported: count it, and remember the
+ * first span that lost one, to name it. */
+static void
+unmatched(struct ssp_otlp *o, uint64_t span, int cls)
+{
+	if (o->stats.events_unmatched + o->stats.links_unmatched == 0)
+		o->stats.unmatched_span = span;
+	if (cls == C_EVENT) {
+		o->stats.events_unmatched++;
+		o->stats.unmatched_span_events += span == o->stats.unmatched_span;
+	} else {
+		o->stats.links_unmatched++;
+		o->stats.unmatched_span_links += span == o->stats.unmatched_span;
+	}
+}
+
 /* An event or link whose span is not (yet) in the batch. */
 static int
 add_pending(struct ssp_otlp *o, uint64_t span, const struct ssp_rec *r, int cls)
@@ -676,10 +700,7 @@ add_pending(struct ssp_otlp *o, uint64_t span, const struct ssp_rec *r, int cls)
 	uint32_t head;
 
 	if (span == 0 || o->npend >= o->pend_max) {
-		if (cls == C_EVENT)
-			o->stats.events_unmatched++;
-		else
-			o->stats.links_unmatched++;
+		unmatched(o, span, cls);
 		return 0;
 	}
 	if (grow((void **)&o->pend, &o->cappend, o->npend + 1,
@@ -865,12 +886,8 @@ ssp_otlp_finish(struct ssp_otlp *o)
 		/* Count each live entry once, through its chain head. */
 		if (idmap_get(&o->pendmap, span) != (uint32_t)i)
 			continue;
-		for (j = (uint32_t)i; j != NONE; j = o->pend[j].next) {
-			if (info(o, &o->pend[j].r)->cls == C_EVENT)
-				o->stats.events_unmatched++;
-			else
-				o->stats.links_unmatched++;
-		}
+		for (j = (uint32_t)i; j != NONE; j = o->pend[j].next)
+			unmatched(o, span, info(o, &o->pend[j].r)->cls);
 	}
 	o->npend = o->npend_live = 0;
 	idmap_clear(&o->pendmap);
@@ -1571,27 +1588,41 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 
 /* --- batches -------------------------------------------------------------------- */
 
-int
-ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *b, size_t *nspans,
-    struct ssp_err *e)
+/* The first span of stream st with an index in [lo, hi), or NONE. */
+static uint32_t
+first_in(const struct ssp_otlp *o, const struct stream *st, uint32_t lo,
+    uint32_t hi)
 {
-	size_t k, first = 1;
 	uint32_t i;
 
-	*nspans = o->nsp;
+	for (i = st->head; i != NONE; i = o->sp[i].next)
+		if (i >= lo && i < hi)
+			return i;
+	return NONE;
+}
+
+/* The spans [lo, hi) of the batch (in arrival order) as one request. */
+static void
+encode_range(struct ssp_otlp *o, struct ssp_buf *b, uint32_t lo, uint32_t hi)
+{
+	size_t k, first = 1;
+	uint32_t i, i0;
+
 	if (o->opt.proto == SSP_OTLP_JSON)
 		ssp_buf_lit(b, "{\"resourceSpans\":[");
 	for (k = 0; k < o->nst; k++) {
 		struct stream *st = &o->st[k];
 
-		if (st->head == NONE)
+		if ((i0 = first_in(o, st, lo, hi)) == NONE)
 			continue;
 		if (o->opt.proto == SSP_OTLP_JSON) {
 			if (!first)
 				ssp_buf_putc(b, ',');
 			ssp_buf_put(b, st->res_json.p, st->res_json.len);
-			for (i = st->head; i != NONE; i = o->sp[i].next) {
-				if (i != st->head)
+			for (i = i0; i != NONE; i = o->sp[i].next) {
+				if (i < lo || i >= hi)
+					continue;
+				if (i != i0)
 					ssp_buf_putc(b, ',');
 				json_span(o, b, &o->sp[i]);
 			}
@@ -1617,8 +1648,9 @@ ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *b, size_t *nspans,
 					    strlen(ver));
 				ssp_pb_end(b, sc);
 			}
-			for (i = st->head; i != NONE; i = o->sp[i].next)
-				pb_span(o, b, &o->sp[i]);
+			for (i = i0; i != NONE; i = o->sp[i].next)
+				if (i >= lo && i < hi)
+					pb_span(o, b, &o->sp[i]);
 			st->hint_ss = (unsigned)ssp_pb_varint_size(b->len - ss.body);
 			ssp_pb_end(b, ss);
 			st->hint_rs = (unsigned)ssp_pb_varint_size(b->len - rs.body);
@@ -1628,6 +1660,14 @@ ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *b, size_t *nspans,
 	}
 	if (o->opt.proto == SSP_OTLP_JSON)
 		ssp_buf_lit(b, "]}");
+}
+
+int
+ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *b, size_t *nspans,
+    struct ssp_err *e)
+{
+	*nspans = o->nsp;
+	encode_range(o, b, 0, (uint32_t)o->nsp);
 	o->stats.spans_out += o->nsp;
 	o->stats.batches++;
 	batch_reset(o);
@@ -1635,4 +1675,65 @@ ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *b, size_t *nspans,
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory encoding "
 		    "a batch of %zu spans", *nspans);
 	return SSP_OK;
+}
+
+/* Spans, events and links of the spans [lo, hi). */
+static size_t
+items(const struct ssp_otlp *o, uint32_t lo, uint32_t hi)
+{
+	size_t n = hi - lo;
+	uint32_t i, j;
+
+	for (i = lo; i < hi; i++) {
+		if (o->events)
+			for (j = o->sp[i].ev; j != NONE; j = o->ev[j].next)
+				n++;
+		for (j = o->sp[i].ln; j != NONE; j = o->ln[j].next)
+			n++;
+	}
+	return n;
+}
+
+int
+ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
+    ssp_otlp_emit_fn emit, void *ctx, struct ssp_err *e)
+{
+	size_t max = o->opt.max_bytes;
+	uint32_t lo = 0, hi, n = (uint32_t)o->nsp;
+	int rc = SSP_OK;
+
+	while (lo < n && rc == SSP_OK) {
+		struct ssp_otlp_stats saved = o->stats;
+
+		hi = n;
+		for (;;) {
+			ssp_buf_reset(b);
+			encode_range(o, b, lo, hi);
+			if (b->failed) {
+				rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of "
+				    "memory encoding a batch of %u spans", hi - lo);
+				break;
+			}
+			if (max == 0 || b->len <= max || hi - lo == 1)
+				break;
+			/* Too large (rare: the batch was ended by the estimate):
+			 * fewer spans, in proportion, with a margin. */
+			o->stats = saved;
+			hi = lo + (uint32_t)((double)(hi - lo) * 0.9 * (double)max /
+			    (double)b->len);
+			if (hi <= lo)
+				hi = lo + 1;
+		}
+		if (rc != SSP_OK)
+			break;
+		/* what a record costs, for ssp_otlp_full() */
+		o->avg = (double)b->len / (double)items(o, lo, hi);
+		o->stats.spans_out += hi - lo;
+		o->stats.batches++;
+		if (emit(ctx, b, hi - lo) != 0)
+			rc = ssp_err_set(e, SSP_ERR_IO, 0, "writing a request");
+		lo = hi;
+	}
+	batch_reset(o);
+	return rc;
 }

@@ -12,8 +12,11 @@
  *   attribute fields  -> simspan.<field> attributes, typed
  *   flags, cause      -> status ERROR for orphans, simspan.* attributes
  *   member events     -> Span.events; link records -> Span.links
- * Member events and links name their span by id; they are attached when
- * their span is in the same batch (before or after it in the stream).
+ * Member events and links name their span by id.  evspan writes them right
+ * after their span record, and a batch only ends before a span record, so
+ * they always travel with their span.  (Records elsewhere in the stream, as
+ * older evspan wrote them, are attached when their span is in the same
+ * batch, before or after it; the others are counted as unmatched.)
  */
 #ifndef SSP_OTLP_H
 #define SSP_OTLP_H
@@ -44,6 +47,8 @@ struct ssp_otlp_opts {
 	int events;		/* 1 on, 0 off, -1 on when the stream has them */
 	int64_t epoch_ns;	/* added to every converted time */
 	size_t batch;		/* spans per request, >= 1 */
+	size_t max_bytes;	/* bytes per request (uncompressed), 0: any;
+				 * with ssp_otlp_encode_each */
 	const char *scope_version;	/* InstrumentationScope.version */
 };
 
@@ -55,6 +60,8 @@ struct ssp_otlp_stats {
 	uint64_t spans_bad_stream;	/* stream index not in the header */
 	uint64_t events_off;		/* events switched off */
 	uint64_t events_unmatched, links_unmatched;	/* span not met */
+	uint64_t unmatched_span;	/* the span of the first of those */
+	uint64_t unmatched_span_events, unmatched_span_links;	/* its */
 	uint64_t spans_discarded, events_discarded, links_discarded;
 	uint64_t batches;		/* requests encoded */
 };
@@ -74,6 +81,16 @@ size_t ssp_otlp_nspans(const struct ssp_otlp *o);	/* in the current batch */
  * start a new batch.  *nspans gets the number of spans encoded. */
 int ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *out, size_t *nspans,
     struct ssp_err *e);
+/*
+ * Encode the current batch as requests of at most opts.max_bytes each:
+ * usually one; a batch that is larger (the estimate that ends batches
+ * early was off) is split by spans, in arrival order.  A single span
+ * larger than that is a request of its own.  emit gets each request in b
+ * (it may swap b for another buffer) and its span count; non-zero stops.
+ */
+typedef int (*ssp_otlp_emit_fn)(void *ctx, struct ssp_buf *b, size_t nspans);
+int ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
+    ssp_otlp_emit_fn emit, void *ctx, struct ssp_err *e);
 /* Drop the current batch, counting it as discarded. */
 void ssp_otlp_discard(struct ssp_otlp *o, size_t *nspans);
 /* At the end of input: events and links still waiting for their span are

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ssp_btree.h"
 #include "ssp_idmap.h"
+#include "ssp_ksort.h"
 #include "ssp_sqlite.h"
 
 /*
@@ -36,6 +38,8 @@ __asm__(
 #define TRACE_CACHE	(1u << 15)
 #define TICK		4096	/* records between progress calls */
 #define IVL_MAX		(1u << 16)	/* spans of a trace split in memory */
+#define DCOLS		64	/* columns of an attribute table written directly */
+#define SORT_MEM	(128u << 20)	/* index keys in memory, direct writing */
 
 /* --- small helpers ---------------------------------------------------- */
 
@@ -127,18 +131,26 @@ ssp_sqlite_create(sqlite3 *db, struct ssp_err *e)
 	return r;
 }
 
-int
-ssp_sqlite_index(sqlite3 *db, struct ssp_err *e)
+static int
+create_indexes(sqlite3 *db, struct ssp_err *e)
 {
 	const char *m = strstr(ssp_sqlite_schema, INDEX_MARKER);
 
-	if (m == NULL)
-		return SSP_OK;
-	/* Approximate statistics (analysis_limit) cost milliseconds and let
-	 * the planner choose between the indexes. */
-	if (exec(db, m, dbname(db), e) != SSP_OK ||
-	    exec(db, "PRAGMA analysis_limit = 1000; ANALYZE;", dbname(db),
-	    e) != SSP_OK)
+	return m != NULL ? exec(db, m, dbname(db), e) : SSP_OK;
+}
+
+/* Approximate statistics (analysis_limit) cost milliseconds and let the
+ * planner choose between the indexes. */
+static int
+analyze(sqlite3 *db, struct ssp_err *e)
+{
+	return exec(db, "PRAGMA analysis_limit = 1000; ANALYZE;", dbname(db), e);
+}
+
+int
+ssp_sqlite_index(sqlite3 *db, struct ssp_err *e)
+{
+	if (create_indexes(db, e) != SSP_OK || analyze(db, e) != SSP_OK)
 		return e != NULL ? e->code : SSP_ERR_IO;
 	return SSP_OK;
 }
@@ -347,6 +359,12 @@ struct kbatch {
 	struct cell cells[BATCH * SSP_MAXF];
 	unsigned n;
 	struct buf text;
+	/* Direct writing (a new database): every stored column in order. */
+	int dok;		/* the table can be written directly */
+	unsigned dn;
+	int dmap[DCOLS];	/* the field of each column; -1 NULL, -2 rowid */
+	struct ssp_bt_tree *dt;
+	char table[80];
 };
 
 struct ftinfo {			/* what a record type of the file is to us */
@@ -388,8 +406,13 @@ struct erow {
 	size_t attrs, attrs_len;
 };
 
+struct direct;
+
 struct loader {
 	sqlite3 *db;
+	sqlite3 *tdb;		/* traces and pending references: db, or a
+				 * private database while writing directly */
+	struct direct *dw;	/* writing directly (a new database), or NULL */
 	const char *dbname;
 	struct ssp_rr *rr;
 	const struct ssp_sqlite_opts *o;
@@ -402,12 +425,16 @@ struct loader {
 	uint64_t *stream_spans;
 	size_t nstreams;
 	struct ssp_idmap *spans, *traces;
-	int64_t first_span, next_span, next_event, next_trace;
+	int64_t first_span, next_span, next_event, next_trace, next_link;
 	uint64_t npending;
 	int failed;		/* an SQLite error inside an idmap callback */
 	sqlite3_stmt *ins_spans, *ins_span, *ins_events, *ins_event, *ins_link,
 	    *ins_trace, *upd_trace, *get_trace, *ins_pending, *ins_resplit;
 	struct buf sbuf, kbuf;	/* split JSON of the trace being written */
+	struct ivl *ivtmp;	/* a trace's spans grouped for its split */
+	uint32_t capivtmp;
+	uint32_t *cnt;		/* counts by stream or file type */
+	size_t maxname;		/* longest stream or kind name */
 	uint64_t nresplit;
 	struct srow rows[BATCH];
 	unsigned nrows;
@@ -418,10 +445,16 @@ struct loader {
 };
 
 static int
-lfail(struct loader *L)
+lfail_on(struct loader *L, sqlite3 *db)
 {
 	L->failed = 1;
-	return db_fail(L->e, L->db, L->dbname);
+	return db_fail(L->e, db, L->dbname);
+}
+
+static int
+lfail(struct loader *L)
+{
+	return lfail_on(L, L->db);
 }
 
 /* A data error of the input, at the current block. */
@@ -443,12 +476,18 @@ infail(struct loader *L, const char *fmt, ...)
 }
 
 static int
+prep_on(struct loader *L, sqlite3 *db, sqlite3_stmt **s, const char *sql)
+{
+	if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, s,
+	    NULL) != SQLITE_OK)
+		return lfail_on(L, db);
+	return SSP_OK;
+}
+
+static int
 prep(struct loader *L, sqlite3_stmt **s, const char *sql)
 {
-	if (sqlite3_prepare_v3(L->db, sql, -1, SQLITE_PREPARE_PERSISTENT, s,
-	    NULL) != SQLITE_OK)
-		return lfail(L);
-	return SSP_OK;
+	return prep_on(L, L->db, s, sql);
 }
 
 static int
@@ -458,7 +497,7 @@ step(struct loader *L, sqlite3_stmt *s)
 
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return lfail(L);
+		return lfail_on(L, sqlite3_db_handle(s));
 	return SSP_OK;
 }
 
@@ -504,27 +543,45 @@ static const char span_head[] = "INSERT INTO spans(run, trace, parent, "
 static const char event_head[] = "INSERT INTO events(run, span, ts_ps, type, "
     "stream, attrs) VALUES";
 
+/* The INSERTs of rows (not when writing directly). */
 static int
-prepare_all(struct loader *L)
+prepare_rows(struct loader *L)
 {
 	if (prep_multi(L, &L->ins_spans, span_head, SPAN_COLS, BATCH) ||
 	    prep_multi(L, &L->ins_span, span_head, SPAN_COLS, 1) ||
 	    prep_multi(L, &L->ins_events, event_head, EVENT_COLS, BATCH) ||
 	    prep_multi(L, &L->ins_event, event_head, EVENT_COLS, 1) ||
 	    prep(L, &L->ins_link, "INSERT INTO links(run, span, target, kind, "
-	    "span_id, target_span_id, target_trace_id) VALUES (?,?,?,?,?,?,?)") ||
-	    prep(L, &L->ins_trace, "INSERT INTO traces(id, run, trace_id, root, "
+	    "span_id, target_span_id, target_trace_id) VALUES (?,?,?,?,?,?,?)"))
+		return L->e != NULL ? L->e->code : SSP_ERR_IO;
+	return SSP_OK;
+}
+
+/* Traces and pending references, in L->tdb. */
+static int
+prepare_traces(struct loader *L)
+{
+	sqlite3 *db = L->tdb;
+
+	if (exec(db, "CREATE TEMP TABLE IF NOT EXISTS pending(what INTEGER, "
+	    "row INTEGER, ref INTEGER); DELETE FROM temp.pending; "
+	    "DROP INDEX IF EXISTS temp.pending_ref; "
+	    "CREATE TEMP TABLE IF NOT EXISTS resplit(trace INTEGER PRIMARY KEY); "
+	    "DELETE FROM temp.resplit", L->dbname, L->e) != SSP_OK)
+		return L->e != NULL ? L->e->code : SSP_ERR_IO;
+	if (prep_on(L, db, &L->ins_trace, "INSERT INTO traces(id, run, trace_id, root, "
 	    "root_kind, root_stream, start_ps, end_ps, spans, busy_ps, "
 	    "streams, kinds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)") ||
-	    prep(L, &L->upd_trace, "UPDATE traces SET root = ?4, root_kind = ?5, "
-	    "root_stream = ?6, start_ps = ?7, end_ps = ?8, spans = ?9, "
-	    "busy_ps = ?10, streams = ?11, kinds = ?12 WHERE id = ?1") ||
-	    prep(L, &L->ins_resplit, "INSERT OR IGNORE INTO temp.resplit(trace) "
-	    "VALUES (?)") ||
-	    prep(L, &L->get_trace, "SELECT id, root, root_kind, root_stream, "
-	    "start_ps, end_ps, spans FROM traces WHERE run = ? AND trace_id = ?") ||
-	    prep(L, &L->ins_pending, "INSERT INTO temp.pending(what, row, ref) "
-	    "VALUES (?,?,?)"))
+	    prep_on(L, db, &L->upd_trace, "UPDATE traces SET root = ?4, "
+	    "root_kind = ?5, root_stream = ?6, start_ps = ?7, end_ps = ?8, "
+	    "spans = ?9, busy_ps = ?10, streams = ?11, kinds = ?12 WHERE id = ?1") ||
+	    prep_on(L, db, &L->ins_resplit, "INSERT OR IGNORE INTO "
+	    "temp.resplit(trace) VALUES (?)") ||
+	    prep_on(L, db, &L->get_trace, "SELECT id, root, root_kind, "
+	    "root_stream, start_ps, end_ps, spans FROM traces WHERE run = ? AND "
+	    "trace_id = ?") ||
+	    prep_on(L, db, &L->ins_pending, "INSERT INTO temp.pending(what, row, "
+	    "ref) VALUES (?,?,?)"))
 		return L->e != NULL ? L->e->code : SSP_ERR_IO;
 	return SSP_OK;
 }
@@ -543,6 +600,33 @@ finalize_all(struct loader *L)
 	}
 }
 
+/* The affinity SQLite gives a declared column type (datatype3.html, 3.1). */
+static char
+affinity(const char *type)
+{
+	if (strcasestr(type, "INT") != NULL)
+		return 'i';
+	if (strcasestr(type, "CHAR") != NULL || strcasestr(type, "CLOB") != NULL ||
+	    strcasestr(type, "TEXT") != NULL)
+		return 't';
+	if (strcasestr(type, "BLOB") != NULL || *type == '\0')
+		return 'b';
+	if (strcasestr(type, "REAL") != NULL || strcasestr(type, "FLOA") != NULL ||
+	    strcasestr(type, "DOUB") != NULL)
+		return 'r';
+	return 'n';
+}
+
+/* Does SQLite store a value of this field encoding unchanged in a column
+ * of this affinity?  (Then writing it directly gives the same row.) */
+static int
+stored_as_is(char enc, char aff)
+{
+	if (enc == SSP_ENC_S || enc == SSP_ENC_A || enc == SSP_ENC_M)
+		return aff == 't' || aff == 'b';
+	return aff == 'i' || aff == 'n' || aff == 'b';
+}
+
 /*
  * The attribute table of a span kind: its columns are matched by name to
  * the record's fields; fields without a column go to spans.extra.
@@ -554,7 +638,7 @@ setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rtype *ty)
 	sqlite3_stmt *s = NULL;
 	struct kbatch *kb;
 	size_t len;
-	unsigned k, seen = 0;
+	unsigned k, seen = 0, npk = 0;
 	char *p;
 	int rc, r = -1;
 
@@ -566,14 +650,34 @@ setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rtype *ty)
 			*p = '_';
 	if ((kb = calloc(1, sizeof(*kb))) == NULL)
 		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
-	if (prep(L, &s, "SELECT name FROM pragma_table_info(?)") != SSP_OK)
+	if (prep(L, &s, "SELECT name, ifnull(type, ''), pk, dflt_value IS NULL, "
+	    "hidden FROM pragma_table_xinfo(?)") != SSP_OK)
 		goto out;
 	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
 	len = (size_t)snprintf(head, sizeof(head), "INSERT INTO \"%s\"(span", table);
+	kb->dok = 1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *col = (const char *)sqlite3_column_text(s, 0);
+		const char *type = (const char *)sqlite3_column_text(s, 1);
+		int *dslot = kb->dn < DCOLS ? &kb->dmap[kb->dn++] : NULL;
 
 		seen++;
+		if (dslot == NULL || type == NULL || sqlite3_column_int(s, 3) == 0 ||
+		    sqlite3_column_int(s, 4) != 0) {
+			kb->dok = 0;	/* generated, default value, too many */
+			if (sqlite3_column_int(s, 4) != 0)
+				continue;	/* generated: never inserted */
+		}
+		if (sqlite3_column_int(s, 2) != 0) {
+			/* the row id: "span INTEGER PRIMARY KEY" */
+			if (npk++ > 0 || type == NULL || strcmp(type, "INTEGER") != 0)
+				kb->dok = 0;
+			if (dslot != NULL)
+				*dslot = -2;
+			continue;
+		}
+		if (dslot != NULL)
+			*dslot = -1;
 		for (k = SSP_SF_NCOMMON; col != NULL && k < ty->nf; k++)
 			if ((fi->extra & (1u << k)) && strcmp(ty->f[k].name, col) == 0)
 				break;
@@ -581,6 +685,10 @@ setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rtype *ty)
 			continue;	/* absent from this stream: NULL */
 		fi->extra &= ~(1u << k);
 		kb->field[kb->ncols++] = k;
+		if (dslot != NULL)
+			*dslot = (int)k;
+		if (type == NULL || !stored_as_is(ty->f[k].enc, affinity(type)))
+			kb->dok = 0;
 		len += (size_t)snprintf(head + len, sizeof(head) - len, ", \"%s\"",
 		    col);
 	}
@@ -590,6 +698,8 @@ setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rtype *ty)
 	}
 	sqlite3_finalize(s);
 	s = NULL;
+	if (npk != 1)
+		kb->dok = 0;
 	if (len + 10 >= sizeof(head)) {
 		ssp_err_set(L->e, SSP_ERR_LIMIT, 0, "%s: too many columns",
 		    table);
@@ -603,6 +713,7 @@ setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rtype *ty)
 	if (prep_multi(L, &kb->multi, head, kb->ncols + 1, BATCH) != SSP_OK ||
 	    prep_multi(L, &kb->one, head, kb->ncols + 1, 1) != SSP_OK)
 		goto out;
+	snprintf(kb->table, sizeof(kb->table), "%s", table);
 	fi->kb = kb;
 	return 0;
 out:
@@ -689,26 +800,6 @@ trace_hex(char out[33], uint64_t hi, uint64_t lo)
 }
 
 static int
-cmp_stream(const void *a, const void *b)
-{
-	const struct ivl *x = a, *y = b;
-
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	return x->b < y->b ? -1 : x->b > y->b;
-}
-
-static int
-cmp_kind(const void *a, const void *b)
-{
-	const struct ivl *x = a, *y = b;
-
-	if (x->ft != y->ft)
-		return x->ft < y->ft ? -1 : 1;
-	return x->b < y->b ? -1 : x->b > y->b;
-}
-
-static int
 cmp_start(const void *a, const void *b)
 {
 	const struct ivl *x = a, *y = b;
@@ -776,20 +867,49 @@ sweep(struct loader *L, const struct ivl *v, uint32_t n, int by,
 static int64_t
 split(struct loader *L, struct ivl *v, uint32_t n)
 {
-	size_t need = 64 + (size_t)n * 40;
-	uint32_t i;
+	size_t need = 64 + (size_t)n * (40 + 6 * L->maxname), nk;
+	uint32_t i, j, sum;
+	struct ivl *t;
+	int by;
 
-	for (i = 0; i < n; i++)	/* names are escaped: up to 6 bytes a byte */
-		need += 6 * (strlen(L->streams[v[i].stream]) +
-		    strlen(L->ft[v[i].ft].name));
+	/* names are escaped: up to 6 bytes a byte */
 	L->sbuf.len = L->kbuf.len = 0;
 	if (buf_reserve(&L->sbuf, need) != 0 || buf_reserve(&L->kbuf, need) != 0)
 		return -1;
-	qsort(v, n, sizeof(*v), cmp_stream);
-	sweep(L, v, n, 0, &L->sbuf);
-	qsort(v, n, sizeof(*v), cmp_kind);
-	sweep(L, v, n, 1, &L->kbuf);
-	qsort(v, n, sizeof(*v), cmp_start);
+	if (n > L->capivtmp) {
+		if ((t = realloc(L->ivtmp, n * sizeof(*t))) == NULL)
+			return -1;
+		L->ivtmp = t;
+		L->capivtmp = n;
+	}
+	/* by start; then, keeping that order, grouped by stream and by kind
+	 * (counting sorts: few streams and kinds) */
+	if (n <= 24) {
+		for (i = 1; i < n; i++) {
+			struct ivl x = v[i];
+
+			for (j = i; j > 0 && v[j - 1].b > x.b; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	} else {
+		qsort(v, n, sizeof(*v), cmp_start);
+	}
+	for (by = 0; by < 2; by++) {
+		nk = by == 0 ? L->nstreams : L->nft;
+		memset(L->cnt, 0, (nk + 1) * sizeof(*L->cnt));
+		for (i = 0; i < n; i++)
+			L->cnt[by == 0 ? v[i].stream : v[i].ft]++;
+		for (i = 0, sum = 0; i < nk; i++) {
+			uint32_t c = L->cnt[i];
+
+			L->cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			L->ivtmp[L->cnt[by == 0 ? v[i].stream : v[i].ft]++] = v[i];
+		sweep(L, L->ivtmp, n, by, by == 0 ? &L->sbuf : &L->kbuf);
+	}
 	return sweep(L, v, n, 2, NULL);
 }
 
@@ -956,7 +1076,7 @@ trace_of(struct loader *L, uint64_t hi, uint64_t lo)
 		}
 		sqlite3_reset(s);
 		if (rc != SQLITE_DONE) {
-			lfail(L);
+			lfail_on(L, L->tdb);
 			return NULL;
 		}
 	}
@@ -1161,6 +1281,390 @@ add_text(struct loader *L, struct buf *b, struct cell *c, const char *p,
 	return SSP_OK;
 }
 
+/* --- writing a new database directly: rows and index keys ---------------- */
+
+/*
+ * A new database (nothing to append to) is not filled with INSERTs: SQLite
+ * creates the schema, indexes included, and the run's own rows (runs,
+ * run_meta, streams) and commits; then ssp_btree fills the spans,
+ * attribute, links and events tables as the stream is read, the traces
+ * table at the end, and every index from keys sorted with ssp_ksort.  While
+ * loading, traces and pending references live in a private SQLite
+ * database (trace_of() looks evicted traces up there as usual).  SQLite
+ * then opens the file again for what is left: references resolved late,
+ * splits of evicted traces, the run's counts, ANALYZE; then the one file
+ * is synced and renamed as always.
+ *
+ * The writer knows the tables and indexes of formats/simspan.sql.  It
+ * checks what SQLite created against what it knows before the load and
+ * loads with INSERTs when a table differs; an index it does not know is
+ * rebuilt with REINDEX after the load.
+ */
+enum { T_SPANS, T_LINKS, T_EVENTS, T_TRACES, T_N };
+enum { X_TRACE, X_PARENT, X_KIND, X_STREAM, X_ORPHANS, X_LATENCY, X_TRACEID,
+	X_LSPAN, X_LTARGET, X_ESPAN, X_N };
+
+/* Tables as pragma_table_xinfo shows them: name:type:hidden:pk:no default */
+static const struct {
+	const char *name, *cols;
+	unsigned ncols;		/* stored columns */
+} dtables[T_N] = {
+	{ "spans", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,trace:INTEGER:0:0:1,"
+	    "parent:INTEGER:0:0:1,span_id:INTEGER:0:0:1,kind:TEXT:0:0:1,"
+	    "stream:TEXT:0:0:1,start_ps:INTEGER:0:0:1,dur_ps:INTEGER:0:0:1,"
+	    "end_ps:INTEGER:2:0:1,flags:INTEGER:0:0:1,cause:TEXT:0:0:1,"
+	    "extra:TEXT:0:0:1", 12 },
+	{ "links", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,span:INTEGER:0:0:1,"
+	    "target:INTEGER:0:0:1,kind:TEXT:0:0:1,span_id:INTEGER:0:0:1,"
+	    "target_span_id:INTEGER:0:0:1,target_trace_id:TEXT:0:0:1", 8 },
+	{ "events", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,span:INTEGER:0:0:1,"
+	    "ts_ps:INTEGER:0:0:1,type:TEXT:0:0:1,stream:TEXT:0:0:1,"
+	    "attrs:TEXT:0:0:1", 7 },
+	{ "traces", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,trace_id:TEXT:0:0:1,"
+	    "root:INTEGER:0:0:1,root_kind:TEXT:0:0:1,root_stream:TEXT:0:0:1,"
+	    "start_ps:INTEGER:0:0:1,end_ps:INTEGER:0:0:1,dur_ps:INTEGER:2:0:1,"
+	    "spans:INTEGER:0:0:1,busy_ps:INTEGER:0:0:1,idle_ps:INTEGER:2:0:1,"
+	    "streams:TEXT:0:0:1,kinds:TEXT:0:0:1", 12 },
+};
+
+/* Indexes: their definition (NULL: a UNIQUE constraint), key columns, and
+ * the words of their sort keys (see dkey_*). */
+static const struct {
+	const char *name, *sql, *cols;
+	unsigned nw;
+} dindex[X_N] = {
+	{ "spans_trace", "CREATE INDEX spans_trace ON spans(trace)", "trace", 1 },
+	{ "spans_parent", "CREATE INDEX spans_parent ON spans(parent)", "parent",
+	    1 },
+	{ "spans_kind", "CREATE INDEX spans_kind ON spans(kind, run, dur_ps)",
+	    "kind,run,dur_ps", 2 },
+	{ "spans_stream", "CREATE INDEX spans_stream ON spans(stream, start_ps)",
+	    "stream,start_ps", 2 },
+	{ "spans_orphans", "CREATE INDEX spans_orphans ON spans(run, kind, "
+	    "cause) WHERE flags & 1", "run,kind,cause", 2 },
+	{ "traces_latency", "CREATE INDEX traces_latency ON traces(run, "
+	    "root_kind, dur_ps)", "run,root_kind,dur_ps", 2 },
+	{ "sqlite_autoindex_traces_1", NULL, "run,trace_id", 3 },
+	{ "links_span", "CREATE INDEX links_span ON links(span)", "span", 1 },
+	{ "links_target", "CREATE INDEX links_target ON links(target)", "target",
+	    1 },
+	{ "events_span", "CREATE INDEX events_span ON events(span, ts_ps)",
+	    "span,ts_ps", 2 },
+};
+
+struct cdict {			/* distinct strings (orphan causes), ids 1.. */
+	char **s;
+	size_t *len;
+	uint32_t n, cap;
+	uint32_t *slot;		/* hash table: id, 0 free */
+	uint32_t nslot;
+};
+
+struct trow {			/* a trace row kept in memory */
+	struct tracev t;
+	uint64_t hi, lo;
+	int64_t busy;
+	size_t json, slen, klen;	/* its split: streams, kinds in tjson */
+};
+
+struct direct {
+	struct ssp_bt *bt;
+	sqlite3 *aux;		/* traces and pending references */
+	struct ssp_bt_tree *tab[T_N];
+	struct ssp_bt_tree *ix[X_N];	/* NULL: not known, REINDEXed */
+	struct ssp_ksort *ks[X_N];
+	int bad[X_N];		/* a key that does not fit: REINDEX it */
+	size_t pool;		/* bytes the sorters may still hold */
+	char **reindex;
+	size_t nreindex;
+	uint32_t *krank;	/* file type -> rank of its kind name, 1.. */
+	const char **kname;	/* rank -> kind name */
+	uint32_t nkinds;
+	uint32_t *srank;	/* stream -> rank of its name, 0.. */
+	const char **sname;
+	struct cdict causes;
+	char addr[DCOLS][24];	/* addresses of a row as text */
+	struct trow *trows;	/* the traces cached at the end */
+	size_t ntrows, captrows;
+	struct buf tjson;
+};
+
+/* Signed integers as unsigned words in the same order. */
+static uint64_t
+flip(int64_t v)
+{
+	return (uint64_t)v ^ (1ull << 63);
+}
+
+static int64_t
+unflip(uint64_t w)
+{
+	return (int64_t)(w ^ (1ull << 63));
+}
+
+/* A nullable row reference (rows are >= 1): NULL sorts first. */
+static uint64_t
+ref(int64_t row)
+{
+	return row <= 0 ? 0 : flip(row);
+}
+
+static struct ssp_bt_val
+v_int(int64_t i)
+{
+	return (struct ssp_bt_val){ SQLITE_INTEGER, i, NULL, 0 };
+}
+
+static struct ssp_bt_val
+v_null(void)
+{
+	return (struct ssp_bt_val){ SQLITE_NULL, 0, NULL, 0 };
+}
+
+static struct ssp_bt_val
+v_text(const char *p, size_t n)
+{
+	return (struct ssp_bt_val){ SQLITE_TEXT, 0, p, n };
+}
+
+static struct ssp_bt_val
+v_str(const char *p)
+{
+	return v_text(p, strlen(p));
+}
+
+static struct ssp_bt_val
+v_ref(int64_t row)
+{
+	return row > 0 ? v_int(row) : v_null();
+}
+
+static int
+dfail(struct loader *L)
+{
+	const struct ssp_err *be = ssp_bt_err(L->dw->bt);
+
+	if (L->e != NULL && be->code != SSP_OK)
+		*L->e = *be;
+	return be->code != SSP_OK ? be->code : SSP_ERR_IO;
+}
+
+static int
+dkey(struct loader *L, int x, uint64_t w0, uint64_t w1, uint64_t w2,
+    int64_t row)
+{
+	struct ssp_ksort *ks = L->dw->ks[x];
+	uint64_t k[4];
+	unsigned nw = dindex[x].nw;
+	int r;
+
+	if (ks == NULL || L->dw->bad[x])
+		return SSP_OK;
+	k[0] = w0;
+	k[1] = w1;
+	k[2] = w2;
+	k[nw] = (uint64_t)row;
+	if ((r = ssp_ksort_add(ks, k)) != SSP_OK)
+		return ssp_err_set(L->e, r, 0, "sorting index keys: %s",
+		    r == SSP_ERR_NOMEM ? "out of memory" : strerror(errno));
+	return SSP_OK;
+}
+
+static uint64_t
+str_hash(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
+	return h;
+}
+
+/* The id of a string in d (added if new), 0 when out of memory. */
+static uint32_t
+cdict_id(struct cdict *d, const char *p, size_t n)
+{
+	uint32_t i, id;
+
+	if (d->n + 1 >= d->nslot / 2) {	/* grow the hash table */
+		uint32_t ns = d->nslot ? 2 * d->nslot : 64, *nsl, k;
+
+		if ((nsl = calloc(ns, sizeof(*nsl))) == NULL)
+			return 0;
+		for (k = 1; k <= d->n; k++) {
+			i = (uint32_t)str_hash(d->s[k], d->len[k]) & (ns - 1);
+			while (nsl[i] != 0)
+				i = (i + 1) & (ns - 1);
+			nsl[i] = k;
+		}
+		free(d->slot);
+		d->slot = nsl;
+		d->nslot = ns;
+	}
+	i = (uint32_t)str_hash(p, n) & (d->nslot - 1);
+	for (; (id = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
+		if (d->len[id] == n && memcmp(d->s[id], p, n) == 0)
+			return id;
+	if (d->n + 2 > d->cap) {
+		uint32_t cap = d->cap ? 2 * d->cap : 16;
+		char **ns = realloc(d->s, cap * sizeof(*ns));
+		size_t *nl = ns != NULL ? realloc(d->len, cap * sizeof(*nl)) : NULL;
+
+		if (ns != NULL)
+			d->s = ns;
+		if (nl == NULL)
+			return 0;
+		d->len = nl;
+		d->cap = cap;
+	}
+	id = d->n + 1;
+	if ((d->s[id] = malloc(n + 1)) == NULL)
+		return 0;
+	memcpy(d->s[id], p, n);
+	d->s[id][n] = '\0';
+	d->len[id] = n;
+	d->n = id;
+	d->slot[i] = id;
+	return id;
+}
+
+static void
+cdict_free(struct cdict *d)
+{
+	uint32_t i;
+
+	for (i = 1; i <= d->n; i++)
+		free(d->s[i]);
+	free(d->s);
+	free(d->len);
+	free(d->slot);
+}
+
+/* A span row and its index keys. */
+static int
+d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
+{
+	struct direct *dw = L->dw;
+	struct ssp_bt_val v[12];
+	uint64_t krank = dw->krank[ft], run = (uint64_t)L->run;
+	uint32_t cause = 0;
+
+	v[0] = v_null();
+	v[1] = v_int(L->run);
+	v[2] = v_int(sr->trace);
+	v[3] = v_ref(sr->parent);
+	v[4] = v_int(sr->span_id);
+	v[5] = v_str(sr->kind);
+	v[6] = v_str(L->streams[sr->stream]);
+	v[7] = v_int(sr->start);
+	v[8] = v_int(sr->dur);
+	v[9] = v_int(sr->flags);
+	v[10] = sr->has_cause ? v_text(L->text.p + sr->cause, sr->cause_len) :
+	    v_null();
+	v[11] = sr->has_extra ? v_text(L->text.p + sr->extra, sr->extra_len) :
+	    v_null();
+	if (ssp_bt_row(dw->tab[T_SPANS], row, v, 12) != SSP_OK)
+		return dfail(L);
+	if (sr->flags & 1) {
+		if (sr->has_cause && (cause = cdict_id(&dw->causes,
+		    L->text.p + sr->cause, sr->cause_len)) == 0)
+			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		if (dkey(L, X_ORPHANS, run << 32 | krank, cause, 0, row) != SSP_OK)
+			return -1;
+	}
+	L->text.len = 0;
+	if (dkey(L, X_TRACE, flip(sr->trace), 0, 0, row) != SSP_OK ||
+	    dkey(L, X_PARENT, ref(sr->parent), 0, 0, row) != SSP_OK ||
+	    dkey(L, X_KIND, krank << 32 | run, flip(sr->dur), 0, row) != SSP_OK ||
+	    dkey(L, X_STREAM, dw->srank[sr->stream], flip(sr->start), 0,
+	    row) != SSP_OK)
+		return -1;
+	return SSP_OK;
+}
+
+/* The attribute row of a span: every stored column of the table. */
+static int
+d_attrs(struct loader *L, struct kbatch *kb, const struct ssp_rec *r,
+    int64_t row)
+{
+	const struct ssp_rtype *t = &ssp_rr_file_schema(L->rr)->types[r->ftag - 1];
+	struct ssp_bt_val v[DCOLS];
+	unsigned j;
+
+	for (j = 0; j < kb->dn; j++) {
+		int k = kb->dmap[j];
+		uint64_t x;
+		char enc;
+		const char *s;
+		size_t n;
+
+		v[j] = v_null();
+		if (k < 0 || (unsigned)k >= r->nf)
+			continue;
+		x = r->f[k];
+		enc = t->f[k].enc;
+		if (absent(enc, x))
+			continue;
+		if (enc == SSP_ENC_S) {
+			if ((s = ssp_rr_str(L->rr, x, &n)) != NULL)
+				v[j] = v_text(s, n);
+		} else if (enc == SSP_ENC_A || enc == SSP_ENC_M) {
+			struct jw w = { L->dw->addr[j], sizeof(L->dw->addr[j]), 0 };
+
+			if (enc == SSP_ENC_A)
+				jw_ip(&w, x);
+			else
+				jw_mac(&w, x);
+			v[j] = v_text(L->dw->addr[j], w.len);
+		} else {
+			v[j] = v_int(enc == SSP_ENC_B ? x != 0 : (int64_t)x);
+		}
+	}
+	if (ssp_bt_row(kb->dt, row, v, kb->dn) != SSP_OK)
+		return dfail(L);
+	return SSP_OK;
+}
+
+static int
+d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
+    const char *kind, size_t kl, uint64_t sid, uint64_t tid, const char *hex)
+{
+	struct ssp_bt_val v[8];
+
+	v[0] = v_null();
+	v[1] = v_int(L->run);
+	v[2] = v_ref(span);
+	v[3] = v_ref(target);
+	v[4] = kind != NULL ? v_text(kind, kl) : v_null();
+	v[5] = v_int((int64_t)sid);
+	v[6] = v_int((int64_t)tid);
+	v[7] = v_text(hex, 32);
+	if (ssp_bt_row(L->dw->tab[T_LINKS], row, v, 8) != SSP_OK)
+		return dfail(L);
+	if (dkey(L, X_LSPAN, ref(span), 0, 0, row) != SSP_OK ||
+	    dkey(L, X_LTARGET, ref(target), 0, 0, row) != SSP_OK)
+		return -1;
+	return SSP_OK;
+}
+
+static int
+d_event(struct loader *L, const struct erow *er, int64_t row)
+{
+	struct ssp_bt_val v[7];
+
+	v[0] = v_null();
+	v[1] = v_int(L->run);
+	v[2] = v_ref(er->span);
+	v[3] = v_int(er->ts);
+	v[4] = v_str(er->type);
+	v[5] = v_str(L->streams[er->stream]);
+	v[6] = v_text(L->etext.p + er->attrs, er->attrs_len);
+	L->etext.len = 0;
+	if (ssp_bt_row(L->dw->tab[T_EVENTS], row, v, 7) != SSP_OK)
+		return dfail(L);
+	return dkey(L, X_ESPAN, ref(er->span), flip(er->ts), 0, row);
+}
+
 /* The attribute row of a span, typed as formats/sqlite.md says. */
 static int
 add_attrs(struct loader *L, struct kbatch *kb, const struct ssp_rec *r,
@@ -1219,6 +1723,7 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	const char *cs;
 	size_t cl;
 
+	ssp_idmap_prefetch(L->spans, 0, sid);	/* put below */
 	if (stream >= L->nstreams)
 		return infail(L, "span record refers to stream %llu; the header "
 		    "lists %llu", (unsigned long long)stream,
@@ -1271,8 +1776,13 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 			return -1;
 		sr->has_extra = sr->extra_len > 2;	/* not "{}" */
 	}
-	if (fi->kb != NULL && add_attrs(L, fi->kb, r, row) != SSP_OK)
+	if (L->dw != NULL) {
+		if (d_span(L, sr, (unsigned)(fi - L->ft), row) != SSP_OK ||
+		    (fi->kb != NULL && d_attrs(L, fi->kb, r, row) != SSP_OK))
+			return -1;
+	} else if (fi->kb != NULL && add_attrs(L, fi->kb, r, row) != SSP_OK) {
 		return -1;
+	}
 	L->next_span++;
 	L->st->spans++;
 	if (fi->kind < SSP_SK_NKINDS)
@@ -1280,7 +1790,7 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	else
 		L->st->other_kinds++;
 	L->stream_spans[stream]++;
-	if (++L->nrows == BATCH)
+	if (L->dw == NULL && ++L->nrows == BATCH)
 		return flush_spans(L);
 	return SSP_OK;
 }
@@ -1296,6 +1806,14 @@ add_link(struct loader *L, const struct ssp_rec *r)
 	char hex[33];
 
 	trace_hex(hex, r->f[SSP_LF_TRACE_HI], r->f[SSP_LF_TRACE_LO]);
+	if (r->f[SSP_LF_KIND] != 0)
+		k = ssp_rr_str(L->rr, r->f[SSP_LF_KIND], &kl);
+	if (L->dw != NULL) {
+		row = L->next_link++;
+		if (d_link(L, row, span, target, k, kl, sid, tid, hex) != SSP_OK)
+			return -1;
+		goto refs;
+	}
 	sqlite3_bind_int64(s, 1, L->run);
 	if (span != 0)
 		sqlite3_bind_int64(s, 2, span);
@@ -1305,8 +1823,6 @@ add_link(struct loader *L, const struct ssp_rec *r)
 		sqlite3_bind_int64(s, 3, target);
 	else
 		sqlite3_bind_null(s, 3);
-	if (r->f[SSP_LF_KIND] != 0)
-		k = ssp_rr_str(L->rr, r->f[SSP_LF_KIND], &kl);
 	bind_text_or_null(s, 4, k, kl, k != NULL);
 	sqlite3_bind_int64(s, 5, (int64_t)sid);
 	sqlite3_bind_int64(s, 6, (int64_t)tid);
@@ -1314,6 +1830,7 @@ add_link(struct loader *L, const struct ssp_rec *r)
 	if (step(L, s) != SSP_OK)
 		return -1;
 	row = sqlite3_last_insert_rowid(L->db);
+refs:
 	if ((span == 0 && pending(L, P_LINK_SPAN, row, sid) != SSP_OK) ||
 	    (target == 0 && pending(L, P_LINK_TARGET, row, tid) != SSP_OK))
 		return -1;
@@ -1341,9 +1858,11 @@ add_event(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	if (add_json(L, &L->etext, r, fields_from(SSP_EF_NCOMMON, r->nf),
 	    &er->attrs, &er->attrs_len) != SSP_OK)
 		return -1;
+	if (L->dw != NULL && d_event(L, er, row) != SSP_OK)
+		return -1;
 	L->next_event++;
 	L->st->events++;
-	if (++L->nerows == BATCH)
+	if (L->dw == NULL && ++L->nerows == BATCH)
 		return flush_events(L);
 	return SSP_OK;
 }
@@ -1664,10 +2183,878 @@ next_id(struct loader *L, const char *sql, int64_t *out)
 	return 0;
 }
 
+/* --- writing a new database directly: before and after the stream ------- */
+
+struct ssp_sqlite {
+	char *name;		/* the database as the user named it */
+	char *path;		/* the database (symbolic links resolved) */
+	char *tmp;		/* where it is written */
+	int dirfd;		/* its directory, locked */
+	sqlite3 *db;
+	int fresh;		/* no previous database: index after the load */
+	int direct;		/* written directly: indexed already */
+	mode_t mode;
+};
+
+/* Open the temporary file with SQLite (no transaction yet). */
+static int
+open_tmp(struct ssp_sqlite *d, struct ssp_err *e)
+{
+	if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		return db_fail(e, d->db, d->tmp);
+	/* No journal, no syncs: the file is renamed into place only when it
+	 * is complete, and synced once before that. */
+	return exec(d->db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+	    "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;",
+	    d->tmp, e);
+}
+
+/* Is the one-row result of sql (bound to arg) the text want? */
+static int
+text_is(sqlite3 *db, const char *sql, const char *arg, const char *want)
+{
+	sqlite3_stmt *s;
+	const unsigned char *t;
+	int same = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    (t = sqlite3_column_text(s, 0)) != NULL)
+		same = strcmp((const char *)t, want) == 0;
+	sqlite3_finalize(s);
+	return same;
+}
+
+/* A table with row ids (not WITHOUT ROWID, no PRIMARY KEY index). */
+static int
+rowid_table(sqlite3 *db, const char *table)
+{
+	return text_is(db, "SELECT count(*) FROM pragma_index_list(?) WHERE "
+	    "origin = 'pk'", table, "0");
+}
+
+/* 1: the schema is what the direct writer knows; 0: it is not; -1 error. */
+static int
+direct_check(struct loader *L)
+{
+	int64_t n;
+	unsigned t;
+
+	if (query_int(L->db, "SELECT count(*) FROM sqlite_schema WHERE type = "
+	    "'trigger'", 0, &n) != 0)
+		return lfail(L), -1;
+	if (n != 0)
+		return 0;
+	/* a file ssp_bt_open() takes (it checks the header again) */
+	if (!text_is(L->db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
+	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
+	    "(SELECT encoding FROM pragma_encoding) || ',' || (SELECT "
+	    "freelist_count FROM pragma_freelist_count) || ?", "",
+	    "off,0,UTF-8,0"))
+		return 0;
+	for (t = 0; t < T_N; t++)
+		if (!text_is(L->db, "SELECT group_concat(name || ':' || "
+		    "ifnull(type, '') || ':' || hidden || ':' || pk || ':' || "
+		    "(dflt_value IS NULL)) FROM pragma_table_xinfo(?)",
+		    dtables[t].name, dtables[t].cols) ||
+		    !rowid_table(L->db, dtables[t].name))
+			return 0;
+	for (t = 0; t < L->nft; t++) {
+		struct kbatch *kb = L->ft[t].kb;
+
+		if (kb != NULL && (!kb->dok || !rowid_table(L->db, kb->table)))
+			return 0;
+	}
+	return 1;
+}
+
+/* A table the direct writer fills. */
+static int
+direct_table(const struct loader *L, const char *name)
+{
+	unsigned t;
+
+	for (t = 0; t < T_N; t++)
+		if (strcmp(name, dtables[t].name) == 0)
+			return 1;
+	for (t = 0; t < L->nft; t++)
+		if (L->ft[t].kb != NULL && strcmp(L->ft[t].kb->table, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is the index x what dindex[x] says: definition, columns, BINARY, ASC? */
+static int
+index_known(sqlite3 *db, unsigned x, const char *sql)
+{
+	if ((sql == NULL) != (dindex[x].sql == NULL) ||
+	    (sql != NULL && strcmp(sql, dindex[x].sql) != 0))
+		return 0;
+	return text_is(db, "SELECT group_concat(name) FROM pragma_index_info(?)",
+	    dindex[x].name, dindex[x].cols) &&
+	    text_is(db, "SELECT count(*) FROM pragma_index_xinfo(?) WHERE key "
+	    "AND (desc OR coll <> 'BINARY')", dindex[x].name, "0");
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Ranks of the kind and stream names in SQLite's BINARY order. */
+static int
+direct_ranks(struct loader *L)
+{
+	struct direct *dw = L->dw;
+	const char **names;
+	uint32_t t, n = 0, i;
+
+	dw->krank = calloc(L->nft + 1, sizeof(*dw->krank));
+	dw->kname = calloc(L->nft + 1, sizeof(*dw->kname));
+	dw->srank = calloc(L->nstreams + 1, sizeof(*dw->srank));
+	dw->sname = calloc(L->nstreams + 1, sizeof(*dw->sname));
+	names = calloc(L->nft + 1, sizeof(*names));
+	if (dw->krank == NULL || dw->kname == NULL || dw->srank == NULL ||
+	    dw->sname == NULL || names == NULL) {
+		free(names);
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	for (t = 0; t < L->nft; t++)
+		if (L->ft[t].cls == C_SPAN)
+			names[n++] = L->ft[t].name;
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++)	/* unique, from rank 1 (0: NULL) */
+		if (dw->nkinds == 0 || strcmp(names[i],
+		    dw->kname[dw->nkinds]) != 0)
+			dw->kname[++dw->nkinds] = names[i];
+	free(names);
+	for (t = 0; t < L->nft; t++)
+		for (i = 1; L->ft[t].cls == C_SPAN && i <= dw->nkinds; i++)
+			if (strcmp(L->ft[t].name, dw->kname[i]) == 0)
+				dw->krank[t] = i;
+	for (i = 0; i < L->nstreams; i++)
+		dw->sname[i] = L->streams[i];
+	qsort(dw->sname, L->nstreams, sizeof(*dw->sname), cmp_str);
+	for (i = 0; i < L->nstreams; i++)
+		for (t = 0; t < L->nstreams; t++)
+			if (strcmp(L->streams[i], dw->sname[t]) == 0)
+				dw->srank[i] = t;
+	return SSP_OK;
+}
+
+/* Rank of a kind name (from the traces table), 0 for NULL or unknown. */
+static uint32_t
+kind_rank(const struct direct *dw, const unsigned char *name)
+{
+	uint32_t lo = 1, hi = dw->nkinds;
+
+	while (name != NULL && lo <= hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp((const char *)name, dw->kname[mid]);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
+static int
+add_reindex(struct loader *L, const char *name)
+{
+	struct direct *dw = L->dw;
+	char **nr = realloc(dw->reindex, (dw->nreindex + 1) * sizeof(*nr));
+
+	if (nr == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	dw->reindex = nr;
+	if ((nr[dw->nreindex] = strdup(name)) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	dw->nreindex++;
+	return SSP_OK;
+}
+
+static uint32_t
+root_of(sqlite3 *db, const char *type, const char *name)
+{
+	sqlite3_stmt *s;
+	int64_t root = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE "
+	    "type = ?1 AND name = ?2", -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		root = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return root > 1 && root < UINT32_MAX ? (uint32_t)root : 0;
+}
+
+/*
+ * Start writing a new database directly: 1 when that is under way (the
+ * SQLite connection d->db is closed), 0 when the load has to use INSERTs
+ * (nothing was changed), -1 on error.
+ */
+static int
+direct_begin(struct loader *L, struct ssp_sqlite *d)
+{
+	uint32_t troot[T_N], xroot[X_N], *kroot = NULL;
+	struct direct *dw;
+	sqlite3_stmt *s = NULL;
+	unsigned t, x;
+	size_t mem;
+	int rc, r = -1;
+
+	if ((rc = direct_check(L)) != 1)
+		return rc;
+	if ((dw = calloc(1, sizeof(*dw))) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	L->dw = dw;
+	/* The indexes, while the tables are empty; then which ones are known. */
+	if (create_indexes(L->db, L->e) != SSP_OK ||
+	    prep(L, &s, "SELECT name, tbl_name, rootpage, sql FROM sqlite_schema "
+	    "WHERE type = 'index'") != SSP_OK)
+		goto out;
+	memset(xroot, 0, sizeof(xroot));
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+		const char *tbl = (const char *)sqlite3_column_text(s, 1);
+		const char *sql = (const char *)sqlite3_column_text(s, 3);
+		int64_t root = sqlite3_column_int64(s, 2);
+
+		if (name == NULL || tbl == NULL || !direct_table(L, tbl))
+			continue;
+		for (x = 0; x < X_N; x++)
+			if (strcmp(name, dindex[x].name) == 0)
+				break;
+		if (x < X_N && root > 1 && root < UINT32_MAX &&
+		    index_known(L->db, x, sql))
+			xroot[x] = (uint32_t)root;
+		else if (add_reindex(L, name) != SSP_OK)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		lfail(L);
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if ((kroot = calloc(L->nft + 1, sizeof(*kroot))) == NULL) {
+		ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	for (t = 0; t < T_N; t++)
+		if ((troot[t] = root_of(L->db, "table", dtables[t].name)) == 0) {
+			ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table %s",
+			    L->dbname, dtables[t].name);
+			goto out;
+		}
+	for (t = 0; t < L->nft; t++)
+		if (L->ft[t].kb != NULL &&
+		    (kroot[t] = root_of(L->db, "table", L->ft[t].kb->table)) == 0) {
+			ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table %s",
+			    L->dbname, L->ft[t].kb->table);
+			goto out;
+		}
+	/* The run's own rows go in with SQL; then SQLite lets go of the file. */
+	if (add_run(L) != 0 ||
+	    next_id(L, "SELECT max(id) FROM spans", &L->next_span) != 0 ||
+	    next_id(L, "SELECT max(id) FROM events", &L->next_event) != 0 ||
+	    next_id(L, "SELECT max(id) FROM links", &L->next_link) != 0 ||
+	    next_id(L, "SELECT max(id) FROM traces", &L->next_trace) != 0)
+		goto out;
+	if (L->run < 1 || L->run > INT32_MAX) {
+		ssp_err_set(L->e, SSP_ERR_LIMIT, 0, "%s: run %lld", L->dbname,
+		    (long long)L->run);
+		goto out;
+	}
+	if (exec(L->db, "COMMIT", L->dbname, L->e) != SSP_OK)
+		goto out;
+	for (t = 0; t < L->nft; t++) {
+		struct kbatch *kb = L->ft[t].kb;
+
+		if (kb != NULL) {
+			sqlite3_finalize(kb->multi);
+			sqlite3_finalize(kb->one);
+			kb->multi = kb->one = NULL;
+		}
+	}
+	if (sqlite3_close(L->db) != SQLITE_OK) {
+		lfail(L);
+		goto out;
+	}
+	d->db = L->db = NULL;
+
+	/* traces and pending references: a private temporary database */
+	if (sqlite3_open_v2("", &dw->aux, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		lfail_on(L, dw->aux);
+		goto out;
+	}
+	L->tdb = dw->aux;
+	if (exec(dw->aux, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+	    "PRAGMA cache_size = -16384; BEGIN", L->dbname, L->e) != SSP_OK ||
+	    ssp_sqlite_create(dw->aux, L->e) != SSP_OK)
+		goto out;
+
+	if (ssp_bt_open(&dw->bt, d->tmp, 0, L->e) != SSP_OK || direct_ranks(L))
+		goto out;
+	for (t = 0; t < T_N; t++)
+		if ((dw->tab[t] = ssp_bt_table(dw->bt, troot[t])) == NULL) {
+			dfail(L);
+			goto out;
+		}
+	for (t = 0; t < L->nft; t++)
+		if (L->ft[t].kb != NULL &&
+		    (L->ft[t].kb->dt = ssp_bt_table(dw->bt, kroot[t])) == NULL) {
+			dfail(L);
+			goto out;
+		}
+	mem = L->o->sort_mem ? L->o->sort_mem : SORT_MEM;
+	dw->pool = mem;
+	for (x = 0; x < X_N; x++) {
+		if (xroot[x] == 0)
+			continue;
+		if ((dw->ix[x] = ssp_bt_index(dw->bt, xroot[x])) == NULL) {
+			dfail(L);
+			goto out;
+		}
+		/* one budget for all: what the biggest indexes need */
+		if ((dw->ks[x] = ssp_ksort_new(dindex[x].nw, mem,
+		    &dw->pool)) == NULL) {
+			ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+			goto out;
+		}
+	}
+	L->st->direct = 1;
+	r = 1;
+out:
+	sqlite3_finalize(s);
+	free(kroot);
+	return r;
+}
+
+static int
+parse_hex64(const unsigned char *p, uint64_t *v)
+{
+	int i;
+
+	*v = 0;
+	for (i = 0; i < 16; i++) {
+		int c = p[i];
+
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if (c >= 'a' && c <= 'f')
+			c -= 'a' - 10;
+		else
+			return -1;
+		*v = *v << 4 | (uint64_t)c;
+	}
+	return 0;
+}
+
+/* A trace row into the file, and its index keys.  krank: the root kind's
+ * rank; hex: the trace id's 32 digits (NULL: not parsed, REINDEX). */
+static int
+d_trace_out(struct loader *L, int64_t id, const struct ssp_bt_val *v,
+    uint32_t krank, const unsigned char *hex)
+{
+	struct direct *dw = L->dw;
+	int64_t run = v[1].i, dur;
+	uint64_t hi, lo;
+
+	if (ssp_bt_row(dw->tab[T_TRACES], id, v, 12) != SSP_OK)
+		return dfail(L);
+	/* dur_ps = end_ps - start_ps, as SQLite computes it (a difference
+	 * that overflows would be a REAL: left to REINDEX) */
+	if (v[6].type != SQLITE_INTEGER || v[7].type != SQLITE_INTEGER ||
+	    __builtin_sub_overflow(v[7].i, v[6].i, &dur))
+		dw->bad[X_LATENCY] = 1;
+	else if (dkey(L, X_LATENCY, (uint64_t)run << 32 | krank, flip(dur), 0,
+	    id) != SSP_OK)
+		return -1;
+	if (hex == NULL || parse_hex64(hex, &hi) != 0 ||
+	    parse_hex64(hex + 16, &lo) != 0)
+		dw->bad[X_TRACEID] = 1;
+	else if (dkey(L, X_TRACEID, flip(run), hi, lo, id) != SSP_OK)
+		return -1;
+	return SSP_OK;
+}
+
+/*
+ * The traces still in the cache at the end (most of them) are kept in
+ * memory rather than written to the private database (the cache bounds
+ * how many); the ones evicted before are there.
+ */
+static int
+collect_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
+{
+	struct loader *L = ctx;
+	struct direct *dw = L->dw;
+	struct tracev *t = value;
+	struct trow *tr;
+	int64_t busy = 0;
+
+	if (!t->resplit && (busy = split(L, t->ivl, t->nivl)) < 0)
+		goto nomem;
+	free(t->ivl);
+	t->ivl = NULL;
+	t->nivl = t->capivl = 0;
+	if (dw->ntrows == dw->captrows) {
+		size_t cap = dw->captrows ? 2 * dw->captrows : 1024;
+
+		if ((tr = realloc(dw->trows, cap * sizeof(*tr))) == NULL)
+			goto nomem;
+		dw->trows = tr;
+		dw->captrows = cap;
+	}
+	tr = &dw->trows[dw->ntrows++];
+	tr->t = *t;
+	tr->hi = hi;
+	tr->lo = lo;
+	tr->busy = busy;
+	tr->json = dw->tjson.len;
+	tr->slen = t->resplit ? 0 : L->sbuf.len;
+	tr->klen = t->resplit ? 0 : L->kbuf.len;
+	if (buf_reserve(&dw->tjson, tr->slen + tr->klen) != 0)
+		goto nomem;
+	memcpy(dw->tjson.p + dw->tjson.len, L->sbuf.p, tr->slen);
+	memcpy(dw->tjson.p + dw->tjson.len + tr->slen, L->kbuf.p, tr->klen);
+	dw->tjson.len += tr->slen + tr->klen;
+	return 0;
+nomem:
+	ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	L->failed = 1;
+	return -1;
+}
+
+static int
+cmp_trow(const void *a, const void *b)
+{
+	const struct trow *x = a, *y = b;
+
+	return x->t.id < y->t.id ? -1 : x->t.id > y->t.id;
+}
+
+/* A trace row from memory as values (hex: 33 bytes for its id). */
+static uint32_t
+trow_values(struct loader *L, const struct trow *tr, struct ssp_bt_val *v,
+    char *hex)
+{
+	const struct tracev *t = &tr->t;
+
+	trace_hex(hex, tr->hi, tr->lo);
+	v[0] = v_null();
+	v[1] = v_int(L->run);
+	v[2] = v_text(hex, 32);
+	if (t->root_ft >= 0) {
+		v[3] = v_int(t->root);
+		v[4] = v_str(L->ft[t->root_ft].name);
+		v[5] = v_str(L->streams[t->root_stream]);
+	} else {
+		v[3] = v[4] = v[5] = v_null();
+	}
+	v[6] = v_int(t->start);
+	v[7] = v_int(t->end);
+	v[8] = v_int((int64_t)t->n);
+	if (t->resplit) {
+		v[9] = v[10] = v[11] = v_null();
+	} else {
+		v[9] = v_int(tr->busy);
+		v[10] = v_text(L->dw->tjson.p + tr->json, tr->slen);
+		v[11] = v_text(L->dw->tjson.p + tr->json + tr->slen, tr->klen);
+	}
+	return t->root_ft >= 0 ? L->dw->krank[t->root_ft] : 0;
+}
+
+/* The traces into the file in id order: those in memory merged with those
+ * in the private database (a trace in both: the one in memory is newer). */
+static int
+d_traces(struct loader *L)
+{
+	struct direct *dw = L->dw;
+	struct ssp_bt_val v[12];
+	sqlite3_stmt *s = NULL;
+	size_t i = 0;
+	int rc, c, r = -1;
+	char hex[33];
+
+	qsort(dw->trows, dw->ntrows, sizeof(*dw->trows), cmp_trow);
+	if (prep_on(L, dw->aux, &s, "SELECT id, run, trace_id, root, root_kind, "
+	    "root_stream, start_ps, end_ps, spans, busy_ps, streams, kinds "
+	    "FROM traces ORDER BY id") != SSP_OK)
+		return -1;
+	rc = sqlite3_step(s);
+	for (;;) {
+		int64_t aid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) :
+		    INT64_MAX;
+		const unsigned char *h;
+
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			lfail_on(L, dw->aux);
+			goto out;
+		}
+		if (i < dw->ntrows && dw->trows[i].t.id <= aid) {
+			uint32_t kr = trow_values(L, &dw->trows[i], v, hex);
+
+			if (d_trace_out(L, dw->trows[i].t.id, v, kr,
+			    (const unsigned char *)hex) != SSP_OK)
+				goto out;
+			if (dw->trows[i++].t.id == aid)
+				rc = sqlite3_step(s);	/* the older row */
+			continue;
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		v[0] = v_null();
+		for (c = 1; c < 12; c++) {
+			switch (sqlite3_column_type(s, c)) {
+			case SQLITE_INTEGER:
+				v[c] = v_int(sqlite3_column_int64(s, c));
+				break;
+			case SQLITE_TEXT:
+				v[c] = v_text((const char *)sqlite3_column_text(s, c),
+				    (size_t)sqlite3_column_bytes(s, c));
+				break;
+			default:	/* what this loader writes: NULL */
+				v[c] = v_null();
+			}
+		}
+		h = sqlite3_column_text(s, 2);
+		if (d_trace_out(L, aid, v, kind_rank(dw, sqlite3_column_text(s, 4)),
+		    h != NULL && sqlite3_column_bytes(s, 2) == 32 ? h : NULL) !=
+		    SSP_OK)
+			goto out;
+		rc = sqlite3_step(s);
+	}
+	r = 0;
+out:
+	sqlite3_finalize(s);
+	return r;
+}
+
+static int
+d_entry(struct loader *L, unsigned x, const uint64_t *k, unsigned nw,
+    const uint32_t *byrank)
+{
+	struct direct *dw = L->dw;
+	struct ssp_bt_val v[5];
+	uint32_t id;
+	char hex[33];
+	unsigned n = 0;
+
+	switch (x) {
+	case X_TRACE:
+		v[n++] = v_int(unflip(k[0]));
+		break;
+	case X_PARENT:
+	case X_LSPAN:
+	case X_LTARGET:
+		v[n++] = k[0] != 0 ? v_int(unflip(k[0])) : v_null();
+		break;
+	case X_KIND:
+		v[n++] = v_str(dw->kname[k[0] >> 32]);
+		v[n++] = v_int((int64_t)(k[0] & 0xffffffff));
+		v[n++] = v_int(unflip(k[1]));
+		break;
+	case X_STREAM:
+		v[n++] = v_str(dw->sname[k[0]]);
+		v[n++] = v_int(unflip(k[1]));
+		break;
+	case X_ORPHANS:
+		v[n++] = v_int((int64_t)(k[0] >> 32));
+		v[n++] = v_str(dw->kname[k[0] & 0xffffffff]);
+		id = byrank[k[1]];
+		v[n++] = id != 0 ? v_text(dw->causes.s[id], dw->causes.len[id]) :
+		    v_null();
+		break;
+	case X_LATENCY:
+		v[n++] = v_int((int64_t)(k[0] >> 32));
+		v[n++] = (k[0] & 0xffffffff) != 0 ?
+		    v_str(dw->kname[k[0] & 0xffffffff]) : v_null();
+		v[n++] = v_int(unflip(k[1]));
+		break;
+	case X_TRACEID:
+		v[n++] = v_int(unflip(k[0]));
+		trace_hex(hex, k[1], k[2]);
+		v[n++] = v_text(hex, 32);
+		break;
+	case X_ESPAN:
+		v[n++] = k[0] != 0 ? v_int(unflip(k[0])) : v_null();
+		v[n++] = v_int(unflip(k[1]));
+		break;
+	}
+	v[n++] = v_int((int64_t)k[nw]);
+	if (ssp_bt_entry(dw->ix[x], v, n) != SSP_OK)
+		return dfail(L);
+	return SSP_OK;
+}
+
+static const struct cdict *cmp_dict;
+
+static int
+cmp_cause(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	size_t n = cmp_dict->len[x] < cmp_dict->len[y] ? cmp_dict->len[x] :
+	    cmp_dict->len[y];
+	int c = memcmp(cmp_dict->s[x], cmp_dict->s[y], n);
+
+	if (c != 0)
+		return c;
+	return cmp_dict->len[x] < cmp_dict->len[y] ? -1 :
+	    cmp_dict->len[x] > cmp_dict->len[y];
+}
+
+/*
+ * The orphans' causes were numbered as they came; the index wants them in
+ * text order.  Renumber by rank and sort again when the orders differ.
+ * Sets *byrank (rank -> string id) and may replace the sorter.
+ */
+static int
+rank_causes(struct loader *L, uint32_t **byrank, unsigned *nw)
+{
+	struct direct *dw = L->dw;
+	struct cdict *d = &dw->causes;
+	struct ssp_ksort *ks = dw->ks[X_ORPHANS], *ns;
+	uint32_t *order, *rank, i;
+	const uint64_t *k;
+	int same = 1;
+
+	order = calloc(d->n + 1, sizeof(*order));
+	rank = calloc(d->n + 1, sizeof(*rank));
+	if (order == NULL || rank == NULL)
+		goto nomem;
+	for (i = 0; i <= d->n; i++)
+		order[i] = i;
+	cmp_dict = d;
+	qsort(order + 1, d->n, sizeof(*order), cmp_cause);
+	for (i = 0; i <= d->n; i++) {
+		rank[order[i]] = i;
+		same &= order[i] == i;
+	}
+	*byrank = order;
+	if (same) {
+		free(rank);
+		return ssp_ksort_done(ks);
+	}
+	/* (run, kind, rank, row): the row is a key word, the input is no
+	 * longer in row order */
+	if ((ns = ssp_ksort_new(3, L->o->sort_mem ? L->o->sort_mem : SORT_MEM,
+	    &dw->pool)) == NULL)
+		goto nomem;
+	if (ssp_ksort_done(ks) != SSP_OK) {
+		ssp_ksort_free(ns);
+		free(rank);
+		return ssp_ksort_status(ks);
+	}
+	while ((k = ssp_ksort_next(ks)) != NULL) {
+		uint64_t nk[4] = { k[0], rank[k[1]], k[2], k[2] };
+
+		if (ssp_ksort_add(ns, nk) != SSP_OK)
+			break;
+	}
+	free(rank);
+	if (ssp_ksort_status(ks) != SSP_OK || ssp_ksort_status(ns) != SSP_OK) {
+		int st = ssp_ksort_status(ks) != SSP_OK ? ssp_ksort_status(ks) :
+		    ssp_ksort_status(ns);
+
+		ssp_ksort_free(ns);
+		return st;
+	}
+	ssp_ksort_free(ks);
+	dw->ks[X_ORPHANS] = ns;
+	*nw = 3;
+	return ssp_ksort_done(ns);
+nomem:
+	free(order);
+	free(rank);
+	return SSP_ERR_NOMEM;
+}
+
+/* Index x from its sorted keys. */
+static int
+d_index(struct loader *L, unsigned x)
+{
+	struct direct *dw = L->dw;
+	const uint64_t *k;
+	uint32_t *byrank = NULL;
+	unsigned nw = dindex[x].nw;
+	int r;
+
+	if (dw->ix[x] == NULL)
+		return SSP_OK;	/* not known: REINDEXed */
+	if (dw->bad[x])
+		return add_reindex(L, dindex[x].name);
+	r = x == X_ORPHANS ? rank_causes(L, &byrank, &nw) :
+	    ssp_ksort_done(dw->ks[x]);
+	while (r == SSP_OK && (k = ssp_ksort_next(dw->ks[x])) != NULL)
+		r = d_entry(L, x, k, nw, byrank);
+	if (r == SSP_OK)
+		r = ssp_ksort_status(dw->ks[x]);
+	free(byrank);
+	ssp_ksort_free(dw->ks[x]);
+	dw->ks[x] = NULL;
+	if (r != SSP_OK && L->e != NULL && L->e->code == SSP_OK)
+		ssp_err_set(L->e, r, 0, "%s: index %s: %s", L->dbname,
+		    dindex[x].name, r == SSP_ERR_NOMEM ? "out of memory" :
+		    strerror(errno));
+	return r;
+}
+
+/* Move the pending references and traces to split into db's temp tables. */
+static int
+copy_pending(struct loader *L, sqlite3 *db)
+{
+	sqlite3_stmt *q = NULL, *u = NULL;
+	int rc, r = -1, c;
+
+	if (exec(db, "CREATE TEMP TABLE IF NOT EXISTS pending(what INTEGER, "
+	    "row INTEGER, ref INTEGER); "
+	    "CREATE TEMP TABLE IF NOT EXISTS resplit(trace INTEGER PRIMARY KEY)",
+	    L->dbname, L->e) != SSP_OK)
+		return -1;
+	if (L->npending > 0) {
+		if (prep_on(L, L->tdb, &q, "SELECT what, row, ref FROM "
+		    "temp.pending ORDER BY rowid") != SSP_OK ||
+		    prep_on(L, db, &u, "INSERT INTO temp.pending(what, row, ref) "
+		    "VALUES (?,?,?)") != SSP_OK)
+			goto out;
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			for (c = 0; c < 3; c++)
+				sqlite3_bind_int64(u, c + 1, sqlite3_column_int64(q, c));
+			if (step(L, u) != SSP_OK)
+				goto out;
+		}
+		if (rc != SQLITE_DONE) {
+			lfail_on(L, L->tdb);
+			goto out;
+		}
+		sqlite3_finalize(q);
+		sqlite3_finalize(u);
+		q = u = NULL;
+	}
+	if (L->nresplit > 0) {
+		if (prep_on(L, L->tdb, &q, "SELECT trace FROM temp.resplit") !=
+		    SSP_OK || prep_on(L, db, &u, "INSERT OR IGNORE INTO "
+		    "temp.resplit(trace) VALUES (?)") != SSP_OK)
+			goto out;
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			sqlite3_bind_int64(u, 1, sqlite3_column_int64(q, 0));
+			if (step(L, u) != SSP_OK)
+				goto out;
+		}
+		if (rc != SQLITE_DONE) {
+			lfail_on(L, L->tdb);
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(u);
+	return r;
+}
+
+/*
+ * The stream is read: traces and indexes into the file, the file closed;
+ * SQLite opens it again (in a transaction) for the rest.
+ */
+static int
+direct_finish(struct loader *L, struct ssp_sqlite *d)
+{
+	struct direct *dw = L->dw;
+	unsigned x;
+	size_t i;
+	int r;
+
+	if (ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
+	    d_traces(L) != 0)
+		return -1;
+	for (x = 0; x < X_N; x++)
+		if (d_index(L, x) != SSP_OK)
+			return -1;
+	r = ssp_bt_close(dw->bt, L->e);
+	dw->bt = NULL;
+	if (r != SSP_OK)
+		return -1;
+	if (open_tmp(d, L->e) != SSP_OK ||
+	    exec(d->db, "BEGIN", L->dbname, L->e) != SSP_OK)
+		return -1;
+	L->db = d->db;
+	for (i = 0; i < dw->nreindex; i++) {
+		char sql[200];
+
+		snprintf(sql, sizeof(sql), "REINDEX \"%.150s\"", dw->reindex[i]);
+		if (exec(L->db, sql, L->dbname, L->e) != SSP_OK)
+			return -1;
+	}
+	if (copy_pending(L, L->db) != 0)
+		return -1;
+	d->direct = 1;
+	return 0;
+}
+
+static void
+direct_free(struct loader *L)
+{
+	struct direct *dw = L->dw;
+	size_t i;
+
+	if (dw == NULL)
+		return;
+	ssp_bt_abort(dw->bt);
+	for (i = 0; i < X_N; i++)
+		ssp_ksort_free(dw->ks[i]);
+	for (i = 0; i < dw->nreindex; i++)
+		free(dw->reindex[i]);
+	free(dw->reindex);
+	free(dw->krank);
+	free(dw->kname);
+	free(dw->srank);
+	free(dw->sname);
+	cdict_free(&dw->causes);
+	free(dw->trows);
+	free(dw->tjson.p);
+	if (dw->aux != NULL)
+		sqlite3_close(dw->aux);
+	free(dw);
+	L->dw = NULL;
+}
+
+/* What split() needs: counters, the longest name. */
+static int
+prepare_split(struct loader *L)
+{
+	size_t i;
+
+	L->cnt = calloc((L->nstreams > L->nft ? L->nstreams : L->nft) + 1,
+	    sizeof(*L->cnt));
+	if (L->cnt == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (i = 0; i < L->nstreams; i++)
+		if (strlen(L->streams[i]) > L->maxname)
+			L->maxname = strlen(L->streams[i]);
+	for (i = 0; i < L->nft; i++)
+		if (L->ft[i].name != NULL && strlen(L->ft[i].name) > L->maxname)
+			L->maxname = strlen(L->ft[i].name);
+	return SSP_OK;
+}
+
+/* Load into db, or into the new database d directly when it can be. */
 static int
 load(sqlite3 *db, const char *name, struct ssp_rr *rr,
     const struct ssp_sqlite_opts *o, struct ssp_sqlite_stats *st,
-    struct ssp_err *e)
+    struct ssp_err *e, struct ssp_sqlite *d)
 {
 	struct loader L;
 	struct ssp_rec r;
@@ -1676,7 +3063,7 @@ load(sqlite3 *db, const char *name, struct ssp_rr *rr,
 
 	memset(st, 0, sizeof(*st));
 	memset(&L, 0, sizeof(L));
-	L.db = db;
+	L.db = L.tdb = db;
 	L.dbname = name;
 	L.rr = rr;
 	L.o = o;
@@ -1690,16 +3077,17 @@ load(sqlite3 *db, const char *name, struct ssp_rr *rr,
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
-	if (exec(db, "CREATE TEMP TABLE IF NOT EXISTS pending(what INTEGER, "
-	    "row INTEGER, ref INTEGER); DELETE FROM temp.pending; "
-	    "DROP INDEX IF EXISTS temp.pending_ref; "
-	    "CREATE TEMP TABLE IF NOT EXISTS resplit(trace INTEGER PRIMARY KEY); "
-	    "DELETE FROM temp.resplit", L.dbname, e) != SSP_OK ||
-	    classify(&L) != SSP_OK || prepare_all(&L) != SSP_OK ||
-	    add_run(&L) != 0 ||
+	if (classify(&L) != SSP_OK)
+		goto out;
+	if (d != NULL && d->fresh && !o->sql_only &&
+	    direct_begin(&L, d) < 0)
+		goto out;
+	if (L.dw == NULL && (prepare_rows(&L) != SSP_OK || add_run(&L) != 0 ||
 	    next_id(&L, "SELECT max(id) FROM spans", &L.next_span) != 0 ||
 	    next_id(&L, "SELECT max(id) FROM events", &L.next_event) != 0 ||
-	    next_id(&L, "SELECT max(id) FROM traces", &L.next_trace) != 0)
+	    next_id(&L, "SELECT max(id) FROM traces", &L.next_trace) != 0))
+		goto out;
+	if (prepare_traces(&L) != SSP_OK || prepare_split(&L) != SSP_OK)
 		goto out;
 	L.first_span = L.next_span;
 	while ((got = ssp_rr_next(rr, &r, e)) == 1) {
@@ -1727,23 +3115,32 @@ load(sqlite3 *db, const char *name, struct ssp_rr *rr,
 		if (x != SSP_OK)
 			goto out;
 	}
-	if (got < 0 || flush_spans(&L) != 0 || flush_all_kinds(&L) != 0 ||
-	    flush_events(&L) != 0)
+	if (got < 0)
 		goto out;
-	if (ssp_idmap_drain(L.traces, write_trace, &L) != 0 ||
-	    resplit_all(&L) != 0 || resolve_pending(&L) != 0 ||
+	if (L.dw != NULL) {
+		if (direct_finish(&L, d) != 0)
+			goto out;
+	} else if (flush_spans(&L) != 0 || flush_all_kinds(&L) != 0 ||
+	    flush_events(&L) != 0 ||
+	    ssp_idmap_drain(L.traces, write_trace, &L) != 0) {
+		goto out;
+	}
+	if (resplit_all(&L) != 0 || resolve_pending(&L) != 0 ||
 	    finish_run(&L) != 0)
 		goto out;
 	rc = SSP_OK;
 out:
 	finalize_all(&L);
 	free_kinds(&L);
+	direct_free(&L);
 	if (L.traces != NULL)
 		ssp_idmap_drain(L.traces, free_trace, NULL);
 	ssp_idmap_free(L.spans);
 	ssp_idmap_free(L.traces);
 	free(L.sbuf.p);
 	free(L.kbuf.p);
+	free(L.ivtmp);
+	free(L.cnt);
 	for (i = 0; i < L.nstreams; i++)
 		free(L.streams[i]);
 	free(L.streams);
@@ -1761,20 +3158,10 @@ ssp_sqlite_load_db(sqlite3 *db, struct ssp_rr *rr,
     const struct ssp_sqlite_opts *o, struct ssp_sqlite_stats *st,
     struct ssp_err *e)
 {
-	return load(db, dbname(db), rr, o, st, e);
+	return load(db, dbname(db), rr, o, st, e, NULL);
 }
 
 /* --- database files: copy-on-write ------------------------------------ */
-
-struct ssp_sqlite {
-	char *name;		/* the database as the user named it */
-	char *path;		/* the database (symbolic links resolved) */
-	char *tmp;		/* where it is written */
-	int dirfd;		/* its directory, locked */
-	sqlite3 *db;
-	int fresh;		/* no previous database: index after the load */
-	mode_t mode;
-};
 
 static int
 sys_fail(struct ssp_err *e, const char *what, const char *path)
@@ -1926,16 +3313,7 @@ ssp_sqlite_open(struct ssp_sqlite **dp, const char *path, struct ssp_err *e)
 		d->mode = st.st_mode & 07777;
 		d->fresh = st.st_size == 0;
 	}
-	if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		r = db_fail(e, d->db, d->tmp);
-		goto fail;
-	}
-	/* No journal, no syncs: the file is renamed into place only when it
-	 * is complete, and synced once before that. */
-	if ((r = exec(d->db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
-	    "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;",
-	    d->tmp, e)) != SSP_OK)
+	if ((r = open_tmp(d, e)) != SSP_OK)
 		goto fail;
 	if (!d->fresh && (r = copy_existing(d, e)) != SSP_OK)
 		goto fail;
@@ -1956,7 +3334,7 @@ ssp_sqlite_load(struct ssp_sqlite *d, struct ssp_rr *rr,
     const struct ssp_sqlite_opts *o, struct ssp_sqlite_stats *st,
     struct ssp_err *e)
 {
-	return load(d->db, d->name, rr, o, st, e);
+	return load(d->db, d->name, rr, o, st, e, d);
 }
 
 int
@@ -1964,10 +3342,13 @@ ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 {
 	int fd, r;
 
-	if (d->fresh && (r = ssp_sqlite_index(d->db, e)) != SSP_OK)
+	if (d->db == NULL) {	/* the load failed half way */
+		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: nothing loaded", d->name);
 		goto fail;
-	if (!d->fresh && (r = exec(d->db, "PRAGMA analysis_limit = 1000; "
-	    "ANALYZE", d->name, e)) != SSP_OK)
+	}
+	if (d->fresh && !d->direct && (r = create_indexes(d->db, e)) != SSP_OK)
+		goto fail;
+	if ((r = analyze(d->db, e)) != SSP_OK)
 		goto fail;
 	if ((r = exec(d->db, "COMMIT", d->name, e)) != SSP_OK)
 		goto fail;

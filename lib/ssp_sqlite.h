@@ -5,7 +5,9 @@
  * temporary file next to it (a copy of the existing database when there is
  * one), the load goes there in one transaction, and ssp_sqlite_commit
  * renames it into place.  ssp_sqlite_abort, or a crash, leaves the
- * database as it was.
+ * database as it was.  A new database is written directly in the SQLite
+ * file format (ssp_btree.h), an existing one is appended to with INSERTs
+ * (formats/sqlite.md, "How a load is written").
  */
 #ifndef SSP_SQLITE_H
 #define SSP_SQLITE_H
@@ -34,6 +36,9 @@ struct ssp_sqlite_opts {
 	time_t now;		/* load time; 0: time(NULL) */
 	size_t span_cache;	/* span ids kept per generation; 0: default */
 	size_t trace_cache;	/* traces kept per generation; 0: default */
+	int sql_only;		/* a new database too with INSERTs, not written
+				 * directly (tests compare the two) */
+	size_t sort_mem;	/* index keys in memory (direct); 0: default */
 	/* Called every few thousand records (progress display); may be NULL. */
 	void (*tick)(void *ctx, const struct ssp_sqlite_stats *st);
 	void *tick_ctx;
@@ -50,6 +55,7 @@ struct ssp_sqlite_stats {
 	uint64_t unknown;		/* records of unknown types, skipped */
 	uint64_t late;			/* references resolved after the load */
 	uint64_t unresolved;		/* references to spans not in the run */
+	int direct;			/* the file was written directly */
 };
 
 /* --- on an open SQLite handle (tests, fuzzing, other tools) ------------ */

@@ -1,70 +1,111 @@
 #!/bin/sh
-# Benchmark span2sqlite on mkspans output (N requests, 18 spans each) into a
-# fresh file, against a baseline measured in the same run: the sqlite3 CLI
-# importing the same rows (spans and attr_* tables, exported as CSV) with the
-# same pragmas, then building the same indexes.  Each side runs REPEAT times;
-# best and median are printed.  The machine is shared: compare the two
-# sides, not absolute numbers across runs.
+# span2sqlite on evspan's output, measured in the same run as evspan making
+# those spans and as a baseline (the sqlite3 CLI importing the same rows):
 #
-#   SSP_BIN=build/bin SSP_HELPERS=build/tests/helpers sh scripts/bench-span2sqlite.sh
-#   N=200000 REPEAT=3 (defaults)
+#   1. mkdumbbell -n N writes the event streams of a SimBricks dumbbell;
+#   2. evspan --threads 1 turns them into spans (18 N + 2);
+#   3. span2sqlite loads the spans into a fresh file, and appends them to
+#      an existing database once (the INSERT path);
+#   4. baseline: sqlite3 .import of the same rows (spans and attr_*
+#      tables, as CSV) with the same pragmas, then the same indexes.
+#
+# Everything runs pinned to one core (BENCH_CPU, default 1) and REPEAT
+# times (default 5); the best wall time is kept.  Prints spans/s, and the
+# ratios span2sqlite / evspan (the issue's goal: < 1; the target: >= 1 M
+# spans/s on one core) and span2sqlite / sqlite3 .import.
+#
+#   SSP_BIN=build/bin SSP_HELPERS=build/tests/helpers sh scripts/bench-span2sqlite.sh [N]
+#   N = 50000 (default: 900,002 spans); BENCH_DIR (default $TMPDIR or /tmp)
 set -eu
 : "${SSP_BIN:?SSP_BIN must name the directory with span2sqlite}"
-: "${SSP_HELPERS:?SSP_HELPERS must name the directory with mkspans}"
-N=${N:-200000}
-REPEAT=${REPEAT:-3}
-W=$(mktemp -d "${TMPDIR:-/tmp}/ssp-bench.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+: "${SSP_HELPERS:?SSP_HELPERS must name the directory with mkdumbbell}"
+N=${1:-${N:-50000}}
+REPEAT=${REPEAT:-5}
+CPU=${BENCH_CPU:-1}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+W=$(mktemp -d "${BENCH_DIR:-${TMPDIR:-/tmp}}/ssp-bench-sqlite.XXXXXX")
+trap 'rm -rf "$W"' EXIT INT TERM
 LC_ALL=C
 export LC_ALL
+PIN="taskset -c $CPU"
+command -v taskset >/dev/null 2>&1 || PIN=""
 
-now() { date +%s.%N; }
-secs() { echo "$2 - $1" | bc -l | sed 's/^\./0./'; }
-# best and median of the numbers on stdin
-stats() { sort -n | awk '{ v[NR] = $1 } END { printf "best %.2f s, median %.2f s", v[1], v[int((NR + 1) / 2)] }'; }
+# run NAME CMD...: best wall, and the user+sys of that run, of REPEAT runs
+# into $W/NAME.wall, $W/NAME.cpu; BEFORE (a command) runs before each.
+run() {
+	name=$1
+	shift
+	bw="" bc=""
+	i=0
+	while [ $i -lt "$REPEAT" ]; do
+		[ -n "${BEFORE:-}" ] && sh -c "$BEFORE"
+		t0=$(date +%s%N)
+		/usr/bin/time -f "%U %S" -o "$W/.t" $PIN "$@" >/dev/null 2>"$W/.err" ||
+		    { echo "bench: $name failed:" >&2; cat "$W/.err" >&2; exit 1; }
+		t1=$(date +%s%N)
+		read -r u s <"$W/.t"
+		w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+		if [ -z "$bw" ] || awk "BEGIN { exit !($w < $bw) }"; then
+			bw=$w
+			bc=$(awk "BEGIN { print $u + $s }")
+			cp "$W/.err" "$W/$name.err"
+		fi
+		i=$((i + 1))
+	done
+	echo "$bw" >"$W/$name.wall"
+	echo "$bc" >"$W/$name.cpu"
+}
+get() { cat "$W/$1.$2"; }
+rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
-"$SSP_HELPERS/mkspans" -j -n "$N" -o "$W/spans.sp"
-bytes=$(wc -c < "$W/spans.sp")
-echo "input: mkspans -j -n $N, $(echo "$bytes / 1048576" | bc) MiB"
+echo "span2sqlite benchmark: mkdumbbell -n $N, pinned to core $CPU, best of $REPEAT," \
+    "load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
+"$SSP_HELPERS/mkdumbbell" -n "$N" "$W/ev" >/dev/null
+run evspan "$SSP_BIN/evspan" --threads 1 -t "$W/ev/topology.csv" \
+    -r "$TOP/rules/linux-i40e.csv" -o "$W/spans.sp"
+spans=$("$SSP_BIN/spancat" -n "$W/spans.sp" | awk '$2 == "spans" { print $1 }')
+echo "input: $spans spans, $(($(wc -c <"$W/spans.sp") / 1048576)) MiB, from" \
+    "$(cat "$W/ev"/*.ev | wc -c | awk '{ printf "%d", $1 / 1048576 }') MiB of events"
 
-# --- span2sqlite ---------------------------------------------------------------
-: > "$W/s2s.load"
-: > "$W/s2s.total"
-i=0
-while [ $i -lt "$REPEAT" ]; do
-	rm -f "$W/s.db"
-	sync
-	t0=$(now)
-	"$SSP_BIN/span2sqlite" -v "$W/s.db" "$W/spans.sp" 2> "$W/s2s.err"
-	t1=$(now)
-	spans=$(sed -n 's/.*: \([0-9]*\) spans, .*/\1/p' "$W/s2s.err")
-	sed -n 's/.*: \([0-9.]*\) s load .*/\1/p' "$W/s2s.err" >> "$W/s2s.load"
-	secs "$t0" "$t1" >> "$W/s2s.total"
-	i=$((i + 1))
-done
-dbmb=$(($(wc -c < "$W/s.db") / 1048576))
-load=$(sort -n "$W/s2s.load" | head -1)
-total=$(sort -n "$W/s2s.total" | head -1)
-echo "span2sqlite: $spans spans into a new $dbmb MiB database"
-echo "  load (read, insert, splits): $(stats < "$W/s2s.load")" \
-    "= $(echo "$spans / $load" | bc) spans/s best"
-echo "  whole run (+ indexes, fsync, rename): $(stats < "$W/s2s.total")" \
-    "= $(echo "$spans / $total" | bc) spans/s best"
+# --- span2sqlite ----------------------------------------------------------------
+BEFORE="rm -f '$W/s.db'" run s2s "$SSP_BIN/span2sqlite" -v "$W/s.db" "$W/spans.sp"
+load=$(sed -n 's/.*: \([0-9.]*\) s load .*/\1/p' "$W/s2s.err")
+grep -q "written directly" "$W/s2s.err" || echo "bench: the new database was not written directly" >&2
+dbmb=$(($(wc -c <"$W/s.db") / 1048576))
+cp "$W/s.db" "$W/base.db"
+BEFORE="cp '$W/base.db' '$W/a.db'" REPEAT=1 run append "$SSP_BIN/span2sqlite" \
+    "$W/a.db" "$W/spans.sp"
+ev=$(get evspan wall)
+echo
+printf '%-52s %7s %7s %11s %9s\n' "" "wall s" "cpu s" "spans/s" "/ evspan"
+row() {	# LABEL WALL CPU
+	printf '%-52s %7s %7s %11s %9s\n' "$1" "$2" "$3" "$(rate "$spans" "$2")" \
+	    "$(ratio "$2" "$ev")"
+}
+# CPU time: user + sys of the best run (the load figure has none)
+row "evspan --threads 1 (events -> these spans)" "$ev" "$(get evspan cpu)"
+row "span2sqlite, new file: load (read, write, index)" "$load" "-"
+row "span2sqlite, new file: whole run (+ fsync, rename)" "$(get s2s wall)" "$(get s2s cpu)"
+row "span2sqlite, append to a copy of it (INSERTs)" "$(get append wall)" "$(get append cpu)"
+echo "database: $dbmb MiB; target >= 1000000 spans/s whole run on one core:" \
+    "$(awk -v r="$(rate "$spans" "$(get s2s wall)")" 'BEGIN { print (r >= 1e6 ? "met" : "NOT met") }')"
 
 # --- baseline: sqlite3 importing the same rows from CSV ----------------------------
 tables="spans $(sqlite3 "$W/s.db" "SELECT group_concat(name, ' ') FROM sqlite_schema WHERE type = 'table' AND name LIKE 'attr_%'")"
 rows=0
+: >"$W/base.sql"
 for t in $tables; do
 	# stored columns only (no generated ones), so .import fills them in order
 	cols=$(sqlite3 "$W/s.db" "SELECT group_concat(name, ', ') FROM pragma_table_info('$t')")
-	sqlite3 -batch -csv "$W/s.db" "SELECT $cols FROM $t" > "$W/$t.csv"
-	rows=$((rows + $(wc -l < "$W/$t.csv")))
+	sqlite3 -batch -csv "$W/s.db" "SELECT $cols FROM $t" >"$W/$t.csv"
+	rows=$((rows + $(wc -l <"$W/$t.csv")))
 	sqlite3 "$W/s.db" "SELECT 'CREATE TABLE $t (' || group_concat(name || ' ' ||
 	    type || CASE WHEN pk THEN ' PRIMARY KEY' ELSE '' END, ', ') || ');'
-	    FROM pragma_table_info('$t')" >> "$W/base.sql"
+	    FROM pragma_table_info('$t')" >>"$W/base.sql"
 done
 csvmb=$(($(cat "$W"/*.csv | wc -c) / 1048576))
-sqlite3 "$W/s.db" "SELECT sql || ';' FROM sqlite_schema WHERE type = 'index' AND name LIKE 'spans_%' AND sql IS NOT NULL" > "$W/index.sql"
+sqlite3 "$W/s.db" "SELECT sql || ';' FROM sqlite_schema WHERE type = 'index' AND name LIKE 'spans_%' AND sql IS NOT NULL" >"$W/index.sql"
 {
 	echo "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
 	echo "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;"
@@ -72,25 +113,21 @@ sqlite3 "$W/s.db" "SELECT sql || ';' FROM sqlite_schema WHERE type = 'index' AND
 	echo "BEGIN;"
 	for t in $tables; do echo ".import --csv $W/$t.csv $t"; done
 	echo "COMMIT;"
-} > "$W/import.cmd"
-: > "$W/base.load"
-: > "$W/base.index"
-i=0
-while [ $i -lt "$REPEAT" ]; do
-	rm -f "$W/b.db"
-	sync
-	t0=$(now)
-	sqlite3 -batch "$W/b.db" < "$W/import.cmd" > /dev/null
-	t1=$(now)
-	sqlite3 -batch "$W/b.db" "PRAGMA cache_size = -65536; BEGIN; $(cat "$W/index.sql") COMMIT;"
-	t2=$(now)
-	secs "$t0" "$t1" >> "$W/base.load"
-	secs "$t1" "$t2" >> "$W/base.index"
-	i=$((i + 1))
-done
+} >"$W/import.cmd"
+{
+	echo "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+	echo "PRAGMA cache_size = -65536; BEGIN;"
+	cat "$W/index.sql"
+	echo "COMMIT;"
+} >"$W/index.cmd"
+BEFORE="rm -f '$W/b.db'" run import sh -c "sqlite3 -batch '$W/b.db' <'$W/import.cmd'"
+cp "$W/b.db" "$W/b0.db"
+BEFORE="cp '$W/b0.db' '$W/b.db'" run index sh -c "sqlite3 -batch '$W/b.db' <'$W/index.cmd'"
 got=$(sqlite3 "$W/b.db" "SELECT count(*) FROM spans")
 [ "$got" -eq "$spans" ] || { echo "baseline imported $got spans, expected $spans" >&2; exit 1; }
-bload=$(sort -n "$W/base.load" | head -1)
+both=$(awk -v a="$(get import wall)" -v b="$(get index wall)" 'BEGIN { print a + b }')
+echo
 echo "baseline: sqlite3 .import of the same $rows rows (spans + attr_*, $csvmb MiB of CSV)"
-echo "  import: $(stats < "$W/base.load") = $(echo "$spans / $bload" | bc) spans/s best"
-echo "  + the same $(grep -c . "$W/index.sql") spans indexes: $(stats < "$W/base.index")"
+row "sqlite3 .import (tables only)" "$(get import wall)" "$(get import cpu)"
+row "sqlite3 .import + the same $(grep -c . "$W/index.sql") spans indexes" "$both" "-"
+echo "span2sqlite whole run / (sqlite3 .import + indexes): $(ratio "$(get s2s wall)" "$both")"

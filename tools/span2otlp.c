@@ -22,8 +22,10 @@
 
 #define PROG "span2otlp"
 #define DEFAULT_BATCH 8192
+#define DEFAULT_MAX_BYTES (4u << 20)	/* 4 MiB: see span2otlp(1) */
 #define MAX_BATCH 1000000
 #define MAX_HEADERS 32
+#define PLURAL(n) ((n) == 1 ? "" : "s")
 
 static void
 usage(int code)
@@ -32,10 +34,11 @@ usage(int code)
 
 	fprintf(f, "usage: span2otlp [-fhVv] [--endpoint URL] [--protocol "
 	    "http/json|http/protobuf] [--gzip]\n"
-	    "                 [-H 'NAME: VALUE'] [-b N] [--events|--no-events] "
-	    "[--epoch NS|now]\n"
-	    "                 [--timeout T] [--retries N] [--backoff T] [-o FILE] "
-	    "[SPANS|-]\n");
+	    "                 [-H 'NAME: VALUE'] [-b N] [--max-bytes N] "
+	    "[--events|--no-events]\n"
+	    "                 [--epoch NS|now] [--timeout T] [--retries N] "
+	    "[--backoff T]\n"
+	    "                 [--max-elapsed T] [-o FILE] [SPANS|-]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Export a simspan span stream (plain or zstd) to OpenTelemetry.\n"
@@ -50,6 +53,9 @@ usage(int code)
 		    "  -H, --header H      add an HTTP header, e.g. 'Authorization: "
 		    "Bearer T'\n"
 		    "  -b, --batch N       spans per request (default %d)\n"
+		    "      --max-bytes N   bytes per request before compression, "
+		    "e.g. 4M\n"
+		    "                      (default 4M; 0: no limit)\n"
 		    "      --events        export member events as span events "
 		    "(default: when\n"
 		    "      --no-events     the stream has them)\n"
@@ -60,6 +66,9 @@ usage(int code)
 		    "      --retries N     retries of a failed request (default 5)\n"
 		    "      --backoff T     first retry delay, doubled each time "
 		    "(default 1)\n"
+		    "      --max-elapsed T no retry of a request later than T after "
+		    "its first\n"
+		    "                      attempt (default 5min; 0: no limit)\n"
 		    "  -o, --output FILE   write to FILE (.zst compresses) instead of "
 		    "stdout\n"
 		    "  -f, --force         write protobuf to a terminal\n"
@@ -100,7 +109,35 @@ struct sink {
 	uint64_t batches_discarded;
 };
 
-/* Encode (or, once the sender gave up, count) the current batch. */
+/* One encoded request: sent, or written as a line (JSON) or with its
+ * length before it (protobuf). */
+static int
+emit(void *ctx, struct ssp_buf *b, size_t nspans)
+{
+	struct sink *k = ctx;
+	struct ssp_err e = { 0 };
+
+	if (k->http != NULL)
+		return ssp_http_submit(k->http, b, nspans);
+	if (k->proto == SSP_OTLP_JSON)
+		ssp_buf_putc(b, '\n');
+	else {
+		/* Length-delimited requests, like protobuf's writeDelimitedTo. */
+		uint8_t pre[SSP_VARINT_MAX];
+
+		if (ssp_out_write(k->out, pre, ssp_varint_put(pre, b->len),
+		    &e) != SSP_OK)
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	if (b->failed)
+		errx(SSP_EXIT_FAIL, "out of memory");
+	if (ssp_out_write(k->out, b->p, b->len, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	return 0;
+}
+
+/* Encode (or, once the sender gave up, count) the current batch: one
+ * request, or more when it is larger than --max-bytes. */
 static void
 flush(struct sink *k)
 {
@@ -115,26 +152,7 @@ flush(struct sink *k)
 		k->batches_discarded++;
 		return;
 	}
-	ssp_buf_reset(&k->buf);
-	if (ssp_otlp_encode(k->o, &k->buf, &n, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (k->http != NULL) {
-		ssp_http_submit(k->http, &k->buf, n);
-		return;
-	}
-	if (k->proto == SSP_OTLP_JSON)
-		ssp_buf_putc(&k->buf, '\n');
-	else {
-		/* Length-delimited requests, like protobuf's writeDelimitedTo. */
-		uint8_t pre[SSP_VARINT_MAX];
-
-		if (ssp_out_write(k->out, pre, ssp_varint_put(pre, k->buf.len),
-		    &e) != SSP_OK)
-			errx(SSP_EXIT_FAIL, "%s", e.msg);
-	}
-	if (k->buf.failed)
-		errx(SSP_EXIT_FAIL, "out of memory");
-	if (ssp_out_write(k->out, k->buf.p, k->buf.len, &e) != SSP_OK)
+	if (ssp_otlp_encode_each(k->o, &k->buf, emit, k, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 }
 
@@ -169,15 +187,17 @@ print_stats(const struct ssp_otlp_stats *s, const char *dest, uint64_t bytes,
 		    hs->spans_rejected);
 	if (hs != NULL)
 		fprintf(stderr, "%s: timeout %" PRIu64 " ms, up to %u retries, "
-		    "backoff %" PRIu64 " ms\n", PROG, ho->timeout_ms, ho->retries,
-		    ho->backoff_ms);
+		    "backoff %" PRIu64 " ms, max elapsed %" PRIu64 " ms\n", PROG,
+		    ho->timeout_ms, ho->retries, ho->backoff_ms,
+		    ho->max_elapsed_ms);
 }
 
 int
 main(int argc, char **argv)
 {
 	enum { O_BACKOFF = 256, O_ENDPOINT, O_EPOCH, O_EVENTS, O_GZIP,
-		O_NO_EVENTS, O_PROTOCOL, O_RETRIES, O_TIMEOUT };
+		O_MAX_BYTES, O_MAX_ELAPSED, O_NO_EVENTS, O_PROTOCOL, O_RETRIES,
+		O_TIMEOUT };
 	static const struct option longopts[] = {
 		{ "backoff", required_argument, NULL, O_BACKOFF },
 		{ "batch", required_argument, NULL, 'b' },
@@ -188,6 +208,8 @@ main(int argc, char **argv)
 		{ "gzip", no_argument, NULL, O_GZIP },
 		{ "header", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "max-bytes", required_argument, NULL, O_MAX_BYTES },
+		{ "max-elapsed", required_argument, NULL, O_MAX_ELAPSED },
 		{ "no-events", no_argument, NULL, O_NO_EVENTS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "protocol", required_argument, NULL, O_PROTOCOL },
@@ -199,9 +221,10 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ssp_otlp_opts oo = { .proto = SSP_OTLP_JSON, .events = -1,
-	    .batch = DEFAULT_BATCH, .scope_version = SSP_VERSION };
+	    .batch = DEFAULT_BATCH, .max_bytes = DEFAULT_MAX_BYTES,
+	    .scope_version = SSP_VERSION };
 	struct ssp_http_opts ho = { .timeout_ms = 10000, .retries = 5,
-	    .backoff_ms = 1000, .backoff_max_ms = 60000,
+	    .backoff_ms = 1000, .backoff_max_ms = 60000, .max_elapsed_ms = 300000,
 	    .user_agent = PROG "/" SSP_VERSION " (simspan)", .report = report };
 	struct ssp_http_stats hs;
 	struct ssp_progress pg;
@@ -254,6 +277,21 @@ main(int argc, char **argv)
 			break;
 		case O_EVENTS: oo.events = 1; break;
 		case O_GZIP: ho.gzip = 1; break;
+		case O_MAX_BYTES: {
+			uint64_t n;
+
+			if (ssp_parse_bytes(optarg, &n, &errstr) != 0 ||
+			    n > SIZE_MAX / 2) {
+				warnx("--max-bytes %s: %s", optarg, n > SIZE_MAX / 2 ?
+				    "too large" : errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			oo.max_bytes = (size_t)n;
+			break;
+		}
+		case O_MAX_ELAPSED:
+			ho.max_elapsed_ms = parse_ms("--max-elapsed", optarg, 0);
+			break;
 		case O_NO_EVENTS: oo.events = 0; break;
 		case O_PROTOCOL: proto = optarg; break;
 		case O_RETRIES:
@@ -375,9 +413,18 @@ main(int argc, char **argv)
 		rc = SSP_EXIT_FAIL;
 	}
 	if (st->events_unmatched + st->links_unmatched > 0) {
-		warnx("%" PRIu64 " events and %" PRIu64 " links dropped: their "
-		    "span was not in the same batch", st->events_unmatched,
-		    st->links_unmatched);
+		/* evspan writes them right after their span, and a batch never
+		 * ends between the two: the stream has them elsewhere. */
+		warnx("%" PRIu64 " link%s and %" PRIu64 " event%s not attached "
+		    "to their span; the first such span, %016" PRIx64 ", lost %"
+		    PRIu64 " link%s and %" PRIu64 " event%s: it was in an earlier "
+		    "batch (evspan writes links and events right after their "
+		    "span; this stream does not, a larger --batch may help)",
+		    st->links_unmatched, PLURAL(st->links_unmatched),
+		    st->events_unmatched, PLURAL(st->events_unmatched),
+		    st->unmatched_span, st->unmatched_span_links,
+		    PLURAL(st->unmatched_span_links), st->unmatched_span_events,
+		    PLURAL(st->unmatched_span_events));
 		rc = SSP_EXIT_FAIL;
 	}
 	ssp_otlp_close(k.o);

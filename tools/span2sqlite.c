@@ -134,8 +134,9 @@ print_stats(const struct ssp_sqlite_stats *st, const char *db,
 		    "the load, %" PRIu64 " to spans not in the input (left NULL)\n",
 		    PROG, st->late, st->unresolved);
 	fprintf(stderr, "%s: %.2f s load (%.0f spans/s), %.2f s total (%.0f "
-	    "spans/s)\n", PROG, load_s, load_s > 0 ? st->spans / load_s : 0.0,
-	    total_s, total_s > 0 ? st->spans / total_s : 0.0);
+	    "spans/s), %s\n", PROG, load_s, load_s > 0 ? st->spans / load_s :
+	    0.0, total_s, total_s > 0 ? st->spans / total_s : 0.0,
+	    st->direct ? "new database written directly" : "rows inserted");
 }
 
 int

@@ -137,6 +137,57 @@ sort "$T/sum.b7" >"$T/sum.b7.s"
 check "events and links stay with their span across batches" \
     cmp "$T/expect" "$T/sum.b7.s"
 
+# Links and events follow their span record (as evspan writes them); a
+# batch never ends between the two, however small the batches.
+for b in 1 2 3; do
+	check "-b $b: every link and event kept" span2otlp -v -b "$b" -o "$T/s$b.json" "$T/in.sp"
+	stderr_has "39 links read: 39 encoded, 0 unmatched"
+	stderr_has "440 events read: 440 encoded, 0 switched off, 0 unmatched"
+	node "$OTLP/validate.js" json "$T/s$b.json" --summary "$T/sum.s$b" >/dev/null
+	sort "$T/sum.s$b" >"$T/sum.s$b.s"
+	check "-b $b: as in the input" cmp "$T/expect" "$T/sum.s$b.s"
+done
+# Older evspan output had links elsewhere: here all at the end.
+mkspans -e -L -n 40 -o "$T/late.sp"
+check "links at the end, one batch: all attached" span2otlp -v -o "$T/late.json" "$T/late.sp"
+stderr_has "39 links read: 39 encoded, 0 unmatched"
+for b in 1 3; do
+	expect_rc 1 "links at the end, -b $b: not attached" span2otlp -v -b "$b" -o "$T/late$b.json" "$T/late.sp"
+	stderr_has "39 links read: 1 encoded, 38 unmatched"	# the last is in the last batch
+	stderr_has "38 links and 0 events not attached to their span; the first such span, 0000000000000024, lost 1 link and 0 events: it was in an earlier batch"
+done
+check "... the spans and events are still exported" node "$OTLP/validate.js" json "$T/late3.json"
+stdout_has "240 requests, 720 spans"
+
+# --max-bytes: requests end early so that none is larger (before any
+# compression); a single span larger than that is sent on its own.
+longest() { awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$1"; }
+mkspans -e -n 2000 -o "$T/big.sp"		# 36000 spans, 36 MB of JSON
+spandump "$T/big.sp" | sort >"$T/expect.big"
+check "default --max-bytes 4M" span2otlp -v -o "$T/big.json" "$T/big.sp"
+stderr_has "36000 spans read: 36000 encoded"
+check "... no request over 4 MiB ($(longest "$T/big.json") bytes)" test "$(longest "$T/big.json")" -le 4194304
+check "... more requests than batches of 8192 spans" test "$(wc -l <"$T/big.json")" -gt 5
+node "$OTLP/validate.js" json "$T/big.json" --summary "$T/sum.big" >/dev/null
+sort "$T/sum.big" >"$T/sum.big.s"
+check "... every span, event and link as in the input" cmp "$T/expect.big" "$T/sum.big.s"
+check "--max-bytes 100k" span2otlp -v --max-bytes 100k -o "$T/m100.json" "$T/in.sp"
+stderr_has "39 links read: 39 encoded, 0 unmatched"
+check "... no request over 100 KiB" test "$(longest "$T/m100.json")" -le 102400
+node "$OTLP/validate.js" json "$T/m100.json" --summary "$T/sum.m100" >/dev/null
+sort "$T/sum.m100" >"$T/sum.m100.s"
+check "... as in the input" cmp "$T/expect" "$T/sum.m100.s"
+check "--max-bytes 0: one request per batch" span2otlp --max-bytes 0 -o "$T/m0.json" "$T/big.sp"
+eq "... 5 requests of up to 8192 spans" "$(wc -l <"$T/m0.json" | tr -d ' ')" 5
+check "--max-bytes 1k: spans larger than that alone" span2otlp --max-bytes 1k \
+    --protocol http/protobuf -o "$T/m1k.pb" "$T/in.sp"
+check "... valid, all spans" node "$OTLP/validate.js" protobuf "$T/m1k.pb"
+stdout_has " requests, 720 spans"
+check "... one or two (small) spans a request" test "$(sed -n 's/ requests.*//p' "$T/.out")" -gt 360
+expect_rc 2 "--max-bytes: not a size" span2otlp --max-bytes 4MB "$T/in.sp"
+stderr_has "--max-bytes 4MB: invalid"
+expect_rc 2 "--max-bytes: too large" span2otlp --max-bytes 99999999999G "$T/in.sp"
+
 check "--no-events" span2otlp --no-events -o "$T/noev.json" "$T/in.sp"
 node "$OTLP/validate.js" json "$T/noev.json" --summary "$T/sum.noev" >/dev/null
 sort "$T/sum.noev" >"$T/sum.noev.s"
@@ -183,6 +234,24 @@ sed 's/"spanId"/"span_id"/' "$T/out.json" >"$T/bad2.json"
 expect_rc 1 "validator rejects snake_case names" node "$OTLP/validate.js" json "$T/bad2.json"
 sed 's/"kind":1/"kind":"SPAN_KIND_INTERNAL"/' "$T/out.json" >"$T/bad3.json"
 expect_rc 1 "validator rejects enum names" node "$OTLP/validate.js" json "$T/bad3.json"
+# ... and, through the official schema (the generated root's fromObject,
+# verify, encode and decode), what the hand-written field lists let pass:
+# values that protobufjs would quietly coerce, keys the schema lacks.
+for m in 'droppedAttributesCount":"x"' 'flags":-1' 'traceState":5' \
+    'droppedEventsCount":1.5'; do
+	sed "s/\"name\":\"host.syscall\",/&\"$m,/" "$T/out.json" >"$T/bad4.json"
+	expect_rc 1 "validator (schema) rejects {\"$m}" node "$OTLP/validate.js" json "$T/bad4.json"
+	stderr_has "json (schema)"
+done
+sed 's/"intValue":"4"/"intValue":"04"/' "$T/out.json" >"$T/bad5.json"
+expect_rc 1 "validator (schema) rejects a non-canonical 64-bit int" \
+    node "$OTLP/validate.js" json "$T/bad5.json"
+stderr_has 'intValue: "04" came back as "4"'
+sed 's/"scope":{"name":"simspan"/"scope":{"name":"simspan","entityRefs":[]/' "$T/out.json" >"$T/bad6.json"
+expect_rc 1 "validator rejects a field of another message" \
+    node "$OTLP/validate.js" json "$T/bad6.json"
+sed 's/"attributes":\[{"key":"service.name"/"entityRefs":[],&/' "$T/out.json" >"$T/ok6.json"
+check "... but an empty repeated field is no field" node "$OTLP/validate.js" json "$T/ok6.json"
 # An unknown field (22, varint) appended to a valid request is skipped by the
 # generated decoder; the byte-for-byte re-encoding check must catch it.
 node -e '
@@ -269,7 +338,7 @@ start_receiver ex2
 check "example: -v --protocol http/json --gzip -b 1000" span2otlp -v \
     --protocol http/json --gzip -b 1000 --endpoint "http://127.0.0.1:$port/v1/traces" "$T/in.sp"
 stderr_has "1 requests sent to http://127.0.0.1:$port/v1/traces (720 spans"
-stderr_has "timeout 10000 ms, up to 5 retries, backoff 1000 ms"
+stderr_has "timeout 10000 ms, up to 5 retries, backoff 1000 ms, max elapsed 300000 ms"
 check "... everything arrives" received ex2 "$T/expect"
 stop_receivers
 
@@ -298,6 +367,41 @@ check "503 + Retry-After date: retried" span2otlp -b 720 \
 g=$(gap radate 1 2)
 check "Retry-After date honoured ($g ms)" test "$g" -ge 900
 check "... everything arrives" received radate "$T/expect"
+stop_receivers
+
+# Retry-After is honoured in full, not capped like the backoff; a retry
+# that could only start after --max-elapsed is not made.
+start_receiver ralong --fail 1 --retry-after 70
+t0=$(ms)
+expect_rc 1 "Retry-After 70 s, --max-elapsed 1min: no early retry" span2otlp \
+    -b 720 --max-elapsed 1min --endpoint "http://127.0.0.1:$port/v1/traces" "$T/in.sp"
+t1=$(ms)
+stderr_has "a retry in 70000 ms (Retry-After) would pass --max-elapsed (60000 ms); giving up"
+stderr_has "720 spans in 1 requests not delivered"
+eq "... one attempt only" "$(wc -l <"$T/ralong.log" | tr -d ' ')" 1
+check "... and no waiting ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 5000
+stop_receivers
+start_receiver ra2 --fail 1 --retry-after 2
+expect_rc 1 "Retry-After 2 s, --max-elapsed 1s: not retried" span2otlp -b 720 \
+    --max-elapsed 1s --endpoint "http://127.0.0.1:$port/v1/traces" "$T/in.sp"
+stderr_has "would pass --max-elapsed (1000 ms)"
+stop_receivers
+start_receiver ra3 --fail 1 --retry-after 2
+check "Retry-After 2 s, --max-elapsed 0 (no limit): retried" span2otlp -b 720 \
+    --max-elapsed 0 --endpoint "http://127.0.0.1:$port/v1/traces" "$T/in.sp"
+g=$(gap ra3 1 2)
+check "... after the 2 s asked ($g ms)" test "$g" -ge 1950
+check "... everything arrives" received ra3 "$T/expect"
+stop_receivers
+
+# --max-bytes over HTTP: the cap is on the body before gzip
+start_receiver mb
+check "--max-bytes 64k --gzip over HTTP" span2otlp --max-bytes 64k --gzip \
+    --endpoint "http://127.0.0.1:$port/v1/traces" "$T/in.sp"
+check "... everything arrives" received mb "$T/expect"
+maxplain=$(grep -o '"plain":[0-9]*' "$T/mb.log" | cut -d: -f2 | sort -n | tail -1)
+check "... in $(wc -l <"$T/mb.log" | tr -d ' ') requests of at most 64 KiB before gzip ($maxplain)" \
+    test "$maxplain" -le 65536 -a "$(wc -l <"$T/mb.log")" -gt 3
 stop_receivers
 
 # 503 without Retry-After: exponential backoff from --backoff

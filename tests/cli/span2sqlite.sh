@@ -43,6 +43,8 @@ check "load mkspans -n 14" span2sqlite --run first -v "$DB" "$T/a.sp"
 stderr_has "252 spans, 13 links, 0 events, 16 traces written"
 stderr_has "265 records read = 252 spans + 13 links + 0 events"
 stderr_has "56 net.device"
+stderr_has "new database written directly"
+eq "direct: integrity check" "$(q "$DB" "pragma integrity_check")" ok
 eq "runs row" "$(q "$DB" "select id, name, source, spans, links, events is null, traces from runs")" \
     "1|first|$T/a.sp|252|13|1|16"
 eq "spans: 18 per request" "$(q "$DB" "select count(*) from spans")" 252
@@ -127,7 +129,8 @@ eq "busy + idle = latency" "$(q "$JDB" "select count(*) from traces where busy_p
 eq "split_streams sums" "$(q "$JDB" "select printf('%.4f', (select sum(busy_ps) from trace_streams where root_kind = 'host.syscall' and stream = 'net') * 1.0 / (select sum(dur_ps) from traces where root_kind = 'host.syscall')) = printf('%.4f', share) from split_streams where root_kind = 'host.syscall' and stream = 'net'")" 1
 
 # --- append a second run ----------------------------------------------------
-check "append a second run (default name)" span2sqlite "$DB" "$T/a.sp"
+check "append a second run (default name)" span2sqlite -v "$DB" "$T/a.sp"
+stderr_has "rows inserted"
 eq "two runs" "$(q "$DB" "select count(*) from runs")" 2
 name=$(q "$DB" "select name from runs where id = 2")
 case $name in

@@ -63,11 +63,42 @@ check_pb(const uint8_t *p, size_t n, int kind)
 		abort();
 }
 
+/* Each request of ssp_otlp_encode_each: well formed, within the cap
+ * unless it holds one span. */
+struct fz {
+	enum ssp_otlp_proto proto;
+	size_t max;
+};
+
+static int
+check_req(void *ctx, struct ssp_buf *b, size_t nspans)
+{
+	const struct fz *z = ctx;
+	static const char *const path[] = { "resourceSpans" };
+	const char *v;
+	size_t vl;
+
+	if (nspans == 0 || (nspans > 1 && z->max > 0 && b->len > z->max))
+		abort();
+	if (z->proto == SSP_OTLP_JSON) {
+		if (ssp_json_find((const char *)b->p, b->len, path, 1, &v,
+		    &vl) != 1 || ssp_utf8_valid((const char *)b->p, b->len) !=
+		    b->len)
+			abort();
+	} else {
+		check_pb(b->p, b->len, REQ);
+	}
+	return 0;
+}
+
 static void
 run(const uint8_t *data, size_t size, enum ssp_otlp_proto proto, size_t batch,
-    int events)
+    int events, size_t max_bytes)
 {
-	struct ssp_otlp_opts oo = { proto, events, -1000, batch, "fuzz" };
+	struct ssp_otlp_opts oo = { .proto = proto, .events = events,
+	    .epoch_ns = -1000, .batch = batch, .max_bytes = max_bytes,
+	    .scope_version = "fuzz" };
+	struct fz z = { proto, max_bytes };
 	struct ssp_in *in = fuzz_in(data, size, SSP_IN_ZSTD_AUTO);
 	struct ssp_buf b = SSP_BUF_INIT;
 	struct ssp_otlp *o;
@@ -89,7 +120,11 @@ run(const uint8_t *data, size_t size, enum ssp_otlp_proto proto, size_t batch,
 						abort();
 					continue;
 				}
-				if (ssp_otlp_nspans(o) > 0) {
+				if (ssp_otlp_nspans(o) > 0 && max_bytes > 0) {
+					if (ssp_otlp_encode_each(o, &b, check_req, &z,
+					    &e) != SSP_OK)
+						abort();
+				} else if (ssp_otlp_nspans(o) > 0) {
 					ssp_buf_reset(&b);
 					if (ssp_otlp_encode(o, &b, &n, &e) != SSP_OK)
 						abort();
@@ -119,7 +154,9 @@ run(const uint8_t *data, size_t size, enum ssp_otlp_proto proto, size_t batch,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	run(data, size, SSP_OTLP_JSON, 3, -1);
-	run(data, size, SSP_OTLP_PROTOBUF, 2, 1);
+	run(data, size, SSP_OTLP_JSON, 3, -1, 0);
+	run(data, size, SSP_OTLP_PROTOBUF, 2, 1, 0);
+	run(data, size, SSP_OTLP_JSON, 50, 1, 1500);	/* requests split */
+	run(data, size, SSP_OTLP_PROTOBUF, 50, 1, 700);
 	return 0;
 }

@@ -1,17 +1,79 @@
 /*
  * Span streams into SQLite: any bytes through the span reader and the
  * loader into an in-memory database with tiny id caches, so the paths for
- * late references, evicted traces, newer kinds and events all run.
+ * late references, evicted traces, newer kinds and events all run; then
+ * the same into a new database file, written directly (ssp_btree): the
+ * same outcome, a file that passes SQLite's integrity check, the same
+ * rows.
  */
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "fuzz_mem.h"
 #include "ssp_span.h"
 #include "ssp_sqlite.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int64_t
+count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+/* The direct writer on the same input: its result (SSP_OK or not) and,
+ * when it loaded, a checked file with n spans. */
+static void
+direct(const uint8_t *data, size_t size, int want, int64_t n)
+{
+	struct ssp_in *in = fuzz_in(data, size, SSP_IN_ZSTD_AUTO);
+	struct ssp_sqlite_opts o = { .events = 1, .span_cache = 2,
+	    .trace_cache = 1, .source = "fuzz", .now = 1, .sort_mem = 1 };
+	struct ssp_sqlite_stats st;
+	struct ssp_sqlite *d;
+	struct ssp_rr *rr;
+	struct ssp_err e;
+	char path[64];
+	sqlite3 *db;
+	int r;
+
+	snprintf(path, sizeof(path), "/tmp/ssp-fuzz-sqlite-%d.db", (int)getpid());
+	unlink(path);
+	if (ssp_span_reader_open(&rr, in, &e) != SSP_OK)
+		abort();
+	if (ssp_sqlite_open(&d, path, &e) != SSP_OK)
+		abort();
+	r = ssp_sqlite_load(d, rr, &o, &st, &e);
+	if ((r == SSP_OK) != (want == SSP_OK))
+		abort();
+	if (r == SSP_OK) {
+		if (ssp_sqlite_commit(d, &e) != SSP_OK || !st.direct)
+			abort();
+		if (sqlite3_open(path, &db) != SQLITE_OK)
+			abort();
+		if (count(db, "SELECT count(*) FROM pragma_integrity_check "
+		    "WHERE integrity_check <> 'ok'") != 0 ||
+		    count(db, "SELECT count(*) FROM spans") != n)
+			abort();
+		sqlite3_close(db);
+	} else {
+		ssp_sqlite_abort(d);
+	}
+	unlink(path);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -25,10 +87,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sqlite3 *db;
 
 	if (ssp_span_reader_open(&rr, in, &e) == SSP_OK) {
+		int r;
+		int64_t n = -1;
+
 		if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
 		    ssp_sqlite_create(db, &e) != SSP_OK)
 			abort();
-		if (ssp_sqlite_load_db(db, rr, &o, &st, &e) == SSP_OK) {
+		if ((r = ssp_sqlite_load_db(db, rr, &o, &st, &e)) == SSP_OK) {
+			n = count(db, "SELECT count(*) FROM spans");
 			/* counts add up; the views run */
 			if (st.records != st.spans + st.links + st.events +
 			    st.events_skipped + st.unknown)
@@ -41,6 +107,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		sqlite3_close(db);
 		ssp_rr_close(rr);
+		direct(data, size, r, n);
 	}
 	ssp_in_close(in);
 	return 0;

@@ -10,7 +10,10 @@
  * latencies differ: request i waits ((i * 7919) % 97) * 50 ns at the
  * second network device.
  *
- * usage: mkspans [-e] [-j] [-z] [-n TRACES] [-o FILE]
+ * With -L, the link records are written at the end of the stream instead
+ * of right after their span (the order of older evspan output).
+ *
+ * usage: mkspans [-e] [-j] [-L] [-z] [-n TRACES] [-o FILE]
  */
 #include <err.h>
 #include <getopt.h>
@@ -26,7 +29,9 @@ enum { CLIENT, CLIENT_NIC, NET, SERVER_NIC, SERVER, NSTREAMS };
 
 static struct ssp_rw *w;
 static struct ssp_err e;
-static int with_events, jitter;
+static int with_events, jitter, links_last;
+static struct ssp_rec *late;	/* -L: link records held back */
+static size_t nlate;
 static uint64_t next_id = 1;
 static const uint64_t trace_hi = 0x5353500000000001ull;
 
@@ -233,7 +238,16 @@ request(unsigned i, uint64_t *prev_rx)
 		r.f[SSP_LF_TRACE_LO] = prev_rx[1];
 		r.f[SSP_LF_TARGET] = prev_rx[0];
 		r.f[SSP_LF_KIND] = str("nic.rx");
-		put(&r);
+		if (!links_last) {
+			put(&r);
+		} else {
+			struct ssp_rec *nl = realloc(late, (nlate + 1) * sizeof(*nl));
+
+			if (nl == NULL)
+				err(1, NULL);
+			late = nl;
+			late[nlate++] = r;
+		}
 	}
 	prev_rx[0] = rx;
 	prev_rx[1] = tr2;
@@ -254,10 +268,11 @@ main(int argc, char **argv)
 	int ch, z = 0;
 	unsigned i;
 
-	while ((ch = getopt(argc, argv, "ejn:o:z")) != -1) {
+	while ((ch = getopt(argc, argv, "ejLn:o:z")) != -1) {
 		switch (ch) {
 		case 'e': with_events = 1; break;
 		case 'j': jitter = 1; break;
+		case 'L': links_last = 1; break;
 		case 'n':
 			if (ssp_strtonum(optarg, 0, 100000000, &n, &errstr) != 0)
 				errx(2, "-n %s: %s", optarg, errstr);
@@ -265,7 +280,7 @@ main(int argc, char **argv)
 		case 'o': path = optarg; break;
 		case 'z': z = SSP_OUT_ZDEFAULT; break;
 		default:
-			fprintf(stderr, "usage: mkspans [-ejz] [-n TRACES] [-o FILE]\n");
+			fprintf(stderr, "usage: mkspans [-ejLz] [-n TRACES] [-o FILE]\n");
 			return 2;
 		}
 	}
@@ -275,6 +290,9 @@ main(int argc, char **argv)
 		errx(1, "%s", e.msg);
 	for (i = 0; i < (unsigned)n; i++)
 		request(i, prev_rx);
+	for (i = 0; i < nlate; i++)
+		put(&late[i]);
+	free(late);
 	if (ssp_rw_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
 	return 0;

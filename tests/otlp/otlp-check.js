@@ -10,7 +10,13 @@
 // encodings.
 // JSON: parsed, then every object is checked against the OTLP/JSON
 // encoding: lowerCamelCase names from the proto only, hex ids of the right
-// length, 64-bit integers as decimal strings, enums as integers.
+// length, 64-bit integers as decimal strings, enums as integers.  Then the
+// same request goes through the official schema too: the hex ids turned
+// into bytes (the OTLP/JSON rule), Type.fromObject of the generated root,
+// every key checked against the fields of its message type, recursively
+// (fromObject ignores unknown keys), Type.verify, and an encode-decode
+// round trip through the protobuf checks above; what the schema reads
+// must be what the hand-written checks read.
 
 const path = require('path');
 
@@ -211,7 +217,7 @@ function decodeJsonObject(req) {
       if (ss.scope) {
         keys(`${sw}.scope`, ss.scope, ['name', 'version', 'attributes',
           'droppedAttributesCount']);
-        scope = `${ss.scope.name}/${ss.scope.version}`;
+        scope = `${ss.scope.name ?? ''}/${ss.scope.version ?? ''}`;
       }
       arr(sw, ss.spans).forEach((s, k) => {
         const w = `${sw}.spans[${k}]`;
@@ -259,6 +265,93 @@ function decodeJsonObject(req) {
   return spans;
 }
 
+// --- JSON through the official schema ------------------------------------------
+
+// The fields of a generated message class: its prototype's default values
+// (methods such as toJSON left out; oneof names are not enumerable).
+function fieldsOf(msg) {
+  const proto = Object.getPrototypeOf(msg);
+  return Object.keys(proto).filter((k) => typeof proto[k] !== 'function');
+}
+const isMessage = (v) => v !== null && typeof v === 'object' &&
+  typeof v.constructor.fromObject === 'function';
+
+// Every key of the JSON object o is a field of the message m that
+// fromObject made of it, and so on down.
+function knownKeys(where, o, m) {
+  const fields = fieldsOf(m);
+  for (const k of Object.keys(o)) {
+    if (!fields.includes(k))
+      fail(where, `"${k}" is not a field of ${m.constructor.name}`);
+    const v = o[k]; const mv = m[k];
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        if (isMessage(mv[i])) knownKeys(`${where}.${k}[${i}]`, x, mv[i]);
+      });
+    } else if (isMessage(mv) && v !== null && typeof v === 'object' &&
+        !Buffer.isBuffer(v)) {
+      knownKeys(`${where}.${k}`, v, mv);
+    }
+  }
+}
+
+// OTLP/JSON: trace and span ids are hex, not base64 as protobuf JSON has
+// it for bytes (OTLP specification, "JSON Protobuf Encoding").
+function idsToBytes(req) {
+  const b = (v) => (typeof v === 'string' ? Buffer.from(v, 'hex') : v);
+  const copy = JSON.parse(JSON.stringify(req));
+  for (const rs of copy.resourceSpans || [])
+    for (const ss of rs.scopeSpans || [])
+      for (const s of ss.spans || []) {
+        for (const f of ['traceId', 'spanId', 'parentSpanId'])
+          if (f in s) s[f] = b(s[f]);
+        for (const l of s.links || [])
+          for (const f of ['traceId', 'spanId'])
+            if (f in l) l[f] = b(l[f]);
+      }
+  return copy;
+}
+
+// Every value of the JSON object a comes back from the round trip (b, by
+// toObject) as it was: fromObject coerces what it does not expect
+// ("x" >>> 0 is 0), this catches it.
+function sameValues(where, a, b) {
+  if (Buffer.isBuffer(a)) {
+    if (b === undefined || !Buffer.from(b).equals(a)) fail(where, 'bytes changed');
+  } else if (Array.isArray(a)) {
+    if (!Array.isArray(b) || b.length !== a.length)
+      fail(where, 'array length changed');
+    a.forEach((x, i) => sameValues(`${where}[${i}]`, x, b[i]));
+  } else if (a !== null && typeof a === 'object') {
+    if (b === null || typeof b !== 'object') fail(where, 'message lost');
+    for (const k of Object.keys(a)) {
+      if (Array.isArray(a[k]) && a[k].length === 0 && !(k in b))
+        continue;	/* an empty repeated field is no field */
+      if (!(k in b)) fail(`${where}.${k}`, `${JSON.stringify(a[k])} lost`);
+      sameValues(`${where}.${k}`, a[k], b[k]);
+    }
+  } else if (a !== b) {
+    fail(where, `${JSON.stringify(a)} came back as ${JSON.stringify(b)}`);
+  }
+}
+
+function throughSchema(req) {
+  const obj = idsToBytes(req);
+  let msg;
+  try {
+    msg = Req.fromObject(obj);
+  } catch (e) {
+    fail('json (schema)', `fromObject: ${e.message}`);
+  }
+  const err = Req.verify(msg);
+  if (err) fail('json (schema)', `verify: ${err}`);
+  knownKeys('json (schema): request', obj, msg);
+  const buf = Buffer.from(Req.encode(msg).finish());
+  sameValues('json (schema): request', obj, Req.toObject(Req.decode(buf),
+    { longs: String, enums: Number, bytes: Array }));
+  return decodeProtobuf(buf);
+}
+
 function decodeJson(text) {
   let req;
   try {
@@ -266,7 +359,15 @@ function decodeJson(text) {
   } catch (e) {
     fail('json', `parse: ${e.message}`);
   }
-  return decodeJsonObject(req);
+  const spans = decodeJsonObject(req);
+  const viaSchema = throughSchema(req);
+  if (viaSchema.length !== spans.length)
+    fail('json (schema)', `${viaSchema.length} spans, not ${spans.length}`);
+  spans.forEach((s, i) => {
+    const a = JSON.stringify(s); const b = JSON.stringify(viaSchema[i]);
+    if (a !== b) fail(`json (schema): span ${i}`, `read differently:\n${a}\n${b}`);
+  });
+  return spans;
 }
 
 // One line per span: what tests/helpers/spandump prints for the input.

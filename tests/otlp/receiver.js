@@ -10,7 +10,7 @@
 // per span, --summary one id line per span (tests/helpers/spandump's
 // format), --log one JSON line per request (arrival time in ms, status,
 // content type and encoding, user agent, authorization, client port,
-// body bytes, spans).  The first K requests can
+// body bytes as sent and uncompressed, spans).  The first K requests can
 // be answered with --status (default 503, with --retry-after as the
 // Retry-After header; "+N" sends an HTTP date N seconds ahead, computed
 // when answering) or have their connection closed (--close K);
@@ -130,7 +130,7 @@ const server = http.createServer((req, res) => {
       fs.appendFileSync(opt.record, spans.map((s) => `${JSON.stringify(s)}\n`).join(''));
     if (opt.summary)
       fs.appendFileSync(opt.summary, spans.map((s) => `${check.summary(s)}\n`).join(''));
-    log({ ...entry, status: 200, spans: spans.length });
+    log({ ...entry, status: 200, spans: spans.length, plain: body.length });
     const rj = opt.response ? opt.response === 'json' : isJson;
     respond(res, 200, rj, okBody(rj));
   });

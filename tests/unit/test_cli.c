@@ -109,6 +109,35 @@ test_progress_format(void **state)
 	assert_string_equal(buf, "0 MB 0.0B/s 0.0 lines/s 0.0 events/s");
 }
 
+static void
+test_parse_bytes(void **state)
+{
+	const char *err = NULL;
+	uint64_t n;
+
+	(void)state;
+	assert_int_equal(ssp_parse_bytes("4194304", &n, &err), 0);
+	assert_true(n == 4194304);
+	assert_int_equal(ssp_parse_bytes("4M", &n, &err), 0);
+	assert_true(n == 4194304);
+	assert_int_equal(ssp_parse_bytes("4MiB", &n, &err), 0);
+	assert_true(n == 4194304);
+	assert_int_equal(ssp_parse_bytes("512k", &n, &err), 0);
+	assert_true(n == 524288);
+	assert_int_equal(ssp_parse_bytes("2KiB", &n, &err), 0);
+	assert_true(n == 2048);
+	assert_int_equal(ssp_parse_bytes("1G", &n, &err), 0);
+	assert_true(n == 1073741824);
+	assert_int_equal(ssp_parse_bytes("0", &n, &err), 0);
+	assert_true(n == 0);
+	assert_int_equal(ssp_parse_bytes("99999999999G", &n, &err), -1);
+	assert_string_equal(err, "too large");
+	assert_int_equal(ssp_parse_bytes("-1", &n, &err), -1);
+	assert_int_equal(ssp_parse_bytes("4MB", &n, &err), -1);
+	assert_int_equal(ssp_parse_bytes("M", &n, &err), -1);
+	assert_int_equal(ssp_parse_bytes("", &n, &err), -1);
+}
+
 int
 main(void)
 {
@@ -117,6 +146,7 @@ main(void)
 		cmocka_unit_test(test_parse_time),
 		cmocka_unit_test(test_parse_ms),
 		cmocka_unit_test(test_progress_format),
+		cmocka_unit_test(test_parse_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -161,7 +161,8 @@ write_stream(const char *path)
 static void
 fx_open(struct fx *f, enum ssp_otlp_proto proto, int events, size_t batch)
 {
-	struct ssp_otlp_opts oo = { proto, events, 1000000, batch, "9.9" };
+	struct ssp_otlp_opts oo = { .proto = proto, .events = events,
+	    .epoch_ns = 1000000, .batch = batch, .scope_version = "9.9" };
 
 	snprintf(f->path, sizeof(f->path), "/tmp/ssp-test-otlp-%d", (int)getpid());
 	write_stream(f->path);
@@ -304,6 +305,9 @@ test_json_request(void **state)
 	assert_int_equal(st->events, 3);
 	assert_int_equal(st->events_out, 2);
 	assert_int_equal(st->events_unmatched, 1);
+	assert_true(st->unmatched_span == 0x99);	/* named, with its count */
+	assert_int_equal(st->unmatched_span_events, 1);
+	assert_int_equal(st->unmatched_span_links, 0);
 	assert_int_equal(st->links, 1);
 	assert_int_equal(st->links_out, 1);
 	assert_int_equal(st->batches, 1);

@@ -722,6 +722,218 @@ test_file_copy_on_write(void **state)
 	unlink(sp);
 }
 
+
+/* --- direct writing against INSERTs ---------------------------------------- */
+
+static uint64_t
+xrnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * n spans of every kind in many interleaved traces, every attribute field
+ * filled by its encoding (absent values too), orphans with causes that
+ * come in no particular order, open and background flags, links (also to
+ * spans that never come), member events before and after their span,
+ * parents that come late or never.
+ */
+static void
+write_mixed(const char *path, unsigned n)
+{
+	static const char *const causes[] = { "net.device", "host.mmio",
+	    "nic.rx", "a", "host.dma.x" };
+	const struct ssp_schema *sch = ssp_span_schema(1);
+	uint64_t x = 0x9e3779b97f4a7c15ull, id;
+	struct ssp_rec r;
+	struct tw t;
+	unsigned i, k;
+
+	tw_open(&t, path, sch);
+	for (i = 0; i < n; i++) {
+		unsigned kind = (unsigned)(xrnd(&x) % SSP_SK_NKINDS);
+		const struct ssp_rtype *ty = &sch->types[kind];
+		uint64_t tr = xrnd(&x) % 300;
+
+		id = i + 1;
+		memset(&r, 0, sizeof(r));
+		r.type = kind;
+		r.ts = (int64_t)(i * 1000 + xrnd(&x) % 5000) - (i % 50 == 0 ?
+		    1000000 : 0);
+		r.f[SSP_SF_TRACE_HI] = tr % 7 == 0 ? 0xffffffffffffffffull : tr;
+		r.f[SSP_SF_TRACE_LO] = tr * 0x100000001ull;
+		r.f[SSP_SF_SPAN] = i % 97 == 0 ? 0x8000000000000000ull + id : id;
+		r.f[SSP_SF_PARENT] = i % 5 == 0 || i < 10 ? 0 : i % 41 == 0 ?
+		    id + 3 : i % 43 == 0 ? 999999999 : id - 1 - xrnd(&x) % 9;
+		r.f[SSP_SF_STREAM] = xrnd(&x) % 3;
+		r.f[SSP_SF_DUR] = i % 61 == 0 ? 0 : xrnd(&x) % 100000;
+		r.f[SSP_SF_FLAGS] = i % 7 == 0 ? 1 : i % 11 == 0 ? 2 :
+		    i % 13 == 0 ? 5 : 0;
+		if (r.f[SSP_SF_FLAGS] & 1 && i % 3 != 0)
+			r.f[SSP_SF_CAUSE] = tw_str(&t, causes[(i / 7) % 5]);
+		for (k = NC; k < ty->nf; k++) {
+			uint64_t v = xrnd(&x);
+
+			switch (ty->f[k].enc) {
+			case SSP_ENC_S:
+				r.f[k] = v % 4 == 0 ? 0 : tw_str(&t,
+				    causes[v % 5]);
+				break;
+			case SSP_ENC_B: r.f[k] = v & 1; break;
+			case SSP_ENC_I: r.f[k] = v % 3 == 0 ? (uint64_t)-1 : v % 1000; break;
+			case SSP_ENC_A: r.f[k] = v & 0xffffffff; break;
+			case SSP_ENC_M: r.f[k] = v & 0xffffffffffffull; break;
+			default: r.f[k] = v % 5 == 0 ? v : v % 70000;
+			}
+		}
+		assert_int_equal(ssp_rw_put(t.w, &r, &t.e), SSP_OK);
+		if (i % 9 == 0)
+			tw_link(&t, id, tr, i % 27 == 0 ? 77777777 : id / 2 + 1);
+		if (i % 4 == 0)
+			tw_event(&t, SSP_EV_NIC_TX, i % 8 == 0 ? id : id + 2,
+			    (unsigned)(i % 3), (int64_t)i * 10, 1, (uint64_t)i);
+	}
+	tw_close(&t);
+}
+
+static void
+file_load(const char *dbp, const char *sp, struct ssp_sqlite_opts *o,
+    struct ssp_sqlite_stats *st)
+{
+	struct ssp_sqlite *d;
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_err e = { 0 };
+
+	unlink(dbp);
+	assert_int_equal(ssp_sqlite_open(&d, dbp, &e), SSP_OK);
+	assert_int_equal(ssp_in_open(&in, sp, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
+	if (ssp_sqlite_load(d, rr, o, st, &e) != SSP_OK)
+		fail_msg("load: %s", e.msg);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	if (ssp_sqlite_commit(d, &e) != SSP_OK)
+		fail_msg("commit: %s", e.msg);
+}
+
+/* All rows of a query, each value with its type, in a malloc'd string. */
+static char *
+qdump(sqlite3 *db, const char *sql)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *out = malloc(cap);
+	sqlite3_stmt *s;
+	int c;
+
+	assert_non_null(out);
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	out[0] = '\0';
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		for (c = 0; c < sqlite3_column_count(s); c++) {
+			int type = sqlite3_column_type(s, c);
+			const char *v = (const char *)sqlite3_column_text(s, c);
+			size_t k = v != NULL ? strlen(v) : 0;
+
+			while (n + k + 8 > cap) {
+				cap *= 2;
+				assert_non_null(out = realloc(out, cap));
+			}
+			n += (size_t)snprintf(out + n, cap - n, "%s%d:%s",
+			    c ? "|" : "", type, v != NULL ? v : "");
+		}
+		out[n++] = '\n';
+		out[n] = '\0';
+	}
+	sqlite3_finalize(s);
+	return out;
+}
+
+static void
+same_rows(sqlite3 *da, sqlite3 *db, const char *sql)
+{
+	char *a = qdump(da, sql), *b = qdump(db, sql);
+
+	if (strcmp(a, b) != 0)
+		fail_msg("%s: differs", sql);
+	free(a);
+	free(b);
+}
+
+/* Every table row by row, typed, and the views: the same in both. */
+static void
+compare_dbs(const char *a, const char *b)
+{
+	static const char *const extra[] = { "SELECT * FROM latency",
+	    "SELECT * FROM split_streams", "SELECT * FROM split_kinds",
+	    "SELECT * FROM orphans", "SELECT * FROM span_kinds",
+	    "SELECT * FROM net_device ORDER BY id",
+	    ("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name "
+	    "NOT LIKE 'sqlite_stat%' ORDER BY name") };
+	sqlite3 *da, *db;
+	sqlite3_stmt *s;
+	char sql[200];
+	size_t i;
+
+	assert_int_equal(sqlite3_open(a, &da), SQLITE_OK);
+	assert_int_equal(sqlite3_open(b, &db), SQLITE_OK);
+	assert_string_equal(qs(da, "PRAGMA integrity_check"), "ok\n");
+	assert_string_equal(qs(db, "PRAGMA integrity_check"), "ok\n");
+	assert_int_equal(sqlite3_prepare_v2(da, "SELECT name FROM sqlite_schema "
+	    "WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", -1, &s, NULL),
+	    SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		snprintf(sql, sizeof(sql), "SELECT rowid, * FROM \"%s\" ORDER BY "
+		    "rowid", (const char *)sqlite3_column_text(s, 0));
+		same_rows(da, db, sql);
+	}
+	sqlite3_finalize(s);
+	for (i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		same_rows(da, db, extra[i]);
+	sqlite3_close(da);
+	sqlite3_close(db);
+}
+
+/* A new database written directly holds what INSERTs would have written:
+ * default caches, tiny caches (evicted traces, late references), and
+ * index keys spilled to a file. */
+static void
+test_direct_same_as_sql(void **state)
+{
+	const char *sp = tmpname("mixed.sp"), *da = tmpname("direct.db");
+	const char *db = tmpname("sql.db");
+	struct ssp_sqlite_opts o[3] = {
+		{ .events = 1, .now = 1700000000 },
+		{ .events = 1, .now = 1700000000, .span_cache = 50,
+		    .trace_cache = 20, .sort_mem = 1 },
+		{ .events = 0, .now = 1700000000, .trace_cache = 3 },
+	};
+	struct ssp_sqlite_stats st;
+	unsigned i;
+
+	(void)state;
+	write_mixed(sp, 3000);
+	for (i = 0; i < 3; i++) {
+		o[i].source = sp;
+		o[i].sql_only = 0;
+		file_load(da, sp, &o[i], &st);
+		assert_true(st.direct);
+		assert_true(st.spans == 3000 && st.links > 300);
+		assert_true(st.late > 0 && st.unresolved > 0);
+		o[i].sql_only = 1;
+		file_load(db, sp, &o[i], &st);
+		assert_false(st.direct);
+		compare_dbs(da, db);
+	}
+	unlink(sp);
+	unlink(da);
+	unlink(db);
+}
+
 int
 main(void)
 {
@@ -736,6 +948,7 @@ main(void)
 		cmocka_unit_test(test_bad_stream_index),
 		cmocka_unit_test(test_run_names),
 		cmocka_unit_test(test_file_copy_on_write),
+		cmocka_unit_test(test_direct_same_as_sql),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
