@@ -31,13 +31,15 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: span2sqlite [-ehvV] [--events] [--run NAME] [--stats] "
-	    "DB [SPANS]\n");
+	fprintf(f, "usage: span2sqlite [-ehivV] [--events] [--insert] [--run NAME] "
+	    "[--stats] DB [SPANS]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Load a simspan span stream (plain or zstd-compressed) into the\n"
 		    "SQLite database DB as a new run; DB is created or appended to.\n"
 		    "  -e, --events    also load the member events of the spans\n"
+		    "  -i, --insert    a new database too with SQL INSERTs, not written\n"
+		    "                  directly in the file format (slower)\n"
 		    "  -r, --run NAME  name of the run (default: input name@UTC time)\n"
 		    "  -v, --stats     print what was loaded to standard error\n"
 		    "  -h, --help      this help\n"
@@ -145,6 +147,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "events", no_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "insert", no_argument, NULL, 'i' },
 		{ "run", required_argument, NULL, 'r' },
 		{ "stats", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -162,10 +165,11 @@ main(int argc, char **argv)
 	uint64_t t0, t1;
 	int ch, r, verbose = 0;
 
-	while ((ch = getopt_long(argc, argv, "ehr:vV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "ehir:vV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e': o.events = 1; break;
 		case 'h': usage(0); break;
+		case 'i': o.sql_only = 1; break;
 		case 'r': o.run = optarg; break;
 		case 'v': verbose = 1; break;
 		case 'V':
