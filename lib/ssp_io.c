@@ -13,6 +13,7 @@
 
 #define IN_RAWBUF  (128 * 1024)
 #define OUT_BUF    (256 * 1024)
+#define OUT_DIRECT (64 * 1024)	/* plain writes this large skip the buffer */
 
 struct ssp_in {
 	int fd;
@@ -636,7 +637,7 @@ ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
 		    o->name);
 	o->pos += n;
-	if (o->zcs == NULL && n >= OUT_BUF) {	/* big plain write: no copy */
+	if (o->zcs == NULL && n >= OUT_DIRECT) {	/* big plain write: no copy */
 		if (o->len > 0 && drain(o, ZSTD_e_continue, e) != SSP_OK)
 			return SSP_ERR_IO;
 		return write_all(o, s, n, e);

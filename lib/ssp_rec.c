@@ -14,6 +14,11 @@
 #define TYPES_MAX      1024
 #define NMETA_MAX      4096
 #define STRS_MAX       (16u * 1024 * 1024)	/* strings per stream */
+/* A writer's data block never grows past this: records are added below
+ * BLOCK_TARGET, and a string that would take it past BLOCK_TARGET goes to
+ * the next block, so a string and a record follow at most BLOCK_TARGET
+ * bytes (or a long string alone). */
+#define BLK_ROOM       (BLOCK_TARGET + STR_MAX + 3 * SSP_VARINT_MAX + REC_MAXBYTES)
 
 static int
 is_signed_enc(char enc)
@@ -249,7 +254,8 @@ struct ssp_rw {
 	const struct ssp_schema *schema;
 	struct wtype *wt;
 	uint32_t ntypes;
-	struct buf blk;
+	struct buf blk;		/* the data block: BLK_ROOM bytes, after */
+	uint8_t *blkmem;	/* room for its header (one write per block) */
 	int64_t last_ts;	/* delta base within the block */
 	struct strtab strs;
 	uint64_t nrec, nblocks;
@@ -276,7 +282,8 @@ rw_block(struct ssp_rw *w, struct ssp_err *e)
 {
 	if (w->blk.len == 0)
 		return SSP_OK;
-	if (ssp_frame_block(w->out, SSP_BLOCK_DATA, w->blk.p, w->blk.len, e) != SSP_OK)
+	if (ssp_frame_block_inplace(w->out, SSP_BLOCK_DATA, w->blk.p, w->blk.len,
+	    e) != SSP_OK)
 		return e != NULL ? e->code : SSP_ERR_IO;
 	w->blk.len = 0;
 	w->last_ts = 0;
@@ -306,12 +313,14 @@ ssp_rw_open_minor(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
 	*wp = NULL;
 	w = calloc(1, sizeof(*w));
 	if (w == NULL || encode_header(&h, minor, s, meta, nmeta) != 0 ||
-	    buf_reserve(&w->blk, BLOCK_TARGET + REC_MAXBYTES) != 0 ||
+	    (w->blkmem = malloc(SSP_BLOCK_HDR + BLK_ROOM)) == NULL ||
 	    (w->wt = calloc(s->ntypes ? s->ntypes : 1, sizeof(*w->wt))) == NULL) {
 		free(h.p);
 		ssp_rw_abort(w);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
+	w->blk.p = w->blkmem + SSP_BLOCK_HDR;
+	w->blk.cap = BLK_ROOM;
 	w->ntypes = s->ntypes;
 	for (t = 0; t < s->ntypes; t++) {
 		w->wt[t].nf = s->types[t].nf;
@@ -356,8 +365,7 @@ ssp_rw_str(struct ssp_rw *w, const char *s, size_t len, struct ssp_err *e)
 	if (w->blk.len + len + 3 * SSP_VARINT_MAX > BLOCK_TARGET &&
 	    rw_block(w, e) != SSP_OK)
 		return 0;
-	if ((id = strtab_add(&w->strs, s, len, 1)) == 0 ||
-	    buf_reserve(&w->blk, len + 3 * SSP_VARINT_MAX + REC_MAXBYTES) != 0) {
+	if ((id = strtab_add(&w->strs, s, len, 1)) == 0) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		return 0;
 	}
@@ -534,7 +542,7 @@ ssp_rw_abort(struct ssp_rw *w)
 {
 	if (w == NULL)
 		return;
-	free(w->blk.p);
+	free(w->blkmem);
 	free(w->wt);
 	strtab_free(&w->strs);
 	free(w->map);
