@@ -475,18 +475,20 @@ static inline void
 rw_encode(struct ssp_rw *w, uint32_t type, int64_t ts, const uint64_t *f,
     const uint64_t *map)
 {
+	/* locals: stores through p (bytes) could alias any of these */
 	const struct wtype *t = &w->wt[type];
+	uint32_t nf = t->nf, sm = t->signed_mask, st = map != NULL ? t->str_mask : 0;
 	uint8_t *p = w->blk.p + w->blk.len;
 	unsigned i;
 
 	p = put_v(p, (uint64_t)type + 1);
 	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)ts - (uint64_t)w->last_ts)));
-	for (i = 0; i < t->nf; i++) {
+	for (i = 0; i < nf; i++) {
 		uint64_t v = f[i];
 
-		if (t->signed_mask & (1u << i))
+		if (sm & (1u << i))
 			v = ssp_zigzag((int64_t)v);
-		else if (map != NULL && (t->str_mask & (1u << i)))
+		else if (st & (1u << i))
 			v = map[v];
 		p = put_v(p, v);
 	}
