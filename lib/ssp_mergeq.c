@@ -36,7 +36,7 @@ struct ent {			/* entry header; the payload follows */
 	uint32_t pad;
 };
 
-#define REC_BYTES(nf) SSP_MQ_RECSIZE(nf)
+#define REC_BYTES(nf) SSP_REC_PACKED(nf)
 #define ROUND8(n) (((n) + 7) & ~(size_t)7)
 #define ERR_BYTES (sizeof(struct ent) + ROUND8(sizeof(struct ssp_err)))
 /* room before decoding or ending a stream: a run header and a full record,
@@ -281,24 +281,75 @@ queue_head(struct ssp_mq *q, struct qbuf *b, unsigned i)
 	return 1;
 }
 
+/* Count the records of s whose timestamp goes back, n packed at r. */
+static void
+count_backwards(struct pstream *s, const struct ssp_rec *r, unsigned n)
+{
+	int64_t last = s->last;
+	uint64_t back = 0;
+
+	for (; n > 0; n--, r = ssp_rec_packed_next(r)) {
+		back += r->ts < last;
+		last = r->ts;
+	}
+	s->last = last;
+	s->backwards += back;
+}
+
+/* The record at r comes after another stream's: it becomes the head of
+ * stream i, back in the heap. */
+static void
+to_head(struct ssp_mq *q, unsigned i, const struct ssp_rec *r)
+{
+	struct pstream *s = &q->s[i];
+
+	memcpy(&s->head, r, REC_BYTES(r->nf));
+	q->heap[0].ts = s->head.ts;
+	sift_down(q, 0);
+	q->pend = -1;
+}
+
 /*
  * The records of the top stream after its head, decoded straight into
- * the open run while they still come first.  0 when the buffer is full.
+ * the open run while they still come first: up to the smallest other
+ * head, ties to the smaller stream index.  0 when the buffer is full.
  */
 static int
 extend_run(struct ssp_mq *q, struct qbuf *b)
 {
-	unsigned i = (unsigned)q->pend;
+	unsigned i = (unsigned)q->pend, n;
 	struct pstream *s = &q->s[i];
 	struct ssp_err err;
 	struct ssp_rec *r;
-	int got, plain;
+	int64_t limit = q->lim.ts;
+	size_t used;
+	int got, plain, over, packed = 1;
 
+	if (i > q->lim.i) {	/* a tie goes to the other stream */
+		if (limit == INT64_MIN)
+			packed = 0;	/* nothing comes first */
+		else
+			limit--;
+	}
 	for (;;) {
 		if (!ROOM(b, STEP_BYTES))
 			return 0;
 		open_run(q, b, i);
 		r = (struct ssp_rec *)(b->p + b->len);
+		if (packed) {	/* the usual case, many records at once */
+			n = ssp_rr_next_packed(s->rr, r, SSP_MQ_BUFSZ - b->len, limit,
+			    &used, &over);
+			count_backwards(s, r, n + (unsigned)over);
+			b->len += used;
+			q->on += n;
+			if (over) {
+				to_head(q, i, (struct ssp_rec *)(b->p + b->len));
+				return 1;
+			}
+			if (n > 0)
+				continue;
+		}
+		/* one record, whatever comes: a string, a block, the end */
 		got = decode(s, r, &plain, &err);
 		if (got != 1) {		/* the stream is over */
 			q->heap[0] = q->heap[--q->nheap];
@@ -308,14 +359,10 @@ extend_run(struct ssp_mq *q, struct qbuf *b)
 			put_end(q, b, i, got, &err);
 			return 1;
 		}
-		if (!plain || r->ts > q->lim.ts ||
-		    (r->ts == q->lim.ts && i > q->lim.i)) {
+		if (!plain || r->ts > limit || !packed) {
 			/* another stream's record comes first, or this one
 			 * needs a reset or strings queued before it */
-			memcpy(&s->head, r, REC_BYTES(r->nf));
-			q->heap[0].ts = s->head.ts;
-			sift_down(q, 0);
-			q->pend = -1;
+			to_head(q, i, r);
 			return 1;
 		}
 		b->len += REC_BYTES(r->nf);	/* still first */

@@ -1219,6 +1219,46 @@ ssp_rr_next_batch(struct ssp_rr *rr, struct ssp_rec *r, unsigned n,
 	return (int)k;
 }
 
+unsigned
+ssp_rr_next_packed(struct ssp_rr *rr, void *buf, size_t room, int64_t limit,
+    size_t *used, int *over)
+{
+	/* the reader's state in locals while the loop runs */
+	const uint8_t *p = rr->p, *blk = rr->blk, *fence;
+	const struct ftype *ftypes = rr->ftypes;
+	uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
+	int64_t ts = rr->ts;
+	uint8_t *o = buf, *full;
+	struct ssp_rec *r;
+	struct span sp;		/* not kept: ssp_rw_copy_raw is not for these */
+	unsigned n = 0;
+
+	rr->nspan = 0;
+	*used = 0;
+	*over = 0;
+	if (room < sizeof(struct ssp_rec) || rr->end - p < REC_MAXBYTES + 8)
+		return 0;
+	full = o + (room - sizeof(struct ssp_rec));
+	fence = rr->end - (REC_MAXBYTES + 8);
+	while (o <= full && p <= fence) {
+		r = (struct ssp_rec *)(void *)o;
+		if (!rec_fast(&p, blk, ftypes, ntypes, nstr, &ts, r, &sp))
+			break;
+		if (r->ts > limit) {
+			*over = 1;
+			break;
+		}
+		o += SSP_REC_PACKED(r->nf);
+		n++;
+	}
+	rr->p = p;
+	rr->ts = ts;
+	rr->nrec += n + (unsigned)*over;
+	rr->seg_rec += n + (unsigned)*over;
+	*used = (size_t)(o - (uint8_t *)buf);
+	return n;
+}
+
 const char *
 ssp_rr_str(const struct ssp_rr *rr, uint64_t id, size_t *len)
 {

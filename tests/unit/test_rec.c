@@ -875,6 +875,68 @@ test_varint_fast_paths(void **state)
 	unlink(tmpname());
 }
 
+/* ssp_rr_next_packed: the records of ssp_rr_next, packed, cut at limits. */
+static void
+test_packed_reader(void **state)
+{
+	static struct ssp_rec a[13000];
+	static uint64_t buf[4096];
+	static const size_t rooms[] = { sizeof(struct ssp_rec), 1000, 32768 };
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_err e = { 0 };
+	unsigned na, k, round;
+	int got, over;
+
+	(void)state;
+	write_stream(tmpname(), 12000, 0);
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	for (na = 0; na < 13000 && ssp_rr_next(rr, &a[na], &e) == 1; na++)
+		;
+	assert_int_equal(na, 12000);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	for (round = 0; round < 6; round++) {
+		/* limits: none, every 7th record's time, just below it */
+		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+		k = 0;
+		for (;;) {
+			int64_t limit = round < 2 ? INT64_MAX :
+			    a[(k + 7 < na ? k + 7 : na - 1)].ts - (round & 1);
+			const struct ssp_rec *r = (const struct ssp_rec *)buf;
+			size_t used;
+			unsigned n, i;
+
+			n = ssp_rr_next_packed(rr, buf, rooms[round % 3], limit,
+			    &used, &over);
+			for (i = 0; i < n; i++, r = ssp_rec_packed_next(r)) {
+				assert_true(k < na);
+				assert_true(r->ts <= limit);
+				same_recs(&a[k++], r, 1);
+			}
+			assert_int_equal((const uint8_t *)r - (const uint8_t *)buf,
+			    used);
+			if (over) {
+				assert_true(r->ts > limit);
+				same_recs(&a[k++], r, 1);
+				continue;
+			}
+			if (n > 0)
+				continue;
+			if ((got = ssp_rr_next(rr, (struct ssp_rec *)buf, &e)) != 1)
+				break;
+			same_recs(&a[k++], (struct ssp_rec *)buf, 1);
+		}
+		assert_int_equal(got, 0);
+		assert_int_equal(k, na);
+		ssp_rr_close(rr);
+		ssp_in_close(in);
+	}
+	unlink(tmpname());
+}
+
 int
 main(void)
 {
@@ -892,6 +954,7 @@ main(void)
 		cmocka_unit_test(test_copy_raw),
 		cmocka_unit_test(test_varint_fast_paths),
 		cmocka_unit_test(test_minor_versions),
+		cmocka_unit_test(test_packed_reader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
