@@ -906,6 +906,18 @@ ssp_rr_open(struct ssp_rr **rp, struct ssp_in *in, const uint8_t *magic,
 	return SSP_OK;
 }
 
+static inline uint64_t
+load_le64(const uint8_t *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
 /*
  * Decode one varint with no bounds check: the caller knows at least
  * SSP_VARINT_MAX bytes are readable.  One or two bytes (most fields) are
@@ -1085,8 +1097,26 @@ rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
 	p = varint_fast(p, &v, &bad);
 	sp->beg = (uint32_t)(p - blk);
 	nf = ft->nf;
-	for (i = 0; i < nf; i++)
+	for (i = 0; i < nf && nf < 8; i++)
 		p = varint_fast(p, &r->f[i], &bad);
+	while (i < nf) {
+		/* one-byte varints come in runs: up to 7 at once */
+		uint64_t x = load_le64(p);
+		unsigned k = (unsigned)__builtin_ctzll((x & 0x8080808080808080ULL) |
+		    (1ULL << 63)) >> 3;
+
+		if (k == 0) {
+			p = varint_fast(p, &r->f[i++], &bad);
+			continue;
+		}
+		if (k > nf - i)
+			k = nf - i;
+		p += k;
+		do {
+			r->f[i++] = x & 0xff;
+			x >>= 8;
+		} while (--k > 0);
+	}
 	for (m = ft->signed_mask; m != 0; m &= m - 1) {
 		i = (unsigned)__builtin_ctz(m);
 		r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);

@@ -937,6 +937,91 @@ test_packed_reader(void **state)
 	unlink(tmpname());
 }
 
+/* Wide records: runs of one-byte fields of every length and position,
+ * between longer ones, through every reader. */
+static uint64_t
+wide_value(unsigned i, unsigned k)
+{
+	return (i >> (k % 12) & 1) ? (uint64_t)i << (k % 9 * 7) | 0x80 :
+	    (i + k) & 0x7f;
+}
+
+static void
+check_wide(const struct ssp_rec *x, unsigned i)
+{
+	unsigned k;
+
+	assert_true(x->ts == (int64_t)i);
+	assert_int_equal(x->nf, 20);
+	for (k = 0; k < 20; k++)
+		assert_true(x->f[k] == wide_value(i, k));
+}
+
+static void
+test_wide_records(void **state)
+{
+	static struct ssp_rtype t1[1] = { { "w", 20, { { "f0", 'u' } } } };
+	static const struct ssp_schema sch = { 1, t1 };
+	static char names[20][4];
+	static uint64_t buf[4096];
+	struct ssp_out *o;
+	struct ssp_rw *w;
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_rec r, b[8];
+	struct ssp_err e;
+	unsigned i, k, pass;
+	size_t used;
+	int n, over;
+
+	(void)state;
+	for (k = 0; k < 20; k++) {
+		snprintf(names[k], sizeof(names[k]), "f%u", k);
+		t1[0].f[k].name = names[k];
+		t1[0].f[k].enc = 'u';
+	}
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &sch, NULL, 0, &e),
+	    SSP_OK);
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 3000; i++) {
+		r.ts = i;
+		for (k = 0; k < 20; k++)
+			r.f[k] = wide_value(i, k);
+		assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+	}
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	for (pass = 0; pass < 3; pass++) {	/* next, batch, packed */
+		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_rr_open(&rr, in, ssp_magic_events, &sch, 0, &e),
+		    SSP_OK);
+		for (i = 0; i < 3000; ) {
+			const struct ssp_rec *x = (const struct ssp_rec *)buf;
+
+			if (pass == 1) {
+				n = ssp_rr_next_batch(rr, b, 8, &e);
+				assert_true(n > 0);
+				for (k = 0; k < (unsigned)n; k++)
+					check_wide(&b[k], i++);
+				continue;
+			}
+			n = pass == 0 ? 0 : (int)ssp_rr_next_packed(rr, buf,
+			    sizeof(buf), INT64_MAX, &used, &over);
+			if (n == 0) {
+				assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+				check_wide(&r, i++);
+			}
+			for (; n > 0; n--, x = ssp_rec_packed_next(x))
+				check_wide(x, i++);
+		}
+		assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
+		ssp_rr_close(rr);
+		ssp_in_close(in);
+	}
+	unlink(tmpname());
+}
+
 int
 main(void)
 {
@@ -955,6 +1040,7 @@ main(void)
 		cmocka_unit_test(test_varint_fast_paths),
 		cmocka_unit_test(test_minor_versions),
 		cmocka_unit_test(test_packed_reader),
+		cmocka_unit_test(test_wide_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
