@@ -464,6 +464,12 @@ put_v(uint8_t *p, uint64_t v)
 		p[1] = (uint8_t)(v >> 7);
 		return p + 1 + two;
 	}
+	if (v < 1u << 21) {	/* three: span ids, durations */
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7 | 0x80);
+		p[2] = (uint8_t)(v >> 14);
+		return p + 3;
+	}
 	return p + varint_put_fast(p, v);
 }
 
@@ -471,7 +477,7 @@ put_v(uint8_t *p, uint64_t v)
  * Append one record to the block, which has room for REC_MAXBYTES.  map
  * translates string ids (ssp_rw_copy) or is NULL.
  */
-static inline void
+static inline __attribute__((always_inline)) void
 rw_encode(struct ssp_rw *w, uint32_t type, int64_t ts, const uint64_t *f,
     const uint64_t *map)
 {
