@@ -55,16 +55,17 @@ struct hnode {			/* heap entry: the key inline */
 	unsigned i;
 };
 
-struct pstream {
+struct pstream {		/* a stream, on the producer's side */
 	struct ssp_rr *rr;
 	struct ssp_in *in;
-	/* producer side */
 	struct ssp_rec head;	/* its next record, not queued yet */
 	int reset;		/* head begins a new segment */
 	uint64_t gen, known;	/* string generation, strings queued */
 	int64_t last;		/* for backwards (INT64_MIN before the first) */
 	uint64_t backwards;
-	/* caller side: the string mirror */
+};
+
+struct mirror {			/* a stream's strings, on the caller's side */
 	char *arena;
 	size_t alen, acap;
 	size_t *off;
@@ -73,10 +74,16 @@ struct pstream {
 	int broken;		/* out of memory mirroring: stream left out */
 };
 
+/* The threads' data lie in separate cache lines: a line written by one
+ * and read by the other moves between the CPUs each time. */
+#define LINE 64
+
 struct ssp_mq {
-	struct pstream *s;
 	size_t n;
+	int threaded, started;
+	pthread_t th;
 	/* producer */
+	_Alignas(LINE) struct pstream *s;
 	struct hnode *heap;	/* the streams with a head; min (ts, index) on top */
 	size_t nheap;
 	size_t primed;		/* streams [0, primed) have their first head */
@@ -87,21 +94,20 @@ struct ssp_mq {
 	size_t ostart;		/* where its records start, */
 	uint32_t on;		/* and how many it has */
 	int pdone;		/* E_DONE queued */
-	/* queue */
-	struct qbuf buf[SSP_MQ_BUFS];
-	unsigned head, count;	/* under mu */
+	/* queue: a buffer's fields are set once it is filled */
+	_Alignas(LINE) struct qbuf buf[SSP_MQ_BUFS];
+	/* under mu */
+	_Alignas(LINE) pthread_mutex_t mu;
+	pthread_cond_t room;	/* the thread waits for a free buffer */
+	pthread_cond_t data;	/* the caller waits for a filled buffer */
+	unsigned head, count;
 	int held;		/* caller holds buffer head */
+	int stop, finished, sleeping, waiting;
 	/* caller */
+	_Alignas(LINE) struct mirror *m;
 	const uint8_t *rp, *rend;
 	uint64_t rawpos;
 	int cdone;
-	/* thread */
-	int threaded, started;
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t room;	/* the thread waits for a free buffer */
-	pthread_cond_t data;	/* the caller waits for a filled buffer */
-	int stop, finished, sleeping, waiting;	/* under mu */
 };
 
 /* --- merging (producer) ----------------------------------------------------- */
@@ -370,10 +376,11 @@ extend_run(struct ssp_mq *q, struct qbuf *b)
 	}
 }
 
-/* Fill a buffer with merged entries, up to its size or the end. */
+/* Fill buffer qb with merged entries, up to its size or the end. */
 static void
-produce(struct ssp_mq *q, struct qbuf *b)
+produce(struct ssp_mq *q, struct qbuf *qb)
 {
+	struct qbuf w = *qb, *b = &w;	/* on our stack while it fills */
 	struct ssp_err err;
 	struct pstream *s;
 	int got, plain;
@@ -424,6 +431,7 @@ full:
 	b->rawpos = 0;
 	for (k = 0; k < q->n; k++)
 		b->rawpos += ssp_in_rawpos(q->s[k].in);
+	*qb = w;
 }
 
 static void *
@@ -459,6 +467,18 @@ thread_main(void *arg)
 	return NULL;
 }
 
+/* Zeroed memory for n things in cache lines of its own. */
+static void *
+line_calloc(size_t n, size_t size)
+{
+	size_t bytes = (n * size + LINE - 1) / LINE * LINE;
+	void *p = aligned_alloc(LINE, bytes ? bytes : LINE);
+
+	if (p != NULL)
+		memset(p, 0, bytes ? bytes : LINE);
+	return p;
+}
+
 int
 ssp_mq_new(struct ssp_mq **qp, struct ssp_rr *const *rr,
     struct ssp_in *const *in, size_t n, int threaded, struct ssp_err *e)
@@ -467,9 +487,10 @@ ssp_mq_new(struct ssp_mq **qp, struct ssp_rr *const *rr,
 	size_t i, k;
 
 	*qp = NULL;
-	if ((q = calloc(1, sizeof(*q))) == NULL ||
-	    (q->s = calloc(n ? n : 1, sizeof(*q->s))) == NULL ||
-	    (q->heap = calloc(n ? n : 1, sizeof(*q->heap))) == NULL) {
+	if ((q = line_calloc(1, sizeof(*q))) == NULL ||
+	    (q->s = line_calloc(n, sizeof(*q->s))) == NULL ||
+	    (q->heap = line_calloc(n, sizeof(*q->heap))) == NULL ||
+	    (q->m = line_calloc(n, sizeof(*q->m))) == NULL) {
 		ssp_mq_free(q);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
@@ -541,7 +562,7 @@ next_buf(struct ssp_mq *q)
 }
 
 static int
-mirror_add(struct pstream *s, const uint8_t *p)
+mirror_add(struct mirror *s, const uint8_t *p)
 {
 	uint32_t l;
 
@@ -584,7 +605,7 @@ ssp_mq_run(struct ssp_mq *q, unsigned *idx, const struct ssp_rec **r,
     size_t *n, struct ssp_err *e)
 {
 	const struct ent *x;
-	struct pstream *s;
+	struct mirror *s;
 
 	if (q->cdone)
 		return SSP_MQ_DONE;
@@ -597,7 +618,7 @@ ssp_mq_run(struct ssp_mq *q, unsigned *idx, const struct ssp_rec **r,
 			q->cdone = 1;
 			return SSP_MQ_DONE;
 		}
-		s = &q->s[x->stream];
+		s = &q->m[x->stream];
 		*idx = x->stream;
 		if (s->broken)
 			continue;
@@ -629,7 +650,7 @@ ssp_mq_run(struct ssp_mq *q, unsigned *idx, const struct ssp_rec **r,
 const char *
 ssp_mq_str(const struct ssp_mq *q, size_t i, uint64_t id, size_t *len)
 {
-	const struct pstream *s = &q->s[i];
+	const struct mirror *s = &q->m[i];
 
 	if (id == 0 || id > s->nstr)
 		return NULL;
@@ -669,13 +690,14 @@ ssp_mq_free(struct ssp_mq *q)
 	}
 	for (k = 0; k < SSP_MQ_BUFS; k++)
 		free(q->buf[k].p);
-	for (i = 0; q->s != NULL && i < q->n; i++) {
-		struct pstream *s = &q->s[i];
+	for (i = 0; q->m != NULL && i < q->n; i++) {
+		struct mirror *s = &q->m[i];
 
 		free(s->arena);
 		free(s->off);
 		free(s->len);
 	}
+	free(q->m);
 	free(q->heap);
 	free(q->s);
 	free(q);
