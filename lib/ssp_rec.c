@@ -942,21 +942,20 @@ varint_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
 		*v = (b & 0x7f) | (b1 & (0 - c)) << 7;
 		return p + 1 + c;
 	}
-	r = b & 0x7f;
-	p++;
-	for (s = 7;; s += 7) {
+	r = (b & 0x7f) | (b1 & 0x7f) << 7;	/* three bytes or more */
+	p += 2;
+	for (s = 14; s < 63; s += 7) {
 		b = *p++;
-		if (s == 63) {
-			*bad |= b > 1;
-			*v = r | b << 63;
-			return p;
-		}
 		r |= (b & 0x7f) << s;
 		if (b < 0x80) {
 			*v = r;
 			return p;
 		}
 	}
+	b = *p++;	/* the tenth byte holds bit 63 */
+	*bad |= b > 1;
+	*v = r | b << 63;
+	return p;
 }
 
 static int
