@@ -457,12 +457,16 @@ varint_put_fast(uint8_t *p, uint64_t v)
 static inline uint8_t *
 put_v(uint8_t *p, uint64_t v)
 {
-	if (v < 0x4000) {	/* one or two bytes, without a branch on which */
-		uint64_t two = v >= 0x80;
-
-		p[0] = (uint8_t)(v | two << 7);
+	/* Branches on the length, which the CPU predicts well: the next
+	 * position then need not wait for the value. */
+	if (v < 0x80) {
+		*p = (uint8_t)v;
+		return p + 1;
+	}
+	if (v < 0x4000) {
+		p[0] = (uint8_t)(v | 0x80);
 		p[1] = (uint8_t)(v >> 7);
-		return p + 1 + two;
+		return p + 2;
 	}
 	if (v < 1u << 21) {	/* three: span ids, durations */
 		p[0] = (uint8_t)(v | 0x80);
