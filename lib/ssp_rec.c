@@ -938,13 +938,18 @@ load_le64(const uint8_t *p)
 __attribute__((always_inline)) static inline const uint8_t *
 varint_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
 {
-	uint64_t b = p[0], b1 = p[1], r, c;
+	uint64_t b = p[0], b1 = p[1], r;
 	unsigned s;
 
-	if (__builtin_expect(((b & b1) & 0x80) == 0, 1)) {
-		c = b >> 7;		/* 1 when a second byte follows */
-		*v = (b & 0x7f) | (b1 & (0 - c)) << 7;
-		return p + 1 + c;
+	/* Branches on the length, which the CPU predicts well: the next
+	 * field's position then need not wait for this one's bytes. */
+	if (b < 0x80) {
+		*v = b;
+		return p + 1;
+	}
+	if (b1 < 0x80) {
+		*v = (b & 0x7f) | b1 << 7;
+		return p + 2;
 	}
 	r = (b & 0x7f) | (b1 & 0x7f) << 7;	/* three bytes or more */
 	p += 2;
