@@ -493,12 +493,12 @@ rw_encode(struct ssp_rw *w, uint32_t type, int64_t ts, const uint64_t *f,
 
 	p = put_v(p, (uint64_t)type + 1);
 	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)ts - (uint64_t)w->last_ts)));
-	for (i = 0; i < nf; i++) {
+	for (i = 0; i < nf; i++, sm >>= 1, st >>= 1) {
 		uint64_t v = f[i];
 
-		if (sm & (1u << i))
+		if (sm & 1)
 			v = ssp_zigzag((int64_t)v);
-		else if (st & (1u << i))
+		else if (st & 1)
 			v = map[v];
 		p = put_v(p, v);
 	}
