@@ -12,9 +12,10 @@
  * buffers as entries: runs of consecutive records of one stream, packed
  * (only the fields they have), the strings they use before them, stream
  * ends and errors where the merge reaches them.  While the top stream's
- * records still come first, ssp_rr_next decodes them straight into the
- * buffer: one copy of a record only when a run ends.  What crosses
- * between the CPUs is small and sequential.
+ * records still come first, ssp_rr_next_packed decodes them straight
+ * into the buffer, many in one call: one copy of a record only when a run
+ * ends.  What crosses between the CPUs is small and sequential, and no
+ * cache line is written by both.
  *
  * Buffers [head, head + count) of the ring are filled; the caller reads
  * buffer head; the producer fills buffer head + count, which stays the
