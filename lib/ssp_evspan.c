@@ -195,6 +195,13 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	ev->salt = o->have_seed ? o->seed : derive_salt(ev);
 	if ((rc = ssp_out_open(&ev->out, o->out, o->zlevel, e)) != SSP_OK)
 		goto fail;
+	/* Compressing the output costs about as much as building the spans:
+	 * a thread of its own does it.  (Plain output is not worth a third
+	 * thread on two CPUs: the copy into its buffers costs more than it
+	 * saves.) */
+	if (threaded(o) && ssp_out_is_zstd(ev->out) &&
+	    (rc = ssp_out_async(ev->out, e)) != SSP_OK)
+		goto fail;
 	if ((rc = ssp_span_writer_open(&ev->w, ev->out, "evspan " SSP_VERSION,
 	    src, ev->n, o->events, e)) != SSP_OK)
 		goto fail;

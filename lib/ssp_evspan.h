@@ -25,8 +25,9 @@ struct ssp_evspan_opts {
 	uint64_t seed;		/* trace_hi salt, when have_seed */
 	int threads;		/* 1: all in one thread; 2: decompress,
 				 * decode and merge the inputs in a second
-				 * thread (ssp_mergeq); 0: 2 when there is
-				 * more than one CPU */
+				 * thread (ssp_mergeq), compress the output
+				 * in a third (ssp_out_async); 0: 2 when
+				 * there is more than one CPU */
 };
 
 struct ssp_evspan;

@@ -211,22 +211,43 @@ ssp_frame_magic(struct ssp_out *o, const uint8_t *magic, struct ssp_err *e)
 	return ssp_out_write(o, magic, SSP_MAGIC_LEN, e);
 }
 
-int
-ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
-    size_t len, struct ssp_err *e)
+/* The 12-byte header of a block, its CRC over the payload included. */
+static void
+block_header(uint8_t *h, unsigned type, const uint8_t *payload, size_t len)
 {
-	uint8_t h[SSP_BLOCK_HDR] = { (uint8_t)type, 0, 0, 0 };
 	uint32_t c;
 
-	if (len > SSP_BLOCK_MAX)
-		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "
-		    "exceeds the limit", len);
+	h[0] = (uint8_t)type;
+	h[1] = h[2] = h[3] = 0;
 	put_le32(h + 4, (uint32_t)len);
 	c = crc32(0L, h, 8);
 	if (len > 0)
 		c = ssp_crc32((uint32_t)c, payload, len);
 	put_le32(h + 8, (uint32_t)c);
+}
+
+int
+ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
+    size_t len, struct ssp_err *e)
+{
+	uint8_t h[SSP_BLOCK_HDR];
+
+	if (len > SSP_BLOCK_MAX)
+		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "
+		    "exceeds the limit", len);
+	block_header(h, type, payload, len);
 	if (ssp_out_write(o, h, sizeof(h), e) != SSP_OK)
 		return SSP_ERR_IO;
 	return ssp_out_write(o, payload, len, e);
+}
+
+int
+ssp_frame_block_inplace(struct ssp_out *o, unsigned type, uint8_t *payload,
+    size_t len, struct ssp_err *e)
+{
+	if (len > SSP_BLOCK_MAX)
+		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "
+		    "exceeds the limit", len);
+	block_header(payload - SSP_BLOCK_HDR, type, payload, len);
+	return ssp_out_write(o, payload - SSP_BLOCK_HDR, SSP_BLOCK_HDR + len, e);
 }

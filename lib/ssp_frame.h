@@ -55,5 +55,10 @@ void ssp_frd_close(struct ssp_frd *f);
 int ssp_frame_magic(struct ssp_out *o, const uint8_t *magic, struct ssp_err *e);
 int ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
     size_t len, struct ssp_err *e);
+/* The same for a payload with SSP_BLOCK_HDR bytes of room before it, where
+ * the header goes: the block is one write, which a large one makes without
+ * a copy through the output's buffer. */
+int ssp_frame_block_inplace(struct ssp_out *o, unsigned type, uint8_t *payload,
+    size_t len, struct ssp_err *e);
 
 #endif

@@ -12,9 +12,10 @@
  * buffers as entries: runs of consecutive records of one stream, packed
  * (only the fields they have), the strings they use before them, stream
  * ends and errors where the merge reaches them.  While the top stream's
- * records still come first, ssp_rr_next decodes them straight into the
- * buffer: one copy of a record only when a run ends.  What crosses
- * between the CPUs is small and sequential.
+ * records still come first, ssp_rr_next_packed decodes them straight
+ * into the buffer, many in one call: one copy of a record only when a run
+ * ends.  What crosses between the CPUs is small and sequential, and no
+ * cache line is written by both.
  *
  * Buffers [head, head + count) of the ring are filled; the caller reads
  * buffer head; the producer fills buffer head + count, which stays the
@@ -36,7 +37,7 @@ struct ent {			/* entry header; the payload follows */
 	uint32_t pad;
 };
 
-#define REC_BYTES(nf) SSP_MQ_RECSIZE(nf)
+#define REC_BYTES(nf) SSP_REC_PACKED(nf)
 #define ROUND8(n) (((n) + 7) & ~(size_t)7)
 #define ERR_BYTES (sizeof(struct ent) + ROUND8(sizeof(struct ssp_err)))
 /* room before decoding or ending a stream: a run header and a full record,
@@ -55,16 +56,17 @@ struct hnode {			/* heap entry: the key inline */
 	unsigned i;
 };
 
-struct pstream {
+struct pstream {		/* a stream, on the producer's side */
 	struct ssp_rr *rr;
 	struct ssp_in *in;
-	/* producer side */
 	struct ssp_rec head;	/* its next record, not queued yet */
 	int reset;		/* head begins a new segment */
 	uint64_t gen, known;	/* string generation, strings queued */
 	int64_t last;		/* for backwards (INT64_MIN before the first) */
 	uint64_t backwards;
-	/* caller side: the string mirror */
+};
+
+struct mirror {			/* a stream's strings, on the caller's side */
 	char *arena;
 	size_t alen, acap;
 	size_t *off;
@@ -73,10 +75,16 @@ struct pstream {
 	int broken;		/* out of memory mirroring: stream left out */
 };
 
+/* The threads' data lie in separate cache lines: a line written by one
+ * and read by the other moves between the CPUs each time. */
+#define LINE 64
+
 struct ssp_mq {
-	struct pstream *s;
 	size_t n;
+	int threaded, started;
+	pthread_t th;
 	/* producer */
+	_Alignas(LINE) struct pstream *s;
 	struct hnode *heap;	/* the streams with a head; min (ts, index) on top */
 	size_t nheap;
 	size_t primed;		/* streams [0, primed) have their first head */
@@ -87,21 +95,20 @@ struct ssp_mq {
 	size_t ostart;		/* where its records start, */
 	uint32_t on;		/* and how many it has */
 	int pdone;		/* E_DONE queued */
-	/* queue */
-	struct qbuf buf[SSP_MQ_BUFS];
-	unsigned head, count;	/* under mu */
+	/* queue: a buffer's fields are set once it is filled */
+	_Alignas(LINE) struct qbuf buf[SSP_MQ_BUFS];
+	/* under mu */
+	_Alignas(LINE) pthread_mutex_t mu;
+	pthread_cond_t room;	/* the thread waits for a free buffer */
+	pthread_cond_t data;	/* the caller waits for a filled buffer */
+	unsigned head, count;
 	int held;		/* caller holds buffer head */
+	int stop, finished, sleeping, waiting;
 	/* caller */
+	_Alignas(LINE) struct mirror *m;
 	const uint8_t *rp, *rend;
 	uint64_t rawpos;
 	int cdone;
-	/* thread */
-	int threaded, started;
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t room;	/* the thread waits for a free buffer */
-	pthread_cond_t data;	/* the caller waits for a filled buffer */
-	int stop, finished, sleeping, waiting;	/* under mu */
 };
 
 /* --- merging (producer) ----------------------------------------------------- */
@@ -281,24 +288,75 @@ queue_head(struct ssp_mq *q, struct qbuf *b, unsigned i)
 	return 1;
 }
 
+/* Count the records of s whose timestamp goes back, n packed at r. */
+static void
+count_backwards(struct pstream *s, const struct ssp_rec *r, unsigned n)
+{
+	int64_t last = s->last;
+	uint64_t back = 0;
+
+	for (; n > 0; n--, r = ssp_rec_packed_next(r)) {
+		back += r->ts < last;
+		last = r->ts;
+	}
+	s->last = last;
+	s->backwards += back;
+}
+
+/* The record at r comes after another stream's: it becomes the head of
+ * stream i, back in the heap. */
+static void
+to_head(struct ssp_mq *q, unsigned i, const struct ssp_rec *r)
+{
+	struct pstream *s = &q->s[i];
+
+	memcpy(&s->head, r, REC_BYTES(r->nf));
+	q->heap[0].ts = s->head.ts;
+	sift_down(q, 0);
+	q->pend = -1;
+}
+
 /*
  * The records of the top stream after its head, decoded straight into
- * the open run while they still come first.  0 when the buffer is full.
+ * the open run while they still come first: up to the smallest other
+ * head, ties to the smaller stream index.  0 when the buffer is full.
  */
 static int
 extend_run(struct ssp_mq *q, struct qbuf *b)
 {
-	unsigned i = (unsigned)q->pend;
+	unsigned i = (unsigned)q->pend, n;
 	struct pstream *s = &q->s[i];
 	struct ssp_err err;
 	struct ssp_rec *r;
-	int got, plain;
+	int64_t limit = q->lim.ts;
+	size_t used;
+	int got, plain, over, packed = 1;
 
+	if (i > q->lim.i) {	/* a tie goes to the other stream */
+		if (limit == INT64_MIN)
+			packed = 0;	/* nothing comes first */
+		else
+			limit--;
+	}
 	for (;;) {
 		if (!ROOM(b, STEP_BYTES))
 			return 0;
 		open_run(q, b, i);
 		r = (struct ssp_rec *)(b->p + b->len);
+		if (packed) {	/* the usual case, many records at once */
+			n = ssp_rr_next_packed(s->rr, r, SSP_MQ_BUFSZ - b->len, limit,
+			    &used, &over);
+			count_backwards(s, r, n + (unsigned)over);
+			b->len += used;
+			q->on += n;
+			if (over) {
+				to_head(q, i, (struct ssp_rec *)(b->p + b->len));
+				return 1;
+			}
+			if (n > 0)
+				continue;
+		}
+		/* one record, whatever comes: a string, a block, the end */
 		got = decode(s, r, &plain, &err);
 		if (got != 1) {		/* the stream is over */
 			q->heap[0] = q->heap[--q->nheap];
@@ -308,14 +366,10 @@ extend_run(struct ssp_mq *q, struct qbuf *b)
 			put_end(q, b, i, got, &err);
 			return 1;
 		}
-		if (!plain || r->ts > q->lim.ts ||
-		    (r->ts == q->lim.ts && i > q->lim.i)) {
+		if (!plain || r->ts > limit || !packed) {
 			/* another stream's record comes first, or this one
 			 * needs a reset or strings queued before it */
-			memcpy(&s->head, r, REC_BYTES(r->nf));
-			q->heap[0].ts = s->head.ts;
-			sift_down(q, 0);
-			q->pend = -1;
+			to_head(q, i, r);
 			return 1;
 		}
 		b->len += REC_BYTES(r->nf);	/* still first */
@@ -323,10 +377,11 @@ extend_run(struct ssp_mq *q, struct qbuf *b)
 	}
 }
 
-/* Fill a buffer with merged entries, up to its size or the end. */
+/* Fill buffer qb with merged entries, up to its size or the end. */
 static void
-produce(struct ssp_mq *q, struct qbuf *b)
+produce(struct ssp_mq *q, struct qbuf *qb)
 {
+	struct qbuf w = *qb, *b = &w;	/* on our stack while it fills */
 	struct ssp_err err;
 	struct pstream *s;
 	int got, plain;
@@ -377,6 +432,7 @@ full:
 	b->rawpos = 0;
 	for (k = 0; k < q->n; k++)
 		b->rawpos += ssp_in_rawpos(q->s[k].in);
+	*qb = w;
 }
 
 static void *
@@ -412,6 +468,18 @@ thread_main(void *arg)
 	return NULL;
 }
 
+/* Zeroed memory for n things in cache lines of its own. */
+static void *
+line_calloc(size_t n, size_t size)
+{
+	size_t bytes = (n * size + LINE - 1) / LINE * LINE;
+	void *p = aligned_alloc(LINE, bytes ? bytes : LINE);
+
+	if (p != NULL)
+		memset(p, 0, bytes ? bytes : LINE);
+	return p;
+}
+
 int
 ssp_mq_new(struct ssp_mq **qp, struct ssp_rr *const *rr,
     struct ssp_in *const *in, size_t n, int threaded, struct ssp_err *e)
@@ -420,9 +488,10 @@ ssp_mq_new(struct ssp_mq **qp, struct ssp_rr *const *rr,
 	size_t i, k;
 
 	*qp = NULL;
-	if ((q = calloc(1, sizeof(*q))) == NULL ||
-	    (q->s = calloc(n ? n : 1, sizeof(*q->s))) == NULL ||
-	    (q->heap = calloc(n ? n : 1, sizeof(*q->heap))) == NULL) {
+	if ((q = line_calloc(1, sizeof(*q))) == NULL ||
+	    (q->s = line_calloc(n, sizeof(*q->s))) == NULL ||
+	    (q->heap = line_calloc(n, sizeof(*q->heap))) == NULL ||
+	    (q->m = line_calloc(n, sizeof(*q->m))) == NULL) {
 		ssp_mq_free(q);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
@@ -494,7 +563,7 @@ next_buf(struct ssp_mq *q)
 }
 
 static int
-mirror_add(struct pstream *s, const uint8_t *p)
+mirror_add(struct mirror *s, const uint8_t *p)
 {
 	uint32_t l;
 
@@ -537,7 +606,7 @@ ssp_mq_run(struct ssp_mq *q, unsigned *idx, const struct ssp_rec **r,
     size_t *n, struct ssp_err *e)
 {
 	const struct ent *x;
-	struct pstream *s;
+	struct mirror *s;
 
 	if (q->cdone)
 		return SSP_MQ_DONE;
@@ -550,7 +619,7 @@ ssp_mq_run(struct ssp_mq *q, unsigned *idx, const struct ssp_rec **r,
 			q->cdone = 1;
 			return SSP_MQ_DONE;
 		}
-		s = &q->s[x->stream];
+		s = &q->m[x->stream];
 		*idx = x->stream;
 		if (s->broken)
 			continue;
@@ -582,7 +651,7 @@ ssp_mq_run(struct ssp_mq *q, unsigned *idx, const struct ssp_rec **r,
 const char *
 ssp_mq_str(const struct ssp_mq *q, size_t i, uint64_t id, size_t *len)
 {
-	const struct pstream *s = &q->s[i];
+	const struct mirror *s = &q->m[i];
 
 	if (id == 0 || id > s->nstr)
 		return NULL;
@@ -622,13 +691,14 @@ ssp_mq_free(struct ssp_mq *q)
 	}
 	for (k = 0; k < SSP_MQ_BUFS; k++)
 		free(q->buf[k].p);
-	for (i = 0; q->s != NULL && i < q->n; i++) {
-		struct pstream *s = &q->s[i];
+	for (i = 0; q->m != NULL && i < q->n; i++) {
+		struct mirror *s = &q->m[i];
 
 		free(s->arena);
 		free(s->off);
 		free(s->len);
 	}
+	free(q->m);
 	free(q->heap);
 	free(q->s);
 	free(q);

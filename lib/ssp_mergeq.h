@@ -52,11 +52,11 @@ int ssp_mq_new(struct ssp_mq **qp, struct ssp_rr *const *rr,
  */
 int ssp_mq_run(struct ssp_mq *q, unsigned *idx, const struct ssp_rec **r,
     size_t *n, struct ssp_err *e);
-#define SSP_MQ_RECSIZE(nf) (offsetof(struct ssp_rec, f) + (size_t)(nf) * 8)
+#define SSP_MQ_RECSIZE(nf) SSP_REC_PACKED(nf)
 static inline const struct ssp_rec *
 ssp_mq_rec_next(const struct ssp_rec *r)
 {
-	return (const struct ssp_rec *)((const char *)r + SSP_MQ_RECSIZE(r->nf));
+	return ssp_rec_packed_next(r);
 }
 /* A string of stream i by id, as ssp_rr_str, for the records returned
  * so far; valid until the next ssp_mq_run. */

@@ -14,6 +14,11 @@
 #define TYPES_MAX      1024
 #define NMETA_MAX      4096
 #define STRS_MAX       (16u * 1024 * 1024)	/* strings per stream */
+/* A writer's data block never grows past this: records are added below
+ * BLOCK_TARGET, and a string that would take it past BLOCK_TARGET goes to
+ * the next block, so a string and a record follow at most BLOCK_TARGET
+ * bytes (or a long string alone). */
+#define BLK_ROOM       (BLOCK_TARGET + STR_MAX + 3 * SSP_VARINT_MAX + REC_MAXBYTES)
 
 static int
 is_signed_enc(char enc)
@@ -249,7 +254,8 @@ struct ssp_rw {
 	const struct ssp_schema *schema;
 	struct wtype *wt;
 	uint32_t ntypes;
-	struct buf blk;
+	struct buf blk;		/* the data block: BLK_ROOM bytes, after */
+	uint8_t *blkmem;	/* room for its header (one write per block) */
 	int64_t last_ts;	/* delta base within the block */
 	struct strtab strs;
 	uint64_t nrec, nblocks;
@@ -276,7 +282,8 @@ rw_block(struct ssp_rw *w, struct ssp_err *e)
 {
 	if (w->blk.len == 0)
 		return SSP_OK;
-	if (ssp_frame_block(w->out, SSP_BLOCK_DATA, w->blk.p, w->blk.len, e) != SSP_OK)
+	if (ssp_frame_block_inplace(w->out, SSP_BLOCK_DATA, w->blk.p, w->blk.len,
+	    e) != SSP_OK)
 		return e != NULL ? e->code : SSP_ERR_IO;
 	w->blk.len = 0;
 	w->last_ts = 0;
@@ -306,12 +313,14 @@ ssp_rw_open_minor(struct ssp_rw **wp, struct ssp_out *o, const uint8_t *magic,
 	*wp = NULL;
 	w = calloc(1, sizeof(*w));
 	if (w == NULL || encode_header(&h, minor, s, meta, nmeta) != 0 ||
-	    buf_reserve(&w->blk, BLOCK_TARGET + REC_MAXBYTES) != 0 ||
+	    (w->blkmem = malloc(SSP_BLOCK_HDR + BLK_ROOM)) == NULL ||
 	    (w->wt = calloc(s->ntypes ? s->ntypes : 1, sizeof(*w->wt))) == NULL) {
 		free(h.p);
 		ssp_rw_abort(w);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
+	w->blk.p = w->blkmem + SSP_BLOCK_HDR;
+	w->blk.cap = BLK_ROOM;
 	w->ntypes = s->ntypes;
 	for (t = 0; t < s->ntypes; t++) {
 		w->wt[t].nf = s->types[t].nf;
@@ -356,8 +365,7 @@ ssp_rw_str(struct ssp_rw *w, const char *s, size_t len, struct ssp_err *e)
 	if (w->blk.len + len + 3 * SSP_VARINT_MAX > BLOCK_TARGET &&
 	    rw_block(w, e) != SSP_OK)
 		return 0;
-	if ((id = strtab_add(&w->strs, s, len, 1)) == 0 ||
-	    buf_reserve(&w->blk, len + 3 * SSP_VARINT_MAX + REC_MAXBYTES) != 0) {
+	if ((id = strtab_add(&w->strs, s, len, 1)) == 0) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		return 0;
 	}
@@ -449,12 +457,22 @@ varint_put_fast(uint8_t *p, uint64_t v)
 static inline uint8_t *
 put_v(uint8_t *p, uint64_t v)
 {
-	if (v < 0x4000) {	/* one or two bytes, without a branch on which */
-		uint64_t two = v >= 0x80;
-
-		p[0] = (uint8_t)(v | two << 7);
+	/* Branches on the length, which the CPU predicts well: the next
+	 * position then need not wait for the value. */
+	if (v < 0x80) {
+		*p = (uint8_t)v;
+		return p + 1;
+	}
+	if (v < 0x4000) {
+		p[0] = (uint8_t)(v | 0x80);
 		p[1] = (uint8_t)(v >> 7);
-		return p + 1 + two;
+		return p + 2;
+	}
+	if (v < 1u << 21) {	/* three: span ids, durations */
+		p[0] = (uint8_t)(v | 0x80);
+		p[1] = (uint8_t)(v >> 7 | 0x80);
+		p[2] = (uint8_t)(v >> 14);
+		return p + 3;
 	}
 	return p + varint_put_fast(p, v);
 }
@@ -463,22 +481,24 @@ put_v(uint8_t *p, uint64_t v)
  * Append one record to the block, which has room for REC_MAXBYTES.  map
  * translates string ids (ssp_rw_copy) or is NULL.
  */
-static inline void
+static inline __attribute__((always_inline)) void
 rw_encode(struct ssp_rw *w, uint32_t type, int64_t ts, const uint64_t *f,
     const uint64_t *map)
 {
+	/* locals: stores through p (bytes) could alias any of these */
 	const struct wtype *t = &w->wt[type];
+	uint32_t nf = t->nf, sm = t->signed_mask, st = map != NULL ? t->str_mask : 0;
 	uint8_t *p = w->blk.p + w->blk.len;
 	unsigned i;
 
 	p = put_v(p, (uint64_t)type + 1);
 	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)ts - (uint64_t)w->last_ts)));
-	for (i = 0; i < t->nf; i++) {
+	for (i = 0; i < nf; i++, sm >>= 1, st >>= 1) {
 		uint64_t v = f[i];
 
-		if (t->signed_mask & (1u << i))
+		if (sm & 1)
 			v = ssp_zigzag((int64_t)v);
-		else if (map != NULL && (t->str_mask & (1u << i)))
+		else if (st & 1)
 			v = map[v];
 		p = put_v(p, v);
 	}
@@ -534,7 +554,7 @@ ssp_rw_abort(struct ssp_rw *w)
 {
 	if (w == NULL)
 		return;
-	free(w->blk.p);
+	free(w->blkmem);
 	free(w->wt);
 	strtab_free(&w->strs);
 	free(w->map);
@@ -896,39 +916,87 @@ ssp_rr_open(struct ssp_rr **rp, struct ssp_in *in, const uint8_t *magic,
 	return SSP_OK;
 }
 
+static inline uint64_t
+load_le64(const uint8_t *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
 /*
  * Decode one varint with no bounds check: the caller knows at least
- * SSP_VARINT_MAX bytes are readable.  One or two bytes (most fields) are
- * decoded without a branch on which.  A varint longer than 64 bits sets
+ * SSP_VARINT_MAX bytes are readable.  A varint longer than 64 bits sets
  * *bad; the caller then decodes the record again with the checked
  * decoder, which reports it.
  */
 __attribute__((always_inline)) static inline const uint8_t *
 varint_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
 {
-	uint64_t b = p[0], b1 = p[1], r, c;
+	uint64_t b = p[0], b1 = p[1], r;
 	unsigned s;
 
-	if (__builtin_expect(((b & b1) & 0x80) == 0, 1)) {
-		c = b >> 7;		/* 1 when a second byte follows */
-		*v = (b & 0x7f) | (b1 & (0 - c)) << 7;
-		return p + 1 + c;
+	/* Branches on the length, which the CPU predicts well: the next
+	 * field's position then need not wait for this one's bytes. */
+	if (b < 0x80) {
+		*v = b;
+		return p + 1;
 	}
-	r = b & 0x7f;
-	p++;
-	for (s = 7;; s += 7) {
+	if (b1 < 0x80) {
+		*v = (b & 0x7f) | b1 << 7;
+		return p + 2;
+	}
+	r = (b & 0x7f) | (b1 & 0x7f) << 7;	/* three bytes or more */
+	p += 2;
+	for (s = 14; s < 63; s += 7) {
 		b = *p++;
-		if (s == 63) {
-			*bad |= b > 1;
-			*v = r | b << 63;
-			return p;
-		}
 		r |= (b & 0x7f) << s;
 		if (b < 0x80) {
 			*v = r;
 			return p;
 		}
 	}
+	b = *p++;	/* the tenth byte holds bit 63 */
+	*bad |= b > 1;
+	*v = r | b << 63;
+	return p;
+}
+
+/*
+ * The nf fields of a wide record (network events have 18) from p, as
+ * varint_fast would.  Most of their fields take one byte: the leading
+ * one-byte varints of a word are taken together, up to 7.  (Narrower
+ * records have fewer such runs: the plain loop is faster for them.)
+ */
+#define WIDE 8
+
+__attribute__((always_inline)) static inline const uint8_t *
+wide_fields(const uint8_t *p, uint64_t *f, unsigned nf, unsigned *bad)
+{
+	unsigned i = 0, k;
+	uint64_t x;
+
+	while (i < nf) {
+		x = load_le64(p);
+		k = (unsigned)__builtin_ctzll((x & 0x8080808080808080ULL) |
+		    1ULL << 63) >> 3;	/* bytes before the first high bit */
+		if (k == 0) {
+			p = varint_fast(p, &f[i++], bad);
+			continue;
+		}
+		if (k > nf - i)
+			k = nf - i;
+		p += k;
+		do {
+			f[i++] = x & 0xff;
+			x >>= 8;
+		} while (--k > 0);
+	}
+	return p;
 }
 
 static int
@@ -1075,8 +1143,12 @@ rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
 	p = varint_fast(p, &v, &bad);
 	sp->beg = (uint32_t)(p - blk);
 	nf = ft->nf;
-	for (i = 0; i < nf; i++)
-		p = varint_fast(p, &r->f[i], &bad);
+	if (nf < WIDE) {
+		for (i = 0; i < nf; i++)
+			p = varint_fast(p, &r->f[i], &bad);
+	} else {
+		p = wide_fields(p, r->f, nf, &bad);
+	}
 	for (m = ft->signed_mask; m != 0; m &= m - 1) {
 		i = (unsigned)__builtin_ctz(m);
 		r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
@@ -1207,6 +1279,46 @@ ssp_rr_next_batch(struct ssp_rr *rr, struct ssp_rec *r, unsigned n,
 	}
 	rr->nspan = k;
 	return (int)k;
+}
+
+unsigned
+ssp_rr_next_packed(struct ssp_rr *rr, void *buf, size_t room, int64_t limit,
+    size_t *used, int *over)
+{
+	/* the reader's state in locals while the loop runs */
+	const uint8_t *p = rr->p, *blk = rr->blk, *fence;
+	const struct ftype *ftypes = rr->ftypes;
+	uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
+	int64_t ts = rr->ts;
+	uint8_t *o = buf, *full;
+	struct ssp_rec *r;
+	struct span sp;		/* not kept: ssp_rw_copy_raw is not for these */
+	unsigned n = 0;
+
+	rr->nspan = 0;
+	*used = 0;
+	*over = 0;
+	if (room < sizeof(struct ssp_rec) || rr->end - p < REC_MAXBYTES + 8)
+		return 0;
+	full = o + (room - sizeof(struct ssp_rec));
+	fence = rr->end - (REC_MAXBYTES + 8);
+	while (o <= full && p <= fence) {
+		r = (struct ssp_rec *)(void *)o;
+		if (!rec_fast(&p, blk, ftypes, ntypes, nstr, &ts, r, &sp))
+			break;
+		if (r->ts > limit) {
+			*over = 1;
+			break;
+		}
+		o += SSP_REC_PACKED(r->nf);
+		n++;
+	}
+	rr->p = p;
+	rr->ts = ts;
+	rr->nrec += n + (unsigned)*over;
+	rr->seg_rec += n + (unsigned)*over;
+	*used = (size_t)(o - (uint8_t *)buf);
+	return n;
 }
 
 const char *

@@ -145,6 +145,29 @@ int ssp_rr_next(struct ssp_rr *rr, struct ssp_rec *r, struct ssp_err *e);
  */
 int ssp_rr_next_batch(struct ssp_rr *rr, struct ssp_rec *r, unsigned n,
     struct ssp_err *e);
+/*
+ * A record packed: struct ssp_rec without the fields past its nf.  Runs
+ * of packed records lie one after the other (ssp_rec_packed_next).
+ */
+#define SSP_REC_PACKED(nf) (offsetof(struct ssp_rec, f) + (size_t)(nf) * 8)
+static inline const struct ssp_rec *
+ssp_rec_packed_next(const struct ssp_rec *r)
+{
+	return (const struct ssp_rec *)((const char *)r + SSP_REC_PACKED(r->nf));
+}
+/*
+ * For merging streams: the next records of rr packed into buf (8-byte
+ * aligned) as long as their timestamp is at most limit and a whole struct
+ * ssp_rec fits in the room left.  The first record above limit is decoded
+ * too, at buf + *used, and *over is set: it is the stream's next record,
+ * the caller keeps it.  Stops early, before anything but a plain record
+ * well inside its block (a string definition, the end of a block, an
+ * error): ssp_rr_next then deals with it.  Returns how many records are at
+ * most limit (their bytes: *used).  Several times cheaper than ssp_rr_next
+ * per record.
+ */
+unsigned ssp_rr_next_packed(struct ssp_rr *rr, void *buf, size_t room,
+    int64_t limit, size_t *used, int *over);
 /* String by id (NUL-terminated); NULL if the id is not defined.  Valid
  * until the next ssp_rr_next: copy what you keep. */
 const char *ssp_rr_str(const struct ssp_rr *rr, uint64_t id, size_t *len);

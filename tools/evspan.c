@@ -43,6 +43,7 @@ usage(int code)
 		    "inputs)\n"
 		    "      --threads N      1: one thread; 2: read and merge the "
 		    "inputs in a second thread\n"
+		    "                       (and compress the output in a third)\n"
 		    "                       (default: 2 when there is more than one "
 		    "CPU)\n"
 		    "  -s, --stats          print counts (events in/used/dropped, "

@@ -62,6 +62,14 @@ cat "$T/c/server.ev" "$T/c/server.ev" > "$T/cat.ev"
 same "concatenated segments, --events" ffddff2a5112b9963b26514669572012ebb023b356db52a9544848a1daffff25 \
     -e -t "$T/c/topology.csv" -r "$RULES" server="$T/cat.ev"
 
+# compressed output (written by a thread of its own with 2 threads): the
+# same bytes once decompressed
+for th in 1 2; do
+	evspan --threads $th -z -t "$T/d/topology.csv" -r "$RULES" > "$T/out.sp.zst"
+	eq "dumbbell, -z, $th thread(s)" "$(zstd -dc < "$T/out.sp.zst" | sum)" \
+	    5e27058717336ac6cdc1666611498d433f2d55bcd32ebb52c89864eac1de4f7d
+done
+
 # --threads: 1 or 2 only
 expect_rc 2 "--threads 0" evspan --threads 0 -t "$T/d/topology.csv"
 stderr_has "--threads 0: must be 1 or 2"

@@ -3,7 +3,7 @@
  * runs (only while no writer has the pipe open, after a first writer), a
  * stop delivers what is already in the pipe, the pipe buffer is enlarged.
  * Single-threaded: the writer end is opened non-blocking next to the
- * reader.
+ * reader.  And output through the writer thread (ssp_out_async).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -291,6 +291,106 @@ test_file_timeout(void **state)
 	unlink(path);
 }
 
+/* The byte at offset i of the test output. */
+static uint8_t
+pattern(uint64_t i)
+{
+	return (uint8_t)(i * 2654435761u >> 13);
+}
+
+/* Write about 3 MB in chunks of every size through out, flushing once. */
+static uint64_t
+write_pattern(struct ssp_out *o)
+{
+	static uint8_t chunk[300000];
+	static const size_t sizes[] = { 1, 12, 4096, 65536, 65548, 262144,
+	    300000, 7 };
+	struct ssp_err e;
+	uint64_t off = 0;
+	size_t k, i, n;
+
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			for (n = 0; n < sizes[i]; n++)
+				chunk[n] = pattern(off + n);
+			assert_int_equal(ssp_out_write(o, chunk, sizes[i], &e), SSP_OK);
+			off += sizes[i];
+			if (k == 1 && i == 3) {
+				assert_int_equal(ssp_out_flush(o, &e), SSP_OK);
+				assert_true(ssp_out_rawpos(o) > 0);
+			}
+		}
+	assert_true(ssp_out_pos(o) == off);
+	return off;
+}
+
+/* Output read back, with and without the writer thread. */
+static void
+test_out_async(void **state)
+{
+	char path[64];
+	static uint8_t b[1 << 16];
+	struct ssp_out *o;
+	struct ssp_in *in;
+	struct ssp_err e;
+	uint64_t n, got;
+	ssize_t r;
+	int z, i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/ssp-io-out.%d", (int)getpid());
+	for (z = 0; z < 4; z++) {	/* plain, zstd; then with the thread */
+		assert_int_equal(ssp_out_open(&o, path, z & 1 ? 3 : 0, &e), SSP_OK);
+		assert_int_equal(ssp_out_is_zstd(o), z & 1);
+		if (z >= 2)
+			assert_int_equal(ssp_out_async(o, &e), SSP_OK);
+		n = write_pattern(o);
+		assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+		assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e),
+		    SSP_OK);
+		for (got = 0; (r = ssp_in_read(in, b, sizeof(b), &e)) > 0; ) {
+			for (i = 0; i < r; i++)
+				assert_int_equal(b[i], pattern(got + (uint64_t)i));
+			got += (uint64_t)r;
+		}
+		assert_true(r == SSP_IN_EOF);
+		assert_true(got == n);
+		assert_int_equal(ssp_in_is_zstd(in), z & 1);
+		ssp_in_close(in);
+	}
+	unlink(path);
+}
+
+/* A full disk shows in a later call, once; abort frees what is queued. */
+static void
+test_out_async_errors(void **state)
+{
+	static uint8_t chunk[1 << 20];
+	struct ssp_out *o;
+	struct ssp_err e;
+	int i, rc = SSP_OK;
+
+	(void)state;
+	if (access("/dev/full", W_OK) != 0)
+		skip();
+	assert_int_equal(ssp_out_open(&o, "/dev/full", 0, &e), SSP_OK);
+	assert_int_equal(ssp_out_async(o, &e), SSP_OK);
+	for (i = 0; i < 8 && rc == SSP_OK; i++)
+		rc = ssp_out_write(o, chunk, sizeof(chunk), &e);
+	if (rc == SSP_OK)
+		rc = ssp_out_flush(o, &e);
+	assert_int_equal(rc, SSP_ERR_IO);
+	assert_non_null(strstr(e.msg, "write"));
+	assert_int_equal(ssp_out_close(o, &e), SSP_ERR_IO);
+	assert_non_null(strstr(e.msg, "earlier write failed"));
+	/* abort with buffers queued */
+	assert_int_equal(ssp_out_open(&o, "/dev/null", 3, &e), SSP_OK);
+	assert_int_equal(ssp_out_async(o, &e), SSP_OK);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(ssp_out_write(o, chunk, sizeof(chunk), &e), SSP_OK);
+	ssp_out_abort(o);
+}
+
 int
 main(void)
 {
@@ -303,6 +403,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stop_before_writer, setup_fifo, teardown),
 		cmocka_unit_test_setup_teardown(test_pipe_size, setup_fifo, teardown),
 		cmocka_unit_test_setup_teardown(test_file_timeout, setup_fifo, teardown),
+		cmocka_unit_test(test_out_async),
+		cmocka_unit_test(test_out_async_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

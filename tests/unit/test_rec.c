@@ -875,6 +875,153 @@ test_varint_fast_paths(void **state)
 	unlink(tmpname());
 }
 
+/* ssp_rr_next_packed: the records of ssp_rr_next, packed, cut at limits. */
+static void
+test_packed_reader(void **state)
+{
+	static struct ssp_rec a[13000];
+	static uint64_t buf[4096];
+	static const size_t rooms[] = { sizeof(struct ssp_rec), 1000, 32768 };
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_err e = { 0 };
+	unsigned na, k, round;
+	int got, over;
+
+	(void)state;
+	write_stream(tmpname(), 12000, 0);
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	for (na = 0; na < 13000 && ssp_rr_next(rr, &a[na], &e) == 1; na++)
+		;
+	assert_int_equal(na, 12000);
+	ssp_rr_close(rr);
+	ssp_in_close(in);
+	for (round = 0; round < 6; round++) {
+		/* limits: none, every 7th record's time, just below it */
+		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+		k = 0;
+		for (;;) {
+			int64_t limit = round < 2 ? INT64_MAX :
+			    a[(k + 7 < na ? k + 7 : na - 1)].ts - (round & 1);
+			const struct ssp_rec *r = (const struct ssp_rec *)buf;
+			size_t used;
+			unsigned n, i;
+
+			n = ssp_rr_next_packed(rr, buf, rooms[round % 3], limit,
+			    &used, &over);
+			for (i = 0; i < n; i++, r = ssp_rec_packed_next(r)) {
+				assert_true(k < na);
+				assert_true(r->ts <= limit);
+				same_recs(&a[k++], r, 1);
+			}
+			assert_int_equal((const uint8_t *)r - (const uint8_t *)buf,
+			    used);
+			if (over) {
+				assert_true(r->ts > limit);
+				same_recs(&a[k++], r, 1);
+				continue;
+			}
+			if (n > 0)
+				continue;
+			if ((got = ssp_rr_next(rr, (struct ssp_rec *)buf, &e)) != 1)
+				break;
+			same_recs(&a[k++], (struct ssp_rec *)buf, 1);
+		}
+		assert_int_equal(got, 0);
+		assert_int_equal(k, na);
+		ssp_rr_close(rr);
+		ssp_in_close(in);
+	}
+	unlink(tmpname());
+}
+
+/* Wide records: runs of one-byte fields of every length and position,
+ * between longer ones, through every reader. */
+static uint64_t
+wide_value(unsigned i, unsigned k)
+{
+	return (i >> (k % 12) & 1) ? (uint64_t)i << (k % 9 * 7) | 0x80 :
+	    (i + k) & 0x7f;
+}
+
+static void
+check_wide(const struct ssp_rec *x, unsigned i)
+{
+	unsigned k;
+
+	assert_true(x->ts == (int64_t)i);
+	assert_int_equal(x->nf, 20);
+	for (k = 0; k < 20; k++)
+		assert_true(x->f[k] == wide_value(i, k));
+}
+
+static void
+test_wide_records(void **state)
+{
+	static struct ssp_rtype t1[1] = { { "w", 20, { { "f0", 'u' } } } };
+	static const struct ssp_schema sch = { 1, t1 };
+	static char names[20][4];
+	static uint64_t buf[4096];
+	struct ssp_out *o;
+	struct ssp_rw *w;
+	struct ssp_in *in;
+	struct ssp_rr *rr;
+	struct ssp_rec r, b[8];
+	struct ssp_err e;
+	unsigned i, k, pass;
+	size_t used;
+	int n, over;
+
+	(void)state;
+	for (k = 0; k < 20; k++) {
+		snprintf(names[k], sizeof(names[k]), "f%u", k);
+		t1[0].f[k].name = names[k];
+		t1[0].f[k].enc = 'u';
+	}
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &sch, NULL, 0, &e),
+	    SSP_OK);
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 3000; i++) {
+		r.ts = i;
+		for (k = 0; k < 20; k++)
+			r.f[k] = wide_value(i, k);
+		assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+	}
+	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	for (pass = 0; pass < 3; pass++) {	/* next, batch, packed */
+		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_rr_open(&rr, in, ssp_magic_events, &sch, 0, &e),
+		    SSP_OK);
+		for (i = 0; i < 3000; ) {
+			const struct ssp_rec *x = (const struct ssp_rec *)buf;
+
+			if (pass == 1) {
+				n = ssp_rr_next_batch(rr, b, 8, &e);
+				assert_true(n > 0);
+				for (k = 0; k < (unsigned)n; k++)
+					check_wide(&b[k], i++);
+				continue;
+			}
+			n = pass == 0 ? 0 : (int)ssp_rr_next_packed(rr, buf,
+			    sizeof(buf), INT64_MAX, &used, &over);
+			if (n == 0) {
+				assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+				check_wide(&r, i++);
+			}
+			for (; n > 0; n--, x = ssp_rec_packed_next(x))
+				check_wide(x, i++);
+		}
+		assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
+		ssp_rr_close(rr);
+		ssp_in_close(in);
+	}
+	unlink(tmpname());
+}
+
 int
 main(void)
 {
@@ -892,6 +1039,8 @@ main(void)
 		cmocka_unit_test(test_copy_raw),
 		cmocka_unit_test(test_varint_fast_paths),
 		cmocka_unit_test(test_minor_versions),
+		cmocka_unit_test(test_packed_reader),
+		cmocka_unit_test(test_wide_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
