@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,7 +165,7 @@ ssp_cli_refuse_tty(int fd, int force, const char *prog)
 {
 	if (!force && isatty(fd)) {
 		fprintf(stderr, "%s: refusing to write binary records to a "
-		    "terminal (redirect, use -o FILE, or -f to force)\n", prog);
+		    "terminal (redirect, use -o FILE, or --force)\n", prog);
 		return -1;
 	}
 	return 0;
@@ -270,4 +271,21 @@ ssp_cli_close_stdout(const char *prog)
 		return -1;
 	}
 	return 0;
+}
+
+void
+ssp_cli_catch_signals(const int *sigs, size_t n, void (*handler)(int))
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < n; i++) {
+		if (sigs[i] != SIGTERM && sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
 }

@@ -6,6 +6,7 @@
 #ifndef SSP_CLI_H
 #define SSP_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -64,6 +65,14 @@ ssp_progress_tick(struct ssp_progress *p, uint64_t bytes, uint64_t lines,
 		ssp_progress_draw(p, bytes, lines, items);
 }
 void ssp_progress_done(struct ssp_progress *p);
+
+/*
+ * Call handler on each of the n signals, without SA_RESTART (a blocking
+ * read returns EINTR).  A signal other than SIGTERM that was ignored on
+ * entry stays ignored: a script's background job or nohup decides itself
+ * when to stop.  SIGTERM is always caught.
+ */
+void ssp_cli_catch_signals(const int *sigs, size_t n, void (*handler)(int));
 
 /* Close stdout and report a failed write (jq's check): 0 or -1 (warned). */
 int ssp_cli_close_stdout(const char *prog);

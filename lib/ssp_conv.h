@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ssp_atoms.h"
 #include "ssp_err.h"
@@ -89,6 +90,21 @@ int ssp_conv_finish(struct ssp_conv *c, struct ssp_err *e);
  * see the stream as truncated. */
 void ssp_conv_abort(struct ssp_conv *c);
 void ssp_conv_free(struct ssp_conv *c);
+/*
+ * Convert every line of in, then end the stream (ssp_conv_finish).  With
+ * follow (in opened with SSP_IN_FOLLOW), the events are flushed whenever
+ * the input goes quiet and at least once a second of a steady trickle, so
+ * the stream of a live simulation lags by at most a second.  Draws a
+ * progress line when stderr is a terminal.  After a failure, call
+ * ssp_conv_abort.
+ */
+int ssp_conv_run(struct ssp_conv *c, struct ssp_in *in, int follow,
+    struct ssp_err *e);
+/* --stats (full): lines, events per type, skips per reason with their
+ * first examples.  Otherwise only the skips that lose data (malformed,
+ * partial and name-limit lines), one warning line each. */
+void ssp_conv_print_stats(const struct ssp_conv *c, FILE *f, const char *prog,
+    const char *src, int full);
 
 const struct ssp_conv_stats *ssp_conv_stats(const struct ssp_conv *c);
 /* The first examples of a skip reason. */

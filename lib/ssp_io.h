@@ -111,5 +111,9 @@ int ssp_out_is_zstd(const struct ssp_out *o);	/* compresses */
 
 /* Does the file name ask for zstd? */
 int ssp_path_is_zst(const char *path);
+/* The base name without directories, a .zst suffix and then its last
+ * extension ("logs/client.gem5.log.zst" -> "client.gem5"), malloc'd;
+ * NULL when out of memory. */
+char *ssp_path_stem(const char *path);
 
 #endif

@@ -1,6 +1,9 @@
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ssp_cli.h"
 #include "ssp_lines.h"
 #include "ssp_scan.h"
 #include "ssp_symtab.h"
@@ -21,6 +24,7 @@ struct ssp_symtab {
 	struct lsym *sym;	/* all symbols, sorted by address after finish */
 	size_t n, cap;
 	uint32_t *tables;	/* table name atoms */
+	struct ssp_symtab_info *info;	/* where each table came from */
 	unsigned ntables;
 	/* lookup */
 	uint64_t *bitmap;
@@ -56,6 +60,12 @@ ssp_symtab_free(struct ssp_symtab *st)
 	if (st == NULL)
 		return;
 	free(st->sym);
+	while (st->ntables > 0) {
+		st->ntables--;
+		free((char *)st->info[st->ntables].name);
+		free((char *)st->info[st->ntables].file);
+	}
+	free(st->info);
 	free(st->tables);
 	free(st->bitmap);
 	free(st->slot);
@@ -285,10 +295,23 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 	{
 		uint32_t *nt = realloc(st->tables, (st->ntables + 1) *
 		    sizeof(*nt));
+		struct ssp_symtab_info *ni, *i;
 
-		if (nt == NULL)
+		if (nt != NULL)
+			st->tables = nt;
+		ni = realloc(st->info, (st->ntables + 1) * sizeof(*ni));
+		if (ni != NULL)
+			st->info = ni;
+		if (nt == NULL || ni == NULL)
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-		st->tables = nt;
+		i = &st->info[st->ntables];
+		*i = (struct ssp_symtab_info){ strdup(name),
+		    strdup(ssp_in_name(in)), offset, kept, fmt };
+		if (i->name == NULL || i->file == NULL) {
+			free((char *)i->name);
+			free((char *)i->file);
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		}
 	}
 	st->tables[st->ntables++] = tname;
 	st->finished = 0;
@@ -435,4 +458,75 @@ ssp_symtab_bytes(const struct ssp_symtab *st)
 {
 	return st->n * sizeof(*st->sym) + (st->finished ?
 	    ((size_t)1 << st->bbits) / 8 + st->nslot * sizeof(*st->slot) : 0);
+}
+
+int
+ssp_symtab_load_spec(struct ssp_symtab *st, const char *spec,
+    struct ssp_err *e)
+{
+	char *file = strdup(spec), *name = NULL, *off = NULL, *c;
+	const char *errstr;
+	uint64_t offset = 0;
+	struct ssp_in *in = NULL;
+	int r;
+
+	if (file == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	if ((c = strchr(file, ',')) != NULL) {
+		*c = '\0';
+		name = c + 1;
+		if ((c = strchr(name, ',')) != NULL) {
+			*c = '\0';
+			off = c + 1;
+		}
+	}
+	if (*file == '\0') {
+		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table '%s': no file "
+		    "name", spec);
+		goto out;
+	}
+	if (off != NULL && ssp_strtou64(off, &offset, &errstr) != 0) {
+		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table offset %s: %s",
+		    off, errstr);
+		goto out;
+	}
+	name = name != NULL && *name != '\0' ? strdup(name) : ssp_path_stem(file);
+	if (name == NULL) {
+		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	if ((r = ssp_in_open(&in, file, SSP_IN_ZSTD_AUTO, NULL, e)) == SSP_OK)
+		r = ssp_symtab_load(st, in, name, offset, NULL, NULL, e);
+	ssp_in_close(in);
+	free(name);
+out:
+	free(file);
+	return r;
+}
+
+
+const struct ssp_symtab_info *
+ssp_symtab_info(const struct ssp_symtab *st, unsigned table)
+{
+	return table < st->ntables ? &st->info[table] : NULL;
+}
+
+char *
+ssp_symtab_describe(const struct ssp_symtab *st)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+	unsigned i;
+
+	if (f == NULL)
+		return NULL;
+	for (i = 0; i < st->ntables; i++)
+		fprintf(f, "%s%s=%s@0x%" PRIx64, i > 0 ? ";" : "",
+		    st->info[i].name, st->info[i].file, st->info[i].offset);
+	if (fclose(f) != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }

@@ -1,8 +1,9 @@
 /*
  * Function symbol tables for turning gem5 Exec pcs into function entries.
  * Tables are read from `objdump -t` / `objdump --syms` or `nm` output (the
- * format is detected per file); only function symbols are kept, each
- * shifted by the table's address offset (kernel modules have
+ * format is detected per file); only code symbols are kept (functions,
+ * and untyped symbols of text sections such as the kernel's assembly
+ * entry points), each shifted by the table's address offset (kernel modules have
  * section-relative addresses).  Lookups answer "does a function start
  * exactly at pc?"; a bitmap keyed by a hash of pc that stays in L2 answers
  * "no" for almost every instruction before the exact hash table is
@@ -44,6 +45,26 @@ void ssp_symtab_free(struct ssp_symtab *st);
  */
 int ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
     uint64_t offset, size_t *nfunc, enum ssp_symfmt *fmt, struct ssp_err *e);
+/*
+ * sim2ev's -s FILE[,NAME[,OFFSET]]: load FILE (plain or zstd), named NAME
+ * (default: its base name without extension), OFFSET added (decimal or
+ * 0x hex, default 0).  SSP_ERR_INVAL for a bad spec, SSP_ERR_FORMAT for a
+ * file that is no symbol table.
+ */
+int ssp_symtab_load_spec(struct ssp_symtab *st, const char *spec,
+    struct ssp_err *e);
+/* Where a table came from, in load order (NULL past the last). */
+struct ssp_symtab_info {
+	const char *name, *file;
+	uint64_t offset;
+	size_t nfunc;		/* code symbols kept */
+	enum ssp_symfmt fmt;
+};
+const struct ssp_symtab_info *ssp_symtab_info(const struct ssp_symtab *st,
+    unsigned table);
+/* "name=file@0xoffset;..." of every table, for stream metadata; malloc'd,
+ * NULL when out of memory. */
+char *ssp_symtab_describe(const struct ssp_symtab *st);
 /* Build the lookup structures. */
 int ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e);
 

@@ -16,13 +16,11 @@
 #include "ssp_cli.h"
 #include "ssp_conv.h"
 #include "ssp_io.h"
-#include "ssp_lines.h"
 #include "ssp_symtab.h"
 
 #define MAX_SYMTABS   256
 #define NAMES_MAX     262144		/* distinct names taken from a log */
 #define NAMES_BYTES   (8u << 20)
-#define FLUSH_NS      1000000000ull	/* follow mode: flush at least every second */
 
 static volatile sig_atomic_t stop;
 
@@ -31,29 +29,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-/*
- * Follow mode: SIGTERM, SIGINT and SIGHUP end the stream cleanly.  SIGINT
- * and SIGHUP stay ignored when they were ignored on entry (a background
- * job of a script, nohup), so that the script decides when to stop.
- */
-static void
-catch_stop_signals(void)
-{
-	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
-	struct sigaction sa, old;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: a blocking read returns */
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		if (sigs[i] != SIGTERM && sigaction(sigs[i], NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
 }
 
 static void
@@ -94,119 +69,37 @@ usage(int code)
 	exit(code);
 }
 
-/* Base name without directories and without its last extension. */
-static char *
-stem(const char *path, int drop_zst)
+/* -s FILE[,NAME[,OFFSET]]... into a new table set; exits on error. */
+static struct ssp_symtab *
+load_symtabs(struct ssp_atoms *atoms, char **spec, size_t n, int verbose)
 {
-	const char *b = strrchr(path, '/');
-	char *s, *dot;
-
-	s = strdup(b != NULL ? b + 1 : path);
-	if (s == NULL)
-		err(1, NULL);
-	if (drop_zst && ssp_path_is_zst(s))
-		s[strlen(s) - 4] = '\0';
-	if ((dot = strrchr(s, '.')) != NULL && dot != s)
-		*dot = '\0';
-	return s;
-}
-
-/* -s FILE[,NAME[,OFFSET]]: load one table; exits on error. */
-static void
-load_symtab(struct ssp_symtab *st, char *spec, int verbose, char **own)
-{
-	char *file = spec, *name = NULL, *off = NULL, *c, *tname;
-	const char *errstr;
-	uint64_t offset = 0;
-	struct ssp_in *in;
+	const struct ssp_symtab_info *ti;
+	struct ssp_symtab *st;
 	struct ssp_err e = { 0 };
-	enum ssp_symfmt fmt;
-	size_t nf;
+	size_t i;
 
-	if ((c = strchr(file, ',')) != NULL) {
-		*c = '\0';
-		name = c + 1;
-		if ((c = strchr(name, ',')) != NULL) {
-			*c = '\0';
-			off = c + 1;
-		}
-	}
-	if (off != NULL && ssp_strtou64(off, &offset, &errstr) != 0) {
-		warnx("symbol table offset %s: %s", off, errstr);
-		usage(SSP_EXIT_USAGE);
-	}
-	tname = name != NULL && *name != '\0' ? strdup(name) : stem(file, 1);
-	if (tname == NULL)
-		err(1, NULL);
-	if (ssp_in_open(&in, file, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK) {
-		free(tname);
-		free(*own);
+	if (ssp_symtab_new(&st, atoms, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	}
-	if (ssp_symtab_load(st, in, tname, offset, &nf, &fmt, &e) != SSP_OK) {
-		free(tname);
-		free(*own);
-		ssp_in_close(in);
-		errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
-	}
-	ssp_in_close(in);
-	if (verbose)
-		fprintf(stderr, "sim2ev: symbol table %s: %zu functions from %s (%s), "
-		    "offset 0x%" PRIx64 "\n", tname, nf, file,
-		    fmt == SSP_SYMFMT_NM ? "nm" : "objdump", offset);
-	if (asprintf(own, "%s%s%s=%s@0x%" PRIx64, *own ? *own : "", *own ? ";" : "",
-	    tname, file, offset) < 0)
-		err(1, NULL);
-	free(tname);
-}
-
-static void
-print_stats(const struct ssp_conv *c, const char *src, int full)
-{
-	const struct ssp_conv_stats *st = ssp_conv_stats(c);
-	const struct ssp_conv_example *ex;
-	uint64_t skipped = st->lines - st->nevents;
-	size_t i, k, n;
-
-	if (!full) {	/* lost events are never silent */
-		for (i = SSP_SKIP_MALFORMED; i < SSP_SKIP_N; i++) {
-			if ((i != SSP_SKIP_MALFORMED && i != SSP_SKIP_PARTIAL &&
-			    i != SSP_SKIP_NAMES) || st->skipped[i] == 0)
-				continue;
-			n = ssp_conv_examples(c, (unsigned)i, &ex);
-			if (n == 0)
-				continue;
-			warnx("warning: %s: %" PRIu64 " %s line%s skipped, first at "
-			    "line %" PRIu64 "%s%s", src, st->skipped[i],
-			    ssp_skip_name((unsigned)i), st->skipped[i] == 1 ? "" : "s",
-			    ex[0].line, ex[0].why ? ": " : "",
-			    ex[0].why ? ex[0].why : "");
+	for (i = 0; i < n; i++) {
+		if (ssp_symtab_load_spec(st, spec[i], &e) != SSP_OK) {
+			if (e.code == SSP_ERR_INVAL)
+				warnx("%s", e.msg), usage(SSP_EXIT_USAGE);
+			errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE :
+			    SSP_EXIT_FAIL, "%s", e.msg);
 		}
-		return;
+		ti = ssp_symtab_info(st, (unsigned)i);
+		if (verbose)
+			fprintf(stderr, "sim2ev: symbol table %s: %zu functions from "
+			    "%s (%s), offset 0x%" PRIx64 "\n", ti->name, ti->nfunc,
+			    ti->file, ti->fmt == SSP_SYMFMT_NM ? "nm" : "objdump",
+			    ti->offset);
 	}
-	fprintf(stderr, "sim2ev: %s: %" PRIu64 " lines = %" PRIu64 " events + %"
-	    PRIu64 " skipped\n", src, st->lines, st->nevents, skipped);
-	for (i = 0; i < SSP_EV_NTYPES; i++)
-		if (st->events[i] != 0)
-			fprintf(stderr, "  %12" PRIu64 " %s\n", st->events[i],
-			    ssp_event_schema.types[i].name);
-	for (i = 0; i < SSP_SKIP_N; i++) {
-		if (st->skipped[i] == 0)
-			continue;
-		fprintf(stderr, "  %12" PRIu64 " skipped: %s (%s)\n", st->skipped[i],
-		    ssp_skip_name((unsigned)i), ssp_skip_desc((unsigned)i));
-		n = ssp_conv_examples(c, (unsigned)i, &ex);
-		for (k = 0; k < n; k++)
-			fprintf(stderr, "  %12s %s:%" PRIu64 ": %s%s%s\n", "", src,
-			    ex[k].line, ex[k].text, ex[k].why ? "\n                 "
-			    "-> " : "", ex[k].why ? ex[k].why : "");
-	}
-	if (st->recovered)
-		fprintf(stderr, "  %12" PRIu64 " events recovered from spliced or "
-		    "glued lines\n", st->recovered);
-	if (st->offset_known && (st->offset != 0 || st->offset_line != 0))
-		fprintf(stderr, "  time offset %" PRId64 " ps subtracted%s\n",
-		    st->offset, st->offset_line ? " (from the sync line)" : "");
+	if (ssp_symtab_finish(st, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (verbose)
+		fprintf(stderr, "sim2ev: %zu function symbols, lookup tables "
+		    "%zu KB\n", ssp_symtab_count(st), ssp_symtab_bytes(st) >> 10);
+	return st;
 }
 
 int
@@ -231,24 +124,22 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const int stop_signals[] = { SIGTERM, SIGINT, SIGHUP };
 	struct ssp_conv_cfg cfg = { 0 };
 	struct ssp_follow fol = { &stop, 200, 0 };
 	struct ssp_meta meta[2];
 	char *symdesc = NULL, *symspec[MAX_SYMTABS], *name = NULL;
-	char *stream, *outpath = NULL, producer[64], *line;
+	char *stream, *outpath = NULL, producer[64];
 	const char *errstr, *inpath;
 	struct ssp_atoms *atoms;
 	struct ssp_symtab *syms = NULL;
 	struct ssp_in *in;
 	struct ssp_out *out;
-	struct ssp_lines *l;
 	struct ssp_conv *c;
-	struct ssp_progress prog;
 	struct ssp_err e = { 0 };
-	size_t nsym = 0, nmeta = 0, len, i;
+	size_t nsym = 0, nmeta = 0;
 	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
-	int r, rc = 0;
-	uint64_t lastraw = 0, lastflush = ssp_now_ns();
+	int rc = 0;
 
 	cfg.sim = SSP_SIM_NONE;
 	while ((ch = getopt_long(argc, argv, "f:hIn:o:s:Vvz", longopts, NULL)) != -1) {
@@ -316,25 +207,15 @@ main(int argc, char **argv)
 	/* Before any file is opened: once the output exists, a stop signal
 	 * ends the stream cleanly (simspan-online waits for that). */
 	if (follow)
-		catch_stop_signals();
+		ssp_cli_catch_signals(stop_signals, 3, on_signal);
 
 	if (ssp_atoms_new(&atoms, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (nsym > 0) {
-		if (ssp_symtab_new(&syms, atoms, &e) != SSP_OK)
-			errx(SSP_EXIT_FAIL, "%s", e.msg);
-		for (i = 0; i < nsym; i++) {
-			char *prev = symdesc;
-
-			load_symtab(syms, symspec[i], verbose, &symdesc);
-			free(prev);
-		}
+		syms = load_symtabs(atoms, symspec, nsym, verbose);
+		if ((symdesc = ssp_symtab_describe(syms)) == NULL)
+			err(SSP_EXIT_FAIL, NULL);
 		meta[nmeta++] = (struct ssp_meta){ "symtabs", symdesc };
-		if (ssp_symtab_finish(syms, &e) != SSP_OK)
-			errx(SSP_EXIT_FAIL, "%s", e.msg);
-		if (verbose)
-			fprintf(stderr, "sim2ev: %zu function symbols, lookup tables "
-			    "%zu KB\n", ssp_symtab_count(syms), ssp_symtab_bytes(syms) >> 10);
 	}
 	/* names from the log itself are bounded: constant memory */
 	ssp_atoms_limit(atoms, NAMES_MAX, NAMES_BYTES);
@@ -344,14 +225,13 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (ssp_out_open(&out, outpath, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (!force && isatty(ssp_out_fd(out)))
-		errx(SSP_EXIT_FAIL, "refusing to write binary events to a terminal "
-		    "(redirect, use -o FILE, or --force)");
+	if (ssp_cli_refuse_tty(ssp_out_fd(out), force, "sim2ev") != 0)
+		return SSP_EXIT_FAIL;
 	if (follow && verbose && ssp_in_pipe_size(in) > 0)
 		fprintf(stderr, "sim2ev: %s: pipe buffer %d KiB\n", ssp_in_name(in),
 		    ssp_in_pipe_size(in) >> 10);
 	stream = name != NULL ? strdup(name) : strcmp(inpath, "-") == 0 ?
-	    strdup(ssp_sim_name(cfg.sim)) : stem(inpath, 1);
+	    strdup(ssp_sim_name(cfg.sim)) : ssp_path_stem(inpath);
 	if (stream == NULL)
 		err(1, NULL);
 	meta[nmeta++] = (struct ssp_meta){ "source", ssp_in_name(in) };
@@ -366,58 +246,19 @@ main(int argc, char **argv)
 	cfg.syms = syms;
 	if (ssp_conv_open(&c, &cfg, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_lines_open(&l, in, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	ssp_progress_init(&prog, ssp_in_size(in), "events");
-
-	while ((r = ssp_lines_next(l, &line, &len, &e)) != SSP_LINE_EOF) {
-		if (r == SSP_LINE_IDLE) {	/* quiet pipe: let readers see it all */
-			if (ssp_conv_pending(c) && ssp_conv_flush(c, &e) != SSP_OK)
-				break;
-			lastflush = ssp_now_ns();
-			continue;
-		}
-		if (r != SSP_LINE)
-			break;
-		if (ssp_conv_line(c, line, len, ssp_lines_lineno(l), ssp_lines_cut(l),
-		    ssp_lines_unterminated(l), &e) != SSP_OK) {
-			r = SSP_LINE_ERR;
-			break;
-		}
-		ssp_progress_tick(&prog, ssp_in_rawpos(in), ssp_conv_stats(c)->lines,
-		    ssp_conv_stats(c)->nevents);
-		/* a steady trickle never goes idle: flush on time, checked
-		 * once per read(2) */
-		if (follow && ssp_in_rawpos(in) != lastraw) {
-			uint64_t now = ssp_now_ns();
-
-			lastraw = ssp_in_rawpos(in);
-			if (now - lastflush >= FLUSH_NS && ssp_conv_pending(c)) {
-				if (ssp_conv_flush(c, &e) != SSP_OK) {
-					r = SSP_LINE_ERR;
-					break;
-				}
-				lastflush = now;
-			}
-		}
-	}
-	ssp_progress_done(&prog);
-	if (r == SSP_LINE_EOF && ssp_conv_finish(c, &e) == SSP_OK) {
-		r = ssp_out_close(out, &e);
+	if (ssp_conv_run(c, in, follow, &e) == SSP_OK) {
+		rc = ssp_out_close(out, &e) == SSP_OK ? 0 : SSP_EXIT_FAIL;
 		out = NULL;
 	} else {
-		r = SSP_LINE_ERR;
-	}
-	if (r != SSP_OK) {
-		warnx("%s", e.msg);
-		ssp_conv_abort(c);
-		if (out != NULL)
-			ssp_out_close(out, NULL);
 		rc = SSP_EXIT_FAIL;
 	}
-	print_stats(c, ssp_in_name(in), stats);
+	if (rc != 0) {
+		warnx("%s", e.msg);
+		ssp_conv_abort(c);
+		ssp_out_close(out, NULL);
+	}
+	ssp_conv_print_stats(c, stderr, "sim2ev", ssp_in_name(in), stats);
 	ssp_conv_free(c);
-	ssp_lines_close(l);
 	ssp_in_close(in);
 	ssp_symtab_free(syms);
 	ssp_atoms_free(atoms);

@@ -73,27 +73,6 @@ set_signals(int block)
 	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
-static void
-install_handlers(void)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++) {
-		struct sigaction old;
-
-		/* Keep signals ignored by the parent (nohup, background jobs)
-		 * ignored. */
-		if (sigaction(cleanup_signals[i], NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(cleanup_signals[i], &sa, NULL);
-	}
-}
-
 struct tick_ctx {
 	struct ssp_progress p;
 	struct ssp_in *in;
@@ -207,7 +186,8 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
 	set_signals(1);
-	install_handlers();
+	ssp_cli_catch_signals(cleanup_signals, sizeof(cleanup_signals) /
+	    sizeof(cleanup_signals[0]), on_signal);
 	if (ssp_sqlite_open(&d, db, &e) != SSP_OK) {
 		set_signals(0);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);

@@ -391,10 +391,33 @@ test_out_async_errors(void **state)
 	ssp_out_abort(o);
 }
 
+static void
+test_path_stem(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "logs/client.gem5.log.zst", "client.gem5" },
+		{ "client.gem5.log", "client.gem5" },
+		{ "/a/b/net", "net" },
+		{ ".hidden", ".hidden" },
+		{ "x.zst", "x" },
+		{ "dir.d/plain", "plain" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = ssp_path_stem(cases[i][0]);
+
+		assert_string_equal(s, cases[i][1]);
+		free(s);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path_stem),
 		cmocka_unit_test_setup_teardown(test_first_writer_waits, setup_fifo, teardown),
 		cmocka_unit_test_setup_teardown(test_quiet_writer_stays, setup_fifo, teardown),
 		cmocka_unit_test_setup_teardown(test_restart_resets_clock, setup_fifo, teardown),

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "parse_helpers.h"
@@ -224,6 +226,51 @@ test_many(void **state)
 	free(addr);
 }
 
+/* sim2ev's -s FILE[,NAME[,OFFSET]]: defaults, provenance, bad specs */
+static void
+test_load_spec(void **state)
+{
+	char path[] = "/tmp/test_symtab.XXXXXX", spec[128];
+	const char *text = "f.o:     file format elf64-x86-64\n\nSYMBOL TABLE:\n"
+	    "0000000000000010 g     F .text\t0000000000000010 fn_a\n"
+	    "0000000000000020 l     F .text\t0000000000000010 fn_b\n";
+	const struct ssp_symtab_info *ti;
+	struct ssp_err e;
+	char *desc;
+	int fd;
+
+	(void)state;
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(ssp_symtab_load_spec(st, path, &e), SSP_OK);
+	snprintf(spec, sizeof(spec), "%s,i40e,0xffffffffa0000000", path);
+	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_OK);
+	ti = ssp_symtab_info(st, 0);
+	/* base name without its last extension (mkstemp's suffix here) */
+	assert_string_equal(ti->name, "test_symtab");
+	assert_string_equal(ti->file, path);
+	assert_true(ti->offset == 0);
+	assert_int_equal(ti->nfunc, 2);
+	assert_int_equal(ti->fmt, SSP_SYMFMT_OBJDUMP);
+	ti = ssp_symtab_info(st, 1);
+	assert_string_equal(ti->name, "i40e");
+	assert_true(ti->offset == 0xffffffffa0000000ULL);
+	assert_null(ssp_symtab_info(st, 2));
+	assert_non_null(desc = ssp_symtab_describe(st));
+	snprintf(spec, sizeof(spec), "test_symtab=%s@0x0;i40e=%s@0xffffffffa0000000",
+	    path, path);
+	assert_string_equal(desc, spec);
+	free(desc);
+	assert_int_equal(ssp_symtab_finish(st, &e), SSP_OK);
+	assert_string_equal(name_at(0xffffffffa0000020ULL), "fn_b");
+	snprintf(spec, sizeof(spec), "%s,x,12z", path);
+	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_symtab_load_spec(st, ",x", &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_symtab_load_spec(st, "/nonexistent/t", &e), SSP_ERR_IO);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -233,6 +280,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_no_final_newline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_spec, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
