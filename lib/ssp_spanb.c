@@ -1059,24 +1059,27 @@ ev_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	h->last_cpu = (int)cpu;
 	h->last_fcls = cls;
 	sc = h->cur[cpu];
-	/* Another syscall-entry function before any other function of the
-	 * syscall is the entry trampoline going on (entry_SYSCALL_64, then
-	 * its label entry_SYSCALL_64_safe_stack): the same syscall.  The
-	 * span's own entry function again is a new syscall. */
-	if ((cls & SSP_FC_SYSCALL_ENTRY) && sc != NULL &&
-	    sc->a[SSP_SA_SYSCALL_CALL - NC] == 0 &&
-	    sc->a[SSP_SA_SYSCALL_ENTRY - NC] != ostr(b, st, ev->f[SSP_F_FUNC_SYM])) {
-		add_ev(b, sc, ev);
-		sc->a[SSP_SA_SYSCALL_FUNCS - NC]++;
-		return;
-	}
 	if (cls & SSP_FC_SYSCALL_ENTRY) {
+		/* Another syscall-entry function before any other function of
+		 * the syscall is the entry trampoline going on (entry_SYSCALL_64,
+		 * then its label entry_SYSCALL_64_safe_stack, which gem5 names
+		 * too): the same syscall.  Its own entry function again is a
+		 * new syscall. */
+		if (sc != NULL && sc->a[SSP_SA_SYSCALL_CALL - NC] == 0 &&
+		    sc->a[SSP_SA_SYSCALL_ENTRY - NC] !=
+		    ostr(b, st, ev->f[SSP_F_FUNC_SYM])) {
+			add_ev(b, sc, ev);
+			sc->a[SSP_SA_SYSCALL_FUNCS - NC]++;
+			return;
+		}
 		if (sc != NULL)
 			finish(b, sc);
 		if ((sc = h->cur[cpu] = mk(b, SSP_SK_HOST_SYSCALL, st, ev->ts)) == NULL)
 			return;
 		sc->a[SSP_SA_SYSCALL_CPU - NC] = h->cpu_out[cpu];
-		sc->a[SSP_SA_SYSCALL_ENTRY - NC] = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
+		/* interned after finish(): the output's string order stays */
+		sc->a[SSP_SA_SYSCALL_ENTRY - NC] = ostr(b, st,
+		    ev->f[SSP_F_FUNC_SYM]);
 		sc->a[SSP_SA_SYSCALL_FUNCS - NC] = 1;
 		sc->fcls = cls;
 		add_ev(b, sc, ev);
@@ -1186,17 +1189,6 @@ ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 }
 
-/* Which adapter of a host a DMA line belongs to: the pcie link + 1, or for
- * a component that is no adapter of the topology, its name (bit 32 set).
- * Two NICs on one host may use the same DMA op pointer (nicbm processes
- * with ASLR off), so open host DMA spans are keyed by (id, adapter). */
-static uint64_t
-adapter_key(struct ssp_spanb *b, unsigned st, int link, uint64_t comp)
-{
-	return link >= 0 ? (uint64_t)link + 1 :
-	    (uint64_t)1 << 32 | ostr(b, st, comp);
-}
-
 static void
 ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -1219,8 +1211,11 @@ ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	s->a[SSP_SA_HDMA_ID - NC] = id;
 	s->a[SSP_SA_HDMA_ADDR - NC] = ev->f[SSP_F_DMA_ADDR];
 	s->a[SSP_SA_HDMA_SIZE - NC] = ev->f[SSP_F_DMA_SIZE];
-	if (hm_put(&b->hdma_open, id,
-	    adapter_key(b, st, link, ev->f[SSP_F_DMA_COMP]), st, s, &o) != 0) {
+	/* Two NICs on one host may use the same DMA op pointer (nicbm
+	 * processes with ASLR off): open host DMA spans are keyed by (id,
+	 * adapter component). */
+	if (hm_put(&b->hdma_open, id, s->a[SSP_SA_HDMA_COMP - NC], st, s,
+	    &o) != 0) {
 		nomem(b);
 		return;
 	}
@@ -1247,8 +1242,8 @@ ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		return;
 	}
-	if ((s = hm_del(&b->hdma_open, id,
-	    adapter_key(b, st, link, ev->f[SSP_F_DONE_COMP]), st)) == NULL) {
+	if ((s = hm_del(&b->hdma_open, id, ostr(b, st, ev->f[SSP_F_DONE_COMP]),
+	    st)) == NULL) {
 		drop(b, st, SSP_DROP_NO_START);
 		return;
 	}
