@@ -5,7 +5,8 @@
  * keep no more state than a few caches, so any input size runs in
  * constant memory.  Timestamps are the simulator's own (no offset);
  * string fields hold atom ids (ssp_atoms) that the caller maps to the
- * event writer's string ids.
+ * event writer's string ids.  "FORMATS.md §n" in the parsers' comments is
+ * tests/data/samples/FORMATS.md, the catalogue of every log line kind.
  */
 #ifndef SSP_PARSE_H
 #define SSP_PARSE_H
