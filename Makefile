@@ -29,14 +29,18 @@ endif
 
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wvla -Wpointer-arith -Wundef
-ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -Ilib $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -Ilib -I. $(CPPFLAGS)
 ALL_CFLAGS   = -std=c17 $(WARN) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS  = $(SANFLAGS) -Wl,--as-needed $(LDFLAGS)
 LDLIBS      ?= -lzstd -lcsv -lsqlite3 -lcurl -lz -lm
 
-LIB_SRC   = $(sort $(wildcard lib/*.c))
+LIB_SRC   = $(sort $(wildcard lib/*/*.c))
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB       = $(BUILD)/libsimspan.a
+# The scenario generator: its own library, linked only by simsynth and tests.
+SYN_SRC   = $(sort $(wildcard synth/*.c))
+SYN_OBJ   = $(SYN_SRC:%.c=$(BUILD)/%.o)
+SYNLIB    = $(BUILD)/libsimsynth.a
 TOOL_SRC  = $(sort $(wildcard tools/*.c))
 TOOLS     = $(TOOL_SRC:tools/%.c=$(BUILD)/bin/%)
 UNIT_SRC  = $(sort $(wildcard tests/unit/test_*.c))
@@ -71,29 +75,37 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The SQLite schema is embedded with .incbin; make sees that dependency here.
-$(BUILD)/lib/ssp_sqlite.o: formats/simspan.sql
+$(BUILD)/lib/sink/sqlite.o: formats/simspan.sql
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
 
+$(SYNLIB): $(SYN_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $(SYN_OBJ)
+
+$(BUILD)/bin/simsynth: $(BUILD)/tools/simsynth.o $(SYNLIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(SYNLIB) $(LIB) $(LDLIBS)
+
 $(BUILD)/bin/%: $(BUILD)/tools/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SYNLIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(SYNLIB) $(LIB) -lcmocka $(LDLIBS)
 
 # Small programs the shell tests and benchmarks use to make inputs.
-$(BUILD)/tests/helpers/%: $(BUILD)/tests/helpers/%.o $(LIB)
+$(BUILD)/tests/helpers/%: $(BUILD)/tests/helpers/%.o $(SYNLIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(SYNLIB) $(LIB) $(LDLIBS)
 
 # Fuzz targets are replayed over their committed corpus without libFuzzer.
-$(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o $(LIB)
+$(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o $(SYNLIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/tests/fuzz/regress.o $(LIB) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/tests/fuzz/regress.o $(SYNLIB) $(LIB) $(LDLIBS)
 
 check: deps
 	@$(MAKE) --no-print-directory all-tests
@@ -132,10 +144,10 @@ bench: all $(HELPERS)
 	@SSP_HELPERS=$(CURDIR)/$(BUILD)/tests/helpers SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
 
 # libFuzzer builds: always clang, separate tree.
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(SYN_SRC)
 	@mkdir -p $(@D)
 	clang $(ALL_CPPFLAGS) -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -o $@ $< $(LIB_SRC) $(LDLIBS)
+	    -o $@ $< $(LIB_SRC) $(SYN_SRC) $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
 	@sh tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BIN)
@@ -158,5 +170,5 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
     $(HELP_SRC:%.c=$(BUILD)/%.d)

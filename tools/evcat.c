@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_cli.h"
-#include "ssp_dump.h"
-#include "ssp_event.h"
-#include "ssp_io.h"
+#include "base/cli.h"
+#include "io/io.h"
+#include "sink/dump.h"
+#include "stream/event.h"
 
 #define PROG "evcat"
 
@@ -48,19 +48,19 @@ usage(int code)
 }
 
 static void
-print_header(const struct ssp_rr *rr, enum ssp_dump_fmt fmt)
+print_header(const struct ssp_rec_rd *rr, enum ssp_dump_fmt fmt)
 {
-	const struct ssp_schema *s = ssp_rr_file_schema(rr);
+	const struct ssp_schema *s = ssp_rec_rd_file_schema(rr);
 	const struct ssp_meta *m;
 	size_t i;
 	unsigned t, k;
 
 	if (fmt == SSP_DUMP_JSON) {
 		printf("{\"header\":{\"file\":");
-		ssp_dump_json_str(stdout, ssp_rr_name(rr), strlen(ssp_rr_name(rr)));
-		printf(",\"format\":\"1.%u\",\"meta\":{", ssp_rr_version_minor(rr));
-		for (i = 0; i < ssp_rr_nmeta(rr); i++) {
-			m = ssp_rr_meta_at(rr, i);
+		ssp_dump_json_str(stdout, ssp_rec_rd_name(rr), strlen(ssp_rec_rd_name(rr)));
+		printf(",\"format\":\"1.%u\",\"meta\":{", ssp_rec_rd_version_minor(rr));
+		for (i = 0; i < ssp_rec_rd_nmeta(rr); i++) {
+			m = ssp_rec_rd_meta_at(rr, i);
 			printf(i ? "," : "");
 			ssp_dump_json_str(stdout, m->key, strlen(m->key));
 			putchar(':');
@@ -83,10 +83,10 @@ print_header(const struct ssp_rr *rr, enum ssp_dump_fmt fmt)
 		printf("]}}\n");
 		return;
 	}
-	printf("# file %s (format 1.%u)\n", ssp_rr_name(rr),
-	    ssp_rr_version_minor(rr));
-	for (i = 0; i < ssp_rr_nmeta(rr); i++) {
-		m = ssp_rr_meta_at(rr, i);
+	printf("# file %s (format 1.%u)\n", ssp_rec_rd_name(rr),
+	    ssp_rec_rd_version_minor(rr));
+	for (i = 0; i < ssp_rec_rd_nmeta(rr); i++) {
+		m = ssp_rec_rd_meta_at(rr, i);
 		printf("# %s: %s\n", m->key, m->value);
 	}
 	for (t = 0; t < s->ntypes; t++) {
@@ -99,9 +99,9 @@ print_header(const struct ssp_rr *rr, enum ssp_dump_fmt fmt)
 
 /* Slot of each file type of the current segment in the counts. */
 static void
-count_bind(struct counts *c, const struct ssp_rr *rr)
+count_bind(struct counts *c, const struct ssp_rec_rd *rr)
 {
-	const struct ssp_schema *s = ssp_rr_file_schema(rr);
+	const struct ssp_schema *s = ssp_rec_rd_file_schema(rr);
 	unsigned t;
 	size_t u;
 	int k;
@@ -111,7 +111,7 @@ count_bind(struct counts *c, const struct ssp_rr *rr)
 		errx(SSP_EXIT_FAIL, "out of memory");
 	c->nidx = s->ntypes;
 	for (t = 0; t < s->ntypes; t++) {
-		if ((k = ssp_schema_find(&ssp_event_schema, s->types[t].name)) >= 0) {
+		if ((k = ssp_rec_schema_find(&ssp_event_schema, s->types[t].name)) >= 0) {
 			c->idx[t] = (uint32_t)k;
 			continue;
 		}
@@ -163,7 +163,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
     struct counts *counts, struct ssp_dump **dp)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	static struct ssp_rec batch[256];
 	struct ssp_err e = { 0 };
 	uint64_t gen;
@@ -173,12 +173,12 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 		warnx("%s", e.msg);
 		return 1;
 	}
-	if (ssp_rr_open(&rr, in, ssp_magic_events, NULL, SSP_RR_CONCAT, &e) != SSP_OK) {
+	if (ssp_rec_rd_open(&rr, in, ssp_frame_magic_events, NULL, SSP_RR_CONCAT, &e) != SSP_OK) {
 		warnx("%s", e.msg);
 		ssp_in_close(in);
 		return 1;
 	}
-	gen = ssp_rr_strgen(rr);
+	gen = ssp_rec_rd_strgen(rr);
 	if (header)
 		print_header(rr, fmt);
 	if (counts != NULL)
@@ -188,9 +188,9 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 	else
 		ssp_dump_reader(*dp, rr);
 	/* a batch never spans two concatenated segments */
-	while ((got = ssp_rr_next_batch(rr, batch, 256, &e)) > 0 && rc == 0) {
-		if (ssp_rr_strgen(rr) != gen) {	/* a concatenated segment */
-			gen = ssp_rr_strgen(rr);
+	while ((got = ssp_rec_rd_next_batch(rr, batch, 256, &e)) > 0 && rc == 0) {
+		if (ssp_rec_rd_strgen(rr) != gen) {	/* a concatenated segment */
+			gen = ssp_rec_rd_strgen(rr);
 			if (header)
 				print_header(rr, fmt);
 			if (counts != NULL)
@@ -221,7 +221,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 		warnx("%s", e.msg);
 		rc = 1;
 	}
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	return rc;
 }

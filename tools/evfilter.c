@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ssp_cli.h"
-#include "ssp_event.h"
-#include "ssp_filter.h"
-#include "ssp_io.h"
+#include "base/cli.h"
+#include "config/filter.h"
+#include "io/io.h"
+#include "stream/event.h"
 
 #define PROG "evfilter"
 
@@ -157,8 +157,8 @@ main(int argc, char **argv)
 	struct ssp_err e = { 0 };
 	struct ssp_in *in;
 	struct ssp_out *o;
-	struct ssp_rr *rr;
-	struct ssp_rw *w;
+	struct ssp_rec_rd *rr;
+	struct ssp_rec_wr *w;
 	struct ssp_filter_stats st = { 0 };
 	struct ssp_progress pg;
 	int64_t from = 0, to = 0;
@@ -282,10 +282,10 @@ main(int argc, char **argv)
 		/* After damaged input, keep what came before it, but leave the
 		 * output without its end block so readers downstream see the
 		 * damage too.  After a failed write there is nothing to save. */
-		if (got == SSP_FILTER_EREAD && ssp_rw_flush(w, &e) != SSP_OK)
+		if (got == SSP_FILTER_EREAD && ssp_rec_wr_flush(w, &e) != SSP_OK)
 			warnx("%s", e.msg);
-		ssp_rw_abort(w);
-	} else if (ssp_rw_close(w, &e) != SSP_OK) {
+		ssp_rec_wr_abort(w);
+	} else if (ssp_rec_wr_close(w, &e) != SSP_OK) {
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;
 	}
@@ -295,7 +295,7 @@ main(int argc, char **argv)
 	}
 	if (want_stats)
 		stats(ssp_in_name(in), f, &st, verbose);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	ssp_filter_free(f);
 	if (ssp_cli_close_stdout(PROG) != 0)

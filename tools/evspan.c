@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ssp_cli.h"
-#include "ssp_evspan.h"
-#include "ssp_io.h"
-#include "ssp_rules.h"
-#include "ssp_topo.h"
+#include "base/cli.h"
+#include "config/rules.h"
+#include "config/topo.h"
+#include "io/io.h"
+#include "span/evspan.h"
 
 enum { OPT_SEED = 256, OPT_THREADS };
 

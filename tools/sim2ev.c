@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ssp_atoms.h"
-#include "ssp_cli.h"
-#include "ssp_conv.h"
-#include "ssp_io.h"
-#include "ssp_symtab.h"
+#include "base/atoms.h"
+#include "base/cli.h"
+#include "io/io.h"
+#include "source/conv.h"
+#include "source/symtab.h"
 
 #define MAX_SYMTABS   256
 #define NAMES_MAX     262144		/* distinct names taken from a log */
@@ -145,7 +145,7 @@ main(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "f:hIn:o:s:Vvz", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
-			if ((cfg.sim = ssp_sim_parse(optarg)) == SSP_SIM_NONE) {
+			if ((cfg.sim = ssp_event_sim_parse(optarg)) == SSP_SIM_NONE) {
 				warnx("unknown format '%s' (gem5, nicbm or ns3)", optarg);
 				usage(SSP_EXIT_USAGE);
 			}
@@ -231,7 +231,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "sim2ev: %s: pipe buffer %d KiB\n", ssp_in_name(in),
 		    ssp_in_pipe_size(in) >> 10);
 	stream = name != NULL ? strdup(name) : strcmp(inpath, "-") == 0 ?
-	    strdup(ssp_sim_name(cfg.sim)) : ssp_path_stem(inpath);
+	    strdup(ssp_event_sim_name(cfg.sim)) : ssp_path_stem(inpath);
 	if (stream == NULL)
 		err(1, NULL);
 	meta[nmeta++] = (struct ssp_meta){ "source", ssp_in_name(in) };

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_cli.h"
-#include "ssp_span.h"
-#include "ssp_synsim.h"
+#include "base/cli.h"
+#include "stream/span.h"
+#include "synth/synsim.h"
 
 enum {
 	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
@@ -143,7 +143,7 @@ tm(const char *opt, const char *arg)
 }
 
 static void
-print_stats(const struct ssp_syn_result *r, int zlevel)
+print_stats(const struct ssp_synsim_result *r, int zlevel)
 {
 	uint64_t total = 0;
 	unsigned i, k, o, n;
@@ -151,7 +151,7 @@ print_stats(const struct ssp_syn_result *r, int zlevel)
 	fprintf(stderr, "%-26s %12s %10s %10s  %s\n", "log", "bytes", "lines",
 	    "events", "lines without an event");
 	for (i = 0; i < r->nlogs; i++) {
-		const struct ssp_syn_logstat *l = &r->logs[i];
+		const struct ssp_synsim_logstat *l = &r->logs[i];
 		uint64_t ev = 0;
 
 		for (k = 0; k < SSP_EV_NTYPES; k++)
@@ -160,7 +160,7 @@ print_stats(const struct ssp_syn_result *r, int zlevel)
 		    l->file, l->io.bytes, l->io.lines, ev);
 		for (k = 0; k < SSP_SYNSKIP_N; k++)
 			if (l->nskip[k] > 0)
-				fprintf(stderr, " %s=%" PRIu64, ssp_syn_skip_name(k),
+				fprintf(stderr, " %s=%" PRIu64, ssp_synsim_skip_name(k),
 				    l->nskip[k]);
 		if (l->glued > 0)
 			fprintf(stderr, " (glued=%" PRIu64 ")", l->glued);
@@ -237,15 +237,15 @@ main(int argc, char **argv)
 		{ "zstd-level", required_argument, NULL, O_ZLEVEL },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ssp_syn_params p;
-	struct ssp_syn_result res;
+	struct ssp_synsim_params p;
+	struct ssp_synsim_result res;
 	struct ssp_err e = { 0 };
 	char cmdline[2048], o[40];
 	const char *errstr;
 	size_t n = 0;
 	int ch, stats = 0, i, li = -1;
 
-	ssp_syn_defaults(&p);
+	ssp_synsim_defaults(&p);
 	while ((ch = getopt_long(argc, argv, "c:H:hn:s:Vvz", longopts,
 	    &li)) != -1) {
 		/* the option's name, for messages */
@@ -278,7 +278,7 @@ main(int argc, char **argv)
 		case O_ETH_LAT: p.eth_lat = tm(o, optarg); break;
 		case O_EXEC_RATE: p.exec_rate = frac(o, optarg, 1e6); break;
 		case O_GEM5_DIALECT:
-			if (ssp_syn_gem5_dialect(optarg, &p.gem5_dialect) != 0)
+			if (ssp_synsim_gem5_dialect(optarg, &p.gem5_dialect) != 0)
 				bad(o, optarg, "want a comma-separated list of "
 				    "current, fmtflag, noposted, nobar");
 			break;
@@ -291,9 +291,9 @@ main(int argc, char **argv)
 		case O_ITR: p.itr = tm(o, optarg); break;
 		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
 		case O_NICBM_DIALECT:
-			if ((i = ssp_syn_nicbm_dialect(optarg)) < 0)
+			if ((i = ssp_synsim_nicbm_dialect(optarg)) < 0)
 				bad(o, optarg, "want upstream, columbo or sigcomm22");
-			p.nicbm_dialect = (enum ssp_syn_nicbm)i;
+			p.nicbm_dialect = (enum ssp_synsim_nicbm)i;
 			break;
 		case O_NONPOSTED: p.nonposted = frac(o, optarg, 1); break;
 		case O_PACE:
@@ -318,7 +318,7 @@ main(int argc, char **argv)
 			warnx("too many arguments");
 		usage(SSP_EXIT_USAGE);
 	}
-	if (ssp_syn_check(&p, &e) != SSP_OK) {
+	if (ssp_synsim_check(&p, &e) != SSP_OK) {
 		warnx("%s", e.msg);
 		usage(SSP_EXIT_USAGE);
 	}
@@ -330,11 +330,11 @@ main(int argc, char **argv)
 	if (n < sizeof(cmdline))
 		snprintf(cmdline + n, sizeof(cmdline) - n, " DIR");
 	p.cmdline = cmdline;
-	if (ssp_syn_run(&p, argv[optind], &res, &e) != SSP_OK)
+	if (ssp_synsim_run(&p, argv[optind], &res, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (stats)
 		print_stats(&res, p.zlevel);
-	ssp_syn_result_free(&res);
+	ssp_synsim_result_free(&res);
 	if (ssp_cli_close_stdout("simsynth") != 0)
 		return SSP_EXIT_FAIL;
 	return 0;

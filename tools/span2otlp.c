@@ -12,13 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ssp_buf.h"
-#include "ssp_cli.h"
-#include "ssp_http.h"
-#include "ssp_io.h"
-#include "ssp_otlp.h"
-#include "ssp_varint.h"
-#include "ssp_span.h"
+#include "base/buf.h"
+#include "base/cli.h"
+#include "base/varint.h"
+#include "io/io.h"
+#include "sink/http.h"
+#include "sink/otlp.h"
+#include "stream/span.h"
 
 #define PROG "span2otlp"
 #define DEFAULT_BATCH 8192
@@ -231,7 +231,7 @@ main(int argc, char **argv)
 	struct sink k = { 0 };
 	struct ssp_err e = { 0 };
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec r;
 	const struct ssp_otlp_stats *st;
 	const char *outpath = NULL, *errstr, *proto = NULL, *hdrs[MAX_HEADERS];
@@ -361,12 +361,12 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
 	ssp_progress_init(&pg, ssp_in_size(in), "spans");
-	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
+	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
 		if (ssp_otlp_full(k.o, &r))
 			flush(&k);
 		if (ssp_otlp_add(k.o, &r, &e) != SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
-		ssp_progress_tick(&pg, ssp_in_rawpos(in), ssp_rr_records(rr),
+		ssp_progress_tick(&pg, ssp_in_rawpos(in), ssp_rec_rd_records(rr),
 		    ssp_otlp_stats(k.o)->spans);
 	}
 	ssp_progress_done(&pg);
@@ -428,7 +428,7 @@ main(int argc, char **argv)
 		rc = SSP_EXIT_FAIL;
 	}
 	ssp_otlp_close(k.o);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	ssp_buf_free(&k.buf);
 	if (ssp_cli_close_stdout(PROG) != 0)

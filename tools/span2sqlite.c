@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ssp_cli.h"
-#include "ssp_io.h"
-#include "ssp_span.h"
-#include "ssp_sqlite.h"
+#include "base/cli.h"
+#include "io/io.h"
+#include "sink/sqlite.h"
+#include "stream/span.h"
 
 #define PROG "span2sqlite"
 
@@ -137,7 +137,7 @@ main(int argc, char **argv)
 	struct ssp_err e = { 0 };
 	struct ssp_sqlite *d;
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct tick_ctx tc;
 	const char *db, *input;
 	char tool[64];
@@ -209,7 +209,7 @@ main(int argc, char **argv)
 	}
 	ssp_progress_done(&tc.p);
 	t1 = ssp_now_ns();
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	if (tc.p.on)	/* indexes of a large new database take a while */
 		fprintf(stderr, "\rspan2sqlite: indexing and writing %s\033[K", db);

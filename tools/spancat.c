@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_cli.h"
-#include "ssp_dump.h"
-#include "ssp_io.h"
-#include "ssp_span.h"
-#include "ssp_spantree.h"
+#include "base/cli.h"
+#include "io/io.h"
+#include "sink/dump.h"
+#include "sink/spantree.h"
+#include "stream/span.h"
 
 enum mode { M_DUMP, M_COUNT, M_TREE };
 
@@ -48,17 +48,17 @@ usage(int code)
 }
 
 static void
-print_header(const struct ssp_rr *rr)
+print_header(const struct ssp_rec_rd *rr)
 {
-	const struct ssp_schema *s = ssp_rr_file_schema(rr);
+	const struct ssp_schema *s = ssp_rec_rd_file_schema(rr);
 	size_t i;
 	unsigned t, k;
 
-	printf("# stream %s (format 1.%u)\n", ssp_rr_name(rr),
-	    ssp_rr_version_minor(rr));
-	for (i = 0; i < ssp_rr_nmeta(rr); i++)
-		printf("# %s: %s\n", ssp_rr_meta_at(rr, i)->key,
-		    ssp_rr_meta_at(rr, i)->value);
+	printf("# stream %s (format 1.%u)\n", ssp_rec_rd_name(rr),
+	    ssp_rec_rd_version_minor(rr));
+	for (i = 0; i < ssp_rec_rd_nmeta(rr); i++)
+		printf("# %s: %s\n", ssp_rec_rd_meta_at(rr, i)->key,
+		    ssp_rec_rd_meta_at(rr, i)->value);
 	for (t = 0; t < s->ntypes; t++) {
 		printf("# type %u %s:", t + 1, s->types[t].name);
 		for (k = 0; k < s->types[t].nf; k++)
@@ -95,7 +95,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
     struct counts *c)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_dump *d = NULL;
 	struct ssp_spantree *tree = NULL;
 	struct ssp_span_source *src = NULL;
@@ -114,7 +114,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 		return 1;
 	}
 	if ((n = ssp_span_reader_sources(rr, NULL, 0)) < 0) {
-		warnx("%s: bad stream list in the header", ssp_rr_name(rr));
+		warnx("%s: bad stream list in the header", ssp_rec_rd_name(rr));
 		n = 0;
 	}
 	if ((src = calloc((size_t)n + 1, sizeof(*src))) == NULL ||
@@ -132,7 +132,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 	if (mode == M_TREE && (tree = ssp_spantree_new(rr,
 	    (const char *const *)names, (size_t)n)) == NULL)
 		errx(SSP_EXIT_FAIL, "out of memory");
-	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
+	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
 		switch (mode) {
 		case M_DUMP:
 			ssp_dump_rec(d, &r);
@@ -159,7 +159,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 		free(names[i]);
 	free(names);
 	free(src);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	return rc;
 }

@@ -9,9 +9,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "config/filter.h"
 #include "fuzz_mem.h"
-#include "ssp_event.h"
-#include "ssp_filter.h"
+#include "stream/event.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,9 +25,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ssp_in *in = fuzz_in(data, size, SSP_IN_ZSTD_AUTO), *in2;
 	struct ssp_filter *f = ssp_filter_new();
 	struct ssp_filter_stats st = { 0 };
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_rec r;
 	struct ssp_err e;
 	int fd = memfd_create("out", MFD_CLOEXEC), res;
@@ -43,27 +43,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (ssp_filter_writer_open(f, &w, o, rr, "fuzz", &e) != SSP_OK) {
 		ssp_out_abort(o);
-		ssp_rr_close(rr);
+		ssp_rec_rd_close(rr);
 		goto out;
 	}
 	res = ssp_filter_run(f, rr, w, &st, UINT64_MAX, &e);
 	if (res == SSP_FILTER_EWRITE || (res == 0 && st.in != st.kept))
 		abort();
-	ssp_rw_flush(w, &e);
+	ssp_rec_wr_flush(w, &e);
 	if (res == 0)
-		ssp_rw_close(w, &e);
+		ssp_rec_wr_close(w, &e);
 	else
-		ssp_rw_abort(w);
+		ssp_rec_wr_abort(w);
 	ssp_out_close(o, &e);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	/* read both again and compare event by event */
 	ssp_in_close(in);
 	in = fuzz_in(data, size, SSP_IN_ZSTD_AUTO);
 	if (ssp_event_reader_open(&rr, in, &e) != SSP_OK)
 		abort();
-	while (n < MAXREC && n < st.kept && ssp_rr_next(rr, &got[n], &e) == 1)
+	while (n < MAXREC && n < st.kept && ssp_rec_rd_next(rr, &got[n], &e) == 1)
 		n++;
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	lseek(fd, 0, SEEK_SET);
 	if (ssp_in_fdopen(&in2, dup(fd), "copy", 0, &e) != SSP_OK ||
 	    ssp_event_reader_open(&rr, in2, &e) != SSP_OK)
@@ -71,15 +71,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < n; i++) {
 		unsigned k;
 
-		if (ssp_rr_next(rr, &r, &e) != 1 || r.ts != got[i].ts ||
+		if (ssp_rec_rd_next(rr, &r, &e) != 1 || r.ts != got[i].ts ||
 		    r.type != got[i].type || r.nf != got[i].nf)
 			abort();
 		for (k = 0; k < r.nf; k++)
-			if (ssp_rr_file_schema(rr)->types[r.ftag - 1].f[k].enc != 's' &&
+			if (ssp_rec_rd_file_schema(rr)->types[r.ftag - 1].f[k].enc != 's' &&
 			    r.f[k] != got[i].f[k])
 				abort();
 	}
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in2);
 out:
 	close(fd);

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_cli.h"
-#include "ssp_event.h"
-#include "ssp_filter.h"
+#include "base/cli.h"
+#include "config/filter.h"
+#include "stream/event.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,8 +3,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "config/filter.h"
 #include "fuzz_mem.h"
-#include "ssp_filter.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_io.h"
-#include "ssp_lines.h"
+#include "io/io.h"
+#include "io/lines.h"
 
 #define F_FOLLOW 1
 #define F_BREAKS 2

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/atoms.h"
 #include "fuzz_mem.h"
-#include "ssp_atoms.h"
-#include "ssp_lines.h"
-#include "ssp_parse.h"
-#include "ssp_symtab.h"
+#include "io/lines.h"
+#include "source/parser.h"
+#include "source/symtab.h"
 
 static inline void
 fuzz_parse(enum ssp_sim sim, const uint8_t *data, size_t size,
@@ -52,7 +52,7 @@ fuzz_parse(enum ssp_sim sim, const uint8_t *data, size_t size,
 	while (ssp_lines_next(l, &line, &len, NULL) == SSP_LINE) {
 		ssp_parser_line(p, line, len, &pl);
 		if (pl.skip == SSP_SKIP_NONE) {
-			const struct ssp_rtype *t;
+			const struct ssp_rec_type *t;
 
 			if (pl.ev.type >= SSP_EV_NTYPES || ssp_event_sim(pl.ev.type) != sim)
 				abort();

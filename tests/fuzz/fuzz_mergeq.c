@@ -3,8 +3,8 @@
  * streams separated by the 4 bytes "\377SEP" (the first byte's low bit
  * asks for the reader thread).  Whatever the streams hold (damage,
  * concatenated segments, strings redefined, time going backwards),
- * ssp_mq_run must give the records, string texts, resets, ends and
- * errors of ssp_merge over ssp_rr_next, in the same order.
+ * ssp_mergeq_run must give the records, string texts, resets, ends and
+ * errors of ssp_merge over ssp_rec_rd_next, in the same order.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "fuzz_mem.h"
-#include "ssp_event.h"
-#include "ssp_merge.h"
-#include "ssp_mergeq.h"
+#include "span/mergeq.h"
+#include "stream/event.h"
+#include "stream/merge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -78,19 +78,19 @@ log_rec(struct log *l, unsigned i, const struct ssp_rec *r,
 static const char *
 rr_str(const void *ctx, size_t i, uint64_t id)
 {
-	struct ssp_rr *const *rr = ctx;
+	struct ssp_rec_rd *const *rr = ctx;
 
-	return ssp_rr_str(rr[i], id, NULL);
+	return ssp_rec_rd_str(rr[i], id, NULL);
 }
 
 static const char *
 mq_str(const void *ctx, size_t i, uint64_t id)
 {
-	return ssp_mq_str(ctx, i, id, NULL);
+	return ssp_mergeq_str(ctx, i, id, NULL);
 }
 
 struct direct {
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	uint64_t gen;
 	int reset;
 };
@@ -99,10 +99,10 @@ static int
 direct_next(void *arg, struct ssp_rec *r, struct ssp_err *e)
 {
 	struct direct *d = arg;
-	int got = ssp_rr_next(d->rr, r, e);
+	int got = ssp_rec_rd_next(d->rr, r, e);
 
-	if (got == 1 && ssp_rr_strgen(d->rr) != d->gen) {
-		d->gen = ssp_rr_strgen(d->rr);
+	if (got == 1 && ssp_rec_rd_strgen(d->rr) != d->gen) {
+		d->gen = ssp_rec_rd_strgen(d->rr);
 		d->reset = 1;
 	}
 	return got;
@@ -111,7 +111,7 @@ direct_next(void *arg, struct ssp_rec *r, struct ssp_err *e)
 /* Open readers on the parts; those whose header is bad are left out. */
 static size_t
 open_all(const uint8_t **part, const size_t *plen, size_t np,
-    struct ssp_in **in, struct ssp_rr **rr)
+    struct ssp_in **in, struct ssp_rec_rd **rr)
 {
 	struct ssp_err e;
 	size_t k, n = 0;
@@ -128,12 +128,12 @@ open_all(const uint8_t **part, const size_t *plen, size_t np,
 }
 
 static void
-close_all(struct ssp_in **in, struct ssp_rr **rr, size_t n)
+close_all(struct ssp_in **in, struct ssp_rec_rd **rr, size_t n)
 {
 	size_t k;
 
 	for (k = 0; k < n; k++) {
-		ssp_rr_close(rr[k]);
+		ssp_rec_rd_close(rr[k]);
 		ssp_in_close(in[k]);
 	}
 }
@@ -144,10 +144,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *part[MAXS], *p, *end;
 	size_t plen[MAXS], np = 0, n, k, cnt;
 	struct ssp_in *in[MAXS];
-	struct ssp_rr *rr[MAXS];
+	struct ssp_rec_rd *rr[MAXS];
 	struct direct d[MAXS];
 	struct ssp_merge *m;
-	struct ssp_mq *q;
+	struct ssp_mergeq *q;
 	const struct ssp_rec *r;
 	struct ssp_err e;
 	struct log want = { 0 }, got = { 0 };
@@ -178,7 +178,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	for (k = 0; k < n; k++) {
 		d[k].rr = rr[k];
-		d[k].gen = ssp_rr_strgen(rr[k]);
+		d[k].gen = ssp_rec_rd_strgen(rr[k]);
 		d[k].reset = 0;
 		ssp_merge_set(m, k, direct_next, &d[k]);
 	}
@@ -202,9 +202,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close_all(in, rr, n);
 
 	n = open_all(part, plen, np, in, rr);
-	if (ssp_mq_new(&q, rr, in, n, threaded, &e) != SSP_OK)
+	if (ssp_mergeq_new(&q, rr, in, n, threaded, &e) != SSP_OK)
 		abort();
-	while ((rc = ssp_mq_run(q, &i, &r, &cnt, &e)) != SSP_MQ_DONE) {
+	while ((rc = ssp_mergeq_run(q, &i, &r, &cnt, &e)) != SSP_MQ_DONE) {
 		if (rc == SSP_MQ_END)
 			add(&got, "end %u\n", i);
 		else if (rc == SSP_MQ_ERR)
@@ -214,14 +214,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else {
 			if (cnt == 0)
 				abort();
-			for (k = 0; k < cnt; k++, r = ssp_mq_rec_next(r))
+			for (k = 0; k < cnt; k++, r = ssp_mergeq_rec_next(r))
 				log_rec(&got, i, r, mq_str, q);
 		}
 	}
 	for (k = 0; k < n; k++)
 		add(&got, "backwards %zu %llu\n", k,
-		    (unsigned long long)ssp_mq_backwards(q, k));
-	ssp_mq_free(q);
+		    (unsigned long long)ssp_mergeq_backwards(q, k));
+	ssp_mergeq_free(q);
 	close_all(in, rr, n);
 
 	if (want.len != got.len || (want.len > 0 &&

@@ -5,11 +5,11 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "base/strfmt.h"
 #include "fuzz_mem.h"
-#include "ssp_json.h"
-#include "ssp_otlp.h"
-#include "ssp_pb.h"
-#include "ssp_span.h"
+#include "sink/otlp.h"
+#include "sink/pb.h"
+#include "stream/span.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,7 +52,7 @@ check_pb(const uint8_t *p, size_t n, int kind)
 		}
 		if (h == 0)
 			abort();
-		if (h == S && ssp_utf8_valid((const char *)f.p, f.n) != f.n)
+		if (h == S && ssp_strfmt_utf8_valid((const char *)f.p, f.n) != f.n)
 			abort();
 		if ((h == B8 && f.n != 8) || (h == B16 && f.n != 16))
 			abort();
@@ -81,8 +81,8 @@ check_req(void *ctx, struct ssp_buf *b, size_t nspans)
 	if (nspans == 0 || (nspans > 1 && z->max > 0 && b->len > z->max))
 		abort();
 	if (z->proto == SSP_OTLP_JSON) {
-		if (ssp_json_find((const char *)b->p, b->len, path, 1, &v,
-		    &vl) != 1 || ssp_utf8_valid((const char *)b->p, b->len) !=
+		if (ssp_strfmt_json_find((const char *)b->p, b->len, path, 1, &v,
+		    &vl) != 1 || ssp_strfmt_utf8_valid((const char *)b->p, b->len) !=
 		    b->len)
 			abort();
 	} else {
@@ -102,7 +102,7 @@ run(const uint8_t *data, size_t size, enum ssp_otlp_proto proto, size_t batch,
 	struct ssp_in *in = fuzz_in(data, size, SSP_IN_ZSTD_AUTO);
 	struct ssp_buf b = SSP_BUF_INIT;
 	struct ssp_otlp *o;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec r;
 	struct ssp_err e;
 	size_t n;
@@ -113,7 +113,7 @@ run(const uint8_t *data, size_t size, enum ssp_otlp_proto proto, size_t batch,
 	if (ssp_span_reader_open(&rr, in, &e) == SSP_OK) {
 		if (ssp_otlp_open(&o, &oo, rr, &e) == SSP_OK) {
 			for (;;) {
-				int got = ssp_rr_next(rr, &r, &e);
+				int got = ssp_rec_rd_next(rr, &r, &e);
 
 				if (got == 1 && !ssp_otlp_full(o, &r)) {
 					if (ssp_otlp_add(o, &r, &e) != SSP_OK)
@@ -129,9 +129,9 @@ run(const uint8_t *data, size_t size, enum ssp_otlp_proto proto, size_t batch,
 					if (ssp_otlp_encode(o, &b, &n, &e) != SSP_OK)
 						abort();
 					if (proto == SSP_OTLP_JSON) {
-						if (ssp_json_find((const char *)b.p,
+						if (ssp_strfmt_json_find((const char *)b.p,
 						    b.len, path, 1, &v, &vl) != 1 ||
-						    ssp_utf8_valid((const char *)b.p,
+						    ssp_strfmt_utf8_valid((const char *)b.p,
 						    b.len) != b.len)
 							abort();
 					} else
@@ -145,7 +145,7 @@ run(const uint8_t *data, size_t size, enum ssp_otlp_proto proto, size_t batch,
 			ssp_otlp_finish(o);
 			ssp_otlp_close(o);
 		}
-		ssp_rr_close(rr);
+		ssp_rec_rd_close(rr);
 	}
 	ssp_in_close(in);
 	ssp_buf_free(&b);

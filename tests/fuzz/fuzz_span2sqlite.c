@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "fuzz_mem.h"
-#include "ssp_span.h"
-#include "ssp_sqlite.h"
+#include "sink/sqlite.h"
+#include "stream/span.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,7 +42,7 @@ direct(const uint8_t *data, size_t size, int want, int64_t n)
 	    .trace_cache = 1, .source = "fuzz", .now = 1, .sort_mem = 1 };
 	struct ssp_sqlite_stats st;
 	struct ssp_sqlite *d;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_err e;
 	char path[64];
 	sqlite3 *db;
@@ -71,7 +71,7 @@ direct(const uint8_t *data, size_t size, int want, int64_t n)
 		ssp_sqlite_abort(d);
 	}
 	unlink(path);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 }
 
@@ -82,7 +82,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ssp_sqlite_opts o = { .events = 1, .span_cache = 2,
 	    .trace_cache = 1, .source = "fuzz", .now = 1 };
 	struct ssp_sqlite_stats st;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_err e;
 	sqlite3 *db;
 
@@ -106,7 +106,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 		}
 		sqlite3_close(db);
-		ssp_rr_close(rr);
+		ssp_rec_rd_close(rr);
 		direct(data, size, r, n);
 	}
 	ssp_in_close(in);

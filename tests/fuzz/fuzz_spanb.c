@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_spanb.h"
+#include "span/spanb.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -118,7 +118,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i + 6 <= size; i += 6) {
 		const uint8_t *p = data + i;
 		unsigned st5 = p[0] % 6, type = p[1] % (SSP_EV_NTYPES + 1), nf, f;
-		const struct ssp_rtype *rt;
+		const struct ssp_rec_type *rt;
 
 		if (st5 == 5) {		/* end a stream early now and then */
 			ssp_spanb_stream_end(b, p[1] % 5, &e);

@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "base/atoms.h"
 #include "fuzz_mem.h"
-#include "ssp_atoms.h"
-#include "ssp_symtab.h"
+#include "source/symtab.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_topo.h"
+#include "config/topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -18,9 +18,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ssp_cli.h"
-#include "ssp_event.h"
-#include "ssp_io.h"
+#include "base/cli.h"
+#include "io/io.h"
+#include "stream/event.h"
 
 enum { CLIENT, SERVER, CNIC, SNIC, NET, NSTREAMS };
 static const char *const names[NSTREAMS] = {
@@ -29,7 +29,7 @@ static const enum ssp_sim sims[NSTREAMS] = {
 	SSP_SIM_GEM5, SSP_SIM_GEM5, SSP_SIM_NICBM, SSP_SIM_NICBM, SSP_SIM_NS3 };
 
 static struct ssp_out *out[NSTREAMS];
-static struct ssp_rw *w[NSTREAMS];
+static struct ssp_rec_wr *w[NSTREAMS];
 static struct ssp_err e;
 
 /* Per-request buffer of each stream's events, sorted by time like the
@@ -45,7 +45,7 @@ static size_t nbuf[NSTREAMS];
 static uint64_t
 str(int s, const char *t)
 {
-	uint64_t id = ssp_rw_str(w[s], t, strlen(t), &e);
+	uint64_t id = ssp_rec_wr_str(w[s], t, strlen(t), &e);
 
 	if (id == 0)
 		errx(1, "%s", e.msg);
@@ -55,7 +55,7 @@ str(int s, const char *t)
 static void
 put(int s, const struct ssp_rec *r)
 {
-	if (ssp_rw_put(w[s], r, &e) != SSP_OK)
+	if (ssp_rec_wr_put(w[s], r, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
 }
 
@@ -352,7 +352,7 @@ main(int argc, char **argv)
 	func(SERVER, 2000000000LL + n * PERIOD, "entry_SYSCALL_64");
 	for (s = 0; s < NSTREAMS; s++) {
 		flush(s);
-		if (ssp_rw_close(w[s], &e) != SSP_OK ||
+		if (ssp_rec_wr_close(w[s], &e) != SSP_OK ||
 		    ssp_out_close(out[s], &e) != SSP_OK)
 			errx(1, "%s", e.msg);
 	}
@@ -362,7 +362,7 @@ main(int argc, char **argv)
 	fprintf(tf, "# SimBricks dumbbell written by mkdumbbell (N = %lld)\n"
 	    "type,name,kind,file\n", (long long)n);
 	for (s = 0; s < NSTREAMS; s++)
-		fprintf(tf, "stream,%s,%s,%s%s\n", names[s], ssp_sim_kind(sims[s]),
+		fprintf(tf, "stream,%s,%s,%s%s\n", names[s], ssp_event_sim_kind(sims[s]),
 		    names[s], sfx);
 	fprintf(tf, "pcie,client,client-nic,system.pc.simbricks_0\n"
 	    "pcie,server,server-nic\n"

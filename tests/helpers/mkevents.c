@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_cli.h"
-#include "ssp_event.h"
+#include "base/cli.h"
+#include "stream/event.h"
 
 #include "mkevents-syms.h"
 
@@ -30,7 +30,7 @@
 #define NOTHER (sizeof(other_syms) / sizeof(other_syms[0]))
 #define MAXMETA 16
 
-static struct ssp_rw *w;
+static struct ssp_rec_wr *w;
 static struct ssp_err e;
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t bl_id[NBL], other_id[NOTHER];
@@ -47,7 +47,7 @@ rnd(void)	/* xorshift64* */
 static uint64_t
 str(const char *s)
 {
-	uint64_t id = ssp_rw_str(w, s, strlen(s), &e);
+	uint64_t id = ssp_rec_wr_str(w, s, strlen(s), &e);
 
 	if (id == 0)
 		errx(1, "%s", e.msg);
@@ -57,7 +57,7 @@ str(const char *s)
 static void
 put(struct ssp_rec *r)
 {
-	if (ssp_rw_put(w, r, &e) != SSP_OK)
+	if (ssp_rec_wr_put(w, r, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
 }
 
@@ -351,7 +351,7 @@ text(void)
 	char buf[65536], *p, *tok, *eq;
 	unsigned line = 0;
 	struct ssp_rec r;
-	const struct ssp_rtype *t;
+	const struct ssp_rec_type *t;
 	int k;
 
 	while (fgets(buf, sizeof(buf), stdin) != NULL) {
@@ -363,7 +363,7 @@ text(void)
 		r.ts = (int64_t)value(tok, SSP_ENC_T, line, "ts");
 		if ((tok = token(&p, line)) == NULL)
 			errx(2, "line %u: no event type", line);
-		if ((k = ssp_schema_find(&ssp_event_schema, tok)) < 0)
+		if ((k = ssp_rec_schema_find(&ssp_event_schema, tok)) < 0)
 			errx(2, "line %u: unknown event type '%s'", line, tok);
 		r.type = (uint32_t)k;
 		t = &ssp_event_schema.types[k];
@@ -371,7 +371,7 @@ text(void)
 			if ((eq = strchr(tok, '=')) == NULL)
 				errx(2, "line %u: '%s' is not name=value", line, tok);
 			*eq = '\0';
-			if ((k = ssp_rtype_field(t, tok)) < 0)
+			if ((k = ssp_rec_type_field(t, tok)) < 0)
 				errx(2, "line %u: %s has no field '%s'", line,
 				    t->name, tok);
 			r.f[k] = value(eq + 1, t->f[k].enc, line, tok);
@@ -438,7 +438,7 @@ main(int argc, char **argv)
 		text();
 	else
 		synthetic((uint64_t)n, alltypes, start);
-	if (ssp_rw_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
+	if (ssp_rec_wr_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
 	return 0;
 }

@@ -22,12 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_cli.h"
-#include "ssp_span.h"
+#include "base/cli.h"
+#include "stream/span.h"
 
 enum { CLIENT, CLIENT_NIC, NET, SERVER_NIC, SERVER, NSTREAMS };
 
-static struct ssp_rw *w;
+static struct ssp_rec_wr *w;
 static struct ssp_err e;
 static int with_events, jitter, links_last;
 static struct ssp_rec *late;	/* -L: link records held back */
@@ -38,7 +38,7 @@ static const uint64_t trace_hi = 0x5353500000000001ull;
 static uint64_t
 str(const char *s)
 {
-	uint64_t id = ssp_rw_str(w, s, strlen(s), &e);
+	uint64_t id = ssp_rec_wr_str(w, s, strlen(s), &e);
 
 	if (id == 0)
 		errx(1, "%s", e.msg);
@@ -48,7 +48,7 @@ str(const char *s)
 static void
 put(struct ssp_rec *r)
 {
-	if (ssp_rw_put(w, r, &e) != SSP_OK)
+	if (ssp_rec_wr_put(w, r, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
 }
 
@@ -293,7 +293,7 @@ main(int argc, char **argv)
 	for (i = 0; i < nlate; i++)
 		put(&late[i]);
 	free(late);
-	if (ssp_rw_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
+	if (ssp_rec_wr_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
 	return 0;
 }

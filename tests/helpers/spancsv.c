@@ -9,8 +9,8 @@
 #include <err.h>
 #include <stdio.h>
 
-#include "ssp_dump.h"
-#include "ssp_span.h"
+#include "sink/dump.h"
+#include "stream/span.h"
 
 int
 main(int argc, char **argv)
@@ -18,7 +18,7 @@ main(int argc, char **argv)
 	struct ssp_span_source src[256];
 	struct ssp_err e = { 0 };
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_dump *d;
 	struct ssp_rec r;
 	int n, i, got;
@@ -35,15 +35,15 @@ main(int argc, char **argv)
 		errx(1, "bad stream metadata in the header");
 	for (i = 0; i < n && i < 256; i++)
 		printf("# stream: %.*s %s\n", (int)src[i].namelen, src[i].name,
-		    ssp_sim_name(src[i].sim));
+		    ssp_event_sim_name(src[i].sim));
 	if ((d = ssp_dump_new(stdout, SSP_DUMP_CSV, rr)) == NULL)
 		errx(1, "out of memory");
-	while ((got = ssp_rr_next(rr, &r, &e)) == 1)
+	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1)
 		ssp_dump_rec(d, &r);
 	if (got < 0)
 		errx(1, "%s", e.msg);
 	ssp_dump_free(d);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	return fclose(stdout) == 0 ? 0 : 1;
 }

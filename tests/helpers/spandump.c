@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ssp_io.h"
-#include "ssp_span.h"
+#include "io/io.h"
+#include "stream/span.h"
 
 struct sp { uint64_t hi, lo, id, parent; unsigned kind; size_t nev, first; };
 struct ln { uint64_t span, hi, lo, target; size_t seq; };
@@ -43,7 +43,7 @@ int
 main(int argc, char **argv)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec r;
 	struct ssp_err e = { 0 };
 	struct sp *sp = NULL;
@@ -62,7 +62,7 @@ main(int argc, char **argv)
 	if (ssp_in_open(&in, argv[optind], SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK ||
 	    ssp_span_reader_open(&rr, in, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
-	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
+	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
 		if (r.type < SSP_SK_NKINDS) {
 			if ((sp = realloc(sp, (nsp + 1) * sizeof(*sp))) == NULL)
 				err(1, NULL);
@@ -124,7 +124,7 @@ main(int argc, char **argv)
 			    ln[j].hi, ln[j].lo, ln[j].target);
 		printf("\n");
 	}
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	free(sp);
 	free(ln);

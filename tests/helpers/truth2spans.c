@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ssp_cli.h"
-#include "ssp_span.h"
+#include "base/cli.h"
+#include "stream/span.h"
 
 #define MAXF 8
 #define MAXSTREAMS 256
@@ -120,7 +120,7 @@ main(int argc, char **argv)
 	struct rows topo = { 0 }, truth = { 0 };
 	struct ssp_err e = { 0 };
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_rec r;
 	size_t i, nsrc = 0, k;
 	int ch, rule = 0;
@@ -144,7 +144,7 @@ main(int argc, char **argv)
 
 		if (t->nf >= 3 && strcmp(t->f[0], "stream") == 0)
 			src[nsrc++] = (struct ssp_span_source){ t->f[1], 0,
-			    ssp_sim_parse_kind(t->f[2]) };
+			    ssp_event_sim_parse_kind(t->f[2]) };
 	}
 	if (ssp_out_open(&o, NULL, 0, &e) != SSP_OK ||
 	    ssp_span_writer_open(&w, o, "truth2spans", src, nsrc, 0, &e) != SSP_OK)
@@ -197,7 +197,7 @@ main(int argc, char **argv)
 			r.f[SSP_SA_NET_UID] = num(b + 1, 10);
 			break;
 		}
-		if (ssp_rw_put(w, &r, &e) != SSP_OK)
+		if (ssp_rec_wr_put(w, &r, &e) != SSP_OK)
 			errx(1, "%s", e.msg);
 		for (a = t->f[6]; *a != '\0'; ) {	/* links */
 			uint64_t to = strtoull(a, &b, 10);
@@ -210,12 +210,12 @@ main(int argc, char **argv)
 			r.f[SSP_LF_SPAN] = sid(num(t->f[0], 10));
 			r.f[SSP_LF_TARGET] = sid(to);
 			r.f[SSP_LF_TRACE_LO] = sid(to);
-			if (ssp_rw_put(w, &r, &e) != SSP_OK)
+			if (ssp_rec_wr_put(w, &r, &e) != SSP_OK)
 				errx(1, "%s", e.msg);
 			a = b;
 		}
 	}
-	if (ssp_rw_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
+	if (ssp_rec_wr_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
 	unload(&topo);
 	unload(&truth);

@@ -18,12 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ssp_cli.h"
-#include "ssp_event.h"
-#include "ssp_io.h"
+#include "base/cli.h"
+#include "io/io.h"
+#include "stream/event.h"
 
 static int
-parse_value(const char *v, char enc, struct ssp_rw *w, uint64_t *out,
+parse_value(const char *v, char enc, struct ssp_rec_wr *w, uint64_t *out,
     struct ssp_err *e)
 {
 	const char *errstr;
@@ -33,7 +33,7 @@ parse_value(const char *v, char enc, struct ssp_rw *w, uint64_t *out,
 
 	switch (enc) {
 	case SSP_ENC_S:
-		if ((*out = ssp_rw_str(w, v, strlen(v), e)) == 0)
+		if ((*out = ssp_rec_wr_str(w, v, strlen(v), e)) == 0)
 			return -1;
 		return 0;
 	case SSP_ENC_B:
@@ -74,7 +74,7 @@ main(int argc, char **argv)
 	const char *stream = NULL, *kind = NULL, *outp = NULL, *errstr;
 	struct ssp_in *in;
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_err e;
 	struct ssp_rec r;
 	enum ssp_sim sim;
@@ -104,7 +104,7 @@ main(int argc, char **argv)
 			    "[-o OUT] [IN]");
 		}
 	}
-	if (stream == NULL || kind == NULL || ((sim = ssp_sim_parse_kind(kind)) ==
+	if (stream == NULL || kind == NULL || ((sim = ssp_event_sim_parse_kind(kind)) ==
 	    SSP_SIM_NONE && strcmp(kind, "none") != 0))
 		errx(2, "usage: txt2ev -s STREAM -k host|nic|net|none [-z] "
 		    "[-m KEY=VALUE] [-o OUT] [IN]");
@@ -119,13 +119,13 @@ main(int argc, char **argv)
 		meta[nmeta++] = (struct ssp_meta){ "stream", stream };
 		meta[nmeta++] = (struct ssp_meta){ "time-unit", "ps" };
 		meta[nmeta++] = (struct ssp_meta){ "producer", "txt2ev" };
-		rc = ssp_rw_open(&w, o, ssp_magic_events, &ssp_event_schema, meta,
+		rc = ssp_rec_wr_open(&w, o, ssp_frame_magic_events, &ssp_event_schema, meta,
 		    nmeta, &e);
 	}
 	if (rc != SSP_OK)
 		errx(1, "%s", e.msg);
 	while (fgets(line, sizeof(line), f) != NULL) {
-		const struct ssp_rtype *t;
+		const struct ssp_rec_type *t;
 		int64_t ts;
 		int ti;
 
@@ -136,7 +136,7 @@ main(int argc, char **argv)
 		if (ssp_strtonum(tok, INT64_MIN, INT64_MAX, &ts, &errstr) != 0)
 			errx(1, "line %lu: bad timestamp '%s'", lineno, tok);
 		if ((tok = strtok_r(NULL, " \t", &save)) == NULL ||
-		    (ti = ssp_schema_find(&ssp_event_schema, tok)) < 0)
+		    (ti = ssp_rec_schema_find(&ssp_event_schema, tok)) < 0)
 			errx(1, "line %lu: unknown event type '%s'", lineno,
 			    tok ? tok : "");
 		t = &ssp_event_schema.types[ti];
@@ -150,17 +150,17 @@ main(int argc, char **argv)
 			if (eq == NULL)
 				errx(1, "line %lu: expected name=value: '%s'", lineno, tok);
 			*eq = '\0';
-			if ((k = ssp_rtype_field(t, tok)) < 0)
+			if ((k = ssp_rec_type_field(t, tok)) < 0)
 				errx(1, "line %lu: %s has no field '%s'", lineno,
 				    t->name, tok);
 			if (parse_value(eq + 1, t->f[k].enc, w, &r.f[k], &e) != 0)
 				errx(1, "line %lu: bad value '%s' for %s", lineno,
 				    eq + 1, tok);
 		}
-		if (ssp_rw_put(w, &r, &e) != SSP_OK)
+		if (ssp_rec_wr_put(w, &r, &e) != SSP_OK)
 			errx(1, "%s", e.msg);
 	}
-	if (ssp_rw_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
+	if (ssp_rec_wr_close(w, &e) != SSP_OK || ssp_out_close(o, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
 	return 0;
 }

@@ -8,11 +8,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ssp_atoms.h"
-#include "ssp_event.h"
-#include "ssp_io.h"
-#include "ssp_parse.h"
-#include "ssp_symtab.h"
+#include "base/atoms.h"
+#include "io/io.h"
+#include "source/parser.h"
+#include "source/symtab.h"
+#include "stream/event.h"
 
 struct ph {
 	struct ssp_atoms *atoms;
@@ -87,8 +87,8 @@ ph_line(struct ph *h, const char *line)
 static inline uint64_t
 ph_f(const struct ph *h, const char *name)
 {
-	const struct ssp_rtype *t = &ssp_event_schema.types[h->pl.ev.type];
-	int k = ssp_rtype_field(t, name);
+	const struct ssp_rec_type *t = &ssp_event_schema.types[h->pl.ev.type];
+	int k = ssp_rec_type_field(t, name);
 
 	if (k < 0)
 		fail_msg("type %s has no field %s", t->name, name);
@@ -113,7 +113,7 @@ ph_s(const struct ph *h, const char *name)
 #define EV(h, line, type_) do { \
 	struct ssp_pline *pl_ = ph_line((h), (line)); \
 	if (pl_->skip != SSP_SKIP_NONE) \
-		fail_msg("'%s': skipped as %s%s%s", (line), ssp_skip_name((unsigned)pl_->skip), \
+		fail_msg("'%s': skipped as %s%s%s", (line), ssp_pline_skip_name((unsigned)pl_->skip), \
 		    pl_->why ? ": " : "", pl_->why ? pl_->why : ""); \
 	assert_int_equal(pl_->ev.type, (type_)); \
 } while (0)
@@ -124,7 +124,7 @@ ph_s(const struct ph *h, const char *name)
 	if (pl_->skip != (reason)) \
 		fail_msg("'%s': got %s, want %s", (line), pl_->skip == SSP_SKIP_NONE ? \
 		    ssp_event_schema.types[pl_->ev.type].name : \
-		    ssp_skip_name((unsigned)pl_->skip), ssp_skip_name(reason)); \
+		    ssp_pline_skip_name((unsigned)pl_->skip), ssp_pline_skip_name(reason)); \
 } while (0)
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "ssp_atoms.h"
+#include "base/atoms.h"
 
 static void
 test_atoms(void **state)

@@ -1,5 +1,5 @@
 /*
- * Direct b-tree writing: tables and indexes filled by ssp_bt_* must pass
+ * Direct b-tree writing: tables and indexes filled by ssp_btree_* must pass
  * SQLite's integrity check and read back the same as the same rows
  * inserted with SQL; deep trees (small pages), overflow pages, all value
  * kinds, empty trees, the lock-byte page, refused files.
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "ssp_btree.h"
+#include "sink/btree.h"
 
 static char *
 tmpname(const char *what)
@@ -79,38 +79,38 @@ static const char schema[] =
 /* Row i: a mix of integer sizes, NULL, 0 and 1, short and long text
  * (overflow pages), blobs. */
 static void
-row(unsigned i, struct ssp_bt_val v[4], char *text, unsigned char *blob)
+row(unsigned i, struct ssp_btree_val v[4], char *text, unsigned char *blob)
 {
 	static const int64_t ints[] = { 0, 1, -1, 127, 128, -129, 32767, 32768,
 	    8388607, -8388609, 2147483647, 2147483648ll, 0x7fffffffffffll,
 	    0x800000000000ll, INT64_MAX, INT64_MIN, 5, 1000000007 };
 	size_t tl = i % 97 == 0 ? 3000 + i % 5000 : i % 40, k;
 
-	v[0] = (struct ssp_bt_val){ SQLITE_NULL, 0, NULL, 0 };
+	v[0] = (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
 	if (i % 13 == 0)
-		v[1] = (struct ssp_bt_val){ SQLITE_NULL, 0, NULL, 0 };
+		v[1] = (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
 	else {
 		/* negated every third time, plus a little (wrapping) */
 		uint64_t x = (uint64_t)ints[i % (sizeof(ints) / sizeof(ints[0]))];
 
-		v[1] = (struct ssp_bt_val){ SQLITE_INTEGER,
+		v[1] = (struct ssp_btree_val){ SQLITE_INTEGER,
 		    (int64_t)((i % 3 ? x : 0 - x) + i % 7), NULL, 0 };
 	}
 	for (k = 0; k < tl; k++)
 		text[k] = (char)('a' + (i * 7 + k * 3) % 26);
 	if (i % 11 == 0 && tl > 0)
 		text[0] = '\xc3';	/* any bytes: SQLite does not check */
-	v[2] = (struct ssp_bt_val){ SQLITE_TEXT, 0, text, tl };
+	v[2] = (struct ssp_btree_val){ SQLITE_TEXT, 0, text, tl };
 	for (k = 0; k < i % 9; k++)
 		blob[k] = (unsigned char)(i + k);
-	v[3] = i % 5 == 0 ? (struct ssp_bt_val){ SQLITE_NULL, 0, NULL, 0 } :
-	    (struct ssp_bt_val){ SQLITE_BLOB, 0, blob, i % 9 };
+	v[3] = i % 5 == 0 ? (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 } :
+	    (struct ssp_btree_val){ SQLITE_BLOB, 0, blob, i % 9 };
 }
 
 struct key {
 	unsigned i;
 	int64_t rowid;
-	struct ssp_bt_val v;
+	struct ssp_btree_val v;
 	char *text;
 };
 
@@ -145,9 +145,9 @@ fill(const char *path, unsigned nrows, int64_t first, int64_t step,
     uint32_t pending, const char *pragmas, int mistake)
 {
 	struct ssp_err e = { 0 };
-	struct ssp_bt *b;
-	struct ssp_bt_tree *t, *ta, *tb;
-	struct ssp_bt_val v[4];
+	struct ssp_btree *b;
+	struct ssp_btree_tree *t, *ta, *tb;
+	struct ssp_btree_val v[4];
 	struct key *ka = calloc(nrows + 1, sizeof(*ka));
 	struct key *kb = calloc(nrows + 1, sizeof(*kb));
 	char text[8192];
@@ -176,15 +176,15 @@ fill(const char *path, unsigned nrows, int64_t first, int64_t step,
 	}
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 
-	assert_int_equal(ssp_bt_open(&b, path, pending, &e), SSP_OK);
-	assert_non_null(t = ssp_bt_table(b, (uint32_t)roots[0]));
-	assert_non_null(ta = ssp_bt_index(b, (uint32_t)roots[1]));
-	assert_non_null(tb = ssp_bt_index(b, (uint32_t)roots[2]));
+	assert_int_equal(ssp_btree_open(&b, path, pending, &e), SSP_OK);
+	assert_non_null(t = ssp_btree_table(b, (uint32_t)roots[0]));
+	assert_non_null(ta = ssp_btree_index(b, (uint32_t)roots[1]));
+	assert_non_null(tb = ssp_btree_index(b, (uint32_t)roots[2]));
 	for (i = 0; i < nrows; i++) {
 		int64_t rowid = first + (int64_t)i * step;
 
 		row(i, v, text, blob);
-		assert_int_equal(ssp_bt_row(t, rowid, v, 4), SSP_OK);
+		assert_int_equal(ssp_btree_row(t, rowid, v, 4), SSP_OK);
 		ka[i] = (struct key){ i, rowid, v[1], NULL };
 		assert_non_null(kb[i].text = malloc(v[2].n + 1));
 		memcpy(kb[i].text, text, v[2].n);
@@ -196,25 +196,25 @@ fill(const char *path, unsigned nrows, int64_t first, int64_t step,
 	qsort(ka, nrows, sizeof(*ka), cmp_key);
 	qsort(kb, nrows, sizeof(*kb), cmp_key);
 	for (i = 0; i < nrows; i++) {
-		struct ssp_bt_val k[2] = { ka[i].v,
+		struct ssp_btree_val k[2] = { ka[i].v,
 		    { SQLITE_INTEGER, ka[i].rowid, NULL, 0 } };
 
-		assert_int_equal(ssp_bt_entry(ta, k, 2), SSP_OK);
+		assert_int_equal(ssp_btree_entry(ta, k, 2), SSP_OK);
 		k[0] = kb[i].v;
 		k[1].i = kb[i].rowid;
-		assert_int_equal(ssp_bt_entry(tb, k, 2), SSP_OK);
+		assert_int_equal(ssp_btree_entry(tb, k, 2), SSP_OK);
 		free(kb[i].text);
 	}
 	free(ka);
 	free(kb);
 	if (mistake) {
 		row(0, v, text, blob);
-		assert_int_equal(ssp_bt_row(t, first + (int64_t)nrows * step -
+		assert_int_equal(ssp_btree_row(t, first + (int64_t)nrows * step -
 		    step, v, 4), SSP_ERR_INVAL);
-		assert_int_equal(ssp_bt_close(b, &e), SSP_ERR_INVAL);
+		assert_int_equal(ssp_btree_close(b, &e), SSP_ERR_INVAL);
 		assert_non_null(strstr(e.msg, "rowid"));
 	} else {
-		assert_int_equal(ssp_bt_close(b, &e), SSP_OK);
+		assert_int_equal(ssp_btree_close(b, &e), SSP_OK);
 	}
 }
 
@@ -222,7 +222,7 @@ static void
 reference(const char *path, unsigned nrows, int64_t first, int64_t step,
     const char *pragmas)
 {
-	struct ssp_bt_val v[4];
+	struct ssp_btree_val v[4];
 	char text[8192];
 	unsigned char blob[16];
 	sqlite3_stmt *s;
@@ -368,7 +368,7 @@ test_refused(void **state)
 {
 	const char *p = tmpname("wal.db");
 	struct ssp_err e = { 0 };
-	struct ssp_bt *b;
+	struct ssp_btree *b;
 	sqlite3 *db;
 	FILE *f;
 
@@ -377,20 +377,20 @@ test_refused(void **state)
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	exec(db, "PRAGMA auto_vacuum = FULL; CREATE TABLE t(x)");
 	sqlite3_close(db);
-	assert_int_equal(ssp_bt_open(&b, p, 0, &e), SSP_ERR_FORMAT);
+	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_FORMAT);
 	unlink(p);
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (randomblob(9000)); "
 	    "DELETE FROM t");	/* free pages */
 	sqlite3_close(db);
-	assert_int_equal(ssp_bt_open(&b, p, 0, &e), SSP_ERR_FORMAT);
+	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_FORMAT);
 	assert_non_null(f = fopen(p, "w"));
 	fputs("not a database, not a database, not a database, not a "
 	    "database, not a database, not a database\n", f);
 	fclose(f);
-	assert_int_equal(ssp_bt_open(&b, p, 0, &e), SSP_ERR_FORMAT);
+	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_FORMAT);
 	unlink(p);
-	assert_int_equal(ssp_bt_open(&b, p, 0, &e), SSP_ERR_IO);
+	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_IO);
 }
 
 int

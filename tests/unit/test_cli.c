@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ssp_cli.h"
+#include "base/cli.h"
 
 static void
 test_strtonum(void **state)

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "parse_helpers.h"
-#include "ssp_conv.h"
+#include "source/conv.h"
 
 static char path[64];
 
@@ -75,7 +75,7 @@ static size_t
 readback(int64_t *ts, unsigned *types, size_t max, char *offset, size_t olen)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec rec;
 	struct ssp_err e = { 0 };
 	size_t n = 0;
@@ -83,17 +83,17 @@ readback(int64_t *ts, unsigned *types, size_t max, char *offset, size_t olen)
 
 	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-	m = ssp_rr_meta(rr, "time-offset");
+	m = ssp_rec_rd_meta(rr, "time-offset");
 	assert_non_null(m);
 	if (offset != NULL)
 		snprintf(offset, olen, "%s", m);
-	assert_string_equal(ssp_rr_meta(rr, "stream"), "host");
-	assert_string_equal(ssp_rr_meta(rr, "source"), "test.log");
-	while (ssp_rr_next(rr, &rec, &e) == 1) {
+	assert_string_equal(ssp_rec_rd_meta(rr, "stream"), "host");
+	assert_string_equal(ssp_rec_rd_meta(rr, "source"), "test.log");
+	while (ssp_rec_rd_next(rr, &rec, &e) == 1) {
 		assert_true(n < max);
 		if (rec.type == SSP_EV_MMIO_RD) {
 			size_t len;
-			const char *s = ssp_rr_str(rr, rec.f[SSP_F_MMIO_COMP], &len);
+			const char *s = ssp_rec_rd_str(rr, rec.f[SSP_F_MMIO_COMP], &len);
 
 			assert_non_null(s);
 			assert_string_equal(s, "system.pc.simbricks_0");
@@ -102,7 +102,7 @@ readback(int64_t *ts, unsigned *types, size_t max, char *offset, size_t olen)
 		types[n++] = rec.type;
 	}
 	assert_int_equal(e.code, 0);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	return n;
 }

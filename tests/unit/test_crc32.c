@@ -8,7 +8,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "ssp_crc32.h"
+#include "base/crc32.h"
 
 static void
 test_matches_zlib(void **state)

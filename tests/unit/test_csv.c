@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ssp_csv.h"
+#include "io/csv.h"
 
 struct got {
 	char text[32][64];	/* "line:col=value" per field */

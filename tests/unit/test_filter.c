@@ -11,10 +11,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_event.h"
-#include "ssp_filter.h"
-#include "ssp_io.h"
-#include "ssp_rec.h"
+#include "config/filter.h"
+#include "io/io.h"
+#include "stream/event.h"
+#include "stream/rec.h"
 
 static char path[64], path2[64], csvpath[64];
 
@@ -88,7 +88,7 @@ write_funcs(const char *p, const char *stream, const char *const *names,
     size_t n)
 {
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_err e;
 	struct ssp_rec r;
 	size_t i;
@@ -100,13 +100,13 @@ write_funcs(const char *p, const char *stream, const char *const *names,
 	for (i = 0; i < n; i++) {
 		r.type = SSP_EV_FUNC;
 		r.ts = 1000 * (int64_t)(i + 1);
-		r.f[SSP_F_FUNC_CPU] = ssp_rw_str(w, "cpu0", 4, &e);
-		r.f[SSP_F_FUNC_SYM] = ssp_rw_str(w, names[i], strlen(names[i]), &e);
+		r.f[SSP_F_FUNC_CPU] = ssp_rec_wr_str(w, "cpu0", 4, &e);
+		r.f[SSP_F_FUNC_SYM] = ssp_rec_wr_str(w, names[i], strlen(names[i]), &e);
 		r.f[SSP_F_FUNC_TABLE] = strncmp(names[i], "i40e", 4) == 0 ?
-		    ssp_rw_str(w, "i40e", 4, &e) : ssp_rw_str(w, "linux", 5, &e);
-		assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+		    ssp_rec_wr_str(w, "i40e", 4, &e) : ssp_rec_wr_str(w, "linux", 5, &e);
+		assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
 	}
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 }
 
@@ -116,9 +116,9 @@ run(struct ssp_filter *f, const char *p, struct ssp_filter_stats *st,
     char *out, size_t n)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_rec r;
 	struct ssp_err e;
 	size_t len = 0;
@@ -129,24 +129,24 @@ run(struct ssp_filter *f, const char *p, struct ssp_filter_stats *st,
 	assert_int_equal(ssp_out_open(&o, path2, 0, &e), SSP_OK);
 	assert_int_equal(ssp_filter_writer_open(f, &w, o, rr, "test", &e), SSP_OK);
 	assert_int_equal(ssp_filter_run(f, rr, w, st, UINT64_MAX, &e), 0);
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	/* read the output back */
 	out[0] = '\0';
 	assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-	while (ssp_rr_next(rr, &r, &e) == 1) {
+	while (ssp_rec_rd_next(rr, &r, &e) == 1) {
 		const char *s = r.type == SSP_EV_FUNC ?
-		    ssp_rr_str(rr, r.f[SSP_F_FUNC_SYM], NULL) :
+		    ssp_rec_rd_str(rr, r.f[SSP_F_FUNC_SYM], NULL) :
 		    r.type < SSP_EV_NTYPES ? ssp_event_schema.types[r.type].name :
 		    "?";
 
 		len += (size_t)snprintf(out + len, n - len, "%s%s",
 		    len ? "," : "", s);
 	}
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 }
 
@@ -225,7 +225,7 @@ test_groups(void **state)
 
 		assert_non_null(g);
 		/* no group shadows a type name */
-		assert_true(ssp_schema_find(&ssp_event_schema, g) < 0);
+		assert_true(ssp_rec_schema_find(&ssp_event_schema, g) < 0);
 		if (strcmp(g, "noise") == 0) {
 			assert_string_equal(m, "sync,proc_in");
 			saw_noise = 1;
@@ -565,7 +565,7 @@ test_segments(void **state)
 static void
 test_writer_meta_and_schema(void **state)
 {
-	static const struct ssp_rtype newer[] = {
+	static const struct ssp_rec_type newer[] = {
 		{ "func", 4, { { "cpu", 's' }, { "sym", 's' }, { "table", 's' },
 		    { "pc", 'x' } } },
 		{ "future_thing", 1, { { "x", 'u' } } },
@@ -576,26 +576,26 @@ test_writer_meta_and_schema(void **state)
 	struct ssp_filter *f;
 	struct ssp_filter_stats st;
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_err e;
 	struct ssp_rec r = { 0 };
 	char out[256];
 
 	(void)state;
 	assert_int_equal(ssp_out_open(&o, path, 0, &e), SSP_OK);
-	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &ns, m, 3, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_open(&w, o, ssp_frame_magic_events, &ns, m, 3, &e), SSP_OK);
 	r.type = 0;
-	r.f[0] = ssp_rw_str(w, "cpu0", 4, &e);
-	r.f[1] = ssp_rw_str(w, "f1", 2, &e);
-	r.f[2] = ssp_rw_str(w, "linux", 5, &e);
+	r.f[0] = ssp_rec_wr_str(w, "cpu0", 4, &e);
+	r.f[1] = ssp_rec_wr_str(w, "f1", 2, &e);
+	r.f[2] = ssp_rec_wr_str(w, "linux", 5, &e);
 	r.f[3] = 0xffffffff81000000ull;
-	assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
 	r.type = 1;
 	r.f[0] = 7;
-	assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 
 	f = ssp_filter_new();
@@ -604,20 +604,20 @@ test_writer_meta_and_schema(void **state)
 	assert_int_equal(st.kept, 2);
 	ssp_filter_free(f);
 	assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
-	assert_int_equal(ssp_rr_open(&rr, in, ssp_magic_events, NULL, 0, &e), SSP_OK);
-	assert_string_equal(ssp_rr_meta(rr, "custom"), "kept");
-	assert_string_equal(ssp_rr_meta(rr, "filter"),
+	assert_int_equal(ssp_rec_rd_open(&rr, in, ssp_frame_magic_events, NULL, 0, &e), SSP_OK);
+	assert_string_equal(ssp_rec_rd_meta(rr, "custom"), "kept");
+	assert_string_equal(ssp_rec_rd_meta(rr, "filter"),
 	    "evfilter: types=func | test: exclude=insn");
-	assert_int_equal(ssp_rr_file_schema(rr)->ntypes, 2);
-	assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+	assert_int_equal(ssp_rec_rd_file_schema(rr)->ntypes, 2);
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
 	assert_int_equal(r.nf, 4);
 	assert_true(r.f[3] == 0xffffffff81000000ull);
-	assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
-	assert_string_equal(ssp_rr_file_schema(rr)->types[r.ftag - 1].name,
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
+	assert_string_equal(ssp_rec_rd_file_schema(rr)->types[r.ftag - 1].name,
 	    "future_thing");
 	assert_int_equal(r.f[0], 7);
-	assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
-	ssp_rr_close(rr);
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 0);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 
 	/* -t drops the unknown type */

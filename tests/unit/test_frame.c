@@ -13,8 +13,8 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "ssp_frame.h"
-#include "ssp_io.h"
+#include "io/io.h"
+#include "stream/frame.h"
 
 /* A stream built by hand, with zlib's crc32 as the reference. */
 struct sbuf {
@@ -73,7 +73,7 @@ mem_in(const uint8_t *p, size_t n)
 
 struct rd {
 	struct ssp_in *in;
-	struct ssp_frd *f;
+	struct ssp_frame_rd *f;
 	struct ssp_err e;
 };
 
@@ -82,13 +82,13 @@ rd_open(struct rd *r, const struct sbuf *s)
 {
 	memset(r, 0, sizeof(*r));
 	r->in = mem_in(s->b, s->n);
-	assert_int_equal(ssp_frd_open(&r->f, r->in, ssp_magic_events, &r->e), SSP_OK);
+	assert_int_equal(ssp_frame_rd_open(&r->f, r->in, ssp_frame_magic_events, &r->e), SSP_OK);
 }
 
 static void
 rd_close(struct rd *r)
 {
-	ssp_frd_close(r->f);
+	ssp_frame_rd_close(r->f);
 	ssp_in_close(r->in);
 }
 
@@ -99,7 +99,7 @@ expect_block(struct rd *r, unsigned type, const char *payload, size_t len,
 {
 	struct ssp_block b;
 
-	assert_int_equal(ssp_frd_next(r->f, &b, &r->e), 1);
+	assert_int_equal(ssp_frame_rd_next(r->f, &b, &r->e), 1);
 	assert_int_equal(b.type, type);
 	assert_int_equal(b.len, len);
 	assert_non_null(b.payload);
@@ -116,7 +116,7 @@ expect_error(struct rd *r, int code, uint64_t offset, const char *text)
 	struct ssp_block b;
 	char at[48];
 
-	assert_true(ssp_frd_next(r->f, &b, &r->e) < 0);
+	assert_true(ssp_frame_rd_next(r->f, &b, &r->e) < 0);
 	assert_int_equal(r->e.code, code);
 	assert_int_equal(r->e.offset, offset);
 	snprintf(at, sizeof(at), "offset %llu", (unsigned long long)offset);
@@ -135,7 +135,7 @@ test_good(void **state)
 	size_t h, d, e;
 
 	(void)state;
-	put(&s, ssp_magic_events, SSP_MAGIC_LEN);
+	put(&s, ssp_frame_magic_events, SSP_MAGIC_LEN);
 	h = block(&s, SSP_BLOCK_HEADER, "hdr", 3);
 	d = block(&s, SSP_BLOCK_DATA, "data bytes", 10);
 	e = block(&s, SSP_BLOCK_END, end_payload, 3);
@@ -145,8 +145,8 @@ test_good(void **state)
 	expect_block(&r, SSP_BLOCK_HEADER, "hdr", 3, h, 1);
 	expect_block(&r, SSP_BLOCK_DATA, "data bytes", 10, d, 0);
 	expect_block(&r, SSP_BLOCK_END, (const char *)end_payload, 3, e, 0);
-	assert_int_equal(ssp_frd_next(r.f, &b, &r.e), 0);	/* clean end */
-	assert_string_equal(ssp_frd_name(r.f), "mem");
+	assert_int_equal(ssp_frame_rd_next(r.f, &b, &r.e), 0);	/* clean end */
+	assert_string_equal(ssp_frame_rd_name(r.f), "mem");
 	rd_close(&r);
 }
 
@@ -161,7 +161,7 @@ test_empty_payload(void **state)
 	size_t h, d, e;
 
 	(void)state;
-	put(&s, ssp_magic_events, SSP_MAGIC_LEN);
+	put(&s, ssp_frame_magic_events, SSP_MAGIC_LEN);
 	h = block(&s, SSP_BLOCK_HEADER, NULL, 0);
 	d = block(&s, SSP_BLOCK_DATA, NULL, 0);
 	e = block(&s, SSP_BLOCK_END, NULL, 0);
@@ -169,7 +169,7 @@ test_empty_payload(void **state)
 	expect_block(&r, SSP_BLOCK_HEADER, NULL, 0, h, 1);
 	expect_block(&r, SSP_BLOCK_DATA, NULL, 0, d, 0);
 	expect_block(&r, SSP_BLOCK_END, NULL, 0, e, 0);
-	assert_int_equal(ssp_frd_next(r.f, &b, &r.e), 0);
+	assert_int_equal(ssp_frame_rd_next(r.f, &b, &r.e), 0);
 	rd_close(&r);
 }
 
@@ -186,13 +186,13 @@ test_writer(void **state)
 	size_t n;
 
 	(void)state;
-	put(&s, ssp_magic_spans, SSP_MAGIC_LEN);
+	put(&s, ssp_frame_magic_spans, SSP_MAGIC_LEN);
 	block(&s, SSP_BLOCK_HEADER, "h", 1);
 	block(&s, SSP_BLOCK_DATA, NULL, 0);
 	block(&s, SSP_BLOCK_END, end_payload, 3);
 	snprintf(path, sizeof(path), "/tmp/ssp-test-frame-%d", (int)getpid());
 	assert_int_equal(ssp_out_open(&o, path, 0, &e), SSP_OK);
-	assert_int_equal(ssp_frame_magic(o, ssp_magic_spans, &e), SSP_OK);
+	assert_int_equal(ssp_frame_magic(o, ssp_frame_magic_spans, &e), SSP_OK);
 	assert_int_equal(ssp_frame_block(o, SSP_BLOCK_HEADER, (const uint8_t *)"h", 1,
 	    &e), SSP_OK);
 	assert_int_equal(ssp_frame_block(o, SSP_BLOCK_DATA, NULL, 0, &e), SSP_OK);
@@ -217,7 +217,7 @@ test_truncated_header(void **state)
 	size_t d;
 
 	(void)state;
-	put(&s, ssp_magic_events, SSP_MAGIC_LEN);
+	put(&s, ssp_frame_magic_events, SSP_MAGIC_LEN);
 	block(&s, SSP_BLOCK_HEADER, "hdr", 3);
 	d = block(&s, SSP_BLOCK_DATA, "xy", 2);
 	s.n = d + 5;	/* 5 of 12 header bytes */
@@ -245,7 +245,7 @@ test_truncated_payload(void **state)
 
 	(void)state;
 	memset(pay, 'p', sizeof(pay));
-	put(&s, ssp_magic_events, SSP_MAGIC_LEN);
+	put(&s, ssp_frame_magic_events, SSP_MAGIC_LEN);
 	block(&s, SSP_BLOCK_HEADER, "hdr", 3);
 	d = block(&s, SSP_BLOCK_DATA, pay, sizeof(pay));
 	s.n = d + SSP_BLOCK_HDR + 40;
@@ -263,7 +263,7 @@ test_checksum(void **state)
 	size_t d;
 
 	(void)state;
-	put(&s, ssp_magic_events, SSP_MAGIC_LEN);
+	put(&s, ssp_frame_magic_events, SSP_MAGIC_LEN);
 	block(&s, SSP_BLOCK_HEADER, "hdr", 3);
 	d = block(&s, SSP_BLOCK_DATA, "payload", 7);
 	block(&s, SSP_BLOCK_END, end_payload, 3);
@@ -300,7 +300,7 @@ test_block_types(void **state)
 	size_t d, e;
 
 	(void)state;
-	put(&s, ssp_magic_events, SSP_MAGIC_LEN);
+	put(&s, ssp_frame_magic_events, SSP_MAGIC_LEN);
 	block(&s, 0x40, "skip me", 7);
 	block(&s, SSP_BLOCK_HEADER, "hdr", 3);
 	block(&s, 0x7f, NULL, 0);
@@ -315,7 +315,7 @@ test_block_types(void **state)
 	{
 		struct ssp_block b;
 
-		assert_true(ssp_frd_next(r.f, &b, &r.e) < 0);
+		assert_true(ssp_frame_rd_next(r.f, &b, &r.e) < 0);
 		assert_int_equal(r.e.code, SSP_ERR_FORMAT);
 		assert_non_null(strstr(r.e.msg, "bad magic"));
 	}
@@ -349,10 +349,10 @@ test_segments(void **state)
 	size_t h2;
 
 	(void)state;
-	put(&s, ssp_magic_events, SSP_MAGIC_LEN);
+	put(&s, ssp_frame_magic_events, SSP_MAGIC_LEN);
 	block(&s, SSP_BLOCK_HEADER, "a", 1);
 	block(&s, SSP_BLOCK_END, end_payload, 3);
-	put(&s, ssp_magic_events, SSP_MAGIC_LEN);
+	put(&s, ssp_frame_magic_events, SSP_MAGIC_LEN);
 	h2 = block(&s, SSP_BLOCK_HEADER, "b", 1);
 	block(&s, SSP_BLOCK_END, end_payload, 3);
 	rd_open(&r, &s);
@@ -360,7 +360,7 @@ test_segments(void **state)
 	expect_block(&r, SSP_BLOCK_END, (const char *)end_payload, 3, 8 + 13, 0);
 	expect_block(&r, SSP_BLOCK_HEADER, "b", 1, h2, 1);
 	expect_block(&r, SSP_BLOCK_END, (const char *)end_payload, 3, h2 + 13, 0);
-	assert_int_equal(ssp_frd_next(r.f, &b, &r.e), 0);
+	assert_int_equal(ssp_frame_rd_next(r.f, &b, &r.e), 0);
 	rd_close(&r);
 }
 
@@ -379,7 +379,7 @@ test_magic(void **state)
 		{ "1: global: x\n", 13, SSP_ERR_FORMAT, "it is text" },
 		{ "\x89SSE", 4, SSP_ERR_TRUNCATED, "truncated magic" },
 	};
-	struct ssp_frd *f;
+	struct ssp_frame_rd *f;
 	struct ssp_in *in;
 	struct ssp_err e;
 	size_t i;
@@ -388,7 +388,7 @@ test_magic(void **state)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memset(&e, 0, sizeof(e));
 		in = mem_in((const uint8_t *)cases[i].in, cases[i].n);
-		assert_int_equal(ssp_frd_open(&f, in, ssp_magic_events, &e), cases[i].code);
+		assert_int_equal(ssp_frame_rd_open(&f, in, ssp_frame_magic_events, &e), cases[i].code);
 		assert_null(f);
 		if (strstr(e.msg, cases[i].text) == NULL)
 			fail_msg("'%s' lacks '%s'", e.msg, cases[i].text);

@@ -428,7 +428,7 @@ test_malformed(void **state)
 
 		if (pl->skip != SSP_SKIP_MALFORMED && pl->skip != SSP_SKIP_TEXT)
 			fail_msg("'%s': %s", bad[i], pl->skip == SSP_SKIP_NONE ? "event" :
-			    ssp_skip_name((unsigned)pl->skip));
+			    ssp_pline_skip_name((unsigned)pl->skip));
 		if (pl->skip == SSP_SKIP_MALFORMED)
 			assert_non_null(pl->why);
 	}

@@ -10,7 +10,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "ssp_http.h"
+#include "sink/http.h"
 
 static void
 test_classify(void **state)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ssp_idmap.h"
+#include "base/idmap.h"
 
 struct seen {
 	uint64_t n, sum;	/* entries passed, sum of their values */

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_io.h"
+#include "io/io.h"
 
 #define TICK_MS    10
 #define TIMEOUT_MS 60

@@ -8,14 +8,14 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ssp_json.h"
+#include "base/strfmt.h"
 
 static void
 check_str(const char *in, size_t n, const char *want)
 {
 	struct ssp_buf b = SSP_BUF_INIT;
 
-	ssp_json_str(&b, in, n);
+	ssp_strfmt_json_str(&b, in, n);
 	assert_false(b.failed);
 	if (b.len != strlen(want) || memcmp(b.p, want, b.len) != 0)
 		fail_msg("json_str: got '%.*s', want '%s'", (int)b.len,
@@ -52,11 +52,11 @@ test_utf8(void **state)
 	struct ssp_buf b = SSP_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(ssp_utf8_valid("abc", 3), 3);
-	assert_int_equal(ssp_utf8_valid("\xc3\xa9x", 3), 3);
-	assert_int_equal(ssp_utf8_valid("ab\xff", 3), 2);
-	assert_int_equal(ssp_utf8_valid("\xe2\x82", 2), 0);
-	ssp_utf8_repair(&b, "x\xffy\xe2\x82\xac", 6);
+	assert_int_equal(ssp_strfmt_utf8_valid("abc", 3), 3);
+	assert_int_equal(ssp_strfmt_utf8_valid("\xc3\xa9x", 3), 3);
+	assert_int_equal(ssp_strfmt_utf8_valid("ab\xff", 3), 2);
+	assert_int_equal(ssp_strfmt_utf8_valid("\xe2\x82", 2), 0);
+	ssp_strfmt_utf8_repair(&b, "x\xffy\xe2\x82\xac", 6);
 	assert_int_equal(b.len, 8);
 	assert_memory_equal(b.p, "x\xef\xbf\xbdy\xe2\x82\xac", 8);
 	ssp_buf_free(&b);
@@ -80,7 +80,7 @@ test_numbers(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
-		n = ssp_u64_dec(buf, u[i].v);
+		n = ssp_strfmt_u64(buf, u[i].v);
 		buf[n] = '\0';
 		assert_string_equal(buf, u[i].s);
 	}
@@ -92,19 +92,19 @@ test_numbers(void **state)
 		for (n = 0; n < i; n++)
 			p *= 10;
 		for (d = p - 1; d <= p + 1; d++) {
-			n = ssp_u64_dec(buf, d);
+			n = ssp_strfmt_u64(buf, d);
 			buf[n] = '\0';
 			snprintf(want, sizeof(want), "%llu", (unsigned long long)d);
 			assert_string_equal(buf, want);
 		}
 	}
-	n = ssp_i64_dec(buf, -1);
+	n = ssp_strfmt_i64(buf, -1);
 	buf[n] = '\0';
 	assert_string_equal(buf, "-1");
-	n = ssp_i64_dec(buf, INT64_MIN);
+	n = ssp_strfmt_i64(buf, INT64_MIN);
 	buf[n] = '\0';
 	assert_string_equal(buf, "-9223372036854775808");
-	n = ssp_i64_dec(buf, INT64_MAX);
+	n = ssp_strfmt_i64(buf, INT64_MAX);
 	buf[n] = '\0';
 	assert_string_equal(buf, "9223372036854775807");
 }
@@ -127,33 +127,33 @@ test_find(void **state)
 	int64_t i;
 
 	(void)state;
-	assert_int_equal(ssp_json_find(doc, strlen(doc), p1, 2, &v, &vl), 1);
-	assert_int_equal(ssp_json_int(v, vl, &i), 0);
+	assert_int_equal(ssp_strfmt_json_find(doc, strlen(doc), p1, 2, &v, &vl), 1);
+	assert_int_equal(ssp_strfmt_json_int(v, vl, &i), 0);
 	assert_int_equal(i, 3);
-	assert_int_equal(ssp_json_find(doc, strlen(doc), p2, 2, &v, &vl), 1);
-	assert_int_equal(ssp_json_unquote(v, vl, s, sizeof(s)), 0);
+	assert_int_equal(ssp_strfmt_json_find(doc, strlen(doc), p2, 2, &v, &vl), 1);
+	assert_int_equal(ssp_strfmt_json_unquote(v, vl, s, sizeof(s)), 0);
 	assert_string_equal(s, "too \"old\"\n");
-	assert_int_equal(ssp_json_find(doc, strlen(doc), p3, 2, &v, &vl), 0);
-	assert_int_equal(ssp_json_find(doc, strlen(doc), p4, 1, &v, &vl), 1);
-	assert_int_equal(ssp_json_int(v, vl, &i), 0);
+	assert_int_equal(ssp_strfmt_json_find(doc, strlen(doc), p3, 2, &v, &vl), 0);
+	assert_int_equal(ssp_strfmt_json_find(doc, strlen(doc), p4, 1, &v, &vl), 1);
+	assert_int_equal(ssp_strfmt_json_int(v, vl, &i), 0);
 	assert_int_equal(i, 2);
-	assert_int_equal(ssp_json_find(doc, strlen(doc), p5, 1, &v, &vl), 1);
+	assert_int_equal(ssp_strfmt_json_find(doc, strlen(doc), p5, 1, &v, &vl), 1);
 	assert_int_equal(vl, 4);
-	assert_int_equal(ssp_json_find(doc, strlen(doc), p6, 2, &v, &vl), 0);
+	assert_int_equal(ssp_strfmt_json_find(doc, strlen(doc), p6, 2, &v, &vl), 0);
 	/* malformed documents */
-	assert_int_equal(ssp_json_find("{\"a\":", 5, p5, 1, &v, &vl), -1);
-	assert_int_equal(ssp_json_find("[1]", 3, p5, 1, &v, &vl), -1);
-	assert_int_equal(ssp_json_find("{\"a\" 1}", 7, p5, 1, &v, &vl), -1);
-	assert_int_equal(ssp_json_find("{\"a\":tru}", 9, p5, 1, &v, &vl), -1);
-	assert_int_equal(ssp_json_find("{}", 2, p5, 1, &v, &vl), 0);
+	assert_int_equal(ssp_strfmt_json_find("{\"a\":", 5, p5, 1, &v, &vl), -1);
+	assert_int_equal(ssp_strfmt_json_find("[1]", 3, p5, 1, &v, &vl), -1);
+	assert_int_equal(ssp_strfmt_json_find("{\"a\" 1}", 7, p5, 1, &v, &vl), -1);
+	assert_int_equal(ssp_strfmt_json_find("{\"a\":tru}", 9, p5, 1, &v, &vl), -1);
+	assert_int_equal(ssp_strfmt_json_find("{}", 2, p5, 1, &v, &vl), 0);
 	/* integers: numbers or strings, nothing else */
-	assert_int_equal(ssp_json_int("-42", 3, &i), 0);
+	assert_int_equal(ssp_strfmt_json_int("-42", 3, &i), 0);
 	assert_int_equal(i, -42);
-	assert_int_equal(ssp_json_int("\"9223372036854775807\"", 21, &i), 0);
+	assert_int_equal(ssp_strfmt_json_int("\"9223372036854775807\"", 21, &i), 0);
 	assert_int_equal(i, INT64_MAX);
-	assert_int_equal(ssp_json_int("\"9223372036854775808\"", 21, &i), -1);
-	assert_int_equal(ssp_json_int("1.5", 3, &i), -1);
-	assert_int_equal(ssp_json_int("\"\"", 2, &i), -1);
+	assert_int_equal(ssp_strfmt_json_int("\"9223372036854775808\"", 21, &i), -1);
+	assert_int_equal(ssp_strfmt_json_int("1.5", 3, &i), -1);
+	assert_int_equal(ssp_strfmt_json_int("\"\"", 2, &i), -1);
 }
 
 int

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ssp_err.h"
-#include "ssp_ksort.h"
+#include "base/err.h"
+#include "sink/ksort.h"
 
 static unsigned gw;	/* words per key, with the payload, for cmp_ref */
 

@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_io.h"
-#include "ssp_lines.h"
+#include "io/io.h"
+#include "io/lines.h"
 
 #define MAX SSP_LINES_MAX
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ssp_merge.h"
+#include "stream/merge.h"
 
 struct src {
 	const int64_t *ts;	/* -1 ends the list; -2 fails there */

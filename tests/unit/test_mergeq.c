@@ -1,5 +1,5 @@
 /* Merge queue: exactly the records, strings, resets, ends and errors, in
- * exactly the order, of ssp_merge over ssp_rr_next, threaded or not,
+ * exactly the order, of ssp_merge over ssp_rec_rd_next, threaded or not,
  * across batch, buffer and segment boundaries; freeing stops a thread
  * blocked on a pipe. */
 #include <setjmp.h>
@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_event.h"
-#include "ssp_io.h"
-#include "ssp_merge.h"
-#include "ssp_mergeq.h"
-#include "ssp_rec.h"
+#include "io/io.h"
+#include "span/mergeq.h"
+#include "stream/event.h"
+#include "stream/merge.h"
+#include "stream/rec.h"
 
 #define MAXS 4
 
@@ -40,7 +40,7 @@ write_stream(const char *path, const char *name, unsigned n, unsigned seed,
     unsigned step, int long_names)
 {
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_rec r;
 	struct ssp_err e;
 	char s[4096];
@@ -54,17 +54,17 @@ write_stream(const char *path, const char *name, unsigned n, unsigned seed,
 		r.type = SSP_EV_FUNC;
 		r.ts = (int64_t)step * i + seed;
 		snprintf(s, sizeof(s), "cpu%u", (i / 50) % 3);
-		r.f[SSP_F_FUNC_CPU] = ssp_rw_str(w, s, strlen(s), &e);
+		r.f[SSP_F_FUNC_CPU] = ssp_rec_wr_str(w, s, strlen(s), &e);
 		snprintf(s, sizeof(s), "fn_%u_%u", seed, i / 7);
 		if (long_names) {
 			memset(s + strlen(s), 'x', 3000);
 			s[3010] = '\0';
 		}
-		r.f[SSP_F_FUNC_SYM] = ssp_rw_str(w, s, strlen(s), &e);
+		r.f[SSP_F_FUNC_SYM] = ssp_rec_wr_str(w, s, strlen(s), &e);
 		r.f[SSP_F_FUNC_TABLE] = 0;
-		assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+		assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
 	}
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 }
 
@@ -117,7 +117,7 @@ log_rec(struct log *l, unsigned i, const struct ssp_rec *r, const char *cpu,
 }
 
 struct direct {
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	uint64_t gen;
 	int reset;		/* the record just read began a new segment */
 };
@@ -126,16 +126,16 @@ static int
 direct_next(void *arg, struct ssp_rec *r, struct ssp_err *e)
 {
 	struct direct *d = arg;
-	int got = ssp_rr_next(d->rr, r, e);
+	int got = ssp_rec_rd_next(d->rr, r, e);
 
-	if (got == 1 && ssp_rr_strgen(d->rr) != d->gen) {
-		d->gen = ssp_rr_strgen(d->rr);
+	if (got == 1 && ssp_rec_rd_strgen(d->rr) != d->gen) {
+		d->gen = ssp_rec_rd_strgen(d->rr);
 		d->reset = 1;
 	}
 	return got;
 }
 
-/* What ssp_merge over ssp_rr_next gives. */
+/* What ssp_merge over ssp_rec_rd_next gives. */
 static void
 expect(char **paths, size_t ns, struct log *l)
 {
@@ -153,7 +153,7 @@ expect(char **paths, size_t ns, struct log *l)
 		assert_int_equal(ssp_in_open(&in[k], paths[k], SSP_IN_ZSTD_AUTO,
 		    NULL, &e), SSP_OK);
 		assert_int_equal(ssp_event_reader_open(&d[k].rr, in[k], &e), SSP_OK);
-		d[k].gen = ssp_rr_strgen(d[k].rr);
+		d[k].gen = ssp_rec_rd_strgen(d[k].rr);
 		d[k].reset = 0;
 		ssp_merge_set(m, k, direct_next, &d[k]);
 	}
@@ -167,8 +167,8 @@ expect(char **paths, size_t ns, struct log *l)
 				logf_(l, "reset %u", i);
 				d[i].reset = 0;
 			}
-			log_rec(l, i, r, ssp_rr_str(d[i].rr, r->f[0], NULL),
-			    ssp_rr_str(d[i].rr, r->f[1], NULL));
+			log_rec(l, i, r, ssp_rec_rd_str(d[i].rr, r->f[0], NULL),
+			    ssp_rec_rd_str(d[i].rr, r->f[1], NULL));
 		}
 	}
 	logf_(l, "done");
@@ -177,7 +177,7 @@ expect(char **paths, size_t ns, struct log *l)
 		    (unsigned long long)ssp_merge_backwards(m, k));
 	ssp_merge_free(m);
 	for (k = 0; k < ns; k++) {
-		ssp_rr_close(d[k].rr);
+		ssp_rec_rd_close(d[k].rr);
 		ssp_in_close(in[k]);
 	}
 }
@@ -187,8 +187,8 @@ static void
 queued(char **paths, size_t ns, int threaded, struct log *l)
 {
 	struct ssp_in *in[MAXS];
-	struct ssp_rr *rr[MAXS];
-	struct ssp_mq *q;
+	struct ssp_rec_rd *rr[MAXS];
+	struct ssp_mergeq *q;
 	const struct ssp_rec *r;
 	struct ssp_err e;
 	unsigned i;
@@ -200,8 +200,8 @@ queued(char **paths, size_t ns, int threaded, struct log *l)
 		    NULL, &e), SSP_OK);
 		assert_int_equal(ssp_event_reader_open(&rr[k], in[k], &e), SSP_OK);
 	}
-	assert_int_equal(ssp_mq_new(&q, rr, in, ns, threaded, &e), SSP_OK);
-	while ((got = ssp_mq_run(q, &i, &r, &n, &e)) != SSP_MQ_DONE) {
+	assert_int_equal(ssp_mergeq_new(&q, rr, in, ns, threaded, &e), SSP_OK);
+	while ((got = ssp_mergeq_run(q, &i, &r, &n, &e)) != SSP_MQ_DONE) {
 		if (got == SSP_MQ_END)
 			logf_(l, "end %u", i);
 		else if (got == SSP_MQ_ERR)
@@ -210,20 +210,20 @@ queued(char **paths, size_t ns, int threaded, struct log *l)
 			logf_(l, "reset %u", i);
 		else {
 			assert_true(n >= 1);
-			for (k = 0; k < n; k++, r = ssp_mq_rec_next(r))
-				log_rec(l, i, r, ssp_mq_str(q, i, r->f[0], NULL),
-				    ssp_mq_str(q, i, r->f[1], NULL));
+			for (k = 0; k < n; k++, r = ssp_mergeq_rec_next(r))
+				log_rec(l, i, r, ssp_mergeq_str(q, i, r->f[0], NULL),
+				    ssp_mergeq_str(q, i, r->f[1], NULL));
 		}
 	}
 	logf_(l, "done");
 	for (k = 0; k < ns; k++)
 		logf_(l, "backwards %zu %llu", k,
-		    (unsigned long long)ssp_mq_backwards(q, k));
-	assert_int_equal(ssp_mq_run(q, &i, &r, &n, &e), SSP_MQ_DONE);
-	assert_true(ssp_mq_rawpos(q) > 0);
-	ssp_mq_free(q);
+		    (unsigned long long)ssp_mergeq_backwards(q, k));
+	assert_int_equal(ssp_mergeq_run(q, &i, &r, &n, &e), SSP_MQ_DONE);
+	assert_true(ssp_mergeq_rawpos(q) > 0);
+	ssp_mergeq_free(q);
 	for (k = 0; k < ns; k++) {
-		ssp_rr_close(rr[k]);
+		ssp_rec_rd_close(rr[k]);
 		ssp_in_close(in[k]);
 	}
 }
@@ -322,7 +322,7 @@ static void
 on_alarm(int sig)
 {
 	(void)sig;
-	_exit(99);	/* ssp_mq_free hung */
+	_exit(99);	/* ssp_mergeq_free hung */
 }
 
 /* The thread is blocked reading a pipe that never delivers more: freeing
@@ -332,8 +332,8 @@ test_free_while_blocked(void **state)
 {
 	char *p = tmpname(0);
 	struct ssp_in *in;
-	struct ssp_rr *rr;
-	struct ssp_mq *q;
+	struct ssp_rec_rd *rr;
+	struct ssp_mergeq *q;
 	struct ssp_err e;
 	int fd[2];
 	FILE *f;
@@ -352,13 +352,13 @@ test_free_while_blocked(void **state)
 	assert_int_equal(write(fd[1], buf, n), (ssize_t)n);
 	assert_int_equal(ssp_in_fdopen(&in, fd[0], "pipe", 0, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-	assert_int_equal(ssp_mq_new(&q, &rr, &in, 1, 1, &e), SSP_OK);
+	assert_int_equal(ssp_mergeq_new(&q, &rr, &in, 1, 1, &e), SSP_OK);
 	usleep(50000);		/* let the thread block in read(2) */
 	signal(SIGALRM, on_alarm);
 	alarm(10);
-	ssp_mq_free(q);
+	ssp_mergeq_free(q);
 	alarm(0);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	close(fd[1]);
 	unlink(p);

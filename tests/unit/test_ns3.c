@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "parse_helpers.h"
-#include "ssp_ns3.h"
+#include "source/ns3.h"
 
 #define CTX "/$ns3::NodeListPriv/NodeList/"
 

@@ -11,10 +11,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_io.h"
-#include "ssp_otlp.h"
-#include "ssp_pb.h"
-#include "ssp_span.h"
+#include "io/io.h"
+#include "sink/otlp.h"
+#include "sink/pb.h"
+#include "stream/span.h"
 
 static void
 test_ps_to_ns(void **state)
@@ -84,17 +84,17 @@ test_span_kinds(void **state)
 struct fx {
 	char path[64];
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_otlp *o;
 };
 
-static struct ssp_rw *w;
+static struct ssp_rec_wr *w;
 static struct ssp_err e;
 
 static uint64_t
 str(const char *s)
 {
-	uint64_t id = ssp_rw_str(w, s, strlen(s), &e);
+	uint64_t id = ssp_rec_wr_str(w, s, strlen(s), &e);
 
 	assert_true(id != 0);
 	return id;
@@ -114,7 +114,7 @@ put(unsigned type, int64_t ts, int n, ...)
 	for (i = 0; i < n; i++)
 		r.f[i] = va_arg(ap, uint64_t);
 	va_end(ap);
-	assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
 }
 
 #define U(x) ((uint64_t)(x))
@@ -154,7 +154,7 @@ write_stream(const char *path)
 	    U(0), U(0), U(0));
 	put(SSP_SPAN_T_EV0 + SSP_EV_CLEAR_INT, 9500, 6, U(0x99), U(0), U(0),
 	    U(0), U(4), U(0));
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
 }
 
@@ -175,7 +175,7 @@ static void
 fx_close(struct fx *f)
 {
 	ssp_otlp_close(f->o);
-	ssp_rr_close(f->rr);
+	ssp_rec_rd_close(f->rr);
 	ssp_in_close(f->in);
 	unlink(f->path);
 }
@@ -189,7 +189,7 @@ run(struct fx *f, struct ssp_buf *b, size_t *batches)
 	int got;
 
 	*batches = 0;
-	while ((got = ssp_rr_next(f->rr, &r, &e)) == 1) {
+	while ((got = ssp_rec_rd_next(f->rr, &r, &e)) == 1) {
 		if (ssp_otlp_full(f->o, &r)) {
 			assert_int_equal(ssp_otlp_encode(f->o, b, &n, &e), SSP_OK);
 			ssp_buf_putc(b, '\n');

@@ -17,13 +17,13 @@ test_reasons(void **state)
 
 	(void)state;
 	for (i = 0; i < SSP_SKIP_N; i++) {
-		assert_true(strlen(ssp_skip_name(i)) > 0);
-		assert_true(strlen(ssp_skip_desc(i)) > 0);
-		assert_null(strchr(ssp_skip_name(i), ' '));
+		assert_true(strlen(ssp_pline_skip_name(i)) > 0);
+		assert_true(strlen(ssp_pline_skip_desc(i)) > 0);
+		assert_null(strchr(ssp_pline_skip_name(i), ' '));
 		for (j = 0; j < i; j++)
-			assert_true(strcmp(ssp_skip_name(i), ssp_skip_name(j)) != 0);
+			assert_true(strcmp(ssp_pline_skip_name(i), ssp_pline_skip_name(j)) != 0);
 	}
-	assert_string_equal(ssp_skip_name(SSP_SKIP_N), "?");
+	assert_string_equal(ssp_pline_skip_name(SSP_SKIP_N), "?");
 }
 
 static void

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ssp_pb.h"
+#include "sink/pb.h"
 
 #define BYTES(...) ((const uint8_t[]){ __VA_ARGS__ }), \
 	sizeof((const uint8_t[]){ __VA_ARGS__ })

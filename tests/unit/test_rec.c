@@ -10,12 +10,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_dump.h"
-#include "ssp_event.h"
-#include "ssp_io.h"
-#include "ssp_rec.h"
-#include "ssp_span.h"
-#include "ssp_varint.h"
+#include "base/varint.h"
+#include "io/io.h"
+#include "sink/dump.h"
+#include "stream/event.h"
+#include "stream/rec.h"
+#include "stream/span.h"
 
 /* Write records to a temp file through the real I/O layer, return bytes. */
 static char *
@@ -88,9 +88,9 @@ test_varint(void **state)
 
 /* One record per event type with distinct field values. */
 static void
-fill(struct ssp_rec *r, unsigned type, unsigned i, struct ssp_rw *w)
+fill(struct ssp_rec *r, unsigned type, unsigned i, struct ssp_rec_wr *w)
 {
-	const struct ssp_rtype *t = &ssp_event_schema.types[type];
+	const struct ssp_rec_type *t = &ssp_event_schema.types[type];
 	unsigned k;
 	char s[32];
 
@@ -101,7 +101,7 @@ fill(struct ssp_rec *r, unsigned type, unsigned i, struct ssp_rw *w)
 		switch (t->f[k].enc) {
 		case 's':
 			snprintf(s, sizeof(s), "str-%u-%u", type, k + i % 7);
-			r->f[k] = ssp_rw_str(w, s, strlen(s), NULL);
+			r->f[k] = ssp_rec_wr_str(w, s, strlen(s), NULL);
 			assert_true(r->f[k] != 0);
 			break;
 		case 'i': case 't':
@@ -120,7 +120,7 @@ static void
 write_stream(const char *path, unsigned n, int zlevel)
 {
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_rec r;
 	struct ssp_err e;
 	unsigned i;
@@ -130,9 +130,9 @@ write_stream(const char *path, unsigned n, int zlevel)
 	    "test", NULL, 0, &e), SSP_OK);
 	for (i = 0; i < n; i++) {
 		fill(&r, i % SSP_EV_NTYPES, i, w);
-		assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+		assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
 	}
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 }
 
@@ -141,7 +141,7 @@ static void
 check_stream(const char *path, unsigned n)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec r;
 	struct ssp_err e;
 	unsigned i = 0, k;
@@ -149,11 +149,11 @@ check_stream(const char *path, unsigned n)
 
 	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-	assert_string_equal(ssp_rr_meta(rr, "stream"), "host0");
-	assert_string_equal(ssp_rr_meta(rr, "time-unit"), "ps");
+	assert_string_equal(ssp_rec_rd_meta(rr, "stream"), "host0");
+	assert_string_equal(ssp_rec_rd_meta(rr, "time-unit"), "ps");
 	assert_int_equal(ssp_event_reader_sim(rr), SSP_SIM_GEM5);
-	while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
-		const struct ssp_rtype *t;
+	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
+		const struct ssp_rec_type *t;
 		unsigned type = i % SSP_EV_NTYPES;
 
 		assert_int_equal(r.type, type);
@@ -166,7 +166,7 @@ check_stream(const char *path, unsigned n)
 			switch (t->f[k].enc) {
 			case 's':
 				snprintf(s, sizeof(s), "str-%u-%u", type, k + i % 7);
-				assert_string_equal(ssp_rr_str(rr, r.f[k], NULL), s);
+				assert_string_equal(ssp_rec_rd_str(rr, r.f[k], NULL), s);
 				break;
 			case 'i': case 't':
 				assert_true((int64_t)r.f[k] == -(int64_t)(i * 31 + k));
@@ -183,7 +183,7 @@ check_stream(const char *path, unsigned n)
 	}
 	assert_int_equal(got, 0);
 	assert_int_equal(i, n);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 }
 
@@ -214,16 +214,16 @@ static void
 expect_error(const char *path, int code, const char *needle)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec r;
 	struct ssp_err e = { 0 };
 	int got = 1;
 
 	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
 	if (ssp_event_reader_open(&rr, in, &e) == SSP_OK) {
-		while ((got = ssp_rr_next(rr, &r, &e)) == 1)
+		while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1)
 			;
-		ssp_rr_close(rr);
+		ssp_rec_rd_close(rr);
 	} else {
 		got = -1;
 	}
@@ -273,16 +273,16 @@ test_bitflips_detected(void **state)
 		spit(path2, b, n);
 		{
 			struct ssp_in *in;
-			struct ssp_rr *rr;
+			struct ssp_rec_rd *rr;
 			struct ssp_rec r;
 			struct ssp_err e = { 0 };
 			int got = 1;
 
 			assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
 			if (ssp_event_reader_open(&rr, in, &e) == SSP_OK) {
-				while ((got = ssp_rr_next(rr, &r, &e)) == 1)
+				while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1)
 					;
-				ssp_rr_close(rr);
+				ssp_rec_rd_close(rr);
 			} else {
 				got = -1;
 			}
@@ -306,7 +306,7 @@ test_bad_magic_and_wrong_format(void **state)
 	(void)state;
 	spit(tmpname(), text, sizeof(text) - 1);
 	expect_error(tmpname(), SSP_ERR_FORMAT, "bad magic");
-	memcpy(spans, ssp_magic_spans, 8);
+	memcpy(spans, ssp_frame_magic_spans, 8);
 	memset(spans + 8, 0, 8);
 	spit(tmpname(), spans, sizeof(spans));
 	expect_error(tmpname(), SSP_ERR_FORMAT, "span stream");
@@ -320,7 +320,7 @@ test_concatenation(void **state)
 	size_t na, nc;
 	char path2[80];
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_err e;
 
 	(void)state;
@@ -333,31 +333,31 @@ test_concatenation(void **state)
 	spit(path2, c, 2 * na);
 	{	/* same stream twice: 200 records */
 		struct ssp_in *in;
-		struct ssp_rr *rr;
+		struct ssp_rec_rd *rr;
 		struct ssp_rec r;
 		int got, k = 0;
 		uint64_t gen0;
 
 		assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
 		assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-		gen0 = ssp_rr_strgen(rr);
-		while ((got = ssp_rr_next(rr, &r, &e)) == 1) {
+		gen0 = ssp_rec_rd_strgen(rr);
+		while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
 			if (r.type == SSP_EV_FUNC && k >= 100)
-				assert_non_null(ssp_rr_str(rr, r.f[1], NULL));
+				assert_non_null(ssp_rec_rd_str(rr, r.f[1], NULL));
 			/* string ids start over with the second segment */
-			assert_true((ssp_rr_strgen(rr) != gen0) == (k >= 100));
+			assert_true((ssp_rec_rd_strgen(rr) != gen0) == (k >= 100));
 			k++;
 		}
 		assert_int_equal(got, 0);
 		assert_int_equal(k, 200);
-		ssp_rr_close(rr);
+		ssp_rec_rd_close(rr);
 		ssp_in_close(in);
 	}
 	/* a different stream after the first: rejected, naming both */
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
 	assert_int_equal(ssp_event_writer_open(&w, o, "nic0", SSP_SIM_NICBM,
 	    "test", NULL, 0, &e), SSP_OK);
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	free(c);
 	c = slurp(tmpname(), &nc);
@@ -375,55 +375,55 @@ test_concatenation(void **state)
 static void
 test_schema_evolution(void **state)
 {
-	static const struct ssp_rtype newer[] = {
+	static const struct ssp_rec_type newer[] = {
 		{ "func", 4, { { "cpu", 's' }, { "sym", 's' }, { "table", 's' },
 		    { "pc", 'x' } } },
 		{ "future_thing", 1, { { "x", 'u' } } },
 	};
 	static const struct ssp_schema ns = { 2, newer };
-	static const struct ssp_rtype wrong[] = {
+	static const struct ssp_rec_type wrong[] = {
 		{ "func", 3, { { "cpu", 's' }, { "table", 's' }, { "sym", 's' } } },
 	};
 	static const struct ssp_schema ws = { 1, wrong };
 	static const struct ssp_meta m[] = { { "stream", "h" } };
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_err e;
 	struct ssp_rec r = { 0 };
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 
 	(void)state;
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
-	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &ns, m, 1, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_open(&w, o, ssp_frame_magic_events, &ns, m, 1, &e), SSP_OK);
 	r.type = 0;
 	r.ts = 42;
-	r.f[0] = ssp_rw_str(w, "cpu0", 4, &e);
-	r.f[1] = ssp_rw_str(w, "tcp_sendmsg", 11, &e);
-	r.f[2] = ssp_rw_str(w, "linux", 5, &e);
+	r.f[0] = ssp_rec_wr_str(w, "cpu0", 4, &e);
+	r.f[1] = ssp_rec_wr_str(w, "tcp_sendmsg", 11, &e);
+	r.f[2] = ssp_rec_wr_str(w, "linux", 5, &e);
 	r.f[3] = 0xffffffff81000000ull;
-	assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
 	r.type = 1;
 	r.f[0] = 7;
-	assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 
 	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-	assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
 	assert_int_equal(r.type, SSP_EV_FUNC);
-	assert_string_equal(ssp_rr_str(rr, r.f[SSP_F_FUNC_SYM], NULL), "tcp_sendmsg");
-	assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+	assert_string_equal(ssp_rec_rd_str(rr, r.f[SSP_F_FUNC_SYM], NULL), "tcp_sendmsg");
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
 	assert_int_equal(r.type, SSP_TYPE_UNKNOWN);
-	assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
-	ssp_rr_close(rr);
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 0);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 
 	/* swapped fields: a schema error naming the field */
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
-	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &ws, m, 1, &e), SSP_OK);
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_open(&w, o, ssp_frame_magic_events, &ws, m, 1, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_ERR_SCHEMA);
@@ -441,10 +441,10 @@ test_minor_versions(void **state)
 	static const struct ssp_meta m[] = { { "stream", "h gem5" } };
 	static const unsigned minors[] = { 0, SSP_SPAN_MINOR, 7 };
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_err e;
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec r = { 0 };
 	unsigned i;
 
@@ -452,42 +452,42 @@ test_minor_versions(void **state)
 	assert_int_equal(SSP_SPAN_MINOR, 1);
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
 	assert_int_equal(ssp_span_writer_open(&w, o, "t", src, 1, 0, &e), SSP_OK);
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
-	assert_int_equal(ssp_rr_version_minor(rr), SSP_SPAN_MINOR);
-	ssp_rr_close(rr);
+	assert_int_equal(ssp_rec_rd_version_minor(rr), SSP_SPAN_MINOR);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	for (i = 0; i < sizeof(minors) / sizeof(minors[0]); i++) {
 		assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
-		assert_int_equal(ssp_rw_open_minor(&w, o, ssp_magic_spans,
+		assert_int_equal(ssp_rec_wr_open_minor(&w, o, ssp_frame_magic_spans,
 		    minors[i], ssp_span_schema(0), m, 1, &e), SSP_OK);
 		r.type = SSP_SK_HOST_SYSCALL;
 		r.ts = 5;
 		r.f[SSP_SF_SPAN] = 1;
-		assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
-		assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+		assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+		assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 		assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
 		assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
-		assert_int_equal(ssp_rr_version_minor(rr), minors[i]);
-		assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+		assert_int_equal(ssp_rec_rd_version_minor(rr), minors[i]);
+		assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
 		assert_int_equal(r.type, SSP_SK_HOST_SYSCALL);
-		assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
-		ssp_rr_close(rr);
+		assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 0);
+		ssp_rec_rd_close(rr);
 		ssp_in_close(in);
 	}
 	/* event streams stay 1.0 */
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
 	assert_int_equal(ssp_event_writer_open(&w, o, "h", SSP_SIM_GEM5, "t",
 	    NULL, 0, &e), SSP_OK);
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-	assert_int_equal(ssp_rr_version_minor(rr), 0);
-	ssp_rr_close(rr);
+	assert_int_equal(ssp_rec_rd_version_minor(rr), 0);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	unlink(tmpname());
 }
@@ -497,9 +497,9 @@ test_copy_remaps_strings(void **state)
 {
 	char path2[80];
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_rec r;
 	struct ssp_err e;
 	unsigned i = 0;
@@ -513,19 +513,19 @@ test_copy_remaps_strings(void **state)
 	assert_int_equal(ssp_event_writer_open(&w, o, "host0", SSP_SIM_GEM5,
 	    "test", NULL, 0, &e), SSP_OK);
 	/* keep every other record: ids in the copy differ from the input */
-	while (ssp_rr_next(rr, &r, &e) == 1)
+	while (ssp_rec_rd_next(rr, &r, &e) == 1)
 		if (i++ % 2 == 1)
-			assert_int_equal(ssp_rw_copy(w, &r, rr, &e), SSP_OK);
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+			assert_int_equal(ssp_rec_wr_copy(w, &r, rr, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	/* every string in the copy resolves to the same text as the original */
 	assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
 	i = 1;
-	while (ssp_rr_next(rr, &r, &e) == 1) {
-		const struct ssp_rtype *t = &ssp_event_schema.types[r.type];
+	while (ssp_rec_rd_next(rr, &r, &e) == 1) {
+		const struct ssp_rec_type *t = &ssp_event_schema.types[r.type];
 		unsigned k;
 
 		for (k = 0; k < t->nf; k++)
@@ -533,24 +533,24 @@ test_copy_remaps_strings(void **state)
 				char s[32];
 
 				snprintf(s, sizeof(s), "str-%u-%u", r.type, k + i % 7);
-				assert_string_equal(ssp_rr_str(rr, r.f[k], NULL), s);
+				assert_string_equal(ssp_rec_rd_str(rr, r.f[k], NULL), s);
 			}
 		i += 2;
 	}
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	unlink(path2);
 	unlink(tmpname());
 }
 
 
-/* Read a whole file with ssp_rr_next or in batches of n. */
+/* Read a whole file with ssp_rec_rd_next or in batches of n. */
 static unsigned
 read_all(const char *path, unsigned n, struct ssp_rec *out, unsigned max,
     struct ssp_err *e, int *last)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec *b = calloc(n ? n : 1, sizeof(*b));
 	unsigned k = 0;
 	int got, i;
@@ -558,20 +558,20 @@ read_all(const char *path, unsigned n, struct ssp_rec *out, unsigned max,
 	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, e), SSP_OK);
 	for (;;) {
-		got = n == 0 ? ssp_rr_next(rr, b, e) : ssp_rr_next_batch(rr, b, n, e);
+		got = n == 0 ? ssp_rec_rd_next(rr, b, e) : ssp_rec_rd_next_batch(rr, b, n, e);
 		if (got <= 0)
 			break;
 		/* string ids of the whole batch must resolve after the call
 		 * (a batch never spans two segments): keep their text's hash */
 		for (i = 0; i < got && k < max; i++) {
-			const struct ssp_rtype *t =
-			    &ssp_rr_file_schema(rr)->types[b[i].ftag - 1];
+			const struct ssp_rec_type *t =
+			    &ssp_rec_rd_file_schema(rr)->types[b[i].ftag - 1];
 			unsigned f;
 
 			out[k] = b[i];
 			for (f = 0; f < b[i].nf; f++)
 				if (t->f[f].enc == 's' && b[i].f[f] != 0) {
-					const char *str = ssp_rr_str(rr, b[i].f[f], NULL);
+					const char *str = ssp_rec_rd_str(rr, b[i].f[f], NULL);
 					uint64_t h = 1469598103934665603ull;
 
 					assert_non_null(str);
@@ -583,7 +583,7 @@ read_all(const char *path, unsigned n, struct ssp_rec *out, unsigned max,
 		}
 	}
 	*last = got;
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	free(b);
 	return k;
@@ -658,16 +658,16 @@ test_batch_reader(void **state)
 	unlink(tmpname());
 }
 
-/* Copy some records of a stream with ssp_rw_copy_raw into w; return the
+/* Copy some records of a stream with ssp_rec_wr_copy_raw into w; return the
  * events of the copy as text, one per line. */
 static void
 raw_copy(const char *in_path, const char *out_path, unsigned keep_every,
     int own_string, unsigned batch)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_rec *r = calloc(batch, sizeof(*r));
 	struct ssp_err e;
 	unsigned k = 0;
@@ -679,25 +679,25 @@ raw_copy(const char *in_path, const char *out_path, unsigned keep_every,
 	assert_int_equal(ssp_event_writer_open(&w, o, "host0", SSP_SIM_GEM5,
 	    "test", NULL, 0, &e), SSP_OK);
 	if (own_string)
-		assert_true(ssp_rw_str(w, "mine", 4, &e) != 0);
-	while ((got = ssp_rr_next_batch(rr, r, batch, &e)) > 0) {
+		assert_true(ssp_rec_wr_str(w, "mine", 4, &e) != 0);
+	while ((got = ssp_rec_rd_next_batch(rr, r, batch, &e)) > 0) {
 		unsigned idx[256], nk = 0;
 
 		for (i = 0; i < got; i++)
 			if (k++ % keep_every == 0) {
 				if (batch == 1)	/* one at a time */
-					assert_int_equal(ssp_rw_copy_raw(w, rr,
+					assert_int_equal(ssp_rec_wr_copy_raw(w, rr,
 					    (unsigned)i, &r[i], &e), SSP_OK);
 				else
 					idx[nk++] = (unsigned)i;
 			}
-		assert_int_equal(ssp_rw_copy_raw_batch(w, rr, r, idx, nk, &e),
+		assert_int_equal(ssp_rec_wr_copy_raw_batch(w, rr, r, idx, nk, &e),
 		    SSP_OK);
 	}
 	assert_int_equal(got, 0);
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	free(r);
 }
@@ -707,7 +707,7 @@ static char *
 events_text(const char *path, unsigned keep_every, size_t *len)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec r;
 	struct ssp_err e;
 	char *out = NULL, v[300];
@@ -716,8 +716,8 @@ events_text(const char *path, unsigned keep_every, size_t *len)
 
 	assert_int_equal(ssp_in_open(&in, path, 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-	while (ssp_rr_next(rr, &r, &e) == 1) {
-		const struct ssp_rtype *t = &ssp_rr_file_schema(rr)->types[r.ftag - 1];
+	while (ssp_rec_rd_next(rr, &r, &e) == 1) {
+		const struct ssp_rec_type *t = &ssp_rec_rd_file_schema(rr)->types[r.ftag - 1];
 
 		if (k++ % keep_every != 0)
 			continue;
@@ -734,7 +734,7 @@ events_text(const char *path, unsigned keep_every, size_t *len)
 			n += (size_t)sprintf(out + n, " %s", v);
 		}
 	}
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	*len = n;
 	return out;
@@ -794,15 +794,15 @@ test_copy_raw(void **state)
 static void
 test_varint_fast_paths(void **state)
 {
-	static const struct ssp_rtype t1[1] = { { "r", 2, { { "v", 'u' },
+	static const struct ssp_rec_type t1[1] = { { "r", 2, { { "v", 'u' },
 	    { "s", 'i' } } } };
 	static const struct ssp_schema sch = { 1, t1 };
 	uint64_t vals[64];
 	size_t nv = 0, i, k, n;
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec r;
 	struct ssp_err e;
 	uint8_t *b, ref[SSP_VARINT_MAX + 2];
@@ -818,7 +818,7 @@ test_varint_fast_paths(void **state)
 	vals[nv++] = UINT64_MAX;
 	vals[nv++] = (1ULL << 56) + 12345;
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
-	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &sch, NULL, 0, &e),
+	assert_int_equal(ssp_rec_wr_open(&w, o, ssp_frame_magic_events, &sch, NULL, 0, &e),
 	    SSP_OK);
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < nv; i++) {
@@ -826,9 +826,9 @@ test_varint_fast_paths(void **state)
 			r.ts = 0;
 			r.f[0] = vals[i];
 			r.f[1] = 0 - vals[i];	/* its negation, as a signed field */
-			assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+			assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
 		}
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	/* the first record's bytes: tag 1, dts 0, then the reference varint */
 	b = slurp(tmpname(), &n);
@@ -861,21 +861,21 @@ test_varint_fast_paths(void **state)
 	free(b);
 	/* and the reader (fast path while room, slow path near the end) */
 	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
-	assert_int_equal(ssp_rr_open(&rr, in, ssp_magic_events, &sch, 0, &e),
+	assert_int_equal(ssp_rec_rd_open(&rr, in, ssp_frame_magic_events, &sch, 0, &e),
 	    SSP_OK);
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < nv; i++) {
-			assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+			assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
 			assert_true(r.f[0] == vals[i]);
 			assert_true(r.f[1] == 0 - vals[i]);
 		}
-	assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
-	ssp_rr_close(rr);
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 0);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	unlink(tmpname());
 }
 
-/* ssp_rr_next_packed: the records of ssp_rr_next, packed, cut at limits. */
+/* ssp_rec_rd_next_packed: the records of ssp_rec_rd_next, packed, cut at limits. */
 static void
 test_packed_reader(void **state)
 {
@@ -883,7 +883,7 @@ test_packed_reader(void **state)
 	static uint64_t buf[4096];
 	static const size_t rooms[] = { sizeof(struct ssp_rec), 1000, 32768 };
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_err e = { 0 };
 	unsigned na, k, round;
 	int got, over;
@@ -892,10 +892,10 @@ test_packed_reader(void **state)
 	write_stream(tmpname(), 12000, 0);
 	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-	for (na = 0; na < 13000 && ssp_rr_next(rr, &a[na], &e) == 1; na++)
+	for (na = 0; na < 13000 && ssp_rec_rd_next(rr, &a[na], &e) == 1; na++)
 		;
 	assert_int_equal(na, 12000);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	for (round = 0; round < 6; round++) {
 		/* limits: none, every 7th record's time, just below it */
@@ -909,7 +909,7 @@ test_packed_reader(void **state)
 			size_t used;
 			unsigned n, i;
 
-			n = ssp_rr_next_packed(rr, buf, rooms[round % 3], limit,
+			n = ssp_rec_rd_next_packed(rr, buf, rooms[round % 3], limit,
 			    &used, &over);
 			for (i = 0; i < n; i++, r = ssp_rec_packed_next(r)) {
 				assert_true(k < na);
@@ -925,13 +925,13 @@ test_packed_reader(void **state)
 			}
 			if (n > 0)
 				continue;
-			if ((got = ssp_rr_next(rr, (struct ssp_rec *)buf, &e)) != 1)
+			if ((got = ssp_rec_rd_next(rr, (struct ssp_rec *)buf, &e)) != 1)
 				break;
 			same_recs(&a[k++], (struct ssp_rec *)buf, 1);
 		}
 		assert_int_equal(got, 0);
 		assert_int_equal(k, na);
-		ssp_rr_close(rr);
+		ssp_rec_rd_close(rr);
 		ssp_in_close(in);
 	}
 	unlink(tmpname());
@@ -960,14 +960,14 @@ check_wide(const struct ssp_rec *x, unsigned i)
 static void
 test_wide_records(void **state)
 {
-	static struct ssp_rtype t1[1] = { { "w", 20, { { "f0", 'u' } } } };
+	static struct ssp_rec_type t1[1] = { { "w", 20, { { "f0", 'u' } } } };
 	static const struct ssp_schema sch = { 1, t1 };
 	static char names[20][4];
 	static uint64_t buf[4096];
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_rec r, b[8];
 	struct ssp_err e;
 	unsigned i, k, pass;
@@ -981,42 +981,42 @@ test_wide_records(void **state)
 		t1[0].f[k].enc = 'u';
 	}
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
-	assert_int_equal(ssp_rw_open(&w, o, ssp_magic_events, &sch, NULL, 0, &e),
+	assert_int_equal(ssp_rec_wr_open(&w, o, ssp_frame_magic_events, &sch, NULL, 0, &e),
 	    SSP_OK);
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < 3000; i++) {
 		r.ts = i;
 		for (k = 0; k < 20; k++)
 			r.f[k] = wide_value(i, k);
-		assert_int_equal(ssp_rw_put(w, &r, &e), SSP_OK);
+		assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
 	}
-	assert_int_equal(ssp_rw_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	for (pass = 0; pass < 3; pass++) {	/* next, batch, packed */
 		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
-		assert_int_equal(ssp_rr_open(&rr, in, ssp_magic_events, &sch, 0, &e),
+		assert_int_equal(ssp_rec_rd_open(&rr, in, ssp_frame_magic_events, &sch, 0, &e),
 		    SSP_OK);
 		for (i = 0; i < 3000; ) {
 			const struct ssp_rec *x = (const struct ssp_rec *)buf;
 
 			if (pass == 1) {
-				n = ssp_rr_next_batch(rr, b, 8, &e);
+				n = ssp_rec_rd_next_batch(rr, b, 8, &e);
 				assert_true(n > 0);
 				for (k = 0; k < (unsigned)n; k++)
 					check_wide(&b[k], i++);
 				continue;
 			}
-			n = pass == 0 ? 0 : (int)ssp_rr_next_packed(rr, buf,
+			n = pass == 0 ? 0 : (int)ssp_rec_rd_next_packed(rr, buf,
 			    sizeof(buf), INT64_MAX, &used, &over);
 			if (n == 0) {
-				assert_int_equal(ssp_rr_next(rr, &r, &e), 1);
+				assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
 				check_wide(&r, i++);
 			}
 			for (; n > 0; n--, x = ssp_rec_packed_next(x))
 				check_wide(x, i++);
 		}
-		assert_int_equal(ssp_rr_next(rr, &r, &e), 0);
-		ssp_rr_close(rr);
+		assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 0);
+		ssp_rec_rd_close(rr);
 		ssp_in_close(in);
 	}
 	unlink(tmpname());

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ssp_rules.h"
+#include "config/rules.h"
 
 static struct ssp_rules *
 parse(const char *in)
@@ -50,8 +50,8 @@ test_classes(void **state)
 	assert_int_equal(ssp_rules_count(r, SSP_FC_BLACKLIST), 1);
 	assert_int_equal(ssp_rules_count(r, SSP_FC_KERNEL_TX), 1);
 	assert_int_equal(ssp_rules_count(r, SSP_FC_DRIVER_NET), 1);
-	assert_string_equal(ssp_fclass_name(SSP_FC_PCI_WRITE), "pci-write");
-	assert_null(ssp_fclass_name(3));
+	assert_string_equal(ssp_rules_fclass_name(SSP_FC_PCI_WRITE), "pci-write");
+	assert_null(ssp_rules_fclass_name(3));
 	/* defaults */
 	assert_int_equal(ssp_rules_root(r), SSP_ROOT_ALL_SYSCALLS);
 	assert_int_equal(ssp_rules_background(r), SSP_BG_ADAPTER);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "ssp_scan.h"
+#include "base/scan.h"
 
 static int
 ref_hex(const char *p, const char *end, uint64_t *v, size_t *n)

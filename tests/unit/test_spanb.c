@@ -11,11 +11,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ssp_event.h"
-#include "ssp_rules.h"
-#include "ssp_span.h"
-#include "ssp_spanb.h"
-#include "ssp_topo.h"
+#include "config/rules.h"
+#include "config/topo.h"
+#include "span/spanb.h"
+#include "stream/event.h"
+#include "stream/span.h"
 
 #define NC SSP_SF_NCOMMON
 enum { H1, H2, N1, N2, NET };	/* stream indices of the test topology */

@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_io.h"
-#include "ssp_span.h"
-#include "ssp_sqlite.h"
+#include "io/io.h"
+#include "sink/sqlite.h"
+#include "stream/span.h"
 
 #define NC SSP_SF_NCOMMON
 
@@ -37,7 +37,7 @@ tmpname(const char *what)
 
 struct tw {
 	struct ssp_out *o;
-	struct ssp_rw *w;
+	struct ssp_rec_wr *w;
 	struct ssp_err e;
 };
 
@@ -51,21 +51,21 @@ static void
 tw_open(struct tw *t, const char *path, const struct ssp_schema *s)
 {
 	assert_int_equal(ssp_out_open(&t->o, path, 0, &t->e), SSP_OK);
-	assert_int_equal(ssp_rw_open(&t->w, t->o, ssp_magic_spans, s, std_meta,
+	assert_int_equal(ssp_rec_wr_open(&t->w, t->o, ssp_frame_magic_spans, s, std_meta,
 	    sizeof(std_meta) / sizeof(std_meta[0]), &t->e), SSP_OK);
 }
 
 static void
 tw_close(struct tw *t)
 {
-	assert_int_equal(ssp_rw_close(t->w, &t->e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(t->w, &t->e), SSP_OK);
 	assert_int_equal(ssp_out_close(t->o, &t->e), SSP_OK);
 }
 
 static uint64_t
 tw_str(struct tw *t, const char *s)
 {
-	uint64_t id = ssp_rw_str(t->w, s, strlen(s), &t->e);
+	uint64_t id = ssp_rec_wr_str(t->w, s, strlen(s), &t->e);
 
 	assert_true(id != 0);
 	return id;
@@ -93,7 +93,7 @@ tw_span(struct tw *t, unsigned type, uint64_t id, uint64_t parent,
 	for (i = 0; i < nattr; i++)
 		r.f[NC + i] = va_arg(ap, uint64_t);
 	va_end(ap);
-	assert_int_equal(ssp_rw_put(t->w, &r, &t->e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(t->w, &r, &t->e), SSP_OK);
 }
 
 static void
@@ -108,7 +108,7 @@ tw_link(struct tw *t, uint64_t span, uint64_t trace, uint64_t target)
 	r.f[SSP_LF_TRACE_LO] = trace;
 	r.f[SSP_LF_TARGET] = target;
 	r.f[SSP_LF_KIND] = tw_str(t, "nic.rx");
-	assert_int_equal(ssp_rw_put(t->w, &r, &t->e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(t->w, &r, &t->e), SSP_OK);
 }
 
 static void
@@ -128,7 +128,7 @@ tw_event(struct tw *t, unsigned evtype, uint64_t span, unsigned stream,
 	for (i = 0; i < n; i++)
 		r.f[SSP_EF_NCOMMON + i] = va_arg(ap, uint64_t);
 	va_end(ap);
-	assert_int_equal(ssp_rw_put(t->w, &r, &t->e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(t->w, &r, &t->e), SSP_OK);
 }
 
 /* --- loading into memory --------------------------------------------- */
@@ -149,14 +149,14 @@ load(sqlite3 *db, const char *path, const struct ssp_sqlite_opts *o,
     struct ssp_sqlite_stats *st, struct ssp_err *e)
 {
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	int r;
 
 	memset(e, 0, sizeof(*e));
 	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, e), SSP_OK);
 	assert_int_equal(ssp_span_reader_open(&rr, in, e), SSP_OK);
 	r = ssp_sqlite_load_db(db, rr, o, st, e);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	return r;
 }
@@ -218,7 +218,7 @@ test_schema_matches_span_kinds(void **state)
 	assert_int_equal(ssp_sqlite_schema_version(), 1);
 	assert_int_equal(qi(db, "PRAGMA user_version"), 1);
 	for (k = 0; k < SSP_SK_NKINDS; k++) {
-		const struct ssp_rtype *t = &s->types[k];
+		const struct ssp_rec_type *t = &s->types[k];
 
 		snprintf(table, sizeof(table), "%s", t->name);
 		for (p = table; *p; p++)
@@ -248,7 +248,7 @@ test_schema_matches_span_kinds(void **state)
 static void
 test_json_encoding(void **state)
 {
-	static const struct ssp_rtype t = { "x", 11, { { "skip", 'u' },
+	static const struct ssp_rec_type t = { "x", 11, { { "skip", 'u' },
 	    { "u", 'u' }, { "x", 'x' }, { "absent", 'i' }, { "i", 'i' },
 	    { "t", 't' }, { "yes", 'b' }, { "no", 'b' }, { "mac", 'm' },
 	    { "ip", 'a' }, { "s", 's' } } };
@@ -540,7 +540,7 @@ test_newer_stream(void **state)
 {
 	const char *path = tmpname("newer.sp");
 	const struct ssp_schema *std = ssp_span_schema(1);
-	struct ssp_rtype types[SSP_SPAN_T_EV0 + SSP_EV_NTYPES + 3];
+	struct ssp_rec_type types[SSP_SPAN_T_EV0 + SSP_EV_NTYPES + 3];
 	struct ssp_schema s;
 	struct ssp_sqlite_opts o = { .events = 1 };
 	struct ssp_sqlite_stats st;
@@ -559,9 +559,9 @@ test_newer_stream(void **state)
 	types[nt].name = "nic.foo";
 	types[nt].nf = NC + 1;
 	types[nt].f[NC] = (struct ssp_field){ "bar", 's' };
-	types[nt + 1] = (struct ssp_rtype){ "ev.newthing", 3, { { "span", 'x' },
+	types[nt + 1] = (struct ssp_rec_type){ "ev.newthing", 3, { { "span", 'x' },
 	    { "stream", 'u' }, { "level", 'i' } } };
-	types[nt + 2] = (struct ssp_rtype){ "weird", 1, { { "x", 'x' } } };
+	types[nt + 2] = (struct ssp_rec_type){ "weird", 1, { { "x", 'x' } } };
 	s.ntypes = nt + 3;
 	s.types = types;
 	tw_open(&t, path, &s);
@@ -573,9 +573,9 @@ test_newer_stream(void **state)
 	r.f[0] = 2;
 	r.f[1] = 1;
 	r.f[2] = (uint64_t)-5;
-	assert_int_equal(ssp_rw_put(t.w, &r, &t.e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(t.w, &r, &t.e), SSP_OK);
 	r.type = nt + 2;
-	assert_int_equal(ssp_rw_put(t.w, &r, &t.e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_put(t.w, &r, &t.e), SSP_OK);
 	tw_close(&t);
 	assert_int_equal(load(db, path, &o, &st, &e), SSP_OK);
 	assert_true(st.spans == 2 && st.other_kinds == 1 && st.events == 1 &&
@@ -674,7 +674,7 @@ test_file_copy_on_write(void **state)
 	struct ssp_sqlite_stats st;
 	struct ssp_sqlite *d;
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_err e;
 	struct stat sb;
 	struct tw t;
@@ -693,7 +693,7 @@ test_file_copy_on_write(void **state)
 		assert_int_equal(ssp_in_open(&in, sp, 0, NULL, &e), SSP_OK);
 		assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
 		assert_int_equal(ssp_sqlite_load(d, rr, &o, &st, &e), SSP_OK);
-		ssp_rr_close(rr);
+		ssp_rec_rd_close(rr);
 		ssp_in_close(in);
 		if (i == 1) {	/* abandoned: the database stays as it was */
 			ssp_sqlite_abort(d);
@@ -755,7 +755,7 @@ write_mixed(const char *path, unsigned n)
 	tw_open(&t, path, sch);
 	for (i = 0; i < n; i++) {
 		unsigned kind = (unsigned)(xrnd(&x) % SSP_SK_NKINDS);
-		const struct ssp_rtype *ty = &sch->types[kind];
+		const struct ssp_rec_type *ty = &sch->types[kind];
 		uint64_t tr = xrnd(&x) % 300;
 
 		id = i + 1;
@@ -789,7 +789,7 @@ write_mixed(const char *path, unsigned n)
 			default: r.f[k] = v % 5 == 0 ? v : v % 70000;
 			}
 		}
-		assert_int_equal(ssp_rw_put(t.w, &r, &t.e), SSP_OK);
+		assert_int_equal(ssp_rec_wr_put(t.w, &r, &t.e), SSP_OK);
 		if (i % 9 == 0)
 			tw_link(&t, id, tr, i % 27 == 0 ? 77777777 : id / 2 + 1);
 		if (i % 4 == 0)
@@ -805,7 +805,7 @@ file_load(const char *dbp, const char *sp, struct ssp_sqlite_opts *o,
 {
 	struct ssp_sqlite *d;
 	struct ssp_in *in;
-	struct ssp_rr *rr;
+	struct ssp_rec_rd *rr;
 	struct ssp_err e = { 0 };
 
 	unlink(dbp);
@@ -814,7 +814,7 @@ file_load(const char *dbp, const char *sp, struct ssp_sqlite_opts *o,
 	assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
 	if (ssp_sqlite_load(d, rr, o, st, &e) != SSP_OK)
 		fail_msg("load: %s", e.msg);
-	ssp_rr_close(rr);
+	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	if (ssp_sqlite_commit(d, &e) != SSP_OK)
 		fail_msg("commit: %s", e.msg);

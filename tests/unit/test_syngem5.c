@@ -11,11 +11,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_syngem5.h"
-#include "ssp_synsym.h"
+#include "synth/syngem5.h"
+#include "synth/synsym.h"
 
-static struct ssp_synsyms *syms;
-static struct ssp_execpool *kp, *up;
+static struct ssp_synsym_set *syms;
+static struct ssp_syngem5_execpool *kp, *up;
 static char path[64];
 
 static int
@@ -25,18 +25,18 @@ setup(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "/tmp/ssp-test-syngem5-%d", (int)getpid());
-	return ssp_synsyms_new(&syms, &e) != SSP_OK ||
-	    ssp_execpool_new(&kp, syms, "system.switch_cpus", 0, 0, 7, &e) != SSP_OK ||
-	    ssp_execpool_new(&up, syms, "system.switch_cpus", 1, 0, 7, &e) != SSP_OK;
+	return ssp_synsym_new(&syms, &e) != SSP_OK ||
+	    ssp_syngem5_execpool_new(&kp, syms, "system.switch_cpus", 0, 0, 7, &e) != SSP_OK ||
+	    ssp_syngem5_execpool_new(&up, syms, "system.switch_cpus", 1, 0, 7, &e) != SSP_OK;
 }
 
 static int
 teardown(void **state)
 {
 	(void)state;
-	ssp_execpool_free(kp);
-	ssp_execpool_free(up);
-	ssp_synsyms_free(syms);
+	ssp_syngem5_execpool_free(kp);
+	ssp_syngem5_execpool_free(up);
+	ssp_synsym_free(syms);
 	unlink(path);
 	return 0;
 }
@@ -58,7 +58,7 @@ static void
 test_lines_exact(void **state)
 {
 	struct ssp_synlog *l;
-	struct ssp_gem5w w;
+	struct ssp_syngem5 w;
 	struct ssp_err e = { 0 };
 	char *got;
 	size_t n;
@@ -87,24 +87,24 @@ test_lines_exact(void **state)
 
 	(void)state;
 	assert_int_equal(ssp_synlog_open(&l, path, 0, NULL, 0, &e), SSP_OK);
-	ssp_gem5w_init(&w, l, "system.switch_cpus", 0, kp, up, 0);
-	ssp_gem5w_mmio(&w, 1869691991749, 0, 0xc0080300, 4, 94469181196688ull, 0, 0x80300, 0);
-	ssp_gem5w_mmio(&w, 1967474400999, 1, 0xc0400010, 4, 94469376954304ull, 3, 0x10, 1);
-	ssp_gem5w_posted(&w, 1967474400999);
-	ssp_gem5w_mmio_done(&w, 1967474401000, 0, 94469181196688ull);
-	ssp_gem5w_mmio_done(&w, 1967474401000, 1, 7);
-	ssp_gem5w_dma(&w, 1967474401001, 0, 94113551511792ull, 0x23697ad60, 32);
-	ssp_gem5w_dma(&w, 1967474401001, 1, 94113551511792ull, 0x100, 16);
-	ssp_gem5w_dma_done(&w, 1967474401002, 0);
-	ssp_gem5w_msix(&w, 1967474401002, 1);
-	ssp_gem5w_config(&w, 1369143199499, 0, 0x3d, 1, 1);
-	ssp_gem5w_config(&w, 1369146219499, 1, 0x4, 2, 6);
-	ssp_gem5w_config(&w, 1369146219500, 0, 0, 4, 0);
-	ssp_gem5w_intx(&w, 1473659826000, 1);
-	ssp_gem5w_intx(&w, 1473661882374, 0);
-	ssp_gem5w_sync(&w, 1473661882374, 500000);
-	ssp_gem5w_procin(&w, 1473661882375);
-	ssp_gem5w_fault_intr(&w, 1473661882375, 0xffffffff812b781cull, 236);
+	ssp_syngem5_init(&w, l, "system.switch_cpus", 0, kp, up, 0);
+	ssp_syngem5_mmio(&w, 1869691991749, 0, 0xc0080300, 4, 94469181196688ull, 0, 0x80300, 0);
+	ssp_syngem5_mmio(&w, 1967474400999, 1, 0xc0400010, 4, 94469376954304ull, 3, 0x10, 1);
+	ssp_syngem5_posted(&w, 1967474400999);
+	ssp_syngem5_mmio_done(&w, 1967474401000, 0, 94469181196688ull);
+	ssp_syngem5_mmio_done(&w, 1967474401000, 1, 7);
+	ssp_syngem5_dma(&w, 1967474401001, 0, 94113551511792ull, 0x23697ad60, 32);
+	ssp_syngem5_dma(&w, 1967474401001, 1, 94113551511792ull, 0x100, 16);
+	ssp_syngem5_dma_done(&w, 1967474401002, 0);
+	ssp_syngem5_msix(&w, 1967474401002, 1);
+	ssp_syngem5_config(&w, 1369143199499, 0, 0x3d, 1, 1);
+	ssp_syngem5_config(&w, 1369146219499, 1, 0x4, 2, 6);
+	ssp_syngem5_config(&w, 1369146219500, 0, 0, 4, 0);
+	ssp_syngem5_intx(&w, 1473659826000, 1);
+	ssp_syngem5_intx(&w, 1473661882374, 0);
+	ssp_syngem5_sync(&w, 1473661882374, 500000);
+	ssp_syngem5_procin(&w, 1473661882375);
+	ssp_syngem5_fault_intr(&w, 1473661882375, 0xffffffff812b781cull, 236);
 	assert_int_equal(w.nev[SSP_EV_MMIO_RD], 1);
 	assert_int_equal(w.nev[SSP_EV_CFG_RD], 2);
 	assert_int_equal(w.nskip[SSP_G5_FAULT], 1);
@@ -125,17 +125,17 @@ static void
 test_func_and_short_ticks(void **state)
 {
 	struct ssp_synlog *l;
-	struct ssp_gem5w w;
+	struct ssp_syngem5 w;
 	struct ssp_err e = { 0 };
-	const struct ssp_synsym *f = ssp_synsyms_find(syms, "i40e_napi_poll");
+	const struct ssp_synsym *f = ssp_synsym_find(syms, "i40e_napi_poll");
 	char *got, *nl;
 	size_t n;
 
 	(void)state;
 	assert_int_equal(ssp_synlog_open(&l, path, 0, NULL, 0, &e), SSP_OK);
-	ssp_gem5w_init(&w, l, "system.switch_cpus", 0, kp, up, 0);
-	ssp_gem5w_constructed(&w, 0);
-	ssp_gem5w_func(&w, 857006011458, f->addr);
+	ssp_syngem5_init(&w, l, "system.switch_cpus", 0, kp, up, 0);
+	ssp_syngem5_constructed(&w, 0);
+	ssp_syngem5_func(&w, 857006011458, f->addr);
 	assert_int_equal(ssp_synlog_close(l, &e), SSP_OK);
 	got = slurp(&n);
 	/* %7d pads short ticks */
@@ -158,7 +158,7 @@ static void
 test_padding(void **state)
 {
 	struct ssp_synlog *l;
-	struct ssp_gem5w w;
+	struct ssp_syngem5 w;
 	struct ssp_err e = { 0 };
 	char *got, *p, *nl;
 	size_t n, lines = 0;
@@ -166,12 +166,12 @@ test_padding(void **state)
 
 	(void)state;
 	assert_int_equal(ssp_synlog_open(&l, path, 0, NULL, 0, &e), SSP_OK);
-	ssp_gem5w_init(&w, l, "system.switch_cpus", 0, kp, up, 3);
-	ssp_gem5w_density(&w, 200);	/* lines per us */
+	ssp_syngem5_init(&w, l, "system.switch_cpus", 0, kp, up, 3);
+	ssp_syngem5_density(&w, 200);	/* lines per us */
 	w.user = 0;
-	ssp_gem5w_procin(&w, 50000000);	/* 50 us of kernel code */
+	ssp_syngem5_procin(&w, 50000000);	/* 50 us of kernel code */
 	w.user = 1;
-	ssp_gem5w_procin(&w, 100000000);	/* 50 us of user code */
+	ssp_syngem5_procin(&w, 100000000);	/* 50 us of user code */
 	assert_int_equal(ssp_synlog_close(l, &e), SSP_OK);
 	got = slurp(&n);
 	for (p = got; *p != '\0'; p = nl + 1) {
@@ -187,7 +187,7 @@ test_padding(void **state)
 			char *q;
 			unsigned long long a = strtoull(pc + 10, &q, 16);
 
-			assert_false(ssp_synsyms_is_start(syms, a));
+			assert_false(ssp_synsym_is_start(syms, a));
 			assert_true(strncmp(q, "    : ", 6) == 0 || q[0] == '.');
 		}
 	}

@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_cli.h"
-#include "ssp_synlog.h"
+#include "base/cli.h"
+#include "synth/synlog.h"
 
 static void
 expect(char *end, char *buf, const char *want)
@@ -28,29 +28,29 @@ test_formatting(void **state)
 	char b[128];
 
 	(void)state;
-	expect(ssp_put_u64(b, 0), b, "0");
-	expect(ssp_put_u64(b, 7), b, "7");
-	expect(ssp_put_u64(b, 42), b, "42");
-	expect(ssp_put_u64(b, 1473000000000ull), b, "1473000000000");
-	expect(ssp_put_u64(b, UINT64_MAX), b, "18446744073709551615");
-	expect(ssp_put_i64(b, -125), b, "-125");
-	expect(ssp_put_i64(b, INT64_MIN), b, "-9223372036854775808");
+	expect(ssp_synlog_put_u64(b, 0), b, "0");
+	expect(ssp_synlog_put_u64(b, 7), b, "7");
+	expect(ssp_synlog_put_u64(b, 42), b, "42");
+	expect(ssp_synlog_put_u64(b, 1473000000000ull), b, "1473000000000");
+	expect(ssp_synlog_put_u64(b, UINT64_MAX), b, "18446744073709551615");
+	expect(ssp_synlog_put_i64(b, -125), b, "-125");
+	expect(ssp_synlog_put_i64(b, INT64_MIN), b, "-9223372036854775808");
 	/* gem5's "%7d: " */
-	expect(ssp_put_u64_w(b, 0, 7), b, "      0");
-	expect(ssp_put_u64_w(b, 500000, 7), b, " 500000");
-	expect(ssp_put_u64_w(b, 1869691991749ull, 7), b, "1869691991749");
-	expect(ssp_put_hex(b, 0), b, "0");
-	expect(ssp_put_hex(b, 0xc0080300), b, "c0080300");
-	expect(ssp_put_hex(b, UINT64_MAX), b, "ffffffffffffffff");
-	expect(ssp_put_hex_w(b, 0xab, 16), b, "00000000000000ab");
-	expect(ssp_put_hex_up(b, 0x0a, 2), b, "0A");
+	expect(ssp_synlog_put_u64_w(b, 0, 7), b, "      0");
+	expect(ssp_synlog_put_u64_w(b, 500000, 7), b, " 500000");
+	expect(ssp_synlog_put_u64_w(b, 1869691991749ull, 7), b, "1869691991749");
+	expect(ssp_synlog_put_hex(b, 0), b, "0");
+	expect(ssp_synlog_put_hex(b, 0xc0080300), b, "c0080300");
+	expect(ssp_synlog_put_hex(b, UINT64_MAX), b, "ffffffffffffffff");
+	expect(ssp_synlog_put_hex_w(b, 0xab, 16), b, "00000000000000ab");
+	expect(ssp_synlog_put_hex_up(b, 0x0a, 2), b, "0A");
 	/* gem5's "%#x": 0 without the prefix */
-	expect(ssp_put_hashx(b, 0), b, "0");
-	expect(ssp_put_hashx(b, 0x3d), b, "0x3d");
-	expect(ssp_put_mac(b, 0xb09aac673c98ull), b, "b0:9a:ac:67:3c:98");
-	expect(ssp_put_mac(b, 0xffffffffffffull), b, "ff:ff:ff:ff:ff:ff");
-	expect(ssp_put_ip(b, 0xc0a84001u), b, "192.168.64.1");
-	expect(ssp_put_str(b, "abc"), b, "abc");
+	expect(ssp_synlog_put_hashx(b, 0), b, "0");
+	expect(ssp_synlog_put_hashx(b, 0x3d), b, "0x3d");
+	expect(ssp_synlog_put_mac(b, 0xb09aac673c98ull), b, "b0:9a:ac:67:3c:98");
+	expect(ssp_synlog_put_mac(b, 0xffffffffffffull), b, "ff:ff:ff:ff:ff:ff");
+	expect(ssp_synlog_put_ip(b, 0xc0a84001u), b, "192.168.64.1");
+	expect(ssp_synlog_put_str(b, "abc"), b, "abc");
 }
 
 static char *
@@ -79,12 +79,12 @@ test_write_and_count(void **state)
 	assert_int_equal(ssp_synlog_open(&l, path, 0, NULL, 100, &e), SSP_OK);
 	for (i = 0; i < 1000; i++) {
 		p = ssp_synlog_room(l);
-		p = ssp_put_u64_w(p, i, 7);
-		p = ssp_put_str(p, ": x\n");
+		p = ssp_synlog_put_u64_w(p, i, 7);
+		p = ssp_synlog_put_str(p, ": x\n");
 		ssp_synlog_commit(l, p);
 	}
 	p = ssp_synlog_room(l);
-	p = ssp_put_str(p, "no newline ");	/* nicbm's dma data bytes */
+	p = ssp_synlog_put_str(p, "no newline ");	/* nicbm's dma data bytes */
 	ssp_synlog_commit(l, p);
 	assert_int_equal(ssp_synlog_stats(l)->lines, 1000);
 	assert_int_equal(ssp_synlog_stats(l)->bytes, 1000 * 11 + 11);
@@ -101,7 +101,7 @@ test_write_and_count(void **state)
 	assert_int_equal(ssp_synlog_open(&l, NULL, 0, NULL, 0, &e), SSP_OK);
 	for (i = 0; i < 100000; i++) {
 		p = ssp_synlog_room(l);
-		p = ssp_put_str(p, "0123456789012345678901234567890123456789\n");
+		p = ssp_synlog_put_str(p, "0123456789012345678901234567890123456789\n");
 		ssp_synlog_commit(l, p);
 	}
 	assert_int_equal(ssp_synlog_stats(l)->bytes, 4100000);
@@ -158,11 +158,11 @@ test_reopen_fifo(void **state)
 	assert_true(rfd >= 0);
 	assert_int_equal(ssp_synlog_open(&l, path, 0, NULL, 0, &e), SSP_OK);
 	p = ssp_synlog_room(l);
-	p = ssp_put_str(p, "before\n");
+	p = ssp_synlog_put_str(p, "before\n");
 	ssp_synlog_commit(l, p);
 	assert_int_equal(ssp_synlog_reopen(l, &e), SSP_OK);
 	p = ssp_synlog_room(l);
-	p = ssp_put_str(p, "after\n");
+	p = ssp_synlog_put_str(p, "after\n");
 	ssp_synlog_commit(l, p);
 	assert_int_equal(ssp_synlog_stats(l)->reopens, 1);
 	assert_int_equal(ssp_synlog_close(l, &e), SSP_OK);
@@ -196,7 +196,7 @@ test_full_device(void **state)
 	assert_int_equal(ssp_synlog_open(&l, "/dev/full", 0, NULL, 0, &e), SSP_OK);
 	for (i = 0; i < 100000; i++) {
 		p = ssp_synlog_room(l);
-		p = ssp_put_str(p, "0123456789012345678901234567890123456789\n");
+		p = ssp_synlog_put_str(p, "0123456789012345678901234567890123456789\n");
 		ssp_synlog_commit(l, p);
 	}
 	assert_true(ssp_synlog_failed(l));

@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_io.h"
-#include "ssp_synsim.h"
-#include "ssp_synsym.h"
+#include "io/io.h"
+#include "synth/synsim.h"
+#include "synth/synsym.h"
 
 #define MAXROWS 200000
 
@@ -82,9 +82,9 @@ slurp(const char *path, size_t *n)
 }
 
 static void
-scenario(struct ssp_syn_params *p)
+scenario(struct ssp_synsim_params *p)
 {
-	ssp_syn_defaults(p);
+	ssp_synsim_defaults(p);
 	p->hosts = 4;
 	p->servers = 1;
 	p->concurrency = 3;
@@ -99,13 +99,13 @@ scenario(struct ssp_syn_params *p)
 }
 
 static void
-run(const struct ssp_syn_params *p, const char *dir, struct ssp_syn_result *res)
+run(const struct ssp_synsim_params *p, const char *dir, struct ssp_synsim_result *res)
 {
 	struct ssp_err e = { 0 };
 
 	rmdir_all(dir);
-	if (ssp_syn_run(p, dir, res, &e) != SSP_OK)
-		fail_msg("ssp_syn_run: %s", e.msg);
+	if (ssp_synsim_run(p, dir, res, &e) != SSP_OK)
+		fail_msg("ssp_synsim_run: %s", e.msg);
 }
 
 /* --- the truth file ------------------------------------------------------ */
@@ -355,14 +355,14 @@ scan_ns3(const char *file, const char *buf, struct evlist *l)
 static void
 scan_logs(const char *dir, int64_t off, struct evlist *l)
 {
-	struct ssp_synsyms *syms;
+	struct ssp_synsym_set *syms;
 	struct ssp_err e = { 0 };
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	char path[512], stream[64], *buf, *dot;
 	size_t n;
 
-	assert_int_equal(ssp_synsyms_new(&syms, &e), 0);
+	assert_int_equal(ssp_synsym_new(&syms, &e), 0);
 	assert_non_null(d);
 	while ((de = readdir(d)) != NULL) {
 		if (strstr(de->d_name, ".log") == NULL)
@@ -374,8 +374,8 @@ scan_logs(const char *dir, int64_t off, struct evlist *l)
 		buf = slurp(path, &n);
 		if (strstr(de->d_name, ".gem5.") != NULL)
 			scan_gem5(path, stream, buf, off,
-			    ssp_synsyms_find(syms, "entry_SYSCALL_64")->addr,
-			    ssp_synsyms_find(syms, "error_entry")->addr, l);
+			    ssp_synsym_find(syms, "entry_SYSCALL_64")->addr,
+			    ssp_synsym_find(syms, "error_entry")->addr, l);
 		else if (strstr(de->d_name, ".nicbm.") != NULL)
 			scan_nicbm(path, stream, buf, l);
 		else
@@ -383,7 +383,7 @@ scan_logs(const char *dir, int64_t off, struct evlist *l)
 		free(buf);
 	}
 	closedir(d);
-	ssp_synsyms_free(syms);
+	ssp_synsym_free(syms);
 }
 
 static void
@@ -430,8 +430,8 @@ check_truth_matches_logs(const char *dir, int64_t off)
 static void
 test_truth_is_the_logs(void **state)
 {
-	struct ssp_syn_params p;
-	struct ssp_syn_result res;
+	struct ssp_synsim_params p;
+	struct ssp_synsim_result res;
 
 	(void)state;
 	scenario(&p);
@@ -442,7 +442,7 @@ test_truth_is_the_logs(void **state)
 	for (unsigned k = 0; k < 12; k++)
 		if (res.spans_kind[k] == 0)
 			fail_msg("no spans of kind %u", k);
-	ssp_syn_result_free(&res);
+	ssp_synsim_result_free(&res);
 	rmdir_all(tmpdir(0));
 }
 
@@ -464,7 +464,7 @@ is_nic(const char *stream)
 static void
 test_truth_consistent_and_causal(void **state)
 {
-	struct ssp_syn_params p;
+	struct ssp_synsim_params p;
 	struct tfile t;
 	size_t i, ndiff = 0, nlinks = 0;
 
@@ -565,7 +565,7 @@ test_determinism_and_padding(void **state)
 	    "vmlinux.syms", "i40e.syms", "rules.csv", "commands.sh",
 	    "server0.gem5.log", "client1.gem5.log", "server0-nic.nicbm.log",
 	    "client2-nic.nicbm.log", "net.ns3.log" };
-	struct ssp_syn_params p;
+	struct ssp_synsim_params p;
 	unsigned i;
 
 	(void)state;
@@ -596,7 +596,7 @@ test_determinism_and_padding(void **state)
 static void
 test_checkpoint_offset(void **state)
 {
-	struct ssp_syn_params p;
+	struct ssp_synsim_params p;
 	const int64_t off = 1473000000000LL;
 	char path[512], *buf, *s;
 	size_t n, nsync = 0;
@@ -632,8 +632,8 @@ test_checkpoint_offset(void **state)
 static void
 test_size_target_and_zstd(void **state)
 {
-	struct ssp_syn_params p;
-	struct ssp_syn_result res;
+	struct ssp_synsim_params p;
+	struct ssp_synsim_result res;
 	unsigned i;
 
 	(void)state;
@@ -648,7 +648,7 @@ test_size_target_and_zstd(void **state)
 			fail_msg("%s: %" PRIu64 " bytes for a target of %" PRIu64,
 			    res.logs[i].file, res.logs[i].io.bytes, p.gem5_size);
 	}
-	ssp_syn_result_free(&res);
+	ssp_synsim_result_free(&res);
 	/* compressed logs hold the same bytes */
 	p.zlevel = 3;
 	run(&p, tmpdir(1), &res);
@@ -663,7 +663,7 @@ test_size_target_and_zstd(void **state)
 			fail_msg("%s differs from %s", a, b);
 	}
 	assert_true(same(tmpdir(0), tmpdir(1), "truth.csv"));
-	ssp_syn_result_free(&res);
+	ssp_synsim_result_free(&res);
 	rmdir_all(tmpdir(0));
 	rmdir_all(tmpdir(1));
 }
@@ -671,34 +671,34 @@ test_size_target_and_zstd(void **state)
 static void
 test_params_checked(void **state)
 {
-	struct ssp_syn_params p;
+	struct ssp_synsim_params p;
 	struct ssp_err e = { 0 };
 
 	(void)state;
-	ssp_syn_defaults(&p);
-	assert_int_equal(ssp_syn_check(&p, &e), SSP_OK);
+	ssp_synsim_defaults(&p);
+	assert_int_equal(ssp_synsim_check(&p, &e), SSP_OK);
 	p.hosts = 1;
-	assert_int_equal(ssp_syn_check(&p, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
 	assert_non_null(strstr(e.msg, "--hosts"));
-	ssp_syn_defaults(&p);
+	ssp_synsim_defaults(&p);
 	p.servers = 2;
-	assert_int_equal(ssp_syn_check(&p, &e), SSP_ERR_INVAL);
-	ssp_syn_defaults(&p);
+	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synsim_defaults(&p);
 	p.concurrency = 2;
-	assert_int_equal(ssp_syn_check(&p, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
 	assert_non_null(strstr(e.msg, "--concurrency"));
-	ssp_syn_defaults(&p);
+	ssp_synsim_defaults(&p);
 	p.pcie_lat = 0;
-	assert_int_equal(ssp_syn_check(&p, &e), SSP_ERR_INVAL);
-	ssp_syn_defaults(&p);
+	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synsim_defaults(&p);
 	p.resp_size = 1473;
-	assert_int_equal(ssp_syn_check(&p, &e), SSP_ERR_INVAL);
-	ssp_syn_defaults(&p);
+	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synsim_defaults(&p);
 	p.bg_load = 0.99;
-	assert_int_equal(ssp_syn_check(&p, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
 	/* a directory that cannot be made */
-	ssp_syn_defaults(&p);
-	assert_int_equal(ssp_syn_run(&p, "/proc/version/x", NULL, &e), SSP_ERR_IO);
+	ssp_synsim_defaults(&p);
+	assert_int_equal(ssp_synsim_run(&p, "/proc/version/x", NULL, &e), SSP_ERR_IO);
 	assert_non_null(strstr(e.msg, "/proc/version/x"));
 }
 

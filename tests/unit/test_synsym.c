@@ -10,58 +10,58 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_synsym.h"
+#include "synth/synsym.h"
 
 static void
 test_lookup(void **state)
 {
-	struct ssp_synsyms *s;
+	struct ssp_synsym_set *s;
 	struct ssp_err e = { 0 };
 	const struct ssp_synsym *f;
 
 	(void)state;
-	assert_int_equal(ssp_synsyms_new(&s, &e), SSP_OK);
+	assert_int_equal(ssp_synsym_new(&s, &e), SSP_OK);
 	/* from tests/data/samples/symbols/i40e-image-syms.columbo.dump */
-	f = ssp_synsyms_find(s, "i40e_napi_poll");
+	f = ssp_synsym_find(s, "i40e_napi_poll");
 	assert_non_null(f);
 	assert_true(f->addr == 0xffffffffa002406eull);
 	assert_true(f->size == 0xda7);
 	assert_int_equal(f->table, SSP_SYNTAB_I40E);
-	f = ssp_synsyms_find(s, "i40e_lan_xmit_frame");
+	f = ssp_synsym_find(s, "i40e_lan_xmit_frame");
 	assert_true(f != NULL && f->addr == 0xffffffffa0025015ull);
-	f = ssp_synsyms_find(s, "i40e_msix_clean_rings");	/* a local symbol */
+	f = ssp_synsym_find(s, "i40e_msix_clean_rings");	/* a local symbol */
 	assert_true(f != NULL && f->addr == 0xffffffffa0001b9bull);
-	f = ssp_synsyms_find(s, "entry_SYSCALL_64");
+	f = ssp_synsym_find(s, "entry_SYSCALL_64");
 	assert_non_null(f);
 	assert_int_equal(f->table, SSP_SYNTAB_VMLINUX);
 	assert_true((f->addr & 0xffffffff80000000ull) == 0xffffffff80000000ull);
-	assert_true(ssp_synsyms_is_start(s, f->addr));
-	assert_false(ssp_synsyms_is_start(s, f->addr + 1));
-	assert_true(ssp_synsyms_is_start(s, 0xffffffffa002406eull));
+	assert_true(ssp_synsym_is_start(s, f->addr));
+	assert_false(ssp_synsym_is_start(s, f->addr + 1));
+	assert_true(ssp_synsym_is_start(s, 0xffffffffa002406eull));
 	/* section symbols count as starts: never use their addresses */
-	assert_true(ssp_synsyms_is_start(s, 0xffffffffa0000000ull));
-	assert_null(ssp_synsyms_find(s, "no_such_function"));
+	assert_true(ssp_synsym_is_start(s, 0xffffffffa0000000ull));
+	assert_null(ssp_synsym_find(s, "no_such_function"));
 	/* an inner label: no function, but a start inside entry_SYSCALL_64 */
-	assert_null(ssp_synsyms_find(s, "entry_SYSCALL_64_safe_stack"));
-	assert_non_null(ssp_synsyms_label(s, "entry_SYSCALL_64_safe_stack"));
-	assert_true(ssp_synsyms_label(s, "entry_SYSCALL_64_safe_stack")->addr ==
+	assert_null(ssp_synsym_find(s, "entry_SYSCALL_64_safe_stack"));
+	assert_non_null(ssp_synsym_label(s, "entry_SYSCALL_64_safe_stack"));
+	assert_true(ssp_synsym_label(s, "entry_SYSCALL_64_safe_stack")->addr ==
 	    f->addr + 0x19);
-	assert_true(ssp_synsyms_is_start(s, f->addr + 0x19));
-	assert_null(ssp_synsyms_label(s, "entry_SYSCALL_64"));
+	assert_true(ssp_synsym_is_start(s, f->addr + 0x19));
+	assert_null(ssp_synsym_label(s, "entry_SYSCALL_64"));
 	/* the rules' blacklist is in the table, as noise functions */
-	assert_true(ssp_synsyms_nnoise(s) > 40);
-	assert_non_null(ssp_synsyms_find(s, "xa_load"));
-	assert_non_null(ssp_synsyms_find(s, "biovec_phys_mergeable.isra.0"));
-	assert_non_null(ssp_synsyms_find(s, "__rcu_read_unlock"));
-	assert_true(ssp_synsyms_nvmlinux(s) > 100);
-	assert_null(ssp_synsyms_vmlinux(s, ssp_synsyms_nvmlinux(s)));
-	ssp_synsyms_free(s);
+	assert_true(ssp_synsym_nnoise(s) > 40);
+	assert_non_null(ssp_synsym_find(s, "xa_load"));
+	assert_non_null(ssp_synsym_find(s, "biovec_phys_mergeable.isra.0"));
+	assert_non_null(ssp_synsym_find(s, "__rcu_read_unlock"));
+	assert_true(ssp_synsym_nvmlinux(s) > 100);
+	assert_null(ssp_synsym_vmlinux(s, ssp_synsym_nvmlinux(s)));
+	ssp_synsym_free(s);
 }
 
 static void
 test_tables_written(void **state)
 {
-	struct ssp_synsyms *s;
+	struct ssp_synsym_set *s;
 	struct ssp_err e = { 0 };
 	char path[64], line[256], name[128], sect[32], flags[8];
 	unsigned long long addr, size;
@@ -69,9 +69,9 @@ test_tables_written(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(ssp_synsyms_new(&s, &e), SSP_OK);
+	assert_int_equal(ssp_synsym_new(&s, &e), SSP_OK);
 	snprintf(path, sizeof(path), "/tmp/ssp-test-synsym-%d", (int)getpid());
-	assert_int_equal(ssp_synsyms_write_vmlinux(s, path, &e), SSP_OK);
+	assert_int_equal(ssp_synsym_write_vmlinux(s, path, &e), SSP_OK);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f) != NULL) {
@@ -86,7 +86,7 @@ test_tables_written(void **state)
 		assert_int_equal(sscanf(line + 25, "%31[^\t]\t%16llx %127s", sect,
 		    &size, name), 3);
 		if (flags[6] == 'F') {
-			const struct ssp_synsym *y = ssp_synsyms_find(s, name);
+			const struct ssp_synsym *y = ssp_synsym_find(s, name);
 
 			assert_non_null(y);
 			assert_true(y->addr == addr && y->size == size);
@@ -95,9 +95,9 @@ test_tables_written(void **state)
 	}
 	fclose(f);
 	/* _stext and entry_SYSCALL_64_safe_stack have no F */
-	assert_int_equal(nf, ssp_synsyms_nvmlinux(s) - 2);
+	assert_int_equal(nf, ssp_synsym_nvmlinux(s) - 2);
 	assert_true(nlines > nf);
-	assert_int_equal(ssp_synsyms_write_i40e(path, &e), SSP_OK);
+	assert_int_equal(ssp_synsym_write_i40e(path, &e), SSP_OK);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f));
@@ -105,9 +105,9 @@ test_tables_written(void **state)
 	assert_string_equal(line, "i40e-image:     file format elf64-x86-64\n");
 	fclose(f);
 	unlink(path);
-	assert_int_equal(ssp_synsyms_write_vmlinux(s, "/proc/version/x", &e),
+	assert_int_equal(ssp_synsym_write_vmlinux(s, "/proc/version/x", &e),
 	    SSP_ERR_IO);
-	ssp_synsyms_free(s);
+	ssp_synsym_free(s);
 }
 
 int

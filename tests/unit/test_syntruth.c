@@ -10,13 +10,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_span.h"
-#include "ssp_syntruth.h"
+#include "stream/span.h"
+#include "synth/syntruth.h"
 
 static void
 test_rows(void **state)
 {
-	struct ssp_truth *t;
+	struct ssp_syntruth *t;
 	struct ssp_err e = { 0 };
 	char path[64], buf[4096];
 	uint64_t links[2];
@@ -25,28 +25,28 @@ test_rows(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "/tmp/ssp-test-syntruth-%d", (int)getpid());
-	assert_int_equal(ssp_truth_open(&t, path, 3, &e), SSP_OK);
-	assert_int_equal(ssp_truth_span(t, 0, "client0", SSP_SK_HOST_SYSCALL, 100,
+	assert_int_equal(ssp_syntruth_open(&t, path, 3, &e), SSP_OK);
+	assert_int_equal(ssp_syntruth_span(t, 0, "client0", SSP_SK_HOST_SYSCALL, 100,
 	    "", 0, NULL, 0, 0), 1);
-	assert_int_equal(ssp_truth_span(t, 1, "client0-nic", SSP_SK_NIC_DMA, 700,
+	assert_int_equal(ssp_syntruth_span(t, 1, "client0-nic", SSP_SK_NIC_DMA, 700,
 	    "0x55aa", 1, NULL, 0, 0), 2);
 	/* the same op at the same time again: a tie */
-	assert_int_equal(ssp_truth_span(t, 1, "client0-nic", SSP_SK_NIC_DMA, 700,
+	assert_int_equal(ssp_syntruth_span(t, 1, "client0-nic", SSP_SK_NIC_DMA, 700,
 	    "0x55aa", 1, NULL, 0, 0), 3);
-	assert_int_equal(ssp_truth_span(t, 1, "client0-nic", SSP_SK_NIC_DMA, 700,
+	assert_int_equal(ssp_syntruth_span(t, 1, "client0-nic", SSP_SK_NIC_DMA, 700,
 	    "0x55aa", 1, NULL, 0, 2), 4);
 	/* same key, other stream: no tie */
-	assert_int_equal(ssp_truth_span(t, 2, "net", SSP_SK_NIC_DMA, 700,
+	assert_int_equal(ssp_syntruth_span(t, 2, "net", SSP_SK_NIC_DMA, 700,
 	    "0x55aa", 0, NULL, 0, SSP_TRUTH_RULE_ROOT), 5);
 	links[0] = 2;
 	links[1] = 3;
-	assert_int_equal(ssp_truth_span(t, 0, "client0", SSP_SK_HOST_SYSCALL, 900,
+	assert_int_equal(ssp_syntruth_span(t, 0, "client0", SSP_SK_HOST_SYSCALL, 900,
 	    "", 1, links, 2, 0), 6);
-	assert_int_equal(ssp_truth_count(t), 6);
-	assert_int_equal(ssp_truth_count_kind(t, SSP_SK_NIC_DMA), 4);
-	assert_int_equal(ssp_truth_ties(t), 2);
-	assert_int_equal(ssp_truth_rule_differs(t), 2);
-	assert_int_equal(ssp_truth_close(t, &e), SSP_OK);
+	assert_int_equal(ssp_syntruth_count(t), 6);
+	assert_int_equal(ssp_syntruth_count_kind(t, SSP_SK_NIC_DMA), 4);
+	assert_int_equal(ssp_syntruth_ties(t), 2);
+	assert_int_equal(ssp_syntruth_rule_differs(t), 2);
+	assert_int_equal(ssp_syntruth_close(t, &e), SSP_OK);
 	f = fopen(path, "rb");
 	assert_non_null(f);
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -63,11 +63,11 @@ test_rows(void **state)
 	unlink(path);
 
 	/* dry run: ids without a file */
-	assert_int_equal(ssp_truth_open(&t, NULL, 1, &e), SSP_OK);
-	assert_int_equal(ssp_truth_span(t, 0, "x", SSP_SK_NIC_TX, 1, "", 0, NULL,
+	assert_int_equal(ssp_syntruth_open(&t, NULL, 1, &e), SSP_OK);
+	assert_int_equal(ssp_syntruth_span(t, 0, "x", SSP_SK_NIC_TX, 1, "", 0, NULL,
 	    0, 0), 1);
-	assert_int_equal(ssp_truth_close(t, &e), SSP_OK);
-	assert_int_equal(ssp_truth_open(&t, "/proc/version/x", 1, &e), SSP_ERR_IO);
+	assert_int_equal(ssp_syntruth_close(t, &e), SSP_OK);
+	assert_int_equal(ssp_syntruth_open(&t, "/proc/version/x", 1, &e), SSP_ERR_IO);
 }
 
 int

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "ssp_topo.h"
+#include "config/topo.h"
 
 static void
 test_dumbbell(void **state)

@@ -1,0 +1,54 @@
+#include <stdlib.h>
+
+#include "base/buf.h"
+
+int
+ssp_buf_grow(struct ssp_buf *b, size_t more)
+{
+	size_t cap;
+	uint8_t *np;
+
+	if (b->failed)
+		return -1;
+	if (b->cap - b->len >= more)
+		return 0;
+	if (more > SIZE_MAX / 4 - b->len) {
+		b->failed = 1;
+		return -1;
+	}
+	cap = b->cap ? b->cap : 4096;
+	while (cap - b->len < more)
+		cap *= 2;
+	if ((np = realloc(b->p, cap)) == NULL) {
+		b->failed = 1;
+		return -1;
+	}
+	b->p = np;
+	b->cap = cap;
+	return 0;
+}
+
+void
+ssp_buf_free(struct ssp_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+	b->failed = 0;
+}
+
+void
+ssp_buf_reset(struct ssp_buf *b)
+{
+	b->len = 0;
+	b->failed = 0;
+}
+
+void
+ssp_buf_swap(struct ssp_buf *a, struct ssp_buf *b)
+{
+	struct ssp_buf t = *a;
+
+	*a = *b;
+	*b = t;
+}

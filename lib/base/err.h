@@ -1,0 +1,36 @@
+/* Status codes and the error record the library fills instead of printing. */
+#ifndef SSP_ERR_H
+#define SSP_ERR_H
+
+#include <stdint.h>
+
+enum ssp_status {
+	SSP_OK = 0,
+	SSP_ERR_IO,		/* read/write/open failed; errno in msg */
+	SSP_ERR_NOMEM,
+	SSP_ERR_FORMAT,		/* input is not what it claims to be */
+	SSP_ERR_TRUNCATED,	/* input ends early */
+	SSP_ERR_CHECKSUM,	/* block checksum mismatch */
+	SSP_ERR_VERSION,	/* unsupported format version */
+	SSP_ERR_LIMIT,		/* a documented size limit was exceeded */
+	SSP_ERR_INVAL,		/* bad value in a user-supplied file or option */
+	SSP_ERR_SCHEMA,		/* stream schema does not match what is expected */
+};
+
+/*
+ * Where and why a data error happened.  offset/line are 0 when unknown;
+ * offset counts bytes of the (decompressed) stream, line counts from 1.
+ */
+struct ssp_err {
+	int code;
+	uint64_t offset;
+	uint64_t line;
+	char msg[256];
+};
+
+/* Fill e (may be NULL) and return code. */
+int ssp_err_set(struct ssp_err *e, int code, uint64_t offset,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+const char *ssp_err_str(int code);
+
+#endif

@@ -1,0 +1,200 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/idmap.h"
+
+enum { FREE, LIVE, MOVED };	/* MOVED: promoted out of the old generation */
+
+struct gen {
+	unsigned char *slots;	/* cap slots of slot_size bytes */
+	size_t n;		/* LIVE entries */
+};
+
+struct slot_head {
+	uint64_t hi, lo;
+	uint64_t state;		/* 8 bytes keeps the value aligned */
+};
+
+struct ssp_idmap {
+	struct gen cur, old;
+	size_t vsize, slot_size, cap, mask, limit;
+	uint64_t evicted;
+	ssp_idmap_evict_fn evict;
+	void *ctx;
+};
+
+#define HEAD(m, g, i) ((struct slot_head *)((g)->slots + (i) * (m)->slot_size))
+#define VALUE(h) ((void *)((h) + 1))
+
+static size_t
+hash(uint64_t hi, uint64_t lo)
+{
+	uint64_t x = lo ^ (hi * 0x9e3779b97f4a7c15ull);
+
+	/* splitmix64 finalizer: sequential ids spread over the table */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 31;
+	return (size_t)x;
+}
+
+struct ssp_idmap *
+ssp_idmap_new(size_t vsize, size_t limit, ssp_idmap_evict_fn evict, void *ctx)
+{
+	struct ssp_idmap *m = calloc(1, sizeof(*m));
+
+	if (m == NULL || limit == 0)
+		goto fail;
+	m->vsize = vsize;
+	m->slot_size = sizeof(struct slot_head) + ((vsize + 7) & ~(size_t)7);
+	m->limit = limit;
+	for (m->cap = 4; m->cap < 2 * limit; m->cap *= 2)	/* load <= 1/2 */
+		;
+	m->mask = m->cap - 1;
+	m->evict = evict;
+	m->ctx = ctx;
+	m->cur.slots = calloc(m->cap, m->slot_size);
+	m->old.slots = calloc(m->cap, m->slot_size);
+	if (m->cur.slots == NULL || m->old.slots == NULL)
+		goto fail;
+	return m;
+fail:
+	ssp_idmap_free(m);
+	return NULL;
+}
+
+void
+ssp_idmap_free(struct ssp_idmap *m)
+{
+	if (m == NULL)
+		return;
+	free(m->cur.slots);
+	free(m->old.slots);
+	free(m);
+}
+
+static struct slot_head *
+find(const struct ssp_idmap *m, const struct gen *g, uint64_t hi, uint64_t lo)
+{
+	size_t i = hash(hi, lo) & m->mask;
+	struct slot_head *h;
+
+	for (;;) {
+		h = HEAD(m, g, i);
+		if (h->state == FREE)
+			return NULL;
+		if (h->state == LIVE && h->hi == hi && h->lo == lo)
+			return h;
+		i = (i + 1) & m->mask;
+	}
+}
+
+/* Pass a generation's live entries to fn (if any) and clear it. */
+static int
+drop_gen(struct ssp_idmap *m, struct gen *g, ssp_idmap_evict_fn fn, void *ctx)
+{
+	size_t i;
+
+	if (fn != NULL)
+		for (i = 0; i < m->cap && g->n > 0; i++) {
+			struct slot_head *h = HEAD(m, g, i);
+
+			if (h->state != LIVE)
+				continue;
+			if (fn(ctx, h->hi, h->lo, VALUE(h)) != 0)
+				return -1;
+			h->state = MOVED;	/* not passed twice after a retry */
+			g->n--;
+		}
+	memset(g->slots, 0, m->cap * m->slot_size);
+	g->n = 0;
+	return 0;
+}
+
+/* Insert into the current generation, turning generations first if full. */
+static struct slot_head *
+insert(struct ssp_idmap *m, uint64_t hi, uint64_t lo)
+{
+	struct slot_head *h;
+	struct gen t;
+	size_t i;
+
+	if (m->cur.n >= m->limit) {
+		uint64_t n = m->old.n;
+
+		if (drop_gen(m, &m->old, m->evict, m->ctx) != 0)
+			return NULL;
+		m->evicted += n;
+		t = m->old;
+		m->old = m->cur;
+		m->cur = t;
+	}
+	for (i = hash(hi, lo) & m->mask; HEAD(m, &m->cur, i)->state != FREE;
+	    i = (i + 1) & m->mask)
+		;
+	h = HEAD(m, &m->cur, i);
+	h->hi = hi;
+	h->lo = lo;
+	h->state = LIVE;
+	memset(VALUE(h), 0, m->vsize);
+	m->cur.n++;
+	return h;
+}
+
+void *
+ssp_idmap_get(struct ssp_idmap *m, uint64_t hi, uint64_t lo)
+{
+	struct slot_head *h, *n;
+	unsigned char tmp[256];
+	void *v = tmp;
+
+	if ((h = find(m, &m->cur, hi, lo)) != NULL)
+		return VALUE(h);
+	if ((h = find(m, &m->old, hi, lo)) == NULL)
+		return NULL;
+	/* Promote: copy out first, the insert may drop the old generation. */
+	if (m->vsize > sizeof(tmp) && (v = malloc(m->vsize)) == NULL)
+		return NULL;
+	memcpy(v, VALUE(h), m->vsize);
+	h->state = MOVED;
+	m->old.n--;
+	n = insert(m, hi, lo);
+	if (n != NULL)
+		memcpy(VALUE(n), v, m->vsize);
+	if (v != tmp)
+		free(v);
+	return n != NULL ? VALUE(n) : NULL;
+}
+
+void *
+ssp_idmap_put(struct ssp_idmap *m, uint64_t hi, uint64_t lo)
+{
+	struct slot_head *h = insert(m, hi, lo);
+
+	return h != NULL ? VALUE(h) : NULL;
+}
+
+int
+ssp_idmap_drain(struct ssp_idmap *m, ssp_idmap_evict_fn fn, void *ctx)
+{
+	if (drop_gen(m, &m->old, fn, ctx) != 0 ||
+	    drop_gen(m, &m->cur, fn, ctx) != 0)
+		return -1;
+	return 0;
+}
+
+void
+ssp_idmap_prefetch(const struct ssp_idmap *m, uint64_t hi, uint64_t lo)
+{
+	__builtin_prefetch(HEAD(m, &m->cur, hash(hi, lo) & m->mask), 1);
+}
+
+size_t
+ssp_idmap_count(const struct ssp_idmap *m)
+{
+	return m->cur.n + m->old.n;
+}
+
+uint64_t ssp_idmap_evicted(const struct ssp_idmap *m) { return m->evicted; }

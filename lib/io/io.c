@@ -1,0 +1,922 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "io/io.h"
+
+#define IN_RAWBUF  (128 * 1024)
+#define OUT_BUF    (256 * 1024)
+#define OUT_DIRECT (64 * 1024)	/* plain writes this large skip the buffer */
+#define OUTQ_BUFS  4		/* ssp_out_async: buffers filled or queued */
+
+struct ssp_in {
+	int fd;
+	int flags;
+	int is_fifo;
+	int fresh;		/* follow: no byte since the pipe was (re)opened */
+	int seen_writer;	/* follow: a writer had the pipe open at some time */
+	int stopping;		/* follow: stop requested, delivering drain_left */
+	int pipe_size;		/* follow: the pipe's buffer size, 0 if unknown */
+	int zstd;		/* 1 once a zstd frame was detected */
+	char *name;		/* for messages: path or "stdin" */
+	char *path;		/* NULL for stdin/adopted fds: cannot reopen */
+	int64_t size;
+	uint64_t pos, rawpos;
+	struct ssp_follow follow;
+	int quiet;		/* follow: the idle clock runs ... */
+	uint64_t quiet_since;	/* ... since this time (ms) */
+	uint64_t drain_left;	/* follow, stopping: bytes still to deliver */
+	ssp_in_readfn *fn;	/* ssp_in_fnopen: read through fn, no fd */
+	void *fnctx;
+	ZSTD_DStream *zds;
+	size_t zret;		/* last ZSTD_decompressStream hint; 0 = frame done */
+	uint8_t *raw;		/* compressed bytes not yet decompressed */
+	size_t rawlen, rawoff;
+	int raweof;
+	uint8_t pend[4];	/* bytes read while sniffing for zstd */
+	size_t pendlen, pendoff;
+};
+
+struct outq;
+
+struct ssp_out {
+	int fd;
+	int own_fd;
+	char *name;
+	uint64_t pos, rawpos;
+	ZSTD_CStream *zcs;	/* with a writer thread, its own (and zbuf) */
+	uint8_t *buf;		/* plain bytes waiting to be written/compressed */
+	size_t len;
+	uint8_t *zbuf;
+	size_t zcap;
+	int failed;
+	struct outq *q;		/* the writer thread, or NULL */
+};
+
+/*
+ * The writer thread of ssp_out_async: the caller fills a buffer and hands
+ * it over; the thread compresses and writes it while the caller fills the
+ * next one.  Buffers [head, head + count) of the ring wait for the thread
+ * (it works on head), the caller fills buffer fill, the next after them.
+ */
+struct outq {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	/* count, stop or err changed */
+	uint8_t *buf[OUTQ_BUFS];
+	size_t len[OUTQ_BUFS];
+	uint64_t pos[OUTQ_BUFS];	/* stream offset at the buffer's end */
+	ZSTD_EndDirective mode[OUTQ_BUFS];
+	unsigned head, count, fill;	/* under mu */
+	uint64_t rawpos;	/* under mu: bytes the thread wrote */
+	int stop;		/* under mu */
+	struct ssp_err err;	/* under mu: the first failure */
+};
+
+static char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		memcpy(p, s, n);
+	return p;
+}
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int
+ssp_path_is_zst(const char *path)
+{
+	size_t n;
+
+	if (path == NULL)
+		return 0;
+	n = strlen(path);
+	return n > 4 && strcmp(path + n - 4, ".zst") == 0;
+}
+
+char *
+ssp_path_stem(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	char *s, *dot;
+
+	if ((s = strdup(b != NULL ? b + 1 : path)) == NULL)
+		return NULL;
+	if (ssp_path_is_zst(s))
+		s[strlen(s) - 4] = '\0';
+	if ((dot = strrchr(s, '.')) != NULL && dot != s)
+		*dot = '\0';
+	return s;
+}
+
+/* --- input ------------------------------------------------------------ */
+
+/*
+ * Give a pipe read in follow mode a buffer of SSP_IN_PIPE_SIZE bytes, so a
+ * burst of log output fits while the reader is busy (Linux F_SETPIPE_SZ).
+ * Without permission (fs.pipe-max-size, the per-user pipe page limit) try
+ * halves down to 64 KiB, and otherwise keep the buffer as it is; never
+ * shrink it.
+ */
+static void
+pipe_grow(struct ssp_in *in)
+{
+#if defined(F_SETPIPE_SZ) && defined(F_GETPIPE_SZ)
+	int cur = fcntl(in->fd, F_GETPIPE_SZ), sz;
+
+	for (sz = SSP_IN_PIPE_SIZE; cur >= 0 && sz > cur && sz >= 65536; sz /= 2)
+		if (fcntl(in->fd, F_SETPIPE_SZ, sz) >= 0) {
+			cur = fcntl(in->fd, F_GETPIPE_SZ);
+			break;
+		}
+	in->pipe_size = cur > 0 ? cur : 0;
+#else
+	(void)in;
+#endif
+}
+
+static int
+in_init(struct ssp_in **inp, int fd, const char *name, const char *path,
+    int flags, const struct ssp_follow *follow, struct ssp_err *e)
+{
+	struct ssp_in *in;
+	struct stat st;
+
+	in = calloc(1, sizeof(*in));
+	if (in == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory", name);
+	in->fd = fd;
+	in->flags = flags;
+	in->size = -1;
+	in->zret = 1;
+	in->fresh = 1;
+	if (fd >= 0 && fstat(fd, &st) == 0) {
+		if (S_ISREG(st.st_mode))
+			in->size = st.st_size;
+		in->is_fifo = S_ISFIFO(st.st_mode);
+	}
+	in->name = xstrdup(name);
+	in->path = path != NULL ? xstrdup(path) : NULL;
+	if (in->name == NULL || (path != NULL && in->path == NULL)) {
+		ssp_in_close(in);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory", name);
+	}
+	if (follow != NULL)
+		in->follow = *follow;
+	if (in->follow.tick_ms == 0)
+		in->follow.tick_ms = 200;
+	if ((flags & SSP_IN_FOLLOW) && in->is_fifo)
+		pipe_grow(in);
+	*inp = in;
+	return SSP_OK;
+}
+
+int
+ssp_in_open(struct ssp_in **inp, const char *path, int flags,
+    const struct ssp_follow *follow, struct ssp_err *e)
+{
+	int fd, oflags = O_RDONLY | O_CLOEXEC;
+	struct stat st;
+
+	*inp = NULL;
+	if (path == NULL || strcmp(path, "-") == 0)
+		return in_init(inp, STDIN_FILENO, "stdin", NULL, flags, follow, e);
+	/* A follower must not block in open(2) waiting for a pipe's writer. */
+	if ((flags & SSP_IN_FOLLOW) && stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+		oflags |= O_NONBLOCK;
+	fd = open(path, oflags);
+	if (fd < 0)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path, strerror(errno));
+	if (in_init(inp, fd, path, path, flags, follow, e) != SSP_OK) {
+		close(fd);
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	}
+	return SSP_OK;
+}
+
+int
+ssp_in_fdopen(struct ssp_in **inp, int fd, const char *name, int flags,
+    struct ssp_err *e)
+{
+	*inp = NULL;
+	return in_init(inp, fd, name, NULL, flags, NULL, e);
+}
+
+int
+ssp_in_fnopen(struct ssp_in **inp, ssp_in_readfn *fn, void *ctx,
+    const char *name, int flags, struct ssp_err *e)
+{
+	*inp = NULL;
+	if (in_init(inp, -1, name, NULL, flags, NULL, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	(*inp)->fn = fn;
+	(*inp)->fnctx = ctx;
+	return SSP_OK;
+}
+
+/* Start the idle clock unless it runs. */
+static void
+quiet_start(struct ssp_in *in)
+{
+	if (!in->quiet) {
+		in->quiet = 1;
+		in->quiet_since = now_ms();
+	}
+}
+
+/*
+ * A stop was requested (signal or timeout): deliver the bytes already in
+ * the pipe or file, not what a writer adds later, then SSP_IN_EOF.
+ */
+static void
+follow_stop(struct ssp_in *in)
+{
+	int n;
+
+	in->stopping = 1;
+	if (ioctl(in->fd, FIONREAD, &n) == 0 && n >= 0)
+		in->drain_left = (uint64_t)n;
+	else	/* unknown: read until the input is empty */
+		in->drain_left = UINT64_MAX;
+}
+
+static int
+stop_requested(const struct ssp_in *in)
+{
+	return in->follow.stop != NULL && *in->follow.stop;
+}
+
+/*
+ * Wait up to one tick for the follow-mode input to become readable: 1 to
+ * read again (data, a writer that hung up, a stop to honour), SSP_IN_IDLE
+ * when the tick passed, SSP_IN_ERROR.
+ */
+static ssize_t
+follow_wait(struct ssp_in *in, struct ssp_err *e)
+{
+	struct pollfd pfd;
+	int r;
+
+	if (stop_requested(in))
+		return 1;
+	if (in->follow.timeout_ms != 0 && in->quiet &&
+	    now_ms() - in->quiet_since >= in->follow.timeout_ms) {
+		follow_stop(in);
+		return 1;
+	}
+	if (in->is_fifo) {
+		pfd.fd = in->fd;
+		pfd.events = POLLIN;
+		pfd.revents = 0;
+		r = poll(&pfd, 1, (int)in->follow.tick_ms);
+		if (r < 0 && errno != EINTR)
+			return ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: poll: %s",
+			    in->name, strerror(errno)), SSP_IN_ERROR;
+		/* A hang-up on a descriptor opened with no writer means a
+		 * writer came and went (possibly without writing). */
+		if (r > 0 && (pfd.revents & POLLHUP))
+			in->seen_writer = 1;
+	} else {
+		struct timespec ts = { (time_t)(in->follow.tick_ms / 1000),
+		    (long)(in->follow.tick_ms % 1000) * 1000000L };
+
+		r = 0;
+		nanosleep(&ts, NULL);
+	}
+	if (r > 0 || stop_requested(in))
+		return 1;
+	return SSP_IN_IDLE;
+}
+
+/* Reopen a named pipe whose writer closed it. */
+static int
+follow_reopen(struct ssp_in *in, struct ssp_err *e)
+{
+	int fd;
+
+	if (in->path == NULL)
+		return SSP_IN_EOF;
+	/* The new descriptor is opened before the old one is closed: the
+	 * pipe always has a reader, so a writer's open(2) never blocks and
+	 * nothing written in between is lost. */
+	fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: reopen: %s", in->name,
+		    strerror(errno));
+		return SSP_IN_ERROR;
+	}
+	close(in->fd);
+	in->fd = fd;
+	pipe_grow(in);
+	return SSP_IN_BREAK;
+}
+
+/*
+ * Read raw bytes from the descriptor, with follow-mode semantics.  The idle
+ * clock of a named pipe runs only while no writer has it open (read(2)
+ * says 0 rather than EAGAIN) and a writer was there before: waiting for
+ * the first writer, or behind a writer that is quiet, never times out.
+ */
+static ssize_t
+raw_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
+{
+	ssize_t r;
+	int follow = (in->flags & SSP_IN_FOLLOW) != 0;
+
+	if (in->fn != NULL) {
+		r = in->fn(in->fnctx, buf, n);
+		if (r > 0)
+			in->rawpos += (uint64_t)r;
+		else if (r == SSP_IN_ERROR)
+			ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: read error",
+			    in->name);
+		return r;
+	}
+	for (;;) {
+		if (follow && !in->stopping && stop_requested(in))
+			follow_stop(in);
+		if (in->stopping) {
+			if (in->drain_left == 0)
+				return SSP_IN_EOF;
+			if (n > in->drain_left)
+				n = (size_t)in->drain_left;
+		}
+		r = read(in->fd, buf, n);
+		if (r > 0) {
+			in->rawpos += (uint64_t)r;
+			in->fresh = 0;
+			in->seen_writer = 1;
+			in->quiet = 0;
+			if (in->stopping)
+				in->drain_left -= (uint64_t)r;
+			return r;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;	/* a stop is checked above */
+		if (r < 0 && (errno != EAGAIN || !follow)) {
+			ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: read: %s",
+			    in->name, strerror(errno));
+			return SSP_IN_ERROR;
+		}
+		if (!follow || in->stopping)
+			return SSP_IN_EOF;
+		if (in->is_fifo && r < 0) {	/* EAGAIN: a writer, quiet */
+			in->seen_writer = 1;
+			in->quiet = 0;
+		} else if (in->is_fifo) {	/* no writer: wait for the next one */
+			int had_data = !in->fresh, k;
+			struct pollfd pfd = { in->fd, POLLIN, 0 };
+
+			if (in->path == NULL)	/* stdin: cannot reopen */
+				return SSP_IN_EOF;
+			/* A hang-up says a writer came and went since the
+			 * descriptor was opened, perhaps without writing. */
+			if (poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLHUP))
+				in->seen_writer = 1;
+			if (had_data || (pfd.revents & POLLHUP)) {
+				/* a fresh descriptor does not hang up until
+				 * the next writer came and went */
+				if ((k = follow_reopen(in, e)) != SSP_IN_BREAK)
+					return k;
+				in->fresh = 1;
+			}
+			if (in->seen_writer)
+				quiet_start(in);
+			if (had_data)
+				return SSP_IN_BREAK;
+		} else {	/* a file that does not grow (yet) */
+			quiet_start(in);
+		}
+		r = follow_wait(in, e);
+		if (r <= 0)
+			return r;
+	}
+}
+
+static int
+zstd_start(struct ssp_in *in, struct ssp_err *e)
+{
+	in->zds = ZSTD_createDStream();
+	in->raw = malloc(IN_RAWBUF);
+	if (in->zds == NULL || in->raw == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory", in->name);
+	ZSTD_initDStream(in->zds);
+	in->zstd = 1;
+	return SSP_OK;
+}
+
+static int
+is_zstd_magic(const uint8_t *p)
+{
+	uint32_t m = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+	    (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+
+	return m == ZSTD_MAGICNUMBER ||
+	    (m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START;
+}
+
+static ssize_t
+zstd_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
+{
+	ZSTD_outBuffer out = { buf, n, 0 };
+	ZSTD_inBuffer zin;
+	ssize_t r;
+
+	while (out.pos == 0) {
+		if (in->rawoff == in->rawlen) {
+			if (in->raweof)
+				break;
+			r = raw_read(in, in->raw, IN_RAWBUF, e);
+			if (r == SSP_IN_EOF) {
+				in->raweof = 1;
+				break;
+			}
+			if (r < 0)
+				return r;
+			in->rawlen = (size_t)r;
+			in->rawoff = 0;
+		}
+		zin.src = in->raw;
+		zin.size = in->rawlen;
+		zin.pos = in->rawoff;
+		in->zret = ZSTD_decompressStream(in->zds, &out, &zin);
+		in->rawoff = zin.pos;
+		if (ZSTD_isError(in->zret)) {
+			ssp_err_set(e, SSP_ERR_FORMAT, in->pos, "%s: zstd: %s "
+			    "(compressed offset %llu)", in->name,
+			    ZSTD_getErrorName(in->zret),
+			    (unsigned long long)(in->rawpos - (in->rawlen - in->rawoff)));
+			return SSP_IN_ERROR;
+		}
+	}
+	if (out.pos == 0 && in->zret != 0) {
+		ssp_err_set(e, SSP_ERR_TRUNCATED, in->pos,
+		    "%s: truncated zstd frame after %llu compressed bytes",
+		    in->name, (unsigned long long)in->rawpos);
+		return SSP_IN_ERROR;
+	}
+	in->pos += out.pos;
+	return (ssize_t)out.pos;
+}
+
+ssize_t
+ssp_in_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
+{
+	ssize_t r;
+
+	if (n == 0)
+		return 0;
+	if (in->zstd)
+		return zstd_read(in, buf, n, e);
+	if ((in->flags & SSP_IN_ZSTD_AUTO) && in->rawpos == 0) {
+		/* Sniff four bytes; keep them for the decoder or the caller. */
+		while (in->pendlen < 4) {
+			r = raw_read(in, in->pend + in->pendlen, 4 - in->pendlen, e);
+			if (r == SSP_IN_EOF)
+				break;
+			if (r == SSP_IN_IDLE || r == SSP_IN_BREAK) {
+				if (in->pendlen == 0)
+					return r;
+				continue;
+			}
+			if (r < 0)
+				return r;
+			in->pendlen += (size_t)r;
+		}
+		in->flags &= ~SSP_IN_ZSTD_AUTO;
+		if (in->pendlen == 4 && is_zstd_magic(in->pend)) {
+			if (zstd_start(in, e) != SSP_OK)
+				return SSP_IN_ERROR;
+			memcpy(in->raw, in->pend, 4);
+			in->rawlen = 4;
+			in->pendlen = 0;
+			return zstd_read(in, buf, n, e);
+		}
+	}
+	if (in->pendoff < in->pendlen) {	/* sniffed bytes not yet delivered */
+		size_t k = in->pendlen - in->pendoff;
+
+		if (k > n)
+			k = n;
+		memcpy(buf, in->pend + in->pendoff, k);
+		in->pendoff += k;
+		in->pos += k;
+		return (ssize_t)k;
+	}
+	r = raw_read(in, buf, n, e);
+	if (r > 0)
+		in->pos += (uint64_t)r;
+	return r;
+}
+
+ssize_t
+ssp_in_read_full(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = ssp_in_read(in, (uint8_t *)buf + got, n - got, e);
+		if (r == SSP_IN_EOF)
+			break;
+		if (r == SSP_IN_IDLE || r == SSP_IN_BREAK)
+			continue;
+		if (r < 0)
+			return r;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+const char *ssp_in_name(const struct ssp_in *in) { return in->name; }
+uint64_t ssp_in_pos(const struct ssp_in *in) { return in->pos; }
+uint64_t ssp_in_rawpos(const struct ssp_in *in) { return in->rawpos; }
+int64_t ssp_in_size(const struct ssp_in *in) { return in->size; }
+int ssp_in_is_zstd(const struct ssp_in *in) { return in->zstd; }
+int ssp_in_fd(const struct ssp_in *in) { return in->fd; }
+int ssp_in_pipe_size(const struct ssp_in *in) { return in->pipe_size; }
+int ssp_in_follows(const struct ssp_in *in) { return (in->flags & SSP_IN_FOLLOW) != 0; }
+
+void
+ssp_in_close(struct ssp_in *in)
+{
+	if (in == NULL)
+		return;
+	if (in->fd > STDIN_FILENO)
+		close(in->fd);
+	ZSTD_freeDStream(in->zds);
+	free(in->raw);
+	free(in->name);
+	free(in->path);
+	free(in);
+}
+
+/* --- output ----------------------------------------------------------- */
+
+int
+ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
+    struct ssp_err *e)
+{
+	struct ssp_out *o;
+	int stdout_ = path == NULL || strcmp(path, "-") == 0;
+
+	*op = NULL;
+	if (zlevel == SSP_OUT_ZAUTO)
+		zlevel = !stdout_ && ssp_path_is_zst(path) ? SSP_OUT_ZDEFAULT : 0;
+	if (zlevel < 0 || zlevel > ZSTD_maxCLevel())
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "zstd level %d out of "
+		    "range 1..%d", zlevel, ZSTD_maxCLevel());
+	o = calloc(1, sizeof(*o));
+	if (o == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	o->name = xstrdup(stdout_ ? "stdout" : path);
+	o->buf = malloc(OUT_BUF);
+	if (o->name == NULL || o->buf == NULL)
+		goto nomem;
+	if (stdout_) {
+		o->fd = STDOUT_FILENO;
+	} else {
+		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (o->fd < 0) {
+			int err = errno;
+			ssp_out_abort(o);
+			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+			    strerror(err));
+		}
+		o->own_fd = 1;
+	}
+	if (zlevel > 0) {
+		o->zcs = ZSTD_createCStream();
+		o->zcap = ZSTD_CStreamOutSize();
+		o->zbuf = malloc(o->zcap);
+		if (o->zcs == NULL || o->zbuf == NULL)
+			goto nomem;
+		ZSTD_CCtx_setParameter(o->zcs, ZSTD_c_compressionLevel, zlevel);
+		ZSTD_CCtx_setParameter(o->zcs, ZSTD_c_checksumFlag, 1);
+	}
+	*op = o;
+	return SSP_OK;
+nomem:
+	ssp_out_abort(o);
+	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+}
+
+/* Write n bytes to the fd; *raw counts them.  pos (the stream offset)
+ * is for the message.  Touches nothing else of o: the writer thread
+ * runs it. */
+static int
+write_all(const struct ssp_out *o, const uint8_t *p, size_t n, uint64_t pos,
+    uint64_t *raw, struct ssp_err *e)
+{
+	ssize_t r;
+
+	while (n > 0) {
+		r = write(o->fd, p, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return ssp_err_set(e, SSP_ERR_IO, pos, "%s: write: %s",
+			    o->name, strerror(errno));
+		}
+		p += r;
+		n -= (size_t)r;
+		*raw += (uint64_t)r;
+	}
+	return SSP_OK;
+}
+
+/* Push len plain bytes through the compressor (or straight out), as
+ * write_all. */
+static int
+emit(const struct ssp_out *o, const uint8_t *buf, size_t len,
+    ZSTD_EndDirective mode, uint64_t pos, uint64_t *raw, struct ssp_err *e)
+{
+	ZSTD_inBuffer in = { buf, len, 0 };
+	size_t left;
+
+	if (o->zcs == NULL)
+		return write_all(o, buf, len, pos, raw, e);
+	do {
+		ZSTD_outBuffer out = { o->zbuf, o->zcap, 0 };
+
+		left = ZSTD_compressStream2(o->zcs, &out, &in, mode);
+		if (ZSTD_isError(left))
+			return ssp_err_set(e, SSP_ERR_IO, pos, "%s: zstd: %s",
+			    o->name, ZSTD_getErrorName(left));
+		if (write_all(o, o->zbuf, out.pos, pos, raw, e) != SSP_OK)
+			return SSP_ERR_IO;
+	} while (mode == ZSTD_e_continue ? in.pos < in.size : left != 0);
+	return SSP_OK;
+}
+
+static void *
+writer_main(void *arg)
+{
+	struct ssp_out *o = arg;
+	struct outq *q = o->q;
+	struct ssp_err e;
+	uint64_t raw;
+	unsigned k;
+	int old, rc;
+
+	/* Cancellable only while writing, when no lock is held: ssp_out_abort
+	 * cancels a thread blocked writing to a pipe nobody reads. */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		while (q->count == 0 && !q->stop)
+			pthread_cond_wait(&q->cv, &q->mu);
+		if (q->count == 0)
+			break;
+		k = q->head;
+		pthread_mutex_unlock(&q->mu);
+		raw = 0;
+		e.code = SSP_OK;
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+		rc = emit(o, q->buf[k], q->len[k], q->mode[k], q->pos[k], &raw, &e);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+		pthread_mutex_lock(&q->mu);
+		q->rawpos += raw;
+		if (rc != SSP_OK && q->err.code == SSP_OK) {
+			q->err = e;
+			q->err.code = rc;
+		}
+		q->head = (q->head + 1) % OUTQ_BUFS;
+		q->count--;
+		pthread_cond_broadcast(&q->cv);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+/* The writer thread failed: the error, once, then "earlier write failed". */
+static int
+writer_failed(struct ssp_out *o, struct ssp_err *e)
+{
+	o->failed = 1;
+	if (e != NULL)
+		*e = o->q->err;
+	return o->q->err.code;
+}
+
+/* Hand the buffer on: write it now, or queue it for the writer thread
+ * and take the next free buffer. */
+static int
+drain(struct ssp_out *o, ZSTD_EndDirective mode, struct ssp_err *e)
+{
+	struct outq *q = o->q;
+	int r = SSP_OK;
+
+	if (q == NULL) {
+		r = emit(o, o->buf, o->len, mode, o->pos, &o->rawpos, e);
+		if (r != SSP_OK)
+			o->failed = 1;
+		o->len = 0;
+		return r;
+	}
+	pthread_mutex_lock(&q->mu);
+	q->len[q->fill] = o->len;
+	q->mode[q->fill] = mode;
+	q->pos[q->fill] = o->pos;
+	q->count++;
+	pthread_cond_broadcast(&q->cv);
+	q->fill = (q->fill + 1) % OUTQ_BUFS;
+	while (q->count == OUTQ_BUFS && q->err.code == SSP_OK)
+		pthread_cond_wait(&q->cv, &q->mu);	/* all are queued */
+	if (q->err.code != SSP_OK)
+		r = writer_failed(o, e);
+	o->rawpos = q->rawpos;
+	pthread_mutex_unlock(&q->mu);
+	o->buf = q->buf[q->fill];
+	o->len = 0;
+	return r;
+}
+
+/* With a writer thread: wait until it wrote everything queued. */
+static int
+drained(struct ssp_out *o, struct ssp_err *e)
+{
+	struct outq *q = o->q;
+	int r = SSP_OK;
+
+	if (q == NULL)
+		return SSP_OK;
+	pthread_mutex_lock(&q->mu);
+	while (q->count > 0 && q->err.code == SSP_OK)
+		pthread_cond_wait(&q->cv, &q->mu);
+	if (q->err.code != SSP_OK)
+		r = writer_failed(o, e);
+	o->rawpos = q->rawpos;
+	pthread_mutex_unlock(&q->mu);
+	return r;
+}
+
+/* Stop the writer thread (cancelled if it is stuck writing) and free the
+ * queue; o->buf is kept. */
+static void
+writer_stop(struct ssp_out *o, int cancel)
+{
+	struct outq *q = o->q;
+	unsigned k;
+
+	if (q == NULL)
+		return;
+	pthread_mutex_lock(&q->mu);
+	q->stop = 1;
+	pthread_cond_broadcast(&q->cv);
+	if (cancel && q->count > 0)
+		pthread_cancel(q->th);
+	pthread_mutex_unlock(&q->mu);
+	pthread_join(q->th, NULL);
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->cv);
+	for (k = 0; k < OUTQ_BUFS; k++)
+		if (q->buf[k] != o->buf)
+			free(q->buf[k]);
+	free(q);
+	o->q = NULL;
+}
+
+int
+ssp_out_async(struct ssp_out *o, struct ssp_err *e)
+{
+	struct outq *q;
+	unsigned k;
+
+	if (o->q != NULL)
+		return SSP_OK;
+	if ((q = calloc(1, sizeof(*q))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	q->buf[0] = o->buf;	/* the one being filled */
+	for (k = 1; k < OUTQ_BUFS; k++)
+		if ((q->buf[k] = malloc(OUT_BUF)) == NULL) {
+			while (--k > 0)
+				free(q->buf[k]);
+			free(q);
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		}
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->cv, NULL);
+	q->rawpos = o->rawpos;
+	o->q = q;
+	if (pthread_create(&q->th, NULL, writer_main, o) != 0) {
+		pthread_mutex_destroy(&q->mu);
+		pthread_cond_destroy(&q->cv);
+		for (k = 1; k < OUTQ_BUFS; k++)
+			free(q->buf[k]);
+		free(q);
+		o->q = NULL;
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "cannot start the "
+		    "writer thread");
+	}
+	return SSP_OK;
+}
+
+int
+ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e)
+{
+	const uint8_t *s = p;
+
+	if (o->failed)
+		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
+		    o->name);
+	if (o->zcs == NULL && o->q == NULL && n >= OUT_DIRECT) {
+		/* big plain write: no copy */
+		if (o->len > 0 && drain(o, ZSTD_e_continue, e) != SSP_OK)
+			return SSP_ERR_IO;
+		o->pos += n;
+		if (write_all(o, s, n, o->pos, &o->rawpos, e) != SSP_OK) {
+			o->failed = 1;
+			return SSP_ERR_IO;
+		}
+		return SSP_OK;
+	}
+	while (n > 0) {
+		size_t k = OUT_BUF - o->len;
+
+		if (k > n)
+			k = n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		o->pos += k;
+		s += k;
+		n -= k;
+		if (o->len == OUT_BUF && drain(o, ZSTD_e_continue, e) != SSP_OK)
+			return SSP_ERR_IO;
+	}
+	return SSP_OK;
+}
+
+int
+ssp_out_flush(struct ssp_out *o, struct ssp_err *e)
+{
+	if (o->failed)
+		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
+		    o->name);
+	if (drain(o, ZSTD_e_flush, e) != SSP_OK)
+		return SSP_ERR_IO;
+	return drained(o, e);
+}
+
+int
+ssp_out_close(struct ssp_out *o, struct ssp_err *e)
+{
+	int r = SSP_OK;
+
+	if (o == NULL)
+		return SSP_OK;
+	if (!o->failed) {
+		r = drain(o, o->zcs != NULL ? ZSTD_e_end : ZSTD_e_flush, e);
+		if (r == SSP_OK)
+			r = drained(o, e);
+	} else {
+		r = ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
+		    o->name);
+	}
+	writer_stop(o, 0);
+	if (o->own_fd && close(o->fd) != 0 && r == SSP_OK)
+		r = ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: close: %s", o->name,
+		    strerror(errno));
+	o->own_fd = 0;
+	ssp_out_abort(o);
+	return r;
+}
+
+void
+ssp_out_abort(struct ssp_out *o)
+{
+	if (o == NULL)
+		return;
+	writer_stop(o, 1);
+	if (o->own_fd)
+		close(o->fd);
+	ZSTD_freeCStream(o->zcs);
+	free(o->zbuf);
+	free(o->buf);
+	free(o->name);
+	free(o);
+}
+
+const char *ssp_out_name(const struct ssp_out *o) { return o->name; }
+uint64_t ssp_out_pos(const struct ssp_out *o) { return o->pos; }
+uint64_t ssp_out_rawpos(const struct ssp_out *o) { return o->rawpos; }
+int ssp_out_fd(const struct ssp_out *o) { return o->fd; }
+int ssp_out_is_zstd(const struct ssp_out *o) { return o->zcs != NULL; }

@@ -1,0 +1,68 @@
+/*
+ * Filling the empty tables and indexes of a new SQLite database directly,
+ * in the SQLite file format (https://www.sqlite.org/fileformat2.html),
+ * without SQLite's virtual machine.  A bulk loader's shortcut: rows are
+ * appended in key order, pages are filled completely and written once,
+ * sequentially, at the end of the file; the root page of each tree (which
+ * SQLite allocated when it created the table or index) gets the top of the
+ * tree when it is finished.
+ *
+ * Use: SQLite creates the schema and commits; the connection is closed;
+ * ssp_btree_open() takes the file, the trees are filled, ssp_btree_close()
+ * updates the header (page count, change counter); SQLite then opens the
+ * file again as an ordinary database.  What is written is exactly what
+ * SQLite itself would store for the same values (records, b-tree pages),
+ * so `PRAGMA integrity_check` holds.  The caller is responsible for the
+ * meaning: values must have the types the columns' affinities would give
+ * them, indexes must hold one entry per row (in SQLite's order), and the
+ * trees filled must be empty when ssp_btree_open() is called.
+ */
+#ifndef SSP_BTREE_H
+#define SSP_BTREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+
+/* A value of a record: SQLITE_NULL, SQLITE_INTEGER or SQLITE_TEXT (or
+ * SQLITE_BLOB) from sqlite3.h; text is UTF-8 and not NUL-terminated. */
+struct ssp_btree_val {
+	int type;
+	int64_t i;
+	const void *p;
+	size_t n;
+};
+
+struct ssp_btree;
+struct ssp_btree_tree;
+
+/*
+ * Take a database file that SQLite has closed.  Refused (SSP_ERR_FORMAT)
+ * unless it is a plain rollback-journal database without free pages,
+ * auto-vacuum or reserved bytes, in UTF-8.  pending_byte is SQLite's lock
+ * byte offset (0: the default, 0x40000000); its page is never used.
+ */
+int ssp_btree_open(struct ssp_btree **bp, const char *path, uint32_t pending_byte,
+    struct ssp_err *e);
+/* A rowid table, or an index, whose root page is root.  NULL when out of
+ * memory. */
+struct ssp_btree_tree *ssp_btree_table(struct ssp_btree *b, uint32_t root);
+struct ssp_btree_tree *ssp_btree_index(struct ssp_btree *b, uint32_t root);
+/* Append a row to a table; rowids must ascend.  v[0..n) are the stored
+ * columns, with NULL for an INTEGER PRIMARY KEY column. */
+int ssp_btree_row(struct ssp_btree_tree *t, int64_t rowid,
+    const struct ssp_btree_val *v, unsigned n);
+/* Append an entry to an index: the indexed values then the rowid, in the
+ * order of SQLite's comparison (ascending, NULL first, BINARY collation). */
+int ssp_btree_entry(struct ssp_btree_tree *t, const struct ssp_btree_val *v,
+    unsigned n);
+/* Finish every tree, write the header and close the file (not synced).
+ * Frees b, also on error. */
+int ssp_btree_close(struct ssp_btree *b, struct ssp_err *e);
+/* Give up (the file is then not a valid database). */
+void ssp_btree_abort(struct ssp_btree *b);
+/* The first error of b. */
+const struct ssp_err *ssp_btree_err(const struct ssp_btree *b);
+
+#endif

@@ -1,0 +1,436 @@
+#include <csv.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/dump.h"
+
+#define NUMBUF 32	/* longest number, MAC or address as text */
+
+struct ssp_dump {
+	FILE *out;
+	enum ssp_dump_fmt fmt;
+	const struct ssp_rec_rd *rr;
+	const struct ssp_rec_rd *bound_rr;	/* reader and segment the tables describe */
+	uint64_t bound_gen;
+	size_t typew;		/* text: width of the type column */
+	/* CSV: the header's columns; column of each (file type, field) */
+	unsigned ncols;
+	char **cols;
+	unsigned *colmap;	/* [type * SSP_MAXF + field] -> column */
+	unsigned ntypes;	/* types colmap covers */
+	const char **cell;	/* scratch row: text and length per column */
+	size_t *cell_len;
+	char num[SSP_MAXF][NUMBUF];
+	char err[256];
+	const char *const *streams;	/* stream names, or NULL */
+	size_t nstreams;
+	unsigned name_col;	/* CSV: the stream_name column, 0 = none */
+};
+
+static int
+is_stream_field(const struct ssp_dump *d, const struct ssp_field *f)
+{
+	return d->streams != NULL && f->enc == SSP_ENC_U &&
+	    strcmp(f->name, "stream") == 0;
+}
+
+static const char *
+stream_name(const struct ssp_dump *d, uint64_t v)
+{
+	return v < d->nstreams ? d->streams[v] : "?";
+}
+
+void
+ssp_dump_value(char *buf, size_t n, char enc, uint64_t v, const struct ssp_rec_rd *rr)
+{
+	const char *s;
+
+	switch (enc) {
+	case SSP_ENC_X:
+		snprintf(buf, n, "0x%" PRIx64, v);
+		break;
+	case SSP_ENC_I:
+	case SSP_ENC_T:
+		snprintf(buf, n, "%" PRId64, (int64_t)v);
+		break;
+	case SSP_ENC_S:
+		s = v == 0 ? "" : ssp_rec_rd_str(rr, v, NULL);
+		snprintf(buf, n, "%s", s != NULL ? s : "?");
+		break;
+	case SSP_ENC_M:
+		snprintf(buf, n, "%02x:%02x:%02x:%02x:%02x:%02x",
+		    (unsigned)(v >> 40) & 0xff, (unsigned)(v >> 32) & 0xff,
+		    (unsigned)(v >> 24) & 0xff, (unsigned)(v >> 16) & 0xff,
+		    (unsigned)(v >> 8) & 0xff, (unsigned)v & 0xff);
+		break;
+	case SSP_ENC_A:
+		snprintf(buf, n, "%u.%u.%u.%u", (unsigned)(v >> 24) & 0xff,
+		    (unsigned)(v >> 16) & 0xff, (unsigned)(v >> 8) & 0xff,
+		    (unsigned)v & 0xff);
+		break;
+	default:
+		snprintf(buf, n, "%" PRIu64, v);
+	}
+}
+
+/* Does a text-form value need quotes to stay one token on one line? */
+static int
+needs_quotes(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return 1;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= ' ' || c == '"' || c == '\\' || c == '=' || c == 0x7f)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+text_str(FILE *out, const char *s, size_t n)
+{
+	size_t i;
+
+	if (!needs_quotes(s, n)) {
+		fwrite(s, 1, n, out);
+		return;
+	}
+	putc('"', out);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c == '\r')
+			fputs("\\r", out);
+		else if (c < ' ' || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			putc(c, out);
+	}
+	putc('"', out);
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	size_t k, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		k = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		k = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		k = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (k > n)
+		return 0;
+	for (i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((k == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (k == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return k;
+}
+
+void
+ssp_dump_json_str(FILE *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	putc('"', out);
+	while (i < n) {
+		unsigned char c = p[i];
+
+		if (c == '"' || c == '\\') {
+			fprintf(out, "\\%c", c);
+			i++;
+		} else if (c == '\n' || c == '\t' || c == '\r') {
+			fputs(c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r", out);
+			i++;
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(out, "\\u%04x", c);
+			i++;
+		} else if ((k = utf8_len(p + i, n - i)) == 0) {
+			fputs("\\ufffd", out);	/* not UTF-8: say so */
+			i++;
+		} else {
+			fwrite(p + i, 1, k, out);
+			i += k;
+		}
+	}
+	putc('"', out);
+}
+
+static void
+csv_cell(FILE *out, const char *s, size_t n)
+{
+	size_t i;
+
+	/* Quote only when RFC 4180 needs it, so numbers stay plain. */
+	for (i = 0; i < n; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+			break;
+	if (i < n || (n > 0 && (s[0] == ' ' || s[n - 1] == ' ')))
+		csv_fwrite(out, s, n);
+	else
+		fwrite(s, 1, n, out);
+}
+
+static int
+column(struct ssp_dump *d, const char *name)
+{
+	unsigned c;
+
+	for (c = 2; c < d->ncols; c++)
+		if (strcmp(d->cols[c], name) == 0)
+			return (int)c;
+	return -1;
+}
+
+static int
+add_column(struct ssp_dump *d, const char *name)
+{
+	char **nc = realloc(d->cols, (d->ncols + 1) * sizeof(*nc));
+
+	if (nc == NULL)
+		return -1;
+	d->cols = nc;
+	if ((d->cols[d->ncols] = strdup(name)) == NULL)
+		return -1;
+	d->ncols++;
+	return 0;
+}
+
+/*
+ * (Re)build the per-type tables for the reader's current schema.  CSV:
+ * the first schema makes the header; later ones must fit in it.
+ */
+static int
+bind(struct ssp_dump *d)
+{
+	const struct ssp_schema *fs = ssp_rec_rd_file_schema(d->rr);
+	unsigned t, k;
+	int c;
+
+	d->bound_rr = d->rr;
+	d->bound_gen = ssp_rec_rd_strgen(d->rr);
+	for (t = 0; t < fs->ntypes; t++)
+		if (strlen(fs->types[t].name) > d->typew)
+			d->typew = strlen(fs->types[t].name);
+	if (d->fmt != SSP_DUMP_CSV)
+		return SSP_OK;
+	free(d->colmap);
+	d->ntypes = fs->ntypes;
+	if ((d->colmap = calloc((size_t)fs->ntypes * SSP_MAXF + 1,
+	    sizeof(*d->colmap))) == NULL)
+		goto nomem;
+	for (t = 0; t < fs->ntypes; t++) {
+		const struct ssp_rec_type *rt = &fs->types[t];
+
+		for (k = 0; k < rt->nf; k++) {
+			if ((c = column(d, rt->f[k].name)) < 0) {
+				if (d->cell != NULL) {	/* header already out */
+					snprintf(d->err, sizeof(d->err), "%s: field "
+					    "'%s' of type '%s' has no column in the "
+					    "CSV header, which came from the first "
+					    "input; convert it separately",
+					    ssp_rec_rd_name(d->rr), rt->f[k].name,
+					    rt->name);
+					return SSP_ERR_SCHEMA;
+				}
+				if (add_column(d, rt->f[k].name) != 0)
+					goto nomem;
+				c = (int)d->ncols - 1;
+				if (is_stream_field(d, &rt->f[k]) && d->name_col == 0) {
+					if (add_column(d, "stream_name") != 0)
+						goto nomem;
+					d->name_col = d->ncols - 1;
+				}
+			}
+			d->colmap[t * SSP_MAXF + k] = (unsigned)c;
+		}
+	}
+	if (d->cell == NULL) {	/* first schema: the header row */
+		d->cell = calloc(d->ncols, sizeof(*d->cell));
+		d->cell_len = calloc(d->ncols, sizeof(*d->cell_len));
+		if (d->cell == NULL || d->cell_len == NULL)
+			goto nomem;
+		for (c = 0; c < (int)d->ncols; c++) {
+			if (c > 0)
+				putc(',', d->out);
+			csv_cell(d->out, d->cols[c], strlen(d->cols[c]));
+		}
+		fputs("\r\n", d->out);
+	}
+	return SSP_OK;
+nomem:
+	snprintf(d->err, sizeof(d->err), "out of memory");
+	return SSP_ERR_NOMEM;
+}
+
+struct ssp_dump *
+ssp_dump_new(FILE *out, enum ssp_dump_fmt fmt, const struct ssp_rec_rd *rr)
+{
+	return ssp_dump_new_named(out, fmt, rr, NULL, 0);
+}
+
+struct ssp_dump *
+ssp_dump_new_named(FILE *out, enum ssp_dump_fmt fmt, const struct ssp_rec_rd *rr,
+    const char *const *streams, size_t nstreams)
+{
+	struct ssp_dump *d = calloc(1, sizeof(*d));
+
+	if (d == NULL)
+		return NULL;
+	d->streams = streams;
+	d->nstreams = nstreams;
+	d->out = out;
+	d->fmt = fmt;
+	d->rr = rr;
+	if (add_column(d, "ts") != 0 || add_column(d, "type") != 0 ||
+	    bind(d) != SSP_OK) {
+		ssp_dump_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void ssp_dump_reader(struct ssp_dump *d, const struct ssp_rec_rd *rr) { d->rr = rr; }
+const char *ssp_dump_error(const struct ssp_dump *d) { return d->err; }
+
+/* Field value: strings point into the reader, numbers into buf. */
+static const char *
+value(struct ssp_dump *d, char enc, uint64_t v, char *buf, size_t *n)
+{
+	const char *s;
+
+	if (enc == SSP_ENC_S) {
+		*n = 0;
+		if (v == 0 || (s = ssp_rec_rd_str(d->rr, v, n)) == NULL)
+			return "";
+		return s;
+	}
+	ssp_dump_value(buf, NUMBUF, enc, v, d->rr);
+	*n = strlen(buf);
+	return buf;
+}
+
+int
+ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
+{
+	const struct ssp_rec_type *t;
+	const char *s;
+	char v[NUMBUF];
+	size_t n;
+	unsigned k, c;
+	int rc;
+
+	if ((d->bound_rr != d->rr || d->bound_gen != ssp_rec_rd_strgen(d->rr)) &&
+	    (rc = bind(d)) != SSP_OK)
+		return rc;
+	t = &ssp_rec_rd_file_schema(d->rr)->types[r->ftag - 1];
+	switch (d->fmt) {
+	case SSP_DUMP_TEXT:
+		/* no padding after the type when no field follows */
+		fprintf(d->out, "%15" PRId64 " %-*s", r->ts,
+		    t->nf > 0 ? (int)d->typew : 0, t->name);
+		for (k = 0; k < t->nf; k++) {
+			fprintf(d->out, " %s=", t->f[k].name);
+			if (is_stream_field(d, &t->f[k])) {
+				s = stream_name(d, r->f[k]);
+				text_str(d->out, s, strlen(s));
+				continue;
+			}
+			s = value(d, t->f[k].enc, r->f[k], v, &n);
+			if (t->f[k].enc == SSP_ENC_S && r->f[k] != 0)
+				text_str(d->out, s, n);
+			else
+				fwrite(s, 1, n, d->out);
+		}
+		putc('\n', d->out);
+		break;
+	case SSP_DUMP_CSV:
+		for (c = 0; c < d->ncols; c++)
+			d->cell[c] = NULL;
+		for (k = 0; k < t->nf; k++) {
+			c = d->colmap[(r->ftag - 1) * SSP_MAXF + k];
+			d->cell[c] = value(d, t->f[k].enc, r->f[k], d->num[k],
+			    &d->cell_len[c]);
+			if (d->name_col != 0 && is_stream_field(d, &t->f[k])) {
+				c = d->name_col;
+				d->cell[c] = stream_name(d, r->f[k]);
+				d->cell_len[c] = strlen(d->cell[c]);
+			}
+		}
+		fprintf(d->out, "%" PRId64 ",", r->ts);
+		csv_cell(d->out, t->name, strlen(t->name));
+		for (c = 2; c < d->ncols; c++) {
+			putc(',', d->out);
+			if (d->cell[c] != NULL)
+				csv_cell(d->out, d->cell[c], d->cell_len[c]);
+		}
+		fputs("\r\n", d->out);
+		break;
+	case SSP_DUMP_JSON:
+		fprintf(d->out, "{\"ts\":%" PRId64 ",\"type\":", r->ts);
+		ssp_dump_json_str(d->out, t->name, strlen(t->name));
+		for (k = 0; k < t->nf; k++) {
+			char enc = t->f[k].enc;
+
+			putc(',', d->out);
+			ssp_dump_json_str(d->out, t->f[k].name,
+			    strlen(t->f[k].name));
+			putc(':', d->out);
+			s = value(d, enc, r->f[k], v, &n);
+			if (enc == SSP_ENC_U || enc == SSP_ENC_I || enc == SSP_ENC_T)
+				fwrite(s, 1, n, d->out);
+			else if (enc == SSP_ENC_B)
+				fputs(r->f[k] ? "true" : "false", d->out);
+			else
+				ssp_dump_json_str(d->out, s, n);
+			if (is_stream_field(d, &t->f[k])) {
+				s = stream_name(d, r->f[k]);
+				fputs(",\"stream_name\":", d->out);
+				ssp_dump_json_str(d->out, s, strlen(s));
+			}
+		}
+		fputs("}\n", d->out);
+		break;
+	}
+	return SSP_OK;
+}
+
+void
+ssp_dump_free(struct ssp_dump *d)
+{
+	unsigned c;
+
+	if (d == NULL)
+		return;
+	for (c = 0; c < d->ncols; c++)
+		free(d->cols[c]);
+	free(d->cols);
+	free(d->colmap);
+	free(d->cell);
+	free(d->cell_len);
+	free(d);
+}

@@ -1,0 +1,50 @@
+/*
+ * Records as text, driven by the stream's own schema, so one dumper serves
+ * event and span streams and types it has never heard of.
+ *   text: "<ts> <type> name=value ..." with aligned ts and type columns;
+ *         string values with blanks, quotes, '=' or control bytes are
+ *         quoted with C escapes, so every record stays on one line
+ *   csv:  RFC 4180 via libcsv; header row ts,type,<union of field names>
+ *   json: one object per line; invalid UTF-8 becomes U+FFFD
+ * The schema may change between concatenated segments and between the
+ * readers given to one dumper; CSV keeps the columns of its first header.
+ */
+#ifndef SSP_DUMP_H
+#define SSP_DUMP_H
+
+#include <stdio.h>
+
+#include "base/err.h"
+#include "stream/rec.h"
+
+enum ssp_dump_fmt { SSP_DUMP_TEXT, SSP_DUMP_CSV, SSP_DUMP_JSON };
+
+struct ssp_dump;
+
+/* Columns come from the reader's file schema (CSV writes its header now). */
+struct ssp_dump *ssp_dump_new(FILE *out, enum ssp_dump_fmt fmt,
+    const struct ssp_rec_rd *rr);
+/*
+ * The same, naming streams: a 'u' field called "stream" is shown as the
+ * name streams[value] (text), or gets a "stream_name" column / key right
+ * after it (CSV, JSON).  streams may be NULL.
+ */
+struct ssp_dump *ssp_dump_new_named(FILE *out, enum ssp_dump_fmt fmt,
+    const struct ssp_rec_rd *rr, const char *const *streams, size_t nstreams);
+/* Print the records of another reader next (several input files). */
+void ssp_dump_reader(struct ssp_dump *d, const struct ssp_rec_rd *rr);
+/* Print one record read from the current reader (r->ftag selects the file
+ * type).  SSP_OK, or SSP_ERR_SCHEMA when the CSV header has no column for
+ * one of its fields, SSP_ERR_NOMEM; ssp_dump_error() says why. */
+int ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r);
+const char *ssp_dump_error(const struct ssp_dump *d);
+void ssp_dump_free(struct ssp_dump *d);
+
+/* One field value as text into buf (for other tools' messages and tests);
+ * strings are truncated to fit. */
+void ssp_dump_value(char *buf, size_t n, char enc, uint64_t v,
+    const struct ssp_rec_rd *rr);
+/* Write s as a JSON string (quotes included). */
+void ssp_dump_json_str(FILE *out, const char *s, size_t n);
+
+#endif

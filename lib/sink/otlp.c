@@ -1,0 +1,1739 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strfmt.h"
+#include "sink/otlp.h"
+#include "sink/pb.h"
+#include "stream/span.h"
+
+/*
+ * Field numbers, from opentelemetry-proto (v1.x):
+ *   collector/trace/v1/trace_service.proto
+ *     ExportTraceServiceRequest { repeated ResourceSpans resource_spans = 1; }
+ *   trace/v1/trace.proto
+ *     ResourceSpans { Resource resource = 1; repeated ScopeSpans scope_spans = 2; }
+ *     ScopeSpans    { InstrumentationScope scope = 1; repeated Span spans = 2; }
+ *     Span { bytes trace_id = 1; bytes span_id = 2; bytes parent_span_id = 4;
+ *            string name = 5; SpanKind kind = 6;
+ *            fixed64 start_time_unix_nano = 7; fixed64 end_time_unix_nano = 8;
+ *            repeated KeyValue attributes = 9; repeated Event events = 11;
+ *            repeated Link links = 13; Status status = 15; }
+ *     Span.Event { fixed64 time_unix_nano = 1; string name = 2;
+ *                  repeated KeyValue attributes = 3; }
+ *     Span.Link  { bytes trace_id = 1; bytes span_id = 2;
+ *                  repeated KeyValue attributes = 4; }
+ *     Status { string message = 2; StatusCode code = 3; }  (ERROR = 2)
+ *   resource/v1/resource.proto
+ *     Resource { repeated KeyValue attributes = 1; }
+ *   common/v1/common.proto
+ *     InstrumentationScope { string name = 1; string version = 2; }
+ *     KeyValue { string key = 1; AnyValue value = 2; }
+ *     AnyValue { string string_value = 1; bool bool_value = 2;
+ *                int64 int_value = 3; }
+ * Fields are written in field-number order, as protobuf encoders do.
+ */
+enum {
+	F_REQ_RESOURCE_SPANS = 1,
+	F_RS_RESOURCE = 1, F_RS_SCOPE_SPANS = 2,
+	F_SS_SCOPE = 1, F_SS_SPANS = 2,
+	F_SPAN_TRACE_ID = 1, F_SPAN_SPAN_ID = 2, F_SPAN_PARENT = 4,
+	F_SPAN_NAME = 5, F_SPAN_KIND = 6, F_SPAN_START = 7, F_SPAN_END = 8,
+	F_SPAN_ATTRS = 9, F_SPAN_EVENTS = 11, F_SPAN_LINKS = 13,
+	F_SPAN_STATUS = 15,
+	F_EV_TIME = 1, F_EV_NAME = 2, F_EV_ATTRS = 3,
+	F_LINK_TRACE_ID = 1, F_LINK_SPAN_ID = 2, F_LINK_ATTRS = 4,
+	F_STATUS_MESSAGE = 2, F_STATUS_CODE = 3,
+	F_RES_ATTRS = 1,
+	F_SCOPE_NAME = 1, F_SCOPE_VERSION = 2,
+	F_KV_KEY = 1, F_KV_VALUE = 2,
+	F_AV_STRING = 1, F_AV_BOOL = 2, F_AV_INT = 3,
+};
+#define STATUS_CODE_ERROR 2
+
+#define NONE UINT32_MAX
+
+/* --- pure helpers ---------------------------------------------------------- */
+
+uint64_t
+ssp_otlp_ps_to_ns(int64_t ps, int64_t epoch_ns)
+{
+	int64_t q = ps / 1000, ns;
+
+	if (ps % 1000 < 0)
+		q--;		/* floor, also before 0 */
+	if (__builtin_add_overflow(q, epoch_ns, &ns))
+		return epoch_ns > 0 ? (uint64_t)INT64_MAX : 0;
+	return ns < 0 ? 0 : (uint64_t)ns;
+}
+
+static const char hexd[] = "0123456789abcdef";
+
+static const char hexpairs[] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+void
+ssp_otlp_span_hex(char out[16], uint64_t id)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--) {
+		memcpy(out + 2 * i, hexpairs + 2 * (id & 0xff), 2);
+		id >>= 8;
+	}
+}
+
+void
+ssp_otlp_trace_hex(char out[32], uint64_t hi, uint64_t lo)
+{
+	ssp_otlp_span_hex(out, hi);
+	ssp_otlp_span_hex(out + 16, lo);
+}
+
+/*
+ * CLIENT/SERVER where one side asks and waits for the other (MMIO reads and
+ * non-posted writes host->NIC, DMA NIC->host memory), PRODUCER/CONSUMER
+ * where something is handed over without an answer (posted writes, packets,
+ * interrupts), INTERNAL for work inside one simulator (syscalls, PCI config,
+ * interrupt handling, queueing hops inside the network).
+ */
+enum ssp_otlp_kind
+ssp_otlp_kind_of(unsigned kind, int64_t posted)
+{
+	switch (kind) {
+	case SSP_SK_HOST_MMIO:
+		return posted == 1 ? SSP_OTLP_KIND_PRODUCER : SSP_OTLP_KIND_CLIENT;
+	case SSP_SK_NIC_MMIO:
+		return posted == 1 ? SSP_OTLP_KIND_CONSUMER : SSP_OTLP_KIND_SERVER;
+	case SSP_SK_NIC_DMA:
+		return SSP_OTLP_KIND_CLIENT;
+	case SSP_SK_HOST_DMA:
+		return SSP_OTLP_KIND_SERVER;
+	case SSP_SK_NIC_TX:
+	case SSP_SK_NIC_MSIX:
+		return SSP_OTLP_KIND_PRODUCER;
+	case SSP_SK_NIC_RX:
+	case SSP_SK_HOST_MSIX:
+		return SSP_OTLP_KIND_CONSUMER;
+	default:
+		return SSP_OTLP_KIND_INTERNAL;
+	}
+}
+
+/* --- attribute keys and record types --------------------------------------- */
+
+/* An attribute key, encoded once: the JSON text up to the value for each
+ * value type, and the protobuf KeyValue.key field (tag, length, bytes). */
+enum { J_INT, J_STR, J_BOOL, J_N };
+#define FRAG 64
+struct okey {
+	char *json[J_N];	/* {"key":"simspan.x","value":{"intValue":" ... */
+	size_t jlen[J_N];
+	uint8_t *pb;
+	size_t plen;
+};
+
+enum { C_SKIP, C_SPAN, C_LINK, C_EVENT };
+
+struct ftinfo {			/* one record type of the file */
+	int cls;
+	unsigned kind;		/* enum ssp_span_kind, SSP_SK_NKINDS if unknown */
+	int posted;		/* field index of "posted", or -1 */
+	char *jname;		/* span or event name as a JSON string */
+	size_t jnlen;
+	const char *name;	/* span or event name */
+	size_t nlen;
+	unsigned nf;
+	char enc[SSP_MAXF];
+	struct okey key[SSP_MAXF];
+};
+
+enum { K_START_PS, K_END_PS, K_ORPHAN, K_OPEN, K_BACKGROUND, K_FLAGS,
+	K_CAUSE, K_TS_PS, K_STREAM, K_LINK_KIND, K_SERVICE, K_SIMULATOR,
+	K_STREAM_KIND, K_N };
+static const char *const fixed_keys[K_N] = {
+	"simspan.start_ps", "simspan.end_ps", "simspan.orphan", "simspan.open",
+	"simspan.background", "simspan.flags", "simspan.cause", "simspan.ts_ps",
+	"simspan.stream", "simspan.link_kind", "service.name",
+	"simspan.simulator", "simspan.stream_kind",
+};
+
+/* One attribute value, gathered before encoding in either form. */
+enum { AV_INT, AV_BOOL, AV_STR, AV_ASCII };
+struct av {
+	const struct okey *k;
+	int type;
+	int64_t i;
+	const char *s;		/* AV_STR: from the stream, any bytes */
+	size_t n;
+	char tmp[24];		/* AV_ASCII: formatted here */
+};
+#define MAXAV (SSP_MAXF + 8)
+
+/* --- batch storage ----------------------------------------------------------- */
+
+struct sitem {
+	struct ssp_rec r;
+	uint32_t ev, ev_last, ln, ln_last, next;
+};
+struct eitem {
+	struct ssp_rec r;	/* a member event or (pending) a link */
+	uint32_t next;
+};
+struct litem {
+	uint64_t trace_hi, trace_lo, target, kind;
+	uint32_t next;
+};
+
+/* Open-addressing map span id -> index; id 0 is never stored. */
+struct idmap {
+	uint64_t *key;
+	uint32_t *val;
+	size_t cap, n;		/* cap a power of two */
+};
+
+struct stream {
+	uint32_t head, tail;	/* spans of the current batch */
+	unsigned hint_rs, hint_ss;	/* length bytes last time */
+	const char *name;
+	size_t namelen;
+	struct ssp_buf res_json, res_pb;	/* resource + scope, encoded */
+};
+
+struct ssp_otlp {
+	struct ssp_otlp_opts opt;
+	const struct ssp_rec_rd *rr;
+	int events;
+	struct okey fkey[K_N];
+	struct ftinfo *ft;	/* by file tag - 1 */
+	unsigned nft;
+	struct stream *st;
+	size_t nst;
+	/* current batch */
+	struct sitem *sp;
+	size_t nsp, capsp;
+	struct eitem *ev;
+	size_t nev, capev;
+	struct litem *ln;
+	size_t nln, capln;
+	struct idmap spmap;	/* span id -> index, built on first need */
+	int spmap_live;
+	uint64_t last_id;	/* fast path: id of the last span added */
+	uint32_t last_idx;
+	/* events and links that came before their span */
+	struct eitem *pend;
+	size_t npend, cappend, npend_live, pend_max;
+	struct idmap pendmap;	/* span -> first pending record */
+	struct ssp_buf tmp;	/* repaired strings */
+	struct ssp_buf msg;	/* status message of the current span */
+	struct ssp_otlp_stats stats;
+	double avg;		/* bytes an encoded record takes, lately */
+};
+
+static int
+idmap_init(struct idmap *m, size_t want)
+{
+	size_t cap = 64;
+
+	while (cap < want * 2)
+		cap *= 2;
+	m->key = calloc(cap, sizeof(*m->key));
+	m->val = calloc(cap, sizeof(*m->val));
+	m->cap = cap;
+	m->n = 0;
+	return m->key != NULL && m->val != NULL ? 0 : -1;
+}
+
+static void
+idmap_free(struct idmap *m)
+{
+	free(m->key);
+	free(m->val);
+}
+
+static void
+idmap_clear(struct idmap *m)
+{
+	if (m->n != 0)
+		memset(m->key, 0, m->cap * sizeof(*m->key));
+	m->n = 0;
+}
+
+static inline size_t
+idmap_slot(const struct idmap *m, uint64_t id)
+{
+	uint64_t h = id * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 20) & (m->cap - 1);
+}
+
+static uint32_t
+idmap_get(const struct idmap *m, uint64_t id)
+{
+	size_t i;
+
+	for (i = idmap_slot(m, id); m->key[i] != 0; i = (i + 1) & (m->cap - 1))
+		if (m->key[i] == id)
+			return m->val[i];
+	return NONE;
+}
+
+static int
+idmap_put(struct idmap *m, uint64_t id, uint32_t v)
+{
+	size_t i;
+
+	if ((m->n + 1) * 2 > m->cap) {	/* grow and rehash */
+		struct idmap g;
+
+		if (idmap_init(&g, m->cap) != 0) {
+			idmap_free(&g);
+			return -1;
+		}
+		for (i = 0; i < m->cap; i++)
+			if (m->key[i] != 0)
+				(void)idmap_put(&g, m->key[i], m->val[i]);
+		idmap_free(m);
+		*m = g;
+	}
+	for (i = idmap_slot(m, id); m->key[i] != 0; i = (i + 1) & (m->cap - 1))
+		if (m->key[i] == id) {
+			m->val[i] = v;
+			return 0;
+		}
+	m->key[i] = id;
+	m->val[i] = v;
+	m->n++;
+	return 0;
+}
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 256;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	if ((np = realloc(*p, n * size)) == NULL)
+		return -1;
+	*p = np;
+	*cap = n;
+	return 0;
+}
+
+/* --- setup ----------------------------------------------------------------- */
+
+static int
+okey_init(struct okey *k, const char *name, size_t len)
+{
+	static const char *const vt[J_N] = { "\"intValue\":\"",
+	    "\"stringValue\":", "\"boolValue\":" };
+	struct ssp_buf p = SSP_BUF_INIT;
+	unsigned i;
+
+	for (i = 0; i < J_N; i++) {
+		struct ssp_buf j = SSP_BUF_INIT;
+
+		ssp_buf_lit(&j, "{\"key\":");
+		ssp_strfmt_json_str(&j, name, len);
+		ssp_buf_lit(&j, ",\"value\":{");
+		ssp_buf_put(&j, vt[i], strlen(vt[i]));
+		k->jlen[i] = j.len;
+		/* padded: short keys are copied as one fixed 64-byte move */
+		if (ssp_buf_reserve(&j, FRAG) != 0)
+			return -1;
+		memset(j.p + j.len, 0, FRAG);
+		k->json[i] = (char *)j.p;
+	}
+	ssp_pb_bytes(&p, F_KV_KEY, name, len);
+	k->plen = p.len;
+	if (ssp_buf_reserve(&p, FRAG) != 0)	/* padded, as the JSON */
+		return -1;
+	memset(p.p + p.len, 0, FRAG);
+	k->pb = p.p;
+	return 0;
+}
+
+static void
+okey_free(struct okey *k)
+{
+	unsigned i;
+
+	for (i = 0; i < J_N; i++)
+		free(k->json[i]);
+	free(k->pb);
+}
+
+static int
+okey_field(struct okey *k, const char *field)
+{
+	char name[300];
+	int n = snprintf(name, sizeof(name), "simspan.%s", field);
+
+	return okey_init(k, name, (size_t)n < sizeof(name) ? (size_t)n :
+	    sizeof(name) - 1);
+}
+
+static const char *const common_names[SSP_SF_NCOMMON] = {
+	"trace_hi", "trace_lo", "span", "parent", "stream", "dur", "flags",
+	"cause" };
+static const char common_enc[SSP_SF_NCOMMON] = "xxxxutus";
+
+/* Classify a file record type by its name and leading fields, so span
+ * kinds and event types newer than this program are exported too. */
+static int
+ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
+{
+	unsigned k, from = 0;
+	int sk;
+
+	memset(fi, 0, sizeof(*fi));
+	fi->cls = C_SKIP;
+	fi->posted = -1;
+	fi->nf = t->nf;
+	for (k = 0; k < t->nf; k++)
+		fi->enc[k] = t->f[k].enc;
+	if (strcmp(t->name, "link") == 0 && t->nf >= 5) {
+		fi->cls = C_LINK;
+		return 0;
+	}
+	if (strncmp(t->name, "ev.", 3) == 0 && t->nf >= SSP_EF_NCOMMON &&
+	    strcmp(t->f[SSP_EF_SPAN].name, "span") == 0 &&
+	    strcmp(t->f[SSP_EF_STREAM].name, "stream") == 0) {
+		fi->cls = C_EVENT;
+		fi->name = t->name + 3;
+		from = SSP_EF_NCOMMON;
+	} else if (t->nf >= SSP_SF_NCOMMON) {
+		for (k = 0; k < SSP_SF_NCOMMON; k++)
+			if (strcmp(t->f[k].name, common_names[k]) != 0 ||
+			    t->f[k].enc != common_enc[k])
+				return 0;
+		fi->cls = C_SPAN;
+		fi->name = t->name;
+		sk = ssp_span_kind_parse(t->name);
+		fi->kind = sk < 0 ? SSP_SK_NKINDS : (unsigned)sk;
+		fi->posted = ssp_rec_type_field(t, "posted");
+		from = SSP_SF_NCOMMON;
+	} else
+		return 0;
+	fi->nlen = strlen(fi->name);
+	{
+		struct ssp_buf j = SSP_BUF_INIT;
+
+		ssp_strfmt_json_str(&j, fi->name, fi->nlen);
+		if (j.failed)
+			return -1;
+		fi->jname = (char *)j.p;
+		fi->jnlen = j.len;
+	}
+	for (k = from; k < t->nf; k++)
+		if (okey_field(&fi->key[k], t->f[k].name) != 0)
+			return -1;
+	return 0;
+}
+
+static void
+ftinfo_free(struct ftinfo *fi)
+{
+	unsigned k;
+
+	free(fi->jname);
+	for (k = 0; k < SSP_MAXF; k++)
+		okey_free(&fi->key[k]);
+}
+
+static void json_attrs(struct ssp_buf *b, const struct av *a, size_t n,
+    int comma);
+static void pb_attrs(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field,
+    const struct av *a, size_t n);
+
+/* Resource and scope of one stream, encoded once for every batch. */
+static int
+stream_init(struct ssp_otlp *o, struct stream *s, const struct ssp_span_source *src)
+{
+	struct av a[3];
+	const char *ver = o->opt.scope_version ? o->opt.scope_version : "";
+	struct ssp_pb_mark m;
+	size_t n = 0;
+
+	memset(a, 0, sizeof(a));
+	s->head = s->tail = NONE;
+	s->hint_rs = s->hint_ss = 3;
+	s->name = src->name;
+	s->namelen = src->namelen;
+	a[n].k = &o->fkey[K_SERVICE];
+	a[n].type = AV_STR;
+	a[n].s = src->name;
+	a[n++].n = src->namelen;
+	a[n].k = &o->fkey[K_SIMULATOR];
+	a[n].type = AV_STR;
+	a[n].s = ssp_event_sim_name(src->sim);
+	a[n].n = strlen(a[n].s);
+	n++;
+	a[n].k = &o->fkey[K_STREAM_KIND];
+	a[n].type = AV_STR;
+	a[n].s = ssp_event_sim_kind(src->sim);
+	a[n].n = strlen(a[n].s);
+	n++;
+
+	ssp_buf_lit(&s->res_json, "{\"resource\":{\"attributes\":[");
+	json_attrs(&s->res_json, a, n, 0);
+	ssp_buf_lit(&s->res_json, "]},\"scopeSpans\":[{\"scope\":{\"name\":"
+	    "\"simspan\",\"version\":");
+	ssp_strfmt_json_str(&s->res_json, ver, strlen(ver));
+	ssp_buf_lit(&s->res_json, "},\"spans\":[");
+
+	m = ssp_pb_begin(&s->res_pb, F_RS_RESOURCE, 1);
+	pb_attrs(o, &s->res_pb, F_RES_ATTRS, a, n);
+	ssp_pb_end(&s->res_pb, m);
+	return s->res_json.failed || s->res_pb.failed ? -1 : 0;
+}
+
+int
+ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
+    const struct ssp_rec_rd *rr, struct ssp_err *e)
+{
+	const struct ssp_schema *fs = ssp_rec_rd_file_schema(rr);
+	struct ssp_span_source *src = NULL;
+	struct ssp_otlp *o;
+	unsigned i;
+	int nsrc, has_events = 0;
+
+	*op = NULL;
+	if ((o = calloc(1, sizeof(*o))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	o->opt = *opts;
+	if (o->opt.batch == 0)
+		o->opt.batch = 1;
+	o->rr = rr;
+	nsrc = ssp_span_reader_sources(rr, NULL, 0);
+	if (nsrc < 0) {
+		free(o);
+		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: bad stream list in "
+		    "the span stream header", ssp_rec_rd_name(rr));
+	}
+	for (i = 0; i < K_N; i++)
+		if (okey_init(&o->fkey[i], fixed_keys[i], strlen(fixed_keys[i])) != 0)
+			goto nomem;
+	if ((o->ft = calloc(fs->ntypes + 1, sizeof(*o->ft))) == NULL)
+		goto nomem;
+	o->nft = fs->ntypes;
+	for (i = 0; i < fs->ntypes; i++) {
+		if (ftinfo_init(&o->ft[i], &fs->types[i]) != 0)
+			goto nomem;
+		if (o->ft[i].cls == C_EVENT)
+			has_events = 1;
+	}
+	o->events = opts->events < 0 ? has_events : opts->events;
+	if ((src = calloc((size_t)nsrc + 1, sizeof(*src))) == NULL ||
+	    (o->st = calloc((size_t)nsrc + 1, sizeof(*o->st))) == NULL)
+		goto nomem;
+	ssp_span_reader_sources(rr, src, (size_t)nsrc);
+	o->nst = (size_t)nsrc;
+	for (i = 0; i < o->nst; i++)
+		if (stream_init(o, &o->st[i], &src[i]) != 0)
+			goto nomem;
+	free(src);
+	src = NULL;
+	o->pend_max = o->opt.batch * 4 > 65536 ? o->opt.batch * 4 : 65536;
+	if (idmap_init(&o->spmap, o->opt.batch < 1u << 20 ? o->opt.batch :
+	    1u << 20) != 0 || idmap_init(&o->pendmap, 64) != 0)
+		goto nomem;
+	o->last_idx = NONE;
+	/* first guess of a record's size (JSON, protobuf); then measured */
+	o->avg = o->opt.proto == SSP_OTLP_JSON ? 700 : 300;
+	*op = o;
+	return SSP_OK;
+nomem:
+	free(src);
+	ssp_otlp_close(o);
+	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+}
+
+void
+ssp_otlp_close(struct ssp_otlp *o)
+{
+	unsigned i;
+
+	if (o == NULL)
+		return;
+	for (i = 0; i < K_N; i++)
+		okey_free(&o->fkey[i]);
+	if (o->ft != NULL)
+		for (i = 0; i < o->nft; i++)
+			ftinfo_free(&o->ft[i]);
+	free(o->ft);
+	if (o->st != NULL)
+		for (i = 0; i < o->nst; i++) {
+			ssp_buf_free(&o->st[i].res_json);
+			ssp_buf_free(&o->st[i].res_pb);
+		}
+	free(o->st);
+	free(o->sp);
+	free(o->ev);
+	free(o->ln);
+	free(o->pend);
+	idmap_free(&o->spmap);
+	idmap_free(&o->pendmap);
+	ssp_buf_free(&o->tmp);
+	ssp_buf_free(&o->msg);
+	free(o);
+}
+
+const struct ssp_otlp_stats *
+ssp_otlp_stats(const struct ssp_otlp *o)
+{
+	return &o->stats;
+}
+
+int
+ssp_otlp_events_on(const struct ssp_otlp *o)
+{
+	return o->events;
+}
+
+size_t
+ssp_otlp_nspans(const struct ssp_otlp *o)
+{
+	return o->nsp;
+}
+
+/* --- adding records ---------------------------------------------------------- */
+
+static const struct ftinfo *
+info(const struct ssp_otlp *o, const struct ssp_rec *r)
+{
+	static const struct ftinfo skip = { .cls = C_SKIP };
+
+	return r->ftag >= 1 && r->ftag <= o->nft ? &o->ft[r->ftag - 1] : &skip;
+}
+
+int
+ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r)
+{
+	if (o->nsp == 0 || info(o, r)->cls != C_SPAN)
+		return 0;
+	/* Events and links are capped too, so one batch stays bounded; and
+	 * the request's bytes, estimated from the previous requests (with
+	 * room for the new span's events; ssp_otlp_encode_each splits a
+	 * batch that is larger all the same). */
+	return o->nsp >= o->opt.batch || o->nev + o->nln >= 16 * o->opt.batch ||
+	    (o->opt.max_bytes > 0 && (double)(o->nsp + o->nev + o->nln + 1) *
+	    o->avg > 0.9 * (double)o->opt.max_bytes);
+}
+
+static int
+attach_event(struct ssp_otlp *o, uint32_t si, const struct ssp_rec *r)
+{
+	struct sitem *s = &o->sp[si];
+
+	if (grow((void **)&o->ev, &o->capev, o->nev + 1, sizeof(*o->ev)) != 0)
+		return -1;
+	o->ev[o->nev].r = *r;
+	o->ev[o->nev].next = NONE;
+	if (s->ev == NONE)
+		s->ev = (uint32_t)o->nev;
+	else
+		o->ev[s->ev_last].next = (uint32_t)o->nev;
+	s->ev_last = (uint32_t)o->nev++;
+	return 0;
+}
+
+static int
+attach_link(struct ssp_otlp *o, uint32_t si, const struct ssp_rec *r)
+{
+	struct sitem *s = &o->sp[si];
+	struct litem *l;
+
+	if (grow((void **)&o->ln, &o->capln, o->nln + 1, sizeof(*o->ln)) != 0)
+		return -1;
+	l = &o->ln[o->nln];
+	l->trace_hi = r->f[SSP_LF_TRACE_HI];
+	l->trace_lo = r->f[SSP_LF_TRACE_LO];
+	l->target = r->f[SSP_LF_TARGET];
+	l->kind = r->f[SSP_LF_KIND];
+	l->next = NONE;
+	if (s->ln == NONE)
+		s->ln = (uint32_t)o->nln;
+	else
+		o->ln[s->ln_last].next = (uint32_t)o->nln;
+	s->ln_last = (uint32_t)o->nln++;
+	return 0;
+}
+
+static int
+attach(struct ssp_otlp *o, uint32_t si, const struct ssp_rec *r, int cls)
+{
+	return cls == C_EVENT ? attach_event(o, si, r) : attach_link(o, si, r);
+}
+
+/* An event or link that is not exported: count it, and remember the
+ * first span that lost one, to name it. */
+static void
+unmatched(struct ssp_otlp *o, uint64_t span, int cls)
+{
+	if (o->stats.events_unmatched + o->stats.links_unmatched == 0)
+		o->stats.unmatched_span = span;
+	if (cls == C_EVENT) {
+		o->stats.events_unmatched++;
+		o->stats.unmatched_span_events += span == o->stats.unmatched_span;
+	} else {
+		o->stats.links_unmatched++;
+		o->stats.unmatched_span_links += span == o->stats.unmatched_span;
+	}
+}
+
+/* An event or link whose span is not (yet) in the batch. */
+static int
+add_pending(struct ssp_otlp *o, uint64_t span, const struct ssp_rec *r, int cls)
+{
+	uint32_t head;
+
+	if (span == 0 || o->npend >= o->pend_max) {
+		unmatched(o, span, cls);
+		return 0;
+	}
+	if (grow((void **)&o->pend, &o->cappend, o->npend + 1,
+	    sizeof(*o->pend)) != 0)
+		return -1;
+	head = idmap_get(&o->pendmap, span);
+	o->pend[o->npend].r = *r;
+	o->pend[o->npend].next = head;	/* newest first; reversed on use */
+	if (idmap_put(&o->pendmap, span, (uint32_t)o->npend) != 0)
+		return -1;
+	o->npend++;
+	o->npend_live++;
+	return 0;
+}
+
+static int
+take_pending(struct ssp_otlp *o, uint64_t span, uint32_t si)
+{
+	uint32_t i, prev = NONE, next;
+
+	if ((i = idmap_get(&o->pendmap, span)) == NONE)
+		return 0;
+	(void)idmap_put(&o->pendmap, span, NONE);	/* slot exists */
+	while (i != NONE) {		/* reverse to stream order */
+		next = o->pend[i].next;
+		o->pend[i].next = prev;
+		prev = i;
+		i = next;
+	}
+	for (i = prev; i != NONE; i = o->pend[i].next) {
+		const struct ssp_rec *r = &o->pend[i].r;
+
+		if (attach(o, si, r, info(o, r)->cls) != 0)
+			return -1;
+		o->npend_live--;
+	}
+	if (o->npend_live == 0) {
+		o->npend = 0;
+		idmap_clear(&o->pendmap);
+	}
+	return 0;
+}
+
+/* Most events and links follow their span directly (the fast path in
+ * ssp_otlp_add); the map is built only when one does not. */
+static uint32_t
+find_span(struct ssp_otlp *o, uint64_t span)
+{
+	size_t i;
+
+	if (!o->spmap_live) {
+		for (i = 0; i < o->nsp; i++)
+			if (idmap_put(&o->spmap, o->sp[i].r.f[SSP_SF_SPAN],
+			    (uint32_t)i) != 0) {
+				idmap_clear(&o->spmap);
+				return NONE - 1;
+			}
+		o->spmap_live = 1;
+	}
+	return idmap_get(&o->spmap, span);
+}
+
+static int
+add_span(struct ssp_otlp *o, const struct ssp_rec *r)
+{
+	uint64_t stream = r->f[SSP_SF_STREAM];
+	struct sitem *s;
+	struct stream *st;
+	uint32_t si;
+
+	o->stats.spans++;
+	if ((r->f[SSP_SF_TRACE_HI] == 0 && r->f[SSP_SF_TRACE_LO] == 0) ||
+	    r->f[SSP_SF_SPAN] == 0) {
+		o->stats.spans_bad_id++;
+		return 0;
+	}
+	if (stream >= o->nst) {
+		o->stats.spans_bad_stream++;
+		return 0;
+	}
+	if (grow((void **)&o->sp, &o->capsp, o->nsp + 1, sizeof(*o->sp)) != 0)
+		return -1;
+	si = (uint32_t)o->nsp++;
+	s = &o->sp[si];
+	s->r = *r;
+	s->ev = s->ln = s->next = NONE;
+	st = &o->st[stream];
+	if (st->head == NONE)
+		st->head = si;
+	else
+		o->sp[st->tail].next = si;
+	st->tail = si;
+	if (o->spmap_live && idmap_put(&o->spmap, r->f[SSP_SF_SPAN], si) != 0)
+		return -1;
+	o->last_id = r->f[SSP_SF_SPAN];
+	o->last_idx = si;
+	if (o->npend_live > 0)
+		return take_pending(o, r->f[SSP_SF_SPAN], si);
+	return 0;
+}
+
+int
+ssp_otlp_add(struct ssp_otlp *o, const struct ssp_rec *r, struct ssp_err *e)
+{
+	const struct ftinfo *fi = info(o, r);
+	uint64_t span;
+	uint32_t si;
+	int rc = 0;
+
+	switch (fi->cls) {
+	case C_SPAN:
+		rc = add_span(o, r);
+		break;
+	case C_EVENT:
+	case C_LINK:
+		if (fi->cls == C_EVENT) {
+			o->stats.events++;
+			if (!o->events) {
+				o->stats.events_off++;
+				return SSP_OK;
+			}
+			span = r->f[SSP_EF_SPAN];
+		} else {
+			o->stats.links++;
+			span = r->f[SSP_LF_SPAN];
+		}
+		if (span != 0 && span == o->last_id && o->last_idx != NONE)
+			si = o->last_idx;
+		else
+			si = span != 0 ? find_span(o, span) : NONE;
+		if (si == NONE - 1)
+			rc = -1;
+		else
+			rc = si != NONE ? attach(o, si, r, fi->cls) :
+			    add_pending(o, span, r, fi->cls);
+		break;
+	default:
+		o->stats.other++;
+		break;
+	}
+	if (rc != 0)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	return SSP_OK;
+}
+
+static void
+batch_reset(struct ssp_otlp *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nst; i++)
+		o->st[i].head = o->st[i].tail = NONE;
+	o->nsp = o->nev = o->nln = 0;
+	idmap_clear(&o->spmap);
+	o->spmap_live = 0;
+	o->last_id = 0;
+	o->last_idx = NONE;
+}
+
+void
+ssp_otlp_discard(struct ssp_otlp *o, size_t *nspans)
+{
+	*nspans = o->nsp;
+	o->stats.spans_discarded += o->nsp;
+	o->stats.events_discarded += o->nev;
+	o->stats.links_discarded += o->nln;
+	batch_reset(o);
+}
+
+void
+ssp_otlp_finish(struct ssp_otlp *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->npend; i++) {
+		/* Entries already attached are unlinked from the map. */
+		const struct ssp_rec *r = &o->pend[i].r;
+		int cls = info(o, r)->cls;
+		uint64_t span = cls == C_EVENT ? r->f[SSP_EF_SPAN] :
+		    r->f[SSP_LF_SPAN];
+		uint32_t j;
+
+		/* Count each live entry once, through its chain head. */
+		if (idmap_get(&o->pendmap, span) != (uint32_t)i)
+			continue;
+		for (j = (uint32_t)i; j != NONE; j = o->pend[j].next)
+			unmatched(o, span, info(o, &o->pend[j].r)->cls);
+	}
+	o->npend = o->npend_live = 0;
+	idmap_clear(&o->pendmap);
+}
+
+/* --- gathering attributes ---------------------------------------------------- */
+
+static size_t
+hex_ascii(char *out, uint64_t v)
+{
+	char tmp[16];
+	size_t n = 0, k;
+
+	out[0] = '0';
+	out[1] = 'x';
+	do {
+		tmp[n++] = hexd[v & 15];
+		v >>= 4;
+	} while (v != 0);
+	for (k = 0; k < n; k++)
+		out[2 + k] = tmp[n - 1 - k];
+	return n + 2;
+}
+
+static size_t
+mac_ascii(char *out, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		unsigned byte = (unsigned)(v >> (40 - 8 * i)) & 0xff;
+
+		out[3 * i] = hexd[byte >> 4];
+		out[3 * i + 1] = hexd[byte & 15];
+		out[3 * i + 2] = ':';
+	}
+	return 17;
+}
+
+static size_t
+ipv4_ascii(char *out, uint64_t v)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (i > 0)
+			out[n++] = '.';
+		n += ssp_strfmt_u64(out + n, (v >> (24 - 8 * i)) & 0xff);
+	}
+	return n;
+}
+
+/* The typed attributes of fields [from, nf) of a record. */
+static size_t
+gather(const struct ssp_otlp *o, const struct ftinfo *fi,
+    const struct ssp_rec *r, unsigned from, struct av *a, size_t n)
+{
+	unsigned k, nf = r->nf < fi->nf ? r->nf : fi->nf;
+
+	for (k = from; k < nf; k++) {
+		uint64_t v = r->f[k];
+		struct av *x = &a[n];
+
+		x->k = &fi->key[k];
+		switch (fi->enc[k]) {
+		case SSP_ENC_U:
+			if (v > (uint64_t)INT64_MAX) {	/* int64 can't hold it */
+				x->type = AV_ASCII;
+				x->n = ssp_strfmt_u64(x->tmp, v);
+			} else {
+				x->type = AV_INT;
+				x->i = (int64_t)v;
+			}
+			break;
+		case SSP_ENC_X:
+			x->type = AV_ASCII;
+			x->n = hex_ascii(x->tmp, v);
+			break;
+		case SSP_ENC_I:
+			if ((int64_t)v == -1)	/* absent */
+				continue;
+			x->type = AV_INT;
+			x->i = (int64_t)v;
+			break;
+		case SSP_ENC_S:
+			if (v == 0 || (x->s = ssp_rec_rd_str(o->rr, v, &x->n)) == NULL)
+				continue;
+			x->type = AV_STR;
+			break;
+		case SSP_ENC_B:
+			x->type = AV_BOOL;
+			x->i = v != 0;
+			break;
+		case SSP_ENC_M:
+			if (v == 0)
+				continue;
+			x->type = AV_ASCII;
+			x->n = mac_ascii(x->tmp, v);
+			break;
+		case SSP_ENC_A:
+			if (v == 0)
+				continue;
+			x->type = AV_ASCII;
+			x->n = ipv4_ascii(x->tmp, v);
+			break;
+		default:	/* 't' and anything newer: a signed integer */
+			x->type = AV_INT;
+			x->i = (int64_t)v;
+			break;
+		}
+		n++;
+	}
+	return n;
+}
+
+static void
+av_int(struct av *x, const struct okey *k, int64_t v)
+{
+	x->k = k;
+	x->type = AV_INT;
+	x->i = v;
+}
+
+static void
+av_bool(struct av *x, const struct okey *k)
+{
+	x->k = k;
+	x->type = AV_BOOL;
+	x->i = 1;
+}
+
+static int64_t
+sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+struct spaninfo {
+	struct av a[2], t[6];	/* before and after the record's fields */
+	size_t na, nt;
+	uint64_t start, end;
+	int kind;
+	const char *msg;	/* status message of an orphan, or NULL */
+	size_t msglen;
+};
+
+static void
+span_info(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
+    struct spaninfo *si)
+{
+	int64_t end_ps = sat_add(r->ts, (int64_t)r->f[SSP_SF_DUR]);
+	uint64_t flags = r->f[SSP_SF_FLAGS];
+	const char *cause = NULL;
+	size_t causelen = 0;
+
+	si->start = ssp_otlp_ps_to_ns(r->ts, o->opt.epoch_ns);
+	si->end = ssp_otlp_ps_to_ns(end_ps, o->opt.epoch_ns);
+	if (si->end < si->start)
+		si->end = si->start;
+	si->kind = fi->kind < SSP_SK_NKINDS ? (int)ssp_otlp_kind_of(fi->kind,
+	    fi->posted >= 0 && (unsigned)fi->posted < r->nf ?
+	    (int64_t)r->f[fi->posted] : -1) : SSP_OTLP_KIND_INTERNAL;
+	si->na = si->nt = 0;
+	av_int(&si->a[si->na++], &o->fkey[K_START_PS], r->ts);
+	av_int(&si->a[si->na++], &o->fkey[K_END_PS], end_ps);
+	if (flags & SSP_SPAN_ORPHAN)
+		av_bool(&si->t[si->nt++], &o->fkey[K_ORPHAN]);
+	if (flags & SSP_SPAN_OPEN)
+		av_bool(&si->t[si->nt++], &o->fkey[K_OPEN]);
+	if (flags & SSP_SPAN_BACKGROUND)
+		av_bool(&si->t[si->nt++], &o->fkey[K_BACKGROUND]);
+	if (flags & ~(uint64_t)(SSP_SPAN_ORPHAN | SSP_SPAN_OPEN |
+	    SSP_SPAN_BACKGROUND))
+		av_int(&si->t[si->nt++], &o->fkey[K_FLAGS], (int64_t)flags);
+	if (r->f[SSP_SF_CAUSE] != 0 &&
+	    (cause = ssp_rec_rd_str(o->rr, r->f[SSP_SF_CAUSE], &causelen)) != NULL) {
+		struct av *x = &si->t[si->nt++];
+
+		x->k = &o->fkey[K_CAUSE];
+		x->type = AV_STR;
+		x->s = cause;
+		x->n = causelen;
+	}
+	si->msg = NULL;
+	if (flags & SSP_SPAN_ORPHAN) {
+		ssp_buf_reset(&o->msg);
+		ssp_buf_lit(&o->msg, "orphan: expected parent is missing");
+		if (cause != NULL) {
+			ssp_buf_lit(&o->msg, " (");
+			ssp_buf_put(&o->msg, cause, causelen);
+			ssp_buf_lit(&o->msg, ")");
+		}
+		si->msg = (const char *)o->msg.p;
+		si->msglen = o->msg.len;
+		if (o->msg.failed)
+			si->msg = NULL;
+	}
+}
+
+/* The attributes of an event before its fields. */
+static size_t
+event_head(struct ssp_otlp *o, const struct ssp_rec *r, uint64_t span_stream,
+    struct av *a)
+{
+	size_t n = 0;
+	uint64_t st = r->f[SSP_EF_STREAM];
+
+	av_int(&a[n++], &o->fkey[K_TS_PS], r->ts);
+	if (st != span_stream && st < o->nst) {
+		a[n].k = &o->fkey[K_STREAM];
+		a[n].type = AV_STR;
+		a[n].s = o->st[st].name;
+		a[n].n = o->st[st].namelen;
+		n++;
+	}
+	return n;
+}
+
+static size_t
+link_attrs(struct ssp_otlp *o, const struct litem *l, struct av *a)
+{
+	if (l->kind == 0 || (a[0].s = ssp_rec_rd_str(o->rr, l->kind, &a[0].n)) == NULL)
+		return 0;
+	a[0].k = &o->fkey[K_LINK_KIND];
+	a[0].type = AV_STR;
+	return 1;
+}
+
+/* --- OTLP/JSON ----------------------------------------------------------------- */
+
+/* Copy a key fragment (readable for at least FRAG bytes). */
+static inline char *
+frag(char *p, const char *src, size_t n)
+{
+	if (n <= FRAG)
+		memcpy(p, src, FRAG);	/* one fixed-size move, no call */
+	else
+		memcpy(p, src, n);
+	return p + n;
+}
+
+/*
+ * The JSON writers reserve room for a whole attribute once and then write
+ * through a cursor: this is the hot path of span2otlp.
+ */
+static void
+json_attrs(struct ssp_buf *b, const struct av *a, size_t n, int comma)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct av *x = &a[i];
+		const struct okey *k = x->k;
+		size_t need = 2 * FRAG + k->jlen[J_STR] + k->jlen[J_BOOL] +
+		    (x->type == AV_STR ? 6 * x->n + 8 : 0);
+		char *p;
+
+		if (ssp_buf_reserve(b, need) != 0)
+			return;
+		p = (char *)b->p + b->len;
+		if (i > 0 || comma)
+			*p++ = ',';
+		switch (x->type) {
+		case AV_INT:
+			p = frag(p, k->json[J_INT], k->jlen[J_INT]);
+			p += ssp_strfmt_i64(p, x->i);
+			memcpy(p, "\"}}", 3);
+			p += 3;
+			break;
+		case AV_BOOL:
+			p = frag(p, k->json[J_BOOL], k->jlen[J_BOOL]);
+			if (x->i) {
+				memcpy(p, "true}}", 6);
+				p += 6;
+			} else {
+				memcpy(p, "false}}", 7);
+				p += 7;
+			}
+			break;
+		case AV_STR:
+			p = frag(p, k->json[J_STR], k->jlen[J_STR]);
+			b->len = (size_t)(p - (char *)b->p);
+			ssp_strfmt_json_str(b, x->s, x->n);	/* within the reserve */
+			p = (char *)b->p + b->len;
+			*p++ = '}';
+			*p++ = '}';
+			break;
+		default:
+			p = frag(p, k->json[J_STR], k->jlen[J_STR]);
+			*p++ = '"';
+			memcpy(p, x->tmp, sizeof(x->tmp));
+			p += x->n;
+			memcpy(p, "\"}}", 3);
+			p += 3;
+			break;
+		}
+		b->len = (size_t)(p - (char *)b->p);
+	}
+}
+
+/* Fields [from, nf) of a record as attributes, written directly (the
+ * JSON twin of gather()); returns how many were written. */
+static size_t
+json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
+    const struct ssp_rec *r, unsigned from, int comma)
+{
+	unsigned k, nf = r->nf < fi->nf ? r->nf : fi->nf;
+	size_t n = 0;
+
+	for (k = from; k < nf; k++) {
+		const struct okey *key = &fi->key[k];
+		uint64_t v = r->f[k];
+		const char *str = NULL;
+		size_t slen = 0;
+		char *p;
+
+		switch (fi->enc[k]) {
+		case SSP_ENC_I:
+			if ((int64_t)v == -1)
+				continue;
+			break;
+		case SSP_ENC_S:
+			if (v == 0 || (str = ssp_rec_rd_str(o->rr, v, &slen)) == NULL)
+				continue;
+			break;
+		case SSP_ENC_M:
+		case SSP_ENC_A:
+			if (v == 0)
+				continue;
+			break;
+		default:
+			break;
+		}
+		if (ssp_buf_reserve(b, 2 * FRAG + key->jlen[J_STR] +
+		    key->jlen[J_BOOL] + 6 * slen + 8) != 0)
+			return n;
+		p = (char *)b->p + b->len;
+		if (n > 0 || comma)
+			*p++ = ',';
+		switch (fi->enc[k]) {
+		case SSP_ENC_X:
+			p = frag(p, key->json[J_STR], key->jlen[J_STR]);
+			*p++ = '"';
+			p += hex_ascii(p, v);
+			break;
+		case SSP_ENC_S:
+			p = frag(p, key->json[J_STR], key->jlen[J_STR]);
+			b->len = (size_t)(p - (char *)b->p);
+			ssp_strfmt_json_str(b, str, slen);	/* within the reserve */
+			p = (char *)b->p + b->len;
+			*p++ = '}';
+			*p++ = '}';
+			b->len = (size_t)(p - (char *)b->p);
+			n++;
+			continue;
+		case SSP_ENC_B:
+			p = frag(p, key->json[J_BOOL], key->jlen[J_BOOL]);
+			if (v) {
+				memcpy(p, "true}}", 6);
+				p += 6;
+			} else {
+				memcpy(p, "false}}", 7);
+				p += 7;
+			}
+			b->len = (size_t)(p - (char *)b->p);
+			n++;
+			continue;
+		case SSP_ENC_M:
+			p = frag(p, key->json[J_STR], key->jlen[J_STR]);
+			*p++ = '"';
+			p += mac_ascii(p, v);
+			break;
+		case SSP_ENC_A:
+			p = frag(p, key->json[J_STR], key->jlen[J_STR]);
+			*p++ = '"';
+			p += ipv4_ascii(p, v);
+			break;
+		case SSP_ENC_U:
+			if (v > (uint64_t)INT64_MAX) {	/* int64 can't hold it */
+				p = frag(p, key->json[J_STR], key->jlen[J_STR]);
+				*p++ = '"';
+				p += ssp_strfmt_u64(p, v);
+				break;
+			}
+			/* FALLTHROUGH */
+		default:
+			p = frag(p, key->json[J_INT], key->jlen[J_INT]);
+			p += ssp_strfmt_i64(p, (int64_t)v);
+			break;
+		}
+		memcpy(p, "\"}}", 3);
+		b->len = (size_t)(p + 3 - (char *)b->p);
+		n++;
+	}
+	return n;
+}
+
+static void
+json_quoted_u64(struct ssp_buf *b, uint64_t v)
+{
+	ssp_buf_putc(b, '"');
+	ssp_strfmt_json_u64(b, v);
+	ssp_buf_putc(b, '"');
+}
+
+static void
+json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
+{
+	const struct ssp_rec *r = &s->r;
+	const struct ftinfo *fi = info(o, r);
+	struct spaninfo si;
+	struct av a[MAXAV];
+	char id[32];
+	uint32_t i;
+
+	span_info(o, fi, r, &si);
+	if (ssp_buf_reserve(b, 256 + fi->jnlen) == 0) {
+		char *p = (char *)b->p + b->len;
+
+		memcpy(p, "{\"traceId\":\"", 12);
+		p += 12;
+		ssp_otlp_trace_hex(p, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO]);
+		p += 32;
+		memcpy(p, "\",\"spanId\":\"", 12);
+		p += 12;
+		ssp_otlp_span_hex(p, r->f[SSP_SF_SPAN]);
+		p += 16;
+		if (r->f[SSP_SF_PARENT] != 0) {
+			memcpy(p, "\",\"parentSpanId\":\"", 18);
+			p += 18;
+			ssp_otlp_span_hex(p, r->f[SSP_SF_PARENT]);
+			p += 16;
+		}
+		memcpy(p, "\",\"name\":", 9);
+		p += 9;
+		memcpy(p, fi->jname, fi->jnlen);
+		p += fi->jnlen;
+		memcpy(p, ",\"kind\":", 8);
+		p += 8;
+		*p++ = (char)('0' + si.kind);
+		memcpy(p, ",\"startTimeUnixNano\":\"", 22);
+		p += 22;
+		p += ssp_strfmt_u64(p, si.start);
+		memcpy(p, "\",\"endTimeUnixNano\":\"", 21);
+		p += 21;
+		p += ssp_strfmt_u64(p, si.end);
+		*p++ = '"';
+		b->len = (size_t)(p - (char *)b->p);
+	}
+	ssp_buf_lit(b, ",\"attributes\":[");
+	json_attrs(b, si.a, si.na, 0);
+	json_fields(o, b, fi, r, SSP_SF_NCOMMON, 1);
+	json_attrs(b, si.t, si.nt, 1);
+	ssp_buf_putc(b, ']');
+	if (s->ev != NONE) {
+		ssp_buf_lit(b, ",\"events\":[");
+		for (i = s->ev; i != NONE; i = o->ev[i].next) {
+			const struct ssp_rec *er = &o->ev[i].r;
+			const struct ftinfo *efi = info(o, er);
+			size_t n = event_head(o, er, r->f[SSP_SF_STREAM], a);
+
+			if (i != s->ev)
+				ssp_buf_putc(b, ',');
+			ssp_buf_lit(b, "{\"timeUnixNano\":");
+			json_quoted_u64(b, ssp_otlp_ps_to_ns(er->ts, o->opt.epoch_ns));
+			ssp_buf_lit(b, ",\"name\":");
+			ssp_buf_put(b, efi->jname, efi->jnlen);
+			ssp_buf_lit(b, ",\"attributes\":[");
+			json_attrs(b, a, n, 0);
+			json_fields(o, b, efi, er, SSP_EF_NCOMMON, n > 0);
+			ssp_buf_lit(b, "]}");
+			o->stats.events_out++;
+		}
+		ssp_buf_putc(b, ']');
+	}
+	if (s->ln != NONE) {
+		ssp_buf_lit(b, ",\"links\":[");
+		for (i = s->ln; i != NONE; i = o->ln[i].next) {
+			const struct litem *l = &o->ln[i];
+			size_t n = link_attrs(o, l, a);
+
+			if (i != s->ln)
+				ssp_buf_putc(b, ',');
+			ssp_buf_lit(b, "{\"traceId\":\"");
+			ssp_otlp_trace_hex(id, l->trace_hi, l->trace_lo);
+			ssp_buf_put(b, id, 32);
+			ssp_buf_lit(b, "\",\"spanId\":\"");
+			ssp_otlp_span_hex(id, l->target);
+			ssp_buf_put(b, id, 16);
+			ssp_buf_lit(b, "\",\"attributes\":[");
+			json_attrs(b, a, n, 0);
+			ssp_buf_lit(b, "]}");
+			o->stats.links_out++;
+		}
+		ssp_buf_putc(b, ']');
+	}
+	if (si.msg != NULL) {
+		ssp_buf_lit(b, ",\"status\":{\"message\":");
+		ssp_strfmt_json_str(b, si.msg, si.msglen);
+		ssp_buf_lit(b, ",\"code\":2}");
+	}
+	ssp_buf_putc(b, '}');
+}
+
+/* --- protobuf ------------------------------------------------------------------ */
+
+/* A string field whose bytes came from the stream: must be valid UTF-8. */
+static void
+pb_text(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field, const char *s,
+    size_t n)
+{
+	if (ssp_strfmt_utf8_valid(s, n) == n) {
+		ssp_pb_bytes(b, field, s, n);
+		return;
+	}
+	ssp_buf_reset(&o->tmp);
+	ssp_strfmt_utf8_repair(&o->tmp, s, n);
+	ssp_pb_bytes(b, field, o->tmp.p, o->tmp.len);
+}
+
+/* Field tags below 16 take one byte: (field << 3) | wire type. */
+#define TAG1(field, wt) ((uint8_t)((field) << 3 | (wt)))
+
+/* KeyValue messages as repeated field `field` (< 16), written through a
+ * cursor after one reserve per attribute, as the JSON writers do. */
+static void
+pb_attrs(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field,
+    const struct av *a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct av *x = &a[i];
+		const char *s = x->tmp;
+		size_t sn = x->n, avlen, kvlen;
+		uint8_t *p;
+
+		switch (x->type) {
+		case AV_INT:
+			avlen = 1 + ssp_pb_varint_size((uint64_t)x->i);
+			break;
+		case AV_BOOL:
+			avlen = 2;
+			break;
+		case AV_STR:
+			s = x->s;
+			if (ssp_strfmt_utf8_valid(s, sn) != sn) {
+				ssp_buf_reset(&o->tmp);
+				ssp_strfmt_utf8_repair(&o->tmp, s, sn);
+				if (o->tmp.failed) {
+					b->failed = 1;
+					return;
+				}
+				s = (const char *)o->tmp.p;
+				sn = o->tmp.len;
+			}
+			/* FALLTHROUGH */
+		default:
+			avlen = 1 + ssp_pb_varint_size(sn) + sn;
+			break;
+		}
+		kvlen = x->k->plen + 1 + ssp_pb_varint_size(avlen) + avlen;
+		if (ssp_buf_reserve(b, FRAG + 3 * SSP_VARINT_MAX + 3 + kvlen) != 0)
+			return;
+		p = b->p + b->len;
+		*p++ = TAG1(field, SSP_PB_LEN);
+		p += ssp_varint_put(p, kvlen);
+		if (x->k->plen <= FRAG)
+			memcpy(p, x->k->pb, FRAG);
+		else
+			memcpy(p, x->k->pb, x->k->plen);
+		p += x->k->plen;
+		*p++ = TAG1(F_KV_VALUE, SSP_PB_LEN);
+		p += ssp_varint_put(p, avlen);
+		switch (x->type) {
+		case AV_INT:
+			*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
+			p += ssp_varint_put(p, (uint64_t)x->i);
+			break;
+		case AV_BOOL:
+			*p++ = TAG1(F_AV_BOOL, SSP_PB_VARINT);
+			*p++ = (uint8_t)(x->i != 0);
+			break;
+		default:
+			*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+			p += ssp_varint_put(p, sn);
+			memcpy(p, s, sn);
+			p += sn;
+			break;
+		}
+		b->len = (size_t)(p - b->p);
+	}
+}
+
+static void
+be64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--) {
+		p[i] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+static void
+pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
+{
+	const struct ssp_rec *r = &s->r;
+	const struct ftinfo *fi = info(o, r);
+	struct spaninfo si;
+	struct av a[MAXAV];
+	struct ssp_pb_mark m, mm;
+	uint8_t id[16];
+	uint32_t i;
+
+	span_info(o, fi, r, &si);
+	m = ssp_pb_begin(b, F_SS_SPANS, 2);
+	if (ssp_buf_reserve(b, 64) == 0) {
+		uint8_t *p = b->p + b->len;
+
+		*p++ = TAG1(F_SPAN_TRACE_ID, SSP_PB_LEN);
+		*p++ = 16;
+		be64(p, r->f[SSP_SF_TRACE_HI]);
+		be64(p + 8, r->f[SSP_SF_TRACE_LO]);
+		p += 16;
+		*p++ = TAG1(F_SPAN_SPAN_ID, SSP_PB_LEN);
+		*p++ = 8;
+		be64(p, r->f[SSP_SF_SPAN]);
+		p += 8;
+		if (r->f[SSP_SF_PARENT] != 0) {
+			*p++ = TAG1(F_SPAN_PARENT, SSP_PB_LEN);
+			*p++ = 8;
+			be64(p, r->f[SSP_SF_PARENT]);
+			p += 8;
+		}
+		b->len = (size_t)(p - b->p);
+	}
+	pb_text(o, b, F_SPAN_NAME, fi->name, fi->nlen);
+	if (ssp_buf_reserve(b, 24) == 0) {
+		uint8_t *p = b->p + b->len;
+		unsigned k;
+
+		*p++ = TAG1(F_SPAN_KIND, SSP_PB_VARINT);
+		*p++ = (uint8_t)si.kind;
+		*p++ = TAG1(F_SPAN_START, SSP_PB_I64);
+		for (k = 0; k < 8; k++)
+			*p++ = (uint8_t)(si.start >> (8 * k));
+		*p++ = TAG1(F_SPAN_END, SSP_PB_I64);
+		for (k = 0; k < 8; k++)
+			*p++ = (uint8_t)(si.end >> (8 * k));
+		b->len = (size_t)(p - b->p);
+	}
+	pb_attrs(o, b, F_SPAN_ATTRS, si.a, si.na);
+	pb_attrs(o, b, F_SPAN_ATTRS, a, gather(o, fi, r, SSP_SF_NCOMMON, a, 0));
+	pb_attrs(o, b, F_SPAN_ATTRS, si.t, si.nt);
+	for (i = s->ev; i != NONE; i = o->ev[i].next) {
+		const struct ssp_rec *er = &o->ev[i].r;
+		const struct ftinfo *efi = info(o, er);
+		size_t n = event_head(o, er, r->f[SSP_SF_STREAM], a);
+
+		n = gather(o, efi, er, SSP_EF_NCOMMON, a, n);
+		mm = ssp_pb_begin(b, F_SPAN_EVENTS, 2);
+		ssp_pb_fixed64(b, F_EV_TIME, ssp_otlp_ps_to_ns(er->ts,
+		    o->opt.epoch_ns));
+		pb_text(o, b, F_EV_NAME, efi->name, efi->nlen);
+		pb_attrs(o, b, F_EV_ATTRS, a, n);
+		ssp_pb_end(b, mm);
+		o->stats.events_out++;
+	}
+	for (i = s->ln; i != NONE; i = o->ln[i].next) {
+		const struct litem *l = &o->ln[i];
+		size_t n = link_attrs(o, l, a);
+
+		mm = ssp_pb_begin(b, F_SPAN_LINKS, 1);
+		be64(id, l->trace_hi);
+		be64(id + 8, l->trace_lo);
+		ssp_pb_bytes(b, F_LINK_TRACE_ID, id, 16);
+		be64(id, l->target);
+		ssp_pb_bytes(b, F_LINK_SPAN_ID, id, 8);
+		pb_attrs(o, b, F_LINK_ATTRS, a, n);
+		ssp_pb_end(b, mm);
+		o->stats.links_out++;
+	}
+	if (si.msg != NULL) {
+		mm = ssp_pb_begin(b, F_SPAN_STATUS, 1);
+		pb_text(o, b, F_STATUS_MESSAGE, si.msg, si.msglen);
+		ssp_pb_uint(b, F_STATUS_CODE, STATUS_CODE_ERROR);
+		ssp_pb_end(b, mm);
+	}
+	ssp_pb_end(b, m);
+}
+
+/* --- batches -------------------------------------------------------------------- */
+
+/* The first span of stream st with an index in [lo, hi), or NONE. */
+static uint32_t
+first_in(const struct ssp_otlp *o, const struct stream *st, uint32_t lo,
+    uint32_t hi)
+{
+	uint32_t i;
+
+	for (i = st->head; i != NONE; i = o->sp[i].next)
+		if (i >= lo && i < hi)
+			return i;
+	return NONE;
+}
+
+/* The spans [lo, hi) of the batch (in arrival order) as one request. */
+static void
+encode_range(struct ssp_otlp *o, struct ssp_buf *b, uint32_t lo, uint32_t hi)
+{
+	size_t k, first = 1;
+	uint32_t i, i0;
+
+	if (o->opt.proto == SSP_OTLP_JSON)
+		ssp_buf_lit(b, "{\"resourceSpans\":[");
+	for (k = 0; k < o->nst; k++) {
+		struct stream *st = &o->st[k];
+
+		if ((i0 = first_in(o, st, lo, hi)) == NONE)
+			continue;
+		if (o->opt.proto == SSP_OTLP_JSON) {
+			if (!first)
+				ssp_buf_putc(b, ',');
+			ssp_buf_put(b, st->res_json.p, st->res_json.len);
+			for (i = i0; i != NONE; i = o->sp[i].next) {
+				if (i < lo || i >= hi)
+					continue;
+				if (i != i0)
+					ssp_buf_putc(b, ',');
+				json_span(o, b, &o->sp[i]);
+			}
+			ssp_buf_lit(b, "]}]}");
+		} else {
+			struct ssp_pb_mark rs, ss;
+
+			/* Length hints from this stream's previous request:
+			 * batches are alike, so the body rarely moves. */
+			rs = ssp_pb_begin(b, F_REQ_RESOURCE_SPANS, st->hint_rs);
+			ssp_buf_put(b, st->res_pb.p, st->res_pb.len);
+			ss = ssp_pb_begin(b, F_RS_SCOPE_SPANS, st->hint_ss);
+			{
+				/* InstrumentationScope { name, version } */
+				const char *ver = o->opt.scope_version ?
+				    o->opt.scope_version : "";
+				struct ssp_pb_mark sc;
+
+				sc = ssp_pb_begin(b, F_SS_SCOPE, 1);
+				ssp_pb_bytes(b, F_SCOPE_NAME, "simspan", 7);
+				if (*ver != '\0')
+					pb_text(o, b, F_SCOPE_VERSION, ver,
+					    strlen(ver));
+				ssp_pb_end(b, sc);
+			}
+			for (i = i0; i != NONE; i = o->sp[i].next)
+				if (i >= lo && i < hi)
+					pb_span(o, b, &o->sp[i]);
+			st->hint_ss = (unsigned)ssp_pb_varint_size(b->len - ss.body);
+			ssp_pb_end(b, ss);
+			st->hint_rs = (unsigned)ssp_pb_varint_size(b->len - rs.body);
+			ssp_pb_end(b, rs);
+		}
+		first = 0;
+	}
+	if (o->opt.proto == SSP_OTLP_JSON)
+		ssp_buf_lit(b, "]}");
+}
+
+int
+ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *b, size_t *nspans,
+    struct ssp_err *e)
+{
+	*nspans = o->nsp;
+	encode_range(o, b, 0, (uint32_t)o->nsp);
+	o->stats.spans_out += o->nsp;
+	o->stats.batches++;
+	batch_reset(o);
+	if (b->failed)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory encoding "
+		    "a batch of %zu spans", *nspans);
+	return SSP_OK;
+}
+
+/* Spans, events and links of the spans [lo, hi). */
+static size_t
+items(const struct ssp_otlp *o, uint32_t lo, uint32_t hi)
+{
+	size_t n = hi - lo;
+	uint32_t i, j;
+
+	for (i = lo; i < hi; i++) {
+		if (o->events)
+			for (j = o->sp[i].ev; j != NONE; j = o->ev[j].next)
+				n++;
+		for (j = o->sp[i].ln; j != NONE; j = o->ln[j].next)
+			n++;
+	}
+	return n;
+}
+
+int
+ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
+    ssp_otlp_emit_fn emit, void *ctx, struct ssp_err *e)
+{
+	size_t max = o->opt.max_bytes;
+	uint32_t lo = 0, hi, n = (uint32_t)o->nsp;
+	int rc = SSP_OK;
+
+	while (lo < n && rc == SSP_OK) {
+		struct ssp_otlp_stats saved = o->stats;
+
+		hi = n;
+		for (;;) {
+			ssp_buf_reset(b);
+			encode_range(o, b, lo, hi);
+			if (b->failed) {
+				rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of "
+				    "memory encoding a batch of %u spans", hi - lo);
+				break;
+			}
+			if (max == 0 || b->len <= max || hi - lo == 1)
+				break;
+			/* Too large (rare: the batch was ended by the estimate):
+			 * fewer spans, in proportion, with a margin. */
+			o->stats = saved;
+			hi = lo + (uint32_t)((double)(hi - lo) * 0.9 * (double)max /
+			    (double)b->len);
+			if (hi <= lo)
+				hi = lo + 1;
+		}
+		if (rc != SSP_OK)
+			break;
+		/* what a record costs, for ssp_otlp_full() */
+		o->avg = (double)b->len / (double)items(o, lo, hi);
+		o->stats.spans_out += hi - lo;
+		o->stats.batches++;
+		if (emit(ctx, b, hi - lo) != 0)
+			rc = ssp_err_set(e, SSP_ERR_IO, 0, "writing a request");
+		lo = hi;
+	}
+	batch_reset(o);
+	return rc;
+}

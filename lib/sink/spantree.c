@@ -1,0 +1,410 @@
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/dump.h"
+#include "sink/spantree.h"
+#include "stream/span.h"
+
+struct tspan {
+	uint64_t id, parent, trace_hi, trace_lo;
+	int64_t start, dur;
+	uint64_t stream, flags;
+	uint32_t ftype;		/* file type index */
+	uint32_t nev, nlinks;
+	size_t text;		/* attributes and cause, in the arena */
+	long first, next;	/* children, by (start, id) */
+	long link0;		/* first of its links in the link list */
+	int64_t end;		/* subtree end, computed before printing */
+};
+
+struct tlink {
+	uint64_t span, target, trace_hi, trace_lo;
+	size_t kind;		/* text in the arena */
+};
+
+struct ssp_spantree {
+	const struct ssp_rec_rd *rr;
+	const struct ssp_schema *fs;
+	const char *const *streams;
+	size_t nstreams;
+	struct tspan *s;
+	size_t n, cap;
+	struct tlink *l;
+	size_t nl, capl;
+	char *arena;
+	size_t alen, acap;
+	uint64_t orphan_events;	/* member events of spans not in the input */
+};
+
+static const struct {
+	const char *kind;
+	const char *f[8];
+} keys[] = {
+	{ "host.syscall", { "entry", "call", "funcs", "kernel_tx", "driver_tx",
+	    "kernel_rx", "driver_rx", NULL } },
+	{ "host.mmio", { "write", "bar", "offs", "id", "posted", NULL } },
+	{ "host.dma", { "write", "id", "addr", "size", NULL } },
+	{ "host.msix", { "vec", NULL } },
+	{ "host.pci", { "write", "reg", "dev", "func", "data", NULL } },
+	{ "host.intr", { "comp", NULL } },
+	{ "nic.mmio", { "write", "off", "val", "len", NULL } },
+	{ "nic.dma", { "write", "op", "addr", "len", NULL } },
+	{ "nic.tx", { "len", NULL } },
+	{ "nic.rx", { "port", "len", NULL } },
+	{ "nic.msix", { "vec", "msi", NULL } },
+	{ "net.device", { "node", "dev", "uid", "devtype", "boundary",
+	    "dropped", "interesting", NULL } },
+};
+
+struct ssp_spantree *
+ssp_spantree_new(const struct ssp_rec_rd *rr, const char *const *streams,
+    size_t nstreams)
+{
+	struct ssp_spantree *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return NULL;
+	t->rr = rr;
+	t->fs = ssp_rec_rd_file_schema(rr);
+	t->streams = streams;
+	t->nstreams = nstreams;
+	return t;
+}
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	for (c = *cap ? *cap : 64; c < need; c *= 2)
+		;
+	if ((np = realloc(*p, c * size)) == NULL)
+		return -1;
+	*p = np;
+	*cap = c;
+	return 0;
+}
+
+/* Append text to the arena; returns its offset or (size_t)-1. */
+static size_t
+save(struct ssp_spantree *t, const char *s)
+{
+	size_t n = strlen(s) + 1, off = t->alen;
+
+	if (grow((void **)&t->arena, &t->acap, t->alen + n, 1) != 0)
+		return (size_t)-1;
+	memcpy(t->arena + off, s, n);
+	t->alen += n;
+	return off;
+}
+
+/* Append " a" or " a=b" (b not NULL) to buf. */
+static void
+cat(char *buf, size_t size, size_t *len, const char *a, const char *b)
+{
+	int n;
+
+	if (*len >= size)
+		return;
+	if (b != NULL)
+		n = snprintf(buf + *len, size - *len, " %s=%s", a, b);
+	else
+		n = snprintf(buf + *len, size - *len, " %s", a);
+	if (n > 0)
+		*len += (size_t)n;
+}
+
+/* The key attributes of a span as "name=value ..." text. */
+static void
+attrs(const struct ssp_spantree *t, const struct ssp_rec_type *rt,
+    const struct ssp_rec *r, char *buf, size_t size)
+{
+	char v[256];
+	size_t len = 0, i, k;
+	const char *const *names = NULL;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(keys[i].kind, rt->name) == 0)
+			names = keys[i].f;
+	for (k = SSP_SF_NCOMMON; k < rt->nf && k < r->nf; k++) {
+		const struct ssp_field *f = &rt->f[k];
+
+		if (names != NULL) {
+			for (i = 0; names[i] != NULL; i++)
+				if (strcmp(names[i], f->name) == 0)
+					break;
+			if (names[i] == NULL)
+				continue;
+		}
+		if (strcmp(f->name, "write") == 0) {
+			cat(buf, size, &len, r->f[k] ? "write" : "read", NULL);
+			continue;
+		}
+		if (strcmp(f->name, "boundary") == 0) {
+			if (r->f[k] == 1 || r->f[k] == 2)
+				cat(buf, size, &len, r->f[k] == 1 ?
+				    "from-adapter" : "to-adapter", NULL);
+			continue;
+		}
+		if (f->enc == SSP_ENC_B) {
+			if (r->f[k])
+				cat(buf, size, &len, f->name, NULL);
+			continue;
+		}
+		if (f->enc == SSP_ENC_S && r->f[k] == 0)
+			continue;
+		ssp_dump_value(v, sizeof(v), f->enc, r->f[k], t->rr);
+		cat(buf, size, &len, f->name, v);
+	}
+	if (r->f[SSP_SF_FLAGS] & SSP_SPAN_ORPHAN) {
+		const char *c = ssp_rec_rd_str(t->rr, r->f[SSP_SF_CAUSE], NULL);
+
+		char o[160];
+
+		snprintf(o, sizeof(o), "ORPHAN(missing %s)", c ? c : "?");
+		cat(buf, size, &len, o, NULL);
+	}
+	if (r->f[SSP_SF_FLAGS] & SSP_SPAN_OPEN)
+		cat(buf, size, &len, "OPEN", NULL);
+	if (r->f[SSP_SF_FLAGS] & SSP_SPAN_BACKGROUND)
+		cat(buf, size, &len, "BACKGROUND", NULL);
+	if (r->f[SSP_SF_FLAGS] & SSP_SPAN_INCOMPLETE)
+		cat(buf, size, &len, "INCOMPLETE", NULL);
+}
+
+int
+ssp_spantree_add(struct ssp_spantree *t, const struct ssp_rec *r,
+    struct ssp_err *e)
+{
+	const struct ssp_rec_type *rt = &t->fs->types[r->ftag - 1];
+	char buf[1024];
+
+	if (r->type < SSP_SK_NKINDS) {
+		struct tspan *s;
+
+		if (grow((void **)&t->s, &t->cap, t->n + 1, sizeof(*t->s)) != 0)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		s = &t->s[t->n];
+		memset(s, 0, sizeof(*s));
+		s->id = r->f[SSP_SF_SPAN];
+		s->parent = r->f[SSP_SF_PARENT];
+		s->trace_hi = r->f[SSP_SF_TRACE_HI];
+		s->trace_lo = r->f[SSP_SF_TRACE_LO];
+		s->start = r->ts;
+		s->dur = (int64_t)r->f[SSP_SF_DUR];
+		s->stream = r->f[SSP_SF_STREAM];
+		s->flags = r->f[SSP_SF_FLAGS];
+		s->ftype = r->ftag - 1;
+		s->first = s->next = s->link0 = -1;
+		attrs(t, rt, r, buf, sizeof(buf));
+		if ((s->text = save(t, buf)) == (size_t)-1)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		t->n++;
+	} else if (r->type == SSP_SPAN_T_LINK) {
+		struct tlink *l;
+		const char *k = ssp_rec_rd_str(t->rr, r->f[SSP_LF_KIND], NULL);
+
+		if (grow((void **)&t->l, &t->capl, t->nl + 1, sizeof(*t->l)) != 0)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		l = &t->l[t->nl];
+		l->span = r->f[SSP_LF_SPAN];
+		l->target = r->f[SSP_LF_TARGET];
+		l->trace_hi = r->f[SSP_LF_TRACE_HI];
+		l->trace_lo = r->f[SSP_LF_TRACE_LO];
+		if ((l->kind = save(t, k != NULL ? k : "")) == (size_t)-1)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		t->nl++;
+	} else if (r->type >= SSP_SPAN_T_EV0 && r->type != SSP_TYPE_UNKNOWN &&
+	    t->n > 0) {
+		/* member events follow their span */
+		if (t->s[t->n - 1].id == r->f[SSP_EF_SPAN])
+			t->s[t->n - 1].nev++;
+		else
+			t->orphan_events++;
+	}
+	return SSP_OK;
+}
+
+static const struct ssp_spantree *sort_t;
+
+static int
+by_id(const void *a, const void *b)
+{
+	const struct tspan *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int
+by_start(const void *a, const void *b)
+{
+	const struct tspan *x = &sort_t->s[*(const long *)a];
+	const struct tspan *y = &sort_t->s[*(const long *)b];
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int
+link_by_span(const void *a, const void *b)
+{
+	const struct tlink *x = a, *y = b;
+
+	return x->span < y->span ? -1 : x->span > y->span;
+}
+
+static long
+find(const struct ssp_spantree *t, uint64_t id)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->s[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->s[lo].id == id ? (long)lo : -1;
+}
+
+static const char *
+sname(const struct ssp_spantree *t, uint64_t i, char *buf, size_t n)
+{
+	if (i < t->nstreams)
+		return t->streams[i];
+	snprintf(buf, n, "#%" PRIu64, i);
+	return buf;
+}
+
+void
+ssp_spantree_print(struct ssp_spantree *t, FILE *out)
+{
+	long *order, *stack, *depth, *roots, nroots = 0;
+	size_t i, j;
+	char sb[32];
+
+	if (t->n == 0)
+		return;
+	qsort(t->s, t->n, sizeof(*t->s), by_id);
+	if (t->nl > 0)
+		qsort(t->l, t->nl, sizeof(*t->l), link_by_span);
+	order = malloc(t->n * sizeof(*order));
+	stack = malloc(t->n * sizeof(*stack));
+	depth = malloc(t->n * sizeof(*depth));
+	roots = malloc(t->n * sizeof(*roots));
+	if (order == NULL || stack == NULL || depth == NULL || roots == NULL) {
+		fprintf(out, "(out of memory)\n");
+		goto out;
+	}
+	for (i = 0, j = 0; i < t->n; i++) {
+		while (j < t->nl && t->l[j].span < t->s[i].id)
+			j++;
+		if (j < t->nl && t->l[j].span == t->s[i].id) {
+			t->s[i].link0 = (long)j;
+			while (j < t->nl && t->l[j].span == t->s[i].id) {
+				t->s[i].nlinks++;
+				j++;
+			}
+		}
+	}
+	/* children lists in (start, id) order: insert in reverse */
+	for (i = 0; i < t->n; i++)
+		order[i] = (long)i;
+	sort_t = t;
+	qsort(order, t->n, sizeof(*order), by_start);
+	for (i = t->n; i-- > 0; ) {
+		struct tspan *s = &t->s[order[i]];
+		long p = s->parent != 0 ? find(t, s->parent) : -1;
+
+		if (p >= 0) {
+			s->next = t->s[p].first;
+			t->s[p].first = order[i];
+		}
+	}
+	for (i = 0; i < t->n; i++)	/* roots by id: write order */
+		if (t->s[i].parent == 0 || find(t, t->s[i].parent) < 0)
+			roots[nroots++] = (long)i;
+	for (j = 0; j < (size_t)nroots; j++) {
+		const struct tspan *r = &t->s[roots[j]];
+		long sp = 0, count = 0, c;
+		int64_t end = r->start + r->dur;
+
+		/* first pass: size and end of the trace */
+		stack[sp++] = roots[j];
+		while (sp > 0) {
+			const struct tspan *s = &t->s[stack[--sp]];
+
+			count++;
+			if (s->start + s->dur > end)
+				end = s->start + s->dur;
+			for (c = s->first; c >= 0; c = t->s[c].next)
+				stack[sp++] = c;
+		}
+		fprintf(out, "trace %016" PRIx64 "%016" PRIx64 ": %ld span%s, "
+		    "%" PRId64 " ps from %" PRId64 "%s\n", r->trace_hi,
+		    r->trace_lo, count, count == 1 ? "" : "s", end - r->start,
+		    r->start, r->parent != 0 ? " (parent not in the input)" : "");
+		/* second pass: depth first, children in start order */
+		sp = 0;
+		stack[sp] = roots[j];
+		depth[sp++] = 0;
+		while (sp > 0) {
+			long k, d, n = 0;
+			const struct tspan *s;
+
+			sp--;
+			k = stack[sp];
+			d = depth[sp];
+			s = &t->s[k];
+			fprintf(out, "%*s%-12s %-10s %15" PRId64 " +%-12" PRId64
+			    " dur %-10" PRId64 " span %" PRIu64 "%s", (int)(2 + 2 * d),
+			    "", t->fs->types[s->ftype].name,
+			    sname(t, s->stream, sb, sizeof(sb)), s->start,
+			    s->start - r->start, s->dur, s->id, t->arena + s->text);
+			if (s->nev > 0)
+				fprintf(out, " (%u event%s)", s->nev,
+				    s->nev == 1 ? "" : "s");
+			fputc('\n', out);
+			for (i = 0; i < s->nlinks; i++) {
+				const struct tlink *l = &t->l[s->link0 + (long)i];
+
+				fprintf(out, "%*s-> link %s: span %" PRIu64 " of trace "
+				    "%016" PRIx64 "%016" PRIx64 "\n", (int)(4 + 2 * d), "",
+				    t->arena + l->kind, l->target, l->trace_hi,
+				    l->trace_lo);
+			}
+			/* push children reversed so the first is printed first */
+			for (c = s->first; c >= 0; c = t->s[c].next)
+				n++;
+			sp += n;
+			for (c = s->first, i = 1; c >= 0; c = t->s[c].next, i++) {
+				stack[sp - (long)i] = c;
+				depth[sp - (long)i] = d + 1;
+			}
+		}
+	}
+out:
+	free(order);
+	free(stack);
+	free(depth);
+	free(roots);
+}
+
+void
+ssp_spantree_free(struct ssp_spantree *t)
+{
+	if (t == NULL)
+		return;
+	free(t->s);
+	free(t->l);
+	free(t->arena);
+	free(t);
+}

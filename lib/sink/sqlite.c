@@ -1,0 +1,3401 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/idmap.h"
+#include "sink/btree.h"
+#include "sink/ksort.h"
+#include "sink/sqlite.h"
+
+/*
+ * formats/simspan.sql is the one source of the schema; the assembler
+ * embeds it (path relative to the top directory, where make runs).
+ */
+__asm__(
+    "\t.pushsection .rodata\n"
+    "\t.global ssp_sqlite_schema\n"
+    "\t.type ssp_sqlite_schema, @object\n"
+    "ssp_sqlite_schema:\n"
+    "\t.incbin \"formats/simspan.sql\"\n"
+    "\t.byte 0\n"
+    "\t.size ssp_sqlite_schema, . - ssp_sqlite_schema\n"
+    "\t.popsection\n");
+
+#define INDEX_MARKER	"-- span2sqlite: indexes"
+#define APP_ID		0x53535053
+#define BATCH		64	/* rows per multi-row INSERT */
+#define SPAN_COLS	11
+#define EVENT_COLS	6
+#define SPAN_CACHE	(1u << 18)
+#define TRACE_CACHE	(1u << 15)
+#define TICK		4096	/* records between progress calls */
+#define IVL_MAX		(1u << 16)	/* spans of a trace split in memory */
+#define DCOLS		64	/* columns of an attribute table written directly */
+#define SORT_MEM	(128u << 20)	/* index keys in memory, direct writing */
+
+/* --- small helpers ---------------------------------------------------- */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static int
+buf_reserve(struct buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 4096;
+	char *p;
+
+	if (b->len + n <= b->cap && b->p != NULL)
+		return 0;
+	while (cap < b->len + n)
+		cap *= 2;
+	if ((p = realloc(b->p, cap)) == NULL)
+		return -1;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+static int
+db_fail(struct ssp_err *e, sqlite3 *db, const char *name)
+{
+	int rc = sqlite3_extended_errcode(db);
+
+	return ssp_err_set(e, rc == SQLITE_NOMEM ? SSP_ERR_NOMEM : SSP_ERR_IO,
+	    0, "%s: %s", name, sqlite3_errmsg(db));
+}
+
+static int
+exec(sqlite3 *db, const char *sql, const char *name, struct ssp_err *e)
+{
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(e, db, name);
+	return SSP_OK;
+}
+
+/* First column of a one-row query as an integer (def if no row). */
+static int
+query_int(sqlite3 *db, const char *sql, int64_t def, int64_t *out)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(s);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : def;
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+static const char *
+dbname(sqlite3 *db)
+{
+	const char *f = sqlite3_db_filename(db, "main");
+
+	return f != NULL && *f != '\0' ? f : "database";
+}
+
+int
+ssp_sqlite_schema_version(void)
+{
+	const char *p = strstr(ssp_sqlite_schema, "PRAGMA user_version = ");
+
+	return p != NULL ? atoi(p + strlen("PRAGMA user_version = ")) : -1;
+}
+
+int
+ssp_sqlite_create(sqlite3 *db, struct ssp_err *e)
+{
+	const char *m = strstr(ssp_sqlite_schema, INDEX_MARKER);
+	size_t n = m != NULL ? (size_t)(m - ssp_sqlite_schema) :
+	    strlen(ssp_sqlite_schema);
+	char *sql = malloc(n + 1);
+	int r;
+
+	if (sql == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	memcpy(sql, ssp_sqlite_schema, n);
+	sql[n] = '\0';
+	r = exec(db, sql, dbname(db), e);
+	free(sql);
+	return r;
+}
+
+static int
+create_indexes(sqlite3 *db, struct ssp_err *e)
+{
+	const char *m = strstr(ssp_sqlite_schema, INDEX_MARKER);
+
+	return m != NULL ? exec(db, m, dbname(db), e) : SSP_OK;
+}
+
+/* Approximate statistics (analysis_limit) cost milliseconds and let the
+ * planner choose between the indexes. */
+static int
+analyze(sqlite3 *db, struct ssp_err *e)
+{
+	return exec(db, "PRAGMA analysis_limit = 1000; ANALYZE;", dbname(db), e);
+}
+
+int
+ssp_sqlite_index(sqlite3 *db, struct ssp_err *e)
+{
+	if (create_indexes(db, e) != SSP_OK || analyze(db, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	return SSP_OK;
+}
+
+/* --- JSON attributes --------------------------------------------------- */
+
+struct jw {
+	char *p;
+	size_t n, len;
+};
+
+static void
+jw_put(struct jw *w, const char *s, size_t k)
+{
+	if (w->len < w->n)
+		memcpy(w->p + w->len, s, k < w->n - w->len ? k : w->n - w->len);
+	w->len += k;
+}
+
+static void
+jw_ch(struct jw *w, char c)
+{
+	if (w->len < w->n)
+		w->p[w->len] = c;
+	w->len++;
+}
+
+static void
+jw_i64(struct jw *w, int64_t v)
+{
+	char tmp[24], *q = tmp + sizeof(tmp);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do
+		*--q = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--q = '-';
+	jw_put(w, q, (size_t)(tmp + sizeof(tmp) - q));
+}
+
+static void
+jw_str(struct jw *w, const char *s, size_t k)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, run = 0;
+
+	jw_ch(w, '"');
+	for (i = 0; i < k; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+			continue;
+		jw_put(w, s + run, i - run);
+		run = i + 1;
+		if (c == '"' || c == '\\') {
+			jw_ch(w, '\\');
+			jw_ch(w, (char)c);
+		} else if (c == '\n' || c == '\t' || c == '\r') {
+			jw_ch(w, '\\');
+			jw_ch(w, c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+		} else {
+			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			jw_put(w, u, sizeof(u));
+		}
+	}
+	jw_put(w, s + run, k - run);
+	jw_ch(w, '"');
+}
+
+static void
+jw_ip(struct jw *w, uint64_t v)
+{
+	char tmp[16], *q = tmp;
+	int i;
+
+	for (i = 24; i >= 0; i -= 8) {
+		unsigned b = (unsigned)(v >> i) & 0xff;
+
+		if (b >= 100)
+			*q++ = (char)('0' + b / 100);
+		if (b >= 10)
+			*q++ = (char)('0' + b / 10 % 10);
+		*q++ = (char)('0' + b % 10);
+		if (i > 0)
+			*q++ = '.';
+	}
+	jw_put(w, tmp, (size_t)(q - tmp));
+}
+
+static void
+jw_mac(struct jw *w, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[17];
+	int i, k = 0;
+
+	for (i = 40; i >= 0; i -= 8) {
+		tmp[k++] = hex[(v >> (i + 4)) & 15];
+		tmp[k++] = hex[(v >> i) & 15];
+		if (i > 0)
+			tmp[k++] = ':';
+	}
+	jw_put(w, tmp, sizeof(tmp));
+}
+
+/* Is field value v absent (NULL in SQL, left out of JSON)? */
+static int
+absent(char enc, uint64_t v)
+{
+	return (enc == SSP_ENC_I && (int64_t)v == -1) ||
+	    (enc == SSP_ENC_S && v == 0);
+}
+
+/* The fields in mask as a JSON object. */
+static size_t
+json_fields(char *buf, size_t n, const struct ssp_rec_type *t, uint32_t mask,
+    const struct ssp_rec *r, const struct ssp_rec_rd *rr)
+{
+	struct jw w = { buf, n, 0 };
+	const char *s = NULL;
+	size_t len = 0;
+	unsigned k;
+	int any = 0;
+
+	jw_ch(&w, '{');
+	for (k = 0; k < t->nf && k < r->nf; k++) {
+		uint64_t v = r->f[k];
+		char enc = t->f[k].enc;
+
+		if (!(mask & (1u << k)) || absent(enc, v))
+			continue;
+		if (enc == SSP_ENC_S && (rr == NULL ||
+		    (s = ssp_rec_rd_str(rr, v, &len)) == NULL))
+			continue;
+		if (any)
+			jw_ch(&w, ',');
+		any = 1;
+		jw_str(&w, t->f[k].name, strlen(t->f[k].name));
+		jw_ch(&w, ':');
+		switch (enc) {
+		case SSP_ENC_B:
+			if (v)
+				jw_put(&w, "true", 4);
+			else
+				jw_put(&w, "false", 5);
+			break;
+		case SSP_ENC_S:
+			jw_str(&w, s, len);
+			break;
+		case SSP_ENC_M:
+		case SSP_ENC_A:
+			jw_ch(&w, '"');
+			if (enc == SSP_ENC_M)
+				jw_mac(&w, v);
+			else
+				jw_ip(&w, v);
+			jw_ch(&w, '"');
+			break;
+		default:	/* u x i t: 64-bit two's complement, as SQLite */
+			jw_i64(&w, (int64_t)v);
+		}
+	}
+	jw_ch(&w, '}');
+	if (n > 0)
+		buf[w.len < n ? w.len : n - 1] = '\0';
+	return w.len;
+}
+
+static uint32_t
+fields_from(unsigned first, unsigned nf)
+{
+	uint32_t m = 0;
+
+	for (; first < nf && first < 32; first++)
+		m |= 1u << first;
+	return m;
+}
+
+size_t
+ssp_sqlite_json(char *buf, size_t n, const struct ssp_rec_type *t, unsigned first,
+    const struct ssp_rec *r, const struct ssp_rec_rd *rr)
+{
+	return json_fields(buf, n, t, fields_from(first, t->nf), r, rr);
+}
+
+/* --- the loader --------------------------------------------------------- */
+
+enum { C_SKIP, C_SPAN, C_LINK, C_EVENT };
+enum { P_PARENT, P_LINK_SPAN, P_LINK_TARGET, P_EVENT_SPAN };	/* pending refs */
+
+/* A value waiting in a batch. */
+struct cell {
+	int type;		/* SQLITE_NULL, SQLITE_INTEGER or SQLITE_TEXT */
+	int64_t i;		/* integer, or offset of the text in the arena */
+	size_t len;
+};
+
+/* Rows of one attr_<kind> table waiting for a multi-row INSERT. */
+struct kbatch {
+	unsigned ncols;		/* attribute columns filled from the stream */
+	unsigned field[SSP_MAXF];	/* the stream field of each column */
+	sqlite3_stmt *multi, *one;
+	int64_t span[BATCH];
+	struct cell cells[BATCH * SSP_MAXF];
+	unsigned n;
+	struct buf text;
+	/* Direct writing (a new database): every stored column in order. */
+	int dok;		/* the table can be written directly */
+	unsigned dn;
+	int dmap[DCOLS];	/* the field of each column; -1 NULL, -2 rowid */
+	struct ssp_btree_tree *dt;
+	char table[80];
+};
+
+struct ftinfo {			/* what a record type of the file is to us */
+	int cls;
+	const char *name;	/* span kind or event type */
+	unsigned kind;		/* known span kind, or SSP_SK_NKINDS */
+	struct kbatch *kb;	/* spans: its attribute table, if any */
+	uint32_t extra;		/* spans: fields without a column (JSON) */
+};
+
+struct ivl {			/* a span of a trace, for its latency split */
+	int64_t b, e;
+	uint32_t stream, ft;
+};
+
+struct tracev {			/* a trace while it is in the cache */
+	int64_t id, root, start, end;
+	uint64_t n;
+	int32_t root_ft;	/* file type of the root span, -1: none yet */
+	int32_t root_stream;
+	int32_t in_db;		/* row written (evicted before): UPDATE it */
+	int32_t resplit;	/* split left to the end (evicted, or huge) */
+	struct ivl *ivl;	/* its spans so far (owned) */
+	uint32_t nivl, capivl;
+};
+
+struct srow {			/* a span row waiting for its batch */
+	int64_t trace, parent, span_id, start, dur, flags;
+	const char *kind;
+	uint32_t stream;
+	size_t cause, cause_len, extra, extra_len;	/* offsets in text */
+	int has_cause, has_extra;
+};
+
+struct erow {
+	int64_t span, ts;
+	const char *type;
+	uint32_t stream;
+	size_t attrs, attrs_len;
+};
+
+struct direct;
+
+struct loader {
+	sqlite3 *db;
+	sqlite3 *tdb;		/* traces and pending references: db, or a
+				 * private database while writing directly */
+	struct direct *dw;	/* writing directly (a new database), or NULL */
+	const char *dbname;
+	struct ssp_rec_rd *rr;
+	const struct ssp_sqlite_opts *o;
+	struct ssp_sqlite_stats *st;
+	struct ssp_err *e;
+	int64_t run;
+	struct ftinfo *ft;
+	unsigned nft;
+	char **streams;
+	uint64_t *stream_spans;
+	size_t nstreams;
+	struct ssp_idmap *spans, *traces;
+	int64_t first_span, next_span, next_event, next_trace, next_link;
+	uint64_t npending;
+	int failed;		/* an SQLite error inside an idmap callback */
+	sqlite3_stmt *ins_spans, *ins_span, *ins_events, *ins_event, *ins_link,
+	    *ins_trace, *upd_trace, *get_trace, *ins_pending, *ins_resplit;
+	struct buf sbuf, kbuf;	/* split JSON of the trace being written */
+	struct ivl *ivtmp;	/* a trace's spans grouped for its split */
+	uint32_t capivtmp;
+	uint32_t *cnt;		/* counts by stream or file type */
+	size_t maxname;		/* longest stream or kind name */
+	uint64_t nresplit;
+	struct srow rows[BATCH];
+	unsigned nrows;
+	struct buf text;
+	struct erow erows[BATCH];
+	unsigned nerows;
+	struct buf etext;
+};
+
+static int
+lfail_on(struct loader *L, sqlite3 *db)
+{
+	L->failed = 1;
+	return db_fail(L->e, db, L->dbname);
+}
+
+static int
+lfail(struct loader *L)
+{
+	return lfail_on(L, L->db);
+}
+
+/* A data error of the input, at the current block. */
+static int infail(struct loader *L, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+infail(struct loader *L, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return ssp_err_set(L->e, SSP_ERR_FORMAT, ssp_rec_rd_offset(L->rr),
+	    "%s: offset %llu: %s", ssp_rec_rd_name(L->rr),
+	    (unsigned long long)ssp_rec_rd_offset(L->rr), msg);
+}
+
+static int
+prep_on(struct loader *L, sqlite3 *db, sqlite3_stmt **s, const char *sql)
+{
+	if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, s,
+	    NULL) != SQLITE_OK)
+		return lfail_on(L, db);
+	return SSP_OK;
+}
+
+static int
+prep(struct loader *L, sqlite3_stmt **s, const char *sql)
+{
+	return prep_on(L, L->db, s, sql);
+}
+
+static int
+step(struct loader *L, sqlite3_stmt *s)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return lfail_on(L, sqlite3_db_handle(s));
+	return SSP_OK;
+}
+
+/* "INSERT INTO t(cols) VALUES (?,..),(?,..)..." for n rows of k columns. */
+static char *
+multi_insert(const char *head, unsigned k, unsigned n)
+{
+	size_t len = strlen(head) + (size_t)n * (2 * k + 3) + 1;
+	char *sql = malloc(len), *p;
+	unsigned i, j;
+
+	if (sql == NULL)
+		return NULL;
+	p = sql + sprintf(sql, "%s", head);
+	for (i = 0; i < n; i++) {
+		*p++ = i ? ',' : ' ';
+		*p++ = '(';
+		for (j = 0; j < k; j++) {
+			*p++ = '?';
+			*p++ = j + 1 < k ? ',' : ')';
+		}
+	}
+	*p = '\0';
+	return sql;
+}
+
+static int
+prep_multi(struct loader *L, sqlite3_stmt **s, const char *head, unsigned k,
+    unsigned n)
+{
+	char *sql = multi_insert(head, k, n);
+	int r;
+
+	if (sql == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	r = prep(L, s, sql);
+	free(sql);
+	return r;
+}
+
+static const char span_head[] = "INSERT INTO spans(run, trace, parent, "
+    "span_id, kind, stream, start_ps, dur_ps, flags, cause, extra) VALUES";
+static const char event_head[] = "INSERT INTO events(run, span, ts_ps, type, "
+    "stream, attrs) VALUES";
+
+/* The INSERTs of rows (not when writing directly). */
+static int
+prepare_rows(struct loader *L)
+{
+	if (prep_multi(L, &L->ins_spans, span_head, SPAN_COLS, BATCH) ||
+	    prep_multi(L, &L->ins_span, span_head, SPAN_COLS, 1) ||
+	    prep_multi(L, &L->ins_events, event_head, EVENT_COLS, BATCH) ||
+	    prep_multi(L, &L->ins_event, event_head, EVENT_COLS, 1) ||
+	    prep(L, &L->ins_link, "INSERT INTO links(run, span, target, kind, "
+	    "span_id, target_span_id, target_trace_id) VALUES (?,?,?,?,?,?,?)"))
+		return L->e != NULL ? L->e->code : SSP_ERR_IO;
+	return SSP_OK;
+}
+
+/* Traces and pending references, in L->tdb. */
+static int
+prepare_traces(struct loader *L)
+{
+	sqlite3 *db = L->tdb;
+
+	if (exec(db, "CREATE TEMP TABLE IF NOT EXISTS pending(what INTEGER, "
+	    "row INTEGER, ref INTEGER); DELETE FROM temp.pending; "
+	    "DROP INDEX IF EXISTS temp.pending_ref; "
+	    "CREATE TEMP TABLE IF NOT EXISTS resplit(trace INTEGER PRIMARY KEY); "
+	    "DELETE FROM temp.resplit", L->dbname, L->e) != SSP_OK)
+		return L->e != NULL ? L->e->code : SSP_ERR_IO;
+	if (prep_on(L, db, &L->ins_trace, "INSERT INTO traces(id, run, trace_id, root, "
+	    "root_kind, root_stream, start_ps, end_ps, spans, busy_ps, "
+	    "streams, kinds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)") ||
+	    prep_on(L, db, &L->upd_trace, "UPDATE traces SET root = ?4, "
+	    "root_kind = ?5, root_stream = ?6, start_ps = ?7, end_ps = ?8, "
+	    "spans = ?9, busy_ps = ?10, streams = ?11, kinds = ?12 WHERE id = ?1") ||
+	    prep_on(L, db, &L->ins_resplit, "INSERT OR IGNORE INTO "
+	    "temp.resplit(trace) VALUES (?)") ||
+	    prep_on(L, db, &L->get_trace, "SELECT id, root, root_kind, "
+	    "root_stream, start_ps, end_ps, spans FROM traces WHERE run = ? AND "
+	    "trace_id = ?") ||
+	    prep_on(L, db, &L->ins_pending, "INSERT INTO temp.pending(what, row, "
+	    "ref) VALUES (?,?,?)"))
+		return L->e != NULL ? L->e->code : SSP_ERR_IO;
+	return SSP_OK;
+}
+
+static void
+finalize_all(struct loader *L)
+{
+	sqlite3_stmt **s[] = { &L->ins_spans, &L->ins_span, &L->ins_events,
+	    &L->ins_event, &L->ins_link, &L->ins_trace, &L->upd_trace,
+	    &L->get_trace, &L->ins_pending, &L->ins_resplit };
+	size_t i;
+
+	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		sqlite3_finalize(*s[i]);
+		*s[i] = NULL;
+	}
+}
+
+/* The affinity SQLite gives a declared column type (datatype3.html, 3.1). */
+static char
+affinity(const char *type)
+{
+	if (strcasestr(type, "INT") != NULL)
+		return 'i';
+	if (strcasestr(type, "CHAR") != NULL || strcasestr(type, "CLOB") != NULL ||
+	    strcasestr(type, "TEXT") != NULL)
+		return 't';
+	if (strcasestr(type, "BLOB") != NULL || *type == '\0')
+		return 'b';
+	if (strcasestr(type, "REAL") != NULL || strcasestr(type, "FLOA") != NULL ||
+	    strcasestr(type, "DOUB") != NULL)
+		return 'r';
+	return 'n';
+}
+
+/* Does SQLite store a value of this field encoding unchanged in a column
+ * of this affinity?  (Then writing it directly gives the same row.) */
+static int
+stored_as_is(char enc, char aff)
+{
+	if (enc == SSP_ENC_S || enc == SSP_ENC_A || enc == SSP_ENC_M)
+		return aff == 't' || aff == 'b';
+	return aff == 'i' || aff == 'n' || aff == 'b';
+}
+
+/*
+ * The attribute table of a span kind: its columns are matched by name to
+ * the record's fields; fields without a column go to spans.extra.
+ */
+static int
+setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rec_type *ty)
+{
+	char table[80], head[2048];
+	sqlite3_stmt *s = NULL;
+	struct kbatch *kb;
+	size_t len;
+	unsigned k, seen = 0, npk = 0;
+	char *p;
+	int rc, r = -1;
+
+	fi->extra = fields_from(SSP_SF_NCOMMON, ty->nf);
+	snprintf(table, sizeof(table), "attr_%s", fi->name);
+	for (p = table; *p != '\0'; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_'))
+			*p = '_';
+	if ((kb = calloc(1, sizeof(*kb))) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	if (prep(L, &s, "SELECT name, ifnull(type, ''), pk, dflt_value IS NULL, "
+	    "hidden FROM pragma_table_xinfo(?)") != SSP_OK)
+		goto out;
+	sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+	len = (size_t)snprintf(head, sizeof(head), "INSERT INTO \"%s\"(span", table);
+	kb->dok = 1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(s, 0);
+		const char *type = (const char *)sqlite3_column_text(s, 1);
+		int *dslot = kb->dn < DCOLS ? &kb->dmap[kb->dn++] : NULL;
+
+		seen++;
+		if (dslot == NULL || type == NULL || sqlite3_column_int(s, 3) == 0 ||
+		    sqlite3_column_int(s, 4) != 0) {
+			kb->dok = 0;	/* generated, default value, too many */
+			if (sqlite3_column_int(s, 4) != 0)
+				continue;	/* generated: never inserted */
+		}
+		if (sqlite3_column_int(s, 2) != 0) {
+			/* the row id: "span INTEGER PRIMARY KEY" */
+			if (npk++ > 0 || type == NULL || strcmp(type, "INTEGER") != 0)
+				kb->dok = 0;
+			if (dslot != NULL)
+				*dslot = -2;
+			continue;
+		}
+		if (dslot != NULL)
+			*dslot = -1;
+		for (k = SSP_SF_NCOMMON; col != NULL && k < ty->nf; k++)
+			if ((fi->extra & (1u << k)) && strcmp(ty->f[k].name, col) == 0)
+				break;
+		if (col == NULL || k == ty->nf || strlen(col) > 60)
+			continue;	/* absent from this stream: NULL */
+		fi->extra &= ~(1u << k);
+		kb->field[kb->ncols++] = k;
+		if (dslot != NULL)
+			*dslot = (int)k;
+		if (type == NULL || !stored_as_is(ty->f[k].enc, affinity(type)))
+			kb->dok = 0;
+		len += (size_t)snprintf(head + len, sizeof(head) - len, ", \"%s\"",
+		    col);
+	}
+	if (rc != SQLITE_DONE) {
+		lfail(L);
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (npk != 1)
+		kb->dok = 0;
+	if (len + 10 >= sizeof(head)) {
+		ssp_err_set(L->e, SSP_ERR_LIMIT, 0, "%s: too many columns",
+		    table);
+		goto out;
+	}
+	if (seen == 0) {
+		r = 0;		/* no such table: everything in spans.extra */
+		goto out;
+	}
+	snprintf(head + len, sizeof(head) - len, ") VALUES");
+	if (prep_multi(L, &kb->multi, head, kb->ncols + 1, BATCH) != SSP_OK ||
+	    prep_multi(L, &kb->one, head, kb->ncols + 1, 1) != SSP_OK)
+		goto out;
+	snprintf(kb->table, sizeof(kb->table), "%s", table);
+	fi->kb = kb;
+	return 0;
+out:
+	sqlite3_finalize(s);
+	if (kb != NULL) {
+		sqlite3_finalize(kb->multi);
+		sqlite3_finalize(kb->one);
+		free(kb);
+	}
+	return r;
+}
+
+static void
+free_kinds(struct loader *L)
+{
+	unsigned t;
+
+	for (t = 0; L->ft != NULL && t < L->nft; t++) {
+		struct kbatch *kb = L->ft[t].kb;
+
+		if (kb == NULL)
+			continue;
+		sqlite3_finalize(kb->multi);
+		sqlite3_finalize(kb->one);
+		free(kb->text.p);
+		free(kb);
+	}
+}
+
+/* Classify the file's record types once. */
+static int
+classify(struct loader *L)
+{
+	const struct ssp_schema *fs = ssp_rec_rd_file_schema(L->rr);
+	const struct ssp_rec_type *sk = &ssp_span_schema(0)->types[0];
+	unsigned t, k;
+
+	L->nft = fs->ntypes;
+	if ((L->ft = calloc(L->nft ? L->nft : 1, sizeof(*L->ft))) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (t = 0; t < fs->ntypes; t++) {
+		const struct ssp_rec_type *ty = &fs->types[t];
+		struct ftinfo *fi = &L->ft[t];
+		int known = ssp_rec_schema_find(ssp_span_schema(1), ty->name);
+
+		fi->kind = SSP_SK_NKINDS;
+		if (known >= 0 && known < SSP_SK_NKINDS) {
+			fi->cls = C_SPAN;
+			fi->kind = (unsigned)known;
+			fi->name = ty->name;
+			if (setup_kind(L, fi, ty) != 0)
+				return -1;
+		} else if (known == SSP_SPAN_T_LINK) {
+			fi->cls = C_LINK;
+		} else if (strncmp(ty->name, "ev.", 3) == 0 &&
+		    ty->nf >= SSP_EF_NCOMMON &&
+		    strcmp(ty->f[SSP_EF_SPAN].name, "span") == 0 &&
+		    ty->f[SSP_EF_SPAN].enc == SSP_ENC_X &&
+		    strcmp(ty->f[SSP_EF_STREAM].name, "stream") == 0 &&
+		    ty->f[SSP_EF_STREAM].enc == SSP_ENC_U) {
+			fi->cls = C_EVENT;	/* also event types newer than us */
+			fi->name = ty->name + 3;
+		} else if (known < 0 && ty->nf >= SSP_SF_NCOMMON) {
+			/* A span kind newer than this build: common fields first. */
+			for (k = 0; k < SSP_SF_NCOMMON; k++)
+				if (strcmp(ty->f[k].name, sk->f[k].name) != 0 ||
+				    ty->f[k].enc != sk->f[k].enc)
+					break;
+			if (k == SSP_SF_NCOMMON) {
+				fi->cls = C_SPAN;
+				fi->name = ty->name;
+				if (setup_kind(L, fi, ty) != 0)
+					return -1;
+			}
+		}
+	}
+	return SSP_OK;
+}
+
+static void
+trace_hex(char out[33], uint64_t hi, uint64_t lo)
+{
+	snprintf(out, 33, "%016" PRIx64 "%016" PRIx64, hi, lo);
+}
+
+static int
+cmp_start(const void *a, const void *b)
+{
+	const struct ivl *x = a, *y = b;
+
+	return x->b < y->b ? -1 : x->b > y->b;
+}
+
+/*
+ * Sweep intervals sorted by start within groups: the length of the union
+ * of each group's intervals (each span adds what lies beyond everything
+ * that started before it).  by: 0 stream, 1 kind, 2 all in one group.
+ * Writes {"name":[spans,busy_ps],...} to b (reserved large enough) unless
+ * b is NULL; returns the busy time of the last group.
+ */
+static int64_t
+sweep(struct loader *L, const struct ivl *v, uint32_t n, int by,
+    struct buf *b)
+{
+	struct jw w;
+	int64_t busy = 0, reach = INT64_MIN, lo;
+	uint32_t i, first = 0, key, spans = 0;
+	const char *name;
+
+	w.p = b != NULL ? b->p : NULL;
+	w.n = b != NULL ? b->cap : 0;
+	w.len = 0;
+	jw_ch(&w, '{');
+	for (i = 0; i < n; i++) {
+		key = by == 0 ? v[i].stream : by == 1 ? v[i].ft : 0;
+		if (i > first && key != (by == 0 ? v[i - 1].stream :
+		    by == 1 ? v[i - 1].ft : 0)) {
+			first = i;
+			busy = spans = 0;
+			reach = INT64_MIN;
+		}
+		spans++;
+		lo = v[i].b > reach ? v[i].b : reach;
+		if (v[i].e > lo)	/* unsigned: no overflow on absurd input */
+			busy = (int64_t)((uint64_t)busy + (uint64_t)v[i].e -
+			    (uint64_t)lo);
+		if (v[i].e > reach)
+			reach = v[i].e;
+		if (b != NULL && (i + 1 == n || key != (by == 0 ?
+		    v[i + 1].stream : v[i + 1].ft))) {
+			name = by == 0 ? L->streams[key] : L->ft[key].name;
+			if (w.len > 1)
+				jw_ch(&w, ',');
+			jw_str(&w, name, strlen(name));
+			jw_ch(&w, ':');
+			jw_ch(&w, '[');
+			jw_i64(&w, spans);
+			jw_ch(&w, ',');
+			jw_i64(&w, busy);
+			jw_ch(&w, ']');
+		}
+	}
+	jw_ch(&w, '}');
+	if (b != NULL)
+		b->len = w.len;
+	return busy;
+}
+
+/* The split of a trace into L->sbuf, L->kbuf; returns the busy time of
+ * all its spans together, -1 when out of memory. */
+static int64_t
+split(struct loader *L, struct ivl *v, uint32_t n)
+{
+	size_t need = 64 + (size_t)n * (40 + 6 * L->maxname), nk;
+	uint32_t i, j, sum;
+	struct ivl *t;
+	int by;
+
+	/* names are escaped: up to 6 bytes a byte */
+	L->sbuf.len = L->kbuf.len = 0;
+	if (buf_reserve(&L->sbuf, need) != 0 || buf_reserve(&L->kbuf, need) != 0)
+		return -1;
+	if (n > L->capivtmp) {
+		if ((t = realloc(L->ivtmp, n * sizeof(*t))) == NULL)
+			return -1;
+		L->ivtmp = t;
+		L->capivtmp = n;
+	}
+	/* by start; then, keeping that order, grouped by stream and by kind
+	 * (counting sorts: few streams and kinds) */
+	if (n <= 24) {
+		for (i = 1; i < n; i++) {
+			struct ivl x = v[i];
+
+			for (j = i; j > 0 && v[j - 1].b > x.b; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	} else {
+		qsort(v, n, sizeof(*v), cmp_start);
+	}
+	for (by = 0; by < 2; by++) {
+		nk = by == 0 ? L->nstreams : L->nft;
+		memset(L->cnt, 0, (nk + 1) * sizeof(*L->cnt));
+		for (i = 0; i < n; i++)
+			L->cnt[by == 0 ? v[i].stream : v[i].ft]++;
+		for (i = 0, sum = 0; i < nk; i++) {
+			uint32_t c = L->cnt[i];
+
+			L->cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			L->ivtmp[L->cnt[by == 0 ? v[i].stream : v[i].ft]++] = v[i];
+		sweep(L, L->ivtmp, n, by, by == 0 ? &L->sbuf : &L->kbuf);
+	}
+	return sweep(L, v, n, 2, NULL);
+}
+
+static int
+write_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
+{
+	struct loader *L = ctx;
+	struct tracev *t = value;
+	sqlite3_stmt *s = t->in_db ? L->upd_trace : L->ins_trace;
+	char hex[33];
+	int64_t busy = 0;
+
+	if (!t->resplit && (busy = split(L, t->ivl, t->nivl)) < 0) {
+		ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		L->failed = 1;
+		return -1;
+	}
+	free(t->ivl);
+	t->ivl = NULL;
+	t->nivl = t->capivl = 0;
+	trace_hex(hex, hi, lo);
+	sqlite3_bind_int64(s, 1, t->id);
+	if (!t->in_db) {
+		sqlite3_bind_int64(s, 2, L->run);
+		sqlite3_bind_text(s, 3, hex, 32, SQLITE_STATIC);
+	}
+	if (t->root_ft >= 0) {
+		sqlite3_bind_int64(s, 4, t->root);
+		sqlite3_bind_text(s, 5, L->ft[t->root_ft].name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 6, L->streams[t->root_stream], -1,
+		    SQLITE_STATIC);
+	} else {
+		sqlite3_bind_null(s, 4);
+		sqlite3_bind_null(s, 5);
+		sqlite3_bind_null(s, 6);
+	}
+	sqlite3_bind_int64(s, 7, t->start);
+	sqlite3_bind_int64(s, 8, t->end);
+	sqlite3_bind_int64(s, 9, (int64_t)t->n);
+	if (t->resplit) {
+		sqlite3_bind_null(s, 10);
+		sqlite3_bind_null(s, 11);
+		sqlite3_bind_null(s, 12);
+	} else {
+		sqlite3_bind_int64(s, 10, busy);
+		sqlite3_bind_text(s, 11, L->sbuf.p, (int)L->sbuf.len,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(s, 12, L->kbuf.p, (int)L->kbuf.len,
+		    SQLITE_STATIC);
+	}
+	return step(L, s) == SSP_OK ? 0 : -1;
+}
+
+/* Leave the split of a trace to resplit_all(). */
+static int
+mark_resplit(struct loader *L, struct tracev *t)
+{
+	free(t->ivl);
+	t->ivl = NULL;
+	t->nivl = t->capivl = 0;
+	t->resplit = 1;
+	L->nresplit++;
+	sqlite3_bind_int64(L->ins_resplit, 1, t->id);
+	return step(L, L->ins_resplit);
+}
+
+static int
+add_ivl(struct loader *L, struct tracev *t, int64_t b, int64_t e,
+    uint32_t stream, uint32_t ft)
+{
+	if (t->resplit)
+		return SSP_OK;
+	if (t->nivl == t->capivl) {
+		uint32_t cap = t->capivl ? 2 * t->capivl : 16;
+		struct ivl *nv;
+
+		if (t->capivl >= IVL_MAX)
+			return mark_resplit(L, t);
+		if ((nv = realloc(t->ivl, cap * sizeof(*nv))) == NULL)
+			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		t->ivl = nv;
+		t->capivl = cap;
+	}
+	t->ivl[t->nivl++] = (struct ivl){ b, e, stream, ft };
+	return SSP_OK;
+}
+
+static int
+free_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
+{
+	struct tracev *t = value;
+
+	(void)ctx;
+	(void)hi;
+	(void)lo;
+	free(t->ivl);
+	t->ivl = NULL;
+	return 0;
+}
+
+static int32_t
+find_ft(const struct loader *L, const unsigned char *name)
+{
+	unsigned t;
+
+	for (t = 0; name != NULL && t < L->nft; t++)
+		if (L->ft[t].cls == C_SPAN &&
+		    strcmp(L->ft[t].name, (const char *)name) == 0)
+			return (int32_t)t;
+	return -1;
+}
+
+static int32_t
+find_stream(const struct loader *L, const unsigned char *name)
+{
+	size_t i;
+
+	for (i = 0; name != NULL && i < L->nstreams; i++)
+		if (strcmp(L->streams[i], (const char *)name) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+/* The trace of a span: from the cache, from the database (written when it
+ * was evicted), or new.  NULL on error. */
+static struct tracev *
+trace_of(struct loader *L, uint64_t hi, uint64_t lo)
+{
+	struct tracev *t = ssp_idmap_get(L->traces, hi, lo);
+	char hex[33];
+	int rc;
+
+	if (t != NULL || L->failed)
+		return t;
+	if (ssp_idmap_evicted(L->traces) > 0) {
+		sqlite3_stmt *s = L->get_trace;
+
+		trace_hex(hex, hi, lo);
+		sqlite3_bind_int64(s, 1, L->run);
+		sqlite3_bind_text(s, 2, hex, 32, SQLITE_STATIC);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW) {
+			struct tracev v = { 0 };
+
+			v.id = sqlite3_column_int64(s, 0);
+			v.root = sqlite3_column_int64(s, 1);
+			v.root_ft = find_ft(L, sqlite3_column_text(s, 2));
+			v.root_stream = find_stream(L, sqlite3_column_text(s, 3));
+			if (v.root_ft < 0 || v.root_stream < 0)
+				v.root_ft = -1;
+			v.start = sqlite3_column_int64(s, 4);
+			v.end = sqlite3_column_int64(s, 5);
+			v.n = (uint64_t)sqlite3_column_int64(s, 6);
+			v.in_db = 1;
+			sqlite3_reset(s);
+			/* Its earlier spans are gone from memory: split it at
+			 * the end, from the table. */
+			if ((t = ssp_idmap_put(L->traces, hi, lo)) != NULL) {
+				*t = v;
+				if (mark_resplit(L, t) != SSP_OK)
+					return NULL;
+			}
+			goto out;
+		}
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE) {
+			lfail_on(L, L->tdb);
+			return NULL;
+		}
+	}
+	if ((t = ssp_idmap_put(L->traces, hi, lo)) != NULL) {
+		t->id = L->next_trace++;
+		t->start = INT64_MAX;
+		t->end = INT64_MIN;
+		t->root_ft = -1;
+		L->st->traces++;
+	}
+out:
+	if (t == NULL && !L->failed)
+		ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	return t;
+}
+
+static int
+pending(struct loader *L, int what, int64_t row, uint64_t ref)
+{
+	sqlite3_bind_int(L->ins_pending, 1, what);
+	sqlite3_bind_int64(L->ins_pending, 2, row);
+	sqlite3_bind_int64(L->ins_pending, 3, (int64_t)ref);
+	L->npending++;
+	return step(L, L->ins_pending);
+}
+
+/* Row of a span id of this run, 0 if not seen (recently). */
+static int64_t
+span_row(struct loader *L, uint64_t id)
+{
+	int64_t *v = ssp_idmap_get(L->spans, 0, id);
+
+	return v != NULL ? *v : 0;
+}
+
+static void
+bind_text_or_null(sqlite3_stmt *s, int i, const char *p, size_t n, int has)
+{
+	if (has)
+		sqlite3_bind_text(s, i, p, (int)n, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static int
+flush_spans(struct loader *L)
+{
+	sqlite3_stmt *s = L->nrows == BATCH ? L->ins_spans : L->ins_span;
+	unsigned i;
+	int b = 0;
+
+	for (i = 0; i < L->nrows; i++) {
+		const struct srow *r = &L->rows[i];
+
+		sqlite3_bind_int64(s, b + 1, L->run);
+		sqlite3_bind_int64(s, b + 2, r->trace);
+		if (r->parent != 0)
+			sqlite3_bind_int64(s, b + 3, r->parent);
+		else
+			sqlite3_bind_null(s, b + 3);
+		sqlite3_bind_int64(s, b + 4, r->span_id);
+		sqlite3_bind_text(s, b + 5, r->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, b + 6, L->streams[r->stream], -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_int64(s, b + 7, r->start);
+		sqlite3_bind_int64(s, b + 8, r->dur);
+		sqlite3_bind_int64(s, b + 9, r->flags);
+		bind_text_or_null(s, b + 10, r->has_cause ? L->text.p + r->cause :
+		    NULL, r->cause_len, r->has_cause);
+		bind_text_or_null(s, b + 11, r->has_extra ? L->text.p + r->extra :
+		    NULL, r->extra_len, r->has_extra);
+		if (s == L->ins_spans)
+			b += SPAN_COLS;
+		else if (step(L, s) != SSP_OK)
+			return -1;
+	}
+	if (s == L->ins_spans && step(L, s) != SSP_OK)
+		return -1;
+	/* Rows were numbered ahead (children need their parent's id). */
+	if (L->nrows > 0 && sqlite3_last_insert_rowid(L->db) != L->next_span - 1)
+		return ssp_err_set(L->e, SSP_ERR_IO, 0, "%s: span rows were not "
+		    "numbered as expected (concurrent writer?)", L->dbname), -1;
+	L->nrows = 0;
+	L->text.len = 0;
+	return 0;
+}
+
+static int
+flush_events(struct loader *L)
+{
+	sqlite3_stmt *s = L->nerows == BATCH ? L->ins_events : L->ins_event;
+	unsigned i;
+	int b = 0;
+
+	for (i = 0; i < L->nerows; i++) {
+		const struct erow *r = &L->erows[i];
+
+		sqlite3_bind_int64(s, b + 1, L->run);
+		if (r->span != 0)
+			sqlite3_bind_int64(s, b + 2, r->span);
+		else
+			sqlite3_bind_null(s, b + 2);
+		sqlite3_bind_int64(s, b + 3, r->ts);
+		sqlite3_bind_text(s, b + 4, r->type, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, b + 5, L->streams[r->stream], -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(s, b + 6, L->etext.p + r->attrs,
+		    (int)r->attrs_len, SQLITE_STATIC);
+		if (s == L->ins_events)
+			b += EVENT_COLS;
+		else if (step(L, s) != SSP_OK)
+			return -1;
+	}
+	if (s == L->ins_events && step(L, s) != SSP_OK)
+		return -1;
+	if (L->nerows > 0 && sqlite3_last_insert_rowid(L->db) != L->next_event - 1)
+		return ssp_err_set(L->e, SSP_ERR_IO, 0, "%s: event rows were not "
+		    "numbered as expected (concurrent writer?)", L->dbname), -1;
+	L->nerows = 0;
+	L->etext.len = 0;
+	return 0;
+}
+
+/* Append the fields in mask of r as a JSON object to b. */
+static int
+add_json(struct loader *L, struct buf *b, const struct ssp_rec *r,
+    uint32_t mask, size_t *off, size_t *len)
+{
+	const struct ssp_rec_type *t = &ssp_rec_rd_file_schema(L->rr)->types[r->ftag - 1];
+	size_t n;
+
+	if (buf_reserve(b, 64) != 0)	/* b->p is not NULL below */
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (;;) {
+		n = json_fields(b->p + b->len, b->cap - b->len, t, mask, r, L->rr);
+		if (n < b->cap - b->len)
+			break;
+		if (buf_reserve(b, n + 1) != 0)
+			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	*off = b->len;
+	*len = n;
+	b->len += n;
+	return SSP_OK;
+}
+
+static int
+flush_kind(struct loader *L, struct kbatch *kb)
+{
+	sqlite3_stmt *s = kb->n == BATCH ? kb->multi : kb->one;
+	unsigned i, j;
+	int b = 0;
+
+	for (i = 0; i < kb->n; i++) {
+		const struct cell *c = &kb->cells[i * kb->ncols];
+
+		sqlite3_bind_int64(s, b + 1, kb->span[i]);
+		for (j = 0; j < kb->ncols; j++) {
+			if (c[j].type == SQLITE_INTEGER)
+				sqlite3_bind_int64(s, b + 2 + (int)j, c[j].i);
+			else if (c[j].type == SQLITE_TEXT)
+				sqlite3_bind_text(s, b + 2 + (int)j,
+				    kb->text.p + c[j].i, (int)c[j].len,
+				    SQLITE_STATIC);
+			else
+				sqlite3_bind_null(s, b + 2 + (int)j);
+		}
+		if (s == kb->multi)
+			b += (int)kb->ncols + 1;
+		else if (step(L, s) != SSP_OK)
+			return -1;
+	}
+	if (s == kb->multi && step(L, s) != SSP_OK)
+		return -1;
+	kb->n = 0;
+	kb->text.len = 0;
+	return 0;
+}
+
+static int
+flush_all_kinds(struct loader *L)
+{
+	unsigned t;
+
+	for (t = 0; t < L->nft; t++)
+		if (L->ft[t].kb != NULL && flush_kind(L, L->ft[t].kb) != 0)
+			return -1;
+	return 0;
+}
+
+static int
+add_text(struct loader *L, struct buf *b, struct cell *c, const char *p,
+    size_t n)
+{
+	if (buf_reserve(b, n) != 0)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	memcpy(b->p + b->len, p, n);
+	c->type = SQLITE_TEXT;
+	c->i = (int64_t)b->len;
+	c->len = n;
+	b->len += n;
+	return SSP_OK;
+}
+
+/* --- writing a new database directly: rows and index keys ---------------- */
+
+/*
+ * A new database (nothing to append to) is not filled with INSERTs: SQLite
+ * creates the schema, indexes included, and the run's own rows (runs,
+ * run_meta, streams) and commits; then ssp_btree fills the spans,
+ * attribute, links and events tables as the stream is read, the traces
+ * table at the end, and every index from keys sorted with ssp_ksort.  While
+ * loading, traces and pending references live in a private SQLite
+ * database (trace_of() looks evicted traces up there as usual).  SQLite
+ * then opens the file again for what is left: references resolved late,
+ * splits of evicted traces, the run's counts, ANALYZE; then the one file
+ * is synced and renamed as always.
+ *
+ * The writer knows the tables and indexes of formats/simspan.sql.  It
+ * checks what SQLite created against what it knows before the load and
+ * loads with INSERTs when a table differs; an index it does not know is
+ * rebuilt with REINDEX after the load.
+ */
+enum { T_SPANS, T_LINKS, T_EVENTS, T_TRACES, T_N };
+enum { X_TRACE, X_PARENT, X_KIND, X_STREAM, X_ORPHANS, X_LATENCY, X_TRACEID,
+	X_LSPAN, X_LTARGET, X_ESPAN, X_N };
+
+/* Tables as pragma_table_xinfo shows them: name:type:hidden:pk:no default */
+static const struct {
+	const char *name, *cols;
+	unsigned ncols;		/* stored columns */
+} dtables[T_N] = {
+	{ "spans", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,trace:INTEGER:0:0:1,"
+	    "parent:INTEGER:0:0:1,span_id:INTEGER:0:0:1,kind:TEXT:0:0:1,"
+	    "stream:TEXT:0:0:1,start_ps:INTEGER:0:0:1,dur_ps:INTEGER:0:0:1,"
+	    "end_ps:INTEGER:2:0:1,flags:INTEGER:0:0:1,cause:TEXT:0:0:1,"
+	    "extra:TEXT:0:0:1", 12 },
+	{ "links", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,span:INTEGER:0:0:1,"
+	    "target:INTEGER:0:0:1,kind:TEXT:0:0:1,span_id:INTEGER:0:0:1,"
+	    "target_span_id:INTEGER:0:0:1,target_trace_id:TEXT:0:0:1", 8 },
+	{ "events", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,span:INTEGER:0:0:1,"
+	    "ts_ps:INTEGER:0:0:1,type:TEXT:0:0:1,stream:TEXT:0:0:1,"
+	    "attrs:TEXT:0:0:1", 7 },
+	{ "traces", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,trace_id:TEXT:0:0:1,"
+	    "root:INTEGER:0:0:1,root_kind:TEXT:0:0:1,root_stream:TEXT:0:0:1,"
+	    "start_ps:INTEGER:0:0:1,end_ps:INTEGER:0:0:1,dur_ps:INTEGER:2:0:1,"
+	    "spans:INTEGER:0:0:1,busy_ps:INTEGER:0:0:1,idle_ps:INTEGER:2:0:1,"
+	    "streams:TEXT:0:0:1,kinds:TEXT:0:0:1", 12 },
+};
+
+/* Indexes: their definition (NULL: a UNIQUE constraint), key columns, and
+ * the words of their sort keys (see dkey_*). */
+static const struct {
+	const char *name, *sql, *cols;
+	unsigned nw;
+} dindex[X_N] = {
+	{ "spans_trace", "CREATE INDEX spans_trace ON spans(trace)", "trace", 1 },
+	{ "spans_parent", "CREATE INDEX spans_parent ON spans(parent)", "parent",
+	    1 },
+	{ "spans_kind", "CREATE INDEX spans_kind ON spans(kind, run, dur_ps)",
+	    "kind,run,dur_ps", 2 },
+	{ "spans_stream", "CREATE INDEX spans_stream ON spans(stream, start_ps)",
+	    "stream,start_ps", 2 },
+	{ "spans_orphans", "CREATE INDEX spans_orphans ON spans(run, kind, "
+	    "cause) WHERE flags & 1", "run,kind,cause", 2 },
+	{ "traces_latency", "CREATE INDEX traces_latency ON traces(run, "
+	    "root_kind, dur_ps)", "run,root_kind,dur_ps", 2 },
+	{ "sqlite_autoindex_traces_1", NULL, "run,trace_id", 3 },
+	{ "links_span", "CREATE INDEX links_span ON links(span)", "span", 1 },
+	{ "links_target", "CREATE INDEX links_target ON links(target)", "target",
+	    1 },
+	{ "events_span", "CREATE INDEX events_span ON events(span, ts_ps)",
+	    "span,ts_ps", 2 },
+};
+
+struct cdict {			/* distinct strings (orphan causes), ids 1.. */
+	char **s;
+	size_t *len;
+	uint32_t n, cap;
+	uint32_t *slot;		/* hash table: id, 0 free */
+	uint32_t nslot;
+};
+
+struct trow {			/* a trace row kept in memory */
+	struct tracev t;
+	uint64_t hi, lo;
+	int64_t busy;
+	size_t json, slen, klen;	/* its split: streams, kinds in tjson */
+};
+
+struct direct {
+	struct ssp_btree *bt;
+	sqlite3 *aux;		/* traces and pending references */
+	struct ssp_btree_tree *tab[T_N];
+	struct ssp_btree_tree *ix[X_N];	/* NULL: not known, REINDEXed */
+	struct ssp_ksort *ks[X_N];
+	int bad[X_N];		/* a key that does not fit: REINDEX it */
+	size_t pool;		/* bytes the sorters may still hold */
+	char **reindex;
+	size_t nreindex;
+	uint32_t *krank;	/* file type -> rank of its kind name, 1.. */
+	const char **kname;	/* rank -> kind name */
+	uint32_t nkinds;
+	uint32_t *srank;	/* stream -> rank of its name, 0.. */
+	const char **sname;
+	struct cdict causes;
+	char addr[DCOLS][24];	/* addresses of a row as text */
+	struct trow *trows;	/* the traces cached at the end */
+	size_t ntrows, captrows;
+	struct buf tjson;
+};
+
+/* Signed integers as unsigned words in the same order. */
+static uint64_t
+flip(int64_t v)
+{
+	return (uint64_t)v ^ (1ull << 63);
+}
+
+static int64_t
+unflip(uint64_t w)
+{
+	return (int64_t)(w ^ (1ull << 63));
+}
+
+/* A nullable row reference (rows are >= 1): NULL sorts first. */
+static uint64_t
+ref(int64_t row)
+{
+	return row <= 0 ? 0 : flip(row);
+}
+
+static struct ssp_btree_val
+v_int(int64_t i)
+{
+	return (struct ssp_btree_val){ SQLITE_INTEGER, i, NULL, 0 };
+}
+
+static struct ssp_btree_val
+v_null(void)
+{
+	return (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
+}
+
+static struct ssp_btree_val
+v_text(const char *p, size_t n)
+{
+	return (struct ssp_btree_val){ SQLITE_TEXT, 0, p, n };
+}
+
+static struct ssp_btree_val
+v_str(const char *p)
+{
+	return v_text(p, strlen(p));
+}
+
+static struct ssp_btree_val
+v_ref(int64_t row)
+{
+	return row > 0 ? v_int(row) : v_null();
+}
+
+static int
+dfail(struct loader *L)
+{
+	const struct ssp_err *be = ssp_btree_err(L->dw->bt);
+
+	if (L->e != NULL && be->code != SSP_OK)
+		*L->e = *be;
+	return be->code != SSP_OK ? be->code : SSP_ERR_IO;
+}
+
+static int
+dkey(struct loader *L, int x, uint64_t w0, uint64_t w1, uint64_t w2,
+    int64_t row)
+{
+	struct ssp_ksort *ks = L->dw->ks[x];
+	uint64_t k[4];
+	unsigned nw = dindex[x].nw;
+	int r;
+
+	if (ks == NULL || L->dw->bad[x])
+		return SSP_OK;
+	k[0] = w0;
+	k[1] = w1;
+	k[2] = w2;
+	k[nw] = (uint64_t)row;
+	if ((r = ssp_ksort_add(ks, k)) != SSP_OK)
+		return ssp_err_set(L->e, r, 0, "sorting index keys: %s",
+		    r == SSP_ERR_NOMEM ? "out of memory" : strerror(errno));
+	return SSP_OK;
+}
+
+static uint64_t
+str_hash(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
+	return h;
+}
+
+/* The id of a string in d (added if new), 0 when out of memory. */
+static uint32_t
+cdict_id(struct cdict *d, const char *p, size_t n)
+{
+	uint32_t i, id;
+
+	if (d->n + 1 >= d->nslot / 2) {	/* grow the hash table */
+		uint32_t ns = d->nslot ? 2 * d->nslot : 64, *nsl, k;
+
+		if ((nsl = calloc(ns, sizeof(*nsl))) == NULL)
+			return 0;
+		for (k = 1; k <= d->n; k++) {
+			i = (uint32_t)str_hash(d->s[k], d->len[k]) & (ns - 1);
+			while (nsl[i] != 0)
+				i = (i + 1) & (ns - 1);
+			nsl[i] = k;
+		}
+		free(d->slot);
+		d->slot = nsl;
+		d->nslot = ns;
+	}
+	i = (uint32_t)str_hash(p, n) & (d->nslot - 1);
+	for (; (id = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
+		if (d->len[id] == n && memcmp(d->s[id], p, n) == 0)
+			return id;
+	if (d->n + 2 > d->cap) {
+		uint32_t cap = d->cap ? 2 * d->cap : 16;
+		char **ns = realloc(d->s, cap * sizeof(*ns));
+		size_t *nl = ns != NULL ? realloc(d->len, cap * sizeof(*nl)) : NULL;
+
+		if (ns != NULL)
+			d->s = ns;
+		if (nl == NULL)
+			return 0;
+		d->len = nl;
+		d->cap = cap;
+	}
+	id = d->n + 1;
+	if ((d->s[id] = malloc(n + 1)) == NULL)
+		return 0;
+	memcpy(d->s[id], p, n);
+	d->s[id][n] = '\0';
+	d->len[id] = n;
+	d->n = id;
+	d->slot[i] = id;
+	return id;
+}
+
+static void
+cdict_free(struct cdict *d)
+{
+	uint32_t i;
+
+	for (i = 1; i <= d->n; i++)
+		free(d->s[i]);
+	free(d->s);
+	free(d->len);
+	free(d->slot);
+}
+
+/* A span row and its index keys. */
+static int
+d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
+{
+	struct direct *dw = L->dw;
+	struct ssp_btree_val v[12];
+	uint64_t krank = dw->krank[ft], run = (uint64_t)L->run;
+	uint32_t cause = 0;
+
+	v[0] = v_null();
+	v[1] = v_int(L->run);
+	v[2] = v_int(sr->trace);
+	v[3] = v_ref(sr->parent);
+	v[4] = v_int(sr->span_id);
+	v[5] = v_str(sr->kind);
+	v[6] = v_str(L->streams[sr->stream]);
+	v[7] = v_int(sr->start);
+	v[8] = v_int(sr->dur);
+	v[9] = v_int(sr->flags);
+	v[10] = sr->has_cause ? v_text(L->text.p + sr->cause, sr->cause_len) :
+	    v_null();
+	v[11] = sr->has_extra ? v_text(L->text.p + sr->extra, sr->extra_len) :
+	    v_null();
+	if (ssp_btree_row(dw->tab[T_SPANS], row, v, 12) != SSP_OK)
+		return dfail(L);
+	if (sr->flags & 1) {
+		if (sr->has_cause && (cause = cdict_id(&dw->causes,
+		    L->text.p + sr->cause, sr->cause_len)) == 0)
+			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		if (dkey(L, X_ORPHANS, run << 32 | krank, cause, 0, row) != SSP_OK)
+			return -1;
+	}
+	L->text.len = 0;
+	if (dkey(L, X_TRACE, flip(sr->trace), 0, 0, row) != SSP_OK ||
+	    dkey(L, X_PARENT, ref(sr->parent), 0, 0, row) != SSP_OK ||
+	    dkey(L, X_KIND, krank << 32 | run, flip(sr->dur), 0, row) != SSP_OK ||
+	    dkey(L, X_STREAM, dw->srank[sr->stream], flip(sr->start), 0,
+	    row) != SSP_OK)
+		return -1;
+	return SSP_OK;
+}
+
+/* The attribute row of a span: every stored column of the table. */
+static int
+d_attrs(struct loader *L, struct kbatch *kb, const struct ssp_rec *r,
+    int64_t row)
+{
+	const struct ssp_rec_type *t = &ssp_rec_rd_file_schema(L->rr)->types[r->ftag - 1];
+	struct ssp_btree_val v[DCOLS];
+	unsigned j;
+
+	for (j = 0; j < kb->dn; j++) {
+		int k = kb->dmap[j];
+		uint64_t x;
+		char enc;
+		const char *s;
+		size_t n;
+
+		v[j] = v_null();
+		if (k < 0 || (unsigned)k >= r->nf)
+			continue;
+		x = r->f[k];
+		enc = t->f[k].enc;
+		if (absent(enc, x))
+			continue;
+		if (enc == SSP_ENC_S) {
+			if ((s = ssp_rec_rd_str(L->rr, x, &n)) != NULL)
+				v[j] = v_text(s, n);
+		} else if (enc == SSP_ENC_A || enc == SSP_ENC_M) {
+			struct jw w = { L->dw->addr[j], sizeof(L->dw->addr[j]), 0 };
+
+			if (enc == SSP_ENC_A)
+				jw_ip(&w, x);
+			else
+				jw_mac(&w, x);
+			v[j] = v_text(L->dw->addr[j], w.len);
+		} else {
+			v[j] = v_int(enc == SSP_ENC_B ? x != 0 : (int64_t)x);
+		}
+	}
+	if (ssp_btree_row(kb->dt, row, v, kb->dn) != SSP_OK)
+		return dfail(L);
+	return SSP_OK;
+}
+
+static int
+d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
+    const char *kind, size_t kl, uint64_t sid, uint64_t tid, const char *hex)
+{
+	struct ssp_btree_val v[8];
+
+	v[0] = v_null();
+	v[1] = v_int(L->run);
+	v[2] = v_ref(span);
+	v[3] = v_ref(target);
+	v[4] = kind != NULL ? v_text(kind, kl) : v_null();
+	v[5] = v_int((int64_t)sid);
+	v[6] = v_int((int64_t)tid);
+	v[7] = v_text(hex, 32);
+	if (ssp_btree_row(L->dw->tab[T_LINKS], row, v, 8) != SSP_OK)
+		return dfail(L);
+	if (dkey(L, X_LSPAN, ref(span), 0, 0, row) != SSP_OK ||
+	    dkey(L, X_LTARGET, ref(target), 0, 0, row) != SSP_OK)
+		return -1;
+	return SSP_OK;
+}
+
+static int
+d_event(struct loader *L, const struct erow *er, int64_t row)
+{
+	struct ssp_btree_val v[7];
+
+	v[0] = v_null();
+	v[1] = v_int(L->run);
+	v[2] = v_ref(er->span);
+	v[3] = v_int(er->ts);
+	v[4] = v_str(er->type);
+	v[5] = v_str(L->streams[er->stream]);
+	v[6] = v_text(L->etext.p + er->attrs, er->attrs_len);
+	L->etext.len = 0;
+	if (ssp_btree_row(L->dw->tab[T_EVENTS], row, v, 7) != SSP_OK)
+		return dfail(L);
+	return dkey(L, X_ESPAN, ref(er->span), flip(er->ts), 0, row);
+}
+
+/* The attribute row of a span, typed as formats/sqlite.md says. */
+static int
+add_attrs(struct loader *L, struct kbatch *kb, const struct ssp_rec *r,
+    int64_t row)
+{
+	const struct ssp_rec_type *t = &ssp_rec_rd_file_schema(L->rr)->types[r->ftag - 1];
+	struct cell *c = &kb->cells[kb->n * kb->ncols];
+	char tmp[24];
+	unsigned j;
+
+	kb->span[kb->n] = row;
+	for (j = 0; j < kb->ncols; j++) {
+		unsigned k = kb->field[j];
+		uint64_t v = r->f[k];
+		char enc = t->f[k].enc;
+		const char *s;
+		size_t n;
+
+		c[j].type = SQLITE_NULL;
+		if (absent(enc, v))
+			continue;
+		if (enc == SSP_ENC_S) {
+			if ((s = ssp_rec_rd_str(L->rr, v, &n)) != NULL &&
+			    add_text(L, &kb->text, &c[j], s, n) != SSP_OK)
+				return -1;
+		} else if (enc == SSP_ENC_A || enc == SSP_ENC_M) {
+			struct jw w = { tmp, sizeof(tmp), 0 };
+
+			if (enc == SSP_ENC_A)
+				jw_ip(&w, v);
+			else
+				jw_mac(&w, v);
+			if (add_text(L, &kb->text, &c[j], tmp, w.len) != SSP_OK)
+				return -1;
+		} else {
+			c[j].type = SQLITE_INTEGER;
+			c[j].i = enc == SSP_ENC_B ? v != 0 : (int64_t)v;
+		}
+	}
+	if (++kb->n == BATCH)
+		return flush_kind(L, kb);
+	return SSP_OK;
+}
+
+static int
+add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
+{
+	uint64_t sid = r->f[SSP_SF_SPAN], pid = r->f[SSP_SF_PARENT];
+	uint64_t stream = r->f[SSP_SF_STREAM];
+	int64_t dur = (int64_t)r->f[SSP_SF_DUR];
+	int64_t end = (int64_t)((uint64_t)r->ts + (uint64_t)dur);
+	int64_t row = L->next_span;
+	struct tracev *t;
+	struct srow *sr;
+	int64_t *v;
+	const char *cs;
+	size_t cl;
+
+	ssp_idmap_prefetch(L->spans, 0, sid);	/* put below */
+	if (stream >= L->nstreams)
+		return infail(L, "span record refers to stream %llu; the header "
+		    "lists %llu", (unsigned long long)stream,
+		    (unsigned long long)L->nstreams);
+	if ((t = trace_of(L, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO])) == NULL)
+		return -1;
+	if (r->ts < t->start)
+		t->start = r->ts;
+	if (end > t->end)
+		t->end = end;
+	t->n++;
+	if (pid == 0 && t->root_ft < 0) {
+		t->root = row;
+		t->root_ft = (int32_t)(fi - L->ft);
+		t->root_stream = (int32_t)stream;
+	}
+	if (add_ivl(L, t, r->ts, end, (uint32_t)stream,
+	    (uint32_t)(fi - L->ft)) != SSP_OK)
+		return -1;
+	sr = &L->rows[L->nrows];
+	sr->trace = t->id;
+	sr->parent = 0;
+	if (pid != 0 && (sr->parent = span_row(L, pid)) == 0 &&
+	    pending(L, P_PARENT, row, pid) != SSP_OK)
+		return -1;
+	if ((v = ssp_idmap_put(L->spans, 0, sid)) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	*v = row;
+	sr->span_id = (int64_t)sid;
+	sr->kind = fi->name;
+	sr->stream = (uint32_t)stream;
+	sr->start = r->ts;
+	sr->dur = dur;
+	sr->flags = (int64_t)r->f[SSP_SF_FLAGS];
+	sr->has_cause = 0;
+	if (r->f[SSP_SF_CAUSE] != 0 &&
+	    (cs = ssp_rec_rd_str(L->rr, r->f[SSP_SF_CAUSE], &cl)) != NULL) {
+		if (buf_reserve(&L->text, cl) != 0)
+			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		sr->cause = L->text.len;
+		sr->cause_len = cl;
+		memcpy(L->text.p + L->text.len, cs, cl);
+		L->text.len += cl;
+		sr->has_cause = 1;
+	}
+	sr->has_extra = 0;
+	if (fi->extra != 0) {
+		if (add_json(L, &L->text, r, fi->extra, &sr->extra,
+		    &sr->extra_len) != SSP_OK)
+			return -1;
+		sr->has_extra = sr->extra_len > 2;	/* not "{}" */
+	}
+	if (L->dw != NULL) {
+		if (d_span(L, sr, (unsigned)(fi - L->ft), row) != SSP_OK ||
+		    (fi->kb != NULL && d_attrs(L, fi->kb, r, row) != SSP_OK))
+			return -1;
+	} else if (fi->kb != NULL && add_attrs(L, fi->kb, r, row) != SSP_OK) {
+		return -1;
+	}
+	L->next_span++;
+	L->st->spans++;
+	if (fi->kind < SSP_SK_NKINDS)
+		L->st->kinds[fi->kind]++;
+	else
+		L->st->other_kinds++;
+	L->stream_spans[stream]++;
+	if (L->dw == NULL && ++L->nrows == BATCH)
+		return flush_spans(L);
+	return SSP_OK;
+}
+
+static int
+add_link(struct loader *L, const struct ssp_rec *r)
+{
+	sqlite3_stmt *s = L->ins_link;
+	uint64_t sid = r->f[SSP_LF_SPAN], tid = r->f[SSP_LF_TARGET];
+	int64_t span = span_row(L, sid), target = span_row(L, tid), row;
+	const char *k = NULL;
+	size_t kl = 0;
+	char hex[33];
+
+	trace_hex(hex, r->f[SSP_LF_TRACE_HI], r->f[SSP_LF_TRACE_LO]);
+	if (r->f[SSP_LF_KIND] != 0)
+		k = ssp_rec_rd_str(L->rr, r->f[SSP_LF_KIND], &kl);
+	if (L->dw != NULL) {
+		row = L->next_link++;
+		if (d_link(L, row, span, target, k, kl, sid, tid, hex) != SSP_OK)
+			return -1;
+		goto refs;
+	}
+	sqlite3_bind_int64(s, 1, L->run);
+	if (span != 0)
+		sqlite3_bind_int64(s, 2, span);
+	else
+		sqlite3_bind_null(s, 2);
+	if (target != 0)
+		sqlite3_bind_int64(s, 3, target);
+	else
+		sqlite3_bind_null(s, 3);
+	bind_text_or_null(s, 4, k, kl, k != NULL);
+	sqlite3_bind_int64(s, 5, (int64_t)sid);
+	sqlite3_bind_int64(s, 6, (int64_t)tid);
+	sqlite3_bind_text(s, 7, hex, 32, SQLITE_STATIC);
+	if (step(L, s) != SSP_OK)
+		return -1;
+	row = sqlite3_last_insert_rowid(L->db);
+refs:
+	if ((span == 0 && pending(L, P_LINK_SPAN, row, sid) != SSP_OK) ||
+	    (target == 0 && pending(L, P_LINK_TARGET, row, tid) != SSP_OK))
+		return -1;
+	L->st->links++;
+	return SSP_OK;
+}
+
+static int
+add_event(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
+{
+	uint64_t sid = r->f[SSP_EF_SPAN], stream = r->f[SSP_EF_STREAM];
+	struct erow *er = &L->erows[L->nerows];
+	int64_t row = L->next_event;
+
+	if (stream >= L->nstreams)
+		return infail(L, "event record refers to stream %llu; the header "
+		    "lists %llu", (unsigned long long)stream,
+		    (unsigned long long)L->nstreams);
+	if ((er->span = span_row(L, sid)) == 0 &&
+	    pending(L, P_EVENT_SPAN, row, sid) != SSP_OK)
+		return -1;
+	er->ts = r->ts;
+	er->type = fi->name;
+	er->stream = (uint32_t)stream;
+	if (add_json(L, &L->etext, r, fields_from(SSP_EF_NCOMMON, r->nf),
+	    &er->attrs, &er->attrs_len) != SSP_OK)
+		return -1;
+	if (L->dw != NULL && d_event(L, er, row) != SSP_OK)
+		return -1;
+	L->next_event++;
+	L->st->events++;
+	if (L->dw == NULL && ++L->nerows == BATCH)
+		return flush_events(L);
+	return SSP_OK;
+}
+
+/*
+ * References to spans that were not in the cache when needed (written
+ * later than their user, or long before): one pass over the run's spans.
+ */
+static int
+resolve_pending(struct loader *L)
+{
+	static const char *const upd[] = {
+		[P_PARENT] = "UPDATE spans SET parent = ?1 WHERE id = ?2",
+		[P_LINK_SPAN] = "UPDATE links SET span = ?1 WHERE id = ?2",
+		[P_LINK_TARGET] = "UPDATE links SET target = ?1 WHERE id = ?2",
+		[P_EVENT_SPAN] = "UPDATE events SET span = ?1 WHERE id = ?2",
+	};
+	sqlite3_stmt *q = NULL, *u[4] = { NULL, NULL, NULL, NULL };
+	int64_t last = -1;
+	int rc, i, r = -1;
+
+	if (L->npending == 0)
+		return 0;
+	if (exec(L->db, "CREATE INDEX temp.pending_ref ON pending(ref)",
+	    L->dbname, L->e) != SSP_OK)
+		return -1;
+	for (i = 0; i < 4; i++)
+		if (prep(L, &u[i], upd[i]) != SSP_OK)
+			goto out;
+	/* CROSS JOIN keeps spans outside: one scan of the run's rows. */
+	if (prep(L, &q, "SELECT p.rowid, p.what, p.row, s.id FROM spans AS s "
+	    "CROSS JOIN temp.pending AS p ON p.ref = s.span_id "
+	    "WHERE s.id BETWEEN ?1 AND ?2 ORDER BY p.rowid, s.id") != SSP_OK)
+		goto out;
+	sqlite3_bind_int64(q, 1, L->first_span);
+	sqlite3_bind_int64(q, 2, L->next_span - 1);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int what = sqlite3_column_int(q, 1);
+
+		if (what < 0 || what > 3)
+			continue;
+		if (sqlite3_column_int64(q, 0) != last) {
+			last = sqlite3_column_int64(q, 0);
+			L->st->late++;
+		}
+		sqlite3_bind_int64(u[what], 1, sqlite3_column_int64(q, 3));
+		sqlite3_bind_int64(u[what], 2, sqlite3_column_int64(q, 2));
+		if (step(L, u[what]) != SSP_OK)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		lfail(L);
+		goto out;
+	}
+	L->st->unresolved = L->npending - L->st->late;
+	r = 0;
+out:
+	sqlite3_finalize(q);
+	for (i = 0; i < 4; i++)
+		sqlite3_finalize(u[i]);
+	return r;
+}
+
+/* Splits of the traces that could not be split in memory. */
+static int
+resplit_all(struct loader *L)
+{
+	sqlite3_stmt *q = NULL, *u = NULL;
+	struct ivl *v = NULL, *nv;
+	uint32_t n = 0, cap = 0;
+	int64_t cur = 0, busy;
+	int rc, r = -1, more;
+
+	if (L->nresplit == 0)
+		return 0;
+	if (prep(L, &q, "SELECT trace, start_ps, end_ps, stream, kind FROM spans "
+	    "WHERE id BETWEEN ?1 AND ?2 AND trace IN (SELECT trace FROM "
+	    "temp.resplit) ORDER BY trace") != SSP_OK ||
+	    prep(L, &u, "UPDATE traces SET busy_ps = ?, streams = ?, kinds = ? "
+	    "WHERE id = ?") != SSP_OK)
+		goto out;
+	sqlite3_bind_int64(q, 1, L->first_span);
+	sqlite3_bind_int64(q, 2, L->next_span - 1);
+	do {
+		rc = sqlite3_step(q);
+		more = rc == SQLITE_ROW;
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			lfail(L);
+			goto out;
+		}
+		if (n > 0 && (!more || sqlite3_column_int64(q, 0) != cur)) {
+			if ((busy = split(L, v, n)) < 0)
+				goto nomem;
+			sqlite3_bind_int64(u, 1, busy);
+			sqlite3_bind_text(u, 2, L->sbuf.p, (int)L->sbuf.len,
+			    SQLITE_STATIC);
+			sqlite3_bind_text(u, 3, L->kbuf.p, (int)L->kbuf.len,
+			    SQLITE_STATIC);
+			sqlite3_bind_int64(u, 4, cur);
+			if (step(L, u) != SSP_OK)
+				goto out;
+			n = 0;
+		}
+		if (more) {
+			int32_t st = find_stream(L, sqlite3_column_text(q, 3));
+			int32_t ft = find_ft(L, sqlite3_column_text(q, 4));
+
+			cur = sqlite3_column_int64(q, 0);
+			if (st < 0 || ft < 0)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 256;
+				if ((nv = realloc(v, cap * sizeof(*v))) == NULL)
+					goto nomem;
+				v = nv;
+			}
+			v[n++] = (struct ivl){ sqlite3_column_int64(q, 1),
+			    sqlite3_column_int64(q, 2), (uint32_t)st, (uint32_t)ft };
+		}
+	} while (more);
+	r = 0;
+	goto out;
+nomem:
+	ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(u);
+	free(v);
+	return r;
+}
+
+static int
+name_taken(struct loader *L, const char *name, int *taken)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (prep(L, &s, "SELECT 1 FROM runs WHERE name = ?") != SSP_OK)
+		return -1;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return lfail(L), -1;
+	*taken = rc == SQLITE_ROW;
+	return 0;
+}
+
+/* The run name: given, or "<input base name>@<UTC time>" made unique. */
+static int
+run_name(struct loader *L, const char *source, const char *when)
+{
+	char *name = L->st->run_name, base[200];
+	size_t cap = sizeof(L->st->run_name);
+	const char *slash;
+	int taken, i;
+
+	if (L->o->run != NULL) {
+		if (*L->o->run == '\0' || strlen(L->o->run) >= cap)
+			return ssp_err_set(L->e, SSP_ERR_INVAL, 0, "run name must "
+			    "have 1 to %zu bytes", cap - 1), -1;
+		snprintf(name, cap, "%s", L->o->run);
+		if (name_taken(L, name, &taken) != 0)
+			return -1;
+		if (taken)
+			return ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: a run named "
+			    "'%s' already exists", L->dbname, name), -1;
+		return 0;
+	}
+	slash = strrchr(source, '/');
+	snprintf(base, sizeof(base), "%s", strcmp(source, "-") == 0 ? "stdin" :
+	    slash != NULL && slash[1] != '\0' ? slash + 1 : source);
+	for (i = 1; i < 1000; i++) {
+		if (i == 1)
+			snprintf(name, cap, "%s@%s", base, when);
+		else
+			snprintf(name, cap, "%s@%s#%d", base, when, i);
+		if (name_taken(L, name, &taken) != 0)
+			return -1;
+		if (!taken)
+			return 0;
+	}
+	return ssp_err_set(L->e, SSP_ERR_LIMIT, 0, "%s: too many runs named "
+	    "'%s@%s'", L->dbname, base, when), -1;
+}
+
+/* runs, run_meta and streams rows for the header. */
+static int
+add_run(struct loader *L)
+{
+	const char *source = L->o->source != NULL ? L->o->source : "-";
+	time_t now = L->o->now != 0 ? L->o->now : time(NULL);
+	struct ssp_span_source *src = NULL;
+	sqlite3_stmt *s = NULL;
+	char when[32];
+	struct tm tm;
+	int n, i, j, r = -1;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (run_name(L, source, when) != 0)
+		return -1;
+	if (prep(L, &s, "INSERT INTO runs(name, source, loaded, tool, spans, "
+	    "links, events, traces) VALUES (?, ?, ?, ?, 0, 0, NULL, 0)") != SSP_OK)
+		return -1;
+	sqlite3_bind_text(s, 1, L->st->run_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, when, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, L->o->tool != NULL ? L->o->tool : "simspan", -1,
+	    SQLITE_STATIC);
+	if (step(L, s) != SSP_OK)
+		goto out;
+	L->run = L->st->run = sqlite3_last_insert_rowid(L->db);
+	sqlite3_finalize(s);
+	if (prep(L, &s, "INSERT INTO run_meta(run, key, value) VALUES (?,?,?)"))
+		return -1;
+	for (i = 0; i < (int)ssp_rec_rd_nmeta(L->rr); i++) {
+		const struct ssp_meta *m = ssp_rec_rd_meta_at(L->rr, (size_t)i);
+
+		sqlite3_bind_int64(s, 1, L->run);
+		sqlite3_bind_text(s, 2, m->key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, m->value, -1, SQLITE_STATIC);
+		if (step(L, s) != SSP_OK)
+			goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+
+	n = ssp_span_reader_sources(L->rr, NULL, 0);
+	if (n < 0) {
+		infail(L, "bad stream list in the header");
+		goto out;
+	}
+	src = calloc((size_t)n + 1, sizeof(*src));
+	L->streams = calloc((size_t)n + 1, sizeof(*L->streams));
+	L->stream_spans = calloc((size_t)n + 1, sizeof(*L->stream_spans));
+	if (src == NULL || L->streams == NULL || L->stream_spans == NULL) {
+		ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	ssp_span_reader_sources(L->rr, src, (size_t)n);
+	for (i = 0; i < n; i++) {
+		if ((L->streams[i] = strndup(src[i].name, src[i].namelen)) == NULL) {
+			ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+			goto out;
+		}
+		L->nstreams++;
+		for (j = 0; j < i; j++)
+			if (strcmp(L->streams[i], L->streams[j]) == 0) {
+				ssp_err_set(L->e, SSP_ERR_FORMAT, 0, "%s: the header "
+				    "lists stream '%.100s' twice", ssp_rec_rd_name(L->rr),
+				    L->streams[i]);
+				goto out;
+			}
+	}
+	if (prep(L, &s, "INSERT INTO streams(run, idx, name, sim, kind, spans) "
+	    "VALUES (?,?,?,?,?,0)") != SSP_OK)
+		goto out;
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_int64(s, 1, L->run);
+		sqlite3_bind_int(s, 2, i);
+		sqlite3_bind_text(s, 3, L->streams[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, ssp_event_sim_name(src[i].sim), -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, ssp_event_sim_kind(src[i].sim), -1, SQLITE_STATIC);
+		if (step(L, s) != SSP_OK)
+			goto out;
+	}
+	r = 0;
+out:
+	sqlite3_finalize(s);
+	free(src);
+	return r;
+}
+
+/* Counts into runs and streams. */
+static int
+finish_run(struct loader *L)
+{
+	sqlite3_stmt *s = NULL;
+	size_t i;
+	int r = -1;
+
+	if (prep(L, &s, "UPDATE runs SET spans = ?, links = ?, events = ?, "
+	    "traces = ? WHERE id = ?") != SSP_OK)
+		return -1;
+	sqlite3_bind_int64(s, 1, (int64_t)L->st->spans);
+	sqlite3_bind_int64(s, 2, (int64_t)L->st->links);
+	if (L->o->events)
+		sqlite3_bind_int64(s, 3, (int64_t)L->st->events);
+	else
+		sqlite3_bind_null(s, 3);
+	sqlite3_bind_int64(s, 4, (int64_t)L->st->traces);
+	sqlite3_bind_int64(s, 5, L->run);
+	if (step(L, s) != SSP_OK)
+		goto out;
+	sqlite3_finalize(s);
+	if (prep(L, &s, "UPDATE streams SET spans = ? WHERE run = ? AND idx = ?"))
+		return -1;
+	for (i = 0; i < L->nstreams; i++) {
+		sqlite3_bind_int64(s, 1, (int64_t)L->stream_spans[i]);
+		sqlite3_bind_int64(s, 2, L->run);
+		sqlite3_bind_int64(s, 3, (int64_t)i);
+		if (step(L, s) != SSP_OK)
+			goto out;
+	}
+	r = 0;
+out:
+	sqlite3_finalize(s);
+	return r;
+}
+
+static int
+next_id(struct loader *L, const char *sql, int64_t *out)
+{
+	if (query_int(L->db, sql, 0, out) != 0)
+		return lfail(L), -1;
+	(*out)++;
+	return 0;
+}
+
+/* --- writing a new database directly: before and after the stream ------- */
+
+struct ssp_sqlite {
+	char *name;		/* the database as the user named it */
+	char *path;		/* the database (symbolic links resolved) */
+	char *tmp;		/* where it is written */
+	int dirfd;		/* its directory, locked */
+	sqlite3 *db;
+	int fresh;		/* no previous database: index after the load */
+	int direct;		/* written directly: indexed already */
+	mode_t mode;
+};
+
+/* Open the temporary file with SQLite (no transaction yet). */
+static int
+open_tmp(struct ssp_sqlite *d, struct ssp_err *e)
+{
+	if (sqlite3_open_v2(d->tmp, &d->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		return db_fail(e, d->db, d->tmp);
+	/* No journal, no syncs: the file is renamed into place only when it
+	 * is complete, and synced once before that. */
+	return exec(d->db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+	    "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536;",
+	    d->tmp, e);
+}
+
+/* Is the one-row result of sql (bound to arg) the text want? */
+static int
+text_is(sqlite3 *db, const char *sql, const char *arg, const char *want)
+{
+	sqlite3_stmt *s;
+	const unsigned char *t;
+	int same = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    (t = sqlite3_column_text(s, 0)) != NULL)
+		same = strcmp((const char *)t, want) == 0;
+	sqlite3_finalize(s);
+	return same;
+}
+
+/* A table with row ids (not WITHOUT ROWID, no PRIMARY KEY index). */
+static int
+rowid_table(sqlite3 *db, const char *table)
+{
+	return text_is(db, "SELECT count(*) FROM pragma_index_list(?) WHERE "
+	    "origin = 'pk'", table, "0");
+}
+
+/* 1: the schema is what the direct writer knows; 0: it is not; -1 error. */
+static int
+direct_check(struct loader *L)
+{
+	int64_t n;
+	unsigned t;
+
+	if (query_int(L->db, "SELECT count(*) FROM sqlite_schema WHERE type = "
+	    "'trigger'", 0, &n) != 0)
+		return lfail(L), -1;
+	if (n != 0)
+		return 0;
+	/* a file ssp_btree_open() takes (it checks the header again) */
+	if (!text_is(L->db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
+	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
+	    "(SELECT encoding FROM pragma_encoding) || ',' || (SELECT "
+	    "freelist_count FROM pragma_freelist_count) || ?", "",
+	    "off,0,UTF-8,0"))
+		return 0;
+	for (t = 0; t < T_N; t++)
+		if (!text_is(L->db, "SELECT group_concat(name || ':' || "
+		    "ifnull(type, '') || ':' || hidden || ':' || pk || ':' || "
+		    "(dflt_value IS NULL)) FROM pragma_table_xinfo(?)",
+		    dtables[t].name, dtables[t].cols) ||
+		    !rowid_table(L->db, dtables[t].name))
+			return 0;
+	for (t = 0; t < L->nft; t++) {
+		struct kbatch *kb = L->ft[t].kb;
+
+		if (kb != NULL && (!kb->dok || !rowid_table(L->db, kb->table)))
+			return 0;
+	}
+	return 1;
+}
+
+/* A table the direct writer fills. */
+static int
+direct_table(const struct loader *L, const char *name)
+{
+	unsigned t;
+
+	for (t = 0; t < T_N; t++)
+		if (strcmp(name, dtables[t].name) == 0)
+			return 1;
+	for (t = 0; t < L->nft; t++)
+		if (L->ft[t].kb != NULL && strcmp(L->ft[t].kb->table, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Is the index x what dindex[x] says: definition, columns, BINARY, ASC? */
+static int
+index_known(sqlite3 *db, unsigned x, const char *sql)
+{
+	if ((sql == NULL) != (dindex[x].sql == NULL) ||
+	    (sql != NULL && strcmp(sql, dindex[x].sql) != 0))
+		return 0;
+	return text_is(db, "SELECT group_concat(name) FROM pragma_index_info(?)",
+	    dindex[x].name, dindex[x].cols) &&
+	    text_is(db, "SELECT count(*) FROM pragma_index_xinfo(?) WHERE key "
+	    "AND (desc OR coll <> 'BINARY')", dindex[x].name, "0");
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Ranks of the kind and stream names in SQLite's BINARY order. */
+static int
+direct_ranks(struct loader *L)
+{
+	struct direct *dw = L->dw;
+	const char **names;
+	uint32_t t, n = 0, i;
+
+	dw->krank = calloc(L->nft + 1, sizeof(*dw->krank));
+	dw->kname = calloc(L->nft + 1, sizeof(*dw->kname));
+	dw->srank = calloc(L->nstreams + 1, sizeof(*dw->srank));
+	dw->sname = calloc(L->nstreams + 1, sizeof(*dw->sname));
+	names = calloc(L->nft + 1, sizeof(*names));
+	if (dw->krank == NULL || dw->kname == NULL || dw->srank == NULL ||
+	    dw->sname == NULL || names == NULL) {
+		free(names);
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	for (t = 0; t < L->nft; t++)
+		if (L->ft[t].cls == C_SPAN)
+			names[n++] = L->ft[t].name;
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++)	/* unique, from rank 1 (0: NULL) */
+		if (dw->nkinds == 0 || strcmp(names[i],
+		    dw->kname[dw->nkinds]) != 0)
+			dw->kname[++dw->nkinds] = names[i];
+	free(names);
+	for (t = 0; t < L->nft; t++)
+		for (i = 1; L->ft[t].cls == C_SPAN && i <= dw->nkinds; i++)
+			if (strcmp(L->ft[t].name, dw->kname[i]) == 0)
+				dw->krank[t] = i;
+	for (i = 0; i < L->nstreams; i++)
+		dw->sname[i] = L->streams[i];
+	qsort(dw->sname, L->nstreams, sizeof(*dw->sname), cmp_str);
+	for (i = 0; i < L->nstreams; i++)
+		for (t = 0; t < L->nstreams; t++)
+			if (strcmp(L->streams[i], dw->sname[t]) == 0)
+				dw->srank[i] = t;
+	return SSP_OK;
+}
+
+/* Rank of a kind name (from the traces table), 0 for NULL or unknown. */
+static uint32_t
+kind_rank(const struct direct *dw, const unsigned char *name)
+{
+	uint32_t lo = 1, hi = dw->nkinds;
+
+	while (name != NULL && lo <= hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp((const char *)name, dw->kname[mid]);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
+static int
+add_reindex(struct loader *L, const char *name)
+{
+	struct direct *dw = L->dw;
+	char **nr = realloc(dw->reindex, (dw->nreindex + 1) * sizeof(*nr));
+
+	if (nr == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	dw->reindex = nr;
+	if ((nr[dw->nreindex] = strdup(name)) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	dw->nreindex++;
+	return SSP_OK;
+}
+
+static uint32_t
+root_of(sqlite3 *db, const char *type, const char *name)
+{
+	sqlite3_stmt *s;
+	int64_t root = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE "
+	    "type = ?1 AND name = ?2", -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		root = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return root > 1 && root < UINT32_MAX ? (uint32_t)root : 0;
+}
+
+/*
+ * Start writing a new database directly: 1 when that is under way (the
+ * SQLite connection d->db is closed), 0 when the load has to use INSERTs
+ * (nothing was changed), -1 on error.
+ */
+static int
+direct_begin(struct loader *L, struct ssp_sqlite *d)
+{
+	uint32_t troot[T_N], xroot[X_N], *kroot = NULL;
+	struct direct *dw;
+	sqlite3_stmt *s = NULL;
+	unsigned t, x;
+	size_t mem;
+	int rc, r = -1;
+
+	if ((rc = direct_check(L)) != 1)
+		return rc;
+	if ((dw = calloc(1, sizeof(*dw))) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	L->dw = dw;
+	/* The indexes, while the tables are empty; then which ones are known. */
+	if (create_indexes(L->db, L->e) != SSP_OK ||
+	    prep(L, &s, "SELECT name, tbl_name, rootpage, sql FROM sqlite_schema "
+	    "WHERE type = 'index'") != SSP_OK)
+		goto out;
+	memset(xroot, 0, sizeof(xroot));
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+		const char *tbl = (const char *)sqlite3_column_text(s, 1);
+		const char *sql = (const char *)sqlite3_column_text(s, 3);
+		int64_t root = sqlite3_column_int64(s, 2);
+
+		if (name == NULL || tbl == NULL || !direct_table(L, tbl))
+			continue;
+		for (x = 0; x < X_N; x++)
+			if (strcmp(name, dindex[x].name) == 0)
+				break;
+		if (x < X_N && root > 1 && root < UINT32_MAX &&
+		    index_known(L->db, x, sql))
+			xroot[x] = (uint32_t)root;
+		else if (add_reindex(L, name) != SSP_OK)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		lfail(L);
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if ((kroot = calloc(L->nft + 1, sizeof(*kroot))) == NULL) {
+		ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	for (t = 0; t < T_N; t++)
+		if ((troot[t] = root_of(L->db, "table", dtables[t].name)) == 0) {
+			ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table %s",
+			    L->dbname, dtables[t].name);
+			goto out;
+		}
+	for (t = 0; t < L->nft; t++)
+		if (L->ft[t].kb != NULL &&
+		    (kroot[t] = root_of(L->db, "table", L->ft[t].kb->table)) == 0) {
+			ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table %s",
+			    L->dbname, L->ft[t].kb->table);
+			goto out;
+		}
+	/* The run's own rows go in with SQL; then SQLite lets go of the file. */
+	if (add_run(L) != 0 ||
+	    next_id(L, "SELECT max(id) FROM spans", &L->next_span) != 0 ||
+	    next_id(L, "SELECT max(id) FROM events", &L->next_event) != 0 ||
+	    next_id(L, "SELECT max(id) FROM links", &L->next_link) != 0 ||
+	    next_id(L, "SELECT max(id) FROM traces", &L->next_trace) != 0)
+		goto out;
+	if (L->run < 1 || L->run > INT32_MAX) {
+		ssp_err_set(L->e, SSP_ERR_LIMIT, 0, "%s: run %lld", L->dbname,
+		    (long long)L->run);
+		goto out;
+	}
+	if (exec(L->db, "COMMIT", L->dbname, L->e) != SSP_OK)
+		goto out;
+	for (t = 0; t < L->nft; t++) {
+		struct kbatch *kb = L->ft[t].kb;
+
+		if (kb != NULL) {
+			sqlite3_finalize(kb->multi);
+			sqlite3_finalize(kb->one);
+			kb->multi = kb->one = NULL;
+		}
+	}
+	if (sqlite3_close(L->db) != SQLITE_OK) {
+		lfail(L);
+		goto out;
+	}
+	d->db = L->db = NULL;
+
+	/* traces and pending references: a private temporary database */
+	if (sqlite3_open_v2("", &dw->aux, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		lfail_on(L, dw->aux);
+		goto out;
+	}
+	L->tdb = dw->aux;
+	if (exec(dw->aux, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
+	    "PRAGMA cache_size = -16384; BEGIN", L->dbname, L->e) != SSP_OK ||
+	    ssp_sqlite_create(dw->aux, L->e) != SSP_OK)
+		goto out;
+
+	if (ssp_btree_open(&dw->bt, d->tmp, 0, L->e) != SSP_OK || direct_ranks(L))
+		goto out;
+	for (t = 0; t < T_N; t++)
+		if ((dw->tab[t] = ssp_btree_table(dw->bt, troot[t])) == NULL) {
+			dfail(L);
+			goto out;
+		}
+	for (t = 0; t < L->nft; t++)
+		if (L->ft[t].kb != NULL &&
+		    (L->ft[t].kb->dt = ssp_btree_table(dw->bt, kroot[t])) == NULL) {
+			dfail(L);
+			goto out;
+		}
+	mem = L->o->sort_mem ? L->o->sort_mem : SORT_MEM;
+	dw->pool = mem;
+	for (x = 0; x < X_N; x++) {
+		if (xroot[x] == 0)
+			continue;
+		if ((dw->ix[x] = ssp_btree_index(dw->bt, xroot[x])) == NULL) {
+			dfail(L);
+			goto out;
+		}
+		/* one budget for all: what the biggest indexes need */
+		if ((dw->ks[x] = ssp_ksort_new(dindex[x].nw, mem,
+		    &dw->pool)) == NULL) {
+			ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+			goto out;
+		}
+	}
+	L->st->direct = 1;
+	r = 1;
+out:
+	sqlite3_finalize(s);
+	free(kroot);
+	return r;
+}
+
+static int
+parse_hex64(const unsigned char *p, uint64_t *v)
+{
+	int i;
+
+	*v = 0;
+	for (i = 0; i < 16; i++) {
+		int c = p[i];
+
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if (c >= 'a' && c <= 'f')
+			c -= 'a' - 10;
+		else
+			return -1;
+		*v = *v << 4 | (uint64_t)c;
+	}
+	return 0;
+}
+
+/* A trace row into the file, and its index keys.  krank: the root kind's
+ * rank; hex: the trace id's 32 digits (NULL: not parsed, REINDEX). */
+static int
+d_trace_out(struct loader *L, int64_t id, const struct ssp_btree_val *v,
+    uint32_t krank, const unsigned char *hex)
+{
+	struct direct *dw = L->dw;
+	int64_t run = v[1].i, dur;
+	uint64_t hi, lo;
+
+	if (ssp_btree_row(dw->tab[T_TRACES], id, v, 12) != SSP_OK)
+		return dfail(L);
+	/* dur_ps = end_ps - start_ps, as SQLite computes it (a difference
+	 * that overflows would be a REAL: left to REINDEX) */
+	if (v[6].type != SQLITE_INTEGER || v[7].type != SQLITE_INTEGER ||
+	    __builtin_sub_overflow(v[7].i, v[6].i, &dur))
+		dw->bad[X_LATENCY] = 1;
+	else if (dkey(L, X_LATENCY, (uint64_t)run << 32 | krank, flip(dur), 0,
+	    id) != SSP_OK)
+		return -1;
+	if (hex == NULL || parse_hex64(hex, &hi) != 0 ||
+	    parse_hex64(hex + 16, &lo) != 0)
+		dw->bad[X_TRACEID] = 1;
+	else if (dkey(L, X_TRACEID, flip(run), hi, lo, id) != SSP_OK)
+		return -1;
+	return SSP_OK;
+}
+
+/*
+ * The traces still in the cache at the end (most of them) are kept in
+ * memory rather than written to the private database (the cache bounds
+ * how many); the ones evicted before are there.
+ */
+static int
+collect_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
+{
+	struct loader *L = ctx;
+	struct direct *dw = L->dw;
+	struct tracev *t = value;
+	struct trow *tr;
+	int64_t busy = 0;
+
+	if (!t->resplit && (busy = split(L, t->ivl, t->nivl)) < 0)
+		goto nomem;
+	free(t->ivl);
+	t->ivl = NULL;
+	t->nivl = t->capivl = 0;
+	if (dw->ntrows == dw->captrows) {
+		size_t cap = dw->captrows ? 2 * dw->captrows : 1024;
+
+		if ((tr = realloc(dw->trows, cap * sizeof(*tr))) == NULL)
+			goto nomem;
+		dw->trows = tr;
+		dw->captrows = cap;
+	}
+	tr = &dw->trows[dw->ntrows++];
+	tr->t = *t;
+	tr->hi = hi;
+	tr->lo = lo;
+	tr->busy = busy;
+	tr->json = dw->tjson.len;
+	tr->slen = t->resplit ? 0 : L->sbuf.len;
+	tr->klen = t->resplit ? 0 : L->kbuf.len;
+	if (buf_reserve(&dw->tjson, tr->slen + tr->klen) != 0)
+		goto nomem;
+	memcpy(dw->tjson.p + dw->tjson.len, L->sbuf.p, tr->slen);
+	memcpy(dw->tjson.p + dw->tjson.len + tr->slen, L->kbuf.p, tr->klen);
+	dw->tjson.len += tr->slen + tr->klen;
+	return 0;
+nomem:
+	ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	L->failed = 1;
+	return -1;
+}
+
+static int
+cmp_trow(const void *a, const void *b)
+{
+	const struct trow *x = a, *y = b;
+
+	return x->t.id < y->t.id ? -1 : x->t.id > y->t.id;
+}
+
+/* A trace row from memory as values (hex: 33 bytes for its id). */
+static uint32_t
+trow_values(struct loader *L, const struct trow *tr, struct ssp_btree_val *v,
+    char *hex)
+{
+	const struct tracev *t = &tr->t;
+
+	trace_hex(hex, tr->hi, tr->lo);
+	v[0] = v_null();
+	v[1] = v_int(L->run);
+	v[2] = v_text(hex, 32);
+	if (t->root_ft >= 0) {
+		v[3] = v_int(t->root);
+		v[4] = v_str(L->ft[t->root_ft].name);
+		v[5] = v_str(L->streams[t->root_stream]);
+	} else {
+		v[3] = v[4] = v[5] = v_null();
+	}
+	v[6] = v_int(t->start);
+	v[7] = v_int(t->end);
+	v[8] = v_int((int64_t)t->n);
+	if (t->resplit) {
+		v[9] = v[10] = v[11] = v_null();
+	} else {
+		v[9] = v_int(tr->busy);
+		v[10] = v_text(L->dw->tjson.p + tr->json, tr->slen);
+		v[11] = v_text(L->dw->tjson.p + tr->json + tr->slen, tr->klen);
+	}
+	return t->root_ft >= 0 ? L->dw->krank[t->root_ft] : 0;
+}
+
+/* The traces into the file in id order: those in memory merged with those
+ * in the private database (a trace in both: the one in memory is newer). */
+static int
+d_traces(struct loader *L)
+{
+	struct direct *dw = L->dw;
+	struct ssp_btree_val v[12];
+	sqlite3_stmt *s = NULL;
+	size_t i = 0;
+	int rc, c, r = -1;
+	char hex[33];
+
+	qsort(dw->trows, dw->ntrows, sizeof(*dw->trows), cmp_trow);
+	if (prep_on(L, dw->aux, &s, "SELECT id, run, trace_id, root, root_kind, "
+	    "root_stream, start_ps, end_ps, spans, busy_ps, streams, kinds "
+	    "FROM traces ORDER BY id") != SSP_OK)
+		return -1;
+	rc = sqlite3_step(s);
+	for (;;) {
+		int64_t aid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) :
+		    INT64_MAX;
+		const unsigned char *h;
+
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			lfail_on(L, dw->aux);
+			goto out;
+		}
+		if (i < dw->ntrows && dw->trows[i].t.id <= aid) {
+			uint32_t kr = trow_values(L, &dw->trows[i], v, hex);
+
+			if (d_trace_out(L, dw->trows[i].t.id, v, kr,
+			    (const unsigned char *)hex) != SSP_OK)
+				goto out;
+			if (dw->trows[i++].t.id == aid)
+				rc = sqlite3_step(s);	/* the older row */
+			continue;
+		}
+		if (rc != SQLITE_ROW)
+			break;
+		v[0] = v_null();
+		for (c = 1; c < 12; c++) {
+			switch (sqlite3_column_type(s, c)) {
+			case SQLITE_INTEGER:
+				v[c] = v_int(sqlite3_column_int64(s, c));
+				break;
+			case SQLITE_TEXT:
+				v[c] = v_text((const char *)sqlite3_column_text(s, c),
+				    (size_t)sqlite3_column_bytes(s, c));
+				break;
+			default:	/* what this loader writes: NULL */
+				v[c] = v_null();
+			}
+		}
+		h = sqlite3_column_text(s, 2);
+		if (d_trace_out(L, aid, v, kind_rank(dw, sqlite3_column_text(s, 4)),
+		    h != NULL && sqlite3_column_bytes(s, 2) == 32 ? h : NULL) !=
+		    SSP_OK)
+			goto out;
+		rc = sqlite3_step(s);
+	}
+	r = 0;
+out:
+	sqlite3_finalize(s);
+	return r;
+}
+
+static int
+d_entry(struct loader *L, unsigned x, const uint64_t *k, unsigned nw,
+    const uint32_t *byrank)
+{
+	struct direct *dw = L->dw;
+	struct ssp_btree_val v[5];
+	uint32_t id;
+	char hex[33];
+	unsigned n = 0;
+
+	switch (x) {
+	case X_TRACE:
+		v[n++] = v_int(unflip(k[0]));
+		break;
+	case X_PARENT:
+	case X_LSPAN:
+	case X_LTARGET:
+		v[n++] = k[0] != 0 ? v_int(unflip(k[0])) : v_null();
+		break;
+	case X_KIND:
+		v[n++] = v_str(dw->kname[k[0] >> 32]);
+		v[n++] = v_int((int64_t)(k[0] & 0xffffffff));
+		v[n++] = v_int(unflip(k[1]));
+		break;
+	case X_STREAM:
+		v[n++] = v_str(dw->sname[k[0]]);
+		v[n++] = v_int(unflip(k[1]));
+		break;
+	case X_ORPHANS:
+		v[n++] = v_int((int64_t)(k[0] >> 32));
+		v[n++] = v_str(dw->kname[k[0] & 0xffffffff]);
+		id = byrank[k[1]];
+		v[n++] = id != 0 ? v_text(dw->causes.s[id], dw->causes.len[id]) :
+		    v_null();
+		break;
+	case X_LATENCY:
+		v[n++] = v_int((int64_t)(k[0] >> 32));
+		v[n++] = (k[0] & 0xffffffff) != 0 ?
+		    v_str(dw->kname[k[0] & 0xffffffff]) : v_null();
+		v[n++] = v_int(unflip(k[1]));
+		break;
+	case X_TRACEID:
+		v[n++] = v_int(unflip(k[0]));
+		trace_hex(hex, k[1], k[2]);
+		v[n++] = v_text(hex, 32);
+		break;
+	case X_ESPAN:
+		v[n++] = k[0] != 0 ? v_int(unflip(k[0])) : v_null();
+		v[n++] = v_int(unflip(k[1]));
+		break;
+	}
+	v[n++] = v_int((int64_t)k[nw]);
+	if (ssp_btree_entry(dw->ix[x], v, n) != SSP_OK)
+		return dfail(L);
+	return SSP_OK;
+}
+
+static const struct cdict *cmp_dict;
+
+static int
+cmp_cause(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	size_t n = cmp_dict->len[x] < cmp_dict->len[y] ? cmp_dict->len[x] :
+	    cmp_dict->len[y];
+	int c = memcmp(cmp_dict->s[x], cmp_dict->s[y], n);
+
+	if (c != 0)
+		return c;
+	return cmp_dict->len[x] < cmp_dict->len[y] ? -1 :
+	    cmp_dict->len[x] > cmp_dict->len[y];
+}
+
+/*
+ * The orphans' causes were numbered as they came; the index wants them in
+ * text order.  Renumber by rank and sort again when the orders differ.
+ * Sets *byrank (rank -> string id) and may replace the sorter.
+ */
+static int
+rank_causes(struct loader *L, uint32_t **byrank, unsigned *nw)
+{
+	struct direct *dw = L->dw;
+	struct cdict *d = &dw->causes;
+	struct ssp_ksort *ks = dw->ks[X_ORPHANS], *ns;
+	uint32_t *order, *rank, i;
+	const uint64_t *k;
+	int same = 1;
+
+	order = calloc(d->n + 1, sizeof(*order));
+	rank = calloc(d->n + 1, sizeof(*rank));
+	if (order == NULL || rank == NULL)
+		goto nomem;
+	for (i = 0; i <= d->n; i++)
+		order[i] = i;
+	cmp_dict = d;
+	qsort(order + 1, d->n, sizeof(*order), cmp_cause);
+	for (i = 0; i <= d->n; i++) {
+		rank[order[i]] = i;
+		same &= order[i] == i;
+	}
+	*byrank = order;
+	if (same) {
+		free(rank);
+		return ssp_ksort_done(ks);
+	}
+	/* (run, kind, rank, row): the row is a key word, the input is no
+	 * longer in row order */
+	if ((ns = ssp_ksort_new(3, L->o->sort_mem ? L->o->sort_mem : SORT_MEM,
+	    &dw->pool)) == NULL)
+		goto nomem;
+	if (ssp_ksort_done(ks) != SSP_OK) {
+		ssp_ksort_free(ns);
+		free(rank);
+		return ssp_ksort_status(ks);
+	}
+	while ((k = ssp_ksort_next(ks)) != NULL) {
+		uint64_t nk[4] = { k[0], rank[k[1]], k[2], k[2] };
+
+		if (ssp_ksort_add(ns, nk) != SSP_OK)
+			break;
+	}
+	free(rank);
+	if (ssp_ksort_status(ks) != SSP_OK || ssp_ksort_status(ns) != SSP_OK) {
+		int st = ssp_ksort_status(ks) != SSP_OK ? ssp_ksort_status(ks) :
+		    ssp_ksort_status(ns);
+
+		ssp_ksort_free(ns);
+		return st;
+	}
+	ssp_ksort_free(ks);
+	dw->ks[X_ORPHANS] = ns;
+	*nw = 3;
+	return ssp_ksort_done(ns);
+nomem:
+	free(order);
+	free(rank);
+	return SSP_ERR_NOMEM;
+}
+
+/* Index x from its sorted keys. */
+static int
+d_index(struct loader *L, unsigned x)
+{
+	struct direct *dw = L->dw;
+	const uint64_t *k;
+	uint32_t *byrank = NULL;
+	unsigned nw = dindex[x].nw;
+	int r;
+
+	if (dw->ix[x] == NULL)
+		return SSP_OK;	/* not known: REINDEXed */
+	if (dw->bad[x])
+		return add_reindex(L, dindex[x].name);
+	r = x == X_ORPHANS ? rank_causes(L, &byrank, &nw) :
+	    ssp_ksort_done(dw->ks[x]);
+	while (r == SSP_OK && (k = ssp_ksort_next(dw->ks[x])) != NULL)
+		r = d_entry(L, x, k, nw, byrank);
+	if (r == SSP_OK)
+		r = ssp_ksort_status(dw->ks[x]);
+	free(byrank);
+	ssp_ksort_free(dw->ks[x]);
+	dw->ks[x] = NULL;
+	if (r != SSP_OK && L->e != NULL && L->e->code == SSP_OK)
+		ssp_err_set(L->e, r, 0, "%s: index %s: %s", L->dbname,
+		    dindex[x].name, r == SSP_ERR_NOMEM ? "out of memory" :
+		    strerror(errno));
+	return r;
+}
+
+/* Move the pending references and traces to split into db's temp tables. */
+static int
+copy_pending(struct loader *L, sqlite3 *db)
+{
+	sqlite3_stmt *q = NULL, *u = NULL;
+	int rc, r = -1, c;
+
+	if (exec(db, "CREATE TEMP TABLE IF NOT EXISTS pending(what INTEGER, "
+	    "row INTEGER, ref INTEGER); "
+	    "CREATE TEMP TABLE IF NOT EXISTS resplit(trace INTEGER PRIMARY KEY)",
+	    L->dbname, L->e) != SSP_OK)
+		return -1;
+	if (L->npending > 0) {
+		if (prep_on(L, L->tdb, &q, "SELECT what, row, ref FROM "
+		    "temp.pending ORDER BY rowid") != SSP_OK ||
+		    prep_on(L, db, &u, "INSERT INTO temp.pending(what, row, ref) "
+		    "VALUES (?,?,?)") != SSP_OK)
+			goto out;
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			for (c = 0; c < 3; c++)
+				sqlite3_bind_int64(u, c + 1, sqlite3_column_int64(q, c));
+			if (step(L, u) != SSP_OK)
+				goto out;
+		}
+		if (rc != SQLITE_DONE) {
+			lfail_on(L, L->tdb);
+			goto out;
+		}
+		sqlite3_finalize(q);
+		sqlite3_finalize(u);
+		q = u = NULL;
+	}
+	if (L->nresplit > 0) {
+		if (prep_on(L, L->tdb, &q, "SELECT trace FROM temp.resplit") !=
+		    SSP_OK || prep_on(L, db, &u, "INSERT OR IGNORE INTO "
+		    "temp.resplit(trace) VALUES (?)") != SSP_OK)
+			goto out;
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			sqlite3_bind_int64(u, 1, sqlite3_column_int64(q, 0));
+			if (step(L, u) != SSP_OK)
+				goto out;
+		}
+		if (rc != SQLITE_DONE) {
+			lfail_on(L, L->tdb);
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	sqlite3_finalize(q);
+	sqlite3_finalize(u);
+	return r;
+}
+
+/*
+ * The stream is read: traces and indexes into the file, the file closed;
+ * SQLite opens it again (in a transaction) for the rest.
+ */
+static int
+direct_finish(struct loader *L, struct ssp_sqlite *d)
+{
+	struct direct *dw = L->dw;
+	unsigned x;
+	size_t i;
+	int r;
+
+	if (ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
+	    d_traces(L) != 0)
+		return -1;
+	for (x = 0; x < X_N; x++)
+		if (d_index(L, x) != SSP_OK)
+			return -1;
+	r = ssp_btree_close(dw->bt, L->e);
+	dw->bt = NULL;
+	if (r != SSP_OK)
+		return -1;
+	if (open_tmp(d, L->e) != SSP_OK ||
+	    exec(d->db, "BEGIN", L->dbname, L->e) != SSP_OK)
+		return -1;
+	L->db = d->db;
+	for (i = 0; i < dw->nreindex; i++) {
+		char sql[200];
+
+		snprintf(sql, sizeof(sql), "REINDEX \"%.150s\"", dw->reindex[i]);
+		if (exec(L->db, sql, L->dbname, L->e) != SSP_OK)
+			return -1;
+	}
+	if (copy_pending(L, L->db) != 0)
+		return -1;
+	d->direct = 1;
+	return 0;
+}
+
+static void
+direct_free(struct loader *L)
+{
+	struct direct *dw = L->dw;
+	size_t i;
+
+	if (dw == NULL)
+		return;
+	ssp_btree_abort(dw->bt);
+	for (i = 0; i < X_N; i++)
+		ssp_ksort_free(dw->ks[i]);
+	for (i = 0; i < dw->nreindex; i++)
+		free(dw->reindex[i]);
+	free(dw->reindex);
+	free(dw->krank);
+	free(dw->kname);
+	free(dw->srank);
+	free(dw->sname);
+	cdict_free(&dw->causes);
+	free(dw->trows);
+	free(dw->tjson.p);
+	if (dw->aux != NULL)
+		sqlite3_close(dw->aux);
+	free(dw);
+	L->dw = NULL;
+}
+
+/* What split() needs: counters, the longest name. */
+static int
+prepare_split(struct loader *L)
+{
+	size_t i;
+
+	L->cnt = calloc((L->nstreams > L->nft ? L->nstreams : L->nft) + 1,
+	    sizeof(*L->cnt));
+	if (L->cnt == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (i = 0; i < L->nstreams; i++)
+		if (strlen(L->streams[i]) > L->maxname)
+			L->maxname = strlen(L->streams[i]);
+	for (i = 0; i < L->nft; i++)
+		if (L->ft[i].name != NULL && strlen(L->ft[i].name) > L->maxname)
+			L->maxname = strlen(L->ft[i].name);
+	return SSP_OK;
+}
+
+/* Load into db, or into the new database d directly when it can be. */
+static int
+load(sqlite3 *db, const char *name, struct ssp_rec_rd *rr,
+    const struct ssp_sqlite_opts *o, struct ssp_sqlite_stats *st,
+    struct ssp_err *e, struct ssp_sqlite *d)
+{
+	struct loader L;
+	struct ssp_rec r;
+	int got, rc = -1;
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	memset(&L, 0, sizeof(L));
+	L.db = L.tdb = db;
+	L.dbname = name;
+	L.rr = rr;
+	L.o = o;
+	L.st = st;
+	L.e = e;
+	L.spans = ssp_idmap_new(sizeof(int64_t), o->span_cache ? o->span_cache :
+	    SPAN_CACHE, NULL, NULL);
+	L.traces = ssp_idmap_new(sizeof(struct tracev), o->trace_cache ?
+	    o->trace_cache : TRACE_CACHE, write_trace, &L);
+	if (L.spans == NULL || L.traces == NULL) {
+		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	if (classify(&L) != SSP_OK)
+		goto out;
+	if (d != NULL && d->fresh && !o->sql_only &&
+	    direct_begin(&L, d) < 0)
+		goto out;
+	if (L.dw == NULL && (prepare_rows(&L) != SSP_OK || add_run(&L) != 0 ||
+	    next_id(&L, "SELECT max(id) FROM spans", &L.next_span) != 0 ||
+	    next_id(&L, "SELECT max(id) FROM events", &L.next_event) != 0 ||
+	    next_id(&L, "SELECT max(id) FROM traces", &L.next_trace) != 0))
+		goto out;
+	if (prepare_traces(&L) != SSP_OK || prepare_split(&L) != SSP_OK)
+		goto out;
+	L.first_span = L.next_span;
+	while ((got = ssp_rec_rd_next(rr, &r, e)) == 1) {
+		const struct ftinfo *fi = &L.ft[r.ftag - 1];
+		int x = SSP_OK;
+
+		if (++st->records % TICK == 0 && o->tick != NULL)
+			o->tick(o->tick_ctx, st);
+		switch (fi->cls) {
+		case C_SPAN:
+			x = add_span(&L, &r, fi);
+			break;
+		case C_LINK:
+			x = add_link(&L, &r);
+			break;
+		case C_EVENT:
+			if (o->events)
+				x = add_event(&L, &r, fi);
+			else
+				st->events_skipped++;
+			break;
+		default:
+			st->unknown++;
+		}
+		if (x != SSP_OK)
+			goto out;
+	}
+	if (got < 0)
+		goto out;
+	if (L.dw != NULL) {
+		if (direct_finish(&L, d) != 0)
+			goto out;
+	} else if (flush_spans(&L) != 0 || flush_all_kinds(&L) != 0 ||
+	    flush_events(&L) != 0 ||
+	    ssp_idmap_drain(L.traces, write_trace, &L) != 0) {
+		goto out;
+	}
+	if (resplit_all(&L) != 0 || resolve_pending(&L) != 0 ||
+	    finish_run(&L) != 0)
+		goto out;
+	rc = SSP_OK;
+out:
+	finalize_all(&L);
+	free_kinds(&L);
+	direct_free(&L);
+	if (L.traces != NULL)
+		ssp_idmap_drain(L.traces, free_trace, NULL);
+	ssp_idmap_free(L.spans);
+	ssp_idmap_free(L.traces);
+	free(L.sbuf.p);
+	free(L.kbuf.p);
+	free(L.ivtmp);
+	free(L.cnt);
+	for (i = 0; i < L.nstreams; i++)
+		free(L.streams[i]);
+	free(L.streams);
+	free(L.stream_spans);
+	free(L.ft);
+	free(L.text.p);
+	free(L.etext.p);
+	if (rc != SSP_OK && e != NULL && e->code == SSP_OK)
+		ssp_err_set(e, SSP_ERR_IO, 0, "%s: load failed", L.dbname);
+	return rc != SSP_OK ? (e != NULL ? e->code : SSP_ERR_IO) : SSP_OK;
+}
+
+int
+ssp_sqlite_load_db(sqlite3 *db, struct ssp_rec_rd *rr,
+    const struct ssp_sqlite_opts *o, struct ssp_sqlite_stats *st,
+    struct ssp_err *e)
+{
+	return load(db, dbname(db), rr, o, st, e, NULL);
+}
+
+/* --- database files: copy-on-write ------------------------------------ */
+
+static int
+sys_fail(struct ssp_err *e, const char *what, const char *path)
+{
+	return ssp_err_set(e, SSP_ERR_IO, 0, "%s%s%s: %s", what, *what ? " " : "",
+	    path, strerror(errno));
+}
+
+/* Check an existing database and copy it into d->db. */
+static int
+copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
+{
+	sqlite3 *src = NULL;
+	sqlite3_backup *b;
+	int64_t app, ver, nobj;
+	int want = ssp_sqlite_schema_version(), r = SSP_ERR_IO, fd;
+	unsigned char hdr[20];
+
+	/*
+	 * A WAL database cannot be replaced by rename: its -wal file would be
+	 * replayed onto the new file.  Look at the header before SQLite opens
+	 * it (opening creates the -wal and -shm files).
+	 */
+	if ((fd = open(d->path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		ssize_t n = read(fd, hdr, sizeof(hdr));
+
+		close(fd);
+		if (n == (ssize_t)sizeof(hdr) &&
+		    memcmp(hdr, "SQLite format 3", 16) == 0 && hdr[18] == 2)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: in WAL mode; "
+			    "span2sqlite replaces the file when it appends: run "
+			    "sqlite3 %s 'PRAGMA journal_mode = DELETE' first",
+			    d->name, d->name);
+	}
+	if (sqlite3_open_v2(d->path, &src, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		db_fail(e, src, d->name);
+		goto out;
+	}
+	if (query_int(src, "PRAGMA application_id", 0, &app) != 0 ||
+	    query_int(src, "PRAGMA user_version", 0, &ver) != 0 ||
+	    query_int(src, "SELECT count(*) FROM sqlite_schema", 0, &nobj) != 0) {
+		db_fail(e, src, d->name);
+		goto out;
+	}
+	if (app == 0 && nobj == 0) {	/* an empty database: start afresh */
+		d->fresh = 1;
+		r = SSP_OK;
+		goto out;
+	}
+	if (app != APP_ID) {
+		r = ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: not a simspan database "
+		    "(application_id 0x%" PRIx64 ", expected 0x%x)", d->name,
+		    (uint64_t)app, APP_ID);
+		goto out;
+	}
+	if (ver != want) {
+		r = ssp_err_set(e, SSP_ERR_VERSION, 0, "%s: schema version %" PRId64
+		    ", this program writes version %d%s", d->name, ver, want,
+		    ver > want ? "; use a newer span2sqlite" :
+		    "; no upgrade path, load into a new database");
+		goto out;
+	}
+	b = sqlite3_backup_init(d->db, "main", src, "main");
+	if (b == NULL) {
+		db_fail(e, d->db, d->name);
+		goto out;
+	}
+	if (sqlite3_backup_step(b, -1) != SQLITE_DONE) {
+		sqlite3_backup_finish(b);
+		db_fail(e, d->db, d->name);
+		goto out;
+	}
+	if (sqlite3_backup_finish(b) != SQLITE_OK) {
+		db_fail(e, d->db, d->name);
+		goto out;
+	}
+	r = SSP_OK;
+out:
+	sqlite3_close(src);
+	return r;
+}
+
+int
+ssp_sqlite_open(struct ssp_sqlite **dp, const char *path, struct ssp_err *e)
+{
+	struct ssp_sqlite *d;
+	struct stat st;
+	char *slash;
+	int fd, r = SSP_ERR_IO;
+	mode_t um;
+
+	*dp = NULL;
+	if (path == NULL || *path == '\0')
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "empty database name");
+	if ((d = calloc(1, sizeof(*d))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	d->dirfd = -1;
+	if ((d->name = strdup(path)) == NULL) {
+		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto fail;
+	}
+	/* Replace the file a symbolic link points to, not the link. */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if ((d->path = realpath(path, NULL)) == NULL) {
+			r = sys_fail(e, "", path);
+			goto fail;
+		}
+	} else if ((d->path = strdup(path)) == NULL) {
+		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto fail;
+	}
+	if (stat(d->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: not a regular file", path);
+		goto fail;
+	}
+	/* Lock the directory: concurrent loads into it take turns. */
+	if ((slash = strrchr(d->path, '/')) != NULL) {
+		*slash = '\0';
+		d->dirfd = open(slash == d->path ? "/" : d->path,
+		    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		*slash = '/';
+	} else {
+		d->dirfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (d->dirfd < 0) {
+		r = sys_fail(e, "directory of", path);
+		goto fail;
+	}
+	while (flock(d->dirfd, LOCK_EX) != 0 && errno == EINTR)
+		;
+	if (asprintf(&d->tmp, "%s.tmp.XXXXXX", d->path) < 0) {
+		d->tmp = NULL;
+		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto fail;
+	}
+	if ((fd = mkstemp(d->tmp)) < 0) {
+		r = sys_fail(e, "cannot create", d->tmp);
+		free(d->tmp);
+		d->tmp = NULL;
+		goto fail;
+	}
+	close(fd);
+	um = umask(0);
+	umask(um);
+	d->mode = 0666 & ~um;
+	d->fresh = 1;
+	if (stat(d->path, &st) == 0) {
+		d->mode = st.st_mode & 07777;
+		d->fresh = st.st_size == 0;
+	}
+	if ((r = open_tmp(d, e)) != SSP_OK)
+		goto fail;
+	if (!d->fresh && (r = copy_existing(d, e)) != SSP_OK)
+		goto fail;
+	if ((r = exec(d->db, "PRAGMA journal_mode = OFF; BEGIN", d->tmp, e))
+	    != SSP_OK || (d->fresh && (r = ssp_sqlite_create(d->db, e)) != SSP_OK))
+		goto fail;
+	*dp = d;
+	return SSP_OK;
+fail:
+	ssp_sqlite_abort(d);
+	return r;
+}
+
+const char *ssp_sqlite_tmp_path(const struct ssp_sqlite *d) { return d->tmp; }
+
+int
+ssp_sqlite_load(struct ssp_sqlite *d, struct ssp_rec_rd *rr,
+    const struct ssp_sqlite_opts *o, struct ssp_sqlite_stats *st,
+    struct ssp_err *e)
+{
+	return load(d->db, d->name, rr, o, st, e, d);
+}
+
+int
+ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
+{
+	int fd, r;
+
+	if (d->db == NULL) {	/* the load failed half way */
+		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: nothing loaded", d->name);
+		goto fail;
+	}
+	if (d->fresh && !d->direct && (r = create_indexes(d->db, e)) != SSP_OK)
+		goto fail;
+	if ((r = analyze(d->db, e)) != SSP_OK)
+		goto fail;
+	if ((r = exec(d->db, "COMMIT", d->name, e)) != SSP_OK)
+		goto fail;
+	if (sqlite3_close(d->db) != SQLITE_OK) {
+		r = db_fail(e, d->db, d->name);
+		goto fail;
+	}
+	d->db = NULL;
+	r = SSP_ERR_IO;
+	if ((fd = open(d->tmp, O_RDWR | O_CLOEXEC)) < 0) {
+		sys_fail(e, "", d->tmp);
+		goto fail;
+	}
+	if (fchmod(fd, d->mode) != 0 || fsync(fd) != 0) {
+		sys_fail(e, "", d->tmp);
+		close(fd);
+		goto fail;
+	}
+	close(fd);
+	if (rename(d->tmp, d->path) != 0) {
+		sys_fail(e, "cannot rename to", d->name);
+		goto fail;
+	}
+	free(d->tmp);
+	d->tmp = NULL;
+	fsync(d->dirfd);	/* the rename itself; best effort */
+	ssp_sqlite_abort(d);
+	return SSP_OK;
+fail:
+	ssp_sqlite_abort(d);
+	return e != NULL ? e->code : r;
+}
+
+void
+ssp_sqlite_abort(struct ssp_sqlite *d)
+{
+	if (d == NULL)
+		return;
+	if (d->db != NULL)
+		sqlite3_close(d->db);
+	if (d->tmp != NULL) {
+		unlink(d->tmp);
+		free(d->tmp);
+	}
+	if (d->dirfd >= 0)
+		close(d->dirfd);	/* releases the lock */
+	free(d->path);
+	free(d->name);
+	free(d);
+}

@@ -1,0 +1,448 @@
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cli.h"
+#include "io/lines.h"
+#include "source/conv.h"
+
+struct ssp_conv {
+	struct ssp_conv_cfg cfg;
+	struct ssp_parser *parser;
+	struct ssp_rec_wr *w;
+	struct ssp_pline pl;
+	struct ssp_conv_stats st;
+	uint32_t strmask[SSP_EV_NTYPES];	/* string fields per type */
+	unsigned nf[SSP_EV_NTYPES];
+	uint64_t *wid;				/* atom -> writer string id */
+	size_t nwid;
+	uint8_t *hold;				/* events before the sync line */
+	size_t hlen, hmax;
+	uint64_t flushed;			/* records at the last flush */
+	struct ssp_conv_example *ex;		/* [reason][examples] */
+	uint8_t nex[SSP_SKIP_N];
+	char offset_buf[32], from_buf[48];
+};
+
+static int
+open_writer(struct ssp_conv *c, struct ssp_err *e)
+{
+	struct ssp_meta *m;
+	size_t n = c->cfg.nmeta;
+	int r;
+
+	if ((m = calloc(n + 2, sizeof(*m))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	if (n > 0)
+		memcpy(m, c->cfg.meta, n * sizeof(*m));
+	snprintf(c->offset_buf, sizeof(c->offset_buf), "%" PRId64, c->st.offset);
+	if (c->cfg.offset_mode == SSP_OFFSET_SYNC)
+		snprintf(c->from_buf, sizeof(c->from_buf), "sync line %" PRIu64,
+		    c->st.offset_line);
+	else
+		snprintf(c->from_buf, sizeof(c->from_buf), "%s",
+		    c->cfg.offset_mode == SSP_OFFSET_FIXED ? "option" : "none");
+	m[n++] = (struct ssp_meta){ "time-offset", c->offset_buf };
+	m[n++] = (struct ssp_meta){ "time-offset-from", c->from_buf };
+	r = ssp_event_writer_open(&c->w, c->cfg.out, c->cfg.stream, c->cfg.sim,
+	    c->cfg.producer, m, n, e);
+	free(m);
+	return r;
+}
+
+int
+ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
+    struct ssp_err *e)
+{
+	struct ssp_parser_cfg pc = { cfg->atoms, cfg->syms, cfg->insn };
+	struct ssp_conv *c;
+	unsigned t, k;
+
+	*cp = NULL;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	c->cfg = *cfg;
+	if (c->cfg.examples == 0)
+		c->cfg.examples = SSP_CONV_EXAMPLES;
+	if (c->cfg.examples > 255)
+		c->cfg.examples = 255;
+	c->hmax = cfg->hold_max ? cfg->hold_max : SSP_CONV_HOLD_MAX;
+	for (t = 0; t < SSP_EV_NTYPES; t++) {
+		const struct ssp_rec_type *rt = &ssp_event_schema.types[t];
+
+		c->nf[t] = rt->nf;
+		for (k = 0; k < rt->nf; k++)
+			if (rt->f[k].enc == SSP_ENC_S)
+				c->strmask[t] |= 1u << k;
+	}
+	c->ex = calloc((size_t)SSP_SKIP_N * c->cfg.examples, sizeof(*c->ex));
+	if (c->ex == NULL) {
+		free(c);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	if (ssp_parser_new(&c->parser, cfg->sim, &pc, e) != SSP_OK) {
+		ssp_conv_free(c);
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	}
+	if (cfg->offset_mode == SSP_OFFSET_FIXED) {
+		c->st.offset = cfg->offset;
+		c->st.offset_known = 1;
+	} else if (cfg->offset_mode == SSP_OFFSET_NONE) {
+		c->st.offset_known = 1;
+	}
+	if (c->st.offset_known && open_writer(c, e) != SSP_OK) {
+		ssp_conv_free(c);
+		return e != NULL ? e->code : SSP_ERR_IO;
+	}
+	*cp = c;
+	return SSP_OK;
+}
+
+/* Writer string id of an atom (interned in the writer on first use). */
+static uint64_t
+wid(struct ssp_conv *c, uint64_t atom, struct ssp_err *e)
+{
+	const char *s;
+	size_t n;
+
+	if (atom == 0)
+		return 0;
+	if (atom >= c->nwid) {
+		size_t cap = c->nwid ? c->nwid : 256;
+		uint64_t *nw;
+
+		while (cap <= atom)
+			cap *= 2;
+		if ((nw = realloc(c->wid, cap * sizeof(*nw))) == NULL) {
+			ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+			return 0;
+		}
+		memset(nw + c->nwid, 0, (cap - c->nwid) * sizeof(*nw));
+		c->wid = nw;
+		c->nwid = cap;
+	}
+	if (c->wid[atom] == 0) {
+		if ((s = ssp_atoms_str(c->cfg.atoms, (uint32_t)atom, &n)) == NULL) {
+			ssp_err_set(e, SSP_ERR_INVAL, 0, "internal: atom %" PRIu64
+			    " undefined", atom);
+			return 0;
+		}
+		c->wid[atom] = ssp_rec_wr_str(c->w, s, n, e);
+	}
+	return c->wid[atom];
+}
+
+/* Write one event whose ts already has the offset applied. */
+static int
+put(struct ssp_conv *c, struct ssp_rec *r, struct ssp_err *e)
+{
+	uint32_t m = c->strmask[r->type];
+
+	while (m != 0) {
+		unsigned k = (unsigned)__builtin_ctz(m);
+
+		m &= m - 1;
+		if (r->f[k] != 0 && (r->f[k] = wid(c, r->f[k], e)) == 0)
+			return e != NULL && e->code ? e->code : SSP_ERR_NOMEM;
+	}
+	return ssp_rec_wr_put(c->w, r, e);
+}
+
+static size_t
+held_size(const struct ssp_conv *c, unsigned type)
+{
+	return 1 + sizeof(int64_t) + c->nf[type] * sizeof(uint64_t);
+}
+
+/* Offset now known: open the stream and write what was held. */
+static int
+release(struct ssp_conv *c, struct ssp_err *e)
+{
+	struct ssp_rec r;
+	size_t at = 0;
+
+	if (open_writer(c, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	while (at < c->hlen) {
+		r.type = c->hold[at];
+		memcpy(&r.ts, c->hold + at + 1, sizeof(r.ts));
+		memcpy(r.f, c->hold + at + 1 + sizeof(r.ts), c->nf[r.type] * sizeof(uint64_t));
+		at += held_size(c, r.type);
+		if (__builtin_sub_overflow(r.ts, c->st.offset, &r.ts))
+			r.ts = c->st.offset > 0 ? INT64_MIN : INT64_MAX;
+		if (put(c, &r, e) != SSP_OK)
+			return e != NULL ? e->code : SSP_ERR_IO;
+	}
+	free(c->hold);
+	c->hold = NULL;
+	c->hlen = 0;
+	c->st.held = 0;
+	return SSP_OK;
+}
+
+static void
+example(struct ssp_conv *c, unsigned reason, const char *s, size_t n,
+    uint64_t lineno, const char *why)
+{
+	struct ssp_conv_example *x;
+	size_t i, k;
+
+	if (c->nex[reason] >= c->cfg.examples)
+		return;
+	x = &c->ex[reason * c->cfg.examples + c->nex[reason]++];
+	x->line = lineno;
+	x->why = why;
+	k = n < SSP_CONV_EXAMPLE_LEN ? n : SSP_CONV_EXAMPLE_LEN;
+	for (i = 0; i < k; i++)
+		x->text[i] = (s[i] >= 0x20 && s[i] < 0x7f) || s[i] == '\t' ? s[i] : '?';
+	if (k < n)
+		memcpy(x->text + k, "...", 4);
+	else
+		x->text[k] = '\0';
+}
+
+static int
+skip(struct ssp_conv *c, unsigned reason, const char *s, size_t n,
+    uint64_t lineno, const char *why, struct ssp_err *e)
+{
+	c->st.skipped[reason]++;
+	example(c, reason, s, n, lineno, why);
+	if (c->cfg.strict && (reason == SSP_SKIP_MALFORMED || reason == SSP_SKIP_NAMES)) {
+		ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s:%" PRIu64 ": %s%s", c->cfg.source,
+		    lineno, reason == SSP_SKIP_NAMES ? "too many distinct names" :
+		    "malformed line: ", reason == SSP_SKIP_NAMES ? "" : why);
+		if (e != NULL)
+			e->line = lineno;
+		return SSP_ERR_FORMAT;
+	}
+	return SSP_OK;
+}
+
+int
+ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
+    int cut, int partial, struct ssp_err *e)
+{
+	struct ssp_pline *pl = &c->pl;
+
+	c->st.lines++;
+	if (cut)
+		return skip(c, SSP_SKIP_LONG, s, n, lineno, NULL, e);
+	if (partial)
+		return skip(c, SSP_SKIP_PARTIAL, s, n, lineno, NULL, e);
+	ssp_parser_line(c->parser, s, n, pl);
+	if (pl->skip != SSP_SKIP_NONE)
+		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
+	if (!c->st.offset_known) {
+		size_t need = held_size(c, pl->ev.type);
+
+		if (pl->ev.type == SSP_EV_SYNC) {
+			c->st.offset = pl->ev.ts - (int64_t)pl->ev.f[SSP_F_SYNC_TS];
+			c->st.offset_known = 1;
+			c->st.offset_line = lineno;
+			if (release(c, e) != SSP_OK)
+				return e != NULL ? e->code : SSP_ERR_IO;
+		} else {
+			if (c->hlen + need > c->hmax) {
+				ssp_err_set(e, SSP_ERR_LIMIT, 0, "%s:%" PRIu64 ": "
+				    "--time-offset sync: %" PRIu64 " events (%zu bytes) "
+				    "held and no 'sending sync message for ts=' line yet; "
+				    "give the offset with --time-offset PS", c->cfg.source,
+				    lineno, c->st.held, c->hlen);
+				if (e != NULL)
+					e->line = lineno;
+				return SSP_ERR_LIMIT;
+			}
+			if (c->hold == NULL && (c->hold = malloc(c->hmax)) == NULL)
+				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+			c->hold[c->hlen] = (uint8_t)pl->ev.type;
+			memcpy(c->hold + c->hlen + 1, &pl->ev.ts, sizeof(pl->ev.ts));
+			memcpy(c->hold + c->hlen + 1 + sizeof(pl->ev.ts), pl->ev.f,
+			    c->nf[pl->ev.type] * sizeof(uint64_t));
+			c->hlen += need;
+			c->st.held++;
+			c->st.events[pl->ev.type]++;
+			c->st.nevents++;
+			c->st.recovered += (uint64_t)pl->recovered;
+			return SSP_OK;
+		}
+	}
+	if (__builtin_sub_overflow(pl->ev.ts, c->st.offset, &pl->ev.ts))
+		return skip(c, SSP_SKIP_MALFORMED, s, n, lineno,
+		    "timestamp out of range after the time offset", e);
+	c->st.events[pl->ev.type]++;
+	c->st.nevents++;
+	c->st.recovered += (uint64_t)pl->recovered;
+	if (put(c, &pl->ev, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	return SSP_OK;
+}
+
+int
+ssp_conv_pending(const struct ssp_conv *c)
+{
+	return c->w != NULL && ssp_rec_wr_records(c->w) != c->flushed;
+}
+
+int
+ssp_conv_flush(struct ssp_conv *c, struct ssp_err *e)
+{
+	if (c->w == NULL)
+		return SSP_OK;
+	c->flushed = ssp_rec_wr_records(c->w);
+	return ssp_rec_wr_flush(c->w, e);
+}
+
+int
+ssp_conv_finish(struct ssp_conv *c, struct ssp_err *e)
+{
+	int r;
+
+	if (!c->st.offset_known)
+		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: --time-offset sync: no "
+		    "'sending sync message for ts=' line in %" PRIu64 " lines (%" PRIu64
+		    " events held, not written); give the offset with "
+		    "--time-offset PS", c->cfg.source, c->st.lines, c->st.held);
+	r = ssp_rec_wr_close(c->w, e);
+	c->w = NULL;
+	return r;
+}
+
+void
+ssp_conv_abort(struct ssp_conv *c)
+{
+	if (c->w != NULL) {
+		ssp_rec_wr_flush(c->w, NULL);
+		ssp_rec_wr_abort(c->w);
+		c->w = NULL;
+	}
+}
+
+void
+ssp_conv_free(struct ssp_conv *c)
+{
+	if (c == NULL)
+		return;
+	ssp_rec_wr_abort(c->w);
+	ssp_parser_free(c->parser);
+	free(c->wid);
+	free(c->hold);
+	free(c->ex);
+	free(c);
+}
+
+const struct ssp_conv_stats *
+ssp_conv_stats(const struct ssp_conv *c)
+{
+	return &c->st;
+}
+
+size_t
+ssp_conv_examples(const struct ssp_conv *c, unsigned reason,
+    const struct ssp_conv_example **ex)
+{
+	if (reason >= SSP_SKIP_N) {
+		*ex = NULL;
+		return 0;
+	}
+	*ex = &c->ex[reason * c->cfg.examples];
+	return c->nex[reason];
+}
+
+#define FOLLOW_FLUSH_NS 1000000000ull	/* a trickle waits at most a second */
+
+int
+ssp_conv_run(struct ssp_conv *c, struct ssp_in *in, int follow,
+    struct ssp_err *e)
+{
+	struct ssp_lines *l;
+	struct ssp_progress prog;
+	uint64_t lastraw = 0, lastflush = ssp_now_ns();
+	size_t len;
+	char *line;
+	int r;
+
+	if ((r = ssp_lines_open(&l, in, e)) != SSP_OK)
+		return r;
+	ssp_progress_init(&prog, ssp_in_size(in), "events");
+	while ((r = ssp_lines_next(l, &line, &len, e)) != SSP_LINE_EOF) {
+		if (r == SSP_LINE_IDLE) {	/* quiet pipe: let readers see it all */
+			if (ssp_conv_pending(c) && ssp_conv_flush(c, e) != SSP_OK)
+				break;
+			lastflush = ssp_now_ns();
+			continue;
+		}
+		if (r != SSP_LINE || ssp_conv_line(c, line, len,
+		    ssp_lines_lineno(l), ssp_lines_cut(l),
+		    ssp_lines_unterminated(l), e) != SSP_OK)
+			break;
+		ssp_progress_tick(&prog, ssp_in_rawpos(in), c->st.lines,
+		    c->st.nevents);
+		/* A steady trickle never goes idle: flush on time, looking at
+		 * the clock once per read(2). */
+		if (follow && ssp_in_rawpos(in) != lastraw) {
+			uint64_t now = ssp_now_ns();
+
+			lastraw = ssp_in_rawpos(in);
+			if (now - lastflush >= FOLLOW_FLUSH_NS &&
+			    ssp_conv_pending(c)) {
+				if (ssp_conv_flush(c, e) != SSP_OK)
+					break;
+				lastflush = now;
+			}
+		}
+	}
+	ssp_progress_done(&prog);
+	ssp_lines_close(l);
+	if (r != SSP_LINE_EOF)
+		return e != NULL && e->code != SSP_OK ? e->code : SSP_ERR_IO;
+	return ssp_conv_finish(c, e);
+}
+
+void
+ssp_conv_print_stats(const struct ssp_conv *c, FILE *f, const char *prog,
+    const char *src, int full)
+{
+	const struct ssp_conv_stats *st = &c->st;
+	const struct ssp_conv_example *ex;
+	size_t i, k, n;
+
+	if (!full) {	/* lost events are never silent */
+		for (i = SSP_SKIP_MALFORMED; i < SSP_SKIP_N; i++) {
+			if ((i != SSP_SKIP_MALFORMED && i != SSP_SKIP_PARTIAL &&
+			    i != SSP_SKIP_NAMES) || st->skipped[i] == 0 ||
+			    ssp_conv_examples(c, (unsigned)i, &ex) == 0)
+				continue;
+			fprintf(f, "%s: warning: %s: %" PRIu64 " %s line%s skipped, "
+			    "first at line %" PRIu64 "%s%s\n", prog, src,
+			    st->skipped[i], ssp_pline_skip_name((unsigned)i),
+			    st->skipped[i] == 1 ? "" : "s", ex[0].line,
+			    ex[0].why ? ": " : "", ex[0].why ? ex[0].why : "");
+		}
+		return;
+	}
+	fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " events + %" PRIu64
+	    " skipped\n", prog, src, st->lines, st->nevents,
+	    st->lines - st->nevents);
+	for (i = 0; i < SSP_EV_NTYPES; i++)
+		if (st->events[i] != 0)
+			fprintf(f, "  %12" PRIu64 " %s\n", st->events[i],
+			    ssp_event_schema.types[i].name);
+	for (i = 0; i < SSP_SKIP_N; i++) {
+		if (st->skipped[i] == 0)
+			continue;
+		fprintf(f, "  %12" PRIu64 " skipped: %s (%s)\n", st->skipped[i],
+		    ssp_pline_skip_name((unsigned)i), ssp_pline_skip_desc((unsigned)i));
+		n = ssp_conv_examples(c, (unsigned)i, &ex);
+		for (k = 0; k < n; k++)
+			fprintf(f, "  %12s %s:%" PRIu64 ": %s%s%s\n", "", src,
+			    ex[k].line, ex[k].text, ex[k].why ? "\n                 "
+			    "-> " : "", ex[k].why ? ex[k].why : "");
+	}
+	if (st->recovered)
+		fprintf(f, "  %12" PRIu64 " events recovered from spliced or "
+		    "glued lines\n", st->recovered);
+	if (st->offset_known && (st->offset != 0 || st->offset_line != 0))
+		fprintf(f, "  time offset %" PRId64 " ps subtracted%s\n",
+		    st->offset, st->offset_line ? " (from the sync line)" : "");
+}

@@ -1,0 +1,90 @@
+/*
+ * Function symbol tables for turning gem5 Exec pcs into function entries.
+ * Tables are read from `objdump -t` / `objdump --syms` or `nm` output (the
+ * format is detected per file); only code symbols are kept (functions,
+ * and untyped symbols of text sections such as the kernel's assembly
+ * entry points), each shifted by the table's address offset (kernel modules have
+ * section-relative addresses).  Lookups answer "does a function start
+ * exactly at pc?"; a bitmap keyed by a hash of pc that stays in L2 answers
+ * "no" for almost every instruction before the exact hash table is
+ * touched.  Symbol and table names are atoms (ssp_atoms).
+ */
+#ifndef SSP_SYMTAB_H
+#define SSP_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/atoms.h"
+#include "base/err.h"
+#include "io/io.h"
+
+struct ssp_symtab;
+
+struct ssp_sym {		/* 16 bytes: one cache line holds four */
+	uint64_t addr;		/* offset already applied */
+	uint32_t name;		/* atom */
+	uint16_t table;		/* index in load order */
+	uint8_t rank;		/* preference among symbols at one address */
+	uint8_t used;		/* hash slot in use */
+};
+
+/* Formats ssp_symtab_load recognises. */
+enum ssp_symfmt { SSP_SYMFMT_NONE, SSP_SYMFMT_OBJDUMP, SSP_SYMFMT_NM };
+
+int ssp_symtab_new(struct ssp_symtab **sp, struct ssp_atoms *atoms,
+    struct ssp_err *e);
+void ssp_symtab_free(struct ssp_symtab *st);
+
+/*
+ * Add one table read from in, named name, with offset added to every
+ * address.  Errors name the file and line (SSP_ERR_FORMAT for a line that
+ * is neither objdump nor nm output).  *nfunc (may be NULL) gets the number
+ * of function symbols kept, *fmt (may be NULL) the format detected.
+ * Lookups need ssp_symtab_finish after the last load.
+ */
+int ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
+    uint64_t offset, size_t *nfunc, enum ssp_symfmt *fmt, struct ssp_err *e);
+/*
+ * sim2ev's -s FILE[,NAME[,OFFSET]]: load FILE (plain or zstd), named NAME
+ * (default: its base name without extension), OFFSET added (decimal or
+ * 0x hex, default 0).  SSP_ERR_INVAL for a bad spec, SSP_ERR_FORMAT for a
+ * file that is no symbol table.
+ */
+int ssp_symtab_load_spec(struct ssp_symtab *st, const char *spec,
+    struct ssp_err *e);
+/* Where a table came from, in load order (NULL past the last). */
+struct ssp_symtab_info {
+	const char *name, *file;
+	uint64_t offset;
+	size_t nfunc;		/* code symbols kept */
+	enum ssp_symfmt fmt;
+};
+const struct ssp_symtab_info *ssp_symtab_info(const struct ssp_symtab *st,
+    unsigned table);
+/* "name=file@0xoffset;..." of every table, for stream metadata; malloc'd,
+ * NULL when out of memory. */
+char *ssp_symtab_describe(const struct ssp_symtab *st);
+/* Build the lookup structures. */
+int ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e);
+
+/*
+ * The preferred function symbol starting exactly at pc, or NULL (st may be
+ * NULL).  When several start there, the table loaded first wins, then
+ * .text over other sections, then global over weak over local, then file
+ * order.
+ */
+const struct ssp_sym *ssp_symtab_at(const struct ssp_symtab *st, uint64_t pc);
+/* Start loading what ssp_symtab_at(st, pc) will look at (st may be NULL). */
+void ssp_symtab_prefetch(const struct ssp_symtab *st, uint64_t pc);
+/* Among all symbols at pc, the one named by atom name (any table), or NULL. */
+const struct ssp_sym *ssp_symtab_named(const struct ssp_symtab *st,
+    uint64_t pc, uint32_t name);
+
+size_t ssp_symtab_count(const struct ssp_symtab *st);
+unsigned ssp_symtab_ntables(const struct ssp_symtab *st);
+uint32_t ssp_symtab_table_name(const struct ssp_symtab *st, unsigned table);
+/* Bytes used by the lookup structures (bitmap + hash + symbols). */
+size_t ssp_symtab_bytes(const struct ssp_symtab *st);
+
+#endif

@@ -1,0 +1,394 @@
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/io.h"
+#include "span/evspan.h"
+#include "span/mergeq.h"
+#include "stream/event.h"
+#include "stream/rec.h"
+#include "stream/span.h"
+
+struct ssp_evspan {
+	const struct ssp_topo *t;
+	const struct ssp_rules *r;
+	struct ssp_evspan_opts o;
+	size_t n;
+	struct ssp_in **in;
+	struct ssp_rec_rd **rr;
+	struct ssp_mergeq *q;	/* reads and merges rr, maybe in a thread */
+	struct ssp_out *out;
+	struct ssp_rec_wr *w;
+	struct ssp_spanb *b;
+	uint64_t salt;
+	unsigned failed;
+	uint64_t t0;
+};
+
+static const char *
+sk_text(void *ctx, unsigned st, uint64_t id, size_t *len)
+{
+	struct ssp_evspan *ev = ctx;
+
+	return ssp_mergeq_str(ev->q, st, id, len);
+}
+
+static uint64_t
+sk_intern(void *ctx, const char *s, size_t len, struct ssp_err *e)
+{
+	struct ssp_evspan *ev = ctx;
+
+	return ssp_rec_wr_str(ev->w, s, len, e);
+}
+
+static int
+sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
+{
+	struct ssp_evspan *ev = ctx;
+
+	return ssp_rec_wr_put(ev->w, r, e);
+}
+
+static uint64_t
+fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (uint8_t)*s;
+		h *= 0x100000001b3ULL;
+	}
+	h ^= 0xff;		/* separator */
+	return h * 0x100000001b3ULL;
+}
+
+/* The trace_hi salt: a hash of the stream names and kinds and of every
+ * input's header metadata, so reruns on the same inputs give the same
+ * trace ids and different simulations do not collide. */
+static uint64_t
+derive_salt(const struct ssp_evspan *ev)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i, k;
+
+	for (i = 0; i < ev->n; i++) {
+		h = fnv(h, ev->t->streams[i].name);
+		h = fnv(h, ssp_event_sim_kind(ev->t->streams[i].kind));
+		for (k = 0; k < ssp_rec_rd_nmeta(ev->rr[i]); k++) {
+			h = fnv(h, ssp_rec_rd_meta_at(ev->rr[i], k)->key);
+			h = fnv(h, ssp_rec_rd_meta_at(ev->rr[i], k)->value);
+		}
+	}
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* Read ahead in a thread?  Only with a second CPU to run it. */
+static int
+threaded(const struct ssp_evspan_opts *o)
+{
+	long ncpu;
+
+	if (o->threads != 0)
+		return o->threads > 1;
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	return ncpu > 1;
+}
+
+int
+ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
+    const struct ssp_rules *r, const struct ssp_evspan_opts *o,
+    struct ssp_err *e)
+{
+	struct ssp_evspan *ev;
+	struct ssp_span_source *src = NULL;
+	struct ssp_spanb_opts bo;
+	struct ssp_spanb_sink sink;
+	size_t i, nstdin = 0;
+	int rc;
+
+	*ep = NULL;
+	for (i = 0; i < t->nstreams; i++) {
+		const char *f = t->streams[i].file;
+
+		if (f == NULL)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "%s:%u: stream '%s' "
+			    "has no file (give it in the topology or as %s=FILE)",
+			    t->name, t->streams[i].line, t->streams[i].name,
+			    t->streams[i].name);
+		if (strcmp(f, "-") == 0 && nstdin++ > 0)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "stream '%s': "
+			    "standard input is already given to another stream",
+			    t->streams[i].name);
+	}
+	if ((ev = calloc(1, sizeof(*ev))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	ev->t = t;
+	ev->r = r;
+	ev->o = *o;
+	ev->n = t->nstreams;
+	ev->t0 = ssp_now_ns();
+	ev->in = calloc(ev->n, sizeof(*ev->in));
+	ev->rr = calloc(ev->n, sizeof(*ev->rr));
+	src = calloc(ev->n, sizeof(*src));
+	if (ev->in == NULL || ev->rr == NULL || src == NULL) {
+		rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < ev->n; i++) {
+		const struct ssp_topo_stream *ts = &t->streams[i];
+		enum ssp_sim sim;
+		const char *kind, *simname;
+
+		if ((rc = ssp_in_open(&ev->in[i], ts->file, SSP_IN_ZSTD_AUTO, NULL,
+		    e)) != SSP_OK ||
+		    (rc = ssp_event_reader_open(&ev->rr[i], ev->in[i], e)) != SSP_OK) {
+			if (e != NULL) {	/* say which stream */
+				char msg[sizeof(e->msg) + SSP_TOPO_NAMEMAX + 16];
+
+				snprintf(msg, sizeof(msg), "stream %s: %s", ts->name,
+				    e->msg);
+				msg[sizeof(e->msg) - 1] = '\0';	/* truncate */
+				memcpy(e->msg, msg, sizeof(e->msg));
+			}
+			goto fail;
+		}
+		/* The header must say the simulator (formats/events.md): a
+		 * stream of unknown origin would have all its events dropped
+		 * as "of another simulator". */
+		simname = ssp_rec_rd_meta(ev->rr[i], "simulator");
+		sim = ssp_event_reader_sim(ev->rr[i]);
+		kind = ssp_rec_rd_meta(ev->rr[i], "kind");
+		if (simname == NULL) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
+			    "the header names no simulator (the 'simulator' key "
+			    "is required)", ssp_in_name(ev->in[i]), ts->name);
+			goto fail;
+		}
+		if (sim == SSP_SIM_NONE) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
+			    "the header names an unknown simulator '%s' (expected "
+			    "gem5, nicbm or ns3)", ssp_in_name(ev->in[i]), ts->name,
+			    simname);
+			goto fail;
+		}
+		if (kind != NULL && ssp_event_sim_parse_kind(kind) != sim) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
+			    "the header names simulator %s but kind '%s' (%s "
+			    "streams are %s streams)", ssp_in_name(ev->in[i]),
+			    ts->name, ssp_event_sim_name(sim), kind, ssp_event_sim_name(sim),
+			    ssp_event_sim_kind(sim));
+			goto fail;
+		}
+		if (sim != ts->kind) {
+			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: holds %s (%s) "
+			    "events, but %s:%u lists stream '%s' as a %s stream",
+			    ssp_in_name(ev->in[i]), ssp_event_sim_name(sim),
+			    ssp_event_sim_kind(sim), t->name, ts->line, ts->name,
+			    ssp_event_sim_kind(ts->kind));
+			goto fail;
+		}
+		src[i].name = ts->name;
+		src[i].sim = ts->kind;
+	}
+	ev->salt = o->have_seed ? o->seed : derive_salt(ev);
+	if ((rc = ssp_out_open(&ev->out, o->out, o->zlevel, e)) != SSP_OK)
+		goto fail;
+	/* Compressing the output costs about as much as building the spans:
+	 * a thread of its own does it.  (Plain output is not worth a third
+	 * thread on two CPUs: the copy into its buffers costs more than it
+	 * saves.) */
+	if (threaded(o) && ssp_out_is_zstd(ev->out) &&
+	    (rc = ssp_out_async(ev->out, e)) != SSP_OK)
+		goto fail;
+	if ((rc = ssp_span_writer_open(&ev->w, ev->out, "evspan " SSP_VERSION,
+	    src, ev->n, o->events, e)) != SSP_OK)
+		goto fail;
+	bo.salt = ev->salt;
+	bo.events = o->events;
+	sink.ctx = ev;
+	sink.text = sk_text;
+	sink.intern = sk_intern;
+	sink.put = sk_put;
+	if ((rc = ssp_spanb_new(&ev->b, t, r, &bo, &sink, e)) != SSP_OK)
+		goto fail;
+	/* Last: from here on the readers belong to the merge queue. */
+	if ((rc = ssp_mergeq_new(&ev->q, ev->rr, ev->in, ev->n, threaded(o),
+	    e)) != SSP_OK)
+		goto fail;
+	free(src);
+	*ep = ev;
+	return SSP_OK;
+fail:
+	free(src);
+	ssp_evspan_free(ev);
+	return rc;
+}
+
+int
+ssp_evspan_run(struct ssp_evspan *ev, struct ssp_progress *p,
+    ssp_evspan_warn_fn warn, void *ctx, struct ssp_err *e)
+{
+	const struct ssp_rec *r;
+	struct ssp_err se;
+	uint64_t nev = 0, next = 0;
+	size_t n;
+	unsigned i;
+	int got, rc;
+
+	for (;;) {
+		got = ssp_mergeq_run(ev->q, &i, &r, &n, &se);
+		if (got == SSP_MQ_REC) {
+			if ((rc = ssp_spanb_events(ev->b, i, r, n, e)) != SSP_OK)
+				return rc;
+			nev += n;
+			if (p != NULL && p->on && nev >= next) {
+				next = nev + 0x10000;
+				ssp_progress_draw(p, ssp_mergeq_rawpos(ev->q), nev,
+				    ssp_rec_wr_records(ev->w));
+			}
+			continue;
+		}
+		if (got == SSP_MQ_RESET) {
+			ssp_spanb_strings_reset(ev->b, i);
+			continue;
+		}
+		if (got == SSP_MQ_DONE)
+			break;
+		if (got == SSP_MQ_ERR) {
+			ev->failed++;
+			if (warn != NULL)
+				warn(ctx, ev->t->streams[i].name, &se);
+		}
+		if ((rc = ssp_spanb_stream_end(ev->b, i, e)) != SSP_OK)
+			return rc;
+	}
+	if (p != NULL && p->on)
+		ssp_progress_done(p);
+	return ssp_spanb_finish(ev->b, e);
+}
+
+int
+ssp_evspan_close(struct ssp_evspan *ev, struct ssp_err *e)
+{
+	int rc = SSP_OK;
+
+	if (ev->w != NULL) {
+		rc = ssp_rec_wr_close(ev->w, e);
+		ev->w = NULL;
+	}
+	if (ev->out != NULL) {
+		if (rc == SSP_OK)
+			rc = ssp_out_close(ev->out, e);
+		else
+			ssp_out_abort(ev->out);
+		ev->out = NULL;
+	}
+	return rc;
+}
+
+unsigned ssp_evspan_failed(const struct ssp_evspan *ev) { return ev->failed; }
+uint64_t ssp_evspan_salt(const struct ssp_evspan *ev) { return ev->salt; }
+
+const struct ssp_spanb_stats *
+ssp_evspan_stats(const struct ssp_evspan *ev)
+{
+	return ssp_spanb_stats(ev->b);
+}
+
+void
+ssp_evspan_print_stats(const struct ssp_evspan *ev, FILE *f)
+{
+	const struct ssp_spanb_stats *st = ssp_spanb_stats(ev->b);
+	uint64_t in = 0, used = 0, dropped = 0, spans = 0, orph = 0;
+	double secs = (double)(ssp_now_ns() - ev->t0) / 1e9;
+	size_t i, w = 6;
+	unsigned k;
+
+	for (i = 0; i < ev->n; i++) {
+		in += st->in[i];
+		used += st->used[i];
+		dropped += st->dropped[i];
+		if (strlen(ev->t->streams[i].name) > w)
+			w = strlen(ev->t->streams[i].name);
+	}
+	for (k = 0; k < SSP_SK_NKINDS; k++)
+		spans += st->spans[k];
+	for (k = 0; k < SSP_CAUSE_N; k++)
+		orph += st->orphans[k];
+	fprintf(f, "events per stream:\n");
+	fprintf(f, "  %-*s %-4s %12s %12s %12s %9s\n", (int)w, "stream", "kind",
+	    "in", "used", "dropped", "backwards");
+	for (i = 0; i < ev->n; i++)
+		fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+		    " %9" PRIu64 "%s\n", (int)w, ev->t->streams[i].name,
+		    ssp_event_sim_kind(ev->t->streams[i].kind), st->in[i], st->used[i],
+		    st->dropped[i], ssp_mergeq_backwards(ev->q, i),
+		    st->in[i] == st->used[i] + st->dropped[i] ? "" : "  (mismatch!)");
+	fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
+	    (int)w, "total", "", in, used, dropped);
+	fprintf(f, "dropped events by reason:\n");
+	for (k = 0; k < SSP_DROP_N; k++)
+		if (st->drop[k] != 0)
+			fprintf(f, "  %12" PRIu64 "  %s\n", st->drop[k],
+			    ssp_spanb_drop_name(k));
+	if (dropped == 0)
+		fprintf(f, "  %12d  none\n", 0);
+	fprintf(f, "spans by kind:\n");
+	for (k = 0; k < SSP_SK_NKINDS; k++)
+		if (st->spans[k] != 0)
+			fprintf(f, "  %12" PRIu64 "  %s\n", st->spans[k],
+			    ssp_span_kind_name(k));
+	fprintf(f, "  %12" PRIu64 "  total\n", spans);
+	fprintf(f, "traces: %" PRIu64 " roots, %" PRIu64 " links, %" PRIu64
+	    " open, %" PRIu64 " background, %" PRIu64 " incomplete, %" PRIu64
+	    " left out (root rule)\n", st->roots, st->links, st->open,
+	    st->background, st->incomplete, st->suppressed);
+	/* "orphans by missing context: 503 (syscall 500, mmio 3)" */
+	fprintf(f, "orphans by missing context: %" PRIu64, orph);
+	for (i = 0, k = 0; k < SSP_CAUSE_N; k++)
+		if (st->orphans[k] != 0)
+			fprintf(f, "%s%s %" PRIu64, i++ == 0 ? " (" : ", ",
+			    ssp_spanb_cause_name(k), st->orphans[k]);
+	fprintf(f, "%s\ncontexts (unused / over limit / no link):", i ? ")" : "");
+	for (k = 0; k < SSP_CTX_N; k++)
+		fprintf(f, " %s %" PRIu64 "/%" PRIu64 "/%" PRIu64, ssp_spanb_ctx_name(k),
+		    st->ctx_unused[k], st->ctx_overflow[k], st->ctx_nowhere[k]);
+	fprintf(f, "\nchecks: %" PRIu64 " mmio offset mismatches (%" PRIu64
+	    " contexts skipped), %" PRIu64 " msix vector mismatches, %" PRIu64
+	    " dma address changes, %" PRIu64 " duplicate ids, %" PRIu64
+	    " packets expired\n", st->mmio_mismatch, st->mmio_skipped,
+	    st->msix_mismatch, st->dma_mismatch, st->dup_ids, st->packets_expired);
+	fprintf(f, "memory: at most %" PRIu64 " spans held at once\n",
+	    ssp_spanb_peak(ev->b));
+	fprintf(f, "time: %.3f s, %.2f M events/s\n", secs,
+	    secs > 0 ? (double)in / secs / 1e6 : 0.0);
+	if (ssp_rules_count(ev->r, SSP_FC_SYSCALL_ENTRY) == 0)
+		fprintf(f, "warning: the rules name no syscall-entry function: "
+		    "no host.syscall spans (see -r)\n");
+}
+
+void
+ssp_evspan_free(struct ssp_evspan *ev)
+{
+	size_t i;
+
+	if (ev == NULL)
+		return;
+	ssp_spanb_free(ev->b);
+	if (ev->w != NULL)
+		ssp_rec_wr_abort(ev->w);
+	if (ev->out != NULL)
+		ssp_out_abort(ev->out);
+	ssp_mergeq_free(ev->q);	/* stops the thread before the readers go */
+	for (i = 0; i < ev->n; i++) {
+		if (ev->rr != NULL)
+			ssp_rec_rd_close(ev->rr[i]);
+		if (ev->in != NULL)
+			ssp_in_close(ev->in[i]);
+	}
+	free(ev->in);
+	free(ev->rr);
+	free(ev);
+}

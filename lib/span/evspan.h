@@ -1,0 +1,61 @@
+/*
+ * evspan's pipeline: open the event streams a topology names, check their
+ * kinds, merge them in timestamp order, feed the span builder, write the
+ * span stream.  A damaged input stream is reported (stream, byte offset)
+ * and left out from that point; the others are read to the end, so the
+ * spans built from the data before the damage are still written.
+ */
+#ifndef SSP_EVSPAN_H
+#define SSP_EVSPAN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/cli.h"
+#include "base/err.h"
+#include "config/rules.h"
+#include "config/topo.h"
+#include "span/spanb.h"
+
+struct ssp_evspan_opts {
+	const char *out;	/* NULL or "-": stdout */
+	int zlevel;		/* as ssp_out_open */
+	int events;		/* member events after each span */
+	int have_seed;
+	uint64_t seed;		/* trace_hi salt, when have_seed */
+	int threads;		/* 1: all in one thread; 2: decompress,
+				 * decode and merge the inputs in a second
+				 * thread (ssp_mergeq), compress the output
+				 * in a third (ssp_out_async); 0: 2 when
+				 * there is more than one CPU */
+};
+
+struct ssp_evspan;
+
+/*
+ * Open inputs and output.  SSP_ERR_INVAL: a stream has no file, or stdin
+ * is named twice; SSP_ERR_SCHEMA: a stream's header names no simulator or
+ * an unknown one, a kind that is not its simulator's, or another kind than
+ * the topology (all configuration errors); others: i/o or format.
+ * t and r must outlive the pipeline.
+ */
+int ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
+    const struct ssp_rules *r, const struct ssp_evspan_opts *o,
+    struct ssp_err *e);
+/* Called for each input stream that fails while reading. */
+typedef void (*ssp_evspan_warn_fn)(void *ctx, const char *stream,
+    const struct ssp_err *e);
+/* Run to the end of all input.  Returns a fatal error only (output). */
+int ssp_evspan_run(struct ssp_evspan *ev, struct ssp_progress *p,
+    ssp_evspan_warn_fn warn, void *ctx, struct ssp_err *e);
+/* Finish the span stream and close the output. */
+int ssp_evspan_close(struct ssp_evspan *ev, struct ssp_err *e);
+/* Input streams that failed while reading. */
+unsigned ssp_evspan_failed(const struct ssp_evspan *ev);
+uint64_t ssp_evspan_salt(const struct ssp_evspan *ev);
+const struct ssp_spanb_stats *ssp_evspan_stats(const struct ssp_evspan *ev);
+/* The --stats report (counts add up: in = used + dropped). */
+void ssp_evspan_print_stats(const struct ssp_evspan *ev, FILE *f);
+void ssp_evspan_free(struct ssp_evspan *ev);
+
+#endif

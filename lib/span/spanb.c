@@ -1,0 +1,2300 @@
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "span/spanb.h"
+
+#define NC SSP_SF_NCOMMON
+#define NA 12			/* attribute slots: the most any kind has */
+_Static_assert(NC + NA <= SSP_MAXF, "attributes fit a record");
+_Static_assert(NA == 12, "mk() clears 12 attribute slots");
+#define RESYNC 8		/* mmio contexts looked at past a mismatch */
+
+/* --- names ------------------------------------------------------------- */
+
+static const char *const drop_names[SSP_DROP_N] = {
+	"noise (sync, processInEvent)", "instruction", "blacklisted function",
+	"function outside any syscall", "end without start",
+	"background packet", "no packet uid", "non-network syscall (root rule)",
+	"no span rule (intx, net rx)", "event of another simulator",
+};
+static const char *const cause_names[SSP_CAUSE_N] = {
+	"syscall", "mmio", "dma", "msix", "nic-cause", "tx", "rx", "packet",
+};
+static const char *const ctx_names[SSP_CTX_N] = {
+	"mmio", "dma", "msix", "tx", "rx", "recv",
+};
+
+const char *ssp_spanb_drop_name(unsigned r) { return r < SSP_DROP_N ? drop_names[r] : NULL; }
+const char *ssp_spanb_cause_name(unsigned c) { return c < SSP_CAUSE_N ? cause_names[c] : NULL; }
+const char *ssp_spanb_ctx_name(unsigned c) { return c < SSP_CTX_N ? ctx_names[c] : NULL; }
+
+/* --- spans, member events, links --------------------------------------- */
+
+enum { ST_OPEN, ST_DONE, ST_WRITTEN, ST_GONE };
+enum {
+	X_NICWORK = 0x1,	/* syscall: sent a context to a NIC */
+	X_RECEIVED = 0x2,	/* syscall: looked for rx contexts */
+	X_TENTATIVE = 0x4,	/* background device span, adapter not reached */
+	X_INSIDE = 0x8,		/* host mmio answered inside gem5 */
+};
+
+struct evn {			/* a member event (with --events) */
+	struct evn *next;
+	int64_t ts;
+	uint32_t type, nf;
+	uint64_t f[];
+};
+#define EV_SMALL 4
+
+struct lnk {
+	struct lnk *next;	/* in the source's out list */
+	struct lnk *wnext;	/* in the target's in list, while waiting */
+	struct span *src;	/* the span that has the link */
+	struct span *dst;	/* the target; holds a reference */
+};
+
+struct span {
+	struct span *parent;	/* holds a reference until written */
+	struct span *next;	/* in the parent's wait list or the ready list */
+	struct span *wait_head, *wait_tail;	/* finished children waiting */
+	struct evn *ev_head, *ev_tail;
+	struct lnk *out;	/* links from this span, until it is written */
+	struct lnk *in;		/* links whose source waits for this span */
+	uint64_t seq;		/* creation order */
+	uint64_t id, trace;	/* when written */
+	int64_t start, end;
+	uint32_t refs, nev;
+	uint32_t pend;		/* unwritten link targets waited for */
+	uint32_t fcls;		/* syscall: function classes entered */
+	uint16_t kind, stream;
+	uint8_t state, flags, cause, xf;
+	uint64_t a[NA];		/* attributes, field NC + i */
+};
+
+struct pool {
+	size_t size;
+	void *free;
+	void **chunk;
+	size_t nchunk, cchunk;
+};
+
+static void * __attribute__((noinline))
+pool_refill(struct pool *p)
+{
+	enum { PER = 256 };
+	char *c;
+	size_t i;
+
+	if (p->nchunk == p->cchunk) {
+		size_t n = p->cchunk ? p->cchunk * 2 : 16;
+		void **nc = realloc(p->chunk, n * sizeof(*nc));
+
+		if (nc == NULL)
+			return NULL;
+		p->chunk = nc;
+		p->cchunk = n;
+	}
+	if ((c = malloc(p->size * PER)) == NULL)
+		return NULL;
+	p->chunk[p->nchunk++] = c;
+	for (i = 0; i < PER; i++) {
+		*(void **)(c + i * p->size) = p->free;
+		p->free = c + i * p->size;
+	}
+	return p->free;
+}
+
+static inline void *
+pool_get(struct pool *p)
+{
+	void *x = p->free;
+
+	if (x == NULL && (x = pool_refill(p)) == NULL)
+		return NULL;
+	p->free = *(void **)x;
+	return x;
+}
+
+static void
+pool_put(struct pool *p, void *x)
+{
+	*(void **)x = p->free;
+	p->free = x;
+}
+
+static void
+pool_fini(struct pool *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nchunk; i++)
+		free(p->chunk[i]);
+	free(p->chunk);
+}
+
+/* --- hash map: (k1, k2, k3) -> pointer, linear probing --------------- */
+
+struct hent {
+	uint64_t k1, k2;
+	uint32_t k3, used;
+	void *v;
+};
+
+struct hmap {
+	struct hent *t;
+	size_t cap, n;
+	unsigned shift;		/* 64 - log2(cap) */
+};
+
+/* Fibonacci hashing: the top bits of a multiplicative hash. */
+static inline size_t
+hslot(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
+{
+	uint64_t h = k1 ^ (k2 << 21 | k2 >> 43) ^ ((uint64_t)k3 << 47);
+
+	return (size_t)((h * 0x9e3779b97f4a7c15ULL) >> m->shift);
+}
+
+static inline struct hent *
+hm_find(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
+{
+	size_t i;
+
+	if (m->n == 0)
+		return NULL;
+	for (i = hslot(m, k1, k2, k3); m->t[i].used; i = (i + 1) & (m->cap - 1))
+		if (m->t[i].k1 == k1 && m->t[i].k2 == k2 && m->t[i].k3 == k3)
+			return &m->t[i];
+	return NULL;
+}
+
+static inline void *
+hm_get(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
+{
+	struct hent *h = hm_find(m, k1, k2, k3);
+
+	return h != NULL ? h->v : NULL;
+}
+
+static int __attribute__((noinline))
+hm_grow(struct hmap *m)
+{
+	struct hmap nm;
+	size_t i, j;
+
+	nm.cap = m->cap ? m->cap * 2 : 64;
+	nm.shift = m->cap ? m->shift - 1 : 64 - 6;
+	nm.n = m->n;
+	if ((nm.t = calloc(nm.cap, sizeof(*nm.t))) == NULL)
+		return -1;
+	for (i = 0; i < m->cap; i++) {
+		const struct hent *h = &m->t[i];
+
+		if (!h->used)
+			continue;
+		for (j = hslot(&nm, h->k1, h->k2, h->k3); nm.t[j].used;
+		    j = (j + 1) & (nm.cap - 1))
+			;
+		nm.t[j] = *h;
+	}
+	free(m->t);
+	*m = nm;
+	return 0;
+}
+
+/* Insert or replace; *old gets the replaced value (or NULL).  One probe:
+ * the key's chain ends at its entry or at the free slot it goes to. */
+static int
+hm_put(struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3, void *v,
+    void **old)
+{
+	struct hent *h;
+	size_t i;
+
+	*old = NULL;
+	h = NULL;
+	if (m->cap != 0)
+		for (i = hslot(m, k1, k2, k3); (h = &m->t[i])->used;
+		    i = (i + 1) & (m->cap - 1))
+			if (h->k1 == k1 && h->k2 == k2 && h->k3 == k3) {
+				*old = h->v;
+				h->v = v;
+				return 0;
+			}
+	if ((m->n + 1) * 2 > m->cap) {
+		if (hm_grow(m) != 0)
+			return -1;
+		for (i = hslot(m, k1, k2, k3); (h = &m->t[i])->used;
+		    i = (i + 1) & (m->cap - 1))
+			;
+	}
+	*h = (struct hent){ k1, k2, k3, 1, v };
+	m->n++;
+	return 0;
+}
+
+static void
+hm_del_at(struct hmap *m, size_t i)
+{
+	size_t j = i, mask = m->cap - 1;
+
+	for (;;) {		/* backward shift keeps probe chains intact */
+		size_t k;
+
+		j = (j + 1) & mask;
+		if (!m->t[j].used)
+			break;
+		k = hslot(m, m->t[j].k1, m->t[j].k2, m->t[j].k3);
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			m->t[i] = m->t[j];
+			i = j;
+		}
+	}
+	m->t[i].used = 0;
+	m->t[i].v = NULL;
+	m->n--;
+}
+
+static void *
+hm_del(struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
+{
+	struct hent *h = hm_find(m, k1, k2, k3);
+	void *v;
+
+	if (h == NULL)
+		return NULL;
+	v = h->v;
+	hm_del_at(m, (size_t)(h - m->t));
+	return v;
+}
+
+/* --- context queues ---------------------------------------------------- */
+
+struct ring {
+	struct span **v;
+	uint32_t head, n, cap;
+};
+
+static struct span *
+ring_at(const struct ring *q, uint32_t i)
+{
+	return q->v[(q->head + i) & (q->cap - 1)];
+}
+
+static struct span *
+ring_pop(struct ring *q)
+{
+	struct span *s;
+
+	if (q->n == 0)
+		return NULL;
+	s = q->v[q->head];
+	q->head = (q->head + 1) & (q->cap - 1);
+	q->n--;
+	return s;
+}
+
+static int
+ring_push(struct ring *q, struct span *s)
+{
+	if (q->n == q->cap) {
+		uint32_t cap = q->cap ? q->cap * 2 : 16, i;
+		struct span **v = malloc(cap * sizeof(*v));
+
+		if (v == NULL)
+			return -1;
+		for (i = 0; i < q->n; i++)
+			v[i] = ring_at(q, i);
+		free(q->v);
+		q->v = v;
+		q->head = 0;
+		q->cap = cap;
+	}
+	q->v[(q->head + q->n) & (q->cap - 1)] = s;
+	q->n++;
+	return 0;
+}
+
+/* --- streams and links --------------------------------------------------- */
+
+struct sinfo {			/* what an input string id means, computed once */
+	uint32_t out;		/* output string id */
+	uint16_t fcls;		/* function classes */
+	uint16_t link;		/* host: pcie link + 1 of an adapter component */
+	uint16_t cpu;		/* host: cpu index + 1 */
+	uint8_t have;		/* HAVE_* */
+	uint8_t simple;		/* net: a SimpleNetDevice type name */
+};
+enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_SIMPLE = 16 };
+
+struct stream {
+	enum ssp_sim kind;
+	int ended;
+	struct sinfo *si;
+	size_t nsi;
+	/* host */
+	struct span **cur;	/* current syscall per cpu */
+	uint64_t *cpu_out;	/* output string id of each cpu */
+	unsigned ncpu, ccpu;
+	int last_cpu;
+	unsigned last_fcls;	/* classes of the function entered last */
+	struct span *posted;	/* posted write waiting for its response */
+	struct span *pci;	/* pci_host access waiting for its config line */
+	struct span *intr;	/* postInt waiting for clearInt */
+	unsigned *plinks, nplinks;
+	struct ring recv;	/* rx contexts for receiving syscalls */
+	/* nic */
+	int plink, elink;
+	struct span *last;	/* last causing span (reference) */
+};
+
+struct plink {
+	unsigned host, nic;
+	unsigned bars;		/* BARs addressing the NIC */
+	struct ring mmio;	/* host -> NIC */
+	struct ring msix;	/* NIC -> host */
+	struct span *msix_open;	/* host msix waiting for "completed DMA id 0" */
+};
+
+struct elink {
+	unsigned nic, net;
+	uint32_t node, dev;
+	struct ring tx;		/* NIC -> network */
+	struct ring rx;		/* network -> NIC */
+};
+
+struct ssp_spanb {
+	const struct ssp_topo *t;
+	const struct ssp_rules *rules;
+	struct ssp_spanb_opts o;
+	struct ssp_spanb_sink sink;
+	struct stream *s;
+	size_t ns;
+	struct plink *pl;
+	struct elink *el;
+	struct hmap mmio_open;	/* (id, 0, host) */
+	struct hmap hdma_open;	/* (id, adapter key, host) */
+	struct hmap ndma_open;	/* (op, 0, nic) */
+	struct hmap dma_ctx;	/* (op, 0, pcie link) */
+	struct hmap net_open;	/* (uid, node << 32 | dev, net) */
+	struct hmap chain;	/* (uid, 0, net): last hop of a packet */
+	struct hmap elmap;	/* (node << 32 | dev, 0, net) -> elink */
+	struct pool spool, evsmall, evlarge, lpool;
+	struct span *ready_head, *ready_tail;
+	uint64_t seq, next_id, live, peak;
+	uint64_t cause_str[SSP_CAUSE_N];
+	uint64_t link_kind;
+	unsigned nattr[SSP_SK_NKINDS];
+	uint32_t strmask[SSP_EV_NTYPES];	/* string fields per event type */
+	uint8_t evsim[SSP_EV_NTYPES];	/* simulator of each event type */
+	uint32_t ctx_limit;
+	int64_t idle, now;
+	enum ssp_root_policy root;
+	enum ssp_bg_policy bg;
+	int64_t next_sweep;
+	int status;
+	struct ssp_err err;
+	struct ssp_spanb_stats st;
+};
+
+static void
+fail(struct ssp_spanb *b, int code, const char *what)
+{
+	if (b->status == SSP_OK)
+		b->status = ssp_err_set(&b->err, code, 0, "%s", what);
+}
+
+static void
+nomem(struct ssp_spanb *b)
+{
+	fail(b, SSP_ERR_NOMEM, "out of memory");
+}
+
+/* --- strings --------------------------------------------------------------- */
+
+static struct sinfo * __attribute__((noinline))
+sinfo_grow(struct ssp_spanb *b, unsigned st, uint64_t id)
+{
+	struct stream *s = &b->s[st];
+	static struct sinfo none;
+	size_t n = s->nsi ? s->nsi : 256;
+	struct sinfo *ni;
+
+	while (n <= id)
+		n *= 2;
+	if ((ni = realloc(s->si, n * sizeof(*ni))) == NULL) {
+		nomem(b);
+		memset(&none, 0, sizeof(none));
+		none.have = 0xff;
+		return &none;
+	}
+	memset(ni + s->nsi, 0, (n - s->nsi) * sizeof(*ni));
+	s->si = ni;
+	s->nsi = n;
+	return &s->si[id];
+}
+
+static inline struct sinfo *
+sinfo(struct ssp_spanb *b, unsigned st, uint64_t id)
+{
+	struct stream *s = &b->s[st];
+
+	return id < s->nsi ? &s->si[id] : sinfo_grow(b, st, id);
+}
+
+static const char *
+text(struct ssp_spanb *b, unsigned st, uint64_t id, size_t *len)
+{
+	const char *t = id != 0 ? b->sink.text(b->sink.ctx, st, id, len) : NULL;
+
+	if (t == NULL) {
+		*len = 0;
+		return "";
+	}
+	return t;
+}
+
+static uint64_t
+intern(struct ssp_spanb *b, const char *s, size_t len)
+{
+	uint64_t id;
+
+	if (b->status != SSP_OK)
+		return 0;
+	if ((id = b->sink.intern(b->sink.ctx, s, len, &b->err)) == 0)
+		b->status = b->err.code ? b->err.code : SSP_ERR_IO;
+	return id;
+}
+
+static uint64_t __attribute__((noinline))
+ostr_new(struct ssp_spanb *b, unsigned st, uint64_t id, struct sinfo *si)
+{
+	const char *t;
+	size_t len;
+
+	t = text(b, st, id, &len);
+	si->out = (uint32_t)intern(b, t, len);
+	si->have |= HAVE_OUT;
+	return si->out;
+}
+
+/* Output string id of an input string id. */
+static inline uint64_t
+ostr(struct ssp_spanb *b, unsigned st, uint64_t id)
+{
+	struct sinfo *si;
+
+	if (id == 0)
+		return 0;
+	si = sinfo(b, st, id);
+	return (si->have & HAVE_OUT) ? si->out : ostr_new(b, st, id, si);
+}
+
+static unsigned __attribute__((noinline))
+fclass_new(struct ssp_spanb *b, unsigned st, uint64_t id, struct sinfo *si)
+{
+	const char *t;
+	size_t len;
+
+	t = text(b, st, id, &len);
+	si->fcls = (uint16_t)ssp_rules_fclass(b->rules, t, len);
+	si->have |= HAVE_FCLS;
+	return si->fcls;
+}
+
+static inline unsigned
+fclass(struct ssp_spanb *b, unsigned st, uint64_t id)
+{
+	struct sinfo *si = sinfo(b, st, id);
+
+	return (si->have & HAVE_FCLS) ? si->fcls : fclass_new(b, st, id, si);
+}
+
+/* The pcie link an adapter component of a host names, or -1. */
+static int
+link_of(struct ssp_spanb *b, unsigned st, uint64_t comp)
+{
+	struct stream *h = &b->s[st];
+	struct sinfo *si;
+	const char *t;
+	size_t len, k;
+
+	if (h->nplinks == 0)
+		return -1;
+	si = sinfo(b, st, comp);
+	if (!(si->have & HAVE_LINK)) {
+		si->link = 0;
+		t = text(b, st, comp, &len);
+		if (len > 4 && memcmp(t + len - 4, ".pio", 4) == 0)
+			len -= 4;	/* the posted-write responder of the adapter */
+		for (k = 0; k < h->nplinks; k++) {
+			const char *a = b->t->pcie[h->plinks[k]].adapter;
+
+			if (a == NULL || (strlen(a) == len && memcmp(a, t, len) == 0)) {
+				si->link = (uint16_t)(h->plinks[k] + 1);
+				break;
+			}
+		}
+		si->have |= HAVE_LINK;
+	}
+	return (int)si->link - 1;
+}
+
+static uint64_t
+cause_str(struct ssp_spanb *b, unsigned c)
+{
+	if (b->cause_str[c] == 0)
+		b->cause_str[c] = intern(b, cause_names[c], strlen(cause_names[c]));
+	return b->cause_str[c];
+}
+
+/* --- span life cycle ------------------------------------------------------- */
+
+static struct span *
+mk(struct ssp_spanb *b, unsigned kind, unsigned st, int64_t ts)
+{
+	struct span *s = pool_get(&b->spool);
+
+	if (s == NULL) {
+		nomem(b);
+		return NULL;
+	}
+	/* everything up to the attributes, and the attributes of this kind */
+	/* Field by field: gcc turns a memset of this size into rep stos,
+	 * several times slower than these stores. */
+	s->parent = s->next = s->wait_head = s->wait_tail = NULL;
+	s->ev_head = s->ev_tail = NULL;
+	s->out = s->in = NULL;
+	s->seq = ++b->seq;
+	s->id = s->trace = 0;
+	s->start = s->end = ts;
+	s->refs = s->nev = s->fcls = s->pend = 0;
+	s->kind = (uint16_t)kind;
+	s->stream = (uint16_t)st;
+	s->state = ST_OPEN;
+	s->flags = s->cause = s->xf = 0;
+	s->a[0] = s->a[1] = s->a[2] = s->a[3] = s->a[4] = s->a[5] = 0;
+	s->a[6] = s->a[7] = s->a[8] = s->a[9] = s->a[10] = s->a[11] = 0;
+	if (++b->live > b->peak)
+		b->peak = b->live;
+	return s;
+}
+
+static void
+sfree(struct ssp_spanb *b, struct span *s)
+{
+	pool_put(&b->spool, s);
+	b->live--;
+}
+
+static void
+unref(struct ssp_spanb *b, struct span *s)
+{
+	if (--s->refs == 0 && s->state >= ST_WRITTEN)
+		sfree(b, s);
+}
+
+static void
+ref(struct span *s)
+{
+	s->refs++;
+}
+
+static void
+orphan(struct span *s, unsigned cause)
+{
+	s->flags |= SSP_SPAN_ORPHAN;
+	s->cause = (uint8_t)(cause + 1);
+}
+
+/* Copy a member event (--events only). */
+static void __attribute__((noinline))
+keep_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
+{
+	unsigned nf = ssp_event_schema.types[ev->type].nf, i;
+	struct evn *n = pool_get(nf <= EV_SMALL ? &b->evsmall : &b->evlarge);
+
+	if (n == NULL) {
+		nomem(b);
+		return;
+	}
+	n->next = NULL;
+	n->ts = ev->ts;
+	n->type = ev->type;
+	n->nf = nf;
+	for (i = 0; i < nf; i++)
+		n->f[i] = (b->strmask[ev->type] & (1u << i)) ?
+		    ostr(b, s->stream, ev->f[i]) : ev->f[i];
+	if (s->ev_tail != NULL)
+		s->ev_tail->next = n;
+	else
+		s->ev_head = n;
+	s->ev_tail = n;
+}
+
+/* Attach an event (counted; copied with --events). */
+static inline void
+add_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
+{
+	s->nev++;
+	if (ev->ts > s->end)
+		s->end = ev->ts;
+	if (b->o.events)
+		keep_ev(b, s, ev);
+}
+
+static void
+free_evs(struct ssp_spanb *b, struct span *s)
+{
+	struct evn *n, *nx;
+
+	for (n = s->ev_head; n != NULL; n = nx) {
+		nx = n->next;
+		pool_put(n->nf <= EV_SMALL ? &b->evsmall : &b->evlarge, n);
+	}
+	s->ev_head = s->ev_tail = NULL;
+}
+
+static void
+put(struct ssp_spanb *b, const struct ssp_rec *r)
+{
+	int rc;
+
+	if (b->status != SSP_OK)
+		return;
+	if ((rc = b->sink.put(b->sink.ctx, r, &b->err)) != SSP_OK)
+		b->status = rc;
+}
+
+static void
+emit_link(struct ssp_spanb *b, const struct lnk *l)
+{
+	struct ssp_rec r;
+
+	memset(&r, 0, sizeof(r));
+	r.type = SSP_SPAN_T_LINK;
+	r.ts = l->dst->start;
+	r.nf = 5;
+	r.f[SSP_LF_SPAN] = l->src->id;
+	r.f[SSP_LF_TRACE_HI] = b->o.salt;
+	r.f[SSP_LF_TRACE_LO] = l->dst->trace;
+	r.f[SSP_LF_TARGET] = l->dst->id;
+	if (b->link_kind == 0)
+		b->link_kind = intern(b, "rx", 2);
+	r.f[SSP_LF_KIND] = b->link_kind;
+	put(b, &r);
+	b->st.links++;
+}
+
+static void
+ready(struct ssp_spanb *b, struct span *s)
+{
+	s->next = NULL;
+	if (b->ready_tail != NULL)
+		b->ready_tail->next = s;
+	else
+		b->ready_head = s;
+	b->ready_tail = s;
+}
+
+/* Hand the finished children waiting for s over to the ready list. */
+static void
+release_waiters(struct ssp_spanb *b, struct span *s)
+{
+	if (s->wait_head == NULL)
+		return;
+	if (b->ready_tail != NULL)
+		b->ready_tail->next = s->wait_head;
+	else
+		b->ready_head = s->wait_head;
+	b->ready_tail = s->wait_tail;
+	s->wait_head = s->wait_tail = NULL;
+}
+
+/* Last step of writing or leaving out s: wake its waiters, drop its hold on
+ * its parent, and free it unless links still point at it. */
+static void
+detach(struct ssp_spanb *b, struct span *s)
+{
+	struct span *p = s->parent;
+
+	release_waiters(b, s);
+	s->parent = NULL;
+	if (p != NULL)
+		unref(b, p);
+	if (s->refs == 0)
+		sfree(b, s);
+}
+
+/* s is written or left out: the spans whose links wait for it may be
+ * ready.  Links are rare: out of line, the callers test s->in. */
+static void __attribute__((noinline))
+wake_linkers(struct ssp_spanb *b, struct span *s)
+{
+	struct lnk *l, *nx;
+
+	for (l = s->in; l != NULL; l = nx) {
+		nx = l->wnext;
+		l->wnext = NULL;
+		if (--l->src->pend == 0)
+			ready(b, l->src);
+	}
+	s->in = NULL;
+}
+
+/* A span with links is written after all its link targets, so that its
+ * link records can follow it at once.  Returns whether s has to wait. */
+static int __attribute__((noinline))
+wait_links(struct span *s)
+{
+	struct lnk *l;
+
+	for (l = s->out; l != NULL; l = l->next)
+		if (l->dst->state < ST_WRITTEN) {
+			l->wnext = l->dst->in;
+			l->dst->in = l;
+			s->pend++;
+		}
+	return s->pend != 0;
+}
+
+/* The links from s, right after it: their targets are written (or were
+ * left out, then the link goes too). */
+static void __attribute__((noinline))
+emit_links(struct ssp_spanb *b, struct span *s)
+{
+	struct lnk *l, *nx;
+
+	for (l = s->out; l != NULL; l = nx) {
+		nx = l->next;
+		if (l->dst->state == ST_WRITTEN)
+			emit_link(b, l);
+		unref(b, l->dst);
+		pool_put(&b->lpool, l);
+	}
+	s->out = NULL;
+}
+
+static void
+write_span(struct ssp_spanb *b, struct span *s)
+{
+	struct ssp_rec r;
+	struct span *p = s->parent;
+	struct evn *n;
+	unsigned i;
+
+	s->id = ++b->next_id;
+	s->trace = p != NULL ? p->trace : s->id;
+	r.type = s->kind;
+	r.ts = s->start;
+	r.nf = NC + b->nattr[s->kind];
+	r.f[SSP_SF_TRACE_HI] = b->o.salt;
+	r.f[SSP_SF_TRACE_LO] = s->trace;
+	r.f[SSP_SF_SPAN] = s->id;
+	r.f[SSP_SF_PARENT] = p != NULL ? p->id : 0;
+	r.f[SSP_SF_STREAM] = s->stream;
+	r.f[SSP_SF_DUR] = (uint64_t)(s->end - s->start);
+	r.f[SSP_SF_FLAGS] = s->flags;
+	r.f[SSP_SF_CAUSE] = s->cause ? cause_str(b, s->cause - 1u) : 0;
+	if (s->kind == SSP_SK_HOST_SYSCALL) {
+		s->a[SSP_SA_SYSCALL_KTX - NC] = !!(s->fcls & SSP_FC_KERNEL_TX);
+		s->a[SSP_SA_SYSCALL_DTX - NC] = !!(s->fcls & SSP_FC_DRIVER_TX);
+		s->a[SSP_SA_SYSCALL_KRX - NC] = !!(s->fcls & SSP_FC_KERNEL_RX);
+		s->a[SSP_SA_SYSCALL_DRX - NC] = !!(s->fcls & SSP_FC_DRIVER_RX);
+	}
+	/* all slots: a fixed-size copy; those past the kind's are not written */
+	memcpy(&r.f[NC], s->a, sizeof(s->a));
+	put(b, &r);
+	for (n = s->ev_head; n != NULL; n = n->next) {
+		r.type = SSP_SPAN_T_EV0 + n->type;
+		r.ts = n->ts;
+		r.nf = SSP_EF_NCOMMON + n->nf;
+		r.f[SSP_EF_SPAN] = s->id;
+		r.f[SSP_EF_STREAM] = s->stream;
+		for (i = 0; i < n->nf; i++)
+			r.f[SSP_EF_NCOMMON + i] = n->f[i];
+		put(b, &r);
+	}
+	free_evs(b, s);
+	b->st.spans[s->kind]++;
+	b->st.used[s->stream] += s->nev;
+	if (p == NULL)
+		b->st.roots++;
+	if (s->flags != 0) {
+		if (s->flags & SSP_SPAN_ORPHAN)
+			b->st.orphans[s->cause - 1]++;
+		if (s->flags & SSP_SPAN_OPEN)
+			b->st.open++;
+		if (s->flags & SSP_SPAN_BACKGROUND)
+			b->st.background++;
+		if (s->flags & SSP_SPAN_INCOMPLETE)
+			b->st.incomplete++;
+	}
+	s->state = ST_WRITTEN;
+	if (s->out != NULL)
+		emit_links(b, s);
+	if (s->in != NULL)
+		wake_linkers(b, s);
+	detach(b, s);
+}
+
+/* Leave a span out (and everything waiting for it).  Never called while s
+ * waits for link targets: s waits only once its parent is written. */
+static void
+gone(struct ssp_spanb *b, struct span *s, unsigned reason)
+{
+	struct lnk *l, *nx;
+
+	b->st.dropped[s->stream] += s->nev;
+	b->st.drop[reason] += s->nev;
+	if (reason == SSP_DROP_NONNET)
+		b->st.suppressed++;
+	free_evs(b, s);
+	s->state = ST_GONE;
+	for (l = s->out; l != NULL; l = nx) {
+		nx = l->next;
+		unref(b, l->dst);
+		pool_put(&b->lpool, l);
+	}
+	s->out = NULL;
+	if (s->in != NULL)
+		wake_linkers(b, s);	/* their links to s are dropped then */
+	detach(b, s);
+}
+
+/* Write (or leave out) whatever became ready. */
+static void
+settle(struct ssp_spanb *b)
+{
+	struct span *s;
+
+	while ((s = b->ready_head) != NULL) {
+		b->ready_head = s->next;
+		if (b->ready_head == NULL)
+			b->ready_tail = NULL;
+		if (s->parent != NULL && s->parent->state == ST_GONE)
+			gone(b, s, SSP_DROP_NONNET);	/* under a left-out syscall */
+		else if (s->out == NULL || !wait_links(s))
+			write_span(b, s);
+		/* else wake_linkers() makes it ready again */
+	}
+}
+
+static int
+is_net_syscall(const struct span *s)
+{
+	return (s->fcls & SSP_FC_NET) || (s->xf & X_NICWORK) || s->parent != NULL;
+}
+
+/* The span has all its events. */
+static void
+finish(struct ssp_spanb *b, struct span *s)
+{
+	struct span *p = s->parent;
+
+	s->state = ST_DONE;
+	if (s->kind == SSP_SK_HOST_SYSCALL && b->root == SSP_ROOT_NET_SYSCALLS &&
+	    !is_net_syscall(s)) {
+		gone(b, s, SSP_DROP_NONNET);
+		settle(b);
+		return;
+	}
+	if (p == NULL || p->state >= ST_WRITTEN) {
+		ready(b, s);
+		settle(b);
+		return;
+	}
+	s->next = NULL;
+	if (p->wait_tail != NULL)
+		p->wait_tail->next = s;
+	else
+		p->wait_head = s;
+	p->wait_tail = s;
+}
+
+static void
+set_parent(struct span *s, struct span *p)
+{
+	s->parent = p;
+	if (p != NULL)
+		ref(p);
+}
+
+/* A context is queued: the queue holds a reference.  Beyond the limit the
+ * oldest is dropped. */
+static void
+send(struct ssp_spanb *b, struct ring *q, struct span *s, unsigned kind)
+{
+	if (q->n >= b->ctx_limit) {
+		unref(b, ring_pop(q));
+		b->st.ctx_overflow[kind]++;
+	}
+	if (ring_push(q, s) != 0) {
+		nomem(b);
+		return;
+	}
+	ref(s);
+}
+
+/* --- host ------------------------------------------------------------------ */
+
+static unsigned
+cpu_of(struct ssp_spanb *b, unsigned st, uint64_t cpu)
+{
+	struct stream *h = &b->s[st];
+	struct sinfo *si = sinfo(b, st, cpu);
+	uint64_t out;
+	unsigned i;
+
+	if (si->have & HAVE_CPU)
+		return si->cpu - 1u;
+	out = ostr(b, st, cpu);
+	for (i = 0; i < h->ncpu; i++)
+		if (h->cpu_out[i] == out)
+			break;
+	if (i == h->ncpu) {
+		if (h->ncpu == h->ccpu) {
+			unsigned n = h->ccpu ? h->ccpu * 2 : 4;
+			struct span **nc = realloc(h->cur, n * sizeof(*nc));
+			uint64_t *no;
+
+			if (nc == NULL) {
+				nomem(b);
+				return 0;
+			}
+			h->cur = nc;
+			if ((no = realloc(h->cpu_out, n * sizeof(*no))) == NULL) {
+				nomem(b);
+				return 0;
+			}
+			h->cpu_out = no;
+			h->ccpu = n;
+		}
+		h->cur[h->ncpu] = NULL;
+		h->cpu_out[h->ncpu++] = out;
+	}
+	si->cpu = (uint16_t)(i + 1);
+	si->have |= HAVE_CPU;
+	return i;
+}
+
+/* The syscall span new host spans hang under. */
+static struct span *
+cur_syscall(const struct stream *h)
+{
+	return h->last_cpu >= 0 ? h->cur[h->last_cpu] : NULL;
+}
+
+/* A host span whose parent is the current syscall span. */
+static struct span *
+host_child(struct ssp_spanb *b, unsigned kind, unsigned st,
+    const struct ssp_rec *ev)
+{
+	struct span *s = mk(b, kind, st, ev->ts), *sc;
+
+	if (s == NULL)
+		return NULL;
+	sc = cur_syscall(&b->s[st]);
+	if (sc != NULL)
+		set_parent(s, sc);
+	else
+		orphan(s, SSP_CAUSE_SYSCALL);
+	add_ev(b, s, ev);
+	return s;
+}
+
+/* A receiving syscall: parent = oldest rx context that started before it,
+ * links to the other such contexts. */
+static void
+receive(struct ssp_spanb *b, struct stream *h, struct span *sc)
+{
+	struct lnk **tail = &sc->out;
+	struct span *c;
+
+	sc->xf |= X_RECEIVED;
+	/* Only contexts made before the syscall (seq): with timestamps going
+	 * backwards a later one could be its own descendant, and a span
+	 * cannot wait for its descendant. */
+	while (h->recv.n > 0 && ring_at(&h->recv, 0)->start < sc->start &&
+	    ring_at(&h->recv, 0)->seq < sc->seq) {
+		c = ring_pop(&h->recv);		/* its reference moves over */
+		if (sc->parent == NULL) {
+			sc->parent = c;
+			continue;
+		}
+		{
+			struct lnk *l = pool_get(&b->lpool);
+
+			if (l == NULL) {
+				nomem(b);
+				unref(b, c);
+				return;
+			}
+			l->dst = c;
+			l->src = sc;
+			l->next = l->wnext = NULL;
+			while (*tail != NULL)
+				tail = &(*tail)->next;
+			*tail = l;
+		}
+	}
+}
+
+static void
+ev_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct stream *h = &b->s[st];
+	unsigned cls = fclass(b, st, ev->f[SSP_F_FUNC_SYM]), cpu;
+	struct span *sc;
+
+	if (cls & SSP_FC_BLACKLIST) {
+		b->st.drop[SSP_DROP_BLACKLIST]++;
+		b->st.dropped[st]++;
+		return;
+	}
+	cpu = cpu_of(b, st, ev->f[SSP_F_FUNC_CPU]);
+	if (b->status != SSP_OK)
+		return;
+	h->last_cpu = (int)cpu;
+	h->last_fcls = cls;
+	sc = h->cur[cpu];
+	if (cls & SSP_FC_SYSCALL_ENTRY) {
+		/* Another syscall-entry function before any other function of
+		 * the syscall is the entry trampoline going on (entry_SYSCALL_64,
+		 * then its label entry_SYSCALL_64_safe_stack, which gem5 names
+		 * too): the same syscall.  Its own entry function again is a
+		 * new syscall. */
+		if (sc != NULL && sc->a[SSP_SA_SYSCALL_CALL - NC] == 0 &&
+		    sc->a[SSP_SA_SYSCALL_ENTRY - NC] !=
+		    ostr(b, st, ev->f[SSP_F_FUNC_SYM])) {
+			add_ev(b, sc, ev);
+			sc->a[SSP_SA_SYSCALL_FUNCS - NC]++;
+			return;
+		}
+		if (sc != NULL)
+			finish(b, sc);
+		if ((sc = h->cur[cpu] = mk(b, SSP_SK_HOST_SYSCALL, st, ev->ts)) == NULL)
+			return;
+		sc->a[SSP_SA_SYSCALL_CPU - NC] = h->cpu_out[cpu];
+		/* interned after finish(): the output's string order stays */
+		sc->a[SSP_SA_SYSCALL_ENTRY - NC] = ostr(b, st,
+		    ev->f[SSP_F_FUNC_SYM]);
+		sc->a[SSP_SA_SYSCALL_FUNCS - NC] = 1;
+		sc->fcls = cls;
+		add_ev(b, sc, ev);
+		return;
+	}
+	if (sc == NULL) {
+		b->st.drop[SSP_DROP_NO_SYSCALL]++;
+		b->st.dropped[st]++;
+		return;
+	}
+	add_ev(b, sc, ev);
+	sc->a[SSP_SA_SYSCALL_FUNCS - NC]++;
+	if (sc->a[SSP_SA_SYSCALL_CALL - NC] == 0)
+		sc->a[SSP_SA_SYSCALL_CALL - NC] = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
+	sc->fcls |= cls;
+	if ((cls & SSP_FC_RX) && !(sc->xf & X_RECEIVED))
+		receive(b, h, sc);
+}
+
+static void
+drop(struct ssp_spanb *b, unsigned st, unsigned reason)
+{
+	b->st.drop[reason]++;
+	b->st.dropped[st]++;
+}
+
+/* Close a span whose last event will not come. */
+static void
+finish_incomplete(struct ssp_spanb *b, struct span *s)
+{
+	s->flags |= SSP_SPAN_INCOMPLETE;
+	finish(b, s);
+}
+
+/* A posted write whose immediate response did not come: expected for
+ * accesses answered inside gem5, else the span is incomplete. */
+static void
+close_posted(struct ssp_spanb *b, struct stream *h)
+{
+	struct span *s = h->posted;
+
+	h->posted = NULL;
+	if (s->xf & X_INSIDE)
+		finish(b, s);
+	else
+		finish_incomplete(b, s);
+}
+
+static void
+ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct stream *h = &b->s[st];
+	int write = ev->type == SSP_EV_MMIO_WR;
+	int link = link_of(b, st, ev->f[SSP_F_MMIO_COMP]);
+	int64_t bar = (int64_t)ev->f[SSP_F_MMIO_BAR];
+	int64_t posted = write && ev->nf > SSP_F_MMIO_POSTED ?
+	    (int64_t)ev->f[SSP_F_MMIO_POSTED] : -1;
+	unsigned bars = link >= 0 ? b->pl[link].bars :
+	    ssp_rules_device_bars(b->rules, "");
+	struct span *s = host_child(b, SSP_SK_HOST_MMIO, st, ev), *old;
+	void *o;
+
+	if (s == NULL)
+		return;
+	s->a[SSP_SA_HMMIO_COMP - NC] = ostr(b, st, ev->f[SSP_F_MMIO_COMP]);
+	s->a[SSP_SA_HMMIO_WRITE - NC] = (uint64_t)write;
+	s->a[SSP_SA_HMMIO_ADDR - NC] = ev->f[SSP_F_MMIO_ADDR];
+	s->a[SSP_SA_HMMIO_SIZE - NC] = ev->f[SSP_F_MMIO_SIZE];
+	s->a[SSP_SA_HMMIO_ID - NC] = ev->f[SSP_F_MMIO_ID];
+	s->a[SSP_SA_HMMIO_BAR - NC] = (uint64_t)bar;
+	s->a[SSP_SA_HMMIO_OFFS - NC] = ev->f[SSP_F_MMIO_OFFS];
+	s->a[SSP_SA_HMMIO_POSTED - NC] = (uint64_t)posted;
+	/* Other BARs (the MSI-X table) and MSI programming are answered
+	 * inside gem5: no NIC line, no completion. */
+	if ((bar >= 0 && (bar > 31 || !(bars & (1u << bar)))) ||
+	    (h->last_fcls & SSP_FC_PCI_WRITE)) {
+		if (posted == 1) {	/* may still get its immediate response */
+			if (h->posted != NULL)
+				close_posted(b, h);
+			s->xf |= X_INSIDE;
+			h->posted = s;
+			return;
+		}
+		finish(b, s);
+		return;
+	}
+	if (link >= 0) {
+		send(b, &b->pl[link].mmio, s, SSP_CTX_MMIO);
+		if (s->parent != NULL)
+			s->parent->xf |= X_NICWORK;
+	} else {
+		b->st.ctx_nowhere[SSP_CTX_MMIO]++;
+	}
+	if (posted == 1) {
+		if (h->posted != NULL)	/* the previous one got no response */
+			close_posted(b, h);
+		h->posted = s;
+		return;
+	}
+	if (hm_put(&b->mmio_open, ev->f[SSP_F_MMIO_ID], 0, st, s, &o) != 0) {
+		nomem(b);
+		return;
+	}
+	if ((old = o) != NULL) {
+		b->st.dup_ids++;
+		finish_incomplete(b, old);
+	}
+}
+
+static void
+ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	int link = link_of(b, st, ev->f[SSP_F_DMA_COMP]);
+	uint64_t id = ev->f[SSP_F_DMA_ID];
+	struct span *s = mk(b, SSP_SK_HOST_DMA, st, ev->ts), *c = NULL, *old;
+	void *o;
+
+	if (s == NULL)
+		return;
+	if (link >= 0)
+		c = hm_del(&b->dma_ctx, id, 0, (uint32_t)link);
+	if (c != NULL)
+		s->parent = c;		/* the map's reference moves over */
+	else
+		orphan(s, SSP_CAUSE_DMA);
+	add_ev(b, s, ev);
+	s->a[SSP_SA_HDMA_COMP - NC] = ostr(b, st, ev->f[SSP_F_DMA_COMP]);
+	s->a[SSP_SA_HDMA_WRITE - NC] = ev->type == SSP_EV_DMA_WR;
+	s->a[SSP_SA_HDMA_ID - NC] = id;
+	s->a[SSP_SA_HDMA_ADDR - NC] = ev->f[SSP_F_DMA_ADDR];
+	s->a[SSP_SA_HDMA_SIZE - NC] = ev->f[SSP_F_DMA_SIZE];
+	/* Two NICs on one host may use the same DMA op pointer (nicbm
+	 * processes with ASLR off): open host DMA spans are keyed by (id,
+	 * adapter component). */
+	if (hm_put(&b->hdma_open, id, s->a[SSP_SA_HDMA_COMP - NC], st, s,
+	    &o) != 0) {
+		nomem(b);
+		return;
+	}
+	if ((old = o) != NULL) {
+		b->st.dup_ids++;
+		finish_incomplete(b, old);
+	}
+}
+
+static void
+ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	uint64_t id = ev->f[SSP_F_DONE_ID];
+	int link = link_of(b, st, ev->f[SSP_F_DONE_COMP]);
+	struct span *s;
+
+	if (id == 0) {		/* the gem5-internal write of an MSI(-X) */
+		if (link >= 0 && (s = b->pl[link].msix_open) != NULL) {
+			b->pl[link].msix_open = NULL;
+			add_ev(b, s, ev);
+			finish(b, s);
+		} else {
+			drop(b, st, SSP_DROP_NO_START);
+		}
+		return;
+	}
+	if ((s = hm_del(&b->hdma_open, id, ostr(b, st, ev->f[SSP_F_DONE_COMP]),
+	    st)) == NULL) {
+		drop(b, st, SSP_DROP_NO_START);
+		return;
+	}
+	add_ev(b, s, ev);
+	finish(b, s);
+}
+
+static void
+ev_msix(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	int link = link_of(b, st, ev->f[SSP_F_IRQ_COMP]);
+	struct span *s = mk(b, SSP_SK_HOST_MSIX, st, ev->ts), *c = NULL;
+
+	if (s == NULL)
+		return;
+	if (link >= 0) {
+		struct plink *l = &b->pl[link];
+
+		if (l->msix_open != NULL) {	/* no completion came */
+			finish_incomplete(b, l->msix_open);
+			l->msix_open = NULL;
+		}
+		if ((c = ring_pop(&l->msix)) != NULL &&
+		    c->a[SSP_SA_NMSIX_VEC - NC] != ev->f[SSP_F_IRQ_VEC])
+			b->st.msix_mismatch++;
+		l->msix_open = s;
+	}
+	if (c != NULL)
+		s->parent = c;
+	else
+		orphan(s, SSP_CAUSE_MSIX);
+	add_ev(b, s, ev);
+	s->a[SSP_SA_HMSIX_COMP - NC] = ostr(b, st, ev->f[SSP_F_IRQ_COMP]);
+	s->a[SSP_SA_HMSIX_VEC - NC] = ev->f[SSP_F_IRQ_VEC];
+	if (link < 0)
+		finish(b, s);	/* no link to take its completion from */
+}
+
+static void
+pci_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
+    const struct ssp_rec *ev)
+{
+	s->a[SSP_SA_HPCI_COMP - NC] = ostr(b, st, ev->f[SSP_F_CFG_COMP]);
+	s->a[SSP_SA_HPCI_WRITE - NC] = ev->type == SSP_EV_CFG_WR;
+	s->a[SSP_SA_HPCI_DEV - NC] = ev->f[SSP_F_CFG_DEV];
+	s->a[SSP_SA_HPCI_FUNC - NC] = ev->f[SSP_F_CFG_FUNC];
+	s->a[SSP_SA_HPCI_REG - NC] = ev->f[SSP_F_CFG_REG];
+	s->a[SSP_SA_HPCI_BYTES - NC] = ev->f[SSP_F_CFG_BYTES];
+	s->a[SSP_SA_HPCI_DATA - NC] = ev->f[SSP_F_CFG_DATA];
+}
+
+static void
+ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct stream *h = &b->s[st];
+	struct span *s;
+
+	/* Lines gem5 prints at the same tick as their start are over. */
+	if (h->posted != NULL && ev->ts > h->posted->start)
+		close_posted(b, h);
+	if (h->pci != NULL && ev->ts > h->pci->start) {
+		finish(b, h->pci);
+		h->pci = NULL;
+	}
+	switch (ev->type) {
+	case SSP_EV_SYNC:
+	case SSP_EV_PROC_IN:
+		drop(b, st, SSP_DROP_NOISE);
+		break;
+	case SSP_EV_INSN:
+		drop(b, st, SSP_DROP_INSN);
+		break;
+	case SSP_EV_FUNC:
+		ev_func(b, st, ev);
+		break;
+	case SSP_EV_MMIO_RD:
+	case SSP_EV_MMIO_WR:
+		ev_mmio(b, st, ev);
+		break;
+	case SSP_EV_MMIO_POSTED:
+		if ((s = h->posted) != NULL && ev->ts == s->start) {
+			h->posted = NULL;
+			add_ev(b, s, ev);
+			finish(b, s);
+		} else {
+			drop(b, st, SSP_DROP_NO_START);
+		}
+		break;
+	case SSP_EV_MMIO_RD_DONE:
+	case SSP_EV_MMIO_WR_DONE:
+		if ((s = hm_del(&b->mmio_open, ev->f[SSP_F_DONE_ID], 0, st)) != NULL) {
+			add_ev(b, s, ev);
+			finish(b, s);
+		} else {
+			drop(b, st, SSP_DROP_NO_START);
+		}
+		break;
+	case SSP_EV_DMA_RD:
+	case SSP_EV_DMA_WR:
+		ev_host_dma(b, st, ev);
+		break;
+	case SSP_EV_DMA_DONE:
+		ev_dma_done(b, st, ev);
+		break;
+	case SSP_EV_MSIX:
+	case SSP_EV_MSI:
+	case SSP_EV_INTR:
+		ev_msix(b, st, ev);
+		break;
+	case SSP_EV_CFG_RD:
+	case SSP_EV_CFG_WR:
+		s = h->pci;
+		if (s != NULL && s->a[SSP_SA_HPCI_WRITE - NC] ==
+		    (ev->type == SSP_EV_CFG_WR)) {
+			h->pci = NULL;
+			add_ev(b, s, ev);
+		} else if ((s = host_child(b, SSP_SK_HOST_PCI, st, ev)) == NULL) {
+			break;
+		}
+		pci_attrs(b, st, s, ev);
+		finish(b, s);
+		break;
+	case SSP_EV_PCIHOST_RD:
+	case SSP_EV_PCIHOST_WR:
+		if (h->pci != NULL) {
+			finish(b, h->pci);
+			h->pci = NULL;
+		}
+		if ((s = host_child(b, SSP_SK_HOST_PCI, st, ev)) == NULL)
+			break;
+		s->a[SSP_SA_HPCI_COMP - NC] = ostr(b, st, ev->f[SSP_F_PH_COMP]);
+		s->a[SSP_SA_HPCI_WRITE - NC] = ev->type == SSP_EV_PCIHOST_WR;
+		s->a[SSP_SA_HPCI_DEV - NC] = ev->f[SSP_F_PH_DEV];
+		s->a[SSP_SA_HPCI_FUNC - NC] = ev->f[SSP_F_PH_FUNC];
+		s->a[SSP_SA_HPCI_REG - NC] = ev->f[SSP_F_PH_OFFSET];
+		s->a[SSP_SA_HPCI_BYTES - NC] = ev->f[SSP_F_PH_SIZE];
+		h->pci = s;
+		break;
+	case SSP_EV_POST_INT:
+		if (h->intr != NULL) {
+			finish_incomplete(b, h->intr);
+			h->intr = NULL;
+		}
+		if ((s = host_child(b, SSP_SK_HOST_INTR, st, ev)) == NULL)
+			break;
+		s->a[SSP_SA_HINTR_COMP - NC] = ostr(b, st, ev->f[SSP_F_INT_COMP]);
+		h->intr = s;
+		break;
+	case SSP_EV_CLEAR_INT:
+		if ((s = h->intr) != NULL) {
+			h->intr = NULL;
+			add_ev(b, s, ev);
+		} else if ((s = host_child(b, SSP_SK_HOST_INTR, st, ev)) != NULL) {
+			s->a[SSP_SA_HINTR_COMP - NC] =
+			    ostr(b, st, ev->f[SSP_F_INT_COMP]);
+		} else {
+			break;
+		}
+		finish(b, s);
+		break;
+	default:
+		drop(b, st, SSP_DROP_FOREIGN);
+	}
+}
+
+/* --- NIC ------------------------------------------------------------------- */
+
+/* A NIC span caused by the NIC's last causing span. */
+static struct span *
+nic_caused(struct ssp_spanb *b, unsigned kind, unsigned st,
+    const struct ssp_rec *ev)
+{
+	struct span *s = mk(b, kind, st, ev->ts);
+
+	if (s == NULL)
+		return NULL;
+	if (b->s[st].last != NULL)
+		set_parent(s, b->s[st].last);
+	else
+		orphan(s, SSP_CAUSE_NIC);
+	add_ev(b, s, ev);
+	return s;
+}
+
+static void
+set_last(struct ssp_spanb *b, struct stream *n, struct span *s)
+{
+	ref(s);
+	if (n->last != NULL)
+		unref(b, n->last);
+	n->last = s;
+}
+
+static void
+ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct stream *n = &b->s[st];
+	int write = ev->type == SSP_EV_NIC_WR;
+	struct span *s = mk(b, SSP_SK_NIC_MMIO, st, ev->ts), *c = NULL;
+	uint64_t off = ev->f[SSP_F_NMMIO_OFF];
+
+	if (s == NULL)
+		return;
+	if (n->plink >= 0) {
+		struct ring *q = &b->pl[n->plink].mmio;
+		uint32_t i, k = 0;
+
+		/* FIFO order per link, checked by the BAR offset; a short look
+		 * ahead skips host contexts that never reached the NIC. */
+		if (q->n > 0 && ring_at(q, 0)->a[SSP_SA_HMMIO_OFFS - NC] != off) {
+			for (i = 1; i < q->n && i <= RESYNC; i++)
+				if (ring_at(q, i)->a[SSP_SA_HMMIO_OFFS - NC] == off) {
+					k = i;
+					break;
+				}
+			if (k == 0)
+				b->st.mmio_mismatch++;
+			for (i = 0; i < k; i++) {
+				unref(b, ring_pop(q));
+				b->st.mmio_skipped++;
+			}
+		}
+		c = ring_pop(q);
+	}
+	if (c != NULL)
+		s->parent = c;
+	else
+		orphan(s, SSP_CAUSE_MMIO);
+	add_ev(b, s, ev);
+	s->a[SSP_SA_NMMIO_WRITE - NC] = (uint64_t)write;
+	s->a[SSP_SA_NMMIO_OFF - NC] = off;
+	s->a[SSP_SA_NMMIO_LEN - NC] = ev->f[SSP_F_NMMIO_LEN];
+	s->a[SSP_SA_NMMIO_VAL - NC] = ev->f[SSP_F_NMMIO_VAL];
+	s->a[SSP_SA_NMMIO_POSTED - NC] = write && ev->nf > SSP_F_NMMIO_POSTED ?
+	    ev->f[SSP_F_NMMIO_POSTED] : (uint64_t)-1;
+	if (write)
+		set_last(b, n, s);
+	finish(b, s);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Bound the DMA context map: drop its older half (rare: the host stream
+ * is missing its DMA lines). */
+static void
+trim_dma_ctx(struct ssp_spanb *b)
+{
+	size_t i, k = 0, m = b->dma_ctx.n;
+	uint64_t *seqs = malloc(m * sizeof(*seqs)), cut;
+
+	if (seqs == NULL) {
+		nomem(b);
+		return;
+	}
+	for (i = 0; i < b->dma_ctx.cap; i++)
+		if (b->dma_ctx.t[i].used)
+			seqs[k++] = ((struct span *)b->dma_ctx.t[i].v)->seq;
+	qsort(seqs, k, sizeof(*seqs), cmp_u64);
+	cut = seqs[k / 2];
+	free(seqs);
+	for (i = 0; i < b->dma_ctx.cap; ) {
+		struct span *x = b->dma_ctx.t[i].v;
+
+		if (b->dma_ctx.t[i].used && x->seq < cut) {
+			hm_del_at(&b->dma_ctx, i);
+			unref(b, x);
+			b->st.ctx_overflow[SSP_CTX_DMA]++;
+		} else {
+			i++;
+		}
+	}
+}
+
+static void
+ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct stream *n = &b->s[st];
+	uint64_t op = ev->f[SSP_F_NDMA_OP], addr = ev->f[SSP_F_NDMA_ADDR];
+	struct hent *hf = hm_find(&b->ndma_open, op, 0, st);
+	struct span *s = hf != NULL ? hf->v : NULL, *old;
+	void *o;
+
+	switch (ev->type) {
+	case SSP_EV_NIC_DMA_ISSUE:
+	case SSP_EV_NIC_DMA_ENQ:
+		if (s != NULL) {
+			b->st.dup_ids++;
+			hm_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
+			finish_incomplete(b, s);
+		}
+		if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL)
+			return;
+		s->a[SSP_SA_NDMA_OP - NC] = op;
+		s->a[SSP_SA_NDMA_ADDR - NC] = addr;
+		s->a[SSP_SA_NDMA_LEN - NC] = ev->f[SSP_F_NDMA_LEN];
+		if (hm_put(&b->ndma_open, op, 0, st, s, &o) != 0)
+			nomem(b);
+		return;
+	case SSP_EV_NIC_DMA_EXEC:
+		if (s == NULL) {	/* its issue line is missing */
+			if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL)
+				return;
+			s->a[SSP_SA_NDMA_OP - NC] = op;
+			s->a[SSP_SA_NDMA_ADDR - NC] = addr;
+			s->a[SSP_SA_NDMA_LEN - NC] = ev->f[SSP_F_NDMA_LEN];
+			if (hm_put(&b->ndma_open, op, 0, st, s, &o) != 0) {
+				nomem(b);
+				return;
+			}
+		} else {
+			if (s->a[SSP_SA_NDMA_ADDR - NC] != addr)
+				b->st.dma_mismatch++;
+			add_ev(b, s, ev);
+		}
+		if (n->plink < 0) {
+			b->st.ctx_nowhere[SSP_CTX_DMA]++;
+			return;
+		}
+		if (hm_put(&b->dma_ctx, op, 0, (uint32_t)n->plink, s, &o) != 0) {
+			nomem(b);
+			return;
+		}
+		ref(s);
+		if ((old = o) != NULL) {	/* the host never took it */
+			b->st.ctx_unused[SSP_CTX_DMA]++;
+			unref(b, old);
+		}
+		if (b->dma_ctx.n > b->ctx_limit)
+			trim_dma_ctx(b);
+		return;
+	default:		/* completed dma read / write */
+		if (s == NULL) {
+			drop(b, st, SSP_DROP_NO_START);
+			return;
+		}
+		hm_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
+		if (s->a[SSP_SA_NDMA_ADDR - NC] != addr)
+			b->st.dma_mismatch++;
+		s->a[SSP_SA_NDMA_WRITE - NC] = ev->type == SSP_EV_NIC_DMA_DONE_WR;
+		add_ev(b, s, ev);
+		finish(b, s);
+	}
+}
+
+static void
+ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct stream *n = &b->s[st];
+	struct span *s, *c;
+
+	switch (ev->type) {
+	case SSP_EV_NIC_RD:
+	case SSP_EV_NIC_WR:
+		ev_nic_mmio(b, st, ev);
+		break;
+	case SSP_EV_NIC_DMA_ISSUE:
+	case SSP_EV_NIC_DMA_EXEC:
+	case SSP_EV_NIC_DMA_ENQ:
+	case SSP_EV_NIC_DMA_DONE_RD:
+	case SSP_EV_NIC_DMA_DONE_WR:
+		ev_nic_dma(b, st, ev);
+		break;
+	case SSP_EV_NIC_MSIX:
+	case SSP_EV_NIC_MSI:
+		if ((s = nic_caused(b, SSP_SK_NIC_MSIX, st, ev)) == NULL)
+			break;
+		s->a[SSP_SA_NMSIX_VEC - NC] = ev->f[SSP_F_NIRQ_VEC];
+		s->a[SSP_SA_NMSIX_MSI - NC] = ev->type == SSP_EV_NIC_MSI;
+		if (n->plink >= 0)
+			send(b, &b->pl[n->plink].msix, s, SSP_CTX_MSIX);
+		else
+			b->st.ctx_nowhere[SSP_CTX_MSIX]++;
+		finish(b, s);
+		break;
+	case SSP_EV_NIC_TX:
+		if ((s = nic_caused(b, SSP_SK_NIC_TX, st, ev)) == NULL)
+			break;
+		s->a[SSP_SA_NTX_LEN - NC] = ev->f[SSP_F_NTX_LEN];
+		if (n->elink >= 0)
+			send(b, &b->el[n->elink].tx, s, SSP_CTX_TX);
+		else
+			b->st.ctx_nowhere[SSP_CTX_TX]++;
+		finish(b, s);
+		break;
+	case SSP_EV_NIC_RX:
+		if ((s = mk(b, SSP_SK_NIC_RX, st, ev->ts)) == NULL)
+			break;
+		c = n->elink >= 0 ? ring_pop(&b->el[n->elink].rx) : NULL;
+		if (c != NULL)
+			s->parent = c;
+		else
+			orphan(s, SSP_CAUSE_RX);
+		add_ev(b, s, ev);
+		s->a[SSP_SA_NRX_PORT - NC] = ev->f[SSP_F_NRX_PORT];
+		s->a[SSP_SA_NRX_LEN - NC] = ev->f[SSP_F_NRX_LEN];
+		set_last(b, n, s);
+		if (n->plink >= 0)
+			send(b, &b->s[b->pl[n->plink].host].recv, s, SSP_CTX_RECV);
+		else
+			b->st.ctx_nowhere[SSP_CTX_RECV]++;
+		finish(b, s);
+		break;
+	case SSP_EV_NIC_INTX:
+		drop(b, st, SSP_DROP_NO_RULE);
+		break;
+	default:
+		drop(b, st, SSP_DROP_FOREIGN);
+	}
+}
+
+/* --- network --------------------------------------------------------------- */
+
+static struct elink *
+elink_at(struct ssp_spanb *b, unsigned st, uint64_t node, uint64_t dev)
+{
+	return hm_get(&b->elmap, node << 32 | (dev & 0xffffffffu), 0, st);
+}
+
+static int
+simple_dev(struct ssp_spanb *b, unsigned st, uint64_t devtype)
+{
+	struct sinfo *si = sinfo(b, st, devtype);
+
+	if (!(si->have & HAVE_SIMPLE)) {
+		size_t len;
+		const char *t = text(b, st, devtype, &len);
+
+		si->simple = len == 15 && memcmp(t, "SimpleNetDevice", 15) == 0;
+		si->have |= HAVE_SIMPLE;
+	}
+	return si->simple;
+}
+
+static void
+net_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
+    const struct ssp_rec *ev, int first)
+{
+	uint64_t *a = s->a;
+
+	if (first) {
+		a[SSP_SA_NET_NODE - NC] = ev->f[SSP_F_NET_NODE];
+		a[SSP_SA_NET_DEV - NC] = ev->f[SSP_F_NET_DEV];
+		a[SSP_SA_NET_DEVTYPE - NC] = ostr(b, st, ev->f[SSP_F_NET_DEVTYPE]);
+		a[SSP_SA_NET_UID - NC] = ev->f[SSP_F_NET_UID];
+		a[SSP_SA_NET_INTERESTING - NC] = ev->f[SSP_F_NET_INTERESTING];
+		a[SSP_SA_NET_PAYLOAD - NC] = (uint64_t)-1;
+		a[SSP_SA_NET_IP_PROTO - NC] = (uint64_t)-1;
+	}
+	if (ev->f[SSP_F_NET_BOUNDARY] != SSP_NET_INTERNAL)
+		a[SSP_SA_NET_BOUNDARY - NC] = ev->f[SSP_F_NET_BOUNDARY];
+	if ((int64_t)a[SSP_SA_NET_PAYLOAD - NC] < 0)
+		a[SSP_SA_NET_PAYLOAD - NC] = ev->f[SSP_F_NET_PAYLOAD];
+	/* The manual Ethernet header of SimpleNetDevice lines is garbage. */
+	if (a[SSP_SA_NET_ETH_TYPE - NC] == 0 &&
+	    !simple_dev(b, st, ev->f[SSP_F_NET_DEVTYPE]))
+		a[SSP_SA_NET_ETH_TYPE - NC] = ev->f[SSP_F_NET_ETH_TYPE];
+	if (a[SSP_SA_NET_IP_SRC - NC] == 0 && a[SSP_SA_NET_IP_DST - NC] == 0) {
+		a[SSP_SA_NET_IP_SRC - NC] = ev->f[SSP_F_NET_IP_SRC];
+		a[SSP_SA_NET_IP_DST - NC] = ev->f[SSP_F_NET_IP_DST];
+	}
+	if ((int64_t)a[SSP_SA_NET_IP_PROTO - NC] < 0)
+		a[SSP_SA_NET_IP_PROTO - NC] = ev->f[SSP_F_NET_IP_PROTO];
+}
+
+/*
+ * A device span starts (enqueue, or a drop with no enqueue before it).
+ * Returns NULL when the event is not traced (background, dropped here).
+ */
+static struct span *
+net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	uint64_t uid = ev->f[SSP_F_NET_UID];
+	int interesting = ev->f[SSP_F_NET_INTERESTING] != 0;
+	struct elink *el;
+	struct span *s, *prev, *c = NULL;
+	unsigned xf = 0;
+	int bg = 0;
+
+	if (ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_FROM_ADAPTER) {
+		el = elink_at(b, st, ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
+		if (el != NULL)
+			c = ring_pop(&el->tx);
+		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL) {
+			if (c != NULL)
+				unref(b, c);
+			return NULL;
+		}
+		if (c != NULL)
+			s->parent = c;
+		else
+			orphan(s, SSP_CAUSE_TX);
+		bg = !interesting && c == NULL;
+	} else {
+		prev = hm_get(&b->chain, uid, 0, st);
+		if (prev == NULL && !interesting) {
+			if (b->bg == SSP_BG_ADAPTER) {
+				el = elink_at(b, st, ev->f[SSP_F_NET_NODE],
+				    ev->f[SSP_F_NET_DEV]);
+				if (el == NULL)
+					return NULL;
+				xf = X_TENTATIVE;	/* kept if it reaches the NIC */
+			}
+			bg = 1;
+		} else if (prev != NULL) {
+			bg = (prev->flags & SSP_SPAN_BACKGROUND) != 0;
+		}
+		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL)
+			return NULL;
+		if (prev != NULL)
+			set_parent(s, prev);
+		else if (interesting)
+			orphan(s, SSP_CAUSE_PACKET);
+		s->xf |= (uint8_t)xf;
+	}
+	if (bg)
+		s->flags |= SSP_SPAN_BACKGROUND;
+	add_ev(b, s, ev);
+	net_attrs(b, st, s, ev, 1);
+	return s;
+}
+
+/* Forget packets whose last hop is older than packet-idle.  Runs at most
+ * once per half packet-idle of simulated time, so the map holds about 1.5
+ * packet-idle worth of packets and each sweep costs O(1) per packet. */
+static void
+sweep(struct ssp_spanb *b)
+{
+	int64_t horizon = b->now - b->idle;
+	size_t i;
+
+	b->next_sweep = b->now + b->idle / 2;
+	for (i = 0; i < b->chain.cap; ) {
+		struct span *x = b->chain.t[i].v;
+
+		if (b->chain.t[i].used && x->end < horizon) {
+			hm_del_at(&b->chain, i);
+			unref(b, x);
+			b->st.packets_expired++;
+		} else {
+			i++;
+		}
+	}
+}
+
+static void
+net_end(struct ssp_spanb *b, unsigned st, struct span *s,
+    const struct ssp_rec *ev)
+{
+	int to_adapter = ev->type == SSP_EV_NET_DEQ &&
+	    ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_TO_ADAPTER;
+	struct elink *el;
+	void *o;
+
+	if (ev->type == SSP_EV_NET_DROP)
+		s->a[SSP_SA_NET_DROPPED - NC] = 1;
+	if (s->xf & X_TENTATIVE) {
+		if (!to_adapter) {	/* background that stays inside ns-3 */
+			add_ev(b, s, ev);
+			gone(b, s, SSP_DROP_BACKGROUND);
+			return;
+		}
+		s->xf &= (uint8_t)~X_TENTATIVE;
+	}
+	add_ev(b, s, ev);
+	net_attrs(b, st, s, ev, 0);
+	/* Chain the packet's next hops to this one; not for background
+	 * traffic kept only where it reaches a NIC: each copy of it that
+	 * reaches another NIC starts a trace of its own, the others vanish. */
+	if (ev->type == SSP_EV_NET_DEQ && !(b->bg == SSP_BG_ADAPTER &&
+	    (s->flags & SSP_SPAN_BACKGROUND))) {
+		if (hm_put(&b->chain, ev->f[SSP_F_NET_UID], 0, st, s, &o) != 0) {
+			nomem(b);
+			return;
+		}
+		ref(s);
+		if (o != NULL)
+			unref(b, o);
+		if (b->now >= b->next_sweep)
+			sweep(b);
+	}
+	if (to_adapter) {
+		el = elink_at(b, st, ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
+		if (el != NULL)
+			send(b, &el->rx, s, SSP_CTX_RX);
+		else
+			b->st.ctx_nowhere[SSP_CTX_RX]++;
+	}
+	finish(b, s);
+}
+
+static void
+ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	uint64_t uid = ev->f[SSP_F_NET_UID];
+	uint64_t nd = ev->f[SSP_F_NET_NODE] << 32 |
+	    (ev->f[SSP_F_NET_DEV] & 0xffffffffu);
+	struct span *s, *old;
+	void *o;
+
+	if (ev->type == SSP_EV_NET_RX) {
+		drop(b, st, SSP_DROP_NO_RULE);
+		return;
+	}
+	if (ev->type > SSP_EV_NET_RX || ev->type < SSP_EV_NET_ENQ) {
+		drop(b, st, SSP_DROP_FOREIGN);
+		return;
+	}
+	if ((int64_t)uid < 0) {
+		drop(b, st, SSP_DROP_NO_UID);
+		return;
+	}
+	if (ev->type == SSP_EV_NET_ENQ) {
+		if ((s = net_start(b, st, ev)) == NULL) {
+			drop(b, st, SSP_DROP_BACKGROUND);
+			return;
+		}
+		if (hm_put(&b->net_open, uid, nd, st, s, &o) != 0) {
+			nomem(b);
+			return;
+		}
+		if ((old = o) != NULL) {	/* enqueued twice here */
+			b->st.dup_ids++;
+			if (old->xf & X_TENTATIVE)
+				gone(b, old, SSP_DROP_BACKGROUND);
+			else
+				finish_incomplete(b, old);
+		}
+		return;
+	}
+	s = hm_del(&b->net_open, uid, nd, st);
+	if (s == NULL) {
+		if (ev->type != SSP_EV_NET_DROP) {
+			drop(b, st, hm_get(&b->chain, uid, 0, st) != NULL ||
+			    ev->f[SSP_F_NET_INTERESTING] ? SSP_DROP_NO_START :
+			    SSP_DROP_BACKGROUND);
+			return;
+		}
+		/* dropped before it was enqueued: a one-event span */
+		if ((s = net_start(b, st, ev)) == NULL) {
+			drop(b, st, SSP_DROP_BACKGROUND);
+			return;
+		}
+		s->a[SSP_SA_NET_DROPPED - NC] = 1;
+		if (s->xf & X_TENTATIVE) {
+			gone(b, s, SSP_DROP_BACKGROUND);
+			return;
+		}
+		finish(b, s);
+		return;
+	}
+	net_end(b, st, s, ev);
+}
+
+/* --- public ---------------------------------------------------------------- */
+
+/* Is ev of this stream's simulator (and of a known type)? */
+static inline int
+ours(const struct ssp_spanb *b, const struct stream *s, const struct ssp_rec *ev)
+{
+	return ev->type < SSP_EV_NTYPES && b->evsim[ev->type] == s->kind;
+}
+
+int
+ssp_spanb_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+    struct ssp_err *e)
+{
+	return ssp_spanb_events(b, st, ev, 1, e);
+}
+
+/* The next of a packed run. */
+static inline const struct ssp_rec *
+packed_next(const struct ssp_rec *ev)
+{
+	return (const struct ssp_rec *)((const char *)ev +
+	    offsetof(struct ssp_rec, f) + ev->nf * sizeof(ev->f[0]));
+}
+
+int
+ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+    size_t n, struct ssp_err *e)
+{
+	struct stream *s = &b->s[st];
+	size_t k;
+
+	b->st.in[st] += n;
+	if (s->ended) {
+		b->st.drop[SSP_DROP_FOREIGN] += n;
+		b->st.dropped[st] += n;
+	} else {
+		switch (s->kind) {	/* the same for the whole run */
+		case SSP_SIM_GEM5:
+			for (k = 0; k < n; k++, ev = packed_next(ev))
+				if (ours(b, s, ev))
+					ev_host(b, st, ev);
+				else
+					drop(b, st, SSP_DROP_FOREIGN);
+			break;
+		case SSP_SIM_NICBM:
+			for (k = 0; k < n; k++, ev = packed_next(ev))
+				if (ours(b, s, ev))
+					ev_nic(b, st, ev);
+				else
+					drop(b, st, SSP_DROP_FOREIGN);
+			break;
+		default:
+			for (k = 0; k < n; k++, ev = packed_next(ev)) {
+				b->now = ev->ts;	/* packet-idle sweeps */
+				if (ours(b, s, ev))
+					ev_net(b, st, ev);
+				else
+					drop(b, st, SSP_DROP_FOREIGN);
+			}
+		}
+	}
+	if (b->status != SSP_OK && e != NULL)
+		*e = b->err;
+	return b->status;
+}
+
+void
+ssp_spanb_strings_reset(struct ssp_spanb *b, unsigned st)
+{
+	struct stream *s = &b->s[st];
+
+	if (s->si != NULL)
+		memset(s->si, 0, s->nsi * sizeof(*s->si));
+}
+
+static int
+by_seq(const void *a, const void *b)
+{
+	const struct span *x = *(struct span *const *)a;
+	const struct span *y = *(struct span *const *)b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Remove the entries of stream st from m (k3 == st), in creation order. */
+static struct span **
+take_stream(struct ssp_spanb *b, struct hmap *m, unsigned st, size_t *np)
+{
+	struct span **v;
+	size_t i, n = 0;
+
+	*np = 0;
+	if (m->n == 0)
+		return NULL;
+	if ((v = malloc(m->n * sizeof(*v))) == NULL) {
+		nomem(b);
+		return NULL;
+	}
+	for (i = 0; i < m->cap; ) {
+		if (m->t[i].used && m->t[i].k3 == st) {
+			v[n++] = m->t[i].v;
+			hm_del_at(m, i);
+		} else {
+			i++;
+		}
+	}
+	qsort(v, n, sizeof(*v), by_seq);
+	*np = n;
+	return v;
+}
+
+static void
+close_open(struct ssp_spanb *b, struct span *s)
+{
+	if (s->xf & X_TENTATIVE) {
+		gone(b, s, SSP_DROP_BACKGROUND);
+		return;
+	}
+	s->flags |= SSP_SPAN_OPEN;
+	finish(b, s);
+}
+
+int
+ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
+{
+	struct stream *s = &b->s[st];
+	struct span **v, *list[8];
+	size_t n, i, k = 0;
+	unsigned c;
+
+	if (s->ended)
+		return b->status;
+	s->ended = 1;
+	switch (s->kind) {
+	case SSP_SIM_GEM5:
+		/* the spans held in slots, in creation order */
+		for (c = 0; c < s->ncpu; c++) {
+			if (s->cur[c] == NULL)
+				continue;
+			if (k == sizeof(list) / sizeof(list[0])) {
+				qsort(list, k, sizeof(list[0]), by_seq);
+				for (i = 0; i < k; i++)
+					close_open(b, list[i]);
+				k = 0;
+			}
+			list[k++] = s->cur[c];
+			s->cur[c] = NULL;
+		}
+		qsort(list, k, sizeof(list[0]), by_seq);
+		for (i = 0; i < k; i++)
+			close_open(b, list[i]);
+		k = 0;
+		if (s->posted != NULL)
+			list[k++] = s->posted;
+		if (s->pci != NULL)
+			list[k++] = s->pci;
+		if (s->intr != NULL)
+			list[k++] = s->intr;
+		s->posted = s->pci = s->intr = NULL;
+		for (c = 0; c < s->nplinks; c++) {
+			struct plink *l = &b->pl[s->plinks[c]];
+
+			if (l->msix_open != NULL) {
+				if (k == sizeof(list) / sizeof(list[0])) {
+					qsort(list, k, sizeof(list[0]), by_seq);
+					for (i = 0; i < k; i++)
+						close_open(b, list[i]);
+					k = 0;
+				}
+				list[k++] = l->msix_open;
+				l->msix_open = NULL;
+			}
+		}
+		qsort(list, k, sizeof(list[0]), by_seq);
+		for (i = 0; i < k; i++)
+			close_open(b, list[i]);
+		v = take_stream(b, &b->mmio_open, st, &n);
+		for (i = 0; i < n; i++)
+			close_open(b, v[i]);
+		free(v);
+		v = take_stream(b, &b->hdma_open, st, &n);
+		for (i = 0; i < n; i++)
+			close_open(b, v[i]);
+		free(v);
+		break;
+	case SSP_SIM_NICBM:
+		v = take_stream(b, &b->ndma_open, st, &n);
+		for (i = 0; i < n; i++)
+			close_open(b, v[i]);
+		free(v);
+		if (s->last != NULL) {
+			unref(b, s->last);
+			s->last = NULL;
+		}
+		break;
+	default:
+		v = take_stream(b, &b->net_open, st, &n);
+		for (i = 0; i < n; i++)
+			close_open(b, v[i]);
+		free(v);
+		break;
+	}
+	if (b->status != SSP_OK && e != NULL)
+		*e = b->err;
+	return b->status;
+}
+
+static void
+drain(struct ssp_spanb *b, struct ring *q, unsigned kind)
+{
+	struct span *s;
+
+	while ((s = ring_pop(q)) != NULL) {
+		b->st.ctx_unused[kind]++;
+		unref(b, s);
+	}
+}
+
+static void
+drain_map(struct ssp_spanb *b, struct hmap *m, unsigned kind)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->t[i].used) {
+			if (kind < SSP_CTX_N)
+				b->st.ctx_unused[kind]++;
+			unref(b, m->t[i].v);
+			m->t[i].used = 0;
+		}
+	m->n = 0;
+}
+
+int
+ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e)
+{
+	size_t i;
+
+	for (i = 0; i < b->ns; i++)
+		ssp_spanb_stream_end(b, (unsigned)i, NULL);
+	for (i = 0; i < b->t->npcie; i++) {
+		drain(b, &b->pl[i].mmio, SSP_CTX_MMIO);
+		drain(b, &b->pl[i].msix, SSP_CTX_MSIX);
+	}
+	for (i = 0; i < b->t->neth; i++) {
+		drain(b, &b->el[i].tx, SSP_CTX_TX);
+		drain(b, &b->el[i].rx, SSP_CTX_RX);
+	}
+	for (i = 0; i < b->ns; i++)
+		drain(b, &b->s[i].recv, SSP_CTX_RECV);
+	drain_map(b, &b->dma_ctx, SSP_CTX_DMA);
+	drain_map(b, &b->chain, SSP_CTX_N);
+	settle(b);
+	if (b->status != SSP_OK && e != NULL)
+		*e = b->err;
+	return b->status;
+}
+
+const struct ssp_spanb_stats *
+ssp_spanb_stats(const struct ssp_spanb *b)
+{
+	return &b->st;
+}
+
+uint64_t ssp_spanb_live(const struct ssp_spanb *b) { return b->live; }
+uint64_t ssp_spanb_peak(const struct ssp_spanb *b) { return b->peak; }
+
+int
+ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
+    const struct ssp_rules *rules, const struct ssp_spanb_opts *o,
+    const struct ssp_spanb_sink *sink, struct ssp_err *e)
+{
+	struct ssp_spanb *b;
+	const struct ssp_schema *sch = ssp_span_schema(0);
+	size_t i;
+	unsigned k;
+
+	*bp = NULL;
+	if ((b = calloc(1, sizeof(*b))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	b->t = t;
+	b->rules = rules;
+	b->o = *o;
+	b->sink = *sink;
+	b->ns = t->nstreams;
+	b->ctx_limit = ssp_rules_context_limit(rules);
+	b->idle = ssp_rules_packet_idle(rules);
+	b->root = ssp_rules_root(rules);
+	b->bg = ssp_rules_background(rules);
+	b->spool.size = sizeof(struct span);
+	b->evsmall.size = sizeof(struct evn) + EV_SMALL * sizeof(uint64_t);
+	b->evlarge.size = sizeof(struct evn) + SSP_MAXF * sizeof(uint64_t);
+	b->lpool.size = sizeof(struct lnk);
+	for (k = 0; k < SSP_SK_NKINDS; k++)
+		b->nattr[k] = sch->types[k].nf - NC;
+	for (k = 0; k < SSP_EV_NTYPES; k++) {
+		const struct ssp_rec_type *et = &ssp_event_schema.types[k];
+		unsigned f;
+
+		for (f = 0; f < et->nf; f++)
+			if (et->f[f].enc == SSP_ENC_S)
+				b->strmask[k] |= 1u << f;
+		b->evsim[k] = (uint8_t)ssp_event_sim(k);
+	}
+	b->s = calloc(b->ns ? b->ns : 1, sizeof(*b->s));
+	b->pl = calloc(t->npcie ? t->npcie : 1, sizeof(*b->pl));
+	b->el = calloc(t->neth ? t->neth : 1, sizeof(*b->el));
+	b->st.nstreams = b->ns;
+	b->st.in = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
+	b->st.used = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
+	b->st.dropped = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
+	if (b->s == NULL || b->pl == NULL || b->el == NULL || b->st.in == NULL ||
+	    b->st.used == NULL || b->st.dropped == NULL)
+		goto nomem;
+	for (i = 0; i < b->ns; i++) {
+		struct stream *s = &b->s[i];
+
+		s->kind = t->streams[i].kind;
+		s->plink = t->streams[i].pcie;
+		s->elink = t->streams[i].eth;
+		s->last_cpu = -1;
+	}
+	for (i = 0; i < t->npcie; i++) {
+		struct plink *l = &b->pl[i];
+		struct stream *h = &b->s[t->pcie[i].host];
+		unsigned *np;
+
+		l->host = t->pcie[i].host;
+		l->nic = t->pcie[i].nic;
+		l->bars = ssp_rules_device_bars(rules, t->streams[l->nic].name);
+		if ((np = realloc(h->plinks, (h->nplinks + 1) * sizeof(*np))) == NULL)
+			goto nomem;
+		h->plinks = np;
+		h->plinks[h->nplinks++] = (unsigned)i;
+	}
+	for (i = 0; i < t->neth; i++) {
+		struct elink *l = &b->el[i];
+		void *old;
+
+		l->nic = t->eth[i].nic;
+		l->net = t->eth[i].net;
+		l->node = t->eth[i].node;
+		l->dev = t->eth[i].dev;
+		if (hm_put(&b->elmap, (uint64_t)l->node << 32 | l->dev, 0, l->net,
+		    l, &old) != 0)
+			goto nomem;
+	}
+	*bp = b;
+	return SSP_OK;
+nomem:
+	ssp_spanb_free(b);
+	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+}
+
+void
+ssp_spanb_free(struct ssp_spanb *b)
+{
+	size_t i;
+
+	if (b == NULL)
+		return;
+	for (i = 0; b->s != NULL && i < b->ns; i++) {
+		free(b->s[i].si);
+		free(b->s[i].cur);
+		free(b->s[i].cpu_out);
+		free(b->s[i].plinks);
+		free(b->s[i].recv.v);
+	}
+	for (i = 0; b->pl != NULL && i < b->t->npcie; i++) {
+		free(b->pl[i].mmio.v);
+		free(b->pl[i].msix.v);
+	}
+	for (i = 0; b->el != NULL && i < b->t->neth; i++) {
+		free(b->el[i].tx.v);
+		free(b->el[i].rx.v);
+	}
+	free(b->s);
+	free(b->pl);
+	free(b->el);
+	free(b->mmio_open.t);
+	free(b->hdma_open.t);
+	free(b->ndma_open.t);
+	free(b->dma_ctx.t);
+	free(b->net_open.t);
+	free(b->chain.t);
+	free(b->elmap.t);
+	pool_fini(&b->spool);
+	pool_fini(&b->evsmall);
+	pool_fini(&b->evlarge);
+	pool_fini(&b->lpool);
+	free(b->st.in);
+	free(b->st.used);
+	free(b->st.dropped);
+	free(b);
+}

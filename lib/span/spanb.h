@@ -1,0 +1,129 @@
+/*
+ * The span builder (SPEC §3, formats/spans.md): takes the events of all
+ * streams of one simulation one by one, in merged timestamp order, and
+ * emits span, link and member-event records in the span schema through a
+ * sink.  A span is emitted only when it is finished and its parent has
+ * been emitted, so span ids (sequential from 1 in output order) and trace
+ * ids are final when written.  Memory is bounded by open spans, spans
+ * waiting for an unwritten parent, and the context queues (capped by the
+ * rules' context-limit).  No I/O here: the sink does it.
+ */
+#ifndef SSP_SPANB_H
+#define SSP_SPANB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "config/rules.h"
+#include "config/topo.h"
+#include "stream/rec.h"
+#include "stream/span.h"
+
+/* Why an event was not used in any span. */
+enum ssp_drop {
+	SSP_DROP_NOISE,		/* sync / processInEvent */
+	SSP_DROP_INSN,		/* instruction events */
+	SSP_DROP_BLACKLIST,	/* blacklisted function */
+	SSP_DROP_NO_SYSCALL,	/* function entry before any syscall entry */
+	SSP_DROP_NO_START,	/* completion / end without its start */
+	SSP_DROP_BACKGROUND,	/* background packet not reaching an adapter */
+	SSP_DROP_NO_UID,	/* network event without packet uid */
+	SSP_DROP_NONNET,	/* syscall span left out by root,net-syscalls */
+	SSP_DROP_NO_RULE,	/* event type no span is made of (intx, net rx) */
+	SSP_DROP_FOREIGN,	/* event of another simulator, or unknown type */
+	SSP_DROP_N
+};
+
+/* Which context a span missed (the cause attribute of orphans). */
+enum ssp_cause {
+	SSP_CAUSE_SYSCALL,	/* host: no syscall span to hang under */
+	SSP_CAUSE_MMIO,		/* NIC mmio: no host mmio context queued */
+	SSP_CAUSE_DMA,		/* host dma: no NIC dma with this id */
+	SSP_CAUSE_MSIX,		/* host msix: no NIC msix context queued */
+	SSP_CAUSE_NIC,		/* NIC dma/tx/msix: no last causing span */
+	SSP_CAUSE_TX,		/* network: no NIC tx context at the adapter */
+	SSP_CAUSE_RX,		/* NIC rx: no network context queued */
+	SSP_CAUSE_PACKET,	/* network: no previous hop of this packet */
+	SSP_CAUSE_N
+};
+
+/* Context queues, by kind. */
+enum ssp_ctx {
+	SSP_CTX_MMIO,		/* host mmio -> NIC */
+	SSP_CTX_DMA,		/* NIC dma -> host, by op */
+	SSP_CTX_MSIX,		/* NIC msix -> host */
+	SSP_CTX_TX,		/* NIC tx -> network */
+	SSP_CTX_RX,		/* network -> NIC */
+	SSP_CTX_RECV,		/* NIC rx -> receiving syscall */
+	SSP_CTX_N
+};
+
+const char *ssp_spanb_drop_name(unsigned reason);
+const char *ssp_spanb_cause_name(unsigned cause);	/* the cause attribute */
+const char *ssp_spanb_ctx_name(unsigned ctx);
+
+struct ssp_spanb_stats {
+	size_t nstreams;
+	uint64_t *in, *used, *dropped;	/* per stream */
+	uint64_t drop[SSP_DROP_N];
+	uint64_t spans[SSP_SK_NKINDS];
+	uint64_t roots, orphans[SSP_CAUSE_N], open, background, incomplete;
+	uint64_t links, suppressed;
+	uint64_t ctx_unused[SSP_CTX_N];	/* queued, never consumed */
+	uint64_t ctx_overflow[SSP_CTX_N];	/* dropped at the context limit */
+	uint64_t ctx_nowhere[SSP_CTX_N];	/* no link to send them on */
+	uint64_t mmio_mismatch;		/* host offs != NIC off */
+	uint64_t mmio_skipped;		/* host contexts skipped to resync */
+	uint64_t msix_mismatch;		/* host vec != NIC vec */
+	uint64_t dma_mismatch;		/* NIC dma addr changed between lines */
+	uint64_t dup_ids;		/* start with an id already open */
+	uint64_t packets_expired;	/* packet chains idle past packet-idle */
+};
+
+/*
+ * Where records go.  text: the text of an input string id of a stream (the
+ * reader's string table); intern: an output string id for a text (0 on
+ * error, e set); put: write one record (type indexes ssp_span_schema(1)).
+ */
+struct ssp_spanb_sink {
+	void *ctx;
+	const char *(*text)(void *ctx, unsigned stream, uint64_t id, size_t *len);
+	uint64_t (*intern)(void *ctx, const char *s, size_t len,
+	    struct ssp_err *e);
+	int (*put)(void *ctx, const struct ssp_rec *r, struct ssp_err *e);
+};
+
+struct ssp_spanb_opts {
+	uint64_t salt;		/* trace_hi of every trace */
+	int events;		/* emit member events after each span */
+};
+
+struct ssp_spanb;
+
+int ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
+    const struct ssp_rules *rules, const struct ssp_spanb_opts *o,
+    const struct ssp_spanb_sink *sink, struct ssp_err *e);
+/* One event of a stream (type = SSP_EV_* or SSP_TYPE_UNKNOWN).  Events
+ * must come in merged order.  Errors come only from the sink or memory. */
+int ssp_spanb_event(struct ssp_spanb *b, unsigned stream,
+    const struct ssp_rec *ev, struct ssp_err *e);
+/* The same for n consecutive events of one stream (a merge run), packed:
+ * each takes offsetof(struct ssp_rec, f) + nf * 8 bytes (the fields past
+ * its nf are not there) and the next follows. */
+int ssp_spanb_events(struct ssp_spanb *b, unsigned stream,
+    const struct ssp_rec *ev, size_t n, struct ssp_err *e);
+/* The stream's input string ids start over (concatenated segment). */
+void ssp_spanb_strings_reset(struct ssp_spanb *b, unsigned stream);
+/* No more events of this stream: its open spans are closed (OPEN flag). */
+int ssp_spanb_stream_end(struct ssp_spanb *b, unsigned stream,
+    struct ssp_err *e);
+/* End of all input: close everything, write what is left. */
+int ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e);
+const struct ssp_spanb_stats *ssp_spanb_stats(const struct ssp_spanb *b);
+/* Spans in memory now, and the most at any time (memory bound checks). */
+uint64_t ssp_spanb_live(const struct ssp_spanb *b);
+uint64_t ssp_spanb_peak(const struct ssp_spanb *b);
+void ssp_spanb_free(struct ssp_spanb *b);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * Self-describing record streams (formats/framing.md): the layer shared by
+ * event and span streams.  A header block carries metadata (key/value
+ * strings) and a schema (record type names, their field names and
+ * encodings); data blocks carry string definitions and records: a type
+ * tag, a zigzag timestamp delta (reset to 0 at each block) and one varint
+ * per field.  Readers map the file's record types onto the types the
+ * program knows by name, so fields can be appended and types added in a
+ * minor version without breaking old readers.
+ */
+#ifndef SSP_REC_H
+#define SSP_REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "io/io.h"
+#include "stream/frame.h"
+
+#define SSP_MAXF        24	/* fields per record type */
+#define SSP_REC_MAJOR   1
+#define SSP_REC_MINOR   0
+#define SSP_TYPE_UNKNOWN 0xffffu	/* file type the program does not know */
+
+/* Field encodings: all are varints; 'i' and 't' are zigzag-signed. */
+enum ssp_enc {
+	SSP_ENC_U = 'u',	/* unsigned integer */
+	SSP_ENC_X = 'x',	/* unsigned, shown in hex (addresses, ids) */
+	SSP_ENC_I = 'i',	/* signed integer; -1 often means "absent" */
+	SSP_ENC_T = 't',	/* signed time in ps */
+	SSP_ENC_S = 's',	/* string id, 0 = no string */
+	SSP_ENC_B = 'b',	/* boolean 0/1 */
+	SSP_ENC_M = 'm',	/* 48-bit MAC address */
+	SSP_ENC_A = 'a',	/* IPv4 address, host byte order */
+};
+
+struct ssp_field {
+	const char *name;
+	char enc;
+};
+
+struct ssp_rec_type {
+	const char *name;
+	unsigned nf;
+	struct ssp_field f[SSP_MAXF];
+};
+
+struct ssp_schema {
+	unsigned ntypes;
+	const struct ssp_rec_type *types;	/* tag in the file = index + 1 */
+};
+
+struct ssp_meta {
+	const char *key;
+	const char *value;
+};
+
+/*
+ * One record in memory.  f[] holds the fields in schema order; signed
+ * fields are stored as (uint64_t)(int64_t) and string fields as ids valid
+ * for the reader (ssp_rec_rd_str) or writer (ssp_rec_wr_str) they came from.
+ */
+struct ssp_rec {
+	int64_t ts;		/* ps */
+	uint32_t type;		/* index into the program's schema */
+	uint32_t ftag;		/* tag in the file (readers only) */
+	uint32_t nf;		/* fields present (readers: as in the file) */
+	uint64_t f[SSP_MAXF];
+};
+
+/* --- writer ------------------------------------------------------------ */
+
+struct ssp_rec_wr;
+struct ssp_rec_rd;
+
+int ssp_rec_wr_open(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *magic,
+    const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
+    struct ssp_err *e);
+/* The same, writing format version 1.minor (ssp_rec_wr_open: 1.SSP_REC_MINOR);
+ * a format may raise its minor version for guarantees readers can test. */
+int ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o,
+    const uint8_t *magic, unsigned minor, const struct ssp_schema *s,
+    const struct ssp_meta *meta, size_t nmeta, struct ssp_err *e);
+/* Intern a string; returns its id (>0) or 0 on error (e set). */
+uint64_t ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len,
+    struct ssp_err *e);
+/* Append a record; r->type indexes the writer's schema, r->nf is ignored. */
+int ssp_rec_wr_put(struct ssp_rec_wr *w, const struct ssp_rec *r, struct ssp_err *e);
+/* Copy a record read by rr, translating its string ids.  r->type indexes
+ * w's schema; that type's fields must be a prefix of the fields of the
+ * record's type in rr's stream (SSP_ERR_SCHEMA otherwise). */
+int ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r,
+    const struct ssp_rec_rd *rr, struct ssp_err *e);
+/*
+ * Copy record i of rr's last ssp_rec_rd_next (i = 0) or ssp_rec_rd_next_batch
+ * call, r, as it is in the file: its field bytes are copied and only its
+ * type tag (r->type, a type of w's schema with exactly the file type's
+ * fields) and timestamp (r->ts) are encoded again; r->f is not looked at,
+ * so use ssp_rec_wr_copy for records whose fields you changed.  String ids
+ * stay the reader's: its string definitions are copied ahead of their
+ * first use, in its order, so the copy also defines strings that only
+ * records not copied used.  Where that cannot hold (w has strings of its
+ * own, another reader or concatenated segment, a type whose fields
+ * differ), it does what ssp_rec_wr_copy does.  Several times cheaper than
+ * ssp_rec_wr_copy; the output is a valid stream either way.
+ */
+int ssp_rec_wr_copy_raw(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
+    const struct ssp_rec *r, struct ssp_err *e);
+/* The same for records r[idx[0]], ..., r[idx[n - 1]] of rr's last
+ * ssp_rec_rd_next_batch into r, in that order; cheaper per record. */
+int ssp_rec_wr_copy_raw_batch(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr,
+    const struct ssp_rec *r, const unsigned *idx, unsigned n,
+    struct ssp_err *e);
+/* Write the current block and flush the output (online use). */
+int ssp_rec_wr_flush(struct ssp_rec_wr *w, struct ssp_err *e);
+/* Write the end block; the ssp_out stays open.  Frees w. */
+int ssp_rec_wr_close(struct ssp_rec_wr *w, struct ssp_err *e);
+void ssp_rec_wr_abort(struct ssp_rec_wr *w);
+uint64_t ssp_rec_wr_records(const struct ssp_rec_wr *w);
+
+/* --- reader ------------------------------------------------------------ */
+
+struct ssp_rec_rd;
+
+/*
+ * Open a reader.  expect may be NULL: records then keep the file's own
+ * type tags (type = ftag - 1), for generic dumpers.  With expect, file
+ * types are matched by name; a known type whose leading fields differ from
+ * expect is a schema error; unknown types come back as SSP_TYPE_UNKNOWN.
+ * concat: accept further streams after an end block if their "stream"
+ * metadata matches (cat a.ev b.ev).
+ */
+#define SSP_RR_CONCAT 0x1
+int ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
+    const struct ssp_schema *expect, int flags, struct ssp_err *e);
+/* 1: record in *r, 0: end of stream, <0: error (e set, with offset). */
+int ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r, struct ssp_err *e);
+/*
+ * Up to n records into r[0..n), as many calls of ssp_rec_rd_next would, but
+ * several times cheaper per record.  Returns how many (string ids of all
+ * valid until the next call; a batch never spans two concatenated
+ * segments), 0 at the end of the stream, <0 on an error (e set), which is
+ * returned only once the records before it have been.
+ */
+int ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
+    struct ssp_err *e);
+/*
+ * A record packed: struct ssp_rec without the fields past its nf.  Runs
+ * of packed records lie one after the other (ssp_rec_packed_next).
+ */
+#define SSP_REC_PACKED(nf) (offsetof(struct ssp_rec, f) + (size_t)(nf) * 8)
+static inline const struct ssp_rec *
+ssp_rec_packed_next(const struct ssp_rec *r)
+{
+	return (const struct ssp_rec *)((const char *)r + SSP_REC_PACKED(r->nf));
+}
+/*
+ * For merging streams: the next records of rr packed into buf (8-byte
+ * aligned) as long as their timestamp is at most limit and a whole struct
+ * ssp_rec fits in the room left.  The first record above limit is decoded
+ * too, at buf + *used, and *over is set: it is the stream's next record,
+ * the caller keeps it.  Stops early, before anything but a plain record
+ * well inside its block (a string definition, the end of a block, an
+ * error): ssp_rec_rd_next then deals with it.  Returns how many records are at
+ * most limit (their bytes: *used).  Several times cheaper than ssp_rec_rd_next
+ * per record.
+ */
+unsigned ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room,
+    int64_t limit, size_t *used, int *over);
+/* String by id (NUL-terminated); NULL if the id is not defined.  Valid
+ * until the next ssp_rec_rd_next: copy what you keep. */
+const char *ssp_rec_rd_str(const struct ssp_rec_rd *rr, uint64_t id, size_t *len);
+const char *ssp_rec_rd_meta(const struct ssp_rec_rd *rr, const char *key);
+size_t ssp_rec_rd_nmeta(const struct ssp_rec_rd *rr);
+const struct ssp_meta *ssp_rec_rd_meta_at(const struct ssp_rec_rd *rr, size_t i);
+/* The file's own schema (types indexed by ftag - 1). */
+const struct ssp_schema *ssp_rec_rd_file_schema(const struct ssp_rec_rd *rr);
+unsigned ssp_rec_rd_version_minor(const struct ssp_rec_rd *rr);
+const char *ssp_rec_rd_name(const struct ssp_rec_rd *rr);
+uint64_t ssp_rec_rd_offset(const struct ssp_rec_rd *rr);	/* of the current block */
+uint64_t ssp_rec_rd_records(const struct ssp_rec_rd *rr);
+/* Changes whenever string ids start over (a concatenated segment began):
+ * callers caching data per string id must drop it. */
+uint64_t ssp_rec_rd_strgen(const struct ssp_rec_rd *rr);
+void ssp_rec_rd_close(struct ssp_rec_rd *rr);
+
+/* Index of a type by name in a schema, or -1. */
+int ssp_rec_schema_find(const struct ssp_schema *s, const char *name);
+/* Index of a field by name in a type, or -1. */
+int ssp_rec_type_field(const struct ssp_rec_type *t, const char *name);
+
+#endif

@@ -1,0 +1,321 @@
+/*
+ * Internals of the simsynth model, shared by ssp_synsim.c (event loop,
+ * scenario, outputs), ssp_synhost.c (gem5 hosts), ssp_synnic.c (nicbm
+ * NICs) and ssp_synnet.c (the ns-3 network).  Not an API.
+ *
+ * All times are SimBricks time in ps.  Every cross-simulator message is
+ * an event scheduled at least one link latency after its cause, and every
+ * log is written while events are taken in time order, so each log is
+ * monotonic by construction.
+ */
+#ifndef SSP_SYNINT_H
+#define SSP_SYNINT_H
+
+#include <stdint.h>
+
+#include "stream/span.h"
+#include "synth/syngem5.h"
+#include "synth/synlog.h"
+#include "synth/synrng.h"
+#include "synth/synsim.h"
+#include "synth/synsym.h"
+#include "synth/syntruth.h"
+
+/* i40e registers in BAR 0 (drivers/net/ethernet/intel/i40e/i40e_register.h) */
+#define I40E_QTX_TAIL0      0x108000u
+#define I40E_QRX_TAIL0      0x128000u
+#define I40E_PFINT_DYN_CTLN 0x034800u	/* + 4 * (vector - 1) */
+#define I40E_GLPRT_GORCL0   0x300000u	/* statistics */
+#define BAR0_BASE 0xc0000000ull
+#define BAR3_BASE 0xc0400000ull		/* i40e: MSI-X table in BAR 3 */
+#define RX_VEC 1			/* queue pair 0 */
+
+enum sev_type {
+	EV_ROUND,		/* a round of requests starts */
+	EV_HOST_STEP,		/* the CPU runs the next step of its task */
+	EV_HOST_TASK,		/* a task becomes runnable (a = kind) */
+	EV_HOST_MMIO_DONE,	/* read/write completion reaches the host */
+	EV_HOST_DMA,		/* NIC DMA request reaches the host */
+	EV_HOST_DMA_DONE,	/* host memory finished a DMA */
+	EV_HOST_MSIX,		/* MSI-X reaches the host */
+	EV_HOST_MSIX_DONE,	/* the interrupt's memory write finished */
+	EV_HOST_SYNC,		/* periodic SimBricks sync */
+	EV_HOST_HOUSE,		/* housekeeping task arrival */
+	EV_NIC_MMIO,		/* register access reaches the NIC */
+	EV_NIC_DMA_DONE,	/* DMA completion reaches the NIC */
+	EV_NIC_IRQ,		/* throttled interrupt fires */
+	EV_NIC_RX,		/* frame reaches the NIC */
+	EV_NIC_INFO,		/* a SIGUSR1 main_time line */
+	EV_NET_IN,		/* frame from a NIC reaches ns-3 */
+	EV_NET_DEQ,		/* bottleneck starts sending a packet */
+	EV_NET_ARRIVE,		/* packet reaches the far end of a link */
+	EV_NET_OUT,		/* delayed TxPacketToAdapter */
+	EV_BG_BURST,		/* background flow sends a burst */
+	EV_BG_PROBE,		/* background packet to a simulated host */
+	EV_BG_ACK,		/* ns-3 host sends an ACK */
+	EV_RESTART,		/* simulators restart from a checkpoint */
+};
+
+struct sev {
+	int64_t t;
+	uint64_t seq;
+	uint32_t type, who;
+	uint64_t a;
+	void *p;
+};
+
+/* What a packet is, as far as the scenario cares. */
+enum pkt_kind { PK_REQ, PK_RESP, PK_BG_TCP, PK_BG_ACK, PK_BG_UDP, PK_BG_ARP };
+
+struct pkt {
+	enum pkt_kind kind;
+	int interesting;
+	unsigned req;			/* request number (PK_REQ/PK_RESP) */
+	int src_host, dst_host;		/* simulated hosts, -1 if none */
+	int src_dummy, dst_dummy;	/* ns-3 hosts (index), -1 if none */
+	int broadcast;
+	uint64_t uid;
+	uint32_t sip, dip;
+	uint16_t sport, dport, ipid;
+	uint8_t proto;
+	unsigned payload, iplen, frame;
+	uint64_t smac, dmac;
+	uint32_t tcpseq;
+	uint64_t tx_span;		/* nic.tx that sent it */
+	int refs;			/* copies in flight (broadcast) */
+};
+
+/* Hop state of one copy of a packet inside ns-3. */
+struct hop {
+	struct pkt *pk;
+	int sw;				/* switch it is at */
+	unsigned dev;			/* device it arrives on / is at */
+	uint64_t prev_span;		/* previous device span (interesting) */
+};
+
+/* A receive context the NIC queued for the host's receiving syscall. */
+struct rxctx {
+	uint64_t span;
+	int64_t ts;
+	enum pkt_kind kind;
+	unsigned req;
+	int src_host;
+};
+
+enum task_kind { TK_SEND, TK_RECV, TK_IRQ, TK_OTHER, TK_STATS, TK_CFG,
+	TK_MSIX, TK_FSYNC, TK_TCP, TK_NKINDS };
+
+struct task {
+	enum task_kind kind;
+	struct pkt *pk;			/* TK_SEND */
+};
+
+enum step_op { ST_FUNC, ST_MMIO, ST_CFG, ST_POSTINT, ST_CLEARINT, ST_FAULT };
+
+struct step {
+	enum step_op op;
+	int write, bar, posted;
+	const struct ssp_synsym *fn;
+	uint32_t off;
+	uint64_t val;
+	unsigned size;
+	int64_t dur;			/* until the next step */
+	struct pkt *pk;			/* doorbell: the frame to send */
+};
+
+#define MAXSTEPS 400
+#define TASKQ 64
+#define RXQ 256
+
+struct nic;
+
+struct host {
+	unsigned idx;
+	char name[32];
+	int server;
+	unsigned stream;		/* truth stream index */
+	int sw;				/* switch of its NIC */
+	unsigned dev;			/* ns-3 device of its NIC */
+	uint32_t ip;
+	struct nic *nic;
+	struct ssp_synlog *log;
+	struct ssp_syngem5 g;
+	struct ssp_synrng rng;
+	/* CPU */
+	int busy, blocked;
+	struct task q[TASKQ];
+	unsigned qhead, qlen;
+	int recv_queued;
+	struct task cur;
+	struct step steps[MAXSTEPS];
+	unsigned nsteps, pc;
+	uint64_t cur_sys;		/* truth id of the current syscall span */
+	/* receive contexts not yet taken by a receiving syscall */
+	struct rxctx rx[RXQ];
+	unsigned rxhead, rxlen;
+	struct rxctx taken[RXQ];	/* what the running receive syscall took */
+	unsigned ntaken;
+	/* things that make values look real */
+	uint64_t compl_pool[8];		/* PciPioCompl addresses (mmio ids) */
+	uint32_t tx_tail, rx_tail;
+	uint16_t ipid;
+	uint64_t stat_ctr;
+	unsigned tcp_step;		/* loopback TCP: socket, bind, connect, close */
+};
+
+/* One NIC DMA operation; its address is the nicbm op pointer. */
+enum dma_cont { DC_TX_DESC, DC_TX_DATA, DC_TX_WB, DC_RX_DATA, DC_RX_DESC,
+	DC_PREFETCH };
+
+struct rxwork {
+	uint64_t span;
+	int left;
+};
+
+struct dmaop {
+	uint64_t ptr;
+	int busy, write;
+	uint64_t addr;
+	unsigned len;
+	uint64_t span;			/* nic.dma span */
+	uint64_t cause;			/* real cause span */
+	enum dma_cont cont;
+	struct pkt *pk;
+	struct rxwork *rw;
+	struct dmaop *next_free;
+};
+
+#define NIC_MAXOPS 256
+
+struct nic {
+	unsigned idx;
+	char name[40];
+	unsigned stream;
+	struct host *h;
+	struct ssp_synlog *log;
+	struct ssp_synrng rng;
+	enum ssp_synsim_nicbm dialect;	/* which nicbm version prints the log */
+	uint64_t mac;			/* in wire order, first byte highest */
+	uint64_t last_cause;		/* SPEC §3 "last causing span" */
+	unsigned pending;		/* DMAs in flight */
+	struct dmaop ops[NIC_MAXOPS];
+	struct dmaop *free_ops;
+	int glue;			/* dma data bytes not ended by a newline */
+	int64_t last_rx_ts, last_tx_ts;
+	/* interrupt throttling */
+	int irq_sched;
+	uint64_t irq_cause;
+	int64_t irq_last;
+	/* addresses */
+	uint64_t tx_ring, rx_ring, tx_buf, rx_buf;
+	uint32_t tx_idx, rx_idx;
+	uint64_t nev[SSP_EV_NTYPES];
+	uint64_t nskip[SSP_SYNSKIP_N];
+	uint64_t glued;
+};
+
+/* Bottleneck direction (from switch sw). */
+struct link {
+	int64_t busy_until;
+	int64_t *deq;			/* dequeue times of packets in the queue */
+	unsigned qhead, qlen, qcap;
+};
+
+struct net {
+	struct ssp_synlog *log;
+	unsigned stream;
+	uint64_t next_uid;
+	unsigned ncosim[2];		/* NICs per switch */
+	struct link bl[2];
+	int64_t *last_out;		/* per (switch, device): last TxPacketToAdapter */
+	unsigned ndev[2], maxdev;
+	unsigned nflows;		/* ns-3 host pairs */
+	uint32_t *seq;			/* per flow: next TCP sequence number */
+	unsigned *acks;			/* per flow: segments not yet acked */
+	uint16_t *ipid;			/* per ns-3 host */
+	int64_t burst_mean;		/* ps between bursts of one flow */
+	uint64_t nev[SSP_EV_NTYPES];
+	uint64_t bg_packets, bg_drops, bg_to_nic;
+	struct ssp_synrng rng;
+};
+
+struct req {
+	unsigned client, server;
+	int64_t t_send, t_done;
+};
+
+struct syn {
+	const struct ssp_synsim_params *p;
+	int dry;
+	struct ssp_synrng rng;
+	struct ssp_synsym_set *syms;
+	struct ssp_syngem5_execpool *kpool, *upool;
+	struct ssp_syntruth *truth;
+	struct ssp_pacer pacer;
+	/* events */
+	struct sev *heap;
+	size_t nheap, capheap;
+	uint64_t seq;
+	int64_t now, end, t0;
+	int ending;			/* all requests answered: stop periodic work */
+	/* model */
+	unsigned nhosts, nservers, nclients;
+	struct host *hosts;
+	struct nic *nics;
+	struct net net;
+	struct req *reqs;
+	unsigned nreqs, rounds_sent, reqs_sent, reqs_done;
+	char **stream_names;
+	unsigned nstreams;
+	/* symbols used by the scripts */
+	const struct ssp_synsym *fn_entry, *fn_error_entry;
+	const struct ssp_synsym *lbl_safe_stack;	/* inside fn_entry */
+	int failed;
+	struct ssp_err err;
+};
+
+/* ssp_synsim.c */
+void ssp_synsim_schedule(struct syn *s, int64_t t, uint32_t type, uint32_t who,
+    uint64_t a, void *p);
+uint64_t ssp_synsim_span(struct syn *s, unsigned stream, unsigned kind,
+    int64_t start, const char *key, uint64_t parent, uint64_t rule_parent);
+uint64_t ssp_synsim_span_links(struct syn *s, unsigned stream, unsigned kind,
+    int64_t start, const char *key, uint64_t parent, const uint64_t *links,
+    size_t nlinks);
+const struct ssp_synsym *ssp_synsim_fn(struct syn *s, const char *name);
+void ssp_synsim_request_done(struct syn *s, unsigned req, int64_t t);
+struct pkt *ssp_synsim_pkt_new(struct syn *s, enum pkt_kind kind);
+void ssp_synsim_pkt_put(struct pkt *pk);
+
+/* ssp_synhost.c */
+int ssp_synhost_init(struct syn *s, struct host *h);
+void ssp_synhost_task(struct syn *s, struct host *h, enum task_kind kind,
+    struct pkt *pk);
+void ssp_synhost_event(struct syn *s, const struct sev *ev);
+void ssp_synhost_rx(struct syn *s, struct host *h, const struct rxctx *rx);
+void ssp_synhost_finish(struct syn *s, struct host *h);
+
+/* ssp_synnic.c */
+struct nic_mmio {			/* a register access on its way */
+	uint64_t span;			/* host.mmio */
+	int write, posted;
+	uint32_t off;
+	unsigned len;
+	uint64_t val, id;
+	struct pkt *pk;
+};
+void ssp_synnic_init(struct syn *s, struct nic *n);
+void ssp_synnic_event(struct syn *s, const struct sev *ev);
+void ssp_synnic_start(struct syn *s, struct nic *n);
+void ssp_synnic_finish(struct syn *s, struct nic *n);
+/* Frame bytes of a packet (for dma write data), returns the length. */
+unsigned ssp_synnic_frame(const struct pkt *pk, uint8_t *buf, unsigned cap);
+uint16_t ssp_synnic_ip_checksum(const struct pkt *pk);
+
+/* ssp_synnet.c */
+void ssp_synnet_init(struct syn *s);
+void ssp_synnet_event(struct syn *s, const struct sev *ev);
+void ssp_synnet_start_bg(struct syn *s);
+void ssp_synnet_free(struct syn *s);
+
+#endif

@@ -1,0 +1,882 @@
+/*
+ * The scenario driver: parameters, the event queue, rounds of requests,
+ * the output directory (logs, topology, symbol tables, rules, truth,
+ * commands) and the two passes (a dry run that measures the logs when
+ * they must be padded to a size, then the real one).
+ */
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/cli.h"
+#include "synth/syndata.h"
+#include "synth/synint.h"
+
+#define PS_NS 1000LL
+#define PS_US 1000000LL
+#define PS_MS 1000000000LL
+#define START_PS PS_MS		/* requests start 1 ms into the run */
+#define TAIL_PS (20 * PS_US)	/* run on after the last response */
+
+void
+ssp_synsim_defaults(struct ssp_synsim_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->hosts = 2;
+	p->servers = 1;
+	p->requests = 100;
+	p->concurrency = 1;
+	p->req_size = 64;
+	p->resp_size = 1024;
+	p->interval = 50 * PS_US;
+	p->pcie_lat = 500 * PS_NS;
+	p->eth_lat = 500 * PS_NS;
+	p->net_lat = 1 * PS_US;
+	p->bandwidth = 10000000000ull;
+	p->queue_limit = 64;
+	p->bg_load = 0.3;
+	p->bg_flows = 2;
+	p->bg_to_host = 0.05;
+	p->bg_arp = 0.3;
+	p->nonposted = 0.05;
+	p->housekeeping = 1.0;
+	p->itr = 0;
+	p->sync_interval = 500 * PS_NS;
+	p->seed = 1;
+	p->exec_rate = 10;
+}
+
+static const char *const nicbm_dialects[] = { "upstream", "columbo",
+	"sigcomm22" };
+
+int
+ssp_synsim_nicbm_dialect(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(nicbm_dialects) / sizeof(nicbm_dialects[0]); i++)
+		if (strcmp(name, nicbm_dialects[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+ssp_synsim_nicbm_dialect_name(enum ssp_synsim_nicbm d)
+{
+	return (unsigned)d < sizeof(nicbm_dialects) / sizeof(nicbm_dialects[0]) ?
+	    nicbm_dialects[d] : "?";
+}
+
+int
+ssp_synsim_gem5_dialect(const char *list, unsigned *bits)
+{
+	const char *p = list;
+
+	*bits = 0;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 7 && strncmp(p, "current", 7) == 0)
+			;
+		else if (n == 7 && strncmp(p, "fmtflag", 7) == 0)
+			*bits |= SSP_SYN_G5_FMTFLAG;
+		else if (n == 8 && strncmp(p, "noposted", 8) == 0)
+			*bits |= SSP_SYN_G5_NOPOSTED;
+		else if (n == 5 && strncmp(p, "nobar", 5) == 0)
+			*bits |= SSP_SYN_G5_NOBAR;
+		else
+			return -1;
+		if (p[n] == '\0')
+			return 0;
+		p += n + 1;
+	}
+}
+
+int
+ssp_synsim_check(const struct ssp_synsim_params *p, struct ssp_err *e)
+{
+	if (p->hosts < 2 || p->hosts > 200)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--hosts %u: want 2..200",
+		    p->hosts);
+	if (p->servers < 1 || p->servers >= p->hosts)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--servers %u: want "
+		    "1..%u (at least one client)", p->servers, p->hosts - 1);
+	if (p->concurrency < 1 || p->concurrency > p->hosts - p->servers)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--concurrency %u: want "
+		    "1..%u (the number of clients)", p->concurrency,
+		    p->hosts - p->servers);
+	if (p->requests > 10000000)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--requests %u: at most "
+		    "10000000", p->requests);
+	if (p->req_size < 1 || p->req_size > 1472 || p->resp_size < 1 ||
+	    p->resp_size > 1472)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "payload sizes must be "
+		    "1..1472 bytes (one Ethernet frame)");
+	if (p->pcie_lat < PS_NS || p->eth_lat < PS_NS || p->net_lat < 0)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "link latencies must be "
+		    "at least 1ns (SimBricks links have latency > 0)");
+	if (p->interval < PS_US)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--interval must be at "
+		    "least 1us");
+	if (p->bandwidth < 1000000 || p->bandwidth > 1000000000000ull)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bandwidth must be "
+		    "1Mbps..1Tbps");
+	if (p->bg_load < 0 || p->bg_load > 0.95)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bg-load must be "
+		    "0..0.95");
+	if (p->bg_to_host < 0 || p->bg_to_host > 1 || p->nonposted < 0 ||
+	    p->nonposted > 1 || p->bg_arp < 0 || p->bg_arp > 1)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "fractions must be 0..1");
+	if (p->housekeeping < 0 || p->housekeeping > 100)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--housekeeping must be "
+		    "0..100");
+	if (p->bg_flows > 64 || (p->bg_load > 0 && p->bg_flows == 0))
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bg-flows must be 1..64 "
+		    "with background load");
+	if (p->sync_interval < 10 * PS_NS)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--sync-interval must be "
+		    "at least 10ns");
+	if (p->exec_rate < 0 || p->exec_rate > 1e6)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--exec-rate must be "
+		    "0..1000000 lines per us");
+	if (p->ckpt_offset < 0 || p->restart_at < 0 || p->itr < 0)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "times must not be "
+		    "negative");
+	return SSP_OK;
+}
+
+static const char *skip_names[SSP_SYNSKIP_N] = { "exec", "microop",
+	"nopfence", "fault", "sbother", "nicinfo", "dmadata" };
+
+const char *
+ssp_synsim_skip_name(unsigned reason)
+{
+	return reason < SSP_SYNSKIP_N ? skip_names[reason] : "?";
+}
+
+/* --- event queue: binary min-heap on (t, seq) ------------------------- */
+
+static int
+ev_less(const struct sev *a, const struct sev *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+void
+ssp_synsim_schedule(struct syn *s, int64_t t, uint32_t type, uint32_t who,
+    uint64_t a, void *p)
+{
+	struct sev ev = { t, s->seq++, type, who, a, p };
+	size_t i;
+
+	if (t < s->now)		/* never into the past */
+		ev.t = s->now;
+	if (s->nheap == s->capheap) {
+		size_t cap = s->capheap ? s->capheap * 2 : 1024;
+		struct sev *h = realloc(s->heap, cap * sizeof(*h));
+
+		if (h == NULL) {
+			s->failed = 1;
+			ssp_err_set(&s->err, SSP_ERR_NOMEM, 0, "out of memory");
+			return;
+		}
+		s->heap = h;
+		s->capheap = cap;
+	}
+	i = s->nheap++;
+	while (i > 0 && ev_less(&ev, &s->heap[(i - 1) / 2])) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = ev;
+}
+
+static int
+ev_pop(struct syn *s, struct sev *out)
+{
+	struct sev last;
+	size_t i = 0, c;
+
+	if (s->nheap == 0)
+		return 0;
+	*out = s->heap[0];
+	last = s->heap[--s->nheap];
+	while ((c = 2 * i + 1) < s->nheap) {
+		if (c + 1 < s->nheap && ev_less(&s->heap[c + 1], &s->heap[c]))
+			c++;
+		if (!ev_less(&s->heap[c], &last))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	s->heap[i] = last;
+	return 1;
+}
+
+/* --- helpers for the model --------------------------------------------- */
+
+uint64_t
+ssp_synsim_span(struct syn *s, unsigned stream, unsigned kind, int64_t start,
+    const char *key, uint64_t parent, uint64_t rule_parent)
+{
+	return ssp_syntruth_span(s->truth, stream, s->stream_names[stream], kind,
+	    start, key, parent, NULL, 0, rule_parent == parent ? 0 :
+	    rule_parent == 0 ? SSP_TRUTH_RULE_ROOT : rule_parent);
+}
+
+uint64_t
+ssp_synsim_span_links(struct syn *s, unsigned stream, unsigned kind,
+    int64_t start, const char *key, uint64_t parent, const uint64_t *links,
+    size_t nlinks)
+{
+	return ssp_syntruth_span(s->truth, stream, s->stream_names[stream], kind,
+	    start, key, parent, links, nlinks, 0);
+}
+
+const struct ssp_synsym *
+ssp_synsim_fn(struct syn *s, const char *name)
+{
+	const struct ssp_synsym *f = ssp_synsym_find(s->syms, name);
+
+	if (f == NULL && !s->failed) {	/* a bug in the scripts */
+		s->failed = 1;
+		ssp_err_set(&s->err, SSP_ERR_INVAL, 0, "internal: no symbol %s",
+		    name);
+	}
+	return f;
+}
+
+struct pkt *
+ssp_synsim_pkt_new(struct syn *s, enum pkt_kind kind)
+{
+	struct pkt *pk = calloc(1, sizeof(*pk));
+
+	if (pk == NULL) {
+		s->failed = 1;
+		ssp_err_set(&s->err, SSP_ERR_NOMEM, 0, "out of memory");
+		return NULL;
+	}
+	pk->kind = kind;
+	pk->refs = 1;
+	pk->src_host = pk->dst_host = pk->src_dummy = pk->dst_dummy = -1;
+	return pk;
+}
+
+void
+ssp_synsim_pkt_put(struct pkt *pk)
+{
+	if (pk != NULL && --pk->refs <= 0)
+		free(pk);
+}
+
+void
+ssp_synsim_request_done(struct syn *s, unsigned req, int64_t t)
+{
+	if (req >= s->nreqs || s->reqs[req].t_done != 0)
+		return;
+	s->reqs[req].t_done = t;
+	if (++s->reqs_done == s->nreqs && !s->ending) {
+		s->ending = 1;
+		s->end = t + TAIL_PS;
+	}
+}
+
+/* --- rounds ------------------------------------------------------------- */
+
+static void
+round_start(struct syn *s, int64_t t)
+{
+	const struct ssp_synsim_params *p = s->p;
+	unsigned r = s->rounds_sent++, k;
+	unsigned server = r % s->nservers;
+
+	for (k = 0; k < p->concurrency && s->reqs_sent < s->nreqs; k++) {
+		unsigned c = s->nservers + (r * p->concurrency + k) % s->nclients;
+		struct host *ch = &s->hosts[c], *sh = &s->hosts[server];
+		struct pkt *pk = ssp_synsim_pkt_new(s, PK_REQ);
+		unsigned q = s->reqs_sent++;
+
+		if (pk == NULL)
+			return;
+		s->reqs[q] = (struct req){ c, server, t, 0 };
+		pk->interesting = 1;
+		pk->req = q;
+		pk->src_host = (int)c;
+		pk->dst_host = (int)server;
+		pk->sip = ch->ip;
+		pk->dip = sh->ip;
+		pk->sport = (uint16_t)(40000 + c);
+		pk->dport = 7000;
+		pk->proto = 17;
+		pk->payload = p->req_size;
+		ssp_synhost_task(s, ch, TK_SEND, pk);
+	}
+	if (s->reqs_sent < s->nreqs)
+		ssp_synsim_schedule(s, t + p->interval +
+		    ssp_synrng_range(&s->rng, 0, p->interval / 4), EV_ROUND, 0, 0,
+		    NULL);
+}
+
+static void
+dispatch(struct syn *s, const struct sev *ev)
+{
+	unsigned i;
+
+	switch (ev->type) {
+	case EV_ROUND:
+		round_start(s, ev->t);
+		break;
+	case EV_RESTART:	/* the simulators restart from a checkpoint */
+		for (i = 0; i < s->nhosts; i++) {
+			struct nic *n = &s->nics[i];
+
+			ssp_synlog_reopen(s->hosts[i].log, NULL);
+			if (n->glue && ssp_synlog_reopen(n->log, NULL) == SSP_OK &&
+			    ssp_synlog_stats(n->log)->reopens > 0) {
+				/* dma data bytes the old process left unended */
+				n->glue = 0;
+				n->nskip[SSP_SYNSKIP_DMADATA]++;
+			} else if (!n->glue) {
+				ssp_synlog_reopen(n->log, NULL);
+			}
+		}
+		ssp_synlog_reopen(s->net.log, NULL);
+		break;
+	case EV_HOST_STEP: case EV_HOST_TASK: case EV_HOST_MMIO_DONE:
+	case EV_HOST_DMA: case EV_HOST_DMA_DONE: case EV_HOST_MSIX:
+	case EV_HOST_MSIX_DONE: case EV_HOST_SYNC: case EV_HOST_HOUSE:
+		ssp_synhost_event(s, ev);
+		break;
+	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
+	case EV_NIC_RX: case EV_NIC_INFO:
+		ssp_synnic_event(s, ev);
+		break;
+	default:
+		ssp_synnet_event(s, ev);
+		break;
+	}
+}
+
+/* --- output files ------------------------------------------------------- */
+
+static int
+write_text(const char *dir, const char *name, const char *text,
+    struct ssp_err *e)
+{
+	char path[4096];
+	FILE *f;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((f = fopen(path, "w")) == NULL)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+		    strerror(errno));
+	fputs(text, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
+	return SSP_OK;
+}
+
+static void
+csv_row(FILE *f, int n, ...)
+{
+	va_list ap;
+	int i;
+
+	va_start(ap, n);
+	for (i = 0; i < n; i++) {
+		const char *v = va_arg(ap, const char *);
+
+		if (i > 0)
+			fputc(',', f);
+		csv_fwrite(f, v, strlen(v));
+	}
+	va_end(ap);
+	fputs("\r\n", f);
+}
+
+static const char *
+zsuffix(const struct syn *s)
+{
+	return s->p->zlevel > 0 ? ".zst" : "";
+}
+
+/* Topology for evspan (formats/topology.md): streams are the event
+ * streams sim2ev makes from the logs (commands.sh). */
+static int
+write_topology(struct syn *s, const char *dir, struct ssp_err *e)
+{
+	char path[4096], a[64], b[64], c[16], d[16];
+	FILE *f;
+	unsigned i;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/topology.csv", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+		    strerror(errno));
+	fprintf(f, "# simsynth dumbbell: %u hosts (%u server%s on switch 0, "
+	    "%u client%s on switch 1), one ns-3 network\r\n", s->nhosts,
+	    s->nservers, s->nservers == 1 ? "" : "s", s->nclients,
+	    s->nclients == 1 ? "" : "s");
+	fprintf(f, "# stream files are the event streams commands.sh makes\r\n");
+	csv_row(f, 4, "type", "name", "kind", "file");
+	for (i = 0; i < s->nhosts; i++) {
+		snprintf(a, sizeof(a), "%s.ev.zst", s->hosts[i].name);
+		csv_row(f, 4, "stream", s->hosts[i].name, "host", a);
+		snprintf(b, sizeof(b), "%s.ev.zst", s->nics[i].name);
+		csv_row(f, 4, "stream", s->nics[i].name, "nic", b);
+	}
+	csv_row(f, 4, "stream", "net", "net", "net.ev.zst");
+	for (i = 0; i < s->nhosts; i++)
+		csv_row(f, 4, "pcie", s->hosts[i].name, s->nics[i].name,
+		    "system.pc.simbricks_0");
+	for (i = 0; i < s->nhosts; i++) {
+		snprintf(c, sizeof(c), "%d", s->hosts[i].sw);
+		snprintf(d, sizeof(d), "%u", s->hosts[i].dev);
+		csv_row(f, 5, "eth", s->nics[i].name, "net", c, d);
+	}
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
+	return SSP_OK;
+}
+
+/* The phase-one and phase-two command lines, as a sourceable script. */
+static int
+write_commands(struct syn *s, const char *dir, struct ssp_err *e)
+{
+	char path[4096], off[64];
+	FILE *f;
+	unsigned i;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/commands.sh", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+		    strerror(errno));
+	snprintf(off, sizeof(off), "%s", s->p->ckpt_offset > 0 ?
+	    " --time-offset sync" : "");
+	fprintf(f, "# Made by: %s\n", s->p->cmdline != NULL ? s->p->cmdline :
+	    "simsynth");
+	fprintf(f, "# Turn the logs into event streams (phase 1) and spans "
+	    "(phase 2).\n# Run it in this directory: sh commands.sh\n");
+	fprintf(f, "# gem5 logs need both symbol tables; the i40e module is "
+	    "loaded at 0x%llx.\n", (unsigned long long)SSP_SYN_I40E_OFFSET);
+	if (s->p->ckpt_offset > 0)
+		fprintf(f, "# gem5 prints absolute ticks (checkpoint offset "
+		    "%" PRId64 " ps): --time-offset sync\n# takes the offset from "
+		    "its 'sending sync message for ts=' lines.\n",
+		    s->p->ckpt_offset);
+	for (i = 0; i < s->nhosts; i++)
+		fprintf(f, "sim2ev -f gem5 -n %s -s vmlinux.syms "
+		    "-s i40e.syms,i40e,0x%llx%s -o %s.ev.zst %s.gem5.log%s\n",
+		    s->hosts[i].name, (unsigned long long)SSP_SYN_I40E_OFFSET,
+		    off, s->hosts[i].name, s->hosts[i].name, zsuffix(s));
+	for (i = 0; i < s->nhosts; i++)
+		fprintf(f, "sim2ev -f nicbm -n %s -o %s.ev.zst %s.nicbm.log%s\n",
+		    s->nics[i].name, s->nics[i].name, s->nics[i].name, zsuffix(s));
+	fprintf(f, "sim2ev -f ns3 -n net -o net.ev.zst net.ns3.log%s\n",
+	    zsuffix(s));
+	fprintf(f, "evspan -t topology.csv -r rules.csv -o spans.sp\n");
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
+	return SSP_OK;
+}
+
+/* --- setup and teardown ------------------------------------------------- */
+
+static int
+open_log(struct syn *s, struct ssp_synlog **lp, const char *dir,
+    const char *file, struct ssp_err *e)
+{
+	char path[4096];
+
+	if (s->dry)
+		return ssp_synlog_open(lp, NULL, 0, NULL, 0, e);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return ssp_synlog_open(lp, path, s->p->zlevel, &s->pacer,
+	    s->p->pace > 0 ? 4096 : 0, e);
+}
+
+static void
+free_syn(struct syn *s)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nheap; i++)	/* packets still in flight */
+		if (s->heap[i].type == EV_HOST_TASK && s->heap[i].p != NULL)
+			ssp_synsim_pkt_put(s->heap[i].p);
+	free(s->heap);
+	if (s->hosts != NULL)
+		for (i = 0; i < s->nhosts; i++)
+			ssp_synlog_close(s->hosts[i].log, NULL);
+	if (s->nics != NULL)
+		for (i = 0; i < s->nhosts; i++)
+			ssp_synlog_close(s->nics[i].log, NULL);
+	ssp_synlog_close(s->net.log, NULL);
+	ssp_synnet_free(s);
+	ssp_syntruth_close(s->truth, NULL);
+	if (s->stream_names != NULL)
+		for (i = 0; i < s->nstreams; i++)
+			free(s->stream_names[i]);
+	free(s->stream_names);
+	free(s->hosts);
+	free(s->nics);
+	free(s->reqs);
+}
+
+static int
+setup(struct syn *s, const char *dir, struct ssp_err *e)
+{
+	const struct ssp_synsim_params *p = s->p;
+	char file[128], path[4096];
+	unsigned i, nsw[2] = { 0, 0 };
+	int r;
+
+	ssp_synrng_seed(&s->rng, p->seed, 1);
+	s->nhosts = p->hosts;
+	s->nservers = p->servers;
+	s->nclients = p->hosts - p->servers;
+	s->nreqs = p->requests;
+	s->end = INT64_MAX;
+	s->t0 = START_PS;
+	s->nstreams = 2 * s->nhosts + 1;
+	s->hosts = calloc(s->nhosts, sizeof(*s->hosts));
+	s->nics = calloc(s->nhosts, sizeof(*s->nics));
+	s->reqs = calloc(s->nreqs + 1, sizeof(*s->reqs));
+	s->stream_names = calloc(s->nstreams, sizeof(*s->stream_names));
+	if (s->hosts == NULL || s->nics == NULL || s->reqs == NULL ||
+	    s->stream_names == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	s->fn_entry = ssp_synsim_fn(s, "entry_SYSCALL_64");
+	s->fn_error_entry = ssp_synsim_fn(s, "error_entry");
+	s->lbl_safe_stack = ssp_synsym_label(s->syms,
+	    "entry_SYSCALL_64_safe_stack");
+	if (s->lbl_safe_stack == NULL)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "internal: no label "
+		    "entry_SYSCALL_64_safe_stack");
+	for (i = 0; i < s->nhosts; i++) {
+		struct host *h = &s->hosts[i];
+		struct nic *n = &s->nics[i];
+
+		h->idx = n->idx = i;
+		h->server = i < s->nservers;
+		snprintf(h->name, sizeof(h->name), "%s%u", h->server ? "server" :
+		    "client", h->server ? i : i - s->nservers);
+		snprintf(n->name, sizeof(n->name), "%s-nic", h->name);
+		h->sw = h->server ? 0 : 1;
+		h->dev = 2 + nsw[h->sw]++;
+		h->ip = 0xc0a84001u + i;	/* 192.168.64.1 + i */
+		h->nic = n;
+		n->h = h;
+		h->stream = 2 * i;
+		n->stream = 2 * i + 1;
+		if ((s->stream_names[h->stream] = strdup(h->name)) == NULL ||
+		    (s->stream_names[n->stream] = strdup(n->name)) == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		snprintf(file, sizeof(file), "%s.gem5.log%s", h->name, zsuffix(s));
+		if ((r = open_log(s, &h->log, dir, file, e)) != SSP_OK)
+			return r;
+		snprintf(file, sizeof(file), "%s.nicbm.log%s", n->name, zsuffix(s));
+		if ((r = open_log(s, &n->log, dir, file, e)) != SSP_OK)
+			return r;
+	}
+	s->net.stream = 2 * s->nhosts;
+	s->net.ncosim[0] = nsw[0];
+	s->net.ncosim[1] = nsw[1];
+	if ((s->stream_names[s->net.stream] = strdup("net")) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	snprintf(file, sizeof(file), "net.ns3.log%s", zsuffix(s));
+	if ((r = open_log(s, &s->net.log, dir, file, e)) != SSP_OK)
+		return r;
+	snprintf(path, sizeof(path), "%s/truth.csv", dir);
+	if ((r = ssp_syntruth_open(&s->truth, s->dry ? NULL : path, s->nstreams,
+	    e)) != SSP_OK)
+		return r;
+	ssp_synnet_init(s);
+	for (i = 0; i < s->nhosts; i++) {
+		ssp_synnic_init(s, &s->nics[i]);
+		if ((r = ssp_synhost_init(s, &s->hosts[i])) != SSP_OK)
+			return ssp_err_set(e, r, 0, "%s", s->err.msg);
+	}
+	return s->failed ? ssp_err_set(e, s->err.code, 0, "%s", s->err.msg) :
+	    SSP_OK;
+}
+
+static void
+collect(struct syn *s, struct ssp_synsim_result *res)
+{
+	unsigned i, k, n = 0;
+	double sum = 0, mx = 0;
+
+	res->nlogs = s->nstreams;
+	res->logs = calloc(res->nlogs, sizeof(*res->logs));
+	if (res->logs == NULL) {
+		res->nlogs = 0;
+		return;
+	}
+	for (i = 0; i < s->nhosts; i++) {
+		struct ssp_synsim_logstat *hl = &res->logs[2 * i], *nl = &res->logs[2 * i + 1];
+		struct host *h = &s->hosts[i];
+		struct nic *nc = &s->nics[i];
+
+		snprintf(hl->name, sizeof(hl->name), "%s", h->name);
+		snprintf(hl->file, sizeof(hl->file), "%s.gem5.log%s", h->name,
+		    zsuffix(s));
+		hl->sim = SSP_SIM_GEM5;
+		hl->io = *ssp_synlog_stats(h->log);
+		memcpy(hl->nev, h->g.nev, sizeof(hl->nev));
+		for (k = 0; k < SSP_G5_NSKIP; k++)
+			hl->nskip[k] = h->g.nskip[k];	/* same order */
+		snprintf(nl->name, sizeof(nl->name), "%s", nc->name);
+		snprintf(nl->file, sizeof(nl->file), "%s.nicbm.log%s", nc->name,
+		    zsuffix(s));
+		nl->sim = SSP_SIM_NICBM;
+		nl->io = *ssp_synlog_stats(nc->log);
+		memcpy(nl->nev, nc->nev, sizeof(nl->nev));
+		memcpy(nl->nskip, nc->nskip, sizeof(nc->nskip));
+		nl->glued = nc->glued;
+	}
+	snprintf(res->logs[s->net.stream].name, 64, "net");
+	snprintf(res->logs[s->net.stream].file, 80, "net.ns3.log%s", zsuffix(s));
+	res->logs[s->net.stream].sim = SSP_SIM_NS3;
+	res->logs[s->net.stream].io = *ssp_synlog_stats(s->net.log);
+	memcpy(res->logs[s->net.stream].nev, s->net.nev, sizeof(s->net.nev));
+	res->spans = ssp_syntruth_count(s->truth);
+	for (k = 0; k < SSP_SK_NKINDS && k < 16; k++)
+		res->spans_kind[k] = ssp_syntruth_count_kind(s->truth, k);
+	res->ties = ssp_syntruth_ties(s->truth);
+	res->rule_differs = ssp_syntruth_rule_differs(s->truth);
+	res->requests_done = s->reqs_done;
+	res->end_ps = s->end;
+	for (i = 0; i < s->nreqs; i++) {
+		double d;
+
+		if (s->reqs[i].t_done == 0)
+			continue;
+		d = (double)(s->reqs[i].t_done - s->reqs[i].t_send);
+		sum += d;
+		if (d > mx)
+			mx = d;
+		n++;
+	}
+	res->rtt_mean_ps = n > 0 ? sum / n : 0;
+	res->rtt_max_ps = mx;
+	res->bg_packets = s->net.bg_packets;
+	res->bg_drops = s->net.bg_drops;
+	res->bg_to_nic = s->net.bg_to_nic;
+}
+
+/* Stop as soon as an output cannot be written (disk full, pipe gone). */
+static void
+check_outputs(struct syn *s)
+{
+	struct ssp_synlog *l = NULL;
+	unsigned i;
+
+	for (i = 0; i < s->nhosts && l == NULL; i++) {
+		if (ssp_synlog_failed(s->hosts[i].log))
+			l = s->hosts[i].log;
+		else if (ssp_synlog_failed(s->nics[i].log))
+			l = s->nics[i].log;
+	}
+	if (l == NULL && ssp_synlog_failed(s->net.log))
+		l = s->net.log;
+	if (l != NULL && !s->failed) {
+		s->failed = 1;
+		ssp_err_set(&s->err, SSP_ERR_IO, 0, "%s", ssp_synlog_error(l));
+	}
+}
+
+/* One pass over the scenario.  density[h] < 0: use the exec rate. */
+static int
+run_once(struct syn *s, const char *dir, const double *density,
+    struct ssp_err *e)
+{
+	struct sev ev;
+	unsigned i;
+	int r;
+
+	if ((r = setup(s, dir, e)) != SSP_OK)
+		return r;
+	for (i = 0; i < s->nhosts; i++)
+		ssp_syngem5_density(&s->hosts[i].g, density != NULL &&
+		    density[i] >= 0 ? density[i] : s->p->exec_rate);
+	if (s->nreqs > 0)
+		ssp_synsim_schedule(s, s->t0, EV_ROUND, 0, 0, NULL);
+	else {
+		s->ending = 1;
+		s->end = s->t0 + TAIL_PS;
+	}
+	for (i = 0; i < s->nhosts; i++)
+		ssp_synnic_start(s, &s->nics[i]);
+	ssp_synnet_start_bg(s);
+	if (s->p->restart_at > 0 && !s->dry)
+		ssp_synsim_schedule(s, s->p->restart_at, EV_RESTART, 0, 0, NULL);
+	while (!s->failed && ev_pop(s, &ev)) {
+		/* periodic work stops at the end: its events left in the queue
+		 * do nothing and must not move the clock (and the end) on */
+		if (s->ending && ev.t > s->end && (ev.type == EV_HOST_HOUSE ||
+		    ev.type == EV_HOST_SYNC || ev.type == EV_BG_BURST ||
+		    ev.type == EV_BG_PROBE))
+			continue;
+		s->now = ev.t;
+		dispatch(s, &ev);
+		if ((s->seq & 0xfff) == 0)
+			check_outputs(s);
+	}
+	check_outputs(s);
+	if (s->failed)
+		return ssp_err_set(e, s->err.code, 0, "%s", s->err.msg);
+	if (s->reqs_done < s->nreqs)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "internal: %u of %u "
+		    "requests answered", s->reqs_done, s->nreqs);
+	if (s->now > s->end)
+		s->end = s->now;
+	for (i = 0; i < s->nhosts; i++) {
+		ssp_synhost_finish(s, &s->hosts[i]);
+		ssp_synnic_finish(s, &s->nics[i]);
+	}
+	return SSP_OK;
+}
+
+static int
+close_logs(struct syn *s, struct ssp_err *e)
+{
+	unsigned i;
+	int r = SSP_OK, r2;
+
+	for (i = 0; i < s->nhosts; i++) {
+		if ((r2 = ssp_synlog_flush(s->hosts[i].log, e)) != SSP_OK && r == SSP_OK)
+			r = r2;
+		if ((r2 = ssp_synlog_flush(s->nics[i].log, e)) != SSP_OK && r == SSP_OK)
+			r = r2;
+	}
+	if ((r2 = ssp_synlog_flush(s->net.log, e)) != SSP_OK && r == SSP_OK)
+		r = r2;
+	return r;
+}
+
+int
+ssp_synsim_run(const struct ssp_synsim_params *p, const char *outdir,
+    struct ssp_synsim_result *res, struct ssp_err *e)
+{
+	struct syn s;
+	struct ssp_synsym_set *syms = NULL;
+	struct ssp_syngem5_execpool *kpool = NULL, *upool = NULL;
+	double *density = NULL;
+	char path[4096];
+	uint64_t t0;
+	unsigned i;
+	int r;
+
+	if (res != NULL)
+		memset(res, 0, sizeof(*res));
+	if ((r = ssp_synsim_check(p, e)) != SSP_OK)
+		return r;
+	if (mkdir(outdir, 0777) != 0 && errno != EEXIST)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", outdir,
+		    strerror(errno));
+	if ((r = ssp_synsym_new(&syms, e)) != SSP_OK)
+		return r;
+	if ((r = ssp_syngem5_execpool_new(&kpool, syms, "system.switch_cpus", 0,
+	    (p->gem5_dialect & SSP_SYN_G5_FMTFLAG) != 0,
+	    p->seed, e)) != SSP_OK ||
+	    (r = ssp_syngem5_execpool_new(&upool, syms, "system.switch_cpus", 1,
+	    (p->gem5_dialect & SSP_SYN_G5_FMTFLAG) != 0,
+	    p->seed, e)) != SSP_OK)
+		goto out;
+	if ((density = calloc(p->hosts, sizeof(*density))) == NULL) {
+		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < p->hosts; i++)
+		density[i] = -1;
+	if (p->gem5_size > 0) {
+		/* Dry run without padding: the timeline does not depend on
+		 * the padding, so it tells how much each log must grow. */
+		double line, us;
+		char digits[32];
+
+		memset(&s, 0, sizeof(s));
+		s.p = p;
+		s.dry = 1;
+		s.syms = syms;
+		s.kpool = kpool;
+		s.upool = upool;
+		for (i = 0; i < p->hosts; i++)
+			density[i] = 0;
+		r = run_once(&s, outdir, density, e);
+		if (r == SSP_OK) {
+			line = (ssp_syngem5_execpool_line_bytes(kpool) +
+			    ssp_syngem5_execpool_line_bytes(upool)) / 2 +
+			    snprintf(digits, sizeof(digits), "%" PRId64,
+			    s.end + p->ckpt_offset);
+			us = (double)s.end / PS_US;
+			for (i = 0; i < p->hosts; i++) {
+				double base = (double)ssp_synlog_stats(
+				    s.hosts[i].log)->bytes;
+
+				density[i] = base >= (double)p->gem5_size ? 0 :
+				    ((double)p->gem5_size - base) / line / us;
+			}
+		}
+		free_syn(&s);
+		if (r != SSP_OK)
+			goto out;
+	}
+	memset(&s, 0, sizeof(s));
+	s.p = p;
+	s.syms = syms;
+	s.kpool = kpool;
+	s.upool = upool;
+	s.pacer.rate = p->pace;
+	t0 = ssp_now_ns();
+	if ((r = ssp_synsym_write_vmlinux(syms, (snprintf(path, sizeof(path),
+	    "%s/vmlinux.syms", outdir), path), e)) != SSP_OK ||
+	    (r = ssp_synsym_write_i40e((snprintf(path, sizeof(path),
+	    "%s/i40e.syms", outdir), path), e)) != SSP_OK ||
+	    (r = write_text(outdir, "rules.csv", ssp_syndata_rules, e)) != SSP_OK)
+		goto out;
+	r = run_once(&s, outdir, density, e);
+	if (r == SSP_OK)
+		r = close_logs(&s, e);
+	if (r == SSP_OK && (r = write_topology(&s, outdir, e)) == SSP_OK)
+		r = write_commands(&s, outdir, e);
+	if (res != NULL && r == SSP_OK) {
+		collect(&s, res);
+		res->gen_seconds = (double)(ssp_now_ns() - t0) / 1e9;
+	}
+	if (r == SSP_OK) {
+		struct ssp_syntruth *t = s.truth;
+
+		s.truth = NULL;
+		r = ssp_syntruth_close(t, e);
+	}
+	free_syn(&s);
+out:
+	free(density);
+	ssp_syngem5_execpool_free(kpool);
+	ssp_syngem5_execpool_free(upool);
+	ssp_synsym_free(syms);
+	return r;
+}
+
+void
+ssp_synsim_result_free(struct ssp_synsim_result *res)
+{
+	if (res == NULL)
+		return;
+	free(res->logs);
+	res->logs = NULL;
+	res->nlogs = 0;
+}

@@ -1,0 +1,617 @@
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "synth/syndata.h"
+#include "synth/synsym.h"
+
+/*
+ * Linux 5.15 functions on the paths simsynth's hosts run (syscall entry,
+ * UDP send/receive, busy polling, interrupts, ethtool, sysfs PCI config
+ * access, MSI-X affinity, fsync) and a few common helpers.  Sizes are close
+ * to an x86-64 defconfig build; addresses are laid out in this order.
+ */
+static const struct {
+	const char *name;
+	unsigned size;
+	char bind;		/* 'g' global, 'l' local */
+} vmlinux_funcs[] = {
+	{ "_stext", 0, 'g' },
+	{ "__rcu_read_lock", 0x1a, 'g' },
+	{ "__rcu_read_unlock", 0x2f, 'g' },
+	{ "_raw_spin_lock", 0x1e, 'g' },
+	{ "_raw_spin_lock_irqsave", 0x2d, 'g' },
+	{ "_raw_spin_unlock_irqrestore", 0x20, 'g' },
+	{ "mutex_lock", 0x22, 'g' },
+	{ "mutex_unlock", 0x24, 'g' },
+	{ "memcpy", 0x1a, 'g' },
+	{ "memset", 0x2f, 'g' },
+	{ "ktime_get", 0x9e, 'g' },
+	{ "kfree", 0x260, 'g' },
+	{ "kmem_cache_alloc", 0x237, 'g' },
+	{ "kmem_cache_alloc_node", 0x256, 'g' },
+	{ "kmem_cache_free", 0x2c9, 'g' },
+	{ "__kmalloc_node_track_caller", 0x2d7, 'g' },
+	{ "page_frag_free", 0x41, 'g' },
+	{ "__check_object_size", 0x161, 'g' },
+	{ "_copy_from_user", 0x4d, 'g' },
+	{ "_copy_to_iter", 0x3e6, 'g' },
+	{ "__fdget", 0x13, 'g' },
+	{ "__fget_light", 0x8b, 'l' },
+	{ "fput", 0x19, 'g' },
+	{ "security_file_permission", 0x131, 'g' },
+	{ "rw_verify_area", 0x5f, 'g' },
+	{ "schedule", 0x99, 'g' },
+	{ "io_schedule", 0x48, 'g' },
+	{ "do_syscall_64", 0x8c, 'g' },
+	{ "syscall_exit_to_user_mode", 0x2a, 'g' },
+	{ "exit_to_user_mode_prepare", 0x150, 'l' },
+	{ "irq_enter_rcu", 0x4e, 'g' },
+	{ "irq_exit_rcu", 0x72, 'g' },
+	{ "common_interrupt", 0x9d, 'g' },
+	{ "__common_interrupt", 0xbb, 'g' },
+	{ "handle_edge_irq", 0x1c5, 'g' },
+	{ "handle_fasteoi_irq", 0x18a, 'g' },
+	{ "handle_irq_event", 0x6c, 'g' },
+	{ "__handle_irq_event_percpu", 0x15b, 'g' },
+	{ "apic_ack_edge", 0x2c, 'g' },
+	{ "__napi_schedule", 0x6e, 'g' },
+	{ "napi_schedule_prep", 0x46, 'g' },
+	{ "__x64_sys_futex", 0x169, 'g' },
+	{ "do_futex", 0x1a1, 'g' },
+	{ "futex_wait", 0x19d, 'l' },
+	{ "__x64_sys_epoll_wait", 0x9d, 'g' },
+	{ "do_epoll_wait", 0x6c7, 'l' },
+	{ "ep_poll", 0x38f, 'l' },
+	{ "__x64_sys_read", 0x1a, 'g' },
+	{ "ksys_read", 0xce, 'g' },
+	{ "vfs_read", 0x18c, 'g' },
+	{ "__x64_sys_write", 0x1a, 'g' },
+	{ "ksys_write", 0xce, 'g' },
+	{ "vfs_write", 0x2b1, 'g' },
+	{ "__x64_sys_clock_nanosleep", 0x137, 'g' },
+	{ "hrtimer_nanosleep", 0xd0, 'g' },
+	{ "__x64_sys_getpid", 0x1d, 'g' },
+	{ "__x64_sys_pread64", 0x8b, 'g' },
+	{ "ksys_pread64", 0x86, 'g' },
+	{ "__x64_sys_pwrite64", 0x8b, 'g' },
+	{ "ksys_pwrite64", 0x86, 'g' },
+	{ "kernfs_fop_read_iter", 0x1b8, 'l' },
+	{ "kernfs_fop_write_iter", 0x1a0, 'l' },
+	{ "sysfs_kf_bin_read", 0x7b, 'l' },
+	{ "sysfs_kf_bin_write", 0x77, 'l' },
+	{ "pci_read_config", 0x1fe, 'l' },
+	{ "pci_write_config", 0x1f6, 'l' },
+	{ "pci_user_read_config_word", 0x9c, 'g' },
+	{ "pci_user_read_config_dword", 0x9a, 'g' },
+	{ "pci_user_write_config_word", 0x98, 'g' },
+	{ "pci_bus_read_config_word", 0x6d, 'g' },
+	{ "pci_bus_write_config_word", 0x5b, 'g' },
+	{ "raw_pci_read", 0x4f, 'g' },
+	{ "raw_pci_write", 0x4f, 'g' },
+	{ "pci_conf1_read", 0xde, 'l' },
+	{ "pci_conf1_write", 0xd6, 'l' },
+	{ "proc_reg_write", 0x7a, 'l' },
+	{ "write_irq_affinity.constprop.0", 0x117, 'l' },
+	{ "irq_set_affinity", 0x50, 'g' },
+	{ "irq_do_set_affinity", 0x148, 'g' },
+	{ "msi_domain_set_affinity", 0x96, 'g' },
+	{ "pci_msi_domain_write_msg", 0x2d, 'l' },
+	{ "__pci_write_msi_msg", 0x130, 'g' },
+	{ "pci_msix_write_vector_ctrl", 0x33, 'l' },
+	{ "pci_msi_unmask_irq", 0x3b, 'g' },
+	{ "__x64_sys_fsync", 0x13, 'g' },
+	{ "do_fsync", 0x3e, 'l' },
+	{ "vfs_fsync_range", 0x6e, 'g' },
+	{ "ext4_sync_file", 0x2b1, 'g' },
+	{ "file_write_and_wait_range", 0x9c, 'g' },
+	{ "__filemap_fdatawrite_range", 0xb5, 'g' },
+	{ "do_writepages", 0xe6, 'g' },
+	{ "ext4_writepages", 0x10c5, 'l' },
+	{ "submit_bio", 0x66, 'g' },
+	{ "blk_mq_submit_bio", 0x5b2, 'g' },
+	{ "ata_qc_issue", 0x1ad, 'g' },
+	{ "ata_sff_qc_issue", 0x1f5, 'g' },
+	{ "ata_bmdma_interrupt", 0x2a3, 'g' },
+	{ "ata_sff_hsm_move", 0x6b8, 'g' },
+	{ "wait_on_page_writeback", 0x6c, 'g' },
+	{ "__x64_sys_ioctl", 0x9b, 'g' },
+	{ "sock_ioctl", 0x3a9, 'l' },
+	{ "dev_ioctl", 0x4a6, 'g' },
+	{ "dev_ethtool", 0x2a95, 'g' },
+	{ "ethtool_get_stats", 0x1e0, 'l' },
+	{ "__x64_sys_socket", 0x1a, 'g' },
+	{ "__sys_socket", 0xc6, 'g' },
+	{ "sock_create", 0x2a, 'g' },
+	{ "__sock_create", 0x1c5, 'l' },
+	{ "inet_create", 0x2e5, 'l' },
+	{ "sock_alloc_file", 0x8a, 'g' },
+	{ "fd_install", 0x99, 'g' },
+	{ "__x64_sys_bind", 0x1e, 'g' },
+	{ "__sys_bind", 0xc2, 'g' },
+	{ "inet_bind", 0x4a, 'g' },
+	{ "__inet_bind", 0x1f1, 'g' },
+	{ "inet_csk_get_port", 0x3ea, 'g' },
+	{ "__x64_sys_connect", 0x1e, 'g' },
+	{ "__sys_connect", 0xca, 'g' },
+	{ "inet_stream_connect", 0x44, 'g' },
+	{ "__inet_stream_connect", 0x2b2, 'g' },
+	{ "__x64_sys_close", 0x2e, 'g' },
+	{ "close_fd", 0x50, 'g' },
+	{ "task_work_run", 0x8e, 'g' },
+	{ "__fput", 0x247, 'l' },
+	{ "sock_close", 0x19, 'l' },
+	{ "__sock_release", 0x3d, 'l' },
+	{ "inet_release", 0x4d, 'g' },
+	{ "release_sock", 0x7c, 'g' },
+	{ "tcp_v4_init_sock", 0x2b, 'l' },
+	{ "tcp_init_sock", 0x1b6, 'g' },
+	{ "tcp_init_xmit_timers", 0x6b, 'g' },
+	{ "tcp_v4_connect", 0x4b5, 'g' },
+	{ "ipv4_dst_check", 0x2c, 'l' },
+	{ "tcp_set_state", 0xe5, 'g' },
+	{ "tcp_fastopen_defer_connect", 0x82, 'g' },
+	{ "tcp_connect", 0x7a3, 'g' },
+	{ "tcp_sync_mss", 0x4d, 'g' },
+	{ "tcp_initialize_rcv_mss", 0x3c, 'g' },
+	{ "tcp_transmit_skb", 0x2b, 'l' },
+	{ "__tcp_transmit_skb", 0x9fe, 'l' },
+	{ "tcp_v4_send_check", 0x3b, 'g' },
+	{ "__tcp_v4_send_check", 0x4c, 'g' },
+	{ "tcp_v4_rcv", 0xcd1, 'g' },
+	{ "tcp_v4_do_rcv", 0x1ba, 'g' },
+	{ "tcp_rcv_state_process", 0x10b3, 'g' },
+	{ "tcp_release_cb", 0x10d, 'g' },
+	{ "tcp_close", 0x6e, 'g' },
+	{ "__tcp_close", 0x3be, 'g' },
+	{ "tcp_disconnect", 0x4ea, 'g' },
+	{ "tcp_write_queue_purge", 0x1b7, 'g' },
+	{ "tcp_clear_retrans", 0x2b, 'g' },
+	{ "__x64_sys_sendto", 0x24, 'g' },
+	{ "__sys_sendto", 0x13f, 'g' },
+	{ "__x64_sys_sendmsg", 0x1f, 'g' },
+	{ "__sys_sendmsg", 0x93, 'g' },
+	{ "___sys_sendmsg", 0xa9, 'l' },
+	{ "____sys_sendmsg", 0x23b, 'l' },
+	{ "copy_msghdr_from_user", 0x8b, 'l' },
+	{ "sockfd_lookup_light", 0x6c, 'l' },
+	{ "sock_sendmsg", 0x5a, 'g' },
+	{ "security_socket_sendmsg", 0x37, 'g' },
+	{ "inet_sendmsg", 0x3c, 'g' },
+	{ "udp_sendmsg", 0xab0, 'g' },
+	{ "ip_route_output_flow", 0x5a, 'g' },
+	{ "ip_route_output_key_hash", 0x84, 'g' },
+	{ "ip_make_skb", 0x100, 'g' },
+	{ "ip_setup_cork", 0x173, 'l' },
+	{ "__ip_append_data", 0xc54, 'l' },
+	{ "sock_alloc_send_pskb", 0x226, 'g' },
+	{ "alloc_skb_with_frags", 0x1a5, 'g' },
+	{ "__alloc_skb", 0x1b1, 'g' },
+	{ "skb_put", 0x3d, 'g' },
+	{ "udp_send_skb", 0x2c8, 'l' },
+	{ "udp4_hwcsum", 0xe2, 'g' },
+	{ "ip_send_skb", 0x19, 'g' },
+	{ "ip_queue_xmit", 0x14, 'g' },
+	{ "__ip_queue_xmit", 0x3d9, 'g' },
+	{ "ip_local_out", 0x38, 'g' },
+	{ "__ip_local_out", 0xd2, 'g' },
+	{ "ip_output", 0x7c, 'g' },
+	{ "ip_finish_output", 0xb6, 'l' },
+	{ "__ip_finish_output", 0x172, 'l' },
+	{ "ip_finish_output2", 0x43a, 'l' },
+	{ "neigh_resolve_output", 0x17e, 'g' },
+	{ "dev_queue_xmit", 0x12, 'g' },
+	{ "__dev_queue_xmit", 0x8a4, 'l' },
+	{ "netdev_core_pick_tx", 0x9b, 'g' },
+	{ "validate_xmit_skb", 0x2c2, 'l' },
+	{ "netif_skb_features", 0x2a8, 'g' },
+	{ "skb_network_protocol", 0xb4, 'g' },
+	{ "dev_hard_start_xmit", 0xf5, 'g' },
+	{ "netdev_start_xmit", 0x42, 'l' },
+	{ "eth_type_vlan", 0x24, 'l' },
+	{ "dma_map_single_attrs", 0x70, 'l' },
+	{ "dma_map_page_attrs", 0x1b0, 'g' },
+	{ "loopback_xmit", 0xd5, 'l' },
+	{ "netif_rx", 0x20, 'g' },
+	{ "netif_rx_internal", 0x10f, 'l' },
+	{ "do_softirq", 0x5c, 'g' },
+	{ "net_rx_action", 0x2e5, 'l' },
+	{ "process_backlog", 0x173, 'l' },
+	{ "__netif_receive_skb_one_core", 0x7f, 'l' },
+	{ "ip_rcv", 0xbd, 'g' },
+	{ "__x64_sys_recvfrom", 0x24, 'g' },
+	{ "__sys_recvfrom", 0x13d, 'g' },
+	{ "sock_recvmsg", 0x5c, 'g' },
+	{ "security_socket_recvmsg", 0x37, 'g' },
+	{ "inet_recvmsg", 0x5e, 'g' },
+	{ "udp_recvmsg", 0x5f6, 'g' },
+	{ "__skb_recv_udp", 0x262, 'g' },
+	{ "__skb_try_recv_from_queue", 0x196, 'g' },
+	{ "sk_busy_loop_end", 0x3c, 'g' },
+	{ "napi_busy_loop", 0x2f9, 'g' },
+	{ "busy_poll_stop", 0x105, 'l' },
+	{ "eth_type_trans", 0x120, 'g' },
+	{ "napi_gro_receive", 0x1a3, 'g' },
+	{ "dev_gro_receive", 0x5be, 'l' },
+	{ "inet_gro_receive", 0x28b, 'g' },
+	{ "udp4_gro_receive", 0x2ce, 'g' },
+	{ "napi_complete_done", 0x16c, 'g' },
+	{ "netif_receive_skb_list_internal", 0x250, 'l' },
+	{ "__netif_receive_skb_list_core", 0x281, 'l' },
+	{ "ip_list_rcv", 0x117, 'g' },
+	{ "ip_sublist_rcv", 0x1d9, 'l' },
+	{ "ip_rcv_core", 0x366, 'l' },
+	{ "ip_rcv_finish_core.constprop.0", 0x3dd, 'l' },
+	{ "ip_local_deliver", 0xb2, 'g' },
+	{ "ip_local_deliver_finish", 0x6d, 'l' },
+	{ "ip_protocol_deliver_rcu", 0x1b9, 'g' },
+	{ "udp_rcv", 0x19, 'g' },
+	{ "__udp4_lib_rcv", 0xad6, 'g' },
+	{ "__udp4_lib_lookup", 0x3be, 'g' },
+	{ "udp_unicast_rcv_skb", 0x77, 'l' },
+	{ "udp_queue_rcv_skb", 0x14a, 'l' },
+	{ "udp_queue_rcv_one_skb", 0x32b, 'l' },
+	{ "__udp_enqueue_schedule_skb", 0x22b, 'g' },
+	{ "sock_def_readable", 0x3b, 'l' },
+	{ "arp_rcv", 0x142, 'l' },
+	{ "arp_process", 0x786, 'l' },
+	{ "skb_copy_datagram_iter", 0x1c, 'g' },
+	{ "__skb_datagram_iter", 0x2bb, 'l' },
+	{ "skb_consume_udp", 0xa3, 'g' },
+	{ "__consume_stateless_skb", 0x24, 'g' },
+	{ "skb_release_data", 0x124, 'l' },
+	{ "consume_skb", 0x3b, 'g' },
+	{ "kfree_skb", 0x3b, 'g' },
+};
+
+/* Assembly entry points live in .entry.text at the top of the kernel. */
+static const struct {
+	const char *name;
+	unsigned size;
+} vmlinux_entry[] = {
+	{ "entry_SYSCALL_64", 0xa5 },
+	{ "syscall_return_via_sysret", 0x7b },
+	{ "error_entry", 0xa9 },
+	{ "error_return", 0x26 },
+	{ "asm_common_interrupt", 0x20 },
+	{ "swapgs_restore_regs_and_return_to_usermode", 0x92 },
+};
+
+/*
+ * Labels inside the entry code (SYM_INNER_LABEL): objdump lists them
+ * without a type and size; sim2ev takes such code symbols as function
+ * entries, and evspan keeps the syscall span going through them.  entry_SYSCALL_64_safe_stack follows the
+ * stack switch of entry_SYSCALL_64 (Linux 5.15 arch/x86/entry/entry_64.S).
+ */
+static const struct {
+	const char *name, *in;
+	unsigned off;
+} vmlinux_labels[] = {
+	{ "entry_SYSCALL_64_safe_stack", "entry_SYSCALL_64", 0x19 },
+};
+
+/* A few data objects, for a table that looks like objdump's. */
+static const struct {
+	const char *name;
+	uint64_t addr;
+	unsigned size;
+} vmlinux_data[] = {
+	{ "jiffies", 0xffffffff82a05000ull, 8 },
+	{ "init_net", 0xffffffff82c32c40ull, 0x3c0 },
+	{ "loopback_dev", 0xffffffff82c33040ull, 8 },
+};
+
+#define VMLINUX_TEXT  ((uint64_t)0xffffffff81000000ull)
+#define VMLINUX_ENTRY ((uint64_t)0xffffffff81c00000ull)
+
+struct ssp_synsym_set {
+	struct ssp_synsym *sym;
+	size_t n, nvm;		/* vmlinux functions are sym[0..nvm) */
+	size_t nvf, nbl;	/* of which the table above, then blacklisted */
+	char *rules;		/* writable copy of the embedded rules (names) */
+	char *i40e;		/* writable copy of the embedded dump (names) */
+	uint64_t *starts;	/* sorted, every symbol of both tables */
+	size_t nstarts;
+	const struct ssp_synsym **byname;	/* sorted by name, then table */
+};
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	const struct ssp_synsym *x = *(const struct ssp_synsym *const *)a;
+	const struct ssp_synsym *y = *(const struct ssp_synsym *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : x->table < y->table ? -1 : x->table > y->table ?
+	    1 : x < y ? -1 : x > y;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Parse "<16 hex> <7 flags> <section>\t<16 hex size> <name>" lines. */
+static int
+load_i40e(struct ssp_synsym_set *s, struct ssp_err *e)
+{
+	char *p = s->i40e, *nl, *tab, *name, *end;
+	uint64_t addr, size;
+
+	for (; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			break;
+		*nl = '\0';
+		tab = strchr(p, '\t');
+		if (strlen(p) < 26 || tab == NULL || p[16] != ' ')
+			continue;	/* header and blank lines */
+		addr = strtoull(p, &end, 16);
+		if (end != p + 16)
+			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "embedded i40e "
+			    "table: bad address in '%.40s'", p);
+		s->starts[s->nstarts++] = addr + SSP_SYN_I40E_OFFSET;
+		if (p[23] != 'F' || strncmp(tab - 5, ".text", 5) != 0)
+			continue;
+		size = strtoull(tab + 1, &name, 16);
+		if (*name != ' ')
+			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "embedded i40e "
+			    "table: bad size in '%.40s'", p);
+		s->sym[s->n++] = (struct ssp_synsym){ name + 1,
+		    addr + SSP_SYN_I40E_OFFSET, size, SSP_SYNTAB_I40E };
+	}
+	return SSP_OK;
+}
+
+/* A made-up but stable size for a function of the rules' blacklist. */
+static uint64_t
+noise_size(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return 0x18 + h % 0x1e0;
+}
+
+/*
+ * The blacklist of the rules (Columbo's noise functions: xa_load,
+ * __put_page, ...) that the table above lacks, after it: real guests run
+ * them inside every kind of syscall.
+ */
+static void
+add_blacklisted(struct ssp_synsym_set *s, uint64_t *addr)
+{
+	char *p, *nl;
+	size_t i;
+
+	for (p = s->rules; *p != '\0'; p = nl + 1) {
+		if ((nl = strchr(p, '\n')) == NULL)
+			break;
+		*nl = '\0';
+		if (strncmp(p, "blacklist,", 10) != 0)
+			continue;
+		p += 10;
+		for (i = 0; i < s->n; i++)
+			if (strcmp(s->sym[i].name, p) == 0)
+				break;
+		if (i < s->n)
+			continue;
+		s->sym[s->n++] = (struct ssp_synsym){ p, *addr, noise_size(p),
+		    SSP_SYNTAB_VMLINUX };
+		s->starts[s->nstarts++] = *addr;
+		*addr += (noise_size(p) + 0x1f) & ~0xfull;
+		s->nbl++;
+	}
+}
+
+int
+ssp_synsym_new(struct ssp_synsym_set **sp, struct ssp_err *e)
+{
+	struct ssp_synsym_set *s;
+	size_t nvf = sizeof(vmlinux_funcs) / sizeof(vmlinux_funcs[0]);
+	size_t nve = sizeof(vmlinux_entry) / sizeof(vmlinux_entry[0]);
+	size_t nvl = sizeof(vmlinux_labels) / sizeof(vmlinux_labels[0]);
+	size_t nlines = 0, i, k;
+	uint64_t addr = VMLINUX_TEXT;
+	const char *c;
+	int r;
+
+	*sp = NULL;
+	for (c = ssp_syndata_i40e; *c != '\0'; c++)
+		nlines += *c == '\n';
+	for (c = ssp_syndata_rules; *c != '\0'; c++)
+		nlines += *c == '\n';
+	s = calloc(1, sizeof(*s));
+	if (s == NULL || (s->i40e = strdup(ssp_syndata_i40e)) == NULL ||
+	    (s->rules = strdup(ssp_syndata_rules)) == NULL ||
+	    (s->sym = calloc(nvf + nve + nvl + nlines, sizeof(*s->sym))) == NULL ||
+	    (s->starts = calloc(nvf + nve + nvl + nlines + 8, sizeof(*s->starts))) == NULL) {
+		ssp_synsym_free(s);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	for (i = 0; i < nvf; i++) {
+		s->sym[s->n++] = (struct ssp_synsym){ vmlinux_funcs[i].name, addr,
+		    vmlinux_funcs[i].size, SSP_SYNTAB_VMLINUX };
+		s->starts[s->nstarts++] = addr;
+		/* functions are 16-byte aligned, with padding between */
+		addr += (vmlinux_funcs[i].size + 0x1f) & ~0xfull;
+	}
+	s->nvf = s->n;
+	add_blacklisted(s, &addr);
+	addr = VMLINUX_ENTRY;
+	for (i = 0; i < nve; i++) {
+		s->sym[s->n++] = (struct ssp_synsym){ vmlinux_entry[i].name, addr,
+		    vmlinux_entry[i].size, SSP_SYNTAB_VMLINUX };
+		s->starts[s->nstarts++] = addr;
+		addr += (vmlinux_entry[i].size + 0x3f) & ~0x3full;
+	}
+	/* labels: size 0 (not functions), after the entry code */
+	for (i = 0; i < nvl; i++)
+		for (k = s->n - nve; k < s->n; k++)
+			if (strcmp(s->sym[k].name, vmlinux_labels[i].in) == 0) {
+				uint64_t a = s->sym[k].addr + vmlinux_labels[i].off;
+
+				s->sym[s->n++] = (struct ssp_synsym){
+				    vmlinux_labels[i].name, a, 0, SSP_SYNTAB_VMLINUX };
+				s->starts[s->nstarts++] = a;
+				break;
+			}
+	for (i = 0; i < sizeof(vmlinux_data) / sizeof(vmlinux_data[0]); i++)
+		s->starts[s->nstarts++] = vmlinux_data[i].addr;
+	s->nvm = s->n;
+	if ((r = load_i40e(s, e)) != SSP_OK) {
+		ssp_synsym_free(s);
+		return r;
+	}
+	qsort(s->starts, s->nstarts, sizeof(*s->starts), cmp_u64);
+	if ((s->byname = calloc(s->n, sizeof(*s->byname))) == NULL) {
+		ssp_synsym_free(s);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	for (i = 0; i < s->n; i++)
+		s->byname[i] = &s->sym[i];
+	qsort(s->byname, s->n, sizeof(*s->byname), cmp_name);
+	*sp = s;
+	return SSP_OK;
+}
+
+void
+ssp_synsym_free(struct ssp_synsym_set *s)
+{
+	if (s == NULL)
+		return;
+	free(s->sym);
+	free(s->byname);
+	free(s->starts);
+	free(s->i40e);
+	free(s->rules);
+	free(s);
+}
+
+const struct ssp_synsym *
+ssp_synsym_find(const struct ssp_synsym_set *s, const char *name)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {	/* the first symbol with this name */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(s->byname[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->n && strcmp(s->byname[lo]->name, name) == 0; lo++)
+		if (s->byname[lo]->size > 0)	/* vmlinux first, then i40e */
+			return s->byname[lo];
+	return NULL;
+}
+
+size_t
+ssp_synsym_nnoise(const struct ssp_synsym_set *s)
+{
+	return s->nbl;
+}
+
+const struct ssp_synsym *
+ssp_synsym_noise(const struct ssp_synsym_set *s, size_t i)
+{
+	return i < s->nbl ? &s->sym[s->nvf + i] : NULL;
+}
+
+const struct ssp_synsym *
+ssp_synsym_label(const struct ssp_synsym_set *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nvm; i++)
+		if (s->sym[i].size == 0 && strcmp(s->sym[i].name, name) == 0)
+			return &s->sym[i];
+	return NULL;
+}
+
+int
+ssp_synsym_is_start(const struct ssp_synsym_set *s, uint64_t addr)
+{
+	return bsearch(&addr, s->starts, s->nstarts, sizeof(*s->starts),
+	    cmp_u64) != NULL;
+}
+
+size_t
+ssp_synsym_nvmlinux(const struct ssp_synsym_set *s)
+{
+	return s->nvm;
+}
+
+const struct ssp_synsym *
+ssp_synsym_vmlinux(const struct ssp_synsym_set *s, size_t i)
+{
+	return i < s->nvm ? &s->sym[i] : NULL;
+}
+
+int
+ssp_synsym_write_vmlinux(const struct ssp_synsym_set *s, const char *path,
+    struct ssp_err *e)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+	int bad;
+
+	if (f == NULL)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+		    strerror(errno));
+	fprintf(f, "\nvmlinux:     file format elf64-x86-64\n\nSYMBOL TABLE:\n");
+	fprintf(f, "%016" PRIx64 " l    d  .text\t0000000000000000 .text\n",
+	    VMLINUX_TEXT);
+	fprintf(f, "%016" PRIx64 " l    d  .entry.text\t0000000000000000 "
+	    ".entry.text\n", VMLINUX_ENTRY);
+	for (i = 0; i < sizeof(vmlinux_funcs) / sizeof(vmlinux_funcs[0]); i++) {
+		const struct ssp_synsym *y = &s->sym[i];
+
+		if (y->size == 0)
+			fprintf(f, "%016" PRIx64 " g       .text\t%016" PRIx64
+			    " %s\n", y->addr, y->size, y->name);
+		else
+			fprintf(f, "%016" PRIx64 " %c     F .text\t%016" PRIx64
+			    " %s\n", y->addr, vmlinux_funcs[i].bind, y->size,
+			    y->name);
+	}
+	for (; i < s->nvf + s->nbl; i++)	/* ".isra.0" copies are local */
+		fprintf(f, "%016" PRIx64 " %c     F .text\t%016" PRIx64 " %s\n",
+		    s->sym[i].addr, strchr(s->sym[i].name, '.') != NULL ? 'l' : 'g',
+		    s->sym[i].size, s->sym[i].name);
+	for (; i < s->nvm; i++)
+		fprintf(f, "%016" PRIx64 " g     %c .entry.text\t%016" PRIx64
+		    " %s\n", s->sym[i].addr, s->sym[i].size > 0 ? 'F' : ' ',
+		    s->sym[i].size, s->sym[i].name);
+	for (i = 0; i < sizeof(vmlinux_data) / sizeof(vmlinux_data[0]); i++)
+		fprintf(f, "%016" PRIx64 " g     O .data\t%016x %s\n",
+		    vmlinux_data[i].addr, vmlinux_data[i].size,
+		    vmlinux_data[i].name);
+	fprintf(f, "\n");
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
+	return SSP_OK;
+}
+
+int
+ssp_synsym_write_i40e(const char *path, struct ssp_err *e)
+{
+	FILE *f = fopen(path, "w");
+	int bad;
+
+	if (f == NULL)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+		    strerror(errno));
+	fputs(ssp_syndata_i40e, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
+	return SSP_OK;
+}

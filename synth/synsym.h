@@ -1,0 +1,54 @@
+/*
+ * The symbol tables behind simsynth's gem5 Exec lines: a vmlinux table
+ * with real Linux function names at made-up but plausible addresses, and
+ * the real i40e module table (ssp_syndata) loaded at the module offset.
+ * Function-entry Exec lines use symbol start addresses; every other pc is
+ * checked not to be the start of any symbol, so no instruction is taken
+ * for a function entry by mistake.
+ */
+#ifndef SSP_SYNSYM_H
+#define SSP_SYNSYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+
+#define SSP_SYN_I40E_OFFSET 0xffffffffa0000000ull
+
+enum { SSP_SYNTAB_VMLINUX, SSP_SYNTAB_I40E };
+
+struct ssp_synsym {
+	const char *name;
+	uint64_t addr;		/* module offset applied */
+	uint64_t size;
+	unsigned table;
+};
+
+struct ssp_synsym_set;
+
+int ssp_synsym_new(struct ssp_synsym_set **sp, struct ssp_err *e);
+void ssp_synsym_free(struct ssp_synsym_set *s);
+/* A function by name (vmlinux first), or NULL. */
+const struct ssp_synsym *ssp_synsym_find(const struct ssp_synsym_set *s,
+    const char *name);
+/* The functions of the rules' blacklist that only the blacklist names
+ * (noise inside syscalls), by index. */
+size_t ssp_synsym_nnoise(const struct ssp_synsym_set *s);
+const struct ssp_synsym *ssp_synsym_noise(const struct ssp_synsym_set *s,
+    size_t i);
+/* A label without a type inside a function (objdump: no 'F'), or NULL. */
+const struct ssp_synsym *ssp_synsym_label(const struct ssp_synsym_set *s,
+    const char *name);
+/* Is addr the start of any symbol of either table? */
+int ssp_synsym_is_start(const struct ssp_synsym_set *s, uint64_t addr);
+/* The i-th vmlinux function (for instruction pcs inside bodies). */
+size_t ssp_synsym_nvmlinux(const struct ssp_synsym_set *s);
+const struct ssp_synsym *ssp_synsym_vmlinux(const struct ssp_synsym_set *s,
+    size_t i);
+/* Write the tables in objdump --syms format. */
+int ssp_synsym_write_vmlinux(const struct ssp_synsym_set *s, const char *path,
+    struct ssp_err *e);
+int ssp_synsym_write_i40e(const char *path, struct ssp_err *e);
+
+#endif

@@ -1,0 +1,152 @@
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream/span.h"
+#include "synth/syntruth.h"
+
+#define KEYMAX 48
+#define TIEMAX 16
+
+/* Keys seen at the latest start of one (stream, kind), to number ties. */
+struct tieset {
+	int64_t start;
+	unsigned n;
+	char key[TIEMAX][KEYMAX];
+	unsigned cnt[TIEMAX];
+};
+
+struct ssp_syntruth {
+	FILE *f;
+	char *path;
+	unsigned nstreams;
+	uint64_t next;
+	uint64_t nkind[SSP_SK_NKINDS];
+	uint64_t ties, rule_differs;
+	struct tieset *tie;	/* [stream * SSP_SK_NKINDS + kind] */
+};
+
+int
+ssp_syntruth_open(struct ssp_syntruth **tp, const char *path, unsigned nstreams,
+    struct ssp_err *e)
+{
+	struct ssp_syntruth *t = calloc(1, sizeof(*t));
+
+	*tp = NULL;
+	if (t == NULL || (t->tie = calloc((size_t)nstreams * SSP_SK_NKINDS,
+	    sizeof(*t->tie))) == NULL) {
+		free(t);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	t->nstreams = nstreams;
+	t->next = 1;
+	if (path != NULL) {
+		if ((t->f = fopen(path, "w")) == NULL ||
+		    (t->path = strdup(path)) == NULL) {
+			int err = errno;
+
+			if (t->f != NULL)
+				fclose(t->f);
+			free(t->tie);
+			free(t);
+			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+			    strerror(err));
+		}
+		fputs(SSP_TRUTH_HEADER "\r\n", t->f);
+	}
+	*tp = t;
+	return SSP_OK;
+}
+
+/* The key with a tie counter appended when needed. */
+static void
+tie_key(struct ssp_syntruth *t, unsigned stream, unsigned kind, int64_t start,
+    const char *key, char *out, size_t outsz)
+{
+	struct tieset *ts = &t->tie[stream * SSP_SK_NKINDS + kind];
+	unsigned i;
+
+	if (ts->n == 0 || ts->start != start) {
+		ts->start = start;
+		ts->n = 0;
+	}
+	for (i = 0; i < ts->n; i++) {
+		if (strcmp(ts->key[i], key) == 0) {
+			snprintf(out, outsz, "%s#%u", key, ts->cnt[i]++);
+			t->ties++;
+			return;
+		}
+	}
+	if (ts->n < TIEMAX) {
+		snprintf(ts->key[ts->n], KEYMAX, "%s", key);
+		ts->cnt[ts->n++] = 1;
+	}
+	snprintf(out, outsz, "%s", key);
+}
+
+uint64_t
+ssp_syntruth_span(struct ssp_syntruth *t, unsigned stream, const char *stream_name,
+    unsigned kind, int64_t start, const char *key, uint64_t parent,
+    const uint64_t *links, size_t nlinks, uint64_t rule_parent)
+{
+	uint64_t id = t->next++;
+	char k[KEYMAX + 16], lbuf[512];
+	const char *kname = ssp_span_kind_name(kind);
+	size_t i, n = 0;
+
+	t->nkind[kind]++;
+	if (rule_parent != 0)
+		t->rule_differs++;
+	if (t->f == NULL)
+		return id;
+	tie_key(t, stream, kind, start, key, k, sizeof(k));
+	for (i = 0; i < nlinks && n + 24 < sizeof(lbuf); i++)
+		n += (size_t)snprintf(lbuf + n, sizeof(lbuf) - n, "%s%" PRIu64,
+		    i > 0 ? " " : "", links[i]);
+	lbuf[n] = '\0';
+	fprintf(t->f, "%" PRIu64 ",", id);
+	csv_fwrite(t->f, stream_name, strlen(stream_name));
+	fputc(',', t->f);
+	csv_fwrite(t->f, kname, strlen(kname));
+	fprintf(t->f, ",%" PRId64 ",", start);
+	csv_fwrite(t->f, k, strlen(k));
+	fputc(',', t->f);
+	if (parent != 0)
+		fprintf(t->f, "%" PRIu64, parent);
+	fputc(',', t->f);
+	csv_fwrite(t->f, lbuf, n);
+	fputc(',', t->f);
+	if (rule_parent == SSP_TRUTH_RULE_ROOT)
+		fputs("root", t->f);
+	else if (rule_parent != 0)
+		fprintf(t->f, "%" PRIu64, rule_parent);
+	fputs("\r\n", t->f);
+	return id;
+}
+
+uint64_t ssp_syntruth_count(const struct ssp_syntruth *t) { return t->next - 1; }
+uint64_t ssp_syntruth_count_kind(const struct ssp_syntruth *t, unsigned kind) { return t->nkind[kind]; }
+uint64_t ssp_syntruth_ties(const struct ssp_syntruth *t) { return t->ties; }
+uint64_t ssp_syntruth_rule_differs(const struct ssp_syntruth *t) { return t->rule_differs; }
+
+int
+ssp_syntruth_close(struct ssp_syntruth *t, struct ssp_err *e)
+{
+	int r = SSP_OK, bad;
+
+	if (t == NULL)
+		return SSP_OK;
+	if (t->f != NULL) {
+		bad = ferror(t->f);
+		if (fclose(t->f) != 0 || bad)
+			r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed",
+			    t->path);
+	}
+	free(t->path);
+	free(t->tie);
+	free(t);
+	return r;
+}

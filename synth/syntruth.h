@@ -1,0 +1,39 @@
+/*
+ * The truth file of a simsynth scenario (formats/truth.md): one CSV row per
+ * span SPEC §3 makes of the generated logs, with the span's real parent
+ * and links, written as the generator creates the spans (causes always
+ * exist before their effects, so every row is final when written).
+ */
+#ifndef SSP_SYNTRUTH_H
+#define SSP_SYNTRUTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+
+#define SSP_TRUTH_HEADER "id,stream,kind,start_ps,key,parent_id,links,rule_parent_id"
+
+struct ssp_syntruth;
+
+/* path NULL: ids are handed out but nothing is written (dry run). */
+int ssp_syntruth_open(struct ssp_syntruth **tp, const char *path, unsigned nstreams,
+    struct ssp_err *e);
+/*
+ * A new span; returns its id (from 1).  parent 0 = root.  rule_parent is
+ * the parent SPEC §3's heuristics give when it differs from the real one
+ * (0 = same; SSP_TRUTH_RULE_ROOT = the heuristic makes it a root).  A key
+ * already used by a span of the same stream, kind and start gets "#n".
+ */
+#define SSP_TRUTH_RULE_ROOT UINT64_MAX
+uint64_t ssp_syntruth_span(struct ssp_syntruth *t, unsigned stream,
+    const char *stream_name, unsigned kind, int64_t start, const char *key,
+    uint64_t parent, const uint64_t *links, size_t nlinks,
+    uint64_t rule_parent);
+uint64_t ssp_syntruth_count(const struct ssp_syntruth *t);
+uint64_t ssp_syntruth_count_kind(const struct ssp_syntruth *t, unsigned kind);
+uint64_t ssp_syntruth_ties(const struct ssp_syntruth *t);
+uint64_t ssp_syntruth_rule_differs(const struct ssp_syntruth *t);
+int ssp_syntruth_close(struct ssp_syntruth *t, struct ssp_err *e);
+
+#endif
