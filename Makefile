@@ -57,7 +57,7 @@ FUZZ_TIME ?= 10
 # intermediate files and rebuild every tool each time).
 .SECONDARY:
 
-.PHONY: all deps deps-demo check unit cli fuzz-replay lint-man checksymbols demo bench \
+.PHONY: all deps deps-demo check unit cli fuzz-replay lint-man checksymbols checkdeps demo bench \
         fuzz install uninstall clean
 
 all: $(TOOLS)
@@ -109,7 +109,7 @@ $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o $(
 
 check: deps
 	@$(MAKE) --no-print-directory all-tests
-	@$(MAKE) --no-print-directory unit cli fuzz-replay lint-man checksymbols
+	@$(MAKE) --no-print-directory checkdeps unit cli fuzz-replay lint-man checksymbols
 
 .PHONY: all-tests
 all-tests: $(TOOLS) $(UNITS) $(FUZZ_REPLAY) $(HELPERS)
@@ -129,12 +129,15 @@ lint-man:
 	    mandoc -Tlint -Wwarning $(MANPAGES) && echo "man: $(words $(MANPAGES)) pages lint clean"; \
 	else echo "man: mandoc not installed, lint skipped"; fi
 
-# Every global symbol of the library carries the ssp_ prefix (ASan's
-# __odr_asan.* companions of global variables excepted).
-checksymbols: $(LIB)
-	@bad=$$(nm -g --defined-only $(LIB) | awk 'NF==3 {print $$3}' | grep -v '^ssp_' | grep -v '^__odr_asan\.ssp_' || true); \
-	if [ -n "$$bad" ]; then echo "checksymbols: unprefixed globals:"; echo "$$bad"; exit 1; fi; \
-	echo "checksymbols: ok"
+# Every global symbol of a library module is ssp_<module>_... (or
+# ssp_<module>): lib/io/lines.c exports ssp_lines_*.  ASan's __odr_asan.*
+# companions of global variables are left out.
+checksymbols: $(LIB) $(SYNLIB)
+	@sh scripts/checksymbols.sh $(LIB_OBJ) $(SYN_OBJ)
+
+# Each lib/ layer includes only the layers below it (scripts/checkdeps.py).
+checkdeps:
+	@python3 scripts/checkdeps.py
 
 demo: deps-demo
 	@$(MAKE) --no-print-directory all

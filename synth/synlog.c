@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "base/cli.h"
-#include "io/io.h"
+#include "io/out.h"
 #include "synth/synlog.h"
 
 #define BUFCAP (1024 * 1024 + SSP_SYNLOG_LINEMAX)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/cli.h"
-#include "io/io.h"
+#include "io/in.h"
 #include "sink/dump.h"
 #include "stream/event.h"
 

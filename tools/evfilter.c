@@ -13,7 +13,8 @@
 
 #include "base/cli.h"
 #include "config/filter.h"
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "stream/event.h"
 
 #define PROG "evfilter"

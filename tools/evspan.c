@@ -13,7 +13,7 @@
 #include "base/cli.h"
 #include "config/rules.h"
 #include "config/topo.h"
-#include "io/io.h"
+#include "io/out.h"
 #include "span/evspan.h"
 
 enum { OPT_SEED = 256, OPT_THREADS };

@@ -14,7 +14,9 @@
 
 #include "base/atoms.h"
 #include "base/cli.h"
-#include "io/io.h"
+#include "base/path.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "source/conv.h"
 #include "source/symtab.h"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/cli.h"
-#include "io/io.h"
+#include "io/in.h"
 #include "sink/sqlite.h"
 #include "stream/span.h"
 

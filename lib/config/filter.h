@@ -18,7 +18,8 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "stream/rec.h"
 
 /* Why an event was dropped, in the order the checks run. */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "io/io.h"
+#include "io/in.h"
 
 struct ssp_lines;
 

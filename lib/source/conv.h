@@ -16,7 +16,8 @@
 
 #include "base/atoms.h"
 #include "base/err.h"
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "source/parser.h"
 #include "source/symtab.h"
 #include "stream/event.h"

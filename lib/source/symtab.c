@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/cli.h"
+#include "base/path.h"
 #include "base/scan.h"
 #include "io/lines.h"
 #include "source/symtab.h"

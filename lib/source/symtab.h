@@ -17,7 +17,7 @@
 
 #include "base/atoms.h"
 #include "base/err.h"
-#include "io/io.h"
+#include "io/in.h"
 
 struct ssp_symtab;
 

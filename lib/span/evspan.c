@@ -3,7 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "span/evspan.h"
 #include "span/mergeq.h"
 #include "stream/event.h"

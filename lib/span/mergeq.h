@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "io/io.h"
+#include "io/in.h"
 #include "stream/rec.h"
 
 #define SSP_MQ_BUFS  16			/* queue buffers */

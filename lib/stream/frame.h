@@ -13,7 +13,8 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 
 #define SSP_MAGIC_LEN   8
 #define SSP_BLOCK_HDR   12

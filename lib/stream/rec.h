@@ -15,7 +15,8 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "stream/frame.h"
 
 #define SSP_MAXF        24	/* fields per record type */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/io.h"
+#include "io/in.h"
 #include "io/lines.h"
 
 #define F_FOLLOW 1

@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "io/io.h"
+#include "io/in.h"
 
 static inline struct ssp_in *
 fuzz_in(const uint8_t *data, size_t size, int flags)

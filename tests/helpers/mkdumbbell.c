@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 
 #include "base/cli.h"
-#include "io/io.h"
+#include "io/out.h"
 #include "stream/event.h"
 
 enum { CLIENT, SERVER, CNIC, SNIC, NET, NSTREAMS };

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io/io.h"
+#include "io/in.h"
 #include "stream/span.h"
 
 struct sp { uint64_t hi, lo, id, parent; unsigned kind; size_t nev, first; };

@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "base/cli.h"
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "stream/event.h"
 
 static int

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/atoms.h"
-#include "io/io.h"
+#include "io/in.h"
 #include "source/parser.h"
 #include "source/symtab.h"
 #include "stream/event.h"

@@ -12,7 +12,8 @@
 #include <cmocka.h>
 
 #include "config/filter.h"
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "stream/event.h"
 #include "stream/rec.h"
 

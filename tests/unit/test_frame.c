@@ -13,7 +13,8 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "stream/frame.h"
 
 /* A stream built by hand, with zlib's crc32 as the reference. */

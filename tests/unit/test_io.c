@@ -20,7 +20,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "io/io.h"
+#include "base/path.h"
+#include "io/in.h"
+#include "io/out.h"
 
 #define TICK_MS    10
 #define TIMEOUT_MS 60

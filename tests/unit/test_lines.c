@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "io/io.h"
+#include "io/in.h"
 #include "io/lines.h"
 
 #define MAX SSP_LINES_MAX

@@ -13,7 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "span/mergeq.h"
 #include "stream/event.h"
 #include "stream/merge.h"

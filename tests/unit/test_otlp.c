@@ -11,7 +11,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "sink/otlp.h"
 #include "sink/pb.h"
 #include "stream/span.h"

@@ -11,7 +11,8 @@
 #include <cmocka.h>
 
 #include "base/varint.h"
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "sink/dump.h"
 #include "stream/event.h"
 #include "stream/rec.h"

@@ -15,7 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "io/io.h"
+#include "io/in.h"
+#include "io/out.h"
 #include "sink/sqlite.h"
 #include "stream/span.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "io/io.h"
+#include "io/in.h"
 #include "synth/synsim.h"
 #include "synth/synsym.h"
 

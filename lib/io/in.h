@@ -1,10 +1,10 @@
 /*
- * Byte input and output for all tools: files, stdin/stdout, named pipes,
- * with zstd decompression detected by magic on input and zstd compression
- * on request on output.  Nothing here knows about records or lines.
+ * Byte input for all tools: files, stdin, named pipes, with zstd
+ * decompression detected by its magic and a follow mode for live logs.
+ * Nothing here knows about records or lines.
  */
-#ifndef SSP_IO_H
-#define SSP_IO_H
+#ifndef SSP_IN_H
+#define SSP_IN_H
 
 #include <signal.h>
 #include <stddef.h>
@@ -14,8 +14,6 @@
 #include "base/err.h"
 
 struct ssp_in;
-struct ssp_out;
-
 /* ssp_in_open flags */
 #define SSP_IN_ZSTD_AUTO 0x1	/* decompress when the input starts with a zstd frame */
 #define SSP_IN_FOLLOW    0x2	/* see struct ssp_follow */
@@ -79,41 +77,5 @@ int ssp_in_follows(const struct ssp_in *in);	/* opened with SSP_IN_FOLLOW */
 int ssp_in_pipe_size(const struct ssp_in *in);
 void ssp_in_close(struct ssp_in *in);
 
-/*
- * Output: path NULL or "-" means stdout.  zlevel 0 writes plain bytes,
- * 1..19 compresses with zstd at that level, SSP_OUT_ZAUTO compresses at the
- * default level when path ends in ".zst".
- */
-#define SSP_OUT_ZAUTO (-1)
-#define SSP_OUT_ZDEFAULT 3
-int ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
-    struct ssp_err *e);
-int ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e);
-/*
- * Compress and write in a thread of its own from now on: ssp_out_write
- * copies into a buffer and hands full ones over.  Errors show in a later
- * ssp_out_write, ssp_out_flush or ssp_out_close.
- */
-int ssp_out_async(struct ssp_out *o, struct ssp_err *e);
-/* Hand everything written so far to the kernel (ends a zstd block). */
-int ssp_out_flush(struct ssp_out *o, struct ssp_err *e);
-/* Finish the zstd frame, flush and close; reports any pending error. */
-int ssp_out_close(struct ssp_out *o, struct ssp_err *e);
-/* Free without finishing (after an error). */
-void ssp_out_abort(struct ssp_out *o);
-const char *ssp_out_name(const struct ssp_out *o);
-uint64_t ssp_out_pos(const struct ssp_out *o);	/* bytes written before compression */
-/* bytes handed to the fd (with a writer thread: by the last flush, or
- * when the last buffer was handed over) */
-uint64_t ssp_out_rawpos(const struct ssp_out *o);
-int ssp_out_fd(const struct ssp_out *o);
-int ssp_out_is_zstd(const struct ssp_out *o);	/* compresses */
-
-/* Does the file name ask for zstd? */
-int ssp_path_is_zst(const char *path);
-/* The base name without directories, a .zst suffix and then its last
- * extension ("logs/client.gem5.log.zst" -> "client.gem5"), malloc'd;
- * NULL when out of memory. */
-char *ssp_path_stem(const char *path);
 
 #endif

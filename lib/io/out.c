@@ -1,0 +1,415 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "base/path.h"
+#include "io/out.h"
+
+#define OUT_BUF    (256 * 1024)
+#define OUT_DIRECT (64 * 1024)	/* plain writes this large skip the buffer */
+#define OUTQ_BUFS  4		/* ssp_out_async: buffers filled or queued */
+
+struct outq;
+
+struct ssp_out {
+	int fd;
+	int own_fd;
+	char *name;
+	uint64_t pos, rawpos;
+	ZSTD_CStream *zcs;	/* with a writer thread, its own (and zbuf) */
+	uint8_t *buf;		/* plain bytes waiting to be written/compressed */
+	size_t len;
+	uint8_t *zbuf;
+	size_t zcap;
+	int failed;
+	struct outq *q;		/* the writer thread, or NULL */
+};
+
+/*
+ * The writer thread of ssp_out_async: the caller fills a buffer and hands
+ * it over; the thread compresses and writes it while the caller fills the
+ * next one.  Buffers [head, head + count) of the ring wait for the thread
+ * (it works on head), the caller fills buffer fill, the next after them.
+ */
+struct outq {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	/* count, stop or err changed */
+	uint8_t *buf[OUTQ_BUFS];
+	size_t len[OUTQ_BUFS];
+	uint64_t pos[OUTQ_BUFS];	/* stream offset at the buffer's end */
+	ZSTD_EndDirective mode[OUTQ_BUFS];
+	unsigned head, count, fill;	/* under mu */
+	uint64_t rawpos;	/* under mu: bytes the thread wrote */
+	int stop;		/* under mu */
+	struct ssp_err err;	/* under mu: the first failure */
+};
+
+static char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		memcpy(p, s, n);
+	return p;
+}
+
+int
+ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
+    struct ssp_err *e)
+{
+	struct ssp_out *o;
+	int stdout_ = path == NULL || strcmp(path, "-") == 0;
+
+	*op = NULL;
+	if (zlevel == SSP_OUT_ZAUTO)
+		zlevel = !stdout_ && ssp_path_is_zst(path) ? SSP_OUT_ZDEFAULT : 0;
+	if (zlevel < 0 || zlevel > ZSTD_maxCLevel())
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "zstd level %d out of "
+		    "range 1..%d", zlevel, ZSTD_maxCLevel());
+	o = calloc(1, sizeof(*o));
+	if (o == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	o->name = xstrdup(stdout_ ? "stdout" : path);
+	o->buf = malloc(OUT_BUF);
+	if (o->name == NULL || o->buf == NULL)
+		goto nomem;
+	if (stdout_) {
+		o->fd = STDOUT_FILENO;
+	} else {
+		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (o->fd < 0) {
+			int err = errno;
+			ssp_out_abort(o);
+			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+			    strerror(err));
+		}
+		o->own_fd = 1;
+	}
+	if (zlevel > 0) {
+		o->zcs = ZSTD_createCStream();
+		o->zcap = ZSTD_CStreamOutSize();
+		o->zbuf = malloc(o->zcap);
+		if (o->zcs == NULL || o->zbuf == NULL)
+			goto nomem;
+		ZSTD_CCtx_setParameter(o->zcs, ZSTD_c_compressionLevel, zlevel);
+		ZSTD_CCtx_setParameter(o->zcs, ZSTD_c_checksumFlag, 1);
+	}
+	*op = o;
+	return SSP_OK;
+nomem:
+	ssp_out_abort(o);
+	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+}
+
+/* Write n bytes to the fd; *raw counts them.  pos (the stream offset)
+ * is for the message.  Touches nothing else of o: the writer thread
+ * runs it. */
+static int
+write_all(const struct ssp_out *o, const uint8_t *p, size_t n, uint64_t pos,
+    uint64_t *raw, struct ssp_err *e)
+{
+	ssize_t r;
+
+	while (n > 0) {
+		r = write(o->fd, p, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return ssp_err_set(e, SSP_ERR_IO, pos, "%s: write: %s",
+			    o->name, strerror(errno));
+		}
+		p += r;
+		n -= (size_t)r;
+		*raw += (uint64_t)r;
+	}
+	return SSP_OK;
+}
+
+/* Push len plain bytes through the compressor (or straight out), as
+ * write_all. */
+static int
+emit(const struct ssp_out *o, const uint8_t *buf, size_t len,
+    ZSTD_EndDirective mode, uint64_t pos, uint64_t *raw, struct ssp_err *e)
+{
+	ZSTD_inBuffer in = { buf, len, 0 };
+	size_t left;
+
+	if (o->zcs == NULL)
+		return write_all(o, buf, len, pos, raw, e);
+	do {
+		ZSTD_outBuffer out = { o->zbuf, o->zcap, 0 };
+
+		left = ZSTD_compressStream2(o->zcs, &out, &in, mode);
+		if (ZSTD_isError(left))
+			return ssp_err_set(e, SSP_ERR_IO, pos, "%s: zstd: %s",
+			    o->name, ZSTD_getErrorName(left));
+		if (write_all(o, o->zbuf, out.pos, pos, raw, e) != SSP_OK)
+			return SSP_ERR_IO;
+	} while (mode == ZSTD_e_continue ? in.pos < in.size : left != 0);
+	return SSP_OK;
+}
+
+static void *
+writer_main(void *arg)
+{
+	struct ssp_out *o = arg;
+	struct outq *q = o->q;
+	struct ssp_err e;
+	uint64_t raw;
+	unsigned k;
+	int old, rc;
+
+	/* Cancellable only while writing, when no lock is held: ssp_out_abort
+	 * cancels a thread blocked writing to a pipe nobody reads. */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		while (q->count == 0 && !q->stop)
+			pthread_cond_wait(&q->cv, &q->mu);
+		if (q->count == 0)
+			break;
+		k = q->head;
+		pthread_mutex_unlock(&q->mu);
+		raw = 0;
+		e.code = SSP_OK;
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+		rc = emit(o, q->buf[k], q->len[k], q->mode[k], q->pos[k], &raw, &e);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+		pthread_mutex_lock(&q->mu);
+		q->rawpos += raw;
+		if (rc != SSP_OK && q->err.code == SSP_OK) {
+			q->err = e;
+			q->err.code = rc;
+		}
+		q->head = (q->head + 1) % OUTQ_BUFS;
+		q->count--;
+		pthread_cond_broadcast(&q->cv);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+/* The writer thread failed: the error, once, then "earlier write failed". */
+static int
+writer_failed(struct ssp_out *o, struct ssp_err *e)
+{
+	o->failed = 1;
+	if (e != NULL)
+		*e = o->q->err;
+	return o->q->err.code;
+}
+
+/* Hand the buffer on: write it now, or queue it for the writer thread
+ * and take the next free buffer. */
+static int
+drain(struct ssp_out *o, ZSTD_EndDirective mode, struct ssp_err *e)
+{
+	struct outq *q = o->q;
+	int r = SSP_OK;
+
+	if (q == NULL) {
+		r = emit(o, o->buf, o->len, mode, o->pos, &o->rawpos, e);
+		if (r != SSP_OK)
+			o->failed = 1;
+		o->len = 0;
+		return r;
+	}
+	pthread_mutex_lock(&q->mu);
+	q->len[q->fill] = o->len;
+	q->mode[q->fill] = mode;
+	q->pos[q->fill] = o->pos;
+	q->count++;
+	pthread_cond_broadcast(&q->cv);
+	q->fill = (q->fill + 1) % OUTQ_BUFS;
+	while (q->count == OUTQ_BUFS && q->err.code == SSP_OK)
+		pthread_cond_wait(&q->cv, &q->mu);	/* all are queued */
+	if (q->err.code != SSP_OK)
+		r = writer_failed(o, e);
+	o->rawpos = q->rawpos;
+	pthread_mutex_unlock(&q->mu);
+	o->buf = q->buf[q->fill];
+	o->len = 0;
+	return r;
+}
+
+/* With a writer thread: wait until it wrote everything queued. */
+static int
+drained(struct ssp_out *o, struct ssp_err *e)
+{
+	struct outq *q = o->q;
+	int r = SSP_OK;
+
+	if (q == NULL)
+		return SSP_OK;
+	pthread_mutex_lock(&q->mu);
+	while (q->count > 0 && q->err.code == SSP_OK)
+		pthread_cond_wait(&q->cv, &q->mu);
+	if (q->err.code != SSP_OK)
+		r = writer_failed(o, e);
+	o->rawpos = q->rawpos;
+	pthread_mutex_unlock(&q->mu);
+	return r;
+}
+
+/* Stop the writer thread (cancelled if it is stuck writing) and free the
+ * queue; o->buf is kept. */
+static void
+writer_stop(struct ssp_out *o, int cancel)
+{
+	struct outq *q = o->q;
+	unsigned k;
+
+	if (q == NULL)
+		return;
+	pthread_mutex_lock(&q->mu);
+	q->stop = 1;
+	pthread_cond_broadcast(&q->cv);
+	if (cancel && q->count > 0)
+		pthread_cancel(q->th);
+	pthread_mutex_unlock(&q->mu);
+	pthread_join(q->th, NULL);
+	pthread_mutex_destroy(&q->mu);
+	pthread_cond_destroy(&q->cv);
+	for (k = 0; k < OUTQ_BUFS; k++)
+		if (q->buf[k] != o->buf)
+			free(q->buf[k]);
+	free(q);
+	o->q = NULL;
+}
+
+int
+ssp_out_async(struct ssp_out *o, struct ssp_err *e)
+{
+	struct outq *q;
+	unsigned k;
+
+	if (o->q != NULL)
+		return SSP_OK;
+	if ((q = calloc(1, sizeof(*q))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	q->buf[0] = o->buf;	/* the one being filled */
+	for (k = 1; k < OUTQ_BUFS; k++)
+		if ((q->buf[k] = malloc(OUT_BUF)) == NULL) {
+			while (--k > 0)
+				free(q->buf[k]);
+			free(q);
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		}
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->cv, NULL);
+	q->rawpos = o->rawpos;
+	o->q = q;
+	if (pthread_create(&q->th, NULL, writer_main, o) != 0) {
+		pthread_mutex_destroy(&q->mu);
+		pthread_cond_destroy(&q->cv);
+		for (k = 1; k < OUTQ_BUFS; k++)
+			free(q->buf[k]);
+		free(q);
+		o->q = NULL;
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "cannot start the "
+		    "writer thread");
+	}
+	return SSP_OK;
+}
+
+int
+ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e)
+{
+	const uint8_t *s = p;
+
+	if (o->failed)
+		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
+		    o->name);
+	if (o->zcs == NULL && o->q == NULL && n >= OUT_DIRECT) {
+		/* big plain write: no copy */
+		if (o->len > 0 && drain(o, ZSTD_e_continue, e) != SSP_OK)
+			return SSP_ERR_IO;
+		o->pos += n;
+		if (write_all(o, s, n, o->pos, &o->rawpos, e) != SSP_OK) {
+			o->failed = 1;
+			return SSP_ERR_IO;
+		}
+		return SSP_OK;
+	}
+	while (n > 0) {
+		size_t k = OUT_BUF - o->len;
+
+		if (k > n)
+			k = n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		o->pos += k;
+		s += k;
+		n -= k;
+		if (o->len == OUT_BUF && drain(o, ZSTD_e_continue, e) != SSP_OK)
+			return SSP_ERR_IO;
+	}
+	return SSP_OK;
+}
+
+int
+ssp_out_flush(struct ssp_out *o, struct ssp_err *e)
+{
+	if (o->failed)
+		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
+		    o->name);
+	if (drain(o, ZSTD_e_flush, e) != SSP_OK)
+		return SSP_ERR_IO;
+	return drained(o, e);
+}
+
+int
+ssp_out_close(struct ssp_out *o, struct ssp_err *e)
+{
+	int r = SSP_OK;
+
+	if (o == NULL)
+		return SSP_OK;
+	if (!o->failed) {
+		r = drain(o, o->zcs != NULL ? ZSTD_e_end : ZSTD_e_flush, e);
+		if (r == SSP_OK)
+			r = drained(o, e);
+	} else {
+		r = ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
+		    o->name);
+	}
+	writer_stop(o, 0);
+	if (o->own_fd && close(o->fd) != 0 && r == SSP_OK)
+		r = ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: close: %s", o->name,
+		    strerror(errno));
+	o->own_fd = 0;
+	ssp_out_abort(o);
+	return r;
+}
+
+void
+ssp_out_abort(struct ssp_out *o)
+{
+	if (o == NULL)
+		return;
+	writer_stop(o, 1);
+	if (o->own_fd)
+		close(o->fd);
+	ZSTD_freeCStream(o->zcs);
+	free(o->zbuf);
+	free(o->buf);
+	free(o->name);
+	free(o);
+}
+
+const char *ssp_out_name(const struct ssp_out *o) { return o->name; }
+uint64_t ssp_out_pos(const struct ssp_out *o) { return o->pos; }
+uint64_t ssp_out_rawpos(const struct ssp_out *o) { return o->rawpos; }
+int ssp_out_fd(const struct ssp_out *o) { return o->fd; }
+int ssp_out_is_zstd(const struct ssp_out *o) { return o->zcs != NULL; }

@@ -1,0 +1,45 @@
+/*
+ * Byte output for all tools: files and stdout, plain or zstd-compressed,
+ * optionally compressed and written by a thread of its own.
+ */
+#ifndef SSP_OUT_H
+#define SSP_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+
+struct ssp_out;
+/*
+ * Output: path NULL or "-" means stdout.  zlevel 0 writes plain bytes,
+ * 1..19 compresses with zstd at that level, SSP_OUT_ZAUTO compresses at the
+ * default level when path ends in ".zst".
+ */
+#define SSP_OUT_ZAUTO (-1)
+#define SSP_OUT_ZDEFAULT 3
+int ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
+    struct ssp_err *e);
+int ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e);
+/*
+ * Compress and write in a thread of its own from now on: ssp_out_write
+ * copies into a buffer and hands full ones over.  Errors show in a later
+ * ssp_out_write, ssp_out_flush or ssp_out_close.
+ */
+int ssp_out_async(struct ssp_out *o, struct ssp_err *e);
+/* Hand everything written so far to the kernel (ends a zstd block). */
+int ssp_out_flush(struct ssp_out *o, struct ssp_err *e);
+/* Finish the zstd frame, flush and close; reports any pending error. */
+int ssp_out_close(struct ssp_out *o, struct ssp_err *e);
+/* Free without finishing (after an error). */
+void ssp_out_abort(struct ssp_out *o);
+const char *ssp_out_name(const struct ssp_out *o);
+uint64_t ssp_out_pos(const struct ssp_out *o);	/* bytes written before compression */
+/* bytes handed to the fd (with a writer thread: by the last flush, or
+ * when the last buffer was handed over) */
+uint64_t ssp_out_rawpos(const struct ssp_out *o);
+int ssp_out_fd(const struct ssp_out *o);
+int ssp_out_is_zstd(const struct ssp_out *o);	/* compresses */
+
+
+#endif
