@@ -81,8 +81,10 @@ def main(top):
                     edges.setdefault(mod, set()).add(m)
                 continue
             if dst not in allowed:
-                kind = ("upward" if dst in LAYERS and layer in LAYERS and
-                        layer in reachable(dst) else "forbidden")
+                if dst in LAYERS and layer in LAYERS:
+                    kind = "upward" if layer in reachable(dst) else "sideways"
+                else:
+                    kind = "forbidden"
                 bad.append(f"{path}:{line}: {kind} include of \"{inc}\" "
                            f"({layer} may include {', '.join(allowed) or 'only itself'})")
     for cyc in cycles(edges):
