@@ -163,8 +163,8 @@ lint-man:
 # Every global symbol of a library module is ssp_<module>_... (or
 # ssp_<module>): lib/io/lines.c exports ssp_lines_*.  ASan's __odr_asan.*
 # companions of global variables are left out.
-checksymbols: $(LIB) $(SYNLIB)
-	@sh scripts/checksymbols.sh $(LIB_OBJ) $(SYN_OBJ)
+checksymbols: $(LIB) $(SYNLIB) $(TCLIB)
+	@sh scripts/checksymbols.sh $(LIB_OBJ) $(SYN_OBJ) $(TC_OBJ)
 
 # Each lib/ layer includes only the layers below it (scripts/checkdeps.py).
 checkdeps:
