@@ -74,7 +74,8 @@ ssp_num_parse_ms(const char *s, uint64_t *ms, const char **errstr)
 			continue;
 		memcpy(buf, s, n - k);
 		buf[n - k] = '\0';
-		if (ssp_num_strtonum(buf, 0, week_ms / u[i].mul, &v, errstr) != 0)
+		if (ssp_num_strtonum(buf, 0, week_ms / u[i].mul, &v,
+		    errstr) != 0)
 			return -1;
 		*ms = (uint64_t)(v * u[i].mul);
 		return 0;
@@ -101,7 +102,8 @@ ssp_num_parse_bytes(const char *s, uint64_t *n, const char **errstr)
 			continue;
 		memcpy(buf, s, len - k);
 		buf[len - k] = '\0';
-		if (ssp_num_strtonum(buf, 0, INT64_MAX / u[i].mul, &v, errstr) != 0)
+		if (ssp_num_strtonum(buf, 0, INT64_MAX / u[i].mul, &v,
+		    errstr) != 0)
 			return -1;
 		*n = (uint64_t)(v * u[i].mul);
 		return 0;
