@@ -9,7 +9,6 @@
 #define SSP_EVSPAN_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "base/err.h"
 #include "config/rules.h"
