@@ -40,13 +40,15 @@ ZLIB_LIBS   := $(call pkg,libs,zlib,-lz)
 CSV_LIBS    ?= -lcsv
 PKG_CFLAGS  := $(call pkg,cflags,libzstd sqlite3 libcurl zlib,)
 
-ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -Ilib -I. $(PKG_CFLAGS) $(CPPFLAGS)
+ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -Ilib -I. \
+               $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = -std=c17 $(WARN) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS  = $(SANFLAGS) -Wl,--as-needed $(LDFLAGS)
 # Everything, for the tests, helpers and fuzz targets.
 LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS) -lm
 # Each tool links only what it uses: zstd and zlib (CRC-32) every tool,
-# curl only span2otlp, SQLite only span2sqlite (readelf -d shows it).
+# curl only span2otlp, SQLite only span2sqlite (readelf -d shows it).  A
+# tool without a list links everything.
 LIBS_evcat       = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
 LIBS_evfilter    = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
 LIBS_evspan      = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
@@ -122,7 +124,7 @@ $(BUILD)/bin/simsynth: $(BUILD)/tools/simsynth.o $(TCLIB) $(SYNLIB) $(LIB)
 
 $(BUILD)/bin/%: $(BUILD)/tools/%.o $(TCLIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TCLIB) $(LIB) $(LIBS_$*)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TCLIB) $(LIB) $(or $(LIBS_$*),$(LDLIBS))
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TCLIB) $(SYNLIB) $(LIB)
 	@mkdir -p $(@D)
