@@ -29,10 +29,34 @@ endif
 
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wvla -Wpointer-arith -Wundef
-ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -Ilib -I. $(CPPFLAGS)
+# Libraries through pkg-config (libcsv has no .pc file on Debian); without
+# pkg-config, the plain -l names.
+PKG_CONFIG  ?= pkg-config
+pkg          = $(shell $(PKG_CONFIG) --$(1) $(2) 2>/dev/null || echo $(3))
+ZSTD_LIBS   := $(call pkg,libs,libzstd,-lzstd)
+SQLITE_LIBS := $(call pkg,libs,sqlite3,-lsqlite3)
+CURL_LIBS   := $(call pkg,libs,libcurl,-lcurl)
+ZLIB_LIBS   := $(call pkg,libs,zlib,-lz)
+CSV_LIBS    ?= -lcsv
+PKG_CFLAGS  := $(call pkg,cflags,libzstd sqlite3 libcurl zlib,)
+
+ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -Ilib -I. \
+               $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = -std=c17 $(WARN) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS  = $(SANFLAGS) -Wl,--as-needed $(LDFLAGS)
-LDLIBS      ?= -lzstd -lcsv -lsqlite3 -lcurl -lz -lm
+# Everything, for the tests, helpers and fuzz targets.
+LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS) -lm
+# Each tool links only what it uses: zstd and zlib (CRC-32) every tool,
+# curl only span2otlp, SQLite only span2sqlite (readelf -d shows it).  A
+# tool without a list links everything.
+LIBS_evcat       = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
+LIBS_evfilter    = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
+LIBS_evspan      = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
+LIBS_sim2ev      = $(ZSTD_LIBS) $(ZLIB_LIBS)
+LIBS_simsynth    = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS) -lm
+LIBS_span2otlp   = $(ZSTD_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
+LIBS_span2sqlite = $(ZSTD_LIBS) $(SQLITE_LIBS) $(ZLIB_LIBS)
+LIBS_spancat     = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
 
 LIB_SRC   = $(sort $(wildcard lib/*/*.c))
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -41,6 +65,11 @@ LIB       = $(BUILD)/libsimspan.a
 SYN_SRC   = $(sort $(wildcard synth/*.c))
 SYN_OBJ   = $(SYN_SRC:%.c=$(BUILD)/%.o)
 SYNLIB    = $(BUILD)/libsimsynth.a
+# What the tools share and the library has no business with (version
+# line, terminal checks, the progress line): linked into the tools only.
+TC_SRC    = $(sort $(wildcard tools/common/*.c))
+TC_OBJ    = $(TC_SRC:%.c=$(BUILD)/%.o)
+TCLIB     = $(BUILD)/libtoolcommon.a
 TOOL_SRC  = $(sort $(wildcard tools/*.c))
 TOOLS     = $(TOOL_SRC:tools/%.c=$(BUILD)/bin/%)
 UNIT_SRC  = $(sort $(wildcard tests/unit/test_*.c))
@@ -85,17 +114,21 @@ $(SYNLIB): $(SYN_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $(SYN_OBJ)
 
-$(BUILD)/bin/simsynth: $(BUILD)/tools/simsynth.o $(SYNLIB) $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(SYNLIB) $(LIB) $(LDLIBS)
+$(TCLIB): $(TC_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $(TC_OBJ)
 
-$(BUILD)/bin/%: $(BUILD)/tools/%.o $(LIB)
+$(BUILD)/bin/simsynth: $(BUILD)/tools/simsynth.o $(TCLIB) $(SYNLIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TCLIB) $(SYNLIB) $(LIB) $(LIBS_simsynth)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(SYNLIB) $(LIB)
+$(BUILD)/bin/%: $(BUILD)/tools/%.o $(TCLIB) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(SYNLIB) $(LIB) -lcmocka $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TCLIB) $(LIB) $(or $(LIBS_$*),$(LDLIBS))
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TCLIB) $(SYNLIB) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TCLIB) $(SYNLIB) $(LIB) -lcmocka $(LDLIBS)
 
 # Small programs the shell tests and benchmarks use to make inputs.
 $(BUILD)/tests/helpers/%: $(BUILD)/tests/helpers/%.o $(SYNLIB) $(LIB)
@@ -132,8 +165,8 @@ lint-man:
 # Every global symbol of a library module is ssp_<module>_... (or
 # ssp_<module>): lib/io/lines.c exports ssp_lines_*.  ASan's __odr_asan.*
 # companions of global variables are left out.
-checksymbols: $(LIB) $(SYNLIB)
-	@sh scripts/checksymbols.sh $(LIB_OBJ) $(SYN_OBJ)
+checksymbols: $(LIB) $(SYNLIB) $(TCLIB)
+	@sh scripts/checksymbols.sh $(LIB_OBJ) $(SYN_OBJ) $(TC_OBJ)
 
 # Each lib/ layer includes only the layers below it (scripts/checkdeps.py).
 checkdeps:
@@ -173,5 +206,5 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
     $(HELP_SRC:%.c=$(BUILD)/%.d)

@@ -22,9 +22,12 @@ need() {	# need PACKAGE TEST...
 	if ! "$@" >/dev/null 2>&1; then missing="$missing $pkg"; fi
 }
 hdr() { [ -f "/usr/include/$1" ]; }
-# every tool links zstd, libcsv, SQLite, libcurl and zlib
+# every tool links zstd and zlib, most libcsv; only span2sqlite links
+# SQLite and only span2otlp libcurl (the Makefile's LIBS_tool lists, found
+# with pkg-config)
 need make                command -v make
 need gcc                 command -v gcc
+need pkg-config          command -v pkg-config
 need libzstd-dev         hdr zstd.h
 need libcsv-dev          hdr csv.h
 need libsqlite3-dev      hdr sqlite3.h

@@ -1,11 +1,12 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
-#include "base/cli.h"
+#include "base/clock.h"
 #include "io/out.h"
 #include "synth/synlog.h"
 
@@ -30,7 +31,7 @@ struct ssp_synlog {
 static int
 out_open(struct ssp_synlog *l, struct ssp_err *e)
 {
-	uint64_t t0 = ssp_now_ns(), dt;
+	uint64_t t0 = ssp_clock_ns(), dt;
 	int r = SSP_OK;
 
 	if (l->zlevel > 0) {
@@ -41,7 +42,7 @@ out_open(struct ssp_synlog *l, struct ssp_err *e)
 			r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", l->path,
 			    strerror(errno));
 	}
-	dt = ssp_now_ns() - t0;
+	dt = ssp_clock_ns() - t0;
 	if (dt > l->st.open_max_ns)
 		l->st.open_max_ns = dt;
 	return r;
@@ -129,10 +130,10 @@ pace(struct ssp_pacer *pc, size_t n)
 	if (pc == NULL || pc->rate == 0)
 		return;
 	if (pc->t0_ns == 0)
-		pc->t0_ns = ssp_now_ns();
+		pc->t0_ns = ssp_clock_ns();
 	pc->bytes += n;
 	due_ns = pc->t0_ns + (uint64_t)((double)pc->bytes * 1e9 / (double)pc->rate);
-	now = ssp_now_ns();
+	now = ssp_clock_ns();
 	if (due_ns > now) {
 		struct timespec ts = { (time_t)((due_ns - now) / 1000000000u),
 		    (long)((due_ns - now) % 1000000000u) };
@@ -158,7 +159,7 @@ ssp_synlog_flush(struct ssp_synlog *l, struct ssp_err *e)
 		return SSP_OK;
 	}
 	pace(l->pacer, l->len);
-	t0 = ssp_now_ns();
+	t0 = ssp_clock_ns();
 	if (l->out == NULL) {
 		r = write_all(l, l->buf, l->len, &le);
 	} else {
@@ -166,7 +167,7 @@ ssp_synlog_flush(struct ssp_synlog *l, struct ssp_err *e)
 		if (r == SSP_OK && l->push)	/* ends a zstd block */
 			r = ssp_out_flush(l->out, &le);
 	}
-	dt = ssp_now_ns() - t0;
+	dt = ssp_clock_ns() - t0;
 	l->st.writes++;
 	l->st.blocked_ns += dt;
 	if (dt > l->st.blocked_max_ns)

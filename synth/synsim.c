@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/cli.h"
+#include "base/clock.h"
 #include "synth/syndata.h"
 #include "synth/synint.h"
 
@@ -840,7 +840,7 @@ ssp_synsim_run(const struct ssp_synsim_params *p, const char *outdir,
 	s.kpool = kpool;
 	s.upool = upool;
 	s.pacer.rate = p->pace;
-	t0 = ssp_now_ns();
+	t0 = ssp_clock_ns();
 	if ((r = ssp_synsym_write_vmlinux(syms, (snprintf(path, sizeof(path),
 	    "%s/vmlinux.syms", outdir), path), e)) != SSP_OK ||
 	    (r = ssp_synsym_write_i40e((snprintf(path, sizeof(path),
@@ -854,7 +854,7 @@ ssp_synsim_run(const struct ssp_synsim_params *p, const char *outdir,
 		r = write_commands(&s, outdir, e);
 	if (res != NULL && r == SSP_OK) {
 		collect(&s, res);
-		res->gen_seconds = (double)(ssp_now_ns() - t0) / 1e9;
+		res->gen_seconds = (double)(ssp_clock_ns() - t0) / 1e9;
 	}
 	if (r == SSP_OK) {
 		struct ssp_syntruth *t = s.truth;

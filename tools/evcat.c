@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
 #include "io/in.h"
 #include "sink/dump.h"
 #include "stream/event.h"
+#include "tools/common/cli.h"
 
 #define PROG "evcat"
 
@@ -251,7 +251,7 @@ main(int argc, char **argv)
 		case 'h': usage(0); break;
 		case 'j': fmt = SSP_DUMP_JSON; break;
 		case 'n': count = 1; break;
-		case 'V': ssp_cli_version(PROG); return 0;
+		case 'V': ssp_cli_version(PROG, (char *)NULL); return 0;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}

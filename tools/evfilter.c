@@ -11,11 +11,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "config/filter.h"
 #include "io/in.h"
 #include "io/out.h"
 #include "stream/event.h"
+#include "tools/common/cli.h"
+#include "tools/common/progress.h"
 
 #define PROG "evfilter"
 
@@ -180,7 +182,7 @@ main(int argc, char **argv)
 			break;
 		case 'e':
 		case 's':
-			if (ssp_parse_time(optarg, ch == 's' ? &from : &to,
+			if (ssp_num_parse_time(optarg, ch == 's' ? &from : &to,
 			    &errstr) != 0) {
 				warnx("-%c %s: time %s (units: ps, ns, us, ms, s)",
 				    ch, optarg, errstr);
@@ -203,7 +205,7 @@ main(int argc, char **argv)
 				config_fail(ch == 'T' ? "-T" : "-t", &e);
 			break;
 		case 'V':
-			ssp_cli_version(PROG);
+			ssp_cli_version(PROG, (char *)NULL);
 			ssp_filter_free(f);
 			return 0;
 		case 'v': verbose = want_stats = 1; break;

@@ -10,13 +10,92 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/cli.h"
+#include "base/clock.h"
+#include "base/num.h"
 #include "config/rules.h"
 #include "config/topo.h"
 #include "io/out.h"
 #include "span/evspan.h"
+#include "stream/event.h"
+#include "stream/span.h"
+#include "tools/common/cli.h"
+#include "tools/common/progress.h"
 
 enum { OPT_SEED = 256, OPT_THREADS };
+
+/* The --stats report (counts add up: in = used + dropped). */
+static void
+print_stats(const struct ssp_evspan *ev, const struct ssp_topo *t,
+    const struct ssp_rules *r, uint64_t t0, FILE *f)
+{
+	const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
+	uint64_t in = 0, used = 0, dropped = 0, spans = 0, orph = 0;
+	double secs = (double)(ssp_clock_ns() - t0) / 1e9;
+	size_t i, w = 6;
+	unsigned k;
+
+	for (i = 0; i < t->nstreams; i++) {
+		in += st->in[i];
+		used += st->used[i];
+		dropped += st->dropped[i];
+		if (strlen(t->streams[i].name) > w)
+			w = strlen(t->streams[i].name);
+	}
+	for (k = 0; k < SSP_SK_NKINDS; k++)
+		spans += st->spans[k];
+	for (k = 0; k < SSP_CAUSE_N; k++)
+		orph += st->orphans[k];
+	fprintf(f, "events per stream:\n");
+	fprintf(f, "  %-*s %-4s %12s %12s %12s %9s\n", (int)w, "stream", "kind",
+	    "in", "used", "dropped", "backwards");
+	for (i = 0; i < t->nstreams; i++)
+		fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
+		    " %9" PRIu64 "%s\n", (int)w, t->streams[i].name,
+		    ssp_event_sim_kind(t->streams[i].kind), st->in[i], st->used[i],
+		    st->dropped[i], ssp_evspan_backwards(ev, i),
+		    st->in[i] == st->used[i] + st->dropped[i] ? "" : "  (mismatch!)");
+	fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
+	    (int)w, "total", "", in, used, dropped);
+	fprintf(f, "dropped events by reason:\n");
+	for (k = 0; k < SSP_DROP_N; k++)
+		if (st->drop[k] != 0)
+			fprintf(f, "  %12" PRIu64 "  %s\n", st->drop[k],
+			    ssp_spanb_drop_name(k));
+	if (dropped == 0)
+		fprintf(f, "  %12d  none\n", 0);
+	fprintf(f, "spans by kind:\n");
+	for (k = 0; k < SSP_SK_NKINDS; k++)
+		if (st->spans[k] != 0)
+			fprintf(f, "  %12" PRIu64 "  %s\n", st->spans[k],
+			    ssp_span_kind_name(k));
+	fprintf(f, "  %12" PRIu64 "  total\n", spans);
+	fprintf(f, "traces: %" PRIu64 " roots, %" PRIu64 " links, %" PRIu64
+	    " open, %" PRIu64 " background, %" PRIu64 " incomplete, %" PRIu64
+	    " left out (root rule)\n", st->roots, st->links, st->open,
+	    st->background, st->incomplete, st->suppressed);
+	/* "orphans by missing context: 503 (syscall 500, mmio 3)" */
+	fprintf(f, "orphans by missing context: %" PRIu64, orph);
+	for (i = 0, k = 0; k < SSP_CAUSE_N; k++)
+		if (st->orphans[k] != 0)
+			fprintf(f, "%s%s %" PRIu64, i++ == 0 ? " (" : ", ",
+			    ssp_spanb_cause_name(k), st->orphans[k]);
+	fprintf(f, "%s\ncontexts (unused / over limit / no link):", i ? ")" : "");
+	for (k = 0; k < SSP_CTX_N; k++)
+		fprintf(f, " %s %" PRIu64 "/%" PRIu64 "/%" PRIu64, ssp_spanb_ctx_name(k),
+		    st->ctx_unused[k], st->ctx_overflow[k], st->ctx_nowhere[k]);
+	fprintf(f, "\nchecks: %" PRIu64 " mmio offset mismatches (%" PRIu64
+	    " contexts skipped), %" PRIu64 " msix vector mismatches, %" PRIu64
+	    " dma address changes, %" PRIu64 " duplicate ids, %" PRIu64
+	    " packets expired\n", st->mmio_mismatch, st->mmio_skipped,
+	    st->msix_mismatch, st->dma_mismatch, st->dup_ids, st->packets_expired);
+	fprintf(f, "memory: at most %" PRIu64 " spans held at once\n",
+	    ssp_evspan_peak(ev));
+	fprintf(f, "time: %.3f s, %.2f M events/s\n", secs,
+	    secs > 0 ? (double)in / secs / 1e6 : 0.0);
+	if (ssp_rules_count(r, SSP_FC_SYSCALL_ENTRY) == 0)
+		fprintf(f, "warning: the rules name no syscall-entry function: "
+		    "no host.syscall spans (see -r)\n");
+}
 
 static void
 usage(int code)
@@ -91,7 +170,7 @@ main(int argc, char **argv)
 	struct ssp_progress prog;
 	struct ssp_err e = { 0 };
 	int ch, force = 0, stats = 0, verbose = 0, zstd = 0, rc, i;
-	uint64_t spans, n;
+	uint64_t spans, n, t0;
 	unsigned k;
 
 	while ((ch = getopt_long(argc, argv, "efho:r:st:Vvz", longopts, NULL)) != -1) {
@@ -103,18 +182,18 @@ main(int argc, char **argv)
 		case 'r': rules_path = optarg; break;
 		case 's': stats = 1; break;
 		case 't': topo_path = optarg; break;
-		case 'V': ssp_cli_version("evspan"); return 0;
+		case 'V': ssp_cli_version("evspan", (char *)NULL); return 0;
 		case 'v': verbose = 1; break;
 		case 'z': zstd = 1; break;
 		case OPT_SEED:
-			if (ssp_strtou64(optarg, &o.seed, &errstr) != 0) {
+			if (ssp_num_strtou64(optarg, &o.seed, &errstr) != 0) {
 				warnx("--seed %s: %s", optarg, errstr);
 				usage(SSP_EXIT_USAGE);
 			}
 			o.have_seed = 1;
 			break;
 		case OPT_THREADS:
-			if (ssp_strtou64(optarg, &n, &errstr) != 0 ||
+			if (ssp_num_strtou64(optarg, &n, &errstr) != 0 ||
 			    (errstr = "must be 1 or 2", n < 1 || n > 2)) {
 				warnx("--threads %s: %s", optarg, errstr);
 				usage(SSP_EXIT_USAGE);
@@ -155,12 +234,15 @@ main(int argc, char **argv)
 	if (rc != SSP_OK)
 		errx(e.code == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
 		    "%s", e.msg);
+	t0 = ssp_clock_ns();
 	if (ssp_evspan_open(&ev, t, r, &o, &e) != SSP_OK)
 		errx(e.code == SSP_ERR_INVAL || e.code == SSP_ERR_SCHEMA ?
 		    SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
 
 	ssp_progress_init(&prog, -1, "spans");
-	rc = ssp_evspan_run(ev, &prog, warn_stream, NULL, &e);
+	rc = ssp_evspan_run(ev, prog.on ? ssp_progress_cb : NULL, &prog,
+	    warn_stream, NULL, &e);
+	ssp_progress_done(&prog);
 	if (rc == SSP_OK)
 		rc = ssp_evspan_close(ev, &e);
 	if (rc != SSP_OK) {
@@ -169,7 +251,7 @@ main(int argc, char **argv)
 		return SSP_EXIT_FAIL;
 	}
 	if (stats)
-		ssp_evspan_print_stats(ev, stderr);
+		print_stats(ev, t, r, t0, stderr);
 	if (verbose) {
 		const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
 		uint64_t in = 0;

@@ -13,12 +13,15 @@
 #include <unistd.h>
 
 #include "base/atoms.h"
-#include "base/cli.h"
+#include "base/num.h"
 #include "base/path.h"
 #include "io/in.h"
 #include "io/out.h"
 #include "source/conv.h"
+#include "source/pline.h"
 #include "source/symtab.h"
+#include "tools/common/cli.h"
+#include "tools/common/progress.h"
 
 #define MAX_SYMTABS   256
 #define NAMES_MAX     262144		/* distinct names taken from a log */
@@ -31,6 +34,57 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+}
+
+/* --stats (full): lines, events per type, skips per reason with their
+ * first examples.  Otherwise only the skips that lose data (malformed,
+ * partial and name-limit lines), one warning line each. */
+static void
+print_stats(const struct ssp_conv *c, FILE *f, const char *prog,
+    const char *src, int full)
+{
+	const struct ssp_conv_stats *st = ssp_conv_stats(c);
+	const struct ssp_conv_example *ex;
+	size_t i, k, n;
+
+	if (!full) {	/* lost events are never silent */
+		for (i = SSP_SKIP_MALFORMED; i < SSP_SKIP_N; i++) {
+			if ((i != SSP_SKIP_MALFORMED && i != SSP_SKIP_PARTIAL &&
+			    i != SSP_SKIP_NAMES) || st->skipped[i] == 0 ||
+			    ssp_conv_examples(c, (unsigned)i, &ex) == 0)
+				continue;
+			fprintf(f, "%s: warning: %s: %" PRIu64 " %s line%s skipped, "
+			    "first at line %" PRIu64 "%s%s\n", prog, src,
+			    st->skipped[i], ssp_pline_skip_name((unsigned)i),
+			    st->skipped[i] == 1 ? "" : "s", ex[0].line,
+			    ex[0].why ? ": " : "", ex[0].why ? ex[0].why : "");
+		}
+		return;
+	}
+	fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " events + %" PRIu64
+	    " skipped\n", prog, src, st->lines, st->nevents,
+	    st->lines - st->nevents);
+	for (i = 0; i < SSP_EV_NTYPES; i++)
+		if (st->events[i] != 0)
+			fprintf(f, "  %12" PRIu64 " %s\n", st->events[i],
+			    ssp_event_schema.types[i].name);
+	for (i = 0; i < SSP_SKIP_N; i++) {
+		if (st->skipped[i] == 0)
+			continue;
+		fprintf(f, "  %12" PRIu64 " skipped: %s (%s)\n", st->skipped[i],
+		    ssp_pline_skip_name((unsigned)i), ssp_pline_skip_desc((unsigned)i));
+		n = ssp_conv_examples(c, (unsigned)i, &ex);
+		for (k = 0; k < n; k++)
+			fprintf(f, "  %12s %s:%" PRIu64 ": %s%s%s\n", "", src,
+			    ex[k].line, ex[k].text, ex[k].why ? "\n                 "
+			    "-> " : "", ex[k].why ? ex[k].why : "");
+	}
+	if (st->recovered)
+		fprintf(f, "  %12" PRIu64 " events recovered from spliced or "
+		    "glued lines\n", st->recovered);
+	if (st->offset_known && (st->offset != 0 || st->offset_line != 0))
+		fprintf(f, "  time offset %" PRId64 " ps subtracted%s\n",
+		    st->offset, st->offset_line ? " (from the sync line)" : "");
 }
 
 static void
@@ -138,6 +192,7 @@ main(int argc, char **argv)
 	struct ssp_in *in;
 	struct ssp_out *out;
 	struct ssp_conv *c;
+	struct ssp_progress pg;
 	struct ssp_err e = { 0 };
 	size_t nsym = 0, nmeta = 0;
 	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
@@ -161,13 +216,13 @@ main(int argc, char **argv)
 				errx(SSP_EXIT_USAGE, "more than %d symbol tables", MAX_SYMTABS);
 			symspec[nsym++] = optarg;
 			break;
-		case 'V': ssp_cli_version("sim2ev"); return 0;
+		case 'V': ssp_cli_version("sim2ev", (char *)NULL); return 0;
 		case 'v': verbose = stats = 1; break;
 		case 'z': z = 1; break;
 		case O_FOLLOW: follow = 1; break;
 		case O_FTIMEOUT:
 			ftimeout = 1;
-			if (ssp_parse_ms(optarg, &fol.timeout_ms, &errstr) != 0) {
+			if (ssp_num_parse_ms(optarg, &fol.timeout_ms, &errstr) != 0) {
 				warnx("--follow-timeout %s: expected a duration "
 				    "(30, 30s, 500ms, 2min)", optarg);
 				usage(SSP_EXIT_USAGE);
@@ -179,7 +234,7 @@ main(int argc, char **argv)
 		case O_TOFF:
 			if (strcmp(optarg, "sync") == 0) {
 				cfg.offset_mode = SSP_OFFSET_SYNC;
-			} else if (ssp_parse_time(optarg, &cfg.offset, &errstr) == 0) {
+			} else if (ssp_num_parse_time(optarg, &cfg.offset, &errstr) == 0) {
 				cfg.offset_mode = SSP_OFFSET_FIXED;
 			} else {
 				warnx("--time-offset %s: %s", optarg, errstr);
@@ -248,7 +303,10 @@ main(int argc, char **argv)
 	cfg.syms = syms;
 	if (ssp_conv_open(&c, &cfg, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_conv_run(c, in, follow, &e) == SSP_OK) {
+	ssp_progress_init(&pg, ssp_in_size(in), "events");
+	rc = ssp_conv_run(c, in, follow, pg.on ? ssp_progress_cb : NULL, &pg, &e);
+	ssp_progress_done(&pg);
+	if (rc == SSP_OK) {
 		rc = ssp_out_close(out, &e) == SSP_OK ? 0 : SSP_EXIT_FAIL;
 		out = NULL;
 	} else {
@@ -259,7 +317,7 @@ main(int argc, char **argv)
 		ssp_conv_abort(c);
 		ssp_out_close(out, NULL);
 	}
-	ssp_conv_print_stats(c, stderr, "sim2ev", ssp_in_name(in), stats);
+	print_stats(c, stderr, "sim2ev", ssp_in_name(in), stats);
 	ssp_conv_free(c);
 	ssp_in_close(in);
 	ssp_symtab_free(syms);

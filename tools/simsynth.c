@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "stream/span.h"
 #include "synth/synsim.h"
+#include "tools/common/cli.h"
 
 enum {
 	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
@@ -94,7 +95,7 @@ parse_scaled(const char *s, int binary, uint64_t *out)
 	}
 	if (mul > 1)
 		buf[n - 1] = '\0';
-	if (ssp_strtou64(buf, &v, &errstr) != 0 || v > UINT64_MAX / mul)
+	if (ssp_num_strtou64(buf, &v, &errstr) != 0 || v > UINT64_MAX / mul)
 		return -1;
 	*out = v * mul;
 	return 0;
@@ -113,7 +114,7 @@ num(const char *opt, const char *arg, int64_t min, int64_t max)
 	const char *errstr;
 	int64_t v;
 
-	if (ssp_strtonum(arg, min, max, &v, &errstr) != 0)
+	if (ssp_num_strtonum(arg, min, max, &v, &errstr) != 0)
 		bad(opt, arg, errstr);
 	return (unsigned)v;
 }
@@ -135,7 +136,7 @@ tm(const char *opt, const char *arg)
 	const char *errstr;
 	int64_t v;
 
-	if (ssp_parse_time(arg, &v, &errstr) != 0)
+	if (ssp_num_parse_time(arg, &v, &errstr) != 0)
 		bad(opt, arg, errstr);
 	if (v < 0)
 		bad(opt, arg, "negative");
@@ -260,10 +261,10 @@ main(int argc, char **argv)
 		case 'h': usage(0); break;
 		case 'n': p.requests = num(o, optarg, 0, 10000000); break;
 		case 's':
-			if (ssp_strtou64(optarg, &p.seed, &errstr) != 0)
+			if (ssp_num_strtou64(optarg, &p.seed, &errstr) != 0)
 				bad(o, optarg, errstr);
 			break;
-		case 'V': ssp_cli_version("simsynth"); return 0;
+		case 'V': ssp_cli_version("simsynth", (char *)NULL); return 0;
 		case 'v': stats = 1; break;
 		case 'z': if (p.zlevel == 0) p.zlevel = 3; break;
 		case O_BANDWIDTH:

@@ -3,6 +3,7 @@
  * (or length-delimited protobuf) to a file, or POSTed in batches to an
  * OTLP/HTTP collector.  A sink: spans --> span2otlp --> OTLP.
  */
+#include <curl/curl.h>
 #include <err.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,13 +14,15 @@
 #include <unistd.h>
 
 #include "base/buf.h"
-#include "base/cli.h"
+#include "base/num.h"
 #include "base/varint.h"
 #include "io/in.h"
 #include "io/out.h"
 #include "sink/http.h"
 #include "sink/otlp.h"
 #include "stream/span.h"
+#include "tools/common/cli.h"
+#include "tools/common/progress.h"
 
 #define PROG "span2otlp"
 #define DEFAULT_BATCH 8192
@@ -87,7 +90,7 @@ parse_ms(const char *opt, const char *s, uint64_t min_ms)
 	const char *errstr = "too small";
 	uint64_t ms;
 
-	if (ssp_parse_ms(s, &ms, &errstr) != 0 || ms < min_ms) {
+	if (ssp_num_parse_ms(s, &ms, &errstr) != 0 || ms < min_ms) {
 		warnx("%s %s: %s", opt, s, errstr);
 		usage(SSP_EXIT_USAGE);
 	}
@@ -244,7 +247,7 @@ main(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "b:fH:ho:Vv", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
-			if (ssp_strtonum(optarg, 1, MAX_BATCH, &v, &errstr) != 0) {
+			if (ssp_num_strtonum(optarg, 1, MAX_BATCH, &v, &errstr) != 0) {
 				warnx("--batch %s: %s", optarg, errstr);
 				usage(SSP_EXIT_USAGE);
 			}
@@ -260,7 +263,10 @@ main(int argc, char **argv)
 			break;
 		case 'h': usage(0); break;
 		case 'o': outpath = optarg; break;
-		case 'V': ssp_cli_version(PROG); return 0;
+		case 'V':
+			ssp_cli_version(PROG, "libcurl",
+			    curl_version_info(CURLVERSION_NOW)->version, (char *)NULL);
+			return 0;
 		case 'v': verbose = 1; break;
 		case O_BACKOFF: ho.backoff_ms = parse_ms("--backoff", optarg, 0); break;
 		case O_ENDPOINT: ho.url = optarg; break;
@@ -270,7 +276,7 @@ main(int argc, char **argv)
 
 				clock_gettime(CLOCK_REALTIME, &ts);
 				oo.epoch_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-			} else if (ssp_strtonum(optarg, INT64_MIN, INT64_MAX,
+			} else if (ssp_num_strtonum(optarg, INT64_MIN, INT64_MAX,
 			    &oo.epoch_ns, &errstr) != 0) {
 				warnx("--epoch %s: %s", optarg, errstr);
 				usage(SSP_EXIT_USAGE);
@@ -281,7 +287,7 @@ main(int argc, char **argv)
 		case O_MAX_BYTES: {
 			uint64_t n;
 
-			if (ssp_parse_bytes(optarg, &n, &errstr) != 0 ||
+			if (ssp_num_parse_bytes(optarg, &n, &errstr) != 0 ||
 			    n > SIZE_MAX / 2) {
 				warnx("--max-bytes %s: %s", optarg, n > SIZE_MAX / 2 ?
 				    "too large" : errstr);
@@ -296,7 +302,7 @@ main(int argc, char **argv)
 		case O_NO_EVENTS: oo.events = 0; break;
 		case O_PROTOCOL: proto = optarg; break;
 		case O_RETRIES:
-			if (ssp_strtonum(optarg, 0, 100, &v, &errstr) != 0) {
+			if (ssp_num_strtonum(optarg, 0, 100, &v, &errstr) != 0) {
 				warnx("--retries %s: %s", optarg, errstr);
 				usage(SSP_EXIT_USAGE);
 			}

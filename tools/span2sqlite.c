@@ -8,16 +8,19 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "base/cli.h"
+#include "base/clock.h"
 #include "io/in.h"
 #include "sink/sqlite.h"
 #include "stream/span.h"
+#include "tools/common/cli.h"
+#include "tools/common/progress.h"
 
 #define PROG "span2sqlite"
 
@@ -152,7 +155,8 @@ main(int argc, char **argv)
 		case 'r': o.run = optarg; break;
 		case 'v': verbose = 1; break;
 		case 'V':
-			ssp_cli_version(PROG);
+			ssp_cli_version(PROG, "sqlite", sqlite3_libversion(),
+			    (char *)NULL);
 			return ssp_cli_close_stdout(PROG) != 0 ? SSP_EXIT_FAIL : 0;
 		default: usage(SSP_EXIT_USAGE);
 		}
@@ -178,7 +182,7 @@ main(int argc, char **argv)
 	o.source = input;
 	o.now = time(NULL);
 
-	t0 = ssp_now_ns();
+	t0 = ssp_clock_ns();
 	/* The input is checked before the database is touched. */
 	if (ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -208,7 +212,7 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
 	ssp_progress_done(&tc.p);
-	t1 = ssp_now_ns();
+	t1 = ssp_clock_ns();
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	if (tc.p.on)	/* indexes of a large new database take a while */
@@ -221,6 +225,6 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (verbose)
 		print_stats(&st, db, input, o.events, (t1 - t0) / 1e9,
-		    (ssp_now_ns() - t0) / 1e9);
+		    (ssp_clock_ns() - t0) / 1e9);
 	return 0;
 }

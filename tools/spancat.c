@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
 #include "io/in.h"
 #include "sink/dump.h"
 #include "sink/spantree.h"
 #include "stream/span.h"
+#include "tools/common/cli.h"
 
 enum mode { M_DUMP, M_COUNT, M_TREE };
 
@@ -213,7 +213,7 @@ main(int argc, char **argv)
 		case 'j': fmt = SSP_DUMP_JSON; break;
 		case 'n': mode = M_COUNT; break;
 		case 'T': mode = M_TREE; break;
-		case 'V': ssp_cli_version("spancat"); return 0;
+		case 'V': ssp_cli_version("spancat", (char *)NULL); return 0;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "config/filter.h"
 #include "io/csv.h"
 #include "stream/event.h"
@@ -462,7 +462,8 @@ ssp_filter_netdev(struct ssp_filter *f, const char *list, struct ssp_err *e)
 			goto out;
 		}
 		*colon = '\0';
-		if (ssp_strtonum(items[i], 0, UINT32_MAX, &v, &errstr) != 0) {
+		if (ssp_num_strtonum(items[i], 0, UINT32_MAX, &v,
+		    &errstr) != 0) {
 			r = ssp_err_set(e, SSP_ERR_INVAL, 0, "net-dev '%.32s:%.32s': "
 			    "node %s", items[i], colon + 1, errstr);
 			goto out;
@@ -470,7 +471,8 @@ ssp_filter_netdev(struct ssp_filter *f, const char *list, struct ssp_err *e)
 		nd->node = (uint64_t)v;
 		nd->anydev = strcmp(colon + 1, "*") == 0;
 		if (!nd->anydev) {
-			if (ssp_strtonum(colon + 1, 0, UINT32_MAX, &v, &errstr) != 0) {
+			if (ssp_num_strtonum(colon + 1, 0, UINT32_MAX, &v,
+			    &errstr) != 0) {
 				r = ssp_err_set(e, SSP_ERR_INVAL, 0, "net-dev "
 				    "'%.32s:%.32s': device %s", items[i],
 				    colon + 1, errstr);

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "config/rules.h"
 #include "io/csv.h"
 
@@ -290,7 +290,7 @@ on_row(void *ctx, const struct ssp_csv_row *row, struct ssp_err *e)
 		if ((rc = need(row, 2, "time", e)) != SSP_OK ||
 		    (rc = once(r, 2, row, e)) != SSP_OK)
 			return rc;
-		if (ssp_parse_time(row->f[1].s, &x, &errstr) != 0 || x <= 0)
+		if (ssp_num_parse_time(row->f[1].s, &x, &errstr) != 0 || x <= 0)
 			return ssp_csv_ferr(e, row, 1, "bad time '%.40s' (a positive "
 			    "number with unit ps, ns, us, ms or s)", row->f[1].s);
 		r->packet_idle = x;
@@ -300,7 +300,7 @@ on_row(void *ctx, const struct ssp_csv_row *row, struct ssp_err *e)
 		if ((rc = need(row, 2, "number", e)) != SSP_OK ||
 		    (rc = once(r, 3, row, e)) != SSP_OK)
 			return rc;
-		if (ssp_strtonum(row->f[1].s, 1, 1 << 30, &x, &errstr) != 0)
+		if (ssp_num_strtonum(row->f[1].s, 1, 1 << 30, &x, &errstr) != 0)
 			return ssp_csv_ferr(e, row, 1, "bad context limit '%.40s' "
 			    "(%s; 1 to 2^30)", row->f[1].s, errstr);
 		r->context_limit = (uint32_t)x;

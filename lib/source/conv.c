@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
+#include "base/clock.h"
 #include "io/lines.h"
 #include "source/conv.h"
 
@@ -353,35 +353,34 @@ ssp_conv_examples(const struct ssp_conv *c, unsigned reason,
 
 int
 ssp_conv_run(struct ssp_conv *c, struct ssp_in *in, int follow,
-    struct ssp_err *e)
+    ssp_conv_progress_fn progress, void *ctx, struct ssp_err *e)
 {
 	struct ssp_lines *l;
-	struct ssp_progress prog;
-	uint64_t lastraw = 0, lastflush = ssp_now_ns();
+	uint64_t calls = 0, lastraw = 0, lastflush = ssp_clock_ns();
 	size_t len;
 	char *line;
 	int r;
 
 	if ((r = ssp_lines_open(&l, in, e)) != SSP_OK)
 		return r;
-	ssp_progress_init(&prog, ssp_in_size(in), "events");
 	while ((r = ssp_lines_next(l, &line, &len, e)) != SSP_LINE_EOF) {
 		if (r == SSP_LINE_IDLE) {	/* quiet pipe: let readers see it all */
 			if (ssp_conv_pending(c) && ssp_conv_flush(c, e) != SSP_OK)
 				break;
-			lastflush = ssp_now_ns();
+			lastflush = ssp_clock_ns();
 			continue;
 		}
 		if (r != SSP_LINE || ssp_conv_line(c, line, len,
 		    ssp_lines_lineno(l), ssp_lines_cut(l),
 		    ssp_lines_unterminated(l), e) != SSP_OK)
 			break;
-		ssp_progress_tick(&prog, ssp_in_rawpos(in), c->st.lines,
-		    c->st.nevents);
+		if (progress != NULL && (++calls & 0xffff) == 0)
+			progress(ctx, ssp_in_rawpos(in), c->st.lines,
+			    c->st.nevents);
 		/* A steady trickle never goes idle: flush on time, looking at
 		 * the clock once per read(2). */
 		if (follow && ssp_in_rawpos(in) != lastraw) {
-			uint64_t now = ssp_now_ns();
+			uint64_t now = ssp_clock_ns();
 
 			lastraw = ssp_in_rawpos(in);
 			if (now - lastflush >= FOLLOW_FLUSH_NS &&
@@ -392,57 +391,8 @@ ssp_conv_run(struct ssp_conv *c, struct ssp_in *in, int follow,
 			}
 		}
 	}
-	ssp_progress_done(&prog);
 	ssp_lines_close(l);
 	if (r != SSP_LINE_EOF)
 		return e != NULL && e->code != SSP_OK ? e->code : SSP_ERR_IO;
 	return ssp_conv_finish(c, e);
-}
-
-void
-ssp_conv_print_stats(const struct ssp_conv *c, FILE *f, const char *prog,
-    const char *src, int full)
-{
-	const struct ssp_conv_stats *st = &c->st;
-	const struct ssp_conv_example *ex;
-	size_t i, k, n;
-
-	if (!full) {	/* lost events are never silent */
-		for (i = SSP_SKIP_MALFORMED; i < SSP_SKIP_N; i++) {
-			if ((i != SSP_SKIP_MALFORMED && i != SSP_SKIP_PARTIAL &&
-			    i != SSP_SKIP_NAMES) || st->skipped[i] == 0 ||
-			    ssp_conv_examples(c, (unsigned)i, &ex) == 0)
-				continue;
-			fprintf(f, "%s: warning: %s: %" PRIu64 " %s line%s skipped, "
-			    "first at line %" PRIu64 "%s%s\n", prog, src,
-			    st->skipped[i], ssp_pline_skip_name((unsigned)i),
-			    st->skipped[i] == 1 ? "" : "s", ex[0].line,
-			    ex[0].why ? ": " : "", ex[0].why ? ex[0].why : "");
-		}
-		return;
-	}
-	fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " events + %" PRIu64
-	    " skipped\n", prog, src, st->lines, st->nevents,
-	    st->lines - st->nevents);
-	for (i = 0; i < SSP_EV_NTYPES; i++)
-		if (st->events[i] != 0)
-			fprintf(f, "  %12" PRIu64 " %s\n", st->events[i],
-			    ssp_event_schema.types[i].name);
-	for (i = 0; i < SSP_SKIP_N; i++) {
-		if (st->skipped[i] == 0)
-			continue;
-		fprintf(f, "  %12" PRIu64 " skipped: %s (%s)\n", st->skipped[i],
-		    ssp_pline_skip_name((unsigned)i), ssp_pline_skip_desc((unsigned)i));
-		n = ssp_conv_examples(c, (unsigned)i, &ex);
-		for (k = 0; k < n; k++)
-			fprintf(f, "  %12s %s:%" PRIu64 ": %s%s%s\n", "", src,
-			    ex[k].line, ex[k].text, ex[k].why ? "\n                 "
-			    "-> " : "", ex[k].why ? ex[k].why : "");
-	}
-	if (st->recovered)
-		fprintf(f, "  %12" PRIu64 " events recovered from spliced or "
-		    "glued lines\n", st->recovered);
-	if (st->offset_known && (st->offset != 0 || st->offset_line != 0))
-		fprintf(f, "  time offset %" PRId64 " ps subtracted%s\n",
-		    st->offset, st->offset_line ? " (from the sync line)" : "");
 }

@@ -12,7 +12,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "base/atoms.h"
 #include "base/err.h"
@@ -95,17 +94,14 @@ void ssp_conv_free(struct ssp_conv *c);
  * Convert every line of in, then end the stream (ssp_conv_finish).  With
  * follow (in opened with SSP_IN_FOLLOW), the events are flushed whenever
  * the input goes quiet and at least once a second of a steady trickle, so
- * the stream of a live simulation lags by at most a second.  Draws a
- * progress line when stderr is a terminal.  After a failure, call
- * ssp_conv_abort.
+ * the stream of a live simulation lags by at most a second.  progress
+ * (may be NULL) is called with ctx every 64k lines: bytes read so far
+ * (compressed), lines and events.  After a failure, call ssp_conv_abort.
  */
+typedef void (*ssp_conv_progress_fn)(void *ctx, uint64_t bytes,
+    uint64_t lines, uint64_t events);
 int ssp_conv_run(struct ssp_conv *c, struct ssp_in *in, int follow,
-    struct ssp_err *e);
-/* --stats (full): lines, events per type, skips per reason with their
- * first examples.  Otherwise only the skips that lose data (malformed,
- * partial and name-limit lines), one warning line each. */
-void ssp_conv_print_stats(const struct ssp_conv *c, FILE *f, const char *prog,
-    const char *src, int full);
+    ssp_conv_progress_fn progress, void *ctx, struct ssp_err *e);
 
 const struct ssp_conv_stats *ssp_conv_stats(const struct ssp_conv *c);
 /* The first examples of a skip reason. */

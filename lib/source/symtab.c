@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "base/path.h"
 #include "base/scan.h"
 #include "io/lines.h"
@@ -486,7 +486,7 @@ ssp_symtab_load_spec(struct ssp_symtab *st, const char *spec,
 		    "name", spec);
 		goto out;
 	}
-	if (off != NULL && ssp_strtou64(off, &offset, &errstr) != 0) {
+	if (off != NULL && ssp_num_strtou64(off, &offset, &errstr) != 0) {
 		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table offset %s: %s",
 		    off, errstr);
 		goto out;

@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +25,6 @@ struct ssp_evspan {
 	struct ssp_spanb *b;
 	uint64_t salt;
 	unsigned failed;
-	uint64_t t0;
 };
 
 static const char *
@@ -129,7 +129,6 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	ev->r = r;
 	ev->o = *o;
 	ev->n = t->nstreams;
-	ev->t0 = ssp_now_ns();
 	ev->in = calloc(ev->n, sizeof(*ev->in));
 	ev->rr = calloc(ev->n, sizeof(*ev->rr));
 	src = calloc(ev->n, sizeof(*src));
@@ -228,8 +227,8 @@ fail:
 }
 
 int
-ssp_evspan_run(struct ssp_evspan *ev, struct ssp_progress *p,
-    ssp_evspan_warn_fn warn, void *ctx, struct ssp_err *e)
+ssp_evspan_run(struct ssp_evspan *ev, ssp_evspan_progress_fn progress,
+    void *pctx, ssp_evspan_warn_fn warn, void *ctx, struct ssp_err *e)
 {
 	const struct ssp_rec *r;
 	struct ssp_err se;
@@ -244,9 +243,9 @@ ssp_evspan_run(struct ssp_evspan *ev, struct ssp_progress *p,
 			if ((rc = ssp_spanb_events(ev->b, i, r, n, e)) != SSP_OK)
 				return rc;
 			nev += n;
-			if (p != NULL && p->on && nev >= next) {
+			if (progress != NULL && nev >= next) {
 				next = nev + 0x10000;
-				ssp_progress_draw(p, ssp_mergeq_rawpos(ev->q), nev,
+				progress(pctx, ssp_mergeq_rawpos(ev->q), nev,
 				    ssp_rec_wr_records(ev->w));
 			}
 			continue;
@@ -265,8 +264,6 @@ ssp_evspan_run(struct ssp_evspan *ev, struct ssp_progress *p,
 		if ((rc = ssp_spanb_stream_end(ev->b, i, e)) != SSP_OK)
 			return rc;
 	}
-	if (p != NULL && p->on)
-		ssp_progress_done(p);
 	return ssp_spanb_finish(ev->b, e);
 }
 
@@ -298,76 +295,16 @@ ssp_evspan_stats(const struct ssp_evspan *ev)
 	return ssp_spanb_stats(ev->b);
 }
 
-void
-ssp_evspan_print_stats(const struct ssp_evspan *ev, FILE *f)
+uint64_t
+ssp_evspan_backwards(const struct ssp_evspan *ev, size_t i)
 {
-	const struct ssp_spanb_stats *st = ssp_spanb_stats(ev->b);
-	uint64_t in = 0, used = 0, dropped = 0, spans = 0, orph = 0;
-	double secs = (double)(ssp_now_ns() - ev->t0) / 1e9;
-	size_t i, w = 6;
-	unsigned k;
+	return ssp_mergeq_backwards(ev->q, i);
+}
 
-	for (i = 0; i < ev->n; i++) {
-		in += st->in[i];
-		used += st->used[i];
-		dropped += st->dropped[i];
-		if (strlen(ev->t->streams[i].name) > w)
-			w = strlen(ev->t->streams[i].name);
-	}
-	for (k = 0; k < SSP_SK_NKINDS; k++)
-		spans += st->spans[k];
-	for (k = 0; k < SSP_CAUSE_N; k++)
-		orph += st->orphans[k];
-	fprintf(f, "events per stream:\n");
-	fprintf(f, "  %-*s %-4s %12s %12s %12s %9s\n", (int)w, "stream", "kind",
-	    "in", "used", "dropped", "backwards");
-	for (i = 0; i < ev->n; i++)
-		fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-		    " %9" PRIu64 "%s\n", (int)w, ev->t->streams[i].name,
-		    ssp_event_sim_kind(ev->t->streams[i].kind), st->in[i], st->used[i],
-		    st->dropped[i], ssp_mergeq_backwards(ev->q, i),
-		    st->in[i] == st->used[i] + st->dropped[i] ? "" : "  (mismatch!)");
-	fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-	    (int)w, "total", "", in, used, dropped);
-	fprintf(f, "dropped events by reason:\n");
-	for (k = 0; k < SSP_DROP_N; k++)
-		if (st->drop[k] != 0)
-			fprintf(f, "  %12" PRIu64 "  %s\n", st->drop[k],
-			    ssp_spanb_drop_name(k));
-	if (dropped == 0)
-		fprintf(f, "  %12d  none\n", 0);
-	fprintf(f, "spans by kind:\n");
-	for (k = 0; k < SSP_SK_NKINDS; k++)
-		if (st->spans[k] != 0)
-			fprintf(f, "  %12" PRIu64 "  %s\n", st->spans[k],
-			    ssp_span_kind_name(k));
-	fprintf(f, "  %12" PRIu64 "  total\n", spans);
-	fprintf(f, "traces: %" PRIu64 " roots, %" PRIu64 " links, %" PRIu64
-	    " open, %" PRIu64 " background, %" PRIu64 " incomplete, %" PRIu64
-	    " left out (root rule)\n", st->roots, st->links, st->open,
-	    st->background, st->incomplete, st->suppressed);
-	/* "orphans by missing context: 503 (syscall 500, mmio 3)" */
-	fprintf(f, "orphans by missing context: %" PRIu64, orph);
-	for (i = 0, k = 0; k < SSP_CAUSE_N; k++)
-		if (st->orphans[k] != 0)
-			fprintf(f, "%s%s %" PRIu64, i++ == 0 ? " (" : ", ",
-			    ssp_spanb_cause_name(k), st->orphans[k]);
-	fprintf(f, "%s\ncontexts (unused / over limit / no link):", i ? ")" : "");
-	for (k = 0; k < SSP_CTX_N; k++)
-		fprintf(f, " %s %" PRIu64 "/%" PRIu64 "/%" PRIu64, ssp_spanb_ctx_name(k),
-		    st->ctx_unused[k], st->ctx_overflow[k], st->ctx_nowhere[k]);
-	fprintf(f, "\nchecks: %" PRIu64 " mmio offset mismatches (%" PRIu64
-	    " contexts skipped), %" PRIu64 " msix vector mismatches, %" PRIu64
-	    " dma address changes, %" PRIu64 " duplicate ids, %" PRIu64
-	    " packets expired\n", st->mmio_mismatch, st->mmio_skipped,
-	    st->msix_mismatch, st->dma_mismatch, st->dup_ids, st->packets_expired);
-	fprintf(f, "memory: at most %" PRIu64 " spans held at once\n",
-	    ssp_spanb_peak(ev->b));
-	fprintf(f, "time: %.3f s, %.2f M events/s\n", secs,
-	    secs > 0 ? (double)in / secs / 1e6 : 0.0);
-	if (ssp_rules_count(ev->r, SSP_FC_SYSCALL_ENTRY) == 0)
-		fprintf(f, "warning: the rules name no syscall-entry function: "
-		    "no host.syscall spans (see -r)\n");
+uint64_t
+ssp_evspan_peak(const struct ssp_evspan *ev)
+{
+	return ssp_spanb_peak(ev->b);
 }
 
 void

@@ -9,9 +9,7 @@
 #define SSP_EVSPAN_H
 
 #include <stdint.h>
-#include <stdio.h>
 
-#include "base/cli.h"
 #include "base/err.h"
 #include "config/rules.h"
 #include "config/topo.h"
@@ -45,17 +43,25 @@ int ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 /* Called for each input stream that fails while reading. */
 typedef void (*ssp_evspan_warn_fn)(void *ctx, const char *stream,
     const struct ssp_err *e);
-/* Run to the end of all input.  Returns a fatal error only (output). */
-int ssp_evspan_run(struct ssp_evspan *ev, struct ssp_progress *p,
-    ssp_evspan_warn_fn warn, void *ctx, struct ssp_err *e);
+/* Called every 64k events: bytes read (compressed, all inputs), events
+ * and spans so far. */
+typedef void (*ssp_evspan_progress_fn)(void *ctx, uint64_t bytes,
+    uint64_t events, uint64_t spans);
+/* Run to the end of all input.  progress (may be NULL) gets pctx, warn
+ * ctx.  Returns a fatal error only (output). */
+int ssp_evspan_run(struct ssp_evspan *ev, ssp_evspan_progress_fn progress,
+    void *pctx, ssp_evspan_warn_fn warn, void *ctx, struct ssp_err *e);
 /* Finish the span stream and close the output. */
 int ssp_evspan_close(struct ssp_evspan *ev, struct ssp_err *e);
 /* Input streams that failed while reading. */
 unsigned ssp_evspan_failed(const struct ssp_evspan *ev);
 uint64_t ssp_evspan_salt(const struct ssp_evspan *ev);
 const struct ssp_spanb_stats *ssp_evspan_stats(const struct ssp_evspan *ev);
-/* The --stats report (counts add up: in = used + dropped). */
-void ssp_evspan_print_stats(const struct ssp_evspan *ev, FILE *f);
+/* Records of input stream i whose timestamp is below the previous one's
+ * (ssp_mergeq_backwards). */
+uint64_t ssp_evspan_backwards(const struct ssp_evspan *ev, size_t i);
+/* The most spans held open at once. */
+uint64_t ssp_evspan_peak(const struct ssp_evspan *ev);
 void ssp_evspan_free(struct ssp_evspan *ev);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "config/filter.h"
 #include "stream/event.h"
 
@@ -35,8 +35,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 2: ssp_filter_netdev(f, p, &e); break;
 		case 3: ssp_filter_patterns(f, SSP_FFIELD_COMP, p, &e); break;
 		case 4: ssp_filter_patterns(f, SSP_FFIELD_CPU, p, &e); break;
-		case 5: have0 = ssp_parse_time(p, &t0, &errstr) == 0; break;
-		case 6: have1 = ssp_parse_time(p, &t1, &errstr) == 0; break;
+		case 5: have0 = ssp_num_parse_time(p, &t0, &errstr) == 0; break;
+		case 6: have1 = ssp_num_parse_time(p, &t1, &errstr) == 0; break;
 		}
 	}
 	if (have0 || have1)

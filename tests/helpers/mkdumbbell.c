@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "io/out.h"
 #include "stream/event.h"
 
@@ -199,7 +199,7 @@ main(int argc, char **argv)
 		case 'b':
 		case 'I':
 		case 'n':
-			if (ssp_strtonum(optarg, 0, INT64_MAX / PERIOD, &v, &errstr) != 0)
+			if (ssp_num_strtonum(optarg, 0, INT64_MAX / PERIOD, &v, &errstr) != 0)
 				errx(2, "-%c %s: %s", ch, optarg, errstr);
 			*(ch == 'b' ? &nbg : ch == 'I' ? &noise : &n) = v;
 			break;

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "stream/event.h"
 
 #include "mkevents-syms.h"
@@ -409,18 +409,18 @@ main(int argc, char **argv)
 			meta[nmeta++] = (struct ssp_meta){ optarg, eq + 1 };
 			break;
 		case 'n':
-			if (ssp_strtonum(optarg, 0, INT64_MAX, &n, &errstr) != 0)
+			if (ssp_num_strtonum(optarg, 0, INT64_MAX, &n, &errstr) != 0)
 				errx(2, "-n %s: %s", optarg, errstr);
 			break;
 		case 'o': path = optarg; break;
 		case 'r': fromtext = 1; break;
 		case 'S': stream = optarg; break;
 		case 's':
-			if (ssp_strtonum(optarg, 1, INT64_MAX, &seed, &errstr) != 0)
+			if (ssp_num_strtonum(optarg, 1, INT64_MAX, &seed, &errstr) != 0)
 				errx(2, "-s %s: %s", optarg, errstr);
 			break;
 		case 't':
-			if (ssp_parse_time(optarg, &start, &errstr) != 0)
+			if (ssp_num_parse_time(optarg, &start, &errstr) != 0)
 				errx(2, "-t %s: %s", optarg, errstr);
 			break;
 		case 'z': z = SSP_OUT_ZDEFAULT; break;

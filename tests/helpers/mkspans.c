@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "stream/span.h"
 
 enum { CLIENT, CLIENT_NIC, NET, SERVER_NIC, SERVER, NSTREAMS };
@@ -274,7 +274,7 @@ main(int argc, char **argv)
 		case 'j': jitter = 1; break;
 		case 'L': links_last = 1; break;
 		case 'n':
-			if (ssp_strtonum(optarg, 0, 100000000, &n, &errstr) != 0)
+			if (ssp_num_strtonum(optarg, 0, 100000000, &n, &errstr) != 0)
 				errx(2, "-n %s: %s", optarg, errstr);
 			break;
 		case 'o': path = optarg; break;

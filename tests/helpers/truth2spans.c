@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/cli.h"
 #include "stream/span.h"
 
 #define MAXF 8

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
+#include "base/num.h"
 #include "io/in.h"
 #include "io/out.h"
 #include "stream/event.h"
@@ -57,12 +57,12 @@ parse_value(const char *v, char enc, struct ssp_rec_wr *w, uint64_t *out,
 		return 0;
 	case SSP_ENC_I:
 	case SSP_ENC_T:
-		if (ssp_strtonum(v, INT64_MIN, INT64_MAX, &x, &errstr) != 0)
+		if (ssp_num_strtonum(v, INT64_MIN, INT64_MAX, &x, &errstr) != 0)
 			return -1;
 		*out = (uint64_t)x;
 		return 0;
 	default:
-		if (ssp_strtou64(v, &u, &errstr) != 0)
+		if (ssp_num_strtou64(v, &u, &errstr) != 0)
 			return -1;
 		*out = u;
 		return 0;
@@ -134,7 +134,7 @@ main(int argc, char **argv)
 		line[strcspn(line, "\r\n")] = '\0';
 		if ((tok = strtok_r(line, " \t", &save)) == NULL || tok[0] == '#')
 			continue;
-		if (ssp_strtonum(tok, INT64_MIN, INT64_MAX, &ts, &errstr) != 0)
+		if (ssp_num_strtonum(tok, INT64_MIN, INT64_MAX, &ts, &errstr) != 0)
 			errx(1, "line %lu: bad timestamp '%s'", lineno, tok);
 		if ((tok = strtok_r(NULL, " \t", &save)) == NULL ||
 		    (ti = ssp_rec_schema_find(&ssp_event_schema, tok)) < 0)

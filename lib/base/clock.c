@@ -1,0 +1,12 @@
+#include <time.h>
+
+#include "base/clock.h"
+
+uint64_t
+ssp_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

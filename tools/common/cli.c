@@ -1,0 +1,68 @@
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "tools/common/cli.h"
+
+#ifndef SSP_VERSION
+#define SSP_VERSION "0.0.0"
+#endif
+
+void
+ssp_cli_version(const char *prog, ...)
+{
+	const char *name;
+	va_list ap;
+
+	printf("%s %s (zstd %s", prog, SSP_VERSION, ZSTD_versionString());
+	va_start(ap, prog);
+	while ((name = va_arg(ap, const char *)) != NULL)
+		printf(", %s %s", name, va_arg(ap, const char *));
+	va_end(ap);
+	printf(")\n");
+}
+
+int
+ssp_cli_refuse_tty(int fd, int force, const char *prog)
+{
+	if (!force && isatty(fd)) {
+		fprintf(stderr, "%s: refusing to write binary records to a "
+		    "terminal (redirect, use -o FILE, or --force)\n", prog);
+		return -1;
+	}
+	return 0;
+}
+
+int
+ssp_cli_close_stdout(const char *prog)
+{
+	int bad = ferror(stdout);
+
+	if (fclose(stdout) != 0 || bad) {
+		fprintf(stderr, "%s: stdout: %s\n", prog,
+		    errno ? strerror(errno) : "write error");
+		return -1;
+	}
+	return 0;
+}
+
+void
+ssp_cli_catch_signals(const int *sigs, size_t n, void (*handler)(int))
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < n; i++) {
+		if (sigs[i] != SIGTERM && sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}

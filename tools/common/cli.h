@@ -1,0 +1,40 @@
+/*
+ * What every tool's main needs besides getopt and the library: exit codes,
+ * the version line, the terminal check for binary output, signal catching,
+ * and the final check that stdout was really written.  Compiled into the
+ * tools only (build/libtoolcommon.a); the library never writes to a
+ * terminal.
+ */
+#ifndef SSP_TOOLS_CLI_H
+#define SSP_TOOLS_CLI_H
+
+#include <stddef.h>
+
+/* Exit codes of every tool (see the EXIT STATUS of each man page). */
+#define SSP_EXIT_OK    0
+#define SSP_EXIT_FAIL  1	/* runtime failure: i/o, corrupt input, ... */
+#define SSP_EXIT_USAGE 2	/* bad usage or bad configuration file */
+
+/*
+ * "prog 0.1.0 (zstd 1.5.4, sqlite 3.40.1)" on stdout: zstd, which every
+ * tool links, then the name and version pairs of the other libraries the
+ * tool links, ended by NULL.  A tool names only what it links, so linking
+ * this module pulls in no library.
+ */
+void ssp_cli_version(const char *prog, ...) __attribute__((sentinel));
+
+/* Binary output to a terminal is refused unless forced (exit 1 message). */
+int ssp_cli_refuse_tty(int fd, int force, const char *prog);
+
+/*
+ * Call handler on each of the n signals, without SA_RESTART (a blocking
+ * read returns EINTR).  A signal other than SIGTERM that was ignored on
+ * entry stays ignored: a script's background job or nohup decides itself
+ * when to stop.  SIGTERM is always caught.
+ */
+void ssp_cli_catch_signals(const int *sigs, size_t n, void (*handler)(int));
+
+/* Close stdout and report a failed write (jq's check): 0 or -1 (warned). */
+int ssp_cli_close_stdout(const char *prog);
+
+#endif
