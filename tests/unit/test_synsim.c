@@ -82,9 +82,9 @@ slurp(const char *path, size_t *n)
 }
 
 static void
-scenario(struct ssp_synsim_params *p)
+scenario(struct ssp_synparams *p)
 {
-	ssp_synsim_defaults(p);
+	ssp_synparams_defaults(p);
 	p->hosts = 4;
 	p->servers = 1;
 	p->concurrency = 3;
@@ -99,7 +99,7 @@ scenario(struct ssp_synsim_params *p)
 }
 
 static void
-run(const struct ssp_synsim_params *p, const char *dir, struct ssp_synsim_result *res)
+run(const struct ssp_synparams *p, const char *dir, struct ssp_synsim_result *res)
 {
 	struct ssp_err e = { 0 };
 
@@ -430,7 +430,7 @@ check_truth_matches_logs(const char *dir, int64_t off)
 static void
 test_truth_is_the_logs(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	struct ssp_synsim_result res;
 
 	(void)state;
@@ -464,7 +464,7 @@ is_nic(const char *stream)
 static void
 test_truth_consistent_and_causal(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	struct tfile t;
 	size_t i, ndiff = 0, nlinks = 0;
 
@@ -565,7 +565,7 @@ test_determinism_and_padding(void **state)
 	    "vmlinux.syms", "i40e.syms", "rules.csv", "commands.sh",
 	    "server0.gem5.log", "client1.gem5.log", "server0-nic.nicbm.log",
 	    "client2-nic.nicbm.log", "net.ns3.log" };
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	unsigned i;
 
 	(void)state;
@@ -596,7 +596,7 @@ test_determinism_and_padding(void **state)
 static void
 test_checkpoint_offset(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	const int64_t off = 1473000000000LL;
 	char path[512], *buf, *s;
 	size_t n, nsync = 0;
@@ -632,7 +632,7 @@ test_checkpoint_offset(void **state)
 static void
 test_size_target_and_zstd(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	struct ssp_synsim_result res;
 	unsigned i;
 
@@ -671,33 +671,33 @@ test_size_target_and_zstd(void **state)
 static void
 test_params_checked(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	struct ssp_err e = { 0 };
 
 	(void)state;
-	ssp_synsim_defaults(&p);
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_OK);
+	ssp_synparams_defaults(&p);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_OK);
 	p.hosts = 1;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
 	assert_non_null(strstr(e.msg, "--hosts"));
-	ssp_synsim_defaults(&p);
+	ssp_synparams_defaults(&p);
 	p.servers = 2;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
-	ssp_synsim_defaults(&p);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synparams_defaults(&p);
 	p.concurrency = 2;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
 	assert_non_null(strstr(e.msg, "--concurrency"));
-	ssp_synsim_defaults(&p);
+	ssp_synparams_defaults(&p);
 	p.pcie_lat = 0;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
-	ssp_synsim_defaults(&p);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synparams_defaults(&p);
 	p.resp_size = 1473;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
-	ssp_synsim_defaults(&p);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synparams_defaults(&p);
 	p.bg_load = 0.99;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
 	/* a directory that cannot be made */
-	ssp_synsim_defaults(&p);
+	ssp_synparams_defaults(&p);
 	assert_int_equal(ssp_synsim_run(&p, "/proc/version/x", NULL, &e), SSP_ERR_IO);
 	assert_non_null(strstr(e.msg, "/proc/version/x"));
 }
