@@ -42,14 +42,16 @@ static const char *const nicbm_dialects[] = { "upstream", "columbo",
 	"sigcomm22" };
 
 int
-ssp_synparams_nicbm_dialect(const char *name)
+ssp_synparams_nicbm_dialect(const char *name, enum ssp_synparams_nicbm *d)
 {
 	unsigned i;
 
 	for (i = 0; i < sizeof(nicbm_dialects) / sizeof(nicbm_dialects[0]); i++)
-		if (strcmp(name, nicbm_dialects[i]) == 0)
-			return (int)i;
-	return -1;
+		if (strcmp(name, nicbm_dialects[i]) == 0) {
+			*d = (enum ssp_synparams_nicbm)i;
+			return SSP_OK;
+		}
+	return SSP_ERR_INVAL;
 }
 
 const char *
@@ -77,9 +79,9 @@ ssp_synparams_gem5_dialect(const char *list, unsigned *bits)
 		else if (n == 5 && strncmp(p, "nobar", 5) == 0)
 			*bits |= SSP_SYN_G5_NOBAR;
 		else
-			return -1;
+			return SSP_ERR_INVAL;
 		if (p[n] == '\0')
-			return 0;
+			return SSP_OK;
 		p += n + 1;
 	}
 }

@@ -18,11 +18,11 @@ enum ssp_synparams_nicbm {
 };
 /* gem5 variants: SSP_SYN_G5_* in synth/syngem5.h. */
 
-/* Parse "upstream" etc.; -1 if unknown. */
-int ssp_synparams_nicbm_dialect(const char *name);
+/* Parse "upstream" etc. into *d; SSP_ERR_INVAL if unknown (*d unchanged). */
+int ssp_synparams_nicbm_dialect(const char *name, enum ssp_synparams_nicbm *d);
 const char *ssp_synparams_nicbm_dialect_name(enum ssp_synparams_nicbm d);
 /* Parse a comma-separated list of "current", "fmtflag", "noposted",
- * "nobar" into SSP_SYN_G5_* bits; -1 on an unknown word. */
+ * "nobar" into SSP_SYN_G5_* bits; SSP_ERR_INVAL on an unknown word. */
 int ssp_synparams_gem5_dialect(const char *list, unsigned *bits);
 
 struct ssp_synparams {

@@ -278,7 +278,8 @@ main(int argc, char **argv)
 		case O_ETH_LAT: p.eth_lat = tm(o, optarg); break;
 		case O_EXEC_RATE: p.exec_rate = frac(o, optarg, 1e6); break;
 		case O_GEM5_DIALECT:
-			if (ssp_synparams_gem5_dialect(optarg, &p.gem5_dialect) != 0)
+			if (ssp_synparams_gem5_dialect(optarg, &p.gem5_dialect) !=
+			    SSP_OK)
 				bad(o, optarg, "want a comma-separated list of "
 				    "current, fmtflag, noposted, nobar");
 			break;
@@ -291,9 +292,9 @@ main(int argc, char **argv)
 		case O_ITR: p.itr = tm(o, optarg); break;
 		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
 		case O_NICBM_DIALECT:
-			if ((i = ssp_synparams_nicbm_dialect(optarg)) < 0)
+			if (ssp_synparams_nicbm_dialect(optarg, &p.nicbm_dialect) !=
+			    SSP_OK)
 				bad(o, optarg, "want upstream, columbo or sigcomm22");
-			p.nicbm_dialect = (enum ssp_synparams_nicbm)i;
 			break;
 		case O_NONPOSTED: p.nonposted = frac(o, optarg, 1); break;
 		case O_PACE:

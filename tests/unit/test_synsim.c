@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "io/in.h"
+#include "synth/syngem5.h"
 #include "synth/synsim.h"
 #include "synth/synsym.h"
 
@@ -702,6 +703,30 @@ test_params_checked(void **state)
 	assert_non_null(strstr(e.msg, "/proc/version/x"));
 }
 
+/* The dialect parsers return a status (not -1) and leave *out alone on
+ * an unknown word. */
+static void
+test_dialects_parsed(void **state)
+{
+	enum ssp_synparams_nicbm d = SSP_SYN_NICBM_UPSTREAM;
+	unsigned bits = 0;
+
+	(void)state;
+	assert_int_equal(ssp_synparams_nicbm_dialect("sigcomm22", &d), SSP_OK);
+	assert_int_equal(d, SSP_SYN_NICBM_SIGCOMM22);
+	assert_int_equal(ssp_synparams_nicbm_dialect("2019", &d), SSP_ERR_INVAL);
+	assert_int_equal(d, SSP_SYN_NICBM_SIGCOMM22);
+	assert_string_equal(ssp_synparams_nicbm_dialect_name(d), "sigcomm22");
+	assert_int_equal(ssp_synparams_gem5_dialect("fmtflag,nobar", &bits),
+	    SSP_OK);
+	assert_int_equal(bits, SSP_SYN_G5_FMTFLAG | SSP_SYN_G5_NOBAR);
+	assert_int_equal(ssp_synparams_gem5_dialect("current", &bits), SSP_OK);
+	assert_int_equal(bits, 0);
+	assert_int_equal(ssp_synparams_gem5_dialect("fmtflag,old", &bits),
+	    SSP_ERR_INVAL);
+	assert_int_equal(ssp_synparams_gem5_dialect("", &bits), SSP_ERR_INVAL);
+}
+
 int
 main(void)
 {
@@ -712,6 +737,7 @@ main(void)
 		cmocka_unit_test(test_checkpoint_offset),
 		cmocka_unit_test(test_size_target_and_zstd),
 		cmocka_unit_test(test_params_checked),
+		cmocka_unit_test(test_dialects_parsed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
