@@ -734,9 +734,9 @@ ssp_filter_funcs(struct ssp_filter *f, struct ssp_in *in, int whitelist,
 			buf = nb;
 		}
 		got = ssp_in_read(in, buf + len, cap - len, e);
-		if (got < 0) {
+		if (got < 0) {	/* -status */
 			free(buf);
-			return e != NULL ? e->code : SSP_ERR_IO;
+			return (int)-got;
 		}
 		len += (size_t)got;
 	} while (got > 0);

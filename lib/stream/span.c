@@ -167,7 +167,7 @@ ssp_span_reader_sources(const struct ssp_rec_rd *rr, struct ssp_span_source *src
 			continue;
 		sp = strrchr(m->value, ' ');
 		if (sp == NULL || ssp_event_sim_parse(sp + 1) == SSP_SIM_NONE)
-			return -1;
+			return -SSP_ERR_FORMAT;
 		if (n < max) {
 			src[n].name = m->value;
 			src[n].namelen = (size_t)(sp - m->value);

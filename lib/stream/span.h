@@ -100,8 +100,8 @@ int ssp_span_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o,
 int ssp_span_reader_open(struct ssp_rec_rd **rp, struct ssp_in *in,
     struct ssp_err *e);
 /* Source streams from a reader's header: returns the count, fills up to
- * max entries (names point into the reader, namelen bytes long).  -1 if
- * the header is bad. */
+ * max entries (names point into the reader, namelen bytes long).
+ * -SSP_ERR_FORMAT if the header is bad. */
 int ssp_span_reader_sources(const struct ssp_rec_rd *rr,
     struct ssp_span_source *src, size_t max);
 
