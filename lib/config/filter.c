@@ -1089,7 +1089,7 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rec_rd *rr, struct ssp_rec_wr *w
 		n = ssp_rec_rd_next_batch(rr, batch, max - done < BATCH ?
 		    (unsigned)(max - done) : BATCH, e);
 		if (n <= 0)
-			return n == 0 ? 0 : SSP_FILTER_EREAD;
+			return n;	/* 0 or -status */
 		done += (uint64_t)n;
 		st->in += (uint64_t)n;
 		nk = 0;
@@ -1133,5 +1133,5 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rec_rd *rr, struct ssp_rec_wr *w
 	}
 	return 1;
 fail:	/* only a failed write makes the output unusable */
-	return e->code == SSP_ERR_IO ? SSP_FILTER_EWRITE : SSP_FILTER_EREAD;
+	return e->code == SSP_ERR_IO ? SSP_FILTER_EWRITE : -e->code;
 }
