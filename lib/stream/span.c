@@ -81,15 +81,15 @@ ssp_span_kind_name(unsigned kind)
 	return kind < SSP_SK_NKINDS ? kinds[kind].name : NULL;
 }
 
-int
+unsigned
 ssp_span_kind_parse(const char *name)
 {
 	unsigned i;
 
 	for (i = 0; i < SSP_SK_NKINDS; i++)
 		if (strcmp(kinds[i].name, name) == 0)
-			return (int)i;
-	return -1;
+			return i;
+	return SSP_SK_NKINDS;
 }
 
 enum ssp_sim

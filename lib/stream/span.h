@@ -82,7 +82,8 @@ enum { SSP_EF_SPAN, SSP_EF_STREAM, SSP_EF_NCOMMON };
 const struct ssp_schema *ssp_span_schema(int with_events);
 /* "host.syscall" ... ; NULL for an out-of-range kind. */
 const char *ssp_span_kind_name(unsigned kind);
-int ssp_span_kind_parse(const char *name);	/* -1 if unknown */
+/* The kind named so ("host.syscall" ...); SSP_SK_NKINDS if unknown. */
+unsigned ssp_span_kind_parse(const char *name);
 /* The stream kind a span kind belongs to. */
 enum ssp_sim ssp_span_kind_sim(unsigned kind);
 
