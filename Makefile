@@ -207,4 +207,5 @@ clean:
 	rm -rf build build-san build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
-    $(HELP_SRC:%.c=$(BUILD)/%.d)
+    $(HELP_SRC:%.c=$(BUILD)/%.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d) \
+    $(BUILD)/tests/fuzz/regress.d

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "synth/synint.h"
+#include "synth/synhost.h"
 
 #define NS 1000LL
 #define US 1000000LL
@@ -41,7 +41,7 @@ add(struct syn *s, struct host *h, const char *fn)
 	st = &h->steps[h->nsteps++];
 	memset(st, 0, sizeof(*st));
 	st->op = ST_FUNC;
-	st->fn = ssp_synsim_fn(s, fn);
+	st->fn = ssp_synmodel_fn(s, fn);
 	st->dur = tick_round(20 * NS + ssp_synrng_exp(&h->rng, 70 * NS));
 }
 
@@ -461,10 +461,10 @@ task_end(struct syn *s, struct host *h, int64_t t)
 	if (h->cur.kind == TK_RECV) {
 		for (i = 0; i < h->ntaken; i++) {
 			if (h->taken[i].kind == PK_RESP && !h->server)
-				ssp_synsim_request_done(s, h->taken[i].req, t);
+				ssp_synmodel_request_done(s, h->taken[i].req, t);
 			if (h->taken[i].kind == PK_REQ && h->server) {
 				struct host *c = &s->hosts[h->taken[i].src_host];
-				struct pkt *pk = ssp_synsim_pkt_new(s, PK_RESP);
+				struct pkt *pk = ssp_synmodel_pkt_new(s, PK_RESP);
 
 				if (pk == NULL)
 					return;
@@ -500,7 +500,7 @@ start_next(struct syn *s, struct host *h, int64_t t)
 	h->busy = 1;
 	h->nsteps = 0;
 	h->pc = 0;
-	ssp_synsim_schedule(s, t, EV_HOST_STEP, h->idx, 0, NULL);
+	ssp_synmodel_schedule(s, t, EV_HOST_STEP, h->idx, 0, NULL);
 }
 
 void
@@ -514,7 +514,7 @@ ssp_synhost_task(struct syn *s, struct host *h, enum task_kind kind,
 			    "tasks waiting for the CPU; lower --concurrency or "
 			    "raise --interval", h->name, TASKQ);
 		}
-		ssp_synsim_pkt_put(pk);
+		ssp_synmodel_pkt_put(pk);
 		return;
 	}
 	h->q[(h->qhead + h->qlen) % TASKQ] = (struct task){ kind, pk };
@@ -550,11 +550,11 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 			    h->ntaken > 0) {
 				for (i = 1; i < h->ntaken; i++)
 					links[i - 1] = h->taken[i].span;
-				h->cur_sys = ssp_synsim_span_links(s, h->stream,
+				h->cur_sys = ssp_synmodel_span_links(s, h->stream,
 				    SSP_SK_HOST_SYSCALL, t, "", h->taken[0].span,
 				    links, h->ntaken - 1);
 			} else {
-				h->cur_sys = ssp_synsim_span(s, h->stream,
+				h->cur_sys = ssp_synmodel_span(s, h->stream,
 				    SSP_SK_HOST_SYSCALL, t, "", 0, 0);
 			}
 		}
@@ -568,7 +568,7 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 			ssp_syngem5_posted(&h->g, t);
 		snprintf(key, sizeof(key), "%" PRIu64, id);
 		{
-			uint64_t span = ssp_synsim_span(s, h->stream,
+			uint64_t span = ssp_synmodel_span(s, h->stream,
 			    SSP_SK_HOST_MMIO, t, key, h->cur_sys, h->cur_sys);
 			struct nic_mmio *m;
 
@@ -582,19 +582,19 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 			}
 			*m = (struct nic_mmio){ span, st->write, st->posted,
 			    st->off, st->size, st->val, id, st->pk };
-			ssp_synsim_schedule(s, t + s->p->pcie_lat, EV_NIC_MMIO,
+			ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_NIC_MMIO,
 			    h->idx, 0, m);
 			return !st->write || !st->posted;
 		}
 	case ST_CFG:
 		ssp_syngem5_config(&h->g, t, st->write, st->off, st->size, st->val);
 		snprintf(key, sizeof(key), "0x%x", st->off);
-		ssp_synsim_span(s, h->stream, SSP_SK_HOST_PCI, t, key, h->cur_sys,
+		ssp_synmodel_span(s, h->stream, SSP_SK_HOST_PCI, t, key, h->cur_sys,
 		    h->cur_sys);
 		return 0;
 	case ST_POSTINT:
 		ssp_syngem5_intx(&h->g, t, 1);
-		ssp_synsim_span(s, h->stream, SSP_SK_HOST_INTR, t, "", h->cur_sys,
+		ssp_synmodel_span(s, h->stream, SSP_SK_HOST_INTR, t, "", h->cur_sys,
 		    h->cur_sys);
 		return 0;
 	case ST_CLEARINT:
@@ -626,7 +626,7 @@ host_step(struct syn *s, struct host *h, int64_t t)
 	if (h->pc == h->nsteps)
 		task_end(s, h, t + st->dur);
 	else
-		ssp_synsim_schedule(s, t + st->dur, EV_HOST_STEP, h->idx, 0, NULL);
+		ssp_synmodel_schedule(s, t + st->dur, EV_HOST_STEP, h->idx, 0, NULL);
 }
 
 void
@@ -666,7 +666,7 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 		if (s->ending && t > s->end)
 			break;
 		ssp_synhost_task(s, h, (enum task_kind)ev->a, NULL);
-		ssp_synsim_schedule(s, t + ssp_synrng_exp(&h->rng,
+		ssp_synmodel_schedule(s, t + ssp_synrng_exp(&h->rng,
 		    (double)house_mean[ev->a] / s->p->housekeeping),
 		    EV_HOST_HOUSE, h->idx, ev->a, NULL);
 		break;
@@ -677,7 +677,7 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 			ssp_syngem5_constructed(&h->g, 0);
 		ssp_syngem5_sync(&h->g, t, t);
 		ssp_syngem5_procin(&h->g, t == 0 ? 1 : t);
-		ssp_synsim_schedule(s, t + s->p->sync_interval, EV_HOST_SYNC, h->idx,
+		ssp_synmodel_schedule(s, t + s->p->sync_interval, EV_HOST_SYNC, h->idx,
 		    0, NULL);
 		break;
 	case EV_HOST_MMIO_DONE: {
@@ -693,7 +693,7 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 			if (h->pc == h->nsteps)
 				task_end(s, h, t + st->dur);
 			else
-				ssp_synsim_schedule(s, t + st->dur, EV_HOST_STEP,
+				ssp_synmodel_schedule(s, t + st->dur, EV_HOST_STEP,
 				    h->idx, 0, NULL);
 		}
 		break;
@@ -704,9 +704,9 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 		ssp_syngem5_procin(&h->g, t);
 		ssp_syngem5_dma(&h->g, t, op->write, op->ptr, op->addr, op->len);
 		snprintf(key, sizeof(key), "%" PRIu64, op->ptr);
-		ssp_synsim_span(s, h->stream, SSP_SK_HOST_DMA, t, key, op->span,
+		ssp_synmodel_span(s, h->stream, SSP_SK_HOST_DMA, t, key, op->span,
 		    op->span);
-		ssp_synsim_schedule(s, t + mem_latency(op->len), EV_HOST_DMA_DONE,
+		ssp_synmodel_schedule(s, t + mem_latency(op->len), EV_HOST_DMA_DONE,
 		    h->idx, 0, op);
 		break;
 	}
@@ -714,7 +714,7 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 		struct dmaop *op = ev->p;
 
 		ssp_syngem5_dma_done(&h->g, t, op->ptr);
-		ssp_synsim_schedule(s, t + s->p->pcie_lat, EV_NIC_DMA_DONE, h->idx,
+		ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_NIC_DMA_DONE, h->idx,
 		    0, op);
 		break;
 	}
@@ -722,13 +722,13 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 		ssp_syngem5_procin(&h->g, t);
 		ssp_syngem5_msix(&h->g, t, RX_VEC);
 		snprintf(key, sizeof(key), "%u", RX_VEC);
-		ssp_synsim_span(s, h->stream, SSP_SK_HOST_MSIX, t, key, ev->a, ev->a);
-		ssp_synsim_schedule(s, t + mem_latency(4), EV_HOST_MSIX_DONE, h->idx,
+		ssp_synmodel_span(s, h->stream, SSP_SK_HOST_MSIX, t, key, ev->a, ev->a);
+		ssp_synmodel_schedule(s, t + mem_latency(4), EV_HOST_MSIX_DONE, h->idx,
 		    0, NULL);
 		break;
 	case EV_HOST_MSIX_DONE:
 		ssp_syngem5_dma_done(&h->g, t, 0);
-		ssp_synsim_schedule(s, t + 100 * NS + (int64_t)ssp_synrng_below(&h->rng,
+		ssp_synmodel_schedule(s, t + 100 * NS + (int64_t)ssp_synrng_below(&h->rng,
 		    200 * NS), EV_HOST_TASK, h->idx, TK_IRQ, NULL);
 		break;
 	}
@@ -737,7 +737,7 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 int
 ssp_synhost_init(struct syn *s, struct host *h)
 {
-	const struct ssp_synsim_params *p = s->p;
+	const struct ssp_synparams *p = s->p;
 	uint64_t base;
 	unsigned i, k;
 
@@ -751,14 +751,14 @@ ssp_synhost_init(struct syn *s, struct host *h)
 	for (i = 0; i < 8; i++)
 		h->compl_pool[i] = base + (ssp_synrng_below(&h->rng, 1u << 24) << 4);
 	h->tx_tail = h->rx_tail = (uint32_t)ssp_synrng_below(&h->rng, 512);
-	ssp_synsim_schedule(s, 0, EV_HOST_SYNC, h->idx, 0, NULL);
+	ssp_synmodel_schedule(s, 0, EV_HOST_SYNC, h->idx, 0, NULL);
 	/* The first syscall starts well before anything else happens, and
 	 * every housekeeping kind shows up once during setup. */
-	ssp_synsim_schedule(s, s->t0 / 8 + ssp_synrng_below(&h->rng, 1000) * NS,
+	ssp_synmodel_schedule(s, s->t0 / 8 + ssp_synrng_below(&h->rng, 1000) * NS,
 	    EV_HOST_TASK, h->idx, TK_OTHER, NULL);
 	if (p->housekeeping > 0) {
 		for (k = TK_OTHER; k < TK_NKINDS; k++) {
-			ssp_synsim_schedule(s, s->t0 / 4 + (int64_t)ssp_synrng_below(&h->rng,
+			ssp_synmodel_schedule(s, s->t0 / 4 + (int64_t)ssp_synrng_below(&h->rng,
 			    (uint64_t)(s->t0 / 2)), EV_HOST_HOUSE, h->idx, k, NULL);
 		}
 	}
@@ -773,8 +773,8 @@ ssp_synhost_finish(struct syn *s, struct host *h)
 	/* A syscall still running when the simulation stops. */
 	ssp_syngem5_sync(&h->g, t, t);
 	ssp_syngem5_func(&h->g, t + 125, s->fn_entry->addr);
-	ssp_synsim_span(s, h->stream, SSP_SK_HOST_SYSCALL, t + 125, "", 0, 0);
+	ssp_synmodel_span(s, h->stream, SSP_SK_HOST_SYSCALL, t + 125, "", 0, 0);
 	ssp_syngem5_push_imm(&h->g, t + 250, s->lbl_safe_stack->addr);
-	ssp_syngem5_func(&h->g, t + 750, ssp_synsim_fn(s, "do_syscall_64")->addr);
+	ssp_syngem5_func(&h->g, t + 750, ssp_synmodel_fn(s, "do_syscall_64")->addr);
 	ssp_syngem5_fill(&h->g, t + 1000);
 }

@@ -371,3 +371,12 @@ ssp_synlog_put_ip(char *p, uint32_t ip)
 	}
 	return p;
 }
+
+static const char *skip_names[SSP_SYNSKIP_N] = { "exec", "microop",
+	"nopfence", "fault", "sbother", "nicinfo", "dmadata" };
+
+const char *
+ssp_synlog_skip_name(unsigned reason)
+{
+	return reason < SSP_SYNSKIP_N ? skip_names[reason] : "?";
+}

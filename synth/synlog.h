@@ -32,6 +32,12 @@ struct ssp_synlog_stats {
 	unsigned reopens;
 };
 
+/* Why a log line gives no event (by reason, as sim2ev names them). */
+enum { SSP_SYNSKIP_EXEC, SSP_SYNSKIP_MICROOP, SSP_SYNSKIP_NOPFENCE,
+	SSP_SYNSKIP_FAULT, SSP_SYNSKIP_SBOTHER, SSP_SYNSKIP_NICINFO,
+	SSP_SYNSKIP_DMADATA, SSP_SYNSKIP_N };
+const char *ssp_synlog_skip_name(unsigned reason);
+
 struct ssp_synlog;
 
 /* path NULL: count only.  zlevel as for ssp_out_open (0 = plain). */

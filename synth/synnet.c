@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "synth/synint.h"
+#include "synth/synnet.h"
+#include "synth/synnic.h"
 
 #define NS 1000LL
 #define US 1000000LL
@@ -225,7 +226,7 @@ hop_new(struct syn *s, struct pkt *pk, int sw, unsigned dev, uint64_t prev)
 static void
 hop_free(struct hop *hp)
 {
-	ssp_synsim_pkt_put(hp->pk);
+	ssp_synmodel_pkt_put(hp->pk);
 	free(hp);
 }
 
@@ -236,7 +237,7 @@ dev_span(struct syn *s, const struct hop *hp, int64_t t, unsigned dev,
 	char key[64];
 
 	snprintf(key, sizeof(key), "%d/%u/%" PRIu64, hp->sw, dev, hp->pk->uid);
-	return ssp_synsim_span(s, s->net.stream, SSP_SK_NET_DEVICE, t, key,
+	return ssp_synmodel_span(s, s->net.stream, SSP_SK_NET_DEVICE, t, key,
 	    root ? 0 : hp->prev_span, root ? 0 : hp->prev_span);
 }
 
@@ -273,7 +274,7 @@ to_adapter(struct syn *s, struct hop *hp, int64_t t)
 	if (!hp->pk->interesting)
 		s->net.bg_to_nic++;
 	hp->pk->refs++;
-	ssp_synsim_schedule(s, t + s->p->eth_lat, EV_NIC_RX, h->idx, hp->prev_span,
+	ssp_synmodel_schedule(s, t + s->p->eth_lat, EV_NIC_RX, h->idx, hp->prev_span,
 	    hp->pk);
 	hop_free(hp);
 }
@@ -290,13 +291,13 @@ to_cosim(struct syn *s, struct hop *hp, int64_t t)
 	if (out <= t)
 		to_adapter(s, hp, t);
 	else		/* one frame per nanosecond towards each NIC */
-		ssp_synsim_schedule(s, out, EV_NET_OUT, 0, 0, hp);
+		ssp_synmodel_schedule(s, out, EV_NET_OUT, 0, 0, hp);
 }
 
 static void
 bg_ack(struct syn *s, const struct pkt *data, int64_t t)
 {
-	struct pkt *pk = ssp_synsim_pkt_new(s, PK_BG_ACK);
+	struct pkt *pk = ssp_synmodel_pkt_new(s, PK_BG_ACK);
 
 	if (pk == NULL)
 		return;
@@ -314,7 +315,7 @@ bg_ack(struct syn *s, const struct pkt *data, int64_t t)
 	pk->dmac = data->smac;
 	pk->tcpseq = data->tcpseq + BG_MSS;
 	pk->ipid = s->net.ipid[pk->src_dummy]++;
-	ssp_synsim_schedule(s, ceil_ns(t + 2 * US), EV_BG_ACK, 0, 0, pk);
+	ssp_synmodel_schedule(s, ceil_ns(t + 2 * US), EV_BG_ACK, 0, 0, pk);
 }
 
 static void
@@ -372,7 +373,7 @@ bottleneck(struct syn *s, struct hop *hp, int64_t t)
 	deq = l->busy_until > t ? l->busy_until : t;
 	l->busy_until = deq + tx;
 	l->deq[(l->qhead + l->qlen++) % l->qcap] = deq;
-	ssp_synsim_schedule(s, deq, EV_NET_DEQ, (uint32_t)hp->sw, (uint64_t)tx, hp);
+	ssp_synmodel_schedule(s, deq, EV_NET_DEQ, (uint32_t)hp->sw, (uint64_t)tx, hp);
 }
 
 /* Where a packet goes from switch hp->sw, arriving on device from. */
@@ -430,7 +431,7 @@ bg_burst(struct syn *s, unsigned f, int64_t t)
 	int sw;
 
 	for (k = 0; k < BG_BURST; k++) {
-		struct pkt *pk = ssp_synsim_pkt_new(s, PK_BG_TCP);
+		struct pkt *pk = ssp_synmodel_pkt_new(s, PK_BG_TCP);
 		struct hop *hp;
 		unsigned dev;
 
@@ -455,11 +456,11 @@ bg_burst(struct syn *s, unsigned f, int64_t t)
 		nt->bg_packets++;
 		dev = access_dev(s, (int)f, &sw);
 		hp = hop_new(s, pk, sw, dev, 0);
-		ssp_synsim_pkt_put(pk);
+		ssp_synmodel_pkt_put(pk);
 		if (hp == NULL)
 			return;
 		/* back to back on a 10x faster access link */
-		ssp_synsim_schedule(s, ceil_ns(t + (int64_t)k * (int64_t)((double)BG_FRAME *
+		ssp_synmodel_schedule(s, ceil_ns(t + (int64_t)k * (int64_t)((double)BG_FRAME *
 		    8e11 / (double)s->p->bandwidth)), EV_NET_ARRIVE, (uint32_t)sw,
 		    dev, hp);
 	}
@@ -471,7 +472,7 @@ bg_probe(struct syn *s, int64_t t)
 	struct net *nt = &s->net;
 	int d = (int)ssp_synrng_below(&nt->rng, 2 * nt->nflows), sw;
 	int arp = ssp_synrng_chance(&nt->rng, s->p->bg_arp);
-	struct pkt *pk = ssp_synsim_pkt_new(s, arp ? PK_BG_ARP : PK_BG_UDP);
+	struct pkt *pk = ssp_synmodel_pkt_new(s, arp ? PK_BG_ARP : PK_BG_UDP);
 	unsigned dev = access_dev(s, d, &sw);
 	struct hop *hp;
 
@@ -502,9 +503,9 @@ bg_probe(struct syn *s, int64_t t)
 	new_uid(s, pk);
 	nt->bg_packets++;
 	hp = hop_new(s, pk, sw, dev, 0);
-	ssp_synsim_pkt_put(pk);
+	ssp_synmodel_pkt_put(pk);
 	if (hp != NULL)
-		ssp_synsim_schedule(s, ceil_ns(t), EV_NET_ARRIVE, (uint32_t)sw, dev, hp);
+		ssp_synmodel_schedule(s, ceil_ns(t), EV_NET_ARRIVE, (uint32_t)sw, dev, hp);
 }
 
 /* --- events ------------------------------------------------------------- */
@@ -524,7 +525,7 @@ ssp_synnet_event(struct syn *s, const struct sev *ev)
 		new_uid(s, pk);
 		if ((hp = hop_new(s, pk, h->sw, h->dev, pk->tx_span)) == NULL)
 			return;
-		ssp_synsim_pkt_put(pk);	/* the hop holds it now */
+		ssp_synmodel_pkt_put(pk);	/* the hop holds it now */
 		nsline(s, '+', t, h->sw, h->dev, 1, "RxPacketFromAdapter", pk,
 		    H_FROM_ADAPTER);
 		nsline(s, '-', t, h->sw, h->dev, 1, "TxPacketToNetwork", pk,
@@ -535,7 +536,7 @@ ssp_synnet_event(struct syn *s, const struct sev *ev)
 	}
 	case EV_NET_DEQ:
 		nsline(s, '-', t, hp->sw, 1, 0, "TxQueue/Dequeue", hp->pk, H_INSIDE);
-		ssp_synsim_schedule(s, ceil_ns(t + (int64_t)ev->a + s->p->net_lat),
+		ssp_synmodel_schedule(s, ceil_ns(t + (int64_t)ev->a + s->p->net_lat),
 		    EV_NET_ARRIVE, (uint32_t)!hp->sw, 1, hp);
 		break;
 	case EV_NET_ARRIVE:	/* on device ev->a of switch ev->who */
@@ -556,14 +557,14 @@ ssp_synnet_event(struct syn *s, const struct sev *ev)
 		if (s->ending && t > s->end)
 			break;
 		bg_burst(s, ev->who, t);
-		ssp_synsim_schedule(s, ceil_ns(t + ssp_synrng_exp(&nt->rng,
+		ssp_synmodel_schedule(s, ceil_ns(t + ssp_synrng_exp(&nt->rng,
 		    (double)nt->burst_mean)), EV_BG_BURST, ev->who, 0, NULL);
 		break;
 	case EV_BG_PROBE:
 		if (s->ending && t > s->end)
 			break;
 		bg_probe(s, t);
-		ssp_synsim_schedule(s, ceil_ns(t + ssp_synrng_exp(&nt->rng,
+		ssp_synmodel_schedule(s, ceil_ns(t + ssp_synrng_exp(&nt->rng,
 		    (double)nt->burst_mean / (s->p->bg_to_host * nt->nflows))),
 		    EV_BG_PROBE, 0, 0, NULL);
 		break;
@@ -575,9 +576,9 @@ ssp_synnet_event(struct syn *s, const struct sev *ev)
 		new_uid(s, pk);
 		nt->bg_packets++;
 		hp = hop_new(s, pk, sw, dev, 0);
-		ssp_synsim_pkt_put(pk);
+		ssp_synmodel_pkt_put(pk);
 		if (hp != NULL)
-			ssp_synsim_schedule(s, t + 1 * US, EV_NET_ARRIVE, (uint32_t)sw,
+			ssp_synmodel_schedule(s, t + 1 * US, EV_NET_ARRIVE, (uint32_t)sw,
 			    dev, hp);
 		break;
 	}
@@ -629,10 +630,10 @@ ssp_synnet_start_bg(struct syn *s)
 	if (s->p->bg_load <= 0)
 		return;
 	for (f = 0; f < nt->nflows; f++)
-		ssp_synsim_schedule(s, ceil_ns(s->t0 / 2 + ssp_synrng_exp(&nt->rng,
+		ssp_synmodel_schedule(s, ceil_ns(s->t0 / 2 + ssp_synrng_exp(&nt->rng,
 		    (double)nt->burst_mean)), EV_BG_BURST, f, 0, NULL);
 	if (s->p->bg_to_host > 0)
-		ssp_synsim_schedule(s, ceil_ns(s->t0 / 2 + ssp_synrng_exp(&nt->rng,
+		ssp_synmodel_schedule(s, ceil_ns(s->t0 / 2 + ssp_synrng_exp(&nt->rng,
 		    (double)nt->burst_mean / (s->p->bg_to_host * nt->nflows))),
 		    EV_BG_PROBE, 0, 0, NULL);
 }

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "synth/synint.h"
+#include "synth/synhost.h"
+#include "synth/synnic.h"
 
 #define NS 1000LL
 
@@ -218,11 +219,11 @@ dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
 		nend(n, p, i == 0 ? SSP_EV_NIC_DMA_ISSUE : SSP_EV_NIC_DMA_EXEC);
 	}
 	snprintf(key, sizeof(key), "0x%" PRIx64, op->ptr);
-	op->span = ssp_synsim_span(s, n->stream, SSP_SK_NIC_DMA, t, key, cause,
+	op->span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_DMA, t, key, cause,
 	    n->last_cause);
 	if (write)
 		dma_data(n, t, data, len);
-	ssp_synsim_schedule(s, t + s->p->pcie_lat, EV_HOST_DMA, n->h->idx, 0, op);
+	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_DMA, n->h->idx, 0, op);
 	return op;
 }
 
@@ -235,9 +236,9 @@ irq_fire(struct syn *s, struct nic *n, int64_t t)
 	p = ssp_synlog_put_str(p, "issue MSI-X interrupt vec ");
 	p = ssp_synlog_put_u64(p, RX_VEC);
 	nend(n, p, SSP_EV_NIC_MSIX);
-	span = ssp_synsim_span(s, n->stream, SSP_SK_NIC_MSIX, t, "1", n->irq_cause,
+	span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_MSIX, t, "1", n->irq_cause,
 	    n->last_cause);
-	ssp_synsim_schedule(s, t + s->p->pcie_lat, EV_HOST_MSIX, n->h->idx, span,
+	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_MSIX, n->h->idx, span,
 	    NULL);
 	n->irq_last = t;
 	n->irq_sched = 0;
@@ -262,7 +263,7 @@ irq_request(struct syn *s, struct nic *n, int64_t t, uint64_t cause)
 		return;
 	}
 	n->irq_sched = 1;
-	ssp_synsim_schedule(s, at, EV_NIC_IRQ, n->idx, 0, NULL);
+	ssp_synmodel_schedule(s, at, EV_NIC_IRQ, n->idx, 0, NULL);
 }
 
 static void
@@ -306,7 +307,7 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 		nend(n, p, SSP_EV_NIC_WR);
 	}
 	snprintf(key, sizeof(key), "0x%x", m->off);
-	span = ssp_synsim_span(s, n->stream, SSP_SK_NIC_MMIO, t, key, m->span,
+	span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_MMIO, t, key, m->span,
 	    m->span);
 	if (m->write) {
 		n->last_cause = span;
@@ -322,7 +323,7 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 		}
 	}
 	if (!m->write || !m->posted)
-		ssp_synsim_schedule(s, t + s->p->pcie_lat, EV_HOST_MMIO_DONE,
+		ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_MMIO_DONE,
 		    n->h->idx, 0, m);
 	else
 		free(m);
@@ -353,10 +354,10 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		p = ssp_synlog_put_str(p, "eth tx: len ");
 		p = ssp_synlog_put_u64(p, pk->frame);
 		nend(n, p, SSP_EV_NIC_TX);
-		pk->tx_span = ssp_synsim_span(s, n->stream, SSP_SK_NIC_TX, t, "",
+		pk->tx_span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_TX, t, "",
 		    op->cause, n->last_cause);
 		/* ns-3 runs on nanoseconds */
-		ssp_synsim_schedule(s, (t + s->p->eth_lat + NS - 1) / NS * NS,
+		ssp_synmodel_schedule(s, (t + s->p->eth_lat + NS - 1) / NS * NS,
 		    EV_NET_IN, n->idx, 0, pk);
 		desc_bytes(d, 16, pk->frame, n->tx_idx);
 		dma_issue(s, n, t, 1, n->tx_ring + 16ull * n->tx_idx, 16,
@@ -395,7 +396,7 @@ eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 	p = ssp_synlog_put_str(p, "eth rx: port 0 len ");
 	p = ssp_synlog_put_u64(p, pk->frame);
 	nend(n, p, SSP_EV_NIC_RX);
-	rx.span = ssp_synsim_span(s, n->stream, SSP_SK_NIC_RX, t, "", from, from);
+	rx.span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_RX, t, "", from, from);
 	rx.ts = t;
 	rx.kind = pk->kind;
 	rx.req = pk->req;
@@ -405,7 +406,7 @@ eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 	if ((rw = calloc(1, sizeof(*rw))) == NULL) {
 		s->failed = 1;
 		ssp_err_set(&s->err, SSP_ERR_NOMEM, 0, "out of memory");
-		ssp_synsim_pkt_put(pk);
+		ssp_synmodel_pkt_put(pk);
 		return;
 	}
 	rw->span = rx.span;
@@ -417,7 +418,7 @@ eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 	desc_bytes(d, 32, len, n->rx_idx);
 	dma_issue(s, n, t, 1, n->rx_ring + 32ull * n->rx_idx, 32, rx.span,
 	    DC_RX_DESC, NULL, rw, d);
-	ssp_synsim_pkt_put(pk);
+	ssp_synmodel_pkt_put(pk);
 }
 
 void
@@ -487,7 +488,7 @@ ssp_synnic_start(struct syn *s, struct nic *n)
 	ninfo(n, buf);
 	snprintf(buf, sizeof(buf), "%ssync_pci=1 sync_eth=1", info_pfx(n));
 	ninfo(n, buf);
-	ssp_synsim_schedule(s, s->t0 + (int64_t)ssp_synrng_below(&n->rng,
+	ssp_synmodel_schedule(s, s->t0 + (int64_t)ssp_synrng_below(&n->rng,
 	    (uint64_t)s->t0), EV_NIC_INFO, n->idx, 0, NULL);
 }
 

@@ -1,8 +1,9 @@
 /*
- * The scenario driver: parameters, the event queue, rounds of requests,
- * the output directory (logs, topology, symbol tables, rules, truth,
- * commands) and the two passes (a dry run that measures the logs when
- * they must be padded to a size, then the real one).
+ * The scenario driver: rounds of requests, the event loop that hands each
+ * event to the host, NIC or network, the output directory (logs, topology,
+ * symbol tables, rules, truth, commands) and the two passes (a dry run
+ * that measures the logs when they must be padded to a size, then the
+ * real one).
  */
 #include <csv.h>
 #include <errno.h>
@@ -16,290 +17,29 @@
 
 #include "base/clock.h"
 #include "synth/syndata.h"
-#include "synth/synint.h"
+#include "synth/synhost.h"
+#include "synth/synmodel.h"
+#include "synth/synnet.h"
+#include "synth/synnic.h"
+#include "synth/synsim.h"
 
-#define PS_NS 1000LL
 #define PS_US 1000000LL
 #define PS_MS 1000000000LL
 #define START_PS PS_MS		/* requests start 1 ms into the run */
-#define TAIL_PS (20 * PS_US)	/* run on after the last response */
-
-void
-ssp_synsim_defaults(struct ssp_synsim_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->hosts = 2;
-	p->servers = 1;
-	p->requests = 100;
-	p->concurrency = 1;
-	p->req_size = 64;
-	p->resp_size = 1024;
-	p->interval = 50 * PS_US;
-	p->pcie_lat = 500 * PS_NS;
-	p->eth_lat = 500 * PS_NS;
-	p->net_lat = 1 * PS_US;
-	p->bandwidth = 10000000000ull;
-	p->queue_limit = 64;
-	p->bg_load = 0.3;
-	p->bg_flows = 2;
-	p->bg_to_host = 0.05;
-	p->bg_arp = 0.3;
-	p->nonposted = 0.05;
-	p->housekeeping = 1.0;
-	p->itr = 0;
-	p->sync_interval = 500 * PS_NS;
-	p->seed = 1;
-	p->exec_rate = 10;
-}
-
-static const char *const nicbm_dialects[] = { "upstream", "columbo",
-	"sigcomm22" };
-
-int
-ssp_synsim_nicbm_dialect(const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < sizeof(nicbm_dialects) / sizeof(nicbm_dialects[0]); i++)
-		if (strcmp(name, nicbm_dialects[i]) == 0)
-			return (int)i;
-	return -1;
-}
-
-const char *
-ssp_synsim_nicbm_dialect_name(enum ssp_synsim_nicbm d)
-{
-	return (unsigned)d < sizeof(nicbm_dialects) / sizeof(nicbm_dialects[0]) ?
-	    nicbm_dialects[d] : "?";
-}
-
-int
-ssp_synsim_gem5_dialect(const char *list, unsigned *bits)
-{
-	const char *p = list;
-
-	*bits = 0;
-	for (;;) {
-		size_t n = strcspn(p, ",");
-
-		if (n == 7 && strncmp(p, "current", 7) == 0)
-			;
-		else if (n == 7 && strncmp(p, "fmtflag", 7) == 0)
-			*bits |= SSP_SYN_G5_FMTFLAG;
-		else if (n == 8 && strncmp(p, "noposted", 8) == 0)
-			*bits |= SSP_SYN_G5_NOPOSTED;
-		else if (n == 5 && strncmp(p, "nobar", 5) == 0)
-			*bits |= SSP_SYN_G5_NOBAR;
-		else
-			return -1;
-		if (p[n] == '\0')
-			return 0;
-		p += n + 1;
-	}
-}
-
-int
-ssp_synsim_check(const struct ssp_synsim_params *p, struct ssp_err *e)
-{
-	if (p->hosts < 2 || p->hosts > 200)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--hosts %u: want 2..200",
-		    p->hosts);
-	if (p->servers < 1 || p->servers >= p->hosts)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--servers %u: want "
-		    "1..%u (at least one client)", p->servers, p->hosts - 1);
-	if (p->concurrency < 1 || p->concurrency > p->hosts - p->servers)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--concurrency %u: want "
-		    "1..%u (the number of clients)", p->concurrency,
-		    p->hosts - p->servers);
-	if (p->requests > 10000000)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--requests %u: at most "
-		    "10000000", p->requests);
-	if (p->req_size < 1 || p->req_size > 1472 || p->resp_size < 1 ||
-	    p->resp_size > 1472)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "payload sizes must be "
-		    "1..1472 bytes (one Ethernet frame)");
-	if (p->pcie_lat < PS_NS || p->eth_lat < PS_NS || p->net_lat < 0)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "link latencies must be "
-		    "at least 1ns (SimBricks links have latency > 0)");
-	if (p->interval < PS_US)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--interval must be at "
-		    "least 1us");
-	if (p->bandwidth < 1000000 || p->bandwidth > 1000000000000ull)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bandwidth must be "
-		    "1Mbps..1Tbps");
-	if (p->bg_load < 0 || p->bg_load > 0.95)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bg-load must be "
-		    "0..0.95");
-	if (p->bg_to_host < 0 || p->bg_to_host > 1 || p->nonposted < 0 ||
-	    p->nonposted > 1 || p->bg_arp < 0 || p->bg_arp > 1)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "fractions must be 0..1");
-	if (p->housekeeping < 0 || p->housekeeping > 100)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--housekeeping must be "
-		    "0..100");
-	if (p->bg_flows > 64 || (p->bg_load > 0 && p->bg_flows == 0))
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bg-flows must be 1..64 "
-		    "with background load");
-	if (p->sync_interval < 10 * PS_NS)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--sync-interval must be "
-		    "at least 10ns");
-	if (p->exec_rate < 0 || p->exec_rate > 1e6)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--exec-rate must be "
-		    "0..1000000 lines per us");
-	if (p->ckpt_offset < 0 || p->restart_at < 0 || p->itr < 0)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "times must not be "
-		    "negative");
-	return SSP_OK;
-}
-
-static const char *skip_names[SSP_SYNSKIP_N] = { "exec", "microop",
-	"nopfence", "fault", "sbother", "nicinfo", "dmadata" };
-
-const char *
-ssp_synsim_skip_name(unsigned reason)
-{
-	return reason < SSP_SYNSKIP_N ? skip_names[reason] : "?";
-}
-
-/* --- event queue: binary min-heap on (t, seq) ------------------------- */
-
-static int
-ev_less(const struct sev *a, const struct sev *b)
-{
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
-void
-ssp_synsim_schedule(struct syn *s, int64_t t, uint32_t type, uint32_t who,
-    uint64_t a, void *p)
-{
-	struct sev ev = { t, s->seq++, type, who, a, p };
-	size_t i;
-
-	if (t < s->now)		/* never into the past */
-		ev.t = s->now;
-	if (s->nheap == s->capheap) {
-		size_t cap = s->capheap ? s->capheap * 2 : 1024;
-		struct sev *h = realloc(s->heap, cap * sizeof(*h));
-
-		if (h == NULL) {
-			s->failed = 1;
-			ssp_err_set(&s->err, SSP_ERR_NOMEM, 0, "out of memory");
-			return;
-		}
-		s->heap = h;
-		s->capheap = cap;
-	}
-	i = s->nheap++;
-	while (i > 0 && ev_less(&ev, &s->heap[(i - 1) / 2])) {
-		s->heap[i] = s->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	s->heap[i] = ev;
-}
-
-static int
-ev_pop(struct syn *s, struct sev *out)
-{
-	struct sev last;
-	size_t i = 0, c;
-
-	if (s->nheap == 0)
-		return 0;
-	*out = s->heap[0];
-	last = s->heap[--s->nheap];
-	while ((c = 2 * i + 1) < s->nheap) {
-		if (c + 1 < s->nheap && ev_less(&s->heap[c + 1], &s->heap[c]))
-			c++;
-		if (!ev_less(&s->heap[c], &last))
-			break;
-		s->heap[i] = s->heap[c];
-		i = c;
-	}
-	s->heap[i] = last;
-	return 1;
-}
-
-/* --- helpers for the model --------------------------------------------- */
-
-uint64_t
-ssp_synsim_span(struct syn *s, unsigned stream, unsigned kind, int64_t start,
-    const char *key, uint64_t parent, uint64_t rule_parent)
-{
-	return ssp_syntruth_span(s->truth, stream, s->stream_names[stream], kind,
-	    start, key, parent, NULL, 0, rule_parent == parent ? 0 :
-	    rule_parent == 0 ? SSP_TRUTH_RULE_ROOT : rule_parent);
-}
-
-uint64_t
-ssp_synsim_span_links(struct syn *s, unsigned stream, unsigned kind,
-    int64_t start, const char *key, uint64_t parent, const uint64_t *links,
-    size_t nlinks)
-{
-	return ssp_syntruth_span(s->truth, stream, s->stream_names[stream], kind,
-	    start, key, parent, links, nlinks, 0);
-}
-
-const struct ssp_synsym *
-ssp_synsim_fn(struct syn *s, const char *name)
-{
-	const struct ssp_synsym *f = ssp_synsym_find(s->syms, name);
-
-	if (f == NULL && !s->failed) {	/* a bug in the scripts */
-		s->failed = 1;
-		ssp_err_set(&s->err, SSP_ERR_INVAL, 0, "internal: no symbol %s",
-		    name);
-	}
-	return f;
-}
-
-struct pkt *
-ssp_synsim_pkt_new(struct syn *s, enum pkt_kind kind)
-{
-	struct pkt *pk = calloc(1, sizeof(*pk));
-
-	if (pk == NULL) {
-		s->failed = 1;
-		ssp_err_set(&s->err, SSP_ERR_NOMEM, 0, "out of memory");
-		return NULL;
-	}
-	pk->kind = kind;
-	pk->refs = 1;
-	pk->src_host = pk->dst_host = pk->src_dummy = pk->dst_dummy = -1;
-	return pk;
-}
-
-void
-ssp_synsim_pkt_put(struct pkt *pk)
-{
-	if (pk != NULL && --pk->refs <= 0)
-		free(pk);
-}
-
-void
-ssp_synsim_request_done(struct syn *s, unsigned req, int64_t t)
-{
-	if (req >= s->nreqs || s->reqs[req].t_done != 0)
-		return;
-	s->reqs[req].t_done = t;
-	if (++s->reqs_done == s->nreqs && !s->ending) {
-		s->ending = 1;
-		s->end = t + TAIL_PS;
-	}
-}
 
 /* --- rounds ------------------------------------------------------------- */
 
 static void
 round_start(struct syn *s, int64_t t)
 {
-	const struct ssp_synsim_params *p = s->p;
+	const struct ssp_synparams *p = s->p;
 	unsigned r = s->rounds_sent++, k;
 	unsigned server = r % s->nservers;
 
 	for (k = 0; k < p->concurrency && s->reqs_sent < s->nreqs; k++) {
 		unsigned c = s->nservers + (r * p->concurrency + k) % s->nclients;
 		struct host *ch = &s->hosts[c], *sh = &s->hosts[server];
-		struct pkt *pk = ssp_synsim_pkt_new(s, PK_REQ);
+		struct pkt *pk = ssp_synmodel_pkt_new(s, PK_REQ);
 		unsigned q = s->reqs_sent++;
 
 		if (pk == NULL)
@@ -318,7 +58,7 @@ round_start(struct syn *s, int64_t t)
 		ssp_synhost_task(s, ch, TK_SEND, pk);
 	}
 	if (s->reqs_sent < s->nreqs)
-		ssp_synsim_schedule(s, t + p->interval +
+		ssp_synmodel_schedule(s, t + p->interval +
 		    ssp_synrng_range(&s->rng, 0, p->interval / 4), EV_ROUND, 0, 0,
 		    NULL);
 }
@@ -514,7 +254,7 @@ free_syn(struct syn *s)
 
 	for (i = 0; i < s->nheap; i++)	/* packets still in flight */
 		if (s->heap[i].type == EV_HOST_TASK && s->heap[i].p != NULL)
-			ssp_synsim_pkt_put(s->heap[i].p);
+			ssp_synmodel_pkt_put(s->heap[i].p);
 	free(s->heap);
 	if (s->hosts != NULL)
 		for (i = 0; i < s->nhosts; i++)
@@ -537,7 +277,7 @@ free_syn(struct syn *s)
 static int
 setup(struct syn *s, const char *dir, struct ssp_err *e)
 {
-	const struct ssp_synsim_params *p = s->p;
+	const struct ssp_synparams *p = s->p;
 	char file[128], path[4096];
 	unsigned i, nsw[2] = { 0, 0 };
 	int r;
@@ -557,8 +297,8 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	if (s->hosts == NULL || s->nics == NULL || s->reqs == NULL ||
 	    s->stream_names == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	s->fn_entry = ssp_synsim_fn(s, "entry_SYSCALL_64");
-	s->fn_error_entry = ssp_synsim_fn(s, "error_entry");
+	s->fn_entry = ssp_synmodel_fn(s, "entry_SYSCALL_64");
+	s->fn_error_entry = ssp_synmodel_fn(s, "error_entry");
 	s->lbl_safe_stack = ssp_synsym_label(s->syms,
 	    "entry_SYSCALL_64_safe_stack");
 	if (s->lbl_safe_stack == NULL)
@@ -712,7 +452,7 @@ run_once(struct syn *s, const char *dir, const double *density,
 		ssp_syngem5_density(&s->hosts[i].g, density != NULL &&
 		    density[i] >= 0 ? density[i] : s->p->exec_rate);
 	if (s->nreqs > 0)
-		ssp_synsim_schedule(s, s->t0, EV_ROUND, 0, 0, NULL);
+		ssp_synmodel_schedule(s, s->t0, EV_ROUND, 0, 0, NULL);
 	else {
 		s->ending = 1;
 		s->end = s->t0 + TAIL_PS;
@@ -721,8 +461,8 @@ run_once(struct syn *s, const char *dir, const double *density,
 		ssp_synnic_start(s, &s->nics[i]);
 	ssp_synnet_start_bg(s);
 	if (s->p->restart_at > 0 && !s->dry)
-		ssp_synsim_schedule(s, s->p->restart_at, EV_RESTART, 0, 0, NULL);
-	while (!s->failed && ev_pop(s, &ev)) {
+		ssp_synmodel_schedule(s, s->p->restart_at, EV_RESTART, 0, 0, NULL);
+	while (!s->failed && ssp_synmodel_pop(s, &ev)) {
 		/* periodic work stops at the end: its events left in the queue
 		 * do nothing and must not move the clock (and the end) on */
 		if (s->ending && ev.t > s->end && (ev.type == EV_HOST_HOUSE ||
@@ -767,7 +507,7 @@ close_logs(struct syn *s, struct ssp_err *e)
 }
 
 int
-ssp_synsim_run(const struct ssp_synsim_params *p, const char *outdir,
+ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
     struct ssp_synsim_result *res, struct ssp_err *e)
 {
 	struct syn s;
@@ -781,7 +521,7 @@ ssp_synsim_run(const struct ssp_synsim_params *p, const char *outdir,
 
 	if (res != NULL)
 		memset(res, 0, sizeof(*res));
-	if ((r = ssp_synsim_check(p, e)) != SSP_OK)
+	if ((r = ssp_synparams_check(p, e)) != SSP_OK)
 		return r;
 	if (mkdir(outdir, 0777) != 0 && errno != EEXIST)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", outdir,

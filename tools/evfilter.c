@@ -285,7 +285,7 @@ main(int argc, char **argv)
 		/* After damaged input, keep what came before it, but leave the
 		 * output without its end block so readers downstream see the
 		 * damage too.  After a failed write there is nothing to save. */
-		if (got == SSP_FILTER_EREAD && ssp_rec_wr_flush(w, &e) != SSP_OK)
+		if (got != SSP_FILTER_EWRITE && ssp_rec_wr_flush(w, &e) != SSP_OK)
 			warnx("%s", e.msg);
 		ssp_rec_wr_abort(w);
 	} else if (ssp_rec_wr_close(w, &e) != SSP_OK) {

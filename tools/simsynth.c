@@ -161,7 +161,7 @@ print_stats(const struct ssp_synsim_result *r, int zlevel)
 		    l->file, l->io.bytes, l->io.lines, ev);
 		for (k = 0; k < SSP_SYNSKIP_N; k++)
 			if (l->nskip[k] > 0)
-				fprintf(stderr, " %s=%" PRIu64, ssp_synsim_skip_name(k),
+				fprintf(stderr, " %s=%" PRIu64, ssp_synlog_skip_name(k),
 				    l->nskip[k]);
 		if (l->glued > 0)
 			fprintf(stderr, " (glued=%" PRIu64 ")", l->glued);
@@ -238,7 +238,7 @@ main(int argc, char **argv)
 		{ "zstd-level", required_argument, NULL, O_ZLEVEL },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	struct ssp_synsim_result res;
 	struct ssp_err e = { 0 };
 	char cmdline[2048], o[40];
@@ -246,7 +246,7 @@ main(int argc, char **argv)
 	size_t n = 0;
 	int ch, stats = 0, i, li = -1;
 
-	ssp_synsim_defaults(&p);
+	ssp_synparams_defaults(&p);
 	while ((ch = getopt_long(argc, argv, "c:H:hn:s:Vvz", longopts,
 	    &li)) != -1) {
 		/* the option's name, for messages */
@@ -279,7 +279,8 @@ main(int argc, char **argv)
 		case O_ETH_LAT: p.eth_lat = tm(o, optarg); break;
 		case O_EXEC_RATE: p.exec_rate = frac(o, optarg, 1e6); break;
 		case O_GEM5_DIALECT:
-			if (ssp_synsim_gem5_dialect(optarg, &p.gem5_dialect) != 0)
+			if (ssp_synparams_gem5_dialect(optarg, &p.gem5_dialect) !=
+			    SSP_OK)
 				bad(o, optarg, "want a comma-separated list of "
 				    "current, fmtflag, noposted, nobar");
 			break;
@@ -292,9 +293,9 @@ main(int argc, char **argv)
 		case O_ITR: p.itr = tm(o, optarg); break;
 		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
 		case O_NICBM_DIALECT:
-			if ((i = ssp_synsim_nicbm_dialect(optarg)) < 0)
+			if (ssp_synparams_nicbm_dialect(optarg, &p.nicbm_dialect) !=
+			    SSP_OK)
 				bad(o, optarg, "want upstream, columbo or sigcomm22");
-			p.nicbm_dialect = (enum ssp_synsim_nicbm)i;
 			break;
 		case O_NONPOSTED: p.nonposted = frac(o, optarg, 1); break;
 		case O_PACE:
@@ -319,7 +320,7 @@ main(int argc, char **argv)
 			warnx("too many arguments");
 		usage(SSP_EXIT_USAGE);
 	}
-	if (ssp_synsim_check(&p, &e) != SSP_OK) {
+	if (ssp_synparams_check(&p, &e) != SSP_OK) {
 		warnx("%s", e.msg);
 		usage(SSP_EXIT_USAGE);
 	}

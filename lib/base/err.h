@@ -1,4 +1,12 @@
-/* Status codes and the error record the library fills instead of printing. */
+/*
+ * Status codes and the error record the library fills instead of printing.
+ *
+ * Public functions return an enum ssp_status (SSP_OK or a positive
+ * SSP_ERR_*), or, where they deliver the next item or some bytes, a count
+ * (records, blocks, bytes; 0 = the end, or a documented kind of item) and
+ * on an error the negated status (-SSP_ERR_*): "if (n < 0) return -n;".
+ * The error record, when given, is filled either way.
+ */
 #ifndef SSP_ERR_H
 #define SSP_ERR_H
 

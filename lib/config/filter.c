@@ -736,9 +736,9 @@ ssp_filter_funcs(struct ssp_filter *f, struct ssp_in *in, int whitelist,
 			buf = nb;
 		}
 		got = ssp_in_read(in, buf + len, cap - len, e);
-		if (got < 0) {
+		if (got < 0) {	/* -status */
 			free(buf);
-			return e != NULL ? e->code : SSP_ERR_IO;
+			return (int)-got;
 		}
 		len += (size_t)got;
 	} while (got > 0);
@@ -1091,7 +1091,7 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rec_rd *rr, struct ssp_rec_wr *w
 		n = ssp_rec_rd_next_batch(rr, batch, max - done < BATCH ?
 		    (unsigned)(max - done) : BATCH, e);
 		if (n <= 0)
-			return n == 0 ? 0 : SSP_FILTER_EREAD;
+			return n;	/* 0 or -status */
 		done += (uint64_t)n;
 		st->in += (uint64_t)n;
 		nk = 0;
@@ -1135,5 +1135,5 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rec_rd *rr, struct ssp_rec_wr *w
 	}
 	return 1;
 fail:	/* only a failed write makes the output unusable */
-	return e->code == SSP_ERR_IO ? SSP_FILTER_EWRITE : SSP_FILTER_EREAD;
+	return e->code == SSP_ERR_IO ? SSP_FILTER_EWRITE : -e->code;
 }

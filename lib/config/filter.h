@@ -114,13 +114,15 @@ struct ssp_filter_stats {
 	uint64_t dropped[SSP_FR_NREASONS];	/* [SSP_FR_KEEP] unused */
 };
 
-#define SSP_FILTER_EREAD  (-1)	/* the input is damaged or does not fit */
-#define SSP_FILTER_EWRITE (-2)	/* writing failed: the output is unusable */
+/* ssp_filter_run: writing failed, the output is unusable (below every
+ * -status; e says why) */
+#define SSP_FILTER_EWRITE (-0x100)
 
 /*
  * Filter up to max events from rr into w (opened with
  * ssp_filter_writer_open), adding to st.  1: more may follow, 0: end of
- * the input, SSP_FILTER_EREAD or SSP_FILTER_EWRITE with e (not NULL) set.
+ * the input; with e (not NULL) set, -status when the input is damaged or
+ * does not fit (what was kept so far is good), or SSP_FILTER_EWRITE.
  * The loop tools run; ssp_filter_check and ssp_filter_copy do the same
  * per event.
  */

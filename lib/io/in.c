@@ -200,7 +200,7 @@ stop_requested(const struct ssp_in *in)
 /*
  * Wait up to one tick for the follow-mode input to become readable: 1 to
  * read again (data, a writer that hung up, a stop to honour), SSP_IN_IDLE
- * when the tick passed, SSP_IN_ERROR.
+ * when the tick passed, -SSP_ERR_IO.
  */
 static ssize_t
 follow_wait(struct ssp_in *in, struct ssp_err *e)
@@ -221,8 +221,8 @@ follow_wait(struct ssp_in *in, struct ssp_err *e)
 		pfd.revents = 0;
 		r = poll(&pfd, 1, (int)in->follow.tick_ms);
 		if (r < 0 && errno != EINTR)
-			return ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: poll: %s",
-			    in->name, strerror(errno)), SSP_IN_ERROR;
+			return -ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: poll: %s",
+			    in->name, strerror(errno));
 		/* A hang-up on a descriptor opened with no writer means a
 		 * writer came and went (possibly without writing). */
 		if (r > 0 && (pfd.revents & POLLHUP))
@@ -252,9 +252,8 @@ follow_reopen(struct ssp_in *in, struct ssp_err *e)
 	 * nothing written in between is lost. */
 	fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
-		ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: reopen: %s", in->name,
-		    strerror(errno));
-		return SSP_IN_ERROR;
+		return -ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: reopen: %s",
+		    in->name, strerror(errno));
 	}
 	close(in->fd);
 	in->fd = fd;
@@ -278,8 +277,8 @@ raw_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 		r = in->fn(in->fnctx, buf, n);
 		if (r > 0)
 			in->rawpos += (uint64_t)r;
-		else if (r == SSP_IN_ERROR)
-			ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: read error",
+		else if (r < 0 && r != SSP_IN_IDLE && r != SSP_IN_BREAK)
+			r = -ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: read error",
 			    in->name);
 		return r;
 	}
@@ -305,9 +304,8 @@ raw_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 		if (r < 0 && errno == EINTR)
 			continue;	/* a stop is checked above */
 		if (r < 0 && (errno != EAGAIN || !follow)) {
-			ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: read: %s",
+			return -ssp_err_set(e, SSP_ERR_IO, in->pos, "%s: read: %s",
 			    in->name, strerror(errno));
-			return SSP_IN_ERROR;
 		}
 		if (!follow || in->stopping)
 			return SSP_IN_EOF;
@@ -393,18 +391,16 @@ zstd_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 		in->zret = ZSTD_decompressStream(in->zds, &out, &zin);
 		in->rawoff = zin.pos;
 		if (ZSTD_isError(in->zret)) {
-			ssp_err_set(e, SSP_ERR_FORMAT, in->pos, "%s: zstd: %s "
-			    "(compressed offset %llu)", in->name,
+			return -ssp_err_set(e, SSP_ERR_FORMAT, in->pos, "%s: zstd: "
+			    "%s (compressed offset %llu)", in->name,
 			    ZSTD_getErrorName(in->zret),
 			    (unsigned long long)(in->rawpos - (in->rawlen - in->rawoff)));
-			return SSP_IN_ERROR;
 		}
 	}
 	if (out.pos == 0 && in->zret != 0) {
-		ssp_err_set(e, SSP_ERR_TRUNCATED, in->pos,
+		return -ssp_err_set(e, SSP_ERR_TRUNCATED, in->pos,
 		    "%s: truncated zstd frame after %llu compressed bytes",
 		    in->name, (unsigned long long)in->rawpos);
-		return SSP_IN_ERROR;
 	}
 	in->pos += out.pos;
 	return (ssize_t)out.pos;
@@ -436,8 +432,8 @@ ssp_in_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 		}
 		in->flags &= ~SSP_IN_ZSTD_AUTO;
 		if (in->pendlen == 4 && is_zstd_magic(in->pend)) {
-			if (zstd_start(in, e) != SSP_OK)
-				return SSP_IN_ERROR;
+			if ((r = zstd_start(in, e)) != SSP_OK)
+				return -r;
 			memcpy(in->raw, in->pend, 4);
 			in->rawlen = 4;
 			in->pendlen = 0;

@@ -18,11 +18,11 @@ struct ssp_in;
 #define SSP_IN_ZSTD_AUTO 0x1	/* decompress when the input starts with a zstd frame */
 #define SSP_IN_FOLLOW    0x2	/* see struct ssp_follow */
 
-/* ssp_in_read results besides a byte count */
+/* ssp_in_read results besides a byte count (> 0) and an error (a negated
+ * ssp_status, -SSP_ERR_*); the follow-mode ones lie below every -status. */
 #define SSP_IN_EOF     0
-#define SSP_IN_ERROR (-1)
-#define SSP_IN_IDLE  (-2)	/* follow mode: nothing arrived for tick_ms */
-#define SSP_IN_BREAK (-3)	/* follow mode: the pipe's writer went away and was reopened */
+#define SSP_IN_IDLE  (-0x100)	/* follow mode: nothing arrived for tick_ms */
+#define SSP_IN_BREAK (-0x101)	/* follow mode: the pipe's writer went away and was reopened */
 
 /*
  * Follow mode keeps reading across the end of input: a named pipe is
@@ -54,16 +54,17 @@ int ssp_in_fdopen(struct ssp_in **inp, int fd, const char *name, int flags,
     struct ssp_err *e);
 /*
  * Adopt a function instead of a descriptor (tests, fuzzing): fn(ctx, buf,
- * n) returns like ssp_in_read (bytes, SSP_IN_EOF, SSP_IN_ERROR, and with
+ * n) returns like ssp_in_read (bytes, SSP_IN_EOF, -SSP_ERR_IO, and with
  * SSP_IN_FOLLOW also SSP_IN_IDLE and SSP_IN_BREAK), never more than n.
  */
 typedef ssize_t ssp_in_readfn(void *ctx, void *buf, size_t n);
 int ssp_in_fnopen(struct ssp_in **inp, ssp_in_readfn *fn, void *ctx,
     const char *name, int flags, struct ssp_err *e);
-/* Read up to n bytes: >0 bytes, SSP_IN_EOF, SSP_IN_ERROR (e set), or in
- * follow mode SSP_IN_IDLE / SSP_IN_BREAK. */
+/* Read up to n bytes: >0 bytes, SSP_IN_EOF, -status on an error (e set),
+ * or in follow mode SSP_IN_IDLE / SSP_IN_BREAK. */
 ssize_t ssp_in_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e);
-/* Read exactly n bytes unless the input ends: returns bytes read. */
+/* Read exactly n bytes unless the input ends: returns bytes read, or
+ * -status on an error (e set). */
 ssize_t ssp_in_read_full(struct ssp_in *in, void *buf, size_t n,
     struct ssp_err *e);
 const char *ssp_in_name(const struct ssp_in *in);

@@ -123,7 +123,7 @@ ssp_lines_next(struct ssp_lines *l, char **line, size_t *len, struct ssp_err *e)
 		} else if (r == SSP_IN_IDLE) {
 			return SSP_LINE_IDLE;
 		} else {
-			return SSP_LINE_ERR;
+			return (int)r;	/* -status */
 		}
 	}
 }

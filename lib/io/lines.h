@@ -19,11 +19,11 @@ struct ssp_lines;
  * of it up to its newline is dropped. */
 #define SSP_LINES_MAX (1024 * 1024)
 
-/* ssp_lines_next results */
+/* ssp_lines_next results; an error is a negated ssp_status (-SSP_ERR_*,
+ * e set), SSP_LINE_IDLE lies below every -status. */
 #define SSP_LINE      1
 #define SSP_LINE_EOF  0
-#define SSP_LINE_ERR  (-1)
-#define SSP_LINE_IDLE (-2)	/* follow mode: no data for a while */
+#define SSP_LINE_IDLE (-0x100)	/* follow mode: no data for a while */
 
 int ssp_lines_open(struct ssp_lines **lp, struct ssp_in *in, struct ssp_err *e);
 int ssp_lines_next(struct ssp_lines *l, char **line, size_t *len,

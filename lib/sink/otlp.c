@@ -395,7 +395,6 @@ static int
 ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 {
 	unsigned k, from = 0;
-	int sk;
 
 	memset(fi, 0, sizeof(*fi));
 	fi->cls = C_SKIP;
@@ -420,8 +419,7 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 				return 0;
 		fi->cls = C_SPAN;
 		fi->name = t->name;
-		sk = ssp_span_kind_parse(t->name);
-		fi->kind = sk < 0 ? SSP_SK_NKINDS : (unsigned)sk;
+		fi->kind = ssp_span_kind_parse(t->name);
 		fi->posted = ssp_rec_type_field(t, "posted");
 		from = SSP_SF_NCOMMON;
 	} else

@@ -392,6 +392,8 @@ ssp_conv_run(struct ssp_conv *c, struct ssp_in *in, int follow,
 		}
 	}
 	ssp_lines_close(l);
+	if (r < 0 && r != SSP_LINE_IDLE)	/* -status of the read */
+		return -r;
 	if (r != SSP_LINE_EOF)
 		return e != NULL && e->code != SSP_OK ? e->code : SSP_ERR_IO;
 	return ssp_conv_finish(c, e);

@@ -97,20 +97,20 @@ ssp_ns3_seconds(const char **pp, const char *end, int64_t *ps)
 		}
 	}
 	if (!any)
-		return -1;
+		return SSP_ERR_FORMAT;
 	if (p < end && (*p == 'e' || *p == 'E')) {
 		p++;
 		if (p < end && *p == '+')
 			p++;
 		if (ssp_scan_sdec(&p, end, &x) != 0 || x > 400 || x < -400)
-			return -1;
+			return SSP_ERR_FORMAT;
 		k += (int)x;
 	}
 	if (m == 0) {
 		*ps = 0;
 	} else if (k >= 0) {
 		if (k > 18 || m > (uint64_t)INT64_MAX / pow10_[k])
-			return -1;
+			return SSP_ERR_FORMAT;
 		*ps = (int64_t)(m * pow10_[k]);
 	} else if (-k > 19) {
 		*ps = 0;
@@ -122,7 +122,7 @@ ssp_ns3_seconds(const char **pp, const char *end, int64_t *ps)
 		*ps = (int64_t)q;
 	}
 	*pp = p;
-	return 0;
+	return SSP_OK;
 }
 
 /* aa:bb:cc:dd:ee:ff */

@@ -22,7 +22,8 @@ void ssp_ns3_line(struct ssp_ns3 *n, const char *s, size_t len,
     struct ssp_pline *out);
 
 /* "0.101005" / "1e-05" seconds as printed by an ostream, to picoseconds,
- * rounded to nearest: 0, or -1 when not such a number or out of range. */
+ * rounded to nearest: SSP_OK, or SSP_ERR_FORMAT when not such a number or
+ * out of range. */
 int ssp_ns3_seconds(const char **pp, const char *end, int64_t *ps);
 
 #endif

@@ -285,9 +285,9 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 		}
 		kept++;
 	}
-	if (r != SSP_LINE_EOF) {
+	if (r != SSP_LINE_EOF) {	/* -status (no idle: not followed) */
 		ssp_lines_close(l);
-		return e != NULL ? e->code : SSP_ERR_IO;
+		return r < 0 ? -r : SSP_ERR_IO;
 	}
 	ssp_lines_close(l);
 	if (fmt == SSP_SYMFMT_NONE)

@@ -256,7 +256,7 @@ ssp_evspan_run(struct ssp_evspan *ev, ssp_evspan_progress_fn progress,
 		}
 		if (got == SSP_MQ_DONE)
 			break;
-		if (got == SSP_MQ_ERR) {
+		if (got < 0) {
 			ev->failed++;
 			if (warn != NULL)
 				warn(ctx, ev->t->streams[i].name, &se);

@@ -631,8 +631,8 @@ ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
 		case E_STR:
 			if (mirror_add(s, (const uint8_t *)(x + 1)) != 0) {
 				s->broken = 1;	/* its records would lack names */
-				return ssp_err_set(e, SSP_ERR_NOMEM, 0,
-				    "out of memory"), SSP_MQ_ERR;
+				return -ssp_err_set(e, SSP_ERR_NOMEM, 0,
+				    "out of memory");
 			}
 			continue;
 		case E_RESET:
@@ -640,10 +640,14 @@ ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
 			return SSP_MQ_RESET;
 		case E_END:
 			return SSP_MQ_END;
-		default:	/* E_ERR */
+		default: {	/* E_ERR */
+			struct ssp_err xe;
+
+			memcpy(&xe, x + 1, sizeof(xe));
 			if (e != NULL)
-				memcpy(e, x + 1, sizeof(*e));
-			return SSP_MQ_ERR;
+				*e = xe;
+			return xe.code != SSP_OK ? -xe.code : -SSP_ERR_FORMAT;
+		}
 		}
 	}
 }

@@ -25,10 +25,10 @@
 #define SSP_MQ_BUFS  16			/* queue buffers */
 #define SSP_MQ_BUFSZ (128 * 1024)	/* bytes each: ~1500 events */
 
-/* ssp_mergeq_run results; the first four as SSP_MERGE_* of ssp_merge.h */
+/* ssp_mergeq_run results, as SSP_MERGE_* of stream/merge.h; < 0: stream
+ * *idx failed, -status (e set), it is left out */
 #define SSP_MQ_REC   1		/* records of stream *idx at *r */
 #define SSP_MQ_END   2		/* stream *idx ended cleanly */
-#define SSP_MQ_ERR (-1)		/* stream *idx failed (e set); it is left out */
 #define SSP_MQ_DONE  0		/* every stream has ended or failed */
 #define SSP_MQ_RESET 3		/* the string ids of stream *idx start over
 				 * (a concatenated segment) before its next

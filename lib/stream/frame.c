@@ -83,6 +83,7 @@ ssp_frame_rd_open(struct ssp_frame_rd **fp, struct ssp_in *in, const uint8_t *ma
 	struct ssp_frame_rd *f;
 	uint8_t m[SSP_MAGIC_LEN];
 	ssize_t got;
+	int r = SSP_OK;
 
 	*fp = NULL;
 	f = calloc(1, sizeof(*f));
@@ -91,9 +92,9 @@ ssp_frame_rd_open(struct ssp_frame_rd **fp, struct ssp_in *in, const uint8_t *ma
 	f->in = in;
 	f->magic = magic;
 	got = ssp_in_read_full(in, m, sizeof(m), e);
-	if (got < 0 || check_magic(f, m, (size_t)got, e) != SSP_OK) {
+	if (got < 0 || (r = check_magic(f, m, (size_t)got, e)) != SSP_OK) {
 		free(f);
-		return e != NULL ? e->code : SSP_ERR_FORMAT;
+		return got < 0 ? (int)-got : r;
 	}
 	f->off = SSP_MAGIC_LEN;
 	f->new_segment = 1;
@@ -108,11 +109,12 @@ ssp_frame_rd_next(struct ssp_frame_rd *f, struct ssp_block *b, struct ssp_err *e
 	uint8_t h[SSP_BLOCK_HDR];
 	uint32_t len, crc;
 	ssize_t got;
+	int r;
 
 	for (;;) {
 		got = ssp_in_read_full(f->in, h, sizeof(h), e);
 		if (got < 0)
-			return -1;
+			return (int)got;
 		if (got == 0 && f->after_end)
 			return 0;
 		if (f->after_end) {
@@ -121,30 +123,30 @@ ssp_frame_rd_next(struct ssp_frame_rd *f, struct ssp_block *b, struct ssp_err *e
 			size_t have = (size_t)got < sizeof(m) ? (size_t)got : sizeof(m);
 
 			memcpy(m, h, have);
-			if (check_magic(f, m, have, e) != SSP_OK)
-				return -1;
+			if ((r = check_magic(f, m, have, e)) != SSP_OK)
+				return -r;
 			f->off += SSP_MAGIC_LEN;
 			memmove(h, h + SSP_MAGIC_LEN, sizeof(h) - SSP_MAGIC_LEN);
 			got = ssp_in_read_full(f->in, h + sizeof(h) - SSP_MAGIC_LEN,
 			    SSP_MAGIC_LEN, e);
 			if (got < 0)
-				return -1;
+				return (int)got;
 			got += sizeof(h) - SSP_MAGIC_LEN;
 			f->after_end = 0;
 			f->new_segment = 1;
 		}
 		if ((size_t)got < sizeof(h))
-			return ssp_err_set(e, SSP_ERR_TRUNCATED, f->off, "%s: offset "
+			return -ssp_err_set(e, SSP_ERR_TRUNCATED, f->off, "%s: offset "
 			    "%llu: truncated stream: %s", name,
 			    (unsigned long long)f->off, got == 0 ?
-			    "no end block" : "partial block header"), -1;
+			    "no end block" : "partial block header");
 		len = le32(h + 4);
 		crc = le32(h + 8);
 		if (len > SSP_BLOCK_MAX)
-			return ssp_err_set(e, SSP_ERR_FORMAT, f->off, "%s: offset "
+			return -ssp_err_set(e, SSP_ERR_FORMAT, f->off, "%s: offset "
 			    "%llu: block length %u exceeds the %u-byte limit "
 			    "(corrupt stream?)", name, (unsigned long long)f->off,
-			    len, SSP_BLOCK_MAX), -1;
+			    len, SSP_BLOCK_MAX);
 		if (len > f->cap) {
 			size_t cap = f->cap ? f->cap : 65536;
 			uint8_t *nb;
@@ -152,27 +154,27 @@ ssp_frame_rd_next(struct ssp_frame_rd *f, struct ssp_block *b, struct ssp_err *e
 			while (cap < len)
 				cap *= 2;
 			if ((nb = realloc(f->buf, cap)) == NULL)
-				return ssp_err_set(e, SSP_ERR_NOMEM, f->off,
-				    "out of memory"), -1;
+				return -ssp_err_set(e, SSP_ERR_NOMEM, f->off,
+				    "out of memory");
 			f->buf = nb;
 			f->cap = cap;
 		}
 		got = ssp_in_read_full(f->in, f->buf, len, e);
 		if (got < 0)
-			return -1;
+			return (int)got;
 		if ((uint32_t)got < len)
-			return ssp_err_set(e, SSP_ERR_TRUNCATED, f->off, "%s: offset "
+			return -ssp_err_set(e, SSP_ERR_TRUNCATED, f->off, "%s: offset "
 			    "%llu: truncated stream: block needs %u bytes, %zd left",
-			    name, (unsigned long long)f->off, len, got), -1;
+			    name, (unsigned long long)f->off, len, got);
 		{
 			uLong c = crc32(0L, h, 8);
 			if (len > 0)	/* zlib: a NULL buffer returns the initial value */
 				c = ssp_crc32((uint32_t)c, f->buf, len);
 			if ((uint32_t)c != crc)
-				return ssp_err_set(e, SSP_ERR_CHECKSUM, f->off, "%s: "
+				return -ssp_err_set(e, SSP_ERR_CHECKSUM, f->off, "%s: "
 				    "offset %llu: block checksum mismatch (stored "
 				    "%08x, computed %08x): corrupt stream", name,
-				    (unsigned long long)f->off, crc, (uint32_t)c), -1;
+				    (unsigned long long)f->off, crc, (uint32_t)c);
 		}
 		b->type = h[0];
 		/* Never NULL, even for an empty first block: callers do p + len. */
@@ -185,9 +187,9 @@ ssp_frame_rd_next(struct ssp_frame_rd *f, struct ssp_block *b, struct ssp_err *e
 			continue;	/* skippable */
 		if (b->type != SSP_BLOCK_HEADER && b->type != SSP_BLOCK_DATA &&
 		    b->type != SSP_BLOCK_END)
-			return ssp_err_set(e, SSP_ERR_FORMAT, b->offset, "%s: offset "
+			return -ssp_err_set(e, SSP_ERR_FORMAT, b->offset, "%s: offset "
 			    "%llu: unknown block type 0x%02x", name,
-			    (unsigned long long)b->offset, b->type), -1;
+			    (unsigned long long)b->offset, b->type);
 		f->new_segment = 0;
 		f->after_end = b->type == SSP_BLOCK_END;
 		return 1;

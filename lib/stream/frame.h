@@ -47,7 +47,7 @@ struct ssp_frame_rd;
 int ssp_frame_rd_open(struct ssp_frame_rd **fp, struct ssp_in *in,
     const uint8_t *magic, struct ssp_err *e);
 /* 1: block in *b (payload valid until the next call), 0: clean end of
- * input after an end block, <0: error in e. */
+ * input after an end block, or -status on an error (e set). */
 int ssp_frame_rd_next(struct ssp_frame_rd *f, struct ssp_block *b, struct ssp_err *e);
 const char *ssp_frame_rd_name(const struct ssp_frame_rd *f);
 void ssp_frame_rd_close(struct ssp_frame_rd *f);

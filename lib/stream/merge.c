@@ -92,7 +92,7 @@ sift_up(struct ssp_merge *m, size_t i)
 	m->heap[i] = x;
 }
 
-/* Read the next record of source i into its slot: 1, 0 or <0. */
+/* Read the next record of source i into its slot: 1, 0 or -status. */
 static int
 pull(struct ssp_merge *m, unsigned i, struct ssp_err *e)
 {
@@ -133,7 +133,7 @@ ssp_merge_next(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
 			if (m->nheap > 0)
 				sift_down(m, 0);
 			*idx = i;
-			return got == 0 ? SSP_MERGE_END : SSP_MERGE_ERR;
+			return got == 0 ? SSP_MERGE_END : got;
 		}
 	}
 	while (m->primed < m->n) {	/* first record of each source */
@@ -142,7 +142,7 @@ ssp_merge_next(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
 		got = pull(m, i, e);
 		if (got != 1) {
 			*idx = i;
-			return got == 0 ? SSP_MERGE_END : SSP_MERGE_ERR;
+			return got == 0 ? SSP_MERGE_END : got;
 		}
 		m->heap[m->nheap].ts = m->s[i].rec.ts;
 		m->heap[m->nheap++].i = i;

@@ -14,7 +14,8 @@
 #include "base/err.h"
 #include "stream/rec.h"
 
-/* Read one record: 1 = record in *r, 0 = end, <0 = error (e set). */
+/* Read one record: 1 = record in *r, 0 = end, -status on an error (e set),
+ * as ssp_rec_rd_next. */
 typedef int (*ssp_merge_next_fn)(void *src, struct ssp_rec *r,
     struct ssp_err *e);
 
@@ -29,12 +30,11 @@ void ssp_merge_set(struct ssp_merge *m, size_t i, ssp_merge_next_fn fn,
  * The next record in merged order:
  *   1  *idx = source, *r = its record (valid until the next call)
  *   2  source *idx has ended cleanly (reported once)
- *  -1  source *idx failed (e set, reported once); it is left out
  *   0  every source has ended or failed
+ *  <0  source *idx failed: -status (e set, reported once); it is left out
  */
 #define SSP_MERGE_REC   1
 #define SSP_MERGE_END   2
-#define SSP_MERGE_ERR (-1)
 #define SSP_MERGE_DONE  0
 int ssp_merge_next(struct ssp_merge *m, unsigned *idx, const struct ssp_rec **r,
     struct ssp_err *e);

@@ -613,14 +613,13 @@ struct ssp_rec_rd {
 	struct span slow_span;
 };
 
-/* Record a data error; returns -1 like every failing reader step. */
+/* Record a data error; returns -code like every failing reader step. */
 static int
 rr_fail(struct ssp_rec_rd *rr, struct ssp_err *e, int code, uint64_t off,
     const char *what)
 {
-	ssp_err_set(e, code, off, "%s: offset %llu: %s",
+	return -ssp_err_set(e, code, off, "%s: offset %llu: %s",
 	    ssp_frame_rd_name(rr->frd), (unsigned long long)off, what);
-	return -1;
 }
 
 static int
@@ -655,8 +654,9 @@ rr_free_header(struct ssp_rec_rd *rr)
 }
 
 /*
- * Parse a header block.  Strings are copied into one arena; pointers into
- * it are fixed up at the end because the arena may move while growing.
+ * Parse a header block: SSP_OK or -status.  Strings are copied into one
+ * arena; pointers into it are fixed up at the end because the arena may
+ * move while growing.
  */
 static int
 rr_header(struct ssp_rec_rd *rr, const struct ssp_block *b, struct ssp_err *e)
@@ -807,7 +807,7 @@ rr_fill(struct ssp_rec_rd *rr, struct ssp_err *e)
 	for (;;) {
 		r = ssp_frame_rd_next(rr->frd, &b, e);
 		if (r < 0)
-			return -1;
+			return r;
 		if (r == 0) {
 			rr->done = 1;
 			return 0;
@@ -822,8 +822,8 @@ rr_fill(struct ssp_rec_rd *rr, struct ssp_err *e)
 				return rr_fail(rr, e, SSP_ERR_FORMAT, b.offset,
 				    "a second stream follows the end block; this "
 				    "format cannot be concatenated");
-			if (rr_header(rr, &b, e) != SSP_OK)
-				return -1;
+			if ((r = rr_header(rr, &b, e)) != SSP_OK)
+				return r;
 			cur = ssp_rec_rd_meta(rr, "stream");
 			if (cur == NULL)
 				cur = "";
@@ -895,9 +895,9 @@ ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
 	rr->magic = magic;
 	rr->expect = expect;
 	rr->flags = flags;
-	if (ssp_frame_rd_open(&rr->frd, in, magic, e) != SSP_OK) {
+	if ((r = ssp_frame_rd_open(&rr->frd, in, magic, e)) != SSP_OK) {
 		free(rr);
-		return e != NULL ? e->code : SSP_ERR_FORMAT;
+		return r;
 	}
 	r = ssp_frame_rd_next(rr->frd, &b, e);
 	if (r == 0 || (r > 0 && b.type != SSP_BLOCK_HEADER))
@@ -908,9 +908,9 @@ ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
 	if (r == SSP_OK && (rr->stream_name =
 	    strdup(ssp_rec_rd_meta(rr, "stream") ? ssp_rec_rd_meta(rr, "stream") : "")) == NULL)
 		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	if (r != SSP_OK) {
+	if (r != SSP_OK) {	/* -status from the reader, or a status */
 		ssp_rec_rd_close(rr);
-		return e != NULL ? e->code : SSP_ERR_FORMAT;
+		return r < 0 ? -r : r;
 	}
 	*rp = rr;
 	return SSP_OK;
@@ -1101,7 +1101,7 @@ strdef:
 			if (d > 0)
 				goto bad;
 			if (d < 0)
-				return -1;
+				return d;
 		}
 	}
 badtag:
@@ -1236,7 +1236,7 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 	if (rr->pend.code != SSP_OK) {	/* an error found by the last call */
 		if (e != NULL)
 			*e = rr->pend;
-		return -1;
+		return -rr->pend.code;
 	}
 	if (rr_spans(rr, n) != 0)
 		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
@@ -1270,11 +1270,11 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 		if (got == RR_STOP || got == 0)
 			break;
 		if (k == 0)
-			return -1;
+			return got;
 		if (e != NULL)	/* give the records first, the error next */
 			rr->pend = *e;
 		else
-			rr->pend.code = SSP_ERR_FORMAT;
+			rr->pend.code = -got;
 		break;
 	}
 	rr->nspan = k;

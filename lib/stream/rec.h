@@ -135,14 +135,15 @@ struct ssp_rec_rd;
 #define SSP_RR_CONCAT 0x1
 int ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
     const struct ssp_schema *expect, int flags, struct ssp_err *e);
-/* 1: record in *r, 0: end of stream, <0: error (e set, with offset). */
+/* 1: record in *r, 0: end of stream, or -status on an error (e set, with
+ * offset). */
 int ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r, struct ssp_err *e);
 /*
  * Up to n records into r[0..n), as many calls of ssp_rec_rd_next would, but
  * several times cheaper per record.  Returns how many (string ids of all
  * valid until the next call; a batch never spans two concatenated
- * segments), 0 at the end of the stream, <0 on an error (e set), which is
- * returned only once the records before it have been.
+ * segments), 0 at the end of the stream, -status on an error (e set),
+ * which is returned only once the records before it have been.
  */
 int ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
     struct ssp_err *e);

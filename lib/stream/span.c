@@ -81,15 +81,15 @@ ssp_span_kind_name(unsigned kind)
 	return kind < SSP_SK_NKINDS ? kinds[kind].name : NULL;
 }
 
-int
+unsigned
 ssp_span_kind_parse(const char *name)
 {
 	unsigned i;
 
 	for (i = 0; i < SSP_SK_NKINDS; i++)
 		if (strcmp(kinds[i].name, name) == 0)
-			return (int)i;
-	return -1;
+			return i;
+	return SSP_SK_NKINDS;
 }
 
 enum ssp_sim
@@ -167,7 +167,7 @@ ssp_span_reader_sources(const struct ssp_rec_rd *rr, struct ssp_span_source *src
 			continue;
 		sp = strrchr(m->value, ' ');
 		if (sp == NULL || ssp_event_sim_parse(sp + 1) == SSP_SIM_NONE)
-			return -1;
+			return -SSP_ERR_FORMAT;
 		if (n < max) {
 			src[n].name = m->value;
 			src[n].namelen = (size_t)(sp - m->value);

@@ -82,7 +82,8 @@ enum { SSP_EF_SPAN, SSP_EF_STREAM, SSP_EF_NCOMMON };
 const struct ssp_schema *ssp_span_schema(int with_events);
 /* "host.syscall" ... ; NULL for an out-of-range kind. */
 const char *ssp_span_kind_name(unsigned kind);
-int ssp_span_kind_parse(const char *name);	/* -1 if unknown */
+/* The kind named so ("host.syscall" ...); SSP_SK_NKINDS if unknown. */
+unsigned ssp_span_kind_parse(const char *name);
 /* The stream kind a span kind belongs to. */
 enum ssp_sim ssp_span_kind_sim(unsigned kind);
 
@@ -100,8 +101,8 @@ int ssp_span_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o,
 int ssp_span_reader_open(struct ssp_rec_rd **rp, struct ssp_in *in,
     struct ssp_err *e);
 /* Source streams from a reader's header: returns the count, fills up to
- * max entries (names point into the reader, namelen bytes long).  -1 if
- * the header is bad. */
+ * max entries (names point into the reader, namelen bytes long).
+ * -SSP_ERR_FORMAT if the header is bad. */
 int ssp_span_reader_sources(const struct ssp_rec_rd *rr,
     struct ssp_span_source *src, size_t max);
 

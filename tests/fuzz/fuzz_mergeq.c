@@ -185,8 +185,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((rc = ssp_merge_next(m, &i, &r, &e)) != SSP_MERGE_DONE) {
 		if (rc == SSP_MERGE_END)
 			add(&want, "end %u\n", i);
-		else if (rc == SSP_MERGE_ERR)
-			add(&want, "error %u: %s\n", i, e.msg);
+		else if (rc < 0)	/* -status */
+			add(&want, "error %u: %s (%d)\n", i, e.msg, -rc);
 		else {
 			if (d[i].reset) {
 				add(&want, "reset %u\n", i);
@@ -207,8 +207,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((rc = ssp_mergeq_run(q, &i, &r, &cnt, &e)) != SSP_MQ_DONE) {
 		if (rc == SSP_MQ_END)
 			add(&got, "end %u\n", i);
-		else if (rc == SSP_MQ_ERR)
-			add(&got, "error %u: %s\n", i, e.msg);
+		else if (rc < 0)
+			add(&got, "error %u: %s (%d)\n", i, e.msg, -rc);
 		else if (rc == SSP_MQ_RESET)
 			add(&got, "reset %u\n", i);
 		else {

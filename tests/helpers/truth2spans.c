@@ -157,7 +157,7 @@ main(int argc, char **argv)
 
 		if (t->nf < 7)
 			errx(1, "truth row %zu: %d fields", i + 1, t->nf);
-		if ((kind = ssp_span_kind_parse(t->f[2])) < 0)
+		if ((kind = (int)ssp_span_kind_parse(t->f[2])) == SSP_SK_NKINDS)
 			errx(1, "truth row %zu: kind %s", i + 1, t->f[2]);
 		for (k = 0; k < nsrc; k++)
 			if (strcmp(src[k].name, t->f[1]) == 0)

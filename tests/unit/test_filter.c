@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -160,6 +161,39 @@ sum(const struct ssp_filter_stats *st)
 	for (k = 1; k < SSP_FR_NREASONS; k++)
 		s += st->dropped[k];
 	return s;
+}
+
+/* Damaged input: -status, and what came before it was kept. */
+static void
+test_run_damaged(void **state)
+{
+	static const char *const names[] = { "a", "b", "c" };
+	struct ssp_filter *f = ssp_filter_new();
+	struct ssp_filter_stats st = { 0 };
+	struct ssp_in *in;
+	struct ssp_rec_rd *rr;
+	struct ssp_out *o;
+	struct ssp_rec_wr *w;
+	struct ssp_err e = { 0 };
+	struct stat sb;
+
+	(void)state;
+	write_funcs(path, "host0", names, 3);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(truncate(path, sb.st_size - 4), 0);	/* the end block */
+	assert_int_equal(ssp_in_open(&in, path, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	assert_int_equal(ssp_out_open(&o, path2, 0, &e), SSP_OK);
+	assert_int_equal(ssp_filter_writer_open(f, &w, o, rr, "test", &e), SSP_OK);
+	assert_int_equal(ssp_filter_run(f, rr, w, &st, UINT64_MAX, &e),
+	    -SSP_ERR_TRUNCATED);
+	assert_int_equal(e.code, SSP_ERR_TRUNCATED);
+	assert_true(st.kept > 0 && st.kept == st.in);
+	ssp_rec_wr_abort(w);
+	ssp_out_abort(o);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	ssp_filter_free(f);
 }
 
 static void
@@ -645,6 +679,7 @@ main(void)
 		cmocka_unit_test(test_reason_order),
 		cmocka_unit_test(test_segments),
 		cmocka_unit_test(test_writer_meta_and_schema),
+		cmocka_unit_test(test_run_damaged),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

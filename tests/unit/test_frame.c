@@ -117,7 +117,7 @@ expect_error(struct rd *r, int code, uint64_t offset, const char *text)
 	struct ssp_block b;
 	char at[48];
 
-	assert_true(ssp_frame_rd_next(r->f, &b, &r->e) < 0);
+	assert_int_equal(ssp_frame_rd_next(r->f, &b, &r->e), -code);	/* -status */
 	assert_int_equal(r->e.code, code);
 	assert_int_equal(r->e.offset, offset);
 	snprintf(at, sizeof(at), "offset %llu", (unsigned long long)offset);
@@ -316,7 +316,7 @@ test_block_types(void **state)
 	{
 		struct ssp_block b;
 
-		assert_true(ssp_frame_rd_next(r.f, &b, &r.e) < 0);
+		assert_int_equal(ssp_frame_rd_next(r.f, &b, &r.e), -SSP_ERR_FORMAT);
 		assert_int_equal(r.e.code, SSP_ERR_FORMAT);
 		assert_non_null(strstr(r.e.msg, "bad magic"));
 	}

@@ -363,6 +363,39 @@ test_out_async(void **state)
 	unlink(path);
 }
 
+/* A read error comes back as -status, with or without an error record. */
+static void
+test_in_error_status(void **state)
+{
+	char path[64];
+	static uint8_t b[1 << 16];
+	struct ssp_out *o;
+	struct ssp_in *in;
+	struct ssp_err e = { 0 };
+	struct stat st;
+	ssize_t r;
+	int pass;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/ssp-io-trunc.%d", (int)getpid());
+	assert_int_equal(ssp_out_open(&o, path, 3, &e), SSP_OK);
+	write_pattern(o);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(truncate(path, st.st_size / 2), 0);
+	for (pass = 0; pass < 2; pass++) {
+		assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL,
+		    &e), SSP_OK);
+		while ((r = ssp_in_read(in, b, sizeof(b), pass ? NULL : &e)) > 0)
+			;
+		assert_int_equal(r, -SSP_ERR_TRUNCATED);
+		if (pass == 0)
+			assert_int_equal(e.code, SSP_ERR_TRUNCATED);
+		ssp_in_close(in);
+	}
+	unlink(path);
+}
+
 /* A full disk shows in a later call, once; abort frees what is queued. */
 static void
 test_out_async_errors(void **state)
@@ -430,6 +463,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_file_timeout, setup_fifo, teardown),
 		cmocka_unit_test(test_out_async),
 		cmocka_unit_test(test_out_async_errors),
+		cmocka_unit_test(test_in_error_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

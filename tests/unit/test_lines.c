@@ -29,7 +29,7 @@ struct feed {
 	size_t brk;
 	int broke;
 	unsigned idle, reads;
-	int fail;		/* SSP_IN_ERROR instead of the end */
+	int fail;		/* -SSP_ERR_IO instead of the end */
 	struct ssp_in *in;
 	struct ssp_lines *l;
 };
@@ -53,7 +53,7 @@ feed_read(void *ctx, void *buf, size_t n)
 	if (k > n)
 		k = n;
 	if (k == 0)
-		return f->fail ? SSP_IN_ERROR : SSP_IN_EOF;
+		return f->fail ? -SSP_ERR_IO : SSP_IN_EOF;
 	memcpy(buf, f->p + f->off, k);
 	f->off += k;
 	return (ssize_t)k;
@@ -444,7 +444,7 @@ test_idle_and_error(void **state)
 	feed_open(&f, "ab\ncd", 5, 0, 0);
 	f.fail = 1;
 	expect_line(f.l, "ab", 2, 0, 0);
-	assert_int_equal(ssp_lines_next(f.l, &line, &len, &e), SSP_LINE_ERR);
+	assert_int_equal(ssp_lines_next(f.l, &line, &len, &e), -SSP_ERR_IO);
 	assert_int_equal(e.code, SSP_ERR_IO);
 	feed_close(&f);
 }

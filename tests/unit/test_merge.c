@@ -24,7 +24,7 @@ next(void *arg, struct ssp_rec *r, struct ssp_err *e)
 	if (s->ts[s->i] == -1)
 		return 0;
 	if (s->ts[s->i] == -2)
-		return ssp_err_set(e, SSP_ERR_CHECKSUM, 77, "bad block"), -1;
+		return -ssp_err_set(e, SSP_ERR_CHECKSUM, 77, "bad block");
 	memset(r, 0, sizeof(*r));
 	r->ts = s->ts[s->i];
 	r->f[0] = s->tag * 100 + s->i;	/* which record */
@@ -56,7 +56,8 @@ test_order(void **state)
 			ended |= 1u << idx;
 			continue;
 		}
-		if (got == SSP_MERGE_ERR) {
+		if (got < 0) {		/* -status */
+			assert_int_equal(got, -SSP_ERR_CHECKSUM);
 			assert_int_equal(idx, 3);
 			assert_int_equal(e.code, SSP_ERR_CHECKSUM);
 			failed++;

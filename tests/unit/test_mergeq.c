@@ -161,8 +161,8 @@ expect(char **paths, size_t ns, struct log *l)
 	while ((got = ssp_merge_next(m, &i, &r, &e)) != SSP_MERGE_DONE) {
 		if (got == SSP_MERGE_END)
 			logf_(l, "end %u", i);
-		else if (got == SSP_MERGE_ERR)
-			logf_(l, "error %u: %s", i, e.msg);
+		else if (got < 0)	/* -status */
+			logf_(l, "error %u: %s (%s)", i, e.msg, ssp_err_str(-got));
 		else {
 			if (d[i].reset) {
 				logf_(l, "reset %u", i);
@@ -205,8 +205,8 @@ queued(char **paths, size_t ns, int threaded, struct log *l)
 	while ((got = ssp_mergeq_run(q, &i, &r, &n, &e)) != SSP_MQ_DONE) {
 		if (got == SSP_MQ_END)
 			logf_(l, "end %u", i);
-		else if (got == SSP_MQ_ERR)
-			logf_(l, "error %u: %s", i, e.msg);
+		else if (got < 0)
+			logf_(l, "error %u: %s (%s)", i, e.msg, ssp_err_str(-got));
 		else if (got == SSP_MQ_RESET)
 			logf_(l, "reset %u", i);
 		else {

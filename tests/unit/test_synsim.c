@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "io/in.h"
+#include "synth/syngem5.h"
 #include "synth/synsim.h"
 #include "synth/synsym.h"
 
@@ -82,9 +83,9 @@ slurp(const char *path, size_t *n)
 }
 
 static void
-scenario(struct ssp_synsim_params *p)
+scenario(struct ssp_synparams *p)
 {
-	ssp_synsim_defaults(p);
+	ssp_synparams_defaults(p);
 	p->hosts = 4;
 	p->servers = 1;
 	p->concurrency = 3;
@@ -99,7 +100,7 @@ scenario(struct ssp_synsim_params *p)
 }
 
 static void
-run(const struct ssp_synsim_params *p, const char *dir, struct ssp_synsim_result *res)
+run(const struct ssp_synparams *p, const char *dir, struct ssp_synsim_result *res)
 {
 	struct ssp_err e = { 0 };
 
@@ -430,7 +431,7 @@ check_truth_matches_logs(const char *dir, int64_t off)
 static void
 test_truth_is_the_logs(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	struct ssp_synsim_result res;
 
 	(void)state;
@@ -464,7 +465,7 @@ is_nic(const char *stream)
 static void
 test_truth_consistent_and_causal(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	struct tfile t;
 	size_t i, ndiff = 0, nlinks = 0;
 
@@ -565,7 +566,7 @@ test_determinism_and_padding(void **state)
 	    "vmlinux.syms", "i40e.syms", "rules.csv", "commands.sh",
 	    "server0.gem5.log", "client1.gem5.log", "server0-nic.nicbm.log",
 	    "client2-nic.nicbm.log", "net.ns3.log" };
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	unsigned i;
 
 	(void)state;
@@ -596,7 +597,7 @@ test_determinism_and_padding(void **state)
 static void
 test_checkpoint_offset(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	const int64_t off = 1473000000000LL;
 	char path[512], *buf, *s;
 	size_t n, nsync = 0;
@@ -632,7 +633,7 @@ test_checkpoint_offset(void **state)
 static void
 test_size_target_and_zstd(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	struct ssp_synsim_result res;
 	unsigned i;
 
@@ -671,35 +672,59 @@ test_size_target_and_zstd(void **state)
 static void
 test_params_checked(void **state)
 {
-	struct ssp_synsim_params p;
+	struct ssp_synparams p;
 	struct ssp_err e = { 0 };
 
 	(void)state;
-	ssp_synsim_defaults(&p);
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_OK);
+	ssp_synparams_defaults(&p);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_OK);
 	p.hosts = 1;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
 	assert_non_null(strstr(e.msg, "--hosts"));
-	ssp_synsim_defaults(&p);
+	ssp_synparams_defaults(&p);
 	p.servers = 2;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
-	ssp_synsim_defaults(&p);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synparams_defaults(&p);
 	p.concurrency = 2;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
 	assert_non_null(strstr(e.msg, "--concurrency"));
-	ssp_synsim_defaults(&p);
+	ssp_synparams_defaults(&p);
 	p.pcie_lat = 0;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
-	ssp_synsim_defaults(&p);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synparams_defaults(&p);
 	p.resp_size = 1473;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
-	ssp_synsim_defaults(&p);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synparams_defaults(&p);
 	p.bg_load = 0.99;
-	assert_int_equal(ssp_synsim_check(&p, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
 	/* a directory that cannot be made */
-	ssp_synsim_defaults(&p);
+	ssp_synparams_defaults(&p);
 	assert_int_equal(ssp_synsim_run(&p, "/proc/version/x", NULL, &e), SSP_ERR_IO);
 	assert_non_null(strstr(e.msg, "/proc/version/x"));
+}
+
+/* The dialect parsers return a status (not -1) and leave *out alone on
+ * an unknown word. */
+static void
+test_dialects_parsed(void **state)
+{
+	enum ssp_synparams_nicbm d = SSP_SYN_NICBM_UPSTREAM;
+	unsigned bits = 0;
+
+	(void)state;
+	assert_int_equal(ssp_synparams_nicbm_dialect("sigcomm22", &d), SSP_OK);
+	assert_int_equal(d, SSP_SYN_NICBM_SIGCOMM22);
+	assert_int_equal(ssp_synparams_nicbm_dialect("2019", &d), SSP_ERR_INVAL);
+	assert_int_equal(d, SSP_SYN_NICBM_SIGCOMM22);
+	assert_string_equal(ssp_synparams_nicbm_dialect_name(d), "sigcomm22");
+	assert_int_equal(ssp_synparams_gem5_dialect("fmtflag,nobar", &bits),
+	    SSP_OK);
+	assert_int_equal(bits, SSP_SYN_G5_FMTFLAG | SSP_SYN_G5_NOBAR);
+	assert_int_equal(ssp_synparams_gem5_dialect("current", &bits), SSP_OK);
+	assert_int_equal(bits, 0);
+	assert_int_equal(ssp_synparams_gem5_dialect("fmtflag,old", &bits),
+	    SSP_ERR_INVAL);
+	assert_int_equal(ssp_synparams_gem5_dialect("", &bits), SSP_ERR_INVAL);
 }
 
 int
@@ -712,6 +737,7 @@ main(void)
 		cmocka_unit_test(test_checkpoint_offset),
 		cmocka_unit_test(test_size_target_and_zstd),
 		cmocka_unit_test(test_params_checked),
+		cmocka_unit_test(test_dialects_parsed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

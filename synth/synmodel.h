@@ -1,23 +1,25 @@
 /*
- * Internals of the simsynth model, shared by ssp_synsim.c (event loop,
- * scenario, outputs), ssp_synhost.c (gem5 hosts), ssp_synnic.c (nicbm
- * NICs) and ssp_synnet.c (the ns-3 network).  Not an API.
+ * The core of the simsynth model (synmodel.c): the state of hosts, NICs
+ * and the network, the event queue, span recording and packets.  Shared
+ * by synsim.c (run entry, event loop, outputs), synhost.c (gem5 hosts),
+ * synnic.c (nicbm NICs) and synnet.c (the ns-3 network).  Not an API:
+ * only synth/ includes it.
  *
  * All times are SimBricks time in ps.  Every cross-simulator message is
  * an event scheduled at least one link latency after its cause, and every
  * log is written while events are taken in time order, so each log is
  * monotonic by construction.
  */
-#ifndef SSP_SYNINT_H
-#define SSP_SYNINT_H
+#ifndef SSP_SYNMODEL_H
+#define SSP_SYNMODEL_H
 
 #include <stdint.h>
 
 #include "stream/span.h"
 #include "synth/syngem5.h"
 #include "synth/synlog.h"
+#include "synth/synparams.h"
 #include "synth/synrng.h"
-#include "synth/synsim.h"
 #include "synth/synsym.h"
 #include "synth/syntruth.h"
 
@@ -29,6 +31,8 @@
 #define BAR0_BASE 0xc0000000ull
 #define BAR3_BASE 0xc0400000ull		/* i40e: MSI-X table in BAR 3 */
 #define RX_VEC 1			/* queue pair 0 */
+
+#define TAIL_PS 20000000LL	/* run on 20 us after the last response */
 
 enum sev_type {
 	EV_ROUND,		/* a round of requests starts */
@@ -100,6 +104,16 @@ struct rxctx {
 	enum pkt_kind kind;
 	unsigned req;
 	int src_host;
+};
+
+/* A register access on its way from a host to its NIC. */
+struct nic_mmio {
+	uint64_t span;			/* host.mmio */
+	int write, posted;
+	uint32_t off;
+	unsigned len;
+	uint64_t val, id;
+	struct pkt *pk;
 };
 
 enum task_kind { TK_SEND, TK_RECV, TK_IRQ, TK_OTHER, TK_STATS, TK_CFG,
@@ -194,7 +208,7 @@ struct nic {
 	struct host *h;
 	struct ssp_synlog *log;
 	struct ssp_synrng rng;
-	enum ssp_synsim_nicbm dialect;	/* which nicbm version prints the log */
+	enum ssp_synparams_nicbm dialect;	/* which nicbm version prints the log */
 	uint64_t mac;			/* in wire order, first byte highest */
 	uint64_t last_cause;		/* SPEC §3 "last causing span" */
 	unsigned pending;		/* DMAs in flight */
@@ -245,7 +259,7 @@ struct req {
 };
 
 struct syn {
-	const struct ssp_synsim_params *p;
+	const struct ssp_synparams *p;
 	int dry;
 	struct ssp_synrng rng;
 	struct ssp_synsym_set *syms;
@@ -274,48 +288,25 @@ struct syn {
 	struct ssp_err err;
 };
 
-/* ssp_synsim.c */
-void ssp_synsim_schedule(struct syn *s, int64_t t, uint32_t type, uint32_t who,
-    uint64_t a, void *p);
-uint64_t ssp_synsim_span(struct syn *s, unsigned stream, unsigned kind,
+/* The event queue, a min-heap on (t, seq).  Never schedules into the
+ * past (t < now runs at now); out of memory sets s->failed. */
+void ssp_synmodel_schedule(struct syn *s, int64_t t, uint32_t type,
+    uint32_t who, uint64_t a, void *p);
+/* Take the next event into *out: 1, or 0 if the queue is empty. */
+int ssp_synmodel_pop(struct syn *s, struct sev *out);
+/* Record a span in the truth; rule_parent is the parent SPEC §3's rules
+ * give it, if other than the real one. */
+uint64_t ssp_synmodel_span(struct syn *s, unsigned stream, unsigned kind,
     int64_t start, const char *key, uint64_t parent, uint64_t rule_parent);
-uint64_t ssp_synsim_span_links(struct syn *s, unsigned stream, unsigned kind,
-    int64_t start, const char *key, uint64_t parent, const uint64_t *links,
-    size_t nlinks);
-const struct ssp_synsym *ssp_synsim_fn(struct syn *s, const char *name);
-void ssp_synsim_request_done(struct syn *s, unsigned req, int64_t t);
-struct pkt *ssp_synsim_pkt_new(struct syn *s, enum pkt_kind kind);
-void ssp_synsim_pkt_put(struct pkt *pk);
-
-/* ssp_synhost.c */
-int ssp_synhost_init(struct syn *s, struct host *h);
-void ssp_synhost_task(struct syn *s, struct host *h, enum task_kind kind,
-    struct pkt *pk);
-void ssp_synhost_event(struct syn *s, const struct sev *ev);
-void ssp_synhost_rx(struct syn *s, struct host *h, const struct rxctx *rx);
-void ssp_synhost_finish(struct syn *s, struct host *h);
-
-/* ssp_synnic.c */
-struct nic_mmio {			/* a register access on its way */
-	uint64_t span;			/* host.mmio */
-	int write, posted;
-	uint32_t off;
-	unsigned len;
-	uint64_t val, id;
-	struct pkt *pk;
-};
-void ssp_synnic_init(struct syn *s, struct nic *n);
-void ssp_synnic_event(struct syn *s, const struct sev *ev);
-void ssp_synnic_start(struct syn *s, struct nic *n);
-void ssp_synnic_finish(struct syn *s, struct nic *n);
-/* Frame bytes of a packet (for dma write data), returns the length. */
-unsigned ssp_synnic_frame(const struct pkt *pk, uint8_t *buf, unsigned cap);
-uint16_t ssp_synnic_ip_checksum(const struct pkt *pk);
-
-/* ssp_synnet.c */
-void ssp_synnet_init(struct syn *s);
-void ssp_synnet_event(struct syn *s, const struct sev *ev);
-void ssp_synnet_start_bg(struct syn *s);
-void ssp_synnet_free(struct syn *s);
+uint64_t ssp_synmodel_span_links(struct syn *s, unsigned stream,
+    unsigned kind, int64_t start, const char *key, uint64_t parent,
+    const uint64_t *links, size_t nlinks);
+/* A vmlinux function the scripts use; a missing one fails the run. */
+const struct ssp_synsym *ssp_synmodel_fn(struct syn *s, const char *name);
+/* Request req answered at t; the last one sets the end of the run. */
+void ssp_synmodel_request_done(struct syn *s, unsigned req, int64_t t);
+/* Packets are reference counted (a broadcast has a copy per port). */
+struct pkt *ssp_synmodel_pkt_new(struct syn *s, enum pkt_kind kind);
+void ssp_synmodel_pkt_put(struct pkt *pk);
 
 #endif

@@ -1,0 +1,140 @@
+/*
+ * simsynth's parameters: defaults, range checks (the messages name the
+ * option) and the names of the log dialects.
+ */
+#include <string.h>
+
+#include "synth/syngem5.h"
+#include "synth/synparams.h"
+
+#define PS_NS 1000LL
+#define PS_US 1000000LL
+
+void
+ssp_synparams_defaults(struct ssp_synparams *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->hosts = 2;
+	p->servers = 1;
+	p->requests = 100;
+	p->concurrency = 1;
+	p->req_size = 64;
+	p->resp_size = 1024;
+	p->interval = 50 * PS_US;
+	p->pcie_lat = 500 * PS_NS;
+	p->eth_lat = 500 * PS_NS;
+	p->net_lat = 1 * PS_US;
+	p->bandwidth = 10000000000ull;
+	p->queue_limit = 64;
+	p->bg_load = 0.3;
+	p->bg_flows = 2;
+	p->bg_to_host = 0.05;
+	p->bg_arp = 0.3;
+	p->nonposted = 0.05;
+	p->housekeeping = 1.0;
+	p->itr = 0;
+	p->sync_interval = 500 * PS_NS;
+	p->seed = 1;
+	p->exec_rate = 10;
+}
+
+static const char *const nicbm_dialects[] = { "upstream", "columbo",
+	"sigcomm22" };
+
+int
+ssp_synparams_nicbm_dialect(const char *name, enum ssp_synparams_nicbm *d)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(nicbm_dialects) / sizeof(nicbm_dialects[0]); i++)
+		if (strcmp(name, nicbm_dialects[i]) == 0) {
+			*d = (enum ssp_synparams_nicbm)i;
+			return SSP_OK;
+		}
+	return SSP_ERR_INVAL;
+}
+
+const char *
+ssp_synparams_nicbm_dialect_name(enum ssp_synparams_nicbm d)
+{
+	return (unsigned)d < sizeof(nicbm_dialects) / sizeof(nicbm_dialects[0]) ?
+	    nicbm_dialects[d] : "?";
+}
+
+int
+ssp_synparams_gem5_dialect(const char *list, unsigned *bits)
+{
+	const char *p = list;
+
+	*bits = 0;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 7 && strncmp(p, "current", 7) == 0)
+			;
+		else if (n == 7 && strncmp(p, "fmtflag", 7) == 0)
+			*bits |= SSP_SYN_G5_FMTFLAG;
+		else if (n == 8 && strncmp(p, "noposted", 8) == 0)
+			*bits |= SSP_SYN_G5_NOPOSTED;
+		else if (n == 5 && strncmp(p, "nobar", 5) == 0)
+			*bits |= SSP_SYN_G5_NOBAR;
+		else
+			return SSP_ERR_INVAL;
+		if (p[n] == '\0')
+			return SSP_OK;
+		p += n + 1;
+	}
+}
+
+int
+ssp_synparams_check(const struct ssp_synparams *p, struct ssp_err *e)
+{
+	if (p->hosts < 2 || p->hosts > 200)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--hosts %u: want 2..200",
+		    p->hosts);
+	if (p->servers < 1 || p->servers >= p->hosts)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--servers %u: want "
+		    "1..%u (at least one client)", p->servers, p->hosts - 1);
+	if (p->concurrency < 1 || p->concurrency > p->hosts - p->servers)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--concurrency %u: want "
+		    "1..%u (the number of clients)", p->concurrency,
+		    p->hosts - p->servers);
+	if (p->requests > 10000000)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--requests %u: at most "
+		    "10000000", p->requests);
+	if (p->req_size < 1 || p->req_size > 1472 || p->resp_size < 1 ||
+	    p->resp_size > 1472)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "payload sizes must be "
+		    "1..1472 bytes (one Ethernet frame)");
+	if (p->pcie_lat < PS_NS || p->eth_lat < PS_NS || p->net_lat < 0)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "link latencies must be "
+		    "at least 1ns (SimBricks links have latency > 0)");
+	if (p->interval < PS_US)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--interval must be at "
+		    "least 1us");
+	if (p->bandwidth < 1000000 || p->bandwidth > 1000000000000ull)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bandwidth must be "
+		    "1Mbps..1Tbps");
+	if (p->bg_load < 0 || p->bg_load > 0.95)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bg-load must be "
+		    "0..0.95");
+	if (p->bg_to_host < 0 || p->bg_to_host > 1 || p->nonposted < 0 ||
+	    p->nonposted > 1 || p->bg_arp < 0 || p->bg_arp > 1)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "fractions must be 0..1");
+	if (p->housekeeping < 0 || p->housekeeping > 100)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--housekeeping must be "
+		    "0..100");
+	if (p->bg_flows > 64 || (p->bg_load > 0 && p->bg_flows == 0))
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--bg-flows must be 1..64 "
+		    "with background load");
+	if (p->sync_interval < 10 * PS_NS)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--sync-interval must be "
+		    "at least 10ns");
+	if (p->exec_rate < 0 || p->exec_rate > 1e6)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--exec-rate must be "
+		    "0..1000000 lines per us");
+	if (p->ckpt_offset < 0 || p->restart_at < 0 || p->itr < 0)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "times must not be "
+		    "negative");
+	return SSP_OK;
+}

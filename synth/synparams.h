@@ -1,0 +1,62 @@
+/*
+ * simsynth's parameters: what ssp_synsim_run makes (the size and shape of
+ * the scenario, its timing and traffic, the log dialects), their defaults
+ * and range checks.
+ */
+#ifndef SSP_SYNPARAMS_H
+#define SSP_SYNPARAMS_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+
+/* Versions of nicbm's DEBUG_NICBM output (FORMATS.md §5). */
+enum ssp_synparams_nicbm {
+	SSP_SYN_NICBM_UPSTREAM,	/* since 2024-08: "info: ", "addr 0x", posted= */
+	SSP_SYN_NICBM_COLUMBO,	/* q713/simbricks log-analysis: "info: ", "addr %lx" */
+	SSP_SYN_NICBM_SIGCOMM22,/* 2022 printf: no prefix, "addr %lx", no posted= */
+};
+/* gem5 variants: SSP_SYN_G5_* in synth/syngem5.h. */
+
+/* Parse "upstream" etc. into *d; SSP_ERR_INVAL if unknown (*d unchanged). */
+int ssp_synparams_nicbm_dialect(const char *name, enum ssp_synparams_nicbm *d);
+const char *ssp_synparams_nicbm_dialect_name(enum ssp_synparams_nicbm d);
+/* Parse a comma-separated list of "current", "fmtflag", "noposted",
+ * "nobar" into SSP_SYN_G5_* bits; SSP_ERR_INVAL on an unknown word. */
+int ssp_synparams_gem5_dialect(const char *list, unsigned *bits);
+
+struct ssp_synparams {
+	unsigned hosts;		/* simulated hosts, >= 2 */
+	unsigned servers;	/* of which servers (left switch), >= 1 */
+	unsigned requests;	/* request/response pairs */
+	unsigned concurrency;	/* clients sending at the same instant */
+	unsigned req_size, resp_size;	/* UDP payload bytes */
+	int64_t interval;	/* between rounds of requests, ps */
+	int64_t pcie_lat, eth_lat, net_lat;	/* ps */
+	uint64_t bandwidth;	/* bottleneck, bit/s */
+	unsigned queue_limit;	/* bottleneck queue, packets (background only) */
+	double bg_load;		/* background share of the bottleneck, 0..1 */
+	unsigned bg_flows;	/* ns-3 host pairs */
+	double bg_to_host;	/* share of background bursts that also reach a NIC */
+	double bg_arp;		/* of those, ARP broadcasts (the rest: UDP to one NIC) */
+	double nonposted;	/* share of device-BAR writes sent non-posted */
+	double housekeeping;	/* scale of unrelated syscalls, ioctls, ... (0 = none) */
+	int64_t itr;		/* NIC interrupt throttling interval, ps */
+	int64_t sync_interval;	/* SimBricks sync messages, ps */
+	int64_t ckpt_offset;	/* gem5 prints SimBricks time + this */
+	int64_t restart_at;	/* reopen FIFO outputs at this time (0 = never) */
+	uint64_t seed;
+	uint64_t gem5_size;	/* pad each gem5 log to about this many bytes */
+	double exec_rate;	/* else: padding Exec lines per simulated us */
+	int zlevel;		/* compress logs with zstd at this level (0 = no) */
+	uint64_t pace;		/* output limit in bytes/s (0 = none) */
+	const char *cmdline;	/* how the scenario was made, for the notes */
+	enum ssp_synparams_nicbm nicbm_dialect;	/* which nicbm prints the NIC logs */
+	unsigned gem5_dialect;	/* SSP_SYN_G5_* bits */
+};
+
+void ssp_synparams_defaults(struct ssp_synparams *p);
+/* Check ranges; SSP_ERR_INVAL with a message naming the option. */
+int ssp_synparams_check(const struct ssp_synparams *p, struct ssp_err *e);
+
+#endif
