@@ -186,13 +186,19 @@ mkdir "$T/one"
 printf 'stream,net,net,net.ev.zst\n' >"$T/one/topology.csv"
 split -l 300 "$T/ref/net.ns3.log" "$T/part."
 cat >"$T/slow.sh" <<'EOF'
-# slow.sh PIPE DONE PART...: a part every 0.1 s; on SIGTERM one more part, exit 0
+# slow.sh PIPE DONE PART...: a part every 0.1 s; on SIGTERM one more part, exit 0.
+# The last two parts wait for the signal (30 s at most): however slow the
+# machine, the signal comes before the end of the log.
 pipe=$1 done=$2
 shift 2
-stop=0
+stop=0 i=0 n=$#
 trap 'stop=1; echo term >"$done.term"' TERM
 exec 3>"$pipe"
 for p; do
+	i=$((i + 1)) w=0
+	while [ "$stop" -eq 0 ] && [ "$i" -ge $((n - 1)) ] && [ "$w" -lt 300 ]; do
+		sleep 0.1; w=$((w + 1))
+	done
 	cat "$p" >&3
 	cat "$p" >>"$done"
 	[ "$stop" -eq 0 ] || break

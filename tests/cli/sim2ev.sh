@@ -250,11 +250,16 @@ wait $wpid 2>/dev/null || true
 
 # --- follow mode: the idle clock, signals, the pipe buffer ------------------
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# exists FILE: wait (up to 30 s) for sim2ev's output (a new file name):
+# from then on a stop signal ends the stream cleanly, however slow the
+# start was
+exists() { n=0; while [ ! -e "$1" ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done; }
 L1="1: global: simbricks: processInEvent"
 L2="2: global: simbricks: processInEvent"
+rm -f "$T/z.ev"
 sim2ev -f gem5 --follow --follow-timeout 0 -o "$T/z.ev" "$T/fifo" &
 zpid=$!
-sleep 0.3
+exists "$T/z.ev"
 kill -TERM $zpid
 set +e; wait $zpid; rc=$?; set -e
 eq "--follow-timeout 0: runs until a signal" "$rc" 0
@@ -296,6 +301,7 @@ sim2ev -v -f gem5 --follow -o "$T/y.ev.zst" "$T/fifo" 2>"$T/y.err" &
 spid=$!
 yes "$L1" > "$T/fifo" 2>/dev/null &
 ypid=$!
+exists "$T/y.ev.zst"
 sleep 0.5
 kill -TERM $spid
 t0=$(now_ms)
@@ -323,9 +329,11 @@ fi
 # SIGHUP ends the stream cleanly too, after the bytes already in the pipe
 sim2ev -f gem5 --follow --stats -o "$T/h.ev" "$T/fifo" 2>"$T/h.err" &
 spid=$!
-( exec 3>"$T/fifo"; i=0; while [ $i -lt 2000 ]; do echo "$L1"; i=$((i + 1)); done >&3; exec sleep 1 ) &
+( exec 3>"$T/fifo"; i=0; while [ $i -lt 2000 ]; do echo "$L1"; i=$((i + 1)); done >&3
+  : >"$T/h.done"; exec sleep 1 ) &
 wpid=$!
-sleep 0.5
+exists "$T/h.ev"
+exists "$T/h.done"	# all 2000 lines are in the pipe (or read)
 kill -HUP $spid
 set +e; wait $spid; rc=$?; set -e
 eq "SIGHUP: exit 0" "$rc" 0
@@ -334,9 +342,10 @@ eq "SIGHUP: complete stream" "$(evcat -n "$T/h.ev" | count /dev/stdin proc_in)" 
 wait $wpid 2>/dev/null || true
 
 # SIGINT ignored on entry (a script's background job) stays ignored
+rm -f "$T/i.ev"
 (trap '' INT; exec sim2ev -f gem5 --follow -o "$T/i.ev" "$T/fifo") &
 spid=$!
-sleep 0.3
+exists "$T/i.ev"
 kill -INT $spid
 sleep 0.3
 if kill -0 $spid 2>/dev/null; then ok "inherited ignored SIGINT stays ignored"; else
