@@ -143,7 +143,7 @@ rm -f "$T"/on/*.ev.zst
 sh "$O" -n -k -t "$T/on/topology.csv" $SYMS -T 1 >"$T/nc.out" 2>"$T/nc.err" &
 ncpid=$!
 n=0
-while [ "$(wc -l <"$T/nc.out")" -lt 5 ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+while [ "$(wc -l <"$T/nc.out")" -lt 5 ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 sleep 1.5	# longer than -T, and no writer yet
 wpids=""
 for s in $LOGS; do
@@ -171,7 +171,7 @@ rm -f "$T"/on/*.ev.zst
 sh "$O" -n -t "$T/on/topology.csv" $SYMS -T 60 >"$T/bg.out" 2>"$T/bg.err" &
 bgpid=$!
 n=0
-while [ "$(wc -l <"$T/bg.out")" -lt 5 ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+while [ "$(wc -l <"$T/bg.out")" -lt 5 ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 check "the simulation writes into the pipes" simsynth $P "$T/on"
 kill -TERM "$bgpid"
 set +e; wait "$bgpid"; rc=$?; set -e
@@ -211,7 +211,7 @@ $dflt sh "$O" -n -v -t "$T/one/topology.csv" -- sh "$T/slow.sh" "$T/one/net.ns3.
     >"$T/int.out" 2>"$T/int.err" &
 ipid=$!
 n=0
-while [ ! -s "$T/done" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+while [ ! -s "$T/done" ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 sleep 0.4
 kill -"$sig" "$ipid"
 set +e; wait "$ipid"; rc=$?; set -e

@@ -279,7 +279,7 @@ start_receiver() {
 	    2>"$T/$name.err" &
 	PIDS="$PIDS $!"
 	i=0
-	while [ ! -s "$T/$name.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -s "$T/$name.port" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 	port=$(cat "$T/$name.port" 2>/dev/null || echo 0)
 	nrecv=$((nrecv + 1))
 }
