@@ -55,3 +55,45 @@ done_testing() {
 	echo "1..$ntest"
 	[ "$nfail" -eq 0 ]
 }
+
+# What scripts/deps.sh check installs (keep in step with it).  Under
+# SSP_TEST_STRICT=1 (make check, which runs deps.sh check first) one of
+# these missing, or a tool or helper the build makes, is a failure; any
+# other missing command is a skip.
+DEPS_CHECK="sqlite3 zstd zstdcat mandoc python3 node npm"
+# covered CMD: deps.sh check or the build provides CMD
+covered() {
+	case " $DEPS_CHECK " in *" $1 "*) return 0 ;; esac
+	[ -f "$TOP/tools/$1.c" ] || [ -f "$TOP/tests/helpers/$1.c" ]
+}
+# missing CMD...: print the first CMD not on PATH; false if all are there
+missing() {
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || { echo "$c"; return 0; }
+	done
+	return 1
+}
+# needs CMD...: the whole script needs every CMD.  Call it before any check:
+# a missing one skips the script with a TAP plan run-cli.sh counts,
+# "1..0 # SKIP needs CMD" (a failure under SSP_TEST_STRICT=1 if covered).
+needs() {
+	c=$(missing "$@") || return 0
+	if [ "${SSP_TEST_STRICT:-0}" = 1 ] && covered "$c"; then
+		not_ok "needs $c, which scripts/deps.sh check or the build provides: not on PATH"
+		done_testing || :
+		exit 1
+	fi
+	echo "1..0 # SKIP needs $c"
+	exit 0
+}
+# have CMD...: for a part of a script; true if every CMD is on PATH, else
+# one skipped check "ok N # SKIP needs CMD" (not_ok under the rule above)
+have() {
+	c=$(missing "$@") || return 0
+	if [ "${SSP_TEST_STRICT:-0}" = 1 ] && covered "$c"; then
+		not_ok "needs $c, which scripts/deps.sh check or the build provides: not on PATH"
+	else
+		ntest=$((ntest + 1)); echo "ok $ntest # SKIP needs $c"
+	fi
+	return 1
+}

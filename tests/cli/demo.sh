@@ -3,12 +3,7 @@
 # checkout is in: stream headers record paths, and trace ids hash them.
 . "$(dirname "$0")/../lib.sh"
 
-for t in sqlite3 zstd; do
-	if ! command -v $t >/dev/null 2>&1; then
-		echo "1..0 # SKIP $t is not installed"
-		exit 0
-	fi
-done
+needs sqlite3 zstd
 
 # a second checkout at another depth: the scripts, the sample, the scorer
 mkdir -p "$T/x/y/checkout/tests"

@@ -4,14 +4,9 @@
 # spans, spancat prints them, and every span is checked against the ground
 # truth (tests/helpers/dumbbell-truth.py).  Also checks that mkdumbbell
 # writes exactly the events sim2ev makes from those logs.
-# Skipped (one passing check saying so) until sim2ev is built.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v sim2ev >/dev/null 2>&1; then
-	ok "skipped: sim2ev is not built yet"
-	done_testing
-	exit 0
-fi
+needs sim2ev python3
 N=30
 L="$T/logs"
 check "gen-dumbbell.py" python3 "$TOP/scripts/gen-dumbbell.py" "$L" $N 20

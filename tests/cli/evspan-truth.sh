@@ -7,12 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 S="$TOP/tests/score-truth.sh"
 
-for t in simsynth sim2ev evspan spancat sqlite3; do
-	if ! command -v $t >/dev/null 2>&1; then
-		echo "1..0 # SKIP $t is not available"
-		exit 0
-	fi
-done
+needs simsynth sim2ev evspan spancat sqlite3
 
 score() {	# score NAME SIMSYNTH-OPTIONS...
 	name=$1; shift

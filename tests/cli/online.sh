@@ -6,12 +6,9 @@
 . "$(dirname "$0")/../lib.sh"
 O="$TOP/scripts/simspan-online"
 
-if ! command -v sim2ev >/dev/null 2>&1; then
-	echo "1..0 # SKIP sim2ev is not built"
-	exit 0
-fi
+needs sim2ev
 p2=""
-command -v evspan >/dev/null 2>&1 || p2=-n	# no phase two without evspan
+have evspan || p2=-n	# no phase two without evspan
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 LOGS="server0.gem5 server0-nic.nicbm client0.gem5 client0-nic.nicbm net.ns3"
 
@@ -60,7 +57,10 @@ complete() {
 }
 # ms_of WHAT: the milliseconds simsynth -v gave for its longest WHAT
 ms_of() { sed -n "s/.*longest $1 \\([0-9]*\\)\\.[0-9]* ms.*/\\1/p" "$T/.err"; }
-# bounded WHAT MS LIMIT
+# bounded WHAT MS LIMIT: the longest WHAT took less than LIMIT.  The limit
+# is generous (a writer preempted on a busy machine, or under ASan, can
+# spend a while in one call); a reader that stops draining a pipe blocks
+# its writer for seconds.  The figure is printed either way.
 bounded() {
 	if [ -n "$2" ] && [ "$2" -lt "$3" ]; then
 		ok "the writer never blocked long in $1 (longest $2 ms)"
@@ -79,8 +79,8 @@ expect_rc 0 "simspan-online -T 1 -- sh -c 'sleep 2; exec simsynth --pace --resta
 stdout_has "server0 host $T/on/server0.gem5.log"
 stdout_has "net net $T/on/net.ns3.log"
 stderr_has "reopened 5 named pipes (restart)"
-bounded write "$(ms_of write)" 500
-bounded open "$(ms_of open)" 500
+bounded write "$(ms_of write)" 5000
+bounded open "$(ms_of open)" 5000
 same_events "$T/on" "late paced writer"
 if [ -p "$T/on/server0.gem5.log" ]; then not_ok "pipes removed"; else ok "pipes removed"; fi
 if [ -z "$p2" ]; then
@@ -143,7 +143,7 @@ rm -f "$T"/on/*.ev.zst
 sh "$O" -n -k -t "$T/on/topology.csv" $SYMS -T 1 >"$T/nc.out" 2>"$T/nc.err" &
 ncpid=$!
 n=0
-while [ "$(wc -l <"$T/nc.out")" -lt 5 ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+while [ "$(wc -l <"$T/nc.out")" -lt 5 ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 sleep 1.5	# longer than -T, and no writer yet
 wpids=""
 for s in $LOGS; do
@@ -155,13 +155,13 @@ bad=0
 for w in $wpids; do wait "$w" || bad=$((bad + 1)); done
 t0=$(now_ms)
 eq "writers quiet for 2 s with -T 1: none was cut off" "$bad" 0
-set +e; timeout 20 sh -c "while kill -0 $ncpid 2>/dev/null; do sleep 0.05; done"; set -e
+set +e; timeout 60 sh -c "while kill -0 $ncpid 2>/dev/null; do sleep 0.05; done"; set -e
 dt=$(($(now_ms) - t0))
+if kill -0 "$ncpid" 2>/dev/null; then kill "$ncpid"; fi	# after 60 s: fails below
 set +e; wait "$ncpid"; rc=$?; set -e
-eq "without a command: ends by itself after the writers left" "$rc" 0
-[ "$rc" -eq 0 ] || sed 's/^# /' "$T/nc.err"
-[ "$dt" -ge 500 ] && [ "$dt" -lt 5000 ] && ok "-T 1 counted from the last writer's close ($dt ms)" ||
-	not_ok "ended $dt ms after the writers left, want about 1000"
+# (that it ends is checked, not how soon: no wall-clock bound on a busy machine)
+eq "without a command: ends by itself after the writers left ($dt ms, -T 1)" "$rc" 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$T/nc.err"
 same_events "$T/on" "late, quiet writers"
 check "-k kept the pipes" test -p "$T/on/server0.gem5.log"
 
@@ -171,7 +171,7 @@ rm -f "$T"/on/*.ev.zst
 sh "$O" -n -t "$T/on/topology.csv" $SYMS -T 60 >"$T/bg.out" 2>"$T/bg.err" &
 bgpid=$!
 n=0
-while [ "$(wc -l <"$T/bg.out")" -lt 5 ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+while [ "$(wc -l <"$T/bg.out")" -lt 5 ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 check "the simulation writes into the pipes" simsynth $P "$T/on"
 kill -TERM "$bgpid"
 set +e; wait "$bgpid"; rc=$?; set -e
@@ -186,13 +186,19 @@ mkdir "$T/one"
 printf 'stream,net,net,net.ev.zst\n' >"$T/one/topology.csv"
 split -l 300 "$T/ref/net.ns3.log" "$T/part."
 cat >"$T/slow.sh" <<'EOF'
-# slow.sh PIPE DONE PART...: a part every 0.1 s; on SIGTERM one more part, exit 0
+# slow.sh PIPE DONE PART...: a part every 0.1 s; on SIGTERM one more part, exit 0.
+# The last two parts wait for the signal (30 s at most): however slow the
+# machine, the signal comes before the end of the log.
 pipe=$1 done=$2
 shift 2
-stop=0
+stop=0 i=0 n=$#
 trap 'stop=1; echo term >"$done.term"' TERM
 exec 3>"$pipe"
 for p; do
+	i=$((i + 1)) w=0
+	while [ "$stop" -eq 0 ] && [ "$i" -ge $((n - 1)) ] && [ "$w" -lt 300 ]; do
+		sleep 0.1; w=$((w + 1))
+	done
 	cat "$p" >&3
 	cat "$p" >>"$done"
 	[ "$stop" -eq 0 ] || break
@@ -205,7 +211,7 @@ $dflt sh "$O" -n -v -t "$T/one/topology.csv" -- sh "$T/slow.sh" "$T/one/net.ns3.
     >"$T/int.out" 2>"$T/int.err" &
 ipid=$!
 n=0
-while [ ! -s "$T/done" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+while [ ! -s "$T/done" ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
 sleep 0.4
 kill -"$sig" "$ipid"
 set +e; wait "$ipid"; rc=$?; set -e
@@ -229,8 +235,8 @@ expect_rc 0 "unpaced Exec-heavy run through the pipes" \
     sh "$O" -n -t "$T/big/topology.csv" $SYMS -- simsynth -v $B --restart-at 1500us "$T/big"
 stderr_has "reopened 5 named pipes (restart)"
 sed -n 's/^wrote/# wrote/p' "$T/.err"
-bounded write "$(ms_of write)" 500
-bounded open "$(ms_of open)" 500
+bounded write "$(ms_of write)" 5000
+bounded open "$(ms_of open)" 5000
 for s in server0 client0; do
 	a=$(evcat -n "$T/bref/$s.ev.zst" 2>/dev/null | awk '$2 == "total" { print $1 }')
 	b=$(evcat -n "$T/big/$s.ev.zst" 2>/dev/null | awk '$2 == "total" { print $1 }')

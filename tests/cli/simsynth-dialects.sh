@@ -6,12 +6,7 @@
 # scenario also goes through the whole pipeline and matches its truth.
 . "$(dirname "$0")/../lib.sh"
 
-for t in sim2ev evcat evspan spancat; do
-	if ! command -v $t >/dev/null 2>&1; then
-		echo "1..0 # SKIP $t is not built"
-		exit 0
-	fi
-done
+needs sim2ev evcat evspan spancat
 
 gen() {	# gen NAME SIMSYNTH-OPTIONS...: scenario in $T/NAME
 	gn=$1; shift

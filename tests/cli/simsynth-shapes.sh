@@ -5,12 +5,7 @@
 # function the rules name shows up in the gem5 logs.
 . "$(dirname "$0")/../lib.sh"
 
-for t in python3 sim2ev evcat; do
-	if ! command -v $t >/dev/null 2>&1; then
-		echo "1..0 # SKIP $t is not available"
-		exit 0
-	fi
-done
+needs python3 sim2ev evcat
 SHAPE="$TOP/tests/helpers/lineshape.py"
 SAMPLES="$DATA/samples"
 

@@ -3,10 +3,7 @@
 # for each reason exactly as many lines as simsynth counted.
 . "$(dirname "$0")/../lib.sh"
 
-if ! command -v sim2ev >/dev/null 2>&1; then
-	echo "1..0 # SKIP sim2ev is not built"
-	exit 0
-fi
+needs sim2ev
 
 # -z and a checkpoint offset: compressed input and absolute gem5 ticks
 expect_rc 0 "simsynth" simsynth -v -z -H 3 -c 2 -n 12 --exec-rate 3 \

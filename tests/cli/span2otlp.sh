@@ -3,6 +3,7 @@
 # retries, Retry-After, failures and a collector that is down or hangs.
 . "$(dirname "$0")/../lib.sh"
 OTLP="$TOP/tests/otlp"
+needs node npm		# the receiver and the validators
 PIDS=""
 trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 
@@ -16,11 +17,6 @@ eq "mkspans made 720 spans" "$nspans" 720
 
 # The validators and the receiver need @opentelemetry/otlp-transformer and
 # protobufjs from npm (pinned in tests/otlp/package.json, lock committed).
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-	not_ok "node and npm are needed for the OTLP receiver and validators"
-	done_testing
-	exit 1
-fi
 want=$(node -e 'process.stdout.write(require(process.argv[1]).dependencies["@opentelemetry/otlp-transformer"])' "$OTLP/package.json")
 have=$(node -e 'try { process.stdout.write(require(process.argv[1]).version) } catch (e) {}' \
     "$OTLP/node_modules/@opentelemetry/otlp-transformer/package.json")
@@ -283,7 +279,7 @@ start_receiver() {
 	    2>"$T/$name.err" &
 	PIDS="$PIDS $!"
 	i=0
-	while [ ! -s "$T/$name.port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -s "$T/$name.port" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 	port=$(cat "$T/$name.port" 2>/dev/null || echo 0)
 	nrecv=$((nrecv + 1))
 }
@@ -379,7 +375,9 @@ t1=$(ms)
 stderr_has "a retry in 70000 ms (Retry-After) would pass --max-elapsed (60000 ms); giving up"
 stderr_has "720 spans in 1 requests not delivered"
 eq "... one attempt only" "$(wc -l <"$T/ralong.log" | tr -d ' ')" 1
-check "... and no waiting ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 5000
+# (generous: on a busy machine the one attempt may take seconds, but far
+# less than the 70 s a retry would wait)
+check "... and no waiting ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 30000
 stop_receivers
 start_receiver ra2 --fail 1 --retry-after 2
 expect_rc 1 "Retry-After 2 s, --max-elapsed 1s: not retried" span2otlp -b 720 \
@@ -410,8 +408,9 @@ t0=$(ms)
 check "503: backoff and retry" span2otlp -b 720 --backoff 200ms \
     --endpoint "http://127.0.0.1:$port" "$T/in.sp"
 g1=$(gap bo 1 2); g2=$(gap bo 2 3); g3=$(gap bo 3 4)
+# (lower bounds only: a busy machine makes the gaps longer, never shorter)
 check "backoff grows: $g1, $g2, $g3 ms (jitter: upper half of 200, 400, 800)" \
-    test "$g1" -ge 95 -a "$g2" -ge 195 -a "$g3" -ge 395 -a "$g3" -lt 2000
+    test "$g1" -ge 95 -a "$g2" -ge 195 -a "$g3" -ge 395
 check "... everything arrives" received bo "$T/expect"
 stop_receivers
 
@@ -472,7 +471,7 @@ expect_rc 1 "collector down" span2otlp -b 100 --retries 3 --backoff 50ms \
 t1=$(ms)
 stderr_has "720 spans in 8 requests not delivered to http://127.0.0.1:$dead/v1/traces"
 stderr_has "Couldn't connect to server"
-check "collector down: gave up quickly ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 5000
+check "collector down: gave up ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 30000
 
 # a collector that accepts and never answers: bounded by --timeout
 start_receiver hang --hang
@@ -482,8 +481,10 @@ expect_rc 1 "collector hangs" span2otlp --timeout 1 --retries 1 --backoff 10ms \
 t1=$(ms)
 stderr_has "timed out"
 stderr_has "720 spans in 1 requests not delivered"
+# two attempts of 1 s each at least; the bound above is generous but below
+# the 20 s the default --timeout (10 s) would take
 check "collector hangs: bounded by --timeout ($((t1 - t0)) ms)" \
-    test $((t1 - t0)) -ge 2000 -a $((t1 - t0)) -lt 8000
+    test $((t1 - t0)) -ge 2000 -a $((t1 - t0)) -lt 15000
 stop_receivers
 
 done_testing

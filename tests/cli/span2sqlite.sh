@@ -214,7 +214,7 @@ writer=$!
 span2sqlite "$DB" "$T/fifo" 2>/dev/null &
 loader=$!
 n=0
-until ls "$T" | grep -q '\.tmp\.' || [ $n -ge 50 ]; do sleep 0.1; n=$((n + 1)); done
+until ls "$T" | grep -q '\.tmp\.' || [ $n -ge 300 ]; do sleep 0.1; n=$((n + 1)); done
 kill -TERM $loader
 set +e; wait $loader 2>/dev/null; rc=$?; set -e
 kill $writer 2>/dev/null || true
