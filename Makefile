@@ -158,8 +158,8 @@ QUICK_CLI = demo evcat evfilter evspan-bytes evspan-e2e evspan-sim2ev evspan \
             man-examples sample-spans sample score-truth simsynth-dialects \
             simsynth-sim2ev spancat truth-evspan
 quick: all-tests
-	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory unit cli fuzz-replay \
-	    CLI_TESTS="$(QUICK_CLI:%=tests/cli/%.sh)"
+	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory checkdeps unit cli fuzz-replay \
+	    checksymbols CLI_TESTS="$(QUICK_CLI:%=tests/cli/%.sh)"
 
 .PHONY: all-tests
 all-tests: $(TOOLS) $(UNITS) $(FUZZ_REPLAY) $(HELPERS)
