@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/idmap.h"
+#include "base/strfmt.h"
 #include "sink/btree.h"
 #include "sink/ksort.h"
 #include "sink/sqlite.h"
@@ -192,33 +193,31 @@ jw_i64(struct jw *w, int64_t v)
 	jw_put(w, q, (size_t)(tmp + sizeof(tmp) - q));
 }
 
+#define JW_PIECE	256
+
+/*
+ * A JSON string with invalid UTF-8 replaced (ssp_strfmt_json_str), in
+ * pieces through a stack buffer: each cut before a byte that starts a
+ * character, so the pieces escape as the whole string would.
+ */
 static void
 jw_str(struct jw *w, const char *s, size_t k)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i, run = 0;
+	uint8_t tmp[6 * (JW_PIECE + 3) + 2];	/* \u00xx per byte, quotes */
+	size_t i = 0, m;
 
 	jw_ch(w, '"');
-	for (i = 0; i < k; i++) {
-		unsigned char c = (unsigned char)s[i];
+	while (i < k) {
+		struct ssp_buf b = { tmp, 0, sizeof(tmp), 0 };
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
-			continue;
-		jw_put(w, s + run, i - run);
-		run = i + 1;
-		if (c == '"' || c == '\\') {
-			jw_ch(w, '\\');
-			jw_ch(w, (char)c);
-		} else if (c == '\n' || c == '\t' || c == '\r') {
-			jw_ch(w, '\\');
-			jw_ch(w, c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
-		} else {
-			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
-			jw_put(w, u, sizeof(u));
-		}
+		m = k - i < JW_PIECE ? k - i : JW_PIECE;
+		while (i + m < k && m < JW_PIECE + 3 &&
+		    ((unsigned char)s[i + m] & 0xc0) == 0x80)
+			m++;
+		ssp_strfmt_json_str(&b, s + i, m);
+		jw_put(w, (const char *)tmp + 1, b.len - 2);
+		i += m;
 	}
-	jw_put(w, s + run, k - run);
 	jw_ch(w, '"');
 }
 
@@ -3337,6 +3336,18 @@ ssp_sqlite_load(struct ssp_sqlite *d, struct ssp_rec_rd *rr,
 	return load(d->db, d->name, rr, o, st, e, d);
 }
 
+/* CREATE INDEX sorts with helper threads, one per further core (SQLite
+ * caps them; its default is none). */
+static int
+sorter_threads(sqlite3 *db, struct ssp_err *e)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	char sql[40];
+
+	snprintf(sql, sizeof(sql), "PRAGMA threads = %ld", n > 1 ? n - 1 : 0);
+	return exec(db, sql, dbname(db), e);
+}
+
 int
 ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 {
@@ -3346,7 +3357,8 @@ ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: nothing loaded", d->name);
 		goto fail;
 	}
-	if (d->fresh && !d->direct && (r = create_indexes(d->db, e)) != SSP_OK)
+	if (d->fresh && !d->direct && ((r = sorter_threads(d->db, e)) != SSP_OK ||
+	    (r = create_indexes(d->db, e)) != SSP_OK))
 		goto fail;
 	if ((r = analyze(d->db, e)) != SSP_OK)
 		goto fail;

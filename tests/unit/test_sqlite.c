@@ -304,6 +304,35 @@ test_json_encoding(void **state)
  * middle; hand-computed split.  host: [0,10] [5,20] [30,40]; nic: [15,35];
  * net: [50,60].  Union of all: [0,40] + [50,60] = 50 of 60.
  */
+/* Names and strings are JSON-escaped as ssp_strfmt_json_str does it:
+ * invalid UTF-8 becomes U+FFFD, also where the escaper cuts long strings. */
+static void
+test_json_strings(void **state)
+{
+	static char lng[600];
+	static struct ssp_rec_type t = { "x", 3, { { "q\"\\\n\x01", 'u' },
+	    { "bad\xff\xc3", 'u' }, { lng, 'u' } } };
+	char buf[2048], want[2048];
+	struct ssp_rec r;
+	size_t i;
+
+	(void)state;
+	/* 'a's with a two-byte and a four-byte character across the cut */
+	memset(lng, 'a', 590);
+	memcpy(lng + 255, "\xc3\xa9", 2);
+	memcpy(lng + 510, "\xf0\x9f\x98\x80", 4);
+	lng[590] = '\0';
+	memset(&r, 0, sizeof(r));
+	r.nf = 3;
+	for (i = 0; i < 3; i++)
+		r.f[i] = i;
+	snprintf(want, sizeof(want), "{\"q\\\"\\\\\\n\\u0001\":0,"
+	    "\"bad\xef\xbf\xbd\xef\xbf\xbd\":1,\"%s\":2}", lng);
+	assert_int_equal(ssp_sqlite_json(buf, sizeof(buf), &t, 0, &r, NULL),
+	    strlen(want));
+	assert_string_equal(buf, want);
+}
+
 static void
 test_spans_rows_and_split(void **state)
 {
@@ -941,6 +970,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schema_matches_span_kinds),
 		cmocka_unit_test(test_json_encoding),
+		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_spans_rows_and_split),
 		cmocka_unit_test(test_latency_percentiles),
 		cmocka_unit_test(test_late_and_missing_references),
