@@ -1294,61 +1294,75 @@ add_text(struct loader *L, struct buf *b, struct cell *c, const char *p,
  * splits of evicted traces, the run's counts, ANALYZE; then the one file
  * is synced and renamed as always.
  *
- * The writer knows the tables and indexes of formats/simspan.sql.  It
- * checks what SQLite created against what it knows before the load and
- * loads with INSERTs when a table differs; an index it does not know is
- * rebuilt with REINDEX after the load.
+ * The schema is formats/simspan.sql only: the writer knows what each
+ * column of spans, links, events and traces means by its name, and takes
+ * their order, types and generated columns from the tables SQLite created
+ * (pragma_table_xinfo), and the key columns of their indexes from
+ * pragma_index_xinfo.  A table it cannot write as SQLite would makes the
+ * load use INSERTs; an index whose keys it cannot encode is rebuilt with
+ * REINDEX after the load.
  */
 enum { T_SPANS, T_LINKS, T_EVENTS, T_TRACES, T_N };
-enum { X_TRACE, X_PARENT, X_KIND, X_STREAM, X_ORPHANS, X_LATENCY, X_TRACEID,
-	X_LSPAN, X_LTARGET, X_ESPAN, X_N };
+#define TVALS	13	/* values of a row of one of those tables */
+#define XMAX	16	/* indexes on them built from sorted keys */
+#define XPARTS	6	/* key columns of such an index */
 
-/* Tables as pragma_table_xinfo shows them: name:type:hidden:pk:no default */
+/* An index key column as sort words: a full word (K_INT, K_REF: NULL
+ * first), half a word (K_RUN, and the ranks K_KIND, K_STREAM, K_CAUSE:
+ * 0 is NULL, streams from 0), or two words (K_HEX: 32 hex digits). */
+enum { K_NONE, K_INT, K_REF, K_RUN, K_KIND, K_STREAM, K_CAUSE, K_HEX };
+
+/*
+ * The values d_span, d_link, d_event and d_trace_out fill, in that order.
+ * Generated values SQLite computes itself (gen_check() makes sure it
+ * computes them as d_trace_out does): for index keys only.
+ */
 static const struct {
-	const char *name, *cols;
-	unsigned ncols;		/* stored columns */
+	const char *name;
+	unsigned n;
+	const char *col[TVALS];
+	unsigned char key[TVALS];
+	uint32_t text;		/* the values that are text */
+	uint32_t gen;		/* generated values */
 } dtables[T_N] = {
-	{ "spans", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,trace:INTEGER:0:0:1,"
-	    "parent:INTEGER:0:0:1,span_id:INTEGER:0:0:1,kind:TEXT:0:0:1,"
-	    "stream:TEXT:0:0:1,start_ps:INTEGER:0:0:1,dur_ps:INTEGER:0:0:1,"
-	    "end_ps:INTEGER:2:0:1,flags:INTEGER:0:0:1,cause:TEXT:0:0:1,"
-	    "extra:TEXT:0:0:1", 12 },
-	{ "links", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,span:INTEGER:0:0:1,"
-	    "target:INTEGER:0:0:1,kind:TEXT:0:0:1,span_id:INTEGER:0:0:1,"
-	    "target_span_id:INTEGER:0:0:1,target_trace_id:TEXT:0:0:1", 8 },
-	{ "events", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,span:INTEGER:0:0:1,"
-	    "ts_ps:INTEGER:0:0:1,type:TEXT:0:0:1,stream:TEXT:0:0:1,"
-	    "attrs:TEXT:0:0:1", 7 },
-	{ "traces", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,trace_id:TEXT:0:0:1,"
-	    "root:INTEGER:0:0:1,root_kind:TEXT:0:0:1,root_stream:TEXT:0:0:1,"
-	    "start_ps:INTEGER:0:0:1,end_ps:INTEGER:0:0:1,dur_ps:INTEGER:2:0:1,"
-	    "spans:INTEGER:0:0:1,busy_ps:INTEGER:0:0:1,idle_ps:INTEGER:2:0:1,"
-	    "streams:TEXT:0:0:1,kinds:TEXT:0:0:1", 12 },
+	{ "spans", 12, { "id", "run", "trace", "parent", "span_id", "kind",
+	    "stream", "start_ps", "dur_ps", "flags", "cause", "extra" },
+	    { K_NONE, K_RUN, K_INT, K_REF, K_INT, K_KIND, K_STREAM, K_INT,
+	    K_INT, K_INT, K_CAUSE, K_NONE }, 1u << 5 | 1u << 6 | 1u << 10 |
+	    1u << 11, 0 },
+	{ "links", 8, { "id", "run", "span", "target", "kind", "span_id",
+	    "target_span_id", "target_trace_id" },
+	    { K_NONE, K_RUN, K_REF, K_REF, K_NONE, K_INT, K_INT, K_HEX },
+	    1u << 4 | 1u << 7, 0 },
+	{ "events", 7, { "id", "run", "span", "ts_ps", "type", "stream",
+	    "attrs" }, { K_NONE, K_RUN, K_REF, K_INT, K_NONE, K_STREAM,
+	    K_NONE }, 1u << 4 | 1u << 5 | 1u << 6, 0 },
+	{ "traces", 13, { "id", "run", "trace_id", "root", "root_kind",
+	    "root_stream", "start_ps", "end_ps", "spans", "busy_ps", "streams",
+	    "kinds", "dur_ps" }, { K_NONE, K_RUN, K_HEX, K_REF, K_KIND, K_NONE,
+	    K_INT, K_INT, K_INT, K_INT, K_NONE, K_NONE, K_INT }, 1u << 2 |
+	    1u << 4 | 1u << 5 | 1u << 10 | 1u << 11, 1u << 12 },
 };
 
-/* Indexes: their definition (NULL: a UNIQUE constraint), key columns, and
- * the words of their sort keys (see dkey_*). */
-static const struct {
-	const char *name, *sql, *cols;
-	unsigned nw;
-} dindex[X_N] = {
-	{ "spans_trace", "CREATE INDEX spans_trace ON spans(trace)", "trace", 1 },
-	{ "spans_parent", "CREATE INDEX spans_parent ON spans(parent)", "parent",
-	    1 },
-	{ "spans_kind", "CREATE INDEX spans_kind ON spans(kind, run, dur_ps)",
-	    "kind,run,dur_ps", 2 },
-	{ "spans_stream", "CREATE INDEX spans_stream ON spans(stream, start_ps)",
-	    "stream,start_ps", 2 },
-	{ "spans_orphans", "CREATE INDEX spans_orphans ON spans(run, kind, "
-	    "cause) WHERE flags & 1", "run,kind,cause", 2 },
-	{ "traces_latency", "CREATE INDEX traces_latency ON traces(run, "
-	    "root_kind, dur_ps)", "run,root_kind,dur_ps", 2 },
-	{ "sqlite_autoindex_traces_1", NULL, "run,trace_id", 3 },
-	{ "links_span", "CREATE INDEX links_span ON links(span)", "span", 1 },
-	{ "links_target", "CREATE INDEX links_target ON links(target)", "target",
-	    1 },
-	{ "events_span", "CREATE INDEX events_span ON events(span, ts_ps)",
-	    "span,ts_ps", 2 },
+struct dpart {			/* a key column of an index */
+	unsigned char val;	/* its value (dtables[].col) */
+	unsigned char enc;	/* K_* */
+	unsigned char word;	/* where its bits go */
+	unsigned char half;	/* 0: the whole word(s), 1: high, 2: low half */
+};
+
+struct dindex {			/* an index built from sorted keys */
+	char *name;
+	unsigned t;		/* its table */
+	struct dpart part[XPARTS];
+	unsigned np, nw;	/* key columns, sort words */
+	int pval;		/* partial (WHERE col & mask): col, or -1 */
+	int64_t pmask;
+	int cause;		/* a K_CAUSE column: renumbered by rank */
+	int bad;		/* a key that does not fit: REINDEX it */
+	uint32_t root;
+	struct ssp_btree_tree *tree;
+	struct ssp_ksort *ks;
 };
 
 struct cdict {			/* distinct strings (orphan causes), ids 1.. */
@@ -1370,9 +1384,12 @@ struct direct {
 	struct ssp_btree *bt;
 	sqlite3 *aux;		/* traces and pending references */
 	struct ssp_btree_tree *tab[T_N];
-	struct ssp_btree_tree *ix[X_N];	/* NULL: not known, REINDEXed */
-	struct ssp_ksort *ks[X_N];
-	int bad[X_N];		/* a key that does not fit: REINDEX it */
+	unsigned ncol[T_N];	/* stored columns of the table */
+	uint32_t gen[T_N];	/* generated values SQLite computes as we do */
+	unsigned char cmap[T_N][TVALS];	/* their values */
+	int ident[T_N];		/* cmap is the identity */
+	struct dindex ix[XMAX];
+	unsigned nix;
 	size_t pool;		/* bytes the sorters may still hold */
 	char **reindex;
 	size_t nreindex;
@@ -1399,13 +1416,6 @@ static int64_t
 unflip(uint64_t w)
 {
 	return (int64_t)(w ^ (1ull << 63));
-}
-
-/* A nullable row reference (rows are >= 1): NULL sorts first. */
-static uint64_t
-ref(int64_t row)
-{
-	return row <= 0 ? 0 : flip(row);
 }
 
 static struct ssp_btree_val
@@ -1448,24 +1458,101 @@ dfail(struct loader *L)
 	return be->code != SSP_OK ? be->code : SSP_ERR_IO;
 }
 
+static int parse_hex64(const unsigned char *p, uint64_t *v);
+static uint32_t cdict_id(struct cdict *d, const char *p, size_t n);
+static void direct_free(struct loader *L);
+
+/* A row of table t from its values (in dtables order), in the file. */
 static int
-dkey(struct loader *L, int x, uint64_t w0, uint64_t w1, uint64_t w2,
-    int64_t row)
+d_row(struct loader *L, unsigned t, int64_t row, const struct ssp_btree_val *v)
 {
-	struct ssp_ksort *ks = L->dw->ks[x];
-	uint64_t k[4];
-	unsigned nw = dindex[x].nw;
+	struct direct *dw = L->dw;
+	struct ssp_btree_val rec[TVALS];
+	unsigned j;
+
+	if (!dw->ident[t])
+		for (j = 0; j < dw->ncol[t]; j++)
+			rec[j] = v[dw->cmap[t][j]];
+	if (ssp_btree_row(dw->tab[t], row, dw->ident[t] ? v : rec,
+	    dw->ncol[t]) != SSP_OK)
+		return dfail(L);
+	return SSP_OK;
+}
+
+/*
+ * The keys of a row of table t for its indexes.  kind and stream: the
+ * ranks of its K_KIND and K_STREAM values (their names are ranked once).
+ */
+static int
+d_keys(struct loader *L, unsigned t, const struct ssp_btree_val *v,
+    uint32_t kind, uint32_t stream, int64_t row)
+{
+	struct direct *dw = L->dw;
+	unsigned i, j;
 	int r;
 
-	if (ks == NULL || L->dw->bad[x])
-		return SSP_OK;
-	k[0] = w0;
-	k[1] = w1;
-	k[2] = w2;
-	k[nw] = (uint64_t)row;
-	if ((r = ssp_ksort_add(ks, k)) != SSP_OK)
-		return ssp_err_set(L->e, r, 0, "sorting index keys: %s",
-		    r == SSP_ERR_NOMEM ? "out of memory" : strerror(errno));
+	for (i = 0; i < dw->nix; i++) {
+		struct dindex *x = &dw->ix[i];
+		uint64_t k[8] = { 0 }, w = 0, lo;
+
+		if (x->t != t || x->ks == NULL || x->bad)
+			continue;
+		if (x->pval >= 0 && (v[x->pval].type != SQLITE_INTEGER ||
+		    (v[x->pval].i & x->pmask) == 0))
+			continue;
+		for (j = 0; j < x->np; j++) {
+			const struct ssp_btree_val *c = &v[x->part[j].val];
+
+			switch (x->part[j].enc) {
+			case K_INT:
+			case K_REF:
+				if (c->type == SQLITE_NULL &&
+				    x->part[j].enc == K_REF) {
+					w = 0;
+					break;
+				}
+				if (c->type != SQLITE_INTEGER || c->i == INT64_MIN)
+					goto bad;
+				w = flip(c->i);
+				break;
+			case K_RUN:
+				if (c->type != SQLITE_INTEGER || c->i < 0 ||
+				    c->i > UINT32_MAX)
+					goto bad;
+				w = (uint64_t)c->i;
+				break;
+			case K_KIND:
+				w = kind;
+				break;
+			case K_STREAM:
+				w = stream;
+				break;
+			case K_CAUSE:
+				w = 0;
+				if (c->type == SQLITE_TEXT && (w = cdict_id(&dw->causes,
+				    c->p, c->n)) == 0)
+					return ssp_err_set(L->e, SSP_ERR_NOMEM, 0,
+					    "out of memory");
+				break;
+			case K_HEX:
+				if (c->type != SQLITE_TEXT || c->n != 32 ||
+				    parse_hex64((const unsigned char *)c->p, &w) != 0 ||
+				    parse_hex64((const unsigned char *)c->p + 16,
+				    &lo) != 0)
+					goto bad;
+				k[x->part[j].word + 1] = lo;
+				break;
+			}
+			k[x->part[j].word] |= x->part[j].half == 1 ? w << 32 : w;
+		}
+		k[x->nw] = (uint64_t)row;
+		if ((r = ssp_ksort_add(x->ks, k)) != SSP_OK)
+			return ssp_err_set(L->e, r, 0, "sorting index keys: %s",
+			    r == SSP_ERR_NOMEM ? "out of memory" : strerror(errno));
+		continue;
+bad:
+		x->bad = 1;
+	}
 	return SSP_OK;
 }
 
@@ -1545,8 +1632,6 @@ d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
 {
 	struct direct *dw = L->dw;
 	struct ssp_btree_val v[12];
-	uint64_t krank = dw->krank[ft], run = (uint64_t)L->run;
-	uint32_t cause = 0;
 
 	v[0] = v_null();
 	v[1] = v_int(L->run);
@@ -1562,22 +1647,10 @@ d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
 	    v_null();
 	v[11] = sr->has_extra ? v_text(L->text.p + sr->extra, sr->extra_len) :
 	    v_null();
-	if (ssp_btree_row(dw->tab[T_SPANS], row, v, 12) != SSP_OK)
-		return dfail(L);
-	if (sr->flags & 1) {
-		if (sr->has_cause && (cause = cdict_id(&dw->causes,
-		    L->text.p + sr->cause, sr->cause_len)) == 0)
-			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-		if (dkey(L, X_ORPHANS, run << 32 | krank, cause, 0, row) != SSP_OK)
-			return -1;
-	}
-	L->text.len = 0;
-	if (dkey(L, X_TRACE, flip(sr->trace), 0, 0, row) != SSP_OK ||
-	    dkey(L, X_PARENT, ref(sr->parent), 0, 0, row) != SSP_OK ||
-	    dkey(L, X_KIND, krank << 32 | run, flip(sr->dur), 0, row) != SSP_OK ||
-	    dkey(L, X_STREAM, dw->srank[sr->stream], flip(sr->start), 0,
-	    row) != SSP_OK)
+	if (d_row(L, T_SPANS, row, v) != SSP_OK || d_keys(L, T_SPANS, v,
+	    dw->krank[ft], dw->srank[sr->stream], row) != SSP_OK)
 		return -1;
+	L->text.len = 0;
 	return SSP_OK;
 }
 
@@ -1638,10 +1711,8 @@ d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
 	v[5] = v_int((int64_t)sid);
 	v[6] = v_int((int64_t)tid);
 	v[7] = v_text(hex, 32);
-	if (ssp_btree_row(L->dw->tab[T_LINKS], row, v, 8) != SSP_OK)
-		return dfail(L);
-	if (dkey(L, X_LSPAN, ref(span), 0, 0, row) != SSP_OK ||
-	    dkey(L, X_LTARGET, ref(target), 0, 0, row) != SSP_OK)
+	if (d_row(L, T_LINKS, row, v) != SSP_OK ||
+	    d_keys(L, T_LINKS, v, 0, 0, row) != SSP_OK)
 		return -1;
 	return SSP_OK;
 }
@@ -1658,10 +1729,11 @@ d_event(struct loader *L, const struct erow *er, int64_t row)
 	v[4] = v_str(er->type);
 	v[5] = v_str(L->streams[er->stream]);
 	v[6] = v_text(L->etext.p + er->attrs, er->attrs_len);
+	if (d_row(L, T_EVENTS, row, v) != SSP_OK || d_keys(L, T_EVENTS, v, 0,
+	    L->dw->srank[er->stream], row) != SSP_OK)
+		return -1;
 	L->etext.len = 0;
-	if (ssp_btree_row(L->dw->tab[T_EVENTS], row, v, 7) != SSP_OK)
-		return dfail(L);
-	return dkey(L, X_ESPAN, ref(er->span), flip(er->ts), 0, row);
+	return SSP_OK;
 }
 
 /* The attribute row of a span, typed as formats/sqlite.md says. */
@@ -2235,12 +2307,140 @@ rowid_table(sqlite3 *db, const char *table)
 	    "origin = 'pk'", table, "0");
 }
 
-/* 1: the schema is what the direct writer knows; 0: it is not; -1 error. */
+/*
+ * The layout of table t: which of the writer's values each stored column
+ * holds.  1: it can be written directly (each value once, as SQLite would
+ * store it, id the rowid); 0: it cannot; -1: error.
+ */
+static int
+table_layout(struct loader *L, unsigned t)
+{
+	struct direct *dw = L->dw;
+	sqlite3_stmt *s = NULL;
+	uint32_t seen = 0;
+	unsigned n = 0, i;
+	int rc, ok = 1;
+
+	if (prep(L, &s, "SELECT name, ifnull(type, ''), pk, hidden FROM "
+	    "pragma_table_xinfo(?)") != SSP_OK)
+		return -1;
+	sqlite3_bind_text(s, 1, dtables[t].name, -1, SQLITE_STATIC);
+	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(s, 0);
+		const char *type = (const char *)sqlite3_column_text(s, 1);
+		int pk = sqlite3_column_int(s, 2), hidden = sqlite3_column_int(s, 3);
+		char aff = affinity(type != NULL ? type : "");
+
+		for (i = 0; col != NULL && i < dtables[t].n; i++)
+			if (strcmp(col, dtables[t].col[i]) == 0)
+				break;
+		if (hidden == 2) {	/* generated, virtual: not stored */
+			if (i < dtables[t].n && (dtables[t].gen >> i & 1))
+				dw->gen[t] |= 1u << i;	/* if gen_check() agrees */
+			continue;
+		}
+		if (col == NULL || hidden != 0 || i == dtables[t].n ||
+		    (seen >> i & 1) || (dtables[t].gen >> i & 1) || n == TVALS)
+			ok = 0;		/* stored generated, unknown, twice */
+		else if ((pk != 0) != (i == 0) || (i == 0 &&
+		    strcasecmp(type, "INTEGER") != 0))
+			ok = 0;		/* id INTEGER PRIMARY KEY, the rowid */
+		else if ((dtables[t].text >> i & 1) ? aff != 't' && aff != 'b' :
+		    aff != 'i' && aff != 'n' && aff != 'b')
+			ok = 0;		/* SQLite would convert the value */
+		if (!ok)
+			break;
+		seen |= 1u << i;
+		dw->cmap[t][n++] = (unsigned char)i;
+	}
+	if (ok && rc != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return lfail(L), -1;
+	}
+	sqlite3_finalize(s);
+	dw->ncol[t] = n;
+	dw->ident[t] = n == dtables[t].n;
+	for (i = 0; i < n; i++)
+		dw->ident[t] &= dw->cmap[t][i] == i;
+	return ok && seen == (((1u << dtables[t].n) - 1) & ~dtables[t].gen);
+}
+
+/*
+ * Does SQLite compute traces.dur_ps as d_trace_out does (end_ps -
+ * start_ps)?  Two probe rows in an empty copy of the schema say.  If not,
+ * an index on it is REINDEXed.
+ */
+static int
+gen_check(struct loader *L)
+{
+	static const int64_t probe[][2] = { { 5, 12 }, { 12, -30 } };
+	sqlite3 *m = NULL;
+	sqlite3_stmt *ins = NULL, *q = NULL;
+	char sql[512];
+	size_t len = 0;
+	unsigned i, t = T_TRACES;
+	int ok = 1;
+
+	if (L->dw->gen[t] == 0)
+		return SSP_OK;
+	len += (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s(",
+	    dtables[t].name);
+	for (i = 1; i < dtables[t].n; i++)
+		if (!(dtables[t].gen >> i & 1))
+			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
+			    "%s%s", i > 1 ? ", " : "", dtables[t].col[i]);
+	len += (size_t)snprintf(sql + len, sizeof(sql) - len, ") VALUES (");
+	for (i = 1; i < dtables[t].n; i++)
+		if (!(dtables[t].gen >> i & 1))
+			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
+			    "%s?%u", i > 1 ? ", " : "", i);
+	snprintf(sql + len, sizeof(sql) - len, ")");
+	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK || ssp_sqlite_create(m,
+	    L->e) != SSP_OK || prep_on(L, m, &ins, sql) != SSP_OK ||
+	    prep_on(L, m, &q, "SELECT dur_ps FROM traces WHERE rowid = ?") !=
+	    SSP_OK) {
+		if (L->e != NULL && L->e->code == SSP_OK)
+			lfail_on(L, m);
+		sqlite3_finalize(ins);
+		sqlite3_close(m);
+		return SSP_ERR_IO;
+	}
+	for (i = 0; ok && i < sizeof(probe) / sizeof(probe[0]); i++) {
+		unsigned c;
+
+		for (c = 1; c < dtables[t].n; c++)
+			if (dtables[t].text >> c & 1)
+				sqlite3_bind_text(ins, (int)c, "0123456789abcdef"
+				    "0123456789abcdef", 32, SQLITE_STATIC);
+			else
+				sqlite3_bind_int64(ins, (int)c, 1);
+		sqlite3_bind_int64(ins, 1, (int64_t)i + 1);	/* run: unique */
+		sqlite3_bind_int64(ins, 6, probe[i][0]);	/* start_ps */
+		sqlite3_bind_int64(ins, 7, probe[i][1]);	/* end_ps */
+		ok = sqlite3_step(ins) == SQLITE_DONE;
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(q, 1, sqlite3_last_insert_rowid(m));
+		ok = ok && sqlite3_step(q) == SQLITE_ROW &&
+		    sqlite3_column_type(q, 0) == SQLITE_INTEGER &&
+		    sqlite3_column_int64(q, 0) == probe[i][1] - probe[i][0];
+		sqlite3_reset(q);
+	}
+	if (!ok)
+		L->dw->gen[t] = 0;
+	sqlite3_finalize(ins);
+	sqlite3_finalize(q);
+	sqlite3_close(m);
+	return SSP_OK;
+}
+
+/* 1: the schema is one the direct writer can fill; 0: it is not; -1 error. */
 static int
 direct_check(struct loader *L)
 {
 	int64_t n;
 	unsigned t;
+	int r;
 
 	if (query_int(L->db, "SELECT count(*) FROM sqlite_schema WHERE type = "
 	    "'trigger'", 0, &n) != 0)
@@ -2255,12 +2455,9 @@ direct_check(struct loader *L)
 	    "off,0,UTF-8,0"))
 		return 0;
 	for (t = 0; t < T_N; t++)
-		if (!text_is(L->db, "SELECT group_concat(name || ':' || "
-		    "ifnull(type, '') || ':' || hidden || ':' || pk || ':' || "
-		    "(dflt_value IS NULL)) FROM pragma_table_xinfo(?)",
-		    dtables[t].name, dtables[t].cols) ||
+		if ((r = table_layout(L, t)) != 1 ||
 		    !rowid_table(L->db, dtables[t].name))
-			return 0;
+			return r < 0 ? -1 : 0;
 	for (t = 0; t < L->nft; t++) {
 		struct kbatch *kb = L->ft[t].kb;
 
@@ -2269,7 +2466,6 @@ direct_check(struct loader *L)
 	}
 	return 1;
 }
-
 /* A table the direct writer fills. */
 static int
 direct_table(const struct loader *L, const char *name)
@@ -2285,19 +2481,131 @@ direct_table(const struct loader *L, const char *name)
 	return 0;
 }
 
-/* Is the index x what dindex[x] says: definition, columns, BINARY, ASC? */
+/* "WHERE col & mask" at the end of a partial index's definition, col a
+ * value of table t: sets x->pval and x->pmask.  0: not of that form. */
 static int
-index_known(sqlite3 *db, unsigned x, const char *sql)
+partial_mask(struct dindex *x, const char *sql)
 {
-	if ((sql == NULL) != (dindex[x].sql == NULL) ||
-	    (sql != NULL && strcmp(sql, dindex[x].sql) != 0))
+	const char *p = NULL, *q;
+	char col[64];
+	size_t n;
+	unsigned i;
+	char *end;
+
+	for (q = sql; q != NULL && (q = strcasestr(q, "WHERE")) != NULL; q += 5)
+		p = q + 5;
+	if (p == NULL)
 		return 0;
-	return text_is(db, "SELECT group_concat(name) FROM pragma_index_info(?)",
-	    dindex[x].name, dindex[x].cols) &&
-	    text_is(db, "SELECT count(*) FROM pragma_index_xinfo(?) WHERE key "
-	    "AND (desc OR coll <> 'BINARY')", dindex[x].name, "0");
+	p += strspn(p, " \t\n");
+	if ((n = strspn(p, "abcdefghijklmnopqrstuvwxyz_0123456789")) == 0 ||
+	    n >= sizeof(col))
+		return 0;
+	memcpy(col, p, n);
+	col[n] = '\0';
+	p += n + strspn(p + n, " \t\n");
+	if (*p++ != '&')
+		return 0;
+	p += strspn(p, " \t\n");
+	if (*p < '1' || *p > '9')
+		return 0;
+	errno = 0;
+	x->pmask = strtoll(p, &end, 10);
+	if (errno != 0 || end[strspn(end, " \t\n")] != '\0')
+		return 0;
+	for (i = 0; i < dtables[x->t].n; i++)
+		if (strcmp(col, dtables[x->t].col[i]) == 0 &&
+		    dtables[x->t].key[i] == K_INT)
+			break;
+	if (i == dtables[x->t].n)
+		return 0;
+	x->pval = (int)i;
+	return 1;
 }
 
+/*
+ * How to build index name (on table t) from sorted keys, from its key
+ * columns as pragma_index_xinfo lists them.  1: a new dw->ix entry; 0: it
+ * cannot be (REINDEX it); -1: error.
+ */
+static int
+index_layout(struct loader *L, const char *name, unsigned t, int64_t root,
+    const char *sql)
+{
+	struct direct *dw = L->dw;
+	struct dindex *x = &dw->ix[dw->nix];
+	sqlite3_stmt *s = NULL;
+	unsigned j, w, half, i, nhex = 0;
+	int rc, ok = 1;
+
+	if (dw->nix == XMAX || root <= 1 || root >= UINT32_MAX)
+		return 0;
+	memset(x, 0, sizeof(*x));
+	x->t = t;
+	x->pval = -1;
+	x->cause = -1;
+	if (prep(L, &s, "SELECT name, desc, coll, key, (SELECT partial FROM "
+	    "pragma_index_list(?2) WHERE name = ?1) FROM pragma_index_xinfo(?1)")
+	    != SSP_OK)
+		return -1;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, dtables[t].name, -1, SQLITE_STATIC);
+	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(s, 0);
+		const char *coll = (const char *)sqlite3_column_text(s, 2);
+
+		if (sqlite3_column_int(s, 4) != 0 && x->pval < 0 &&
+		    !partial_mask(x, sql))
+			ok = 0;
+		if (sqlite3_column_int(s, 3) == 0)
+			continue;	/* the rowid at the end */
+		for (i = 0; col != NULL && i < dtables[t].n; i++)
+			if (strcmp(col, dtables[t].col[i]) == 0)
+				break;
+		/* an expression, a generated column, DESC, a collation */
+		if (col == NULL || i == dtables[t].n || dtables[t].key[i] == K_NONE ||
+		    ((dtables[t].gen >> i & 1) && !(dw->gen[t] >> i & 1)) ||
+		    sqlite3_column_int(s, 1) != 0 || coll == NULL ||
+		    strcmp(coll, "BINARY") != 0 || x->np == XPARTS)
+			ok = 0;
+		else if ((dtables[t].key[i] == K_HEX && nhex++ > 0) ||
+		    (dtables[t].key[i] == K_CAUSE && x->cause >= 0))
+			ok = 0;		/* one of each at most */
+		else {
+			if (dtables[t].key[i] == K_CAUSE)
+				x->cause = (int)x->np;
+			x->part[x->np].val = (unsigned char)i;
+			x->part[x->np++].enc = dtables[t].key[i];
+		}
+	}
+	if (ok && rc != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return lfail(L), -1;
+	}
+	sqlite3_finalize(s);
+	/* the words: two half-word columns share one */
+	for (j = w = half = 0; j < x->np; j++) {
+		unsigned char e = x->part[j].enc;
+
+		if (e == K_RUN || e == K_KIND || e == K_STREAM || e == K_CAUSE) {
+			x->part[j].word = (unsigned char)(half ? w - 1 : w++);
+			x->part[j].half = half ? 2 : 1;
+			half = !half;
+		} else {
+			x->part[j].word = (unsigned char)w;
+			w += e == K_HEX ? 2 : 1;
+			half = 0;
+		}
+	}
+	x->nw = w;
+	/* the sorter takes 7 words; a cause ranked later takes the row too */
+	if (!ok || x->np == 0 || w + (x->cause >= 0) > 6)
+		return 0;
+	if ((x->name = strdup(name)) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	x->root = (uint32_t)root;
+	dw->nix++;
+	return 1;
+}
 static int
 cmp_str(const void *a, const void *b)
 {
@@ -2405,24 +2713,27 @@ root_of(sqlite3 *db, const char *type, const char *name)
 static int
 direct_begin(struct loader *L, struct ssp_sqlite *d)
 {
-	uint32_t troot[T_N], xroot[X_N], *kroot = NULL;
+	uint32_t troot[T_N], *kroot = NULL;
 	struct direct *dw;
 	sqlite3_stmt *s = NULL;
 	unsigned t, x;
 	size_t mem;
-	int rc, r = -1;
+	int rc, xr, r = -1;
 
-	if ((rc = direct_check(L)) != 1)
-		return rc;
 	if ((dw = calloc(1, sizeof(*dw))) == NULL)
 		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
 	L->dw = dw;
+	if ((rc = direct_check(L)) != 1) {
+		direct_free(L);
+		return rc;
+	}
+	if (gen_check(L) != SSP_OK)
+		goto out;
 	/* The indexes, while the tables are empty; then which ones are known. */
 	if (create_indexes(L->db, L->e) != SSP_OK ||
 	    prep(L, &s, "SELECT name, tbl_name, rootpage, sql FROM sqlite_schema "
 	    "WHERE type = 'index'") != SSP_OK)
 		goto out;
-	memset(xroot, 0, sizeof(xroot));
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(s, 0);
 		const char *tbl = (const char *)sqlite3_column_text(s, 1);
@@ -2431,13 +2742,12 @@ direct_begin(struct loader *L, struct ssp_sqlite *d)
 
 		if (name == NULL || tbl == NULL || !direct_table(L, tbl))
 			continue;
-		for (x = 0; x < X_N; x++)
-			if (strcmp(name, dindex[x].name) == 0)
+		for (t = 0; t < T_N; t++)
+			if (strcmp(tbl, dtables[t].name) == 0)
 				break;
-		if (x < X_N && root > 1 && root < UINT32_MAX &&
-		    index_known(L->db, x, sql))
-			xroot[x] = (uint32_t)root;
-		else if (add_reindex(L, name) != SSP_OK)
+		if ((xr = t < T_N ? index_layout(L, name, t, root, sql) : 0) < 0)
+			goto out;
+		if (xr == 0 && add_reindex(L, name) != SSP_OK)
 			goto out;
 	}
 	if (rc != SQLITE_DONE) {
@@ -2519,15 +2829,14 @@ direct_begin(struct loader *L, struct ssp_sqlite *d)
 		}
 	mem = L->o->sort_mem ? L->o->sort_mem : SORT_MEM;
 	dw->pool = mem;
-	for (x = 0; x < X_N; x++) {
-		if (xroot[x] == 0)
-			continue;
-		if ((dw->ix[x] = ssp_btree_index(dw->bt, xroot[x])) == NULL) {
+	for (x = 0; x < dw->nix; x++) {
+		if ((dw->ix[x].tree = ssp_btree_index(dw->bt, dw->ix[x].root)) ==
+		    NULL) {
 			dfail(L);
 			goto out;
 		}
 		/* one budget for all: what the biggest indexes need */
-		if ((dw->ks[x] = ssp_ksort_new(dindex[x].nw, mem,
+		if ((dw->ix[x].ks = ssp_ksort_new(dw->ix[x].nw, mem,
 		    &dw->pool)) == NULL) {
 			ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 			goto out;
@@ -2561,35 +2870,24 @@ parse_hex64(const unsigned char *p, uint64_t *v)
 	return 0;
 }
 
-/* A trace row into the file, and its index keys.  krank: the root kind's
- * rank; hex: the trace id's 32 digits (NULL: not parsed, REINDEX). */
+/* A trace row into the file, and its index keys (krank: the root kind's
+ * rank).  v[12]: dur_ps, as SQLite computes it (a difference that
+ * overflows would be a REAL: NULL here, the index REINDEXed). */
 static int
-d_trace_out(struct loader *L, int64_t id, const struct ssp_btree_val *v,
-    uint32_t krank, const unsigned char *hex)
+d_trace_out(struct loader *L, int64_t id, struct ssp_btree_val *v,
+    uint32_t krank)
 {
-	struct direct *dw = L->dw;
-	int64_t run = v[1].i, dur;
-	uint64_t hi, lo;
+	int64_t dur;
 
-	if (ssp_btree_row(dw->tab[T_TRACES], id, v, 12) != SSP_OK)
-		return dfail(L);
-	/* dur_ps = end_ps - start_ps, as SQLite computes it (a difference
-	 * that overflows would be a REAL: left to REINDEX) */
-	if (v[6].type != SQLITE_INTEGER || v[7].type != SQLITE_INTEGER ||
-	    __builtin_sub_overflow(v[7].i, v[6].i, &dur))
-		dw->bad[X_LATENCY] = 1;
-	else if (dkey(L, X_LATENCY, (uint64_t)run << 32 | krank, flip(dur), 0,
-	    id) != SSP_OK)
-		return -1;
-	if (hex == NULL || parse_hex64(hex, &hi) != 0 ||
-	    parse_hex64(hex + 16, &lo) != 0)
-		dw->bad[X_TRACEID] = 1;
-	else if (dkey(L, X_TRACEID, flip(run), hi, lo, id) != SSP_OK)
+	v[12] = v_null();
+	if (v[6].type == SQLITE_INTEGER && v[7].type == SQLITE_INTEGER &&
+	    !__builtin_sub_overflow(v[7].i, v[6].i, &dur))
+		v[12] = v_int(dur);
+	if (d_row(L, T_TRACES, id, v) != SSP_OK ||
+	    d_keys(L, T_TRACES, v, krank, 0, id) != SSP_OK)
 		return -1;
 	return SSP_OK;
-}
-
-/*
+}/*
  * The traces still in the cache at the end (most of them) are kept in
  * memory rather than written to the private database (the cache bounds
  * how many); the ones evicted before are there.
@@ -2681,7 +2979,7 @@ static int
 d_traces(struct loader *L)
 {
 	struct direct *dw = L->dw;
-	struct ssp_btree_val v[12];
+	struct ssp_btree_val v[TVALS];
 	sqlite3_stmt *s = NULL;
 	size_t i = 0;
 	int rc, c, r = -1;
@@ -2696,7 +2994,6 @@ d_traces(struct loader *L)
 	for (;;) {
 		int64_t aid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) :
 		    INT64_MAX;
-		const unsigned char *h;
 
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 			lfail_on(L, dw->aux);
@@ -2705,8 +3002,7 @@ d_traces(struct loader *L)
 		if (i < dw->ntrows && dw->trows[i].t.id <= aid) {
 			uint32_t kr = trow_values(L, &dw->trows[i], v, hex);
 
-			if (d_trace_out(L, dw->trows[i].t.id, v, kr,
-			    (const unsigned char *)hex) != SSP_OK)
+			if (d_trace_out(L, dw->trows[i].t.id, v, kr) != SSP_OK)
 				goto out;
 			if (dw->trows[i++].t.id == aid)
 				rc = sqlite3_step(s);	/* the older row */
@@ -2728,10 +3024,8 @@ d_traces(struct loader *L)
 				v[c] = v_null();
 			}
 		}
-		h = sqlite3_column_text(s, 2);
-		if (d_trace_out(L, aid, v, kind_rank(dw, sqlite3_column_text(s, 4)),
-		    h != NULL && sqlite3_column_bytes(s, 2) == 32 ? h : NULL) !=
-		    SSP_OK)
+		if (d_trace_out(L, aid, v, kind_rank(dw,
+		    sqlite3_column_text(s, 4))) != SSP_OK)
 			goto out;
 		rc = sqlite3_step(s);
 	}
@@ -2741,63 +3035,53 @@ out:
 	return r;
 }
 
+/* An index entry from its sorted key: the key columns, then the row. */
 static int
-d_entry(struct loader *L, unsigned x, const uint64_t *k, unsigned nw,
-    const uint32_t *byrank)
+d_entry(struct loader *L, const struct dindex *x, const uint64_t *k,
+    unsigned nw, const uint32_t *byrank)
 {
 	struct direct *dw = L->dw;
-	struct ssp_btree_val v[5];
-	uint32_t id;
+	struct ssp_btree_val v[XPARTS + 1];
+	uint32_t h, id;
 	char hex[33];
-	unsigned n = 0;
+	unsigned j;
 
-	switch (x) {
-	case X_TRACE:
-		v[n++] = v_int(unflip(k[0]));
-		break;
-	case X_PARENT:
-	case X_LSPAN:
-	case X_LTARGET:
-		v[n++] = k[0] != 0 ? v_int(unflip(k[0])) : v_null();
-		break;
-	case X_KIND:
-		v[n++] = v_str(dw->kname[k[0] >> 32]);
-		v[n++] = v_int((int64_t)(k[0] & 0xffffffff));
-		v[n++] = v_int(unflip(k[1]));
-		break;
-	case X_STREAM:
-		v[n++] = v_str(dw->sname[k[0]]);
-		v[n++] = v_int(unflip(k[1]));
-		break;
-	case X_ORPHANS:
-		v[n++] = v_int((int64_t)(k[0] >> 32));
-		v[n++] = v_str(dw->kname[k[0] & 0xffffffff]);
-		id = byrank[k[1]];
-		v[n++] = id != 0 ? v_text(dw->causes.s[id], dw->causes.len[id]) :
-		    v_null();
-		break;
-	case X_LATENCY:
-		v[n++] = v_int((int64_t)(k[0] >> 32));
-		v[n++] = (k[0] & 0xffffffff) != 0 ?
-		    v_str(dw->kname[k[0] & 0xffffffff]) : v_null();
-		v[n++] = v_int(unflip(k[1]));
-		break;
-	case X_TRACEID:
-		v[n++] = v_int(unflip(k[0]));
-		trace_hex(hex, k[1], k[2]);
-		v[n++] = v_text(hex, 32);
-		break;
-	case X_ESPAN:
-		v[n++] = k[0] != 0 ? v_int(unflip(k[0])) : v_null();
-		v[n++] = v_int(unflip(k[1]));
-		break;
+	for (j = 0; j < x->np; j++) {
+		uint64_t w = k[x->part[j].word];
+
+		h = (uint32_t)(x->part[j].half == 1 ? w >> 32 : w);
+		switch (x->part[j].enc) {
+		case K_INT:
+			v[j] = v_int(unflip(w));
+			break;
+		case K_REF:
+			v[j] = w != 0 ? v_int(unflip(w)) : v_null();
+			break;
+		case K_RUN:
+			v[j] = v_int(h);
+			break;
+		case K_KIND:
+			v[j] = h != 0 ? v_str(dw->kname[h]) : v_null();
+			break;
+		case K_STREAM:
+			v[j] = v_str(dw->sname[h]);
+			break;
+		case K_CAUSE:
+			id = byrank[h];
+			v[j] = id != 0 ? v_text(dw->causes.s[id],
+			    dw->causes.len[id]) : v_null();
+			break;
+		case K_HEX:
+			trace_hex(hex, w, k[x->part[j].word + 1]);
+			v[j] = v_text(hex, 32);	/* one K_HEX column at most */
+			break;
+		}
 	}
-	v[n++] = v_int((int64_t)k[nw]);
-	if (ssp_btree_entry(dw->ix[x], v, n) != SSP_OK)
+	v[j++] = v_int((int64_t)k[nw]);
+	if (ssp_btree_entry(x->tree, v, j) != SSP_OK)
 		return dfail(L);
 	return SSP_OK;
 }
-
 static const struct cdict *cmp_dict;
 
 static int
@@ -2820,11 +3104,13 @@ cmp_cause(const void *a, const void *b)
  * Sets *byrank (rank -> string id) and may replace the sorter.
  */
 static int
-rank_causes(struct loader *L, uint32_t **byrank, unsigned *nw)
+rank_causes(struct loader *L, struct dindex *x, uint32_t **byrank,
+    unsigned *nw)
 {
 	struct direct *dw = L->dw;
 	struct cdict *d = &dw->causes;
-	struct ssp_ksort *ks = dw->ks[X_ORPHANS], *ns;
+	struct ssp_ksort *ks = x->ks, *ns;
+	const struct dpart *c = &x->part[x->cause];
 	uint32_t *order, *rank, i;
 	const uint64_t *k;
 	int same = 1;
@@ -2846,10 +3132,10 @@ rank_causes(struct loader *L, uint32_t **byrank, unsigned *nw)
 		free(rank);
 		return ssp_ksort_done(ks);
 	}
-	/* (run, kind, rank, row): the row is a key word, the input is no
-	 * longer in row order */
-	if ((ns = ssp_ksort_new(3, L->o->sort_mem ? L->o->sort_mem : SORT_MEM,
-	    &dw->pool)) == NULL)
+	/* the cause's rank in its place, the row a key word too: the input
+	 * is no longer in row order */
+	if ((ns = ssp_ksort_new(x->nw + 1, L->o->sort_mem ? L->o->sort_mem :
+	    SORT_MEM, &dw->pool)) == NULL)
 		goto nomem;
 	if (ssp_ksort_done(ks) != SSP_OK) {
 		ssp_ksort_free(ns);
@@ -2857,8 +3143,13 @@ rank_causes(struct loader *L, uint32_t **byrank, unsigned *nw)
 		return ssp_ksort_status(ks);
 	}
 	while ((k = ssp_ksort_next(ks)) != NULL) {
-		uint64_t nk[4] = { k[0], rank[k[1]], k[2], k[2] };
+		uint64_t nk[8], w = k[c->word];
 
+		memcpy(nk, k, x->nw * sizeof(*nk));
+		nk[c->word] = c->half == 1 ?
+		    (uint64_t)rank[w >> 32] << 32 | (w & 0xffffffff) :
+		    (w & ~0xffffffffull) | rank[w & 0xffffffff];
+		nk[x->nw] = nk[x->nw + 1] = k[x->nw];
 		if (ssp_ksort_add(ns, nk) != SSP_OK)
 			break;
 	}
@@ -2871,8 +3162,8 @@ rank_causes(struct loader *L, uint32_t **byrank, unsigned *nw)
 		return st;
 	}
 	ssp_ksort_free(ks);
-	dw->ks[X_ORPHANS] = ns;
-	*nw = 3;
+	x->ks = ns;
+	*nw = x->nw + 1;
 	return ssp_ksort_done(ns);
 nomem:
 	free(order);
@@ -2880,36 +3171,32 @@ nomem:
 	return SSP_ERR_NOMEM;
 }
 
-/* Index x from its sorted keys. */
+/* An index from its sorted keys. */
 static int
-d_index(struct loader *L, unsigned x)
+d_index(struct loader *L, struct dindex *x)
 {
-	struct direct *dw = L->dw;
 	const uint64_t *k;
 	uint32_t *byrank = NULL;
-	unsigned nw = dindex[x].nw;
+	unsigned nw = x->nw;
 	int r;
 
-	if (dw->ix[x] == NULL)
-		return SSP_OK;	/* not known: REINDEXed */
-	if (dw->bad[x])
-		return add_reindex(L, dindex[x].name);
-	r = x == X_ORPHANS ? rank_causes(L, &byrank, &nw) :
-	    ssp_ksort_done(dw->ks[x]);
-	while (r == SSP_OK && (k = ssp_ksort_next(dw->ks[x])) != NULL)
+	if (x->bad)
+		return add_reindex(L, x->name);
+	r = x->cause >= 0 ? rank_causes(L, x, &byrank, &nw) :
+	    ssp_ksort_done(x->ks);
+	while (r == SSP_OK && (k = ssp_ksort_next(x->ks)) != NULL)
 		r = d_entry(L, x, k, nw, byrank);
 	if (r == SSP_OK)
-		r = ssp_ksort_status(dw->ks[x]);
+		r = ssp_ksort_status(x->ks);
 	free(byrank);
-	ssp_ksort_free(dw->ks[x]);
-	dw->ks[x] = NULL;
+	ssp_ksort_free(x->ks);
+	x->ks = NULL;
 	if (r != SSP_OK && L->e != NULL && L->e->code == SSP_OK)
 		ssp_err_set(L->e, r, 0, "%s: index %s: %s", L->dbname,
-		    dindex[x].name, r == SSP_ERR_NOMEM ? "out of memory" :
+		    x->name, r == SSP_ERR_NOMEM ? "out of memory" :
 		    strerror(errno));
 	return r;
 }
-
 /* Move the pending references and traces to split into db's temp tables. */
 static int
 copy_pending(struct loader *L, sqlite3 *db)
@@ -2979,8 +3266,8 @@ direct_finish(struct loader *L, struct ssp_sqlite *d)
 	if (ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
 	    d_traces(L) != 0)
 		return -1;
-	for (x = 0; x < X_N; x++)
-		if (d_index(L, x) != SSP_OK)
+	for (x = 0; x < dw->nix; x++)
+		if (d_index(L, &dw->ix[x]) != SSP_OK)
 			return -1;
 	r = ssp_btree_close(dw->bt, L->e);
 	dw->bt = NULL;
@@ -3012,8 +3299,10 @@ direct_free(struct loader *L)
 	if (dw == NULL)
 		return;
 	ssp_btree_abort(dw->bt);
-	for (i = 0; i < X_N; i++)
-		ssp_ksort_free(dw->ks[i]);
+	for (i = 0; i < dw->nix; i++) {
+		ssp_ksort_free(dw->ix[i].ks);
+		free(dw->ix[i].name);
+	}
 	for (i = 0; i < dw->nreindex; i++)
 		free(dw->reindex[i]);
 	free(dw->reindex);
