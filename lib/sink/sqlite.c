@@ -12,9 +12,8 @@
 
 #include "base/idmap.h"
 #include "base/strfmt.h"
-#include "sink/btree.h"
-#include "sink/ksort.h"
 #include "sink/sqlite.h"
+#include "sink/sqlite_direct.h"
 
 /*
  * formats/simspan.sql is the one source of the schema; the assembler
@@ -362,7 +361,6 @@ struct kbatch {
 	int dok;		/* the table can be written directly */
 	unsigned dn;
 	int dmap[DCOLS];	/* the field of each column; -1 NULL, -2 rowid */
-	struct ssp_btree_tree *dt;
 	char table[80];
 };
 
@@ -599,23 +597,6 @@ finalize_all(struct loader *L)
 	}
 }
 
-/* The affinity SQLite gives a declared column type (datatype3.html, 3.1). */
-static char
-affinity(const char *type)
-{
-	if (strcasestr(type, "INT") != NULL)
-		return 'i';
-	if (strcasestr(type, "CHAR") != NULL || strcasestr(type, "CLOB") != NULL ||
-	    strcasestr(type, "TEXT") != NULL)
-		return 't';
-	if (strcasestr(type, "BLOB") != NULL || *type == '\0')
-		return 'b';
-	if (strcasestr(type, "REAL") != NULL || strcasestr(type, "FLOA") != NULL ||
-	    strcasestr(type, "DOUB") != NULL)
-		return 'r';
-	return 'n';
-}
-
 /* Does SQLite store a value of this field encoding unchanged in a column
  * of this affinity?  (Then writing it directly gives the same row.) */
 static int
@@ -686,7 +667,8 @@ setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rec_type *ty)
 		kb->field[kb->ncols++] = k;
 		if (dslot != NULL)
 			*dslot = (int)k;
-		if (type == NULL || !stored_as_is(ty->f[k].enc, affinity(type)))
+		if (type == NULL || !stored_as_is(ty->f[k].enc,
+		    ssp_sqlite_direct_affinity(type)))
 			kb->dok = 0;
 		len += (size_t)snprintf(head + len, sizeof(head) - len, ", \"%s\"",
 		    col);
@@ -1280,99 +1262,24 @@ add_text(struct loader *L, struct buf *b, struct cell *c, const char *p,
 	return SSP_OK;
 }
 
-/* --- writing a new database directly: rows and index keys ---------------- */
+/* --- writing a new database directly: the rows ---------------------------- */
 
 /*
  * A new database (nothing to append to) is not filled with INSERTs: SQLite
  * creates the schema, indexes included, and the run's own rows (runs,
- * run_meta, streams) and commits; then ssp_btree fills the spans,
- * attribute, links and events tables as the stream is read, the traces
- * table at the end, and every index from keys sorted with ssp_ksort.  While
+ * run_meta, streams) and commits; then ssp_sqlite_direct fills the
+ * spans, attribute, links and events tables as the stream is read, the
+ * traces table at the end, and every index from its sorted keys.  While
  * loading, traces and pending references live in a private SQLite
  * database (trace_of() looks evicted traces up there as usual).  SQLite
  * then opens the file again for what is left: references resolved late,
  * splits of evicted traces, the run's counts, ANALYZE; then the one file
  * is synced and renamed as always.
  *
- * The schema is formats/simspan.sql only: the writer knows what each
- * column of spans, links, events and traces means by its name, and takes
- * their order, types and generated columns from the tables SQLite created
- * (pragma_table_xinfo), and the key columns of their indexes from
- * pragma_index_xinfo.  A table it cannot write as SQLite would makes the
- * load use INSERTs; an index whose keys it cannot encode is rebuilt with
- * REINDEX after the load.
+ * The tables' layout is formats/simspan.sql's, as SQLite created it
+ * (sqlite_direct.h); a table the writer cannot fill makes the load use
+ * INSERTs.  The rows below are given as sqlite_direct.h lists the values.
  */
-enum { T_SPANS, T_LINKS, T_EVENTS, T_TRACES, T_N };
-#define TVALS	13	/* values of a row of one of those tables */
-#define XMAX	16	/* indexes on them built from sorted keys */
-#define XPARTS	6	/* key columns of such an index */
-
-/* An index key column as sort words: a full word (K_INT, K_REF: NULL
- * first), half a word (K_RUN, and the ranks K_KIND, K_STREAM, K_CAUSE:
- * 0 is NULL, streams from 0), or two words (K_HEX: 32 hex digits). */
-enum { K_NONE, K_INT, K_REF, K_RUN, K_KIND, K_STREAM, K_CAUSE, K_HEX };
-
-/*
- * The values d_span, d_link, d_event and d_trace_out fill, in that order.
- * Generated values SQLite computes itself (gen_check() makes sure it
- * computes them as d_trace_out does): for index keys only.
- */
-static const struct {
-	const char *name;
-	unsigned n;
-	const char *col[TVALS];
-	unsigned char key[TVALS];
-	uint32_t text;		/* the values that are text */
-	uint32_t gen;		/* generated values */
-} dtables[T_N] = {
-	{ "spans", 12, { "id", "run", "trace", "parent", "span_id", "kind",
-	    "stream", "start_ps", "dur_ps", "flags", "cause", "extra" },
-	    { K_NONE, K_RUN, K_INT, K_REF, K_INT, K_KIND, K_STREAM, K_INT,
-	    K_INT, K_INT, K_CAUSE, K_NONE }, 1u << 5 | 1u << 6 | 1u << 10 |
-	    1u << 11, 0 },
-	{ "links", 8, { "id", "run", "span", "target", "kind", "span_id",
-	    "target_span_id", "target_trace_id" },
-	    { K_NONE, K_RUN, K_REF, K_REF, K_NONE, K_INT, K_INT, K_HEX },
-	    1u << 4 | 1u << 7, 0 },
-	{ "events", 7, { "id", "run", "span", "ts_ps", "type", "stream",
-	    "attrs" }, { K_NONE, K_RUN, K_REF, K_INT, K_NONE, K_STREAM,
-	    K_NONE }, 1u << 4 | 1u << 5 | 1u << 6, 0 },
-	{ "traces", 13, { "id", "run", "trace_id", "root", "root_kind",
-	    "root_stream", "start_ps", "end_ps", "spans", "busy_ps", "streams",
-	    "kinds", "dur_ps" }, { K_NONE, K_RUN, K_HEX, K_REF, K_KIND, K_NONE,
-	    K_INT, K_INT, K_INT, K_INT, K_NONE, K_NONE, K_INT }, 1u << 2 |
-	    1u << 4 | 1u << 5 | 1u << 10 | 1u << 11, 1u << 12 },
-};
-
-struct dpart {			/* a key column of an index */
-	unsigned char val;	/* its value (dtables[].col) */
-	unsigned char enc;	/* K_* */
-	unsigned char word;	/* where its bits go */
-	unsigned char half;	/* 0: the whole word(s), 1: high, 2: low half */
-};
-
-struct dindex {			/* an index built from sorted keys */
-	char *name;
-	unsigned t;		/* its table */
-	struct dpart part[XPARTS];
-	unsigned np, nw;	/* key columns, sort words */
-	int pval;		/* partial (WHERE col & mask): col, or -1 */
-	int64_t pmask;
-	int cause;		/* a K_CAUSE column: renumbered by rank */
-	int bad;		/* a key that does not fit: REINDEX it */
-	uint32_t root;
-	struct ssp_btree_tree *tree;
-	struct ssp_ksort *ks;
-};
-
-struct cdict {			/* distinct strings (orphan causes), ids 1.. */
-	char **s;
-	size_t *len;
-	uint32_t n, cap;
-	uint32_t *slot;		/* hash table: id, 0 free */
-	uint32_t nslot;
-};
-
 struct trow {			/* a trace row kept in memory */
 	struct tracev t;
 	uint64_t hi, lo;
@@ -1381,42 +1288,13 @@ struct trow {			/* a trace row kept in memory */
 };
 
 struct direct {
-	struct ssp_btree *bt;
+	struct ssp_sqlite_direct *w;
 	sqlite3 *aux;		/* traces and pending references */
-	struct ssp_btree_tree *tab[T_N];
-	unsigned ncol[T_N];	/* stored columns of the table */
-	uint32_t gen[T_N];	/* generated values SQLite computes as we do */
-	unsigned char cmap[T_N][TVALS];	/* their values */
-	int ident[T_N];		/* cmap is the identity */
-	struct dindex ix[XMAX];
-	unsigned nix;
-	size_t pool;		/* bytes the sorters may still hold */
-	char **reindex;
-	size_t nreindex;
-	uint32_t *krank;	/* file type -> rank of its kind name, 1.. */
-	const char **kname;	/* rank -> kind name */
-	uint32_t nkinds;
-	uint32_t *srank;	/* stream -> rank of its name, 0.. */
-	const char **sname;
-	struct cdict causes;
 	char addr[DCOLS][24];	/* addresses of a row as text */
 	struct trow *trows;	/* the traces cached at the end */
 	size_t ntrows, captrows;
 	struct buf tjson;
 };
-
-/* Signed integers as unsigned words in the same order. */
-static uint64_t
-flip(int64_t v)
-{
-	return (uint64_t)v ^ (1ull << 63);
-}
-
-static int64_t
-unflip(uint64_t w)
-{
-	return (int64_t)(w ^ (1ull << 63));
-}
 
 static struct ssp_btree_val
 v_int(int64_t i)
@@ -1448,190 +1326,11 @@ v_ref(int64_t row)
 	return row > 0 ? v_int(row) : v_null();
 }
 
-static int
-dfail(struct loader *L)
-{
-	const struct ssp_err *be = ssp_btree_err(L->dw->bt);
-
-	if (L->e != NULL && be->code != SSP_OK)
-		*L->e = *be;
-	return be->code != SSP_OK ? be->code : SSP_ERR_IO;
-}
-
-static int parse_hex64(const unsigned char *p, uint64_t *v);
-static uint32_t cdict_id(struct cdict *d, const char *p, size_t n);
-static void direct_free(struct loader *L);
-
-/* A row of table t from its values (in dtables order), in the file. */
-static int
-d_row(struct loader *L, unsigned t, int64_t row, const struct ssp_btree_val *v)
-{
-	struct direct *dw = L->dw;
-	struct ssp_btree_val rec[TVALS];
-	unsigned j;
-
-	if (!dw->ident[t])
-		for (j = 0; j < dw->ncol[t]; j++)
-			rec[j] = v[dw->cmap[t][j]];
-	if (ssp_btree_row(dw->tab[t], row, dw->ident[t] ? v : rec,
-	    dw->ncol[t]) != SSP_OK)
-		return dfail(L);
-	return SSP_OK;
-}
-
-/*
- * The keys of a row of table t for its indexes.  kind and stream: the
- * ranks of its K_KIND and K_STREAM values (their names are ranked once).
- */
-static int
-d_keys(struct loader *L, unsigned t, const struct ssp_btree_val *v,
-    uint32_t kind, uint32_t stream, int64_t row)
-{
-	struct direct *dw = L->dw;
-	unsigned i, j;
-	int r;
-
-	for (i = 0; i < dw->nix; i++) {
-		struct dindex *x = &dw->ix[i];
-		uint64_t k[8] = { 0 }, w = 0, lo;
-
-		if (x->t != t || x->ks == NULL || x->bad)
-			continue;
-		if (x->pval >= 0 && (v[x->pval].type != SQLITE_INTEGER ||
-		    (v[x->pval].i & x->pmask) == 0))
-			continue;
-		for (j = 0; j < x->np; j++) {
-			const struct ssp_btree_val *c = &v[x->part[j].val];
-
-			switch (x->part[j].enc) {
-			case K_INT:
-			case K_REF:
-				if (c->type == SQLITE_NULL &&
-				    x->part[j].enc == K_REF) {
-					w = 0;
-					break;
-				}
-				if (c->type != SQLITE_INTEGER || c->i == INT64_MIN)
-					goto bad;
-				w = flip(c->i);
-				break;
-			case K_RUN:
-				if (c->type != SQLITE_INTEGER || c->i < 0 ||
-				    c->i > UINT32_MAX)
-					goto bad;
-				w = (uint64_t)c->i;
-				break;
-			case K_KIND:
-				w = kind;
-				break;
-			case K_STREAM:
-				w = stream;
-				break;
-			case K_CAUSE:
-				w = 0;
-				if (c->type == SQLITE_TEXT && (w = cdict_id(&dw->causes,
-				    c->p, c->n)) == 0)
-					return ssp_err_set(L->e, SSP_ERR_NOMEM, 0,
-					    "out of memory");
-				break;
-			case K_HEX:
-				if (c->type != SQLITE_TEXT || c->n != 32 ||
-				    parse_hex64((const unsigned char *)c->p, &w) != 0 ||
-				    parse_hex64((const unsigned char *)c->p + 16,
-				    &lo) != 0)
-					goto bad;
-				k[x->part[j].word + 1] = lo;
-				break;
-			}
-			k[x->part[j].word] |= x->part[j].half == 1 ? w << 32 : w;
-		}
-		k[x->nw] = (uint64_t)row;
-		if ((r = ssp_ksort_add(x->ks, k)) != SSP_OK)
-			return ssp_err_set(L->e, r, 0, "sorting index keys: %s",
-			    r == SSP_ERR_NOMEM ? "out of memory" : strerror(errno));
-		continue;
-bad:
-		x->bad = 1;
-	}
-	return SSP_OK;
-}
-
-static uint64_t
-str_hash(const char *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
-	return h;
-}
-
-/* The id of a string in d (added if new), 0 when out of memory. */
-static uint32_t
-cdict_id(struct cdict *d, const char *p, size_t n)
-{
-	uint32_t i, id;
-
-	if (d->n + 1 >= d->nslot / 2) {	/* grow the hash table */
-		uint32_t ns = d->nslot ? 2 * d->nslot : 64, *nsl, k;
-
-		if ((nsl = calloc(ns, sizeof(*nsl))) == NULL)
-			return 0;
-		for (k = 1; k <= d->n; k++) {
-			i = (uint32_t)str_hash(d->s[k], d->len[k]) & (ns - 1);
-			while (nsl[i] != 0)
-				i = (i + 1) & (ns - 1);
-			nsl[i] = k;
-		}
-		free(d->slot);
-		d->slot = nsl;
-		d->nslot = ns;
-	}
-	i = (uint32_t)str_hash(p, n) & (d->nslot - 1);
-	for (; (id = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
-		if (d->len[id] == n && memcmp(d->s[id], p, n) == 0)
-			return id;
-	if (d->n + 2 > d->cap) {
-		uint32_t cap = d->cap ? 2 * d->cap : 16;
-		char **ns = realloc(d->s, cap * sizeof(*ns));
-		size_t *nl = ns != NULL ? realloc(d->len, cap * sizeof(*nl)) : NULL;
-
-		if (ns != NULL)
-			d->s = ns;
-		if (nl == NULL)
-			return 0;
-		d->len = nl;
-		d->cap = cap;
-	}
-	id = d->n + 1;
-	if ((d->s[id] = malloc(n + 1)) == NULL)
-		return 0;
-	memcpy(d->s[id], p, n);
-	d->s[id][n] = '\0';
-	d->len[id] = n;
-	d->n = id;
-	d->slot[i] = id;
-	return id;
-}
-
-static void
-cdict_free(struct cdict *d)
-{
-	uint32_t i;
-
-	for (i = 1; i <= d->n; i++)
-		free(d->s[i]);
-	free(d->s);
-	free(d->len);
-	free(d->slot);
-}
-
 /* A span row and its index keys. */
 static int
 d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
 {
-	struct direct *dw = L->dw;
-	struct ssp_btree_val v[12];
+	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 
 	v[0] = v_null();
 	v[1] = v_int(L->run);
@@ -1647,8 +1346,8 @@ d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
 	    v_null();
 	v[11] = sr->has_extra ? v_text(L->text.p + sr->extra, sr->extra_len) :
 	    v_null();
-	if (d_row(L, T_SPANS, row, v) != SSP_OK || d_keys(L, T_SPANS, v,
-	    dw->krank[ft], dw->srank[sr->stream], row) != SSP_OK)
+	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_SPANS, row, v,
+	    (int)ft, sr->stream) != SSP_OK)
 		return -1;
 	L->text.len = 0;
 	return SSP_OK;
@@ -1656,8 +1355,8 @@ d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
 
 /* The attribute row of a span: every stored column of the table. */
 static int
-d_attrs(struct loader *L, struct kbatch *kb, const struct ssp_rec *r,
-    int64_t row)
+d_attrs(struct loader *L, struct kbatch *kb, unsigned ft,
+    const struct ssp_rec *r, int64_t row)
 {
 	const struct ssp_rec_type *t = &ssp_rec_rd_file_schema(L->rr)->types[r->ftag - 1];
 	struct ssp_btree_val v[DCOLS];
@@ -1692,8 +1391,8 @@ d_attrs(struct loader *L, struct kbatch *kb, const struct ssp_rec *r,
 			v[j] = v_int(enc == SSP_ENC_B ? x != 0 : (int64_t)x);
 		}
 	}
-	if (ssp_btree_row(kb->dt, row, v, kb->dn) != SSP_OK)
-		return dfail(L);
+	if (ssp_sqlite_direct_attr(L->dw->w, ft, row, v, kb->dn) != SSP_OK)
+		return -1;
 	return SSP_OK;
 }
 
@@ -1701,7 +1400,7 @@ static int
 d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
     const char *kind, size_t kl, uint64_t sid, uint64_t tid, const char *hex)
 {
-	struct ssp_btree_val v[8];
+	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 
 	v[0] = v_null();
 	v[1] = v_int(L->run);
@@ -1711,8 +1410,8 @@ d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
 	v[5] = v_int((int64_t)sid);
 	v[6] = v_int((int64_t)tid);
 	v[7] = v_text(hex, 32);
-	if (d_row(L, T_LINKS, row, v) != SSP_OK ||
-	    d_keys(L, T_LINKS, v, 0, 0, row) != SSP_OK)
+	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_LINKS, row, v, -1,
+	    0) != SSP_OK)
 		return -1;
 	return SSP_OK;
 }
@@ -1720,7 +1419,7 @@ d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
 static int
 d_event(struct loader *L, const struct erow *er, int64_t row)
 {
-	struct ssp_btree_val v[7];
+	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 
 	v[0] = v_null();
 	v[1] = v_int(L->run);
@@ -1729,8 +1428,8 @@ d_event(struct loader *L, const struct erow *er, int64_t row)
 	v[4] = v_str(er->type);
 	v[5] = v_str(L->streams[er->stream]);
 	v[6] = v_text(L->etext.p + er->attrs, er->attrs_len);
-	if (d_row(L, T_EVENTS, row, v) != SSP_OK || d_keys(L, T_EVENTS, v, 0,
-	    L->dw->srank[er->stream], row) != SSP_OK)
+	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_EVENTS, row, v, -1,
+	    er->stream) != SSP_OK)
 		return -1;
 	L->etext.len = 0;
 	return SSP_OK;
@@ -1849,7 +1548,8 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	}
 	if (L->dw != NULL) {
 		if (d_span(L, sr, (unsigned)(fi - L->ft), row) != SSP_OK ||
-		    (fi->kb != NULL && d_attrs(L, fi->kb, r, row) != SSP_OK))
+		    (fi->kb != NULL && d_attrs(L, fi->kb,
+		    (unsigned)(fi - L->ft), r, row) != SSP_OK))
 			return -1;
 	} else if (fi->kb != NULL && add_attrs(L, fi->kb, r, row) != SSP_OK) {
 		return -1;
@@ -2281,430 +1981,6 @@ open_tmp(struct ssp_sqlite *d, struct ssp_err *e)
 	    d->tmp, e);
 }
 
-/* Is the one-row result of sql (bound to arg) the text want? */
-static int
-text_is(sqlite3 *db, const char *sql, const char *arg, const char *want)
-{
-	sqlite3_stmt *s;
-	const unsigned char *t;
-	int same = 0;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    (t = sqlite3_column_text(s, 0)) != NULL)
-		same = strcmp((const char *)t, want) == 0;
-	sqlite3_finalize(s);
-	return same;
-}
-
-/* A table with row ids (not WITHOUT ROWID, no PRIMARY KEY index). */
-static int
-rowid_table(sqlite3 *db, const char *table)
-{
-	return text_is(db, "SELECT count(*) FROM pragma_index_list(?) WHERE "
-	    "origin = 'pk'", table, "0");
-}
-
-/*
- * The layout of table t: which of the writer's values each stored column
- * holds.  1: it can be written directly (each value once, as SQLite would
- * store it, id the rowid); 0: it cannot; -1: error.
- */
-static int
-table_layout(struct loader *L, unsigned t)
-{
-	struct direct *dw = L->dw;
-	sqlite3_stmt *s = NULL;
-	uint32_t seen = 0;
-	unsigned n = 0, i;
-	int rc, ok = 1;
-
-	if (prep(L, &s, "SELECT name, ifnull(type, ''), pk, hidden FROM "
-	    "pragma_table_xinfo(?)") != SSP_OK)
-		return -1;
-	sqlite3_bind_text(s, 1, dtables[t].name, -1, SQLITE_STATIC);
-	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *col = (const char *)sqlite3_column_text(s, 0);
-		const char *type = (const char *)sqlite3_column_text(s, 1);
-		int pk = sqlite3_column_int(s, 2), hidden = sqlite3_column_int(s, 3);
-		char aff = affinity(type != NULL ? type : "");
-
-		for (i = 0; col != NULL && i < dtables[t].n; i++)
-			if (strcmp(col, dtables[t].col[i]) == 0)
-				break;
-		if (hidden == 2) {	/* generated, virtual: not stored */
-			if (i < dtables[t].n && (dtables[t].gen >> i & 1))
-				dw->gen[t] |= 1u << i;	/* if gen_check() agrees */
-			continue;
-		}
-		if (col == NULL || hidden != 0 || i == dtables[t].n ||
-		    (seen >> i & 1) || (dtables[t].gen >> i & 1) || n == TVALS)
-			ok = 0;		/* stored generated, unknown, twice */
-		else if ((pk != 0) != (i == 0) || (i == 0 &&
-		    strcasecmp(type, "INTEGER") != 0))
-			ok = 0;		/* id INTEGER PRIMARY KEY, the rowid */
-		else if ((dtables[t].text >> i & 1) ? aff != 't' && aff != 'b' :
-		    aff != 'i' && aff != 'n' && aff != 'b')
-			ok = 0;		/* SQLite would convert the value */
-		if (!ok)
-			break;
-		seen |= 1u << i;
-		dw->cmap[t][n++] = (unsigned char)i;
-	}
-	if (ok && rc != SQLITE_DONE) {
-		sqlite3_finalize(s);
-		return lfail(L), -1;
-	}
-	sqlite3_finalize(s);
-	dw->ncol[t] = n;
-	dw->ident[t] = n == dtables[t].n;
-	for (i = 0; i < n; i++)
-		dw->ident[t] &= dw->cmap[t][i] == i;
-	return ok && seen == (((1u << dtables[t].n) - 1) & ~dtables[t].gen);
-}
-
-/*
- * Does SQLite compute traces.dur_ps as d_trace_out does (end_ps -
- * start_ps)?  Two probe rows in an empty copy of the schema say.  If not,
- * an index on it is REINDEXed.
- */
-static int
-gen_check(struct loader *L)
-{
-	static const int64_t probe[][2] = { { 5, 12 }, { 12, -30 } };
-	sqlite3 *m = NULL;
-	sqlite3_stmt *ins = NULL, *q = NULL;
-	char sql[512];
-	size_t len = 0;
-	unsigned i, t = T_TRACES;
-	int ok = 1;
-
-	if (L->dw->gen[t] == 0)
-		return SSP_OK;
-	len += (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s(",
-	    dtables[t].name);
-	for (i = 1; i < dtables[t].n; i++)
-		if (!(dtables[t].gen >> i & 1))
-			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
-			    "%s%s", i > 1 ? ", " : "", dtables[t].col[i]);
-	len += (size_t)snprintf(sql + len, sizeof(sql) - len, ") VALUES (");
-	for (i = 1; i < dtables[t].n; i++)
-		if (!(dtables[t].gen >> i & 1))
-			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
-			    "%s?%u", i > 1 ? ", " : "", i);
-	snprintf(sql + len, sizeof(sql) - len, ")");
-	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK || ssp_sqlite_create(m,
-	    L->e) != SSP_OK || prep_on(L, m, &ins, sql) != SSP_OK ||
-	    prep_on(L, m, &q, "SELECT dur_ps FROM traces WHERE rowid = ?") !=
-	    SSP_OK) {
-		if (L->e != NULL && L->e->code == SSP_OK)
-			lfail_on(L, m);
-		sqlite3_finalize(ins);
-		sqlite3_close(m);
-		return SSP_ERR_IO;
-	}
-	for (i = 0; ok && i < sizeof(probe) / sizeof(probe[0]); i++) {
-		unsigned c;
-
-		for (c = 1; c < dtables[t].n; c++)
-			if (dtables[t].text >> c & 1)
-				sqlite3_bind_text(ins, (int)c, "0123456789abcdef"
-				    "0123456789abcdef", 32, SQLITE_STATIC);
-			else
-				sqlite3_bind_int64(ins, (int)c, 1);
-		sqlite3_bind_int64(ins, 1, (int64_t)i + 1);	/* run: unique */
-		sqlite3_bind_int64(ins, 6, probe[i][0]);	/* start_ps */
-		sqlite3_bind_int64(ins, 7, probe[i][1]);	/* end_ps */
-		ok = sqlite3_step(ins) == SQLITE_DONE;
-		sqlite3_reset(ins);
-		sqlite3_bind_int64(q, 1, sqlite3_last_insert_rowid(m));
-		ok = ok && sqlite3_step(q) == SQLITE_ROW &&
-		    sqlite3_column_type(q, 0) == SQLITE_INTEGER &&
-		    sqlite3_column_int64(q, 0) == probe[i][1] - probe[i][0];
-		sqlite3_reset(q);
-	}
-	if (!ok)
-		L->dw->gen[t] = 0;
-	sqlite3_finalize(ins);
-	sqlite3_finalize(q);
-	sqlite3_close(m);
-	return SSP_OK;
-}
-
-/* 1: the schema is one the direct writer can fill; 0: it is not; -1 error. */
-static int
-direct_check(struct loader *L)
-{
-	int64_t n;
-	unsigned t;
-	int r;
-
-	if (query_int(L->db, "SELECT count(*) FROM sqlite_schema WHERE type = "
-	    "'trigger'", 0, &n) != 0)
-		return lfail(L), -1;
-	if (n != 0)
-		return 0;
-	/* a file ssp_btree_open() takes (it checks the header again) */
-	if (!text_is(L->db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
-	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
-	    "(SELECT encoding FROM pragma_encoding) || ',' || (SELECT "
-	    "freelist_count FROM pragma_freelist_count) || ?", "",
-	    "off,0,UTF-8,0"))
-		return 0;
-	for (t = 0; t < T_N; t++)
-		if ((r = table_layout(L, t)) != 1 ||
-		    !rowid_table(L->db, dtables[t].name))
-			return r < 0 ? -1 : 0;
-	for (t = 0; t < L->nft; t++) {
-		struct kbatch *kb = L->ft[t].kb;
-
-		if (kb != NULL && (!kb->dok || !rowid_table(L->db, kb->table)))
-			return 0;
-	}
-	return 1;
-}
-/* A table the direct writer fills. */
-static int
-direct_table(const struct loader *L, const char *name)
-{
-	unsigned t;
-
-	for (t = 0; t < T_N; t++)
-		if (strcmp(name, dtables[t].name) == 0)
-			return 1;
-	for (t = 0; t < L->nft; t++)
-		if (L->ft[t].kb != NULL && strcmp(L->ft[t].kb->table, name) == 0)
-			return 1;
-	return 0;
-}
-
-/* "WHERE col & mask" at the end of a partial index's definition, col a
- * value of table t: sets x->pval and x->pmask.  0: not of that form. */
-static int
-partial_mask(struct dindex *x, const char *sql)
-{
-	const char *p = NULL, *q;
-	char col[64];
-	size_t n;
-	unsigned i;
-	char *end;
-
-	for (q = sql; q != NULL && (q = strcasestr(q, "WHERE")) != NULL; q += 5)
-		p = q + 5;
-	if (p == NULL)
-		return 0;
-	p += strspn(p, " \t\n");
-	if ((n = strspn(p, "abcdefghijklmnopqrstuvwxyz_0123456789")) == 0 ||
-	    n >= sizeof(col))
-		return 0;
-	memcpy(col, p, n);
-	col[n] = '\0';
-	p += n + strspn(p + n, " \t\n");
-	if (*p++ != '&')
-		return 0;
-	p += strspn(p, " \t\n");
-	if (*p < '1' || *p > '9')
-		return 0;
-	errno = 0;
-	x->pmask = strtoll(p, &end, 10);
-	if (errno != 0 || end[strspn(end, " \t\n")] != '\0')
-		return 0;
-	for (i = 0; i < dtables[x->t].n; i++)
-		if (strcmp(col, dtables[x->t].col[i]) == 0 &&
-		    dtables[x->t].key[i] == K_INT)
-			break;
-	if (i == dtables[x->t].n)
-		return 0;
-	x->pval = (int)i;
-	return 1;
-}
-
-/*
- * How to build index name (on table t) from sorted keys, from its key
- * columns as pragma_index_xinfo lists them.  1: a new dw->ix entry; 0: it
- * cannot be (REINDEX it); -1: error.
- */
-static int
-index_layout(struct loader *L, const char *name, unsigned t, int64_t root,
-    const char *sql)
-{
-	struct direct *dw = L->dw;
-	struct dindex *x = &dw->ix[dw->nix];
-	sqlite3_stmt *s = NULL;
-	unsigned j, w, half, i, nhex = 0;
-	int rc, ok = 1;
-
-	if (dw->nix == XMAX || root <= 1 || root >= UINT32_MAX)
-		return 0;
-	memset(x, 0, sizeof(*x));
-	x->t = t;
-	x->pval = -1;
-	x->cause = -1;
-	if (prep(L, &s, "SELECT name, desc, coll, key, (SELECT partial FROM "
-	    "pragma_index_list(?2) WHERE name = ?1) FROM pragma_index_xinfo(?1)")
-	    != SSP_OK)
-		return -1;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, dtables[t].name, -1, SQLITE_STATIC);
-	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *col = (const char *)sqlite3_column_text(s, 0);
-		const char *coll = (const char *)sqlite3_column_text(s, 2);
-
-		if (sqlite3_column_int(s, 4) != 0 && x->pval < 0 &&
-		    !partial_mask(x, sql))
-			ok = 0;
-		if (sqlite3_column_int(s, 3) == 0)
-			continue;	/* the rowid at the end */
-		for (i = 0; col != NULL && i < dtables[t].n; i++)
-			if (strcmp(col, dtables[t].col[i]) == 0)
-				break;
-		/* an expression, a generated column, DESC, a collation */
-		if (col == NULL || i == dtables[t].n || dtables[t].key[i] == K_NONE ||
-		    ((dtables[t].gen >> i & 1) && !(dw->gen[t] >> i & 1)) ||
-		    sqlite3_column_int(s, 1) != 0 || coll == NULL ||
-		    strcmp(coll, "BINARY") != 0 || x->np == XPARTS)
-			ok = 0;
-		else if ((dtables[t].key[i] == K_HEX && nhex++ > 0) ||
-		    (dtables[t].key[i] == K_CAUSE && x->cause >= 0))
-			ok = 0;		/* one of each at most */
-		else {
-			if (dtables[t].key[i] == K_CAUSE)
-				x->cause = (int)x->np;
-			x->part[x->np].val = (unsigned char)i;
-			x->part[x->np++].enc = dtables[t].key[i];
-		}
-	}
-	if (ok && rc != SQLITE_DONE) {
-		sqlite3_finalize(s);
-		return lfail(L), -1;
-	}
-	sqlite3_finalize(s);
-	/* the words: two half-word columns share one */
-	for (j = w = half = 0; j < x->np; j++) {
-		unsigned char e = x->part[j].enc;
-
-		if (e == K_RUN || e == K_KIND || e == K_STREAM || e == K_CAUSE) {
-			x->part[j].word = (unsigned char)(half ? w - 1 : w++);
-			x->part[j].half = half ? 2 : 1;
-			half = !half;
-		} else {
-			x->part[j].word = (unsigned char)w;
-			w += e == K_HEX ? 2 : 1;
-			half = 0;
-		}
-	}
-	x->nw = w;
-	/* the sorter takes 7 words; a cause ranked later takes the row too */
-	if (!ok || x->np == 0 || w + (x->cause >= 0) > 6)
-		return 0;
-	if ((x->name = strdup(name)) == NULL)
-		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
-	x->root = (uint32_t)root;
-	dw->nix++;
-	return 1;
-}
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Ranks of the kind and stream names in SQLite's BINARY order. */
-static int
-direct_ranks(struct loader *L)
-{
-	struct direct *dw = L->dw;
-	const char **names;
-	uint32_t t, n = 0, i;
-
-	dw->krank = calloc(L->nft + 1, sizeof(*dw->krank));
-	dw->kname = calloc(L->nft + 1, sizeof(*dw->kname));
-	dw->srank = calloc(L->nstreams + 1, sizeof(*dw->srank));
-	dw->sname = calloc(L->nstreams + 1, sizeof(*dw->sname));
-	names = calloc(L->nft + 1, sizeof(*names));
-	if (dw->krank == NULL || dw->kname == NULL || dw->srank == NULL ||
-	    dw->sname == NULL || names == NULL) {
-		free(names);
-		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-	}
-	for (t = 0; t < L->nft; t++)
-		if (L->ft[t].cls == C_SPAN)
-			names[n++] = L->ft[t].name;
-	qsort(names, n, sizeof(*names), cmp_str);
-	for (i = 0; i < n; i++)	/* unique, from rank 1 (0: NULL) */
-		if (dw->nkinds == 0 || strcmp(names[i],
-		    dw->kname[dw->nkinds]) != 0)
-			dw->kname[++dw->nkinds] = names[i];
-	free(names);
-	for (t = 0; t < L->nft; t++)
-		for (i = 1; L->ft[t].cls == C_SPAN && i <= dw->nkinds; i++)
-			if (strcmp(L->ft[t].name, dw->kname[i]) == 0)
-				dw->krank[t] = i;
-	for (i = 0; i < L->nstreams; i++)
-		dw->sname[i] = L->streams[i];
-	qsort(dw->sname, L->nstreams, sizeof(*dw->sname), cmp_str);
-	for (i = 0; i < L->nstreams; i++)
-		for (t = 0; t < L->nstreams; t++)
-			if (strcmp(L->streams[i], dw->sname[t]) == 0)
-				dw->srank[i] = t;
-	return SSP_OK;
-}
-
-/* Rank of a kind name (from the traces table), 0 for NULL or unknown. */
-static uint32_t
-kind_rank(const struct direct *dw, const unsigned char *name)
-{
-	uint32_t lo = 1, hi = dw->nkinds;
-
-	while (name != NULL && lo <= hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = strcmp((const char *)name, dw->kname[mid]);
-
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			hi = mid - 1;
-		else
-			lo = mid + 1;
-	}
-	return 0;
-}
-
-static int
-add_reindex(struct loader *L, const char *name)
-{
-	struct direct *dw = L->dw;
-	char **nr = realloc(dw->reindex, (dw->nreindex + 1) * sizeof(*nr));
-
-	if (nr == NULL)
-		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-	dw->reindex = nr;
-	if ((nr[dw->nreindex] = strdup(name)) == NULL)
-		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-	dw->nreindex++;
-	return SSP_OK;
-}
-
-static uint32_t
-root_of(sqlite3 *db, const char *type, const char *name)
-{
-	sqlite3_stmt *s;
-	int64_t root = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE "
-	    "type = ?1 AND name = ?2", -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		root = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return root > 1 && root < UINT32_MAX ? (uint32_t)root : 0;
-}
-
 /*
  * Start writing a new database directly: 1 when that is under way (the
  * SQLite connection d->db is closed), 0 when the load has to use INSERTs
@@ -2713,66 +1989,33 @@ root_of(sqlite3 *db, const char *type, const char *name)
 static int
 direct_begin(struct loader *L, struct ssp_sqlite *d)
 {
-	uint32_t troot[T_N], *kroot = NULL;
 	struct direct *dw;
-	sqlite3_stmt *s = NULL;
-	unsigned t, x;
-	size_t mem;
-	int rc, xr, r = -1;
+	const char **names;
+	unsigned t;
+	int rc, r = -1;
 
-	if ((dw = calloc(1, sizeof(*dw))) == NULL)
-		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
-	L->dw = dw;
-	if ((rc = direct_check(L)) != 1) {
-		direct_free(L);
-		return rc;
-	}
-	if (gen_check(L) != SSP_OK)
-		goto out;
-	/* The indexes, while the tables are empty; then which ones are known. */
-	if (create_indexes(L->db, L->e) != SSP_OK ||
-	    prep(L, &s, "SELECT name, tbl_name, rootpage, sql FROM sqlite_schema "
-	    "WHERE type = 'index'") != SSP_OK)
-		goto out;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(s, 0);
-		const char *tbl = (const char *)sqlite3_column_text(s, 1);
-		const char *sql = (const char *)sqlite3_column_text(s, 3);
-		int64_t root = sqlite3_column_int64(s, 2);
-
-		if (name == NULL || tbl == NULL || !direct_table(L, tbl))
-			continue;
-		for (t = 0; t < T_N; t++)
-			if (strcmp(tbl, dtables[t].name) == 0)
-				break;
-		if ((xr = t < T_N ? index_layout(L, name, t, root, sql) : 0) < 0)
-			goto out;
-		if (xr == 0 && add_reindex(L, name) != SSP_OK)
-			goto out;
-	}
-	if (rc != SQLITE_DONE) {
-		lfail(L);
-		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	if ((kroot = calloc(L->nft + 1, sizeof(*kroot))) == NULL) {
-		ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-		goto out;
-	}
-	for (t = 0; t < T_N; t++)
-		if ((troot[t] = root_of(L->db, "table", dtables[t].name)) == 0) {
-			ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table %s",
-			    L->dbname, dtables[t].name);
-			goto out;
-		}
 	for (t = 0; t < L->nft; t++)
-		if (L->ft[t].kb != NULL &&
-		    (kroot[t] = root_of(L->db, "table", L->ft[t].kb->table)) == 0) {
-			ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table %s",
-			    L->dbname, L->ft[t].kb->table);
-			goto out;
-		}
+		if (L->ft[t].kb != NULL && !L->ft[t].kb->dok)
+			return 0;
+	if ((names = calloc(L->nft + 1, sizeof(*names))) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	if ((dw = calloc(1, sizeof(*dw))) == NULL) {
+		free(names);
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	}
+	for (t = 0; t < L->nft; t++)
+		names[t] = L->ft[t].kb != NULL ? L->ft[t].kb->table : NULL;
+	if ((rc = ssp_sqlite_direct_plan(&dw->w, L->db, names, L->nft,
+	    L->e)) != 1) {
+		free(names);
+		free(dw);
+		return rc < 0 ? -1 : 0;
+	}
+	L->dw = dw;
+	/* The indexes, while the tables are empty; then how each is built. */
+	if (create_indexes(L->db, L->e) != SSP_OK ||
+	    ssp_sqlite_direct_indexes(dw->w, L->db) != SSP_OK)
+		goto out;
 	/* The run's own rows go in with SQL; then SQLite lets go of the file. */
 	if (add_run(L) != 0 ||
 	    next_id(L, "SELECT max(id) FROM spans", &L->next_span) != 0 ||
@@ -2814,80 +2057,29 @@ direct_begin(struct loader *L, struct ssp_sqlite *d)
 	    ssp_sqlite_create(dw->aux, L->e) != SSP_OK)
 		goto out;
 
-	if (ssp_btree_open(&dw->bt, d->tmp, 0, L->e) != SSP_OK || direct_ranks(L))
-		goto out;
-	for (t = 0; t < T_N; t++)
-		if ((dw->tab[t] = ssp_btree_table(dw->bt, troot[t])) == NULL) {
-			dfail(L);
-			goto out;
-		}
 	for (t = 0; t < L->nft; t++)
-		if (L->ft[t].kb != NULL &&
-		    (L->ft[t].kb->dt = ssp_btree_table(dw->bt, kroot[t])) == NULL) {
-			dfail(L);
-			goto out;
-		}
-	mem = L->o->sort_mem ? L->o->sort_mem : SORT_MEM;
-	dw->pool = mem;
-	for (x = 0; x < dw->nix; x++) {
-		if ((dw->ix[x].tree = ssp_btree_index(dw->bt, dw->ix[x].root)) ==
-		    NULL) {
-			dfail(L);
-			goto out;
-		}
-		/* one budget for all: what the biggest indexes need */
-		if ((dw->ix[x].ks = ssp_ksort_new(dw->ix[x].nw, mem,
-		    &dw->pool)) == NULL) {
-			ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-			goto out;
-		}
-	}
+		names[t] = L->ft[t].cls == C_SPAN ? L->ft[t].name : NULL;
+	if (ssp_sqlite_direct_open(dw->w, d->tmp, names,
+	    (const char *const *)L->streams, L->nstreams, L->o->sort_mem ?
+	    L->o->sort_mem : SORT_MEM) != SSP_OK)
+		goto out;
 	L->st->direct = 1;
 	r = 1;
 out:
-	sqlite3_finalize(s);
-	free(kroot);
+	free(names);
 	return r;
 }
 
+/* A trace row into the file (ft: the file type of its root, -1: by the
+ * root_kind name). */
 static int
-parse_hex64(const unsigned char *p, uint64_t *v)
+d_trace_out(struct loader *L, int64_t id, struct ssp_btree_val *v, int ft)
 {
-	int i;
-
-	*v = 0;
-	for (i = 0; i < 16; i++) {
-		int c = p[i];
-
-		if (c >= '0' && c <= '9')
-			c -= '0';
-		else if (c >= 'a' && c <= 'f')
-			c -= 'a' - 10;
-		else
-			return -1;
-		*v = *v << 4 | (uint64_t)c;
-	}
-	return 0;
+	return ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_TRACES, id, v,
+	    ft, 0) != SSP_OK ? -1 : SSP_OK;
 }
 
-/* A trace row into the file, and its index keys (krank: the root kind's
- * rank).  v[12]: dur_ps, as SQLite computes it (a difference that
- * overflows would be a REAL: NULL here, the index REINDEXed). */
-static int
-d_trace_out(struct loader *L, int64_t id, struct ssp_btree_val *v,
-    uint32_t krank)
-{
-	int64_t dur;
-
-	v[12] = v_null();
-	if (v[6].type == SQLITE_INTEGER && v[7].type == SQLITE_INTEGER &&
-	    !__builtin_sub_overflow(v[7].i, v[6].i, &dur))
-		v[12] = v_int(dur);
-	if (d_row(L, T_TRACES, id, v) != SSP_OK ||
-	    d_keys(L, T_TRACES, v, krank, 0, id) != SSP_OK)
-		return -1;
-	return SSP_OK;
-}/*
+/*
  * The traces still in the cache at the end (most of them) are kept in
  * memory rather than written to the private database (the cache bounds
  * how many); the ones evicted before are there.
@@ -2942,8 +2134,9 @@ cmp_trow(const void *a, const void *b)
 	return x->t.id < y->t.id ? -1 : x->t.id > y->t.id;
 }
 
-/* A trace row from memory as values (hex: 33 bytes for its id). */
-static uint32_t
+/* A trace row from memory as values (hex: 33 bytes for its id); returns
+ * the file type of its root, -1 if none. */
+static int
 trow_values(struct loader *L, const struct trow *tr, struct ssp_btree_val *v,
     char *hex)
 {
@@ -2970,7 +2163,7 @@ trow_values(struct loader *L, const struct trow *tr, struct ssp_btree_val *v,
 		v[10] = v_text(L->dw->tjson.p + tr->json, tr->slen);
 		v[11] = v_text(L->dw->tjson.p + tr->json + tr->slen, tr->klen);
 	}
-	return t->root_ft >= 0 ? L->dw->krank[t->root_ft] : 0;
+	return t->root_ft;
 }
 
 /* The traces into the file in id order: those in memory merged with those
@@ -2979,7 +2172,7 @@ static int
 d_traces(struct loader *L)
 {
 	struct direct *dw = L->dw;
-	struct ssp_btree_val v[TVALS];
+	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 	sqlite3_stmt *s = NULL;
 	size_t i = 0;
 	int rc, c, r = -1;
@@ -3000,7 +2193,7 @@ d_traces(struct loader *L)
 			goto out;
 		}
 		if (i < dw->ntrows && dw->trows[i].t.id <= aid) {
-			uint32_t kr = trow_values(L, &dw->trows[i], v, hex);
+			int kr = trow_values(L, &dw->trows[i], v, hex);
 
 			if (d_trace_out(L, dw->trows[i].t.id, v, kr) != SSP_OK)
 				goto out;
@@ -3024,8 +2217,7 @@ d_traces(struct loader *L)
 				v[c] = v_null();
 			}
 		}
-		if (d_trace_out(L, aid, v, kind_rank(dw,
-		    sqlite3_column_text(s, 4))) != SSP_OK)
+		if (d_trace_out(L, aid, v, -1) != SSP_OK)
 			goto out;
 		rc = sqlite3_step(s);
 	}
@@ -3035,168 +2227,6 @@ out:
 	return r;
 }
 
-/* An index entry from its sorted key: the key columns, then the row. */
-static int
-d_entry(struct loader *L, const struct dindex *x, const uint64_t *k,
-    unsigned nw, const uint32_t *byrank)
-{
-	struct direct *dw = L->dw;
-	struct ssp_btree_val v[XPARTS + 1];
-	uint32_t h, id;
-	char hex[33];
-	unsigned j;
-
-	for (j = 0; j < x->np; j++) {
-		uint64_t w = k[x->part[j].word];
-
-		h = (uint32_t)(x->part[j].half == 1 ? w >> 32 : w);
-		switch (x->part[j].enc) {
-		case K_INT:
-			v[j] = v_int(unflip(w));
-			break;
-		case K_REF:
-			v[j] = w != 0 ? v_int(unflip(w)) : v_null();
-			break;
-		case K_RUN:
-			v[j] = v_int(h);
-			break;
-		case K_KIND:
-			v[j] = h != 0 ? v_str(dw->kname[h]) : v_null();
-			break;
-		case K_STREAM:
-			v[j] = v_str(dw->sname[h]);
-			break;
-		case K_CAUSE:
-			id = byrank[h];
-			v[j] = id != 0 ? v_text(dw->causes.s[id],
-			    dw->causes.len[id]) : v_null();
-			break;
-		case K_HEX:
-			trace_hex(hex, w, k[x->part[j].word + 1]);
-			v[j] = v_text(hex, 32);	/* one K_HEX column at most */
-			break;
-		}
-	}
-	v[j++] = v_int((int64_t)k[nw]);
-	if (ssp_btree_entry(x->tree, v, j) != SSP_OK)
-		return dfail(L);
-	return SSP_OK;
-}
-static const struct cdict *cmp_dict;
-
-static int
-cmp_cause(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	size_t n = cmp_dict->len[x] < cmp_dict->len[y] ? cmp_dict->len[x] :
-	    cmp_dict->len[y];
-	int c = memcmp(cmp_dict->s[x], cmp_dict->s[y], n);
-
-	if (c != 0)
-		return c;
-	return cmp_dict->len[x] < cmp_dict->len[y] ? -1 :
-	    cmp_dict->len[x] > cmp_dict->len[y];
-}
-
-/*
- * The orphans' causes were numbered as they came; the index wants them in
- * text order.  Renumber by rank and sort again when the orders differ.
- * Sets *byrank (rank -> string id) and may replace the sorter.
- */
-static int
-rank_causes(struct loader *L, struct dindex *x, uint32_t **byrank,
-    unsigned *nw)
-{
-	struct direct *dw = L->dw;
-	struct cdict *d = &dw->causes;
-	struct ssp_ksort *ks = x->ks, *ns;
-	const struct dpart *c = &x->part[x->cause];
-	uint32_t *order, *rank, i;
-	const uint64_t *k;
-	int same = 1;
-
-	order = calloc(d->n + 1, sizeof(*order));
-	rank = calloc(d->n + 1, sizeof(*rank));
-	if (order == NULL || rank == NULL)
-		goto nomem;
-	for (i = 0; i <= d->n; i++)
-		order[i] = i;
-	cmp_dict = d;
-	qsort(order + 1, d->n, sizeof(*order), cmp_cause);
-	for (i = 0; i <= d->n; i++) {
-		rank[order[i]] = i;
-		same &= order[i] == i;
-	}
-	*byrank = order;
-	if (same) {
-		free(rank);
-		return ssp_ksort_done(ks);
-	}
-	/* the cause's rank in its place, the row a key word too: the input
-	 * is no longer in row order */
-	if ((ns = ssp_ksort_new(x->nw + 1, L->o->sort_mem ? L->o->sort_mem :
-	    SORT_MEM, &dw->pool)) == NULL)
-		goto nomem;
-	if (ssp_ksort_done(ks) != SSP_OK) {
-		ssp_ksort_free(ns);
-		free(rank);
-		return ssp_ksort_status(ks);
-	}
-	while ((k = ssp_ksort_next(ks)) != NULL) {
-		uint64_t nk[8], w = k[c->word];
-
-		memcpy(nk, k, x->nw * sizeof(*nk));
-		nk[c->word] = c->half == 1 ?
-		    (uint64_t)rank[w >> 32] << 32 | (w & 0xffffffff) :
-		    (w & ~0xffffffffull) | rank[w & 0xffffffff];
-		nk[x->nw] = nk[x->nw + 1] = k[x->nw];
-		if (ssp_ksort_add(ns, nk) != SSP_OK)
-			break;
-	}
-	free(rank);
-	if (ssp_ksort_status(ks) != SSP_OK || ssp_ksort_status(ns) != SSP_OK) {
-		int st = ssp_ksort_status(ks) != SSP_OK ? ssp_ksort_status(ks) :
-		    ssp_ksort_status(ns);
-
-		ssp_ksort_free(ns);
-		return st;
-	}
-	ssp_ksort_free(ks);
-	x->ks = ns;
-	*nw = x->nw + 1;
-	return ssp_ksort_done(ns);
-nomem:
-	free(order);
-	free(rank);
-	return SSP_ERR_NOMEM;
-}
-
-/* An index from its sorted keys. */
-static int
-d_index(struct loader *L, struct dindex *x)
-{
-	const uint64_t *k;
-	uint32_t *byrank = NULL;
-	unsigned nw = x->nw;
-	int r;
-
-	if (x->bad)
-		return add_reindex(L, x->name);
-	r = x->cause >= 0 ? rank_causes(L, x, &byrank, &nw) :
-	    ssp_ksort_done(x->ks);
-	while (r == SSP_OK && (k = ssp_ksort_next(x->ks)) != NULL)
-		r = d_entry(L, x, k, nw, byrank);
-	if (r == SSP_OK)
-		r = ssp_ksort_status(x->ks);
-	free(byrank);
-	ssp_ksort_free(x->ks);
-	x->ks = NULL;
-	if (r != SSP_OK && L->e != NULL && L->e->code == SSP_OK)
-		ssp_err_set(L->e, r, 0, "%s: index %s: %s", L->dbname,
-		    x->name, r == SSP_ERR_NOMEM ? "out of memory" :
-		    strerror(errno));
-	return r;
-}
 /* Move the pending references and traces to split into db's temp tables. */
 static int
 copy_pending(struct loader *L, sqlite3 *db)
@@ -3259,28 +2289,23 @@ static int
 direct_finish(struct loader *L, struct ssp_sqlite *d)
 {
 	struct direct *dw = L->dw;
-	unsigned x;
-	size_t i;
-	int r;
+	const char *const *reindex;
+	size_t i, n;
 
 	if (ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
 	    d_traces(L) != 0)
 		return -1;
-	for (x = 0; x < dw->nix; x++)
-		if (d_index(L, &dw->ix[x]) != SSP_OK)
-			return -1;
-	r = ssp_btree_close(dw->bt, L->e);
-	dw->bt = NULL;
-	if (r != SSP_OK)
+	if (ssp_sqlite_direct_finish(dw->w) != SSP_OK)
 		return -1;
+	n = ssp_sqlite_direct_reindex(dw->w, &reindex);
 	if (open_tmp(d, L->e) != SSP_OK ||
 	    exec(d->db, "BEGIN", L->dbname, L->e) != SSP_OK)
 		return -1;
 	L->db = d->db;
-	for (i = 0; i < dw->nreindex; i++) {
+	for (i = 0; i < n; i++) {
 		char sql[200];
 
-		snprintf(sql, sizeof(sql), "REINDEX \"%.150s\"", dw->reindex[i]);
+		snprintf(sql, sizeof(sql), "REINDEX \"%.150s\"", reindex[i]);
 		if (exec(L->db, sql, L->dbname, L->e) != SSP_OK)
 			return -1;
 	}
@@ -3294,23 +2319,10 @@ static void
 direct_free(struct loader *L)
 {
 	struct direct *dw = L->dw;
-	size_t i;
 
 	if (dw == NULL)
 		return;
-	ssp_btree_abort(dw->bt);
-	for (i = 0; i < dw->nix; i++) {
-		ssp_ksort_free(dw->ix[i].ks);
-		free(dw->ix[i].name);
-	}
-	for (i = 0; i < dw->nreindex; i++)
-		free(dw->reindex[i]);
-	free(dw->reindex);
-	free(dw->krank);
-	free(dw->kname);
-	free(dw->srank);
-	free(dw->sname);
-	cdict_free(&dw->causes);
+	ssp_sqlite_direct_free(dw->w);
 	free(dw->trows);
 	free(dw->tjson.p);
 	if (dw->aux != NULL)
