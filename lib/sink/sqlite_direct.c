@@ -1101,11 +1101,14 @@ ssp_sqlite_direct_row(struct ssp_sqlite_direct *dw, unsigned t, int64_t row,
 {
 	uint32_t kind = 0;
 	int64_t dur;
+	unsigned i;
 
-	if (ft >= 0)
+	if (ft >= 0 && (unsigned)ft < dw->nft)
 		kind = dw->krank[ft];
-	else if (t == T_TRACES && v[4].type == SQLITE_TEXT)
-		kind = kind_rank(dw, v[4].p, v[4].n);
+	else	/* by the name of its K_KIND value */
+		for (i = 0; i < dtables[t].n; i++)
+			if (dtables[t].key[i] == K_KIND && v[i].type == SQLITE_TEXT)
+				kind = kind_rank(dw, v[i].p, v[i].n);
 	/* traces.dur_ps as SQLite computes it (a difference that overflows
 	 * would be a REAL: NULL here, the index REINDEXed) */
 	if (t == T_TRACES) {

@@ -54,7 +54,7 @@ int ssp_sqlite_direct_plan(struct ssp_sqlite_direct **dp, sqlite3 *db,
 int ssp_sqlite_direct_indexes(struct ssp_sqlite_direct *w, sqlite3 *db);
 /*
  * Take the file over (SQLite has closed it).  kinds[ft]: the span kind
- * of file type ft (NULL: not a span); streams: the stream names.  Both
+ * of file type ft < nft (NULL: not a span); streams: the stream names.  Both
  * stay valid until ssp_sqlite_direct_free.  sort_mem: bytes of index keys
  * in memory.
  */
