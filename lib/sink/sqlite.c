@@ -194,6 +194,15 @@ jw_i64(struct jw *w, int64_t v)
 
 #define JW_PIECE	256
 
+/* \b, \f and DEL as span2sqlite has always written them, so the rows
+ * stay the same (ssp_strfmt_json_str would write "\b", "\f", a raw DEL). */
+static const char *
+jw_own(char c)
+{
+	return c == '\b' ? "\\u0008" : c == '\f' ? "\\u000c" : c == 0x7f ?
+	    "\\u007f" : NULL;
+}
+
 /*
  * A JSON string with invalid UTF-8 replaced (ssp_strfmt_json_str), in
  * pieces through a stack buffer: each cut before a byte that starts a
@@ -203,7 +212,7 @@ static void
 jw_str(struct jw *w, const char *s, size_t k)
 {
 	uint8_t tmp[6 * (JW_PIECE + 3) + 2];	/* \u00xx per byte, quotes */
-	size_t i = 0, m;
+	size_t i = 0, m, j;
 
 	jw_ch(w, '"');
 	while (i < k) {
@@ -213,6 +222,14 @@ jw_str(struct jw *w, const char *s, size_t k)
 		while (i + m < k && m < JW_PIECE + 3 &&
 		    ((unsigned char)s[i + m] & 0xc0) == 0x80)
 			m++;
+		for (j = 0; j < m && jw_own(s[i + j]) == NULL; j++)
+			;
+		if (j == 0) {
+			jw_put(w, jw_own(s[i]), 6);
+			i++;
+			continue;
+		}
+		m = j;	/* an ASCII byte: a character starts there */
 		ssp_strfmt_json_str(&b, s + i, m);
 		jw_put(w, (const char *)tmp + 1, b.len - 2);
 		i += m;

@@ -311,8 +311,9 @@ static void
 test_json_strings(void **state)
 {
 	static char lng[600];
-	static struct ssp_rec_type t = { "x", 3, { { "q\"\\\n\x01", 'u' },
-	    { "bad\xff\xc3", 'u' }, { lng, 'u' } } };
+	static struct ssp_rec_type t = { "x", 3, {
+	    { "q\"\\\n\x01\b\f\x7f", 'u' }, { "bad\xff\xc3", 'u' },
+	    { lng, 'u' } } };
 	char buf[2048], want[2048];
 	struct ssp_rec r;
 	size_t i;
@@ -327,7 +328,8 @@ test_json_strings(void **state)
 	r.nf = 3;
 	for (i = 0; i < 3; i++)
 		r.f[i] = i;
-	snprintf(want, sizeof(want), "{\"q\\\"\\\\\\n\\u0001\":0,"
+	snprintf(want, sizeof(want), "{\"q\\\"\\\\\\n\\u0001\\u0008\\u000c"
+	    "\\u007f\":0,"
 	    "\"bad\xef\xbf\xbd\xef\xbf\xbd\":1,\"%s\":2}", lng);
 	assert_int_equal(ssp_sqlite_json(buf, sizeof(buf), &t, 0, &r, NULL),
 	    strlen(want));
