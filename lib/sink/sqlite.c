@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "base/idmap.h"
-#include "sink/btree.h"
-#include "sink/ksort.h"
+#include "base/strfmt.h"
 #include "sink/sqlite.h"
+#include "sink/sqlite_direct.h"
 
 /*
  * formats/simspan.sql is the one source of the schema; the assembler
@@ -192,33 +192,48 @@ jw_i64(struct jw *w, int64_t v)
 	jw_put(w, q, (size_t)(tmp + sizeof(tmp) - q));
 }
 
+#define JW_PIECE	256
+
+/* \b, \f and DEL as span2sqlite has always written them, so the rows
+ * stay the same (ssp_strfmt_json_str would write "\b", "\f", a raw DEL). */
+static const char *
+jw_own(char c)
+{
+	return c == '\b' ? "\\u0008" : c == '\f' ? "\\u000c" : c == 0x7f ?
+	    "\\u007f" : NULL;
+}
+
+/*
+ * A JSON string with invalid UTF-8 replaced (ssp_strfmt_json_str), in
+ * pieces through a stack buffer: each cut before a byte that starts a
+ * character, so the pieces escape as the whole string would.
+ */
 static void
 jw_str(struct jw *w, const char *s, size_t k)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i, run = 0;
+	uint8_t tmp[6 * (JW_PIECE + 3) + 2];	/* \u00xx per byte, quotes */
+	size_t i = 0, m, j;
 
 	jw_ch(w, '"');
-	for (i = 0; i < k; i++) {
-		unsigned char c = (unsigned char)s[i];
+	while (i < k) {
+		struct ssp_buf b = { tmp, 0, sizeof(tmp), 0 };
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+		m = k - i < JW_PIECE ? k - i : JW_PIECE;
+		while (i + m < k && m < JW_PIECE + 3 &&
+		    ((unsigned char)s[i + m] & 0xc0) == 0x80)
+			m++;
+		for (j = 0; j < m && jw_own(s[i + j]) == NULL; j++)
+			;
+		if (j == 0) {
+			jw_put(w, jw_own(s[i]), 6);
+			i++;
 			continue;
-		jw_put(w, s + run, i - run);
-		run = i + 1;
-		if (c == '"' || c == '\\') {
-			jw_ch(w, '\\');
-			jw_ch(w, (char)c);
-		} else if (c == '\n' || c == '\t' || c == '\r') {
-			jw_ch(w, '\\');
-			jw_ch(w, c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
-		} else {
-			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
-			jw_put(w, u, sizeof(u));
 		}
+		m = j;	/* an ASCII byte: a character starts there */
+		ssp_strfmt_json_str(&b, s + i, m);
+		jw_put(w, (const char *)tmp + 1, b.len - 2);
+		i += m;
 	}
-	jw_put(w, s + run, k - run);
 	jw_ch(w, '"');
 }
 
@@ -363,7 +378,6 @@ struct kbatch {
 	int dok;		/* the table can be written directly */
 	unsigned dn;
 	int dmap[DCOLS];	/* the field of each column; -1 NULL, -2 rowid */
-	struct ssp_btree_tree *dt;
 	char table[80];
 };
 
@@ -600,23 +614,6 @@ finalize_all(struct loader *L)
 	}
 }
 
-/* The affinity SQLite gives a declared column type (datatype3.html, 3.1). */
-static char
-affinity(const char *type)
-{
-	if (strcasestr(type, "INT") != NULL)
-		return 'i';
-	if (strcasestr(type, "CHAR") != NULL || strcasestr(type, "CLOB") != NULL ||
-	    strcasestr(type, "TEXT") != NULL)
-		return 't';
-	if (strcasestr(type, "BLOB") != NULL || *type == '\0')
-		return 'b';
-	if (strcasestr(type, "REAL") != NULL || strcasestr(type, "FLOA") != NULL ||
-	    strcasestr(type, "DOUB") != NULL)
-		return 'r';
-	return 'n';
-}
-
 /* Does SQLite store a value of this field encoding unchanged in a column
  * of this affinity?  (Then writing it directly gives the same row.) */
 static int
@@ -687,7 +684,8 @@ setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rec_type *ty)
 		kb->field[kb->ncols++] = k;
 		if (dslot != NULL)
 			*dslot = (int)k;
-		if (type == NULL || !stored_as_is(ty->f[k].enc, affinity(type)))
+		if (type == NULL || !stored_as_is(ty->f[k].enc,
+		    ssp_sqlite_direct_affinity(type)))
 			kb->dok = 0;
 		len += (size_t)snprintf(head + len, sizeof(head) - len, ", \"%s\"",
 		    col);
@@ -1281,85 +1279,24 @@ add_text(struct loader *L, struct buf *b, struct cell *c, const char *p,
 	return SSP_OK;
 }
 
-/* --- writing a new database directly: rows and index keys ---------------- */
+/* --- writing a new database directly: the rows ---------------------------- */
 
 /*
  * A new database (nothing to append to) is not filled with INSERTs: SQLite
  * creates the schema, indexes included, and the run's own rows (runs,
- * run_meta, streams) and commits; then ssp_btree fills the spans,
- * attribute, links and events tables as the stream is read, the traces
- * table at the end, and every index from keys sorted with ssp_ksort.  While
+ * run_meta, streams) and commits; then ssp_sqlite_direct fills the
+ * spans, attribute, links and events tables as the stream is read, the
+ * traces table at the end, and every index from its sorted keys.  While
  * loading, traces and pending references live in a private SQLite
  * database (trace_of() looks evicted traces up there as usual).  SQLite
  * then opens the file again for what is left: references resolved late,
  * splits of evicted traces, the run's counts, ANALYZE; then the one file
  * is synced and renamed as always.
  *
- * The writer knows the tables and indexes of formats/simspan.sql.  It
- * checks what SQLite created against what it knows before the load and
- * loads with INSERTs when a table differs; an index it does not know is
- * rebuilt with REINDEX after the load.
+ * The tables' layout is formats/simspan.sql's, as SQLite created it
+ * (sqlite_direct.h); a table the writer cannot fill makes the load use
+ * INSERTs.  The rows below are given as sqlite_direct.h lists the values.
  */
-enum { T_SPANS, T_LINKS, T_EVENTS, T_TRACES, T_N };
-enum { X_TRACE, X_PARENT, X_KIND, X_STREAM, X_ORPHANS, X_LATENCY, X_TRACEID,
-	X_LSPAN, X_LTARGET, X_ESPAN, X_N };
-
-/* Tables as pragma_table_xinfo shows them: name:type:hidden:pk:no default */
-static const struct {
-	const char *name, *cols;
-	unsigned ncols;		/* stored columns */
-} dtables[T_N] = {
-	{ "spans", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,trace:INTEGER:0:0:1,"
-	    "parent:INTEGER:0:0:1,span_id:INTEGER:0:0:1,kind:TEXT:0:0:1,"
-	    "stream:TEXT:0:0:1,start_ps:INTEGER:0:0:1,dur_ps:INTEGER:0:0:1,"
-	    "end_ps:INTEGER:2:0:1,flags:INTEGER:0:0:1,cause:TEXT:0:0:1,"
-	    "extra:TEXT:0:0:1", 12 },
-	{ "links", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,span:INTEGER:0:0:1,"
-	    "target:INTEGER:0:0:1,kind:TEXT:0:0:1,span_id:INTEGER:0:0:1,"
-	    "target_span_id:INTEGER:0:0:1,target_trace_id:TEXT:0:0:1", 8 },
-	{ "events", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,span:INTEGER:0:0:1,"
-	    "ts_ps:INTEGER:0:0:1,type:TEXT:0:0:1,stream:TEXT:0:0:1,"
-	    "attrs:TEXT:0:0:1", 7 },
-	{ "traces", "id:INTEGER:0:1:1,run:INTEGER:0:0:1,trace_id:TEXT:0:0:1,"
-	    "root:INTEGER:0:0:1,root_kind:TEXT:0:0:1,root_stream:TEXT:0:0:1,"
-	    "start_ps:INTEGER:0:0:1,end_ps:INTEGER:0:0:1,dur_ps:INTEGER:2:0:1,"
-	    "spans:INTEGER:0:0:1,busy_ps:INTEGER:0:0:1,idle_ps:INTEGER:2:0:1,"
-	    "streams:TEXT:0:0:1,kinds:TEXT:0:0:1", 12 },
-};
-
-/* Indexes: their definition (NULL: a UNIQUE constraint), key columns, and
- * the words of their sort keys (see dkey_*). */
-static const struct {
-	const char *name, *sql, *cols;
-	unsigned nw;
-} dindex[X_N] = {
-	{ "spans_trace", "CREATE INDEX spans_trace ON spans(trace)", "trace", 1 },
-	{ "spans_parent", "CREATE INDEX spans_parent ON spans(parent)", "parent",
-	    1 },
-	{ "spans_kind", "CREATE INDEX spans_kind ON spans(kind, run, dur_ps)",
-	    "kind,run,dur_ps", 2 },
-	{ "spans_stream", "CREATE INDEX spans_stream ON spans(stream, start_ps)",
-	    "stream,start_ps", 2 },
-	{ "spans_orphans", "CREATE INDEX spans_orphans ON spans(run, kind, "
-	    "cause) WHERE flags & 1", "run,kind,cause", 2 },
-	{ "traces_latency", "CREATE INDEX traces_latency ON traces(run, "
-	    "root_kind, dur_ps)", "run,root_kind,dur_ps", 2 },
-	{ "sqlite_autoindex_traces_1", NULL, "run,trace_id", 3 },
-	{ "links_span", "CREATE INDEX links_span ON links(span)", "span", 1 },
-	{ "links_target", "CREATE INDEX links_target ON links(target)", "target",
-	    1 },
-	{ "events_span", "CREATE INDEX events_span ON events(span, ts_ps)",
-	    "span,ts_ps", 2 },
-};
-
-struct cdict {			/* distinct strings (orphan causes), ids 1.. */
-	char **s;
-	size_t *len;
-	uint32_t n, cap;
-	uint32_t *slot;		/* hash table: id, 0 free */
-	uint32_t nslot;
-};
-
 struct trow {			/* a trace row kept in memory */
 	struct tracev t;
 	uint64_t hi, lo;
@@ -1368,46 +1305,13 @@ struct trow {			/* a trace row kept in memory */
 };
 
 struct direct {
-	struct ssp_btree *bt;
+	struct ssp_sqlite_direct *w;
 	sqlite3 *aux;		/* traces and pending references */
-	struct ssp_btree_tree *tab[T_N];
-	struct ssp_btree_tree *ix[X_N];	/* NULL: not known, REINDEXed */
-	struct ssp_ksort *ks[X_N];
-	int bad[X_N];		/* a key that does not fit: REINDEX it */
-	size_t pool;		/* bytes the sorters may still hold */
-	char **reindex;
-	size_t nreindex;
-	uint32_t *krank;	/* file type -> rank of its kind name, 1.. */
-	const char **kname;	/* rank -> kind name */
-	uint32_t nkinds;
-	uint32_t *srank;	/* stream -> rank of its name, 0.. */
-	const char **sname;
-	struct cdict causes;
 	char addr[DCOLS][24];	/* addresses of a row as text */
 	struct trow *trows;	/* the traces cached at the end */
 	size_t ntrows, captrows;
 	struct buf tjson;
 };
-
-/* Signed integers as unsigned words in the same order. */
-static uint64_t
-flip(int64_t v)
-{
-	return (uint64_t)v ^ (1ull << 63);
-}
-
-static int64_t
-unflip(uint64_t w)
-{
-	return (int64_t)(w ^ (1ull << 63));
-}
-
-/* A nullable row reference (rows are >= 1): NULL sorts first. */
-static uint64_t
-ref(int64_t row)
-{
-	return row <= 0 ? 0 : flip(row);
-}
 
 static struct ssp_btree_val
 v_int(int64_t i)
@@ -1439,115 +1343,11 @@ v_ref(int64_t row)
 	return row > 0 ? v_int(row) : v_null();
 }
 
-static int
-dfail(struct loader *L)
-{
-	const struct ssp_err *be = ssp_btree_err(L->dw->bt);
-
-	if (L->e != NULL && be->code != SSP_OK)
-		*L->e = *be;
-	return be->code != SSP_OK ? be->code : SSP_ERR_IO;
-}
-
-static int
-dkey(struct loader *L, int x, uint64_t w0, uint64_t w1, uint64_t w2,
-    int64_t row)
-{
-	struct ssp_ksort *ks = L->dw->ks[x];
-	uint64_t k[4];
-	unsigned nw = dindex[x].nw;
-	int r;
-
-	if (ks == NULL || L->dw->bad[x])
-		return SSP_OK;
-	k[0] = w0;
-	k[1] = w1;
-	k[2] = w2;
-	k[nw] = (uint64_t)row;
-	if ((r = ssp_ksort_add(ks, k)) != SSP_OK)
-		return ssp_err_set(L->e, r, 0, "sorting index keys: %s",
-		    r == SSP_ERR_NOMEM ? "out of memory" : strerror(errno));
-	return SSP_OK;
-}
-
-static uint64_t
-str_hash(const char *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
-	return h;
-}
-
-/* The id of a string in d (added if new), 0 when out of memory. */
-static uint32_t
-cdict_id(struct cdict *d, const char *p, size_t n)
-{
-	uint32_t i, id;
-
-	if (d->n + 1 >= d->nslot / 2) {	/* grow the hash table */
-		uint32_t ns = d->nslot ? 2 * d->nslot : 64, *nsl, k;
-
-		if ((nsl = calloc(ns, sizeof(*nsl))) == NULL)
-			return 0;
-		for (k = 1; k <= d->n; k++) {
-			i = (uint32_t)str_hash(d->s[k], d->len[k]) & (ns - 1);
-			while (nsl[i] != 0)
-				i = (i + 1) & (ns - 1);
-			nsl[i] = k;
-		}
-		free(d->slot);
-		d->slot = nsl;
-		d->nslot = ns;
-	}
-	i = (uint32_t)str_hash(p, n) & (d->nslot - 1);
-	for (; (id = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
-		if (d->len[id] == n && memcmp(d->s[id], p, n) == 0)
-			return id;
-	if (d->n + 2 > d->cap) {
-		uint32_t cap = d->cap ? 2 * d->cap : 16;
-		char **ns = realloc(d->s, cap * sizeof(*ns));
-		size_t *nl = ns != NULL ? realloc(d->len, cap * sizeof(*nl)) : NULL;
-
-		if (ns != NULL)
-			d->s = ns;
-		if (nl == NULL)
-			return 0;
-		d->len = nl;
-		d->cap = cap;
-	}
-	id = d->n + 1;
-	if ((d->s[id] = malloc(n + 1)) == NULL)
-		return 0;
-	memcpy(d->s[id], p, n);
-	d->s[id][n] = '\0';
-	d->len[id] = n;
-	d->n = id;
-	d->slot[i] = id;
-	return id;
-}
-
-static void
-cdict_free(struct cdict *d)
-{
-	uint32_t i;
-
-	for (i = 1; i <= d->n; i++)
-		free(d->s[i]);
-	free(d->s);
-	free(d->len);
-	free(d->slot);
-}
-
 /* A span row and its index keys. */
 static int
 d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
 {
-	struct direct *dw = L->dw;
-	struct ssp_btree_val v[12];
-	uint64_t krank = dw->krank[ft], run = (uint64_t)L->run;
-	uint32_t cause = 0;
+	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 
 	v[0] = v_null();
 	v[1] = v_int(L->run);
@@ -1563,29 +1363,17 @@ d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
 	    v_null();
 	v[11] = sr->has_extra ? v_text(L->text.p + sr->extra, sr->extra_len) :
 	    v_null();
-	if (ssp_btree_row(dw->tab[T_SPANS], row, v, 12) != SSP_OK)
-		return dfail(L);
-	if (sr->flags & 1) {
-		if (sr->has_cause && (cause = cdict_id(&dw->causes,
-		    L->text.p + sr->cause, sr->cause_len)) == 0)
-			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-		if (dkey(L, X_ORPHANS, run << 32 | krank, cause, 0, row) != SSP_OK)
-			return -1;
-	}
-	L->text.len = 0;
-	if (dkey(L, X_TRACE, flip(sr->trace), 0, 0, row) != SSP_OK ||
-	    dkey(L, X_PARENT, ref(sr->parent), 0, 0, row) != SSP_OK ||
-	    dkey(L, X_KIND, krank << 32 | run, flip(sr->dur), 0, row) != SSP_OK ||
-	    dkey(L, X_STREAM, dw->srank[sr->stream], flip(sr->start), 0,
-	    row) != SSP_OK)
+	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_SPANS, row, v,
+	    (int)ft, sr->stream) != SSP_OK)
 		return -1;
+	L->text.len = 0;
 	return SSP_OK;
 }
 
 /* The attribute row of a span: every stored column of the table. */
 static int
-d_attrs(struct loader *L, struct kbatch *kb, const struct ssp_rec *r,
-    int64_t row)
+d_attrs(struct loader *L, struct kbatch *kb, unsigned ft,
+    const struct ssp_rec *r, int64_t row)
 {
 	const struct ssp_rec_type *t = &ssp_rec_rd_file_schema(L->rr)->types[r->ftag - 1];
 	struct ssp_btree_val v[DCOLS];
@@ -1620,8 +1408,8 @@ d_attrs(struct loader *L, struct kbatch *kb, const struct ssp_rec *r,
 			v[j] = v_int(enc == SSP_ENC_B ? x != 0 : (int64_t)x);
 		}
 	}
-	if (ssp_btree_row(kb->dt, row, v, kb->dn) != SSP_OK)
-		return dfail(L);
+	if (ssp_sqlite_direct_attr(L->dw->w, ft, row, v, kb->dn) != SSP_OK)
+		return -1;
 	return SSP_OK;
 }
 
@@ -1629,7 +1417,7 @@ static int
 d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
     const char *kind, size_t kl, uint64_t sid, uint64_t tid, const char *hex)
 {
-	struct ssp_btree_val v[8];
+	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 
 	v[0] = v_null();
 	v[1] = v_int(L->run);
@@ -1639,10 +1427,8 @@ d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
 	v[5] = v_int((int64_t)sid);
 	v[6] = v_int((int64_t)tid);
 	v[7] = v_text(hex, 32);
-	if (ssp_btree_row(L->dw->tab[T_LINKS], row, v, 8) != SSP_OK)
-		return dfail(L);
-	if (dkey(L, X_LSPAN, ref(span), 0, 0, row) != SSP_OK ||
-	    dkey(L, X_LTARGET, ref(target), 0, 0, row) != SSP_OK)
+	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_LINKS, row, v, -1,
+	    0) != SSP_OK)
 		return -1;
 	return SSP_OK;
 }
@@ -1650,7 +1436,7 @@ d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
 static int
 d_event(struct loader *L, const struct erow *er, int64_t row)
 {
-	struct ssp_btree_val v[7];
+	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 
 	v[0] = v_null();
 	v[1] = v_int(L->run);
@@ -1659,10 +1445,11 @@ d_event(struct loader *L, const struct erow *er, int64_t row)
 	v[4] = v_str(er->type);
 	v[5] = v_str(L->streams[er->stream]);
 	v[6] = v_text(L->etext.p + er->attrs, er->attrs_len);
+	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_EVENTS, row, v, -1,
+	    er->stream) != SSP_OK)
+		return -1;
 	L->etext.len = 0;
-	if (ssp_btree_row(L->dw->tab[T_EVENTS], row, v, 7) != SSP_OK)
-		return dfail(L);
-	return dkey(L, X_ESPAN, ref(er->span), flip(er->ts), 0, row);
+	return SSP_OK;
 }
 
 /* The attribute row of a span, typed as formats/sqlite.md says. */
@@ -1778,7 +1565,8 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	}
 	if (L->dw != NULL) {
 		if (d_span(L, sr, (unsigned)(fi - L->ft), row) != SSP_OK ||
-		    (fi->kb != NULL && d_attrs(L, fi->kb, r, row) != SSP_OK))
+		    (fi->kb != NULL && d_attrs(L, fi->kb,
+		    (unsigned)(fi - L->ft), r, row) != SSP_OK))
 			return -1;
 	} else if (fi->kb != NULL && add_attrs(L, fi->kb, r, row) != SSP_OK) {
 		return -1;
@@ -2210,194 +1998,6 @@ open_tmp(struct ssp_sqlite *d, struct ssp_err *e)
 	    d->tmp, e);
 }
 
-/* Is the one-row result of sql (bound to arg) the text want? */
-static int
-text_is(sqlite3 *db, const char *sql, const char *arg, const char *want)
-{
-	sqlite3_stmt *s;
-	const unsigned char *t;
-	int same = 0;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    (t = sqlite3_column_text(s, 0)) != NULL)
-		same = strcmp((const char *)t, want) == 0;
-	sqlite3_finalize(s);
-	return same;
-}
-
-/* A table with row ids (not WITHOUT ROWID, no PRIMARY KEY index). */
-static int
-rowid_table(sqlite3 *db, const char *table)
-{
-	return text_is(db, "SELECT count(*) FROM pragma_index_list(?) WHERE "
-	    "origin = 'pk'", table, "0");
-}
-
-/* 1: the schema is what the direct writer knows; 0: it is not; -1 error. */
-static int
-direct_check(struct loader *L)
-{
-	int64_t n;
-	unsigned t;
-
-	if (query_int(L->db, "SELECT count(*) FROM sqlite_schema WHERE type = "
-	    "'trigger'", 0, &n) != 0)
-		return lfail(L), -1;
-	if (n != 0)
-		return 0;
-	/* a file ssp_btree_open() takes (it checks the header again) */
-	if (!text_is(L->db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
-	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
-	    "(SELECT encoding FROM pragma_encoding) || ',' || (SELECT "
-	    "freelist_count FROM pragma_freelist_count) || ?", "",
-	    "off,0,UTF-8,0"))
-		return 0;
-	for (t = 0; t < T_N; t++)
-		if (!text_is(L->db, "SELECT group_concat(name || ':' || "
-		    "ifnull(type, '') || ':' || hidden || ':' || pk || ':' || "
-		    "(dflt_value IS NULL)) FROM pragma_table_xinfo(?)",
-		    dtables[t].name, dtables[t].cols) ||
-		    !rowid_table(L->db, dtables[t].name))
-			return 0;
-	for (t = 0; t < L->nft; t++) {
-		struct kbatch *kb = L->ft[t].kb;
-
-		if (kb != NULL && (!kb->dok || !rowid_table(L->db, kb->table)))
-			return 0;
-	}
-	return 1;
-}
-
-/* A table the direct writer fills. */
-static int
-direct_table(const struct loader *L, const char *name)
-{
-	unsigned t;
-
-	for (t = 0; t < T_N; t++)
-		if (strcmp(name, dtables[t].name) == 0)
-			return 1;
-	for (t = 0; t < L->nft; t++)
-		if (L->ft[t].kb != NULL && strcmp(L->ft[t].kb->table, name) == 0)
-			return 1;
-	return 0;
-}
-
-/* Is the index x what dindex[x] says: definition, columns, BINARY, ASC? */
-static int
-index_known(sqlite3 *db, unsigned x, const char *sql)
-{
-	if ((sql == NULL) != (dindex[x].sql == NULL) ||
-	    (sql != NULL && strcmp(sql, dindex[x].sql) != 0))
-		return 0;
-	return text_is(db, "SELECT group_concat(name) FROM pragma_index_info(?)",
-	    dindex[x].name, dindex[x].cols) &&
-	    text_is(db, "SELECT count(*) FROM pragma_index_xinfo(?) WHERE key "
-	    "AND (desc OR coll <> 'BINARY')", dindex[x].name, "0");
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Ranks of the kind and stream names in SQLite's BINARY order. */
-static int
-direct_ranks(struct loader *L)
-{
-	struct direct *dw = L->dw;
-	const char **names;
-	uint32_t t, n = 0, i;
-
-	dw->krank = calloc(L->nft + 1, sizeof(*dw->krank));
-	dw->kname = calloc(L->nft + 1, sizeof(*dw->kname));
-	dw->srank = calloc(L->nstreams + 1, sizeof(*dw->srank));
-	dw->sname = calloc(L->nstreams + 1, sizeof(*dw->sname));
-	names = calloc(L->nft + 1, sizeof(*names));
-	if (dw->krank == NULL || dw->kname == NULL || dw->srank == NULL ||
-	    dw->sname == NULL || names == NULL) {
-		free(names);
-		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-	}
-	for (t = 0; t < L->nft; t++)
-		if (L->ft[t].cls == C_SPAN)
-			names[n++] = L->ft[t].name;
-	qsort(names, n, sizeof(*names), cmp_str);
-	for (i = 0; i < n; i++)	/* unique, from rank 1 (0: NULL) */
-		if (dw->nkinds == 0 || strcmp(names[i],
-		    dw->kname[dw->nkinds]) != 0)
-			dw->kname[++dw->nkinds] = names[i];
-	free(names);
-	for (t = 0; t < L->nft; t++)
-		for (i = 1; L->ft[t].cls == C_SPAN && i <= dw->nkinds; i++)
-			if (strcmp(L->ft[t].name, dw->kname[i]) == 0)
-				dw->krank[t] = i;
-	for (i = 0; i < L->nstreams; i++)
-		dw->sname[i] = L->streams[i];
-	qsort(dw->sname, L->nstreams, sizeof(*dw->sname), cmp_str);
-	for (i = 0; i < L->nstreams; i++)
-		for (t = 0; t < L->nstreams; t++)
-			if (strcmp(L->streams[i], dw->sname[t]) == 0)
-				dw->srank[i] = t;
-	return SSP_OK;
-}
-
-/* Rank of a kind name (from the traces table), 0 for NULL or unknown. */
-static uint32_t
-kind_rank(const struct direct *dw, const unsigned char *name)
-{
-	uint32_t lo = 1, hi = dw->nkinds;
-
-	while (name != NULL && lo <= hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = strcmp((const char *)name, dw->kname[mid]);
-
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			hi = mid - 1;
-		else
-			lo = mid + 1;
-	}
-	return 0;
-}
-
-static int
-add_reindex(struct loader *L, const char *name)
-{
-	struct direct *dw = L->dw;
-	char **nr = realloc(dw->reindex, (dw->nreindex + 1) * sizeof(*nr));
-
-	if (nr == NULL)
-		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-	dw->reindex = nr;
-	if ((nr[dw->nreindex] = strdup(name)) == NULL)
-		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-	dw->nreindex++;
-	return SSP_OK;
-}
-
-static uint32_t
-root_of(sqlite3 *db, const char *type, const char *name)
-{
-	sqlite3_stmt *s;
-	int64_t root = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE "
-	    "type = ?1 AND name = ?2", -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		root = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return root > 1 && root < UINT32_MAX ? (uint32_t)root : 0;
-}
-
 /*
  * Start writing a new database directly: 1 when that is under way (the
  * SQLite connection d->db is closed), 0 when the load has to use INSERTs
@@ -2406,64 +2006,33 @@ root_of(sqlite3 *db, const char *type, const char *name)
 static int
 direct_begin(struct loader *L, struct ssp_sqlite *d)
 {
-	uint32_t troot[T_N], xroot[X_N], *kroot = NULL;
 	struct direct *dw;
-	sqlite3_stmt *s = NULL;
-	unsigned t, x;
-	size_t mem;
+	const char **names;
+	unsigned t;
 	int rc, r = -1;
 
-	if ((rc = direct_check(L)) != 1)
-		return rc;
-	if ((dw = calloc(1, sizeof(*dw))) == NULL)
-		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
-	L->dw = dw;
-	/* The indexes, while the tables are empty; then which ones are known. */
-	if (create_indexes(L->db, L->e) != SSP_OK ||
-	    prep(L, &s, "SELECT name, tbl_name, rootpage, sql FROM sqlite_schema "
-	    "WHERE type = 'index'") != SSP_OK)
-		goto out;
-	memset(xroot, 0, sizeof(xroot));
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(s, 0);
-		const char *tbl = (const char *)sqlite3_column_text(s, 1);
-		const char *sql = (const char *)sqlite3_column_text(s, 3);
-		int64_t root = sqlite3_column_int64(s, 2);
-
-		if (name == NULL || tbl == NULL || !direct_table(L, tbl))
-			continue;
-		for (x = 0; x < X_N; x++)
-			if (strcmp(name, dindex[x].name) == 0)
-				break;
-		if (x < X_N && root > 1 && root < UINT32_MAX &&
-		    index_known(L->db, x, sql))
-			xroot[x] = (uint32_t)root;
-		else if (add_reindex(L, name) != SSP_OK)
-			goto out;
-	}
-	if (rc != SQLITE_DONE) {
-		lfail(L);
-		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	if ((kroot = calloc(L->nft + 1, sizeof(*kroot))) == NULL) {
-		ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-		goto out;
-	}
-	for (t = 0; t < T_N; t++)
-		if ((troot[t] = root_of(L->db, "table", dtables[t].name)) == 0) {
-			ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table %s",
-			    L->dbname, dtables[t].name);
-			goto out;
-		}
 	for (t = 0; t < L->nft; t++)
-		if (L->ft[t].kb != NULL &&
-		    (kroot[t] = root_of(L->db, "table", L->ft[t].kb->table)) == 0) {
-			ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table %s",
-			    L->dbname, L->ft[t].kb->table);
-			goto out;
-		}
+		if (L->ft[t].kb != NULL && !L->ft[t].kb->dok)
+			return 0;
+	if ((names = calloc(L->nft + 1, sizeof(*names))) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	if ((dw = calloc(1, sizeof(*dw))) == NULL) {
+		free(names);
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	}
+	for (t = 0; t < L->nft; t++)
+		names[t] = L->ft[t].kb != NULL ? L->ft[t].kb->table : NULL;
+	if ((rc = ssp_sqlite_direct_plan(&dw->w, L->db, names, L->nft,
+	    L->e)) != 1) {
+		free(names);
+		free(dw);
+		return rc < 0 ? -1 : 0;
+	}
+	L->dw = dw;
+	/* The indexes, while the tables are empty; then how each is built. */
+	if (create_indexes(L->db, L->e) != SSP_OK ||
+	    ssp_sqlite_direct_indexes(dw->w, L->db) != SSP_OK)
+		goto out;
 	/* The run's own rows go in with SQL; then SQLite lets go of the file. */
 	if (add_run(L) != 0 ||
 	    next_id(L, "SELECT max(id) FROM spans", &L->next_span) != 0 ||
@@ -2505,89 +2074,26 @@ direct_begin(struct loader *L, struct ssp_sqlite *d)
 	    ssp_sqlite_create(dw->aux, L->e) != SSP_OK)
 		goto out;
 
-	if (ssp_btree_open(&dw->bt, d->tmp, 0, L->e) != SSP_OK || direct_ranks(L))
-		goto out;
-	for (t = 0; t < T_N; t++)
-		if ((dw->tab[t] = ssp_btree_table(dw->bt, troot[t])) == NULL) {
-			dfail(L);
-			goto out;
-		}
 	for (t = 0; t < L->nft; t++)
-		if (L->ft[t].kb != NULL &&
-		    (L->ft[t].kb->dt = ssp_btree_table(dw->bt, kroot[t])) == NULL) {
-			dfail(L);
-			goto out;
-		}
-	mem = L->o->sort_mem ? L->o->sort_mem : SORT_MEM;
-	dw->pool = mem;
-	for (x = 0; x < X_N; x++) {
-		if (xroot[x] == 0)
-			continue;
-		if ((dw->ix[x] = ssp_btree_index(dw->bt, xroot[x])) == NULL) {
-			dfail(L);
-			goto out;
-		}
-		/* one budget for all: what the biggest indexes need */
-		if ((dw->ks[x] = ssp_ksort_new(dindex[x].nw, mem,
-		    &dw->pool)) == NULL) {
-			ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
-			goto out;
-		}
-	}
+		names[t] = L->ft[t].cls == C_SPAN ? L->ft[t].name : NULL;
+	if (ssp_sqlite_direct_open(dw->w, d->tmp, names,
+	    (const char *const *)L->streams, L->nstreams, L->o->sort_mem ?
+	    L->o->sort_mem : SORT_MEM) != SSP_OK)
+		goto out;
 	L->st->direct = 1;
 	r = 1;
 out:
-	sqlite3_finalize(s);
-	free(kroot);
+	free(names);
 	return r;
 }
 
+/* A trace row into the file (ft: the file type of its root, -1: by the
+ * root_kind name). */
 static int
-parse_hex64(const unsigned char *p, uint64_t *v)
+d_trace_out(struct loader *L, int64_t id, struct ssp_btree_val *v, int ft)
 {
-	int i;
-
-	*v = 0;
-	for (i = 0; i < 16; i++) {
-		int c = p[i];
-
-		if (c >= '0' && c <= '9')
-			c -= '0';
-		else if (c >= 'a' && c <= 'f')
-			c -= 'a' - 10;
-		else
-			return -1;
-		*v = *v << 4 | (uint64_t)c;
-	}
-	return 0;
-}
-
-/* A trace row into the file, and its index keys.  krank: the root kind's
- * rank; hex: the trace id's 32 digits (NULL: not parsed, REINDEX). */
-static int
-d_trace_out(struct loader *L, int64_t id, const struct ssp_btree_val *v,
-    uint32_t krank, const unsigned char *hex)
-{
-	struct direct *dw = L->dw;
-	int64_t run = v[1].i, dur;
-	uint64_t hi, lo;
-
-	if (ssp_btree_row(dw->tab[T_TRACES], id, v, 12) != SSP_OK)
-		return dfail(L);
-	/* dur_ps = end_ps - start_ps, as SQLite computes it (a difference
-	 * that overflows would be a REAL: left to REINDEX) */
-	if (v[6].type != SQLITE_INTEGER || v[7].type != SQLITE_INTEGER ||
-	    __builtin_sub_overflow(v[7].i, v[6].i, &dur))
-		dw->bad[X_LATENCY] = 1;
-	else if (dkey(L, X_LATENCY, (uint64_t)run << 32 | krank, flip(dur), 0,
-	    id) != SSP_OK)
-		return -1;
-	if (hex == NULL || parse_hex64(hex, &hi) != 0 ||
-	    parse_hex64(hex + 16, &lo) != 0)
-		dw->bad[X_TRACEID] = 1;
-	else if (dkey(L, X_TRACEID, flip(run), hi, lo, id) != SSP_OK)
-		return -1;
-	return SSP_OK;
+	return ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_TRACES, id, v,
+	    ft, 0) != SSP_OK ? -1 : SSP_OK;
 }
 
 /*
@@ -2645,8 +2151,9 @@ cmp_trow(const void *a, const void *b)
 	return x->t.id < y->t.id ? -1 : x->t.id > y->t.id;
 }
 
-/* A trace row from memory as values (hex: 33 bytes for its id). */
-static uint32_t
+/* A trace row from memory as values (hex: 33 bytes for its id); returns
+ * the file type of its root, -1 if none. */
+static int
 trow_values(struct loader *L, const struct trow *tr, struct ssp_btree_val *v,
     char *hex)
 {
@@ -2673,7 +2180,7 @@ trow_values(struct loader *L, const struct trow *tr, struct ssp_btree_val *v,
 		v[10] = v_text(L->dw->tjson.p + tr->json, tr->slen);
 		v[11] = v_text(L->dw->tjson.p + tr->json + tr->slen, tr->klen);
 	}
-	return t->root_ft >= 0 ? L->dw->krank[t->root_ft] : 0;
+	return t->root_ft;
 }
 
 /* The traces into the file in id order: those in memory merged with those
@@ -2682,7 +2189,7 @@ static int
 d_traces(struct loader *L)
 {
 	struct direct *dw = L->dw;
-	struct ssp_btree_val v[12];
+	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 	sqlite3_stmt *s = NULL;
 	size_t i = 0;
 	int rc, c, r = -1;
@@ -2697,17 +2204,15 @@ d_traces(struct loader *L)
 	for (;;) {
 		int64_t aid = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) :
 		    INT64_MAX;
-		const unsigned char *h;
 
 		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 			lfail_on(L, dw->aux);
 			goto out;
 		}
 		if (i < dw->ntrows && dw->trows[i].t.id <= aid) {
-			uint32_t kr = trow_values(L, &dw->trows[i], v, hex);
+			int kr = trow_values(L, &dw->trows[i], v, hex);
 
-			if (d_trace_out(L, dw->trows[i].t.id, v, kr,
-			    (const unsigned char *)hex) != SSP_OK)
+			if (d_trace_out(L, dw->trows[i].t.id, v, kr) != SSP_OK)
 				goto out;
 			if (dw->trows[i++].t.id == aid)
 				rc = sqlite3_step(s);	/* the older row */
@@ -2729,185 +2234,13 @@ d_traces(struct loader *L)
 				v[c] = v_null();
 			}
 		}
-		h = sqlite3_column_text(s, 2);
-		if (d_trace_out(L, aid, v, kind_rank(dw, sqlite3_column_text(s, 4)),
-		    h != NULL && sqlite3_column_bytes(s, 2) == 32 ? h : NULL) !=
-		    SSP_OK)
+		if (d_trace_out(L, aid, v, -1) != SSP_OK)
 			goto out;
 		rc = sqlite3_step(s);
 	}
 	r = 0;
 out:
 	sqlite3_finalize(s);
-	return r;
-}
-
-static int
-d_entry(struct loader *L, unsigned x, const uint64_t *k, unsigned nw,
-    const uint32_t *byrank)
-{
-	struct direct *dw = L->dw;
-	struct ssp_btree_val v[5];
-	uint32_t id;
-	char hex[33];
-	unsigned n = 0;
-
-	switch (x) {
-	case X_TRACE:
-		v[n++] = v_int(unflip(k[0]));
-		break;
-	case X_PARENT:
-	case X_LSPAN:
-	case X_LTARGET:
-		v[n++] = k[0] != 0 ? v_int(unflip(k[0])) : v_null();
-		break;
-	case X_KIND:
-		v[n++] = v_str(dw->kname[k[0] >> 32]);
-		v[n++] = v_int((int64_t)(k[0] & 0xffffffff));
-		v[n++] = v_int(unflip(k[1]));
-		break;
-	case X_STREAM:
-		v[n++] = v_str(dw->sname[k[0]]);
-		v[n++] = v_int(unflip(k[1]));
-		break;
-	case X_ORPHANS:
-		v[n++] = v_int((int64_t)(k[0] >> 32));
-		v[n++] = v_str(dw->kname[k[0] & 0xffffffff]);
-		id = byrank[k[1]];
-		v[n++] = id != 0 ? v_text(dw->causes.s[id], dw->causes.len[id]) :
-		    v_null();
-		break;
-	case X_LATENCY:
-		v[n++] = v_int((int64_t)(k[0] >> 32));
-		v[n++] = (k[0] & 0xffffffff) != 0 ?
-		    v_str(dw->kname[k[0] & 0xffffffff]) : v_null();
-		v[n++] = v_int(unflip(k[1]));
-		break;
-	case X_TRACEID:
-		v[n++] = v_int(unflip(k[0]));
-		trace_hex(hex, k[1], k[2]);
-		v[n++] = v_text(hex, 32);
-		break;
-	case X_ESPAN:
-		v[n++] = k[0] != 0 ? v_int(unflip(k[0])) : v_null();
-		v[n++] = v_int(unflip(k[1]));
-		break;
-	}
-	v[n++] = v_int((int64_t)k[nw]);
-	if (ssp_btree_entry(dw->ix[x], v, n) != SSP_OK)
-		return dfail(L);
-	return SSP_OK;
-}
-
-static const struct cdict *cmp_dict;
-
-static int
-cmp_cause(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	size_t n = cmp_dict->len[x] < cmp_dict->len[y] ? cmp_dict->len[x] :
-	    cmp_dict->len[y];
-	int c = memcmp(cmp_dict->s[x], cmp_dict->s[y], n);
-
-	if (c != 0)
-		return c;
-	return cmp_dict->len[x] < cmp_dict->len[y] ? -1 :
-	    cmp_dict->len[x] > cmp_dict->len[y];
-}
-
-/*
- * The orphans' causes were numbered as they came; the index wants them in
- * text order.  Renumber by rank and sort again when the orders differ.
- * Sets *byrank (rank -> string id) and may replace the sorter.
- */
-static int
-rank_causes(struct loader *L, uint32_t **byrank, unsigned *nw)
-{
-	struct direct *dw = L->dw;
-	struct cdict *d = &dw->causes;
-	struct ssp_ksort *ks = dw->ks[X_ORPHANS], *ns;
-	uint32_t *order, *rank, i;
-	const uint64_t *k;
-	int same = 1;
-
-	order = calloc(d->n + 1, sizeof(*order));
-	rank = calloc(d->n + 1, sizeof(*rank));
-	if (order == NULL || rank == NULL)
-		goto nomem;
-	for (i = 0; i <= d->n; i++)
-		order[i] = i;
-	cmp_dict = d;
-	qsort(order + 1, d->n, sizeof(*order), cmp_cause);
-	for (i = 0; i <= d->n; i++) {
-		rank[order[i]] = i;
-		same &= order[i] == i;
-	}
-	*byrank = order;
-	if (same) {
-		free(rank);
-		return ssp_ksort_done(ks);
-	}
-	/* (run, kind, rank, row): the row is a key word, the input is no
-	 * longer in row order */
-	if ((ns = ssp_ksort_new(3, L->o->sort_mem ? L->o->sort_mem : SORT_MEM,
-	    &dw->pool)) == NULL)
-		goto nomem;
-	if (ssp_ksort_done(ks) != SSP_OK) {
-		ssp_ksort_free(ns);
-		free(rank);
-		return ssp_ksort_status(ks);
-	}
-	while ((k = ssp_ksort_next(ks)) != NULL) {
-		uint64_t nk[4] = { k[0], rank[k[1]], k[2], k[2] };
-
-		if (ssp_ksort_add(ns, nk) != SSP_OK)
-			break;
-	}
-	free(rank);
-	if (ssp_ksort_status(ks) != SSP_OK || ssp_ksort_status(ns) != SSP_OK) {
-		int st = ssp_ksort_status(ks) != SSP_OK ? ssp_ksort_status(ks) :
-		    ssp_ksort_status(ns);
-
-		ssp_ksort_free(ns);
-		return st;
-	}
-	ssp_ksort_free(ks);
-	dw->ks[X_ORPHANS] = ns;
-	*nw = 3;
-	return ssp_ksort_done(ns);
-nomem:
-	free(order);
-	free(rank);
-	return SSP_ERR_NOMEM;
-}
-
-/* Index x from its sorted keys. */
-static int
-d_index(struct loader *L, unsigned x)
-{
-	struct direct *dw = L->dw;
-	const uint64_t *k;
-	uint32_t *byrank = NULL;
-	unsigned nw = dindex[x].nw;
-	int r;
-
-	if (dw->ix[x] == NULL)
-		return SSP_OK;	/* not known: REINDEXed */
-	if (dw->bad[x])
-		return add_reindex(L, dindex[x].name);
-	r = x == X_ORPHANS ? rank_causes(L, &byrank, &nw) :
-	    ssp_ksort_done(dw->ks[x]);
-	while (r == SSP_OK && (k = ssp_ksort_next(dw->ks[x])) != NULL)
-		r = d_entry(L, x, k, nw, byrank);
-	if (r == SSP_OK)
-		r = ssp_ksort_status(dw->ks[x]);
-	free(byrank);
-	ssp_ksort_free(dw->ks[x]);
-	dw->ks[x] = NULL;
-	if (r != SSP_OK && L->e != NULL && L->e->code == SSP_OK)
-		ssp_err_set(L->e, r, 0, "%s: index %s: %s", L->dbname,
-		    dindex[x].name, r == SSP_ERR_NOMEM ? "out of memory" :
-		    strerror(errno));
 	return r;
 }
 
@@ -2973,28 +2306,23 @@ static int
 direct_finish(struct loader *L, struct ssp_sqlite *d)
 {
 	struct direct *dw = L->dw;
-	unsigned x;
-	size_t i;
-	int r;
+	const char *const *reindex;
+	size_t i, n;
 
 	if (ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
 	    d_traces(L) != 0)
 		return -1;
-	for (x = 0; x < X_N; x++)
-		if (d_index(L, x) != SSP_OK)
-			return -1;
-	r = ssp_btree_close(dw->bt, L->e);
-	dw->bt = NULL;
-	if (r != SSP_OK)
+	if (ssp_sqlite_direct_finish(dw->w) != SSP_OK)
 		return -1;
+	n = ssp_sqlite_direct_reindex(dw->w, &reindex);
 	if (open_tmp(d, L->e) != SSP_OK ||
 	    exec(d->db, "BEGIN", L->dbname, L->e) != SSP_OK)
 		return -1;
 	L->db = d->db;
-	for (i = 0; i < dw->nreindex; i++) {
+	for (i = 0; i < n; i++) {
 		char sql[200];
 
-		snprintf(sql, sizeof(sql), "REINDEX \"%.150s\"", dw->reindex[i]);
+		snprintf(sql, sizeof(sql), "REINDEX \"%.150s\"", reindex[i]);
 		if (exec(L->db, sql, L->dbname, L->e) != SSP_OK)
 			return -1;
 	}
@@ -3008,21 +2336,10 @@ static void
 direct_free(struct loader *L)
 {
 	struct direct *dw = L->dw;
-	size_t i;
 
 	if (dw == NULL)
 		return;
-	ssp_btree_abort(dw->bt);
-	for (i = 0; i < X_N; i++)
-		ssp_ksort_free(dw->ks[i]);
-	for (i = 0; i < dw->nreindex; i++)
-		free(dw->reindex[i]);
-	free(dw->reindex);
-	free(dw->krank);
-	free(dw->kname);
-	free(dw->srank);
-	free(dw->sname);
-	cdict_free(&dw->causes);
+	ssp_sqlite_direct_free(dw->w);
 	free(dw->trows);
 	free(dw->tjson.p);
 	if (dw->aux != NULL)
@@ -3337,6 +2654,18 @@ ssp_sqlite_load(struct ssp_sqlite *d, struct ssp_rec_rd *rr,
 	return load(d->db, d->name, rr, o, st, e, d);
 }
 
+/* CREATE INDEX sorts with helper threads, one per further core (SQLite
+ * caps them; its default is none). */
+static int
+sorter_threads(sqlite3 *db, struct ssp_err *e)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	char sql[40];
+
+	snprintf(sql, sizeof(sql), "PRAGMA threads = %ld", n > 1 ? n - 1 : 0);
+	return exec(db, sql, dbname(db), e);
+}
+
 int
 ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 {
@@ -3346,7 +2675,8 @@ ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: nothing loaded", d->name);
 		goto fail;
 	}
-	if (d->fresh && !d->direct && (r = create_indexes(d->db, e)) != SSP_OK)
+	if (d->fresh && !d->direct && ((r = sorter_threads(d->db, e)) != SSP_OK ||
+	    (r = create_indexes(d->db, e)) != SSP_OK))
 		goto fail;
 	if ((r = analyze(d->db, e)) != SSP_OK)
 		goto fail;

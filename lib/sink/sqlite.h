@@ -6,7 +6,7 @@
  * one), the load goes there in one transaction, and ssp_sqlite_commit
  * renames it into place.  ssp_sqlite_abort, or a crash, leaves the
  * database as it was.  A new database is written directly in the SQLite
- * file format (ssp_btree.h), an existing one is appended to with INSERTs
+ * file format (sqlite_direct.h), an existing one is appended to with INSERTs
  * (formats/sqlite.md, "How a load is written").
  */
 #ifndef SSP_SQLITE_H

@@ -18,6 +18,7 @@
 #include "io/in.h"
 #include "io/out.h"
 #include "sink/sqlite.h"
+#include "sink/sqlite_direct.h"
 #include "stream/span.h"
 
 #define NC SSP_SF_NCOMMON
@@ -304,6 +305,37 @@ test_json_encoding(void **state)
  * middle; hand-computed split.  host: [0,10] [5,20] [30,40]; nic: [15,35];
  * net: [50,60].  Union of all: [0,40] + [50,60] = 50 of 60.
  */
+/* Names and strings are JSON-escaped as ssp_strfmt_json_str does it:
+ * invalid UTF-8 becomes U+FFFD, also where the escaper cuts long strings. */
+static void
+test_json_strings(void **state)
+{
+	static char lng[600];
+	static struct ssp_rec_type t = { "x", 3, {
+	    { "q\"\\\n\x01\b\f\x7f", 'u' }, { "bad\xff\xc3", 'u' },
+	    { lng, 'u' } } };
+	char buf[2048], want[2048];
+	struct ssp_rec r;
+	size_t i;
+
+	(void)state;
+	/* 'a's with a two-byte and a four-byte character across the cut */
+	memset(lng, 'a', 590);
+	memcpy(lng + 255, "\xc3\xa9", 2);
+	memcpy(lng + 510, "\xf0\x9f\x98\x80", 4);
+	lng[590] = '\0';
+	memset(&r, 0, sizeof(r));
+	r.nf = 3;
+	for (i = 0; i < 3; i++)
+		r.f[i] = i;
+	snprintf(want, sizeof(want), "{\"q\\\"\\\\\\n\\u0001\\u0008\\u000c"
+	    "\\u007f\":0,"
+	    "\"bad\xef\xbf\xbd\xef\xbf\xbd\":1,\"%s\":2}", lng);
+	assert_int_equal(ssp_sqlite_json(buf, sizeof(buf), &t, 0, &r, NULL),
+	    strlen(want));
+	assert_string_equal(buf, want);
+}
+
 static void
 test_spans_rows_and_split(void **state)
 {
@@ -935,12 +967,104 @@ test_direct_same_as_sql(void **state)
 	unlink(db);
 }
 
+static struct ssp_btree_val
+bv_int(int64_t i)
+{
+	return (struct ssp_btree_val){ SQLITE_INTEGER, i, NULL, 0 };
+}
+
+static struct ssp_btree_val
+bv_text(const char *p)
+{
+	return (struct ssp_btree_val){ SQLITE_TEXT, 0, p, strlen(p) };
+}
+
+/*
+ * The direct writer takes the column order from the table SQLite created,
+ * not from a copy of the schema: spans with its columns in another order
+ * gets the same rows, and its indexes (a partial one too) are built from
+ * sorted keys, none left to REINDEX.
+ */
+static void
+test_direct_layout_from_schema(void **state)
+{
+	static const char *const kinds[] = { "k.b", "k.a" };
+	static const char *const streams[] = { "s1", "s0" };
+	static const char *const noattr[] = { NULL, NULL };
+	const char *path = tmpname("layout.db");
+	const char *ix = strstr(ssp_sqlite_schema, "-- span2sqlite: indexes");
+	const char *const *re;
+	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
+	struct ssp_sqlite_direct *w;
+	struct ssp_err e = { 0 };
+	char cause[8];
+	sqlite3 *db;
+	int64_t row;
+
+	(void)state;
+	unlink(path);
+	assert_non_null(ix);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = OFF; BEGIN",
+	    NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(ssp_sqlite_create(db, &e), SSP_OK);
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE spans; CREATE TABLE "
+	    "spans (extra TEXT, cause TEXT, flags INTEGER, id INTEGER PRIMARY "
+	    "KEY, dur_ps INTEGER, start_ps INTEGER, end_ps INTEGER GENERATED "
+	    "ALWAYS AS (start_ps + dur_ps) VIRTUAL, stream TEXT, kind TEXT, "
+	    "span_id INTEGER, parent INTEGER, trace INTEGER, run INTEGER)",
+	    NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(ssp_sqlite_direct_plan(&w, db, noattr, 2, &e), 1);
+	assert_int_equal(sqlite3_exec(db, ix, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(ssp_sqlite_direct_indexes(w, db), SSP_OK);
+	assert_int_equal(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(ssp_sqlite_direct_open(w, path, kinds, streams, 2,
+	    1 << 20), SSP_OK);
+	for (row = 1; row <= 300; row++) {
+		int ft = (int)(row % 2);
+
+		snprintf(cause, sizeof(cause), "c%d", (int)(row % 5));
+		v[0] = (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
+		v[1] = bv_int(1);
+		v[2] = bv_int(row % 7 + 1);
+		v[3] = row > 1 ? bv_int(row - 1) : v[0];
+		v[4] = bv_int(1000 + row);
+		v[5] = bv_text(kinds[ft]);
+		v[6] = bv_text(streams[ft]);
+		v[7] = bv_int(row * 10);
+		v[8] = bv_int(300 - row);
+		v[9] = bv_int(row % 3 == 0);
+		v[10] = row % 3 == 0 ? bv_text(cause) : v[0];
+		v[11] = v[0];
+		assert_int_equal(ssp_sqlite_direct_row(w, SSP_SQLITE_DIRECT_SPANS,
+		    row, v, ft, (uint32_t)ft), SSP_OK);
+	}
+	assert_int_equal(ssp_sqlite_direct_finish(w), SSP_OK);
+	assert_int_equal(ssp_sqlite_direct_reindex(w, &re), 0);
+	ssp_sqlite_direct_free(w);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_string_equal(qs(db, "PRAGMA integrity_check"), "ok\n");
+	assert_string_equal(qs(db, "SELECT id, run, trace, parent, span_id, "
+	    "kind, stream, start_ps, dur_ps, end_ps, flags, cause, extra FROM "
+	    "spans WHERE id <= 3"),
+	    "1|1|2|NULL|1001|k.a|s0|10|299|309|0|NULL|NULL\n"
+	    "2|1|3|1|1002|k.b|s1|20|298|318|0|NULL|NULL\n"
+	    "3|1|4|2|1003|k.a|s0|30|297|327|1|c3|NULL\n");
+	assert_int_equal(qi(db, "SELECT count(*) FROM spans INDEXED BY "
+	    "spans_orphans WHERE flags & 1 AND run = 1 AND kind = 'k.b' AND "
+	    "cause = 'c1'"), 10);
+	sqlite3_close(db);
+	unlink(path);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_schema_matches_span_kinds),
 		cmocka_unit_test(test_json_encoding),
+		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_spans_rows_and_split),
 		cmocka_unit_test(test_latency_percentiles),
 		cmocka_unit_test(test_late_and_missing_references),
@@ -950,6 +1074,7 @@ main(void)
 		cmocka_unit_test(test_run_names),
 		cmocka_unit_test(test_file_copy_on_write),
 		cmocka_unit_test(test_direct_same_as_sql),
+		cmocka_unit_test(test_direct_layout_from_schema),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,1184 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/ksort.h"
+#include "sink/sqlite_direct.h"
+
+/*
+ * What a load gives: the rows of spans, the attribute tables, links and
+ * events as the stream is read, traces at the end; the index keys of each
+ * row go to a sorter per index, and the indexes are written from the
+ * sorted keys at the end.  Text keys sort as fixed-size integers: kind
+ * and stream names by their rank in SQLite's BINARY order, orphan causes
+ * numbered as they come and renumbered by rank at the end.
+ */
+enum { T_SPANS = SSP_SQLITE_DIRECT_SPANS, T_LINKS = SSP_SQLITE_DIRECT_LINKS,
+	T_EVENTS = SSP_SQLITE_DIRECT_EVENTS, T_TRACES = SSP_SQLITE_DIRECT_TRACES,
+	T_N };
+#define TVALS	SSP_SQLITE_DIRECT_NVALS
+#define XMAX	16	/* indexes on them built from sorted keys */
+#define XPARTS	6	/* key columns of such an index */
+
+/* An index key column as sort words: a full word (K_INT, K_REF: NULL
+ * first), half a word (K_RUN, and the ranks K_KIND, K_STREAM, K_CAUSE:
+ * 0 is NULL, streams from 0), or two words (K_HEX: 32 hex digits). */
+enum { K_NONE, K_INT, K_REF, K_RUN, K_KIND, K_STREAM, K_CAUSE, K_HEX };
+
+/*
+ * The values d_span, d_link, d_event and d_trace_out fill, in that order.
+ * Generated values SQLite computes itself (gen_check() makes sure it
+ * computes them as d_trace_out does): for index keys only.
+ */
+static const struct {
+	const char *name;
+	unsigned n;
+	const char *col[TVALS];
+	unsigned char key[TVALS];
+	uint32_t text;		/* the values that are text */
+	uint32_t gen;		/* generated values */
+} dtables[T_N] = {
+	{ "spans", 12, { "id", "run", "trace", "parent", "span_id", "kind",
+	    "stream", "start_ps", "dur_ps", "flags", "cause", "extra" },
+	    { K_NONE, K_RUN, K_INT, K_REF, K_INT, K_KIND, K_STREAM, K_INT,
+	    K_INT, K_INT, K_CAUSE, K_NONE }, 1u << 5 | 1u << 6 | 1u << 10 |
+	    1u << 11, 0 },
+	{ "links", 8, { "id", "run", "span", "target", "kind", "span_id",
+	    "target_span_id", "target_trace_id" },
+	    { K_NONE, K_RUN, K_REF, K_REF, K_NONE, K_INT, K_INT, K_HEX },
+	    1u << 4 | 1u << 7, 0 },
+	{ "events", 7, { "id", "run", "span", "ts_ps", "type", "stream",
+	    "attrs" }, { K_NONE, K_RUN, K_REF, K_INT, K_NONE, K_STREAM,
+	    K_NONE }, 1u << 4 | 1u << 5 | 1u << 6, 0 },
+	{ "traces", 13, { "id", "run", "trace_id", "root", "root_kind",
+	    "root_stream", "start_ps", "end_ps", "spans", "busy_ps", "streams",
+	    "kinds", "dur_ps" }, { K_NONE, K_RUN, K_HEX, K_REF, K_KIND, K_NONE,
+	    K_INT, K_INT, K_INT, K_INT, K_NONE, K_NONE, K_INT }, 1u << 2 |
+	    1u << 4 | 1u << 5 | 1u << 10 | 1u << 11, 1u << 12 },
+};
+
+struct dpart {			/* a key column of an index */
+	unsigned char val;	/* its value (dtables[].col) */
+	unsigned char enc;	/* K_* */
+	unsigned char word;	/* where its bits go */
+	unsigned char half;	/* 0: the whole word(s), 1: high, 2: low half */
+};
+
+struct dindex {			/* an index built from sorted keys */
+	char *name;
+	unsigned t;		/* its table */
+	struct dpart part[XPARTS];
+	unsigned np, nw;	/* key columns, sort words */
+	int pval;		/* partial (WHERE col & mask): col, or -1 */
+	int64_t pmask;
+	int cause;		/* a K_CAUSE column: renumbered by rank */
+	int bad;		/* a key that does not fit: REINDEX it */
+	uint32_t root;
+	struct ssp_btree_tree *tree;
+	struct ssp_ksort *ks;
+};
+
+struct cdict {			/* distinct strings (orphan causes), ids 1.. */
+	char **s;
+	size_t *len;
+	uint32_t n, cap;
+	uint32_t *slot;		/* hash table: id, 0 free */
+	uint32_t nslot;
+};
+
+struct ssp_sqlite_direct {
+	struct ssp_err *e;
+	const char *name;	/* the database, for messages */
+	struct ssp_btree *bt;
+	uint32_t troot[T_N];
+	struct ssp_btree_tree *tab[T_N];
+	unsigned ncol[T_N];	/* stored columns of the table */
+	unsigned char cmap[T_N][TVALS];	/* their values */
+	int ident[T_N];		/* cmap is the identity */
+	uint32_t gen[T_N];	/* generated values SQLite computes as we do */
+	unsigned nft;
+	char **attr;		/* file type -> its attribute table, or NULL */
+	uint32_t *aroot;
+	struct ssp_btree_tree **atab;
+	struct dindex ix[XMAX];
+	unsigned nix;
+	size_t sort_mem;
+	size_t pool;		/* bytes the sorters may still hold */
+	char **reindex;
+	size_t nreindex;
+	uint32_t *krank;	/* file type -> rank of its kind name, 1.. */
+	const char **kname;	/* rank -> kind name */
+	uint32_t nkinds;
+	uint32_t *srank;	/* stream -> rank of its name, 0.. */
+	const char **sname;
+	size_t nstreams;
+	struct cdict causes;
+};
+
+static int
+db_fail(struct ssp_sqlite_direct *dw, sqlite3 *db)
+{
+	return ssp_err_set(dw->e, SSP_ERR_IO, 0, "%s: %s", dw->name,
+	    db != NULL ? sqlite3_errmsg(db) : "out of memory");
+}
+
+static int
+bt_fail(struct ssp_sqlite_direct *dw)
+{
+	const struct ssp_err *be = ssp_btree_err(dw->bt);
+
+	if (dw->e != NULL && be->code != SSP_OK)
+		*dw->e = *be;
+	return be->code != SSP_OK ? be->code : SSP_ERR_IO;
+}
+
+static int
+prep(struct ssp_sqlite_direct *dw, sqlite3 *db, sqlite3_stmt **s,
+    const char *sql)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK)
+		return db_fail(dw, db);
+	return SSP_OK;
+}
+
+static void
+trace_hex(char out[33], uint64_t hi, uint64_t lo)
+{
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)hi,
+	    (unsigned long long)lo);
+}
+
+/* The affinity SQLite gives a declared column type (datatype3.html, 3.1). */
+char
+ssp_sqlite_direct_affinity(const char *type)
+{
+	if (strcasestr(type, "INT") != NULL)
+		return 'i';
+	if (strcasestr(type, "CHAR") != NULL || strcasestr(type, "CLOB") != NULL ||
+	    strcasestr(type, "TEXT") != NULL)
+		return 't';
+	if (strcasestr(type, "BLOB") != NULL || *type == '\0')
+		return 'b';
+	if (strcasestr(type, "REAL") != NULL || strcasestr(type, "FLOA") != NULL ||
+	    strcasestr(type, "DOUB") != NULL)
+		return 'r';
+	return 'n';
+}
+
+/* Signed integers as unsigned words in the same order. */
+static uint64_t
+flip(int64_t v)
+{
+	return (uint64_t)v ^ (1ull << 63);
+}
+
+static int64_t
+unflip(uint64_t w)
+{
+	return (int64_t)(w ^ (1ull << 63));
+}
+
+static struct ssp_btree_val
+v_int(int64_t i)
+{
+	return (struct ssp_btree_val){ SQLITE_INTEGER, i, NULL, 0 };
+}
+
+static struct ssp_btree_val
+v_null(void)
+{
+	return (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
+}
+
+static struct ssp_btree_val
+v_text(const char *p, size_t n)
+{
+	return (struct ssp_btree_val){ SQLITE_TEXT, 0, p, n };
+}
+
+static struct ssp_btree_val
+v_str(const char *p)
+{
+	return v_text(p, strlen(p));
+}
+
+static uint64_t
+str_hash(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
+	return h;
+}
+
+/* The id of a string in d (added if new), 0 when out of memory. */
+static uint32_t
+cdict_id(struct cdict *d, const char *p, size_t n)
+{
+	uint32_t i, id;
+
+	if (d->n + 1 >= d->nslot / 2) {	/* grow the hash table */
+		uint32_t ns = d->nslot ? 2 * d->nslot : 64, *nsl, k;
+
+		if ((nsl = calloc(ns, sizeof(*nsl))) == NULL)
+			return 0;
+		for (k = 1; k <= d->n; k++) {
+			i = (uint32_t)str_hash(d->s[k], d->len[k]) & (ns - 1);
+			while (nsl[i] != 0)
+				i = (i + 1) & (ns - 1);
+			nsl[i] = k;
+		}
+		free(d->slot);
+		d->slot = nsl;
+		d->nslot = ns;
+	}
+	i = (uint32_t)str_hash(p, n) & (d->nslot - 1);
+	for (; (id = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
+		if (d->len[id] == n && memcmp(d->s[id], p, n) == 0)
+			return id;
+	if (d->n + 2 > d->cap) {
+		uint32_t cap = d->cap ? 2 * d->cap : 16;
+		char **ns = realloc(d->s, cap * sizeof(*ns));
+		size_t *nl = ns != NULL ? realloc(d->len, cap * sizeof(*nl)) : NULL;
+
+		if (ns != NULL)
+			d->s = ns;
+		if (nl == NULL)
+			return 0;
+		d->len = nl;
+		d->cap = cap;
+	}
+	id = d->n + 1;
+	if ((d->s[id] = malloc(n + 1)) == NULL)
+		return 0;
+	memcpy(d->s[id], p, n);
+	d->s[id][n] = '\0';
+	d->len[id] = n;
+	d->n = id;
+	d->slot[i] = id;
+	return id;
+}
+
+static void
+cdict_free(struct cdict *d)
+{
+	uint32_t i;
+
+	for (i = 1; i <= d->n; i++)
+		free(d->s[i]);
+	free(d->s);
+	free(d->len);
+	free(d->slot);
+}
+
+static int
+parse_hex64(const unsigned char *p, uint64_t *v)
+{
+	int i;
+
+	*v = 0;
+	for (i = 0; i < 16; i++) {
+		int c = p[i];
+
+		if (c >= '0' && c <= '9')
+			c -= '0';
+		else if (c >= 'a' && c <= 'f')
+			c -= 'a' - 10;
+		else
+			return -1;
+		*v = *v << 4 | (uint64_t)c;
+	}
+	return 0;
+}
+
+/* Is the one-row result of sql (bound to arg) the text want? */
+static int
+text_is(sqlite3 *db, const char *sql, const char *arg, const char *want)
+{
+	sqlite3_stmt *s;
+	const unsigned char *t;
+	int same = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    (t = sqlite3_column_text(s, 0)) != NULL)
+		same = strcmp((const char *)t, want) == 0;
+	sqlite3_finalize(s);
+	return same;
+}
+
+/* A table with row ids (not WITHOUT ROWID, no PRIMARY KEY index). */
+static int
+rowid_table(sqlite3 *db, const char *table)
+{
+	return text_is(db, "SELECT count(*) FROM pragma_index_list(?) WHERE "
+	    "origin = 'pk'", table, "0");
+}
+
+/*
+ * The layout of table t: which of the writer's values each stored column
+ * holds.  1: it can be written directly (each value once, as SQLite would
+ * store it, id the rowid); 0: it cannot; -1: error.
+ */
+static int
+table_layout(struct ssp_sqlite_direct *dw, sqlite3 *db, unsigned t)
+{
+	sqlite3_stmt *s = NULL;
+	uint32_t seen = 0;
+	unsigned n = 0, i;
+	int rc, ok = 1;
+
+	if (prep(dw, db, &s, "SELECT name, ifnull(type, ''), pk, hidden FROM "
+	    "pragma_table_xinfo(?)") != SSP_OK)
+		return -1;
+	sqlite3_bind_text(s, 1, dtables[t].name, -1, SQLITE_STATIC);
+	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(s, 0);
+		const char *type = (const char *)sqlite3_column_text(s, 1);
+		int pk = sqlite3_column_int(s, 2), hidden = sqlite3_column_int(s, 3);
+		char aff = ssp_sqlite_direct_affinity(type != NULL ? type : "");
+
+		for (i = 0; col != NULL && i < dtables[t].n; i++)
+			if (strcmp(col, dtables[t].col[i]) == 0)
+				break;
+		if (hidden == 2) {	/* generated, virtual: not stored */
+			if (i < dtables[t].n && (dtables[t].gen >> i & 1))
+				dw->gen[t] |= 1u << i;	/* if gen_check() agrees */
+			continue;
+		}
+		if (col == NULL || hidden != 0 || i == dtables[t].n ||
+		    (seen >> i & 1) || (dtables[t].gen >> i & 1) || n == TVALS)
+			ok = 0;		/* stored generated, unknown, twice */
+		else if ((pk != 0) != (i == 0) || (i == 0 &&
+		    strcasecmp(type, "INTEGER") != 0))
+			ok = 0;		/* id INTEGER PRIMARY KEY, the rowid */
+		else if ((dtables[t].text >> i & 1) ? aff != 't' && aff != 'b' :
+		    aff != 'i' && aff != 'n' && aff != 'b')
+			ok = 0;		/* SQLite would convert the value */
+		if (!ok)
+			break;
+		seen |= 1u << i;
+		dw->cmap[t][n++] = (unsigned char)i;
+	}
+	if (ok && rc != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return db_fail(dw, db), -1;
+	}
+	sqlite3_finalize(s);
+	dw->ncol[t] = n;
+	dw->ident[t] = n == dtables[t].n;
+	for (i = 0; i < n; i++)
+		dw->ident[t] &= dw->cmap[t][i] == i;
+	return ok && seen == (((1u << dtables[t].n) - 1) & ~dtables[t].gen);
+}
+
+/* Create table name of db in m too. */
+static int
+copy_table(struct ssp_sqlite_direct *dw, sqlite3 *db, sqlite3 *m,
+    const char *name)
+{
+	sqlite3_stmt *s = NULL;
+	int r = SSP_ERR_IO;
+
+	if (prep(dw, db, &s, "SELECT sql FROM sqlite_schema WHERE type = "
+	    "'table' AND name = ?") != SSP_OK)
+		return SSP_ERR_IO;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0) != NULL &&
+	    sqlite3_exec(m, (const char *)sqlite3_column_text(s, 0), NULL, NULL,
+	    NULL) == SQLITE_OK)
+		r = SSP_OK;
+	else
+		db_fail(dw, m);
+	sqlite3_finalize(s);
+	return r;
+}
+
+/*
+ * Does SQLite compute traces.dur_ps as d_trace_out does (end_ps -
+ * start_ps)?  Two probe rows in an empty copy of the table say.  If not,
+ * an index on it is REINDEXed.
+ */
+static int
+gen_check(struct ssp_sqlite_direct *dw, sqlite3 *db)
+{
+	static const int64_t probe[][2] = { { 5, 12 }, { 12, -30 } };
+	sqlite3 *m = NULL;
+	sqlite3_stmt *ins = NULL, *q = NULL;
+	char sql[512];
+	size_t len = 0;
+	unsigned i, t = T_TRACES;
+	int ok = 1;
+
+	if (dw->gen[t] == 0)
+		return SSP_OK;
+	len += (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s(",
+	    dtables[t].name);
+	for (i = 1; i < dtables[t].n; i++)
+		if (!(dtables[t].gen >> i & 1))
+			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
+			    "%s%s", i > 1 ? ", " : "", dtables[t].col[i]);
+	len += (size_t)snprintf(sql + len, sizeof(sql) - len, ") VALUES (");
+	for (i = 1; i < dtables[t].n; i++)
+		if (!(dtables[t].gen >> i & 1))
+			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
+			    "%s?%u", i > 1 ? ", " : "", i);
+	snprintf(sql + len, sizeof(sql) - len, ")");
+	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK || copy_table(dw, db, m,
+	    dtables[t].name) != SSP_OK || prep(dw, m, &ins, sql) != SSP_OK ||
+	    prep(dw, m, &q, "SELECT dur_ps FROM traces WHERE rowid = ?") !=
+	    SSP_OK) {
+		if (dw->e != NULL && dw->e->code == SSP_OK)
+			db_fail(dw, m);
+		sqlite3_finalize(ins);
+		sqlite3_close(m);
+		return SSP_ERR_IO;
+	}
+	for (i = 0; ok && i < sizeof(probe) / sizeof(probe[0]); i++) {
+		unsigned c;
+
+		for (c = 1; c < dtables[t].n; c++)
+			if (dtables[t].text >> c & 1)
+				sqlite3_bind_text(ins, (int)c, "0123456789abcdef"
+				    "0123456789abcdef", 32, SQLITE_STATIC);
+			else
+				sqlite3_bind_int64(ins, (int)c, 1);
+		sqlite3_bind_int64(ins, 1, (int64_t)i + 1);	/* run: unique */
+		sqlite3_bind_int64(ins, 6, probe[i][0]);	/* start_ps */
+		sqlite3_bind_int64(ins, 7, probe[i][1]);	/* end_ps */
+		ok = sqlite3_step(ins) == SQLITE_DONE;
+		sqlite3_reset(ins);
+		sqlite3_bind_int64(q, 1, sqlite3_last_insert_rowid(m));
+		ok = ok && sqlite3_step(q) == SQLITE_ROW &&
+		    sqlite3_column_type(q, 0) == SQLITE_INTEGER &&
+		    sqlite3_column_int64(q, 0) == probe[i][1] - probe[i][0];
+		sqlite3_reset(q);
+	}
+	if (!ok)
+		dw->gen[t] = 0;
+	sqlite3_finalize(ins);
+	sqlite3_finalize(q);
+	sqlite3_close(m);
+	return SSP_OK;
+}
+
+/* 1: the schema is one the direct writer can fill; 0: it is not; -1 error. */
+static int
+check(struct ssp_sqlite_direct *dw, sqlite3 *db)
+{
+	unsigned t;
+	int r;
+
+	if (!text_is(db, "SELECT count(*) || ? FROM sqlite_schema WHERE type = "
+	    "'trigger'", "", "0"))
+		return 0;
+	/* a file ssp_btree_open() takes (it checks the header again) */
+	if (!text_is(db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
+	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
+	    "(SELECT encoding FROM pragma_encoding) || ',' || (SELECT "
+	    "freelist_count FROM pragma_freelist_count) || ?", "",
+	    "off,0,UTF-8,0"))
+		return 0;
+	for (t = 0; t < T_N; t++)
+		if ((r = table_layout(dw, db, t)) != 1 ||
+		    !rowid_table(db, dtables[t].name))
+			return r < 0 ? -1 : 0;
+	for (t = 0; t < dw->nft; t++)
+		if (dw->attr[t] != NULL && !rowid_table(db, dw->attr[t]))
+			return 0;
+	return 1;
+}
+
+/* "WHERE col & mask" at the end of a partial index's definition, col a
+ * value of table t: sets x->pval and x->pmask.  0: not of that form. */
+static int
+partial_mask(struct dindex *x, const char *sql)
+{
+	const char *p = NULL, *q;
+	char col[64];
+	size_t n;
+	unsigned i;
+	char *end;
+
+	for (q = sql; q != NULL && (q = strcasestr(q, "WHERE")) != NULL; q += 5)
+		p = q + 5;
+	if (p == NULL)
+		return 0;
+	p += strspn(p, " \t\n");
+	if ((n = strspn(p, "abcdefghijklmnopqrstuvwxyz_0123456789")) == 0 ||
+	    n >= sizeof(col))
+		return 0;
+	memcpy(col, p, n);
+	col[n] = '\0';
+	p += n + strspn(p + n, " \t\n");
+	if (*p++ != '&')
+		return 0;
+	p += strspn(p, " \t\n");
+	if (*p < '1' || *p > '9')
+		return 0;
+	errno = 0;
+	x->pmask = strtoll(p, &end, 10);
+	if (errno != 0 || end[strspn(end, " \t\n")] != '\0')
+		return 0;
+	for (i = 0; i < dtables[x->t].n; i++)
+		if (strcmp(col, dtables[x->t].col[i]) == 0 &&
+		    dtables[x->t].key[i] == K_INT)
+			break;
+	if (i == dtables[x->t].n)
+		return 0;
+	x->pval = (int)i;
+	return 1;
+}
+
+/*
+ * How to build index name (on table t) from sorted keys, from its key
+ * columns as pragma_index_xinfo lists them.  1: a new dw->ix entry; 0: it
+ * cannot be (REINDEX it); -1: error.
+ */
+static int
+index_layout(struct ssp_sqlite_direct *dw, sqlite3 *db, const char *name,
+    unsigned t, int64_t root, const char *sql)
+{
+		struct dindex *x = &dw->ix[dw->nix];
+	sqlite3_stmt *s = NULL;
+	unsigned j, w, half, i, nhex = 0;
+	int rc, ok = 1;
+
+	if (dw->nix == XMAX || root <= 1 || root >= UINT32_MAX)
+		return 0;
+	memset(x, 0, sizeof(*x));
+	x->t = t;
+	x->pval = -1;
+	x->cause = -1;
+	if (prep(dw, db, &s, "SELECT name, desc, coll, key, (SELECT partial FROM "
+	    "pragma_index_list(?2) WHERE name = ?1) FROM pragma_index_xinfo(?1)")
+	    != SSP_OK)
+		return -1;
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, dtables[t].name, -1, SQLITE_STATIC);
+	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(s, 0);
+		const char *coll = (const char *)sqlite3_column_text(s, 2);
+
+		if (sqlite3_column_int(s, 4) != 0 && x->pval < 0 &&
+		    !partial_mask(x, sql))
+			ok = 0;
+		if (sqlite3_column_int(s, 3) == 0)
+			continue;	/* the rowid at the end */
+		for (i = 0; col != NULL && i < dtables[t].n; i++)
+			if (strcmp(col, dtables[t].col[i]) == 0)
+				break;
+		/* an expression, a generated column, DESC, a collation */
+		if (col == NULL || i == dtables[t].n || dtables[t].key[i] == K_NONE ||
+		    ((dtables[t].gen >> i & 1) && !(dw->gen[t] >> i & 1)) ||
+		    sqlite3_column_int(s, 1) != 0 || coll == NULL ||
+		    strcmp(coll, "BINARY") != 0 || x->np == XPARTS)
+			ok = 0;
+		else if ((dtables[t].key[i] == K_HEX && nhex++ > 0) ||
+		    (dtables[t].key[i] == K_CAUSE && x->cause >= 0))
+			ok = 0;		/* one of each at most */
+		else {
+			if (dtables[t].key[i] == K_CAUSE)
+				x->cause = (int)x->np;
+			x->part[x->np].val = (unsigned char)i;
+			x->part[x->np++].enc = dtables[t].key[i];
+		}
+	}
+	if (ok && rc != SQLITE_DONE) {
+		sqlite3_finalize(s);
+		return db_fail(dw, db), -1;
+	}
+	sqlite3_finalize(s);
+	/* the words: two half-word columns share one */
+	for (j = w = half = 0; j < x->np; j++) {
+		unsigned char e = x->part[j].enc;
+
+		if (e == K_RUN || e == K_KIND || e == K_STREAM || e == K_CAUSE) {
+			x->part[j].word = (unsigned char)(half ? w - 1 : w++);
+			x->part[j].half = half ? 2 : 1;
+			half = !half;
+		} else {
+			x->part[j].word = (unsigned char)w;
+			w += e == K_HEX ? 2 : 1;
+			half = 0;
+		}
+	}
+	x->nw = w;
+	/* the sorter takes 7 words; a cause ranked later takes the row too */
+	if (!ok || x->np == 0 || w + (x->cause >= 0) > 6)
+		return 0;
+	if ((x->name = strdup(name)) == NULL)
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	x->root = (uint32_t)root;
+	dw->nix++;
+	return 1;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Ranks of the kind and stream names in SQLite's BINARY order. */
+static int
+ranks(struct ssp_sqlite_direct *dw, const char *const *kinds,
+    const char *const *streams, size_t nstreams)
+{
+		const char **names;
+	uint32_t t, n = 0, i;
+
+	dw->krank = calloc(dw->nft + 1, sizeof(*dw->krank));
+	dw->kname = calloc(dw->nft + 1, sizeof(*dw->kname));
+	dw->srank = calloc(nstreams + 1, sizeof(*dw->srank));
+	dw->sname = calloc(nstreams + 1, sizeof(*dw->sname));
+	names = calloc(dw->nft + 1, sizeof(*names));
+	if (dw->krank == NULL || dw->kname == NULL || dw->srank == NULL ||
+	    dw->sname == NULL || names == NULL) {
+		free(names);
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
+	for (t = 0; t < dw->nft; t++)
+		if (kinds[t] != NULL)
+			names[n++] = kinds[t];
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++)	/* unique, from rank 1 (0: NULL) */
+		if (dw->nkinds == 0 || strcmp(names[i],
+		    dw->kname[dw->nkinds]) != 0)
+			dw->kname[++dw->nkinds] = names[i];
+	free(names);
+	for (t = 0; t < dw->nft; t++)
+		for (i = 1; kinds[t] != NULL && i <= dw->nkinds; i++)
+			if (strcmp(kinds[t], dw->kname[i]) == 0)
+				dw->krank[t] = i;
+	for (i = 0; i < nstreams; i++)
+		dw->sname[i] = streams[i];
+	qsort(dw->sname, nstreams, sizeof(*dw->sname), cmp_str);
+	for (i = 0; i < nstreams; i++)
+		for (t = 0; t < nstreams; t++)
+			if (strcmp(streams[i], dw->sname[t]) == 0)
+				dw->srank[i] = t;
+	return SSP_OK;
+}
+
+/* Rank of a kind name (from the traces table), 0 for NULL or unknown. */
+static uint32_t
+kind_rank(const struct ssp_sqlite_direct *dw, const char *name, size_t n)
+{
+	uint32_t lo = 1, hi = dw->nkinds;
+
+	while (lo <= hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(name, dw->kname[mid], n);
+
+		if (c == 0 && dw->kname[mid][n] != '\0')
+			c = -1;
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
+static int
+add_reindex(struct ssp_sqlite_direct *dw, const char *name)
+{
+		char **nr = realloc(dw->reindex, (dw->nreindex + 1) * sizeof(*nr));
+
+	if (nr == NULL)
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
+	dw->reindex = nr;
+	if ((nr[dw->nreindex] = strdup(name)) == NULL)
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
+	dw->nreindex++;
+	return SSP_OK;
+}
+
+static uint32_t
+root_of(sqlite3 *db, const char *type, const char *name)
+{
+	sqlite3_stmt *s;
+	int64_t root = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE "
+	    "type = ?1 AND name = ?2", -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		root = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return root > 1 && root < UINT32_MAX ? (uint32_t)root : 0;
+}
+
+/* A row of table t from its values (in dtables order), in the file. */
+static int
+d_row(struct ssp_sqlite_direct *dw, unsigned t, int64_t row,
+    const struct ssp_btree_val *v)
+{
+		struct ssp_btree_val rec[TVALS];
+	unsigned j;
+
+	if (!dw->ident[t])
+		for (j = 0; j < dw->ncol[t]; j++)
+			rec[j] = v[dw->cmap[t][j]];
+	if (ssp_btree_row(dw->tab[t], row, dw->ident[t] ? v : rec,
+	    dw->ncol[t]) != SSP_OK)
+		return bt_fail(dw);
+	return SSP_OK;
+}
+
+/*
+ * The keys of a row of table t for its indexes.  kind and stream: the
+ * ranks of its K_KIND and K_STREAM values (their names are ranked once).
+ */
+static int
+d_keys(struct ssp_sqlite_direct *dw, unsigned t, const struct ssp_btree_val *v,
+    uint32_t kind, uint32_t stream, int64_t row)
+{
+		unsigned i, j;
+	int r;
+
+	for (i = 0; i < dw->nix; i++) {
+		struct dindex *x = &dw->ix[i];
+		uint64_t k[8] = { 0 }, w = 0, lo;
+
+		if (x->t != t || x->ks == NULL || x->bad)
+			continue;
+		if (x->pval >= 0 && (v[x->pval].type != SQLITE_INTEGER ||
+		    (v[x->pval].i & x->pmask) == 0))
+			continue;
+		for (j = 0; j < x->np; j++) {
+			const struct ssp_btree_val *c = &v[x->part[j].val];
+
+			switch (x->part[j].enc) {
+			case K_INT:
+			case K_REF:
+				if (c->type == SQLITE_NULL &&
+				    x->part[j].enc == K_REF) {
+					w = 0;
+					break;
+				}
+				if (c->type != SQLITE_INTEGER || c->i == INT64_MIN)
+					goto bad;
+				w = flip(c->i);
+				break;
+			case K_RUN:
+				if (c->type != SQLITE_INTEGER || c->i < 0 ||
+				    c->i > UINT32_MAX)
+					goto bad;
+				w = (uint64_t)c->i;
+				break;
+			case K_KIND:
+				w = kind;
+				break;
+			case K_STREAM:
+				w = stream;
+				break;
+			case K_CAUSE:
+				w = 0;
+				if (c->type == SQLITE_TEXT && (w = cdict_id(&dw->causes,
+				    c->p, c->n)) == 0)
+					return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0,
+					    "out of memory");
+				break;
+			case K_HEX:
+				if (c->type != SQLITE_TEXT || c->n != 32 ||
+				    parse_hex64((const unsigned char *)c->p, &w) != 0 ||
+				    parse_hex64((const unsigned char *)c->p + 16,
+				    &lo) != 0)
+					goto bad;
+				k[x->part[j].word + 1] = lo;
+				break;
+			}
+			k[x->part[j].word] |= x->part[j].half == 1 ? w << 32 : w;
+		}
+		k[x->nw] = (uint64_t)row;
+		if ((r = ssp_ksort_add(x->ks, k)) != SSP_OK)
+			return ssp_err_set(dw->e, r, 0, "sorting index keys: %s",
+			    r == SSP_ERR_NOMEM ? "out of memory" : strerror(errno));
+		continue;
+bad:
+		x->bad = 1;
+	}
+	return SSP_OK;
+}
+
+/* An index entry from its sorted key: the key columns, then the row. */
+static int
+d_entry(struct ssp_sqlite_direct *dw, const struct dindex *x,
+    const uint64_t *k, unsigned nw, const uint32_t *byrank)
+{
+		struct ssp_btree_val v[XPARTS + 1];
+	uint32_t h, id;
+	char hex[33];
+	unsigned j;
+
+	for (j = 0; j < x->np; j++) {
+		uint64_t w = k[x->part[j].word];
+
+		h = (uint32_t)(x->part[j].half == 1 ? w >> 32 : w);
+		switch (x->part[j].enc) {
+		case K_INT:
+			v[j] = v_int(unflip(w));
+			break;
+		case K_REF:
+			v[j] = w != 0 ? v_int(unflip(w)) : v_null();
+			break;
+		case K_RUN:
+			v[j] = v_int(h);
+			break;
+		case K_KIND:
+			v[j] = h != 0 ? v_str(dw->kname[h]) : v_null();
+			break;
+		case K_STREAM:
+			v[j] = v_str(dw->sname[h]);
+			break;
+		case K_CAUSE:
+			id = byrank[h];
+			v[j] = id != 0 ? v_text(dw->causes.s[id],
+			    dw->causes.len[id]) : v_null();
+			break;
+		case K_HEX:
+			trace_hex(hex, w, k[x->part[j].word + 1]);
+			v[j] = v_text(hex, 32);	/* one K_HEX column at most */
+			break;
+		}
+	}
+	v[j++] = v_int((int64_t)k[nw]);
+	if (ssp_btree_entry(x->tree, v, j) != SSP_OK)
+		return bt_fail(dw);
+	return SSP_OK;
+}
+
+static const struct cdict *cmp_dict;
+
+static int
+cmp_cause(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	size_t n = cmp_dict->len[x] < cmp_dict->len[y] ? cmp_dict->len[x] :
+	    cmp_dict->len[y];
+	int c = memcmp(cmp_dict->s[x], cmp_dict->s[y], n);
+
+	if (c != 0)
+		return c;
+	return cmp_dict->len[x] < cmp_dict->len[y] ? -1 :
+	    cmp_dict->len[x] > cmp_dict->len[y];
+}
+
+/*
+ * The orphans' causes were numbered as they came; the index wants them in
+ * text order.  Renumber by rank and sort again when the orders differ.
+ * Sets *byrank (rank -> string id) and may replace the sorter.
+ */
+static int
+rank_causes(struct ssp_sqlite_direct *dw, struct dindex *x, uint32_t **byrank,
+    unsigned *nw)
+{
+		struct cdict *d = &dw->causes;
+	struct ssp_ksort *ks = x->ks, *ns;
+	const struct dpart *c = &x->part[x->cause];
+	uint32_t *order, *rank, i;
+	const uint64_t *k;
+	int same = 1;
+
+	order = calloc(d->n + 1, sizeof(*order));
+	rank = calloc(d->n + 1, sizeof(*rank));
+	if (order == NULL || rank == NULL)
+		goto nomem;
+	for (i = 0; i <= d->n; i++)
+		order[i] = i;
+	cmp_dict = d;
+	qsort(order + 1, d->n, sizeof(*order), cmp_cause);
+	for (i = 0; i <= d->n; i++) {
+		rank[order[i]] = i;
+		same &= order[i] == i;
+	}
+	*byrank = order;
+	if (same) {
+		free(rank);
+		return ssp_ksort_done(ks);
+	}
+	/* the cause's rank in its place, the row a key word too: the input
+	 * is no longer in row order */
+	if ((ns = ssp_ksort_new(x->nw + 1, dw->sort_mem, &dw->pool)) == NULL)
+		goto nomem;
+	if (ssp_ksort_done(ks) != SSP_OK) {
+		ssp_ksort_free(ns);
+		free(rank);
+		return ssp_ksort_status(ks);
+	}
+	while ((k = ssp_ksort_next(ks)) != NULL) {
+		uint64_t nk[8], w = k[c->word];
+
+		memcpy(nk, k, x->nw * sizeof(*nk));
+		nk[c->word] = c->half == 1 ?
+		    (uint64_t)rank[w >> 32] << 32 | (w & 0xffffffff) :
+		    (w & ~0xffffffffull) | rank[w & 0xffffffff];
+		nk[x->nw] = nk[x->nw + 1] = k[x->nw];
+		if (ssp_ksort_add(ns, nk) != SSP_OK)
+			break;
+	}
+	free(rank);
+	if (ssp_ksort_status(ks) != SSP_OK || ssp_ksort_status(ns) != SSP_OK) {
+		int st = ssp_ksort_status(ks) != SSP_OK ? ssp_ksort_status(ks) :
+		    ssp_ksort_status(ns);
+
+		ssp_ksort_free(ns);
+		return st;
+	}
+	ssp_ksort_free(ks);
+	x->ks = ns;
+	*nw = x->nw + 1;
+	return ssp_ksort_done(ns);
+nomem:
+	free(order);
+	free(rank);
+	return SSP_ERR_NOMEM;
+}
+
+/* An index from its sorted keys. */
+static int
+d_index(struct ssp_sqlite_direct *dw, struct dindex *x)
+{
+	const uint64_t *k;
+	uint32_t *byrank = NULL;
+	unsigned nw = x->nw;
+	int r;
+
+	if (x->bad)
+		return add_reindex(dw, x->name);
+	r = x->cause >= 0 ? rank_causes(dw, x, &byrank, &nw) :
+	    ssp_ksort_done(x->ks);
+	while (r == SSP_OK && (k = ssp_ksort_next(x->ks)) != NULL)
+		r = d_entry(dw, x, k, nw, byrank);
+	if (r == SSP_OK)
+		r = ssp_ksort_status(x->ks);
+	free(byrank);
+	ssp_ksort_free(x->ks);
+	x->ks = NULL;
+	if (r != SSP_OK && dw->e != NULL && dw->e->code == SSP_OK)
+		ssp_err_set(dw->e, r, 0, "%s: index %s: %s", dw->name,
+		    x->name, r == SSP_ERR_NOMEM ? "out of memory" :
+		    strerror(errno));
+	return r;
+}
+
+/* A table the writer fills. */
+static int
+written(const struct ssp_sqlite_direct *dw, const char *name)
+{
+	unsigned t;
+
+	for (t = 0; t < T_N; t++)
+		if (strcmp(name, dtables[t].name) == 0)
+			return 1;
+	for (t = 0; t < dw->nft; t++)
+		if (dw->attr[t] != NULL && strcmp(dw->attr[t], name) == 0)
+			return 1;
+	return 0;
+}
+
+int
+ssp_sqlite_direct_plan(struct ssp_sqlite_direct **dp, sqlite3 *db,
+    const char *const *attr, unsigned nft, struct ssp_err *e)
+{
+	struct ssp_sqlite_direct *dw;
+	const char *f = sqlite3_db_filename(db, "main");
+	unsigned t;
+	int r;
+
+	*dp = NULL;
+	if ((dw = calloc(1, sizeof(*dw))) == NULL ||
+	    (dw->attr = calloc(nft + 1, sizeof(*dw->attr))) == NULL ||
+	    (dw->aroot = calloc(nft + 1, sizeof(*dw->aroot))) == NULL ||
+	    (dw->atab = calloc(nft + 1, sizeof(*dw->atab))) == NULL)
+		goto nomem;
+	dw->e = e;
+	dw->name = f != NULL && *f != '\0' ? f : "database";
+	dw->nft = nft;
+	for (t = 0; t < nft; t++)
+		if (attr[t] != NULL && (dw->attr[t] = strdup(attr[t])) == NULL)
+			goto nomem;
+	if ((r = check(dw, db)) == 1 && (r = gen_check(dw, db)) == SSP_OK) {
+		*dp = dw;
+		return 1;
+	}
+	ssp_sqlite_direct_free(dw);
+	return r;
+nomem:
+	ssp_sqlite_direct_free(dw);
+	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+}
+
+int
+ssp_sqlite_direct_indexes(struct ssp_sqlite_direct *dw, sqlite3 *db)
+{
+	sqlite3_stmt *s = NULL;
+	unsigned t;
+	int rc, x;
+
+	if (prep(dw, db, &s, "SELECT name, tbl_name, rootpage, sql FROM "
+	    "sqlite_schema WHERE type = 'index'") != SSP_OK)
+		return SSP_ERR_IO;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+		const char *tbl = (const char *)sqlite3_column_text(s, 1);
+		const char *sql = (const char *)sqlite3_column_text(s, 3);
+		int64_t root = sqlite3_column_int64(s, 2);
+
+		if (name == NULL || tbl == NULL || !written(dw, tbl))
+			continue;
+		for (t = 0; t < T_N; t++)
+			if (strcmp(tbl, dtables[t].name) == 0)
+				break;
+		if ((x = t < T_N ? index_layout(dw, db, name, t, root, sql) :
+		    0) < 0 || (x == 0 && add_reindex(dw, name) != SSP_OK)) {
+			sqlite3_finalize(s);
+			return dw->e != NULL ? dw->e->code : SSP_ERR_IO;
+		}
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(dw, db);
+	for (t = 0; t < T_N; t++)
+		if ((dw->troot[t] = root_of(db, "table", dtables[t].name)) == 0)
+			return ssp_err_set(dw->e, SSP_ERR_INVAL, 0, "%s: no table "
+			    "%s", dw->name, dtables[t].name);
+	for (t = 0; t < dw->nft; t++)
+		if (dw->attr[t] != NULL &&
+		    (dw->aroot[t] = root_of(db, "table", dw->attr[t])) == 0)
+			return ssp_err_set(dw->e, SSP_ERR_INVAL, 0, "%s: no table "
+			    "%s", dw->name, dw->attr[t]);
+	return SSP_OK;
+}
+
+int
+ssp_sqlite_direct_open(struct ssp_sqlite_direct *dw, const char *path,
+    const char *const *kinds, const char *const *streams, size_t nstreams,
+    size_t sort_mem)
+{
+	unsigned t, x;
+
+	if (ssp_btree_open(&dw->bt, path, 0, dw->e) != SSP_OK ||
+	    ranks(dw, kinds, streams, nstreams) != SSP_OK)
+		return dw->e != NULL ? dw->e->code : SSP_ERR_IO;
+	for (t = 0; t < T_N; t++)
+		if ((dw->tab[t] = ssp_btree_table(dw->bt, dw->troot[t])) == NULL)
+			return bt_fail(dw);
+	for (t = 0; t < dw->nft; t++)
+		if (dw->attr[t] != NULL &&
+		    (dw->atab[t] = ssp_btree_table(dw->bt, dw->aroot[t])) == NULL)
+			return bt_fail(dw);
+	dw->nstreams = nstreams;
+	dw->sort_mem = sort_mem;
+	dw->pool = sort_mem;
+	for (x = 0; x < dw->nix; x++) {
+		if ((dw->ix[x].tree = ssp_btree_index(dw->bt, dw->ix[x].root)) ==
+		    NULL)
+			return bt_fail(dw);
+		/* one budget for all: what the biggest indexes need */
+		if ((dw->ix[x].ks = ssp_ksort_new(dw->ix[x].nw, sort_mem,
+		    &dw->pool)) == NULL)
+			return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0,
+			    "out of memory");
+	}
+	return SSP_OK;
+}
+
+int
+ssp_sqlite_direct_row(struct ssp_sqlite_direct *dw, unsigned t, int64_t row,
+    struct ssp_btree_val *v, int ft, uint32_t stream)
+{
+	uint32_t kind = 0;
+	int64_t dur;
+	unsigned i;
+
+	if (ft >= 0 && (unsigned)ft < dw->nft)
+		kind = dw->krank[ft];
+	else	/* by the name of its K_KIND value */
+		for (i = 0; i < dtables[t].n; i++)
+			if (dtables[t].key[i] == K_KIND && v[i].type == SQLITE_TEXT)
+				kind = kind_rank(dw, v[i].p, v[i].n);
+	/* traces.dur_ps as SQLite computes it (a difference that overflows
+	 * would be a REAL: NULL here, the index REINDEXed) */
+	if (t == T_TRACES) {
+		v[12] = v_null();
+		if (v[6].type == SQLITE_INTEGER && v[7].type == SQLITE_INTEGER &&
+		    !__builtin_sub_overflow(v[7].i, v[6].i, &dur))
+			v[12] = v_int(dur);
+	}
+	if (d_row(dw, t, row, v) != SSP_OK || d_keys(dw, t, v, kind,
+	    stream < dw->nstreams ? dw->srank[stream] : 0, row) != SSP_OK)
+		return dw->e != NULL && dw->e->code != SSP_OK ? dw->e->code :
+		    SSP_ERR_IO;
+	return SSP_OK;
+}
+
+int
+ssp_sqlite_direct_attr(struct ssp_sqlite_direct *dw, unsigned ft, int64_t row,
+    const struct ssp_btree_val *v, unsigned n)
+{
+	if (ssp_btree_row(dw->atab[ft], row, v, n) != SSP_OK)
+		return bt_fail(dw);
+	return SSP_OK;
+}
+
+int
+ssp_sqlite_direct_finish(struct ssp_sqlite_direct *dw)
+{
+	unsigned x;
+	int r;
+
+	for (x = 0; x < dw->nix; x++)
+		if ((r = d_index(dw, &dw->ix[x])) != SSP_OK)
+			return r;
+	r = ssp_btree_close(dw->bt, dw->e);
+	dw->bt = NULL;
+	return r;
+}
+
+size_t
+ssp_sqlite_direct_reindex(const struct ssp_sqlite_direct *dw,
+    const char *const **names)
+{
+	*names = (const char *const *)dw->reindex;
+	return dw->nreindex;
+}
+
+void
+ssp_sqlite_direct_free(struct ssp_sqlite_direct *dw)
+{
+	size_t i;
+
+	if (dw == NULL)
+		return;
+	ssp_btree_abort(dw->bt);
+	for (i = 0; i < dw->nix; i++) {
+		ssp_ksort_free(dw->ix[i].ks);
+		free(dw->ix[i].name);
+	}
+	for (i = 0; i < dw->nreindex; i++)
+		free(dw->reindex[i]);
+	free(dw->reindex);
+	for (i = 0; dw->attr != NULL && i < dw->nft; i++)
+		free(dw->attr[i]);
+	free(dw->attr);
+	free(dw->aroot);
+	free(dw->atab);
+	free(dw->krank);
+	free(dw->kname);
+	free(dw->srank);
+	free(dw->sname);
+	cdict_free(&dw->causes);
+	free(dw);
+}
