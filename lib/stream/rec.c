@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/map.h"
 #include "base/varint.h"
 #include "stream/rec.h"
 
@@ -56,41 +58,16 @@ ssp_rec_type_field(const struct ssp_rec_type *t, const char *name)
 	return -1;
 }
 
-/* --- growable byte buffer ---------------------------------------------- */
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static int
-buf_reserve(struct buf *b, size_t more)
-{
-	size_t cap;
-	uint8_t *np;
-
-	if (b->len + more <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 1024;
-	while (cap < b->len + more)
-		cap *= 2;
-	if ((np = realloc(b->p, cap)) == NULL)
-		return -1;
-	b->p = np;
-	b->cap = cap;
-	return 0;
-}
-
 static void
-put_varint(struct buf *b, uint64_t v)	/* caller reserved room */
+put_varint(struct ssp_buf *b, uint64_t v)	/* caller reserved room */
 {
 	b->len += ssp_varint_put(b->p + b->len, v);
 }
 
 static int
-put_str(struct buf *b, const char *s, size_t n)
+put_str(struct ssp_buf *b, const char *s, size_t n)
 {
-	if (buf_reserve(b, SSP_VARINT_MAX + n) != 0)
+	if (ssp_buf_reserve(b, SSP_VARINT_MAX + n) != 0)
 		return -1;
 	put_varint(b, n);
 	memcpy(b->p + b->len, s, n);
@@ -100,25 +77,12 @@ put_str(struct buf *b, const char *s, size_t n)
 
 /* --- string interning (writer side) ------------------------------------ */
 
-static uint64_t
-hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	while (n--) {
-		h ^= (uint8_t)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 struct strtab {
-	struct buf arena;	/* the strings, back to back */
+	struct ssp_buf arena;	/* the strings, back to back */
 	size_t *off;		/* by id - 1 */
 	uint32_t *len;
 	uint64_t n, cap;
-	uint32_t *slot;		/* hash slots hold id, 0 = empty */
-	uint64_t nslot;
+	struct ssp_map map;	/* string hash -> id, when indexed */
 };
 
 static void
@@ -127,7 +91,7 @@ strtab_free(struct strtab *t)
 	free(t->arena.p);
 	free(t->off);
 	free(t->len);
-	free(t->slot);
+	ssp_map_free(&t->map);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -148,7 +112,10 @@ strtab_add(struct strtab *t, const char *s, size_t n, int index)
 		t->len = nl;
 		t->cap = cap;
 	}
-	if (buf_reserve(&t->arena, n + 1) != 0)
+	if (ssp_buf_reserve(&t->arena, n + 1) != 0)
+		return 0;
+	if (index && ssp_map_add(&t->map, ssp_map_hash(s, n),
+	    (uint32_t)t->n + 1) == NULL)
 		return 0;
 	t->off[t->n] = t->arena.len;
 	t->len[t->n] = (uint32_t)n;
@@ -156,45 +123,17 @@ strtab_add(struct strtab *t, const char *s, size_t n, int index)
 	t->arena.p[t->arena.len + n] = '\0';
 	t->arena.len += n + 1;
 	t->n++;
-	if (index) {
-		if ((t->n + 1) * 2 > t->nslot) {	/* grow to keep load < 1/2 */
-			uint64_t ns = t->nslot ? t->nslot * 2 : 1024, i, id;
-			uint32_t *sl = calloc(ns, sizeof(*sl));
-
-			if (sl == NULL)
-				return 0;
-			for (id = 1; id < t->n; id++) {
-				i = hash_bytes((char *)t->arena.p + t->off[id - 1],
-				    t->len[id - 1]) & (ns - 1);
-				while (sl[i] != 0)
-					i = (i + 1) & (ns - 1);
-				sl[i] = (uint32_t)id;
-			}
-			free(t->slot);
-			t->slot = sl;
-			t->nslot = ns;
-		}
-		{
-			uint64_t i = hash_bytes(s, n) & (t->nslot - 1);
-
-			while (t->slot[i] != 0)
-				i = (i + 1) & (t->nslot - 1);
-			t->slot[i] = (uint32_t)t->n;
-		}
-	}
 	return t->n;
 }
 
 static uint64_t
 strtab_find(const struct strtab *t, const char *s, size_t n)
 {
-	uint64_t i;
+	const struct ssp_map_slot *sl;
 
-	if (t->nslot == 0)
-		return 0;
-	for (i = hash_bytes(s, n) & (t->nslot - 1); t->slot[i] != 0;
-	    i = (i + 1) & (t->nslot - 1)) {
-		uint32_t id = t->slot[i];
+	for (sl = ssp_map_find(&t->map, ssp_map_hash(s, n)); sl != NULL;
+	    sl = ssp_map_next(&t->map, sl)) {
+		uint32_t id = sl->val;
 
 		if (t->len[id - 1] == n &&
 		    memcmp(t->arena.p + t->off[id - 1], s, n) == 0)
@@ -206,13 +145,13 @@ strtab_find(const struct strtab *t, const char *s, size_t n)
 /* --- header encoding --------------------------------------------------- */
 
 static int
-encode_header(struct buf *b, unsigned minor, const struct ssp_schema *s,
+encode_header(struct ssp_buf *b, unsigned minor, const struct ssp_schema *s,
     const struct ssp_meta *meta, size_t nmeta)
 {
 	size_t i;
 	unsigned t, k;
 
-	if (buf_reserve(b, 2 + SSP_VARINT_MAX) != 0)
+	if (ssp_buf_reserve(b, 2 + SSP_VARINT_MAX) != 0)
 		return -1;
 	b->p[b->len++] = SSP_REC_MAJOR;
 	b->p[b->len++] = (uint8_t)minor;
@@ -221,19 +160,19 @@ encode_header(struct buf *b, unsigned minor, const struct ssp_schema *s,
 		if (put_str(b, meta[i].key, strlen(meta[i].key)) != 0 ||
 		    put_str(b, meta[i].value, strlen(meta[i].value)) != 0)
 			return -1;
-	if (buf_reserve(b, SSP_VARINT_MAX) != 0)
+	if (ssp_buf_reserve(b, SSP_VARINT_MAX) != 0)
 		return -1;
 	put_varint(b, s->ntypes);
 	for (t = 0; t < s->ntypes; t++) {
 		const struct ssp_rec_type *rt = &s->types[t];
 
 		if (put_str(b, rt->name, strlen(rt->name)) != 0 ||
-		    buf_reserve(b, 1) != 0)
+		    ssp_buf_reserve(b, 1) != 0)
 			return -1;
 		b->p[b->len++] = (uint8_t)rt->nf;
 		for (k = 0; k < rt->nf; k++) {
 			if (put_str(b, rt->f[k].name, strlen(rt->f[k].name)) != 0 ||
-			    buf_reserve(b, 1) != 0)
+			    ssp_buf_reserve(b, 1) != 0)
 				return -1;
 			b->p[b->len++] = (uint8_t)rt->f[k].enc;
 		}
@@ -254,7 +193,7 @@ struct ssp_rec_wr {
 	const struct ssp_schema *schema;
 	struct wtype *wt;
 	uint32_t ntypes;
-	struct buf blk;		/* the data block: BLK_ROOM bytes, after */
+	struct ssp_buf blk;		/* the data block: BLK_ROOM bytes, after */
 	uint8_t *blkmem;	/* room for its header (one write per block) */
 	int64_t last_ts;	/* delta base within the block */
 	struct strtab strs;
@@ -305,7 +244,7 @@ ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *
     size_t nmeta, struct ssp_err *e)
 {
 	struct ssp_rec_wr *w;
-	struct buf h = { 0 };
+	struct ssp_buf h = SSP_BUF_INIT;
 	int r;
 
 	unsigned t, k;
@@ -593,7 +532,7 @@ struct ssp_rec_rd {
 	struct ftype *ftypes;
 	struct ssp_meta *meta;
 	size_t nmeta;
-	struct buf names;	/* arena for schema/meta strings */
+	struct ssp_buf names;	/* arena for schema/meta strings */
 	char *stream_name;	/* "stream" meta of the first segment */
 	/* current block */
 	const uint8_t *blk, *p, *end;
@@ -644,12 +583,10 @@ rr_free_header(struct ssp_rec_rd *rr)
 	free(rr->ftypes_desc);
 	free(rr->ftypes);
 	free(rr->meta);
-	free(rr->names.p);
+	ssp_buf_free(&rr->names);
 	rr->ftypes_desc = NULL;
 	rr->ftypes = NULL;
 	rr->meta = NULL;
-	rr->names.p = NULL;
-	rr->names.len = rr->names.cap = 0;
 	rr->nmeta = 0;
 	rr->fschema.ntypes = 0;
 }
@@ -670,7 +607,7 @@ rr_header(struct ssp_rec_rd *rr, const struct ssp_block *b, struct ssp_err *e)
 #define HFAIL(...) do { snprintf(msg, sizeof(msg), __VA_ARGS__); \
 	free(fix); return rr_fail(rr, e, SSP_ERR_FORMAT, b->offset, msg); } while (0)
 #define ADDSTR(dst) do { \
-	if (buf_reserve(&rr->names, n + 1) != 0) HFAIL("out of memory"); \
+	if (ssp_buf_reserve(&rr->names, n + 1) != 0) HFAIL("out of memory"); \
 	memcpy(rr->names.p + rr->names.len, s, n); \
 	rr->names.p[rr->names.len + n] = '\0'; \
 	fix[nfix++] = rr->names.len; (dst) = NULL; \
