@@ -3,8 +3,8 @@
 
 #include "base/map.h"
 
-static int
-rehash(struct ssp_map *m, size_t cap)
+int
+ssp_map_rehash(struct ssp_map *m, size_t cap)
 {
 	struct ssp_map nm;
 	size_t i, j;
@@ -37,7 +37,7 @@ ssp_map_init(struct ssp_map *m, size_t want)
 	*m = (struct ssp_map)SSP_MAP_INIT;
 	while (cap / 2 < want)
 		cap *= 2;
-	return rehash(m, cap);
+	return ssp_map_rehash(m, cap);
 }
 
 void
@@ -53,49 +53,4 @@ ssp_map_clear(struct ssp_map *m)
 	if (m->n != 0)
 		memset(m->t, 0, m->cap * sizeof(*m->t));
 	m->n = 0;
-}
-
-struct ssp_map_slot *
-ssp_map_add(struct ssp_map *m, uint64_t key, uint32_t val)
-{
-	size_t i;
-
-	if ((m->n + 1) * 2 > m->cap &&
-	    rehash(m, m->cap ? m->cap * 2 : 64) != 0)
-		return NULL;
-	for (i = ssp_map_home(m, key); m->t[i].used; i = (i + 1) & (m->cap - 1))
-		;
-	m->t[i] = (struct ssp_map_slot){ key, val, 1 };
-	m->n++;
-	return &m->t[i];
-}
-
-struct ssp_map_slot *
-ssp_map_put(struct ssp_map *m, uint64_t key, int *isnew)
-{
-	struct ssp_map_slot *s = ssp_map_find(m, key);
-
-	*isnew = s == NULL;
-	return s != NULL ? s : ssp_map_add(m, key, 0);
-}
-
-void
-ssp_map_del(struct ssp_map *m, struct ssp_map_slot *s)
-{
-	size_t i = (size_t)(s - m->t), j = i, mask = m->cap - 1;
-
-	for (;;) {		/* backward shift keeps probe chains intact */
-		size_t k;
-
-		j = (j + 1) & mask;
-		if (!m->t[j].used)
-			break;
-		k = ssp_map_home(m, m->t[j].key);
-		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
-			m->t[i] = m->t[j];
-			i = j;
-		}
-	}
-	m->t[i].used = 0;
-	m->n--;
 }

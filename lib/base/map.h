@@ -31,15 +31,8 @@ struct ssp_map {
 int ssp_map_init(struct ssp_map *m, size_t want);
 void ssp_map_free(struct ssp_map *m);
 void ssp_map_clear(struct ssp_map *m);	/* keeps the memory */
-/* Add a key (another slot with the same key may exist): its slot, or NULL
- * when out of memory.  The slot is valid until the next add or del. */
-struct ssp_map_slot *ssp_map_add(struct ssp_map *m, uint64_t key,
-    uint32_t val);
-/* Add the key unless there; *isnew says which.  NULL when out of memory. */
-struct ssp_map_slot *ssp_map_put(struct ssp_map *m, uint64_t key,
-    int *isnew);
-/* Remove a slot that find/next returned. */
-void ssp_map_del(struct ssp_map *m, struct ssp_map_slot *s);
+/* Move to a table of cap slots (a power of two, > 2 * n): 0 or -1. */
+int ssp_map_rehash(struct ssp_map *m, size_t cap);
 
 /* Fibonacci hashing: the top bits of a multiplicative hash. */
 static inline size_t
@@ -75,6 +68,55 @@ ssp_map_find(const struct ssp_map *m, uint64_t key)
 		if (m->t[i].key == key)
 			return &m->t[i];
 	return NULL;
+}
+
+/* Add a key (another slot with the same key may exist): its slot, or NULL
+ * when out of memory.  The slot is valid until the next add or del. */
+static inline struct ssp_map_slot *
+ssp_map_add(struct ssp_map *m, uint64_t key, uint32_t val)
+{
+	size_t i;
+
+	if (__builtin_expect((m->n + 1) * 2 > m->cap, 0) &&
+	    ssp_map_rehash(m, m->cap ? m->cap * 2 : 64) != 0)
+		return NULL;
+	for (i = ssp_map_home(m, key); m->t[i].used; i = (i + 1) & (m->cap - 1))
+		;
+	m->t[i] = (struct ssp_map_slot){ key, val, 1 };
+	m->n++;
+	return &m->t[i];
+}
+
+/* Add the key unless there; *isnew says which.  NULL when out of memory. */
+static inline struct ssp_map_slot *
+ssp_map_put(struct ssp_map *m, uint64_t key, int *isnew)
+{
+	struct ssp_map_slot *s = ssp_map_find(m, key);
+
+	*isnew = s == NULL;
+	return s != NULL ? s : ssp_map_add(m, key, 0);
+}
+
+/* Remove a slot that find/next returned. */
+static inline void
+ssp_map_del(struct ssp_map *m, struct ssp_map_slot *s)
+{
+	size_t i = (size_t)(s - m->t), j = i, mask = m->cap - 1;
+
+	for (;;) {		/* backward shift keeps probe chains intact */
+		size_t k;
+
+		j = (j + 1) & mask;
+		if (!m->t[j].used)
+			break;
+		k = ssp_map_home(m, m->t[j].key);
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			m->t[i] = m->t[j];
+			i = j;
+		}
+	}
+	m->t[i].used = 0;
+	m->n--;
 }
 
 /* Start loading the slot a lookup of key looks at first. */
