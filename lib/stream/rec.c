@@ -317,106 +317,6 @@ ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len, struct ssp_err *
 }
 
 /*
- * ssp_varint_put for the record hot path: values below 2^56 are spread
- * into 7-bit groups and stored with one 8-byte write.  The caller keeps
- * 8 bytes of room past the varint (REC_MAXBYTES has the slack).
- */
-static inline size_t
-varint_put_fast(uint8_t *p, uint64_t v)
-{
-	if (v < 0x80) {
-		*p = (uint8_t)v;
-		return 1;
-	}
-	if (v < 0x4000) {
-		p[0] = (uint8_t)(v | 0x80);
-		p[1] = (uint8_t)(v >> 7);
-		return 2;
-	}
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (v < (1ULL << 56)) {
-		/* varint length and continuation bits by bit length */
-		static const struct { uint8_t n; uint64_t cont; } len[57] = {
-#define L1 { 1, 0 }
-#define L2 { 2, 0x80ULL }
-#define L3 { 3, 0x8080ULL }
-#define L4 { 4, 0x808080ULL }
-#define L5 { 5, 0x80808080ULL }
-#define L6 { 6, 0x8080808080ULL }
-#define L7 { 7, 0x808080808080ULL }
-#define L8 { 8, 0x80808080808080ULL }
-			L1, L1, L1, L1, L1, L1, L1, L1,
-			L2, L2, L2, L2, L2, L2, L2,
-			L3, L3, L3, L3, L3, L3, L3,
-			L4, L4, L4, L4, L4, L4, L4,
-			L5, L5, L5, L5, L5, L5, L5,
-			L6, L6, L6, L6, L6, L6, L6,
-			L7, L7, L7, L7, L7, L7, L7,
-			L8, L8, L8, L8, L8, L8, L8,
-#undef L1
-#undef L2
-#undef L3
-#undef L4
-#undef L5
-#undef L6
-#undef L7
-#undef L8
-		};
-		unsigned bits = 64 - (unsigned)__builtin_clzll(v);
-		uint64_t x = v;
-
-		x = ((x & 0x00fffffff0000000ULL) << 4) | (x & 0x000000000fffffffULL);
-		x = ((x & 0x0fffc0000fffc000ULL) << 2) | (x & 0x00003fff00003fffULL);
-		x = ((x & 0x3f803f803f803f80ULL) << 1) | (x & 0x007f007f007f007fULL);
-		x |= len[bits].cont;
-		memcpy(p, &x, 8);
-		return len[bits].n;
-	} else {	/* 9 or 10 bytes: 56 bits at once, then the rest */
-		uint64_t x = v & ((1ULL << 56) - 1), hi = v >> 56;
-
-		x = ((x & 0x00fffffff0000000ULL) << 4) | (x & 0x000000000fffffffULL);
-		x = ((x & 0x0fffc0000fffc000ULL) << 2) | (x & 0x00003fff00003fffULL);
-		x = ((x & 0x3f803f803f803f80ULL) << 1) | (x & 0x007f007f007f007fULL);
-		x |= 0x8080808080808080ULL;
-		memcpy(p, &x, 8);
-		if (hi < 0x80) {
-			p[8] = (uint8_t)hi;
-			return 9;
-		}
-		p[8] = (uint8_t)(hi | 0x80);
-		p[9] = 1;
-		return 10;
-	}
-#else
-	return ssp_varint_put(p, v);
-#endif
-}
-
-/* Encode a varint; room for SSP_VARINT_MAX + 8 bytes is there. */
-static inline uint8_t *
-put_v(uint8_t *p, uint64_t v)
-{
-	/* Branches on the length, which the CPU predicts well: the next
-	 * position then need not wait for the value. */
-	if (v < 0x80) {
-		*p = (uint8_t)v;
-		return p + 1;
-	}
-	if (v < 0x4000) {
-		p[0] = (uint8_t)(v | 0x80);
-		p[1] = (uint8_t)(v >> 7);
-		return p + 2;
-	}
-	if (v < 1u << 21) {	/* three: span ids, durations */
-		p[0] = (uint8_t)(v | 0x80);
-		p[1] = (uint8_t)(v >> 7 | 0x80);
-		p[2] = (uint8_t)(v >> 14);
-		return p + 3;
-	}
-	return p + varint_put_fast(p, v);
-}
-
-/*
  * Append one record to the block, which has room for REC_MAXBYTES.  map
  * translates string ids (ssp_rec_wr_copy) or is NULL.
  */
@@ -430,8 +330,9 @@ rw_encode(struct ssp_rec_wr *w, uint32_t type, int64_t ts, const uint64_t *f,
 	uint8_t *p = w->blk.p + w->blk.len;
 	unsigned i;
 
-	p = put_v(p, (uint64_t)type + 1);
-	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)ts - (uint64_t)w->last_ts)));
+	p = ssp_varint_put_fast(p, (uint64_t)type + 1);
+	p = ssp_varint_put_fast(p,
+	    ssp_zigzag((int64_t)((uint64_t)ts - (uint64_t)w->last_ts)));
 	for (i = 0; i < nf; i++, sm >>= 1, st >>= 1) {
 		uint64_t v = f[i];
 
@@ -439,7 +340,7 @@ rw_encode(struct ssp_rec_wr *w, uint32_t type, int64_t ts, const uint64_t *f,
 			v = ssp_zigzag((int64_t)v);
 		else if (st & 1)
 			v = map[v];
-		p = put_v(p, v);
+		p = ssp_varint_put_fast(p, v);
 	}
 	w->blk.len = (size_t)(p - w->blk.p);
 	w->last_ts = ts;
@@ -853,89 +754,6 @@ ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
 	return SSP_OK;
 }
 
-static inline uint64_t
-load_le64(const uint8_t *p)
-{
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
-/*
- * Decode one varint with no bounds check: the caller knows at least
- * SSP_VARINT_MAX bytes are readable.  A varint longer than 64 bits sets
- * *bad; the caller then decodes the record again with the checked
- * decoder, which reports it.
- */
-__attribute__((always_inline)) static inline const uint8_t *
-varint_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
-{
-	uint64_t b = p[0], b1 = p[1], r;
-	unsigned s;
-
-	/* Branches on the length, which the CPU predicts well: the next
-	 * field's position then need not wait for this one's bytes. */
-	if (b < 0x80) {
-		*v = b;
-		return p + 1;
-	}
-	if (b1 < 0x80) {
-		*v = (b & 0x7f) | b1 << 7;
-		return p + 2;
-	}
-	r = (b & 0x7f) | (b1 & 0x7f) << 7;	/* three bytes or more */
-	p += 2;
-	for (s = 14; s < 63; s += 7) {
-		b = *p++;
-		r |= (b & 0x7f) << s;
-		if (b < 0x80) {
-			*v = r;
-			return p;
-		}
-	}
-	b = *p++;	/* the tenth byte holds bit 63 */
-	*bad |= b > 1;
-	*v = r | b << 63;
-	return p;
-}
-
-/*
- * The nf fields of a wide record (network events have 18) from p, as
- * varint_fast would.  Most of their fields take one byte: the leading
- * one-byte varints of a word are taken together, up to 7.  (Narrower
- * records have fewer such runs: the plain loop is faster for them.)
- */
-#define WIDE 8
-
-__attribute__((always_inline)) static inline const uint8_t *
-wide_fields(const uint8_t *p, uint64_t *f, unsigned nf, unsigned *bad)
-{
-	unsigned i = 0, k;
-	uint64_t x;
-
-	while (i < nf) {
-		x = load_le64(p);
-		k = (unsigned)__builtin_ctzll((x & 0x8080808080808080ULL) |
-		    1ULL << 63) >> 3;	/* bytes before the first high bit */
-		if (k == 0) {
-			p = varint_fast(p, &f[i++], bad);
-			continue;
-		}
-		if (k > nf - i)
-			k = nf - i;
-		p += k;
-		do {
-			f[i++] = x & 0xff;
-			x >>= 8;
-		} while (--k > 0);
-	}
-	return p;
-}
-
 static int
 rr_strdef(struct ssp_rec_rd *rr, const uint8_t *p, struct ssp_err *e)
 {
@@ -1051,6 +869,11 @@ bad:
 	    "the end of its block)");
 }
 
+/* Records with this many fields or more (network events have 18) take
+ * their fields with ssp_varint_get_run; narrower ones have fewer runs of
+ * one-byte fields, and the plain loop is faster for them. */
+#define WIDE 8
+
 /*
  * The hot path of every reader: one record well inside its block (at
  * least REC_MAXBYTES + 8 bytes before its end), decoded without per-byte
@@ -1073,18 +896,18 @@ rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
 	if (__builtin_expect(*p < 0x80, 1))	/* tags fit one byte */
 		tag = *p++;
 	else
-		p = varint_fast(p, &tag, &bad);
+		p = ssp_varint_get_fast(p, &tag, &bad);
 	if (__builtin_expect(tag - 1 >= ntypes, 0))
 		return 0;
 	ft = &ftypes[tag - 1];
-	p = varint_fast(p, &v, &bad);
+	p = ssp_varint_get_fast(p, &v, &bad);
 	sp->beg = (uint32_t)(p - blk);
 	nf = ft->nf;
 	if (nf < WIDE) {
 		for (i = 0; i < nf; i++)
-			p = varint_fast(p, &r->f[i], &bad);
+			p = ssp_varint_get_fast(p, &r->f[i], &bad);
 	} else {
-		p = wide_fields(p, r->f, nf, &bad);
+		p = ssp_varint_get_run(p, r->f, nf, &bad);
 	}
 	for (m = ft->signed_mask; m != 0; m &= m - 1) {
 		i = (unsigned)__builtin_ctz(m);
@@ -1429,8 +1252,9 @@ ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_
 	sm = t->signed_mask;
 	st = t->str_mask;
 	p = w->blk.p + w->blk.len;
-	p = put_v(p, (uint64_t)r->type + 1);
-	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
+	p = ssp_varint_put_fast(p, (uint64_t)r->type + 1);
+	p = ssp_varint_put_fast(p,
+	    ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
 	for (i = 0; i < nf; i++) {
 		v = r->f[i];
 		if (st & (1u << i)) {
@@ -1441,7 +1265,7 @@ ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_
 		} else if (sm & (1u << i)) {
 			v = ssp_zigzag((int64_t)v);
 		}
-		p = put_v(p, v);
+		p = ssp_varint_put_fast(p, v);
 	}
 	w->blk.len = (size_t)(p - w->blk.p);
 	w->last_ts = r->ts;
@@ -1461,8 +1285,9 @@ rw_raw_encode(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
 	uint32_t beg = rr->span[i].beg, len = rr->span[i].end - beg;
 	const uint8_t *src = rr->blk + beg;
 
-	p = put_v(p, (uint64_t)r->type + 1);
-	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
+	p = ssp_varint_put_fast(p, (uint64_t)r->type + 1);
+	p = ssp_varint_put_fast(p,
+	    ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
 	/* the block keeps room for a record; read past the fields only
 	 * inside the input block */
 	if (len <= 16 && src + 16 <= rr->end)
@@ -1581,9 +1406,10 @@ ssp_rec_wr_copy_raw_batch(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr,
 				    rawt[x->ftag - 1] != x->type ||
 				    sp->smax > ident || p >= full, 0))
 					break;
-				p = put_v(p, (uint64_t)x->type + 1);
-				p = put_v(p, ssp_zigzag((int64_t)((uint64_t)x->ts -
-				    (uint64_t)last)));
+				p = ssp_varint_put_fast(p,
+				    (uint64_t)x->type + 1);
+				p = ssp_varint_put_fast(p, ssp_zigzag(
+				    (int64_t)((uint64_t)x->ts - (uint64_t)last)));
 				if (len <= 16 && src + 16 <= bend)
 					memcpy(p, src, 16);
 				else
