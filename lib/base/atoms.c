@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "base/atoms.h"
+#include "base/buf.h"
 #include "base/map.h"
 
 #define ATOMS_MAX 0x7fffffffu
@@ -82,17 +83,8 @@ ssp_atoms_intern(struct ssp_atoms *a, const char *s, size_t n)
 		a->len = nl;
 		a->cap = cap;
 	}
-	if (a->alen + n + 1 > a->acap) {
-		size_t cap = a->acap ? a->acap : 4096;
-		char *na;
-
-		while (cap < a->alen + n + 1)
-			cap *= 2;
-		if ((na = realloc(a->arena, cap)) == NULL)
-			return 0;
-		a->arena = na;
-		a->acap = cap;
-	}
+	if (ssp_buf_array((void **)&a->arena, &a->acap, a->alen + n + 1, 1) != 0)
+		return 0;
 	if (ssp_map_add(&a->map, ssp_map_hash(s, n), a->n + 1) == NULL)
 		return 0;
 	a->off[a->n] = a->alen;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/buf.h"
 #include "base/cli.h"
 #include "base/map.h"
 #include "config/filter.h"
@@ -522,17 +523,8 @@ nameset_add(struct nameset *s, const char *name, size_t n)
 		return 0;
 	if (n >= UINT32_MAX || s->alen > UINT32_MAX - 1 - n)
 		return -1;
-	if (s->alen + n + 1 > s->acap) {
-		size_t cap = s->acap ? s->acap : 4096;
-		char *na;
-
-		while (cap < s->alen + n + 1)
-			cap *= 2;
-		if ((na = realloc(s->arena, cap)) == NULL)
-			return -1;
-		s->arena = na;
-		s->acap = cap;
-	}
+	if (ssp_buf_array((void **)&s->arena, &s->acap, s->alen + n + 1, 1) != 0)
+		return -1;
 	if (ssp_map_add(&s->map, ssp_map_hash(name, n), (uint32_t)s->alen) == NULL)
 		return -1;
 	memcpy(s->arena + s->alen, name, n);

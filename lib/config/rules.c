@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/cli.h"
 #include "base/map.h"
 #include "config/rules.h"
@@ -76,24 +77,11 @@ add_fn(struct ssp_rules *r, const char *s, size_t n, unsigned mask)
 	unsigned i;
 
 	if (f == NULL) {
-		if (r->nfns == r->cfns) {
-			size_t c = r->cfns ? r->cfns * 2 : 256;
-			struct fn *nf = realloc(r->fns, c * sizeof(*nf));
-
-			if (nf == NULL)
-				return -1;
-			r->fns = nf;
-			r->cfns = c;
-		}
-		while (r->nlen + n + 1 > r->ncap) {
-			size_t c = r->ncap ? r->ncap * 2 : 4096;
-			char *nn = realloc(r->names, c);
-
-			if (nn == NULL)
-				return -1;
-			r->names = nn;
-			r->ncap = c;
-		}
+		if (ssp_buf_array((void **)&r->fns, &r->cfns, r->nfns + 1,
+		    sizeof(*r->fns)) != 0 ||
+		    ssp_buf_array((void **)&r->names, &r->ncap, r->nlen + n + 1,
+		    1) != 0)
+			return -1;
 		if (ssp_map_add(&r->map, ssp_map_hash(s, n),
 		    (uint32_t)r->nfns) == NULL)
 			return -1;
