@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "base/atoms.h"
+#include "base/buf.h"
+#include "base/map.h"
 
 #define ATOMS_MAX 0x7fffffffu
 
@@ -11,24 +13,11 @@ struct ssp_atoms {
 	size_t *off;		/* by id - 1 */
 	uint32_t *len;
 	uint32_t n, cap;
-	uint32_t *slot;		/* hash slots: id, 0 = empty */
-	uint32_t nslot;
+	struct ssp_map map;	/* string hash -> id */
 	uint32_t max_n;		/* limits on growth */
 	size_t max_bytes;
 	int limited;
 };
-
-static uint32_t
-hash(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	while (n--) {
-		h ^= (uint8_t)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return (uint32_t)(h ^ h >> 32);
-}
 
 int
 ssp_atoms_new(struct ssp_atoms **ap, struct ssp_err *e)
@@ -38,6 +27,7 @@ ssp_atoms_new(struct ssp_atoms **ap, struct ssp_err *e)
 	*ap = NULL;
 	if (a == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	a->map = (struct ssp_map)SSP_MAP_INIT;
 	a->max_n = ATOMS_MAX;
 	a->max_bytes = SIZE_MAX;
 	*ap = a;
@@ -52,48 +42,29 @@ ssp_atoms_free(struct ssp_atoms *a)
 	free(a->arena);
 	free(a->off);
 	free(a->len);
-	free(a->slot);
+	ssp_map_free(&a->map);
 	free(a);
 }
 
 uint32_t
 ssp_atoms_find(const struct ssp_atoms *a, const char *s, size_t n)
 {
-	uint32_t i, id;
+	const struct ssp_map_slot *sl;
 
-	if (a->nslot == 0)
-		return 0;
-	for (i = hash(s, n) & (a->nslot - 1); (id = a->slot[i]) != 0;
-	    i = (i + 1) & (a->nslot - 1))
+	for (sl = ssp_map_find(&a->map, ssp_map_hash(s, n)); sl != NULL;
+	    sl = ssp_map_next(&a->map, sl)) {
+		uint32_t id = sl->val;
+
 		if (a->len[id - 1] == n && memcmp(a->arena + a->off[id - 1], s, n) == 0)
 			return id;
-	return 0;
-}
-
-static int
-rehash(struct ssp_atoms *a)
-{
-	uint32_t ns = a->nslot ? a->nslot * 2 : 256, id, i;
-	uint32_t *sl = calloc(ns, sizeof(*sl));
-
-	if (sl == NULL)
-		return -1;
-	for (id = 1; id <= a->n; id++) {
-		i = hash(a->arena + a->off[id - 1], a->len[id - 1]) & (ns - 1);
-		while (sl[i] != 0)
-			i = (i + 1) & (ns - 1);
-		sl[i] = id;
 	}
-	free(a->slot);
-	a->slot = sl;
-	a->nslot = ns;
 	return 0;
 }
 
 uint32_t
 ssp_atoms_intern(struct ssp_atoms *a, const char *s, size_t n)
 {
-	uint32_t id, i;
+	uint32_t id;
 
 	if ((id = ssp_atoms_find(a, s, n)) != 0)
 		return id;
@@ -112,18 +83,9 @@ ssp_atoms_intern(struct ssp_atoms *a, const char *s, size_t n)
 		a->len = nl;
 		a->cap = cap;
 	}
-	if (a->alen + n + 1 > a->acap) {
-		size_t cap = a->acap ? a->acap : 4096;
-		char *na;
-
-		while (cap < a->alen + n + 1)
-			cap *= 2;
-		if ((na = realloc(a->arena, cap)) == NULL)
-			return 0;
-		a->arena = na;
-		a->acap = cap;
-	}
-	if ((a->n + 1) * 2 > a->nslot && rehash(a) != 0)
+	if (ssp_buf_array((void **)&a->arena, &a->acap, a->alen + n + 1, 1) != 0)
+		return 0;
+	if (ssp_map_add(&a->map, ssp_map_hash(s, n), a->n + 1) == NULL)
 		return 0;
 	a->off[a->n] = a->alen;
 	a->len[a->n] = (uint32_t)n;
@@ -131,9 +93,6 @@ ssp_atoms_intern(struct ssp_atoms *a, const char *s, size_t n)
 	a->arena[a->alen + n] = '\0';
 	a->alen += n + 1;
 	id = ++a->n;
-	for (i = hash(s, n) & (a->nslot - 1); a->slot[i] != 0; i = (i + 1) & (a->nslot - 1))
-		;
-	a->slot[i] = id;
 	if (a->limited)
 		a->max_bytes -= n + 1;
 	return id;

@@ -52,3 +52,23 @@ ssp_buf_swap(struct ssp_buf *a, struct ssp_buf *b)
 	*a = *b;
 	*b = t;
 }
+
+int
+ssp_buf_array_grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 16;
+	void *np;
+
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			return -1;
+		c *= 2;
+	}
+	if (size != 0 && c > SIZE_MAX / size)
+		return -1;
+	if ((np = realloc(*p, c * size)) == NULL)
+		return -1;
+	*p = np;
+	*cap = c;
+	return 0;
+}

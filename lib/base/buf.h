@@ -49,6 +49,19 @@ ssp_buf_putc(struct ssp_buf *b, int c)
 		b->p[b->len++] = (uint8_t)c;
 }
 
+/*
+ * Arrays: make *p, an array of *cap elements of size bytes, hold at least
+ * need elements, doubling its capacity.  0, or -1 when out of memory (the
+ * array is kept as it was).
+ */
+int ssp_buf_array_grow(void **p, size_t *cap, size_t need, size_t size);
+
+static inline int
+ssp_buf_array(void **p, size_t *cap, size_t need, size_t size)
+{
+	return need <= *cap ? 0 : ssp_buf_array_grow(p, cap, need, size);
+}
+
 /* Append a string literal (no NUL). */
 #define ssp_buf_lit(b, s) ssp_buf_put((b), (s), sizeof(s) - 1)
 

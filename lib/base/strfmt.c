@@ -91,47 +91,69 @@ static const unsigned char jclass[256] = {
 	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
-void
-ssp_strfmt_json_str(struct ssp_buf *b, const char *str, size_t n)
+static void
+put_u(struct ssp_buf *b, unsigned c)
 {
 	static const char hex[] = "0123456789abcdef";
+	char u[6] = { '\\', 'u', '0', '0', hex[c >> 4 & 15], hex[c & 15] };
+
+	ssp_buf_put(b, u, sizeof(u));
+}
+
+__attribute__((always_inline)) static inline void
+json_str(struct ssp_buf *b, const char *str, size_t n, unsigned flags)
+{
 	const unsigned char *s = (const unsigned char *)str;
+	int ctl = (flags & SSP_STRFMT_CTL_U) != 0;
 	size_t i = 0, run, k;
 
 	ssp_buf_putc(b, '"');
 	while (i < n) {
-		for (run = i; run < n && jclass[s[run]] == 0; run++)
+		for (run = i; run < n && jclass[s[run]] == 0 &&
+		    !(ctl && s[run] == 0x7f); run++)
 			;
 		ssp_buf_put(b, s + i, run - i);
 		if ((i = run) >= n)
 			break;
 		if (jclass[s[i]] == 2) {
-			if ((k = utf8_seq(s + i, n - i)) == 0) {
-				ssp_buf_lit(b, "\xef\xbf\xbd");
-				k = 1;
-			} else
+			if ((k = utf8_seq(s + i, n - i)) != 0)
 				ssp_buf_put(b, s + i, k);
-			i += k;
+			else if (flags & SSP_STRFMT_BAD_ESC)
+				ssp_buf_lit(b, "\\ufffd");
+			else
+				ssp_buf_lit(b, "\xef\xbf\xbd");
+			i += k != 0 ? k : 1;
 			continue;
 		}
-		switch (s[i]) {
-		case '"': ssp_buf_lit(b, "\\\""); break;
-		case '\\': ssp_buf_lit(b, "\\\\"); break;
-		case '\n': ssp_buf_lit(b, "\\n"); break;
-		case '\r': ssp_buf_lit(b, "\\r"); break;
-		case '\t': ssp_buf_lit(b, "\\t"); break;
-		case '\b': ssp_buf_lit(b, "\\b"); break;
-		case '\f': ssp_buf_lit(b, "\\f"); break;
-		default: {
-			char u[6] = { '\\', 'u', '0', '0', hex[s[i] >> 4],
-			    hex[s[i] & 15] };
-
-			ssp_buf_put(b, u, sizeof(u));
-		}
-		}
+		if (ctl && (s[i] == '\b' || s[i] == '\f'))
+			put_u(b, s[i]);
+		else
+			switch (s[i]) {
+			case '"': ssp_buf_lit(b, "\\\""); break;
+			case '\\': ssp_buf_lit(b, "\\\\"); break;
+			case '\n': ssp_buf_lit(b, "\\n"); break;
+			case '\r': ssp_buf_lit(b, "\\r"); break;
+			case '\t': ssp_buf_lit(b, "\\t"); break;
+			case '\b': ssp_buf_lit(b, "\\b"); break;
+			case '\f': ssp_buf_lit(b, "\\f"); break;
+			default: put_u(b, s[i]);
+			}
 		i++;
 	}
 	ssp_buf_putc(b, '"');
+}
+
+void
+ssp_strfmt_json_str(struct ssp_buf *b, const char *s, size_t n)
+{
+	json_str(b, s, n, 0);
+}
+
+void
+ssp_strfmt_json_str_flags(struct ssp_buf *b, const char *s, size_t n,
+    unsigned flags)
+{
+	json_str(b, s, n, flags);
 }
 
 static const char digits2[] =

@@ -19,6 +19,14 @@ void ssp_strfmt_utf8_repair(struct ssp_buf *b, const char *s, size_t n);
 
 /* Append s as a quoted JSON string. */
 void ssp_strfmt_json_str(struct ssp_buf *b, const char *s, size_t n);
+/* The same with flags, for text a person reads (evcat and spancat -j):
+ * CTL_U writes every control character but \n \r \t, DEL too, as \u00XX;
+ * BAD_ESC writes an invalid UTF-8 byte as the escape \ufffd, not as the
+ * character U+FFFD. */
+#define SSP_STRFMT_CTL_U	1u
+#define SSP_STRFMT_BAD_ESC	2u
+void ssp_strfmt_json_str_flags(struct ssp_buf *b, const char *s, size_t n,
+    unsigned flags);
 /* Decimal digits of v into out (at least 20 bytes); returns the count. */
 size_t ssp_strfmt_u64(char *out, uint64_t v);
 size_t ssp_strfmt_i64(char *out, int64_t v);

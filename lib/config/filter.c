@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/buf.h"
+#include "base/map.h"
 #include "base/num.h"
 #include "config/filter.h"
 #include "io/csv.h"
@@ -55,8 +57,8 @@ enum { SV_DONE = 1, SV_COMP = 2, SV_CPU = 4, SV_TABLE = 8, SV_FUNC = 16 };
 struct nameset {
 	char *arena;
 	size_t alen, acap;
-	size_t *slot;		/* arena offset + 1, 0 = empty */
-	size_t nslot, n;
+	struct ssp_map map;	/* name hash -> arena offset */
+	size_t n;
 };
 
 struct patlist {
@@ -209,7 +211,7 @@ static void
 nameset_free(struct nameset *s)
 {
 	free(s->arena);
-	free(s->slot);
+	ssp_map_free(&s->map);
 }
 
 void
@@ -501,28 +503,14 @@ ssp_filter_interesting(struct ssp_filter *f)
 
 /* --- name sets ------------------------------------------------------------- */
 
-static uint64_t
-hash(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	while (n--) {
-		h ^= (uint8_t)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static int
 nameset_has(const struct nameset *s, const char *name, size_t n)
 {
-	size_t i;
+	const struct ssp_map_slot *sl;
 
-	if (s->nslot == 0)
-		return 0;
-	for (i = hash(name, n) & (s->nslot - 1); s->slot[i] != 0;
-	    i = (i + 1) & (s->nslot - 1)) {
-		const char *c = s->arena + s->slot[i] - 1;
+	for (sl = ssp_map_find(&s->map, ssp_map_hash(name, n)); sl != NULL;
+	    sl = ssp_map_next(&s->map, sl)) {
+		const char *c = s->arena + sl->val;
 
 		if (strncmp(c, name, n) == 0 && c[n] == '\0')
 			return 1;
@@ -533,48 +521,16 @@ nameset_has(const struct nameset *s, const char *name, size_t n)
 static int
 nameset_add(struct nameset *s, const char *name, size_t n)
 {
-	size_t i;
-
 	if (nameset_has(s, name, n))
 		return 0;
-	if ((s->n + 1) * 2 > s->nslot) {
-		size_t ns = s->nslot ? s->nslot * 2 : 256, k;
-		size_t *sl = calloc(ns, sizeof(*sl));
-
-		if (sl == NULL)
-			return -1;
-		for (k = 0; k < s->nslot; k++) {
-			const char *c;
-
-			if (s->slot[k] == 0)
-				continue;
-			c = s->arena + s->slot[k] - 1;
-			for (i = hash(c, strlen(c)) & (ns - 1); sl[i] != 0;
-			    i = (i + 1) & (ns - 1))
-				;
-			sl[i] = s->slot[k];
-		}
-		free(s->slot);
-		s->slot = sl;
-		s->nslot = ns;
-	}
-	if (s->alen + n + 1 > s->acap) {
-		size_t cap = s->acap ? s->acap : 4096;
-		char *na;
-
-		while (cap < s->alen + n + 1)
-			cap *= 2;
-		if ((na = realloc(s->arena, cap)) == NULL)
-			return -1;
-		s->arena = na;
-		s->acap = cap;
-	}
+	if (n >= UINT32_MAX || s->alen > UINT32_MAX - 1 - n)
+		return -1;
+	if (ssp_buf_array((void **)&s->arena, &s->acap, s->alen + n + 1, 1) != 0)
+		return -1;
+	if (ssp_map_add(&s->map, ssp_map_hash(name, n), (uint32_t)s->alen) == NULL)
+		return -1;
 	memcpy(s->arena + s->alen, name, n);
 	s->arena[s->alen + n] = '\0';
-	for (i = hash(name, n) & (s->nslot - 1); s->slot[i] != 0;
-	    i = (i + 1) & (s->nslot - 1))
-		;
-	s->slot[i] = s->alen + 1;
 	s->alen += n + 1;
 	s->n++;
 	return 0;

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/map.h"
 #include "base/num.h"
 #include "config/rules.h"
 #include "io/csv.h"
@@ -29,8 +31,7 @@ struct ssp_rules {
 	size_t nlen, ncap;
 	struct fn *fns;
 	size_t nfns, cfns;
-	uint32_t *slot;		/* hash: index + 1 into fns, 0 = empty */
-	size_t nslot;
+	struct ssp_map map;	/* name hash -> index into fns */
 	size_t count[SSP_FC_NCLASSES];
 	struct bar *bars;
 	size_t nbars, cbars;
@@ -54,55 +55,19 @@ ssp_rules_fclass_name(unsigned fclass)
 	return NULL;
 }
 
-static uint64_t
-hash(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	while (n--) {
-		h ^= (uint8_t)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h ^ (h >> 29);
-}
-
 static struct fn *
 lookup(const struct ssp_rules *r, const char *s, size_t n)
 {
-	size_t i;
+	const struct ssp_map_slot *sl;
 
-	if (r->nslot == 0)
-		return NULL;
-	for (i = hash(s, n) & (r->nslot - 1); r->slot[i] != 0;
-	    i = (i + 1) & (r->nslot - 1)) {
-		struct fn *f = &r->fns[r->slot[i] - 1];
+	for (sl = ssp_map_find(&r->map, ssp_map_hash(s, n)); sl != NULL;
+	    sl = ssp_map_next(&r->map, sl)) {
+		struct fn *f = &r->fns[sl->val];
 
 		if (f->len == n && memcmp(r->names + f->off, s, n) == 0)
 			return f;
 	}
 	return NULL;
-}
-
-static int
-rehash(struct ssp_rules *r, size_t nslot)
-{
-	uint32_t *sl = calloc(nslot, sizeof(*sl));
-	size_t k, i;
-
-	if (sl == NULL)
-		return -1;
-	for (k = 0; k < r->nfns; k++) {
-		const struct fn *f = &r->fns[k];
-
-		for (i = hash(r->names + f->off, f->len) & (nslot - 1); sl[i] != 0;
-		    i = (i + 1) & (nslot - 1))
-			;
-		sl[i] = (uint32_t)k + 1;
-	}
-	free(r->slot);
-	r->slot = sl;
-	r->nslot = nslot;
-	return 0;
 }
 
 static int
@@ -112,24 +77,14 @@ add_fn(struct ssp_rules *r, const char *s, size_t n, unsigned mask)
 	unsigned i;
 
 	if (f == NULL) {
-		if (r->nfns == r->cfns) {
-			size_t c = r->cfns ? r->cfns * 2 : 256;
-			struct fn *nf = realloc(r->fns, c * sizeof(*nf));
-
-			if (nf == NULL)
-				return -1;
-			r->fns = nf;
-			r->cfns = c;
-		}
-		while (r->nlen + n + 1 > r->ncap) {
-			size_t c = r->ncap ? r->ncap * 2 : 4096;
-			char *nn = realloc(r->names, c);
-
-			if (nn == NULL)
-				return -1;
-			r->names = nn;
-			r->ncap = c;
-		}
+		if (ssp_buf_array((void **)&r->fns, &r->cfns, r->nfns + 1,
+		    sizeof(*r->fns)) != 0 ||
+		    ssp_buf_array((void **)&r->names, &r->ncap, r->nlen + n + 1,
+		    1) != 0)
+			return -1;
+		if (ssp_map_add(&r->map, ssp_map_hash(s, n),
+		    (uint32_t)r->nfns) == NULL)
+			return -1;
 		f = &r->fns[r->nfns++];
 		f->off = r->nlen;
 		f->len = (uint32_t)n;
@@ -137,16 +92,6 @@ add_fn(struct ssp_rules *r, const char *s, size_t n, unsigned mask)
 		memcpy(r->names + r->nlen, s, n);
 		r->names[r->nlen + n] = '\0';
 		r->nlen += n + 1;
-		if (r->nfns * 2 > r->nslot) {
-			if (rehash(r, r->nslot ? r->nslot * 2 : 1024) != 0)
-				return -1;
-		} else {
-			size_t k = hash(s, n) & (r->nslot - 1);
-
-			while (r->slot[k] != 0)
-				k = (k + 1) & (r->nslot - 1);
-			r->slot[k] = (uint32_t)r->nfns;
-		}
 	}
 	for (i = 0; i < SSP_FC_NCLASSES; i++)
 		if ((mask & (1u << i)) && !(f->mask & (1u << i)))
@@ -383,7 +328,7 @@ ssp_rules_free(struct ssp_rules *r)
 	free(r->bars);
 	free(r->names);
 	free(r->fns);
-	free(r->slot);
+	ssp_map_free(&r->map);
 	free(r->name);
 	free(r);
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "config/topo.h"
 #include "io/csv.h"
 
@@ -64,22 +65,6 @@ ssp_topo_find(const struct ssp_topo *t, const char *name)
 		if (strcmp(t->streams[i].name, name) == 0)
 			return (int)i;
 	return -1;
-}
-
-static int
-grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *np;
-	size_t c;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 8;
-	if ((np = realloc(*p, c * size)) == NULL)
-		return -1;
-	*p = np;
-	*cap = c;
-	return 0;
 }
 
 static int
@@ -156,7 +141,8 @@ row_stream(struct tp *p, const struct ssp_csv_row *row, struct ssp_err *e)
 	if (t->nstreams == SSP_TOPO_MAXSTREAMS)
 		return ssp_csv_ferr(e, row, 0, "more than %d streams",
 		    SSP_TOPO_MAXSTREAMS);
-	if (grow((void **)&t->streams, &p->cstreams, t->nstreams, sizeof(*s)) != 0)
+	if (ssp_buf_array((void **)&t->streams, &p->cstreams, t->nstreams + 1,
+	    sizeof(*s)) != 0)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	s = &t->streams[t->nstreams];
 	memset(s, 0, sizeof(*s));
@@ -191,7 +177,7 @@ row_pcie(struct tp *p, const struct ssp_csv_row *row, struct ssp_err *e)
 
 	if ((r = too_many(row, 4, e)) != SSP_OK)
 		return r;
-	if (grow((void **)&p->pp, &p->cpp, p->npp, sizeof(*pc)) != 0)
+	if (ssp_buf_array((void **)&p->pp, &p->cpp, p->npp + 1, sizeof(*pc)) != 0)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	pc = &p->pp[p->npp++];
 	memset(pc, 0, sizeof(*pc));
@@ -215,7 +201,7 @@ row_eth(struct tp *p, const struct ssp_csv_row *row, struct ssp_err *e)
 
 	if ((r = too_many(row, 5, e)) != SSP_OK)
 		return r;
-	if (grow((void **)&p->pe, &p->cpe, p->npe, sizeof(*pe)) != 0)
+	if (ssp_buf_array((void **)&p->pe, &p->cpe, p->npe + 1, sizeof(*pe)) != 0)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	pe = &p->pe[p->npe++];
 	memset(pe, 0, sizeof(*pe));

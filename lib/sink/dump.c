@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/strfmt.h"
 #include "sink/dump.h"
 
 #define NUMBUF 32	/* longest number, MAC or address as text */
@@ -26,6 +28,7 @@ struct ssp_dump {
 	const char *const *streams;	/* stream names, or NULL */
 	size_t nstreams;
 	unsigned name_col;	/* CSV: the stream_name column, 0 = none */
+	struct ssp_buf jbuf;	/* JSON: one string */
 };
 
 static int
@@ -120,64 +123,27 @@ text_str(FILE *out, const char *s, size_t n)
 	putc('"', out);
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	size_t k, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		k = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		k = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		k = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (k > n)
-		return 0;
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((k == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (k == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return k;
-}
+/* Escape the way a person reading the dump wants: control characters and
+ * invalid bytes as visible escapes. */
+#define JSON_FLAGS (SSP_STRFMT_CTL_U | SSP_STRFMT_BAD_ESC)
 
 void
 ssp_dump_json_str(FILE *out, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, k;
+	struct ssp_buf b = SSP_BUF_INIT;
 
-	putc('"', out);
-	while (i < n) {
-		unsigned char c = p[i];
+	ssp_strfmt_json_str_flags(&b, s, n, JSON_FLAGS);
+	fwrite(b.p, 1, b.len, out);
+	ssp_buf_free(&b);
+}
 
-		if (c == '"' || c == '\\') {
-			fprintf(out, "\\%c", c);
-			i++;
-		} else if (c == '\n' || c == '\t' || c == '\r') {
-			fputs(c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r", out);
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(out, "\\u%04x", c);
-			i++;
-		} else if ((k = utf8_len(p + i, n - i)) == 0) {
-			fputs("\\ufffd", out);	/* not UTF-8: say so */
-			i++;
-		} else {
-			fwrite(p + i, 1, k, out);
-			i += k;
-		}
-	}
-	putc('"', out);
+/* The same into the dump's own buffer (no allocation per string). */
+static void
+json_str(struct ssp_dump *d, const char *s, size_t n)
+{
+	ssp_buf_reset(&d->jbuf);
+	ssp_strfmt_json_str_flags(&d->jbuf, s, n, JSON_FLAGS);
+	fwrite(d->jbuf.p, 1, d->jbuf.len, d->out);
 }
 
 static void
@@ -392,12 +358,12 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 		break;
 	case SSP_DUMP_JSON:
 		fprintf(d->out, "{\"ts\":%" PRId64 ",\"type\":", r->ts);
-		ssp_dump_json_str(d->out, t->name, strlen(t->name));
+		json_str(d, t->name, strlen(t->name));
 		for (k = 0; k < t->nf; k++) {
 			char enc = t->f[k].enc;
 
 			putc(',', d->out);
-			ssp_dump_json_str(d->out, t->f[k].name,
+			json_str(d, t->f[k].name,
 			    strlen(t->f[k].name));
 			putc(':', d->out);
 			s = value(d, enc, r->f[k], v, &n);
@@ -406,11 +372,11 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 			else if (enc == SSP_ENC_B)
 				fputs(r->f[k] ? "true" : "false", d->out);
 			else
-				ssp_dump_json_str(d->out, s, n);
+				json_str(d, s, n);
 			if (is_stream_field(d, &t->f[k])) {
 				s = stream_name(d, r->f[k]);
 				fputs(",\"stream_name\":", d->out);
-				ssp_dump_json_str(d->out, s, strlen(s));
+				json_str(d, s, strlen(s));
 			}
 		}
 		fputs("}\n", d->out);
@@ -432,5 +398,6 @@ ssp_dump_free(struct ssp_dump *d)
 	free(d->colmap);
 	free(d->cell);
 	free(d->cell_len);
+	ssp_buf_free(&d->jbuf);
 	free(d);
 }

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/map.h"
 #include "base/strfmt.h"
 #include "sink/otlp.h"
 #include "sink/pb.h"
@@ -192,12 +194,6 @@ struct litem {
 	uint32_t next;
 };
 
-/* Open-addressing map span id -> index; id 0 is never stored. */
-struct idmap {
-	uint64_t *key;
-	uint32_t *val;
-	size_t cap, n;		/* cap a power of two */
-};
 
 struct stream {
 	uint32_t head, tail;	/* spans of the current batch */
@@ -223,111 +219,38 @@ struct ssp_otlp {
 	size_t nev, capev;
 	struct litem *ln;
 	size_t nln, capln;
-	struct idmap spmap;	/* span id -> index, built on first need */
+	struct ssp_map spmap;	/* span id -> index, built on first need */
 	int spmap_live;
 	uint64_t last_id;	/* fast path: id of the last span added */
 	uint32_t last_idx;
 	/* events and links that came before their span */
 	struct eitem *pend;
 	size_t npend, cappend, npend_live, pend_max;
-	struct idmap pendmap;	/* span -> first pending record */
+	struct ssp_map pendmap;	/* span -> first pending record */
 	struct ssp_buf tmp;	/* repaired strings */
 	struct ssp_buf msg;	/* status message of the current span */
 	struct ssp_otlp_stats stats;
 	double avg;		/* bytes an encoded record takes, lately */
 };
 
-static int
-idmap_init(struct idmap *m, size_t want)
-{
-	size_t cap = 64;
-
-	while (cap < want * 2)
-		cap *= 2;
-	m->key = calloc(cap, sizeof(*m->key));
-	m->val = calloc(cap, sizeof(*m->val));
-	m->cap = cap;
-	m->n = 0;
-	return m->key != NULL && m->val != NULL ? 0 : -1;
-}
-
-static void
-idmap_free(struct idmap *m)
-{
-	free(m->key);
-	free(m->val);
-}
-
-static void
-idmap_clear(struct idmap *m)
-{
-	if (m->n != 0)
-		memset(m->key, 0, m->cap * sizeof(*m->key));
-	m->n = 0;
-}
-
-static inline size_t
-idmap_slot(const struct idmap *m, uint64_t id)
-{
-	uint64_t h = id * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> 20) & (m->cap - 1);
-}
-
+/* Span id -> index maps (ids are never 0). */
 static uint32_t
-idmap_get(const struct idmap *m, uint64_t id)
+idmap_get(const struct ssp_map *m, uint64_t id)
 {
-	size_t i;
+	const struct ssp_map_slot *s = ssp_map_find(m, id);
 
-	for (i = idmap_slot(m, id); m->key[i] != 0; i = (i + 1) & (m->cap - 1))
-		if (m->key[i] == id)
-			return m->val[i];
-	return NONE;
+	return s != NULL ? s->val : NONE;
 }
 
 static int
-idmap_put(struct idmap *m, uint64_t id, uint32_t v)
+idmap_put(struct ssp_map *m, uint64_t id, uint32_t v)
 {
-	size_t i;
+	struct ssp_map_slot *s;
+	int isnew;
 
-	if ((m->n + 1) * 2 > m->cap) {	/* grow and rehash */
-		struct idmap g;
-
-		if (idmap_init(&g, m->cap) != 0) {
-			idmap_free(&g);
-			return -1;
-		}
-		for (i = 0; i < m->cap; i++)
-			if (m->key[i] != 0)
-				(void)idmap_put(&g, m->key[i], m->val[i]);
-		idmap_free(m);
-		*m = g;
-	}
-	for (i = idmap_slot(m, id); m->key[i] != 0; i = (i + 1) & (m->cap - 1))
-		if (m->key[i] == id) {
-			m->val[i] = v;
-			return 0;
-		}
-	m->key[i] = id;
-	m->val[i] = v;
-	m->n++;
-	return 0;
-}
-
-static int
-grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 256;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	if ((np = realloc(*p, n * size)) == NULL)
+	if ((s = ssp_map_put(m, id, &isnew)) == NULL)
 		return -1;
-	*p = np;
-	*cap = n;
+	s->val = v;
 	return 0;
 }
 
@@ -544,8 +467,8 @@ ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
 	free(src);
 	src = NULL;
 	o->pend_max = o->opt.batch * 4 > 65536 ? o->opt.batch * 4 : 65536;
-	if (idmap_init(&o->spmap, o->opt.batch < 1u << 20 ? o->opt.batch :
-	    1u << 20) != 0 || idmap_init(&o->pendmap, 64) != 0)
+	if (ssp_map_init(&o->spmap, o->opt.batch < 1u << 20 ? o->opt.batch :
+	    1u << 20) != 0 || ssp_map_init(&o->pendmap, 64) != 0)
 		goto nomem;
 	o->last_idx = NONE;
 	/* first guess of a record's size (JSON, protobuf); then measured */
@@ -581,8 +504,8 @@ ssp_otlp_close(struct ssp_otlp *o)
 	free(o->ev);
 	free(o->ln);
 	free(o->pend);
-	idmap_free(&o->spmap);
-	idmap_free(&o->pendmap);
+	ssp_map_free(&o->spmap);
+	ssp_map_free(&o->pendmap);
 	ssp_buf_free(&o->tmp);
 	ssp_buf_free(&o->msg);
 	free(o);
@@ -635,7 +558,8 @@ attach_event(struct ssp_otlp *o, uint32_t si, const struct ssp_rec *r)
 {
 	struct sitem *s = &o->sp[si];
 
-	if (grow((void **)&o->ev, &o->capev, o->nev + 1, sizeof(*o->ev)) != 0)
+	if (ssp_buf_array((void **)&o->ev, &o->capev, o->nev + 1,
+	    sizeof(*o->ev)) != 0)
 		return -1;
 	o->ev[o->nev].r = *r;
 	o->ev[o->nev].next = NONE;
@@ -653,7 +577,8 @@ attach_link(struct ssp_otlp *o, uint32_t si, const struct ssp_rec *r)
 	struct sitem *s = &o->sp[si];
 	struct litem *l;
 
-	if (grow((void **)&o->ln, &o->capln, o->nln + 1, sizeof(*o->ln)) != 0)
+	if (ssp_buf_array((void **)&o->ln, &o->capln, o->nln + 1,
+	    sizeof(*o->ln)) != 0)
 		return -1;
 	l = &o->ln[o->nln];
 	l->trace_hi = r->f[SSP_LF_TRACE_HI];
@@ -701,7 +626,7 @@ add_pending(struct ssp_otlp *o, uint64_t span, const struct ssp_rec *r, int cls)
 		unmatched(o, span, cls);
 		return 0;
 	}
-	if (grow((void **)&o->pend, &o->cappend, o->npend + 1,
+	if (ssp_buf_array((void **)&o->pend, &o->cappend, o->npend + 1,
 	    sizeof(*o->pend)) != 0)
 		return -1;
 	head = idmap_get(&o->pendmap, span);
@@ -737,7 +662,7 @@ take_pending(struct ssp_otlp *o, uint64_t span, uint32_t si)
 	}
 	if (o->npend_live == 0) {
 		o->npend = 0;
-		idmap_clear(&o->pendmap);
+		ssp_map_clear(&o->pendmap);
 	}
 	return 0;
 }
@@ -753,7 +678,7 @@ find_span(struct ssp_otlp *o, uint64_t span)
 		for (i = 0; i < o->nsp; i++)
 			if (idmap_put(&o->spmap, o->sp[i].r.f[SSP_SF_SPAN],
 			    (uint32_t)i) != 0) {
-				idmap_clear(&o->spmap);
+				ssp_map_clear(&o->spmap);
 				return NONE - 1;
 			}
 		o->spmap_live = 1;
@@ -779,7 +704,8 @@ add_span(struct ssp_otlp *o, const struct ssp_rec *r)
 		o->stats.spans_bad_stream++;
 		return 0;
 	}
-	if (grow((void **)&o->sp, &o->capsp, o->nsp + 1, sizeof(*o->sp)) != 0)
+	if (ssp_buf_array((void **)&o->sp, &o->capsp, o->nsp + 1,
+	    sizeof(*o->sp)) != 0)
 		return -1;
 	si = (uint32_t)o->nsp++;
 	s = &o->sp[si];
@@ -852,7 +778,7 @@ batch_reset(struct ssp_otlp *o)
 	for (i = 0; i < o->nst; i++)
 		o->st[i].head = o->st[i].tail = NONE;
 	o->nsp = o->nev = o->nln = 0;
-	idmap_clear(&o->spmap);
+	ssp_map_clear(&o->spmap);
 	o->spmap_live = 0;
 	o->last_id = 0;
 	o->last_idx = NONE;
@@ -888,7 +814,7 @@ ssp_otlp_finish(struct ssp_otlp *o)
 			unmatched(o, span, info(o, &o->pend[j].r)->cls);
 	}
 	o->npend = o->npend_live = 0;
-	idmap_clear(&o->pendmap);
+	ssp_map_clear(&o->pendmap);
 }
 
 /* --- gathering attributes ---------------------------------------------------- */

@@ -26,13 +26,7 @@ enum ssp_pb_wire {
 static inline size_t
 ssp_pb_varint_size(uint64_t v)
 {
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	return ssp_varint_len(v);
 }
 
 /* Size of a whole length-delimited field with an n-byte payload. */

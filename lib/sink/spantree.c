@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "sink/dump.h"
 #include "sink/spantree.h"
 #include "stream/span.h"
@@ -72,30 +73,13 @@ ssp_spantree_new(const struct ssp_rec_rd *rr, const char *const *streams,
 	return t;
 }
 
-static int
-grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	for (c = *cap ? *cap : 64; c < need; c *= 2)
-		;
-	if ((np = realloc(*p, c * size)) == NULL)
-		return -1;
-	*p = np;
-	*cap = c;
-	return 0;
-}
-
 /* Append text to the arena; returns its offset or (size_t)-1. */
 static size_t
 save(struct ssp_spantree *t, const char *s)
 {
 	size_t n = strlen(s) + 1, off = t->alen;
 
-	if (grow((void **)&t->arena, &t->acap, t->alen + n, 1) != 0)
+	if (ssp_buf_array((void **)&t->arena, &t->acap, t->alen + n, 1) != 0)
 		return (size_t)-1;
 	memcpy(t->arena + off, s, n);
 	t->alen += n;
@@ -187,7 +171,8 @@ ssp_spantree_add(struct ssp_spantree *t, const struct ssp_rec *r,
 	if (r->type < SSP_SK_NKINDS) {
 		struct tspan *s;
 
-		if (grow((void **)&t->s, &t->cap, t->n + 1, sizeof(*t->s)) != 0)
+		if (ssp_buf_array((void **)&t->s, &t->cap, t->n + 1,
+		    sizeof(*t->s)) != 0)
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		s = &t->s[t->n];
 		memset(s, 0, sizeof(*s));
@@ -209,7 +194,8 @@ ssp_spantree_add(struct ssp_spantree *t, const struct ssp_rec *r,
 		struct tlink *l;
 		const char *k = ssp_rec_rd_str(t->rr, r->f[SSP_LF_KIND], NULL);
 
-		if (grow((void **)&t->l, &t->capl, t->nl + 1, sizeof(*t->l)) != 0)
+		if (ssp_buf_array((void **)&t->l, &t->capl, t->nl + 1,
+		    sizeof(*t->l)) != 0)
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		l = &t->l[t->nl];
 		l->span = r->f[SSP_LF_SPAN];

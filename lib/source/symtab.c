@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/map.h"
 #include "base/num.h"
 #include "base/path.h"
 #include "base/scan.h"
@@ -30,8 +31,7 @@ struct ssp_symtab {
 	/* lookup */
 	uint64_t *bitmap;
 	unsigned bbits;
-	struct ssp_sym *slot;	/* open addressing: the preferred symbol per address */
-	uint64_t nslot;
+	struct ssp_map map;	/* address -> index of its preferred symbol */
 	int finished;
 };
 
@@ -69,7 +69,7 @@ ssp_symtab_free(struct ssp_symtab *st)
 	free(st->info);
 	free(st->tables);
 	free(st->bitmap);
-	free(st->slot);
+	ssp_map_free(&st->map);
 	free(st);
 }
 
@@ -359,23 +359,18 @@ ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e)
 {
 	size_t i;
 	unsigned bits = BITMAP_MIN;
-	uint64_t ns = 1024;
 
 	free(st->bitmap);
-	free(st->slot);
+	ssp_map_free(&st->map);
 	st->bitmap = NULL;
-	st->slot = NULL;
 	if (st->n > 1)	/* sym is NULL while empty */
 		qsort(st->sym, st->n, sizeof(*st->sym), cmp_sym);
 	while (bits < BITMAP_MAX && ((uint64_t)1 << bits) < (uint64_t)st->n * 32)
 		bits++;
-	while (ns < (uint64_t)st->n * 2)
-		ns *= 2;
 	st->bbits = bits;
-	st->nslot = ns;
 	st->bitmap = calloc(((size_t)1 << bits) / 64, sizeof(uint64_t));
-	st->slot = calloc(ns, sizeof(*st->slot));
-	if (st->bitmap == NULL || st->slot == NULL)
+	if (st->bitmap == NULL ||
+	    ssp_map_init(&st->map, st->n < 512 ? 512 : st->n) != 0)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	for (i = 0; i < st->n; i++) {
 		uint64_t h, k;
@@ -385,10 +380,8 @@ ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e)
 		h = mix(st->sym[i].s.addr);
 		k = h >> (64 - bits);
 		st->bitmap[k >> 6] |= (uint64_t)1 << (k & 63);
-		for (k = (h >> 20) & (ns - 1); st->slot[k].used; k = (k + 1) & (ns - 1))
-			;
-		st->slot[k] = st->sym[i].s;
-		st->slot[k].used = 1;
+		if (ssp_map_add(&st->map, st->sym[i].s.addr, (uint32_t)i) == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
 	st->finished = 1;
 	return SSP_OK;
@@ -397,19 +390,16 @@ ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e)
 const struct ssp_sym *
 ssp_symtab_at(const struct ssp_symtab *st, uint64_t pc)
 {
-	uint64_t h = mix(pc), k;
-	const struct ssp_sym *s;
+	uint64_t k;
+	const struct ssp_map_slot *s;
 
 	if (st == NULL || !st->finished)
 		return NULL;
-	k = h >> (64 - st->bbits);
+	k = mix(pc) >> (64 - st->bbits);
 	if (!(st->bitmap[k >> 6] & (uint64_t)1 << (k & 63)))
 		return NULL;
-	for (k = (h >> 20) & (st->nslot - 1); (s = &st->slot[k])->used;
-	    k = (k + 1) & (st->nslot - 1))
-		if (s->addr == pc)
-			return s;
-	return NULL;
+	s = ssp_map_find(&st->map, pc);
+	return s != NULL ? &st->sym[s->val].s : NULL;
 }
 
 void
@@ -458,7 +448,7 @@ size_t
 ssp_symtab_bytes(const struct ssp_symtab *st)
 {
 	return st->n * sizeof(*st->sym) + (st->finished ?
-	    ((size_t)1 << st->bbits) / 8 + st->nslot * sizeof(*st->slot) : 0);
+	    ((size_t)1 << st->bbits) / 8 + st->map.cap * sizeof(*st->map.t) : 0);
 }
 
 int

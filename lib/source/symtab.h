@@ -26,7 +26,7 @@ struct ssp_sym {		/* 16 bytes: one cache line holds four */
 	uint32_t name;		/* atom */
 	uint16_t table;		/* index in load order */
 	uint8_t rank;		/* preference among symbols at one address */
-	uint8_t used;		/* hash slot in use */
+	uint8_t pad;
 };
 
 /* Formats ssp_symtab_load recognises. */

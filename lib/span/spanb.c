@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/map.h"
 #include "span/spanb.h"
 
 #define NC SSP_SF_NCOMMON
@@ -133,8 +134,13 @@ pool_fini(struct pool *p)
 	free(p->chunk);
 }
 
-/* --- hash map: (k1, k2, k3) -> pointer, linear probing --------------- */
+/* --- maps: (k1, k2, k3) -> pointer --------------------------------- */
 
+/*
+ * Entries sit in an array (a deleted one is reused first), found through
+ * base/map by a hash of the key.  Sweeps walk the array, not the hash
+ * slots, so no order they take depends on the hash.
+ */
 struct hent {
 	uint64_t k1, k2;
 	uint32_t k3, used;
@@ -142,31 +148,40 @@ struct hent {
 };
 
 struct hmap {
-	struct hent *t;
+	struct ssp_map idx;	/* key hash -> index into t */
+	struct hent *t;		/* cap entries; unused ones have used == 0 */
 	size_t cap, n;
-	unsigned shift;		/* 64 - log2(cap) */
+	uint32_t freel;		/* first unused entry (chained by k1), or cap */
 };
 
-/* Fibonacci hashing: the top bits of a multiplicative hash. */
-static inline size_t
-hslot(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
+static inline uint64_t
+hkey(uint64_t k1, uint64_t k2, uint32_t k3)
 {
-	uint64_t h = k1 ^ (k2 << 21 | k2 >> 43) ^ ((uint64_t)k3 << 47);
+	return k1 ^ (k2 << 21 | k2 >> 43) ^ ((uint64_t)k3 << 47);
+}
 
-	return (size_t)((h * 0x9e3779b97f4a7c15ULL) >> m->shift);
+/* The index slot of a key's entry, or NULL. */
+static inline struct ssp_map_slot *
+hm_slot(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
+{
+	struct ssp_map_slot *sl;
+
+	for (sl = ssp_map_find(&m->idx, hkey(k1, k2, k3)); sl != NULL;
+	    sl = ssp_map_next(&m->idx, sl)) {
+		const struct hent *h = &m->t[sl->val];
+
+		if (h->k1 == k1 && h->k2 == k2 && h->k3 == k3)
+			return sl;
+	}
+	return NULL;
 }
 
 static inline struct hent *
 hm_find(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
 {
-	size_t i;
+	const struct ssp_map_slot *sl = hm_slot(m, k1, k2, k3);
 
-	if (m->n == 0)
-		return NULL;
-	for (i = hslot(m, k1, k2, k3); m->t[i].used; i = (i + 1) & (m->cap - 1))
-		if (m->t[i].k1 == k1 && m->t[i].k2 == k2 && m->t[i].k3 == k3)
-			return &m->t[i];
-	return NULL;
+	return sl != NULL ? &m->t[sl->val] : NULL;
 }
 
 static inline void *
@@ -180,93 +195,88 @@ hm_get(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
 static int __attribute__((noinline))
 hm_grow(struct hmap *m)
 {
-	struct hmap nm;
-	size_t i, j;
+	size_t cap = m->cap ? m->cap * 2 : 64, i;
+	struct hent *t;
 
-	nm.cap = m->cap ? m->cap * 2 : 64;
-	nm.shift = m->cap ? m->shift - 1 : 64 - 6;
-	nm.n = m->n;
-	if ((nm.t = calloc(nm.cap, sizeof(*nm.t))) == NULL)
+	if (cap > UINT32_MAX || (t = realloc(m->t, cap * sizeof(*t))) == NULL)
 		return -1;
-	for (i = 0; i < m->cap; i++) {
-		const struct hent *h = &m->t[i];
-
-		if (!h->used)
-			continue;
-		for (j = hslot(&nm, h->k1, h->k2, h->k3); nm.t[j].used;
-		    j = (j + 1) & (nm.cap - 1))
-			;
-		nm.t[j] = *h;
-	}
-	free(m->t);
-	*m = nm;
+	memset(t + m->cap, 0, (cap - m->cap) * sizeof(*t));
+	for (i = m->cap; i < cap; i++)
+		t[i].k1 = i + 1;
+	m->freel = (uint32_t)m->cap;
+	m->t = t;
+	m->cap = cap;
 	return 0;
 }
 
-/* Insert or replace; *old gets the replaced value (or NULL).  One probe:
- * the key's chain ends at its entry or at the free slot it goes to. */
+/* Insert or replace; *old gets the replaced value (or NULL). */
 static int
 hm_put(struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3, void *v,
     void **old)
 {
-	struct hent *h;
-	size_t i;
+	struct hent *h = hm_find(m, k1, k2, k3);
+	uint32_t i;
 
 	*old = NULL;
-	h = NULL;
-	if (m->cap != 0)
-		for (i = hslot(m, k1, k2, k3); (h = &m->t[i])->used;
-		    i = (i + 1) & (m->cap - 1))
-			if (h->k1 == k1 && h->k2 == k2 && h->k3 == k3) {
-				*old = h->v;
-				h->v = v;
-				return 0;
-			}
-	if ((m->n + 1) * 2 > m->cap) {
-		if (hm_grow(m) != 0)
-			return -1;
-		for (i = hslot(m, k1, k2, k3); (h = &m->t[i])->used;
-		    i = (i + 1) & (m->cap - 1))
-			;
+	if (h != NULL) {
+		*old = h->v;
+		h->v = v;
+		return 0;
 	}
+	if (m->n == m->cap && hm_grow(m) != 0)
+		return -1;
+	i = m->freel;
+	if (ssp_map_add(&m->idx, hkey(k1, k2, k3), i) == NULL)
+		return -1;
+	h = &m->t[i];
+	m->freel = (uint32_t)h->k1;
 	*h = (struct hent){ k1, k2, k3, 1, v };
 	m->n++;
 	return 0;
 }
 
 static void
+hm_del_slot(struct hmap *m, struct ssp_map_slot *sl)
+{
+	uint32_t i = sl->val;
+
+	ssp_map_del(&m->idx, sl);
+	m->t[i] = (struct hent){ .k1 = m->freel };
+	m->freel = i;
+	m->n--;
+}
+
+/* Remove entry i (the array does not move: a sweep goes on at i + 1). */
+static void
 hm_del_at(struct hmap *m, size_t i)
 {
-	size_t j = i, mask = m->cap - 1;
+	const struct hent *h = &m->t[i];
+	struct ssp_map_slot *sl;
 
-	for (;;) {		/* backward shift keeps probe chains intact */
-		size_t k;
-
-		j = (j + 1) & mask;
-		if (!m->t[j].used)
-			break;
-		k = hslot(m, m->t[j].k1, m->t[j].k2, m->t[j].k3);
-		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
-			m->t[i] = m->t[j];
-			i = j;
-		}
-	}
-	m->t[i].used = 0;
-	m->t[i].v = NULL;
-	m->n--;
+	for (sl = ssp_map_find(&m->idx, hkey(h->k1, h->k2, h->k3));
+	    sl->val != i; sl = ssp_map_next(&m->idx, sl))
+		;
+	hm_del_slot(m, sl);
 }
 
 static void *
 hm_del(struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
 {
-	struct hent *h = hm_find(m, k1, k2, k3);
+	struct ssp_map_slot *sl = hm_slot(m, k1, k2, k3);
 	void *v;
 
-	if (h == NULL)
+	if (sl == NULL)
 		return NULL;
-	v = h->v;
-	hm_del_at(m, (size_t)(h - m->t));
+	v = m->t[sl->val].v;
+	hm_del_slot(m, sl);
 	return v;
+}
+
+static void
+hm_free(struct hmap *m)
+{
+	ssp_map_free(&m->idx);
+	free(m->t);
 }
 
 /* --- context queues ---------------------------------------------------- */
@@ -2131,9 +2141,8 @@ drain_map(struct ssp_spanb *b, struct hmap *m, unsigned kind)
 			if (kind < SSP_CTX_N)
 				b->st.ctx_unused[kind]++;
 			unref(b, m->t[i].v);
-			m->t[i].used = 0;
+			hm_del_at(m, i);
 		}
-	m->n = 0;
 }
 
 int
@@ -2282,13 +2291,13 @@ ssp_spanb_free(struct ssp_spanb *b)
 	free(b->s);
 	free(b->pl);
 	free(b->el);
-	free(b->mmio_open.t);
-	free(b->hdma_open.t);
-	free(b->ndma_open.t);
-	free(b->dma_ctx.t);
-	free(b->net_open.t);
-	free(b->chain.t);
-	free(b->elmap.t);
+	hm_free(&b->mmio_open);
+	hm_free(&b->hdma_open);
+	hm_free(&b->ndma_open);
+	hm_free(&b->dma_ctx);
+	hm_free(&b->net_open);
+	hm_free(&b->chain);
+	hm_free(&b->elmap);
 	pool_fini(&b->spool);
 	pool_fini(&b->evsmall);
 	pool_fini(&b->evlarge);

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "base/map.h"
 #include "base/varint.h"
 #include "stream/rec.h"
 
@@ -56,41 +58,16 @@ ssp_rec_type_field(const struct ssp_rec_type *t, const char *name)
 	return -1;
 }
 
-/* --- growable byte buffer ---------------------------------------------- */
-
-struct buf {
-	uint8_t *p;
-	size_t len, cap;
-};
-
-static int
-buf_reserve(struct buf *b, size_t more)
-{
-	size_t cap;
-	uint8_t *np;
-
-	if (b->len + more <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 1024;
-	while (cap < b->len + more)
-		cap *= 2;
-	if ((np = realloc(b->p, cap)) == NULL)
-		return -1;
-	b->p = np;
-	b->cap = cap;
-	return 0;
-}
-
 static void
-put_varint(struct buf *b, uint64_t v)	/* caller reserved room */
+put_varint(struct ssp_buf *b, uint64_t v)	/* caller reserved room */
 {
 	b->len += ssp_varint_put(b->p + b->len, v);
 }
 
 static int
-put_str(struct buf *b, const char *s, size_t n)
+put_str(struct ssp_buf *b, const char *s, size_t n)
 {
-	if (buf_reserve(b, SSP_VARINT_MAX + n) != 0)
+	if (ssp_buf_reserve(b, SSP_VARINT_MAX + n) != 0)
 		return -1;
 	put_varint(b, n);
 	memcpy(b->p + b->len, s, n);
@@ -100,25 +77,12 @@ put_str(struct buf *b, const char *s, size_t n)
 
 /* --- string interning (writer side) ------------------------------------ */
 
-static uint64_t
-hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	while (n--) {
-		h ^= (uint8_t)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 struct strtab {
-	struct buf arena;	/* the strings, back to back */
+	struct ssp_buf arena;	/* the strings, back to back */
 	size_t *off;		/* by id - 1 */
 	uint32_t *len;
 	uint64_t n, cap;
-	uint32_t *slot;		/* hash slots hold id, 0 = empty */
-	uint64_t nslot;
+	struct ssp_map map;	/* string hash -> id, when indexed */
 };
 
 static void
@@ -127,7 +91,7 @@ strtab_free(struct strtab *t)
 	free(t->arena.p);
 	free(t->off);
 	free(t->len);
-	free(t->slot);
+	ssp_map_free(&t->map);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -148,7 +112,10 @@ strtab_add(struct strtab *t, const char *s, size_t n, int index)
 		t->len = nl;
 		t->cap = cap;
 	}
-	if (buf_reserve(&t->arena, n + 1) != 0)
+	if (ssp_buf_reserve(&t->arena, n + 1) != 0)
+		return 0;
+	if (index && ssp_map_add(&t->map, ssp_map_hash(s, n),
+	    (uint32_t)t->n + 1) == NULL)
 		return 0;
 	t->off[t->n] = t->arena.len;
 	t->len[t->n] = (uint32_t)n;
@@ -156,45 +123,17 @@ strtab_add(struct strtab *t, const char *s, size_t n, int index)
 	t->arena.p[t->arena.len + n] = '\0';
 	t->arena.len += n + 1;
 	t->n++;
-	if (index) {
-		if ((t->n + 1) * 2 > t->nslot) {	/* grow to keep load < 1/2 */
-			uint64_t ns = t->nslot ? t->nslot * 2 : 1024, i, id;
-			uint32_t *sl = calloc(ns, sizeof(*sl));
-
-			if (sl == NULL)
-				return 0;
-			for (id = 1; id < t->n; id++) {
-				i = hash_bytes((char *)t->arena.p + t->off[id - 1],
-				    t->len[id - 1]) & (ns - 1);
-				while (sl[i] != 0)
-					i = (i + 1) & (ns - 1);
-				sl[i] = (uint32_t)id;
-			}
-			free(t->slot);
-			t->slot = sl;
-			t->nslot = ns;
-		}
-		{
-			uint64_t i = hash_bytes(s, n) & (t->nslot - 1);
-
-			while (t->slot[i] != 0)
-				i = (i + 1) & (t->nslot - 1);
-			t->slot[i] = (uint32_t)t->n;
-		}
-	}
 	return t->n;
 }
 
 static uint64_t
 strtab_find(const struct strtab *t, const char *s, size_t n)
 {
-	uint64_t i;
+	const struct ssp_map_slot *sl;
 
-	if (t->nslot == 0)
-		return 0;
-	for (i = hash_bytes(s, n) & (t->nslot - 1); t->slot[i] != 0;
-	    i = (i + 1) & (t->nslot - 1)) {
-		uint32_t id = t->slot[i];
+	for (sl = ssp_map_find(&t->map, ssp_map_hash(s, n)); sl != NULL;
+	    sl = ssp_map_next(&t->map, sl)) {
+		uint32_t id = sl->val;
 
 		if (t->len[id - 1] == n &&
 		    memcmp(t->arena.p + t->off[id - 1], s, n) == 0)
@@ -206,13 +145,13 @@ strtab_find(const struct strtab *t, const char *s, size_t n)
 /* --- header encoding --------------------------------------------------- */
 
 static int
-encode_header(struct buf *b, unsigned minor, const struct ssp_schema *s,
+encode_header(struct ssp_buf *b, unsigned minor, const struct ssp_schema *s,
     const struct ssp_meta *meta, size_t nmeta)
 {
 	size_t i;
 	unsigned t, k;
 
-	if (buf_reserve(b, 2 + SSP_VARINT_MAX) != 0)
+	if (ssp_buf_reserve(b, 2 + SSP_VARINT_MAX) != 0)
 		return -1;
 	b->p[b->len++] = SSP_REC_MAJOR;
 	b->p[b->len++] = (uint8_t)minor;
@@ -221,19 +160,19 @@ encode_header(struct buf *b, unsigned minor, const struct ssp_schema *s,
 		if (put_str(b, meta[i].key, strlen(meta[i].key)) != 0 ||
 		    put_str(b, meta[i].value, strlen(meta[i].value)) != 0)
 			return -1;
-	if (buf_reserve(b, SSP_VARINT_MAX) != 0)
+	if (ssp_buf_reserve(b, SSP_VARINT_MAX) != 0)
 		return -1;
 	put_varint(b, s->ntypes);
 	for (t = 0; t < s->ntypes; t++) {
 		const struct ssp_rec_type *rt = &s->types[t];
 
 		if (put_str(b, rt->name, strlen(rt->name)) != 0 ||
-		    buf_reserve(b, 1) != 0)
+		    ssp_buf_reserve(b, 1) != 0)
 			return -1;
 		b->p[b->len++] = (uint8_t)rt->nf;
 		for (k = 0; k < rt->nf; k++) {
 			if (put_str(b, rt->f[k].name, strlen(rt->f[k].name)) != 0 ||
-			    buf_reserve(b, 1) != 0)
+			    ssp_buf_reserve(b, 1) != 0)
 				return -1;
 			b->p[b->len++] = (uint8_t)rt->f[k].enc;
 		}
@@ -254,7 +193,7 @@ struct ssp_rec_wr {
 	const struct ssp_schema *schema;
 	struct wtype *wt;
 	uint32_t ntypes;
-	struct buf blk;		/* the data block: BLK_ROOM bytes, after */
+	struct ssp_buf blk;		/* the data block: BLK_ROOM bytes, after */
 	uint8_t *blkmem;	/* room for its header (one write per block) */
 	int64_t last_ts;	/* delta base within the block */
 	struct strtab strs;
@@ -305,7 +244,7 @@ ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *
     size_t nmeta, struct ssp_err *e)
 {
 	struct ssp_rec_wr *w;
-	struct buf h = { 0 };
+	struct ssp_buf h = SSP_BUF_INIT;
 	int r;
 
 	unsigned t, k;
@@ -378,106 +317,6 @@ ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len, struct ssp_err *
 }
 
 /*
- * ssp_varint_put for the record hot path: values below 2^56 are spread
- * into 7-bit groups and stored with one 8-byte write.  The caller keeps
- * 8 bytes of room past the varint (REC_MAXBYTES has the slack).
- */
-static inline size_t
-varint_put_fast(uint8_t *p, uint64_t v)
-{
-	if (v < 0x80) {
-		*p = (uint8_t)v;
-		return 1;
-	}
-	if (v < 0x4000) {
-		p[0] = (uint8_t)(v | 0x80);
-		p[1] = (uint8_t)(v >> 7);
-		return 2;
-	}
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (v < (1ULL << 56)) {
-		/* varint length and continuation bits by bit length */
-		static const struct { uint8_t n; uint64_t cont; } len[57] = {
-#define L1 { 1, 0 }
-#define L2 { 2, 0x80ULL }
-#define L3 { 3, 0x8080ULL }
-#define L4 { 4, 0x808080ULL }
-#define L5 { 5, 0x80808080ULL }
-#define L6 { 6, 0x8080808080ULL }
-#define L7 { 7, 0x808080808080ULL }
-#define L8 { 8, 0x80808080808080ULL }
-			L1, L1, L1, L1, L1, L1, L1, L1,
-			L2, L2, L2, L2, L2, L2, L2,
-			L3, L3, L3, L3, L3, L3, L3,
-			L4, L4, L4, L4, L4, L4, L4,
-			L5, L5, L5, L5, L5, L5, L5,
-			L6, L6, L6, L6, L6, L6, L6,
-			L7, L7, L7, L7, L7, L7, L7,
-			L8, L8, L8, L8, L8, L8, L8,
-#undef L1
-#undef L2
-#undef L3
-#undef L4
-#undef L5
-#undef L6
-#undef L7
-#undef L8
-		};
-		unsigned bits = 64 - (unsigned)__builtin_clzll(v);
-		uint64_t x = v;
-
-		x = ((x & 0x00fffffff0000000ULL) << 4) | (x & 0x000000000fffffffULL);
-		x = ((x & 0x0fffc0000fffc000ULL) << 2) | (x & 0x00003fff00003fffULL);
-		x = ((x & 0x3f803f803f803f80ULL) << 1) | (x & 0x007f007f007f007fULL);
-		x |= len[bits].cont;
-		memcpy(p, &x, 8);
-		return len[bits].n;
-	} else {	/* 9 or 10 bytes: 56 bits at once, then the rest */
-		uint64_t x = v & ((1ULL << 56) - 1), hi = v >> 56;
-
-		x = ((x & 0x00fffffff0000000ULL) << 4) | (x & 0x000000000fffffffULL);
-		x = ((x & 0x0fffc0000fffc000ULL) << 2) | (x & 0x00003fff00003fffULL);
-		x = ((x & 0x3f803f803f803f80ULL) << 1) | (x & 0x007f007f007f007fULL);
-		x |= 0x8080808080808080ULL;
-		memcpy(p, &x, 8);
-		if (hi < 0x80) {
-			p[8] = (uint8_t)hi;
-			return 9;
-		}
-		p[8] = (uint8_t)(hi | 0x80);
-		p[9] = 1;
-		return 10;
-	}
-#else
-	return ssp_varint_put(p, v);
-#endif
-}
-
-/* Encode a varint; room for SSP_VARINT_MAX + 8 bytes is there. */
-static inline uint8_t *
-put_v(uint8_t *p, uint64_t v)
-{
-	/* Branches on the length, which the CPU predicts well: the next
-	 * position then need not wait for the value. */
-	if (v < 0x80) {
-		*p = (uint8_t)v;
-		return p + 1;
-	}
-	if (v < 0x4000) {
-		p[0] = (uint8_t)(v | 0x80);
-		p[1] = (uint8_t)(v >> 7);
-		return p + 2;
-	}
-	if (v < 1u << 21) {	/* three: span ids, durations */
-		p[0] = (uint8_t)(v | 0x80);
-		p[1] = (uint8_t)(v >> 7 | 0x80);
-		p[2] = (uint8_t)(v >> 14);
-		return p + 3;
-	}
-	return p + varint_put_fast(p, v);
-}
-
-/*
  * Append one record to the block, which has room for REC_MAXBYTES.  map
  * translates string ids (ssp_rec_wr_copy) or is NULL.
  */
@@ -491,8 +330,9 @@ rw_encode(struct ssp_rec_wr *w, uint32_t type, int64_t ts, const uint64_t *f,
 	uint8_t *p = w->blk.p + w->blk.len;
 	unsigned i;
 
-	p = put_v(p, (uint64_t)type + 1);
-	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)ts - (uint64_t)w->last_ts)));
+	p = ssp_varint_put_fast(p, (uint64_t)type + 1);
+	p = ssp_varint_put_fast(p,
+	    ssp_zigzag((int64_t)((uint64_t)ts - (uint64_t)w->last_ts)));
 	for (i = 0; i < nf; i++, sm >>= 1, st >>= 1) {
 		uint64_t v = f[i];
 
@@ -500,7 +340,7 @@ rw_encode(struct ssp_rec_wr *w, uint32_t type, int64_t ts, const uint64_t *f,
 			v = ssp_zigzag((int64_t)v);
 		else if (st & 1)
 			v = map[v];
-		p = put_v(p, v);
+		p = ssp_varint_put_fast(p, v);
 	}
 	w->blk.len = (size_t)(p - w->blk.p);
 	w->last_ts = ts;
@@ -593,7 +433,7 @@ struct ssp_rec_rd {
 	struct ftype *ftypes;
 	struct ssp_meta *meta;
 	size_t nmeta;
-	struct buf names;	/* arena for schema/meta strings */
+	struct ssp_buf names;	/* arena for schema/meta strings */
 	char *stream_name;	/* "stream" meta of the first segment */
 	/* current block */
 	const uint8_t *blk, *p, *end;
@@ -643,12 +483,10 @@ rr_free_header(struct ssp_rec_rd *rr)
 	free(rr->ftypes_desc);
 	free(rr->ftypes);
 	free(rr->meta);
-	free(rr->names.p);
+	ssp_buf_free(&rr->names);
 	rr->ftypes_desc = NULL;
 	rr->ftypes = NULL;
 	rr->meta = NULL;
-	rr->names.p = NULL;
-	rr->names.len = rr->names.cap = 0;
 	rr->nmeta = 0;
 	rr->fschema.ntypes = 0;
 }
@@ -670,7 +508,7 @@ rr_header(struct ssp_rec_rd *rr, const struct ssp_block *b, struct ssp_err *e)
 #define HFAIL(...) do { snprintf(msg, sizeof(msg), __VA_ARGS__); \
 	free(fix); return rr_fail(rr, e, SSP_ERR_FORMAT, b->offset, msg); } while (0)
 #define ADDSTR(dst) do { \
-	if (buf_reserve(&rr->names, n + 1) != 0) HFAIL("out of memory"); \
+	if (ssp_buf_reserve(&rr->names, n + 1) != 0) HFAIL("out of memory"); \
 	memcpy(rr->names.p + rr->names.len, s, n); \
 	rr->names.p[rr->names.len + n] = '\0'; \
 	fix[nfix++] = rr->names.len; (dst) = NULL; \
@@ -916,89 +754,6 @@ ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
 	return SSP_OK;
 }
 
-static inline uint64_t
-load_le64(const uint8_t *p)
-{
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
-/*
- * Decode one varint with no bounds check: the caller knows at least
- * SSP_VARINT_MAX bytes are readable.  A varint longer than 64 bits sets
- * *bad; the caller then decodes the record again with the checked
- * decoder, which reports it.
- */
-__attribute__((always_inline)) static inline const uint8_t *
-varint_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
-{
-	uint64_t b = p[0], b1 = p[1], r;
-	unsigned s;
-
-	/* Branches on the length, which the CPU predicts well: the next
-	 * field's position then need not wait for this one's bytes. */
-	if (b < 0x80) {
-		*v = b;
-		return p + 1;
-	}
-	if (b1 < 0x80) {
-		*v = (b & 0x7f) | b1 << 7;
-		return p + 2;
-	}
-	r = (b & 0x7f) | (b1 & 0x7f) << 7;	/* three bytes or more */
-	p += 2;
-	for (s = 14; s < 63; s += 7) {
-		b = *p++;
-		r |= (b & 0x7f) << s;
-		if (b < 0x80) {
-			*v = r;
-			return p;
-		}
-	}
-	b = *p++;	/* the tenth byte holds bit 63 */
-	*bad |= b > 1;
-	*v = r | b << 63;
-	return p;
-}
-
-/*
- * The nf fields of a wide record (network events have 18) from p, as
- * varint_fast would.  Most of their fields take one byte: the leading
- * one-byte varints of a word are taken together, up to 7.  (Narrower
- * records have fewer such runs: the plain loop is faster for them.)
- */
-#define WIDE 8
-
-__attribute__((always_inline)) static inline const uint8_t *
-wide_fields(const uint8_t *p, uint64_t *f, unsigned nf, unsigned *bad)
-{
-	unsigned i = 0, k;
-	uint64_t x;
-
-	while (i < nf) {
-		x = load_le64(p);
-		k = (unsigned)__builtin_ctzll((x & 0x8080808080808080ULL) |
-		    1ULL << 63) >> 3;	/* bytes before the first high bit */
-		if (k == 0) {
-			p = varint_fast(p, &f[i++], bad);
-			continue;
-		}
-		if (k > nf - i)
-			k = nf - i;
-		p += k;
-		do {
-			f[i++] = x & 0xff;
-			x >>= 8;
-		} while (--k > 0);
-	}
-	return p;
-}
-
 static int
 rr_strdef(struct ssp_rec_rd *rr, const uint8_t *p, struct ssp_err *e)
 {
@@ -1114,6 +869,11 @@ bad:
 	    "the end of its block)");
 }
 
+/* Records with this many fields or more (network events have 18) take
+ * their fields with ssp_varint_get_run; narrower ones have fewer runs of
+ * one-byte fields, and the plain loop is faster for them. */
+#define WIDE 8
+
 /*
  * The hot path of every reader: one record well inside its block (at
  * least REC_MAXBYTES + 8 bytes before its end), decoded without per-byte
@@ -1136,18 +896,18 @@ rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
 	if (__builtin_expect(*p < 0x80, 1))	/* tags fit one byte */
 		tag = *p++;
 	else
-		p = varint_fast(p, &tag, &bad);
+		p = ssp_varint_get_fast(p, &tag, &bad);
 	if (__builtin_expect(tag - 1 >= ntypes, 0))
 		return 0;
 	ft = &ftypes[tag - 1];
-	p = varint_fast(p, &v, &bad);
+	p = ssp_varint_get_fast(p, &v, &bad);
 	sp->beg = (uint32_t)(p - blk);
 	nf = ft->nf;
 	if (nf < WIDE) {
 		for (i = 0; i < nf; i++)
-			p = varint_fast(p, &r->f[i], &bad);
+			p = ssp_varint_get_fast(p, &r->f[i], &bad);
 	} else {
-		p = wide_fields(p, r->f, nf, &bad);
+		p = ssp_varint_get_run(p, r->f, nf, &bad);
 	}
 	for (m = ft->signed_mask; m != 0; m &= m - 1) {
 		i = (unsigned)__builtin_ctz(m);
@@ -1492,8 +1252,9 @@ ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_
 	sm = t->signed_mask;
 	st = t->str_mask;
 	p = w->blk.p + w->blk.len;
-	p = put_v(p, (uint64_t)r->type + 1);
-	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
+	p = ssp_varint_put_fast(p, (uint64_t)r->type + 1);
+	p = ssp_varint_put_fast(p,
+	    ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
 	for (i = 0; i < nf; i++) {
 		v = r->f[i];
 		if (st & (1u << i)) {
@@ -1504,7 +1265,7 @@ ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_
 		} else if (sm & (1u << i)) {
 			v = ssp_zigzag((int64_t)v);
 		}
-		p = put_v(p, v);
+		p = ssp_varint_put_fast(p, v);
 	}
 	w->blk.len = (size_t)(p - w->blk.p);
 	w->last_ts = r->ts;
@@ -1524,8 +1285,9 @@ rw_raw_encode(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
 	uint32_t beg = rr->span[i].beg, len = rr->span[i].end - beg;
 	const uint8_t *src = rr->blk + beg;
 
-	p = put_v(p, (uint64_t)r->type + 1);
-	p = put_v(p, ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
+	p = ssp_varint_put_fast(p, (uint64_t)r->type + 1);
+	p = ssp_varint_put_fast(p,
+	    ssp_zigzag((int64_t)((uint64_t)r->ts - (uint64_t)w->last_ts)));
 	/* the block keeps room for a record; read past the fields only
 	 * inside the input block */
 	if (len <= 16 && src + 16 <= rr->end)
@@ -1644,9 +1406,10 @@ ssp_rec_wr_copy_raw_batch(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr,
 				    rawt[x->ftag - 1] != x->type ||
 				    sp->smax > ident || p >= full, 0))
 					break;
-				p = put_v(p, (uint64_t)x->type + 1);
-				p = put_v(p, ssp_zigzag((int64_t)((uint64_t)x->ts -
-				    (uint64_t)last)));
+				p = ssp_varint_put_fast(p,
+				    (uint64_t)x->type + 1);
+				p = ssp_varint_put_fast(p, ssp_zigzag(
+				    (int64_t)((uint64_t)x->ts - (uint64_t)last)));
 				if (len <= 16 && src + 16 <= bend)
 					memcpy(p, src, 16);
 				else

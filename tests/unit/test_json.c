@@ -11,18 +11,22 @@
 #include "base/strfmt.h"
 
 static void
-check_str(const char *in, size_t n, const char *want)
+check_str(const char *in, size_t n, unsigned flags, const char *want)
 {
 	struct ssp_buf b = SSP_BUF_INIT;
 
-	ssp_strfmt_json_str(&b, in, n);
+	if (flags == 0)
+		ssp_strfmt_json_str(&b, in, n);
+	else
+		ssp_strfmt_json_str_flags(&b, in, n, flags);
 	assert_false(b.failed);
 	if (b.len != strlen(want) || memcmp(b.p, want, b.len) != 0)
 		fail_msg("json_str: got '%.*s', want '%s'", (int)b.len,
 		    (const char *)b.p, want);
 	ssp_buf_free(&b);
 }
-#define STR(lit, want) check_str(lit, sizeof(lit) - 1, want)
+#define STR(lit, want) check_str(lit, sizeof(lit) - 1, 0, want)
+#define STRF(lit, f, want) check_str(lit, sizeof(lit) - 1, f, want)
 
 static void
 test_escaping(void **state)
@@ -44,6 +48,20 @@ test_escaping(void **state)
 	STR("\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\"");	/* overlong */
 	STR("\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");	/* surrogate */
 	STR("\xf4\x90\x80\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
+}
+
+/* The forms evcat and spancat -j write (flags). */
+static void
+test_escaping_flags(void **state)
+{
+	(void)state;
+	STRF("\n\r\t\b\f\x7f", SSP_STRFMT_CTL_U,
+	    "\"\\n\\r\\t\\u0008\\u000c\\u007f\"");
+	STRF("a\"\\\x01", SSP_STRFMT_CTL_U, "\"a\\\"\\\\\\u0001\"");
+	STRF("a\xff" "b", SSP_STRFMT_BAD_ESC, "\"a\\ufffdb\"");
+	STRF("\xe2\x82\xac\xe2\x82", SSP_STRFMT_CTL_U | SSP_STRFMT_BAD_ESC,
+	    "\"\xe2\x82\xac\\ufffd\\ufffd\"");
+	STRF("\b\x7f", SSP_STRFMT_BAD_ESC, "\"\\b\x7f\"");
 }
 
 static void
@@ -161,6 +179,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_escaping_flags),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_find),
