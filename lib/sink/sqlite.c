@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "base/idmap.h"
 #include "base/strfmt.h"
 #include "sink/sqlite.h"
@@ -42,28 +43,6 @@ __asm__(
 #define SORT_MEM	(128u << 20)	/* index keys in memory, direct writing */
 
 /* --- small helpers ---------------------------------------------------- */
-
-struct buf {
-	char *p;
-	size_t len, cap;
-};
-
-static int
-buf_reserve(struct buf *b, size_t n)
-{
-	size_t cap = b->cap ? b->cap : 4096;
-	char *p;
-
-	if (b->len + n <= b->cap && b->p != NULL)
-		return 0;
-	while (cap < b->len + n)
-		cap *= 2;
-	if ((p = realloc(b->p, cap)) == NULL)
-		return -1;
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
 
 static int
 db_fail(struct ssp_err *e, sqlite3 *db, const char *name)
@@ -194,17 +173,9 @@ jw_i64(struct jw *w, int64_t v)
 
 #define JW_PIECE	256
 
-/* \b, \f and DEL as span2sqlite has always written them, so the rows
- * stay the same (ssp_strfmt_json_str would write "\b", "\f", a raw DEL). */
-static const char *
-jw_own(char c)
-{
-	return c == '\b' ? "\\u0008" : c == '\f' ? "\\u000c" : c == 0x7f ?
-	    "\\u007f" : NULL;
-}
-
 /*
- * A JSON string with invalid UTF-8 replaced (ssp_strfmt_json_str), in
+ * A JSON string with invalid UTF-8 replaced and every control character
+ * but \n \r \t as \u00XX (as span2sqlite has always written them), in
  * pieces through a stack buffer: each cut before a byte that starts a
  * character, so the pieces escape as the whole string would.
  */
@@ -212,7 +183,7 @@ static void
 jw_str(struct jw *w, const char *s, size_t k)
 {
 	uint8_t tmp[6 * (JW_PIECE + 3) + 2];	/* \u00xx per byte, quotes */
-	size_t i = 0, m, j;
+	size_t i = 0, m;
 
 	jw_ch(w, '"');
 	while (i < k) {
@@ -222,15 +193,7 @@ jw_str(struct jw *w, const char *s, size_t k)
 		while (i + m < k && m < JW_PIECE + 3 &&
 		    ((unsigned char)s[i + m] & 0xc0) == 0x80)
 			m++;
-		for (j = 0; j < m && jw_own(s[i + j]) == NULL; j++)
-			;
-		if (j == 0) {
-			jw_put(w, jw_own(s[i]), 6);
-			i++;
-			continue;
-		}
-		m = j;	/* an ASCII byte: a character starts there */
-		ssp_strfmt_json_str(&b, s + i, m);
+		ssp_strfmt_json_str_flags(&b, s + i, m, SSP_STRFMT_CTL_U);
 		jw_put(w, (const char *)tmp + 1, b.len - 2);
 		i += m;
 	}
@@ -373,7 +336,7 @@ struct kbatch {
 	int64_t span[BATCH];
 	struct cell cells[BATCH * SSP_MAXF];
 	unsigned n;
-	struct buf text;
+	struct ssp_buf text;
 	/* Direct writing (a new database): every stored column in order. */
 	int dok;		/* the table can be written directly */
 	unsigned dn;
@@ -444,7 +407,7 @@ struct loader {
 	int failed;		/* an SQLite error inside an idmap callback */
 	sqlite3_stmt *ins_spans, *ins_span, *ins_events, *ins_event, *ins_link,
 	    *ins_trace, *upd_trace, *get_trace, *ins_pending, *ins_resplit;
-	struct buf sbuf, kbuf;	/* split JSON of the trace being written */
+	struct ssp_buf sbuf, kbuf;	/* split JSON of the trace being written */
 	struct ivl *ivtmp;	/* a trace's spans grouped for its split */
 	uint32_t capivtmp;
 	uint32_t *cnt;		/* counts by stream or file type */
@@ -452,10 +415,10 @@ struct loader {
 	uint64_t nresplit;
 	struct srow rows[BATCH];
 	unsigned nrows;
-	struct buf text;
+	struct ssp_buf text;
 	struct erow erows[BATCH];
 	unsigned nerows;
-	struct buf etext;
+	struct ssp_buf etext;
 };
 
 static int
@@ -736,7 +699,7 @@ free_kinds(struct loader *L)
 			continue;
 		sqlite3_finalize(kb->multi);
 		sqlite3_finalize(kb->one);
-		free(kb->text.p);
+		ssp_buf_free(&kb->text);
 		free(kb);
 	}
 }
@@ -814,14 +777,14 @@ cmp_start(const void *a, const void *b)
  */
 static int64_t
 sweep(struct loader *L, const struct ivl *v, uint32_t n, int by,
-    struct buf *b)
+    struct ssp_buf *b)
 {
 	struct jw w;
 	int64_t busy = 0, reach = INT64_MIN, lo;
 	uint32_t i, first = 0, key, spans = 0;
 	const char *name;
 
-	w.p = b != NULL ? b->p : NULL;
+	w.p = b != NULL ? (char *)b->p : NULL;
 	w.n = b != NULL ? b->cap : 0;
 	w.len = 0;
 	jw_ch(&w, '{');
@@ -872,7 +835,7 @@ split(struct loader *L, struct ivl *v, uint32_t n)
 
 	/* names are escaped: up to 6 bytes a byte */
 	L->sbuf.len = L->kbuf.len = 0;
-	if (buf_reserve(&L->sbuf, need) != 0 || buf_reserve(&L->kbuf, need) != 0)
+	if (ssp_buf_reserve(&L->sbuf, need) != 0 || ssp_buf_reserve(&L->kbuf, need) != 0)
 		return -1;
 	if (n > L->capivtmp) {
 		if ((t = realloc(L->ivtmp, n * sizeof(*t))) == NULL)
@@ -953,9 +916,9 @@ write_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 		sqlite3_bind_null(s, 12);
 	} else {
 		sqlite3_bind_int64(s, 10, busy);
-		sqlite3_bind_text(s, 11, L->sbuf.p, (int)L->sbuf.len,
+		sqlite3_bind_text(s, 11, (char *)L->sbuf.p, (int)L->sbuf.len,
 		    SQLITE_STATIC);
-		sqlite3_bind_text(s, 12, L->kbuf.p, (int)L->kbuf.len,
+		sqlite3_bind_text(s, 12, (char *)L->kbuf.p, (int)L->kbuf.len,
 		    SQLITE_STATIC);
 	}
 	return step(L, s) == SSP_OK ? 0 : -1;
@@ -1142,9 +1105,9 @@ flush_spans(struct loader *L)
 		sqlite3_bind_int64(s, b + 7, r->start);
 		sqlite3_bind_int64(s, b + 8, r->dur);
 		sqlite3_bind_int64(s, b + 9, r->flags);
-		bind_text_or_null(s, b + 10, r->has_cause ? L->text.p + r->cause :
+		bind_text_or_null(s, b + 10, r->has_cause ? (char *)L->text.p + r->cause :
 		    NULL, r->cause_len, r->has_cause);
-		bind_text_or_null(s, b + 11, r->has_extra ? L->text.p + r->extra :
+		bind_text_or_null(s, b + 11, r->has_extra ? (char *)L->text.p + r->extra :
 		    NULL, r->extra_len, r->has_extra);
 		if (s == L->ins_spans)
 			b += SPAN_COLS;
@@ -1181,7 +1144,7 @@ flush_events(struct loader *L)
 		sqlite3_bind_text(s, b + 4, r->type, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, b + 5, L->streams[r->stream], -1,
 		    SQLITE_STATIC);
-		sqlite3_bind_text(s, b + 6, L->etext.p + r->attrs,
+		sqlite3_bind_text(s, b + 6, (char *)L->etext.p + r->attrs,
 		    (int)r->attrs_len, SQLITE_STATIC);
 		if (s == L->ins_events)
 			b += EVENT_COLS;
@@ -1200,19 +1163,19 @@ flush_events(struct loader *L)
 
 /* Append the fields in mask of r as a JSON object to b. */
 static int
-add_json(struct loader *L, struct buf *b, const struct ssp_rec *r,
+add_json(struct loader *L, struct ssp_buf *b, const struct ssp_rec *r,
     uint32_t mask, size_t *off, size_t *len)
 {
 	const struct ssp_rec_type *t = &ssp_rec_rd_file_schema(L->rr)->types[r->ftag - 1];
 	size_t n;
 
-	if (buf_reserve(b, 64) != 0)	/* b->p is not NULL below */
+	if (ssp_buf_reserve(b, 64) != 0)	/* b->p is not NULL below */
 		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 	for (;;) {
-		n = json_fields(b->p + b->len, b->cap - b->len, t, mask, r, L->rr);
+		n = json_fields((char *)b->p + b->len, b->cap - b->len, t, mask, r, L->rr);
 		if (n < b->cap - b->len)
 			break;
-		if (buf_reserve(b, n + 1) != 0)
+		if (ssp_buf_reserve(b, n + 1) != 0)
 			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
 	*off = b->len;
@@ -1237,7 +1200,7 @@ flush_kind(struct loader *L, struct kbatch *kb)
 				sqlite3_bind_int64(s, b + 2 + (int)j, c[j].i);
 			else if (c[j].type == SQLITE_TEXT)
 				sqlite3_bind_text(s, b + 2 + (int)j,
-				    kb->text.p + c[j].i, (int)c[j].len,
+				    (char *)kb->text.p + c[j].i, (int)c[j].len,
 				    SQLITE_STATIC);
 			else
 				sqlite3_bind_null(s, b + 2 + (int)j);
@@ -1266,10 +1229,10 @@ flush_all_kinds(struct loader *L)
 }
 
 static int
-add_text(struct loader *L, struct buf *b, struct cell *c, const char *p,
+add_text(struct loader *L, struct ssp_buf *b, struct cell *c, const char *p,
     size_t n)
 {
-	if (buf_reserve(b, n) != 0)
+	if (ssp_buf_reserve(b, n) != 0)
 		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 	memcpy(b->p + b->len, p, n);
 	c->type = SQLITE_TEXT;
@@ -1310,7 +1273,7 @@ struct direct {
 	char addr[DCOLS][24];	/* addresses of a row as text */
 	struct trow *trows;	/* the traces cached at the end */
 	size_t ntrows, captrows;
-	struct buf tjson;
+	struct ssp_buf tjson;
 };
 
 static struct ssp_btree_val
@@ -1359,9 +1322,9 @@ d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
 	v[7] = v_int(sr->start);
 	v[8] = v_int(sr->dur);
 	v[9] = v_int(sr->flags);
-	v[10] = sr->has_cause ? v_text(L->text.p + sr->cause, sr->cause_len) :
+	v[10] = sr->has_cause ? v_text((char *)L->text.p + sr->cause, sr->cause_len) :
 	    v_null();
-	v[11] = sr->has_extra ? v_text(L->text.p + sr->extra, sr->extra_len) :
+	v[11] = sr->has_extra ? v_text((char *)L->text.p + sr->extra, sr->extra_len) :
 	    v_null();
 	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_SPANS, row, v,
 	    (int)ft, sr->stream) != SSP_OK)
@@ -1444,7 +1407,7 @@ d_event(struct loader *L, const struct erow *er, int64_t row)
 	v[3] = v_int(er->ts);
 	v[4] = v_str(er->type);
 	v[5] = v_str(L->streams[er->stream]);
-	v[6] = v_text(L->etext.p + er->attrs, er->attrs_len);
+	v[6] = v_text((char *)L->etext.p + er->attrs, er->attrs_len);
 	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_EVENTS, row, v, -1,
 	    er->stream) != SSP_OK)
 		return -1;
@@ -1548,11 +1511,11 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	sr->has_cause = 0;
 	if (r->f[SSP_SF_CAUSE] != 0 &&
 	    (cs = ssp_rec_rd_str(L->rr, r->f[SSP_SF_CAUSE], &cl)) != NULL) {
-		if (buf_reserve(&L->text, cl) != 0)
+		if (ssp_buf_reserve(&L->text, cl) != 0)
 			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 		sr->cause = L->text.len;
 		sr->cause_len = cl;
-		memcpy(L->text.p + L->text.len, cs, cl);
+		memcpy((char *)L->text.p + L->text.len, cs, cl);
 		L->text.len += cl;
 		sr->has_cause = 1;
 	}
@@ -1745,9 +1708,9 @@ resplit_all(struct loader *L)
 			if ((busy = split(L, v, n)) < 0)
 				goto nomem;
 			sqlite3_bind_int64(u, 1, busy);
-			sqlite3_bind_text(u, 2, L->sbuf.p, (int)L->sbuf.len,
+			sqlite3_bind_text(u, 2, (char *)L->sbuf.p, (int)L->sbuf.len,
 			    SQLITE_STATIC);
-			sqlite3_bind_text(u, 3, L->kbuf.p, (int)L->kbuf.len,
+			sqlite3_bind_text(u, 3, (char *)L->kbuf.p, (int)L->kbuf.len,
 			    SQLITE_STATIC);
 			sqlite3_bind_int64(u, 4, cur);
 			if (step(L, u) != SSP_OK)
@@ -2131,10 +2094,10 @@ collect_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 	tr->json = dw->tjson.len;
 	tr->slen = t->resplit ? 0 : L->sbuf.len;
 	tr->klen = t->resplit ? 0 : L->kbuf.len;
-	if (buf_reserve(&dw->tjson, tr->slen + tr->klen) != 0)
+	if (ssp_buf_reserve(&dw->tjson, tr->slen + tr->klen) != 0)
 		goto nomem;
-	memcpy(dw->tjson.p + dw->tjson.len, L->sbuf.p, tr->slen);
-	memcpy(dw->tjson.p + dw->tjson.len + tr->slen, L->kbuf.p, tr->klen);
+	memcpy(dw->tjson.p + dw->tjson.len, (char *)L->sbuf.p, tr->slen);
+	memcpy(dw->tjson.p + dw->tjson.len + tr->slen, (char *)L->kbuf.p, tr->klen);
 	dw->tjson.len += tr->slen + tr->klen;
 	return 0;
 nomem:
@@ -2177,8 +2140,8 @@ trow_values(struct loader *L, const struct trow *tr, struct ssp_btree_val *v,
 		v[9] = v[10] = v[11] = v_null();
 	} else {
 		v[9] = v_int(tr->busy);
-		v[10] = v_text(L->dw->tjson.p + tr->json, tr->slen);
-		v[11] = v_text(L->dw->tjson.p + tr->json + tr->slen, tr->klen);
+		v[10] = v_text((char *)L->dw->tjson.p + tr->json, tr->slen);
+		v[11] = v_text((char *)L->dw->tjson.p + tr->json + tr->slen, tr->klen);
 	}
 	return t->root_ft;
 }
@@ -2341,7 +2304,7 @@ direct_free(struct loader *L)
 		return;
 	ssp_sqlite_direct_free(dw->w);
 	free(dw->trows);
-	free(dw->tjson.p);
+	ssp_buf_free(&dw->tjson);
 	if (dw->aux != NULL)
 		sqlite3_close(dw->aux);
 	free(dw);
@@ -2454,8 +2417,8 @@ out:
 		ssp_idmap_drain(L.traces, free_trace, NULL);
 	ssp_idmap_free(L.spans);
 	ssp_idmap_free(L.traces);
-	free(L.sbuf.p);
-	free(L.kbuf.p);
+	ssp_buf_free(&L.sbuf);
+	ssp_buf_free(&L.kbuf);
 	free(L.ivtmp);
 	free(L.cnt);
 	for (i = 0; i < L.nstreams; i++)
@@ -2463,8 +2426,8 @@ out:
 	free(L.streams);
 	free(L.stream_spans);
 	free(L.ft);
-	free(L.text.p);
-	free(L.etext.p);
+	ssp_buf_free(&L.text);
+	ssp_buf_free(&L.etext);
 	if (rc != SSP_OK && e != NULL && e->code == SSP_OK)
 		ssp_err_set(e, SSP_ERR_IO, 0, "%s: load failed", L.dbname);
 	return rc != SSP_OK ? (e != NULL ? e->code : SSP_ERR_IO) : SSP_OK;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/map.h"
 #include "sink/ksort.h"
 #include "sink/sqlite_direct.h"
 
@@ -83,8 +84,7 @@ struct cdict {			/* distinct strings (orphan causes), ids 1.. */
 	char **s;
 	size_t *len;
 	uint32_t n, cap;
-	uint32_t *slot;		/* hash table: id, 0 free */
-	uint32_t nslot;
+	struct ssp_map map;	/* string hash -> id */
 };
 
 struct ssp_sqlite_direct {
@@ -203,41 +203,18 @@ v_str(const char *p)
 	return v_text(p, strlen(p));
 }
 
-static uint64_t
-str_hash(const char *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (n-- > 0)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
-	return h;
-}
-
 /* The id of a string in d (added if new), 0 when out of memory. */
 static uint32_t
 cdict_id(struct cdict *d, const char *p, size_t n)
 {
-	uint32_t i, id;
+	uint64_t h = ssp_map_hash(p, n);
+	const struct ssp_map_slot *sl;
+	uint32_t id;
 
-	if (d->n + 1 >= d->nslot / 2) {	/* grow the hash table */
-		uint32_t ns = d->nslot ? 2 * d->nslot : 64, *nsl, k;
-
-		if ((nsl = calloc(ns, sizeof(*nsl))) == NULL)
-			return 0;
-		for (k = 1; k <= d->n; k++) {
-			i = (uint32_t)str_hash(d->s[k], d->len[k]) & (ns - 1);
-			while (nsl[i] != 0)
-				i = (i + 1) & (ns - 1);
-			nsl[i] = k;
-		}
-		free(d->slot);
-		d->slot = nsl;
-		d->nslot = ns;
-	}
-	i = (uint32_t)str_hash(p, n) & (d->nslot - 1);
-	for (; (id = d->slot[i]) != 0; i = (i + 1) & (d->nslot - 1))
-		if (d->len[id] == n && memcmp(d->s[id], p, n) == 0)
-			return id;
+	for (sl = ssp_map_find(&d->map, h); sl != NULL;
+	    sl = ssp_map_next(&d->map, sl))
+		if (d->len[sl->val] == n && memcmp(d->s[sl->val], p, n) == 0)
+			return sl->val;
 	if (d->n + 2 > d->cap) {
 		uint32_t cap = d->cap ? 2 * d->cap : 16;
 		char **ns = realloc(d->s, cap * sizeof(*ns));
@@ -256,8 +233,11 @@ cdict_id(struct cdict *d, const char *p, size_t n)
 	memcpy(d->s[id], p, n);
 	d->s[id][n] = '\0';
 	d->len[id] = n;
+	if (ssp_map_add(&d->map, h, id) == NULL) {
+		free(d->s[id]);
+		return 0;
+	}
 	d->n = id;
-	d->slot[i] = id;
 	return id;
 }
 
@@ -270,7 +250,7 @@ cdict_free(struct cdict *d)
 		free(d->s[i]);
 	free(d->s);
 	free(d->len);
-	free(d->slot);
+	ssp_map_free(&d->map);
 }
 
 static int
