@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "base/clock.h"
 #include "io/in.h"
 
 #define IN_RAWBUF  (128 * 1024)
@@ -41,26 +42,6 @@ struct ssp_in {
 	uint8_t pend[4];	/* bytes read while sniffing for zstd */
 	size_t pendlen, pendoff;
 };
-
-static char *
-xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-
-	if (p != NULL)
-		memcpy(p, s, n);
-	return p;
-}
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /*
  * Give a pipe read in follow mode a buffer of SSP_IN_PIPE_SIZE bytes, so a
@@ -106,8 +87,8 @@ in_init(struct ssp_in **inp, int fd, const char *name, const char *path,
 			in->size = st.st_size;
 		in->is_fifo = S_ISFIFO(st.st_mode);
 	}
-	in->name = xstrdup(name);
-	in->path = path != NULL ? xstrdup(path) : NULL;
+	in->name = strdup(name);
+	in->path = path != NULL ? strdup(path) : NULL;
 	if (in->name == NULL || (path != NULL && in->path == NULL)) {
 		ssp_in_close(in);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory", name);
@@ -171,7 +152,7 @@ quiet_start(struct ssp_in *in)
 {
 	if (!in->quiet) {
 		in->quiet = 1;
-		in->quiet_since = now_ms();
+		in->quiet_since = (ssp_clock_ns() / 1000000);
 	}
 }
 
@@ -211,7 +192,7 @@ follow_wait(struct ssp_in *in, struct ssp_err *e)
 	if (stop_requested(in))
 		return 1;
 	if (in->follow.timeout_ms != 0 && in->quiet &&
-	    now_ms() - in->quiet_since >= in->follow.timeout_ms) {
+	    (ssp_clock_ns() / 1000000) - in->quiet_since >= in->follow.timeout_ms) {
 		follow_stop(in);
 		return 1;
 	}

@@ -53,17 +53,6 @@ struct outq {
 	struct ssp_err err;	/* under mu: the first failure */
 };
 
-static char *
-xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = malloc(n);
-
-	if (p != NULL)
-		memcpy(p, s, n);
-	return p;
-}
-
 int
 ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
     struct ssp_err *e)
@@ -80,7 +69,7 @@ ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
 	o = calloc(1, sizeof(*o));
 	if (o == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	o->name = xstrdup(stdout_ ? "stdout" : path);
+	o->name = strdup(stdout_ ? "stdout" : path);
 	o->buf = malloc(OUT_BUF);
 	if (o->name == NULL || o->buf == NULL)
 		goto nomem;

@@ -22,6 +22,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <sqlite3.h>
 
 #include "base/err.h"
 
@@ -33,6 +36,31 @@ struct ssp_btree_val {
 	const void *p;
 	size_t n;
 };
+
+/* Values of the SQLite storage classes. */
+static inline struct ssp_btree_val
+ssp_btree_int(int64_t i)
+{
+	return (struct ssp_btree_val){ SQLITE_INTEGER, i, NULL, 0 };
+}
+
+static inline struct ssp_btree_val
+ssp_btree_null(void)
+{
+	return (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
+}
+
+static inline struct ssp_btree_val
+ssp_btree_text(const char *p, size_t n)
+{
+	return (struct ssp_btree_val){ SQLITE_TEXT, 0, p, n };
+}
+
+static inline struct ssp_btree_val
+ssp_btree_str(const char *p)
+{
+	return ssp_btree_text(p, strlen(p));
+}
 
 struct ssp_btree;
 struct ssp_btree_tree;

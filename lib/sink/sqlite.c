@@ -1277,33 +1277,9 @@ struct direct {
 };
 
 static struct ssp_btree_val
-v_int(int64_t i)
-{
-	return (struct ssp_btree_val){ SQLITE_INTEGER, i, NULL, 0 };
-}
-
-static struct ssp_btree_val
-v_null(void)
-{
-	return (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
-}
-
-static struct ssp_btree_val
-v_text(const char *p, size_t n)
-{
-	return (struct ssp_btree_val){ SQLITE_TEXT, 0, p, n };
-}
-
-static struct ssp_btree_val
-v_str(const char *p)
-{
-	return v_text(p, strlen(p));
-}
-
-static struct ssp_btree_val
 v_ref(int64_t row)
 {
-	return row > 0 ? v_int(row) : v_null();
+	return row > 0 ? ssp_btree_int(row) : ssp_btree_null();
 }
 
 /* A span row and its index keys. */
@@ -1312,20 +1288,20 @@ d_span(struct loader *L, const struct srow *sr, unsigned ft, int64_t row)
 {
 	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 
-	v[0] = v_null();
-	v[1] = v_int(L->run);
-	v[2] = v_int(sr->trace);
+	v[0] = ssp_btree_null();
+	v[1] = ssp_btree_int(L->run);
+	v[2] = ssp_btree_int(sr->trace);
 	v[3] = v_ref(sr->parent);
-	v[4] = v_int(sr->span_id);
-	v[5] = v_str(sr->kind);
-	v[6] = v_str(L->streams[sr->stream]);
-	v[7] = v_int(sr->start);
-	v[8] = v_int(sr->dur);
-	v[9] = v_int(sr->flags);
-	v[10] = sr->has_cause ? v_text((char *)L->text.p + sr->cause, sr->cause_len) :
-	    v_null();
-	v[11] = sr->has_extra ? v_text((char *)L->text.p + sr->extra, sr->extra_len) :
-	    v_null();
+	v[4] = ssp_btree_int(sr->span_id);
+	v[5] = ssp_btree_str(sr->kind);
+	v[6] = ssp_btree_str(L->streams[sr->stream]);
+	v[7] = ssp_btree_int(sr->start);
+	v[8] = ssp_btree_int(sr->dur);
+	v[9] = ssp_btree_int(sr->flags);
+	v[10] = sr->has_cause ? ssp_btree_text((char *)L->text.p + sr->cause, sr->cause_len) :
+	    ssp_btree_null();
+	v[11] = sr->has_extra ? ssp_btree_text((char *)L->text.p + sr->extra, sr->extra_len) :
+	    ssp_btree_null();
 	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_SPANS, row, v,
 	    (int)ft, sr->stream) != SSP_OK)
 		return -1;
@@ -1349,7 +1325,7 @@ d_attrs(struct loader *L, struct kbatch *kb, unsigned ft,
 		const char *s;
 		size_t n;
 
-		v[j] = v_null();
+		v[j] = ssp_btree_null();
 		if (k < 0 || (unsigned)k >= r->nf)
 			continue;
 		x = r->f[k];
@@ -1358,7 +1334,7 @@ d_attrs(struct loader *L, struct kbatch *kb, unsigned ft,
 			continue;
 		if (enc == SSP_ENC_S) {
 			if ((s = ssp_rec_rd_str(L->rr, x, &n)) != NULL)
-				v[j] = v_text(s, n);
+				v[j] = ssp_btree_text(s, n);
 		} else if (enc == SSP_ENC_A || enc == SSP_ENC_M) {
 			struct jw w = { L->dw->addr[j], sizeof(L->dw->addr[j]), 0 };
 
@@ -1366,9 +1342,9 @@ d_attrs(struct loader *L, struct kbatch *kb, unsigned ft,
 				jw_ip(&w, x);
 			else
 				jw_mac(&w, x);
-			v[j] = v_text(L->dw->addr[j], w.len);
+			v[j] = ssp_btree_text(L->dw->addr[j], w.len);
 		} else {
-			v[j] = v_int(enc == SSP_ENC_B ? x != 0 : (int64_t)x);
+			v[j] = ssp_btree_int(enc == SSP_ENC_B ? x != 0 : (int64_t)x);
 		}
 	}
 	if (ssp_sqlite_direct_attr(L->dw->w, ft, row, v, kb->dn) != SSP_OK)
@@ -1382,14 +1358,14 @@ d_link(struct loader *L, int64_t row, int64_t span, int64_t target,
 {
 	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 
-	v[0] = v_null();
-	v[1] = v_int(L->run);
+	v[0] = ssp_btree_null();
+	v[1] = ssp_btree_int(L->run);
 	v[2] = v_ref(span);
 	v[3] = v_ref(target);
-	v[4] = kind != NULL ? v_text(kind, kl) : v_null();
-	v[5] = v_int((int64_t)sid);
-	v[6] = v_int((int64_t)tid);
-	v[7] = v_text(hex, 32);
+	v[4] = kind != NULL ? ssp_btree_text(kind, kl) : ssp_btree_null();
+	v[5] = ssp_btree_int((int64_t)sid);
+	v[6] = ssp_btree_int((int64_t)tid);
+	v[7] = ssp_btree_text(hex, 32);
 	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_LINKS, row, v, -1,
 	    0) != SSP_OK)
 		return -1;
@@ -1401,13 +1377,13 @@ d_event(struct loader *L, const struct erow *er, int64_t row)
 {
 	struct ssp_btree_val v[SSP_SQLITE_DIRECT_NVALS];
 
-	v[0] = v_null();
-	v[1] = v_int(L->run);
+	v[0] = ssp_btree_null();
+	v[1] = ssp_btree_int(L->run);
 	v[2] = v_ref(er->span);
-	v[3] = v_int(er->ts);
-	v[4] = v_str(er->type);
-	v[5] = v_str(L->streams[er->stream]);
-	v[6] = v_text((char *)L->etext.p + er->attrs, er->attrs_len);
+	v[3] = ssp_btree_int(er->ts);
+	v[4] = ssp_btree_str(er->type);
+	v[5] = ssp_btree_str(L->streams[er->stream]);
+	v[6] = ssp_btree_text((char *)L->etext.p + er->attrs, er->attrs_len);
 	if (ssp_sqlite_direct_row(L->dw->w, SSP_SQLITE_DIRECT_EVENTS, row, v, -1,
 	    er->stream) != SSP_OK)
 		return -1;
@@ -2123,25 +2099,25 @@ trow_values(struct loader *L, const struct trow *tr, struct ssp_btree_val *v,
 	const struct tracev *t = &tr->t;
 
 	trace_hex(hex, tr->hi, tr->lo);
-	v[0] = v_null();
-	v[1] = v_int(L->run);
-	v[2] = v_text(hex, 32);
+	v[0] = ssp_btree_null();
+	v[1] = ssp_btree_int(L->run);
+	v[2] = ssp_btree_text(hex, 32);
 	if (t->root_ft >= 0) {
-		v[3] = v_int(t->root);
-		v[4] = v_str(L->ft[t->root_ft].name);
-		v[5] = v_str(L->streams[t->root_stream]);
+		v[3] = ssp_btree_int(t->root);
+		v[4] = ssp_btree_str(L->ft[t->root_ft].name);
+		v[5] = ssp_btree_str(L->streams[t->root_stream]);
 	} else {
-		v[3] = v[4] = v[5] = v_null();
+		v[3] = v[4] = v[5] = ssp_btree_null();
 	}
-	v[6] = v_int(t->start);
-	v[7] = v_int(t->end);
-	v[8] = v_int((int64_t)t->n);
+	v[6] = ssp_btree_int(t->start);
+	v[7] = ssp_btree_int(t->end);
+	v[8] = ssp_btree_int((int64_t)t->n);
 	if (t->resplit) {
-		v[9] = v[10] = v[11] = v_null();
+		v[9] = v[10] = v[11] = ssp_btree_null();
 	} else {
-		v[9] = v_int(tr->busy);
-		v[10] = v_text((char *)L->dw->tjson.p + tr->json, tr->slen);
-		v[11] = v_text((char *)L->dw->tjson.p + tr->json + tr->slen, tr->klen);
+		v[9] = ssp_btree_int(tr->busy);
+		v[10] = ssp_btree_text((char *)L->dw->tjson.p + tr->json, tr->slen);
+		v[11] = ssp_btree_text((char *)L->dw->tjson.p + tr->json + tr->slen, tr->klen);
 	}
 	return t->root_ft;
 }
@@ -2183,18 +2159,18 @@ d_traces(struct loader *L)
 		}
 		if (rc != SQLITE_ROW)
 			break;
-		v[0] = v_null();
+		v[0] = ssp_btree_null();
 		for (c = 1; c < 12; c++) {
 			switch (sqlite3_column_type(s, c)) {
 			case SQLITE_INTEGER:
-				v[c] = v_int(sqlite3_column_int64(s, c));
+				v[c] = ssp_btree_int(sqlite3_column_int64(s, c));
 				break;
 			case SQLITE_TEXT:
-				v[c] = v_text((const char *)sqlite3_column_text(s, c),
+				v[c] = ssp_btree_text((const char *)sqlite3_column_text(s, c),
 				    (size_t)sqlite3_column_bytes(s, c));
 				break;
 			default:	/* what this loader writes: NULL */
-				v[c] = v_null();
+				v[c] = ssp_btree_null();
 			}
 		}
 		if (d_trace_out(L, aid, v, -1) != SSP_OK)

@@ -179,30 +179,6 @@ unflip(uint64_t w)
 	return (int64_t)(w ^ (1ull << 63));
 }
 
-static struct ssp_btree_val
-v_int(int64_t i)
-{
-	return (struct ssp_btree_val){ SQLITE_INTEGER, i, NULL, 0 };
-}
-
-static struct ssp_btree_val
-v_null(void)
-{
-	return (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
-}
-
-static struct ssp_btree_val
-v_text(const char *p, size_t n)
-{
-	return (struct ssp_btree_val){ SQLITE_TEXT, 0, p, n };
-}
-
-static struct ssp_btree_val
-v_str(const char *p)
-{
-	return v_text(p, strlen(p));
-}
-
 /* The id of a string in d (added if new), 0 when out of memory. */
 static uint32_t
 cdict_id(struct cdict *d, const char *p, size_t n)
@@ -808,32 +784,32 @@ d_entry(struct ssp_sqlite_direct *dw, const struct dindex *x,
 		h = (uint32_t)(x->part[j].half == 1 ? w >> 32 : w);
 		switch (x->part[j].enc) {
 		case K_INT:
-			v[j] = v_int(unflip(w));
+			v[j] = ssp_btree_int(unflip(w));
 			break;
 		case K_REF:
-			v[j] = w != 0 ? v_int(unflip(w)) : v_null();
+			v[j] = w != 0 ? ssp_btree_int(unflip(w)) : ssp_btree_null();
 			break;
 		case K_RUN:
-			v[j] = v_int(h);
+			v[j] = ssp_btree_int(h);
 			break;
 		case K_KIND:
-			v[j] = h != 0 ? v_str(dw->kname[h]) : v_null();
+			v[j] = h != 0 ? ssp_btree_str(dw->kname[h]) : ssp_btree_null();
 			break;
 		case K_STREAM:
-			v[j] = v_str(dw->sname[h]);
+			v[j] = ssp_btree_str(dw->sname[h]);
 			break;
 		case K_CAUSE:
 			id = byrank[h];
-			v[j] = id != 0 ? v_text(dw->causes.s[id],
-			    dw->causes.len[id]) : v_null();
+			v[j] = id != 0 ? ssp_btree_text(dw->causes.s[id],
+			    dw->causes.len[id]) : ssp_btree_null();
 			break;
 		case K_HEX:
 			trace_hex(hex, w, k[x->part[j].word + 1]);
-			v[j] = v_text(hex, 32);	/* one K_HEX column at most */
+			v[j] = ssp_btree_text(hex, 32);	/* one K_HEX column at most */
 			break;
 		}
 	}
-	v[j++] = v_int((int64_t)k[nw]);
+	v[j++] = ssp_btree_int((int64_t)k[nw]);
 	if (ssp_btree_entry(x->tree, v, j) != SSP_OK)
 		return bt_fail(dw);
 	return SSP_OK;
@@ -1092,10 +1068,10 @@ ssp_sqlite_direct_row(struct ssp_sqlite_direct *dw, unsigned t, int64_t row,
 	/* traces.dur_ps as SQLite computes it (a difference that overflows
 	 * would be a REAL: NULL here, the index REINDEXed) */
 	if (t == T_TRACES) {
-		v[12] = v_null();
+		v[12] = ssp_btree_null();
 		if (v[6].type == SQLITE_INTEGER && v[7].type == SQLITE_INTEGER &&
 		    !__builtin_sub_overflow(v[7].i, v[6].i, &dur))
-			v[12] = v_int(dur);
+			v[12] = ssp_btree_int(dur);
 	}
 	if (d_row(dw, t, row, v) != SSP_OK || d_keys(dw, t, v, kind,
 	    stream < dw->nstreams ? dw->srank[stream] : 0, row) != SSP_OK)
