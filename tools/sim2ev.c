@@ -27,6 +27,10 @@
 #define MAX_SYMTABS   256
 #define NAMES_MAX     262144		/* distinct names taken from a log */
 #define NAMES_BYTES   (8u << 20)
+/* Warning thresholds: a few Exec lines without a symbol table or a few
+ * out-of-order lines (hand-edited samples) are not worth a warning. */
+#define WARN_EXEC_MIN      100
+#define WARN_BACKWARDS_MAX 10
 
 static volatile sig_atomic_t stop;
 
@@ -87,7 +91,7 @@ check(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
 			    st->lines);
 	}
 	if (cfg->sim == SSP_SIM_GEM5 && !cfg->insn &&
-	    st->skipped[SSP_SKIP_EXEC] > 0 && st->events[SSP_EV_FUNC] == 0) {
+	    st->skipped[SSP_SKIP_EXEC] >= WARN_EXEC_MIN && st->events[SSP_EV_FUNC] == 0) {
 		if (cfg->syms == NULL)
 			ssp_warn(w, "%s: no function events: %" PRIu64 " Exec lines "
 			    "but no symbol table (evspan makes no syscall spans "
@@ -99,7 +103,7 @@ check(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
 			    "tables; wrong kernel or module offset?", src,
 			    st->skipped[SSP_SKIP_EXEC]);
 	}
-	if (st->backwards > 0)
+	if (st->backwards > WARN_BACKWARDS_MAX)
 		ssp_warn(w, "%s: time goes backwards %" PRIu64 " time%s, first at "
 		    "line %" PRIu64 ": interleaved or concatenated logs? "
 		    "(evspan takes events in time order)", src, st->backwards,
