@@ -210,8 +210,6 @@ check_headers(const struct ssp_evspan *ev, const struct ssp_topo *t,
 			mismatch(w, force, &bad, "streams from different runs? %s "
 			    "was made from %s, %s from %s (another directory)",
 			    t->streams[i0].name, src0, ts->name, src);
-			src0 = src;	/* one message per change */
-			i0 = i;
 		}
 	}
 	return bad;
@@ -445,6 +443,9 @@ main(int argc, char **argv)
 		    SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
 	if (check_headers(ev, t, force, &w) > 0) {
 		ssp_evspan_free(ev);
+		/* opened (and truncated) already; nothing was written */
+		if (o.out != NULL && strcmp(o.out, "-") != 0)
+			unlink(o.out);
 		ssp_rules_free(r);
 		ssp_topo_free(t);
 		return SSP_EXIT_USAGE;
