@@ -18,10 +18,12 @@
 #include "stream/event.h"
 #include "tools/common/cli.h"
 #include "tools/common/progress.h"
+#include "tools/common/warn.h"
 
 #define PROG "evfilter"
 
-enum { OPT_CLASS = 256, OPT_COMP, OPT_CPU, OPT_NETDEV, OPT_STATS, OPT_TABLE };
+enum { OPT_CLASS = 256, OPT_COMP, OPT_CPU, OPT_NETDEV, OPT_STATS, OPT_STRICT,
+    OPT_TABLE };
 
 static void
 usage(int code)
@@ -31,7 +33,7 @@ usage(int code)
 	fprintf(f, "usage: evfilter [-fhiNVvz] [-b FILE] [-e TIME] [-o FILE] "
 	    "[-s TIME] [-T TYPES] [-t TYPES] [-w FILE] [--class CLASSES] "
 	    "[--comp PATTERNS] [--cpu PATTERNS] [--net-dev NODE:DEV,...] "
-	    "[--stats] [--table PATTERNS] [FILE]\n"
+	    "[--stats] [--strict] [--table PATTERNS] [FILE]\n"
 	    "       evfilter -l\n");
 	if (code == 0)
 		fprintf(f, "\n"
@@ -54,6 +56,8 @@ usage(int code)
 		    "  -z, --zstd              compress the output with zstd\n"
 		    "  -f, --force             write binary output to a terminal\n"
 		    "      --stats             report events in, kept, dropped per filter\n"
+		    "      --strict            exit 1 after any warning (a pattern that\n"
+		    "                          matched nothing)\n"
 		    "  -v, --verbose           --stats and the filter description\n"
 		    "  -l, --list              list event types and groups\n"
 		    "  -h, --help              this help\n"
@@ -127,6 +131,36 @@ stats(const char *name, const struct ssp_filter *f,
 			    st->dropped[k], ssp_filter_reason_name(k));
 }
 
+/* A --comp, --cpu or --table pattern list that matched nothing: warn,
+ * naming the values the stream has. */
+static void
+check(struct ssp_warn *w, const char *name, const struct ssp_filter *f)
+{
+	static const char *const opt[3] = { "--comp", "--cpu", "--table" };
+	static const char *const what[3] = { "component", "CPU", "symbol table" };
+	const char *v[SSP_FILTER_SEEN];
+	char list[512];
+	size_t len;
+	int n, i, k;
+
+	for (k = 0; k < 3; k++) {
+		if ((n = ssp_filter_unmatched(f, (enum ssp_filter_field)k, v)) < 0)
+			continue;
+		if (n == 0) {
+			ssp_warn(w, "%s: %s matched nothing: no event has a %s",
+			    name, opt[k], what[k]);
+			continue;
+		}
+		for (list[0] = '\0', len = 0, i = 0; i < n && len < sizeof(list);
+		    i++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+			    "%s%s", i ? ", " : "", v[i]);
+		ssp_warn(w, "%s: %s matched nothing, all its events are dropped; "
+		    "the stream's %ss are %s%s", name, opt[k], what[k], list,
+		    n == SSP_FILTER_SEEN ? ", ..." : "");
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -145,6 +179,7 @@ main(int argc, char **argv)
 		{ "no-noise", no_argument, NULL, 'N' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "table", required_argument, NULL, OPT_TABLE },
 		{ "to", required_argument, NULL, 'e' },
 		{ "types", required_argument, NULL, 't' },
@@ -164,6 +199,7 @@ main(int argc, char **argv)
 	struct ssp_rec_wr *w;
 	struct ssp_filter_stats st = { 0 };
 	struct ssp_progress pg;
+	struct ssp_warn wn = { PROG, 0, 0 };
 	int64_t from = 0, to = 0;
 	int ch, force = 0, zstd = 0, verbose = 0, want_stats = 0, got, rc = 0;
 	int from_set = 0, to_set = 0, i;
@@ -225,6 +261,7 @@ main(int argc, char **argv)
 				config_fail("--net-dev", &e);
 			break;
 		case OPT_STATS: want_stats = 1; break;
+		case OPT_STRICT: wn.strict = 1; break;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}
@@ -298,10 +335,12 @@ main(int argc, char **argv)
 	}
 	if (want_stats)
 		stats(ssp_in_name(in), f, &st, verbose);
+	if (rc == 0)
+		check(&wn, ssp_in_name(in), f);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	ssp_filter_free(f);
 	if (ssp_cli_close_stdout(PROG) != 0)
 		rc = SSP_EXIT_FAIL;
-	return rc;
+	return ssp_warn_status(&wn, rc);
 }

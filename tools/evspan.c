@@ -3,6 +3,7 @@
  * simulators of one simulation.  A filter: events --> evspan --> spans.
  */
 #include <err.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,13 +21,20 @@
 #include "stream/span.h"
 #include "tools/common/cli.h"
 #include "tools/common/progress.h"
+#include "tools/common/warn.h"
 
-enum { OPT_SEED = 256, OPT_THREADS };
+enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS };
+
+/* Warning thresholds (the demo and the samples have no orphans, no
+ * backwards events). */
+#define WARN_ORPHAN_PCT    10	/* orphans in % of all spans ... */
+#define WARN_ORPHAN_MIN    10	/* ... and at least this many */
+#define WARN_BACKWARDS_MAX 10	/* per stream */
 
 /* The --stats report (counts add up: in = used + dropped). */
 static void
 print_stats(const struct ssp_evspan *ev, const struct ssp_topo *t,
-    const struct ssp_rules *r, uint64_t t0, FILE *f)
+    uint64_t t0, FILE *f)
 {
 	const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
 	uint64_t in = 0, used = 0, dropped = 0, spans = 0, orph = 0;
@@ -92,9 +100,6 @@ print_stats(const struct ssp_evspan *ev, const struct ssp_topo *t,
 	    ssp_evspan_peak(ev));
 	fprintf(f, "time: %.3f s, %.2f M events/s\n", secs,
 	    secs > 0 ? (double)in / secs / 1e6 : 0.0);
-	if (ssp_rules_count(r, SSP_FC_SYSCALL_ENTRY) == 0)
-		fprintf(f, "warning: the rules name no syscall-entry function: "
-		    "no host.syscall spans (see -r)\n");
 }
 
 static void
@@ -103,7 +108,7 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f, "usage: evspan -t TOPOLOGY [-efhsVvz] [-o SPANS] [-r RULES] "
-	    "[--seed N] [--threads N] [NAME=FILE ...]\n");
+	    "[--seed N] [--strict] [--threads N]\n              [NAME=FILE ...]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Build causally linked spans from the event streams of one "
@@ -117,7 +122,9 @@ usage(int code)
 		    "compresses)\n"
 		    "  -z, --zstd           compress the output with zstd\n"
 		    "  -e, --events         write each span's member events after it\n"
-		    "  -f, --force          write binary spans to a terminal\n"
+		    "  -f, --force          write binary spans to a terminal; go on when "
+		    "a stream header\n"
+		    "                       does not fit the topology (name, run)\n"
 		    "      --seed N         trace id salt (default: derived from the "
 		    "inputs)\n"
 		    "      --threads N      1: one thread; 2: read and merge the "
@@ -127,6 +134,8 @@ usage(int code)
 		    "CPU)\n"
 		    "  -s, --stats          print counts (events in/used/dropped, "
 		    "spans, orphans)\n"
+		    "      --strict         exit 1 after any warning (orphans and their "
+		    "likely cause)\n"
 		    "  -v, --verbose        print a one-line summary\n"
 		    "  -h, --help           this help\n"
 		    "  -V, --version        version and library versions\n"
@@ -134,6 +143,197 @@ usage(int code)
 		    "the topology's file.\n"
 		    "See evspan(1), simspan-spans(5).\n");
 	exit(code);
+}
+
+/* A stream header that does not fit the topology: an error, or with
+ * --force a warning. */
+static void __attribute__((format(printf, 4, 5)))
+mismatch(struct ssp_warn *w, int force, int *bad, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (force) {
+		ssp_warn(w, "%s (--force: going on)", msg);
+	} else {
+		warnx("%s; --force to go on", msg);
+		(*bad)++;
+	}
+}
+
+static size_t
+dirlen(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s != NULL ? (size_t)(s - path) : 0;
+}
+
+/*
+ * Each stream's header against the topology: the stream name it was
+ * written as, and that all streams come from one run (the logs sim2ev
+ * read were in one directory).  The kinds are checked by
+ * ssp_evspan_open.  Returns the number of mismatches reported as errors.
+ */
+static int
+check_headers(const struct ssp_evspan *ev, const struct ssp_topo *t,
+    int force, struct ssp_warn *w)
+{
+	const char *src0 = NULL, *name, *src;
+	size_t i, i0 = 0;
+	int bad = 0;
+
+	for (i = 0; i < t->nstreams; i++) {
+		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
+		const struct ssp_topo_stream *ts = &t->streams[i];
+
+		if (rr == NULL)
+			continue;
+		name = ssp_rec_rd_meta(rr, "stream");
+		if (name != NULL && strcmp(name, ts->name) != 0)
+			mismatch(w, force, &bad, "%s: the header names stream '%s', "
+			    "but %s:%u reads the file as stream '%s'%s", ts->file,
+			    name, t->name, ts->line, ts->name,
+			    ssp_topo_find(t, name) >= 0 ? " (swapped files?)" : "");
+		src = ssp_rec_rd_meta(rr, "source");
+		if (src == NULL || strcmp(src, "stdin") == 0 || strcmp(src, "-") == 0)
+			continue;
+		if (src0 == NULL) {
+			src0 = src;
+			i0 = i;
+		} else if ((src[0] == '/') == (src0[0] == '/') &&
+		    (dirlen(src) != dirlen(src0) ||
+		    memcmp(src, src0, dirlen(src)) != 0)) {
+			mismatch(w, force, &bad, "streams from different runs? %s "
+			    "was made from %s, %s from %s (another directory)",
+			    t->streams[i0].name, src0, ts->name, src);
+		}
+	}
+	return bad;
+}
+
+/* The total of "blacklist=FILE[...]:N" items in an evfilter description. */
+static uint64_t
+filtered_blacklist(const char *filter, char *file, size_t fsize)
+{
+	const char *p = filter, *q, *c;
+	uint64_t n = 0;
+
+	file[0] = '\0';
+	while ((p = strstr(p, "blacklist=")) != NULL) {
+		p += 10;
+		q = p + strcspn(p, " |");
+		for (c = q; c > p && c[-1] >= '0' && c[-1] <= '9'; c--)
+			;
+		if (c < q && c > p && c[-1] == ':') {
+			n += strtoull(c, NULL, 10);
+			if (file[0] == '\0')
+				snprintf(file, fsize, "%.*s", (int)strcspn(p, "[:"), p);
+		}
+		p = q;
+	}
+	return n;
+}
+
+/*
+ * After the run: what makes the spans worse than the user would expect.
+ * Each finding is one warning; the orphan share (if high) is put in front
+ * of the first finding, or stands alone.
+ */
+static void
+check_result(const struct ssp_evspan *ev, const struct ssp_topo *t,
+    const struct ssp_rules *r, const char *rules_path, struct ssp_warn *w)
+{
+	const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
+	char why[8][512], file[256], orph_line[256];
+	uint64_t spans = 0, orph = 0, n, nowhere = 0, was;
+	size_t i, nwhy = 0, nhost = 0;
+	unsigned k;
+	int len;
+
+	for (k = 0; k < SSP_SK_NKINDS; k++)
+		spans += st->spans[k];
+	for (k = 0; k < SSP_CAUSE_N; k++)
+		orph += st->orphans[k];
+	for (i = 0; i < t->nstreams; i++)
+		nhost += t->streams[i].kind == SSP_SIM_GEM5;
+	for (i = 0; i < t->nstreams && nwhy < 4; i++) {
+		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
+		const char *prod = rr ? ssp_rec_rd_meta(rr, "producer") : NULL;
+
+		if (t->streams[i].kind == SSP_SIM_GEM5 && prod != NULL &&
+		    strncmp(prod, "sim2ev ", 7) == 0 &&
+		    ssp_rec_rd_meta(rr, "symtabs") == NULL)
+			snprintf(why[nwhy++], sizeof(why[0]), "%s has no function "
+			    "events — was sim2ev given -s? (its header records no "
+			    "symbol table)", t->streams[i].name);
+	}
+	if (nhost > 0 && ssp_rules_count(r, SSP_FC_SYSCALL_ENTRY) == 0)
+		snprintf(why[nwhy++], sizeof(why[0]), rules_path == NULL ?
+		    "no rules (-r): no function is a syscall entry, so there are "
+		    "no host.syscall spans; give -r rules.csv" : "%s names no "
+		    "syscall-entry function: no host.syscall spans",
+		    rules_path);
+	for (k = SSP_CTX_MMIO; k <= SSP_CTX_MSIX; k++)
+		nowhere += st->ctx_nowhere[k];
+	if (nowhere > 0 && st->nolink_comp[0] != '\0' &&
+	    st->nolink_stream < t->nstreams) {
+		size_t h = st->nolink_stream;
+
+		len = snprintf(why[nwhy], sizeof(why[0]), "%" PRIu64 " PCIe "
+		    "events of %s found no link: the stream names adapter '%s', "
+		    "%s names", nowhere, t->streams[h].name, st->nolink_comp,
+		    t->name);
+		for (i = 0, n = 0; i < t->npcie && len < (int)sizeof(why[0]); i++)
+			if (t->pcie[i].host == h)
+				len += snprintf(why[nwhy] + len, sizeof(why[0]) -
+				    (size_t)len, "%s'%s' (line %u)", n++ ? ", " : " ",
+				    t->pcie[i].adapter ? t->pcie[i].adapter : "",
+				    t->pcie[i].line);
+		nwhy++;
+	}
+	for (i = 0; i < t->nstreams && nwhy < 8; i++)
+		if ((n = ssp_evspan_backwards(ev, i)) > WARN_BACKWARDS_MAX)
+			snprintf(why[nwhy++], sizeof(why[0]), "%s: time goes backwards "
+			    "%" PRIu64 " times (evspan needs each stream in time "
+			    "order: concatenated or interleaved logs?)",
+			    t->streams[i].name, n);
+	for (i = 0; i < t->nstreams && nwhy < 8; i++) {
+		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
+		const char *f = rr ? ssp_rec_rd_meta(rr, "filter") : NULL;
+
+		if (f != NULL && rules_path != NULL &&
+		    (was = filtered_blacklist(f, file, sizeof(file))) >
+		    (n = ssp_rules_count(r, SSP_FC_BLACKLIST))) {
+			snprintf(why[nwhy++], sizeof(why[0]), "%s was filtered by "
+			    "evfilter -b %s (%" PRIu64 " functions), the rules "
+			    "now blacklist %" PRIu64 ": the events of functions no "
+			    "longer blacklisted are gone; rerun evfilter",
+			    t->streams[i].name, file, was, n);
+			break;	/* the same for every stream, usually */
+		}
+	}
+	orph_line[0] = '\0';
+	if (orph >= WARN_ORPHAN_MIN && orph * 100 >= spans * WARN_ORPHAN_PCT) {
+		len = snprintf(orph_line, sizeof(orph_line), "%" PRIu64 " of %"
+		    PRIu64 " spans are orphans", orph, spans);
+		for (k = 0, n = 0; k < SSP_CAUSE_N && len < (int)sizeof(orph_line);
+		    k++)
+			if (st->orphans[k] != 0)
+				len += snprintf(orph_line + len, sizeof(orph_line) -
+				    (size_t)len, "%s%s %" PRIu64, n++ ? ", " : " (",
+				    ssp_spanb_cause_name(k), st->orphans[k]);
+		if (n && len < (int)sizeof(orph_line))
+			snprintf(orph_line + len, sizeof(orph_line) - (size_t)len, ")");
+	}
+	if (orph_line[0] != '\0')
+		ssp_warn(w, "%s: %s", orph_line, nwhy > 0 ? why[0] :
+		    "see --stats for the missing contexts");
+	for (i = orph_line[0] != '\0'; i < nwhy; i++)
+		ssp_warn(w, "%s", why[i]);
 }
 
 static void
@@ -155,6 +355,7 @@ main(int argc, char **argv)
 		{ "rules", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "stats", no_argument, NULL, 's' },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "topology", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -169,6 +370,7 @@ main(int argc, char **argv)
 	struct ssp_evspan *ev = NULL;
 	struct ssp_progress prog;
 	struct ssp_err e = { 0 };
+	struct ssp_warn w = { "evspan", 0, 0 };
 	int ch, force = 0, stats = 0, verbose = 0, zstd = 0, rc, i;
 	uint64_t spans, n, t0;
 	unsigned k;
@@ -192,6 +394,7 @@ main(int argc, char **argv)
 			}
 			o.have_seed = 1;
 			break;
+		case OPT_STRICT: w.strict = 1; break;
 		case OPT_THREADS:
 			if (ssp_num_strtou64(optarg, &n, &errstr) != 0 ||
 			    (errstr = "must be 1 or 2", n < 1 || n > 2)) {
@@ -238,6 +441,15 @@ main(int argc, char **argv)
 	if (ssp_evspan_open(&ev, t, r, &o, &e) != SSP_OK)
 		errx(e.code == SSP_ERR_INVAL || e.code == SSP_ERR_SCHEMA ?
 		    SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
+	if (check_headers(ev, t, force, &w) > 0) {
+		ssp_evspan_free(ev);
+		/* opened (and truncated) already; nothing was written */
+		if (o.out != NULL && strcmp(o.out, "-") != 0)
+			unlink(o.out);
+		ssp_rules_free(r);
+		ssp_topo_free(t);
+		return SSP_EXIT_USAGE;
+	}
 
 	ssp_progress_init(&prog, -1, "spans");
 	rc = ssp_evspan_run(ev, prog.on ? ssp_progress_cb : NULL, &prog,
@@ -251,7 +463,7 @@ main(int argc, char **argv)
 		return SSP_EXIT_FAIL;
 	}
 	if (stats)
-		print_stats(ev, t, r, t0, stderr);
+		print_stats(ev, t, t0, stderr);
 	if (verbose) {
 		const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
 		uint64_t in = 0;
@@ -264,6 +476,7 @@ main(int argc, char **argv)
 		    PRIu64 " spans in %" PRIu64 " traces (salt %016" PRIx64 ")\n",
 		    in, st->nstreams, spans, st->roots, ssp_evspan_salt(ev));
 	}
+	check_result(ev, t, r, rules_path, &w);
 	rc = ssp_evspan_failed(ev) > 0 ? SSP_EXIT_FAIL : SSP_EXIT_OK;
 	ssp_evspan_free(ev);
 	ssp_rules_free(r);
@@ -271,5 +484,5 @@ main(int argc, char **argv)
 	if ((o.out == NULL || strcmp(o.out, "-") == 0) &&
 	    ssp_cli_close_stdout("evspan") != 0)
 		rc = SSP_EXIT_FAIL;
-	return rc;
+	return ssp_warn_status(&w, rc);
 }

@@ -22,10 +22,15 @@
 #include "source/symtab.h"
 #include "tools/common/cli.h"
 #include "tools/common/progress.h"
+#include "tools/common/warn.h"
 
 #define MAX_SYMTABS   256
 #define NAMES_MAX     262144		/* distinct names taken from a log */
 #define NAMES_BYTES   (8u << 20)
+/* Warning thresholds: a few Exec lines without a symbol table or a few
+ * out-of-order lines (hand-edited samples) are not worth a warning. */
+#define WARN_EXEC_MIN      100
+#define WARN_BACKWARDS_MAX 10
 
 static volatile sig_atomic_t stop;
 
@@ -36,31 +41,85 @@ on_signal(int sig)
 	stop = 1;
 }
 
+/*
+ * What a user would not expect, one warning line each (with or without
+ * --stats): lost lines (malformed, partial, over the name limit), a log
+ * none of whose lines this format recognises (and the format whose parser
+ * does), Exec lines without a symbol table to turn them into function
+ * events, time going backwards.
+ */
+static void
+check(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
+    struct ssp_warn *w, const char *src, int ok)
+{
+	const struct ssp_conv_stats *st = ssp_conv_stats(c);
+	const struct ssp_conv_example *ex;
+	uint64_t own, text;
+	unsigned i, best;
+
+	for (i = SSP_SKIP_MALFORMED; i < SSP_SKIP_N; i++) {
+		if ((i != SSP_SKIP_MALFORMED && i != SSP_SKIP_PARTIAL &&
+		    i != SSP_SKIP_NAMES) || st->skipped[i] == 0 ||
+		    ssp_conv_examples(c, i, &ex) == 0)
+			continue;
+		ssp_warn(w, "%s: %" PRIu64 " %s line%s skipped, first at line %"
+		    PRIu64 "%s%s", src, st->skipped[i], ssp_pline_skip_name(i),
+		    st->skipped[i] == 1 ? "" : "s", ex[0].line,
+		    ex[0].why ? ": " : "", ex[0].why ? ex[0].why : "");
+	}
+	if (!ok)	/* the error said what went wrong */
+		return;
+	text = st->skipped[SSP_SKIP_EMPTY] + st->skipped[SSP_SKIP_TEXT];
+	own = st->lines - text - st->skipped[SSP_SKIP_PARTIAL] -
+	    st->skipped[SSP_SKIP_LONG];
+	if (st->nevents == 0 && own == 0 && st->lines > st->skipped[SSP_SKIP_EMPTY]) {
+		for (best = 0, i = SSP_SIM_GEM5; i <= SSP_SIM_NS3; i++)
+			if (i != (unsigned)cfg->sim && st->looked[i] > 0 &&
+			    (best == 0 || st->looked[i] > st->looked[best]))
+				best = i;
+		if (best != 0)
+			ssp_warn(w, "no line of %s looked like %s output (%" PRIu64
+			    " lines): is it %s log? try -f %s", src,
+			    ssp_event_sim_name(cfg->sim), st->lines,
+			    best == SSP_SIM_GEM5 ? "a gem5" : best == SSP_SIM_NICBM ?
+			    "a nicbm" : "an ns-3",
+			    ssp_event_sim_name((enum ssp_sim)best));
+		else
+			ssp_warn(w, "no line of %s looked like %s output (%" PRIu64
+			    " lines), nor like gem5, nicbm or ns-3 output: is it "
+			    "a simulator log?", src, ssp_event_sim_name(cfg->sim),
+			    st->lines);
+	}
+	if (cfg->sim == SSP_SIM_GEM5 && !cfg->insn &&
+	    st->skipped[SSP_SKIP_EXEC] >= WARN_EXEC_MIN && st->events[SSP_EV_FUNC] == 0) {
+		if (cfg->syms == NULL)
+			ssp_warn(w, "%s: no function events: %" PRIu64 " Exec lines "
+			    "but no symbol table (evspan makes no syscall spans "
+			    "without them); give -s vmlinux.syms", src,
+			    st->skipped[SSP_SKIP_EXEC]);
+		else
+			ssp_warn(w, "%s: no function events: none of %" PRIu64
+			    " Exec addresses is a function entry of the symbol "
+			    "tables; wrong kernel or module offset?", src,
+			    st->skipped[SSP_SKIP_EXEC]);
+	}
+	if (st->backwards > WARN_BACKWARDS_MAX)
+		ssp_warn(w, "%s: time goes backwards %" PRIu64 " time%s, first at "
+		    "line %" PRIu64 ": interleaved or concatenated logs? "
+		    "(evspan takes events in time order)", src, st->backwards,
+		    st->backwards == 1 ? "" : "s", st->backwards_line);
+}
+
 /* --stats (full): lines, events per type, skips per reason with their
- * first examples.  Otherwise only the skips that lose data (malformed,
- * partial and name-limit lines), one warning line each. */
+ * first examples. */
 static void
 print_stats(const struct ssp_conv *c, FILE *f, const char *prog,
-    const char *src, int full)
+    const char *src)
 {
 	const struct ssp_conv_stats *st = ssp_conv_stats(c);
 	const struct ssp_conv_example *ex;
 	size_t i, k, n;
 
-	if (!full) {	/* lost events are never silent */
-		for (i = SSP_SKIP_MALFORMED; i < SSP_SKIP_N; i++) {
-			if ((i != SSP_SKIP_MALFORMED && i != SSP_SKIP_PARTIAL &&
-			    i != SSP_SKIP_NAMES) || st->skipped[i] == 0 ||
-			    ssp_conv_examples(c, (unsigned)i, &ex) == 0)
-				continue;
-			fprintf(f, "%s: warning: %s: %" PRIu64 " %s line%s skipped, "
-			    "first at line %" PRIu64 "%s%s\n", prog, src,
-			    st->skipped[i], ssp_pline_skip_name((unsigned)i),
-			    st->skipped[i] == 1 ? "" : "s", ex[0].line,
-			    ex[0].why ? ": " : "", ex[0].why ? ex[0].why : "");
-		}
-		return;
-	}
 	fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " events + %" PRIu64
 	    " skipped\n", prog, src, st->lines, st->nevents,
 	    st->lines - st->nevents);
@@ -117,7 +176,8 @@ usage(int code)
 		    "      --follow-timeout T  with --follow, also stop when no writer has had the\n"
 		    "                          pipe open for T (s, ms, min; 0 = never)\n"
 		    "      --stats             print line and event counts to stderr\n"
-		    "      --strict            fail on the first malformed line\n"
+		    "      --strict            fail on the first malformed line, and exit 1\n"
+		    "                          after any warning\n"
 		    "  -v, --verbose           --stats plus what was loaded and derived\n"
 		    "  -h, --help              this help\n"
 		    "  -V, --version           version and library versions\n"
@@ -194,6 +254,7 @@ main(int argc, char **argv)
 	struct ssp_conv *c;
 	struct ssp_progress pg;
 	struct ssp_err e = { 0 };
+	struct ssp_warn w = { "sim2ev", 0, 0 };
 	size_t nsym = 0, nmeta = 0;
 	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
 	int rc = 0;
@@ -230,7 +291,7 @@ main(int argc, char **argv)
 			break;
 		case O_FORCE: force = 1; break;
 		case O_STATS: stats = 1; break;
-		case O_STRICT: cfg.strict = 1; break;
+		case O_STRICT: cfg.strict = w.strict = 1; break;
 		case O_TOFF:
 			if (strcmp(optarg, "sync") == 0) {
 				cfg.offset_mode = SSP_OFFSET_SYNC;
@@ -317,7 +378,9 @@ main(int argc, char **argv)
 		ssp_conv_abort(c);
 		ssp_out_close(out, NULL);
 	}
-	print_stats(c, stderr, "sim2ev", ssp_in_name(in), stats);
+	if (stats)
+		print_stats(c, stderr, "sim2ev", ssp_in_name(in));
+	check(c, &cfg, &w, ssp_in_name(in), rc == 0);
 	ssp_conv_free(c);
 	ssp_in_close(in);
 	ssp_symtab_free(syms);
@@ -326,5 +389,5 @@ main(int argc, char **argv)
 	free(stream);
 	if (outpath == NULL && ssp_cli_close_stdout("sim2ev") != 0)
 		rc = SSP_EXIT_FAIL;
-	return rc;
+	return ssp_warn_status(&w, rc);
 }

@@ -111,6 +111,10 @@ struct ssp_filter {
 	uint64_t wgen;
 	char desc[DESC_MAX + 64];
 	size_t desclen;
+	/* per pattern list: values that passed, the first rejected ones */
+	uint64_t pat_pass[3];
+	char pat_seen[3][SSP_FILTER_SEEN][64];
+	unsigned npat_seen[3];
 };
 
 const char *
@@ -801,6 +805,33 @@ sv_sync(struct ssp_filter *f, const struct ssp_rec_rd *rr)
 	}
 }
 
+/* A value a pattern list rejected: keep the first distinct ones (for
+ * ssp_filter_unmatched).  Returns the reason. */
+__attribute__((noinline)) static unsigned
+pat_reject(struct ssp_filter *f, const struct ssp_rec_rd *rr,
+    enum ssp_filter_field which, uint64_t id)
+{
+	const char *v;
+	size_t n = 0, i;
+
+	if (f->npat_seen[which] < SSP_FILTER_SEEN && id != 0 &&
+	    (v = ssp_rec_rd_str(rr, id, &n)) != NULL) {
+		if (n > sizeof(f->pat_seen[0][0]) - 1)
+			n = sizeof(f->pat_seen[0][0]) - 1;
+		for (i = 0; i < f->npat_seen[which]; i++)
+			if (strncmp(f->pat_seen[which][i], v, n) == 0 &&
+			    f->pat_seen[which][i][n] == '\0')
+				break;
+		if (i == f->npat_seen[which]) {
+			memcpy(f->pat_seen[which][i], v, n);
+			f->pat_seen[which][i][n] = '\0';
+			f->npat_seen[which]++;
+		}
+	}
+	return which == SSP_FFIELD_COMP ? SSP_FR_COMP : which == SSP_FFIELD_CPU ?
+	    SSP_FR_CPU : SSP_FR_TABLE;
+}
+
 /* The checks type t needs.  rr may be NULL when none looks at strings;
  * otherwise sv_sync(f, rr) must have run since rr last changed segment. */
 __attribute__((always_inline)) static inline unsigned
@@ -831,19 +862,38 @@ check_slow(struct ssp_filter *f, const struct ssp_rec_rd *rr,
 	}
 	if (!(n & (N_COMP | N_CPU | N_TABLE | N_FUNC)))
 		return SSP_FR_KEEP;
-	if ((n & N_COMP) &&
-	    !(sv_get(f, rr, r->f[f->fidx[0][t]]) & SV_COMP))
-		return SSP_FR_COMP;
-	if ((n & N_CPU) &&
-	    !(sv_get(f, rr, r->f[f->fidx[1][t]]) & SV_CPU))
-		return SSP_FR_CPU;
-	if ((n & N_TABLE) &&
-	    !(sv_get(f, rr, r->f[f->fidx[2][t]]) & SV_TABLE))
-		return SSP_FR_TABLE;
+	if (n & N_COMP) {
+		if (!(sv_get(f, rr, r->f[f->fidx[0][t]]) & SV_COMP))
+			return pat_reject(f, rr, SSP_FFIELD_COMP, r->f[f->fidx[0][t]]);
+		f->pat_pass[SSP_FFIELD_COMP]++;
+	}
+	if (n & N_CPU) {
+		if (!(sv_get(f, rr, r->f[f->fidx[1][t]]) & SV_CPU))
+			return pat_reject(f, rr, SSP_FFIELD_CPU, r->f[f->fidx[1][t]]);
+		f->pat_pass[SSP_FFIELD_CPU]++;
+	}
+	if (n & N_TABLE) {
+		if (!(sv_get(f, rr, r->f[f->fidx[2][t]]) & SV_TABLE))
+			return pat_reject(f, rr, SSP_FFIELD_TABLE, r->f[f->fidx[2][t]]);
+		f->pat_pass[SSP_FFIELD_TABLE]++;
+	}
 	if ((n & N_FUNC) &&
 	    !(sv_get(f, rr, r->f[f->fidx[3][t]]) & SV_FUNC))
 		return SSP_FR_FUNC;
 	return SSP_FR_KEEP;
+}
+
+int
+ssp_filter_unmatched(const struct ssp_filter *f, enum ssp_filter_field which,
+    const char **names)
+{
+	unsigned i;
+
+	if (f->pat[which].n == 0 || f->pat_pass[which] > 0)
+		return -1;
+	for (i = 0; i < f->npat_seen[which]; i++)
+		names[i] = f->pat_seen[which][i];
+	return (int)f->npat_seen[which];
 }
 
 unsigned

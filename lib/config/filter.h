@@ -64,6 +64,15 @@ int ssp_filter_time(struct ssp_filter *f, int from_set, int64_t from,
  * comma-separated fnmatch(3) patterns; events without it pass. */
 int ssp_filter_patterns(struct ssp_filter *f, enum ssp_filter_field which,
     const char *list, struct ssp_err *e);
+/*
+ * After the run: -1 if no pattern list is set for the field or some value
+ * passed it; otherwise (the patterns matched nothing) the first distinct
+ * values they rejected, at most SSP_FILTER_SEEN, put in names (valid while
+ * f lives), and their number: 0 if no event had the field.
+ */
+#define SSP_FILTER_SEEN 4
+int ssp_filter_unmatched(const struct ssp_filter *f, enum ssp_filter_field which,
+    const char **names);
 /* ns-3 events keep only the listed "NODE:DEV" pairs (DEV may be '*'). */
 int ssp_filter_netdev(struct ssp_filter *f, const char *list,
     struct ssp_err *e);

@@ -22,6 +22,10 @@ struct ssp_conv {
 	uint64_t flushed;			/* records at the last flush */
 	struct ssp_conv_example *ex;		/* [reason][examples] */
 	uint8_t nex[SSP_SKIP_N];
+	struct ssp_atoms *satoms;		/* the sniffing parsers' names */
+	struct ssp_parser *sniff[SSP_SIM_NS3 + 1];
+	int64_t last_ts;
+	int have_ts;
 	char offset_buf[32], from_buf[48];
 };
 
@@ -84,6 +88,18 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 	if (ssp_parser_new(&c->parser, cfg->sim, &pc, e) != SSP_OK) {
 		ssp_conv_free(c);
 		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	}
+	if (ssp_atoms_new(&c->satoms, e) != SSP_OK) {
+		ssp_conv_free(c);
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	}
+	for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++) {
+		struct ssp_parser_cfg sc = { c->satoms, NULL, 0 };
+
+		if (ssp_parser_new(&c->sniff[t], (enum ssp_sim)t, &sc, e) != SSP_OK) {
+			ssp_conv_free(c);
+			return e != NULL ? e->code : SSP_ERR_NOMEM;
+		}
 	}
 	if (cfg->offset_mode == SSP_OFFSET_FIXED) {
 		c->st.offset = cfg->offset;
@@ -219,6 +235,30 @@ skip(struct ssp_conv *c, unsigned reason, const char *s, size_t n,
 	return SSP_OK;
 }
 
+/* Which simulators' parsers take the line for one of theirs. */
+static void
+sniff(struct ssp_conv *c, const char *s, size_t n)
+{
+	struct ssp_pline o;
+	unsigned t;
+
+	c->st.sniffed++;
+	for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++) {
+		memset(&o, 0, sizeof(o));
+		ssp_parser_line(c->sniff[t], s, n, &o);
+		if (o.skip != SSP_SKIP_TEXT && o.skip != SSP_SKIP_EMPTY)
+			c->st.looked[t]++;
+	}
+	if (c->st.sniffed == SSP_CONV_SNIFF_LINES) {
+		for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++) {
+			ssp_parser_free(c->sniff[t]);
+			c->sniff[t] = NULL;
+		}
+		ssp_atoms_free(c->satoms);
+		c->satoms = NULL;
+	}
+}
+
 int
 ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
     int cut, int partial, struct ssp_err *e)
@@ -226,6 +266,8 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
 	struct ssp_pline *pl = &c->pl;
 
 	c->st.lines++;
+	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
+		sniff(c, s, n);
 	if (cut)
 		return skip(c, SSP_SKIP_LONG, s, n, lineno, NULL, e);
 	if (partial)
@@ -233,6 +275,10 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
 	ssp_parser_line(c->parser, s, n, pl);
 	if (pl->skip != SSP_SKIP_NONE)
 		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
+	if (c->have_ts && pl->ev.ts < c->last_ts && c->st.backwards++ == 0)
+		c->st.backwards_line = lineno;
+	c->last_ts = pl->ev.ts;
+	c->have_ts = 1;
 	if (!c->st.offset_known) {
 		size_t need = held_size(c, pl->ev.type);
 
@@ -321,10 +367,15 @@ ssp_conv_abort(struct ssp_conv *c)
 void
 ssp_conv_free(struct ssp_conv *c)
 {
+	unsigned t;
+
 	if (c == NULL)
 		return;
 	ssp_rec_wr_abort(c->w);
 	ssp_parser_free(c->parser);
+	for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++)
+		ssp_parser_free(c->sniff[t]);
+	ssp_atoms_free(c->satoms);
 	free(c->wid);
 	free(c->hold);
 	free(c->ex);

@@ -31,6 +31,7 @@ enum ssp_offset_mode {
 #define SSP_CONV_HOLD_MAX (8u * 1024 * 1024)	/* default hold buffer, bytes */
 #define SSP_CONV_EXAMPLES 3			/* default examples per reason */
 #define SSP_CONV_EXAMPLE_LEN 120		/* bytes of each example kept */
+#define SSP_CONV_SNIFF_LINES 1000		/* lines every parser looks at */
 
 struct ssp_conv_cfg {
 	enum ssp_sim sim;
@@ -60,6 +61,15 @@ struct ssp_conv_stats {
 	int offset_known;
 	int64_t offset;			/* subtracted from every timestamp */
 	uint64_t offset_line;		/* SSP_OFFSET_SYNC: the sync line */
+	/* Events whose timestamp is below the previous event's, and the
+	 * line of the first. */
+	uint64_t backwards, backwards_line;
+	/* Of the first SSP_CONV_SNIFF_LINES lines (sniffed of them), how
+	 * many each simulator's parser takes for a line of its log (an event
+	 * or a known line kind, not console text); index enum ssp_sim.  Names
+	 * the likely format when the one given recognises nothing. */
+	uint64_t sniffed;
+	uint64_t looked[SSP_SIM_NS3 + 1];
 };
 
 struct ssp_conv_example {

@@ -537,6 +537,24 @@ is_cpu_cached(struct ssp_gem5 *g, const char *p, const char *end,
 	return 0;
 }
 
+/*
+ * The envelope "<tick>: " whose tick did not scan: "-<digits>: " (a
+ * negative tick) or a run of digits too long for 64 bits.  Then the line
+ * is a malformed gem5 line, not text to search for spliced lines (which
+ * would take the digits after the '-' for a tick).
+ */
+static const char *
+bad_tick(const char *p, const char *end)
+{
+	const char *q = p + (p < end && *p == '-'), *d = q;
+
+	while (q < end && ssp_isdigit(*q))
+		q++;
+	if (q == d || end - q < 2 || q[0] != ':' || q[1] != ' ')
+		return NULL;
+	return *p == '-' ? "negative tick" : "tick out of range";
+}
+
 /* Parse an enveloped line at p; -1 if p does not start with "<tick>: ". */
 static int
 parse(struct ssp_gem5 *g, const char *p, const char *end, struct ssp_pline *o)
@@ -548,8 +566,14 @@ parse(struct ssp_gem5 *g, const char *p, const char *end, struct ssp_pline *o)
 
 	while (p < end && *p == ' ')
 		p++;
-	if (ssp_scan_dec(&p, end, &tick) != 0 || SSP_LIT(&p, end, ": ") != 0)
-		return -1;
+	if (ssp_scan_dec(&p, end, &tick) != 0 || SSP_LIT(&p, end, ": ") != 0) {
+		const char *why = bad_tick(p, end);
+
+		if (why == NULL)
+			return -1;
+		ssp_pline_bad(o, why);
+		return 0;
+	}
 	if (tick > INT64_MAX) {
 		ssp_pline_bad(o, "tick out of range");
 		return 0;

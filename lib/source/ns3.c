@@ -353,9 +353,11 @@ ssp_ns3_line(struct ssp_ns3 *n, const char *s, size_t len, struct ssp_pline *o)
 	simbricks = p[2] == ' ';
 	if (simbricks) {
 		p += 3;
-		if (ssp_scan_dec(&p, end, &ts) != 0 || ts > INT64_MAX)
+		if (ssp_scan_dec(&p, end, &ts) != 0)	/* p unmoved */
 			return ssp_isdigit(*p) ? ssp_pline_bad(o, "ns-3 trace: timestamp "
 			    "out of range") : ssp_pline_skip(o, SSP_SKIP_TEXT);
+		if (ts > INT64_MAX)
+			return ssp_pline_bad(o, "ns-3 trace: timestamp out of range");
 	} else {
 		p += 2;
 		if (!ssp_isdigit(*p))

@@ -301,6 +301,12 @@ ssp_evspan_backwards(const struct ssp_evspan *ev, size_t i)
 	return ssp_mergeq_backwards(ev->q, i);
 }
 
+const struct ssp_rec_rd *
+ssp_evspan_reader(const struct ssp_evspan *ev, size_t i)
+{
+	return i < ev->n ? ev->rr[i] : NULL;
+}
+
 uint64_t
 ssp_evspan_peak(const struct ssp_evspan *ev)
 {

@@ -60,6 +60,10 @@ const struct ssp_spanb_stats *ssp_evspan_stats(const struct ssp_evspan *ev);
 /* Records of input stream i whose timestamp is below the previous one's
  * (ssp_mergeq_backwards). */
 uint64_t ssp_evspan_backwards(const struct ssp_evspan *ev, size_t i);
+/* The reader of input stream i (its header metadata: ssp_rec_rd_meta),
+ * for checks before ssp_evspan_run; NULL if i is out of range. */
+const struct ssp_rec_rd *ssp_evspan_reader(const struct ssp_evspan *ev,
+    size_t i);
 /* The most spans held open at once. */
 uint64_t ssp_evspan_peak(const struct ssp_evspan *ev);
 void ssp_evspan_free(struct ssp_evspan *ev);

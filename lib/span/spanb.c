@@ -1,4 +1,5 @@
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -545,6 +546,11 @@ link_of(struct ssp_spanb *b, unsigned st, uint64_t comp)
 				si->link = (uint16_t)(h->plinks[k] + 1);
 				break;
 			}
+		}
+		if (si->link == 0 && b->st.nolink_comp[0] == '\0') {
+			snprintf(b->st.nolink_comp, sizeof(b->st.nolink_comp),
+			    "%.*s", (int)len, t);
+			b->st.nolink_stream = st;
 		}
 		si->have |= HAVE_LINK;
 	}

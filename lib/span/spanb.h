@@ -79,6 +79,10 @@ struct ssp_spanb_stats {
 	uint64_t dma_mismatch;		/* NIC dma addr changed between lines */
 	uint64_t dup_ids;		/* start with an id already open */
 	uint64_t packets_expired;	/* packet chains idle past packet-idle */
+	/* The first adapter component of a host with PCIe links that none
+	 * of them names (a wrong adapter in the topology), and its stream. */
+	char nolink_comp[64];
+	size_t nolink_stream;
 };
 
 /*

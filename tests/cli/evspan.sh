@@ -174,9 +174,9 @@ eq "stats: traces" "$(grep '^traces' "$T/stats")" \
 check "-v" evspan -v -t "$D/topology.csv" -r "$RULES" -o "$T/x.sp"
 stderr_has "evspan: 782 events from 5 streams -> 362 spans in 22 traces"
 
-# Without -r: only SPEC defaults, and a warning with --stats
+# Without -r: only SPEC defaults, and a warning (with or without --stats)
 check "no rules" evspan -s -t "$D/topology.csv" -o "$T/norules.sp"
-stderr_has "warning: the rules name no syscall-entry function"
+stderr_has "evspan: warning: no rules (-r): no function is a syscall entry"
 eq "no syscall spans without rules" \
     "$(spancat -n "$T/norules.sp" | awk '$2 == "host.syscall" {print $1}')" ""
 stderr_has "function outside any syscall"

@@ -324,6 +324,30 @@ test_envelope_variants(void **state)
 	ph_close(&h);
 }
 
+/* Ticks that do not fit: malformed (counted, warned), never dropped as
+ * text or taken as positive by the spliced-line recovery (issue 12). */
+static void
+test_tick_range(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, NULL, NULL, 0, 0);
+	EV(&h, "1000: system.pc.simbricks_0: simbricks-pci: sending read addr c0 "
+	    "size 4 id 1 bar 0 offs 0", SSP_EV_MMIO_RD);
+	SKIP(&h, "-740155000: system.pc.simbricks_0: simbricks-pci: sending read "
+	    "addr c0 size 4 id 1 bar 0 offs 0", SSP_SKIP_MALFORMED);
+	assert_string_equal(h.pl.why, "negative tick");
+	SKIP(&h, "9223372036854775808: system.pc.simbricks_0: simbricks-pci: "
+	    "sending read addr c0 size 4 id 1 bar 0 offs 0", SSP_SKIP_MALFORMED);
+	assert_string_equal(h.pl.why, "tick out of range");
+	SKIP(&h, "18446744073709551616: system.pc.simbricks_0: simbricks-pci: "
+	    "sending read addr c0 size 4 id 1 bar 0 offs 0", SSP_SKIP_MALFORMED);
+	assert_string_equal(h.pl.why, "tick out of range");
+	SKIP(&h, "-5 degrees", SSP_SKIP_TEXT);
+	ph_close(&h);
+}
+
 static void
 test_spliced(void **state)
 {
@@ -451,6 +475,7 @@ main(void)
 		cmocka_unit_test(test_exec_symbol),
 		cmocka_unit_test(test_insn_mode),
 		cmocka_unit_test(test_envelope_variants),
+		cmocka_unit_test(test_tick_range),
 		cmocka_unit_test(test_spliced),
 		cmocka_unit_test(test_spliced_first),
 		cmocka_unit_test(test_malformed),
