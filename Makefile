@@ -177,7 +177,7 @@ fuzz-replay: $(FUZZ_REPLAY)
 
 lint-man:
 	@if command -v mandoc >/dev/null 2>&1; then \
-	    mandoc -Tlint -Wwarning $(MANPAGES) && echo "man: $(words $(MANPAGES)) pages lint clean"; \
+	    sh scripts/lint-man.sh $(MANPAGES) && echo "man: $(words $(MANPAGES)) pages lint clean (mandoc style level, troff at 80 columns)"; \
 	elif [ "$${SSP_TEST_STRICT:-0}" = 1 ]; then \
 	    echo "FAIL man: mandoc not installed (scripts/deps.sh check installs it)"; exit 1; \
 	else echo "man: mandoc not installed, lint skipped"; fi
