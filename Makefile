@@ -217,6 +217,9 @@ install: all
 	$(INSTALL) -m 644 $(filter %.5,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL) -m 644 $(filter %.7,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man7
 	$(INSTALL) -m 644 rules/*.csv $(DESTDIR)$(DATADIR)/rules
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/formats
+	$(INSTALL) -m 644 formats/*.md formats/*.sql $(DESTDIR)$(DATADIR)/formats
+	$(INSTALL) -m 755 tests/score-truth.sh $(DESTDIR)$(DATADIR)/score-truth.sh
 
 uninstall:
 	rm -f $(TOOLS:$(BUILD)/bin/%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(BINDIR)/simspan-online
