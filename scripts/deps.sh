@@ -41,6 +41,8 @@ if [ "$mode" = check ]; then
 	need libcmocka-dev hdr cmocka.h
 	need mandoc      command -v mandoc
 	need man-db      command -v man	# troff warnings of the pages (lint-man)
+	need jq          command -v jq	# the README's commands (tests/cli/readme.sh)
+	need less        command -v less
 	need python3     command -v python3
 	need nodejs      command -v node	# OTLP receiver in the tests
 	command -v node >/dev/null 2>&1 && need npm command -v npm

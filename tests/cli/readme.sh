@@ -9,7 +9,7 @@
 # run here are marked in the README and listed as skipped with the reason.
 . "$(dirname "$0")/../lib.sh"
 
-needs python3 sqlite3 zstd zstdcat
+needs python3 sqlite3 zstd zstdcat jq less
 
 S="$TOP/samples/dumbbell"
 W="$T/w"
