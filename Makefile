@@ -155,7 +155,7 @@ check: deps
 # evspan-truth 6, simsynth 5, span2sqlite 5.  The unit tests (17 s one at a
 # time) run 4 at a time (tests/run-unit.sh), these scripts 2 at a time.
 QUICK_CLI = demo evcat evfilter evspan-bytes evspan-e2e evspan-sim2ev evspan \
-            man-examples sample-spans sample score-truth simsynth-dialects \
+            man-examples readme reliab sample-spans sample score-truth simsynth-dialects \
             simsynth-sim2ev spancat truth-evspan
 quick: all-tests
 	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory checkdeps unit cli fuzz-replay \
@@ -177,7 +177,7 @@ fuzz-replay: $(FUZZ_REPLAY)
 
 lint-man:
 	@if command -v mandoc >/dev/null 2>&1; then \
-	    mandoc -Tlint -Wwarning $(MANPAGES) && echo "man: $(words $(MANPAGES)) pages lint clean"; \
+	    sh scripts/lint-man.sh $(MANPAGES) && echo "man: $(words $(MANPAGES)) pages lint clean (mandoc style level, troff at 80 columns)"; \
 	elif [ "$${SSP_TEST_STRICT:-0}" = 1 ]; then \
 	    echo "FAIL man: mandoc not installed (scripts/deps.sh check installs it)"; exit 1; \
 	else echo "man: mandoc not installed, lint skipped"; fi
@@ -217,6 +217,9 @@ install: all
 	$(INSTALL) -m 644 $(filter %.5,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man5
 	$(INSTALL) -m 644 $(filter %.7,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man7
 	$(INSTALL) -m 644 rules/*.csv $(DESTDIR)$(DATADIR)/rules
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/formats
+	$(INSTALL) -m 644 formats/*.md formats/*.sql $(DESTDIR)$(DATADIR)/formats
+	$(INSTALL) -m 755 tests/score-truth.sh $(DESTDIR)$(DATADIR)/score-truth.sh
 
 uninstall:
 	rm -f $(TOOLS:$(BUILD)/bin/%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(BINDIR)/simspan-online

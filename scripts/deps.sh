@@ -6,7 +6,7 @@
 # usage: deps.sh [build|demo|check]
 #   build  compile the tools (make)
 #   demo   build + what scripts/demo.sh runs: zstd, sqlite3 (the summary)
-#   check  demo + cmocka (unit tests), mandoc (man page lint), python3,
+#   check  demo + cmocka (unit tests), mandoc and man-db (man page lint), python3,
 #          Node.js with npm (the OTLP receiver of the span2otlp tests)
 # Default: check.  SSP_DEPS_EXTRA adds packages (the CI adds what the
 # optional tests need).
@@ -40,6 +40,9 @@ fi
 if [ "$mode" = check ]; then
 	need libcmocka-dev hdr cmocka.h
 	need mandoc      command -v mandoc
+	need man-db      command -v man	# troff warnings of the pages (lint-man)
+	need jq          command -v jq	# the README's commands (tests/cli/readme.sh)
+	need less        command -v less
 	need python3     command -v python3
 	need nodejs      command -v node	# OTLP receiver in the tests
 	command -v node >/dev/null 2>&1 && need npm command -v npm

@@ -60,7 +60,7 @@ done_testing() {
 # SSP_TEST_STRICT=1 (make check, which runs deps.sh check first) one of
 # these missing, or a tool or helper the build makes, is a failure; any
 # other missing command is a skip.
-DEPS_CHECK="sqlite3 zstd zstdcat mandoc python3 node npm"
+DEPS_CHECK="sqlite3 zstd zstdcat mandoc man python3 node npm jq less"
 # covered CMD: deps.sh check or the build provides CMD
 covered() {
 	case " $DEPS_CHECK " in *" $1 "*) return 0 ;; esac

@@ -44,7 +44,7 @@ usage(int code)
 		    "  -V, --version  version and library versions\n"
 		    "With no FILE, or when FILE is -, read standard input.\n"
 		    "See evcat(1).\n");
-	exit(code);
+	exit(ssp_cli_done(PROG, code));
 }
 
 static void
@@ -251,7 +251,7 @@ main(int argc, char **argv)
 		case 'h': usage(0); break;
 		case 'j': fmt = SSP_DUMP_JSON; break;
 		case 'n': count = 1; break;
-		case 'V': ssp_cli_version(PROG, (char *)NULL); return 0;
+		case 'V': ssp_cli_version(PROG, (char *)NULL); return ssp_cli_done(PROG, 0);
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}

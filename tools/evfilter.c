@@ -64,7 +64,7 @@ usage(int code)
 		    "  -V, --version           version and library versions\n"
 		    "With no FILE, or when FILE is -, read standard input.\n"
 		    "See evfilter(1).\n");
-	exit(code);
+	exit(ssp_cli_done(PROG, code));
 }
 
 static void
@@ -243,7 +243,7 @@ main(int argc, char **argv)
 		case 'V':
 			ssp_cli_version(PROG, (char *)NULL);
 			ssp_filter_free(f);
-			return 0;
+			return ssp_cli_done(PROG, 0);
 		case 'v': verbose = want_stats = 1; break;
 		case 'z': zstd = 1; break;
 		case OPT_CLASS: classes = optarg; break;
@@ -307,8 +307,13 @@ main(int argc, char **argv)
 	if (ssp_out_open(&o, out_path, zstd ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO,
 	    &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_cli_refuse_tty(ssp_out_fd(o), force, PROG) != 0)
+	if (ssp_cli_refuse_tty(ssp_out_fd(o), force, PROG) != 0) {
+		ssp_out_abort(o);
+		ssp_rec_rd_close(rr);
+		ssp_in_close(in);
+		ssp_filter_free(f);
 		return SSP_EXIT_FAIL;
+	}
 	if (ssp_filter_writer_open(f, &w, o, rr, PROG, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 

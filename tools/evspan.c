@@ -142,7 +142,7 @@ usage(int code)
 		    "NAME=FILE reads stream NAME from FILE (- is stdin) instead of "
 		    "the topology's file.\n"
 		    "See evspan(1), simspan-spans(5).\n");
-	exit(code);
+	exit(ssp_cli_done("evspan", code));
 }
 
 /* A stream header that does not fit the topology: an error, or with
@@ -384,7 +384,7 @@ main(int argc, char **argv)
 		case 'r': rules_path = optarg; break;
 		case 's': stats = 1; break;
 		case 't': topo_path = optarg; break;
-		case 'V': ssp_cli_version("evspan", (char *)NULL); return 0;
+		case 'V': ssp_cli_version("evspan", (char *)NULL); return ssp_cli_done("evspan", 0);
 		case 'v': verbose = 1; break;
 		case 'z': zstd = 1; break;
 		case OPT_SEED:
@@ -428,19 +428,27 @@ main(int argc, char **argv)
 		errx(e.code == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
 		    "%s", e.msg);
 	for (i = 0; i < argc; i++)
-		if (ssp_topo_override(t, argv[i], &e) != SSP_OK)
+		if (ssp_topo_override(t, argv[i], &e) != SSP_OK) {
+			ssp_topo_free(t);
 			errx(SSP_EXIT_USAGE, "%s", e.msg);
+		}
 	rc = rules_path != NULL ? ssp_rules_load(&r, rules_path, &e) :
 	    ssp_rules_new(&r, &e);
 	if (rc == SSP_OK)
 		rc = ssp_rules_check(r, t, &e);
-	if (rc != SSP_OK)
+	if (rc != SSP_OK) {
+		ssp_rules_free(r);
+		ssp_topo_free(t);
 		errx(e.code == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
 		    "%s", e.msg);
+	}
 	t0 = ssp_clock_ns();
-	if (ssp_evspan_open(&ev, t, r, &o, &e) != SSP_OK)
+	if (ssp_evspan_open(&ev, t, r, &o, &e) != SSP_OK) {
+		ssp_rules_free(r);
+		ssp_topo_free(t);
 		errx(e.code == SSP_ERR_INVAL || e.code == SSP_ERR_SCHEMA ?
 		    SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
+	}
 	if (check_headers(ev, t, force, &w) > 0) {
 		ssp_evspan_free(ev);
 		/* opened (and truncated) already; nothing was written */
@@ -460,6 +468,8 @@ main(int argc, char **argv)
 	if (rc != SSP_OK) {
 		warnx("%s", e.msg);
 		ssp_evspan_free(ev);
+		ssp_rules_free(r);
+		ssp_topo_free(t);
 		return SSP_EXIT_FAIL;
 	}
 	if (stats)

@@ -182,7 +182,7 @@ usage(int code)
 		    "  -h, --help              this help\n"
 		    "  -V, --version           version and library versions\n"
 		    "With no LOG, or when LOG is -, read standard input.  See sim2ev(1).\n");
-	exit(code);
+	exit(ssp_cli_done("sim2ev", code));
 }
 
 /* -s FILE[,NAME[,OFFSET]]... into a new table set; exits on error. */
@@ -277,7 +277,7 @@ main(int argc, char **argv)
 				errx(SSP_EXIT_USAGE, "more than %d symbol tables", MAX_SYMTABS);
 			symspec[nsym++] = optarg;
 			break;
-		case 'V': ssp_cli_version("sim2ev", (char *)NULL); return 0;
+		case 'V': ssp_cli_version("sim2ev", (char *)NULL); return ssp_cli_done("sim2ev", 0);
 		case 'v': verbose = stats = 1; break;
 		case 'z': z = 1; break;
 		case O_FOLLOW: follow = 1; break;
@@ -343,8 +343,14 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (ssp_out_open(&out, outpath, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_cli_refuse_tty(ssp_out_fd(out), force, "sim2ev") != 0)
+	if (ssp_cli_refuse_tty(ssp_out_fd(out), force, "sim2ev") != 0) {
+		ssp_out_abort(out);
+		ssp_in_close(in);
+		ssp_symtab_free(syms);
+		ssp_atoms_free(atoms);
+		free(symdesc);
 		return SSP_EXIT_FAIL;
+	}
 	if (follow && verbose && ssp_in_pipe_size(in) > 0)
 		fprintf(stderr, "sim2ev: %s: pipe buffer %d KiB\n", ssp_in_name(in),
 		    ssp_in_pipe_size(in) >> 10);

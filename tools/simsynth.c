@@ -70,7 +70,7 @@ usage(int code)
 		    "  -h, --help                this help\n"
 		    "  -V, --version             version and library versions\n"
 		    "TIME takes ps (default), ns, us, ms or s.  See simsynth(1).\n");
-	exit(code);
+	exit(ssp_cli_done("simsynth", code));
 }
 
 /* 123, 4k, 2M, 1G (binary multiples when binary, else decimal). */
@@ -264,7 +264,7 @@ main(int argc, char **argv)
 			if (ssp_num_strtou64(optarg, &p.seed, &errstr) != 0)
 				bad(o, optarg, errstr);
 			break;
-		case 'V': ssp_cli_version("simsynth", (char *)NULL); return 0;
+		case 'V': ssp_cli_version("simsynth", (char *)NULL); return ssp_cli_done("simsynth", 0);
 		case 'v': stats = 1; break;
 		case 'z': if (p.zlevel == 0) p.zlevel = 3; break;
 		case O_BANDWIDTH:

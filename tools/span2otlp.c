@@ -80,7 +80,7 @@ usage(int code)
 		    "  -h, --help          this help\n"
 		    "  -V, --version       version and library versions\n"
 		    "See span2otlp(1).\n", DEFAULT_BATCH);
-	exit(code);
+	exit(ssp_cli_done(PROG, code));
 }
 
 /* A duration option of at least min_ms milliseconds. */
@@ -266,7 +266,7 @@ main(int argc, char **argv)
 		case 'V':
 			ssp_cli_version(PROG, "libcurl",
 			    curl_version_info(CURLVERSION_NOW)->version, (char *)NULL);
-			return 0;
+			return ssp_cli_done(PROG, 0);
 		case 'v': verbose = 1; break;
 		case O_BACKOFF: ho.backoff_ms = parse_ms("--backoff", optarg, 0); break;
 		case O_ENDPOINT: ho.url = optarg; break;

@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "io/in.h"
 #include "sink/sqlite.h"
+#include "stream/frame.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
 #include "tools/common/progress.h"
@@ -34,13 +35,14 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: span2sqlite [-ehivV] [--events] [--insert] [--run NAME] "
-	    "[--stats] DB [SPANS]\n");
+	fprintf(f, "usage: span2sqlite [-efhivV] [--events] [--force] [--insert] "
+	    "[--run NAME] [--stats] DB [SPANS]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Load a simspan span stream (plain or zstd-compressed) into the\n"
 		    "SQLite database DB as a new run; DB is created or appended to.\n"
 		    "  -e, --events    also load the member events of the spans\n"
+		    "  -f, --force     replace DB even when it is write-protected\n"
 		    "  -i, --insert    a new database too with SQL INSERTs, not written\n"
 		    "                  directly in the file format (slower)\n"
 		    "  -r, --run NAME  name of the run (default: input name@UTC time)\n"
@@ -49,9 +51,24 @@ usage(int code)
 		    "  -V, --version   version and library versions\n"
 		    "With no SPANS, or when SPANS is -, read standard input.\n"
 		    "See span2sqlite(1) and formats/sqlite.md.\n");
-	if (code == 0 && ssp_cli_close_stdout(PROG) != 0)
-		code = SSP_EXIT_FAIL;
-	exit(code);
+	exit(ssp_cli_done(PROG, code));
+}
+
+/* Whether path starts like a span stream (plain or zstd-compressed). */
+static int
+db_is_spans(const char *path)
+{
+	static const uint8_t zstd[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	uint8_t m[SSP_MAGIC_LEN];
+	FILE *f = fopen(path, "rb");
+	size_t got;
+
+	if (f == NULL)
+		return 0;
+	got = fread(m, 1, sizeof(m), f);
+	fclose(f);
+	return (got == sizeof(m) && memcmp(m, ssp_frame_magic_spans,
+	    sizeof(m)) == 0) || (got >= 4 && memcmp(m, zstd, 4) == 0);
 }
 
 /* Remove the temporary database, then die of the signal as usual. */
@@ -128,6 +145,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "events", no_argument, NULL, 'e' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "insert", no_argument, NULL, 'i' },
 		{ "run", required_argument, NULL, 'r' },
@@ -146,10 +164,12 @@ main(int argc, char **argv)
 	char tool[64];
 	uint64_t t0, t1;
 	int ch, r, verbose = 0;
+	unsigned flags = 0;
 
-	while ((ch = getopt_long(argc, argv, "ehir:vV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "efhir:vV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e': o.events = 1; break;
+		case 'f': flags |= SSP_SQLITE_FORCE; break;
 		case 'h': usage(0); break;
 		case 'i': o.sql_only = 1; break;
 		case 'r': o.run = optarg; break;
@@ -157,7 +177,7 @@ main(int argc, char **argv)
 		case 'V':
 			ssp_cli_version(PROG, "sqlite", sqlite3_libversion(),
 			    (char *)NULL);
-			return ssp_cli_close_stdout(PROG) != 0 ? SSP_EXIT_FAIL : 0;
+			return ssp_cli_done(PROG, 0);
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}
@@ -177,6 +197,12 @@ main(int argc, char **argv)
 		    sizeof(st.run_name) - 1);
 		usage(SSP_EXIT_USAGE);
 	}
+	if (db_is_spans(db))	/* span2sqlite spans.sp: DB forgotten */
+		errx(SSP_EXIT_USAGE, "%s looks like a span stream, not a database; "
+		    "usage: span2sqlite DB [SPANS]", db);
+	if (strcmp(input, "-") == 0 && isatty(STDIN_FILENO))
+		errx(SSP_EXIT_USAGE, "no SPANS given and standard input is a "
+		    "terminal; usage: span2sqlite DB [SPANS]");
 	snprintf(tool, sizeof(tool), "%s %s", PROG, SSP_VERSION);
 	o.tool = tool;
 	o.source = input;
@@ -192,7 +218,7 @@ main(int argc, char **argv)
 	set_signals(1);
 	ssp_cli_catch_signals(cleanup_signals, sizeof(cleanup_signals) /
 	    sizeof(cleanup_signals[0]), on_signal);
-	if (ssp_sqlite_open(&d, db, &e) != SSP_OK) {
+	if (ssp_sqlite_open_flags(&d, db, flags, &e) != SSP_OK) {
 		set_signals(0);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}

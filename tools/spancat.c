@@ -44,7 +44,7 @@ usage(int code)
 		    "Stream indices are shown with the stream names of the header.\n"
 		    "With no FILE, or when FILE is -, read standard input.\n"
 		    "See spancat(1), simspan-spans(5).\n");
-	exit(code);
+	exit(ssp_cli_done("spancat", code));
 }
 
 static void
@@ -213,7 +213,7 @@ main(int argc, char **argv)
 		case 'j': fmt = SSP_DUMP_JSON; break;
 		case 'n': mode = M_COUNT; break;
 		case 'T': mode = M_TREE; break;
-		case 'V': ssp_cli_version("spancat", (char *)NULL); return 0;
+		case 'V': ssp_cli_version("spancat", (char *)NULL); return ssp_cli_done("spancat", 0);
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}

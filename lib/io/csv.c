@@ -182,6 +182,13 @@ ssp_csv_read_mem(const char *name, const char *buf, size_t len,
 		}
 		if (c != '\r' && c != '\n')
 			r.row_start = 0;
+		/*
+		 * libcsv grows its field buffer by blk_size (128 bytes): a
+		 * realloc and copy per 128 bytes of a long field, minutes for
+		 * 5 MB under ASan.  Growing the block with the buffer doubles it.
+		 */
+		if (p.entry_size > p.blk_size)
+			csv_set_blk_size(&p, p.entry_size);
 		if (csv_parse(&p, &c, 1, on_field, on_row, &r) != 1) {
 			r.status = ssp_csv_err(e, name, r.line, r.col,
 			    "malformed CSV (%s); quote fields containing '\"' "

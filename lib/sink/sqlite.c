@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1917,6 +1918,7 @@ struct ssp_sqlite {
 	char *path;		/* the database (symbolic links resolved) */
 	char *tmp;		/* where it is written */
 	int dirfd;		/* its directory, locked */
+	int tmpfd;		/* the temporary file, flocked while written */
 	sqlite3 *db;
 	int fresh;		/* no previous database: index after the load */
 	int direct;		/* written directly: indexed already */
@@ -2501,8 +2503,53 @@ out:
 	return r;
 }
 
+/*
+ * Remove the temporary files "NAME.tmp.XXXXXX" that earlier loads into
+ * path left (kill -9, power loss): each load holds an exclusive flock on
+ * its own, so one we can lock has no owner left.  Best effort; called with
+ * the directory locked.
+ */
+static void
+remove_stale_tmp(const struct ssp_sqlite *d)
+{
+	const char *slash = strrchr(d->path, '/');
+	const char *base = slash != NULL ? slash + 1 : d->path;
+	size_t blen = strlen(base);
+	struct dirent *de;
+	DIR *dir;
+	int dfd, fd;
+
+	if ((dfd = dup(d->dirfd)) < 0)
+		return;
+	if ((dir = fdopendir(dfd)) == NULL) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		if (strncmp(de->d_name, base, blen) != 0 ||
+		    strncmp(de->d_name + blen, ".tmp.", 5) != 0 ||
+		    strlen(de->d_name + blen + 5) != 6)
+			continue;
+		fd = openat(d->dirfd, de->d_name, O_RDONLY | O_NOFOLLOW |
+		    O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			unlinkat(d->dirfd, de->d_name, 0);
+		close(fd);
+	}
+	closedir(dir);
+}
+
 int
 ssp_sqlite_open(struct ssp_sqlite **dp, const char *path, struct ssp_err *e)
+{
+	return ssp_sqlite_open_flags(dp, path, 0, e);
+}
+
+int
+ssp_sqlite_open_flags(struct ssp_sqlite **dp, const char *path,
+    unsigned flags, struct ssp_err *e)
 {
 	struct ssp_sqlite *d;
 	struct stat st;
@@ -2515,7 +2562,7 @@ ssp_sqlite_open(struct ssp_sqlite **dp, const char *path, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "empty database name");
 	if ((d = calloc(1, sizeof(*d))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	d->dirfd = -1;
+	d->dirfd = d->tmpfd = -1;
 	if ((d->name = strdup(path)) == NULL) {
 		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		goto fail;
@@ -2534,6 +2581,14 @@ ssp_sqlite_open(struct ssp_sqlite **dp, const char *path, struct ssp_err *e)
 		r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: not a regular file", path);
 		goto fail;
 	}
+	/* Replacing it would defeat the protection, as cp(1) refuses to. */
+	if (!(flags & SSP_SQLITE_FORCE) && stat(d->path, &st) == 0 &&
+	    ((st.st_mode & 0222) == 0 || access(d->path, W_OK) != 0)) {
+		r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: the database is "
+		    "write-protected (mode %03o); not replacing it without "
+		    "--force", path, (unsigned)(st.st_mode & 0777));
+		goto fail;
+	}
 	/* Lock the directory: concurrent loads into it take turns. */
 	if ((slash = strrchr(d->path, '/')) != NULL) {
 		*slash = '\0';
@@ -2549,6 +2604,7 @@ ssp_sqlite_open(struct ssp_sqlite **dp, const char *path, struct ssp_err *e)
 	}
 	while (flock(d->dirfd, LOCK_EX) != 0 && errno == EINTR)
 		;
+	remove_stale_tmp(d);
 	if (asprintf(&d->tmp, "%s.tmp.XXXXXX", d->path) < 0) {
 		d->tmp = NULL;
 		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
@@ -2560,7 +2616,11 @@ ssp_sqlite_open(struct ssp_sqlite **dp, const char *path, struct ssp_err *e)
 		d->tmp = NULL;
 		goto fail;
 	}
-	close(fd);
+	d->tmpfd = fd;		/* held until commit or abort: not stale */
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		r = sys_fail(e, "cannot lock", d->tmp);
+		goto fail;
+	}
 	um = umask(0);
 	umask(um);
 	d->mode = 0666 & ~um;
@@ -2662,6 +2722,8 @@ ssp_sqlite_abort(struct ssp_sqlite *d)
 		unlink(d->tmp);
 		free(d->tmp);
 	}
+	if (d->tmpfd >= 0)
+		close(d->tmpfd);
 	if (d->dirfd >= 0)
 		close(d->dirfd);	/* releases the lock */
 	free(d->path);

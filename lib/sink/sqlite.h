@@ -87,6 +87,16 @@ struct ssp_sqlite;
  * database into it or create the schema.  path must not be "-". */
 int ssp_sqlite_open(struct ssp_sqlite **dp, const char *path,
     struct ssp_err *e);
+/*
+ * The same with flags.  A write-protected database (no write permission
+ * for the caller, or no w bit at all, as rm(1) asks about) is refused
+ * unless SSP_SQLITE_FORCE.  Temporary files of earlier loads whose process
+ * is gone (killed: nobody holds their flock) are removed; a load holds an
+ * exclusive flock on its own until it is committed or aborted.
+ */
+#define SSP_SQLITE_FORCE 1u
+int ssp_sqlite_open_flags(struct ssp_sqlite **dp, const char *path,
+    unsigned flags, struct ssp_err *e);
 /* The temporary file (for a signal handler to unlink). */
 const char *ssp_sqlite_tmp_path(const struct ssp_sqlite *d);
 int ssp_sqlite_load(struct ssp_sqlite *d, struct ssp_rec_rd *rr,

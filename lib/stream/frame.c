@@ -52,6 +52,14 @@ check_magic(struct ssp_frame_rd *f, const uint8_t *m, size_t got, struct ssp_err
 			return ssp_err_set(e, SSP_ERR_FORMAT, f->off, "%s: offset "
 			    "%llu: this is a span stream, not an event stream",
 			    name, (unsigned long long)f->off);
+		/* span2sqlite's output given back: "SQLite format 3\0" */
+		if (memcmp(m, "SQLite f", SSP_MAGIC_LEN) == 0)
+			return ssp_err_set(e, SSP_ERR_FORMAT, f->off, "%s: offset "
+			    "%llu: this is an SQLite database, not a simspan %s "
+			    "stream (try sqlite3 %s)", name,
+			    (unsigned long long)f->off,
+			    f->magic == ssp_frame_magic_spans ? "span" : "event",
+			    name);
 	}
 	if (got == 0 && f->off == 0)
 		return ssp_err_set(e, SSP_ERR_TRUNCATED, 0, "%s: empty input",

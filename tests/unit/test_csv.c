@@ -4,7 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "io/csv.h"
@@ -111,6 +113,44 @@ test_empty(void **state)
 	assert_int_equal(g.rows, 0);
 }
 
+static int
+on_big(void *ctx, const struct ssp_csv_row *row, struct ssp_err *e)
+{
+	(void)e;
+	*(size_t *)ctx = row->n == 2 ? row->f[1].len : 0;
+	return SSP_OK;
+}
+
+/*
+ * A 5 MB field: libcsv grows its field buffer by its block size (128
+ * bytes by default), one realloc and copy each time, which took minutes
+ * under ASan.  The reader grows it geometrically: well under a second.
+ */
+static void
+test_big_field(void **state)
+{
+	size_t n = 5u << 20, got = 0;
+	char *buf = malloc(n + 16);
+	struct ssp_err e;
+	struct timespec t0, t1;
+	double s;
+
+	(void)state;
+	assert_non_null(buf);
+	memcpy(buf, "a,\"", 3);
+	memset(buf + 3, 'x', n);
+	memcpy(buf + 3 + n, "\"\n", 2);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(ssp_csv_read_mem("big.csv", buf, n + 5, on_big, &got,
+	    &e), SSP_OK);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_int_equal(got, n);
+	if (s > 5.0)
+		fail_msg("a 5 MB field took %.1f s", s);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -118,6 +158,7 @@ main(void)
 		cmocka_unit_test(test_rows_and_positions),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_big_field),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,6 +50,14 @@ ssp_cli_close_stdout(const char *prog)
 	return 0;
 }
 
+int
+ssp_cli_done(const char *prog, int code)
+{
+	if (code == SSP_EXIT_OK && ssp_cli_close_stdout(prog) != 0)
+		return SSP_EXIT_FAIL;
+	return code;
+}
+
 void
 ssp_cli_catch_signals(const int *sigs, size_t n, void (*handler)(int))
 {

@@ -37,4 +37,11 @@ void ssp_cli_catch_signals(const int *sigs, size_t n, void (*handler)(int));
 /* Close stdout and report a failed write (jq's check): 0 or -1 (warned). */
 int ssp_cli_close_stdout(const char *prog);
 
+/*
+ * The exit status after --help or --version (code 0) or a usage error:
+ * code, or SSP_EXIT_FAIL when code is 0 and stdout could not be written
+ * (> /dev/full, >&-), warned.
+ */
+int ssp_cli_done(const char *prog, int code);
+
 #endif
