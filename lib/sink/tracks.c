@@ -1,0 +1,698 @@
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sink/tracks.h"
+#include "stream/span.h"
+
+/* Kind groups: one track (plus overflow lanes) per stream and group. */
+enum group { G_SYSCALL, G_HOSTIO, G_HDMA, G_HIRQ, G_NMMIO, G_NDMA, G_NTX,
+	G_NRX, G_NIRQ, G_NET };
+
+static const char *const group_name[] = {
+	[G_SYSCALL] = "syscall", [G_HOSTIO] = "mmio/pci", [G_HDMA] = "dma",
+	[G_HIRQ] = "irq", [G_NMMIO] = "mmio", [G_NDMA] = "dma", [G_NTX] = "tx",
+	[G_NRX] = "rx", [G_NIRQ] = "irq", [G_NET] = "dev",
+};
+
+static const uint8_t kind_group[SSP_SK_NKINDS] = {
+	[SSP_SK_HOST_SYSCALL] = G_SYSCALL, [SSP_SK_HOST_MMIO] = G_HOSTIO,
+	[SSP_SK_HOST_DMA] = G_HDMA, [SSP_SK_HOST_MSIX] = G_HIRQ,
+	[SSP_SK_HOST_PCI] = G_HOSTIO, [SSP_SK_HOST_INTR] = G_HIRQ,
+	[SSP_SK_NIC_MMIO] = G_NMMIO, [SSP_SK_NIC_DMA] = G_NDMA,
+	[SSP_SK_NIC_TX] = G_NTX, [SSP_SK_NIC_RX] = G_NRX,
+	[SSP_SK_NIC_MSIX] = G_NIRQ, [SSP_SK_NET_DEVICE] = G_NET,
+};
+
+struct tkey {
+	uint64_t sub;
+	uint32_t stream, group;
+	uint32_t track;		/* SSP_TRACKS_NONE: empty slot */
+};
+
+struct idx {
+	uint64_t k;
+	uint32_t v;
+};
+
+struct tlink {
+	uint64_t span, target;
+	uint32_t no;		/* link number, from 1 */
+};
+
+struct ssp_tracks {
+	const struct ssp_rec_rd *rr;
+	ssp_tracks_args_fn args;
+	void *ctx;
+	struct ssp_tracks_view v;
+	struct ssp_tracks_stats st;
+	struct ssp_tracks_span *span;
+	size_t cap;
+	struct ssp_tracks_track *track;
+	size_t tcap;
+	struct ssp_tracks_proc *proc;
+	struct tkey *keys;	/* open addressing, power of two */
+	size_t nkeys, kcap;
+	struct tlink *link;
+	size_t nlinks, lcap;
+	struct idx *byid;	/* (span id, index) */
+	int byid_sorted;
+	struct ssp_buf arena;
+	struct ssp_tracks_flow *flow;
+	uint32_t *in;
+	struct ssp_tracks_ev *ev;
+};
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	for (c = *cap ? *cap : 1024; c < need; c *= 2)
+		;
+	if ((np = realloc(*p, c * size)) == NULL)
+		return -1;
+	*p = np;
+	*cap = c;
+	return 0;
+}
+
+static int
+nomem(struct ssp_err *e)
+{
+	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+}
+
+int
+ssp_tracks_open(struct ssp_tracks **tp, const struct ssp_rec_rd *rr,
+    ssp_tracks_args_fn args, void *ctx, struct ssp_err *e)
+{
+	struct ssp_tracks *t = calloc(1, sizeof(*t));
+	struct ssp_span_source *src = NULL;
+	int n, i;
+
+	*tp = NULL;
+	if (t == NULL)
+		return nomem(e);
+	t->rr = rr;
+	t->args = args;
+	t->ctx = ctx;
+	t->byid_sorted = 1;
+	if ((n = ssp_span_reader_sources(rr, NULL, 0)) < 0) {
+		free(t);
+		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: bad stream list in "
+		    "the header", ssp_rec_rd_name(rr));
+	}
+	t->kcap = 256;
+	if ((src = calloc((size_t)n + 1, sizeof(*src))) == NULL ||
+	    (t->proc = calloc((size_t)n + 1, sizeof(*t->proc))) == NULL ||
+	    (t->keys = malloc(t->kcap * sizeof(*t->keys))) == NULL) {
+		free(src);
+		ssp_tracks_free(t);
+		return nomem(e);
+	}
+	for (size_t k = 0; k < t->kcap; k++)
+		t->keys[k].track = SSP_TRACKS_NONE;
+	ssp_span_reader_sources(rr, src, (size_t)n);
+	for (i = 0; i < n; i++) {
+		snprintf(t->proc[i].name, sizeof(t->proc[i].name), "%.*s",
+		    (int)src[i].namelen, src[i].name);
+		snprintf(t->proc[i].sim, sizeof(t->proc[i].sim), "%s",
+		    ssp_event_sim_name(src[i].sim));
+		t->proc[i].pid = (uint32_t)i + 1;
+	}
+	t->v.nprocs = (size_t)n;
+	free(src);
+	*tp = t;
+	return SSP_OK;
+}
+
+/* A process for a stream index the header does not list. */
+static int
+proc_for(struct ssp_tracks *t, uint64_t stream, struct ssp_err *e)
+{
+	size_t n = t->v.nprocs, i;
+	struct ssp_tracks_proc *p;
+
+	if (stream < n)
+		return 0;
+	if (stream > 65535)
+		return ssp_err_set(e, SSP_ERR_FORMAT, ssp_rec_rd_offset(t->rr),
+		    "%s: stream index %" PRIu64 " out of range",
+		    ssp_rec_rd_name(t->rr), stream);
+	if ((p = realloc(t->proc, ((size_t)stream + 1) * sizeof(*p))) == NULL)
+		return nomem(e);
+	t->proc = p;
+	for (i = n; i <= stream; i++) {
+		memset(&p[i], 0, sizeof(p[i]));
+		snprintf(p[i].name, sizeof(p[i].name), "stream %zu", i);
+		p[i].pid = (uint32_t)i + 1;
+	}
+	t->v.nprocs = (size_t)stream + 1;
+	return 0;
+}
+
+static size_t
+khash(uint64_t sub, uint32_t stream, uint32_t group)
+{
+	uint64_t h = sub * 0x9e3779b97f4a7c15u ^ ((uint64_t)stream << 8 | group);
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9u;
+	return (size_t)(h ^ h >> 32);
+}
+
+static int
+new_track(struct ssp_tracks *t, uint32_t proc, uint32_t group, uint64_t sub,
+    uint32_t lane, uint32_t base, const char *name, uint32_t *out)
+{
+	struct ssp_tracks_track *k;
+
+	if (t->v.ntracks >= SSP_TRACKS_NONE - 1 ||
+	    grow((void **)&t->track, &t->tcap, t->v.ntracks + 1,
+	    sizeof(*t->track)) != 0)
+		return -1;
+	k = &t->track[t->v.ntracks];
+	memset(k, 0, sizeof(*k));
+	k->proc = proc;
+	k->group = group;
+	k->sub = sub;
+	k->lane = lane;
+	k->base = base == SSP_TRACKS_NONE ? (uint32_t)t->v.ntracks : base;
+	k->tid = SSP_TRACKS_TID0 + (uint32_t)t->v.ntracks;
+	if (lane == 0)
+		snprintf(k->name, sizeof(k->name), "%s", name);
+	else
+		snprintf(k->name, sizeof(k->name), "%.55s #%" PRIu32, name,
+		    lane + 1);
+	*out = (uint32_t)t->v.ntracks++;
+	return 0;
+}
+
+/* The lane-0 track of a stream and group (sub: CPU string, node/dev). */
+static int
+base_track(struct ssp_tracks *t, const struct ssp_rec *r, unsigned kind,
+    uint32_t *out, struct ssp_err *e)
+{
+	uint32_t stream = (uint32_t)r->f[SSP_SF_STREAM], group = kind_group[kind];
+	uint64_t sub = 0;
+	size_t h, m;
+	char name[64];
+
+	if (kind == SSP_SK_HOST_SYSCALL && r->nf > SSP_SA_SYSCALL_CPU)
+		sub = r->f[SSP_SA_SYSCALL_CPU];
+	else if (kind == SSP_SK_NET_DEVICE && r->nf > SSP_SA_NET_DEV)
+		sub = r->f[SSP_SA_NET_NODE] << 32 | (r->f[SSP_SA_NET_DEV] &
+		    0xffffffffu);
+	m = t->kcap - 1;
+	for (h = khash(sub, stream, group) & m; t->keys[h].track !=
+	    SSP_TRACKS_NONE; h = (h + 1) & m)
+		if (t->keys[h].sub == sub && t->keys[h].stream == stream &&
+		    t->keys[h].group == group) {
+			*out = t->keys[h].track;
+			return 0;
+		}
+	if (kind == SSP_SK_HOST_SYSCALL) {
+		const char *cpu = sub ? ssp_rec_rd_str(t->rr, sub, NULL) : NULL;
+
+		snprintf(name, sizeof(name), "syscall%s%.48s", cpu ? " " : "",
+		    cpu ? cpu : "");
+	} else if (kind == SSP_SK_NET_DEVICE) {
+		snprintf(name, sizeof(name), "node %" PRIu64 " dev %" PRIu64,
+		    sub >> 32, sub & 0xffffffffu);
+	} else {
+		snprintf(name, sizeof(name), "%s", group_name[group]);
+	}
+	if (new_track(t, stream, group, sub, 0, SSP_TRACKS_NONE, name, out) != 0)
+		return nomem(e);
+	t->keys[h].sub = sub;
+	t->keys[h].stream = stream;
+	t->keys[h].group = group;
+	t->keys[h].track = *out;
+	if (++t->nkeys * 2 > t->kcap) {		/* rehash at half full */
+		struct tkey *old = t->keys, *nk;
+		size_t oc = t->kcap, i;
+
+		if ((nk = malloc(oc * 2 * sizeof(*nk))) == NULL)
+			return nomem(e);
+		t->keys = nk;
+		t->kcap = oc * 2;
+		m = t->kcap - 1;
+		for (i = 0; i < t->kcap; i++)
+			nk[i].track = SSP_TRACKS_NONE;
+		for (i = 0; i < oc; i++) {
+			if (old[i].track == SSP_TRACKS_NONE)
+				continue;
+			for (h = khash(old[i].sub, old[i].stream, old[i].group) & m;
+			    nk[h].track != SSP_TRACKS_NONE; h = (h + 1) & m)
+				;
+			nk[h] = old[i];
+		}
+		free(old);
+	}
+	return 0;
+}
+
+int
+ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
+    struct ssp_err *e)
+{
+	const struct ssp_schema *fs = ssp_rec_rd_file_schema(t->rr);
+	struct ssp_tracks_span *s;
+	size_t n = t->v.nspans, before;
+
+	if (r->type >= SSP_SK_NKINDS) {
+		if (r->type == SSP_SPAN_T_LINK) {
+			t->st.links++;
+			if (grow((void **)&t->link, &t->lcap, t->nlinks + 1,
+			    sizeof(*t->link)) != 0)
+				return nomem(e);
+			t->link[t->nlinks].span = r->f[SSP_LF_SPAN];
+			t->link[t->nlinks].target = r->f[SSP_LF_TARGET];
+			t->link[t->nlinks].no = (uint32_t)t->st.links;
+			t->nlinks++;
+		} else if (r->type != SSP_TYPE_UNKNOWN) {
+			t->st.events++;
+		} else {
+			t->st.other++;
+		}
+		return SSP_OK;
+	}
+	t->st.spans++;
+	if (n >= SSP_TRACKS_NONE - 1)
+		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "more than %" PRIu32
+		    " spans", SSP_TRACKS_NONE - 2);
+	if (proc_for(t, r->f[SSP_SF_STREAM], e) != 0)
+		return e->code;
+	if (grow((void **)&t->span, &t->cap, n + 1, sizeof(*t->span)) != 0)
+		return nomem(e);
+	s = &t->span[n];
+	memset(s, 0, sizeof(*s));
+	s->start = r->ts;
+	if ((int64_t)r->f[SSP_SF_DUR] < 0)
+		s->end = s->start;
+	else if (r->ts > INT64_MAX - (int64_t)r->f[SSP_SF_DUR])
+		s->end = INT64_MAX;
+	else
+		s->end = r->ts + (int64_t)r->f[SSP_SF_DUR];
+	s->id = r->f[SSP_SF_SPAN];
+	s->kind = r->type;
+	s->parent = SSP_TRACKS_NONE;
+	s->below = SSP_TRACKS_NONE;
+	/* parent id, kept in out0/nout until layout resolves it */
+	s->out0 = (uint32_t)r->f[SSP_SF_PARENT];
+	s->nout = (uint32_t)(r->f[SSP_SF_PARENT] >> 32);
+	if (base_track(t, r, r->type, &s->track, e) != 0)
+		return e->code;
+	before = t->arena.len;
+	t->args(t->ctx, &t->arena, t->rr, &fs->types[r->ftag - 1], r);
+	if (t->arena.failed)
+		return nomem(e);
+	s->args = before;
+	s->nargs = (uint32_t)(t->arena.len - before);
+	if (n > 0 && t->span[n - 1].id >= s->id)
+		t->byid_sorted = 0;
+	t->v.nspans++;
+	return SSP_OK;
+}
+
+/*
+ * Stable LSD radix sort of a[0..n) by k, 8 bits a pass, skipping the bytes
+ * that are the same in every key.  tmp has room for n.  Returns the array
+ * that holds the result (a or tmp).
+ */
+static struct idx *
+radix(struct idx *a, struct idx *tmp, size_t n)
+{
+	size_t cnt[8][256];
+	size_t i, d;
+
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n; i++)
+		for (d = 0; d < 8; d++)
+			cnt[d][(a[i].k >> (8 * d)) & 0xff]++;
+	for (d = 0; d < 8; d++) {
+		size_t sum = 0, c, b;
+		struct idx *x;
+
+		for (b = 0; b < 256; b++)
+			if (cnt[d][b] == n)
+				break;
+		if (b < 256 || n == 0)
+			continue;
+		for (b = 0; b < 256; b++) {
+			c = cnt[d][b];
+			cnt[d][b] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[cnt[d][(a[i].k >> (8 * d)) & 0xff]++] = a[i];
+		x = a;
+		a = tmp;
+		tmp = x;
+	}
+	return a;
+}
+
+static uint32_t
+find(const struct ssp_tracks *t, uint64_t id)
+{
+	size_t lo = 0, hi = t->v.nspans;
+
+	if (id == 0)
+		return SSP_TRACKS_NONE;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->byid[mid].k < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->v.nspans && t->byid[lo].k == id ? t->byid[lo].v :
+	    SSP_TRACKS_NONE;
+}
+
+struct lane {
+	uint32_t track, top;
+};
+
+/* Pop the spans of a lane that end by ts, appending their END events. */
+static void
+pop(struct ssp_tracks *t, struct lane *l, int64_t ts, size_t *nev)
+{
+	while (l->top != SSP_TRACKS_NONE && t->span[l->top].end <= ts) {
+		struct ssp_tracks_span *s = &t->span[l->top];
+
+		t->ev[*nev].ts = ssp_tracks_ns(s->end);
+		t->ev[*nev].span = l->top;
+		t->ev[*nev].end = 1;
+		(*nev)++;
+		l->top = s->below;
+	}
+}
+
+/*
+ * Give each span its lane, in (track, start, longest first) order: the
+ * lane of its parent when the parent is the innermost open span there and
+ * the span ends inside it (nested: no flow), else the first lane whose
+ * open spans have all ended.  Appends BEGIN and END events in each lane's
+ * order.
+ */
+static int
+lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
+{
+	struct lane *ln = NULL;
+	size_t nln = 0, lcap = 0, nev = 0, i, k;
+	uint32_t base = SSP_TRACKS_NONE;
+
+	for (i = 0; i <= t->v.nspans; i++) {
+		uint32_t si = i < t->v.nspans ? order[i].v : SSP_TRACKS_NONE;
+		struct ssp_tracks_span *s = si != SSP_TRACKS_NONE ? &t->span[si] :
+		    NULL;
+		uint32_t pick = SSP_TRACKS_NONE;
+
+		if (s == NULL || s->track != base) {	/* next group */
+			for (k = 0; k < nln; k++)
+				pop(t, &ln[k], INT64_MAX, &nev);
+			if (s == NULL)
+				break;
+			base = s->track;
+			nln = 1;
+			if (grow((void **)&ln, &lcap, 1, sizeof(*ln)) != 0)
+				goto oom;
+			ln[0].track = base;
+			ln[0].top = SSP_TRACKS_NONE;
+		}
+		if (s->parent != SSP_TRACKS_NONE &&
+		    t->span[s->parent].track != SSP_TRACKS_NONE &&
+		    t->track[t->span[s->parent].track].base == base) {
+			struct lane *l = &ln[t->track[t->span[s->parent].track].lane];
+
+			pop(t, l, s->start, &nev);
+			if (l->top == s->parent && s->end <= t->span[l->top].end &&
+			    s->start < t->span[l->top].end) {
+				pick = (uint32_t)(l - ln);
+				s->nested = 1;
+			}
+		}
+		for (k = 0; pick == SSP_TRACKS_NONE && k < nln; k++) {
+			pop(t, &ln[k], s->start, &nev);
+			if (ln[k].top == SSP_TRACKS_NONE)
+				pick = (uint32_t)k;
+		}
+		if (pick == SSP_TRACKS_NONE) {		/* a new lane */
+			uint32_t tr;
+
+			if (grow((void **)&ln, &lcap, nln + 1, sizeof(*ln)) != 0 ||
+			    new_track(t, t->track[base].proc, t->track[base].group,
+			    t->track[base].sub, (uint32_t)nln, base,
+			    t->track[base].name, &tr) != 0)
+				goto oom;
+			ln[nln].track = tr;
+			ln[nln].top = SSP_TRACKS_NONE;
+			pick = (uint32_t)nln++;
+			t->st.lanes++;
+		}
+		s->track = ln[pick].track;
+		s->below = ln[pick].top;
+		ln[pick].top = si;
+		t->ev[nev].ts = ssp_tracks_ns(s->start);
+		t->ev[nev].span = si;
+		t->ev[nev].end = 0;
+		nev++;
+	}
+	free(ln);
+	return SSP_OK;
+oom:
+	free(ln);
+	return nomem(e);
+}
+
+static int
+track_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ssp_tracks_track *tr = arg;
+	const struct ssp_tracks_track *x = &tr[*(const uint32_t *)a];
+	const struct ssp_tracks_track *y = &tr[*(const uint32_t *)b];
+
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->sub != y->sub)	/* CPU: by name; node/dev: by number */
+		return x->group == G_SYSCALL ? strcmp(x->name, y->name) :
+		    x->sub < y->sub ? -1 : 1;
+	return x->lane < y->lane ? -1 : x->lane > y->lane;
+}
+
+int
+ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
+{
+	size_t n = t->v.nspans, i, nf = 0;
+	size_t na = (2 * n > n + t->nlinks ? 2 * n : n + t->nlinks) + 1;
+	struct idx *a = NULL, *b = NULL, *r;
+	struct ssp_tracks_ev *ev2 = NULL;
+
+	if ((t->byid = malloc((n + 1) * sizeof(*t->byid))) == NULL ||
+	    (a = malloc(na * sizeof(*a))) == NULL ||
+	    (b = malloc(na * sizeof(*b))) == NULL ||
+	    (t->ev = malloc((2 * n + 1) * sizeof(*t->ev))) == NULL ||
+	    (t->flow = malloc((n + t->nlinks + 1) * sizeof(*t->flow))) == NULL ||
+	    (t->in = malloc((n + t->nlinks + 1) * sizeof(*t->in))) == NULL)
+		goto oom;
+	/* spans by id, to resolve parents and links */
+	for (i = 0; i < n; i++) {
+		t->byid[i].k = t->span[i].id;
+		t->byid[i].v = (uint32_t)i;
+	}
+	if (!t->byid_sorted && (r = radix(t->byid, a, n)) != t->byid)
+		memcpy(t->byid, r, n * sizeof(*r));
+	for (i = 0; i < n; i++) {
+		struct ssp_tracks_span *s = &t->span[i];
+		uint64_t pid = (uint64_t)s->nout << 32 | s->out0;
+
+		s->out0 = s->nout = 0;
+		s->parent = find(t, pid);
+		if (pid != 0 && s->parent == SSP_TRACKS_NONE)
+			t->st.parents_missing++;
+	}
+	/* (track, start, longer first): three stable passes, last key first */
+	for (i = 0; i < n; i++) {
+		a[i].k = ~(uint64_t)t->span[i].end ^ (UINT64_C(1) << 63);
+		a[i].v = (uint32_t)i;
+	}
+	r = radix(a, b, n);
+	for (i = 0; i < n; i++)
+		r[i].k = (uint64_t)t->span[r[i].v].start ^ (UINT64_C(1) << 63);
+	r = radix(r, r == a ? b : a, n);
+	for (i = 0; i < n; i++)
+		r[i].k = t->span[r[i].v].track;
+	r = radix(r, r == a ? b : a, n);
+	if (lanes(t, r, e) != SSP_OK)
+		goto fail;
+	/* thread ids in display order: viewers sort tracks by them */
+	if (t->v.ntracks > 0) {
+		uint32_t *o = malloc(t->v.ntracks * sizeof(*o));
+
+		if (o == NULL)
+			goto oom;
+		for (i = 0; i < t->v.ntracks; i++)
+			o[i] = (uint32_t)i;
+		qsort_r(o, t->v.ntracks, sizeof(*o), track_cmp, t->track);
+		for (i = 0; i < t->v.ntracks; i++)
+			t->track[o[i]].tid = SSP_TRACKS_TID0 + (uint32_t)i;
+		free(o);
+	}
+	/* events in time order; a stable sort keeps each lane's order */
+	if ((ev2 = malloc((2 * n + 1) * sizeof(*ev2))) == NULL)
+		goto oom;
+	for (i = 0; i < 2 * n; i++) {
+		a[i].k = t->ev[i].ts;
+		a[i].v = (uint32_t)i;
+	}
+	r = radix(a, b, 2 * n);
+	for (i = 0; i < 2 * n; i++)
+		ev2[i] = t->ev[r[i].v];
+	free(t->ev);
+	t->ev = ev2;
+	ev2 = NULL;
+	/* flows: parent -> child unless nested, link target -> span */
+	for (i = 0; i < n; i++) {
+		struct ssp_tracks_span *s = &t->span[i];
+
+		if (s->parent == SSP_TRACKS_NONE)
+			continue;
+		if (s->nested) {
+			t->st.nested++;
+			continue;
+		}
+		t->flow[nf].id = s->id;
+		t->flow[nf].from = s->parent;
+		t->flow[nf].to = (uint32_t)i;
+		t->flow[nf].link = 0;
+		nf++;
+		t->st.flows++;
+	}
+	for (i = 0; i < t->nlinks; i++) {
+		uint32_t from = find(t, t->link[i].target);
+		uint32_t to = find(t, t->link[i].span);
+
+		if (from == SSP_TRACKS_NONE || to == SSP_TRACKS_NONE) {
+			t->st.links_unmatched++;
+			continue;
+		}
+		t->flow[nf].id = SSP_TRACKS_LINK_FLOW | t->link[i].no;
+		t->flow[nf].from = from;
+		t->flow[nf].to = to;
+		t->flow[nf].link = 1;
+		nf++;
+		t->st.link_flows++;
+	}
+	/* out lists: flows sorted by from (stable), in lists by to */
+	for (i = 0; i < nf; i++) {
+		a[i].k = t->flow[i].from;
+		a[i].v = (uint32_t)i;
+	}
+	r = radix(a, b, nf);
+	{
+		struct ssp_tracks_flow *f2 = malloc((nf + 1) * sizeof(*f2));
+
+		if (f2 == NULL)
+			goto oom;
+		for (i = 0; i < nf; i++)
+			f2[i] = t->flow[r[i].v];
+		free(t->flow);
+		t->flow = f2;
+	}
+	for (i = nf; i-- > 0; ) {
+		t->span[t->flow[i].from].out0 = (uint32_t)i;
+		t->span[t->flow[i].from].nout++;
+	}
+	for (i = 0; i < nf; i++) {
+		a[i].k = t->flow[i].to;
+		a[i].v = (uint32_t)i;
+	}
+	r = radix(a, b, nf);
+	for (i = nf; i-- > 0; ) {
+		t->in[i] = r[i].v;
+		t->span[t->flow[r[i].v].to].in0 = (uint32_t)i;
+		t->span[t->flow[r[i].v].to].nin++;
+	}
+	free(a);
+	free(b);
+	t->v.span = t->span;
+	t->v.track = t->track;
+	t->v.proc = t->proc;
+	t->v.flow = t->flow;
+	t->v.in = t->in;
+	t->v.nflows = nf;
+	t->v.ev = t->ev;
+	t->v.arena = t->arena.p;
+	return SSP_OK;
+oom:
+	nomem(e);
+fail:
+	free(a);
+	free(b);
+	free(ev2);
+	return e->code;
+}
+
+size_t
+ssp_tracks_flags(char *buf, size_t size, uint64_t flags)
+{
+	static const char *const names[] = { "ORPHAN", "OPEN", "BACKGROUND",
+	    "INCOMPLETE" };
+	size_t len = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 4; i++)
+		if (flags & (UINT64_C(1) << i) && len < size) {
+			int k = snprintf(buf + len, size - len, "%s%s",
+			    len ? "|" : "", names[i]);
+
+			len += k > 0 ? (size_t)k : 0;
+		}
+	if ((flags >> 4) != 0 && len < size) {
+		int k = snprintf(buf + len, size - len, "%s0x%" PRIx64,
+		    len ? "|" : "", flags & ~UINT64_C(15));
+
+		len += k > 0 ? (size_t)k : 0;
+	}
+	return len < size ? len : size - 1;
+}
+
+const struct ssp_tracks_view *
+ssp_tracks_view(const struct ssp_tracks *t)
+{
+	return &t->v;
+}
+
+const struct ssp_tracks_stats *
+ssp_tracks_stats(const struct ssp_tracks *t)
+{
+	return &t->st;
+}
+
+void
+ssp_tracks_free(struct ssp_tracks *t)
+{
+	if (t == NULL)
+		return;
+	free(t->span);
+	free(t->track);
+	free(t->proc);
+	free(t->keys);
+	free(t->link);
+	free(t->byid);
+	ssp_buf_free(&t->arena);
+	free(t->flow);
+	free(t->in);
+	free(t->ev);
+	free(t);
+}
