@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "io/in.h"
@@ -105,9 +106,18 @@ fail(const char *msg)
 	errx(SSP_EXIT_FAIL, "%s", msg);
 }
 
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(getenv("SSP_CPUTIME") ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void
 print_stats(const struct ssp_tracks_stats *s, const struct ssp_tracks_view *v,
-    const char *dest, uint64_t bytes)
+    const char *dest, uint64_t bytes, const uint64_t *t)
 {
 	fprintf(stderr, "%s: %" PRIu64 " spans, %" PRIu64 " links, %" PRIu64
 	    " member events (not exported), %" PRIu64 " records of unknown "
@@ -121,6 +131,9 @@ print_stats(const struct ssp_tracks_stats *s, const struct ssp_tracks_view *v,
 	    s->links_unmatched);
 	fprintf(stderr, "%s: %" PRIu64 " bytes written to %s\n", PROG, bytes,
 	    dest);
+	fprintf(stderr, "%s: wall time: read %.3f s, layout %.3f s, write "
+	    "%.3f s\n", PROG, (double)(t[1] - t[0]) / 1e9,
+	    (double)(t[2] - t[1]) / 1e9, (double)(t[3] - t[2]) / 1e9);
 }
 
 int
@@ -147,7 +160,7 @@ main(int argc, char **argv)
 	struct ssp_perfetto *pf = NULL;
 	struct ssp_progress pg;
 	struct ssp_rec r;
-	uint64_t bytes;
+	uint64_t bytes, tm[4];
 
 	while ((ch = getopt_long(argc, argv, "F:fho:Vv", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -182,6 +195,7 @@ main(int argc, char **argv)
 		return SSP_EXIT_FAIL;
 
 	/* read everything first: bad input leaves no output behind */
+	tm[0] = now_ns();
 	if (ssp_in_open(&in, argc == 1 ? argv[0] : NULL, SSP_IN_ZSTD_AUTO, NULL,
 	    &e) != SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -200,8 +214,10 @@ main(int argc, char **argv)
 	ssp_progress_done(&pg);
 	if (got < 0)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	tm[1] = now_ns();
 	if (ssp_tracks_layout(t, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	tm[2] = now_ns();
 
 	if (to_file) {
 		int fd, n = snprintf(tmp_path, sizeof(tmp_path), "%s.tmpXXXXXX",
@@ -238,6 +254,7 @@ main(int argc, char **argv)
 	bytes = ssp_out_pos(out);
 	if (ssp_out_close(out, &e) != SSP_OK)
 		fail(e.msg);
+	tm[3] = now_ns();
 	if (to_file) {
 		if (rename(tmp_path, outpath) != 0) {
 			warn("cannot rename %s to %s", tmp_path, outpath);
@@ -247,7 +264,7 @@ main(int argc, char **argv)
 	}
 	if (verbose)
 		print_stats(ssp_tracks_stats(t), ssp_tracks_view(t),
-		    to_file ? outpath : "stdout", bytes);
+		    to_file ? outpath : "stdout", bytes, tm);
 	ssp_tracks_free(t);
 	ssp_perfetto_free(pf);
 	ssp_rec_rd_close(rr);

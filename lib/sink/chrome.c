@@ -40,8 +40,7 @@ ssp_chrome_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	unsigned k;
 
 	(void)ctx;
-	snprintf(tmp, sizeof(tmp), "%016" PRIx64 "%016" PRIx64,
-	    r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO]);
+	ssp_tracks_trace_hex(tmp, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO]);
 	ssp_buf_lit(b, "{\"trace_id\":");
 	ssp_strfmt_json_str(b, tmp, 32);
 	key(b, "span_id", 0);
@@ -97,9 +96,7 @@ ssp_chrome_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 			break;
 		case SSP_ENC_A:
 			key(b, rt->f[k].name, 0);
-			n = (size_t)snprintf(tmp, sizeof(tmp), "%u.%u.%u.%u",
-			    (unsigned)(v >> 24) & 0xff, (unsigned)(v >> 16) & 0xff,
-			    (unsigned)(v >> 8) & 0xff, (unsigned)v & 0xff);
+			n = ssp_tracks_ipv4(tmp, v);
 			ssp_strfmt_json_str(b, tmp, n);
 			break;
 		case SSP_ENC_M:

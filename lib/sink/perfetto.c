@@ -74,17 +74,21 @@ ssp_perfetto_free(struct ssp_perfetto *p)
 static void
 ann_uint(struct ssp_buf *b, unsigned iid, uint32_t field, uint64_t v)
 {
-	size_t at;
+	uint8_t *p;
+	size_t n;
 
-	/* DebugAnnotation { name_iid, value }: under 128 bytes, so one byte
-	 * of length */
-	ssp_pb_tag(b, SSP_PF_TE_ANNOTATION, SSP_PB_LEN);
-	ssp_buf_putc(b, 0);
-	at = b->len;
-	ssp_pb_uint(b, SSP_PF_DA_NAME_IID, iid);
-	ssp_pb_uint(b, field, v);
-	if (!b->failed)
-		b->p[at - 1] = (uint8_t)(b->len - at);
+	/* DebugAnnotation { name_iid, value }: tag, length, then at most 3
+	 * bytes of iid (< 2^16) and 11 of value: one byte of length */
+	if (ssp_buf_reserve(b, 2 + 4 + 11) != 0)
+		return;
+	p = b->p + b->len;
+	p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
+	p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
+	n = 3 + ssp_varint_put(p + 3, iid);
+	p[n++] = (uint8_t)(field << 3 | SSP_PB_VARINT);
+	n += ssp_varint_put(p + n, v);
+	p[1] = (uint8_t)(n - 2);
+	b->len += n;
 }
 
 /* A string field, with invalid UTF-8 replaced (protobuf strings are UTF-8). */
@@ -125,8 +129,7 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	const char *s;
 	size_t n;
 
-	snprintf(hex, sizeof(hex), "%016" PRIx64 "%016" PRIx64,
-	    r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO]);
+	ssp_tracks_trace_hex(hex, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO]);
 	ann_str(b, A_TRACE, hex, 32);
 	ann_uint(b, A_SPAN, SSP_PF_DA_UINT, r->f[SSP_SF_SPAN]);
 	if (r->f[SSP_SF_PARENT] != 0)
@@ -164,9 +167,7 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 			ann_str(b, iid, s, n);
 			break;
 		case SSP_ENC_A:
-			n = (size_t)snprintf(hex, sizeof(hex), "%u.%u.%u.%u",
-			    (unsigned)(v >> 24) & 0xff, (unsigned)(v >> 16) & 0xff,
-			    (unsigned)(v >> 8) & 0xff, (unsigned)v & 0xff);
+			n = ssp_tracks_ipv4(hex, v);
 			ann_str(b, iid, hex, n);
 			break;
 		case SSP_ENC_M:

@@ -31,10 +31,9 @@ struct tkey {
 	uint32_t track;		/* SSP_TRACKS_NONE: empty slot */
 };
 
-struct idx {
-	uint64_t k;
-	uint32_t v;
-};
+/* The sorts work on (key, index) pairs of the event type: key in ts,
+ * index in span (end: a second payload, the END flag of events). */
+#define idx ssp_tracks_ev
 
 struct tlink {
 	uint64_t span, target;
@@ -334,7 +333,7 @@ radix(struct idx *a, struct idx *tmp, size_t n)
 	memset(cnt, 0, sizeof(cnt));
 	for (i = 0; i < n; i++)
 		for (d = 0; d < 8; d++)
-			cnt[d][(a[i].k >> (8 * d)) & 0xff]++;
+			cnt[d][(a[i].ts >> (8 * d)) & 0xff]++;
 	for (d = 0; d < 8; d++) {
 		size_t sum = 0, c, b;
 		struct idx *x;
@@ -350,12 +349,54 @@ radix(struct idx *a, struct idx *tmp, size_t n)
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			tmp[cnt[d][(a[i].k >> (8 * d)) & 0xff]++] = a[i];
+			tmp[cnt[d][(a[i].ts >> (8 * d)) & 0xff]++] = a[i];
 		x = a;
 		a = tmp;
 		tmp = x;
 	}
 	return a;
+}
+
+/*
+ * Spans in (track, start, longest first) order into *out (a or b): one
+ * radix sort of track << 48 | start, then runs of equal keys put longest
+ * first.  -1 when a start is not in [0, 2^48) ps or there are 2^16 tracks
+ * or more: the caller sorts by all three keys then.
+ */
+static int
+sort_spans(struct ssp_tracks *t, struct idx *a, struct idx *b,
+    struct idx **out)
+{
+	size_t n = t->v.nspans, i, j, k;
+	struct idx *r;
+
+	if (t->v.ntracks >= 65536)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const struct ssp_tracks_span *s = &t->span[i];
+
+		if (s->start < 0 || s->start >= (INT64_C(1) << 48))
+			return -1;
+		a[i].ts = (uint64_t)s->track << 48 | (uint64_t)s->start;
+		a[i].span = (uint32_t)i;
+	}
+	r = radix(a, b, n);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && r[j].ts == r[i].ts; j++)
+			;
+		for (k = i + 1; k < j; k++) {	/* insertion sort, end desc */
+			struct idx x = r[k];
+			size_t m = k;
+
+			while (m > i && t->span[r[m - 1].span].end < t->span[x.span].end) {
+				r[m] = r[m - 1];
+				m--;
+			}
+			r[m] = x;
+		}
+	}
+	*out = r;
+	return 0;
 }
 
 static uint32_t
@@ -365,15 +406,18 @@ find(const struct ssp_tracks *t, uint64_t id)
 
 	if (id == 0)
 		return SSP_TRACKS_NONE;
+	/* evspan numbers spans 1, 2, ... in write order */
+	if (id <= t->v.nspans && t->byid[id - 1].ts == id)
+		return t->byid[id - 1].span;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->byid[mid].k < id)
+		if (t->byid[mid].ts < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < t->v.nspans && t->byid[lo].k == id ? t->byid[lo].v :
+	return lo < t->v.nspans && t->byid[lo].ts == id ? t->byid[lo].span :
 	    SSP_TRACKS_NONE;
 }
 
@@ -411,7 +455,7 @@ lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
 	uint32_t base = SSP_TRACKS_NONE;
 
 	for (i = 0; i <= t->v.nspans; i++) {
-		uint32_t si = i < t->v.nspans ? order[i].v : SSP_TRACKS_NONE;
+		uint32_t si = i < t->v.nspans ? order[i].span : SSP_TRACKS_NONE;
 		struct ssp_tracks_span *s = si != SSP_TRACKS_NONE ? &t->span[si] :
 		    NULL;
 		uint32_t pick = SSP_TRACKS_NONE;
@@ -494,21 +538,18 @@ int
 ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 {
 	size_t n = t->v.nspans, i, nf = 0;
-	size_t na = (2 * n > n + t->nlinks ? 2 * n : n + t->nlinks) + 1;
 	struct idx *a = NULL, *b = NULL, *r;
-	struct ssp_tracks_ev *ev2 = NULL;
 
 	if ((t->byid = malloc((n + 1) * sizeof(*t->byid))) == NULL ||
-	    (a = malloc(na * sizeof(*a))) == NULL ||
-	    (b = malloc(na * sizeof(*b))) == NULL ||
-	    (t->ev = malloc((2 * n + 1) * sizeof(*t->ev))) == NULL ||
+	    (a = malloc((2 * n + 1) * sizeof(*a))) == NULL ||
+	    (b = malloc((2 * n + 1) * sizeof(*b))) == NULL ||
 	    (t->flow = malloc((n + t->nlinks + 1) * sizeof(*t->flow))) == NULL ||
 	    (t->in = malloc((n + t->nlinks + 1) * sizeof(*t->in))) == NULL)
 		goto oom;
 	/* spans by id, to resolve parents and links */
 	for (i = 0; i < n; i++) {
-		t->byid[i].k = t->span[i].id;
-		t->byid[i].v = (uint32_t)i;
+		t->byid[i].ts = t->span[i].id;
+		t->byid[i].span = (uint32_t)i;
 	}
 	if (!t->byid_sorted && (r = radix(t->byid, a, n)) != t->byid)
 		memcpy(t->byid, r, n * sizeof(*r));
@@ -521,18 +562,24 @@ ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 		if (pid != 0 && s->parent == SSP_TRACKS_NONE)
 			t->st.parents_missing++;
 	}
-	/* (track, start, longer first): three stable passes, last key first */
+	/* (track, start, longer first) */
+	if (sort_spans(t, a, b, &r) == 0)
+		goto sorted;
+	/* times beyond 2^48 ps: three stable passes, last key first */
 	for (i = 0; i < n; i++) {
-		a[i].k = ~(uint64_t)t->span[i].end ^ (UINT64_C(1) << 63);
-		a[i].v = (uint32_t)i;
+		a[i].ts = ~(uint64_t)t->span[i].end ^ (UINT64_C(1) << 63);
+		a[i].span = (uint32_t)i;
 	}
 	r = radix(a, b, n);
 	for (i = 0; i < n; i++)
-		r[i].k = (uint64_t)t->span[r[i].v].start ^ (UINT64_C(1) << 63);
+		r[i].ts = (uint64_t)t->span[r[i].span].start ^ (UINT64_C(1) << 63);
 	r = radix(r, r == a ? b : a, n);
 	for (i = 0; i < n; i++)
-		r[i].k = t->span[r[i].v].track;
+		r[i].ts = t->span[r[i].span].track;
 	r = radix(r, r == a ? b : a, n);
+sorted:
+	/* the events go into the other buffer, then are sorted in place */
+	t->ev = r == a ? b : a;
 	if (lanes(t, r, e) != SSP_OK)
 		goto fail;
 	/* thread ids in display order: viewers sort tracks by them */
@@ -549,18 +596,11 @@ ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 		free(o);
 	}
 	/* events in time order; a stable sort keeps each lane's order */
-	if ((ev2 = malloc((2 * n + 1) * sizeof(*ev2))) == NULL)
-		goto oom;
-	for (i = 0; i < 2 * n; i++) {
-		a[i].k = t->ev[i].ts;
-		a[i].v = (uint32_t)i;
-	}
-	r = radix(a, b, 2 * n);
-	for (i = 0; i < 2 * n; i++)
-		ev2[i] = t->ev[r[i].v];
-	free(t->ev);
-	t->ev = ev2;
-	ev2 = NULL;
+	t->ev = radix(t->ev, t->ev == a ? b : a, 2 * n);
+	if (t->ev == a)
+		a = NULL;
+	else
+		b = NULL;
 	/* flows: parent -> child unless nested, link target -> span */
 	for (i = 0; i < n; i++) {
 		struct ssp_tracks_span *s = &t->span[i];
@@ -593,35 +633,39 @@ ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 		nf++;
 		t->st.link_flows++;
 	}
-	/* out lists: flows sorted by from (stable), in lists by to */
-	for (i = 0; i < nf; i++) {
-		a[i].k = t->flow[i].from;
-		a[i].v = (uint32_t)i;
-	}
-	r = radix(a, b, nf);
+	/* out lists: flows by from, in lists by to (counting sorts, stable) */
 	{
 		struct ssp_tracks_flow *f2 = malloc((nf + 1) * sizeof(*f2));
+		uint32_t pos;
 
 		if (f2 == NULL)
 			goto oom;
 		for (i = 0; i < nf; i++)
-			f2[i] = t->flow[r[i].v];
+			t->span[t->flow[i].from].nout++;
+		for (i = 0, pos = 0; i < n; i++) {
+			t->span[i].out0 = pos;
+			pos += t->span[i].nout;
+			t->span[i].nout = 0;
+		}
+		for (i = 0; i < nf; i++) {
+			struct ssp_tracks_span *p = &t->span[t->flow[i].from];
+
+			f2[p->out0 + p->nout++] = t->flow[i];
+		}
 		free(t->flow);
 		t->flow = f2;
-	}
-	for (i = nf; i-- > 0; ) {
-		t->span[t->flow[i].from].out0 = (uint32_t)i;
-		t->span[t->flow[i].from].nout++;
-	}
-	for (i = 0; i < nf; i++) {
-		a[i].k = t->flow[i].to;
-		a[i].v = (uint32_t)i;
-	}
-	r = radix(a, b, nf);
-	for (i = nf; i-- > 0; ) {
-		t->in[i] = r[i].v;
-		t->span[t->flow[r[i].v].to].in0 = (uint32_t)i;
-		t->span[t->flow[r[i].v].to].nin++;
+		for (i = 0; i < nf; i++)
+			t->span[t->flow[i].to].nin++;
+		for (i = 0, pos = 0; i < n; i++) {
+			t->span[i].in0 = pos;
+			pos += t->span[i].nin;
+			t->span[i].nin = 0;
+		}
+		for (i = 0; i < nf; i++) {
+			struct ssp_tracks_span *p = &t->span[t->flow[i].to];
+
+			t->in[p->in0 + p->nin++] = (uint32_t)i;
+		}
 	}
 	free(a);
 	free(b);
@@ -637,10 +681,43 @@ ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 oom:
 	nomem(e);
 fail:
+	if (t->ev == a || t->ev == b)
+		t->ev = NULL;
 	free(a);
 	free(b);
-	free(ev2);
 	return e->code;
+}
+
+void
+ssp_tracks_trace_hex(char out[32], uint64_t hi, uint64_t lo)
+{
+	static const char hx[] = "0123456789abcdef";
+	int i;
+
+	for (i = 15; i >= 0; i--, hi >>= 4)
+		out[i] = hx[hi & 15];
+	for (i = 31; i >= 16; i--, lo >>= 4)
+		out[i] = hx[lo & 15];
+}
+
+size_t
+ssp_tracks_ipv4(char *out, uint64_t a)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 24; i >= 0; i -= 8) {
+		unsigned o = (unsigned)(a >> i) & 0xff;
+
+		if (o >= 100)
+			out[n++] = (char)('0' + o / 100);
+		if (o >= 10)
+			out[n++] = (char)('0' + o / 10 % 10);
+		out[n++] = (char)('0' + o % 10);
+		if (i > 0)
+			out[n++] = '.';
+	}
+	return n;
 }
 
 size_t

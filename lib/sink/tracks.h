@@ -126,6 +126,13 @@ void ssp_tracks_free(struct ssp_tracks *t);
 /* Span flags as "ORPHAN|OPEN" ("" for none); returns the length. */
 size_t ssp_tracks_flags(char *buf, size_t size, uint64_t flags);
 
+/* A trace id as 32 lowercase hex digits (no NUL). */
+void ssp_tracks_trace_hex(char out[32], uint64_t hi, uint64_t lo);
+
+/* An IPv4 address (host order) as dotted quad, no NUL; returns the length
+ * (at most 15). */
+size_t ssp_tracks_ipv4(char *out, uint64_t a);
+
 /* floor(ps / 1000), 0 for negative times. */
 static inline uint64_t
 ssp_tracks_ns(int64_t ps)
