@@ -112,7 +112,28 @@ pb_str(struct ssp_buf *b, uint32_t field, const char *s, size_t n)
 static void
 ann_str(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
 {
-	struct ssp_pb_mark m = ssp_pb_begin(b, SSP_PF_TE_ANNOTATION, 1);
+	struct ssp_pb_mark m;
+
+	/* short valid strings (most): one reserve, one-byte lengths */
+	if (n < 100 && ssp_strfmt_utf8_valid(s, n) == n) {
+		uint8_t *p;
+		size_t k;
+
+		if (ssp_buf_reserve(b, n + 8) != 0)
+			return;
+		p = b->p + b->len;
+		p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
+		p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
+		k = 3 + ssp_varint_put(p + 3, iid);
+		p[k++] = SSP_PF_DA_STRING << 3 | SSP_PB_LEN;
+		p[k++] = (uint8_t)n;
+		memcpy(p + k, s, n);
+		k += n;
+		p[1] = (uint8_t)(k - 2);
+		b->len += k;
+		return;
+	}
+	m = ssp_pb_begin(b, SSP_PF_TE_ANNOTATION, 1);
 
 	ssp_pb_uint(b, SSP_PF_DA_NAME_IID, iid);
 	pb_str(b, SSP_PF_DA_STRING, s, n);

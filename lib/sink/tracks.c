@@ -328,28 +328,32 @@ static struct idx *
 radix(struct idx *a, struct idx *tmp, size_t n)
 {
 	size_t cnt[8][256];
-	size_t i, d;
+	uint64_t diff = 0;
+	size_t i, d, nd = 0;
+	unsigned dig[8];
 
+	/* only the bytes in which some keys differ */
+	for (i = 1; i < n; i++)
+		diff |= a[i].ts ^ a[0].ts;
+	for (d = 0; d < 8; d++)
+		if ((diff >> (8 * d)) & 0xff)
+			dig[nd++] = (unsigned)d;
 	memset(cnt, 0, sizeof(cnt));
 	for (i = 0; i < n; i++)
-		for (d = 0; d < 8; d++)
-			cnt[d][(a[i].ts >> (8 * d)) & 0xff]++;
-	for (d = 0; d < 8; d++) {
+		for (d = 0; d < nd; d++)
+			cnt[d][(a[i].ts >> (8 * dig[d])) & 0xff]++;
+	for (d = 0; d < nd; d++) {
 		size_t sum = 0, c, b;
+		unsigned sh = 8 * dig[d];
 		struct idx *x;
 
-		for (b = 0; b < 256; b++)
-			if (cnt[d][b] == n)
-				break;
-		if (b < 256 || n == 0)
-			continue;
 		for (b = 0; b < 256; b++) {
 			c = cnt[d][b];
 			cnt[d][b] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			tmp[cnt[d][(a[i].ts >> (8 * d)) & 0xff]++] = a[i];
+			tmp[cnt[d][(a[i].ts >> sh) & 0xff]++] = a[i];
 		x = a;
 		a = tmp;
 		tmp = x;
