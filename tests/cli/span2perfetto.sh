@@ -84,6 +84,12 @@ check "dumbbell: protobuf" span2perfetto -o "$T/db.pftrace" "$T/db.sp"
 check "dumbbell: protobuf checks" node "$PF/check.js" proto "$T/db.pftrace" "$n" "$l"
 check "dumbbell: JSON" span2perfetto -o "$T/db.json" "$T/db.sp"
 check "dumbbell: JSON checks" node "$PF/check.js" json "$T/db.json" "$n" "$l"
+# the EXAMPLES of span2perfetto(1), as written
+check "example: -o run.pftrace" sh -c "cd '$T' && span2perfetto -o run.pftrace db.sp && test -s run.pftrace"
+check "example: -v -o run.json" sh -c "cd '$T' && span2perfetto -v -o run.json db.sp 2>/dev/null && test -s run.json"
+check "example: evspan | span2perfetto -o run.pftrace" sh -c "cd '$T/db' &&
+    evspan -t topology.csv -r '$TOP/rules/linux-i40e.csv' 2>/dev/null | span2perfetto -o run.pftrace &&
+    cmp run.pftrace ../run.pftrace"
 # the checker catches what it should: a slice missing, a flow end lost
 check "checker: a slice too few" sh -c "! node '$PF/check.js' json '$T/out.json' 721 39 2>/dev/null"
 sed '0,/"ph":"f","bp":"e",/s//"ph":"i","bp":"e",/' "$T/out.json" > "$T/bad.json"

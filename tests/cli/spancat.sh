@@ -91,6 +91,10 @@ eq "--slowest: the 6-span trace is the shortest" "$(grep '^trace' "$T/.out" | ta
     "53535000000000010000000000000079: 6"
 check "--slowest with --trace" spancat --slowest 5 --trace 0x6d "$T/se.sp.zst"
 stdout_has "trace 5353500000000001000000000000006d: 12 spans, 3.584 us"
+check "spancat(1) example: --slowest 5" spancat --slowest 5 "$T/se.sp.zst"
+eq "... five trees" "$(grep -c '^trace' "$T/.out")" 5
+check "spancat(1) example: --ps --trace" spancat --ps --trace 0x25 "$T/se.sp.zst"
+stdout_has "trace 53535000000000010000000000000025: 18 spans, 6158500 ps from 2020000000"
 expect_rc 2 "--slowest 0" spancat --slowest 0 "$T/se.sp.zst"
 stderr_has "--slowest 0: too small"
 expect_rc 2 "--slowest huge" spancat --slowest 99999999999999999999 "$T/se.sp.zst"
