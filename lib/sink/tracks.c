@@ -170,7 +170,10 @@ new_track(struct ssp_tracks *t, uint32_t proc, uint32_t group, uint64_t sub,
     uint32_t lane, uint32_t base, const char *name, uint32_t *out)
 {
 	struct ssp_tracks_track *k;
+	char nm[64];
 
+	/* name may point into t->track, which grow() moves */
+	snprintf(nm, sizeof(nm), "%s", name);
 	if (t->v.ntracks >= SSP_TRACKS_NONE - 1 ||
 	    grow((void **)&t->track, &t->tcap, t->v.ntracks + 1,
 	    sizeof(*t->track)) != 0)
@@ -184,9 +187,9 @@ new_track(struct ssp_tracks *t, uint32_t proc, uint32_t group, uint64_t sub,
 	k->base = base == SSP_TRACKS_NONE ? (uint32_t)t->v.ntracks : base;
 	k->tid = SSP_TRACKS_TID0 + (uint32_t)t->v.ntracks;
 	if (lane == 0)
-		snprintf(k->name, sizeof(k->name), "%s", name);
+		snprintf(k->name, sizeof(k->name), "%s", nm);
 	else
-		snprintf(k->name, sizeof(k->name), "%.55s #%" PRIu32, name,
+		snprintf(k->name, sizeof(k->name), "%.52s #%" PRIu32, nm,
 		    lane + 1);
 	*out = (uint32_t)t->v.ntracks++;
 	return 0;
@@ -427,6 +430,7 @@ find(const struct ssp_tracks *t, uint64_t id)
 
 struct lane {
 	uint32_t track, top;
+	int64_t free_at;	/* end of the bottom span of its stack */
 };
 
 /* Pop the spans of a lane that end by ts, appending their END events. */
@@ -444,17 +448,68 @@ pop(struct ssp_tracks *t, struct lane *l, int64_t ts, size_t *nev)
 	}
 }
 
+/* The lanes of a group by the time they are free, then their number: a
+ * binary heap of lane numbers. */
+struct lheap {
+	uint32_t *h;
+	size_t n, cap;
+	const struct lane *ln;
+};
+
+static int
+lh_less(const struct lheap *q, uint32_t a, uint32_t b)
+{
+	if (q->ln[a].free_at != q->ln[b].free_at)
+		return q->ln[a].free_at < q->ln[b].free_at;
+	return a < b;
+}
+
+static void
+lh_down(struct lheap *q, size_t i)
+{
+	for (;;) {
+		size_t c = 2 * i + 1, m = i;
+		uint32_t x;
+
+		if (c < q->n && lh_less(q, q->h[c], q->h[m]))
+			m = c;
+		if (c + 1 < q->n && lh_less(q, q->h[c + 1], q->h[m]))
+			m = c + 1;
+		if (m == i)
+			return;
+		x = q->h[i];
+		q->h[i] = q->h[m];
+		q->h[m] = x;
+		i = m;
+	}
+}
+
+static void
+lh_up(struct lheap *q, size_t i)
+{
+	while (i > 0 && lh_less(q, q->h[i], q->h[(i - 1) / 2])) {
+		uint32_t x = q->h[i];
+
+		q->h[i] = q->h[(i - 1) / 2];
+		q->h[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
 /*
  * Give each span its lane, in (track, start, longest first) order: the
  * lane of its parent when the parent is the innermost open span there and
- * the span ends inside it (nested: no flow), else the first lane whose
- * open spans have all ended.  Appends BEGIN and END events in each lane's
- * order.
+ * the span ends inside it (nested: no flow), else the lane free the
+ * longest if it is free by the span's start (lowest number on a tie),
+ * else a new lane.  A lane is free when the bottom span of its stack has
+ * ended; nested spans end inside it.  O(log lanes) a span.  Appends BEGIN
+ * and END events in each lane's order.
  */
 static int
 lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
 {
 	struct lane *ln = NULL;
+	struct lheap q = { 0 };
 	size_t nln = 0, lcap = 0, nev = 0, i, k;
 	uint32_t base = SSP_TRACKS_NONE;
 
@@ -471,11 +526,16 @@ lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
 				break;
 			base = s->track;
 			nln = 1;
-			if (grow((void **)&ln, &lcap, 1, sizeof(*ln)) != 0)
+			if (grow((void **)&ln, &lcap, 1, sizeof(*ln)) != 0 ||
+			    grow((void **)&q.h, &q.cap, 1, sizeof(*q.h)) != 0)
 				goto oom;
 			ln[0].track = base;
 			ln[0].top = SSP_TRACKS_NONE;
+			ln[0].free_at = INT64_MIN;
+			q.h[0] = 0;
+			q.n = 1;
 		}
+		q.ln = ln;
 		if (s->parent != SSP_TRACKS_NONE &&
 		    t->span[s->parent].track != SSP_TRACKS_NONE &&
 		    t->track[t->span[s->parent].track].base == base) {
@@ -488,22 +548,28 @@ lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
 				s->nested = 1;
 			}
 		}
-		for (k = 0; pick == SSP_TRACKS_NONE && k < nln; k++) {
-			pop(t, &ln[k], s->start, &nev);
-			if (ln[k].top == SSP_TRACKS_NONE)
-				pick = (uint32_t)k;
+		if (pick == SSP_TRACKS_NONE && ln[q.h[0]].free_at <= s->start) {
+			pick = q.h[0];
+			pop(t, &ln[pick], s->start, &nev);
+			ln[pick].free_at = s->end;
+			lh_down(&q, 0);
 		}
 		if (pick == SSP_TRACKS_NONE) {		/* a new lane */
 			uint32_t tr;
 
 			if (grow((void **)&ln, &lcap, nln + 1, sizeof(*ln)) != 0 ||
+			    grow((void **)&q.h, &q.cap, q.n + 1, sizeof(*q.h)) != 0 ||
 			    new_track(t, t->track[base].proc, t->track[base].group,
 			    t->track[base].sub, (uint32_t)nln, base,
 			    t->track[base].name, &tr) != 0)
 				goto oom;
 			ln[nln].track = tr;
 			ln[nln].top = SSP_TRACKS_NONE;
+			ln[nln].free_at = s->end;
 			pick = (uint32_t)nln++;
+			q.ln = ln;
+			q.h[q.n++] = pick;
+			lh_up(&q, q.n - 1);
 			t->st.lanes++;
 		}
 		s->track = ln[pick].track;
@@ -515,9 +581,11 @@ lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
 		nev++;
 	}
 	free(ln);
+	free(q.h);
 	return SSP_OK;
 oom:
 	free(ln);
+	free(q.h);
 	return nomem(e);
 }
 

@@ -251,6 +251,51 @@ test_encoders(void **state)
 	unlink(path);
 }
 
+/* Spans that all overlap: a lane each, found in O(log lanes), not by a
+ * scan of all lanes (which made this quadratic). */
+static void
+test_many_lanes(void **state)
+{
+	static const struct ssp_span_source src[] = {
+		{ "client", 0, SSP_SIM_GEM5 },
+	};
+	enum { N = 40000 };
+	struct ssp_out *out;
+	struct fx f;
+	const struct ssp_tracks_view *v;
+	struct ssp_rec r;
+	int got;
+	uint64_t i;
+
+	(void)state;
+	snprintf(f.path, sizeof(f.path), "/tmp/ssp-test-tracks-%d", (int)getpid());
+	assert_int_equal(ssp_out_open(&out, f.path, 0, &e), SSP_OK);
+	assert_int_equal(ssp_span_writer_open(&w, out, "test", src, 1, 0, &e),
+	    SSP_OK);
+	for (i = 1; i <= N; i++)	/* open DMAs: each still running */
+		SPAN(SSP_SK_HOST_DMA, (int64_t)i * 1000, i, i, 0, 0,
+		    INT64_C(1000000000000));
+	/* and one that starts when the first ones have ended */
+	SPAN(SSP_SK_HOST_DMA, INT64_C(2000000000000), N + 1, N + 1, 0, 0, 5);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
+	assert_int_equal(ssp_in_open(&f.in, f.path, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_span_reader_open(&f.rr, f.in, &e), SSP_OK);
+	f.pf = NULL;
+	assert_int_equal(ssp_tracks_open(&f.t, f.rr, ssp_chrome_args, NULL, &e),
+	    SSP_OK);
+	while ((got = ssp_rec_rd_next(f.rr, &r, &e)) == 1)
+		assert_int_equal(ssp_tracks_add(f.t, &r, &e), SSP_OK);
+	assert_int_equal(ssp_tracks_layout(f.t, &e), SSP_OK);
+	v = ssp_tracks_view(f.t);
+	assert_int_equal(v->ntracks, N);
+	assert_int_equal(ssp_tracks_stats(f.t)->lanes, N - 1);
+	/* the last one reuses the lane free the longest: the first */
+	assert_string_equal(track_of(v, N + 1), "dma");
+	assert_string_equal(track_of(v, N), "dma #40000");
+	fx_close(&f);
+}
+
 static void
 test_text(void **state)
 {
@@ -287,6 +332,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_encoders),
+		cmocka_unit_test(test_many_lanes),
 		cmocka_unit_test(test_text),
 	};
 
