@@ -8,8 +8,9 @@
  *             syscalls per CPU, device accesses, DMA, interrupts, NIC tx
  *             and rx, network devices per node and device; a span that
  *             would overlap another on its track without lying inside its
- *             own parent there goes to an overflow lane ("dma #2"), so
- *             slices on every track nest properly, as viewers demand
+ *             own parent there goes to an overflow lane ("dma #2"; the
+ *             lane free the longest, found in O(log lanes)), so slices
+ *             on every track nest properly, as viewers demand
  *   flow      parent -> child, unless the child is nested in its parent
  *             on the same track; link target -> span with the link
  *   events    a BEGIN and an END per span, in time order (ns), where the
