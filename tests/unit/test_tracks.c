@@ -296,6 +296,113 @@ test_many_lanes(void **state)
 	fx_close(&f);
 }
 
+/* Random but valid streams: odd parents (missing, later, itself), times
+ * below zero and near the end of int64, overlaps, links anywhere.  The
+ * layout must keep its promises: events in time order, on every track a
+ * stack (each END closes the innermost open span, nested ones in their
+ * parent), every flow out of and into a span of the stream. */
+static void
+test_random(void **state)
+{
+	static const struct ssp_span_source src[] = {
+		{ "client", 0, SSP_SIM_GEM5 }, { "client-nic", 0, SSP_SIM_NICBM },
+	};
+	enum { N = 3000 };
+	uint64_t seed = 12345;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 20; round++) {
+		struct ssp_out *out;
+		struct fx f;
+		const struct ssp_tracks_view *v;
+		struct ssp_rec r;
+		uint32_t *stack, *depth;
+		size_t i, k;
+		int got;
+
+		snprintf(f.path, sizeof(f.path), "/tmp/ssp-test-tracks-%d",
+		    (int)getpid());
+		assert_int_equal(ssp_out_open(&out, f.path, 0, &e), SSP_OK);
+		assert_int_equal(ssp_span_writer_open(&w, out, "test", src, 2, 0,
+		    &e), SSP_OK);
+		for (i = 1; i <= N; i++) {
+			uint64_t x, kind, parent, stream;
+			int64_t ts, dur;
+
+			seed = seed * 6364136223846793005u + 1442695040888963407u;
+			x = seed >> 11;
+			kind = x % SSP_SK_NKINDS;
+			stream = kind == SSP_SK_HOST_SYSCALL ? (x >> 8) % 3 : x % 2;
+			ts = (int64_t)((x >> 4) % 100000) - 1000;
+			dur = (x >> 20) % 7 == 0 ? 0 : (int64_t)((x >> 24) % 50000);
+			if ((x >> 40) % 97 == 0) {
+				ts = INT64_MAX - 10;
+				dur = 100;	/* end clamped */
+			}
+			switch ((x >> 30) % 5) {
+			case 0: parent = 0; break;
+			case 1: parent = i; break;		/* itself */
+			case 2: parent = i + 5; break;	/* later or missing */
+			default: parent = 1 + (x >> 33) % i; break;
+			}
+			put((unsigned)kind, ts, 8, U(7), U(1), U(i), U(parent),
+			    U(stream), U(dur), U(0), U(0));
+			if ((x >> 50) % 9 == 0)
+				put(SSP_SPAN_T_LINK, 0, 5, U(i), U(7), U(1),
+				    U(1 + (x >> 52) % (N + 10)), U(0));
+		}
+		assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+		assert_int_equal(ssp_out_close(out, &e), SSP_OK);
+		assert_int_equal(ssp_in_open(&f.in, f.path, 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_span_reader_open(&f.rr, f.in, &e), SSP_OK);
+		f.pf = ssp_perfetto_new(f.rr);
+		assert_int_equal(ssp_tracks_open(&f.t, f.rr, ssp_perfetto_args,
+		    f.pf, &e), SSP_OK);
+		while ((got = ssp_rec_rd_next(f.rr, &r, &e)) == 1)
+			assert_int_equal(ssp_tracks_add(f.t, &r, &e), SSP_OK);
+		assert_int_equal(got, 0);
+		assert_int_equal(ssp_tracks_layout(f.t, &e), SSP_OK);
+		v = ssp_tracks_view(f.t);
+		assert_int_equal(v->nspans, N);
+		stack = calloc(v->ntracks * (N + 1), sizeof(*stack));
+		depth = calloc(v->ntracks, sizeof(*depth));
+		assert_non_null(stack);
+		assert_non_null(depth);
+		for (i = 0; i < 2 * v->nspans; i++) {
+			const struct ssp_tracks_ev *ev = &v->ev[i];
+			const struct ssp_tracks_span *sp = &v->span[ev->span];
+			uint32_t tr = sp->track, *st = stack + (size_t)tr * (N + 1);
+
+			if (i > 0)
+				assert_true(v->ev[i - 1].ts <= ev->ts);
+			if (!ev->end) {
+				if (depth[tr] > 0)	/* only inside its parent */
+					assert_int_equal(st[depth[tr] - 1], sp->parent);
+				assert_int_equal(sp->nested, depth[tr] > 0);
+				st[depth[tr]++] = ev->span;
+			} else {
+				assert_true(depth[tr] > 0);
+				assert_int_equal(st[--depth[tr]], ev->span);
+			}
+		}
+		for (k = 0; k < v->ntracks; k++)
+			assert_int_equal(depth[k], 0);
+		for (k = 0; k < v->nflows; k++) {
+			assert_true(v->flow[k].from < v->nspans);
+			assert_true(v->flow[k].to < v->nspans);
+		}
+		free(stack);
+		free(depth);
+		/* and the encoders take it */
+		assert_int_equal(ssp_out_open(&out, "/dev/null", 0, &e), SSP_OK);
+		assert_int_equal(ssp_perfetto_write(f.pf, v, out, &e), SSP_OK);
+		assert_int_equal(ssp_chrome_write(v, "t", out, &e), SSP_OK);
+		assert_int_equal(ssp_out_close(out, &e), SSP_OK);
+		fx_close(&f);
+	}
+}
+
 static void
 test_text(void **state)
 {
@@ -333,6 +440,7 @@ main(void)
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_encoders),
 		cmocka_unit_test(test_many_lanes),
+		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_text),
 	};
 
