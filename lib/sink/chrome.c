@@ -202,7 +202,9 @@ ssp_chrome_write(const struct ssp_tracks_view *v, const char *producer,
 	size_t i, k, start;
 	int rc = SSP_OK;
 
-	ssp_buf_lit(&b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":");
+	/* no displayTimeUnit: some trace_processor versions take "ns" there
+	 * as the unit of ts and dur, which the format says are us */
+	ssp_buf_lit(&b, "{\"otherData\":{\"producer\":");
 	ssp_strfmt_json_str(&b, producer, strlen(producer));
 	ssp_buf_lit(&b, ",\"spans\":");
 	num(&b, v->nspans);
