@@ -242,7 +242,7 @@ ssp_chrome_write(const struct ssp_tracks_view *v, const char *producer,
 		ssp_buf_lit(&b, ",\n{\"ph\":\"X\",\"name\":");
 		ssp_strfmt_json_str(&b, kn, strlen(kn));
 		ssp_buf_lit(&b, ",\"cat\":");
-		ssp_strfmt_json_str(&b, kn, (size_t)(strchr(kn, '.') - kn));
+		ssp_strfmt_json_str(&b, kn, strlen(kn));
 		where(&b, v, s->track);
 		ssp_buf_lit(&b, ",\"ts\":");
 		us(&b, ev->ts);

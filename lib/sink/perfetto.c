@@ -230,13 +230,18 @@ interned(const struct ssp_perfetto *p, struct ssp_buf *b)
 	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
 	ssp_pb_uint(b, SSP_PF_PKT_SEQ_FLAGS, SSP_PF_SEQ_CLEARED);
 	id = ssp_pb_begin(b, SSP_PF_PKT_INTERNED, 2);
-	for (k = 0; k < SSP_SK_NKINDS; k++) {
+	for (k = 0; k < SSP_SK_NKINDS; k++) {	/* categories and names */
 		s = ssp_span_kind_name(k);
+		m = ssp_pb_begin(b, SSP_PF_ID_CATEGORIES, 1);
+		ssp_pb_uint(b, SSP_PF_IN_IID, k + 1);
+		ssp_pb_bytes(b, SSP_PF_IN_NAME, s, strlen(s));
+		ssp_pb_end(b, m);
 		m = ssp_pb_begin(b, SSP_PF_ID_EVENT_NAMES, 1);
 		ssp_pb_uint(b, SSP_PF_IN_IID, k + 1);
 		ssp_pb_bytes(b, SSP_PF_IN_NAME, s, strlen(s));
 		ssp_pb_end(b, m);
 	}
+
 	for (i = A_TRACE; i < p->nnames; i++) {
 		m = ssp_pb_begin(b, SSP_PF_ID_ANNOT_NAMES, 1);
 		ssp_pb_uint(b, SSP_PF_IN_IID, i);
@@ -314,6 +319,7 @@ ssp_perfetto_write(struct ssp_perfetto *p, const struct ssp_tracks_view *v,
 		    SSP_PF_TYPE_SLICE_BEGIN);
 		ssp_pb_uint(&b, SSP_PF_TE_TRACK_UUID, v->track[s->track].tid);
 		if (!ev->end) {
+			ssp_pb_uint(&b, SSP_PF_TE_CATEGORY_IIDS, s->kind + 1);
 			ssp_pb_uint(&b, SSP_PF_TE_NAME_IID, s->kind + 1);
 			for (k = 0; k < s->nout; k++)
 				ssp_pb_fixed64(&b, SSP_PF_TE_FLOW_IDS,

@@ -1,8 +1,8 @@
 /*
  * Span streams as a Perfetto trace (protos/perfetto/trace/trace.proto):
  * a Trace of TracePackets on one packet sequence.  The first packet
- * clears the incremental state and interns the event names (span kinds)
- * and argument names; then a TrackDescriptor per process (source stream)
+ * clears the incremental state and interns the categories and event
+ * names (both the span kinds) and the argument names; then a TrackDescriptor per process (source stream)
  * and per thread track (ssp_tracks); then one TrackEvent per BEGIN and
  * END in time order, BEGIN with the span's arguments as debug annotations
  * and its flows (flow_ids out, terminating_flow_ids in).
@@ -26,7 +26,8 @@ enum {
 	SSP_PF_PKT_INTERNED = 12,
 	SSP_PF_PKT_SEQ_FLAGS = 13,
 	SSP_PF_PKT_TRACK_DESC = 60,
-	SSP_PF_TE_ANNOTATION = 4,		/* TrackEvent */
+	SSP_PF_TE_CATEGORY_IIDS = 3,		/* TrackEvent */
+	SSP_PF_TE_ANNOTATION = 4,
 	SSP_PF_TE_TYPE = 9,
 	SSP_PF_TE_NAME_IID = 10,
 	SSP_PF_TE_TRACK_UUID = 11,
@@ -42,9 +43,10 @@ enum {
 	SSP_PF_THD_PID = 1,			/* ThreadDescriptor */
 	SSP_PF_THD_TID = 2,
 	SSP_PF_THD_NAME = 5,
-	SSP_PF_ID_EVENT_NAMES = 2,		/* InternedData */
+	SSP_PF_ID_CATEGORIES = 1,		/* InternedData */
+	SSP_PF_ID_EVENT_NAMES = 2,
 	SSP_PF_ID_ANNOT_NAMES = 3,
-	SSP_PF_IN_IID = 1,			/* EventName, DebugAnnotationName */
+	SSP_PF_IN_IID = 1,	/* EventCategory, EventName, DebugAnnotationName */
 	SSP_PF_IN_NAME = 2,
 	SSP_PF_DA_NAME_IID = 1,		/* DebugAnnotation */
 	SSP_PF_DA_BOOL = 2,

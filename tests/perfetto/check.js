@@ -19,6 +19,8 @@ const fs = require('fs');
 const path = require('path');
 
 const LINK_FLOW = 2 ** 52;
+const KINDS = new Set(['host.syscall', 'host.mmio', 'host.dma', 'host.msix', 'host.pci',
+  'host.intr', 'nic.mmio', 'nic.dma', 'nic.tx', 'nic.rx', 'nic.msix', 'net.device']);
 const TRACK_NAME = /^(syscall( \S+)?|mmio\/pci|dma|irq|mmio|tx|rx|node \d+ dev \d+)( #\d+)?$/;
 const errors = [];
 function fail(msg) {
@@ -123,11 +125,12 @@ function checkProto(file, nspans, nlinks) {
     fail('re-encoded trace has another length: fields unknown to the schema');
   const pk = trace.packet;
   if (pk.length === 0) finish(fail('no packets'));
-  const names = new Map(), annNames = new Map();
+  const names = new Map(), annNames = new Map(), cats = new Map();
   if (pk[0].sequenceFlags !== 1 || !pk[0].internedData)
     fail('first packet does not clear the incremental state with interned data');
   else {
     for (const n of pk[0].internedData.eventNames) names.set(Number(n.iid), n.name);
+    for (const n of pk[0].internedData.eventCategories) cats.set(Number(n.iid), n.name);
     for (const n of pk[0].internedData.debugAnnotationNames)
       annNames.set(Number(n.iid), n.name);
   }
@@ -157,6 +160,10 @@ function checkProto(file, nspans, nlinks) {
     lastTs = ts;
     if (te.type === 1) {
       if (!names.has(Number(te.nameIid))) fail(`event name iid ${te.nameIid} not interned`);
+      if (te.categoryIids.length !== 1 || !KINDS.has(cats.get(Number(te.categoryIids[0]))))
+        fail('slice without one span kind as its category');
+      else if (cats.get(Number(te.categoryIids[0])) !== names.get(Number(te.nameIid)))
+        fail('slice name is not its kind');
       const a = {};
       for (const d of te.debugAnnotations) {
         const n = annNames.get(Number(d.nameIid));
@@ -214,7 +221,8 @@ function checkJson(file, nspans, nlinks) {
                !Number.isInteger(e.args.sort_index)) fail(`M event ${e.name}`);
       break;
     case 'X': {
-      if (typeof e.name !== 'string' || typeof e.cat !== 'string') fail('X without name or cat');
+      if (typeof e.name !== 'string' || !KINDS.has(e.cat)) fail('X without name or a span kind as cat');
+      if (e.name !== e.cat) fail(`X named ${e.name}, not its kind`);
       if (typeof e.ts !== 'number' || typeof e.dur !== 'number' || e.ts < 0 || e.dur < 0)
         fail('X without ts or dur numbers');
       const a = e.args || {};

@@ -63,8 +63,9 @@ write_stream(const char *path)
 	    U(9000), U(0), U(0), cpu);
 	/* 2: mmio of 1 (another track: a flow) */
 	SPAN(SSP_SK_HOST_MMIO, 2000, 2, 1, 1, 0, 1000);
-	put(SSP_SK_HOST_SYSCALL, 5000, 9, U(7), U(3), U(3), U(0), U(0),
-	    U(15000), U(0), U(0), cpu);
+	put(SSP_SK_HOST_SYSCALL, 5000, 11, U(7), U(3), U(3), U(0), U(0),
+	    U(15000), U(0), U(0), cpu, U(0), ssp_rec_wr_str(w, "__sys_sendto", 12,
+	    &e));
 	put(SSP_SPAN_T_LINK, 2000, 5, U(3), U(7), U(1), U(2), U(0));
 	/* 4: dma 3..9 ns; 5: its child inside it (nested); 6: its child
 	 * that outlives it (a lane of its own and a flow) */
@@ -225,7 +226,7 @@ test_encoders(void **state)
 		x++;
 	assert_int_equal(x, 7);
 	assert_non_null(strstr(p, "\"ph\":\"X\",\"name\":\"host.syscall\","
-	    "\"cat\":\"host\",\"pid\":1,\"tid\":100001,\"ts\":0.001,\"dur\":0.009,"
+	    "\"cat\":\"host.syscall\",\"pid\":1,\"tid\":100001,\"ts\":0.001,\"dur\":0.009,"
 	    "\"args\":{\"trace_id\":\"00000000000000070000000000000001\","
 	    "\"span_id\":1,\"start_ps\":1000,\"dur_ps\":9000,\"cpu\":\"cpu0\""));
 	assert_non_null(strstr(p, "{\"ph\":\"s\",\"id\":4503599627370497,"
