@@ -55,8 +55,9 @@ struct ssp_tracks {
 	size_t nkeys, kcap;
 	struct tlink *link;
 	size_t nlinks, lcap;
-	struct idx *byid;	/* (span id, index) */
-	int byid_sorted;
+	struct idx *byid;	/* (span id, index), unless dense */
+	int byid_sorted;	/* ids increase */
+	int dense;		/* ids are 1, 2, ..., n */
 	struct ssp_buf arena;
 	struct ssp_tracks_flow *flow;
 	uint32_t *in;
@@ -413,9 +414,8 @@ find(const struct ssp_tracks *t, uint64_t id)
 
 	if (id == 0)
 		return SSP_TRACKS_NONE;
-	/* evspan numbers spans 1, 2, ... in write order */
-	if (id <= t->v.nspans && t->byid[id - 1].ts == id)
-		return t->byid[id - 1].span;
+	if (t->dense)
+		return id <= t->v.nspans ? (uint32_t)(id - 1) : SSP_TRACKS_NONE;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -589,6 +589,20 @@ oom:
 	return nomem(e);
 }
 
+static void
+add_flow(struct ssp_tracks *t, uint64_t id, uint32_t from, uint32_t to,
+    int link)
+{
+	struct ssp_tracks_span *f = &t->span[from], *d = &t->span[to];
+	uint32_t k = f->out0 + f->nout++;
+
+	t->flow[k].id = id;
+	t->flow[k].from = from;
+	t->flow[k].to = to;
+	t->flow[k].link = link;
+	t->in[d->in0 + d->nin++] = k;
+}
+
 static int
 track_cmp(const void *a, const void *b, void *arg)
 {
@@ -612,18 +626,23 @@ ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 	size_t n = t->v.nspans, i, nf = 0;
 	struct idx *a = NULL, *b = NULL, *r;
 
-	if ((t->byid = malloc((n + 1) * sizeof(*t->byid))) == NULL ||
-	    (a = malloc((2 * n + 1) * sizeof(*a))) == NULL ||
+	/* span ids 1, 2, ..., n in order (as evspan writes them): an id is its
+	 * index + 1, no table needed */
+	t->dense = t->byid_sorted && (n == 0 || (t->span[0].id == 1 &&
+	    t->span[n - 1].id == n));
+	if ((!t->dense && (t->byid = malloc((n + 1) * sizeof(*t->byid))) ==
+	    NULL) || (a = malloc((2 * n + 1) * sizeof(*a))) == NULL ||
 	    (b = malloc((2 * n + 1) * sizeof(*b))) == NULL ||
 	    (t->flow = malloc((n + t->nlinks + 1) * sizeof(*t->flow))) == NULL ||
 	    (t->in = malloc((n + t->nlinks + 1) * sizeof(*t->in))) == NULL)
 		goto oom;
 	/* spans by id, to resolve parents and links */
-	for (i = 0; i < n; i++) {
+	for (i = 0; !t->dense && i < n; i++) {
 		t->byid[i].ts = t->span[i].id;
 		t->byid[i].span = (uint32_t)i;
 	}
-	if (!t->byid_sorted && (r = radix(t->byid, a, n)) != t->byid)
+	if (!t->dense && !t->byid_sorted &&
+	    (r = radix(t->byid, a, n)) != t->byid)
 		memcpy(t->byid, r, n * sizeof(*r));
 	for (i = 0; i < n; i++) {
 		struct ssp_tracks_span *s = &t->span[i];
@@ -673,7 +692,9 @@ sorted:
 		a = NULL;
 	else
 		b = NULL;
-	/* flows: parent -> child unless nested, link target -> span */
+	/* flows: parent -> child unless nested, link target -> span; written
+	 * straight into out lists (by from) and in lists (by to), each in
+	 * the order of the children, then the links */
 	for (i = 0; i < n; i++) {
 		struct ssp_tracks_span *s = &t->span[i];
 
@@ -683,11 +704,8 @@ sorted:
 			t->st.nested++;
 			continue;
 		}
-		t->flow[nf].id = s->id;
-		t->flow[nf].from = s->parent;
-		t->flow[nf].to = (uint32_t)i;
-		t->flow[nf].link = 0;
-		nf++;
+		t->span[s->parent].nout++;
+		s->nin++;
 		t->st.flows++;
 	}
 	for (i = 0; i < t->nlinks; i++) {
@@ -698,46 +716,35 @@ sorted:
 			t->st.links_unmatched++;
 			continue;
 		}
-		t->flow[nf].id = SSP_TRACKS_LINK_FLOW | t->link[i].no;
-		t->flow[nf].from = from;
-		t->flow[nf].to = to;
-		t->flow[nf].link = 1;
-		nf++;
+		t->span[from].nout++;
+		t->span[to].nin++;
 		t->st.link_flows++;
 	}
-	/* out lists: flows by from, in lists by to (counting sorts, stable) */
 	{
-		struct ssp_tracks_flow *f2 = malloc((nf + 1) * sizeof(*f2));
-		uint32_t pos;
+		uint32_t po = 0, pi = 0;
 
-		if (f2 == NULL)
-			goto oom;
-		for (i = 0; i < nf; i++)
-			t->span[t->flow[i].from].nout++;
-		for (i = 0, pos = 0; i < n; i++) {
-			t->span[i].out0 = pos;
-			pos += t->span[i].nout;
+		for (i = 0; i < n; i++) {
+			t->span[i].out0 = po;
+			po += t->span[i].nout;
 			t->span[i].nout = 0;
-		}
-		for (i = 0; i < nf; i++) {
-			struct ssp_tracks_span *p = &t->span[t->flow[i].from];
-
-			f2[p->out0 + p->nout++] = t->flow[i];
-		}
-		free(t->flow);
-		t->flow = f2;
-		for (i = 0; i < nf; i++)
-			t->span[t->flow[i].to].nin++;
-		for (i = 0, pos = 0; i < n; i++) {
-			t->span[i].in0 = pos;
-			pos += t->span[i].nin;
+			t->span[i].in0 = pi;
+			pi += t->span[i].nin;
 			t->span[i].nin = 0;
 		}
-		for (i = 0; i < nf; i++) {
-			struct ssp_tracks_span *p = &t->span[t->flow[i].to];
+		nf = po;
+	}
+	for (i = 0; i < n; i++) {
+		struct ssp_tracks_span *s = &t->span[i];
 
-			t->in[p->in0 + p->nin++] = (uint32_t)i;
-		}
+		if (s->parent != SSP_TRACKS_NONE && !s->nested)
+			add_flow(t, s->id, s->parent, (uint32_t)i, 0);
+	}
+	for (i = 0; i < t->nlinks; i++) {
+		uint32_t from = find(t, t->link[i].target);
+		uint32_t to = find(t, t->link[i].span);
+
+		if (from != SSP_TRACKS_NONE && to != SSP_TRACKS_NONE)
+			add_flow(t, SSP_TRACKS_LINK_FLOW | t->link[i].no, from, to, 1);
 	}
 	free(a);
 	free(b);

@@ -311,6 +311,8 @@ test_random(void **state)
 	enum { N = 3000 };
 	uint64_t seed = 12345;
 	int round;
+	/* span ids 1..N (what evspan writes), or with gaps in odd rounds */
+#define ID(k) (round % 2 ? 2 * (uint64_t)(k) + 5 : (uint64_t)(k))
 
 	(void)state;
 	for (round = 0; round < 20; round++) {
@@ -343,15 +345,15 @@ test_random(void **state)
 			}
 			switch ((x >> 30) % 5) {
 			case 0: parent = 0; break;
-			case 1: parent = i; break;		/* itself */
-			case 2: parent = i + 5; break;	/* later or missing */
-			default: parent = 1 + (x >> 33) % i; break;
+			case 1: parent = ID(i); break;	/* itself */
+			case 2: parent = ID(i + 5); break;	/* later or missing */
+			default: parent = ID(1 + (x >> 33) % i); break;
 			}
-			put((unsigned)kind, ts, 8, U(7), U(1), U(i), U(parent),
+			put((unsigned)kind, ts, 8, U(7), U(1), U(ID(i)), U(parent),
 			    U(stream), U(dur), U(0), U(0));
 			if ((x >> 50) % 9 == 0)
-				put(SSP_SPAN_T_LINK, 0, 5, U(i), U(7), U(1),
-				    U(1 + (x >> 52) % (N + 10)), U(0));
+				put(SSP_SPAN_T_LINK, 0, 5, U(ID(i)), U(7), U(1),
+				    U(ID(1 + (x >> 52) % (N + 10))), U(0));
 		}
 		assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 		assert_int_equal(ssp_out_close(out, &e), SSP_OK);
@@ -390,8 +392,24 @@ test_random(void **state)
 		for (k = 0; k < v->ntracks; k++)
 			assert_int_equal(depth[k], 0);
 		for (k = 0; k < v->nflows; k++) {
-			assert_true(v->flow[k].from < v->nspans);
-			assert_true(v->flow[k].to < v->nspans);
+			const struct ssp_tracks_flow *fl = &v->flow[k];
+
+			assert_true(fl->from < v->nspans);
+			assert_true(fl->to < v->nspans);
+			if (!fl->link) {
+				assert_int_equal(fl->id, v->span[fl->to].id);
+				assert_int_equal(v->span[fl->to].parent, fl->from);
+			}
+		}
+		for (i = 0; i < v->nspans; i++) {	/* in lists point back */
+			const struct ssp_tracks_span *sp = &v->span[i];
+
+			for (k = 0; k < sp->nin; k++)
+				assert_int_equal(v->flow[v->in[sp->in0 + k]].to, i);
+			for (k = 0; k < sp->nout; k++)
+				assert_int_equal(v->flow[sp->out0 + k].from, i);
+			assert_int_equal(sp->parent != SSP_TRACKS_NONE &&
+			    !sp->nested, sp->nin > 0 && !v->flow[v->in[sp->in0]].link);
 		}
 		free(stack);
 		free(depth);
@@ -402,6 +420,7 @@ test_random(void **state)
 		assert_int_equal(ssp_out_close(out, &e), SSP_OK);
 		fx_close(&f);
 	}
+#undef ID
 }
 
 static void
