@@ -433,18 +433,75 @@ struct lane {
 	int64_t free_at;	/* end of the bottom span of its stack */
 };
 
-/* Pop the spans of a lane that end by ts, appending their END events. */
-static void
-pop(struct ssp_tracks *t, struct lane *l, int64_t ts, size_t *nev)
+/* The open spans of a group by end, then later begun first (so a child
+ * ending with its parent closes first): a binary heap. */
+struct oent {
+	int64_t end;
+	uint32_t seq, span;
+};
+
+struct oheap {
+	struct oent *h;
+	size_t n, cap;
+};
+
+static int
+oh_less(const struct oent *x, const struct oent *y)
 {
-	while (l->top != SSP_TRACKS_NONE && t->span[l->top].end <= ts) {
-		struct ssp_tracks_span *s = &t->span[l->top];
+	if (x->end != y->end)
+		return x->end < y->end;
+	return x->seq > y->seq;
+}
+
+static void
+oh_down(struct oheap *o, size_t i)
+{
+	for (;;) {
+		size_t c = 2 * i + 1, m = i;
+		struct oent x;
+
+		if (c < o->n && oh_less(&o->h[c], &o->h[m]))
+			m = c;
+		if (c + 1 < o->n && oh_less(&o->h[c + 1], &o->h[m]))
+			m = c + 1;
+		if (m == i)
+			return;
+		x = o->h[i];
+		o->h[i] = o->h[m];
+		o->h[m] = x;
+		i = m;
+	}
+}
+
+static void
+oh_up(struct oheap *o, size_t i)
+{
+	while (i > 0 && oh_less(&o->h[i], &o->h[(i - 1) / 2])) {
+		struct oent x = o->h[i];
+
+		o->h[i] = o->h[(i - 1) / 2];
+		o->h[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+}
+
+/* End the open spans of the group that end by ts, in time order: their
+ * END events, and each leaves the top of its lane's stack. */
+static void
+close_until(struct ssp_tracks *t, struct oheap *o, struct lane *ln,
+    int64_t ts, size_t *nev)
+{
+	while (o->n > 0 && o->h[0].end <= ts) {
+		uint32_t si = o->h[0].span;
+		struct ssp_tracks_span *s = &t->span[si];
 
 		t->ev[*nev].ts = ssp_tracks_ns(s->end);
-		t->ev[*nev].span = l->top;
+		t->ev[*nev].span = si;
 		t->ev[*nev].end = 1;
 		(*nev)++;
-		l->top = s->below;
+		ln[t->track[s->track].lane].top = s->below;
+		o->h[0] = o->h[--o->n];
+		oh_down(o, 0);
 	}
 }
 
@@ -502,16 +559,21 @@ lh_up(struct lheap *q, size_t i)
  * the span ends inside it (nested: no flow), else the lane free the
  * longest if it is free by the span's start (lowest number on a tie),
  * else a new lane.  A lane is free when the bottom span of its stack has
- * ended; nested spans end inside it.  O(log lanes) a span.  Appends BEGIN
- * and END events in each lane's order.
+ * ended; nested spans end inside it.  O(log lanes) a span.  Spans end
+ * (leave their lane) in time order too, so the events of each group come
+ * out sorted by time; group k's are ev[gstart[k] .. gstart[k + 1]).
  */
 static int
-lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
+lanes(struct ssp_tracks *t, const struct idx *order, size_t **gstart,
+    size_t *ngroups, struct ssp_err *e)
 {
 	struct lane *ln = NULL;
 	struct lheap q = { 0 };
-	size_t nln = 0, lcap = 0, nev = 0, i, k;
+	struct oheap o = { 0 };
+	size_t nln = 0, lcap = 0, nev = 0, i, ng = 0, gcap = 0;
 	uint32_t base = SSP_TRACKS_NONE;
+
+	*gstart = NULL;
 
 	for (i = 0; i <= t->v.nspans; i++) {
 		uint32_t si = i < t->v.nspans ? order[i].span : SSP_TRACKS_NONE;
@@ -520,8 +582,10 @@ lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
 		uint32_t pick = SSP_TRACKS_NONE;
 
 		if (s == NULL || s->track != base) {	/* next group */
-			for (k = 0; k < nln; k++)
-				pop(t, &ln[k], INT64_MAX, &nev);
+			close_until(t, &o, ln, INT64_MAX, &nev);
+			if (grow((void **)gstart, &gcap, ng + 1, sizeof(**gstart)) != 0)
+				goto oom;
+			(*gstart)[ng++] = nev;
 			if (s == NULL)
 				break;
 			base = s->track;
@@ -536,12 +600,12 @@ lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
 			q.n = 1;
 		}
 		q.ln = ln;
+		close_until(t, &o, ln, s->start, &nev);
 		if (s->parent != SSP_TRACKS_NONE &&
 		    t->span[s->parent].track != SSP_TRACKS_NONE &&
 		    t->track[t->span[s->parent].track].base == base) {
 			struct lane *l = &ln[t->track[t->span[s->parent].track].lane];
 
-			pop(t, l, s->start, &nev);
 			if (l->top == s->parent && s->end <= t->span[l->top].end &&
 			    s->start < t->span[l->top].end) {
 				pick = (uint32_t)(l - ln);
@@ -549,8 +613,7 @@ lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
 			}
 		}
 		if (pick == SSP_TRACKS_NONE && ln[q.h[0]].free_at <= s->start) {
-			pick = q.h[0];
-			pop(t, &ln[pick], s->start, &nev);
+			pick = q.h[0];		/* its stack is empty */
 			ln[pick].free_at = s->end;
 			lh_down(&q, 0);
 		}
@@ -575,18 +638,84 @@ lanes(struct ssp_tracks *t, const struct idx *order, struct ssp_err *e)
 		s->track = ln[pick].track;
 		s->below = ln[pick].top;
 		ln[pick].top = si;
+		if (grow((void **)&o.h, &o.cap, o.n + 1, sizeof(*o.h)) != 0)
+			goto oom;
+		o.h[o.n].end = s->end;
+		o.h[o.n].seq = (uint32_t)nev;
+		o.h[o.n].span = si;
+		oh_up(&o, o.n++);
 		t->ev[nev].ts = ssp_tracks_ns(s->start);
 		t->ev[nev].span = si;
 		t->ev[nev].end = 0;
 		nev++;
 	}
+	*ngroups = ng - 1;
 	free(ln);
 	free(q.h);
+	free(o.h);
 	return SSP_OK;
 oom:
 	free(ln);
 	free(q.h);
+	free(o.h);
+	free(*gstart);
+	*gstart = NULL;
 	return nomem(e);
+}
+
+/*
+ * Merge the time-sorted runs ev[gs[k] .. gs[k + 1]) (k < ng) into out,
+ * by time, a run's events in their order, equal times by run number: a
+ * heap of the runs' next events.  0, or -1 when out of memory.
+ */
+static int
+merge(const struct idx *ev, const size_t *gs, size_t ng, struct idx *out)
+{
+	size_t *pos = malloc((ng + 1) * sizeof(*pos)), *h = malloc((ng + 1) *
+	    sizeof(*h)), n = 0, k, o = 0;
+
+#define KEY_LT(x, y) (ev[pos[x]].ts != ev[pos[y]].ts ? \
+	ev[pos[x]].ts < ev[pos[y]].ts : (x) < (y))
+	if (pos == NULL || h == NULL) {
+		free(pos);
+		free(h);
+		return -1;
+	}
+	for (k = 0; k < ng; k++) {
+		size_t i;
+
+		if (gs[k] == gs[k + 1])
+			continue;
+		pos[k] = gs[k];
+		for (i = n++; i > 0 && KEY_LT(k, h[(i - 1) / 2]); i = (i - 1) / 2)
+			h[i] = h[(i - 1) / 2];
+		h[i] = k;
+	}
+	while (n > 0) {
+		size_t g = h[0], i = 0;
+
+		out[o++] = ev[pos[g]++];
+		if (pos[g] == gs[g + 1])
+			g = h[--n];
+		for (;;) {		/* sift g down from the root */
+			size_t c = 2 * i + 1;
+
+			if (c >= n)
+				break;
+			if (c + 1 < n && KEY_LT(h[c + 1], h[c]))
+				c++;
+			if (!KEY_LT(h[c], g))
+				break;
+			h[i] = h[c];
+			i = c;
+		}
+		if (n > 0)
+			h[i] = g;
+	}
+#undef KEY_LT
+	free(pos);
+	free(h);
+	return 0;
 }
 
 static void
@@ -625,6 +754,7 @@ ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 {
 	size_t n = t->v.nspans, i, nf = 0;
 	struct idx *a = NULL, *b = NULL, *r;
+	size_t *gstart = NULL, ngroups = 0;
 
 	/* span ids 1, 2, ..., n in order (as evspan writes them): an id is its
 	 * index + 1, no table needed */
@@ -669,9 +799,9 @@ ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 		r[i].ts = t->span[r[i].span].track;
 	r = radix(r, r == a ? b : a, n);
 sorted:
-	/* the events go into the other buffer, then are sorted in place */
+	/* the events go into the other buffer, sorted within each group */
 	t->ev = r == a ? b : a;
-	if (lanes(t, r, e) != SSP_OK)
+	if (lanes(t, r, &gstart, &ngroups, e) != SSP_OK)
 		goto fail;
 	/* thread ids in display order: viewers sort tracks by them */
 	if (t->v.ntracks > 0) {
@@ -686,12 +816,18 @@ sorted:
 			t->track[o[i]].tid = SSP_TRACKS_TID0 + (uint32_t)i;
 		free(o);
 	}
-	/* events in time order; a stable sort keeps each lane's order */
-	t->ev = radix(t->ev, t->ev == a ? b : a, 2 * n);
-	if (t->ev == a)
-		a = NULL;
-	else
-		b = NULL;
+	/* events in time order: the groups merged (r's buffer is free now) */
+	{
+		struct idx *m = t->ev == a ? b : a;
+
+		if (merge(t->ev, gstart, ngroups, m) != 0)
+			goto oom;
+		t->ev = m;
+		if (m == a)
+			a = NULL;
+		else
+			b = NULL;
+	}
 	/* flows: parent -> child unless nested, link target -> span; written
 	 * straight into out lists (by from) and in lists (by to), each in
 	 * the order of the children, then the links */
@@ -756,6 +892,7 @@ sorted:
 	t->v.nflows = nf;
 	t->v.ev = t->ev;
 	t->v.arena = t->arena.p;
+	free(gstart);
 	return SSP_OK;
 oom:
 	nomem(e);
@@ -764,6 +901,7 @@ fail:
 		t->ev = NULL;
 	free(a);
 	free(b);
+	free(gstart);
 	return e->code;
 }
 
