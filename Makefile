@@ -56,6 +56,7 @@ LIBS_evspan      = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
 LIBS_sim2ev      = $(ZSTD_LIBS) $(ZLIB_LIBS)
 LIBS_simsynth    = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS) -lm
 LIBS_span2otlp   = $(ZSTD_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
+LIBS_span2perfetto = $(ZSTD_LIBS) $(ZLIB_LIBS)
 LIBS_span2sqlite = $(ZSTD_LIBS) $(SQLITE_LIBS) $(ZLIB_LIBS)
 LIBS_spancat     = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
 

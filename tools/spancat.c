@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "io/in.h"
 #include "sink/dump.h"
 #include "sink/spantree.h"
@@ -16,6 +17,9 @@
 #include "tools/common/cli.h"
 
 enum mode { M_DUMP, M_COUNT, M_TREE };
+
+static struct ssp_spantree_opts tree_opts;
+static size_t trees_printed;
 
 struct counts {
 	uint64_t kind[SSP_SK_NKINDS];
@@ -28,7 +32,8 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f, "usage: spancat [-cHhjnTV] [--csv] [--json] [--count] "
-	    "[--tree] [--header] [FILE ...]\n");
+	    "[--tree] [--header]\n"
+	    "               [--ps] [--trace ID] [--slowest N] [FILE ...]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Print simspan span streams (plain or zstd-compressed) as text.\n"
@@ -37,7 +42,15 @@ usage(int code)
 		    "  -n, --count    count spans per kind, links, member events, "
 		    "traces\n"
 		    "  -T, --tree     each trace as an indented tree (holds all "
-		    "spans in memory)\n"
+		    "spans in memory),\n"
+		    "                 times in ps/ns/us/ms/s with three decimals\n"
+		    "      --ps       tree times in raw picoseconds\n"
+		    "      --trace ID the tree of that trace only (32 hex digits, "
+		    "or up to 16:\n"
+		    "                 the low half, the root's span id)\n"
+		    "      --slowest N  the trees of the N longest traces, longest "
+		    "first\n"
+		    "                 (root start to the end of its last span)\n"
 		    "  -H, --header   print the stream header first\n"
 		    "  -h, --help     this help\n"
 		    "  -V, --version  version and library versions\n"
@@ -146,8 +159,10 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 			break;
 		}
 	}
-	if (tree != NULL)
-		ssp_spantree_print(tree, stdout);
+	if (tree != NULL) {
+		ssp_spantree_print_opts(tree, stdout, &tree_opts);
+		trees_printed += ssp_spantree_printed(tree);
+	}
 	if (got < 0) {
 		fflush(stdout);
 		warnx("%s", e.msg);
@@ -186,15 +201,54 @@ print_counts(const struct counts *c)
 		printf("%12" PRIu64 " (unknown record types)\n", c->other);
 }
 
+/* A trace id: 32 hex digits, or up to 16 for its low half; 0x allowed. */
+static int
+parse_trace(const char *s, struct ssp_spantree_opts *o)
+{
+	size_t n, i;
+	uint64_t hi = 0, lo = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	n = strlen(s);
+	if (n == 0 || n > 32)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int c = s[i], v;
+
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v = c - 'A' + 10;
+		else
+			return -1;
+		if (n > 16 && i < n - 16)
+			hi = hi << 4 | (uint64_t)v;
+		else
+			lo = lo << 4 | (uint64_t)v;
+	}
+	o->trace = 1;
+	o->trace_hi = hi;
+	o->trace_lo = lo;
+	o->lo_only = n <= 16;
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	enum { O_PS = 256, O_SLOWEST, O_TRACE };
 	static const struct option longopts[] = {
 		{ "count", no_argument, NULL, 'n' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "header", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "ps", no_argument, NULL, O_PS },
+		{ "slowest", required_argument, NULL, O_SLOWEST },
+		{ "trace", required_argument, NULL, O_TRACE },
 		{ "tree", no_argument, NULL, 'T' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -203,6 +257,8 @@ main(int argc, char **argv)
 	enum mode mode = M_DUMP;
 	struct counts c;
 	int ch, header = 0, rc = 0, i;
+	int64_t v;
+	const char *errstr;
 
 	memset(&c, 0, sizeof(c));
 	while ((ch = getopt_long(argc, argv, "cHhjnTV", longopts, NULL)) != -1) {
@@ -214,6 +270,23 @@ main(int argc, char **argv)
 		case 'n': mode = M_COUNT; break;
 		case 'T': mode = M_TREE; break;
 		case 'V': ssp_cli_version("spancat", (char *)NULL); return ssp_cli_done("spancat", 0);
+		case O_PS: tree_opts.ps = 1; break;
+		case O_SLOWEST:
+			if (ssp_num_strtonum(optarg, 1, INT32_MAX, &v, &errstr) != 0) {
+				warnx("--slowest %s: %s", optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			tree_opts.slowest = (size_t)v;
+			mode = M_TREE;
+			break;
+		case O_TRACE:
+			if (parse_trace(optarg, &tree_opts) != 0) {
+				warnx("--trace %s: not a trace id (up to 32 hex "
+				    "digits)", optarg);
+				usage(SSP_EXIT_USAGE);
+			}
+			mode = M_TREE;
+			break;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}
@@ -225,6 +298,12 @@ main(int argc, char **argv)
 		rc |= cat_one(argv[i], fmt, mode, header, &c);
 	if (mode == M_COUNT)
 		print_counts(&c);
+	if (tree_opts.trace && trees_printed == 0 && rc == 0) {
+		fflush(stdout);
+		warnx("--trace: no trace %s in the input", tree_opts.lo_only ?
+		    "with that low half" : "with that id");
+		rc = 1;
+	}
 	if (ssp_cli_close_stdout("spancat") != 0)
 		rc = 1;
 	return rc;

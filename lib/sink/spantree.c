@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,7 @@ struct ssp_spantree {
 	char *arena;
 	size_t alen, acap;
 	uint64_t orphan_events;	/* member events of spans not in the input */
+	size_t printed;		/* traces the last print showed */
 };
 
 static const struct {
@@ -270,13 +272,77 @@ sname(const struct ssp_spantree *t, uint64_t i, char *buf, size_t n)
 	return buf;
 }
 
+size_t
+ssp_spantree_time(char *buf, size_t n, int64_t ps)
+{
+	static const struct { int64_t div; const char *unit; } u[] = {
+		{ INT64_C(1000000000000), "s" }, { INT64_C(1000000000), "ms" },
+		{ INT64_C(1000000), "us" }, { INT64_C(1000), "ns" },
+	};
+	uint64_t v = ps < 0 ? 0 - (uint64_t)ps : (uint64_t)ps;
+	const char *sign = ps < 0 ? "-" : "";
+	int k;
+	size_t i;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (v >= (uint64_t)u[i].div) {
+			uint64_t d = (uint64_t)u[i].div;
+
+			k = snprintf(buf, n, "%s%" PRIu64 ".%03" PRIu64 " %s", sign,
+			    v / d, v % d / (d / 1000), u[i].unit);
+			return k > 0 ? (size_t)k : 0;
+		}
+	k = snprintf(buf, n, "%s%" PRIu64 " ps", sign, v);
+	return k > 0 ? (size_t)k : 0;
+}
+
+static const char *
+tm(const struct ssp_spantree_opts *o, char *buf, size_t n, int64_t ps)
+{
+	if (o->ps)
+		snprintf(buf, n, "%" PRId64, ps);
+	else
+		ssp_spantree_time(buf, n, ps);
+	return buf;
+}
+
 void
 ssp_spantree_print(struct ssp_spantree *t, FILE *out)
 {
-	long *order, *stack, *depth, *roots, nroots = 0;
-	size_t i, j;
-	char sb[32];
+	struct ssp_spantree_opts o = { .ps = 1 };
 
+	ssp_spantree_print_opts(t, out, &o);
+}
+
+size_t
+ssp_spantree_printed(const struct ssp_spantree *t)
+{
+	return t->printed;
+}
+
+static const int64_t *sort_dur;
+
+/* longest first; equal ones in write order */
+static int
+by_dur(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	if (sort_dur[x] != sort_dur[y])
+		return sort_dur[x] > sort_dur[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+void
+ssp_spantree_print_opts(struct ssp_spantree *t, FILE *out,
+    const struct ssp_spantree_opts *o)
+{
+	long *order, *stack, *depth, *roots, *count, *sel, nroots = 0, nsel = 0;
+	int64_t *dur;
+	size_t i, j;
+	char sb[32], t1[40], t2[40], t3[40];
+
+	t->printed = 0;
 	if (t->n == 0)
 		return;
 	qsort(t->s, t->n, sizeof(*t->s), by_id);
@@ -286,11 +352,18 @@ ssp_spantree_print(struct ssp_spantree *t, FILE *out)
 	stack = malloc(t->n * sizeof(*stack));
 	depth = malloc(t->n * sizeof(*depth));
 	roots = malloc(t->n * sizeof(*roots));
-	if (order == NULL || stack == NULL || depth == NULL || roots == NULL) {
+	count = malloc(t->n * sizeof(*count));
+	sel = malloc(t->n * sizeof(*sel));
+	dur = malloc(t->n * sizeof(*dur));
+	if (order == NULL || stack == NULL || depth == NULL || roots == NULL ||
+	    count == NULL || sel == NULL || dur == NULL) {
 		fprintf(out, "(out of memory)\n");
 		goto out;
 	}
 	for (i = 0, j = 0; i < t->n; i++) {
+		t->s[i].nlinks = 0;
+		t->s[i].link0 = -1;
+		t->s[i].first = t->s[i].next = -1;
 		while (j < t->nl && t->l[j].span < t->s[i].id)
 			j++;
 		if (j < t->nl && t->l[j].span == t->s[i].id) {
@@ -318,29 +391,48 @@ ssp_spantree_print(struct ssp_spantree *t, FILE *out)
 	for (i = 0; i < t->n; i++)	/* roots by id: write order */
 		if (t->s[i].parent == 0 || find(t, t->s[i].parent) < 0)
 			roots[nroots++] = (long)i;
+	/* size and duration of each trace; the ones to show */
 	for (j = 0; j < (size_t)nroots; j++) {
 		const struct tspan *r = &t->s[roots[j]];
-		long sp = 0, count = 0, c;
+		long sp = 0, c;
 		int64_t end = r->start + r->dur;
 
-		/* first pass: size and end of the trace */
+		if (o->trace && (r->trace_lo != o->trace_lo ||
+		    (!o->lo_only && r->trace_hi != o->trace_hi)))
+			continue;
+		count[j] = 0;
 		stack[sp++] = roots[j];
 		while (sp > 0) {
 			const struct tspan *s = &t->s[stack[--sp]];
 
-			count++;
+			count[j]++;
 			if (s->start + s->dur > end)
 				end = s->start + s->dur;
 			for (c = s->first; c >= 0; c = t->s[c].next)
 				stack[sp++] = c;
 		}
+		dur[j] = end - r->start;
+		sel[nsel++] = (long)j;
+	}
+	if (o->slowest > 0) {
+		sort_dur = dur;
+		qsort(sel, (size_t)nsel, sizeof(*sel), by_dur);
+		if ((size_t)nsel > o->slowest)
+			nsel = (long)o->slowest;
+	}
+	for (j = 0; j < (size_t)nsel; j++) {
+		long rj = sel[j];
+		const struct tspan *r = &t->s[roots[rj]];
+		long sp = 0, c;
+
 		fprintf(out, "trace %016" PRIx64 "%016" PRIx64 ": %ld span%s, "
-		    "%" PRId64 " ps from %" PRId64 "%s\n", r->trace_hi,
-		    r->trace_lo, count, count == 1 ? "" : "s", end - r->start,
-		    r->start, r->parent != 0 ? " (parent not in the input)" : "");
-		/* second pass: depth first, children in start order */
-		sp = 0;
-		stack[sp] = roots[j];
+		    "%s%s from %s%s\n", r->trace_hi, r->trace_lo, count[rj],
+		    count[rj] == 1 ? "" : "s", tm(o, t1, sizeof(t1), dur[rj]),
+		    o->ps ? " ps" : "", tm(o, t2, sizeof(t2), r->start),
+		    r->parent != 0 ? " (parent not in the input)" : "");
+		t->printed++;
+		/* depth first, children in start order */
+		stack[sp] = roots[rj];
 		depth[sp++] = 0;
 		while (sp > 0) {
 			long k, d, n = 0;
@@ -350,11 +442,24 @@ ssp_spantree_print(struct ssp_spantree *t, FILE *out)
 			k = stack[sp];
 			d = depth[sp];
 			s = &t->s[k];
-			fprintf(out, "%*s%-12s %-10s %15" PRId64 " +%-12" PRId64
-			    " dur %-10" PRId64 " span %" PRIu64 "%s", (int)(2 + 2 * d),
-			    "", t->fs->types[s->ftype].name,
-			    sname(t, s->stream, sb, sizeof(sb)), s->start,
-			    s->start - r->start, s->dur, s->id, t->arena + s->text);
+			if (o->ps)
+				fprintf(out, "%*s%-12s %-10s %15s +%-12s dur %-10s span %"
+				    PRIu64 "%s", (int)(2 + 2 * d), "",
+				    t->fs->types[s->ftype].name,
+				    sname(t, s->stream, sb, sizeof(sb)),
+				    tm(o, t1, sizeof(t1), s->start),
+				    tm(o, t2, sizeof(t2), s->start - r->start),
+				    tm(o, t3, sizeof(t3), s->dur), s->id,
+				    t->arena + s->text);
+			else
+				fprintf(out, "%*s%-12s %-10s %14s +%-12s dur %-11s span %"
+				    PRIu64 "%s", (int)(2 + 2 * d), "",
+				    t->fs->types[s->ftype].name,
+				    sname(t, s->stream, sb, sizeof(sb)),
+				    tm(o, t1, sizeof(t1), s->start),
+				    tm(o, t2, sizeof(t2), s->start - r->start),
+				    tm(o, t3, sizeof(t3), s->dur), s->id,
+				    t->arena + s->text);
 			if (s->nev > 0)
 				fprintf(out, " (%u event%s)", s->nev,
 				    s->nev == 1 ? "" : "s");
@@ -382,6 +487,9 @@ out:
 	free(stack);
 	free(depth);
 	free(roots);
+	free(count);
+	free(sel);
+	free(dur);
 }
 
 void

@@ -8,6 +8,7 @@
 #define SSP_SPANTREE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/err.h"
@@ -22,7 +23,34 @@ struct ssp_spantree *ssp_spantree_new(const struct ssp_rec_rd *rr,
 /* A record read from rr: spans and links are kept, member events counted. */
 int ssp_spantree_add(struct ssp_spantree *t, const struct ssp_rec *r,
     struct ssp_err *e);
+/* All traces, times in raw picoseconds (spancat --tree --ps). */
 void ssp_spantree_print(struct ssp_spantree *t, FILE *out);
+
+/*
+ * What ssp_spantree_print_opts shows.  A trace's duration is its end (the
+ * latest end of any of its spans) minus its root's start, the figure its
+ * header line gives.
+ */
+struct ssp_spantree_opts {
+	int ps;			/* raw ps; else human units (ssp_spantree_time) */
+	int trace;		/* only the trace with this id: */
+	uint64_t trace_hi, trace_lo;	/* trace_hi ignored when lo_only */
+	int lo_only;
+	size_t slowest;		/* > 0: only the N longest traces, longest
+				 * first (equal ones in write order) */
+};
+void ssp_spantree_print_opts(struct ssp_spantree *t, FILE *out,
+    const struct ssp_spantree_opts *o);
+/* Number of traces the last print showed. */
+size_t ssp_spantree_printed(const struct ssp_spantree *t);
+
+/*
+ * A time in ps for people: "750 ps", "12.345 ns", "4.601 us", "2.000 ms",
+ * "1.250 s": the largest unit the value reaches, three decimals (cut, not
+ * rounded: the digits shown are exact), a '-' for negative values.
+ * Returns the length (at most 32).
+ */
+size_t ssp_spantree_time(char *buf, size_t n, int64_t ps);
 void ssp_spantree_free(struct ssp_spantree *t);
 
 #endif

@@ -26,7 +26,7 @@ sed 's/^16,srv,host.syscall,5600000,,13,36$/16,srv,host.syscall,5600000,,36,13/'
     "$S/truth.csv" > "$T/wrong.csv"
 expect_rc 1 "twoclients: a wrong truth is caught" python3 "$CMP" "$T/tc.csv" "$T/wrong.csv"
 stdout_has "truth 16"
-spancat --tree "$T/tc.sp" > "$T/tc.tree"
+spancat --tree --ps "$T/tc.sp" > "$T/tc.tree"
 check "tree: the receiving syscall links to the second packet" grep -q -- "-> link rx: span 27 of trace" "$T/tc.tree"
 check "tree: background trace" grep -q "uid=501 to-adapter BACKGROUND" "$T/tc.tree"
 
@@ -69,7 +69,7 @@ for kv in "net.device $((4 * N))" "nic.dma $((3 * N))" "host.dma $((3 * N))" \
 	eq "dumbbell: $1" "$(awk -v k="$1" '$2 == k {print $1}' "$T/db.count")" "$2"
 done
 # N traces of 18 spans rooted at client syscalls, two one-span traces
-spancat --tree "$T/db.sp" > "$T/db.tree"
+spancat --tree --ps "$T/db.sp" > "$T/db.tree"
 eq "dumbbell: $N traces of 18 spans" "$(grep -c '^trace .*: 18 spans' "$T/db.tree")" "$N"
 eq "dumbbell: 2 traces of 1 span" "$(grep -c '^trace .*: 1 span,' "$T/db.tree")" "2"
 eq "dumbbell: 18-span traces start at a client syscall" \

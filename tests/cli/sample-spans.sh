@@ -58,9 +58,9 @@ eq "a link's target is written before it" "$(spancat --json "$T/s.sp" | awk '
 # root (SPEC §3).  It is the first trace rooted at a server0 syscall that
 # transmits, and mirrors the request back to the client's receiving
 # syscall.  Both trees are compared with tests/data/evspan/sample-exchange.txt
-# (spancat --tree: kind, stream, start, duration, span id, attributes;
+# (spancat --tree --ps: kind, stream, start, duration, span id, attributes;
 # indentation is the parent relation).
-spancat --tree "$T/s.sp" > "$T/s.tree"
+spancat --tree --ps "$T/s.sp" > "$T/s.tree"
 awk '
 function flush() {
 	if (buf ~ /^trace[^\n]*\n  host\.syscall client0 / &&

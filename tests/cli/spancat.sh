@@ -49,7 +49,7 @@ stdout_has "# stream: client gem5"
 stdout_has "# type 1 host.syscall: trace_hi/x"
 
 # tree: each trace indented, links under their span
-check "--tree" spancat --tree "$T/se.sp.zst"
+check "--tree --ps" spancat --tree --ps "$T/se.sp.zst"
 stdout_has "trace 53535000000000010000000000000001: 18 spans,"
 stdout_has "  host.syscall client          2000000000 +0 "
 stdout_has "    host.mmio    client          2000004000 +4000 "
@@ -59,6 +59,46 @@ stdout_has "(2 events)"
 stdout_has "(1 event)"
 stdout_has "nic.rx       server-nic      2064601000 +0            dur 0          span 121 port=0 len=98 ORPHAN(missing net.device)"
 eq "--tree: 8 traces plus the orphaned one" "$(grep -c '^trace' "$T/.out")" "9"
+# tree in human units (the default), --trace, --slowest
+check "--tree: human units" spancat --tree "$T/se.sp.zst"
+stdout_has "trace 53535000000000010000000000000001: 18 spans, 6.158 us from 2.000 ms"
+stdout_has "  host.syscall client           2.000 ms +0 ps         dur 60.000 ns   span 1 "
+stdout_has "    host.mmio    client           2.000 ms +4.000 ns     dur 0 ps        span 2 "
+stdout_has "                  nic.rx       server-nic       2.004 ms +4.601 us     dur 0 ps "
+eq "--tree and --tree --ps: the same lines" "$(spancat --tree "$T/se.sp.zst" | wc -l)" \
+    "$(spancat --tree --ps "$T/se.sp.zst" | wc -l)"
+check "--trace ID (32 hex digits)" spancat --trace 53535000000000010000000000000025 "$T/se.sp.zst"
+eq "--trace: one tree" "$(grep -c '^trace' "$T/.out")" 1
+stdout_has "trace 53535000000000010000000000000025: 18 spans"
+eq "--trace: its 18 spans" "$(grep -c ' dur ' "$T/.out")" 18
+check "--trace the low half, 0x" spancat --trace 0x25 "$T/se.sp.zst"
+stdout_has "trace 53535000000000010000000000000025: 18 spans"
+eq "--trace 0x25: one tree" "$(grep -c '^trace' "$T/.out")" 1
+expect_rc 1 "--trace: no such trace" spancat --trace 4242 "$T/se.sp.zst"
+stderr_has "no trace with that low half"
+expect_rc 1 "--trace: wrong high half" spancat --trace 42420000000000010000000000000025 "$T/se.sp.zst"
+stderr_has "no trace with that id"
+expect_rc 2 "--trace: not hex" spancat --trace 0xnope "$T/se.sp.zst"
+stderr_has "--trace 0xnope: not a trace id"
+expect_rc 2 "--trace: 33 digits" spancat --trace 535350000000000100000000000000251 "$T/se.sp.zst"
+check "--slowest 2" spancat --slowest 2 "$T/se.sp.zst"
+eq "--slowest 2: two trees" "$(grep -c '^trace' "$T/.out")" 2
+stdout_has "trace 53535000000000010000000000000001: 18 spans, 6.158 us"
+stdout_has "trace 53535000000000010000000000000013: 18 spans, 6.158 us"
+check "--slowest 9 --ps: longest first" spancat --slowest 9 --ps "$T/se.sp.zst"
+eq "--slowest: durations never grow" "$(awk '/^trace/ { if (n++ && $5 > last) bad = 1; last = $5 } END { print n, bad + 0 }' "$T/.out")" "9 0"
+eq "--slowest: the 6-span trace is the shortest" "$(grep '^trace' "$T/.out" | tail -1 | cut -d' ' -f2,3)" \
+    "53535000000000010000000000000079: 6"
+check "--slowest with --trace" spancat --slowest 5 --trace 0x6d "$T/se.sp.zst"
+stdout_has "trace 5353500000000001000000000000006d: 12 spans, 3.584 us"
+check "spancat(1) example: --slowest 5" spancat --slowest 5 "$T/se.sp.zst"
+eq "... five trees" "$(grep -c '^trace' "$T/.out")" 5
+check "spancat(1) example: --ps --trace" spancat --ps --trace 0x25 "$T/se.sp.zst"
+stdout_has "trace 53535000000000010000000000000025: 18 spans, 6158500 ps from 2020000000"
+expect_rc 2 "--slowest 0" spancat --slowest 0 "$T/se.sp.zst"
+stderr_has "--slowest 0: too small"
+expect_rc 2 "--slowest huge" spancat --slowest 99999999999999999999 "$T/se.sp.zst"
+
 # several files, stdin, -
 check "stdin" sh -c "spancat < '$T/s.sp' > '$T/a' && spancat - < '$T/s.sp' > '$T/b' && spancat '$T/s.sp' > '$T/c' && cmp '$T/a' '$T/b' && cmp '$T/a' '$T/c'"
 check "two files" sh -c "spancat -n '$T/s.sp' '$T/s.sp' | grep -q ' 108 spans'"

@@ -1,0 +1,273 @@
+/*
+ * span2perfetto: span streams as traces for Perfetto (ui.perfetto.dev,
+ * trace_processor) and chrome://tracing: the Chrome Trace Event JSON or
+ * the Perfetto TrackEvent protobuf.  A sink: spans --> span2perfetto.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/in.h"
+#include "io/out.h"
+#include "sink/chrome.h"
+#include "sink/perfetto.h"
+#include "sink/tracks.h"
+#include "stream/span.h"
+#include "tools/common/cli.h"
+#include "tools/common/progress.h"
+
+#define PROG "span2perfetto"
+
+enum fmt { F_AUTO, F_JSON, F_PROTO };
+
+static char tmp_path[4096];
+static volatile sig_atomic_t have_tmp;
+static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGPIPE, SIGQUIT,
+	SIGTERM };
+
+static void
+usage(int code)
+{
+	FILE *f = code == 0 ? stdout : stderr;
+
+	fprintf(f, "usage: span2perfetto [-fhVv] [-F json|proto] [-o FILE] "
+	    "[SPANS|-]\n");
+	if (code == 0)
+		fprintf(f, "\n"
+		    "Convert a simspan span stream (plain or zstd) into a trace for "
+		    "Perfetto\n"
+		    "(ui.perfetto.dev) and chrome://tracing.\n"
+		    "  -F, --format F  json: Chrome Trace Event JSON; proto: "
+		    "Perfetto protobuf\n"
+		    "                  (default: proto when FILE ends in .pftrace "
+		    "or\n"
+		    "                  .perfetto-trace, else json)\n"
+		    "  -o, --output FILE  write to FILE (.zst compresses) instead "
+		    "of stdout;\n"
+		    "                  written to a temporary file and renamed when "
+		    "complete\n"
+		    "  -f, --force     write protobuf to a terminal\n"
+		    "  -v, --stats     counts of spans, tracks, flows\n"
+		    "  -h, --help      this help\n"
+		    "  -V, --version   version and library versions\n"
+		    "Holds all spans in memory.  See span2perfetto(1), "
+		    "formats/perfetto.md.\n");
+	if (code == 0 && ssp_cli_close_stdout(PROG) != 0)
+		code = SSP_EXIT_FAIL;
+	exit(code);
+}
+
+static void
+on_signal(int sig)
+{
+	if (have_tmp)
+		unlink(tmp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int
+ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+/* The format FILE's name asks for (a .zst suffix is looked through). */
+static enum fmt
+fmt_of(const char *path)
+{
+	size_t n;
+
+	if (path == NULL || strcmp(path, "-") == 0)
+		return F_JSON;
+	n = strlen(path);
+	if (ends_with(path, n, ".zst"))
+		n -= 4;
+	return ends_with(path, n, ".pftrace") ||
+	    ends_with(path, n, ".perfetto-trace") ? F_PROTO : F_JSON;
+}
+
+static void
+fail(const char *msg)
+{
+	if (have_tmp) {
+		have_tmp = 0;
+		unlink(tmp_path);
+	}
+	errx(SSP_EXIT_FAIL, "%s", msg);
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(getenv("SSP_CPUTIME") ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+print_stats(const struct ssp_tracks_stats *s, const struct ssp_tracks_view *v,
+    const char *dest, uint64_t bytes, const uint64_t *t)
+{
+	fprintf(stderr, "%s: %" PRIu64 " spans, %" PRIu64 " links, %" PRIu64
+	    " member events (not exported), %" PRIu64 " records of unknown "
+	    "types\n", PROG, s->spans, s->links, s->events, s->other);
+	fprintf(stderr, "%s: %zu processes, %zu tracks (%" PRIu64 " overflow "
+	    "lanes)\n", PROG, v->nprocs, v->ntracks, s->lanes);
+	fprintf(stderr, "%s: %" PRIu64 " children nested in their parent, %"
+	    PRIu64 " parent flows, %" PRIu64 " link flows; %" PRIu64
+	    " parents and %" PRIu64 " links not in the input\n", PROG,
+	    s->nested, s->flows, s->link_flows, s->parents_missing,
+	    s->links_unmatched);
+	fprintf(stderr, "%s: %" PRIu64 " bytes written to %s\n", PROG, bytes,
+	    dest);
+	fprintf(stderr, "%s: wall time: read %.3f s, layout %.3f s, write "
+	    "%.3f s\n", PROG, (double)(t[1] - t[0]) / 1e9,
+	    (double)(t[2] - t[1]) / 1e9, (double)(t[3] - t[2]) / 1e9);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "stats", no_argument, NULL, 'v' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum fmt fmt = F_AUTO;
+	const char *outpath = NULL;
+	int ch, force = 0, verbose = 0, got, to_file;
+	struct ssp_err e = { 0 };
+	struct ssp_in *in;
+	struct ssp_rec_rd *rr;
+	struct ssp_out *out;
+	struct ssp_tracks *t;
+	struct ssp_perfetto *pf = NULL;
+	struct ssp_progress pg;
+	struct ssp_rec r;
+	uint64_t bytes, tm[4];
+
+	while ((ch = getopt_long(argc, argv, "F:fho:Vv", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'F':
+			if (strcmp(optarg, "json") == 0)
+				fmt = F_JSON;
+			else if (strcmp(optarg, "proto") == 0 ||
+			    strcmp(optarg, "protobuf") == 0)
+				fmt = F_PROTO;
+			else {
+				warnx("--format %s: not json or proto", optarg);
+				usage(SSP_EXIT_USAGE);
+			}
+			break;
+		case 'f': force = 1; break;
+		case 'h': usage(0); break;
+		case 'o': outpath = optarg; break;
+		case 'V': ssp_cli_version(PROG, (char *)NULL); return 0;
+		case 'v': verbose = 1; break;
+		default: usage(SSP_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(SSP_EXIT_USAGE);
+	if (fmt == F_AUTO)
+		fmt = fmt_of(outpath);
+	to_file = outpath != NULL && strcmp(outpath, "-") != 0;
+	if (fmt == F_PROTO && !to_file &&
+	    ssp_cli_refuse_tty(STDOUT_FILENO, force, PROG) != 0)
+		return SSP_EXIT_FAIL;
+
+	/* read everything first: bad input leaves no output behind */
+	tm[0] = now_ns();
+	if (ssp_in_open(&in, argc == 1 ? argv[0] : NULL, SSP_IN_ZSTD_AUTO, NULL,
+	    &e) != SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (fmt == F_PROTO && (pf = ssp_perfetto_new(rr)) == NULL)
+		errx(SSP_EXIT_FAIL, "out of memory");
+	if (ssp_tracks_open(&t, rr, fmt == F_PROTO ? ssp_perfetto_args :
+	    ssp_chrome_args, pf, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	ssp_progress_init(&pg, ssp_in_size(in), "spans");
+	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
+		if (ssp_tracks_add(t, &r, &e) != SSP_OK)
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+		ssp_progress_tick(&pg, ssp_in_rawpos(in), ssp_rec_rd_records(rr),
+		    ssp_tracks_stats(t)->spans);
+	}
+	ssp_progress_done(&pg);
+	if (got < 0)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	tm[1] = now_ns();
+	if (ssp_tracks_layout(t, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	tm[2] = now_ns();
+
+	if (to_file) {
+		int fd, n = snprintf(tmp_path, sizeof(tmp_path), "%s.tmpXXXXXX",
+		    outpath);
+		size_t len = strlen(outpath);
+
+		if (n < 0 || (size_t)n >= sizeof(tmp_path))
+			errx(SSP_EXIT_FAIL, "%s: name too long", outpath);
+		ssp_cli_catch_signals(cleanup_signals, sizeof(cleanup_signals) /
+		    sizeof(cleanup_signals[0]), on_signal);
+		if ((fd = mkstemp(tmp_path)) < 0)
+			err(SSP_EXIT_FAIL, "%s: cannot create a temporary file",
+			    outpath);
+		have_tmp = 1;
+		{
+			mode_t mask = umask(0);
+
+			umask(mask);
+			(void)fchmod(fd, 0666 & ~mask);	/* as open(2) would */
+		}
+		close(fd);
+		if (ssp_out_open(&out, tmp_path, ends_with(outpath, len, ".zst") ?
+		    SSP_OUT_ZDEFAULT : 0, &e) != SSP_OK)
+			fail(e.msg);
+	} else if (ssp_out_open(&out, NULL, 0, &e) != SSP_OK) {
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	if ((fmt == F_PROTO ? ssp_perfetto_write(pf, ssp_tracks_view(t), out, &e) :
+	    ssp_chrome_write(ssp_tracks_view(t), PROG " " SSP_VERSION, out, &e)) !=
+	    SSP_OK) {
+		ssp_out_abort(out);
+		fail(e.msg);
+	}
+	bytes = ssp_out_pos(out);
+	if (ssp_out_close(out, &e) != SSP_OK)
+		fail(e.msg);
+	tm[3] = now_ns();
+	if (to_file) {
+		if (rename(tmp_path, outpath) != 0) {
+			warn("cannot rename %s to %s", tmp_path, outpath);
+			fail("output not written");
+		}
+		have_tmp = 0;
+	}
+	if (verbose)
+		print_stats(ssp_tracks_stats(t), ssp_tracks_view(t),
+		    to_file ? outpath : "stdout", bytes, tm);
+	ssp_tracks_free(t);
+	ssp_perfetto_free(pf);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	return ssp_cli_close_stdout(PROG) != 0 ? SSP_EXIT_FAIL : SSP_EXIT_OK;
+}
