@@ -836,7 +836,8 @@ split(struct loader *L, struct ivl *v, uint32_t n)
 
 	/* names are escaped: up to 6 bytes a byte */
 	L->sbuf.len = L->kbuf.len = 0;
-	if (ssp_buf_reserve(&L->sbuf, need) != 0 || ssp_buf_reserve(&L->kbuf, need) != 0)
+	if (ssp_buf_reserve(&L->sbuf, need + 1) != 0 ||
+	    ssp_buf_reserve(&L->kbuf, need + 1) != 0)
 		return -1;
 	if (n > L->capivtmp) {
 		if ((t = realloc(L->ivtmp, n * sizeof(*t))) == NULL)
@@ -1233,7 +1234,7 @@ static int
 add_text(struct loader *L, struct ssp_buf *b, struct cell *c, const char *p,
     size_t n)
 {
-	if (ssp_buf_reserve(b, n) != 0)
+	if (ssp_buf_reserve(b, n + 1) != 0)	/* never NULL below */
 		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 	memcpy(b->p + b->len, p, n);
 	c->type = SQLITE_TEXT;
@@ -1488,7 +1489,7 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	sr->has_cause = 0;
 	if (r->f[SSP_SF_CAUSE] != 0 &&
 	    (cs = ssp_rec_rd_str(L->rr, r->f[SSP_SF_CAUSE], &cl)) != NULL) {
-		if (ssp_buf_reserve(&L->text, cl) != 0)
+		if (ssp_buf_reserve(&L->text, cl + 1) != 0)
 			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 		sr->cause = L->text.len;
 		sr->cause_len = cl;
@@ -2072,7 +2073,7 @@ collect_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 	tr->json = dw->tjson.len;
 	tr->slen = t->resplit ? 0 : L->sbuf.len;
 	tr->klen = t->resplit ? 0 : L->kbuf.len;
-	if (ssp_buf_reserve(&dw->tjson, tr->slen + tr->klen) != 0)
+	if (ssp_buf_reserve(&dw->tjson, tr->slen + tr->klen + 1) != 0)
 		goto nomem;
 	memcpy(dw->tjson.p + dw->tjson.len, (char *)L->sbuf.p, tr->slen);
 	memcpy(dw->tjson.p + dw->tjson.len + tr->slen, (char *)L->kbuf.p, tr->klen);
