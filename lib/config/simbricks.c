@@ -455,6 +455,8 @@ struct planner {
 	size_t npp, cpp, nep, cep;
 	size_t cwarn;
 	struct ssp_err *e;
+	const char *src0;	/* the first log's path, and whether another */
+	int multidir;		/* log lies in another directory */
 };
 
 static int
@@ -984,6 +986,28 @@ cmd_header(struct planner *pl)
 	putf(b, "RULES=${RULES:-linux-%s.csv}\n", rules != NULL ? rules : "i40e");
 }
 
+/* Remember whether the logs lie in several directories (evspan takes
+ * that for streams of different runs unless --force). */
+static void
+note_dir(struct planner *pl, const char *src)
+{
+	const char *a, *b;
+	size_t la, lb;
+
+	if (src == NULL)
+		return;
+	if (pl->src0 == NULL) {
+		pl->src0 = src;
+		return;
+	}
+	a = strrchr(pl->src0, '/');
+	b = strrchr(src, '/');
+	la = a != NULL ? (size_t)(a - pl->src0) : 0;
+	lb = b != NULL ? (size_t)(b - src) : 0;
+	if (la != lb || memcmp(pl->src0, src, la) != 0)
+		pl->multidir = 1;
+}
+
 static int
 cmd_stream(struct planner *pl, size_t si)
 {
@@ -1081,6 +1105,8 @@ cmd_stream(struct planner *pl, size_t si)
 			put(b, " --time-offset sync");
 	}
 	putf(b, " -o %s.ev.zst", st->name);
+	note_dir(pl, path != NULL ? path : log != NULL ? log :
+	    in->role == R_NS3 ? NULL : pl->o->json);
 	if (path != NULL || log != NULL) {
 		ssp_buf_putc(b, ' ');
 		putq(b, path != NULL ? path : log);
@@ -1121,7 +1147,12 @@ commands(struct planner *pl)
 	for (i = 0; i < pl->p->nstreams; i++)
 		if ((rc = cmd_stream(pl, i)) != SSP_OK)
 			return ssp_err_set(pl->e, rc, 0, "out of memory");
-	put(b, "\n# phase 2: spans\nevspan -t ");
+	put(b, "\n# phase 2: spans\n");
+	if (pl->multidir)
+		put(b, "# The logs lie in several directories (gem5 --outdir, the JSON):\n"
+		    "# --force lets evspan take that (and a stream name mismatch) as a\n"
+		    "# warning instead of streams from different runs.\n");
+	put(b, pl->multidir ? "evspan --force -t " : "evspan -t ");
 	putq(b, pl->o->topology);
 	put(b, " -r \"$RULES\" -o spans.sp\n");
 	if (b->failed)
@@ -1133,7 +1164,8 @@ int
 ssp_simbricks_plan(struct ssp_simbricks_plan **pp, const struct ssp_simbricks *r,
     const struct ssp_simbricks_opts *o, struct ssp_err *e)
 {
-	struct planner pl = { r, o, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, e };
+	struct planner pl = { r, o, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, e,
+	    NULL, 0 };
 	struct ssp_simbricks_plan *p;
 	size_t i, k, nhost = 0, nnic = 0, npcie;
 	int rc = SSP_OK, pass;
