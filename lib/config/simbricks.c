@@ -455,7 +455,7 @@ struct planner {
 	size_t npp, cpp, nep, cep;
 	size_t cwarn;
 	struct ssp_err *e;
-	const char *src0;	/* the first log's path, and whether another */
+	char *src0;		/* the first log's path (owned), and whether another */
 	int multidir;		/* log lies in another directory */
 };
 
@@ -997,7 +997,8 @@ note_dir(struct planner *pl, const char *src)
 	if (src == NULL)
 		return;
 	if (pl->src0 == NULL) {
-		pl->src0 = src;
+		if ((pl->src0 = strdup(src)) == NULL)
+			pl->p->cmd.failed = 1;	/* reported as out of memory */
 		return;
 	}
 	a = strrchr(pl->src0, '/');
@@ -1250,6 +1251,7 @@ ssp_simbricks_plan(struct ssp_simbricks_plan **pp, const struct ssp_simbricks *r
 		}
 	rc = commands(&pl);
 out:
+	free(pl.src0);
 	free(pl.in);
 	free(pl.pp);
 	free(pl.ep);
