@@ -3,7 +3,7 @@
  * every simulator's class, command line, stdout and stderr), and what
  * simspan makes of it: the topology (formats/topology.md) derived from
  * the command lines' sockets, and the sim2ev command of each stream
- * (formats/simbricks.md describes both).
+ * (simspan-simbricks(1) describes both).
  *
  * Memory: the whole JSON is held as a tree (about 3-5 times the file,
  * most of it the captured stdout and stderr lines).
