@@ -37,23 +37,26 @@ pkg          = $(shell $(PKG_CONFIG) --$(1) $(2) 2>/dev/null || echo $(3))
 ZSTD_LIBS   := $(call pkg,libs,libzstd,-lzstd)
 SQLITE_LIBS := $(call pkg,libs,sqlite3,-lsqlite3)
 CURL_LIBS   := $(call pkg,libs,libcurl,-lcurl)
+JSON_LIBS   := $(call pkg,libs,jansson,-ljansson)
 ZLIB_LIBS   := $(call pkg,libs,zlib,-lz)
 CSV_LIBS    ?= -lcsv
-PKG_CFLAGS  := $(call pkg,cflags,libzstd sqlite3 libcurl zlib,)
+PKG_CFLAGS  := $(call pkg,cflags,libzstd sqlite3 libcurl zlib jansson,)
 
 ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -Ilib -I. \
                $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = -std=c17 $(WARN) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS  = $(SANFLAGS) -Wl,--as-needed $(LDFLAGS)
 # Everything, for the tests, helpers and fuzz targets.
-LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS) -lm
+LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS) $(JSON_LIBS) -lm
 # Each tool links only what it uses: zstd and zlib (CRC-32) every tool,
-# curl only span2otlp, SQLite only span2sqlite (readelf -d shows it).  A
+# curl only span2otlp, SQLite only span2sqlite, jansson (the SimBricks
+# run JSON) only simspan-simbricks and sim2ev (readelf -d shows it).  A
 # tool without a list links everything.
 LIBS_evcat       = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
 LIBS_evfilter    = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
 LIBS_evspan      = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
-LIBS_sim2ev      = $(ZSTD_LIBS) $(ZLIB_LIBS)
+LIBS_sim2ev      = $(ZSTD_LIBS) $(ZLIB_LIBS) $(JSON_LIBS)
+LIBS_simspan-simbricks = $(ZSTD_LIBS) $(ZLIB_LIBS) $(JSON_LIBS)
 LIBS_simsynth    = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS) -lm
 LIBS_span2otlp   = $(ZSTD_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
 LIBS_span2perfetto = $(ZSTD_LIBS) $(ZLIB_LIBS)

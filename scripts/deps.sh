@@ -33,6 +33,7 @@ need libcsv-dev          hdr csv.h
 need libsqlite3-dev      hdr sqlite3.h
 need libcurl4-openssl-dev hdr x86_64-linux-gnu/curl/curl.h
 need zlib1g-dev          hdr zlib.h
+need libjansson-dev      hdr jansson.h	# simspan-simbricks, sim2ev --simbricks-json
 if [ "$mode" != build ]; then
 	need zstd        command -v zstd	# the demo sizes the .zst logs
 	need sqlite3     command -v sqlite3	# the demo's summary, score-truth.sh

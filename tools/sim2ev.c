@@ -15,6 +15,8 @@
 #include "base/atoms.h"
 #include "base/num.h"
 #include "base/path.h"
+#include "config/simbricks.h"
+#include "config/topo.h"
 #include "io/in.h"
 #include "io/out.h"
 #include "source/conv.h"
@@ -154,7 +156,9 @@ usage(int code)
 	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3 [-IVhvz] [-n name] [-o file] "
 	    "[-s symtab[,name[,offset]]]...\n"
 	    "              [--follow] [--follow-timeout time] [--force] [--stats] "
-	    "[--strict]\n              [--time-offset ps|sync] [log | -]\n");
+	    "[--strict]\n              [--time-offset ps|sync] [log | -]\n"
+	    "       sim2ev -f FORMAT [options] --simbricks-json run.json --sim NAME "
+	    "[--sim-stderr]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Parse a simulator log into a simspan event stream.\n"
@@ -175,6 +179,9 @@ usage(int code)
 		    "                          until SIGTERM, SIGINT or SIGHUP\n"
 		    "      --follow-timeout T  with --follow, also stop when no writer has had the\n"
 		    "                          pipe open for T (s, ms, min; 0 = never)\n"
+		    "      --simbricks-json RUN  read the captured stdout of the simulator\n"
+		    "                          --sim NAME from a SimBricks run's JSON\n"
+		    "      --sim-stderr        with --simbricks-json, its stderr instead\n"
 		    "      --stats             print line and event counts to stderr\n"
 		    "      --strict            fail on the first malformed line, and exit 1\n"
 		    "                          after any warning\n"
@@ -218,10 +225,52 @@ load_symtabs(struct ssp_atoms *atoms, char **spec, size_t n, int verbose)
 	return st;
 }
 
+static char *sbname;	/* "run.json:nic.client.0.:stdout" */
+
+/*
+ * --simbricks-json RUN --sim NAME: one simulator's captured output, read
+ * through the same line reader as a file (ssp_in_fnopen).  *stem is the
+ * default stream name: the simulator's name without trailing dots.
+ */
+static struct ssp_in *
+open_simbricks(const char *path, const char *sim, int which,
+    struct ssp_simbricks **runp, struct ssp_simbricks_text **tp,
+    const char **stem)
+{
+	static char name[SSP_TOPO_NAMEMAX + 1];
+	struct ssp_err e = { 0 };
+	struct ssp_in *jin, *in;
+	size_t n;
+	int i;
+
+	if (ssp_in_open(&jin, path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (ssp_simbricks_read(runp, jin, &e) != SSP_OK)
+		errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
+		    "%s", e.msg);
+	ssp_in_close(jin);
+	if ((i = ssp_simbricks_find(*runp, sim)) < 0)
+		errx(SSP_EXIT_USAGE, "%s: no simulator named '%s'", path, sim);
+	if (ssp_simbricks_text_open(tp, *runp, (size_t)i, which ?
+	    SSP_SIMBRICKS_STDERR : SSP_SIMBRICKS_STDOUT, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (asprintf(&sbname, "%s:%s:%s", path, sim, which ? "stderr" :
+	    "stdout") < 0)
+		err(SSP_EXIT_FAIL, NULL);
+	if (ssp_in_fnopen(&in, ssp_simbricks_text_read, *tp, sbname, 0, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	snprintf(name, sizeof(name), "%s", sim);
+	for (n = strlen(name); n > 1 && name[n - 1] == '.'; n--)
+		name[n - 1] = '\0';
+	*stem = name;
+	return in;
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { O_FOLLOW = 256, O_FTIMEOUT, O_FORCE, O_STATS, O_STRICT, O_TOFF };
+	enum { O_FOLLOW = 256, O_FTIMEOUT, O_FORCE, O_STATS, O_STRICT, O_TOFF,
+	    O_SBJSON, O_SIM, O_SIMERR };
 	static const struct option longopts[] = {
 		{ "compress", no_argument, NULL, 'z' },
 		{ "follow", no_argument, NULL, O_FOLLOW },
@@ -232,6 +281,9 @@ main(int argc, char **argv)
 		{ "insn", no_argument, NULL, 'I' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "sim", required_argument, NULL, O_SIM },
+		{ "sim-stderr", no_argument, NULL, O_SIMERR },
+		{ "simbricks-json", required_argument, NULL, O_SBJSON },
 		{ "stats", no_argument, NULL, O_STATS },
 		{ "strict", no_argument, NULL, O_STRICT },
 		{ "symtab", required_argument, NULL, 's' },
@@ -258,6 +310,10 @@ main(int argc, char **argv)
 	size_t nsym = 0, nmeta = 0;
 	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
 	int rc = 0;
+	const char *sbjson = NULL, *sbsim = NULL;
+	struct ssp_simbricks *sbrun = NULL;
+	struct ssp_simbricks_text *sbtext = NULL;
+	int sberr = 0;
 
 	cfg.sim = SSP_SIM_NONE;
 	while ((ch = getopt_long(argc, argv, "f:hIn:o:s:Vvz", longopts, NULL)) != -1) {
@@ -290,6 +346,9 @@ main(int argc, char **argv)
 			}
 			break;
 		case O_FORCE: force = 1; break;
+		case O_SBJSON: sbjson = optarg; break;
+		case O_SIM: sbsim = optarg; break;
+		case O_SIMERR: sberr = 1; break;
 		case O_STATS: stats = 1; break;
 		case O_STRICT: cfg.strict = w.strict = 1; break;
 		case O_TOFF:
@@ -320,6 +379,12 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_USAGE, "-s and -I apply to -f gem5 only");
 	if (ftimeout && !follow)
 		errx(SSP_EXIT_USAGE, "--follow-timeout needs --follow");
+	if ((sbjson == NULL) != (sbsim == NULL) || (sberr && sbjson == NULL))
+		errx(SSP_EXIT_USAGE, "--simbricks-json and --sim go together "
+		    "(--sim-stderr with them)");
+	if (sbjson != NULL && (argc > 0 || follow))
+		errx(SSP_EXIT_USAGE, "--simbricks-json takes no log operand and no "
+		    "--follow");
 	inpath = argc == 1 ? argv[0] : "-";
 
 	/* Before any file is opened: once the output exists, a stop signal
@@ -338,7 +403,9 @@ main(int argc, char **argv)
 	/* names from the log itself are bounded: constant memory */
 	ssp_atoms_limit(atoms, NAMES_MAX, NAMES_BYTES);
 
-	if (ssp_in_open(&in, inpath, SSP_IN_ZSTD_AUTO | (follow ? SSP_IN_FOLLOW : 0),
+	if (sbjson != NULL)
+		in = open_simbricks(sbjson, sbsim, sberr, &sbrun, &sbtext, &inpath);
+	else if (ssp_in_open(&in, inpath, SSP_IN_ZSTD_AUTO | (follow ? SSP_IN_FOLLOW : 0),
 	    &fol, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (ssp_out_open(&out, outpath, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK)
@@ -354,7 +421,8 @@ main(int argc, char **argv)
 	if (follow && verbose && ssp_in_pipe_size(in) > 0)
 		fprintf(stderr, "sim2ev: %s: pipe buffer %d KiB\n", ssp_in_name(in),
 		    ssp_in_pipe_size(in) >> 10);
-	stream = name != NULL ? strdup(name) : strcmp(inpath, "-") == 0 ?
+	stream = name != NULL ? strdup(name) : sbjson != NULL ? strdup(inpath) :
+	    strcmp(inpath, "-") == 0 ?
 	    strdup(ssp_event_sim_name(cfg.sim)) : ssp_path_stem(inpath);
 	if (stream == NULL)
 		err(1, NULL);
@@ -389,6 +457,9 @@ main(int argc, char **argv)
 	check(c, &cfg, &w, ssp_in_name(in), rc == 0);
 	ssp_conv_free(c);
 	ssp_in_close(in);
+	ssp_simbricks_text_close(sbtext);
+	ssp_simbricks_free(sbrun);
+	free(sbname);
 	ssp_symtab_free(syms);
 	ssp_atoms_free(atoms);
 	free(symdesc);
