@@ -172,23 +172,34 @@ dirlen(const char *path)
 	return s != NULL ? (size_t)(s - path) : 0;
 }
 
+/* Do the directories of two log paths differ? */
+static int
+otherdir(const char *a, const char *b)
+{
+	return dirlen(a) != dirlen(b) || memcmp(a, b, dirlen(a)) != 0;
+}
+
 /*
  * Each stream's header against the topology: the stream name it was
- * written as, and that all streams come from one run (the logs sim2ev
- * read were in one directory).  The kinds are checked by
- * ssp_evspan_open.  Returns the number of mismatches reported as errors.
+ * written as (a mismatch is an error), and whether one stream alone was
+ * made from a log in another directory than all the others (a warning:
+ * the headers record no run id, and a real SimBricks run keeps its logs
+ * in several directories, so the directory is only a hint).  The kinds
+ * are checked by ssp_evspan_open.  Returns the number of mismatches
+ * reported as errors.
  */
 static int
 check_headers(const struct ssp_evspan *ev, const struct ssp_topo *t,
     int force, struct ssp_warn *w)
 {
-	const char *src0 = NULL, *name, *src;
-	size_t i, i0 = 0;
+	const char *src[SSP_TOPO_MAXSTREAMS], *name;
+	size_t i, j, nsrc = 0, idx[SSP_TOPO_MAXSTREAMS], odd, nodd;
 	int bad = 0;
 
 	for (i = 0; i < t->nstreams; i++) {
 		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
 		const struct ssp_topo_stream *ts = &t->streams[i];
+		const char *s;
 
 		if (rr == NULL)
 			continue;
@@ -198,19 +209,31 @@ check_headers(const struct ssp_evspan *ev, const struct ssp_topo *t,
 			    "but %s:%u reads the file as stream '%s'%s", ts->file,
 			    name, t->name, ts->line, ts->name,
 			    ssp_topo_find(t, name) >= 0 ? " (swapped files?)" : "");
-		src = ssp_rec_rd_meta(rr, "source");
-		if (src == NULL || strcmp(src, "stdin") == 0 || strcmp(src, "-") == 0)
+		s = ssp_rec_rd_meta(rr, "source");
+		if (s == NULL || strcmp(s, "stdin") == 0 || strcmp(s, "-") == 0)
 			continue;
-		if (src0 == NULL) {
-			src0 = src;
-			i0 = i;
-		} else if ((src[0] == '/') == (src0[0] == '/') &&
-		    (dirlen(src) != dirlen(src0) ||
-		    memcmp(src, src0, dirlen(src)) != 0)) {
-			mismatch(w, force, &bad, "streams from different runs? %s "
-			    "was made from %s, %s from %s (another directory)",
-			    t->streams[i0].name, src0, ts->name, src);
+		src[nsrc] = s;
+		idx[nsrc++] = i;
+	}
+	/* One stream in another directory than all the others (at least two
+	 * of them, so that "the others" say where the run is). */
+	if (nsrc < 3)
+		return bad;
+	for (j = 0; j < 2; j++) {
+		for (i = 0, nodd = 0, odd = 0; i < nsrc; i++)
+			if (otherdir(src[i], src[j])) {
+				odd = i;
+				nodd++;
+			}
+		if (nodd == 1 && (src[odd][0] == '/') == (src[j][0] == '/')) {
+			ssp_warn(w, "streams from different runs? %s was made from "
+			    "%s, the other %zu streams from logs in the directory "
+			    "of %s", t->streams[idx[odd]].name, src[odd], nsrc - 1,
+			    src[j]);
+			break;
 		}
+		if (nodd == 0)
+			break;
 	}
 	return bad;
 }

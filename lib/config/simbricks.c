@@ -455,8 +455,6 @@ struct planner {
 	size_t npp, cpp, nep, cep;
 	size_t cwarn;
 	struct ssp_err *e;
-	char *src0;		/* the first log's path (owned), and whether another */
-	int multidir;		/* log lies in another directory */
 };
 
 static int
@@ -986,29 +984,6 @@ cmd_header(struct planner *pl)
 	putf(b, "RULES=${RULES:-linux-%s.csv}\n", rules != NULL ? rules : "i40e");
 }
 
-/* Remember whether the logs lie in several directories (evspan takes
- * that for streams of different runs unless --force). */
-static void
-note_dir(struct planner *pl, const char *src)
-{
-	const char *a, *b;
-	size_t la, lb;
-
-	if (src == NULL)
-		return;
-	if (pl->src0 == NULL) {
-		if ((pl->src0 = strdup(src)) == NULL)
-			pl->p->cmd.failed = 1;	/* reported as out of memory */
-		return;
-	}
-	a = strrchr(pl->src0, '/');
-	b = strrchr(src, '/');
-	la = a != NULL ? (size_t)(a - pl->src0) : 0;
-	lb = b != NULL ? (size_t)(b - src) : 0;
-	if (la != lb || memcmp(pl->src0, src, la) != 0)
-		pl->multidir = 1;
-}
-
 static int
 cmd_stream(struct planner *pl, size_t si)
 {
@@ -1106,8 +1081,6 @@ cmd_stream(struct planner *pl, size_t si)
 			put(b, " --time-offset sync");
 	}
 	putf(b, " -o %s.ev.zst", st->name);
-	note_dir(pl, path != NULL ? path : log != NULL ? log :
-	    in->role == R_NS3 ? NULL : pl->o->json);
 	if (path != NULL || log != NULL) {
 		ssp_buf_putc(b, ' ');
 		putq(b, path != NULL ? path : log);
@@ -1149,11 +1122,7 @@ commands(struct planner *pl)
 		if ((rc = cmd_stream(pl, i)) != SSP_OK)
 			return ssp_err_set(pl->e, rc, 0, "out of memory");
 	put(b, "\n# phase 2: spans\n");
-	if (pl->multidir)
-		put(b, "# The logs lie in several directories (gem5 --outdir, the JSON):\n"
-		    "# --force lets evspan take that (and a stream name mismatch) as a\n"
-		    "# warning instead of streams from different runs.\n");
-	put(b, pl->multidir ? "evspan --force -t " : "evspan -t ");
+	put(b, "evspan -t ");
 	putq(b, pl->o->topology);
 	put(b, " -r \"$RULES\" -o spans.sp\n");
 	if (b->failed)
@@ -1165,8 +1134,7 @@ int
 ssp_simbricks_plan(struct ssp_simbricks_plan **pp, const struct ssp_simbricks *r,
     const struct ssp_simbricks_opts *o, struct ssp_err *e)
 {
-	struct planner pl = { r, o, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, e,
-	    NULL, 0 };
+	struct planner pl = { r, o, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, e };
 	struct ssp_simbricks_plan *p;
 	size_t i, k, nhost = 0, nnic = 0, npcie;
 	int rc = SSP_OK, pass;
@@ -1251,7 +1219,6 @@ ssp_simbricks_plan(struct ssp_simbricks_plan **pp, const struct ssp_simbricks *r
 		}
 	rc = commands(&pl);
 out:
-	free(pl.src0);
 	free(pl.in);
 	free(pl.pp);
 	free(pl.ep);

@@ -46,8 +46,8 @@ eq "sim2ev lines" "$(cat "$T/sim2ev.txt")" "$(cat "$T/want.txt")"
 grep -q '^RUN=${RUN:-run.json}$' "$T/cmds.sh" && ok "RUN names the JSON" || not_ok "RUN names the JSON"
 grep -q 'objdump --syms /simbricks/images/vmlinux > vmlinux.syms' "$T/cmds.sh" &&
     ok "kernel from --kernel" || not_ok "kernel from --kernel"
-grep -q '^evspan --force -t topology.csv -r "$RULES" -o spans.sp$' "$T/cmds.sh" &&
-    ok "evspan line, --force for logs in several directories" || not_ok "evspan line, --force for logs in several directories"
+grep -q '^evspan -t topology.csv -r "$RULES" -o spans.sp$' "$T/cmds.sh" &&
+    ok "evspan line, without --force" || not_ok "evspan line, without --force"
 check "-d" simspan-simbricks -q -d "$T/out" "$D/sigcomm22-netperf_paper_nf-gt-ns3-cb-1.json"
 cmp -s "$T/out/topology.csv" "$D/gt-ns3-cb.topology.csv" && ok "-d: topology.csv" || not_ok "-d: topology.csv"
 grep -q 'MQNIC_TEXT' "$T/out/commands.sh" && ok "-d: commands.sh, Corundum's mqnic" || not_ok "-d: commands.sh, Corundum's mqnic"

@@ -109,10 +109,10 @@ expect_rc 1 "5. swapped streams, --force --strict" \
 mkdir "$T/run2"
 cp "$S/client0-nic.nicbm.log.zst" "$T/run2/"
 (cd "$T" && sim2ev -f nicbm -n client0-nic -o "$T/other.ev.zst" run2/client0-nic.nicbm.log.zst)
-warns 2 "5. a stream of another run" "evspan: streams from different runs? server0 was made from server0.gem5.log.zst, client0-nic from run2/client0-nic.nicbm.log.zst (another directory); --force to go on" \
+warns 0 "5. a stream of another run" "evspan: warning: streams from different runs? client0-nic was made from run2/client0-nic.nicbm.log.zst, the other 4 streams from logs in the directory of server0.gem5.log.zst" \
     evspan -t "$T/topo.csv" -r "$S/rules.csv" -o "$T/x.sp" client0-nic="$T/other.ev.zst"
-expect_rc 0 "5. a stream of another run, --force" \
-    evspan --force -t "$T/topo.csv" -r "$S/rules.csv" -o "$T/x.sp" client0-nic="$T/other.ev.zst"
+expect_rc 1 "5. a stream of another run, --strict" \
+    evspan --strict -t "$T/topo.csv" -r "$S/rules.csv" -o "$T/x.sp" client0-nic="$T/other.ev.zst"
 
 # --- 6. a phase-1 blacklist the rules no longer have ---------------------------------
 grep -v '^blacklist,' "$S/rules.csv" > "$T/rules-nobl.csv"
