@@ -61,6 +61,15 @@ write_file(const char *path, const struct ssp_buf *b)
 		}
 		return 0;
 	}
+	if (!ssp_cli_replaceable(path)) {	/* /dev/null, a FIFO: in place */
+		if ((f = fopen(path, "w")) == NULL ||
+		    (b->len > 0 && fwrite(b->p, 1, b->len, f) != b->len) |
+		    (fclose(f) != 0)) {
+			warn("%s", path);
+			return -1;
+		}
+		return 0;
+	}
 	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
 		err(SSP_EXIT_FAIL, NULL);
 	if ((fd = mkstemp(tmp)) < 0 || (f = fdopen(fd, "w")) == NULL) {

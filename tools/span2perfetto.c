@@ -219,7 +219,13 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	tm[2] = now_ns();
 
-	if (to_file) {
+	if (to_file && !ssp_cli_replaceable(outpath)) {
+		/* /dev/null, a FIFO: written in place, never renamed over */
+		to_file = 0;
+		if (ssp_out_open(&out, outpath, ends_with(outpath,
+		    strlen(outpath), ".zst") ? SSP_OUT_ZDEFAULT : 0, &e) != SSP_OK)
+			errx(SSP_EXIT_FAIL, "%s", e.msg);
+	} else if (to_file) {
 		int fd, n = snprintf(tmp_path, sizeof(tmp_path), "%s.tmpXXXXXX",
 		    outpath);
 		size_t len = strlen(outpath);
@@ -264,7 +270,7 @@ main(int argc, char **argv)
 	}
 	if (verbose)
 		print_stats(ssp_tracks_stats(t), ssp_tracks_view(t),
-		    to_file ? outpath : "stdout", bytes, tm);
+		    outpath != NULL ? outpath : "stdout", bytes, tm);
 	ssp_tracks_free(t);
 	ssp_perfetto_free(pf);
 	ssp_rec_rd_close(rr);

@@ -122,6 +122,18 @@ eq "... unchanged" "$(cat "$T/keep.json")" "old"
 expect_rc 1 "/dev/full" sh -c "span2perfetto '$T/in.sp' > /dev/full"
 expect_rc 1 "unwritable directory" span2perfetto -o "$T/no/such/dir/x.json" "$T/in.sp"
 stderr_has "temporary file"
+# a FIFO (like /dev/null) is written in place, not replaced by a renamed file
+mkfifo "$T/fifo"
+cat "$T/fifo" > "$T/fromfifo" & catpid=$!
+check "-o FIFO" span2perfetto -F json -o "$T/fifo" "$T/in.sp"
+if [ -p "$T/fifo" ]; then
+	ok "-o FIFO: still a FIFO"
+	wait "$catpid"
+else
+	not_ok "-o FIFO: still a FIFO"
+	kill "$catpid" 2>/dev/null || :
+fi
+[ -s "$T/fromfifo" ] && ok "-o FIFO: the trace came through" || not_ok "-o FIFO: the trace came through"
 # empty stream: a valid, empty trace
 mkspans -n 0 -o "$T/empty.sp" 2>/dev/null || :
 if [ -s "$T/empty.sp" ]; then

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -73,4 +74,14 @@ ssp_cli_catch_signals(const int *sigs, size_t n, void (*handler)(int))
 			continue;
 		sigaction(sigs[i], &sa, NULL);
 	}
+}
+
+int
+ssp_cli_replaceable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode);
 }

@@ -43,5 +43,11 @@ int ssp_cli_close_stdout(const char *prog);
  * (> /dev/full, >&-), warned.
  */
 int ssp_cli_done(const char *prog, int code);
+/*
+ * Whether output to path may go through a temporary file renamed over it
+ * (nothing half-written): path does not exist or is a regular file.  Not
+ * for /dev/null, a FIFO or a terminal, which must be written as they are.
+ */
+int ssp_cli_replaceable(const char *path);
 
 #endif
