@@ -402,3 +402,16 @@ uint64_t ssp_out_pos(const struct ssp_out *o) { return o->pos; }
 uint64_t ssp_out_rawpos(const struct ssp_out *o) { return o->rawpos; }
 int ssp_out_fd(const struct ssp_out *o) { return o->fd; }
 int ssp_out_is_zstd(const struct ssp_out *o) { return o->zcs != NULL; }
+
+int
+ssp_out_buf(struct ssp_out *o, struct ssp_buf *b, size_t at, struct ssp_err *e)
+{
+	if (b->failed)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	if (b->len < at || b->len == 0)
+		return SSP_OK;
+	if (ssp_out_write(o, b->p, b->len, e) != SSP_OK)
+		return e->code;
+	b->len = 0;
+	return SSP_OK;
+}

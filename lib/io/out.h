@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 
 struct ssp_out;
@@ -29,6 +30,13 @@ int ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e)
 int ssp_out_async(struct ssp_out *o, struct ssp_err *e);
 /* Hand everything written so far to the kernel (ends a zstd block). */
 int ssp_out_flush(struct ssp_out *o, struct ssp_err *e);
+/*
+ * For encoders that build output in an ssp_buf: once b holds at least at
+ * bytes (0: any), write them and empty b.  A failed b (out of memory) is
+ * SSP_ERR_NOMEM.
+ */
+int ssp_out_buf(struct ssp_out *o, struct ssp_buf *b, size_t at,
+    struct ssp_err *e);
 /* Finish the zstd frame, flush and close; reports any pending error. */
 int ssp_out_close(struct ssp_out *o, struct ssp_err *e);
 /* Free without finishing (after an error). */

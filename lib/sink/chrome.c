@@ -116,19 +116,6 @@ ssp_chrome_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	ssp_buf_putc(b, '}');
 }
 
-static int
-flush(struct ssp_buf *b, struct ssp_out *o, size_t at, struct ssp_err *e)
-{
-	if (b->failed)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	if (b->len < at)
-		return SSP_OK;
-	if (ssp_out_write(o, b->p, b->len, e) != SSP_OK)
-		return e->code;
-	b->len = 0;
-	return SSP_OK;
-}
-
 static void
 num(struct ssp_buf *b, uint64_t v)
 {
@@ -255,11 +242,11 @@ ssp_chrome_write(const struct ssp_tracks_view *v, const char *producer,
 			flow(&b, v, &v->flow[s->out0 + k], s, 0);
 		for (k = 0; k < s->nin; k++)
 			flow(&b, v, &v->flow[v->in[s->in0 + k]], s, 1);
-		rc = flush(&b, o, FLUSH_AT, e);
+		rc = ssp_out_buf(o, &b, FLUSH_AT, e);
 	}
 	if (rc == SSP_OK) {
 		ssp_buf_lit(&b, "\n]}\n");
-		rc = flush(&b, o, 0, e);
+		rc = ssp_out_buf(o, &b, 0, e);
 	}
 	ssp_buf_free(&b);
 	return rc;

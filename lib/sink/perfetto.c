@@ -205,19 +205,6 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	}
 }
 
-static int
-flush(struct ssp_buf *b, struct ssp_out *o, size_t at, struct ssp_err *e)
-{
-	if (b->failed)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	if (b->len < at)
-		return SSP_OK;
-	if (ssp_out_write(o, b->p, b->len, e) != SSP_OK)
-		return e->code;
-	b->len = 0;
-	return SSP_OK;
-}
-
 static void
 interned(const struct ssp_perfetto *p, struct ssp_buf *b)
 {
@@ -331,11 +318,11 @@ ssp_perfetto_write(struct ssp_perfetto *p, const struct ssp_tracks_view *v,
 		}
 		ssp_pb_end(&b, te);
 		ssp_pb_end(&b, pk);
-		if ((rc = flush(&b, o, FLUSH_AT, e)) != SSP_OK)
+		if ((rc = ssp_out_buf(o, &b, FLUSH_AT, e)) != SSP_OK)
 			break;
 	}
 	if (rc == SSP_OK)
-		rc = flush(&b, o, 0, e);
+		rc = ssp_out_buf(o, &b, 0, e);
 	ssp_buf_free(&b);
 	return rc;
 }
