@@ -956,9 +956,11 @@ write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
 			ssp_buf_putc(b, '[');
 			ssp_buf_put(b, h->xtext.p + x->xtra, x->xevents);
 			ssp_buf_putc(b, ']');
-		} else {
+		} else if (x->nevents > 0) {
 			/* left out: minus their count */
 			put_num(b, -(int64_t)x->nevents);
+		} else {
+			ssp_buf_lit(b, "[]");
 		}
 		ssp_buf_putc(b, ']');
 	}
