@@ -86,10 +86,15 @@
 
 	async function decode() {
 		const text = $('ssp-data').textContent.trim();
-		const bin = atob(text);
-		const n = bin.length, u = new Uint8Array(n);
-		for (let i = 0; i < n; i++)
-			u[i] = bin.charCodeAt(i);
+		let u;
+		if (typeof Uint8Array.fromBase64 === 'function') {
+			u = Uint8Array.fromBase64(text);
+		} else {
+			const bin = atob(text), n = bin.length;
+			u = new Uint8Array(n);
+			for (let i = 0; i < n; i++)
+				u[i] = bin.charCodeAt(i);
+		}
 		const ds = new Blob([u]).stream().pipeThrough(new DecompressionStream('gzip'));
 		return JSON.parse(await new Response(ds).text());
 	}
@@ -691,6 +696,7 @@
 	async function main() {
 		if ($('ssp-data').textContent.trim() === '') throw new Error('no data in the page');
 		D = await decode();
+		body.dataset.tDecoded = performance.now().toFixed(0);
 		if (D.format !== 'simspan-html' || D.version !== 1)
 			throw new Error('data format ' + D.format + ' version ' + D.version + ' is not one this viewer reads');
 		setupData();
@@ -705,6 +711,7 @@
 		header();
 		listHead();
 		buildOrder();
+		body.dataset.tList = performance.now().toFixed(0);
 		setupTimeline();
 		timelineEvents();
 		$('filter').addEventListener('input', () => { $('list-body').scrollTop = 0; cursor = 0; buildOrder(); });
