@@ -92,9 +92,13 @@ if [ -z "$CHROMIUM" ] || ! command -v node >/dev/null 2>&1 || ! command -v sqlit
 	exit $?
 fi
 export CHROMIUM
+# Node 20 has WebSocket behind a flag, 22 without; cdp.js brings its own
+# for older ones
+NODEFLAGS=""
+node --experimental-websocket -e 0 >/dev/null 2>&1 && NODEFLAGS=--experimental-websocket
 # open URL [cdp.js options]: the report of tests/html/cdp.js in $T/r.json
 open_page() {
-	node --experimental-websocket "$TOP/tests/html/cdp.js" "$@" >"$T/r.json" 2>"$T/r.err" ||
+	node $NODEFLAGS "$TOP/tests/html/cdp.js" "$@" >"$T/r.json" 2>"$T/r.err" ||
 	    { sed 's/^/# cdp.js: /' "$T/r.err" >&2; return 1; }
 }
 r() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$T/r.json" "$1"; }

@@ -4,7 +4,8 @@
 // network request that is not the page's own file:// or data: URL (the
 // page must make none).  Drives Chromium through the DevTools Protocol
 // with Node's built-in WebSocket (node --experimental-websocket on Node
-// 20): no npm package needed.  Used by tests/cli/span2html.sh and for the
+// 20), or where Node has none (Debian's Node 18) a minimal client below:
+// no npm package needed.  Used by tests/cli/span2html.sh and for the
 // README's screenshots.
 //
 //   node --experimental-websocket cdp.js [options] URL
@@ -56,6 +57,52 @@ function fail(msg) {
 const timer = setTimeout(() => fail('timed out after ' + opt.timeout + ' ms'), Number(opt.timeout));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// Just enough of RFC 6455 for the DevTools socket: one connection to
+// 127.0.0.1, masked text frames out, unfragmented text frames in.
+class MiniWS {
+	constructor(u) {
+		const { hostname, port, pathname } = new URL(u);
+		const key = require('crypto').randomBytes(16).toString('base64');
+		this.sock = require('net').connect(Number(port), hostname);
+		this.buf = Buffer.alloc(0);
+		this.open = false;
+		this.sock.on('connect', () => this.sock.write('GET ' + pathname + ' HTTP/1.1\r\nHost: ' + hostname + ':' + port +
+		    '\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ' + key +
+		    '\r\nSec-WebSocket-Version: 13\r\n\r\n'));
+		this.sock.on('error', (e) => this.onerror && this.onerror(e));
+		this.sock.on('data', (d) => {
+			this.buf = Buffer.concat([this.buf, d]);
+			if (!this.open) {
+				const end = this.buf.indexOf('\r\n\r\n');
+				if (end < 0) return;
+				this.buf = this.buf.subarray(end + 4);
+				this.open = true;
+				this.onopen && this.onopen();
+			}
+			for (;;) {
+				if (this.buf.length < 2) return;
+				let len = this.buf[1] & 127, at = 2;
+				if (len === 126) { if (this.buf.length < 4) return; len = this.buf.readUInt16BE(2); at = 4; }
+				else if (len === 127) { if (this.buf.length < 10) return; len = Number(this.buf.readBigUInt64BE(2)); at = 10; }
+				if (this.buf.length < at + len) return;
+				const op = this.buf[0] & 15, data = this.buf.subarray(at, at + len);
+				this.buf = this.buf.subarray(at + len);
+				if (op === 1 && this.onmessage) this.onmessage({ data: data.toString('utf8') });
+			}
+		});
+	}
+	send(text) {
+		const data = Buffer.from(text, 'utf8'), n = data.length;
+		const head = n < 126 ? Buffer.from([0x81, 0x80 | n]) : n < 65536 ?
+		    Buffer.from([0x81, 0x80 | 126, n >> 8, n & 255]) : Buffer.concat([Buffer.from([0x81, 0x80 | 127]),
+		    (() => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(n)); return b; })()]);
+		const mask = require('crypto').randomBytes(4);
+		for (let i = 0; i < n; i++) data[i] ^= mask[i & 3];
+		this.sock.write(Buffer.concat([head, mask, data]));
+	}
+	close() { this.sock.destroy(); }
+}
+
 async function devtoolsPort() {
 	const f = path.join(dir, 'DevToolsActivePort');
 	for (let i = 0; i < 400; i++) {
@@ -74,7 +121,8 @@ async function main() {
 	const targets = await (await fetch('http://127.0.0.1:' + port + '/json/list')).json();
 	const page = targets.find((t) => t.type === 'page');
 	if (!page) fail('no page target');
-	const ws = new WebSocket(page.webSocketDebuggerUrl);
+	const ws = typeof WebSocket === 'function' && !process.env.CDP_MINIWS ?
+	    new WebSocket(page.webSocketDebuggerUrl) : new MiniWS(page.webSocketDebuggerUrl);
 	await new Promise((res, rej) => { ws.onopen = res; ws.onerror = () => rej(new Error('websocket')); });
 	let id = 0;
 	const pending = new Map();
