@@ -91,7 +91,7 @@ t1=$(now)
 span2otlp --events -o "$OUT/otlp.jsonl" "$OUT/spans.sp"
 t2=$(now)
 echo "sinks    span2sqlite $(secs "$t0" "$t1") s, span2otlp (OTLP/JSON) $(secs "$t1" "$t2") s"
-span2html -o "$OUT/spans.html" "$OUT/spans.sp"
+(cd "$OUT" && span2html -o spans.html spans.sp)	# the page names spans.sp
 
 # --- how good: score against the generator's ground truth ---------------------
 spancat -c "$OUT/spans.sp" >"$OUT/spans.csv"

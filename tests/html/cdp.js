@@ -54,7 +54,8 @@ function fail(msg) {
 	cleanup();
 	process.exit(1);
 }
-const timer = setTimeout(() => fail('timed out after ' + opt.timeout + ' ms'), Number(opt.timeout));
+let stage = 'starting chromium';
+const timer = setTimeout(() => fail('timed out after ' + opt.timeout + ' ms while ' + stage), Number(opt.timeout));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Just enough of RFC 6455 for the DevTools socket: one connection to
@@ -118,6 +119,7 @@ async function devtoolsPort() {
 
 async function main() {
 	const port = await devtoolsPort();
+	stage = 'connecting';
 	const targets = await (await fetch('http://127.0.0.1:' + port + '/json/list')).json();
 	const page = targets.find((t) => t.type === 'page');
 	if (!page) fail('no page target');
@@ -158,6 +160,7 @@ async function main() {
 		}
 	};
 	const send = (method, params) => new Promise((res, rej) => {
+		stage = 'waiting for ' + method;
 		pending.set(++id, { res, rej });
 		ws.send(JSON.stringify({ id, method, params: params || {} }));
 	});
@@ -171,7 +174,10 @@ async function main() {
 	await send('Page.navigate', { url });
 	let ds;
 	for (;;) {
-		ds = await evaluate('document.body ? Object.assign({}, document.body.dataset) : {}').catch(() => ({}));
+		// an evaluation sent while the page navigates may never be
+		// answered: ask again after a while
+		ds = await Promise.race([evaluate('document.body ? Object.assign({}, document.body.dataset) : {}'),
+		    sleep(1000).then(() => ({}))]).catch(() => ({}));
 		if (ds && ds.state && ds.state !== 'loading') break;
 		await sleep(20);
 	}

@@ -520,7 +520,8 @@
 		for (let v = Math.ceil((v0 - D.start) / st) * st + D.start; v <= v1; v += st) {
 			const x = X(v);
 			g.beginPath(); g.moveTo(x, AX - 4); g.lineTo(x, H); g.stroke();
-			g.fillText(fmt(v - D.start), x + 2, AX - 8);
+			if (x < W - 60)
+				g.fillText(fmt(v - D.start), x + 2, AX - 8);
 		}
 		const full = D.counts.detail_spans === D.counts.spans;
 		let visible = 0;
@@ -535,7 +536,7 @@
 			g.fillStyle = r % 2 ? '#fafafa' : '#fff';
 			g.fillRect(0, y, W, LH);
 			g.fillStyle = '#222';
-			const name = D.streams[stream].name + (D.lanes[l][1] ? ' ' + D.lanes[l][1].replace(/^system\./, '') : '');
+			const name = D.streams[stream].name + (D.lanes[l][1] ? ' · ' + D.lanes[l][1].replace(/^system\./, '') : '');
 			g.fillText(name.length > 28 ? name.slice(0, 27) + '…' : name, 4, y + 17);
 			g.fillStyle = streamColor[stream];
 			if (useSpans) {
@@ -554,6 +555,14 @@
 					lastx = x; lastw = x2 - x;
 				}
 				if (lastx >= 0) g.fillRect(lastx, y + 4, Math.max(1, lastw), LH - 8);
+				// the selected trace's spans, outlined
+				if (sel >= 0) {
+					g.strokeStyle = '#000';
+					g.lineWidth = 1.5;
+					for (let k = lowerBound(s.st, v0 - s.maxdur); k < b; k++)
+						if (s.tr[k] === sel && s.en[k] >= v0)
+							g.strokeRect(X(s.st[k]), y + 3, Math.max(1, X(s.en[k]) - X(s.st[k])), LH - 6);
+				}
 			} else {
 				// density: average number of open spans per pixel column
 				const dens = D.density.lanes[l], bw = D.density.bin_ps;
@@ -740,6 +749,7 @@
 		}
 		if (pick >= 0) {
 			cursor = order.indexOf(pick);
+			$('list-body').scrollTop = Math.max(0, (cursor + 0.5) * ROW - $('list-body').clientHeight / 2);
 			scrollToCursor();
 			select(pick);
 			if (args.span !== undefined && T.detail[pick] >= 0)
@@ -750,8 +760,8 @@
 			if (b > a) { TL.v0 = D.start + a * 1e6; TL.v1 = D.start + b * 1e6; }
 		}
 		if (args.view) show(args.view);
+		$('list').focus({ preventScroll: true });
 		if (args.scroll) { const t = $(args.scroll); if (t) t.scrollIntoView(); }
-		$('list').focus();
 	}
 	main().then(() => {
 		body.dataset.tti = performance.now().toFixed(0);
