@@ -96,7 +96,7 @@ struct ssp_html {
 	struct ssp_html_stats st;
 	const struct ssp_schema *fs;
 	struct ftype *ft;
-	const char *kinds[64];
+	char *kinds[64];	/* span kind names (copies: the reader goes first) */
 	unsigned nkinds;
 	struct stream *streams;
 	uint32_t nstreams;
@@ -378,7 +378,8 @@ setup_types(struct ssp_html *h, struct ssp_err *e)
 			f->cls = C_SPAN;
 			f->name = t->name;
 			f->kind = (int32_t)h->nkinds;
-			h->kinds[h->nkinds++] = t->name;
+			if ((h->kinds[h->nkinds++] = strdup(t->name)) == NULL)
+				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 			if (strcmp(t->name, "host.syscall") == 0)
 				f->ctx_field = ssp_rec_type_field(t, "cpu");
 		}
@@ -1283,6 +1284,8 @@ ssp_html_free(struct ssp_html *h)
 	for (i = 0; h->streams != NULL && i < h->nstreams; i++)
 		free(h->streams[i].name);
 	free(h->streams);
+	for (i = 0; i < h->nkinds; i++)
+		free(h->kinds[i]);
 	free(h->producer);
 	free(h->ft);
 	free(h->sp);

@@ -30,7 +30,11 @@ run(const uint8_t *data, size_t size, int all, uint64_t max_spans, int events)
 	size_t vl;
 
 	if (ssp_span_reader_open(&rr, in, &e) == SSP_OK) {
-		if (ssp_html_load(&h, rr, &o, &e) == SSP_OK) {
+		int got = ssp_html_load(&h, rr, &o, &e);
+
+		/* the page outlives the reader, as in span2html */
+		ssp_rec_rd_close(rr);
+		if (got == SSP_OK) {
 			if (ssp_html_json(h, &b, &e) != SSP_OK)
 				abort();
 			if (ssp_strfmt_utf8_valid((const char *)b.p, b.len) != b.len ||
@@ -43,7 +47,6 @@ run(const uint8_t *data, size_t size, int all, uint64_t max_spans, int events)
 				abort();
 			ssp_html_free(h);
 		}
-		ssp_rec_rd_close(rr);
 	}
 	ssp_in_close(in);
 	ssp_buf_free(&b);
