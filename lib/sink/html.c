@@ -48,7 +48,6 @@ struct span {
 	uint32_t flags;
 	uint32_t cause;		/* atom, 0: none */
 	uint32_t lane;
-	uint32_t idx;		/* position in its trace's detail list */
 	uint64_t attr;		/* offset of its attribute JSON in h->text */
 	uint32_t attrlen;
 	uint32_t nlinks, nevents;
@@ -107,8 +106,7 @@ struct ssp_html {
 	uint32_t ntr, captr;
 	uint32_t *tmap;		/* open addressing: trace index + 1 */
 	size_t tmask;
-	uint32_t *smap;		/* span id -> span index + 1 */
-	size_t smask;
+	uint32_t last_trace;	/* the trace of the last span (spans come in runs) */
 	struct lane *lanes;
 	uint32_t nlanes, caplanes;
 	struct sstat *split;
@@ -158,8 +156,7 @@ grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 
 /* Rehash a map of indices + 1 keyed by key(index). */
 static int
-rehash(uint32_t **map, size_t *mask, uint32_t count, const struct ssp_html *h,
-    int spans)
+rehash(uint32_t **map, size_t *mask, uint32_t count, const struct ssp_html *h)
 {
 	size_t size = *mask ? (*mask + 1) * 2 : 1024, i, j;
 	uint32_t *m, v;
@@ -171,8 +168,7 @@ rehash(uint32_t **map, size_t *mask, uint32_t count, const struct ssp_html *h,
 	for (i = 0; *map != NULL && i <= *mask; i++) {
 		if ((v = (*map)[i]) == 0)
 			continue;
-		j = (spans ? mix(h->sp[v - 1].id) :
-		    mix(h->tr[v - 1].hi ^ mix(h->tr[v - 1].lo))) & (size - 1);
+		j = mix(h->tr[v - 1].hi ^ mix(h->tr[v - 1].lo)) & (size - 1);
 		while (m[j] != 0)
 			j = (j + 1) & (size - 1);
 		m[j] = v;
@@ -191,12 +187,15 @@ trace_get(struct ssp_html *h, uint64_t hi, uint64_t lo, int64_t start)
 	uint32_t v;
 	struct trace *t;
 
-	if (rehash(&h->tmap, &h->tmask, h->ntr + 1, h, 0) != 0)
+	if (h->last_trace < h->ntr && h->tr[h->last_trace].hi == hi &&
+	    h->tr[h->last_trace].lo == lo)
+		return h->last_trace;
+	if (rehash(&h->tmap, &h->tmask, h->ntr + 1, h) != 0)
 		return NONE;
 	for (j = mix(hi ^ mix(lo)) & h->tmask; (v = h->tmap[j]) != 0;
 	    j = (j + 1) & h->tmask)
 		if (h->tr[v - 1].hi == hi && h->tr[v - 1].lo == lo)
-			return v - 1;
+			return h->last_trace = v - 1;
 	if (grow((void **)&h->tr, &h->captr, h->ntr + 1, sizeof(*h->tr)) != 0)
 		return NONE;
 	t = &h->tr[h->ntr];
@@ -208,37 +207,7 @@ trace_get(struct ssp_html *h, uint64_t hi, uint64_t lo, int64_t start)
 	t->first = t->last = t->root = NONE;
 	t->detail = -1;
 	h->tmap[j] = ++h->ntr;
-	return h->ntr - 1;
-}
-
-static uint32_t
-span_find(const struct ssp_html *h, uint64_t id)
-{
-	size_t j;
-	uint32_t v;
-
-	if (h->smap == NULL)
-		return NONE;
-	for (j = mix(id) & h->smask; (v = h->smap[j]) != 0;
-	    j = (j + 1) & h->smask)
-		if (h->sp[v - 1].id == id)
-			return v - 1;
-	return NONE;
-}
-
-static int
-span_index(struct ssp_html *h, uint32_t i)
-{
-	size_t j;
-
-	if (rehash(&h->smap, &h->smask, h->nsp, h, 1) != 0)
-		return -1;
-	for (j = mix(h->sp[i].id) & h->smask; h->smap[j] != 0;
-	    j = (j + 1) & h->smask)
-		if (h->sp[h->smap[j] - 1].id == h->sp[i].id)
-			return 0;	/* a duplicate id: the first one stays */
-	h->smap[j] = i + 1;
-	return 0;
+	return h->last_trace = h->ntr - 1;
 }
 
 static uint32_t
@@ -280,13 +249,48 @@ put_ip(struct ssp_buf *b, uint64_t v)
 	ssp_buf_put(b, s, (size_t)n);
 }
 
+static const char hexdig[] = "0123456789abcdef";
+
+/* v as lowercase hex digits without leading zeros (at least one). */
+static size_t
+hex_digits(char *out, uint64_t v)
+{
+	char tmp[16];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = hexdig[v & 15];
+		v >>= 4;
+	} while (v != 0);
+	for (i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	return n;
+}
+
 static void
 put_hex(struct ssp_buf *b, uint64_t v)
 {
-	char s[24];
-	int n = snprintf(s, sizeof(s), "\"%" PRIx64 "\"", v);
+	if (ssp_buf_reserve(b, 18) != 0)
+		return;
+	b->p[b->len++] = '"';
+	b->len += hex_digits((char *)b->p + b->len, v);
+	b->p[b->len++] = '"';
+}
 
-	ssp_buf_put(b, s, (size_t)n);
+/* A trace id: 32 hex digits, quoted. */
+static void
+put_trace_id(struct ssp_buf *b, uint64_t hi, uint64_t lo)
+{
+	int i;
+
+	if (ssp_buf_reserve(b, 34) != 0)
+		return;
+	b->p[b->len++] = '"';
+	for (i = 60; i >= 0; i -= 4)
+		b->p[b->len++] = (uint8_t)hexdig[(hi >> i) & 15];
+	for (i = 60; i >= 0; i -= 4)
+		b->p[b->len++] = (uint8_t)hexdig[(lo >> i) & 15];
+	b->p[b->len++] = '"';
 }
 
 /* A number JSON readers take exactly (|v| < 2^53), else a string. */
@@ -482,8 +486,6 @@ add_span(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
 	if (s->parent == 0 && tr->root == NONE)
 		tr->root = h->nsp;
 	h->nsp++;
-	if (span_index(h, h->nsp - 1) != 0)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	h->st.spans++;
 	if (s->flags & SSP_SPAN_ORPHAN)
 		h->st.orphans++;
@@ -518,13 +520,11 @@ add_extra(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
 		return;
 	}
 	if (f->cls == C_LINK) {
-		char hex[40];
-		int n = snprintf(hex, sizeof(hex), "[\"%016" PRIx64 "%016" PRIx64
-		    "\",", r->f[SSP_LF_TRACE_HI], r->f[SSP_LF_TRACE_LO]);
-
 		if (s->nlinks > 0)
 			ssp_buf_putc(b, ',');
-		ssp_buf_put(b, hex, (size_t)n);
+		ssp_buf_putc(b, '[');
+		put_trace_id(b, r->f[SSP_LF_TRACE_HI], r->f[SSP_LF_TRACE_LO]);
+		ssp_buf_putc(b, ',');
 		put_hex(b, r->nf > SSP_LF_TARGET ? r->f[SSP_LF_TARGET] : 0);
 		ssp_buf_putc(b, ',');
 		if (r->nf > SSP_LF_KIND && r->f[SSP_LF_KIND] != 0 &&
@@ -759,6 +759,7 @@ ssp_html_load(struct ssp_html **hp, struct ssp_rec_rd *rr,
 	*hp = NULL;
 	if ((h = calloc(1, sizeof(*h))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	h->last_trace = NONE;
 	h->o = *o;
 	if (h->o.source == NULL)
 		h->o.source = "-";
@@ -860,14 +861,7 @@ write_traces(struct ssp_html *h, struct ssp_buf *b)
 			if (i > 0)
 				ssp_buf_putc(b, ',');
 			switch (c) {
-			case 0: {
-				char hex[40];
-				int n = snprintf(hex, sizeof(hex), "\"%016" PRIx64
-				    "%016" PRIx64 "\"", tr->hi, tr->lo);
-
-				ssp_buf_put(b, hex, (size_t)n);
-				break;
-			}
+			case 0: put_trace_id(b, tr->hi, tr->lo); break;
 			case 1:
 				put_num(b, root ? h->ft[root->ft].kind : -1);
 				break;
@@ -901,22 +895,42 @@ write_traces(struct ssp_html *h, struct ssp_buf *b)
 	return 0;
 }
 
-/* One detailed trace: its spans by start (parents before children at the
- * same start), as rows (formats/html.md §3). */
+struct idpos {
+	uint64_t id;
+	uint32_t i;
+};
+
+static int
+cmp_idpos(const void *a, const void *b)
+{
+	const struct idpos *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* One detailed trace: its spans in stream order (a parent before its
+ * children), as rows (formats/html.md §2.3).  Parents are looked up among
+ * the trace's own spans (a parent is in the same trace). */
 static int
 write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
     uint32_t **idx, uint32_t *cap)
 {
 	const struct trace *tr = &h->tr[ti];
-	uint32_t n = 0, i, s, p;
+	struct idpos *byid, *hit;
+	uint32_t n = 0, i, s;
+	int64_t p;
 
-	if (grow((void **)idx, cap, tr->n, sizeof(**idx)) != 0)
+	if (grow((void **)idx, cap, tr->n, sizeof(**idx)) != 0 ||
+	    (byid = malloc(((size_t)tr->n + 1) * sizeof(*byid))) == NULL)
 		return -1;
-	for (s = tr->first; s != NONE; s = h->sp[s].next)
+	for (s = tr->first; s != NONE; s = h->sp[s].next) {
+		byid[n].id = h->sp[s].id;
+		byid[n].i = n;
 		(*idx)[n++] = s;
-	/* stream order is parents first; keep it, just number them */
-	for (i = 0; i < n; i++)
-		h->sp[(*idx)[i]].idx = i;
+	}
+	qsort(byid, n, sizeof(*byid), cmp_idpos);
 	ssp_buf_lit(b, "{\"trace\":");
 	put_num(b, tr->pos);
 	ssp_buf_lit(b, ",\"spans\":[");
@@ -928,9 +942,25 @@ write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
 		ssp_buf_putc(b, '[');
 		put_hex(b, x->id);
 		ssp_buf_putc(b, ',');
-		p = x->parent != 0 ? span_find(h, x->parent) : NONE;
-		put_num(b, p != NONE && h->sp[p].trace == ti ? (int64_t)h->sp[p].idx :
-		    -1);
+		/* the first span with the parent's id (ids are unique in a
+		 * good stream) */
+		hit = NULL;
+		if (x->parent != 0) {
+			size_t lo = 0, hi = n;
+
+			while (lo < hi) {
+				size_t m = (lo + hi) / 2;
+
+				if (byid[m].id < x->parent)
+					lo = m + 1;
+				else
+					hi = m;
+			}
+			if (lo < n && byid[lo].id == x->parent)
+				hit = &byid[lo];
+		}
+		p = hit != NULL ? (int64_t)hit->i : -1;
+		put_num(b, p);
 		ssp_buf_putc(b, ',');
 		put_num(b, h->ft[x->ft].kind);
 		ssp_buf_putc(b, ',');
@@ -966,6 +996,7 @@ write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
 		ssp_buf_putc(b, ']');
 	}
 	ssp_buf_lit(b, "]}");
+	free(byid);
 	return 0;
 }
 
@@ -1291,7 +1322,6 @@ ssp_html_free(struct ssp_html *h)
 	free(h->sp);
 	free(h->tr);
 	free(h->tmap);
-	free(h->smap);
 	free(h->lanes);
 	free(h->split);
 	ssp_atoms_free(h->atoms);
