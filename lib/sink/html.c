@@ -1000,58 +1000,101 @@ write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
 	return 0;
 }
 
-/* Busy time per lane and bin over the whole run (aggregates of all
- * spans): a difference array for whole bins, the ends added directly. */
+/* One lane's row of bins, written as a JSON array. */
+static void
+put_row(struct ssp_buf *b, const double *v, uint32_t nb, double scale)
+{
+	uint32_t i;
+
+	ssp_buf_putc(b, '[');
+	for (i = 0; i < nb; i++) {
+		if (i > 0)
+			ssp_buf_putc(b, ',');
+		ssp_strfmt_json_u64(b, (uint64_t)(v[i] * scale + 0.5));
+	}
+	ssp_buf_putc(b, ']');
+}
+
+/*
+ * Per lane and bin over the whole run (aggregates of all spans): the busy
+ * fraction of the bin in millionths, and how many spans touch it.  Bins a
+ * span covers whole go through difference arrays, so a long span costs
+ * no more than a short one.
+ */
 static int
 write_density(struct ssp_html *h, struct ssp_buf *b)
 {
-	const uint32_t nb = SSP_HTML_BINS;
+	const uint32_t nb = SSP_HTML_BINS, rl = nb + 1;
 	int64_t span = h->t1 - h->t0, w;
-	double *d;
+	double *busy, *cnt, *dfull, *dcnt, run_full, run_cnt;
+	size_t cells = (size_t)h->nlanes * rl + 1;
 	uint32_t i, l;
 
 	w = span / nb + 1;
+	busy = calloc(cells, sizeof(double));
+	cnt = calloc(cells, sizeof(double));
+	dfull = calloc(cells, sizeof(double));
+	dcnt = calloc(cells, sizeof(double));
+	if (busy == NULL || cnt == NULL || dfull == NULL || dcnt == NULL) {
+		free(busy);
+		free(cnt);
+		free(dfull);
+		free(dcnt);
+		return -1;
+	}
+	for (i = 0; i < h->nsp; i++) {
+		const struct span *s = &h->sp[i];
+		size_t row = (size_t)s->lane * rl;
+		int64_t a = s->start - h->t0, z = a + s->dur;
+		uint64_t ba, bz;
+
+		if (a < 0 || z < a || z > span)
+			continue;
+		ba = (uint64_t)a / (uint64_t)w;
+		bz = (uint64_t)z / (uint64_t)w;
+		dcnt[row + ba] += 1;		/* touches ba .. bz */
+		dcnt[row + bz + 1] -= 1;
+		if (ba == bz) {
+			busy[row + ba] += (double)(z - a);
+			continue;
+		}
+		busy[row + ba] += (double)((int64_t)(ba + 1) * w - a);
+		busy[row + bz] += (double)(z - (int64_t)bz * w);
+		dfull[row + ba + 1] += 1;	/* whole bins ba + 1 .. bz - 1 */
+		dfull[row + bz] -= 1;
+	}
+	for (l = 0; l < h->nlanes; l++) {
+		size_t row = (size_t)l * rl;
+
+		run_full = run_cnt = 0;
+		for (i = 0; i < nb; i++) {
+			run_full += dfull[row + i];
+			run_cnt += dcnt[row + i];
+			busy[row + i] += run_full * (double)w;
+			cnt[row + i] = run_cnt;
+		}
+	}
 	ssp_buf_lit(b, "\"density\":{\"bins\":");
 	put_num(b, nb);
 	ssp_buf_lit(b, ",\"bin_ps\":");
 	put_num(b, w);
-	ssp_buf_lit(b, ",\"lanes\":[");
-	if ((d = calloc((size_t)h->nlanes * (nb + 1) + 1, sizeof(*d))) == NULL)
-		return -1;
-	for (i = 0; i < h->nsp; i++) {
-		const struct span *s = &h->sp[i];
-		double *row = d + (size_t)s->lane * (nb + 1);
-		int64_t a = s->start - h->t0, z = a + s->dur;
-		uint64_t ba = (uint64_t)a / (uint64_t)w, bz = (uint64_t)z / (uint64_t)w;
-
-		if (a < 0 || z < a || bz >= nb)
-			continue;
-		if (ba == bz) {
-			row[ba] += (double)(z - a);
-		} else {
-			row[ba] += (double)((int64_t)(ba + 1) * w - a);
-			row[bz] += (double)(z - (int64_t)bz * w);
-			for (uint64_t k = ba + 1; k < bz; k++)
-				row[k] += (double)w;
-		}
-	}
+	ssp_buf_lit(b, ",\"busy\":[");
 	for (l = 0; l < h->nlanes; l++) {
-		double *row = d + (size_t)l * (nb + 1);
-
 		if (l > 0)
 			ssp_buf_putc(b, ',');
-		ssp_buf_putc(b, '[');
-		for (i = 0; i < nb; i++) {
-			/* concurrency in thousandths: busy / width */
-			if (i > 0)
-				ssp_buf_putc(b, ',');
-			ssp_strfmt_json_u64(b, (uint64_t)(row[i] * 1000 / (double)w
-			    + 0.5));
-		}
-		ssp_buf_putc(b, ']');
+		put_row(b, busy + (size_t)l * rl, nb, 1e6 / (double)w);
+	}
+	ssp_buf_lit(b, "],\"count\":[");
+	for (l = 0; l < h->nlanes; l++) {
+		if (l > 0)
+			ssp_buf_putc(b, ',');
+		put_row(b, cnt + (size_t)l * rl, nb, 1);
 	}
 	ssp_buf_lit(b, "]}");
-	free(d);
+	free(busy);
+	free(cnt);
+	free(dfull);
+	free(dcnt);
 	return 0;
 }
 

@@ -109,10 +109,15 @@
 		streamColor = D.streams.map((s, i) => PAL[i % PAL.length]);
 		T.kindName = T.root_kind.map((k) => k >= 0 ? D.kinds[k] : '(no root)');
 		T.hostName = T.root_stream.map((s) => s >= 0 ? D.streams[s].name : '');
+		T.search = null;	// built on the first filter
+	}
+	function searchText() {
+		if (T.search) return T.search;
 		T.search = new Array(nT);
 		for (let i = 0; i < nT; i++)
 			T.search[i] = (T.kindName[i] + ' ' + T.hostName[i] + ' ' + T.id[i] + ' ' +
 			    T.streams[i].filter((x, j) => j % 3 === 0).map((s) => D.streams[s].name).join(' ')).toLowerCase();
+		return T.search;
 	}
 
 	function header() {
@@ -170,9 +175,15 @@
 	function buildOrder() {
 		const q = $('filter').value.trim().toLowerCase().split(/\s+/).filter((w) => w);
 		order = [];
-		for (let i = 0; i < nT; i++)
-			if (q.every((w) => T.search[i].includes(w)))
+		if (q.length) {
+			const st = searchText();
+			for (let i = 0; i < nT; i++)
+				if (q.every((w) => st[i].includes(w)))
+					order.push(i);
+		} else {
+			for (let i = 0; i < nT; i++)
 				order.push(i);
+		}
 		const k = sortKey, d = sortDir;
 		order.sort((a, b) => {
 			const x = keyOf(k, a), y = keyOf(k, b);
@@ -530,6 +541,9 @@
 			visible += lowerBound(s.st, v1) - lowerBound(s.st, v0 - s.maxdur);
 		}
 		const useSpans = full && visible < 200000;
+		// not all spans in the page: density, and the detailed spans on
+		// top once few enough are in view
+		const detailed = !useSpans && visible < 20000;
 		const ppx = (v1 - v0) / PW;	// ps per pixel
 		TL.lanes.forEach((l, r) => {
 			const y = AX + r * LH, stream = D.lanes[l][0];
@@ -564,25 +578,38 @@
 							g.strokeRect(X(s.st[k]), y + 3, Math.max(1, X(s.en[k]) - X(s.st[k])), LH - 6);
 				}
 			} else {
-				// density: average number of open spans per pixel column
-				const dens = D.density.lanes[l], bw = D.density.bin_ps;
+				// density of all spans: bar height from the spans per
+				// pixel column (log scale, lane maximum = full height)
+				const cnt = D.density.count[l], bw = D.density.bin_ps;
 				let mx = 1;
-				for (const v of dens) mx = Math.max(mx, v);
+				for (const v of cnt) mx = Math.max(mx, v);
+				const lmx = Math.log1p(mx);
+				g.globalAlpha = detailed ? 0.45 : 1;
 				for (let px = 0; px < PW; px++) {
 					const a = v0 + px * ppx, z = a + ppx;
-					const ba = Math.max(0, Math.floor((a - D.start) / bw)), bz = Math.min(dens.length - 1, Math.floor((z - D.start) / bw));
-					let sum = 0, c = 0;
-					for (let k = ba; k <= bz; k++) { sum += dens[k]; c++; }
-					if (!c || sum === 0) continue;
-					const v = sum / c / 1000;
-					const h = Math.max(1, Math.min(1, v / Math.max(1, mx / 1000)) * (LH - 6));
+					const ba = Math.max(0, Math.floor((a - D.start) / bw)), bz = Math.min(cnt.length - 1, Math.floor((z - D.start) / bw));
+					let m = 0;
+					for (let k = ba; k <= bz; k++) m = Math.max(m, cnt[k]);
+					if (!m) continue;
+					// bins wider than a few pixels: faint, they are coarse
+					if (!detailed) g.globalAlpha = bw / ppx > 4 ? 0.3 : 1;
+					const h = Math.max(2, Math.log1p(m) / lmx * (LH - 6));
 					g.fillRect(LW + px, y + LH - 3 - h, 1, h);
+				}
+				g.globalAlpha = 1;
+				if (detailed) {	// the spans that are in the page, on top
+					const s = TL.spans[l];
+					const b = lowerBound(s.st, v1);
+					for (let k = lowerBound(s.st, v0 - s.maxdur); k < b; k++)
+						if (s.en[k] >= v0)
+							g.fillRect(Math.max(LW, X(s.st[k])), y + 8, Math.max(1, X(s.en[k]) - X(s.st[k])), LH - 16);
 				}
 			}
 		});
 		$('tl-info').textContent = fmt(v0 - D.start) + ' … ' + fmt(v1 - D.start) + ' of the run (' + fmt(v1 - v0) + ' shown): ' +
-		    (useSpans ? visible + ' spans' : 'density of all ' + D.counts.spans + ' spans (bar height: open spans, ' +
-		    (full ? 'zoom in for single spans' : 'span detail is in the page for ' + D.counts.detail_traces + ' traces only') + ')');
+		    (useSpans ? visible + ' spans' : 'density of all ' + D.counts.spans + ' spans (bar height: spans per pixel, log scale; ' +
+		    (full ? 'zoom in for single spans)' : 'single spans of the ' + D.counts.detail_traces + ' traces in the page' +
+		    (detailed ? ' drawn on top)' : ' once zoomed in)')));
 		body.dataset.tlMode = useSpans ? 'spans' : 'density';
 	}
 	function timelineEvents() {
@@ -709,6 +736,7 @@
 		if (D.format !== 'simspan-html' || D.version !== 1)
 			throw new Error('data format ' + D.format + ' version ' + D.version + ' is not one this viewer reads');
 		setupData();
+		body.dataset.tSetup = performance.now().toFixed(0);
 		if (D.counts.spans === 0) {
 			$('summary').textContent = 'no spans: the span stream ' + D.source + ' is empty.';
 			document.querySelector('main').replaceChildren(el('p', { class: 'empty' }, 'no spans'));
