@@ -143,6 +143,17 @@ clean "after keys"
 second=$(q "SELECT trace_id FROM traces ORDER BY start_ps, trace_id LIMIT 1 OFFSET 1")
 eq "... selects the second trace by start" "$(r 'd["after_keys"]["selTrace"]')" "$second"
 
+check "latency view" open_page "file://$D/spans.html#view=latency"
+clean "latency"
+eq "... percentiles = SQLite's latency view" "$(r 'd["data"]["latency"]')" \
+    "$(q "SELECT group_concat(x, ';') FROM (SELECT root_kind || ':' || traces || ',' || min_ps || ',' || p50_ps || ',' ||
+        p90_ps || ',' || p99_ps || ',' || max_ps AS x FROM latency ORDER BY x)")"
+
+check "span detail" open_page "file://$D/spans.html#select=slowest&span=0"
+clean "span detail"
+eq "... the root's attributes and member events" \
+    "$(r '"host.syscall span" in d["text"] and "member events" in d["text"] and "entry_SYSCALL_64" in d["text"]')" True
+
 check "timeline view" open_page "file://$D/spans.html#view=timeline"
 clean "timeline"
 eq "... draws single spans" "$(r 'd["data"]["tlMode"]')" spans

@@ -8,7 +8,8 @@
  * traces listed), data-tti (ms from navigation start to interactive),
  * data-errors (errors seen), and for the selected trace data-sel-trace,
  * data-sel-spans (waterfall rows), data-sel-split (stream:busy_ps,...;
- * idle:ps).  URL hash: #select=slowest|ID selects a trace, #view=timeline
+ * idle:ps); once the latency view was shown data-latency (root kind:
+ * traces,min,p50,p90,p99,max in ps;...).  URL hash: #select=slowest|ID selects a trace, #view=timeline
  * or #view=latency opens that view, #tl=A,B shows µs A to B of the run in
  * the timeline, #scroll=ID scrolls to an element (screenshots).
  */
@@ -708,6 +709,10 @@
 		}
 		box.appendChild(svg);
 		box.appendChild(tab);
+		body.dataset.latency = [...by].map(([k, v]) => {
+			const n = v.length, q = (p) => v[Math.max(0, Math.ceil(p * n / 100) - 1)];
+			return k + ':' + n + ',' + v[0] + ',' + q(50) + ',' + q(90) + ',' + q(99) + ',' + v[n - 1];
+		}).sort().join(';');
 	}
 
 	// --- views ------------------------------------------------------------
