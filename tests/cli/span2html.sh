@@ -154,6 +154,10 @@ clean "span detail"
 eq "... the root's attributes and member events" \
     "$(r '"host.syscall span" in d["text"] and "member events" in d["text"] and "entry_SYSCALL_64" in d["text"]')" True
 
+check "a waterfall of at most 10 rows" open_page "file://$D/spans.html#select=slowest&maxrows=10"
+clean "10 rows"
+eq "... says what it did not draw" "$(r '"20 later spans of this trace not drawn (30 in all)" in d["text"]')" True
+
 check "timeline view" open_page "file://$D/spans.html#view=timeline"
 clean "timeline"
 eq "... draws single spans" "$(r 'd["data"]["tlMode"]')" spans

@@ -327,8 +327,12 @@
 		const depth = new Array(n).fill(0);
 		for (let k = 0; k < n; k++)	// parents come first in the stream
 			if (S[k][1] >= 0 && S[k][1] < k) depth[k] = depth[S[k][1]] + 1;
+		// a huge trace: the first MAXROWS spans by start get rows
+		const MAXROWS = Number(hashArgs().maxrows) || 3000;	// #maxrows=N: tests
+		const drawn = new Uint8Array(n);
+		idx.slice(0, MAXROWS).forEach((k) => { drawn[k] = 1; });
 		const groups = new Map();
-		for (const k of idx) {
+		for (const k of idx.slice(0, MAXROWS)) {
 			const s = S[k][3];
 			if (!groups.has(s)) groups.set(s, []);
 			groups.get(s).push(k);
@@ -408,23 +412,27 @@
 				svg.appendChild(sv('text', { x: x0 + w + 3, y: r.y + 12, fill: '#555' }, fmt(sp[6])));
 		}
 		// parent edges that cross simulators; links (dashed)
+		const byId = new Map(S.map((o, k) => [o[0], k]));
 		for (let k = 0; k < n; k++) {
+			if (!drawn[k]) continue;
 			const p = S[k][1];
-			if (p >= 0 && S[p][3] !== S[k][3]) {
+			if (p >= 0 && drawn[p] && S[p][3] !== S[k][3]) {
 				const x = X(S[k][5]);
 				svg.appendChild(sv('path', { d: 'M' + Math.max(X(S[p][5]), Math.min(X(S[p][5] + S[p][6]), x)) + ',' +
 				    (rowY[p] + RH / 2) + ' L' + x + ',' + (rowY[k] + 2), stroke: '#333', 'stroke-width': 1,
 				    fill: 'none', 'marker-end': 'url(#arr)' }));
 			}
 			for (const l of S[k][10]) {
-				const q = S.findIndex((o) => o[0] === l[1]);
-				if (q >= 0 && l[0] === T.id[ti])
+				const q = l[0] === T.id[ti] && byId.has(l[1]) ? byId.get(l[1]) : -1;
+				if (q >= 0 && drawn[q])
 					svg.appendChild(sv('path', { d: 'M' + X(S[q][5] + S[q][6]) + ',' + (rowY[q] + RH / 2) +
 					    ' L' + X(S[k][5]) + ',' + (rowY[k] + RH / 2), stroke: '#D55E00', 'stroke-dasharray': '4 3',
 					    fill: 'none', 'marker-end': 'url(#arr)' }));
 			}
 		}
 		wf.appendChild(svg);
+		if (n > MAXROWS)
+			wf.appendChild(el('p', { class: 'hint' }, (n - MAXROWS) + ' later spans of this trace not drawn (' + n + ' in all).'));
 		body.dataset.selSpans = String(n);
 	}
 
