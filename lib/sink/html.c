@@ -1224,7 +1224,10 @@ gzip_b64(const struct ssp_buf *in, struct ssp_buf *out, uint64_t *gzlen,
 	int zr;
 
 	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	/* level 6 as gzip(1); past 32 MiB of JSON level 3, three times as
+	 * fast for a fifth more bytes */
+	if (deflateInit2(&z, in->len > (32u << 20) ? 3 : 6, Z_DEFLATED, 31, 8,
+	    Z_DEFAULT_STRATEGY) != Z_OK)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "zlib: deflateInit2 failed");
 	bound = deflateBound(&z, (uLong)in->len) + 64;
 	if (ssp_buf_reserve(&gz, bound) != 0) {
