@@ -424,7 +424,14 @@
 			}
 			for (const l of S[k][10]) {
 				const q = l[0] === T.id[ti] && byId.has(l[1]) ? byId.get(l[1]) : -1;
-				if (q >= 0 && drawn[q])
+				if (q < 0) {	// a cause in another trace: a dashed stub
+					const x = X(S[k][5]), yy = rowY[k] + RH / 2;
+					const stub = sv('path', { d: 'M' + (x - 24) + ',' + (yy - 6) + ' L' + x + ',' + yy,
+					    stroke: '#D55E00', 'stroke-dasharray': '3 2', fill: 'none', 'marker-end': 'url(#arr)', class: 'link' });
+					stub.appendChild(sv('title', {}, 'link: caused also by span ' + l[1] + ' of trace ' + l[0] +
+					    (l[2] ? ' (' + l[2] + ')' : '')));
+					svg.appendChild(stub);
+				} else if (drawn[q])
 					svg.appendChild(sv('path', { d: 'M' + X(S[q][5] + S[q][6]) + ',' + (rowY[q] + RH / 2) +
 					    ' L' + X(S[k][5]) + ',' + (rowY[k] + RH / 2), stroke: '#D55E00', 'stroke-dasharray': '4 3',
 					    fill: 'none', 'marker-end': 'url(#arr)' }));
