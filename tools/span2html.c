@@ -203,6 +203,7 @@ main(int argc, char **argv)
 	const char *outpath = NULL, *input, *errstr;
 	char tool[64];
 	uint64_t t0, t1, t2;
+	struct stat sb;
 	int64_t v;
 	int ch, verbose = 0;
 
@@ -244,6 +245,10 @@ main(int argc, char **argv)
 	o.source = input;
 
 	t0 = ssp_clock_ns();
+	/* A regular file is read twice: first what every trace needs, then
+	 * the attributes, events and links of the detailed ones only. */
+	if (strcmp(input, "-") != 0 && stat(input, &sb) == 0 && S_ISREG(sb.st_mode))
+		o.two_pass = 1;
 	if (ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK ||
 	    ssp_span_reader_open(&rr, in, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -257,6 +262,14 @@ main(int argc, char **argv)
 	ssp_progress_done(&pg);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
+	if (o.two_pass && (ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e) !=
+	    SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK ||
+	    ssp_html_detail(h, rr, &e) != SSP_OK))
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (o.two_pass) {
+		ssp_rec_rd_close(rr);
+		ssp_in_close(in);
+	}
 	t1 = ssp_clock_ns();
 	if (ssp_html_page(h, &page, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);

@@ -74,6 +74,7 @@ struct lane {
 };
 
 struct ftype {
+	char *tname;		/* the record type's name (a copy) */
 	int cls;
 	const char *name;	/* span kind; event type without "ev." */
 	int32_t kind;		/* index into h->kinds (spans) */
@@ -93,7 +94,8 @@ struct stream {
 struct ssp_html {
 	struct ssp_html_opts o;
 	struct ssp_html_stats st;
-	const struct ssp_schema *fs;
+	const struct ssp_schema *fs;	/* while reading */
+	unsigned fs_ntypes;
 	struct ftype *ft;
 	char *kinds[64];	/* span kind names (copies: the reader goes first) */
 	unsigned nkinds;
@@ -107,6 +109,13 @@ struct ssp_html {
 	uint32_t *tmap;		/* open addressing: trace index + 1 */
 	size_t tmask;
 	uint32_t last_trace;	/* the trace of the last span (spans come in runs) */
+	/* reading: 0 one pass that keeps everything; 1 the first of two
+	 * passes (no attributes, events or links kept); 2 the second, which
+	 * keeps them for the detailed traces only */
+	int pass;
+	uint32_t cur;		/* the span whose events and links follow */
+	uint32_t cur_nl, cur_ne;	/* its links and events so far */
+	int keep;		/* keep the current span's text */
 	struct lane *lanes;
 	uint32_t nlanes, caplanes;
 	struct sstat *split;
@@ -360,18 +369,21 @@ setup_types(struct ssp_html *h, struct ssp_err *e)
 
 	if ((h->ft = calloc(h->fs->ntypes + 1, sizeof(*h->ft))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	h->fs_ntypes = h->fs->ntypes;
 	for (i = 0; i < h->fs->ntypes; i++) {
 		const struct ssp_rec_type *t = &h->fs->types[i];
 		struct ftype *f = &h->ft[i];
 
 		f->ctx_field = -1;
 		f->kind = -1;
+		if ((f->tname = strdup(t->name)) == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		if (strcmp(t->name, "link") == 0 && t->nf > SSP_LF_TARGET) {
 			f->cls = C_LINK;
 		} else if (strncmp(t->name, "ev.", 3) == 0 &&
 		    t->nf >= SSP_EF_NCOMMON) {
 			f->cls = C_EVENT;
-			f->name = t->name + 3;
+			f->name = f->tname + 3;	/* copies: the reader goes */
 		} else if (t->nf >= SSP_SF_NCOMMON) {
 			for (k = 0; k < SSP_SF_NCOMMON; k++)
 				if (strcmp(t->f[k].name, common->f[k].name) != 0 ||
@@ -380,7 +392,7 @@ setup_types(struct ssp_html *h, struct ssp_err *e)
 			if (k < SSP_SF_NCOMMON || h->nkinds == 64)
 				continue;
 			f->cls = C_SPAN;
-			f->name = t->name;
+			f->name = f->tname;
 			f->kind = (int32_t)h->nkinds;
 			if ((h->kinds[h->nkinds++] = strdup(t->name)) == NULL)
 				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
@@ -467,10 +479,14 @@ add_span(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
 	if ((s->lane = lane_get(h, s->stream, ctx)) == NONE)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	s->attr = h->text.len;
-	put_fields(&h->text, t, SSP_SF_NCOMMON, r, rr);
+	if (h->pass == 0)
+		put_fields(&h->text, t, SSP_SF_NCOMMON, r, rr);
 	s->attrlen = (uint32_t)(h->text.len - s->attr);
 	s->xtra = h->xtext.len;
 	s->ltra = h->ltext.len;
+	h->cur = h->nsp;
+	h->cur_nl = h->cur_ne = 0;
+	h->keep = h->pass == 0;
 	tr = &h->tr[ti];
 	if (tr->last == NONE)
 		tr->first = h->nsp;
@@ -505,22 +521,32 @@ add_extra(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
     struct ssp_rec_rd *rr)
 {
 	const struct ssp_rec_type *t = &h->fs->types[r->ftag - 1];
-	struct span *s = h->nsp > 0 ? &h->sp[h->nsp - 1] : NULL;
+	struct span *s = h->cur != NONE ? &h->sp[h->cur] : NULL;
 	struct ssp_buf *b = f->cls == C_LINK ? &h->ltext : &h->xtext;
 	const char *str;
 	size_t len, at = b->len;
 
 	if (s == NULL || r->nf < 1 || r->f[0] != s->id ||
-	    (f->cls == C_EVENT && s->nlinks > 0)) {
-		h->st.unattached++;
+	    (f->cls == C_EVENT && h->cur_nl > 0)) {
+		if (h->pass != 2)
+			h->st.unattached++;
 		return;
 	}
-	if (f->cls == C_EVENT && !h->o.events) {
-		s->nevents++;
-		return;
+	if (f->cls == C_LINK)
+		h->cur_nl++;
+	else
+		h->cur_ne++;
+	if (h->pass != 2) {	/* counted once */
+		if (f->cls == C_LINK)
+			s->nlinks++;
+		else
+			s->nevents++;
 	}
+	if (!h->keep || (f->cls == C_EVENT && (!h->o.events ||
+	    (h->pass == 2 && !h->tr[s->trace].events))))
+		return;
 	if (f->cls == C_LINK) {
-		if (s->nlinks > 0)
+		if (s->xlinks > 0)
 			ssp_buf_putc(b, ',');
 		ssp_buf_putc(b, '[');
 		put_trace_id(b, r->f[SSP_LF_TRACE_HI], r->f[SSP_LF_TRACE_LO]);
@@ -533,10 +559,9 @@ add_extra(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
 		else
 			ssp_buf_lit(b, "\"\"");
 		ssp_buf_putc(b, ']');
-		s->nlinks++;
 		s->xlinks += (uint32_t)(b->len - at);
 	} else {
-		if (s->nevents > 0)
+		if (s->xevents > 0)
 			ssp_buf_putc(b, ',');
 		ssp_buf_putc(b, '[');
 		put_num(b, r->ts);
@@ -545,9 +570,84 @@ add_extra(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
 		ssp_buf_putc(b, ',');
 		put_fields(b, t, SSP_EF_NCOMMON, r, rr);
 		ssp_buf_putc(b, ']');
-		s->nevents++;
 		s->xevents += (uint32_t)(b->len - at);
 	}
+}
+
+/* The second pass's span record k: the same span as in the first, its
+ * attributes kept when its trace is detailed. */
+static int
+detail_span(struct ssp_html *h, const struct ssp_rec *r, uint64_t k,
+    struct ssp_rec_rd *rr, struct ssp_err *e)
+{
+	struct span *s;
+
+	if (k >= h->nsp || r->nf < SSP_SF_NCOMMON ||
+	    h->sp[k].id != r->f[SSP_SF_SPAN] || h->sp[k].start != r->ts)
+		return ssp_err_set(e, SSP_ERR_FORMAT, ssp_rec_rd_offset(rr),
+		    "%s: offset %" PRIu64 ": not the span read there the first "
+		    "time (did the file change?)", ssp_rec_rd_name(rr),
+		    ssp_rec_rd_offset(rr));
+	s = &h->sp[k];
+	h->cur = (uint32_t)k;
+	h->cur_nl = h->cur_ne = 0;
+	h->keep = h->tr[s->trace].detail >= 0;
+	if (!h->keep)
+		return SSP_OK;
+	s->attr = h->text.len;
+	put_fields(&h->text, &h->fs->types[r->ftag - 1], SSP_SF_NCOMMON, r, rr);
+	s->attrlen = (uint32_t)(h->text.len - s->attr);
+	s->xtra = h->xtext.len;
+	s->ltra = h->ltext.len;
+	s->xlinks = s->xevents = 0;
+	return SSP_OK;
+}
+
+int
+ssp_html_detail(struct ssp_html *h, struct ssp_rec_rd *rr, struct ssp_err *e)
+{
+	const struct ssp_schema *fs = ssp_rec_rd_file_schema(rr);
+	struct ssp_rec r;
+	uint64_t k = 0;
+	unsigned i;
+	int got, rc;
+
+	if (h->pass != 1)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "ssp_html_detail: not "
+		    "loaded for two passes");
+	/* the same file: the same schema */
+	if (fs->ntypes != h->fs_ntypes)
+		goto changed;
+	for (i = 0; i < fs->ntypes; i++)
+		if (strcmp(fs->types[i].name, h->ft[i].tname) != 0)
+			goto changed;
+	h->fs = fs;
+	h->pass = 2;
+	h->cur = NONE;
+	while ((got = ssp_rec_rd_next(rr, &r, e)) == 1) {
+		const struct ftype *f = r.ftag >= 1 && r.ftag <= fs->ntypes ?
+		    &h->ft[r.ftag - 1] : NULL;
+
+		if (f == NULL || f->cls == C_SKIP)
+			continue;
+		if (f->cls == C_SPAN) {
+			if ((rc = detail_span(h, &r, k++, rr, e)) != SSP_OK)
+				return rc;
+		} else {
+			add_extra(h, &r, f, rr);
+		}
+	}
+	h->fs = NULL;
+	if (got < 0)
+		return got;
+	if (k != h->nsp)
+		goto changed;
+	if (h->text.failed || h->xtext.failed || h->ltext.failed)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	return SSP_OK;
+changed:
+	return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: not the stream read the "
+	    "first time (did the file change?)", ssp_rec_rd_name(rr));
 }
 
 /* --- after reading: splits, lanes, detail selection --------------------- */
@@ -760,7 +860,9 @@ ssp_html_load(struct ssp_html **hp, struct ssp_rec_rd *rr,
 	if ((h = calloc(1, sizeof(*h))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	h->last_trace = NONE;
+	h->cur = NONE;
 	h->o = *o;
+	h->pass = o->two_pass ? 1 : 0;
 	if (h->o.source == NULL)
 		h->o.source = "-";
 	if (h->o.tool == NULL)
@@ -979,7 +1081,10 @@ write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
 		else
 			ssp_buf_lit(b, "\"\"");
 		ssp_buf_putc(b, ',');
-		ssp_buf_put(b, h->text.p + x->attr, x->attrlen);
+		if (x->attrlen > 0)
+			ssp_buf_put(b, h->text.p + x->attr, x->attrlen);
+		else	/* two passes but no second one */
+			ssp_buf_lit(b, "{}");
 		ssp_buf_lit(b, ",[");
 		ssp_buf_put(b, h->ltext.p + x->ltra, x->xlinks);
 		ssp_buf_lit(b, "],");
@@ -1364,6 +1469,8 @@ ssp_html_free(struct ssp_html *h)
 	for (i = 0; i < h->nkinds; i++)
 		free(h->kinds[i]);
 	free(h->producer);
+	for (i = 0; h->ft != NULL && i < h->fs_ntypes; i++)
+		free(h->ft[i].tname);
 	free(h->ft);
 	free(h->sp);
 	free(h->tr);

@@ -3,8 +3,9 @@
  * viewer (lib/sink/html/viewer.{html,css,js}, embedded at build time) and
  * the run's data as gzip-compressed, base64-encoded JSON.
  *
- * ssp_html_load reads the whole stream into memory (about 100 bytes a
- * span plus its attributes, member events and links as JSON text), then
+ * ssp_html_load reads the whole stream into memory (about 120 bytes a
+ * span, plus its attributes, member events and links as JSON text unless
+ * a second pass, ssp_html_detail, reads them for the detailed traces), then
  * computes what the page shows for every trace: latency, and the busy and
  * idle time of formats/sqlite.md §5 per stream, so the page and SQLite's
  * trace_streams view give the same numbers.  Full span detail goes into
@@ -36,6 +37,10 @@ struct ssp_html_opts {
 	uint32_t sample;	/* further traces spread evenly over the run */
 	uint64_t max_spans;	/* detail stops adding traces past this; 0: none */
 	int events;		/* member events of detailed spans: 1 yes, 0 no */
+	/* 1: the caller reads the stream again with ssp_html_detail, so the
+	 * first pass keeps no attributes, events or links (about half the
+	 * memory, and faster); 0: one pass keeps them for every span */
+	int two_pass;
 	/* Called every few thousand records (progress display); may be NULL. */
 	void (*tick)(void *ctx, uint64_t records, uint64_t spans);
 	void *tick_ctx;
@@ -55,6 +60,11 @@ struct ssp_html;
  * byte offset. */
 int ssp_html_load(struct ssp_html **hp, struct ssp_rec_rd *rr,
     const struct ssp_html_opts *o, struct ssp_err *e);
+/* With opts.two_pass: read the same stream again (a new reader) and keep
+ * the attributes, member events and links of the detailed traces.  An
+ * error if it is not the stream ssp_html_load read. */
+int ssp_html_detail(struct ssp_html *h, struct ssp_rec_rd *rr,
+    struct ssp_err *e);
 /* The data as JSON (formats/html.md), appended to out. */
 int ssp_html_json(struct ssp_html *h, struct ssp_buf *out, struct ssp_err *e);
 /* The whole page, appended to out. */

@@ -15,7 +15,7 @@ import base64, gzip, json, re, sys
 page = open(sys.argv[1]).read()
 m = re.search(r'<script id="ssp-data" type="application/octet-stream">([^<]*)</script>', page)
 d = json.loads(gzip.decompress(base64.b64decode(m.group(1))))
-print(eval(sys.argv[2], {"d": d}))
+print(eval(sys.argv[2], {"d": d, "json": json}))
 EOF
 }
 
@@ -40,6 +40,12 @@ check "-o FILE" span2html -o "$T/a.html" "$T/in.sp"
 check "stdin to -o FILE" sh -c 'span2html -o "$2" <"$1"' sh "$T/in.sp" "$T/stdin.html"
 check "same page either way" cmp "$T/stdin.html" "$T/stdout.html"
 check "zstd input" span2html -o "$T/z.html" "$T/in.sp.zst"
+# a file is read twice (the detail in the second pass), stdin once
+nosrc='json.dumps({k: v for k, v in d.items() if k != "source"}, sort_keys=True)'
+check "the data without its source is not empty" test "$(data "$T/a.html" "$nosrc" | wc -c)" -gt 1000
+eq "file (two passes) and stdin (one) give the same data" \
+    "$(data "$T/a.html" "$nosrc" | md5sum)" "$(data "$T/stdin.html" "$nosrc" | md5sum)"
+eq "... and zstd input too" "$(data "$T/z.html" "$nosrc" | md5sum)" "$(data "$T/stdin.html" "$nosrc" | md5sum)"
 eq "traces: spancat -n's" "$(data "$T/a.html" 'len(d["traces"]["id"])')" "$(count "$T/in.sp" traces)"
 eq "spans: spancat -n's" "$(data "$T/a.html" 'sum(d["traces"]["spans"])')" "$(count "$T/in.sp" spans)"
 eq "links" "$(data "$T/a.html" 'sum(len(s[10]) for t in d["details"] for s in t["spans"])')" \

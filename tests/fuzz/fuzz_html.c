@@ -15,12 +15,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void
-run(const uint8_t *data, size_t size, int all, uint64_t max_spans, int events)
+run(const uint8_t *data, size_t size, int all, uint64_t max_spans, int events,
+    int two_pass)
 {
 	static const char *const last[] = { "density" };
 	struct ssp_html_opts o = { .source = "fuzz", .tool = "fuzz", .all = all,
 	    .slowest = 2, .sample = 1, .max_spans = max_spans,
-	    .events = events };
+	    .events = events, .two_pass = two_pass };
 	struct ssp_in *in = fuzz_in(data, size, SSP_IN_ZSTD_AUTO);
 	struct ssp_buf b = SSP_BUF_INIT;
 	struct ssp_rec_rd *rr;
@@ -34,6 +35,18 @@ run(const uint8_t *data, size_t size, int all, uint64_t max_spans, int events)
 
 		/* the page outlives the reader, as in span2html */
 		ssp_rec_rd_close(rr);
+		ssp_in_close(in);
+		in = NULL;
+		if (got == SSP_OK && two_pass) {
+			/* the same bytes again: the second pass must succeed */
+			in = fuzz_in(data, size, SSP_IN_ZSTD_AUTO);
+			if (ssp_span_reader_open(&rr, in, &e) != SSP_OK ||
+			    ssp_html_detail(h, rr, &e) != SSP_OK)
+				abort();
+			ssp_rec_rd_close(rr);
+			ssp_in_close(in);
+			in = NULL;
+		}
 		if (got == SSP_OK) {
 			if (ssp_html_json(h, &b, &e) != SSP_OK)
 				abort();
@@ -48,14 +61,17 @@ run(const uint8_t *data, size_t size, int all, uint64_t max_spans, int events)
 			ssp_html_free(h);
 		}
 	}
-	ssp_in_close(in);
+	if (in != NULL)
+		ssp_in_close(in);
 	ssp_buf_free(&b);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	run(data, size, 1, 0, 1);
-	run(data, size, 0, 5, 0);
+	run(data, size, 1, 0, 1, 0);
+	run(data, size, 0, 5, 0, 0);
+	run(data, size, 1, 0, 1, 1);
+	run(data, size, 0, 5, 1, 1);
 	return 0;
 }

@@ -87,6 +87,7 @@ write_stream(void)
 	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
 }
 
+/* Load the stream in one pass, or in two when o->two_pass. */
 static struct ssp_html *
 load(const struct ssp_html_opts *o)
 {
@@ -100,8 +101,53 @@ load(const struct ssp_html_opts *o)
 	assert_int_equal(ssp_html_load(&h, rr, o, &e), SSP_OK);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
+	if (o->two_pass) {
+		assert_int_equal(ssp_in_open(&in, path, 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
+		assert_int_equal(ssp_html_detail(h, rr, &e), SSP_OK);
+		ssp_rec_rd_close(rr);
+		ssp_in_close(in);
+	}
 	unlink(path);
 	return h;
+}
+
+/* Two passes give the same data as one, with every kind of selection. */
+static void
+test_two_passes(void **state)
+{
+	struct ssp_html_opts o = { .tool = "t" };
+	struct ssp_buf a = SSP_BUF_INIT, b = SSP_BUF_INIT;
+	struct ssp_html *h;
+	static const struct { int all, events; uint32_t slowest, sample;
+	    uint64_t max; } c[] = {
+		{ 1, 1, 0, 0, 0 }, { 0, 1, 1, 0, 0 }, { 0, 0, 1, 1, 0 },
+		{ 0, 1, 0, 1, 3 }, { -1, 1, 5, 5, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		o.all = c[i].all;
+		o.events = c[i].events;
+		o.slowest = c[i].slowest;
+		o.sample = c[i].sample;
+		o.max_spans = c[i].max;
+		o.two_pass = 0;
+		h = load(&o);
+		assert_int_equal(ssp_html_json(h, &a, &e), SSP_OK);
+		ssp_html_free(h);
+		o.two_pass = 1;
+		h = load(&o);
+		assert_int_equal(ssp_html_json(h, &b, &e), SSP_OK);
+		ssp_html_free(h);
+		assert_int_equal(a.len, b.len);
+		assert_memory_equal(a.p, b.p, a.len);
+		ssp_buf_reset(&a);
+		ssp_buf_reset(&b);
+	}
+	ssp_buf_free(&a);
+	ssp_buf_free(&b);
 }
 
 /* The raw JSON text at a two-level path. */
@@ -233,6 +279,7 @@ main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_page),
+		cmocka_unit_test(test_two_passes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
