@@ -1086,7 +1086,8 @@ write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
 		else	/* two passes but no second one */
 			ssp_buf_lit(b, "{}");
 		ssp_buf_lit(b, ",[");
-		ssp_buf_put(b, h->ltext.p + x->ltra, x->xlinks);
+		if (x->xlinks > 0)
+			ssp_buf_put(b, h->ltext.p + x->ltra, x->xlinks);
 		ssp_buf_lit(b, "],");
 		if (tr->events && x->xevents > 0) {
 			ssp_buf_putc(b, '[');
