@@ -58,6 +58,7 @@ LIBS_evspan      = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
 LIBS_sim2ev      = $(ZSTD_LIBS) $(ZLIB_LIBS) $(JSON_LIBS)
 LIBS_simspan-simbricks = $(ZSTD_LIBS) $(ZLIB_LIBS) $(JSON_LIBS)
 LIBS_simsynth    = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS) -lm
+LIBS_span2html   = $(ZSTD_LIBS) $(ZLIB_LIBS)
 LIBS_span2otlp   = $(ZSTD_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
 LIBS_span2perfetto = $(ZSTD_LIBS) $(ZLIB_LIBS)
 LIBS_span2sqlite = $(ZSTD_LIBS) $(SQLITE_LIBS) $(ZLIB_LIBS)
@@ -110,6 +111,8 @@ $(BUILD)/%.o: %.c
 
 # The SQLite schema is embedded with .incbin; make sees that dependency here.
 $(BUILD)/lib/sink/sqlite.o: formats/simspan.sql
+# span2html's viewer, the same way.
+$(BUILD)/lib/sink/html.o: $(wildcard lib/sink/html/viewer.*)
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -6,7 +6,7 @@
 #   SSP_BIN, SSP_HELPERS  set by make bench
 #   BENCH_DIR    where inputs and outputs go (default $TMPDIR/simspan-bench)
 #   BENCH_ONLY   space-separated subset of: sim2ev evfilter evspan sqlite
-#                otlp perfetto e2e   (default: all)
+#                otlp perfetto html e2e   (default: all)
 #   BENCH_QUICK=1  small inputs, to check that the scripts work
 set -eu
 : "${SSP_BIN:?set SSP_BIN to the directory with the built tools}"
@@ -14,7 +14,7 @@ export SSP_BIN
 export SSP_HELPERS="${SSP_HELPERS:-$SSP_BIN/../tests/helpers}"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/simspan-bench}"
-ONLY=${BENCH_ONLY:-"sim2ev evfilter evspan sqlite otlp perfetto e2e"}
+ONLY=${BENCH_ONLY:-"sim2ev evfilter evspan sqlite otlp perfetto html e2e"}
 QUICK=${BENCH_QUICK:-0}
 mkdir -p "$BENCH_DIR"
 
@@ -62,6 +62,11 @@ if want perfetto; then
 	section "span2perfetto"
 	if [ "$QUICK" = 1 ]; then REPS=1 sh "$TOP/scripts/bench-span2perfetto.sh" 5000
 	else sh "$TOP/scripts/bench-span2perfetto.sh"; fi
+fi
+if want html; then
+	section "span2html against spancat -n"
+	if [ "$QUICK" = 1 ]; then REPS=1 sh "$TOP/scripts/bench-span2html.sh" 5000
+	else sh "$TOP/scripts/bench-span2html.sh"; fi
 fi
 if want e2e; then
 	section "end to end: logs -> spans -> SQLite and OTLP"

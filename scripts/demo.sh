@@ -91,6 +91,7 @@ t1=$(now)
 span2otlp --events -o "$OUT/otlp.jsonl" "$OUT/spans.sp"
 t2=$(now)
 echo "sinks    span2sqlite $(secs "$t0" "$t1") s, span2otlp (OTLP/JSON) $(secs "$t1" "$t2") s"
+(cd "$OUT" && span2html -o spans.html spans.sp)	# the page names spans.sp
 
 # --- how good: score against the generator's ground truth ---------------------
 spancat -c "$OUT/spans.sp" >"$OUT/spans.csv"
@@ -147,4 +148,5 @@ echo "  *.ev.zst     event streams          evcat $SHOW/client0.ev.zst | head"
 echo "  spans.sp     span stream            spancat --tree $SHOW/spans.sp | less"
 echo "  spans.db     SQLite                 sqlite3 $SHOW/spans.db 'SELECT * FROM latency'"
 echo "  otlp.jsonl   OTLP/JSON requests     span2otlp --endpoint http://localhost:4318 --epoch now $SHOW/spans.sp"
+echo "  spans.html   trace viewer           open $SHOW/spans.html in a browser (no server needed)"
 echo "  *.txt        per-tool statistics and the truth score"

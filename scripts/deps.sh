@@ -7,7 +7,8 @@
 #   build  compile the tools (make)
 #   demo   build + what scripts/demo.sh runs: zstd, sqlite3 (the summary)
 #   check  demo + cmocka (unit tests), mandoc and man-db (man page lint), python3,
-#          Node.js with npm (the OTLP receiver of the span2otlp tests)
+#          Node.js with npm (the OTLP receiver of the span2otlp tests),
+#          chromium (span2html's page, tested headless)
 # Default: check.  SSP_DEPS_EXTRA adds packages (the CI adds what the
 # optional tests need).
 set -u
@@ -47,6 +48,7 @@ if [ "$mode" = check ]; then
 	need python3     command -v python3
 	need nodejs      command -v node	# OTLP receiver in the tests
 	command -v node >/dev/null 2>&1 && need npm command -v npm
+	need chromium    command -v chromium	# span2html.sh opens its pages
 fi
 for p in ${SSP_DEPS_EXTRA:-}; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -1,0 +1,314 @@
+/*
+ * span2html: a span stream as one self-contained HTML page, a trace viewer
+ * that needs no server and no network.  A sink: spans --> span2html -->
+ * HTML.  The page is built in memory and written to a temporary file that
+ * is renamed into place, so a failure leaves nothing half-written.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "base/buf.h"
+#include "base/clock.h"
+#include "base/num.h"
+#include "io/in.h"
+#include "sink/html.h"
+#include "stream/span.h"
+#include "tools/common/cli.h"
+#include "tools/common/progress.h"
+
+#define PROG "span2html"
+
+static char tmp_path[4096];
+static volatile sig_atomic_t have_tmp;
+static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGPIPE, SIGQUIT,
+    SIGTERM, SIGXFSZ };
+
+static void
+usage(int code)
+{
+	FILE *f = code == 0 ? stdout : stderr;
+
+	fprintf(f, "usage: span2html [-hVv] [--traces all|slowest:N,sample:M] "
+	    "[--max-spans N]\n"
+	    "                 [--no-events] [-o FILE] [SPANS|-]\n");
+	if (code == 0)
+		fprintf(f, "\n"
+		    "Write a simspan span stream (plain or zstd) as one self-contained "
+		    "HTML page:\n"
+		    "trace list, waterfall, whole-run timeline, latency distribution "
+		    "and split.\n"
+		    "  -o, --output FILE  write to FILE (default: standard output)\n"
+		    "      --traces SPEC  traces with full span detail: all, or "
+		    "slowest:N,sample:M\n"
+		    "                     (default: all up to %d spans, else "
+		    "slowest:%d,sample:%d)\n"
+		    "      --max-spans N  at most N spans of detail (default %d; 0: "
+		    "no limit)\n"
+		    "      --no-events    leave out the spans' member events\n"
+		    "  -v, --stats        counts and sizes on standard error\n"
+		    "  -h, --help         this help\n"
+		    "  -V, --version      version and library versions\n"
+		    "With no SPANS, or when SPANS is -, read standard input.\n"
+		    "See span2html(1) and formats/html.md.\n", SSP_HTML_AUTO_ALL,
+		    SSP_HTML_SLOWEST, SSP_HTML_SAMPLE, SSP_HTML_MAX_SPANS);
+	if (code == 0 && ssp_cli_close_stdout(PROG) != 0)
+		code = SSP_EXIT_FAIL;
+	exit(code);
+}
+
+static void
+on_signal(int sig)
+{
+	if (have_tmp)
+		unlink(tmp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* "all" or "slowest:N,sample:M" (either part may be left out). */
+static int
+parse_traces(const char *s, struct ssp_html_opts *o)
+{
+	char buf[128], *tok, *save = NULL, *colon;
+	const char *errstr;
+	int64_t v;
+
+	if (strcmp(s, "all") == 0) {
+		o->all = 1;
+		return 0;
+	}
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	o->all = 0;
+	o->slowest = o->sample = 0;
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((colon = strchr(tok, ':')) == NULL)
+			return -1;
+		*colon++ = '\0';
+		if (ssp_num_strtonum(colon, 0, UINT32_MAX, &v, &errstr) != 0)
+			return -1;
+		if (strcmp(tok, "slowest") == 0)
+			o->slowest = (uint32_t)v;
+		else if (strcmp(tok, "sample") == 0)
+			o->sample = (uint32_t)v;
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static void
+tick(void *ctx, uint64_t records, uint64_t spans)
+{
+	struct ssp_progress *p = ctx;
+	(void)records;
+
+	ssp_progress_tick(p, 0, records, spans);
+}
+
+/* Write all of b to fd. */
+static int
+write_all(int fd, const uint8_t *p, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = write(fd, p, n)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The page into path through a temporary file next to it. */
+static void
+write_file(const char *path, const struct ssp_buf *b)
+{
+	sigset_t set, old;
+	mode_t um;
+	size_t i;
+	int fd;
+
+	if (!ssp_cli_replaceable(path)) {	/* /dev/null, a FIFO: in place */
+		if ((fd = open(path, O_WRONLY | O_TRUNC)) < 0 ||
+		    write_all(fd, b->p, b->len) != 0 || close(fd) != 0)
+			err(SSP_EXIT_FAIL, "%s", path);
+		return;
+	}
+	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp.XXXXXX", path) >=
+	    sizeof(tmp_path))
+		errx(SSP_EXIT_FAIL, "%s: name too long", path);
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
+		sigaddset(&set, cleanup_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	if ((fd = mkstemp(tmp_path)) < 0)
+		err(SSP_EXIT_FAIL, "%s", tmp_path);
+	have_tmp = 1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	um = umask(0);
+	umask(um);
+	if (fchmod(fd, 0666 & ~um) != 0 || write_all(fd, b->p, b->len) != 0 ||
+	    fsync(fd) != 0 || close(fd) != 0) {
+		int saved = errno;
+
+		unlink(tmp_path);
+		errno = saved;
+		err(SSP_EXIT_FAIL, "%s", tmp_path);
+	}
+	if (rename(tmp_path, path) != 0) {
+		int saved = errno;
+
+		unlink(tmp_path);
+		errno = saved;
+		err(SSP_EXIT_FAIL, "rename %s to %s", tmp_path, path);
+	}
+	have_tmp = 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { O_MAX_SPANS = 256, O_NO_EVENTS, O_TRACES };
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "max-spans", required_argument, NULL, O_MAX_SPANS },
+		{ "no-events", no_argument, NULL, O_NO_EVENTS },
+		{ "output", required_argument, NULL, 'o' },
+		{ "stats", no_argument, NULL, 'v' },
+		{ "traces", required_argument, NULL, O_TRACES },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ssp_html_opts o = { .all = -1, .slowest = SSP_HTML_SLOWEST,
+	    .sample = SSP_HTML_SAMPLE, .max_spans = SSP_HTML_MAX_SPANS,
+	    .events = 1 };
+	struct ssp_buf page = SSP_BUF_INIT;
+	struct ssp_progress pg;
+	struct ssp_err e = { 0 };
+	struct ssp_html *h;
+	struct ssp_in *in;
+	struct ssp_rec_rd *rr;
+	const struct ssp_html_stats *st;
+	const char *outpath = NULL, *input, *errstr;
+	char tool[64];
+	uint64_t t0, t1, t2;
+	struct stat sb;
+	int64_t v;
+	int ch, verbose = 0;
+
+	while ((ch = getopt_long(argc, argv, "ho:Vv", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h': usage(0); break;
+		case 'o': outpath = optarg; break;
+		case 'V':
+			ssp_cli_version(PROG, "zlib", zlibVersion(), (char *)NULL);
+			return ssp_cli_close_stdout(PROG) != 0 ? SSP_EXIT_FAIL : 0;
+		case 'v': verbose = 1; break;
+		case O_MAX_SPANS:
+			if (ssp_num_strtonum(optarg, 0, INT64_MAX, &v, &errstr) != 0) {
+				warnx("--max-spans %s: %s", optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			o.max_spans = (uint64_t)v;
+			break;
+		case O_NO_EVENTS: o.events = 0; break;
+		case O_TRACES:
+			if (parse_traces(optarg, &o) != 0) {
+				warnx("--traces %s: not 'all' or 'slowest:N,sample:M'",
+				    optarg);
+				usage(SSP_EXIT_USAGE);
+			}
+			break;
+		default: usage(SSP_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(SSP_EXIT_USAGE);
+	if (outpath != NULL && (*outpath == '\0' || strcmp(outpath, "-") == 0))
+		outpath = NULL;
+	input = argc == 1 ? argv[0] : "-";
+	snprintf(tool, sizeof(tool), "%s %s", PROG, SSP_VERSION);
+	o.tool = tool;
+	o.source = input;
+
+	t0 = ssp_clock_ns();
+	/* A regular file is read twice: first what every trace needs, then
+	 * the attributes, events and links of the detailed ones only. */
+	if (strcmp(input, "-") != 0 && stat(input, &sb) == 0 && S_ISREG(sb.st_mode))
+		o.two_pass = 1;
+	if (ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK ||
+	    ssp_span_reader_open(&rr, in, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	ssp_progress_init(&pg, -1, "spans");
+	o.tick = tick;
+	o.tick_ctx = &pg;
+	if (ssp_html_load(&h, rr, &o, &e) != SSP_OK) {
+		ssp_progress_done(&pg);
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	ssp_progress_done(&pg);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	if (o.two_pass && (ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e) !=
+	    SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK ||
+	    ssp_html_detail(h, rr, &e) != SSP_OK))
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (o.two_pass) {
+		ssp_rec_rd_close(rr);
+		ssp_in_close(in);
+	}
+	t1 = ssp_clock_ns();
+	if (ssp_html_page(h, &page, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	st = ssp_html_stats(h);
+
+	ssp_cli_catch_signals(cleanup_signals, sizeof(cleanup_signals) /
+	    sizeof(cleanup_signals[0]), on_signal);
+	if (outpath != NULL) {
+		write_file(outpath, &page);
+	} else if (fwrite(page.p, 1, page.len, stdout) != page.len) {
+		err(SSP_EXIT_FAIL, "stdout");
+	}
+	t2 = ssp_clock_ns();
+	if (verbose) {
+		fprintf(stderr, "%s: %" PRIu64 " spans, %" PRIu64 " traces, %" PRIu64
+		    " links, %" PRIu64 " events read (%" PRIu64 " records, %" PRIu64
+		    " of unknown types, %" PRIu64 " links/events not after their "
+		    "span)\n", PROG, st->spans, st->traces, st->links, st->events,
+		    st->records, st->unknown, st->unattached);
+		fprintf(stderr, "%s: detail for %" PRIu64 " traces (%" PRIu64
+		    " spans, %" PRIu64 " events)\n", PROG, st->detail_traces,
+		    st->detail_spans, st->detail_events);
+		fprintf(stderr, "%s: %s: %" PRIu64 " bytes (data: %" PRIu64
+		    " bytes JSON, %" PRIu64 " gzip)\n", PROG, outpath ? outpath :
+		    "stdout", st->page_bytes, st->json_bytes, st->gz_bytes);
+		fprintf(stderr, "%s: %.2f s read (%.0f spans/s), %.2f s total "
+		    "(%.0f spans/s)\n", PROG, (t1 - t0) / 1e9, t1 > t0 ?
+		    st->spans / ((t1 - t0) / 1e9) : 0.0, (t2 - t0) / 1e9,
+		    t2 > t0 ? st->spans / ((t2 - t0) / 1e9) : 0.0);
+	}
+	ssp_html_free(h);
+	ssp_buf_free(&page);
+	if (ssp_cli_close_stdout(PROG) != 0)
+		return SSP_EXIT_FAIL;
+	return 0;
+}
