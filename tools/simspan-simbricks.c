@@ -62,9 +62,12 @@ write_file(const char *path, const struct ssp_buf *b)
 		return 0;
 	}
 	if (!ssp_cli_replaceable(path)) {	/* /dev/null, a FIFO: in place */
-		if ((f = fopen(path, "w")) == NULL ||
-		    (b->len > 0 && fwrite(b->p, 1, b->len, f) != b->len) |
-		    (fclose(f) != 0)) {
+		if ((f = fopen(path, "w")) == NULL) {
+			warn("%s", path);
+			return -1;
+		}
+		bad = b->len > 0 && fwrite(b->p, 1, b->len, f) != b->len;
+		if (fclose(f) != 0 || bad) {
 			warn("%s", path);
 			return -1;
 		}
