@@ -680,7 +680,7 @@ static int
 d_row(struct ssp_sqlite_direct *dw, unsigned t, int64_t row,
     const struct ssp_btree_val *v)
 {
-		struct ssp_btree_val rec[TVALS];
+	struct ssp_btree_val rec[TVALS];
 	unsigned j;
 
 	if (!dw->ident[t])
@@ -700,7 +700,7 @@ static int
 d_keys(struct ssp_sqlite_direct *dw, unsigned t, const struct ssp_btree_val *v,
     uint32_t kind, uint32_t stream, int64_t row)
 {
-		unsigned i, j;
+	unsigned i, j;
 	int r;
 
 	for (i = 0; i < dw->nix; i++) {
@@ -773,7 +773,7 @@ static int
 d_entry(struct ssp_sqlite_direct *dw, const struct dindex *x,
     const uint64_t *k, unsigned nw, const uint32_t *byrank)
 {
-		struct ssp_btree_val v[XPARTS + 1];
+	struct ssp_btree_val v[XPARTS + 1];
 	uint32_t h, id;
 	char hex[33];
 	unsigned j;
