@@ -20,6 +20,7 @@
 #include "io/in.h"
 #include "io/out.h"
 #include "source/conv.h"
+#include "source/convcheck.h"
 #include "source/pline.h"
 #include "source/symtab.h"
 #include "tools/common/cli.h"
@@ -29,11 +30,6 @@
 #define MAX_SYMTABS   256
 #define NAMES_MAX     262144		/* distinct names taken from a log */
 #define NAMES_BYTES   (8u << 20)
-/* Warning thresholds: a few Exec lines without a symbol table or a few
- * out-of-order lines (hand-edited samples) are not worth a warning. */
-#define WARN_EXEC_MIN      100
-#define WARN_BACKWARDS_MAX 10
-
 static volatile sig_atomic_t stop;
 
 static void
@@ -43,73 +39,16 @@ on_signal(int sig)
 	stop = 1;
 }
 
-/*
- * What a user would not expect, one warning line each (with or without
- * --stats): lost lines (malformed, partial, over the name limit), a log
- * none of whose lines this format recognises (and the format whose parser
- * does), Exec lines without a symbol table to turn them into function
- * events, time going backwards.
- */
+/* The after-run findings (ssp_convcheck), one warning line each. */
 static void
 check(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
     struct ssp_warn *w, const char *src, int ok)
 {
-	const struct ssp_conv_stats *st = ssp_conv_stats(c);
-	const struct ssp_conv_example *ex;
-	uint64_t own, text;
-	unsigned i, best;
+	static struct ssp_convcheck r;
+	size_t i, n = ssp_convcheck_run(&r, c, cfg, src, ok);
 
-	for (i = SSP_SKIP_MALFORMED; i < SSP_SKIP_N; i++) {
-		if ((i != SSP_SKIP_MALFORMED && i != SSP_SKIP_PARTIAL &&
-		    i != SSP_SKIP_NAMES) || st->skipped[i] == 0 ||
-		    ssp_conv_examples(c, i, &ex) == 0)
-			continue;
-		ssp_warn(w, "%s: %" PRIu64 " %s line%s skipped, first at line %"
-		    PRIu64 "%s%s", src, st->skipped[i], ssp_pline_skip_name(i),
-		    st->skipped[i] == 1 ? "" : "s", ex[0].line,
-		    ex[0].why ? ": " : "", ex[0].why ? ex[0].why : "");
-	}
-	if (!ok)	/* the error said what went wrong */
-		return;
-	text = st->skipped[SSP_SKIP_EMPTY] + st->skipped[SSP_SKIP_TEXT];
-	own = st->lines - text - st->skipped[SSP_SKIP_PARTIAL] -
-	    st->skipped[SSP_SKIP_LONG];
-	if (st->nevents == 0 && own == 0 && st->lines > st->skipped[SSP_SKIP_EMPTY]) {
-		for (best = 0, i = SSP_SIM_GEM5; i <= SSP_SIM_NS3; i++)
-			if (i != (unsigned)cfg->sim && st->looked[i] > 0 &&
-			    (best == 0 || st->looked[i] > st->looked[best]))
-				best = i;
-		if (best != 0)
-			ssp_warn(w, "no line of %s looked like %s output (%" PRIu64
-			    " lines): is it %s log? try -f %s", src,
-			    ssp_event_sim_name(cfg->sim), st->lines,
-			    best == SSP_SIM_GEM5 ? "a gem5" : best == SSP_SIM_NICBM ?
-			    "a nicbm" : "an ns-3",
-			    ssp_event_sim_name((enum ssp_sim)best));
-		else
-			ssp_warn(w, "no line of %s looked like %s output (%" PRIu64
-			    " lines), nor like gem5, nicbm or ns-3 output: is it "
-			    "a simulator log?", src, ssp_event_sim_name(cfg->sim),
-			    st->lines);
-	}
-	if (cfg->sim == SSP_SIM_GEM5 && !cfg->insn &&
-	    st->skipped[SSP_SKIP_EXEC] >= WARN_EXEC_MIN && st->events[SSP_EV_FUNC] == 0) {
-		if (cfg->syms == NULL)
-			ssp_warn(w, "%s: no function events: %" PRIu64 " Exec lines "
-			    "but no symbol table (evspan makes no syscall spans "
-			    "without them); give -s vmlinux.syms", src,
-			    st->skipped[SSP_SKIP_EXEC]);
-		else
-			ssp_warn(w, "%s: no function events: none of %" PRIu64
-			    " Exec addresses is a function entry of the symbol "
-			    "tables; wrong kernel or module offset?", src,
-			    st->skipped[SSP_SKIP_EXEC]);
-	}
-	if (st->backwards > WARN_BACKWARDS_MAX)
-		ssp_warn(w, "%s: time goes backwards %" PRIu64 " time%s, first at "
-		    "line %" PRIu64 ": interleaved or concatenated logs? "
-		    "(evspan takes events in time order)", src, st->backwards,
-		    st->backwards == 1 ? "" : "s", st->backwards_line);
+	for (i = 0; i < n; i++)
+		ssp_warn(w, "%s", r.msg[i]);
 }
 
 /* --stats (full): lines, events per type, skips per reason with their
@@ -192,33 +131,29 @@ usage(int code)
 	exit(ssp_cli_done("sim2ev", code));
 }
 
+static void
+symtab_loaded(void *ctx, const struct ssp_symtab_info *ti)
+{
+	(void)ctx;
+	fprintf(stderr, "sim2ev: symbol table %s: %zu functions from %s (%s), "
+	    "offset 0x%" PRIx64 "\n", ti->name, ti->nfunc, ti->file,
+	    ti->fmt == SSP_SYMFMT_NM ? "nm" : "objdump", ti->offset);
+}
+
 /* -s FILE[,NAME[,OFFSET]]... into a new table set; exits on error. */
 static struct ssp_symtab *
 load_symtabs(struct ssp_atoms *atoms, char **spec, size_t n, int verbose)
 {
-	const struct ssp_symtab_info *ti;
 	struct ssp_symtab *st;
 	struct ssp_err e = { 0 };
-	size_t i;
 
-	if (ssp_symtab_new(&st, atoms, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	for (i = 0; i < n; i++) {
-		if (ssp_symtab_load_spec(st, spec[i], &e) != SSP_OK) {
-			if (e.code == SSP_ERR_INVAL)
-				warnx("%s", e.msg), usage(SSP_EXIT_USAGE);
-			errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE :
-			    SSP_EXIT_FAIL, "%s", e.msg);
-		}
-		ti = ssp_symtab_info(st, (unsigned)i);
-		if (verbose)
-			fprintf(stderr, "sim2ev: symbol table %s: %zu functions from "
-			    "%s (%s), offset 0x%" PRIx64 "\n", ti->name, ti->nfunc,
-			    ti->file, ti->fmt == SSP_SYMFMT_NM ? "nm" : "objdump",
-			    ti->offset);
+	if (ssp_symtab_load_specs(&st, atoms, spec, n, verbose ? symtab_loaded :
+	    NULL, NULL, &e) != SSP_OK) {
+		if (e.code == SSP_ERR_INVAL)
+			warnx("%s", e.msg), usage(SSP_EXIT_USAGE);
+		errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE :
+		    SSP_EXIT_FAIL, "%s", e.msg);
 	}
-	if (ssp_symtab_finish(st, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (verbose)
 		fprintf(stderr, "sim2ev: %zu function symbols, lookup tables "
 		    "%zu KB\n", ssp_symtab_count(st), ssp_symtab_bytes(st) >> 10);

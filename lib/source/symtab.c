@@ -495,6 +495,32 @@ out:
 	return r;
 }
 
+int
+ssp_symtab_load_specs(struct ssp_symtab **sp, struct ssp_atoms *atoms,
+    char *const *spec, size_t n, ssp_symtab_loaded_fn loaded, void *ctx,
+    struct ssp_err *e)
+{
+	struct ssp_symtab *st;
+	size_t i;
+	int r;
+
+	*sp = NULL;
+	if ((r = ssp_symtab_new(&st, atoms, e)) != SSP_OK)
+		return r;
+	for (i = 0; i < n; i++) {
+		if ((r = ssp_symtab_load_spec(st, spec[i], e)) != SSP_OK)
+			goto fail;
+		if (loaded != NULL)
+			loaded(ctx, ssp_symtab_info(st, (unsigned)i));
+	}
+	if ((r = ssp_symtab_finish(st, e)) != SSP_OK)
+		goto fail;
+	*sp = st;
+	return SSP_OK;
+fail:
+	ssp_symtab_free(st);
+	return r;
+}
 
 const struct ssp_symtab_info *
 ssp_symtab_info(const struct ssp_symtab *st, unsigned table)

@@ -67,6 +67,17 @@ const struct ssp_symtab_info *ssp_symtab_info(const struct ssp_symtab *st,
 char *ssp_symtab_describe(const struct ssp_symtab *st);
 /* Build the lookup structures. */
 int ssp_symtab_finish(struct ssp_symtab *st, struct ssp_err *e);
+/*
+ * A new table set from n -s specs (ssp_symtab_load_spec each, then
+ * ssp_symtab_finish).  loaded (may be NULL) is called with ctx after each
+ * table is loaded.  On failure *sp is NULL and e says why (SSP_ERR_INVAL
+ * for a bad spec, SSP_ERR_FORMAT for a file that is no symbol table).
+ */
+typedef void (*ssp_symtab_loaded_fn)(void *ctx,
+    const struct ssp_symtab_info *ti);
+int ssp_symtab_load_specs(struct ssp_symtab **sp, struct ssp_atoms *atoms,
+    char *const *spec, size_t n, ssp_symtab_loaded_fn loaded, void *ctx,
+    struct ssp_err *e);
 
 /*
  * The preferred function symbol starting exactly at pc, or NULL (st may be

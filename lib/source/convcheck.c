@@ -1,0 +1,86 @@
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "source/convcheck.h"
+#include "source/pline.h"
+
+static void add(struct ssp_convcheck *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+add(struct ssp_convcheck *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->n == SSP_CONVCHECK_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->msg[r->n++], SSP_CONVCHECK_LEN, fmt, ap);
+	va_end(ap);
+}
+
+size_t
+ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
+    const struct ssp_conv_cfg *cfg, const char *src, int ok)
+{
+	const struct ssp_conv_stats *st = ssp_conv_stats(c);
+	const struct ssp_conv_example *ex;
+	uint64_t own, text;
+	unsigned i, best;
+
+	r->n = 0;
+	for (i = SSP_SKIP_MALFORMED; i < SSP_SKIP_N; i++) {
+		if ((i != SSP_SKIP_MALFORMED && i != SSP_SKIP_PARTIAL &&
+		    i != SSP_SKIP_NAMES) || st->skipped[i] == 0 ||
+		    ssp_conv_examples(c, i, &ex) == 0)
+			continue;
+		add(r, "%s: %" PRIu64 " %s line%s skipped, first at line %"
+		    PRIu64 "%s%s", src, st->skipped[i], ssp_pline_skip_name(i),
+		    st->skipped[i] == 1 ? "" : "s", ex[0].line,
+		    ex[0].why ? ": " : "", ex[0].why ? ex[0].why : "");
+	}
+	if (!ok)	/* the error said what went wrong */
+		return r->n;
+	text = st->skipped[SSP_SKIP_EMPTY] + st->skipped[SSP_SKIP_TEXT];
+	own = st->lines - text - st->skipped[SSP_SKIP_PARTIAL] -
+	    st->skipped[SSP_SKIP_LONG];
+	if (st->nevents == 0 && own == 0 && st->lines > st->skipped[SSP_SKIP_EMPTY]) {
+		for (best = 0, i = SSP_SIM_GEM5; i <= SSP_SIM_NS3; i++)
+			if (i != (unsigned)cfg->sim && st->looked[i] > 0 &&
+			    (best == 0 || st->looked[i] > st->looked[best]))
+				best = i;
+		if (best != 0)
+			add(r, "no line of %s looked like %s output (%" PRIu64
+			    " lines): is it %s log? try -f %s", src,
+			    ssp_event_sim_name(cfg->sim), st->lines,
+			    best == SSP_SIM_GEM5 ? "a gem5" : best == SSP_SIM_NICBM ?
+			    "a nicbm" : "an ns-3",
+			    ssp_event_sim_name((enum ssp_sim)best));
+		else
+			add(r, "no line of %s looked like %s output (%" PRIu64
+			    " lines), nor like gem5, nicbm or ns-3 output: is it "
+			    "a simulator log?", src, ssp_event_sim_name(cfg->sim),
+			    st->lines);
+	}
+	if (cfg->sim == SSP_SIM_GEM5 && !cfg->insn &&
+	    st->skipped[SSP_SKIP_EXEC] >= SSP_CONVCHECK_EXEC_MIN &&
+	    st->events[SSP_EV_FUNC] == 0) {
+		if (cfg->syms == NULL)
+			add(r, "%s: no function events: %" PRIu64 " Exec lines "
+			    "but no symbol table (evspan makes no syscall spans "
+			    "without them); give -s vmlinux.syms", src,
+			    st->skipped[SSP_SKIP_EXEC]);
+		else
+			add(r, "%s: no function events: none of %" PRIu64
+			    " Exec addresses is a function entry of the symbol "
+			    "tables; wrong kernel or module offset?", src,
+			    st->skipped[SSP_SKIP_EXEC]);
+	}
+	if (st->backwards > SSP_CONVCHECK_BACKWARDS_MAX)
+		add(r, "%s: time goes backwards %" PRIu64 " time%s, first at "
+		    "line %" PRIu64 ": interleaved or concatenated logs? "
+		    "(evspan takes events in time order)", src, st->backwards,
+		    st->backwards == 1 ? "" : "s", st->backwards_line);
+	return r->n;
+}

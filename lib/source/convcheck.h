@@ -1,0 +1,36 @@
+/*
+ * After a conversion: what a user would not expect, as message lines for
+ * the tool to print (one warning each): lost lines (malformed, partial,
+ * over the name limit), a log none of whose lines the format given
+ * recognises (and the format whose parser does), gem5 Exec lines without
+ * a symbol table to turn them into function events, time going backwards.
+ */
+#ifndef SSP_CONVCHECK_H
+#define SSP_CONVCHECK_H
+
+#include <stddef.h>
+
+#include "source/conv.h"
+
+#define SSP_CONVCHECK_MAX 8		/* findings at most */
+#define SSP_CONVCHECK_LEN 4096		/* bytes of each message */
+
+/* Warning thresholds: a few Exec lines without a symbol table or a few
+ * out-of-order lines (hand-edited samples) are not worth a warning. */
+#define SSP_CONVCHECK_EXEC_MIN      100
+#define SSP_CONVCHECK_BACKWARDS_MAX 10
+
+struct ssp_convcheck {
+	size_t n;
+	char msg[SSP_CONVCHECK_MAX][SSP_CONVCHECK_LEN];
+};
+
+/*
+ * Fill r with the findings about c (converted with cfg from src); ok is 0
+ * when the conversion failed (then only the lost lines are reported: the
+ * error said what went wrong).  Returns the number of findings.
+ */
+size_t ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
+    const struct ssp_conv_cfg *cfg, const char *src, int ok);
+
+#endif
