@@ -3,7 +3,6 @@
  * simulators of one simulation.  A filter: events --> evspan --> spans.
  */
 #include <err.h>
-#include <stdarg.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include "config/rules.h"
 #include "config/topo.h"
 #include "io/out.h"
+#include "span/evcheck.h"
 #include "span/evspan.h"
 #include "stream/event.h"
 #include "stream/span.h"
@@ -24,12 +24,6 @@
 #include "tools/common/warn.h"
 
 enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS };
-
-/* Warning thresholds (the demo and the samples have no orphans, no
- * backwards events). */
-#define WARN_ORPHAN_PCT    10	/* orphans in % of all spans ... */
-#define WARN_ORPHAN_MIN    10	/* ... and at least this many */
-#define WARN_BACKWARDS_MAX 10	/* per stream */
 
 /* The --stats report (counts add up: in = used + dropped). */
 static void
@@ -145,218 +139,25 @@ usage(int code)
 	exit(ssp_cli_done("evspan", code));
 }
 
-/* A stream header that does not fit the topology: an error, or with
- * --force a warning. */
-static void __attribute__((format(printf, 4, 5)))
-mismatch(struct ssp_warn *w, int force, int *bad, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (force) {
-		ssp_warn(w, "%s (--force: going on)", msg);
-	} else {
-		warnx("%s; --force to go on", msg);
-		(*bad)++;
-	}
-}
-
+/*
+ * Print the findings of ssp_evcheck_*: a stream header that does not fit
+ * the topology is an error, or with --force a warning.  Returns the errors.
+ */
 static size_t
-dirlen(const char *path)
+print_checks(const struct ssp_evcheck *c, int force, struct ssp_warn *w)
 {
-	const char *s = strrchr(path, '/');
+	size_t i, bad = 0;
 
-	return s != NULL ? (size_t)(s - path) : 0;
-}
-
-/* Do the directories of two log paths differ? */
-static int
-otherdir(const char *a, const char *b)
-{
-	return dirlen(a) != dirlen(b) || memcmp(a, b, dirlen(a)) != 0;
-}
-
-/*
- * Each stream's header against the topology: the stream name it was
- * written as (a mismatch is an error), and whether one stream alone was
- * made from a log in another directory than all the others (a warning:
- * the headers record no run id, and a real SimBricks run keeps its logs
- * in several directories, so the directory is only a hint).  The kinds
- * are checked by ssp_evspan_open.  Returns the number of mismatches
- * reported as errors.
- */
-static int
-check_headers(const struct ssp_evspan *ev, const struct ssp_topo *t,
-    int force, struct ssp_warn *w)
-{
-	const char *src[SSP_TOPO_MAXSTREAMS], *name;
-	size_t i, j, nsrc = 0, idx[SSP_TOPO_MAXSTREAMS], odd, nodd;
-	int bad = 0;
-
-	for (i = 0; i < t->nstreams; i++) {
-		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
-		const struct ssp_topo_stream *ts = &t->streams[i];
-		const char *s;
-
-		if (rr == NULL)
-			continue;
-		name = ssp_rec_rd_meta(rr, "stream");
-		if (name != NULL && strcmp(name, ts->name) != 0)
-			mismatch(w, force, &bad, "%s: the header names stream '%s', "
-			    "but %s:%u reads the file as stream '%s'%s", ts->file,
-			    name, t->name, ts->line, ts->name,
-			    ssp_topo_find(t, name) >= 0 ? " (swapped files?)" : "");
-		s = ssp_rec_rd_meta(rr, "source");
-		if (s == NULL || strcmp(s, "stdin") == 0 || strcmp(s, "-") == 0)
-			continue;
-		src[nsrc] = s;
-		idx[nsrc++] = i;
-	}
-	/* One stream in another directory than all the others (at least two
-	 * of them, so that "the others" say where the run is). */
-	if (nsrc < 3)
-		return bad;
-	for (j = 0; j < 2; j++) {
-		for (i = 0, nodd = 0, odd = 0; i < nsrc; i++)
-			if (otherdir(src[i], src[j])) {
-				odd = i;
-				nodd++;
-			}
-		if (nodd == 1 && (src[odd][0] == '/') == (src[j][0] == '/')) {
-			ssp_warn(w, "streams from different runs? %s was made from "
-			    "%s, the other %zu streams from logs in the directory "
-			    "of %s", t->streams[idx[odd]].name, src[odd], nsrc - 1,
-			    src[j]);
-			break;
+	for (i = 0; i < c->n; i++)
+		if (!c->m[i].error)
+			ssp_warn(w, "%s", c->m[i].msg);
+		else if (force)
+			ssp_warn(w, "%s (--force: going on)", c->m[i].msg);
+		else {
+			warnx("%s; --force to go on", c->m[i].msg);
+			bad++;
 		}
-		if (nodd == 0)
-			break;
-	}
 	return bad;
-}
-
-/* The total of "blacklist=FILE[...]:N" items in an evfilter description. */
-static uint64_t
-filtered_blacklist(const char *filter, char *file, size_t fsize)
-{
-	const char *p = filter, *q, *c;
-	uint64_t n = 0;
-
-	file[0] = '\0';
-	while ((p = strstr(p, "blacklist=")) != NULL) {
-		p += 10;
-		q = p + strcspn(p, " |");
-		for (c = q; c > p && c[-1] >= '0' && c[-1] <= '9'; c--)
-			;
-		if (c < q && c > p && c[-1] == ':') {
-			n += strtoull(c, NULL, 10);
-			if (file[0] == '\0')
-				snprintf(file, fsize, "%.*s", (int)strcspn(p, "[:"), p);
-		}
-		p = q;
-	}
-	return n;
-}
-
-/*
- * After the run: what makes the spans worse than the user would expect.
- * Each finding is one warning; the orphan share (if high) is put in front
- * of the first finding, or stands alone.
- */
-static void
-check_result(const struct ssp_evspan *ev, const struct ssp_topo *t,
-    const struct ssp_rules *r, const char *rules_path, struct ssp_warn *w)
-{
-	const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
-	char why[8][512], file[256], orph_line[256];
-	uint64_t spans = 0, orph = 0, n, nowhere = 0, was;
-	size_t i, nwhy = 0, nhost = 0;
-	unsigned k;
-	int len;
-
-	for (k = 0; k < SSP_SK_NKINDS; k++)
-		spans += st->spans[k];
-	for (k = 0; k < SSP_CAUSE_N; k++)
-		orph += st->orphans[k];
-	for (i = 0; i < t->nstreams; i++)
-		nhost += t->streams[i].kind == SSP_SIM_GEM5;
-	for (i = 0; i < t->nstreams && nwhy < 4; i++) {
-		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
-		const char *prod = rr ? ssp_rec_rd_meta(rr, "producer") : NULL;
-
-		if (t->streams[i].kind == SSP_SIM_GEM5 && prod != NULL &&
-		    strncmp(prod, "sim2ev ", 7) == 0 &&
-		    ssp_rec_rd_meta(rr, "symtabs") == NULL)
-			snprintf(why[nwhy++], sizeof(why[0]), "%s has no function "
-			    "events — was sim2ev given -s? (its header records no "
-			    "symbol table)", t->streams[i].name);
-	}
-	if (nhost > 0 && ssp_rules_count(r, SSP_FC_SYSCALL_ENTRY) == 0)
-		snprintf(why[nwhy++], sizeof(why[0]), rules_path == NULL ?
-		    "no rules (-r): no function is a syscall entry, so there are "
-		    "no host.syscall spans; give -r rules.csv" : "%s names no "
-		    "syscall-entry function: no host.syscall spans",
-		    rules_path);
-	for (k = SSP_CTX_MMIO; k <= SSP_CTX_MSIX; k++)
-		nowhere += st->ctx_nowhere[k];
-	if (nowhere > 0 && st->nolink_comp[0] != '\0' &&
-	    st->nolink_stream < t->nstreams) {
-		size_t h = st->nolink_stream;
-
-		len = snprintf(why[nwhy], sizeof(why[0]), "%" PRIu64 " PCIe "
-		    "events of %s found no link: the stream names adapter '%s', "
-		    "%s names", nowhere, t->streams[h].name, st->nolink_comp,
-		    t->name);
-		for (i = 0, n = 0; i < t->npcie && len < (int)sizeof(why[0]); i++)
-			if (t->pcie[i].host == h)
-				len += snprintf(why[nwhy] + len, sizeof(why[0]) -
-				    (size_t)len, "%s'%s' (line %u)", n++ ? ", " : " ",
-				    t->pcie[i].adapter ? t->pcie[i].adapter : "",
-				    t->pcie[i].line);
-		nwhy++;
-	}
-	for (i = 0; i < t->nstreams && nwhy < 8; i++)
-		if ((n = ssp_evspan_backwards(ev, i)) > WARN_BACKWARDS_MAX)
-			snprintf(why[nwhy++], sizeof(why[0]), "%s: time goes backwards "
-			    "%" PRIu64 " times (evspan needs each stream in time "
-			    "order: concatenated or interleaved logs?)",
-			    t->streams[i].name, n);
-	for (i = 0; i < t->nstreams && nwhy < 8; i++) {
-		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
-		const char *f = rr ? ssp_rec_rd_meta(rr, "filter") : NULL;
-
-		if (f != NULL && rules_path != NULL &&
-		    (was = filtered_blacklist(f, file, sizeof(file))) >
-		    (n = ssp_rules_count(r, SSP_FC_BLACKLIST))) {
-			snprintf(why[nwhy++], sizeof(why[0]), "%s was filtered by "
-			    "evfilter -b %s (%" PRIu64 " functions), the rules "
-			    "now blacklist %" PRIu64 ": the events of functions no "
-			    "longer blacklisted are gone; rerun evfilter",
-			    t->streams[i].name, file, was, n);
-			break;	/* the same for every stream, usually */
-		}
-	}
-	orph_line[0] = '\0';
-	if (orph >= WARN_ORPHAN_MIN && orph * 100 >= spans * WARN_ORPHAN_PCT) {
-		len = snprintf(orph_line, sizeof(orph_line), "%" PRIu64 " of %"
-		    PRIu64 " spans are orphans", orph, spans);
-		for (k = 0, n = 0; k < SSP_CAUSE_N && len < (int)sizeof(orph_line);
-		    k++)
-			if (st->orphans[k] != 0)
-				len += snprintf(orph_line + len, sizeof(orph_line) -
-				    (size_t)len, "%s%s %" PRIu64, n++ ? ", " : " (",
-				    ssp_spanb_cause_name(k), st->orphans[k]);
-		if (n && len < (int)sizeof(orph_line))
-			snprintf(orph_line + len, sizeof(orph_line) - (size_t)len, ")");
-	}
-	if (orph_line[0] != '\0')
-		ssp_warn(w, "%s: %s", orph_line, nwhy > 0 ? why[0] :
-		    "see --stats for the missing contexts");
-	for (i = orph_line[0] != '\0'; i < nwhy; i++)
-		ssp_warn(w, "%s", why[i]);
 }
 
 static void
@@ -394,6 +195,7 @@ main(int argc, char **argv)
 	struct ssp_progress prog;
 	struct ssp_err e = { 0 };
 	struct ssp_warn w = { "evspan", 0, 0 };
+	struct ssp_evcheck chk = { 0, 0, NULL };
 	int ch, force = 0, stats = 0, verbose = 0, zstd = 0, rc, i;
 	uint64_t spans, n, t0;
 	unsigned k;
@@ -472,7 +274,11 @@ main(int argc, char **argv)
 		errx(e.code == SSP_ERR_INVAL || e.code == SSP_ERR_SCHEMA ?
 		    SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
 	}
-	if (check_headers(ev, t, force, &w) > 0) {
+	if (ssp_evcheck_headers(&chk, ev, t, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	rc = print_checks(&chk, force, &w) > 0;
+	ssp_evcheck_free(&chk);
+	if (rc) {
 		ssp_evspan_free(ev);
 		/* opened (and truncated) already; nothing was written */
 		if (o.out != NULL && strcmp(o.out, "-") != 0)
@@ -509,7 +315,10 @@ main(int argc, char **argv)
 		    PRIu64 " spans in %" PRIu64 " traces (salt %016" PRIx64 ")\n",
 		    in, st->nstreams, spans, st->roots, ssp_evspan_salt(ev));
 	}
-	check_result(ev, t, r, rules_path, &w);
+	if (ssp_evcheck_result(&chk, ev, t, r, rules_path, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	print_checks(&chk, force, &w);
+	ssp_evcheck_free(&chk);
 	rc = ssp_evspan_failed(ev) > 0 ? SSP_EXIT_FAIL : SSP_EXIT_OK;
 	ssp_evspan_free(ev);
 	ssp_rules_free(r);

@@ -1,0 +1,245 @@
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "span/evcheck.h"
+#include "stream/rec.h"
+
+/* Append one finding (formatted in full). */
+static int __attribute__((format(printf, 4, 5)))
+add(struct ssp_evcheck *c, int error, struct ssp_err *e, const char *fmt, ...)
+{
+	struct ssp_evcheck_msg *m;
+	va_list ap;
+	int len;
+	char *s;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0 || (s = malloc((size_t)len + 1)) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 8;
+
+		if ((m = realloc(c->m, cap * sizeof(*m))) == NULL) {
+			free(s);
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		}
+		c->m = m;
+		c->cap = cap;
+	}
+	c->m[c->n].error = error;
+	c->m[c->n++].msg = s;
+	return SSP_OK;
+}
+
+static size_t
+dirlen(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s != NULL ? (size_t)(s - path) : 0;
+}
+
+/* Do the directories of two log paths differ? */
+static int
+otherdir(const char *a, const char *b)
+{
+	return dirlen(a) != dirlen(b) || memcmp(a, b, dirlen(a)) != 0;
+}
+
+/*
+ * The stream name a header was written as (a mismatch is an error), and
+ * whether one stream alone was made from a log in another directory than
+ * all the others (a warning: the headers record no run id, and a real
+ * SimBricks run keeps its logs in several directories, so the directory
+ * is only a hint).
+ */
+int
+ssp_evcheck_headers(struct ssp_evcheck *c, const struct ssp_evspan *ev,
+    const struct ssp_topo *t, struct ssp_err *e)
+{
+	const char *src[SSP_TOPO_MAXSTREAMS], *name;
+	size_t i, j, nsrc = 0, idx[SSP_TOPO_MAXSTREAMS], odd, nodd;
+	char msg[1024];
+	int rc;
+
+	for (i = 0; i < t->nstreams; i++) {
+		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
+		const struct ssp_topo_stream *ts = &t->streams[i];
+		const char *s;
+
+		if (rr == NULL)
+			continue;
+		name = ssp_rec_rd_meta(rr, "stream");
+		if (name != NULL && strcmp(name, ts->name) != 0) {
+			snprintf(msg, sizeof(msg), "%s: the header names stream "
+			    "'%s', but %s:%u reads the file as stream '%s'%s",
+			    ts->file, name, t->name, ts->line, ts->name,
+			    ssp_topo_find(t, name) >= 0 ? " (swapped files?)" : "");
+			if ((rc = add(c, 1, e, "%s", msg)) != SSP_OK)
+				return rc;
+		}
+		s = ssp_rec_rd_meta(rr, "source");
+		if (s == NULL || strcmp(s, "stdin") == 0 || strcmp(s, "-") == 0)
+			continue;
+		src[nsrc] = s;
+		idx[nsrc++] = i;
+	}
+	/* One stream in another directory than all the others (at least two
+	 * of them, so that "the others" say where the run is). */
+	if (nsrc < 3)
+		return SSP_OK;
+	for (j = 0; j < 2; j++) {
+		for (i = 0, nodd = 0, odd = 0; i < nsrc; i++)
+			if (otherdir(src[i], src[j])) {
+				odd = i;
+				nodd++;
+			}
+		if (nodd == 1 && (src[odd][0] == '/') == (src[j][0] == '/'))
+			return add(c, 0, e, "streams from different runs? %s was "
+			    "made from %s, the other %zu streams from logs in the "
+			    "directory of %s", t->streams[idx[odd]].name,
+			    src[odd], nsrc - 1, src[j]);
+		if (nodd == 0)
+			break;
+	}
+	return SSP_OK;
+}
+
+uint64_t
+ssp_evcheck_blacklist(const char *filter, char *file, size_t fsize)
+{
+	const char *p = filter, *q, *c;
+	uint64_t n = 0;
+
+	file[0] = '\0';
+	while ((p = strstr(p, "blacklist=")) != NULL) {
+		p += 10;
+		q = p + strcspn(p, " |");
+		for (c = q; c > p && c[-1] >= '0' && c[-1] <= '9'; c--)
+			;
+		if (c < q && c > p && c[-1] == ':') {
+			n += strtoull(c, NULL, 10);
+			if (file[0] == '\0')
+				snprintf(file, fsize, "%.*s", (int)strcspn(p, "[:"), p);
+		}
+		p = q;
+	}
+	return n;
+}
+
+int
+ssp_evcheck_result(struct ssp_evcheck *c, const struct ssp_evspan *ev,
+    const struct ssp_topo *t, const struct ssp_rules *r,
+    const char *rules_path, struct ssp_err *e)
+{
+	const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
+	char why[8][512], file[256], orph_line[256];
+	uint64_t spans = 0, orph = 0, n, nowhere = 0, was;
+	size_t i, nwhy = 0, nhost = 0;
+	unsigned k;
+	int len, rc;
+
+	for (k = 0; k < SSP_SK_NKINDS; k++)
+		spans += st->spans[k];
+	for (k = 0; k < SSP_CAUSE_N; k++)
+		orph += st->orphans[k];
+	for (i = 0; i < t->nstreams; i++)
+		nhost += t->streams[i].kind == SSP_SIM_GEM5;
+	for (i = 0; i < t->nstreams && nwhy < 4; i++) {
+		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
+		const char *prod = rr ? ssp_rec_rd_meta(rr, "producer") : NULL;
+
+		if (t->streams[i].kind == SSP_SIM_GEM5 && prod != NULL &&
+		    strncmp(prod, "sim2ev ", 7) == 0 &&
+		    ssp_rec_rd_meta(rr, "symtabs") == NULL)
+			snprintf(why[nwhy++], sizeof(why[0]), "%s has no function "
+			    "events — was sim2ev given -s? (its header records no "
+			    "symbol table)", t->streams[i].name);
+	}
+	if (nhost > 0 && ssp_rules_count(r, SSP_FC_SYSCALL_ENTRY) == 0)
+		snprintf(why[nwhy++], sizeof(why[0]), rules_path == NULL ?
+		    "no rules (-r): no function is a syscall entry, so there are "
+		    "no host.syscall spans; give -r rules.csv" : "%s names no "
+		    "syscall-entry function: no host.syscall spans",
+		    rules_path);
+	for (k = SSP_CTX_MMIO; k <= SSP_CTX_MSIX; k++)
+		nowhere += st->ctx_nowhere[k];
+	if (nowhere > 0 && st->nolink_comp[0] != '\0' &&
+	    st->nolink_stream < t->nstreams) {
+		size_t h = st->nolink_stream;
+
+		len = snprintf(why[nwhy], sizeof(why[0]), "%" PRIu64 " PCIe "
+		    "events of %s found no link: the stream names adapter '%s', "
+		    "%s names", nowhere, t->streams[h].name, st->nolink_comp,
+		    t->name);
+		for (i = 0, n = 0; i < t->npcie && len < (int)sizeof(why[0]); i++)
+			if (t->pcie[i].host == h)
+				len += snprintf(why[nwhy] + len, sizeof(why[0]) -
+				    (size_t)len, "%s'%s' (line %u)", n++ ? ", " : " ",
+				    t->pcie[i].adapter ? t->pcie[i].adapter : "",
+				    t->pcie[i].line);
+		nwhy++;
+	}
+	for (i = 0; i < t->nstreams && nwhy < 8; i++)
+		if ((n = ssp_evspan_backwards(ev, i)) > SSP_EVCHECK_BACKWARDS_MAX)
+			snprintf(why[nwhy++], sizeof(why[0]), "%s: time goes backwards "
+			    "%" PRIu64 " times (evspan needs each stream in time "
+			    "order: concatenated or interleaved logs?)",
+			    t->streams[i].name, n);
+	for (i = 0; i < t->nstreams && nwhy < 8; i++) {
+		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
+		const char *f = rr ? ssp_rec_rd_meta(rr, "filter") : NULL;
+
+		if (f != NULL && rules_path != NULL &&
+		    (was = ssp_evcheck_blacklist(f, file, sizeof(file))) >
+		    (n = ssp_rules_count(r, SSP_FC_BLACKLIST))) {
+			snprintf(why[nwhy++], sizeof(why[0]), "%s was filtered by "
+			    "evfilter -b %s (%" PRIu64 " functions), the rules "
+			    "now blacklist %" PRIu64 ": the events of functions no "
+			    "longer blacklisted are gone; rerun evfilter",
+			    t->streams[i].name, file, was, n);
+			break;	/* the same for every stream, usually */
+		}
+	}
+	orph_line[0] = '\0';
+	if (orph >= SSP_EVCHECK_ORPHAN_MIN &&
+	    orph * 100 >= spans * SSP_EVCHECK_ORPHAN_PCT) {
+		len = snprintf(orph_line, sizeof(orph_line), "%" PRIu64 " of %"
+		    PRIu64 " spans are orphans", orph, spans);
+		for (k = 0, n = 0; k < SSP_CAUSE_N && len < (int)sizeof(orph_line);
+		    k++)
+			if (st->orphans[k] != 0)
+				len += snprintf(orph_line + len, sizeof(orph_line) -
+				    (size_t)len, "%s%s %" PRIu64, n++ ? ", " : " (",
+				    ssp_spanb_cause_name(k), st->orphans[k]);
+		if (n && len < (int)sizeof(orph_line))
+			snprintf(orph_line + len, sizeof(orph_line) - (size_t)len, ")");
+	}
+	if (orph_line[0] != '\0' && (rc = add(c, 0, e, "%s: %s", orph_line,
+	    nwhy > 0 ? why[0] : "see --stats for the missing contexts")) != SSP_OK)
+		return rc;
+	for (i = orph_line[0] != '\0'; i < nwhy; i++)
+		if ((rc = add(c, 0, e, "%s", why[i])) != SSP_OK)
+			return rc;
+	return SSP_OK;
+}
+
+void
+ssp_evcheck_free(struct ssp_evcheck *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->m[i].msg);
+	free(c->m);
+	c->m = NULL;
+	c->n = c->cap = 0;
+}
