@@ -15,11 +15,11 @@
 
 #include "base/buf.h"
 #include "base/num.h"
-#include "base/varint.h"
 #include "io/in.h"
 #include "io/out.h"
 #include "sink/http.h"
 #include "sink/otlp.h"
+#include "sink/otlpout.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
 #include "tools/common/progress.h"
@@ -104,62 +104,6 @@ report(void *arg, const char *msg)
 	warnx("%s", msg);
 }
 
-struct sink {
-	struct ssp_otlp *o;
-	struct ssp_out *out;	/* file output, or */
-	struct ssp_http *http;	/* sending */
-	int proto;
-	struct ssp_buf buf;
-	uint64_t batches_discarded;
-};
-
-/* One encoded request: sent, or written as a line (JSON) or with its
- * length before it (protobuf). */
-static int
-emit(void *ctx, struct ssp_buf *b, size_t nspans)
-{
-	struct sink *k = ctx;
-	struct ssp_err e = { 0 };
-
-	if (k->http != NULL)
-		return ssp_http_submit(k->http, b, nspans);
-	if (k->proto == SSP_OTLP_JSON)
-		ssp_buf_putc(b, '\n');
-	else {
-		/* Length-delimited requests, like protobuf's writeDelimitedTo. */
-		uint8_t pre[SSP_VARINT_MAX];
-
-		if (ssp_out_write(k->out, pre, ssp_varint_put(pre, b->len),
-		    &e) != SSP_OK)
-			errx(SSP_EXIT_FAIL, "%s", e.msg);
-	}
-	if (b->failed)
-		errx(SSP_EXIT_FAIL, "out of memory");
-	if (ssp_out_write(k->out, b->p, b->len, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	return 0;
-}
-
-/* Encode (or, once the sender gave up, count) the current batch: one
- * request, or more when it is larger than --max-bytes. */
-static void
-flush(struct sink *k)
-{
-	struct ssp_err e = { 0 };
-	size_t n;
-
-	if (ssp_otlp_nspans(k->o) == 0)
-		return;
-	if (k->http != NULL && ssp_http_gave_up(k->http)) {
-		ssp_otlp_discard(k->o, &n);
-		ssp_http_not_sent(k->http, 1, n);
-		k->batches_discarded++;
-		return;
-	}
-	if (ssp_otlp_encode_each(k->o, &k->buf, emit, k, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-}
-
 static void
 print_stats(const struct ssp_otlp_stats *s, const char *dest, uint64_t bytes,
     const struct ssp_http_stats *hs, const struct ssp_http_opts *ho)
@@ -232,7 +176,7 @@ main(int argc, char **argv)
 	    .user_agent = PROG "/" SSP_VERSION " (simspan)", .report = report };
 	struct ssp_http_stats hs;
 	struct ssp_progress pg;
-	struct sink k = { 0 };
+	struct ssp_otlpout k = { 0 };
 	struct ssp_err e = { 0 };
 	struct ssp_in *in;
 	struct ssp_rec_rd *rr;
@@ -369,9 +313,7 @@ main(int argc, char **argv)
 
 	ssp_progress_init(&pg, ssp_in_size(in), "spans");
 	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
-		if (ssp_otlp_full(k.o, &r))
-			flush(&k);
-		if (ssp_otlp_add(k.o, &r, &e) != SSP_OK)
+		if (ssp_otlpout_add(&k, &r, &e) != SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
 		ssp_progress_tick(&pg, ssp_in_rawpos(in), ssp_rec_rd_records(rr),
 		    ssp_otlp_stats(k.o)->spans);
@@ -381,7 +323,8 @@ main(int argc, char **argv)
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;
 	}
-	flush(&k);
+	if (ssp_otlpout_flush(&k, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	ssp_otlp_finish(k.o);
 	st = ssp_otlp_stats(k.o);
 	if (k.http != NULL) {
@@ -437,7 +380,7 @@ main(int argc, char **argv)
 	ssp_otlp_close(k.o);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
-	ssp_buf_free(&k.buf);
+	ssp_otlpout_free(&k);
 	if (ssp_cli_close_stdout(PROG) != 0)
 		rc = SSP_EXIT_FAIL;
 	return rc;
