@@ -206,11 +206,25 @@ demo: deps-demo
 bench: all $(HELPERS)
 	@SSP_HELPERS=$(CURDIR)/$(BUILD)/tests/helpers SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
 
-# libFuzzer builds: always clang, separate tree.
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(SYN_SRC)
+# libFuzzer builds: always clang, separate tree.  The library is compiled
+# once with the fuzzer's coverage instrumentation (fuzzer-no-link) and
+# every target links against it, instead of compiling all of lib/ per target.
+FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(SYN_SRC:%.c=build-fuzz/obj/%.o)
+FUZZ_LIB  = build-fuzz/libfuzzlib.a
+
+build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(ALL_CPPFLAGS) -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -o $@ $< $(LIB_SRC) $(SYN_SRC) $(LDLIBS)
+	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
+	@mkdir -p $(@D)
+	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP \
+	    -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
 	@sh tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BIN)
@@ -239,3 +253,4 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
     $(HELP_SRC:%.c=$(BUILD)/%.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d) \
     $(BUILD)/tests/fuzz/regress.d
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)
