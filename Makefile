@@ -6,6 +6,7 @@
 #   make quick                unit, the fast cli scripts, fuzz corpora (< 1 min)
 #   make demo                 the whole pipeline on the bundled sample
 #   make bench                benchmarks (not tests; generates large inputs)
+#   make bench-large          a 100 GB generated run, every stage measured
 #   make fuzz FUZZ_TIME=10    run every libFuzzer target briefly (clang)
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 
@@ -92,7 +93,7 @@ FUZZ_TIME ?= 10
 # intermediate files and rebuild every tool each time).
 .SECONDARY:
 
-.PHONY: all deps deps-demo check quick unit cli fuzz-replay lint-man checksymbols checkdeps demo bench \
+.PHONY: all deps deps-demo check quick unit cli fuzz-replay lint-man checksymbols checkdeps demo bench bench-large \
         fuzz install uninstall clean
 
 all: $(TOOLS)
@@ -205,6 +206,9 @@ demo: deps-demo
 
 bench: all $(HELPERS)
 	@SSP_HELPERS=$(CURDIR)/$(BUILD)/tests/helpers SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
+
+bench-large: all $(HELPERS)
+	@SSP_HELPERS=$(CURDIR)/$(BUILD)/tests/helpers SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench-large.sh
 
 # libFuzzer builds: always clang, separate tree.  The library is compiled
 # once with the fuzzer's coverage instrumentation (fuzzer-no-link) and
