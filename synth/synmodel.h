@@ -64,6 +64,7 @@ enum sev_type {
 	EV_HOST_MSIX_DONE,	/* the interrupt's memory write finished */
 	EV_HOST_SYNC,		/* periodic SimBricks sync */
 	EV_HOST_HOUSE,		/* housekeeping task arrival */
+	EV_HOST_PUSH,		/* the inner label's push after a syscall entry */
 	EV_NIC_MMIO,		/* register access reaches the NIC */
 	EV_NIC_DMA_DONE,	/* DMA completion reaches the NIC */
 	EV_NIC_IRQ,		/* throttled interrupt fires */

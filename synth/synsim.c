@@ -91,6 +91,7 @@ dispatch(struct syn *s, const struct sev *ev)
 	case EV_HOST_STEP: case EV_HOST_TASK: case EV_HOST_MMIO_DONE:
 	case EV_HOST_DMA: case EV_HOST_DMA_DONE: case EV_HOST_MSIX:
 	case EV_HOST_MSIX_DONE: case EV_HOST_SYNC: case EV_HOST_HOUSE:
+	case EV_HOST_PUSH:
 		ssp_synhost_event(s, ev);
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
