@@ -91,6 +91,7 @@ dispatch(struct syn *s, const struct sev *ev)
 	case EV_HOST_STEP: case EV_HOST_TASK: case EV_HOST_MMIO_DONE:
 	case EV_HOST_DMA: case EV_HOST_DMA_DONE: case EV_HOST_MSIX:
 	case EV_HOST_MSIX_DONE: case EV_HOST_SYNC: case EV_HOST_HOUSE:
+	case EV_HOST_PUSH:
 		ssp_synhost_event(s, ev);
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
@@ -194,6 +195,7 @@ static int
 write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 {
 	char path[4096], off[64];
+	const char *drv = s->p->nic == SSP_SYN_NIC_CORUNDUM ? "mqnic" : "i40e";
 	FILE *f;
 	unsigned i;
 	int bad;
@@ -208,8 +210,8 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 	    "simsynth");
 	fprintf(f, "# Turn the logs into event streams (phase 1) and spans "
 	    "(phase 2).\n# Run it in this directory: sh commands.sh\n");
-	fprintf(f, "# gem5 logs need both symbol tables; the i40e module is "
-	    "loaded at 0x%llx.\n", (unsigned long long)SSP_SYN_I40E_OFFSET);
+	fprintf(f, "# gem5 logs need both symbol tables; the %s module is "
+	    "loaded at 0x%llx.\n", drv, (unsigned long long)SSP_SYN_I40E_OFFSET);
 	if (s->p->ckpt_offset > 0)
 		fprintf(f, "# gem5 prints absolute ticks (checkpoint offset "
 		    "%" PRId64 " ps): --time-offset sync\n# takes the offset from "
@@ -217,9 +219,10 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 		    s->p->ckpt_offset);
 	for (i = 0; i < s->nhosts; i++)
 		fprintf(f, "sim2ev -f gem5 -n %s -s vmlinux.syms "
-		    "-s i40e.syms,i40e,0x%llx%s -o %s.ev.zst %s.gem5.log%s\n",
-		    s->hosts[i].name, (unsigned long long)SSP_SYN_I40E_OFFSET,
-		    off, s->hosts[i].name, s->hosts[i].name, zsuffix(s));
+		    "-s %s.syms,%s,0x%llx%s -o %s.ev.zst %s.gem5.log%s\n",
+		    s->hosts[i].name, drv, drv,
+		    (unsigned long long)SSP_SYN_I40E_OFFSET, off, s->hosts[i].name,
+		    s->hosts[i].name, zsuffix(s));
 	for (i = 0; i < s->nhosts; i++)
 		fprintf(f, "sim2ev -f nicbm -n %s -o %s.ev.zst %s.nicbm.log%s\n",
 		    s->nics[i].name, s->nics[i].name, s->nics[i].name, zsuffix(s));
@@ -526,7 +529,8 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	if (mkdir(outdir, 0777) != 0 && errno != EEXIST)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", outdir,
 		    strerror(errno));
-	if ((r = ssp_synsym_new(&syms, e)) != SSP_OK)
+	if ((r = ssp_synsym_new_nic(&syms, p->nic == SSP_SYN_NIC_CORUNDUM,
+	    e)) != SSP_OK)
 		return r;
 	if ((r = ssp_syngem5_execpool_new(&kpool, syms, "system.switch_cpus", 0,
 	    (p->gem5_dialect & SSP_SYN_G5_FMTFLAG) != 0,
@@ -582,10 +586,17 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	s.pacer.rate = p->pace;
 	t0 = ssp_clock_ns();
 	if ((r = ssp_synsym_write_vmlinux(syms, (snprintf(path, sizeof(path),
-	    "%s/vmlinux.syms", outdir), path), e)) != SSP_OK ||
-	    (r = ssp_synsym_write_i40e((snprintf(path, sizeof(path),
-	    "%s/i40e.syms", outdir), path), e)) != SSP_OK ||
-	    (r = write_text(outdir, "rules.csv", ssp_syndata_rules, e)) != SSP_OK)
+	    "%s/vmlinux.syms", outdir), path), e)) != SSP_OK)
+		goto out;
+	if (p->nic == SSP_SYN_NIC_CORUNDUM)
+		r = ssp_synsym_write_mqnic((snprintf(path, sizeof(path),
+		    "%s/mqnic.syms", outdir), path), e);
+	else
+		r = ssp_synsym_write_i40e((snprintf(path, sizeof(path),
+		    "%s/i40e.syms", outdir), path), e);
+	if (r != SSP_OK || (r = write_text(outdir, "rules.csv",
+	    p->nic == SSP_SYN_NIC_CORUNDUM ? ssp_syndata_rules_corundum :
+	    ssp_syndata_rules, e)) != SSP_OK)
 		goto out;
 	r = run_once(&s, outdir, density, e);
 	if (r == SSP_OK)

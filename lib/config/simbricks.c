@@ -935,8 +935,9 @@ cmd_header(struct planner *pl)
 			if (k == nd && nd < 16)
 				drivers[nd++] = in->c->what;
 		}
-		if (in->role == R_NIC && rules == NULL)
-			rules = in->c->what;
+		if (in->role == R_NIC && rules == NULL)	/* Corundum: mqnic */
+			rules = strcmp(in->c->what, "mqnic") == 0 ? "corundum" :
+			    in->c->what;
 	}
 	put(b, "#!/bin/sh\n");
 	put(b, "# sim2ev and evspan commands for the SimBricks run ");

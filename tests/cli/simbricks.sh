@@ -51,6 +51,10 @@ grep -q '^evspan -t topology.csv -r "$RULES" -o spans.sp$' "$T/cmds.sh" &&
 check "-d" simspan-simbricks -q -d "$T/out" "$D/sigcomm22-netperf_paper_nf-gt-ns3-cb-1.json"
 cmp -s "$T/out/topology.csv" "$D/gt-ns3-cb.topology.csv" && ok "-d: topology.csv" || not_ok "-d: topology.csv"
 grep -q 'MQNIC_TEXT' "$T/out/commands.sh" && ok "-d: commands.sh, Corundum's mqnic" || not_ok "-d: commands.sh, Corundum's mqnic"
+grep -q '^RULES=${RULES:-linux-corundum.csv}$' "$T/out/commands.sh" &&
+    ok "-d: Corundum's rules" || not_ok "-d: Corundum's rules"
+[ -r "$TOP/rules/linux-corundum.csv" ] && ok "rules/linux-corundum.csv is shipped" ||
+    not_ok "rules/linux-corundum.csv is shipped"
 if have zstd; then
 	zstd -q -c "$D/debug-run.json" >"$T/run.json.zst"
 	check "zstd JSON" simspan-simbricks -q -o "$T/z.csv" "$T/run.json.zst"
