@@ -54,7 +54,7 @@ fuzz_parse(enum ssp_sim sim, const uint8_t *data, size_t size,
 		if (pl.skip == SSP_SKIP_NONE) {
 			const struct ssp_rec_type *t;
 
-			if (pl.ev.type >= SSP_EV_NTYPES || ssp_event_sim(pl.ev.type) != sim)
+			if (pl.ev.type >= SSP_EV_NTYPES || strcmp(ssp_event_sim_kind(ssp_event_sim(pl.ev.type)), ssp_event_sim_kind(sim)) != 0)
 				abort();
 			if (pl.ev.ts < 0)
 				abort();
