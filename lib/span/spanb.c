@@ -1951,8 +1951,9 @@ ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		if (c != NULL)
 			s->parent = c;
-		else
+		else if (el != NULL)
 			orphan(s, SSP_CAUSE_TX);
+		/* else a port without a NIC (another network): a root */
 		add_ev(b, s, ev);
 		net_attrs(b, st, s, ev, 1);
 		if (hm_put(&b->chain, uid, key, st, s, &o) != 0) {

@@ -4,6 +4,8 @@
 # tests/score-truth.sh): 64 hosts with concurrent clients, background
 # traffic and ARP broadcasts reaching the NICs.  With -r (SPEC §3's
 # heuristic parents accepted) every span, parent and link must match.
+# The last scenario puts every NIC on one SimBricks net_switch (sim2ev -f
+# switch): spans at its ports, ARP broadcasts from an untraced uplink.
 . "$(dirname "$0")/../lib.sh"
 S="$TOP/tests/score-truth.sh"
 
@@ -23,6 +25,12 @@ score() {	# score NAME SIMSYNTH-OPTIONS...
 score h64 -H 64 --servers 4 -c 16 -n 30 --exec-rate 1 --bg-to-host 0.3
 score arp -H 6 --servers 2 -c 3 -n 40 --exec-rate 1 --bg-to-host 0.5 --bg-arp 1
 score nonposted -H 3 -c 2 -n 40 --exec-rate 1 --nonposted 0.5 --housekeeping 3
+score switch --net switch -H 16 --servers 4 -c 4 -n 40 --exec-rate 1 --bg-to-host 0.5 \
+    --bg-arp 0.5
+check "switch: the switch log has NETSWITCH_DEBUG lines with ARP broadcasts" \
+    grep -q '\] [0-9a-f]* -> ffffffffff \[ARP\]' "$T/switch/switch.net_switch.log"
+check "switch: no orphans" sh -c "cd '$T/switch' && evspan -s -t topology.csv \
+    -r rules.csv -o /dev/null 2>&1 | grep -q 'orphans by missing context: 0'"
 check "h64: no orphans, bounded memory" sh -c "evspan -s -t '$T/h64/topology.csv' \
     -r '$T/h64/rules.csv' -o /dev/null 2>&1 | grep -q 'orphans by missing context: 0'"
 
