@@ -50,6 +50,10 @@ ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
 			if (i != (unsigned)cfg->sim && st->looked[i] > 0 &&
 			    (best == 0 || st->looked[i] > st->looked[best]))
 				best = i;
+		/* "<ticks>: [P ..." looks like gem5's "<tick>: <object>:" too */
+		if (best == SSP_SIM_GEM5 && cfg->sim != SSP_SIM_SWITCH &&
+		    st->looked[SSP_SIM_SWITCH] >= st->looked[SSP_SIM_GEM5])
+			best = SSP_SIM_SWITCH;
 		if (best != 0)
 			add(r, "no line of %s looked like %s output (%" PRIu64
 			    " lines): is it %s log? try -f %s", src,

@@ -89,25 +89,117 @@ at_end(const char *p, const char *end)
  * (net_switch masks it to 40 bits): octet 0 is the lowest byte.  As a
  * 48-bit MAC (octet 0 in bits 47-40), the sixth octet unknown, 0.
  */
-static uint64_t
+static inline uint64_t
 mac40(uint64_t v)
 {
-	uint64_t m = 0;
-	int i;
+	return __builtin_bswap64(v << 24) << 8;
+}
 
-	for (i = 0; i < 5; i++)
-		m |= ((v >> (8 * i)) & 0xff) << (40 - 8 * i);
-	return m;
+/* Hex digit values, -1 for other bytes. */
+#define HX(c) ((c) >= '0' && (c) <= '9' ? (c) - '0' : (c) >= 'a' && (c) <= 'f' ? \
+	(c) - 'a' + 10 : (c) >= 'A' && (c) <= 'F' ? (c) - 'A' + 10 : -1)
+#define H4(b) HX(b), HX(b + 1), HX(b + 2), HX(b + 3)
+#define H16(b) H4(b), H4(b + 4), H4(b + 8), H4(b + 12)
+static const signed char hexv[256] = { H16(0), H16(16), H16(32), H16(48),
+	H16(64), H16(80), H16(96), H16(112), H16(128), H16(144), H16(160),
+	H16(176), H16(192), H16(208), H16(224), H16(240) };
+
+/*
+ * 1 to max (at most 16) hex digits: a plain loop over a table is faster
+ * than the SWAR scanners of scan.h on these short fields.
+ */
+static inline int
+hexn(const char **pp, const char *end, long max, uint64_t *v)
+{
+	const char *p = *pp;
+	uint64_t r = 0;
+	int d;
+
+#ifdef SSP_SWAR
+	if (end - p >= 8) {	/* the first 8 digits at once */
+		uint64_t w = ssp_load8(p), m;
+		unsigned n;
+
+		if (!(w & SSP_HIGH)) {
+			m = ssp_swar_range(w, '0', '9') |
+			    ssp_swar_range(w | 0x2020202020202020ULL, 'a', 'f');
+			n = m == SSP_HIGH ? 8 : (unsigned)__builtin_ctzll(~m & SSP_HIGH) / 8;
+			if (n == 0)
+				return -1;
+			r = ssp_swar_hex(w, n);
+			p += n;
+			if (n < 8)
+				goto done;
+		}
+	}
+#endif
+	while (p < end && (d = hexv[(unsigned char)*p]) >= 0) {
+		r = r << 4 | (unsigned)d;
+		p++;
+	}
+#ifdef SSP_SWAR
+done:
+#endif
+	if (p == *pp || p - *pp > max)
+		return -1;
+	*pp = p;
+	*v = r;
+	return 0;
+}
+
+/* 1 to 19 decimal digits. */
+static inline int
+decn(const char **pp, const char *end, uint64_t *v)
+{
+	const char *p = *pp;
+	uint64_t r = 0;
+	unsigned d;
+
+	while (p < end && (d = (unsigned)(unsigned char)*p - '0') < 10) {
+		r = r * 10 + d;
+		p++;
+	}
+	if (p == *pp || p - *pp > 19)
+		return -1;
+	*pp = p;
+	*v = r;
+	return 0;
+}
+
+/* " -> " */
+static inline int
+arrow(const char **pp, const char *end)
+{
+	const char *p = *pp;
+
+	if (end - p < 4 || p[0] != ' ' || p[1] != '-' || p[2] != '>' || p[3] != ' ')
+		return -1;
+	*pp = p + 4;
+	return 0;
 }
 
 /* "%8X" of an IPv4 address read as a little-endian word. */
-static int
+static inline int
 raw_ip(const char **pp, const char *end, uint64_t *ip)
 {
 	uint64_t v;
+#ifdef SSP_SWAR
+	/* the usual case: exactly 8 columns, spaces in front */
+	if (end - *pp >= 8) {
+		uint64_t w = ssp_load8(*pp), sp = ssp_swar_range(w, ' ', ' ');
+		uint64_t lead = (sp >> 7) * 0xff;	/* 0xff in each space byte */
 
-	ssp_skip_sp(pp, end);
-	if (ssp_scan_hex(pp, end, &v) != 0 || v > 0xffffffffu)
+		w |= sp >> 3;			/* ' ' | 0x10 = '0' */
+		if ((lead & (lead + 1)) == 0 && ssp_swar_hexmask(w) == SSP_HIGH) {
+			*ip = __builtin_bswap32((uint32_t)ssp_swar_hex(w, 8));
+			*pp += 8;
+			return 0;
+		}
+	}
+#endif
+	while (*pp < end && **pp == ' ')
+		(*pp)++;
+	if (hexn(pp, end, 8, &v) != 0)
 		return -1;
 	*ip = __builtin_bswap32((uint32_t)v);
 	return 0;
@@ -127,29 +219,32 @@ debug_line(struct ssp_switch *w, const char *p, const char *end,
 
 	if (ssp_scan_dec(&p, end, &k.ts) != 0)
 		return ssp_pline_skip(o, SSP_SKIP_TEXT);
-	if (SSP_LIT(&p, end, ": [P ") != 0)
+	if (end - p < 5 || p[0] != ':' || p[1] != ' ' || p[2] != '[' || p[3] != 'P' ||
+	    p[4] != ' ')
 		return ssp_pline_skip(o, SSP_SKIP_TEXT);
+	p += 5;
 	if (k.ts > INT64_MAX)
 		return ssp_pline_bad(o, "net_switch debug: timestamp out of range");
-	if (ssp_scan_dec(&p, end, &k.iport) != 0 || k.iport > UINT32_MAX ||
-	    SSP_LIT(&p, end, " -> ") != 0 || ssp_scan_dec(&p, end, &k.oport) != 0 ||
-	    k.oport > UINT32_MAX || SSP_LIT(&p, end, "] ") != 0 ||
-	    ssp_scan_hex(&p, end, &k.smac) != 0 || SSP_LIT(&p, end, " -> ") != 0 ||
-	    ssp_scan_hex(&p, end, &k.dmac) != 0 || SSP_LIT(&p, end, " ") != 0 ||
-	    k.smac >> 40 != 0 || k.dmac >> 40 != 0)
+	if (decn(&p, end, &k.iport) != 0 || k.iport > UINT32_MAX ||
+	    arrow(&p, end) != 0 || decn(&p, end, &k.oport) != 0 ||
+	    k.oport > UINT32_MAX || end - p < 2 || p[0] != ']' || p[1] != ' ' ||
+	    (p += 2, hexn(&p, end, 10, &k.smac) != 0) || arrow(&p, end) != 0 ||
+	    hexn(&p, end, 10, &k.dmac) != 0 || p >= end || *p++ != ' ')
 		return ssp_pline_bad(o, bad_debug);
 	k.smac = mac40(k.smac);
 	k.dmac = mac40(k.dmac);
 	k.sip = k.dip = k.len = 0;
-	if (SSP_LIT(&p, end, "[ IP] ") == 0) {
+	if (end - p >= 6 && p[0] == '[' && p[4] == ']' && p[5] == ' ' &&
+	    p[1] == ' ' && p[2] == 'I' && p[3] == 'P') {
+		p += 6;
 		k.etype = 0x800;
-		if (raw_ip(&p, end, &k.sip) != 0 || SSP_LIT(&p, end, " -> ") != 0 ||
+		if (raw_ip(&p, end, &k.sip) != 0 || arrow(&p, end) != 0 ||
 		    raw_ip(&p, end, &k.dip) != 0 || SSP_LIT(&p, end, " len: ") != 0 ||
-		    ssp_scan_dec(&p, end, &k.len) != 0 || k.len > UINT32_MAX)
+		    decn(&p, end, &k.len) != 0 || k.len > UINT32_MAX)
 			return ssp_pline_bad(o, bad_debug);
 	} else if (SSP_LIT(&p, end, "[ARP] ") == 0) {
 		k.etype = 0x806;
-		if (raw_ip(&p, end, &k.sip) != 0 || SSP_LIT(&p, end, " -> ") != 0 ||
+		if (raw_ip(&p, end, &k.sip) != 0 || arrow(&p, end) != 0 ||
 		    raw_ip(&p, end, &k.dip) != 0)
 			return ssp_pline_bad(o, bad_debug);
 	} else if (SSP_LIT(&p, end, "unknown eth type") == 0) {
@@ -157,7 +252,7 @@ debug_line(struct ssp_switch *w, const char *p, const char *end,
 	} else {
 		return ssp_pline_bad(o, bad_debug);
 	}
-	if (!at_end(p, end))
+	if (p != end && !at_end(p, end))
 		return ssp_pline_bad(o, bad_debug);
 	/* Further copies of a broadcast follow at once, with the same
 	 * ingress and packet and an egress port not seen yet. */
