@@ -209,14 +209,44 @@ static const char bad_debug[] = "net_switch debug: expected '<ps>: [P <in> -> "
     "<out>] <smac> -> <dmac> [ IP] <saddr> -> <daddr> len: <n>' (or '[ARP] "
     "<spa> -> <tpa>', 'unknown eth type')";
 
-/* A NETSWITCH_DEBUG line; p is past the leading spaces. */
+#ifdef SSP_SWAR
+/* 8 bytes of "%20lu": spaces in front, then digits; -1 if not so. */
+static inline int
+dec8(const char *p, uint64_t *v)
+{
+	uint64_t w = ssp_load8(p), sp = ssp_swar_range(w, ' ', ' ');
+	uint64_t lead = (sp >> 7) * 0xff;
+
+	w |= sp >> 3;			/* ' ' | 0x10 = '0' */
+	if ((lead & (lead + 1)) != 0 || (w & SSP_HIGH) ||
+	    ssp_swar_range(w, '0', '9') != SSP_HIGH)
+		return -1;
+	*v = ssp_swar_dec(w, 8);
+	return 0;
+}
+#endif
+
+/* A NETSWITCH_DEBUG line from its start s; p is past the leading spaces. */
 static void
-debug_line(struct ssp_switch *w, const char *p, const char *end,
-    struct ssp_pline *o)
+debug_line(struct ssp_switch *w, const char *s, const char *p,
+    const char *end, struct ssp_pline *o)
 {
 	struct pk k;
 	int same;
 
+#ifdef SSP_SWAR
+	uint64_t a, b;
+
+	/* the usual "%20lu" below 10^16: four spaces, then 16 columns of
+	 * spaces followed by at least one digit, then ':' */
+	if (end - s >= 24 && s[20] == ':' && s[0] == ' ' && s[1] == ' ' &&
+	    s[2] == ' ' && s[3] == ' ' && ssp_isdigit(s[19]) &&
+	    (s[11] == ' ' || s[12] != ' ') && dec8(s + 4, &a) == 0 &&
+	    dec8(s + 12, &b) == 0) {
+		k.ts = a * 100000000ULL + b;
+		p = s + 20;
+	} else
+#endif
 	if (ssp_scan_dec(&p, end, &k.ts) != 0)
 		return ssp_pline_skip(o, SSP_SKIP_TEXT);
 	if (end - p < 5 || p[0] != ':' || p[1] != ' ' || p[2] != '[' || p[3] != 'P' ||
@@ -239,8 +269,10 @@ debug_line(struct ssp_switch *w, const char *p, const char *end,
 		p += 6;
 		k.etype = 0x800;
 		if (raw_ip(&p, end, &k.sip) != 0 || arrow(&p, end) != 0 ||
-		    raw_ip(&p, end, &k.dip) != 0 || SSP_LIT(&p, end, " len: ") != 0 ||
-		    decn(&p, end, &k.len) != 0 || k.len > UINT32_MAX)
+		    raw_ip(&p, end, &k.dip) != 0 || end - p < 6 || p[0] != ' ' ||
+		    p[1] != 'l' || p[2] != 'e' || p[3] != 'n' || p[4] != ':' ||
+		    p[5] != ' ' || (p += 6, decn(&p, end, &k.len) != 0) ||
+		    k.len > UINT32_MAX)
 			return ssp_pline_bad(o, bad_debug);
 	} else if (SSP_LIT(&p, end, "[ARP] ") == 0) {
 		k.etype = 0x806;
@@ -365,7 +397,7 @@ ssp_switch_line(struct ssp_switch *w, const char *s, size_t len,
 	if (*p == ' ' || ssp_isdigit(*p)) {
 		ssp_skip_sp(&p, end);
 		if (p < end && ssp_isdigit(*p))
-			return debug_line(w, p, end, o);
+			return debug_line(w, s, p, end, o);
 		/* the polling statistics at exit */
 		if (SSP_HAS(p, end, "d2n_poll_") || SSP_HAS(p, end, "s_d2n_poll_"))
 			return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);

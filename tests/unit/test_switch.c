@@ -199,6 +199,22 @@ test_malformed(void **state)
 	/* cut short: the two-event line must not leave half an event */
 	BAD(&h, "       123: [P 0 -> 1] 1");
 	SKIP(&h, "       123 and more", SSP_SKIP_TEXT);
+	/* a space inside the 20 timestamp columns: not a timestamp */
+	SKIP(&h, "       0 12345678901: [P 0 -> 1] 1 -> 2 unknown eth type",
+	    SSP_SKIP_TEXT);
+	SKIP(&h, "                    : [P 0 -> 1] 1 -> 2 unknown eth type",
+	    SSP_SKIP_TEXT);
+	/* 20 digits: past the fast path, and past INT64_MAX */
+	BAD(&h, "10000000000000000000: [P 0 -> 1] 1 -> 2 unknown eth type");
+	EV(&h, "                   0: [P 0 -> 1] 1 -> 2 unknown eth type",
+	    SSP_EV_NET_DEQ);
+	assert_int_equal(h.pl.ev.ts, 0);
+	EV(&h, "    1234567890123456: [P 0 -> 1] 1 -> 2 unknown eth type",
+	    SSP_EV_NET_DEQ);
+	assert_int_equal(h.pl.ev.ts, 1234567890123456LL);
+	EV(&h, "   12345678901234567: [P 0 -> 1] 1 -> 2 unknown eth type",
+	    SSP_EV_NET_DEQ);
+	assert_int_equal(h.pl.ev.ts, 12345678901234567LL);
 	ph_close(&h);
 }
 
