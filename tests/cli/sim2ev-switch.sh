@@ -32,6 +32,8 @@ eq "two copies out on ports 1 and 2" \
     "$(grep -c '500443000 net_deq .*dev=[12] devtype=NetSwitch source=egress .*boundary=2' "$T/sw.txt")" 2
 stdout_has "ip_len=84"
 eq "the drop at the time of the line before" "$(grep -c '600000000 net_drop .*dev=0 .*source=dropping' "$T/sw.txt")" 1
+check "sim2ev -f switch | evcat" sh -c "sim2ev -f switch '$T/sw.log' | evcat -n"
+stdout_has "4 net_deq"
 check "evcat --header" evcat --header "$T/sw.ev"
 stdout_has "simulator"
 stdout_has "switch"
