@@ -288,6 +288,7 @@ struct net {
 	uint64_t nev[SSP_EV_NTYPES];
 	uint64_t bg_packets, bg_drops, bg_to_nic;
 	struct ssp_synrng rng;
+	int64_t sw_fwd;			/* --net switch: last forwarding */
 };
 
 struct req {

@@ -17,6 +17,11 @@ enum ssp_synparams_nicbm {
 	SSP_SYN_NICBM_SIGCOMM22,/* 2022 printf: no prefix, "addr %lx", no posted= */
 };
 /* gem5 variants: SSP_SYN_G5_* in synth/syngem5.h. */
+/* The network model. */
+enum ssp_synparams_net {
+	SSP_SYN_NET_NS3,	/* ns-3 dumbbell (two switches, bottleneck) */
+	SSP_SYN_NET_SWITCH,	/* one SimBricks net_switch, NETSWITCH_DEBUG */
+};
 
 /* The NIC model and its host driver. */
 enum ssp_synparams_nic {
@@ -64,6 +69,7 @@ struct ssp_synparams {
 	enum ssp_synparams_nicbm nicbm_dialect;	/* which nicbm prints the NIC logs */
 	unsigned gem5_dialect;	/* SSP_SYN_G5_* bits */
 	enum ssp_synparams_nic nic;	/* which NIC and driver */
+	enum ssp_synparams_net net;	/* which network simulator */
 };
 
 void ssp_synparams_defaults(struct ssp_synparams *p);

@@ -21,7 +21,7 @@ enum {
 	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
 	O_ETH_LAT, O_EXEC_RATE, O_GEM5_DIALECT, O_GEM5_SIZE, O_HOUSE, O_INTERVAL,
 	O_ITR, O_NET_LAT, O_NIC, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
-	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL,
+	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL, O_NET,
 };
 
 static void
@@ -46,6 +46,8 @@ usage(int code)
 		    "      --pcie-latency TIME   PCIe link latency (500ns)\n"
 		    "      --eth-latency TIME    NIC to ns-3 link latency (500ns)\n"
 		    "      --net-latency TIME    bottleneck propagation delay (1us)\n"
+		    "      --net MODEL           ns3 (the dumbbell) or switch (every NIC on one\n"
+		    "                            SimBricks net_switch, NETSWITCH_DEBUG log) (ns3)\n"
 		    "      --bandwidth RATE      bottleneck rate in bit/s, k/M/G (10G)\n"
 		    "      --queue-limit N       bottleneck queue for background packets (64)\n"
 		    "      --bg-load F           background share of the bottleneck (0.3)\n"
@@ -220,6 +222,7 @@ main(int argc, char **argv)
 		{ "housekeeping", required_argument, NULL, O_HOUSE },
 		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "itr", required_argument, NULL, O_ITR },
+		{ "net", required_argument, NULL, O_NET },
 		{ "net-latency", required_argument, NULL, O_NET_LAT },
 		{ "nic", required_argument, NULL, O_NIC },
 		{ "nicbm-dialect", required_argument, NULL, O_NICBM_DIALECT },
@@ -293,6 +296,14 @@ main(int argc, char **argv)
 		case O_HOUSE: p.housekeeping = frac(o, optarg, 100); break;
 		case O_INTERVAL: p.interval = tm(o, optarg); break;
 		case O_ITR: p.itr = tm(o, optarg); break;
+		case O_NET:
+			if (strcmp(optarg, "ns3") == 0)
+				p.net = SSP_SYN_NET_NS3;
+			else if (strcmp(optarg, "switch") == 0)
+				p.net = SSP_SYN_NET_SWITCH;
+			else
+				bad(o, optarg, "want ns3 or switch");
+			break;
 		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
 		case O_NIC:
 			if (ssp_synparams_nic(optarg, &p.nic) != SSP_OK)

@@ -1060,13 +1060,8 @@ cmd_stream(struct planner *pl, size_t si)
 	case R_SWITCH:
 		fmt = "switch";
 		which = SSP_SIMBRICKS_STDERR;
-		put(b, ": NETSWITCH_DEBUG lines in its stderr\n");
-		if (ssp_event_sim_parse("switch") == SSP_SIM_NONE) {
-			put(b, "# (needs a sim2ev with -f switch)\n");
-			if (warn(pl, "%s (%s): this build's sim2ev has no -f switch "
-			    "parser yet", s->name, s->cls) != 0)
-				return SSP_ERR_NOMEM;
-		}
+		put(b, ": NETSWITCH_DEBUG lines in its stderr (net_switch "
+		    "built with it)\n");
 		break;
 	default:
 		break;

@@ -23,7 +23,7 @@ struct ssp_conv {
 	struct ssp_conv_example *ex;		/* [reason][examples] */
 	uint8_t nex[SSP_SKIP_N];
 	struct ssp_atoms *satoms;		/* the sniffing parsers' names */
-	struct ssp_parser *sniff[SSP_SIM_NS3 + 1];
+	struct ssp_parser *sniff[SSP_SIM_N];
 	int64_t last_ts;
 	int have_ts;
 	char offset_buf[32], from_buf[48];
@@ -93,7 +93,7 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 		ssp_conv_free(c);
 		return e != NULL ? e->code : SSP_ERR_NOMEM;
 	}
-	for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++) {
+	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
 		struct ssp_parser_cfg sc = { c->satoms, NULL, 0 };
 
 		if (ssp_parser_new(&c->sniff[t], (enum ssp_sim)t, &sc, e) != SSP_OK) {
@@ -243,14 +243,14 @@ sniff(struct ssp_conv *c, const char *s, size_t n)
 	unsigned t;
 
 	c->st.sniffed++;
-	for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++) {
+	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
 		memset(&o, 0, sizeof(o));
 		ssp_parser_line(c->sniff[t], s, n, &o);
 		if (o.skip != SSP_SKIP_TEXT && o.skip != SSP_SKIP_EMPTY)
 			c->st.looked[t]++;
 	}
 	if (c->st.sniffed == SSP_CONV_SNIFF_LINES) {
-		for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++) {
+		for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
 			ssp_parser_free(c->sniff[t]);
 			c->sniff[t] = NULL;
 		}
@@ -259,11 +259,15 @@ sniff(struct ssp_conv *c, const char *s, size_t n)
 	}
 }
 
+static int event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
+    uint64_t lineno, struct ssp_err *e);
+
 int
 ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
     int cut, int partial, struct ssp_err *e)
 {
 	struct ssp_pline *pl = &c->pl;
+	int r;
 
 	c->st.lines++;
 	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
@@ -275,15 +279,26 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
 	ssp_parser_line(c->parser, s, n, pl);
 	if (pl->skip != SSP_SKIP_NONE)
 		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
-	if (c->have_ts && pl->ev.ts < c->last_ts && c->st.backwards++ == 0)
+	c->st.recovered += (uint64_t)pl->recovered;
+	if (pl->pre && (r = event(c, &pl->pre_ev, s, n, lineno, e)) != SSP_OK)
+		return r;
+	return event(c, &pl->ev, s, n, lineno, e);
+}
+
+/* One event of a line. */
+static int
+event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
+    uint64_t lineno, struct ssp_err *e)
+{
+	if (c->have_ts && ev->ts < c->last_ts && c->st.backwards++ == 0)
 		c->st.backwards_line = lineno;
-	c->last_ts = pl->ev.ts;
+	c->last_ts = ev->ts;
 	c->have_ts = 1;
 	if (!c->st.offset_known) {
-		size_t need = held_size(c, pl->ev.type);
+		size_t need = held_size(c, ev->type);
 
-		if (pl->ev.type == SSP_EV_SYNC) {
-			c->st.offset = pl->ev.ts - (int64_t)pl->ev.f[SSP_F_SYNC_TS];
+		if (ev->type == SSP_EV_SYNC) {
+			c->st.offset = ev->ts - (int64_t)ev->f[SSP_F_SYNC_TS];
 			c->st.offset_known = 1;
 			c->st.offset_line = lineno;
 			if (release(c, e) != SSP_OK)
@@ -301,25 +316,23 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
 			}
 			if (c->hold == NULL && (c->hold = malloc(c->hmax)) == NULL)
 				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-			c->hold[c->hlen] = (uint8_t)pl->ev.type;
-			memcpy(c->hold + c->hlen + 1, &pl->ev.ts, sizeof(pl->ev.ts));
-			memcpy(c->hold + c->hlen + 1 + sizeof(pl->ev.ts), pl->ev.f,
-			    c->nf[pl->ev.type] * sizeof(uint64_t));
+			c->hold[c->hlen] = (uint8_t)ev->type;
+			memcpy(c->hold + c->hlen + 1, &ev->ts, sizeof(ev->ts));
+			memcpy(c->hold + c->hlen + 1 + sizeof(ev->ts), ev->f,
+			    c->nf[ev->type] * sizeof(uint64_t));
 			c->hlen += need;
 			c->st.held++;
-			c->st.events[pl->ev.type]++;
+			c->st.events[ev->type]++;
 			c->st.nevents++;
-			c->st.recovered += (uint64_t)pl->recovered;
 			return SSP_OK;
 		}
 	}
-	if (__builtin_sub_overflow(pl->ev.ts, c->st.offset, &pl->ev.ts))
+	if (__builtin_sub_overflow(ev->ts, c->st.offset, &ev->ts))
 		return skip(c, SSP_SKIP_MALFORMED, s, n, lineno,
 		    "timestamp out of range after the time offset", e);
-	c->st.events[pl->ev.type]++;
+	c->st.events[ev->type]++;
 	c->st.nevents++;
-	c->st.recovered += (uint64_t)pl->recovered;
-	if (put(c, &pl->ev, e) != SSP_OK)
+	if (put(c, ev, e) != SSP_OK)
 		return e != NULL ? e->code : SSP_ERR_IO;
 	return SSP_OK;
 }
@@ -373,7 +386,7 @@ ssp_conv_free(struct ssp_conv *c)
 		return;
 	ssp_rec_wr_abort(c->w);
 	ssp_parser_free(c->parser);
-	for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++)
+	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++)
 		ssp_parser_free(c->sniff[t]);
 	ssp_atoms_free(c->satoms);
 	free(c->wid);

@@ -69,7 +69,7 @@ struct ssp_conv_stats {
 	 * or a known line kind, not console text); index enum ssp_sim.  Names
 	 * the likely format when the one given recognises nothing. */
 	uint64_t sniffed;
-	uint64_t looked[SSP_SIM_NS3 + 1];
+	uint64_t looked[SSP_SIM_N];
 };
 
 struct ssp_conv_example {

@@ -5,7 +5,9 @@
 # traffic and ARP broadcasts reaching the NICs; the same with Corundum
 # NICs (--nic corundum: corundum_bm and the mqnic driver, MSI).  With -r
 # (SPEC §3's heuristic parents accepted) every span, parent and link must
-# match.
+# match.  The last scenario puts every NIC on one SimBricks net_switch
+# (sim2ev -f switch): spans at its ports, ARP broadcasts from an untraced
+# uplink.
 . "$(dirname "$0")/../lib.sh"
 S="$TOP/tests/score-truth.sh"
 
@@ -45,6 +47,12 @@ eq "corundum: the i40e rules set no driver_tx" \
     "$(spancat -j "$T/corundum-i40e.sp" | grep -c '"driver_tx":true')" 0
 check "corundum: no orphans" sh -c "evspan -s -t '$T/corundum/topology.csv' \
     -r '$T/corundum/rules.csv' -o /dev/null 2>&1 | grep -q 'orphans by missing context: 0'"
+score switch --net switch -H 16 --servers 4 -c 4 -n 40 --exec-rate 1 --bg-to-host 0.5 \
+    --bg-arp 0.5
+check "switch: the switch log has NETSWITCH_DEBUG lines with ARP broadcasts" \
+    grep -q '\] [0-9a-f]* -> ffffffffff \[ARP\]' "$T/switch/switch.net_switch.log"
+check "switch: no orphans" sh -c "cd '$T/switch' && evspan -s -t topology.csv \
+    -r rules.csv -o /dev/null 2>&1 | grep -q 'orphans by missing context: 0'"
 check "h64: no orphans, bounded memory" sh -c "evspan -s -t '$T/h64/topology.csv' \
     -r '$T/h64/rules.csv' -o /dev/null 2>&1 | grep -q 'orphans by missing context: 0'"
 

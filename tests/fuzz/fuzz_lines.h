@@ -51,10 +51,13 @@ fuzz_parse(enum ssp_sim sim, const uint8_t *data, size_t size,
 		abort();
 	while (ssp_lines_next(l, &line, &len, NULL) == SSP_LINE) {
 		ssp_parser_line(p, line, len, &pl);
+		if (pl.skip == SSP_SKIP_NONE && pl.pre &&
+		    (pl.pre_ev.type >= SSP_EV_NTYPES || pl.pre_ev.ts != pl.ev.ts))
+			abort();	/* the two events of one line share its time */
 		if (pl.skip == SSP_SKIP_NONE) {
 			const struct ssp_rec_type *t;
 
-			if (pl.ev.type >= SSP_EV_NTYPES || ssp_event_sim(pl.ev.type) != sim)
+			if (pl.ev.type >= SSP_EV_NTYPES || strcmp(ssp_event_sim_kind(ssp_event_sim(pl.ev.type)), ssp_event_sim_kind(sim)) != 0)
 				abort();
 			if (pl.ev.ts < 0)
 				abort();
