@@ -772,8 +772,21 @@ cont_build(struct syn *s, struct host *h, struct lcpu *c, struct lthr *th,
 {
 	struct script *sc = &th->sc;
 
-	script_reset(sc);
 	th->user = 0;
+	if (th->cont == TC_USER || th->cont == TC_IRQ_USER) {
+		/* preempted on the way to user mode: the rest of its script
+		 * (the return, its user code) runs after the switch */
+		sc->cur = sc->pc;
+		if (switched)
+			fnx(s, h, sc, "finish_task_switch.isra.0", A_SCHED_IN);
+		if (th->cont == TC_IRQ_USER) {
+			fn(s, h, sc, "swapgs_restore_regs_and_return_to_usermode");
+			act(s, sc, A_TO_USER, th, 0);
+		}
+		th->cont = TC_FIRST;
+		return;
+	}
+	script_reset(sc);
 	if (switched)
 		fnx(s, h, sc, "finish_task_switch.isra.0", A_SCHED_IN);
 	switch (th->cont) {
@@ -783,14 +796,7 @@ cont_build(struct syn *s, struct host *h, struct lcpu *c, struct lthr *th,
 		user(s, h, sc, 200 * NS);
 		break;
 	case TC_USER:
-		fn(s, h, sc, "syscall_return_via_sysret");
-		act(s, sc, A_TO_USER, th, 0);
-		user(s, h, sc, 100 * NS);
-		break;
 	case TC_IRQ_USER:
-		fn(s, h, sc, "swapgs_restore_regs_and_return_to_usermode");
-		act(s, sc, A_TO_USER, th, 0);
-		user(s, h, sc, 100 * NS);
 		break;
 	case TC_RECV:
 		if (tcp(s)) {
@@ -1120,6 +1126,9 @@ deliver(struct syn *s, struct host *h, struct lcpu *c, struct script *sc,
 		fn(s, h, sc, "tcp_data_queue");
 		fn(s, h, sc, "tcp_data_ready");
 	}
+	if (getenv("SSP_SYNLX_TRACE"))
+		fprintf(stderr, "%lld deliver conn %u to_server %d req_end %d waiter %p n %u\n",
+		    (long long)t, r->conn, r->to_server, r->req_end, (void *)sk->waiter, sk->n);
 	if (sk->n < LX_SKQ) {
 		sk->q[(sk->h + sk->n) % LX_SKQ] = (struct lskb){ r->span,
 		    r->bytes, r->segs, r->req_end, r->kind };
@@ -1178,6 +1187,9 @@ recv_check(struct syn *s, struct host *h, struct lcpu *c, struct lthr *th,
 	unsigned took = 0;
 
 	(void)t;
+	if (getenv("SSP_SYNLX_TRACE"))
+		fprintf(stderr, "%lld recv %s conn %u n %u\n", (long long)t,
+		    th->role == TR_SERVER ? "server" : "client", th->cn->idx, sk->n);
 	if (sk->n == 0) {		/* nothing there: sleep */
 		if (tcp(s)) {
 			fn(s, h, sc, "sk_wait_data");
@@ -1275,12 +1287,16 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 		recv_check(s, h, c, th, t);
 		break;
 	case A_BLOCK:
+		th->cont = TC_RECV;
+		th->woken = 0;
+		if (th->sk->n > 0) {	/* data came in meanwhile: no sleep */
+			th->early = 1;
+			break;
+		}
 		th->st = TS_SLEEP;
 		th->slept = 1;
 		th->early = 0;
-		th->woken = 0;
 		th->sk->waiter = th;
-		th->cont = TC_RECV;
 		break;
 	case A_FOREVER:
 		th = c->cur;
@@ -1394,6 +1410,13 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 				fnx(s, h, sc, "wakeup_softirqd", A_WAKE_KSIRQ)->val =
 				    f->parent_irq;
 			}
+		} else if (c->cur == &c->ksirqd && f->kind == FK_TASK &&
+		    c->sirq_pending) {	/* raised meanwhile: once more */
+			c->sirq_pending = 0;
+			c->sirq_raiser = 0;
+			fnx(s, h, sc, "run_ksoftirqd", A_NONE);
+			fn(s, h, sc, "__do_softirq");
+			build_poll(s, h, c, sc);
 		} else if (c->cur == &c->ksirqd && f->kind == FK_TASK) {
 			/* ksoftirqd is done: back to sleep */
 			c->ksirq_woken = 0;
@@ -1542,6 +1565,20 @@ cpu_run(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
 		f = &c->fr[c->depth - 1];
 		sc = f->sc;
 		if (sc->pc >= sc->n) {
+			if (f->kind == FK_SIRQ && c->sirq_pending &&
+			    !c->ksirq_woken) {
+				/* __do_softirq: NET_RX raised again meanwhile */
+				sc->cur = sc->n;
+				if (!c->need_resched && ++c->restarts < 10) {
+					c->sirq_pending = 0;
+					c->sirq_raiser = 0;
+					build_poll(s, h, c, sc);
+				} else {
+					fnx(s, h, sc, "wakeup_softirqd",
+					    A_WAKE_KSIRQ)->val = c->sirq_raiser;
+				}
+				continue;
+			}
 			if (f->kind != FK_TASK) {
 				c->depth--;
 				continue;
@@ -1556,6 +1593,12 @@ cpu_run(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
 				app_next(s, h, c->cur);
 			}
 			continue;
+		}
+		if (sc->pc > LX_NSTEP / 2) {	/* drop what ran (idle loops) */
+			memmove(&sc->st[0], &sc->st[sc->pc], (sc->n - sc->pc) *
+			    sizeof(sc->st[0]));
+			sc->n -= sc->pc;
+			sc->pc = sc->cur = 0;
 		}
 		st = &sc->st[sc->pc];
 		if (st->op == LO_FUNC && st->act == A_SYS_OPEN &&
@@ -1846,6 +1889,48 @@ ssp_synlinux_setup(struct syn *s)
 		ssp_synmodel_schedule(s, 0, EV_HOST_SYNC, h->idx, 0, NULL);
 	}
 	return s->failed ? s->err.code : SSP_OK;
+}
+
+void
+ssp_synlinux_dump(struct syn *s, FILE *f)
+{
+	unsigned i, k;
+
+	for (i = 0; i < s->nhosts; i++) {
+		struct lhost *L = LH(&s->hosts[i]);
+
+		for (k = 0; k < L->ncpu; k++) {
+			struct lcpu *c = &L->cpu[k];
+
+			fprintf(f, "%s cpu%u: depth %u cur %d halted %d blocked %d "
+			    "sched %d resched %d rqn %u npend %u rxn %u napi %d "
+			    "ksirq %d sirqpend %d\n", s->hosts[i].name, k, c->depth,
+			    c->cur->role, c->halted, c->blocked, c->scheduled,
+			    c->need_resched, c->rqn, c->npend, c->rxn, c->napi_sched,
+			    c->ksirq_woken, c->sirq_pending);
+		}
+		for (k = 0; k < L->nthr; k++) {
+			struct lthr *th = L->thr[k];
+
+			fprintf(f, "  thr %u role %d cpu %u st %d cont %d phase %d "
+			    "want %u got %u req %u insys %d slept %d sk.n %u "
+			    "waiter %d done %d pc %u/%u\n", k, th->role, th->cpu,
+			    th->st, th->cont, th->phase, th->want, th->got, th->req,
+			    th->in_sys, th->slept, th->sk->n, th->sk->waiter == th,
+			    th->done, th->sc.pc, th->sc.n);
+		}
+	}
+	for (i = 0; i < s->nhosts; i++) {
+		unsigned v;
+
+		for (v = 0; v < NIC_MAXVEC; v++) {
+			struct nicvec *V = &s->nics[i].lv[v];
+
+			fprintf(f, "%s vec%u: masked %d pending %d sched %d nrx %u\n",
+			    s->nics[i].name, v + 1, V->masked, V->pending, V->sched,
+			    V->nrx);
+		}
+	}
 }
 
 void

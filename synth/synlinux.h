@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "synth/synmodel.h"
 
@@ -37,6 +38,8 @@ void ssp_synlinux_tx_done(struct syn *s, struct host *h, unsigned q);
 /* The end of the run: pad the log, write the rows of open syscalls. */
 void ssp_synlinux_finish(struct syn *s, struct host *h);
 void ssp_synlinux_free(struct syn *s);
+/* The state of every CPU, task and vector (debugging a stuck run). */
+void ssp_synlinux_dump(struct syn *s, FILE *f);
 /* app.syms (objdump -t of the application). */
 int ssp_synlinux_write_app(const char *path, struct ssp_err *e);
 /* The rules rows --kernel linux adds to rules.csv (kernel-context classes

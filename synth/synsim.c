@@ -525,6 +525,16 @@ run_once(struct syn *s, const char *dir, const double *density,
 		    ev.type == EV_BG_PROBE))
 			continue;
 		s->now = ev.t;
+		if (s->lx && !s->ending && s->now > s->t0 + 200 * PS_MS +
+		    (int64_t)s->nreqs * 50 * s->p->interval) {
+			s->failed = 1;
+			ssp_err_set(&s->err, SSP_ERR_INVAL, 0, "internal: %u of %u "
+			    "requests answered after %.1f ms", s->reqs_done,
+			    s->nreqs, (double)s->now / PS_MS);
+			if (getenv("SSP_SYNSYNTH_DUMP") != NULL)
+				ssp_synlinux_dump(s, stderr);
+			break;
+		}
 		dispatch(s, &ev);
 		if ((s->seq & 0xfff) == 0)
 			check_outputs(s);
