@@ -14,6 +14,10 @@
 #   -n N          requests per scenario (default: 30)
 #   -k dir        keep every scenario under dir (default: a temporary one)
 #
+# Scenarios: simsynth --kernel linux, one thread per client host, -n
+# requests, --exec-rate 1, --bg-to-host 0.1 (default background load);
+# tcp-stream writes 28960 bytes (20 frames by TSO) every 10us, enough for
+# NAPI budget exhaustion and ksoftirqd.
 # Pipeline per cell: simsynth -> sim2ev (commands.sh's lines) -> evspan ->
 # spancat -> tests/score-truth.sh.  Prints one line per cell and rules set:
 #   <rules> seed=S cpus=C flow=F clients=L spans=N right=R share=P% amb=A
@@ -97,7 +101,8 @@ for l in $clients; do
 	d="$dir/s$seed-c$c-$f-l$l"
 	rm -rf "$d"
 	size=""
-	[ "$f" = tcp-stream ] && size="--request-size 5792"
+	# a stream that loads the receiver: 20 TSO segments per write
+	[ "$f" = tcp-stream ] && size="--request-size 28960 --interval 10us"
 	# shellcheck disable=SC2086
 	if ! simsynth --kernel linux --cpus "$c" --flow "$f" -H $((l + 1)) \
 	    -n "$n" -s "$seed" --exec-rate 1 --bg-to-host 0.1 $size "$d" \

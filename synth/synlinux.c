@@ -756,13 +756,9 @@ app_next(struct syn *s, struct host *h, struct lthr *th)
 
 /* The idle task: do_idle's loop. */
 static void
-idle_loop(struct syn *s, struct host *h, struct lcpu *c)
+idle_loop(struct syn *s, struct lcpu *c)
 {
-	struct script *sc = &c->idle.sc;
-
-	(void)h;
-	act(s, sc, A_IDLE_CHECK, NULL, 0);
-	(void)c;
+	act(s, &c->idle.sc, A_IDLE_CHECK, NULL, 0);
 }
 
 /* What a task runs right after it is switched in. */
@@ -810,7 +806,7 @@ cont_build(struct syn *s, struct host *h, struct lcpu *c, struct lthr *th,
 		break;
 	case TC_IDLE:
 		fn(s, h, sc, "do_idle");
-		idle_loop(s, h, c);
+		idle_loop(s, c);
 		break;
 	case TC_KSIRQ:
 		fn(s, h, sc, "smpboot_thread_fn");
@@ -936,8 +932,8 @@ build_poll(struct syn *s, struct host *h, struct lcpu *c, struct script *sc)
 
 /* A hardirq: MSI-X (device) or a reschedule IPI. */
 static void
-build_irq(struct syn *s, struct host *h, struct lcpu *c, struct script *sc,
-    int dev, int from_user)
+build_irq(struct syn *s, struct host *h, struct script *sc, int dev,
+    int from_user)
 {
 	static const char *const devp[] = { "common_interrupt",
 	    "irqentry_enter", "irq_enter_rcu", "__common_interrupt",
@@ -972,25 +968,17 @@ build_irq(struct syn *s, struct host *h, struct lcpu *c, struct script *sc,
 		fn(s, h, sc, "swapgs_restore_regs_and_return_to_usermode");
 		act(s, sc, A_TO_USER, NULL, 0);
 	}
-	(void)c;
 }
 
 /* --- context switches -------------------------------------------------- */
 
-static struct lthr *
-task_of(struct lcpu *c)
-{
-	return c->cur;
-}
-
 /* Switch CPU c from its current task to the next runnable one (the
  * current script has run schedule ... __switch_to). */
 static void
-do_switch(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
+do_switch(struct syn *s, struct host *h, struct lcpu *c)
 {
 	struct lthr *prev = c->cur, *next = rq_pop(c);
 
-	(void)t;
 	c->need_resched = 0;
 	if (next == NULL)
 		next = &c->idle;
@@ -1126,9 +1114,6 @@ deliver(struct syn *s, struct host *h, struct lcpu *c, struct script *sc,
 		fn(s, h, sc, "tcp_data_queue");
 		fn(s, h, sc, "tcp_data_ready");
 	}
-	if (getenv("SSP_SYNLX_TRACE"))
-		fprintf(stderr, "%lld deliver conn %u to_server %d req_end %d waiter %p n %u\n",
-		    (long long)t, r->conn, r->to_server, r->req_end, (void *)sk->waiter, sk->n);
 	if (sk->n < LX_SKQ) {
 		sk->q[(sk->h + sk->n) % LX_SKQ] = (struct lskb){ r->span,
 		    r->bytes, r->segs, r->req_end, r->kind };
@@ -1171,8 +1156,7 @@ deliver(struct syn *s, struct host *h, struct lcpu *c, struct script *sc,
 
 /* A receiving syscall looks at its socket. */
 static void
-recv_check(struct syn *s, struct host *h, struct lcpu *c, struct lthr *th,
-    int64_t t)
+recv_check(struct syn *s, struct host *h, struct lthr *th)
 {
 	static const char *const cpy_udp[] = { "skb_copy_datagram_iter",
 	    "__skb_datagram_iter", "_copy_to_iter", "skb_consume_udp",
@@ -1184,12 +1168,7 @@ recv_check(struct syn *s, struct host *h, struct lcpu *c, struct lthr *th,
 	struct script *sc = &th->sc;
 	struct lsock *sk = th->sk;
 	int stream = s->p->flow == SSP_SYN_FLOW_TCP_STREAM;
-	unsigned took = 0;
 
-	(void)t;
-	if (getenv("SSP_SYNLX_TRACE"))
-		fprintf(stderr, "%lld recv %s conn %u n %u\n", (long long)t,
-		    th->role == TR_SERVER ? "server" : "client", th->cn->idx, sk->n);
 	if (sk->n == 0) {		/* nothing there: sleep */
 		if (tcp(s)) {
 			fn(s, h, sc, "sk_wait_data");
@@ -1221,7 +1200,6 @@ recv_check(struct syn *s, struct host *h, struct lcpu *c, struct lthr *th,
 		}
 		sk->h = (sk->h + 1) % LX_SKQ;
 		sk->n--;
-		took++;
 		if (!tcp(s))
 			break;		/* one datagram per recvfrom */
 	}
@@ -1230,8 +1208,6 @@ recv_check(struct syn *s, struct host *h, struct lcpu *c, struct lthr *th,
 	fns(s, h, sc, tcp(s) ? cpy_tcp : cpy_udp);
 	th->recv = 0;
 	sys_exit(s, h, th);
-	(void)c;
-	(void)took;
 }
 
 /* Preemption on the way back to user mode (syscall or interrupt). */
@@ -1239,7 +1215,7 @@ static void
 resched_user(struct syn *s, struct host *h, struct lcpu *c, struct script *sc,
     enum tcont cont)
 {
-	struct lthr *th = task_of(c);
+	struct lthr *th = c->cur;
 
 	if (!c->need_resched || c->rqn == 0 || th == &c->idle)
 		return;
@@ -1284,7 +1260,7 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 			c->cur->user = 1;
 		break;
 	case A_RECV_CHECK:
-		recv_check(s, h, c, th, t);
+		recv_check(s, h, th);
 		break;
 	case A_BLOCK:
 		th->cont = TC_RECV;
@@ -1316,7 +1292,7 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 			c->fr[0] = (struct frame){ FK_TASK, &th->sc, 0, 0, 0 };
 			break;
 		}
-		do_switch(s, h, c, t);
+		do_switch(s, h, c);
 		break;
 	case A_SCHED_IN:
 		th = c->cur;
@@ -1498,7 +1474,7 @@ take_irq(struct syn *s, struct host *h, struct lcpu *c)
 
 	memmove(&c->pend[0], &c->pend[1], (c->npend - 1) * sizeof(c->pend[0]));
 	c->npend--;
-	build_irq(s, h, c, sc, p.dev, from_user);
+	build_irq(s, h, sc, p.dev, from_user);
 	sc->st[0].val = p.msix;		/* A_IRQ_OPEN: the parent */
 	f = &c->fr[c->depth++];
 	*f = (struct frame){ FK_IRQ, sc, 0, 0, from_user };
@@ -1585,7 +1561,7 @@ cpu_run(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
 			}
 			if (c->cur == &c->idle) {
 				script_reset(sc);
-				idle_loop(s, h, c);
+				idle_loop(s, c);
 			} else if (c->cur->role == TR_KSIRQD) {
 				fail(s, "ksoftirqd ran out of script");
 				return;
@@ -1967,7 +1943,7 @@ ssp_synlinux_start(struct syn *s)
 			/* the CPU shows up at t in do_idle's loop */
 			script_reset(&c->idle.sc);
 			fn(s, &s->hosts[i], &c->idle.sc, "do_idle");
-			idle_loop(s, &s->hosts[i], c);
+			idle_loop(s, c);
 			if (c->g.next_fp < (uint64_t)t << 8)
 				c->g.next_fp = (uint64_t)t << 8;
 			kick(s, L, c, t);
