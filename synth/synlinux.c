@@ -1618,6 +1618,9 @@ cpu_run(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
 			ssp_syngem5_push_imm_at(&c->g, t, s->lbl_safe_stack->addr, 0);
 			break;
 		case LO_HALT:
+			/* default_idle_call halts only when nothing is due */
+			if (c->need_resched || c->rqn > 0 || c->npend > 0)
+				break;
 			halt(c);
 			return;
 		}
