@@ -52,7 +52,7 @@ enum lact {
 	A_SCHED_IN, A_IRQ_OPEN, A_NAPI_PREP, A_IRQ_EXIT, A_RESCHED_USER,
 	A_RESCHED_SYS, A_SIRQ_OPEN, A_POLL_END, A_DELIVER, A_WAKE, A_ACK,
 	A_IDLE_CHECK, A_KSIRQ_OPEN, A_KSIRQ_END, A_IPI_RESCHED, A_TO_USER,
-	A_NAPI_DONE, A_WAKE_KSIRQ, A_FOREVER,
+	A_NAPI_DONE, A_WAKE_KSIRQ, A_FOREVER, A_IRQS_OFF,
 };
 
 struct lstep {
@@ -147,7 +147,7 @@ struct lcpu {
 	struct lthr *cur, idle, ksirqd;
 	struct lthr *rq[LX_THR];
 	unsigned rqn;
-	int need_resched, halted, blocked, scheduled;
+	int need_resched, halted, blocked, scheduled, irqs_off;
 	struct pend pend[LX_PEND];
 	unsigned npend;
 	int sirq_pending, napi_sched, ksirq_woken;
@@ -651,7 +651,9 @@ sched_path(struct syn *s, struct host *h, struct script *sc, const char *first)
 {
 	if (first != NULL)
 		fn(s, h, sc, first);
-	fn(s, h, sc, "__schedule");
+	/* __schedule takes the run queue lock with interrupts off until
+	 * finish_task_switch */
+	fnx(s, h, sc, "__schedule", A_IRQS_OFF);
 	fn(s, h, sc, "pick_next_task_fair");
 	fn(s, h, sc, "__switch_to_asm");
 	fn(s, h, sc, "__switch_to");
@@ -980,6 +982,7 @@ do_switch(struct syn *s, struct host *h, struct lcpu *c)
 	struct lthr *prev = c->cur, *next = rq_pop(c);
 
 	c->need_resched = 0;
+	c->irqs_off = 0;
 	if (next == NULL)
 		next = &c->idle;
 	if (prev->st == TS_RUN && prev != &c->idle)
@@ -1285,6 +1288,7 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 		if (th != NULL && th->st == TS_RUN && th->cont == TC_RECV &&
 		    th->early) {
 			/* woken between prepare_to_wait and schedule */
+			c->irqs_off = 0;
 			th->slept = 0;
 			th->woken = 0;
 			cont_build(s, h, c, th, 0);
@@ -1431,6 +1435,9 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 	case A_IPI_RESCHED:
 		c->need_resched = 1;
 		break;
+	case A_IRQS_OFF:
+		c->irqs_off = 1;
+		break;
 	case A_RESCHED_USER:
 		resched_user(s, h, c, sc, TC_IRQ_USER);
 		break;
@@ -1460,8 +1467,8 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 static int
 can_irq(const struct lcpu *c)
 {
-	return !c->blocked && c->fr[c->depth - 1].kind != FK_IRQ &&
-	    c->depth < LX_DEPTH;
+	return !c->blocked && !c->irqs_off &&
+	    c->fr[c->depth - 1].kind != FK_IRQ && c->depth < LX_DEPTH;
 }
 
 static void
