@@ -164,7 +164,7 @@ check: deps
 # time) run 4 at a time (tests/run-unit.sh), these scripts 2 at a time.
 QUICK_CLI = checkdeps demo evcat evfilter evspan-bytes evspan-e2e evspan-sim2ev evspan \
             man-examples readme reliab sample-spans sample score-truth simsynth-dialects \
-            simsynth-sim2ev spancat truth-evspan
+            simsynth-linux simsynth-sim2ev spancat truth-evspan
 quick: all-tests
 	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory checkdeps unit cli fuzz-replay \
 	    checksymbols CLI_TESTS="$(QUICK_CLI:%=tests/cli/%.sh)"

@@ -484,8 +484,44 @@ ssp_syngem5_func(struct ssp_syngem5 *w, int64_t t, uint64_t pc)
 	w->nskip[SSP_G5_MICROOP]++;
 }
 
+int64_t
+ssp_syngem5_next_fill(const struct ssp_syngem5 *w)
+{
+	return w->step_fp == 0 ? INT64_MAX : (int64_t)(w->next_fp >> 8);
+}
+
+void
+ssp_syngem5_insn(struct ssp_syngem5 *w, int64_t t, uint64_t pc, int mem,
+    uint64_t ea)
+{
+	const struct insn *in = &insns[mem == 'w' ? 1 : mem == 'r' ? 0 : 2];
+	char *p = begin(w, t, "ExecEnable", w->cpu);
+	unsigned k;
+
+	p = ssp_synlog_put_str(p, "A0 T0 : 0x");
+	p = ssp_synlog_put_hex(p, pc);
+	p = put_macro(p, in, pc);
+	end(w, p, -1);
+	w->nskip[SSP_G5_EXEC]++;
+	for (k = 0; k < in->nu; k++) {
+		p = begin(w, t, "ExecEnable", w->cpu);
+		p = ssp_synlog_put_str(p, "A0 T0 : 0x");
+		p = ssp_synlog_put_hex(p, pc);
+		p = put_uop(p, in, k, 0x1b + (pc & 0xff0), ea);
+		end(w, p, -1);
+		w->nskip[SSP_G5_MICROOP]++;
+	}
+}
+
 void
 ssp_syngem5_push_imm(struct ssp_syngem5 *w, int64_t t, uint64_t pc)
+{
+	ssp_syngem5_push_imm_at(w, t, pc, 125);
+}
+
+void
+ssp_syngem5_push_imm_at(struct ssp_syngem5 *w, int64_t t, uint64_t pc,
+    int64_t step)
 {
 	char *p = begin(w, t, "ExecEnable", w->cpu);
 	unsigned k;
@@ -495,7 +531,7 @@ ssp_syngem5_push_imm(struct ssp_syngem5 *w, int64_t t, uint64_t pc)
 	p = put_macro(p, &push_imm, pc);
 	end(w, p, SSP_EV_FUNC);
 	for (k = 0; k < push_imm.nu; k++) {
-		p = begin(w, t + 125 * k, "ExecEnable", w->cpu);
+		p = begin(w, t + step * k, "ExecEnable", w->cpu);
 		p = ssp_synlog_put_str(p, "A0 T0 : 0x");
 		p = ssp_synlog_put_hex(p, pc);
 		p = put_uop(p, &push_imm, k, 0x2b, 0xfffffe0000002ff8ull);

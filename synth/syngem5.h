@@ -62,12 +62,24 @@ void ssp_syngem5_density(struct ssp_syngem5 *w, double lines_per_us);
 /* Pad up to (not including) tick t. */
 void ssp_syngem5_fill(struct ssp_syngem5 *w, int64_t t);
 
+/* Tick of the next padding line; INT64_MAX when the writer does not pad. */
+int64_t ssp_syngem5_next_fill(const struct ssp_syngem5 *w);
+/* One instruction at pc, every line at tick t: mem 'w' a store ("mov
+ * DS:[rbx + 0x10], rax", micro-op "st" with A=ea), 'r' a load, 0 an ALU
+ * instruction.  The store before an MMIO adapter line is the access. */
+void ssp_syngem5_insn(struct ssp_syngem5 *w, int64_t t, uint64_t pc, int mem,
+    uint64_t ea);
+
 /* A function entry: macro-op line at the symbol address + its micro-ops. */
 void ssp_syngem5_func(struct ssp_syngem5 *w, int64_t t, uint64_t pc);
 /* "push 0x2b" at a code label pc: macro-op (a function-entry event, as
  * sim2ev reads untyped code symbols) and micro-ops, the second micro-op
  * one CPU tick later. */
 void ssp_syngem5_push_imm(struct ssp_syngem5 *w, int64_t t, uint64_t pc);
+/* The same with the micro-ops step ticks apart (0: all at t, as a log
+ * of several CPUs needs to stay in tick order). */
+void ssp_syngem5_push_imm_at(struct ssp_syngem5 *w, int64_t t, uint64_t pc,
+    int64_t step);
 void ssp_syngem5_mmio(struct ssp_syngem5 *w, int64_t t, int write, uint64_t addr,
     unsigned size, uint64_t id, int bar, uint64_t offs, int posted);
 void ssp_syngem5_posted(struct ssp_syngem5 *w, int64_t t);

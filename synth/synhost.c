@@ -803,7 +803,7 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 				return 0;
 			}
 			*m = (struct nic_mmio){ span, st->write, st->posted,
-			    st->off, st->size, st->val, id, st->pk };
+			    st->off, st->size, st->val, id, st->pk, 0 };
 			ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_NIC_MMIO,
 			    h->idx, 0, m);
 			return !st->write || !st->posted;

@@ -78,6 +78,13 @@ enum sev_type {
 	EV_BG_PROBE,		/* background packet to a simulated host */
 	EV_BG_ACK,		/* ns-3 host sends an ACK */
 	EV_RESTART,		/* simulators restart from a checkpoint */
+	/* --kernel linux (synlinux.c, and the NIC's segmentation offload) */
+	EV_LX_STEP,		/* a CPU runs its next step (a = CPU) */
+	EV_LX_MSIX,		/* MSI-X reaches the host (a = span, p = vector) */
+	EV_LX_MSIX_DONE,	/* its memory write finished: interrupt the CPU */
+	EV_LX_IPI,		/* a reschedule IPI reaches a CPU (a = CPU) */
+	EV_LX_MMIO_DONE,	/* read/write completion reaches the host */
+	EV_NIC_TSO,		/* the NIC sends the next segment of a TSO send */
 };
 
 struct sev {
@@ -89,7 +96,8 @@ struct sev {
 };
 
 /* What a packet is, as far as the scenario cares. */
-enum pkt_kind { PK_REQ, PK_RESP, PK_BG_TCP, PK_BG_ACK, PK_BG_UDP, PK_BG_ARP };
+enum pkt_kind { PK_REQ, PK_RESP, PK_BG_TCP, PK_BG_ACK, PK_BG_UDP, PK_BG_ARP,
+	PK_TCP_ACK };
 
 struct pkt {
 	enum pkt_kind kind;
@@ -107,6 +115,19 @@ struct pkt {
 	uint32_t tcpseq;
 	uint64_t tx_span;		/* nic.tx that sent it */
 	int refs;			/* copies in flight (broadcast) */
+	/* --kernel linux */
+	unsigned conn;			/* connection (client thread) */
+	int req_end;			/* request whose last byte this is, or -1 */
+	struct pkt *next;		/* the next segment of one TSO send */
+};
+
+/* A received frame as the Linux host model sees it in its RX ring. */
+struct lrx {
+	uint64_t span;			/* nic.rx */
+	int64_t ts;
+	enum pkt_kind kind;
+	unsigned conn, bytes, segs;
+	int req_end, proto, to_server;
 };
 
 /* Hop state of one copy of a packet inside ns-3. */
@@ -134,6 +155,7 @@ struct nic_mmio {
 	unsigned len;
 	uint64_t val, id;
 	struct pkt *pk;
+	unsigned cpu;			/* --kernel linux: the CPU that waits */
 };
 
 enum task_kind { TK_SEND, TK_RECV, TK_IRQ, TK_OTHER, TK_STATS, TK_CFG,
@@ -162,6 +184,8 @@ struct step {
 #define RXQ 256
 
 struct nic;
+struct lhost;
+struct lworld;
 
 struct host {
 	unsigned idx;
@@ -200,6 +224,7 @@ struct host {
 	unsigned txcq;			/* TX completions */
 	unsigned rx_missing;		/* RX buffers used since the last refill */
 	uint32_t eq_tail, txcq_tail, rxcq_tail;	/* the driver's pointers */
+	struct lhost *lx;		/* --kernel linux: the host model */
 };
 
 /* One NIC DMA operation; its address is the nicbm op pointer. */
@@ -213,6 +238,8 @@ enum dma_cont { DC_TX_DESC, DC_TX_DATA, DC_TX_WB, DC_RX_DATA, DC_RX_DESC,
 struct rxwork {
 	uint64_t span;
 	int left;
+	unsigned q;			/* --kernel linux: RX queue */
+	struct lrx rx;
 };
 
 struct dmaop {
@@ -226,7 +253,19 @@ struct dmaop {
 	struct pkt *pk;
 	struct rxwork *rw;
 	unsigned evtype;		/* DC_CQM_EVENT: 0 TX, 1 RX completion */
+	unsigned q;			/* --kernel linux: TX queue */
 	struct dmaop *next_free;
+};
+
+/* --kernel linux: one MSI-X vector of a NIC (queue pair vec - 1). */
+#define NIC_MAXVEC 4
+#define NIC_VRX 64
+struct nicvec {
+	int sched, masked, pending;
+	int64_t last;
+	uint64_t tx_cause;		/* newest TX write-back's doorbell */
+	uint64_t rx[NIC_VRX];		/* rx spans since the last MSI-X */
+	unsigned nrx;
 };
 
 #define NIC_MAXOPS 256
@@ -263,6 +302,7 @@ struct nic {
 	uint64_t nev[SSP_EV_NTYPES];
 	uint64_t nskip[SSP_SYNSKIP_N];
 	uint64_t glued;
+	struct nicvec lv[NIC_MAXVEC];	/* --kernel linux */
 };
 
 /* Bottleneck direction (from switch sw). */
@@ -302,6 +342,9 @@ struct syn {
 	struct ssp_synrng rng;
 	struct ssp_synsym_set *syms;
 	struct ssp_syngem5_execpool *kpool, *upool;
+	struct ssp_syngem5_execpool *lkpool[4], *lupool[4];	/* per CPU */
+	int lx;				/* --kernel linux */
+	struct lworld *lw;
 	struct ssp_syntruth *truth;
 	struct ssp_pacer pacer;
 	/* events */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "synth/synhost.h"
+#include "synth/synlinux.h"
 #include "synth/synnic.h"
 
 #define NS 1000LL
@@ -278,6 +279,95 @@ irq_request(struct syn *s, struct nic *n, int64_t t, uint64_t cause)
 	ssp_synmodel_schedule(s, at, EV_NIC_IRQ, n->idx, 0, NULL);
 }
 
+/*
+ * --kernel linux: one MSI-X vector per queue pair (vector q + 1 for queue
+ * q), interrupt throttling per vector, and i40e's auto-masking: a vector
+ * that fired stays masked until the driver writes PFINT_DYN_CTLN
+ * (i40e_update_enable_itr after napi_complete_done); write-backs meanwhile
+ * only mark it pending.  The nic.msix's parent is the newest rx since the
+ * vector's previous MSI-X (else the newest TX write-back's doorbell), the
+ * other rx since then are its links.
+ */
+static void
+lx_fire(struct syn *s, struct nic *n, unsigned v, int64_t t)
+{
+	struct nicvec *V = &n->lv[v];
+	char *p, key[16];
+	uint64_t span, parent;
+	unsigned nl = 0;
+
+	V->sched = 0;
+	if (V->masked || !V->pending)
+		return;
+	p = nbegin(n, t);
+	p = ssp_synlog_put_str(p, "issue MSI-X interrupt vec ");
+	p = ssp_synlog_put_u64(p, v + 1);
+	nend(n, p, SSP_EV_NIC_MSIX);
+	snprintf(key, sizeof(key), "%u", v + 1);
+	if (V->nrx > 0) {
+		parent = V->rx[V->nrx - 1];
+		nl = V->nrx - 1;
+	} else {
+		parent = V->tx_cause;
+	}
+	span = ssp_synmodel_span_links(s, n->stream, SSP_SK_NIC_MSIX, t, key,
+	    parent, V->rx, nl);
+	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_LX_MSIX,
+	    n->h->idx | (v + 1) << 16, span, NULL);
+	V->last = t;
+	V->masked = 1;
+	V->pending = 0;
+	V->nrx = 0;
+}
+
+static void
+lx_irq_request(struct syn *s, struct nic *n, unsigned v, int64_t t,
+    uint64_t cause, int rx)
+{
+	struct nicvec *V = &n->lv[v % NIC_MAXVEC];
+	int64_t at;
+
+	v %= NIC_MAXVEC;
+	if (rx) {
+		if (V->nrx == NIC_VRX)	/* keep the newest */
+			memmove(&V->rx[0], &V->rx[1], (NIC_VRX - 1) * sizeof(V->rx[0]));
+		else
+			V->nrx++;
+		V->rx[V->nrx - 1] = cause;
+	} else {
+		V->tx_cause = cause;
+	}
+	V->pending = 1;
+	if (V->masked || V->sched)
+		return;
+	at = V->last + s->p->itr;
+	if (at <= t) {
+		lx_fire(s, n, v, t);
+		return;
+	}
+	V->sched = 1;
+	ssp_synmodel_schedule(s, at, EV_NIC_IRQ, n->idx, v, NULL);
+}
+
+/* PFINT_DYN_CTLN: the driver re-enables the vector. */
+static void
+lx_unmask(struct syn *s, struct nic *n, unsigned v, int64_t t)
+{
+	struct nicvec *V = &n->lv[v % NIC_MAXVEC];
+	int64_t at;
+
+	V->masked = 0;
+	if (!V->pending || V->sched)
+		return;
+	at = V->last + s->p->itr;
+	if (at <= t) {
+		lx_fire(s, n, v % NIC_MAXVEC, t);
+		return;
+	}
+	V->sched = 1;
+	ssp_synmodel_schedule(s, at, EV_NIC_IRQ, n->idx, v % NIC_MAXVEC, NULL);
+}
+
 static void
 desc_bytes(uint8_t *d, unsigned len, unsigned frame, uint32_t idx)
 {
@@ -483,6 +573,48 @@ cqm_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t span)
 	n->rxq_fetch = (n->rxq_fetch + 1) & 0xffff;
 }
 
+/* --kernel linux: QTX_TAIL(q) and QRX_TAIL(q) per queue, DYN_CTLN per
+ * vector.  A doorbell may carry several frames (TSO): one descriptor
+ * read, one payload read, an eth tx per segment. */
+static void
+lx_mmio_write(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m,
+    uint64_t span)
+{
+	struct dmaop *op;
+
+	if (m->off >= I40E_QTX_TAIL0 && m->off < I40E_QTX_TAIL0 + 4 * NIC_MAXVEC &&
+	    m->pk != NULL) {
+		n->tx_idx = (n->tx_idx + 1) % 512;
+		op = dma_issue(s, n, t, 0, n->tx_ring + 16ull * n->tx_idx,
+		    m->pk->next != NULL ? 32 : 16, span, DC_TX_DESC, m->pk, NULL,
+		    NULL);
+		if (op != NULL)
+			op->q = (m->off - I40E_QTX_TAIL0) / 4;
+		m->pk = NULL;
+	} else if (m->off >= I40E_QRX_TAIL0 &&
+	    m->off < I40E_QRX_TAIL0 + 4 * NIC_MAXVEC) {
+		dma_issue(s, n, t, 0, n->rx_ring + 32ull * n->rx_idx,
+		    32 * (4 + (unsigned)ssp_synrng_below(&n->rng, 28)), span,
+		    DC_PREFETCH, NULL, NULL, NULL);
+	} else if (m->off >= I40E_PFINT_DYN_CTLN &&
+	    m->off < I40E_PFINT_DYN_CTLN + 4 * NIC_MAXVEC) {
+		lx_unmask(s, n, (m->off - I40E_PFINT_DYN_CTLN) / 4, t);
+	}
+}
+
+/* One TSO send: the segments go out one wire time apart. */
+struct tsojob {
+	struct pkt *pk;			/* the next segment */
+	uint64_t cause;			/* the doorbell nic.mmio */
+	unsigned q;
+	uint32_t idx;
+};
+
+static void lx_tx_seg(struct syn *s, struct nic *n, int64_t t,
+    struct tsojob *j);
+static void lx_dma_done(struct syn *s, struct nic *n, int64_t t,
+    struct dmaop *op);
+
 static void
 mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 {
@@ -519,7 +651,10 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 	snprintf(key, sizeof(key), "0x%x", m->off);
 	span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_MMIO, t, key, m->span,
 	    m->span);
-	if (m->write) {
+	if (m->write && s->lx) {
+		n->last_cause = span;
+		lx_mmio_write(s, n, t, m, span);
+	} else if (m->write) {
 		n->last_cause = span;
 		if (n->corundum) {
 			cqm_write(s, n, t, m, span);
@@ -535,8 +670,8 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 		}
 	}
 	if (!m->write || !m->posted)
-		ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_MMIO_DONE,
-		    n->h->idx, 0, m);
+		ssp_synmodel_schedule(s, t + s->p->pcie_lat, s->lx ?
+		    EV_LX_MMIO_DONE : EV_HOST_MMIO_DONE, n->h->idx, 0, m);
 	else
 		free(m);
 }
@@ -558,8 +693,30 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 	n->pending--;
 	if (n->corundum && cqm_dma_done(s, n, t, op))
 		return;		/* reissued */
+	if (s->lx && op->cont != DC_PREFETCH && op->cont != DC_TX_DESC) {
+		lx_dma_done(s, n, t, op);
+		op->busy = 0;
+		op->pk = NULL;
+		op->rw = NULL;
+		op->next_free = n->free_ops;
+		n->free_ops = op;
+		return;
+	}
 	switch (op->cont) {
 	case DC_TX_DESC:
+		if (s->lx) {	/* the whole send: headers once, all payload */
+			unsigned len = pk->frame;
+			const struct pkt *x;
+			struct dmaop *dop;
+
+			for (x = pk->next; x != NULL; x = x->next)
+				len += x->payload;
+			dop = dma_issue(s, n, t, 0, n->tx_buf + 2048ull * n->tx_idx,
+			    len, op->cause, DC_TX_DATA, pk, NULL, NULL);
+			if (dop != NULL)
+				dop->q = op->q;
+			break;
+		}
 		dma_issue(s, n, t, 0, n->tx_buf + 2048ull * n->tx_idx, pk->frame,
 		    op->cause, DC_TX_DATA, pk, NULL, NULL);
 		break;
@@ -599,6 +756,80 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 }
 
 static void
+lx_tx_seg(struct syn *s, struct nic *n, int64_t t, struct tsojob *j)
+{
+	struct pkt *pk = j->pk;
+	char *p = nbegin(n, t);
+	uint8_t d[32];
+
+	p = ssp_synlog_put_str(p, "eth tx: len ");
+	p = ssp_synlog_put_u64(p, pk->frame);
+	nend(n, p, SSP_EV_NIC_TX);
+	pk->tx_span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_TX, t, "",
+	    j->cause, n->last_cause);
+	j->pk = pk->next;
+	pk->next = NULL;
+	ssp_synmodel_schedule(s, (t + s->p->eth_lat + NS - 1) / NS * NS,
+	    EV_NET_IN, n->idx, 0, pk);
+	if (j->pk != NULL) {	/* 10 Gbit/s: 0.8 ns per byte */
+		ssp_synmodel_schedule(s, t + (int64_t)(pk->frame + 20) * 800,
+		    EV_NIC_TSO, n->idx, 0, j);
+		return;
+	}
+	desc_bytes(d, 16, pk->frame, j->idx);
+	{
+		struct dmaop *op = dma_issue(s, n, t, 1, n->tx_ring + 16ull * j->idx,
+		    16, j->cause, DC_TX_WB, NULL, NULL, d);
+
+		if (op != NULL)
+			op->q = j->q;
+	}
+	free(j);
+}
+
+static void
+lx_dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
+{
+	struct tsojob *j;
+
+	switch (op->cont) {
+	case DC_TX_DATA:
+		if ((j = calloc(1, sizeof(*j))) == NULL) {
+			s->failed = 1;
+			ssp_err_set(&s->err, SSP_ERR_NOMEM, 0, "out of memory");
+			return;
+		}
+		*j = (struct tsojob){ op->pk, op->cause, op->q, n->tx_idx };
+		lx_tx_seg(s, n, t, j);
+		break;
+	case DC_TX_WB:
+		ssp_synlinux_tx_done(s, n->h, op->q);
+		lx_irq_request(s, n, op->q, t, op->cause, 0);
+		break;
+	case DC_RX_DATA:
+	case DC_RX_DESC:
+		if (--op->rw->left == 0) {
+			ssp_synlinux_rx_done(s, n->h, op->rw->q, &op->rw->rx);
+			lx_irq_request(s, n, op->rw->q, t, op->rw->span, 1);
+			free(op->rw);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static unsigned
+lx_rss(const struct nic *n, const struct pkt *pk, unsigned nq)
+{
+	uint32_t x = pk->sip * 2654435761u ^ pk->dip * 40503u ^
+	    ((uint32_t)pk->sport << 16 | pk->dport) * 2246822519u;
+
+	(void)n;
+	return (x >> 7) % nq;
+}
+
+static void
 eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 {
 	static uint8_t frame[2048];
@@ -617,7 +848,8 @@ eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 	rx.req = pk->req;
 	rx.src_host = pk->src_host;
 	n->last_cause = rx.span;
-	ssp_synhost_rx(s, n->h, &rx);
+	if (!s->lx)
+		ssp_synhost_rx(s, n->h, &rx);
 	if (n->corundum) {
 		cqm_rx(s, n, t, pk, rx.span);
 		return;
@@ -630,6 +862,14 @@ eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 	}
 	rw->span = rx.span;
 	rw->left = 2;
+	if (s->lx) {
+		rw->q = lx_rss(n, pk, s->p->cpus);
+		rw->rx = (struct lrx){ rx.span, t, pk->kind, pk->conn,
+		    pk->payload, 1, pk->req_end, pk->proto, n->h->server };
+		if (pk->kind != PK_REQ && pk->kind != PK_RESP &&
+		    pk->kind != PK_TCP_ACK)
+			rw->rx.conn = UINT32_MAX;
+	}
 	n->rx_idx = (n->rx_idx + 1) % 512;
 	len = ssp_synnic_frame(pk, frame, sizeof(frame));
 	dma_issue(s, n, t, 1, n->rx_buf + 2048ull * n->rx_idx, len, rx.span,
@@ -654,7 +894,13 @@ ssp_synnic_event(struct syn *s, const struct sev *ev)
 		dma_done(s, n, ev->t, ev->p);
 		break;
 	case EV_NIC_IRQ:
-		irq_fire(s, n, ev->t);
+		if (s->lx)
+			lx_fire(s, n, (unsigned)ev->a, ev->t);
+		else
+			irq_fire(s, n, ev->t);
+		break;
+	case EV_NIC_TSO:
+		lx_tx_seg(s, n, ev->t, ev->p);
 		break;
 	case EV_NIC_RX:
 		eth_rx(s, n, ev->t, ev->p, ev->a);
@@ -701,6 +947,8 @@ ssp_synnic_init(struct syn *s, struct nic *n)
 		n->rxcq_next = (uint32_t)ssp_synrng_below(&n->rng, 0x10000);
 		n->eq_next = (uint32_t)ssp_synrng_below(&n->rng, 0x10000);
 	}
+	for (i = 0; i < NIC_MAXVEC; i++)
+		n->lv[i].last = -s->p->itr - 1;
 }
 
 void

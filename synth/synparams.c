@@ -36,6 +36,44 @@ ssp_synparams_defaults(struct ssp_synparams *p)
 	p->sync_interval = 500 * PS_NS;
 	p->seed = 1;
 	p->exec_rate = 10;
+	p->kernel = SSP_SYN_KERNEL_COLUMBO;
+	p->cpus = 1;
+	p->flow = SSP_SYN_FLOW_UDP_RR;
+	p->napi_budget = 8;
+	p->itr_linux = 8 * PS_US;
+}
+
+int
+ssp_synparams_kernel(const char *name, enum ssp_synparams_kernel *out)
+{
+	if (strcmp(name, "columbo") == 0)
+		*out = SSP_SYN_KERNEL_COLUMBO;
+	else if (strcmp(name, "linux") == 0)
+		*out = SSP_SYN_KERNEL_LINUX;
+	else
+		return SSP_ERR_INVAL;
+	return SSP_OK;
+}
+
+static const char *const flows[] = { "udp-rr", "tcp-rr", "tcp-stream" };
+
+int
+ssp_synparams_flow(const char *name, enum ssp_synparams_flow *out)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(flows) / sizeof(flows[0]); i++)
+		if (strcmp(name, flows[i]) == 0) {
+			*out = (enum ssp_synparams_flow)i;
+			return SSP_OK;
+		}
+	return SSP_ERR_INVAL;
+}
+
+const char *
+ssp_synparams_flow_name(enum ssp_synparams_flow f)
+{
+	return (unsigned)f < sizeof(flows) / sizeof(flows[0]) ? flows[f] : "?";
 }
 
 static const char *const nicbm_dialects[] = { "upstream", "columbo",
@@ -107,6 +145,9 @@ ssp_synparams_gem5_dialect(const char *list, unsigned *bits)
 	}
 }
 
+static int check_common(const struct ssp_synparams *p, struct ssp_err *e);
+static int check_linux(const struct ssp_synparams *p, struct ssp_err *e);
+
 int
 ssp_synparams_check(const struct ssp_synparams *p, struct ssp_err *e)
 {
@@ -116,6 +157,11 @@ ssp_synparams_check(const struct ssp_synparams *p, struct ssp_err *e)
 	if (p->servers < 1 || p->servers >= p->hosts)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--servers %u: want "
 		    "1..%u (at least one client)", p->servers, p->hosts - 1);
+	if (p->kernel == SSP_SYN_KERNEL_LINUX)
+		return check_linux(p, e);
+	if (p->cpus != 1)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--cpus %u: only with "
+		    "--kernel linux", p->cpus);
 	if (p->concurrency < 1 || p->concurrency > p->hosts - p->servers)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--concurrency %u: want "
 		    "1..%u (the number of clients)", p->concurrency,
@@ -127,6 +173,41 @@ ssp_synparams_check(const struct ssp_synparams *p, struct ssp_err *e)
 	    p->resp_size > 1472)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "payload sizes must be "
 		    "1..1472 bytes (one Ethernet frame)");
+	return check_common(p, e);
+}
+
+/* --kernel linux: clients are threads (--concurrency per client host),
+ * TCP sends may be larger than a frame (TSO). */
+static int
+check_linux(const struct ssp_synparams *p, struct ssp_err *e)
+{
+	unsigned max = p->flow == SSP_SYN_FLOW_UDP_RR ? 1472 : 65000;
+
+	if (p->cpus < 1 || p->cpus > 4)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--cpus %u: want 1..4",
+		    p->cpus);
+	if (p->concurrency < 1 || p->concurrency > 16)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--concurrency %u: want "
+		    "1..16 client threads per client host", p->concurrency);
+	if ((p->hosts - p->servers) * p->concurrency > 64)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "at most 64 client "
+		    "threads in all (clients x --concurrency)");
+	if (p->req_size < 1 || p->req_size > max || p->resp_size < 1 ||
+	    p->resp_size > max)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "payload sizes must be "
+		    "1..%u bytes with --flow %s", max, ssp_synparams_flow_name(p->flow));
+	if (p->napi_budget < 1 || p->napi_budget > 64)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--napi-budget %u: want "
+		    "1..64", p->napi_budget);
+	if (p->requests > 1000000)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--requests %u: at most "
+		    "1000000 with --kernel linux", p->requests);
+	return check_common(p, e);
+}
+
+static int
+check_common(const struct ssp_synparams *p, struct ssp_err *e)
+{
 	if (p->pcie_lat < PS_NS || p->eth_lat < PS_NS || p->net_lat < 0)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "link latencies must be "
 		    "at least 1ns (SimBricks links have latency > 0)");
@@ -160,6 +241,9 @@ ssp_synparams_check(const struct ssp_synparams *p, struct ssp_err *e)
 	if (p->nic == SSP_SYN_NIC_CORUNDUM && p->itr > 0)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--itr: corundum_bm has "
 		    "no interrupt moderation (every event raises an MSI)");
+	if (p->kernel == SSP_SYN_KERNEL_LINUX && p->nic != SSP_SYN_NIC_I40E)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--kernel linux models "
+		    "the i40e driver only (not --nic corundum)");
 	if (p->ckpt_offset < 0 || p->restart_at < 0 || p->itr < 0)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "times must not be "
 		    "negative");

@@ -33,6 +33,18 @@ enum ssp_synparams_nic {
 int ssp_synparams_nic(const char *name, enum ssp_synparams_nic *n);
 const char *ssp_synparams_nic_name(enum ssp_synparams_nic n);
 
+/* The host model: Columbo's one-CPU world, or Linux 5.15 contexts. */
+enum ssp_synparams_kernel { SSP_SYN_KERNEL_COLUMBO, SSP_SYN_KERNEL_LINUX };
+/* What the applications of --kernel linux send. */
+enum ssp_synparams_flow { SSP_SYN_FLOW_UDP_RR, SSP_SYN_FLOW_TCP_RR,
+	SSP_SYN_FLOW_TCP_STREAM };
+
+/* "columbo"/"linux", "udp-rr"/"tcp-rr"/"tcp-stream": SSP_ERR_INVAL if
+ * unknown (*out unchanged). */
+int ssp_synparams_kernel(const char *name, enum ssp_synparams_kernel *out);
+int ssp_synparams_flow(const char *name, enum ssp_synparams_flow *out);
+const char *ssp_synparams_flow_name(enum ssp_synparams_flow f);
+
 /* Parse "upstream" etc. into *d; SSP_ERR_INVAL if unknown (*d unchanged). */
 int ssp_synparams_nicbm_dialect(const char *name, enum ssp_synparams_nicbm *d);
 const char *ssp_synparams_nicbm_dialect_name(enum ssp_synparams_nicbm d);
@@ -70,6 +82,13 @@ struct ssp_synparams {
 	unsigned gem5_dialect;	/* SSP_SYN_G5_* bits */
 	enum ssp_synparams_nic nic;	/* which NIC and driver */
 	enum ssp_synparams_net net;	/* which network simulator */
+	/* --kernel linux only */
+	enum ssp_synparams_kernel kernel;
+	unsigned cpus;		/* CPUs per host, 1..4 */
+	enum ssp_synparams_flow flow;
+	unsigned napi_budget;	/* packets per NAPI poll and per net_rx_action */
+	int64_t itr_linux;	/* interrupt throttling when --itr is not given */
+	int itr_set;		/* --itr was given */
 };
 
 void ssp_synparams_defaults(struct ssp_synparams *p);

@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "synth/syndata.h"
 #include "synth/synhost.h"
+#include "synth/synlinux.h"
 #include "synth/synmodel.h"
 #include "synth/synnet.h"
 #include "synth/synswitch.h"
@@ -93,10 +94,17 @@ dispatch(struct syn *s, const struct sev *ev)
 	case EV_HOST_DMA: case EV_HOST_DMA_DONE: case EV_HOST_MSIX:
 	case EV_HOST_MSIX_DONE: case EV_HOST_SYNC: case EV_HOST_HOUSE:
 	case EV_HOST_PUSH:
-		ssp_synhost_event(s, ev);
+		if (s->lx)
+			ssp_synlinux_event(s, ev);
+		else
+			ssp_synhost_event(s, ev);
+		break;
+	case EV_LX_STEP: case EV_LX_MSIX: case EV_LX_MSIX_DONE: case EV_LX_IPI:
+	case EV_LX_MMIO_DONE:
+		ssp_synlinux_event(s, ev);
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
-	case EV_NIC_RX: case EV_NIC_INFO:
+	case EV_NIC_RX: case EV_NIC_INFO: case EV_NIC_TSO:
 		ssp_synnic_event(s, ev);
 		break;
 	default:
@@ -137,6 +145,29 @@ write_text(const char *dir, const char *name, const char *text,
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
 	fputs(text, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
+	return SSP_OK;
+}
+
+/* rules.csv: the embedded Columbo rules; --kernel linux appends the
+ * kernel-context classes (SPEC §3b). */
+static int
+write_rules(const char *dir, const char *base, int lx, struct ssp_err *e)
+{
+	char path[4096];
+	FILE *f;
+	int bad;
+
+	if (!lx)
+		return write_text(dir, "rules.csv", base, e);
+	snprintf(path, sizeof(path), "%s/rules.csv", dir);
+	if ((f = fopen(path, "w")) == NULL)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+		    strerror(errno));
+	fputs(base, f);
+	fputs(ssp_synlinux_rules, f);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
@@ -242,12 +273,21 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 		    "%" PRId64 " ps): --time-offset sync\n# takes the offset from "
 		    "its 'sending sync message for ts=' lines.\n",
 		    s->p->ckpt_offset);
-	for (i = 0; i < s->nhosts; i++)
+	if (s->lx)
+		fprintf(f, "# the application's functions: app.syms, loaded at "
+		    "0x%llx\n", (unsigned long long)SSP_SYNLINUX_APP_BASE);
+	for (i = 0; i < s->nhosts; i++) {
+		char app[96] = "";
+
+		if (s->lx)
+			snprintf(app, sizeof(app), " -s app.syms,app,0x%llx",
+			    (unsigned long long)SSP_SYNLINUX_APP_BASE);
 		fprintf(f, "sim2ev -f gem5 -n %s -s vmlinux.syms "
-		    "-s %s.syms,%s,0x%llx%s -o %s.ev.zst %s.gem5.log%s\n",
+		    "-s %s.syms,%s,0x%llx%s%s -o %s.ev.zst %s.gem5.log%s\n",
 		    s->hosts[i].name, drv, drv,
-		    (unsigned long long)SSP_SYN_I40E_OFFSET, off, s->hosts[i].name,
+		    (unsigned long long)SSP_SYN_I40E_OFFSET, app, off, s->hosts[i].name,
 		    s->hosts[i].name, zsuffix(s));
+	}
 	for (i = 0; i < s->nhosts; i++)
 		fprintf(f, "sim2ev -f nicbm -n %s -o %s.ev.zst %s.nicbm.log%s\n",
 		    s->nics[i].name, s->nics[i].name, s->nics[i].name, zsuffix(s));
@@ -293,6 +333,7 @@ free_syn(struct syn *s)
 			ssp_synlog_close(s->nics[i].log, NULL);
 	ssp_synlog_close(s->net.log, NULL);
 	ssp_synnet_free(s);
+	ssp_synlinux_free(s);
 	ssp_syntruth_close(s->truth, NULL);
 	if (s->stream_names != NULL)
 		for (i = 0; i < s->nstreams; i++)
@@ -372,17 +413,22 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	if ((r = open_log(s, &s->net.log, dir, file, e)) != SSP_OK)
 		return r;
 	snprintf(path, sizeof(path), "%s/truth.csv", dir);
-	if ((r = ssp_syntruth_open(&s->truth, s->dry ? NULL : path, s->nstreams,
-	    e)) != SSP_OK)
+	if ((r = ssp_syntruth_open_ex(&s->truth, s->dry ? NULL : path,
+	    s->nstreams, s->lx, e)) != SSP_OK)
 		return r;
 	ssp_synnet_init(s);
 	if (p->net == SSP_SYN_NET_SWITCH)
 		ssp_synswitch_init(s);
 	for (i = 0; i < s->nhosts; i++) {
 		ssp_synnic_init(s, &s->nics[i]);
+		if (s->lx)
+			continue;
 		if ((r = ssp_synhost_init(s, &s->hosts[i])) != SSP_OK)
 			return ssp_err_set(e, r, 0, "%s", s->err.msg);
 	}
+	if (s->lx && (r = ssp_synlinux_setup(s)) != SSP_OK)
+		return ssp_err_set(e, r, 0, "%s", s->failed ? s->err.msg :
+		    "out of memory");
 	return s->failed ? ssp_err_set(e, s->err.code, 0, "%s", s->err.msg) :
 	    SSP_OK;
 }
@@ -428,7 +474,8 @@ collect(struct syn *s, struct ssp_synsim_result *res)
 	res->logs[s->net.stream].io = *ssp_synlog_stats(s->net.log);
 	memcpy(res->logs[s->net.stream].nev, s->net.nev, sizeof(s->net.nev));
 	res->spans = ssp_syntruth_count(s->truth);
-	for (k = 0; k < SSP_SK_NKINDS && k < 16; k++)
+	res->ambiguous = ssp_syntruth_ambiguous(s->truth);
+	for (k = 0; k < SSP_SYNTRUTH_NKINDS && k < 32; k++)
 		res->spans_kind[k] = ssp_syntruth_count_kind(s->truth, k);
 	res->ties = ssp_syntruth_ties(s->truth);
 	res->rule_differs = ssp_syntruth_rule_differs(s->truth);
@@ -484,12 +531,20 @@ run_once(struct syn *s, const char *dir, const double *density,
 
 	if ((r = setup(s, dir, e)) != SSP_OK)
 		return r;
-	for (i = 0; i < s->nhosts; i++)
-		ssp_syngem5_density(&s->hosts[i].g, density != NULL &&
-		    density[i] >= 0 ? density[i] : s->p->exec_rate);
-	if (s->nreqs > 0)
+	for (i = 0; i < s->nhosts; i++) {
+		double d = density != NULL && density[i] >= 0 ? density[i] :
+		    s->p->exec_rate;
+
+		if (!s->lx)
+			ssp_syngem5_density(&s->hosts[i].g, d);
+		else
+			ssp_synlinux_density(&s->hosts[i], d);
+	}
+	if (s->lx)
+		ssp_synlinux_start(s);
+	if (s->nreqs > 0 && !s->lx)
 		ssp_synmodel_schedule(s, s->t0, EV_ROUND, 0, 0, NULL);
-	else {
+	else if (s->nreqs == 0) {
 		s->ending = 1;
 		s->end = s->t0 + TAIL_PS;
 	}
@@ -509,6 +564,16 @@ run_once(struct syn *s, const char *dir, const double *density,
 		    ev.type == EV_BG_PROBE))
 			continue;
 		s->now = ev.t;
+		if (s->lx && !s->ending && s->now > s->t0 + 200 * PS_MS +
+		    (int64_t)s->nreqs * 50 * s->p->interval) {
+			s->failed = 1;
+			ssp_err_set(&s->err, SSP_ERR_INVAL, 0, "internal: %u of %u "
+			    "requests answered after %.1f ms", s->reqs_done,
+			    s->nreqs, (double)s->now / PS_MS);
+			if (getenv("SSP_SYNSYNTH_DUMP") != NULL)
+				ssp_synlinux_dump(s, stderr);
+			break;
+		}
 		dispatch(s, &ev);
 		if ((s->seq & 0xfff) == 0)
 			check_outputs(s);
@@ -522,7 +587,10 @@ run_once(struct syn *s, const char *dir, const double *density,
 	if (s->now > s->end)
 		s->end = s->now;
 	for (i = 0; i < s->nhosts; i++) {
-		ssp_synhost_finish(s, &s->hosts[i]);
+		if (s->lx)
+			ssp_synlinux_finish(s, &s->hosts[i]);
+		else
+			ssp_synhost_finish(s, &s->hosts[i]);
 		ssp_synnic_finish(s, &s->nics[i]);
 	}
 	return SSP_OK;
@@ -554,7 +622,10 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	struct syn s;
 	struct ssp_synsym_set *syms = NULL;
 	struct ssp_syngem5_execpool *kpool = NULL, *upool = NULL;
+	struct ssp_syngem5_execpool *lkpool[4] = { NULL }, *lupool[4] = { NULL };
+	struct ssp_synparams lp;
 	double *density = NULL;
+	int lx;
 	char path[4096];
 	uint64_t t0;
 	unsigned i;
@@ -564,12 +635,31 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 		memset(res, 0, sizeof(*res));
 	if ((r = ssp_synparams_check(p, e)) != SSP_OK)
 		return r;
+	lx = p->kernel == SSP_SYN_KERNEL_LINUX;
+	if (lx) {	/* the Linux model's own defaults */
+		lp = *p;
+		if (!lp.itr_set)
+			lp.itr = lp.itr_linux;
+		p = &lp;
+	}
 	if (mkdir(outdir, 0777) != 0 && errno != EEXIST)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", outdir,
 		    strerror(errno));
-	if ((r = ssp_synsym_new_nic(&syms, p->nic == SSP_SYN_NIC_CORUNDUM,
+	if ((r = ssp_synsym_new_ex(&syms, p->nic == SSP_SYN_NIC_CORUNDUM, lx,
 	    e)) != SSP_OK)
 		return r;
+	for (i = 0; lx && i < p->cpus; i++) {
+		char name[32];
+
+		ssp_synlinux_cpu_name(p->cpus, i, name, sizeof(name));
+		if ((r = ssp_syngem5_execpool_new(&lkpool[i], syms, name, 0,
+		    (p->gem5_dialect & SSP_SYN_G5_FMTFLAG) != 0,
+		    p->seed + 7 * i, e)) != SSP_OK ||
+		    (r = ssp_syngem5_execpool_new(&lupool[i], syms, name, 1,
+		    (p->gem5_dialect & SSP_SYN_G5_FMTFLAG) != 0,
+		    p->seed + 7 * i, e)) != SSP_OK)
+			goto out;
+	}
 	if ((r = ssp_syngem5_execpool_new(&kpool, syms, "system.switch_cpus", 0,
 	    (p->gem5_dialect & SSP_SYN_G5_FMTFLAG) != 0,
 	    p->seed, e)) != SSP_OK ||
@@ -595,6 +685,9 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 		s.syms = syms;
 		s.kpool = kpool;
 		s.upool = upool;
+		s.lx = lx;
+		memcpy(s.lkpool, lkpool, sizeof(lkpool));
+		memcpy(s.lupool, lupool, sizeof(lupool));
 		for (i = 0; i < p->hosts; i++)
 			density[i] = 0;
 		r = run_once(&s, outdir, density, e);
@@ -621,6 +714,9 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	s.syms = syms;
 	s.kpool = kpool;
 	s.upool = upool;
+	s.lx = lx;
+	memcpy(s.lkpool, lkpool, sizeof(lkpool));
+	memcpy(s.lupool, lupool, sizeof(lupool));
 	s.pacer.rate = p->pace;
 	t0 = ssp_clock_ns();
 	if ((r = ssp_synsym_write_vmlinux(syms, (snprintf(path, sizeof(path),
@@ -632,9 +728,11 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	else
 		r = ssp_synsym_write_i40e((snprintf(path, sizeof(path),
 		    "%s/i40e.syms", outdir), path), e);
-	if (r != SSP_OK || (r = write_text(outdir, "rules.csv",
+	if (r != SSP_OK || (r = write_rules(outdir,
 	    p->nic == SSP_SYN_NIC_CORUNDUM ? ssp_syndata_rules_corundum :
-	    ssp_syndata_rules, e)) != SSP_OK)
+	    ssp_syndata_rules, lx, e)) != SSP_OK ||
+	    (lx && (r = ssp_synlinux_write_app((snprintf(path, sizeof(path),
+	    "%s/app.syms", outdir), path), e)) != SSP_OK))
 		goto out;
 	r = run_once(&s, outdir, density, e);
 	if (r == SSP_OK)
@@ -656,6 +754,10 @@ out:
 	free(density);
 	ssp_syngem5_execpool_free(kpool);
 	ssp_syngem5_execpool_free(upool);
+	for (i = 0; i < 4; i++) {
+		ssp_syngem5_execpool_free(lkpool[i]);
+		ssp_syngem5_execpool_free(lupool[i]);
+	}
 	ssp_synsym_free(syms);
 	return r;
 }

@@ -29,8 +29,8 @@ struct ssp_synsim_logstat {
 struct ssp_synsim_result {
 	unsigned nlogs;
 	struct ssp_synsim_logstat *logs;
-	uint64_t spans, ties, rule_differs;
-	uint64_t spans_kind[16];
+	uint64_t spans, ties, rule_differs, ambiguous;
+	uint64_t spans_kind[32];	/* by SSP_SK_* and SSP_SYNTRUTH_K_* */
 	unsigned requests_done;
 	int64_t end_ps;		/* simulated time at the end */
 	double rtt_mean_ps, rtt_max_ps;

@@ -266,6 +266,111 @@ static const struct {
 	{ "kfree_skb", 0x3b, 'g' },
 };
 
+/*
+ * simsynth --kernel linux: the Linux 5.15 functions of its paths that
+ * the table above lacks (interrupt entry and exit, softirq and NAPI,
+ * the scheduler and the idle loop, TCP), laid out after everything else
+ * so the Columbo world's tables and Exec lines stay byte-identical.
+ */
+#define VMLINUX_LX_TEXT ((uint64_t)0xffffffff81a00000ull)
+static const struct {
+	const char *name;
+	unsigned size;
+	char bind;
+} vmlinux_lx[] = {
+	{ "irqentry_enter", 0x4d, 'g' },
+	{ "irqentry_exit", 0x3d, 'g' },
+	{ "irqentry_exit_to_user_mode", 0x1d, 'g' },
+	{ "exit_to_user_mode_loop", 0xd9, 'l' },
+	{ "syscall_enter_from_user_mode", 0x3a, 'g' },
+	{ "sync_regs", 0x2a, 'g' },
+	{ "sysvec_reschedule_ipi", 0x6f, 'g' },
+	{ "irq_chip_ack_parent", 0x1e, 'g' },
+	{ "add_interrupt_randomness", 0x1bb, 'g' },
+	{ "__napi_schedule_irqoff", 0x5a, 'g' },
+	{ "__do_softirq", 0x2c5, 'g' },
+	{ "__raise_softirq_irqoff", 0x44, 'g' },
+	{ "wakeup_softirqd", 0x36, 'l' },
+	{ "run_ksoftirqd", 0x32, 'l' },
+	{ "smpboot_thread_fn", 0x1a0, 'l' },
+	{ "__napi_poll", 0x18d, 'l' },
+	{ "__napi_alloc_skb", 0x10c, 'g' },
+	{ "napi_consume_skb", 0x9c, 'g' },
+	{ "napi_gro_flush", 0xb4, 'g' },
+	{ "ip_sublist_rcv_finish", 0x4b, 'l' },
+	{ "tcp4_gro_receive", 0x177, 'g' },
+	{ "tcp_gro_receive", 0x2f1, 'g' },
+	{ "tcp_rcv_established", 0x6b6, 'g' },
+	{ "tcp_ack", 0x1357, 'l' },
+	{ "tcp_data_queue", 0xd63, 'l' },
+	{ "tcp_data_ready", 0x9a, 'g' },
+	{ "__tcp_ack_snd_check", 0x15d, 'l' },
+	{ "tcp_send_delayed_ack", 0x112, 'g' },
+	{ "sk_reset_timer", 0x3e, 'g' },
+	{ "tcp_send_ack", 0x1c, 'g' },
+	{ "__tcp_send_ack", 0x12a, 'g' },
+	{ "__kfree_skb", 0x1d, 'g' },
+	{ "tcp_recvmsg", 0x1a0, 'g' },
+	{ "tcp_recvmsg_locked", 0x7c8, 'l' },
+	{ "tcp_rcv_space_adjust", 0x1bd, 'g' },
+	{ "tcp_cleanup_rbuf", 0x111, 'g' },
+	{ "tcp_sendmsg", 0x3e, 'g' },
+	{ "tcp_sendmsg_locked", 0xd3b, 'g' },
+	{ "sk_stream_alloc_skb", 0x1ae, 'g' },
+	{ "_copy_from_iter", 0x3c4, 'g' },
+	{ "tcp_push", 0xf7, 'g' },
+	{ "__tcp_push_pending_frames", 0x37, 'g' },
+	{ "tcp_write_xmit", 0xd9e, 'l' },
+	{ "lock_sock_nested", 0x68, 'g' },
+	{ "sk_wait_data", 0x146, 'g' },
+	{ "wait_woken", 0x61, 'g' },
+	{ "woken_wake_function", 0x23, 'g' },
+	{ "__skb_wait_for_more_packets", 0x139, 'g' },
+	{ "prepare_to_wait_exclusive", 0x6c, 'g' },
+	{ "finish_wait", 0x68, 'g' },
+	{ "remove_wait_queue", 0x48, 'g' },
+	{ "receiver_wake_function", 0x26, 'l' },
+	{ "autoremove_wake_function", 0x39, 'g' },
+	{ "default_wake_function", 0x1d, 'g' },
+	{ "__wake_up_sync_key", 0x1e, 'g' },
+	{ "__wake_up_common_lock", 0x7c, 'l' },
+	{ "__wake_up_common", 0x143, 'l' },
+	{ "try_to_wake_up", 0x4c9, 'l' },
+	{ "wake_up_process", 0x15, 'g' },
+	{ "select_task_rq_fair", 0x9ae, 'l' },
+	{ "enqueue_task_fair", 0x6b3, 'l' },
+	{ "check_preempt_curr", 0x5d, 'g' },
+	{ "check_preempt_wakeup", 0x193, 'l' },
+	{ "resched_curr", 0x63, 'g' },
+	{ "native_smp_send_reschedule", 0x40, 'l' },
+	{ "schedule_timeout", 0xe0, 'g' },
+	{ "__schedule", 0x7d6, 'l' },
+	{ "schedule_idle", 0x27, 'g' },
+	{ "pick_next_task_fair", 0x3e8, 'g' },
+	{ "__switch_to", 0x3e3, 'g' },
+	{ "finish_task_switch.isra.0", 0x226, 'l' },
+	{ "do_idle", 0x28a, 'l' },
+	{ "default_idle_call", 0x38, 'g' },
+	{ "arch_cpu_idle", 0x15, 'g' },
+	{ "default_idle", 0x10, 'g' },
+	{ "native_safe_halt", 0xe, 'g' },
+	{ "do_nanosleep", 0x10e, 'l' },
+	{ "sch_direct_xmit", 0x12d, 'g' },
+	{ "__icmp_send", 0x4a3, 'g' },
+	{ "icmp_global_allow", 0xa3, 'g' },
+};
+
+/* ... and their assembly entry points, after the entry code below. */
+static const struct {
+	const char *name;
+	unsigned size;
+} vmlinux_lx_entry[] = {
+	{ "__switch_to_asm", 0x49 },
+	{ "asm_sysvec_apic_timer_interrupt", 0x20 },
+	{ "asm_sysvec_call_function_single", 0x20 },
+	{ "asm_sysvec_reschedule_ipi", 0x20 },
+};
+
 /* Assembly entry points live in .entry.text at the top of the kernel. */
 static const struct {
 	const char *name;
@@ -442,6 +547,7 @@ struct ssp_synsym_set {
 	size_t n, nvm;		/* vmlinux functions are sym[0..nvm) */
 	size_t nvf, nbl;	/* of which the table above, then blacklisted */
 	size_t nx;		/* then vmlinux_mqnic (--nic corundum) */
+	size_t lx0, lx1;	/* --kernel linux text functions: sym[lx0..lx1) */
 	char *rules;		/* writable copy of the embedded rules (names) */
 	char *i40e;		/* writable copy of the module's dump (names) */
 	const char *modname;	/* "i40e" or "mqnic", for messages */
@@ -571,11 +677,18 @@ mqnic_dump(void)
 int
 ssp_synsym_new(struct ssp_synsym_set **sp, struct ssp_err *e)
 {
-	return ssp_synsym_new_nic(sp, 0, e);
+	return ssp_synsym_new_ex(sp, 0, 0, e);
 }
 
 int
 ssp_synsym_new_nic(struct ssp_synsym_set **sp, int mqnic, struct ssp_err *e)
+{
+	return ssp_synsym_new_ex(sp, mqnic, 0, e);
+}
+
+int
+ssp_synsym_new_ex(struct ssp_synsym_set **sp, int mqnic, int linux_paths,
+    struct ssp_err *e)
 {
 	struct ssp_synsym_set *s;
 	size_t nvf = sizeof(vmlinux_funcs) / sizeof(vmlinux_funcs[0]);
@@ -583,7 +696,9 @@ ssp_synsym_new_nic(struct ssp_synsym_set **sp, int mqnic, struct ssp_err *e)
 	size_t nvl = sizeof(vmlinux_labels) / sizeof(vmlinux_labels[0]);
 	size_t nx = mqnic ? sizeof(vmlinux_mqnic) / sizeof(vmlinux_mqnic[0]) : 0;
 	size_t nlines = nx, i, k;
-	uint64_t addr = VMLINUX_TEXT;
+	size_t nlx = sizeof(vmlinux_lx) / sizeof(vmlinux_lx[0]) +
+	    sizeof(vmlinux_lx_entry) / sizeof(vmlinux_lx_entry[0]);
+	uint64_t addr = VMLINUX_TEXT, entry_end;
 	const char *c;
 	int r;
 
@@ -600,8 +715,8 @@ ssp_synsym_new_nic(struct ssp_synsym_set **sp, int mqnic, struct ssp_err *e)
 		nlines += *c == '\n';
 	if (s == NULL || s->i40e == NULL ||
 	    (s->rules = strdup(ssp_syndata_rules)) == NULL ||
-	    (s->sym = calloc(nvf + nve + nvl + nlines, sizeof(*s->sym))) == NULL ||
-	    (s->starts = calloc(nvf + nve + nvl + nlines + 8, sizeof(*s->starts))) == NULL) {
+	    (s->sym = calloc(nvf + nve + nvl + nlx + nlines, sizeof(*s->sym))) == NULL ||
+	    (s->starts = calloc(nvf + nve + nvl + nlx + nlines + 8, sizeof(*s->starts))) == NULL) {
 		ssp_synsym_free(s);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
@@ -628,6 +743,7 @@ ssp_synsym_new_nic(struct ssp_synsym_set **sp, int mqnic, struct ssp_err *e)
 		s->starts[s->nstarts++] = addr;
 		addr += (vmlinux_entry[i].size + 0x3f) & ~0x3full;
 	}
+	entry_end = addr;
 	/* labels: size 0 (not functions), after the entry code */
 	for (i = 0; i < nvl; i++)
 		for (k = s->n - nve; k < s->n; k++)
@@ -639,6 +755,26 @@ ssp_synsym_new_nic(struct ssp_synsym_set **sp, int mqnic, struct ssp_err *e)
 				s->starts[s->nstarts++] = a;
 				break;
 			}
+	s->lx0 = s->lx1 = s->n;
+	if (linux_paths) {
+		uint64_t ea = entry_end;
+
+		for (i = 0; i < sizeof(vmlinux_lx_entry) / sizeof(vmlinux_lx_entry[0]); i++) {
+			s->sym[s->n++] = (struct ssp_synsym){ vmlinux_lx_entry[i].name,
+			    ea, vmlinux_lx_entry[i].size, SSP_SYNTAB_VMLINUX };
+			s->starts[s->nstarts++] = ea;
+			ea += (vmlinux_lx_entry[i].size + 0x3f) & ~0x3full;
+		}
+		s->lx0 = s->n;
+		addr = VMLINUX_LX_TEXT;
+		for (i = 0; i < sizeof(vmlinux_lx) / sizeof(vmlinux_lx[0]); i++) {
+			s->sym[s->n++] = (struct ssp_synsym){ vmlinux_lx[i].name,
+			    addr, vmlinux_lx[i].size, SSP_SYNTAB_VMLINUX };
+			s->starts[s->nstarts++] = addr;
+			addr += (vmlinux_lx[i].size + 0x1f) & ~0xfull;
+		}
+		s->lx1 = s->n;
+	}
 	for (i = 0; i < sizeof(vmlinux_data) / sizeof(vmlinux_data[0]); i++)
 		s->starts[s->nstarts++] = vmlinux_data[i].addr;
 	s->nvm = s->n;
@@ -763,10 +899,14 @@ ssp_synsym_write_vmlinux(const struct ssp_synsym_set *s, const char *path,
 		fprintf(f, "%016" PRIx64 " %c     F .text\t%016" PRIx64 " %s\n",
 		    s->sym[i].addr, strchr(s->sym[i].name, '.') != NULL ? 'l' : 'g',
 		    s->sym[i].size, s->sym[i].name);
-	for (; i < s->nvm; i++)
+	for (; i < s->lx0; i++)
 		fprintf(f, "%016" PRIx64 " g     %c .entry.text\t%016" PRIx64
 		    " %s\n", s->sym[i].addr, s->sym[i].size > 0 ? 'F' : ' ',
 		    s->sym[i].size, s->sym[i].name);
+	for (; i < s->lx1; i++)
+		fprintf(f, "%016" PRIx64 " %c     F .text\t%016" PRIx64 " %s\n",
+		    s->sym[i].addr, vmlinux_lx[i - s->lx0].bind, s->sym[i].size,
+		    s->sym[i].name);
 	for (i = 0; i < sizeof(vmlinux_data) / sizeof(vmlinux_data[0]); i++)
 		fprintf(f, "%016" PRIx64 " g     O .data\t%016x %s\n",
 		    vmlinux_data[i].addr, vmlinux_data[i].size,

@@ -36,6 +36,11 @@ int ssp_synsym_new(struct ssp_synsym_set **sp, struct ssp_err *e);
  * functions only its paths run, after every other vmlinux function. */
 int ssp_synsym_new_nic(struct ssp_synsym_set **sp, int mqnic,
     struct ssp_err *e);
+/* linux_paths: also the functions of simsynth --kernel linux's paths
+ * (scheduler, softirq, TCP, idle), after all the others, so the tables
+ * of the Columbo world stay as they are. */
+int ssp_synsym_new_ex(struct ssp_synsym_set **sp, int mqnic, int linux_paths,
+    struct ssp_err *e);
 void ssp_synsym_free(struct ssp_synsym_set *s);
 /* A function by name (vmlinux first), or NULL. */
 const struct ssp_synsym *ssp_synsym_find(const struct ssp_synsym_set *s,

@@ -24,25 +24,45 @@ struct ssp_syntruth {
 	char *path;
 	unsigned nstreams;
 	uint64_t next;
-	uint64_t nkind[SSP_SK_NKINDS];
-	uint64_t ties, rule_differs;
+	uint64_t nkind[SSP_SYNTRUTH_NKINDS];
+	uint64_t ties, rule_differs, namb;
+	int amb_col;
 	struct tieset *tie;	/* [stream * SSP_SK_NKINDS + kind] */
 };
+
+const char *
+ssp_syntruth_kind_name(unsigned kind)
+{
+	static const char *const ctx[] = { "host.irq", "host.softirq",
+	    "host.resume" };
+
+	if (kind >= SSP_SYNTRUTH_K_IRQ && kind < SSP_SYNTRUTH_NKINDS)
+		return ctx[kind - SSP_SYNTRUTH_K_IRQ];
+	return ssp_span_kind_name(kind);
+}
 
 int
 ssp_syntruth_open(struct ssp_syntruth **tp, const char *path, unsigned nstreams,
     struct ssp_err *e)
 {
+	return ssp_syntruth_open_ex(tp, path, nstreams, 0, e);
+}
+
+int
+ssp_syntruth_open_ex(struct ssp_syntruth **tp, const char *path,
+    unsigned nstreams, int amb_col, struct ssp_err *e)
+{
 	struct ssp_syntruth *t = calloc(1, sizeof(*t));
 
 	*tp = NULL;
-	if (t == NULL || (t->tie = calloc((size_t)nstreams * SSP_SK_NKINDS,
+	if (t == NULL || (t->tie = calloc((size_t)nstreams * SSP_SYNTRUTH_NKINDS,
 	    sizeof(*t->tie))) == NULL) {
 		free(t);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
 	t->nstreams = nstreams;
 	t->next = 1;
+	t->amb_col = amb_col;
 	if (path != NULL) {
 		if ((t->f = fopen(path, "w")) == NULL ||
 		    (t->path = strdup(path)) == NULL) {
@@ -55,7 +75,8 @@ ssp_syntruth_open(struct ssp_syntruth **tp, const char *path, unsigned nstreams,
 			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 			    strerror(err));
 		}
-		fputs(SSP_TRUTH_HEADER "\r\n", t->f);
+		fputs(amb_col ? SSP_TRUTH_HEADER_AMB "\r\n" :
+		    SSP_TRUTH_HEADER "\r\n", t->f);
 	}
 	*tp = t;
 	return SSP_OK;
@@ -66,7 +87,7 @@ static void
 tie_key(struct ssp_syntruth *t, unsigned stream, unsigned kind, int64_t start,
     const char *key, char *out, size_t outsz)
 {
-	struct tieset *ts = &t->tie[stream * SSP_SK_NKINDS + kind];
+	struct tieset *ts = &t->tie[stream * SSP_SYNTRUTH_NKINDS + kind];
 	unsigned i;
 
 	if (ts->n == 0 || ts->start != start) {
@@ -88,20 +109,30 @@ tie_key(struct ssp_syntruth *t, unsigned stream, unsigned kind, int64_t start,
 }
 
 uint64_t
-ssp_syntruth_span(struct ssp_syntruth *t, unsigned stream, const char *stream_name,
-    unsigned kind, int64_t start, const char *key, uint64_t parent,
-    const uint64_t *links, size_t nlinks, uint64_t rule_parent)
+ssp_syntruth_reserve(struct ssp_syntruth *t)
 {
-	uint64_t id = t->next++;
+	return t->next++;
+}
+
+void
+ssp_syntruth_row(struct ssp_syntruth *t, uint64_t id, unsigned stream,
+    const char *stream_name, unsigned kind, int64_t start, const char *key,
+    uint64_t parent, const uint64_t *links, size_t nlinks,
+    uint64_t rule_parent, int ambiguous)
+{
 	char k[KEYMAX + 16], lbuf[512];
-	const char *kname = ssp_span_kind_name(kind);
+	const char *kname = ssp_syntruth_kind_name(kind);
 	size_t i, n = 0;
 
+	if (kind >= SSP_SYNTRUTH_NKINDS)
+		return;
 	t->nkind[kind]++;
 	if (rule_parent != 0)
 		t->rule_differs++;
+	if (ambiguous)
+		t->namb++;
 	if (t->f == NULL)
-		return id;
+		return;
 	tie_key(t, stream, kind, start, key, k, sizeof(k));
 	for (i = 0; i < nlinks && n + 24 < sizeof(lbuf); i++)
 		n += (size_t)snprintf(lbuf + n, sizeof(lbuf) - n, "%s%" PRIu64,
@@ -123,14 +154,28 @@ ssp_syntruth_span(struct ssp_syntruth *t, unsigned stream, const char *stream_na
 		fputs("root", t->f);
 	else if (rule_parent != 0)
 		fprintf(t->f, "%" PRIu64, rule_parent);
+	if (t->amb_col)
+		fputs(ambiguous ? ",1" : ",0", t->f);
 	fputs("\r\n", t->f);
+}
+
+uint64_t
+ssp_syntruth_span(struct ssp_syntruth *t, unsigned stream, const char *stream_name,
+    unsigned kind, int64_t start, const char *key, uint64_t parent,
+    const uint64_t *links, size_t nlinks, uint64_t rule_parent)
+{
+	uint64_t id = t->next++;
+
+	ssp_syntruth_row(t, id, stream, stream_name, kind, start, key, parent,
+	    links, nlinks, rule_parent, 0);
 	return id;
 }
 
 uint64_t ssp_syntruth_count(const struct ssp_syntruth *t) { return t->next - 1; }
-uint64_t ssp_syntruth_count_kind(const struct ssp_syntruth *t, unsigned kind) { return t->nkind[kind]; }
+uint64_t ssp_syntruth_count_kind(const struct ssp_syntruth *t, unsigned kind) { return kind < SSP_SYNTRUTH_NKINDS ? t->nkind[kind] : 0; }
 uint64_t ssp_syntruth_ties(const struct ssp_syntruth *t) { return t->ties; }
 uint64_t ssp_syntruth_rule_differs(const struct ssp_syntruth *t) { return t->rule_differs; }
+uint64_t ssp_syntruth_ambiguous(const struct ssp_syntruth *t) { return t->namb; }
 
 int
 ssp_syntruth_close(struct ssp_syntruth *t, struct ssp_err *e)

@@ -15,13 +15,15 @@
 #include "base/num.h"
 #include "stream/span.h"
 #include "synth/synsim.h"
+#include "synth/syntruth.h"
 #include "tools/common/cli.h"
 
 enum {
 	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
 	O_ETH_LAT, O_EXEC_RATE, O_GEM5_DIALECT, O_GEM5_SIZE, O_HOUSE, O_INTERVAL,
 	O_ITR, O_NET_LAT, O_NIC, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
-	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL, O_NET,
+	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL, O_NET, O_KERNEL, O_CPUS,
+	O_FLOW, O_NAPI_BUDGET,
 };
 
 static void
@@ -39,7 +41,8 @@ usage(int code)
 		    "  -H, --hosts N             simulated hosts (2)\n"
 		    "      --servers N           of which servers, on switch 0 (1)\n"
 		    "  -n, --requests N          request/response pairs (100)\n"
-		    "  -c, --concurrency N       clients sending at the same instant (1)\n"
+		    "  -c, --concurrency N       clients sending at the same instant (1);\n"
+		    "                            --kernel linux: client threads per client host\n"
 		    "      --request-size B      UDP payload of a request (64)\n"
 		    "      --response-size B     UDP payload of a response (1024)\n"
 		    "      --interval TIME       between rounds of requests (50us)\n"
@@ -56,7 +59,11 @@ usage(int code)
 		    "      --bg-arp F            of those, ARP broadcasts to every NIC (0.3)\n"
 		    "      --nonposted F         device register writes sent non-posted (0.05)\n"
 		    "      --housekeeping F      scale of unrelated syscalls and ioctls (1)\n"
-		    "      --itr TIME            NIC interrupt throttling (0)\n"
+		    "      --itr TIME            NIC interrupt throttling (0; linux: 8us)\n"
+		    "      --kernel K            columbo (one CPU, no preemption) or linux (columbo)\n"
+		    "      --cpus N              CPUs per host, 1..4 (linux; 1)\n"
+		    "      --flow F              udp-rr, tcp-rr or tcp-stream (linux; udp-rr)\n"
+		    "      --napi-budget N       frames per NAPI poll and softirq pass (linux; 8)\n"
 		    "      --sync-interval TIME  SimBricks sync messages (500ns)\n"
 		    "      --checkpoint-offset TIME  gem5 prints absolute ticks (0)\n"
 		    "      --gem5-dialect LIST   fmtflag, noposted, nobar: older gem5 output (current)\n"
@@ -175,6 +182,12 @@ print_stats(const struct ssp_synsim_result *r, int zlevel)
 	for (k = 0; k < SSP_SK_NKINDS; k++)
 		fprintf(stderr, " %s=%" PRIu64, ssp_span_kind_name(k),
 		    r->spans_kind[k]);
+	for (k = SSP_SYNTRUTH_K_IRQ; k < SSP_SYNTRUTH_NKINDS; k++)
+		if (r->spans_kind[k] > 0)
+			fprintf(stderr, " %s=%" PRIu64, ssp_syntruth_kind_name(k),
+			    r->spans_kind[k]);
+	if (r->ambiguous > 0)
+		fprintf(stderr, " (ambiguous %" PRIu64 ")", r->ambiguous);
 	fprintf(stderr, "\nspans whose SPEC heuristic parent differs from the "
 	    "real one: %" PRIu64 "\n", r->rule_differs);
 	fprintf(stderr, "requests %u, round trip mean %.2f us max %.2f us; "
@@ -213,6 +226,10 @@ main(int argc, char **argv)
 		{ "bg-to-host", required_argument, NULL, O_BG_TO_HOST },
 		{ "checkpoint-offset", required_argument, NULL, O_CKPT },
 		{ "concurrency", required_argument, NULL, 'c' },
+		{ "cpus", required_argument, NULL, O_CPUS },
+		{ "flow", required_argument, NULL, O_FLOW },
+		{ "kernel", required_argument, NULL, O_KERNEL },
+		{ "napi-budget", required_argument, NULL, O_NAPI_BUDGET },
 		{ "eth-latency", required_argument, NULL, O_ETH_LAT },
 		{ "exec-rate", required_argument, NULL, O_EXEC_RATE },
 		{ "gem5-dialect", required_argument, NULL, O_GEM5_DIALECT },
@@ -295,7 +312,17 @@ main(int argc, char **argv)
 			break;
 		case O_HOUSE: p.housekeeping = frac(o, optarg, 100); break;
 		case O_INTERVAL: p.interval = tm(o, optarg); break;
-		case O_ITR: p.itr = tm(o, optarg); break;
+		case O_ITR: p.itr = tm(o, optarg); p.itr_set = 1; break;
+		case O_KERNEL:
+			if (ssp_synparams_kernel(optarg, &p.kernel) != SSP_OK)
+				bad(o, optarg, "want columbo or linux");
+			break;
+		case O_CPUS: p.cpus = num(o, optarg, 1, 4); break;
+		case O_FLOW:
+			if (ssp_synparams_flow(optarg, &p.flow) != SSP_OK)
+				bad(o, optarg, "want udp-rr, tcp-rr or tcp-stream");
+			break;
+		case O_NAPI_BUDGET: p.napi_budget = num(o, optarg, 1, 64); break;
 		case O_NET:
 			if (strcmp(optarg, "ns3") == 0)
 				p.net = SSP_SYN_NET_NS3;
@@ -321,8 +348,8 @@ main(int argc, char **argv)
 			break;
 		case O_PCIE_LAT: p.pcie_lat = tm(o, optarg); break;
 		case O_QLIMIT: p.queue_limit = num(o, optarg, 1, 1000000); break;
-		case O_REQ_SIZE: p.req_size = num(o, optarg, 1, 1472); break;
-		case O_RESP_SIZE: p.resp_size = num(o, optarg, 1, 1472); break;
+		case O_REQ_SIZE: p.req_size = num(o, optarg, 1, 65000); break;
+		case O_RESP_SIZE: p.resp_size = num(o, optarg, 1, 65000); break;
 		case O_RESTART: p.restart_at = tm(o, optarg); break;
 		case O_SERVERS: p.servers = num(o, optarg, 1, 199); break;
 		case O_SYNC: p.sync_interval = tm(o, optarg); break;

@@ -117,6 +117,7 @@ struct trow {
 	uint64_t id, parent;
 	char stream[32], kind[16], key[48], links[256], rule[24];
 	int64_t start;
+	int amb;		/* --kernel linux: the ambiguous column */
 };
 
 struct tfile {
@@ -157,6 +158,7 @@ tf_field(void *s, size_t len, void *data)
 	case 5: r->parent = strtoull(v, NULL, 10); break;
 	case 6: copy(r->links, sizeof(r->links), v); break;
 	case 7: copy(r->rule, sizeof(r->rule), v); break;
+	case 8: r->amb = strcmp(v, "1") == 0; break;
 	}
 }
 
@@ -166,7 +168,7 @@ tf_row(int c, void *data)
 	struct tfile *t = data;
 
 	(void)c;
-	assert_int_equal(t->field, 8);
+	assert_true(t->field == 8 || t->field == 9);
 	t->field = 0;
 	if (t->r[t->n].id != 0 || t->n > 0)	/* not the header */
 		t->n++;
@@ -638,6 +640,185 @@ test_corundum(void **state)
 	rmdir_all(tmpdir(0));
 }
 
+/*
+ * --kernel linux: the truth of the kernel contexts holds together.  Every
+ * parent exists, is older and of the kind its child needs (host.irq <-
+ * host.msix, host.softirq <- host.irq of the same CPU, host.resume <- the
+ * waking context, host.mmio <- a context of its host); every host.resume
+ * is linked by exactly one suspended syscall; nic.msix links are rx spans
+ * of that NIC; identities are unique.
+ */
+static int
+is_ctx(const char *kind)
+{
+	return strcmp(kind, "host.syscall") == 0 || strcmp(kind, "host.irq") == 0 ||
+	    strcmp(kind, "host.softirq") == 0 || strcmp(kind, "host.resume") == 0;
+}
+
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct trow *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void
+check_linux(const char *dir, size_t *nkinds)
+{
+	struct tfile t;
+	size_t i, j, nres = 0, nlinked = 0;
+	char **ids;
+
+	load_truth(dir, &t);
+	/* rows of syscalls come when they end: put them in id order */
+	qsort(t.r, t.n, sizeof(*t.r), cmp_row);
+	for (i = 0; i < t.n; i++)
+		assert_int_equal(t.r[i].id, i + 1);
+	ids = calloc(t.n, sizeof(*ids));
+	assert_non_null(ids);
+	for (i = 0; i < t.n; i++) {
+		const struct trow *r = &t.r[i], *pr = NULL;
+		char buf[200];
+
+		snprintf(buf, sizeof(buf), "%s|%s|%" PRId64 "|%s", r->stream,
+		    r->kind, r->start, r->key);
+		ids[i] = strdup(buf);
+		if (strcmp(r->kind, "host.irq") == 0)
+			nkinds[0]++;
+		else if (strcmp(r->kind, "host.softirq") == 0)
+			nkinds[1]++;
+		else if (strcmp(r->kind, "host.resume") == 0)
+			nkinds[2]++;
+		nkinds[3] += r->amb;
+		if (r->parent != 0) {
+			pr = by_id(&t, r->parent);
+			if (pr == NULL || pr->id >= r->id || pr->start > r->start)
+				fail_msg("span %" PRIu64 ": parent %" PRIu64 " missing "
+				    "or not older", r->id, r->parent);
+		}
+		if (strcmp(r->kind, "host.irq") == 0 && pr != NULL) {
+			assert_string_equal(pr->kind, "host.msix");
+			assert_string_equal(pr->stream, r->stream);
+		}
+		if (strcmp(r->kind, "host.softirq") == 0) {
+			if (pr == NULL)
+				fail_msg("softirq %" PRIu64 " without its irq", r->id);
+			assert_string_equal(pr->kind, "host.irq");
+			assert_string_equal(pr->key, r->key);
+		}
+		if (strcmp(r->kind, "host.resume") == 0) {
+			assert_non_null(pr);
+			assert_true(is_ctx(pr->kind));
+			assert_string_equal(pr->stream, r->stream);
+			nres++;
+		}
+		if (strcmp(r->kind, "host.mmio") == 0) {
+			assert_non_null(pr);
+			assert_true(is_ctx(pr->kind));
+			assert_string_equal(pr->stream, r->stream);
+		}
+		if (strcmp(r->kind, "host.irq") == 0 || strcmp(r->kind,
+		    "host.softirq") == 0 || strcmp(r->kind, "host.resume") == 0)
+			assert_true(r->key[0] >= '0' && r->key[0] <= '3' &&
+			    r->key[1] == '\0');
+		if (r->links[0] != '\0') {
+			const char *l;
+			char *end;
+
+			for (l = r->links; *l != '\0'; l = end) {
+				const struct trow *lr = by_id(&t, strtoull(l, &end, 10));
+
+				assert_true(end != l);
+				assert_non_null(lr);
+				if (strcmp(r->kind, "host.syscall") == 0 &&
+				    strcmp(lr->kind, "host.resume") == 0) {
+					assert_string_equal(lr->stream, r->stream);
+					assert_true(lr->start > r->start);
+					nlinked++;
+				} else {
+					assert_string_equal(lr->kind, "nic.rx");
+					assert_true(lr->start < r->start);
+				}
+			}
+		}
+	}
+	assert_int_equal(nres, nlinked);
+	qsort(ids, t.n, sizeof(*ids), cmp_str);
+	for (j = 1; j < t.n; j++)
+		if (strcmp(ids[j - 1], ids[j]) == 0)
+			fail_msg("two spans are %s", ids[j]);
+	for (j = 0; j < t.n; j++)
+		free(ids[j]);
+	free(ids);
+	free(t.r);
+}
+
+static void
+test_linux_truth(void **state)
+{
+	static const enum ssp_synparams_flow flows[] = { SSP_SYN_FLOW_UDP_RR,
+	    SSP_SYN_FLOW_TCP_RR, SSP_SYN_FLOW_TCP_STREAM };
+	struct ssp_synparams p;
+	struct ssp_synsim_result res;
+	size_t f, n[4] = { 0, 0, 0, 0 };
+
+	(void)state;
+	for (f = 0; f < 3; f++) {
+		ssp_synparams_defaults(&p);
+		p.kernel = SSP_SYN_KERNEL_LINUX;
+		p.cpus = 1 + (unsigned)f;
+		p.flow = flows[f];
+		p.hosts = 3;
+		p.concurrency = 2;
+		p.requests = 16;
+		p.exec_rate = 1;
+		p.bg_to_host = 0.3;
+		p.napi_budget = 2;
+		if (p.flow == SSP_SYN_FLOW_TCP_STREAM) {
+			p.req_size = 5792;
+			p.interval = 5000000;
+		}
+		run(&p, tmpdir(0), &res);
+		assert_int_equal(res.requests_done, p.requests);
+		check_linux(tmpdir(0), n);
+		ssp_synsim_result_free(&res);
+		rmdir_all(tmpdir(0));
+	}
+	assert_true(n[0] > 0 && n[1] > 0 && n[2] > 0);
+	assert_true(n[3] > 0);	/* four server threads on few CPUs */
+}
+
+static void
+test_linux_params(void **state)
+{
+	struct ssp_synparams p;
+	struct ssp_err e = { 0 };
+	enum ssp_synparams_flow f;
+	enum ssp_synparams_kernel k;
+
+	(void)state;
+	ssp_synparams_defaults(&p);
+	p.cpus = 2;
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, "--kernel linux"));
+	p.kernel = SSP_SYN_KERNEL_LINUX;
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_OK);
+	p.cpus = 5;
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	p.cpus = 4;
+	p.req_size = 5792;
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);	/* UDP */
+	p.flow = SSP_SYN_FLOW_TCP_STREAM;
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_OK);
+	assert_int_equal(ssp_synparams_flow("tcp-rr", &f), SSP_OK);
+	assert_int_equal(f, SSP_SYN_FLOW_TCP_RR);
+	assert_int_equal(ssp_synparams_flow("sctp", &f), SSP_ERR_INVAL);
+	assert_int_equal(ssp_synparams_kernel("linux", &k), SSP_OK);
+	assert_int_equal(k, SSP_SYN_KERNEL_LINUX);
+	assert_int_equal(ssp_synparams_kernel("bsd", &k), SSP_ERR_INVAL);
+}
+
 static int
 same_file(const char *a, const char *b)
 {
@@ -856,6 +1037,8 @@ main(void)
 		cmocka_unit_test(test_size_target_and_zstd),
 		cmocka_unit_test(test_params_checked),
 		cmocka_unit_test(test_dialects_parsed),
+		cmocka_unit_test(test_linux_truth),
+		cmocka_unit_test(test_linux_params),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
