@@ -1,6 +1,8 @@
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,98 @@ struct ssp_http {
 	uint64_t job_spans, seq;
 	struct ssp_http_stats st;	/* written by the sender under mu */
 };
+
+
+/* --- libcurl, loaded on first use --------------------------------------------
+ * libcurl pulls in some 30 libraries (TLS, Kerberos, LDAP, ...) whose
+ * loading and constructors cost span2otlp about 9 ms at every start, also
+ * when it only writes a file.  It is opened with dlopen the first time an
+ * HTTP function needs it; the table below holds the functions used.
+ */
+#define CURL_SONAME "libcurl.so.4"
+
+static struct curl_fns {
+	CURLcode (*global_init)(long);
+	void (*global_cleanup)(void);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	CURLHcode (*easy_header)(CURL *, const char *, size_t, unsigned int,
+	    int, struct curl_header **);
+	const char *(*easy_strerror)(CURLcode);
+	void (*easy_cleanup)(CURL *);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
+	time_t (*getdate)(const char *, const time_t *);
+	CURLU *(*url)(void);
+	CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
+	CURLUcode (*url_get)(const CURLU *, CURLUPart, char **, unsigned int);
+	const char *(*url_strerror)(CURLUcode);
+	void (*url_cleanup)(CURLU *);
+	void (*free)(void *);
+	curl_version_info_data *(*version_info)(CURLversion);
+} cu;
+static pthread_once_t cu_once = PTHREAD_ONCE_INIT;
+static int cu_ok;
+static char cu_err[256];
+
+static void
+cu_load(void)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} fn[] = {
+#define F(m) { "curl_" #m, offsetof(struct curl_fns, m) }
+		F(global_init), F(global_cleanup), F(easy_init), F(easy_setopt),
+		F(easy_perform), F(easy_getinfo), F(easy_header),
+		F(easy_strerror), F(easy_cleanup), F(slist_append),
+		F(slist_free_all), F(getdate), F(url), F(url_set), F(url_get),
+		F(url_strerror), F(url_cleanup), F(free), F(version_info),
+#undef F
+	};
+	void *lib = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+	size_t i;
+
+	if (lib == NULL) {
+		snprintf(cu_err, sizeof(cu_err), "cannot load %s (%s): install "
+		    "libcurl4 or libcurl4-openssl-dev", CURL_SONAME, dlerror());
+		return;
+	}
+	for (i = 0; i < sizeof(fn) / sizeof(fn[0]); i++) {
+		void *f = dlsym(lib, fn[i].name);
+
+		if (f == NULL) {
+			snprintf(cu_err, sizeof(cu_err), "%s has no %s: libcurl "
+			    "7.84 or later is needed", CURL_SONAME, fn[i].name);
+			dlclose(lib);
+			return;
+		}
+		memcpy((char *)&cu + fn[i].off, &f, sizeof(f));
+	}
+	cu_ok = 1;
+}
+
+/* 0 when libcurl is there; -1 with e set (if not NULL) when it is not. */
+static int
+cu_need(struct ssp_err *e)
+{
+	pthread_once(&cu_once, cu_load);
+	if (cu_ok)
+		return 0;
+	if (e != NULL)
+		ssp_err_set(e, SSP_ERR_IO, 0, "%s", cu_err);
+	return -1;
+}
+
+const char *
+ssp_http_curl_version(void)
+{
+	if (cu_need(NULL) != 0)
+		return cu_err;
+	return cu.version_info(CURLVERSION_NOW)->version;
+}
 
 /* --- pure functions ---------------------------------------------------------- */
 
@@ -91,7 +185,7 @@ ssp_http_retry_after(const char *v, int64_t now, uint64_t *ms)
 		return 0;
 	}
 	/* IMF-fixdate, RFC 850 and asctime dates (RFC 9110 5.6.7) */
-	if ((t = curl_getdate(v, NULL)) == -1)
+	if (cu_need(NULL) != 0 || (t = cu.getdate(v, NULL)) == -1)
 		return -1;
 	*ms = (int64_t)t <= now ? 0 : (uint64_t)((int64_t)t - now) * 1000;
 	return 0;
@@ -265,46 +359,48 @@ ssp_http_error_text(const void *body, size_t n, int json, char *msg,
 char *
 ssp_http_endpoint(const char *url, struct ssp_err *e)
 {
-	CURLU *u = curl_url();
+	CURLU *u;
 	CURLUcode rc;
 	char *scheme = NULL, *host = NULL, *path = NULL, *full = NULL, *out = NULL;
 
-	if (u == NULL) {
+	if (cu_need(e) != 0)
+		return NULL;
+	if ((u = cu.url()) == NULL) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		return NULL;
 	}
-	if ((rc = curl_url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK) {
+	if ((rc = cu.url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK) {
 		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': %s",
-		    url, curl_url_strerror(rc));
+		    url, cu.url_strerror(rc));
 		goto out;
 	}
-	if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	if (cu.url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)) {
 		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': "
 		    "not http or https", url);
 		goto out;
 	}
-	if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	if (cu.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
 	    *host == '\0') {
 		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': "
 		    "no host", url);
 		goto out;
 	}
-	if (curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK ||
+	if (cu.url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK ||
 	    strcmp(path, "/") == 0 || *path == '\0')
-		(void)curl_url_set(u, CURLUPART_PATH, "/v1/traces", 0);
-	if (curl_url_get(u, CURLUPART_URL, &full, 0) != CURLUE_OK) {
+		(void)cu.url_set(u, CURLUPART_PATH, "/v1/traces", 0);
+	if (cu.url_get(u, CURLUPART_URL, &full, 0) != CURLUE_OK) {
 		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s'", url);
 		goto out;
 	}
 	if ((out = strdup(full)) == NULL)
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 out:
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(path);
-	curl_free(full);
-	curl_url_cleanup(u);
+	cu.free(scheme);
+	cu.free(host);
+	cu.free(path);
+	cu.free(full);
+	cu.url_cleanup(u);
 	return out;
 }
 
@@ -373,7 +469,7 @@ header(CURL *c, const char *name)
 {
 	struct curl_header *hd;
 
-	if (curl_easy_header(c, name, 0, CURLH_HEADER, -1, &hd) != CURLHE_OK)
+	if (cu.easy_header(c, name, 0, CURLH_HEADER, -1, &hd) != CURLHE_OK)
 		return NULL;
 	return hd->value;
 }
@@ -392,16 +488,16 @@ attempt(struct ssp_http *h, const void *body, size_t n, int64_t *ra_ms,
 
 	ssp_buf_reset(&h->resp);
 	h->errbuf[0] = '\0';
-	curl_easy_setopt(h->c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(h->c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)n);
-	cc = curl_easy_perform(h->c);
-	curl_easy_getinfo(h->c, CURLINFO_RESPONSE_CODE, &status);
+	cu.easy_setopt(h->c, CURLOPT_POSTFIELDS, body);
+	cu.easy_setopt(h->c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)n);
+	cc = cu.easy_perform(h->c);
+	cu.easy_getinfo(h->c, CURLINFO_RESPONSE_CODE, &status);
 	v = ssp_http_classify(status, (int)cc);
 	*ra_ms = -1;
 	*rkind = h->o.json ? BODY_JSON : BODY_PB;
 	if (cc != CURLE_OK) {
 		snprintf(what, whatsz, "%s", h->errbuf[0] ? h->errbuf :
-		    curl_easy_strerror(cc));
+		    cu.easy_strerror(cc));
 		return v;
 	}
 	if ((ct = header(h->c, "Content-Type")) != NULL)
@@ -572,7 +668,9 @@ ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
 			return ssp_err_set(e, SSP_ERR_INVAL, 0, "bad header '%.100s': "
 			    "expected 'Name: value'", o->headers[i]);
 	}
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+	if (cu_need(e) != 0)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	if (cu.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "libcurl initialisation failed");
 	if ((h = calloc(1, sizeof(*h))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
@@ -589,34 +687,34 @@ ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
 		h->rnd = 1;
 	snprintf(ua, sizeof(ua), "User-Agent: %s",
 	    o->user_agent ? o->user_agent : "simspan");
-	if ((h->c = curl_easy_init()) == NULL ||
-	    (h->hdrs = curl_slist_append(NULL, o->json ?
+	if ((h->c = cu.easy_init()) == NULL ||
+	    (h->hdrs = cu.slist_append(NULL, o->json ?
 	    "Content-Type: application/json" :
 	    "Content-Type: application/x-protobuf")) == NULL ||
 	    /* no "Expect: 100-continue" round trip before large bodies */
-	    curl_slist_append(h->hdrs, "Expect:") == NULL ||
-	    curl_slist_append(h->hdrs, ua) == NULL ||
-	    (o->gzip && curl_slist_append(h->hdrs,
+	    cu.slist_append(h->hdrs, "Expect:") == NULL ||
+	    cu.slist_append(h->hdrs, ua) == NULL ||
+	    (o->gzip && cu.slist_append(h->hdrs,
 	    "Content-Encoding: gzip") == NULL)) {
 		ssp_http_close(h, NULL);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
 	for (i = 0; i < o->nheaders; i++)
-		if (curl_slist_append(h->hdrs, o->headers[i]) == NULL) {
+		if (cu.slist_append(h->hdrs, o->headers[i]) == NULL) {
 			ssp_http_close(h, NULL);
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		}
-	curl_easy_setopt(h->c, CURLOPT_URL, h->url);
-	curl_easy_setopt(h->c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h->c, CURLOPT_HTTPHEADER, h->hdrs);
-	curl_easy_setopt(h->c, CURLOPT_POST, 1L);
-	curl_easy_setopt(h->c, CURLOPT_NOSIGNAL, 1L);	/* threads */
-	curl_easy_setopt(h->c, CURLOPT_TIMEOUT_MS, (long)o->timeout_ms);
-	curl_easy_setopt(h->c, CURLOPT_CONNECTTIMEOUT_MS, (long)o->timeout_ms);
-	curl_easy_setopt(h->c, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(h->c, CURLOPT_ERRORBUFFER, h->errbuf);
-	curl_easy_setopt(h->c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h->c, CURLOPT_WRITEDATA, &h->resp);
+	cu.easy_setopt(h->c, CURLOPT_URL, h->url);
+	cu.easy_setopt(h->c, CURLOPT_PROTOCOLS_STR, "http,https");
+	cu.easy_setopt(h->c, CURLOPT_HTTPHEADER, h->hdrs);
+	cu.easy_setopt(h->c, CURLOPT_POST, 1L);
+	cu.easy_setopt(h->c, CURLOPT_NOSIGNAL, 1L);	/* threads */
+	cu.easy_setopt(h->c, CURLOPT_TIMEOUT_MS, (long)o->timeout_ms);
+	cu.easy_setopt(h->c, CURLOPT_CONNECTTIMEOUT_MS, (long)o->timeout_ms);
+	cu.easy_setopt(h->c, CURLOPT_TCP_KEEPALIVE, 1L);
+	cu.easy_setopt(h->c, CURLOPT_ERRORBUFFER, h->errbuf);
+	cu.easy_setopt(h->c, CURLOPT_WRITEFUNCTION, on_body);
+	cu.easy_setopt(h->c, CURLOPT_WRITEDATA, &h->resp);
 	if (pthread_create(&h->thr, NULL, sender, h) != 0) {
 		ssp_http_close(h, NULL);
 		return ssp_err_set(e, SSP_ERR_IO, 0, "cannot start the sender "
@@ -688,8 +786,8 @@ ssp_http_close(struct ssp_http *h, struct ssp_http_stats *st)
 	if (st != NULL)
 		*st = h->st;
 	if (h->c != NULL)
-		curl_easy_cleanup(h->c);
-	curl_slist_free_all(h->hdrs);
+		cu.easy_cleanup(h->c);
+	cu.slist_free_all(h->hdrs);
 	ssp_buf_free(&h->resp);
 	ssp_buf_free(&h->gz);
 	ssp_buf_free(&h->job);
@@ -697,5 +795,5 @@ ssp_http_close(struct ssp_http *h, struct ssp_http_stats *st)
 	pthread_mutex_destroy(&h->mu);
 	pthread_cond_destroy(&h->cv);
 	free(h);
-	curl_global_cleanup();
+	cu.global_cleanup();
 }

@@ -65,6 +65,10 @@ void ssp_http_not_sent(struct ssp_http *h, uint64_t batches, uint64_t spans);
 /* Wait for the last request, stop the sender, fill *st (may be NULL). */
 void ssp_http_close(struct ssp_http *h, struct ssp_http_stats *st);
 
+/* libcurl's version, loading it (it is opened with dlopen on first use);
+ * the reason when it cannot be loaded. */
+const char *ssp_http_curl_version(void);
+
 /* --- the policy as pure functions (unit tested) ------------------------- */
 
 enum ssp_http_verdict {
