@@ -91,20 +91,25 @@ cu_load(void)
 		F(url_strerror), F(url_cleanup), F(free), F(version_info),
 #undef F
 	};
-	void *lib = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+	/* the OpenSSL build Debian's libcurl4-openssl-dev links, else the
+	 * GnuTLS one (libcurl3-gnutls), same ABI */
+	static const char *const names[] = { CURL_SONAME, "libcurl-gnutls.so.4" };
+	void *lib = NULL;
 	size_t i;
 
+	for (i = 0; lib == NULL && i < sizeof(names) / sizeof(names[0]); i++)
+		lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
 	if (lib == NULL) {
 		snprintf(cu_err, sizeof(cu_err), "cannot load %s (%s): install "
-		    "libcurl4 or libcurl4-openssl-dev", CURL_SONAME, dlerror());
+		    "libcurl4", CURL_SONAME, dlerror());
 		return;
 	}
 	for (i = 0; i < sizeof(fn) / sizeof(fn[0]); i++) {
 		void *f = dlsym(lib, fn[i].name);
 
 		if (f == NULL) {
-			snprintf(cu_err, sizeof(cu_err), "%s has no %s: libcurl "
-			    "7.84 or later is needed", CURL_SONAME, fn[i].name);
+			snprintf(cu_err, sizeof(cu_err), "libcurl has no %s: "
+			    "7.85 or later is needed", fn[i].name);
 			dlclose(lib);
 			return;
 		}
