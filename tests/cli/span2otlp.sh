@@ -40,6 +40,12 @@ stdout_has "default 8192"
 check "--version" span2otlp --version
 stdout_has "span2otlp 0.1.0"
 stdout_has "libcurl"
+# libcurl is opened on first use (lib/sink/http.c), not linked: its ~30
+# libraries would cost every start ~9 ms
+if have readelf; then
+	readelf -d "$(command -v span2otlp)" >"$T/dyn"
+	check "span2otlp does not link libcurl" sh -c "! grep -q 'NEEDED.*libcurl' '$T/dyn'"
+fi
 expect_rc 2 "unknown option" span2otlp --bogus
 stderr_has "usage: span2otlp"
 expect_rc 2 "two inputs" span2otlp "$T/in.sp" "$T/in.sp"
