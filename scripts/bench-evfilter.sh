@@ -52,7 +52,7 @@ run "evfilter pass-through (zstd in)" "$SSP_BIN/evfilter" "$W/ev.zst"
 run "evfilter -b rules.csv -z (zstd in, out)" "$SSP_BIN/evfilter" -z -b "$RULES" "$W/ev.zst"
 # r1 cat, r2 zstd -d, r5 evfilter -b, r8 evfilter -b -z (zstd in and out)
 bench_summary evfilter-b "$(bench_rate "$N" "$(bench_get r5 wall)")" Mev/s \
-    "$(bench_get r5 wall)" "$(bench_get r1 wall)" cat
+    "$(bench_time r5)" "$(bench_time r1)" "$(bench_base cat)"
 bench_summary evfilter-b-zstd "$(bench_rate "$N" "$(bench_get r8 wall)")" Mev/s \
-    "$(bench_get r8 wall)" "$(bench_get r2 wall)" zstd-d
+    "$(bench_time r8)" "$(bench_time r2)" "$(bench_base zstd-d)"
 "$SSP_BIN/evfilter" --stats -b "$RULES" "$W/ev" 2>&1 > /dev/null | sed 's/^/  /'

@@ -106,9 +106,9 @@ printf "   %-40s %8s %8s\n" "zstd -d -c > /dev/null" "$(get zcat cpu)" "$(get zc
 printf "   %-40s %8s %8s\n" "zstd -d to files" "$(get zfiles cpu)" "$(get zfiles wall)"
 r1=$(ratio "$(get rerun wall)" "$(get zcat wall)")
 bench_summary evspan-1t "$(rate "$events" "$(get ev1null cpu)")" Mev/s \
-    "$(get ev1null wall)" "$(get cat wall)" cat
+    "$(bench_time ev1null)" "$(bench_time cat)" "$(bench_base cat)"
 bench_summary evspan-rerun "$(rate "$events" "$(get rerun wall)")" Mev/s \
-    "$(get rerun wall)" "$(get zcat wall)" zstd-d
+    "$(bench_time rerun)" "$(bench_time zcat)" "$(bench_base zstd-d)"
 r2=$(ratio "$(get rerun wall)" "$(get zfiles wall)")
 echo "   ratio evspan / zstd -d (wall): $r1 against /dev/null, $r2 against files" \
     "(target < 1.50: $(echo "$r1" | awk '{print ($1 < 1.5) ? "met" : "NOT met"}')," \

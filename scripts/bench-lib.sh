@@ -2,6 +2,7 @@
 # run on its own).  Before sourcing, a script sets
 #   BW        its work directory (the figures go to $BW/NAME.*)
 # and may set
+#   BENCH_METRIC  wall (default) or cpu: the time bench_time gives
 #   REPS      runs per measurement (default 5; the best counts)
 #   PIN       a command prefix such as "taskset -c 1" (default none)
 #   BEFORE    a shell command run before each run (not timed)
@@ -71,6 +72,21 @@ bench_run() {
 
 # bench_get NAME FIELD: one figure of bench_run
 bench_get() { cat "$BW/$1.$2"; }
+# bench_time NAME: the time the summary compares: the best wall time, or
+# with BENCH_METRIC=cpu the least CPU time (user + sys), which a loaded
+# machine inflates far less (the wall times of a 2-core machine shared by
+# several jobs swing by 2x from run to run).  bench_base BASELINE: the
+# baseline's name as the summary gives it, ":cpu" added for CPU time, so
+# that bench-compare does not compare one metric with the other.
+bench_time() {
+	case ${BENCH_METRIC:-wall} in
+	cpu) bench_get "$1" mincpu ;;
+	*) bench_get "$1" wall ;;
+	esac
+}
+bench_base() {
+	case ${BENCH_METRIC:-wall} in cpu) echo "$1:cpu" ;; *) echo "$1" ;; esac
+}
 # bench_ratio A B: A / B with two decimals ("n/a" if B is 0)
 bench_ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'

@@ -57,7 +57,7 @@ best htmlall "$SSP_BIN/span2html" --traces all --max-spans 0 --no-events \
     -o "$DIR/all.html" "$DIR/in.sp"
 row "span2html --traces all (every span in detail)" htmlall "$S"
 bench_summary html "$(bench_rate "$S" "$(bench_get html wall)")" Mspans/s \
-    "$(bench_get html wall)" "$(bench_get count wall)" spancat-n
+    "$(bench_time html)" "$(bench_time count)" "$(bench_base spancat-n)"
 echo
 CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
 NODEFLAGS=""

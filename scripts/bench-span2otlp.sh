@@ -94,11 +94,11 @@ echo "requests (lines): $(wc -l <"$DIR/out.json") without events," \
 echo "target >= 1 M spans/s, JSON to a file, events off, one core:" \
     "$(awk -v n="$S" -v w="$(get json wall)" 'BEGIN { print (n / w >= 1e6 ? "met" : "NOT met") }')"
 bench_summary otlp-json-file "$(bench_rate "$S" "$(get json wall)")" Mspans/s \
-    "$(get json wall)" "$(get cp wall)" cp
+    "$(bench_time json)" "$(bench_time cp)" "$(bench_base cp)"
 bench_summary otlp-pb-file "$(bench_rate "$S" "$(get pb wall)")" Mspans/s \
-    "$(get pb wall)" "$(get cp wall)" cp
+    "$(bench_time pb)" "$(bench_time cp)" "$(bench_base cp)"
 bench_summary otlp-json-null "$(bench_rate "$S" "$(get jsonnull wall)")" Mspans/s \
-    "$(get jsonnull wall)" "$(get cat wall)" cat
+    "$(bench_time jsonnull)" "$(bench_time cat)" "$(bench_base cat)"
 rm -f "$DIR"/*.json "$DIR"/*.pb
 
 if [ "${BENCH_HTTP:-1}" != 0 ] && [ -d "$TOP/tests/otlp/node_modules" ]; then
@@ -118,5 +118,5 @@ if [ "${BENCH_HTTP:-1}" != 0 ] && [ -d "$TOP/tests/otlp/node_modules" ]; then
 	OUT="" run httpgz "$SSP_BIN/span2otlp" --no-events --gzip --endpoint "$url" "$DIR/in.sp"
 	row "span2otlp protobuf+gzip -> local OTLP/HTTP" httpgz "$S" evspan
 	bench_summary otlp-pb-http "$(bench_rate "$S" "$(get http wall)")" Mspans/s \
-	    "$(get http wall)" "$(get cat wall)" cat
+	    "$(bench_time http)" "$(bench_time cat)" "$(bench_base cat)"
 fi

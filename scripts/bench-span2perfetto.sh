@@ -73,9 +73,9 @@ OUT="$DIR/out.json" run cpjson cp "$DIR/out.json" "$DIR/copy.json"
 row "baseline: cp of that JSON (file write)" cpjson "$S"
 rm -f "$DIR/copy.json"
 bench_summary perfetto-pb-file "$(bench_rate "$S" "$(get pb wall)")" Mspans/s \
-    "$(get pb wall)" "$(get cp wall)" cp
+    "$(bench_time pb)" "$(bench_time cp)" "$(bench_base cp)"
 bench_summary perfetto-json-file "$(bench_rate "$S" "$(get json wall)")" Mspans/s \
-    "$(get json wall)" "$(get cpjson wall)" cp
+    "$(bench_time json)" "$(bench_time cpjson)" "$(bench_base cp)"
 echo "sizes: protobuf $(( $(wc -c <"$DIR/out.pftrace") / S )) B/span," \
     "JSON $(( $(wc -c <"$DIR/out.json") / S )) B/span"
 SSP_CPUTIME=1 $PIN "$SSP_BIN/span2perfetto" -v -F proto -f -o /dev/null "$DIR/in.sp" 2>&1 |

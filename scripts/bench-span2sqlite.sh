@@ -116,7 +116,8 @@ echo "baseline: sqlite3 .import of the same $rows rows (spans + attr_*, $csvmb M
 row "sqlite3 .import (tables only)" "$(get import wall)" "$(get import cpu)"
 row "sqlite3 .import + the same $(grep -c . "$W/index.sql") spans indexes" "$both" "-"
 echo "span2sqlite whole run / (sqlite3 .import + indexes): $(ratio "$(get s2s wall)" "$both")"
+bt=$(awk -v a="$(bench_time import)" -v b="$(bench_time index)" 'BEGIN { print a + b }')
 bench_summary sqlite-new "$(bench_rate "$spans" "$(get s2s wall)")" Mspans/s \
-    "$(get s2s wall)" "$both" sqlite3-import
+    "$(bench_time s2s)" "$bt" "$(bench_base sqlite3-import)"
 bench_summary sqlite-append "$(bench_rate "$spans" "$(get append wall)")" Mspans/s \
-    "$(get append wall)" "$both" sqlite3-import
+    "$(bench_time append)" "$bt" "$(bench_base sqlite3-import)"

@@ -8,6 +8,10 @@
 #   BENCH_ONLY   space-separated subset of: startup sim2ev evfilter evspan
 #                sqlite otlp perfetto html e2e   (default: all)
 #   BENCH_QUICK=1  small inputs, to check that the scripts work
+#   BENCH_METRIC=cpu  the summary's ratios from CPU time (user + sys) rather
+#                than wall time: steadier on a shared machine (bench-lib.sh;
+#                sim2ev's ratios are always CPU time, start-up's and e2e's
+#                always wall time)
 #   BENCH_SUMMARY  file that receives the summary (default
 #                $BENCH_DIR/summary-<UTC time>.txt)
 #
@@ -23,6 +27,7 @@ export SSP_BIN
 export SSP_HELPERS="${SSP_HELPERS:-$SSP_BIN/../tests/helpers}"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/simspan-bench}"
+export BENCH_METRIC="${BENCH_METRIC:-wall}"
 ONLY=${BENCH_ONLY:-"startup sim2ev evfilter evspan sqlite otlp perfetto html e2e"}
 QUICK=${BENCH_QUICK:-0}
 mkdir -p "$BENCH_DIR"
@@ -38,7 +43,7 @@ done
 
 {
 echo "# simspan benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \
-    "load $(cut -d' ' -f1-3 /proc/loadavg), git $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?')"
+    "load $(cut -d' ' -f1-3 /proc/loadavg), metric $BENCH_METRIC, git $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo '?')"
 } >>"$BENCH_SUMMARY"
 echo "simspan benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \
     "$(awk '/model name/ { $1 = $2 = $3 = ""; print; exit }' /proc/cpuinfo | sed 's/^ *//')"

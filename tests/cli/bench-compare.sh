@@ -13,6 +13,7 @@ bench: otlp-json-file 2.40 Mspans/s 1.50 cp
 bench: sqlite-new 1.20 Mspans/s 0.50 sqlite3-import
 bench: gone 1 x 1.00 cat
 bench: broken 1 x n/a cat
+bench: metric 1 x 1.00 cat
 X
 # sim2ev +9 % (under 10), otlp +20 %, sqlite faster, the last line of a
 # stage counts
@@ -23,6 +24,7 @@ bench: otlp-json-file 2.00 Mspans/s 1.80 cp
 bench: sqlite-new 1.50 Mspans/s 0.40 sqlite3-import
 bench: new 1 x 1.00 cat
 bench: broken 1 x 2.00 cat
+bench: metric 1 x 3.00 cat:cpu
 X
 expect_rc 1 "a stage 20 % slower: exit 1" sh "$BC" "$T/before" "$T/after"
 stdout_has "otlp-json-file                    1.50x      1.80x   +20.0%  vs cp; 2.40 -> 2.00 Mspans/s  SLOWER"
@@ -30,6 +32,7 @@ stdout_has "sqlite-new                        0.50x      0.40x   -20.0%  vs sqli
 stdout_has "gone                         only in BEFORE"
 stdout_has "new                          only in AFTER"
 stdout_has "no ratio to compare"
+stdout_has "metric                       baselines differ (cat, cat:cpu): not compared"
 stdout_has "3 stage(s) compared, 1 more than 10 % slower"
 n=$(grep -c SLOWER "$T/.out")
 eq "only that stage is flagged" "$n" 1
