@@ -46,6 +46,10 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/bench-e2e.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
 
 # --- measuring -------------------------------------------------------------
+# bench_summary from the shared harness; stages here run once when they take
+# a second or more (measure below), so they keep their own loop.
+BW=$W SSP_HELPERS=$SSP_HELPERS
+. "$TOP/scripts/bench-lib.sh"
 # measure NAME CMD...: $W/NAME.t = "wall user sys rss_kib" of CMD; under
 # 1 s wall it runs three times and keeps the fastest.  A command may leave
 # per-run details in $W/NAME.side; the fastest run's copy is NAME.side.best.
@@ -135,6 +139,7 @@ report_phase1() {
 	        k, n[k], b[k] / 1e6, (c[k] > 0 ? b[k] / c[k] / 1e6 : 0), c[k],
 	        (ws[k] > 0 ? wb[k] / ws[k] / 1e6 : 0), (ws[k] > 0 && b[k] > 0 ? (c[k] / b[k]) / (ws[k] / wb[k]) : 0) }' \
 	    "$W/wc.kind" "$W/kinds" | sort
+	bench_summary "e2e-$PFX-phase1" "$(div "$(mb "$1")" "$pw")" MB/s "$pc" "$(wall wc)" wc-l
 	echo "    events: $2 from sim2ev, $3 kept by evfilter (sync noise and blacklisted functions dropped)"
 	echo "    bytes on disk: raw logs $(mb "$1") MB -> event streams $(mb "$4") MB (.ev.zst)," \
 	    "$(div "$1" "$4") : 1, $(div "$4" "$3") bytes/event"
@@ -183,6 +188,12 @@ phase2() {
 	    "vs sqlite3 .import of the same $brows rows + indexes ($(wall sqlite_import) s): $(div "$(wall span2sqlite)" "$(wall sqlite_import)") x"
 	line "sink: span2otlp (OTLP/JSON file)" span2otlp "$(mrate "$spans" "$(wall span2otlp)") M spans/s" \
 	    "vs cat of its $(mb "$(size "$1/otlp.jsonl")") MB output to a file ($(wall cat_otlp) s): $(div "$(wall span2otlp)" "$(wall cat_otlp)") x"
+	bench_summary "e2e-$PFX-evspan" "$(mrate "$4" "$(wall evspan)")" Mev/s \
+	    "$(wall evspan)" "$(wall zstd_d)" zstd-d
+	bench_summary "e2e-$PFX-sqlite" "$(mrate "$spans" "$(wall span2sqlite)")" Mspans/s \
+	    "$(wall span2sqlite)" "$(wall sqlite_import)" sqlite3-import
+	bench_summary "e2e-$PFX-otlp" "$(mrate "$spans" "$(wall span2otlp)")" Mspans/s \
+	    "$(wall span2otlp)" "$(wall cat_otlp)" cat
 	echo "    spans: $spans; export time / evspan time: span2sqlite $(div "$(wall span2sqlite)" "$(wall evspan)")," \
 	    "span2otlp $(div "$(wall span2otlp)" "$(wall evspan)")"
 }
@@ -216,6 +227,7 @@ EOF
 # "evfilter: stdin: N events in, N kept, N dropped"
 events_in() { cat "$1"/*.evfilter.txt | awk '/ events in, / { s += $(NF - 6) } END { print s + 0 }'; }
 
+PFX=dumbbell
 logbytes=$(size "$D"/*.log)
 echo "dumbbell N=$N NOISE=200: $(mb "$logbytes") MB of logs in $D"
 wc_logs "$D"
@@ -242,6 +254,7 @@ fi
 grep '^sim2ev ' "$S/commands.sh" |
     sed -e 's/^\(.*\) -o \([^ ]*\)\.ev\.zst \([^ ]*\)$/\3 \1 --stats \3 2>\2.sim2ev.txt | EF -o \2.ev.zst 2>\2.evfilter.txt/' \
     -e "s|EF|evfilter --no-noise -b rules.csv --stats|" -e "s|^|$S |" >"$W/synth.jobs"
+PFX=synth
 logbytes=$(size "$S"/*.log)
 echo
 echo "simsynth --gem5-size $SIZE -n $REQ: $(mb "$logbytes") MB of logs in $S"

@@ -27,18 +27,15 @@ func=$(awk '$2 == "func" { print $1 }' "$W/counts")
 echo "input: $N events ($func function entries), $(wc -c < "$W/ev") bytes" \
     "plain, $(wc -c < "$W/ev.zst") bytes zstd; best of $R runs"
 
+BW=$W REPS=$R
+. "$(dirname "$0")/bench-lib.sh"
 # run NAME CMD...: best wall and CPU seconds of R runs (stdout to /dev/null)
+n=0
 run() {
 	name=$1; shift
-	bw=999999; bc=999999; i=0
-	while [ "$i" -lt "$R" ]; do
-		"$SSP_HELPERS/runstat" -o "$W/t" "$@" > /dev/null
-		read -r e u s _ < "$W/t"
-		bw=$(echo "$e $bw" | awk '{ print ($1 < $2) ? $1 : $2 }')
-		bc=$(echo "$u $s $bc" | awk '{ c = $1 + $2; print (c < $3) ? c : $3 }')
-		i=$((i + 1))
-	done
-	awk -v n="$N" -v w="$bw" -v c="$bc" -v name="$name" 'BEGIN {
+	n=$((n + 1))
+	bench_run "r$n" "$@"
+	awk -v n="$N" -v w="$(bench_get "r$n" wall)" -v c="$(bench_get "r$n" mincpu)" -v name="$name" 'BEGIN {
 		fw = w > 0 ? sprintf("%7.1f", n / w / 1e6) : "    inf"
 		fc = c > 0 ? sprintf("%7.1f", n / c / 1e6) : "    inf"
 		printf "%-40s %7.3f s %s M ev/s wall %7.3f s %s M ev/s cpu\n", name, w, fw, c, fc
@@ -53,4 +50,9 @@ run "evfilter -b rules.csv (plain)" "$SSP_BIN/evfilter" -b "$RULES" "$W/ev"
 run "evfilter -t func -N (plain)" "$SSP_BIN/evfilter" -t func -N "$W/ev"
 run "evfilter pass-through (zstd in)" "$SSP_BIN/evfilter" "$W/ev.zst"
 run "evfilter -b rules.csv -z (zstd in, out)" "$SSP_BIN/evfilter" -z -b "$RULES" "$W/ev.zst"
+# r1 cat, r2 zstd -d, r5 evfilter -b, r8 evfilter -b -z (zstd in and out)
+bench_summary evfilter-b "$(bench_rate "$N" "$(bench_get r5 wall)")" Mev/s \
+    "$(bench_time r5)" "$(bench_time r1)" "$(bench_base cat)"
+bench_summary evfilter-b-zstd "$(bench_rate "$N" "$(bench_get r8 wall)")" Mev/s \
+    "$(bench_time r8)" "$(bench_time r2)" "$(bench_base zstd-d)"
 "$SSP_BIN/evfilter" --stats -b "$RULES" "$W/ev" 2>&1 > /dev/null | sed 's/^/  /'

@@ -24,32 +24,12 @@ trap 'rm -rf "$W"' EXIT INT TERM
 PATH="$SSP_BIN:$SSP_HELPERS:$PATH"
 STREAMS="client server client-nic server-nic net"
 
-# run NAME CMD...: best wall, best cpu, largest RSS of REPEAT runs, into
-# $W/NAME.{wall,cpu,rss}.  Uses GNU time when present.
-run() {
-	name=$1; shift
-	bw=999999; bc=999999; rss=0
-	i=0
-	while [ $i -lt "$REPEAT" ]; do
-		if [ -x /usr/bin/time ]; then
-			/usr/bin/time -o "$W/.t" -f "%e %U %S %M" "$@" >/dev/null 2>"$W/.err" ||
-			    { cat "$W/.err" >&2; exit 1; }
-			read -r w u s m < "$W/.t"
-		else
-			t0=$(date +%s.%N)
-			"$@" >/dev/null 2>"$W/.err" || { cat "$W/.err" >&2; exit 1; }
-			w=$(echo "$(date +%s.%N) $t0" | awk '{print $1 - $2}')
-			u=$w; s=0; m=0
-		fi
-		c=$(echo "$u $s" | awk '{print $1 + $2}')
-		bw=$(echo "$w $bw" | awk '{print ($1 < $2) ? $1 : $2}')
-		bc=$(echo "$c $bc" | awk '{print ($1 < $2) ? $1 : $2}')
-		rss=$(echo "$m $rss" | awk '{print ($1 > $2) ? $1 : $2}')
-		i=$((i + 1))
-	done
-	echo "$bw" > "$W/$name.wall"; echo "$bc" > "$W/$name.cpu"; echo "$rss" > "$W/$name.rss"
-}
-get() { cat "$W/$1.$2"; }
+BW=$W REPS=$REPEAT
+. "$TOP/scripts/bench-lib.sh"
+# run NAME CMD...: best wall, best cpu, the RSS of the fastest run of
+# REPEAT runs, into $W/NAME.{wall,mincpu,rss}
+run() { bench_run "$@"; }
+get() { case $2 in cpu) bench_get "$1" mincpu ;; *) bench_get "$1" "$2" ;; esac; }
 rate() { echo "$1 $2" | awk '{printf "%.1f", ($2 > 0) ? $1 / $2 / 1e6 : 0}'; }
 ratio() { echo "$1 $2" | awk '{printf "%.2f", ($2 > 0) ? $1 / $2 : 0}'; }
 
@@ -125,6 +105,10 @@ printf "   %-40s %8s %8s\n" "the same, --threads 1" "$(get rerun1 cpu)" "$(get r
 printf "   %-40s %8s %8s\n" "zstd -d -c > /dev/null" "$(get zcat cpu)" "$(get zcat wall)"
 printf "   %-40s %8s %8s\n" "zstd -d to files" "$(get zfiles cpu)" "$(get zfiles wall)"
 r1=$(ratio "$(get rerun wall)" "$(get zcat wall)")
+bench_summary evspan-1t "$(rate "$events" "$(get ev1null cpu)")" Mev/s \
+    "$(bench_time ev1null)" "$(bench_time cat)" "$(bench_base cat)"
+bench_summary evspan-rerun "$(rate "$events" "$(get rerun wall)")" Mev/s \
+    "$(bench_time rerun)" "$(bench_time zcat)" "$(bench_base zstd-d)"
 r2=$(ratio "$(get rerun wall)" "$(get zfiles wall)")
 echo "   ratio evspan / zstd -d (wall): $r1 against /dev/null, $r2 against files" \
     "(target < 1.50: $(echo "$r1" | awk '{print ($1 < 1.5) ? "met" : "NOT met"}')," \

@@ -21,24 +21,16 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SIM2EV="$SSP_BIN/sim2ev"
 EVCAT="$SSP_BIN/evcat"
 mkdir -p "$DIR"
-[ -x /usr/bin/time ] || { echo "bench: needs /usr/bin/time (GNU time)" >&2; exit 1; }
 
 bytes() { stat -c %s "$1"; }
-# best of RUNS runs by CPU time: "cpu_secs rss_kb wall_secs" (CPU time, user
-# + system, is what a shared machine does not inflate)
+BW=$DIR REPS=$RUNS SSP_HELPERS=$HELPERS
+. "$TOP/scripts/bench-lib.sh"
+# best CMD...: "cpu_secs rss_kb wall_secs" of RUNS runs: the least CPU
+# time (user + system, what a shared machine does not inflate), the RSS
+# and wall time of the fastest run
 best() {
-	b=""
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		/usr/bin/time -f "%U %S %M %e" -o "$DIR/.time" "$@" >/dev/null 2>"$DIR/.err" || {
-			cat "$DIR/.err" >&2; exit 1; }
-		t=$(awk '{ printf "%.2f %d %.2f", $1 + $2, $3, $4 }' "$DIR/.time")
-		if [ -z "$b" ] || awk -v a="${t%% *}" -v b="${b%% *}" 'BEGIN { exit !(a < b) }'; then
-			b=$t
-		fi
-		i=$((i + 1))
-	done
-	echo "$b"
+	bench_run best "$@"
+	echo "$(bench_get best mincpu) $(bench_get best rss) $(bench_get best wall)"
 }
 events() { "$EVCAT" -n "$1" | awk '$2 == "total" { print $1 }'; }
 
@@ -53,22 +45,26 @@ gen "$DIR/ns3.log" -f ns3 -b 500000000
 
 echo "CPU seconds (user+sys), best of $RUNS; wall seconds in parentheses"
 printf '%-24s %14s %14s %7s %7s %11s %7s\n' input sim2ev "wc -l" ratio MB/s events/s "RSS MB"
-run() {	# run LABEL FILE SIM2EV-ARGS...
+run() {	# run [-s STAGE] LABEL FILE SIM2EV-ARGS...
+	stage=""
+	[ "$1" != -s ] || { stage=$2; shift 2; }
 	label=$1; f=$2; shift 2
 	w=$(best wc -l "$f")
 	s=$(best "$SIM2EV" "$@" -o "$DIR/out.ev" "$f")
 	n=$(events "$DIR/out.ev")
+	[ -z "$stage" ] || bench_summary "$stage" \
+	    "$(bench_rate "$(bytes "$f")" "${s%% *}")" MB/s "${s%% *}" "${w%% *}" wc-l
 	echo "$s $w" | awk -v l="$label" -v b="$(bytes "$f")" -v n="$n" '{
 	    s = $1; r = $2; sw = $3; w = $4; ww = $6
 	    if (s == 0) s = 0.01; if (w == 0) w = 0.01
 	    printf "%-24s %5.2fs (%5.2f) %5.2fs (%5.2f) %6.1fx %7.0f %11.0f %7.1f\n", l, s, sw,
 	    w, ww, s / w, b / s / 1e6, n / s, r / 1024 }'
 }
-run "gem5 Exec $(awk -v b="$(bytes "$DIR/gem5.log")" 'BEGIN { printf "%.2f GB", b / 1e9 }')" \
+run -s sim2ev-gem5 "gem5 Exec $(awk -v b="$(bytes "$DIR/gem5.log")" 'BEGIN { printf "%.2f GB", b / 1e9 }')" \
     "$DIR/gem5.log" -f gem5 -s "$DIR/vmlinux.dump"
-run "gem5 Exec, no symtab" "$DIR/gem5.log" -f gem5
-run "nicbm $(( $(bytes "$DIR/nicbm.log") / 1000000 )) MB" "$DIR/nicbm.log" -f nicbm
-run "ns-3 $(( $(bytes "$DIR/ns3.log") / 1000000 )) MB" "$DIR/ns3.log" -f ns3
+run -s sim2ev-gem5-nosyms "gem5 Exec, no symtab" "$DIR/gem5.log" -f gem5
+run -s sim2ev-nicbm "nicbm $(( $(bytes "$DIR/nicbm.log") / 1000000 )) MB" "$DIR/nicbm.log" -f nicbm
+run -s sim2ev-ns3 "ns-3 $(( $(bytes "$DIR/ns3.log") / 1000000 )) MB" "$DIR/ns3.log" -f ns3
 
 # zstd-compressed function-entry stream
 "$SIM2EV" -f gem5 -s "$DIR/vmlinux.dump" -z -o "$DIR/func.ev.zst" "$DIR/gem5.log"
@@ -95,4 +91,4 @@ if [ "${BENCH_DUMBBELL:-1}" != 0 ] && command -v python3 >/dev/null 2>&1; then
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "  all five logs to .ev.zst, one after the other: %.2fs\n", b - a }'
 fi
-rm -f "$DIR/out.ev" "$DIR/func.ev" "$DIR/.time" "$DIR/.err"
+rm -f "$DIR/out.ev" "$DIR/func.ev" "$DIR"/best.* "$DIR/.rs" "$DIR/.err"

@@ -25,21 +25,12 @@ trap 'rm -rf "$DIR"' EXIT INT TERM
 LC_ALL=C
 export LC_ALL
 
+BW=$DIR
+. "$TOP/scripts/bench-lib.sh"
 # best NAME CMD...: best wall time (s) and its peak RSS (KB) of REPS runs
 best() {
-	name=$1
-	shift
-	bw="" bm=""
-	for _ in $(seq "$REPS"); do
-		/usr/bin/time -f "%e %M" -o "$DIR/.time" "$@" >/dev/null 2>"$DIR/.err" || {
-			echo "bench: $name failed:" >&2
-			cat "$DIR/.err" >&2
-			exit 1
-		}
-		read -r w m <"$DIR/.time"
-		if [ -z "$bw" ] || awk "BEGIN { exit !($w < $bw) }"; then bw=$w bm=$m; fi
-	done
-	echo "$bw $bm" >"$DIR/$name.best"
+	bench_run "$@"
+	echo "$(bench_get "$1" wall) $(bench_get "$1" rss)" >"$DIR/$1.best"
 }
 row() {	# row LABEL NAME SPANS
 	read -r w m <"$DIR/$2.best"
@@ -65,6 +56,8 @@ row "span2html, stream with member events" htmlev "$S"
 best htmlall "$SSP_BIN/span2html" --traces all --max-spans 0 --no-events \
     -o "$DIR/all.html" "$DIR/in.sp"
 row "span2html --traces all (every span in detail)" htmlall "$S"
+bench_summary html "$(bench_rate "$S" "$(bench_get html wall)")" Mspans/s \
+    "$(bench_time html)" "$(bench_time count)" "$(bench_base spancat-n)"
 echo
 CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
 NODEFLAGS=""

@@ -35,34 +35,10 @@ command -v taskset >/dev/null 2>&1 || PIN=""
 LC_ALL=C
 export LC_ALL
 
-# run NAME CMD...: best wall time of REPS runs and the user+sys of that run
-# into $DIR/NAME.wall, $DIR/NAME.cpu; OUT names the output file to measure.
-run() {
-	name=$1
-	shift
-	bw="" bc=""
-	for _ in $(seq "$REPS"); do
-		t0=$(date +%s%N)
-		/usr/bin/time -f "%U %S" -o "$DIR/.time" $PIN "$@" >/dev/null 2>"$DIR/.err" || {
-			echo "bench: $name failed:" >&2
-			cat "$DIR/.err" >&2
-			exit 1
-		}
-		t1=$(date +%s%N)
-		read -r u s <"$DIR/.time"
-		w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-		if [ -z "$bw" ] || awk "BEGIN { exit !($w < $bw) }"; then
-			bw=$w
-			bc=$(awk "BEGIN { print $u + $s }")
-		fi
-	done
-	echo "$bw" >"$DIR/$name.wall"
-	echo "$bc" >"$DIR/$name.cpu"
-	bytes=0
-	[ -n "${OUT:-}" ] && [ -f "$OUT" ] && bytes=$(wc -c <"$OUT")
-	echo "$bytes" >"$DIR/$name.bytes"
-}
-get() { cat "$DIR/$1.$2"; }
+BW=$DIR
+. "$TOP/scripts/bench-lib.sh"
+run() { bench_run "$@"; }
+get() { bench_get "$@"; }
 # row LABEL NAME SPANS EVSPAN-NAME
 row() {
 	awk -v l="$1" -v w="$(get "$2" wall)" -v c="$(get "$2" cpu)" -v n="$3" \
@@ -117,6 +93,12 @@ echo "requests (lines): $(wc -l <"$DIR/out.json") without events," \
     "JSON with events $(( $(wc -c <"$DIR/ev.json") / S )) B/span"
 echo "target >= 1 M spans/s, JSON to a file, events off, one core:" \
     "$(awk -v n="$S" -v w="$(get json wall)" 'BEGIN { print (n / w >= 1e6 ? "met" : "NOT met") }')"
+bench_summary otlp-json-file "$(bench_rate "$S" "$(get json wall)")" Mspans/s \
+    "$(bench_time json)" "$(bench_time cp)" "$(bench_base cp)"
+bench_summary otlp-pb-file "$(bench_rate "$S" "$(get pb wall)")" Mspans/s \
+    "$(bench_time pb)" "$(bench_time cp)" "$(bench_base cp)"
+bench_summary otlp-json-null "$(bench_rate "$S" "$(get jsonnull wall)")" Mspans/s \
+    "$(bench_time jsonnull)" "$(bench_time cat)" "$(bench_base cat)"
 rm -f "$DIR"/*.json "$DIR"/*.pb
 
 if [ "${BENCH_HTTP:-1}" != 0 ] && [ -d "$TOP/tests/otlp/node_modules" ]; then
@@ -135,4 +117,6 @@ if [ "${BENCH_HTTP:-1}" != 0 ] && [ -d "$TOP/tests/otlp/node_modules" ]; then
 	row "span2otlp JSON -> local OTLP/HTTP" httpjson "$S" evspan
 	OUT="" run httpgz "$SSP_BIN/span2otlp" --no-events --gzip --endpoint "$url" "$DIR/in.sp"
 	row "span2otlp protobuf+gzip -> local OTLP/HTTP" httpgz "$S" evspan
+	bench_summary otlp-pb-http "$(bench_rate "$S" "$(get http wall)")" Mspans/s \
+	    "$(bench_time http)" "$(bench_time cat)" "$(bench_base cat)"
 fi

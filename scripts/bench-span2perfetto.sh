@@ -29,34 +29,10 @@ command -v taskset >/dev/null 2>&1 || PIN=""
 LC_ALL=C
 export LC_ALL
 
-# run NAME CMD...: best wall time of REPS runs and the user+sys of that run
-# into $DIR/NAME.wall, $DIR/NAME.cpu; OUT names the output file to measure.
-run() {
-	name=$1
-	shift
-	bw="" bc=""
-	for _ in $(seq "$REPS"); do
-		t0=$(date +%s%N)
-		/usr/bin/time -f "%U %S" -o "$DIR/.time" $PIN "$@" >/dev/null 2>"$DIR/.err" || {
-			echo "bench: $name failed:" >&2
-			cat "$DIR/.err" >&2
-			exit 1
-		}
-		t1=$(date +%s%N)
-		read -r u s <"$DIR/.time"
-		w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-		if [ -z "$bw" ] || awk "BEGIN { exit !($w < $bw) }"; then
-			bw=$w
-			bc=$(awk "BEGIN { print $u + $s }")
-		fi
-	done
-	echo "$bw" >"$DIR/$name.wall"
-	echo "$bc" >"$DIR/$name.cpu"
-	bytes=0
-	[ -n "${OUT:-}" ] && [ -f "$OUT" ] && bytes=$(wc -c <"$OUT")
-	echo "$bytes" >"$DIR/$name.bytes"
-}
-get() { cat "$DIR/$1.$2"; }
+BW=$DIR
+. "$TOP/scripts/bench-lib.sh"
+run() { bench_run "$@"; }
+get() { bench_get "$@"; }
 # row LABEL NAME SPANS
 row() {
 	awk -v l="$1" -v w="$(get "$2" wall)" -v c="$(get "$2" cpu)" -v n="$3" \
@@ -96,6 +72,10 @@ row "span2perfetto JSON -> file" json "$S"
 OUT="$DIR/out.json" run cpjson cp "$DIR/out.json" "$DIR/copy.json"
 row "baseline: cp of that JSON (file write)" cpjson "$S"
 rm -f "$DIR/copy.json"
+bench_summary perfetto-pb-file "$(bench_rate "$S" "$(get pb wall)")" Mspans/s \
+    "$(bench_time pb)" "$(bench_time cp)" "$(bench_base cp)"
+bench_summary perfetto-json-file "$(bench_rate "$S" "$(get json wall)")" Mspans/s \
+    "$(bench_time json)" "$(bench_time cpjson)" "$(bench_base cp)"
 echo "sizes: protobuf $(( $(wc -c <"$DIR/out.pftrace") / S )) B/span," \
     "JSON $(( $(wc -c <"$DIR/out.json") / S )) B/span"
 SSP_CPUTIME=1 $PIN "$SSP_BIN/span2perfetto" -v -F proto -f -o /dev/null "$DIR/in.sp" 2>&1 |

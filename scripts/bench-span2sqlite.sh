@@ -32,32 +32,10 @@ export LC_ALL
 PIN="taskset -c $CPU"
 command -v taskset >/dev/null 2>&1 || PIN=""
 
-# run NAME CMD...: best wall, and the user+sys of that run, of REPEAT runs
-# into $W/NAME.wall, $W/NAME.cpu; BEFORE (a command) runs before each.
-run() {
-	name=$1
-	shift
-	bw="" bc=""
-	i=0
-	while [ $i -lt "$REPEAT" ]; do
-		[ -n "${BEFORE:-}" ] && sh -c "$BEFORE"
-		t0=$(date +%s%N)
-		/usr/bin/time -f "%U %S" -o "$W/.t" $PIN "$@" >/dev/null 2>"$W/.err" ||
-		    { echo "bench: $name failed:" >&2; cat "$W/.err" >&2; exit 1; }
-		t1=$(date +%s%N)
-		read -r u s <"$W/.t"
-		w=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-		if [ -z "$bw" ] || awk "BEGIN { exit !($w < $bw) }"; then
-			bw=$w
-			bc=$(awk "BEGIN { print $u + $s }")
-			cp "$W/.err" "$W/$name.err"
-		fi
-		i=$((i + 1))
-	done
-	echo "$bw" >"$W/$name.wall"
-	echo "$bc" >"$W/$name.cpu"
-}
-get() { cat "$W/$1.$2"; }
+BW=$W REPS=$REPEAT
+. "$TOP/scripts/bench-lib.sh"
+run() { REPS=$REPEAT bench_run "$@"; }
+get() { bench_get "$@"; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
@@ -138,3 +116,8 @@ echo "baseline: sqlite3 .import of the same $rows rows (spans + attr_*, $csvmb M
 row "sqlite3 .import (tables only)" "$(get import wall)" "$(get import cpu)"
 row "sqlite3 .import + the same $(grep -c . "$W/index.sql") spans indexes" "$both" "-"
 echo "span2sqlite whole run / (sqlite3 .import + indexes): $(ratio "$(get s2s wall)" "$both")"
+bt=$(awk -v a="$(bench_time import)" -v b="$(bench_time index)" 'BEGIN { print a + b }')
+bench_summary sqlite-new "$(bench_rate "$spans" "$(get s2s wall)")" Mspans/s \
+    "$(bench_time s2s)" "$bt" "$(bench_base sqlite3-import)"
+bench_summary sqlite-append "$(bench_rate "$spans" "$(get append wall)")" Mspans/s \
+    "$(bench_time append)" "$bt" "$(bench_base sqlite3-import)"

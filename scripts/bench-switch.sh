@@ -58,3 +58,10 @@ row "parser alone (parsebench)" "$p"
 row "sim2ev -f switch -o file" "$s"
 echo "$lines lines, $events events; event stream $(stat -c %s "$DIR/switch.ev") bytes"
 rm -f "$DIR/switch.ev"
+# the summary lines make bench collects (CPU time: this script's metric)
+BW=$DIR SSP_HELPERS=$HELPERS . "$(dirname "$0")/bench-lib.sh"
+pc=${p%% *} sc=${s%% *} wc=${w%% *}
+bench_summary switch-parser "$(awk -v b="$bytes" -v c="$pc" 'BEGIN { printf "%.2f", b / (c > 0 ? c : 0.01) / 1e9 }')" \
+    GB/s "$pc" "$wc" wc-l:cpu
+bench_summary switch-sim2ev "$(awk -v b="$bytes" -v c="$sc" 'BEGIN { printf "%.2f", b / (c > 0 ? c : 0.01) / 1e9 }')" \
+    GB/s "$sc" "$wc" wc-l:cpu

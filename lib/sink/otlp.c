@@ -256,35 +256,47 @@ idmap_put(struct ssp_map *m, uint64_t id, uint32_t v)
 
 /* --- setup ----------------------------------------------------------------- */
 
+/* A copy of b's bytes with FRAG zero bytes after them, in an allocation of
+ * its own size (ssp_buf's start at 4 KiB: ~60 keys x 4 of them were a
+ * megabyte of page faults at every start); NULL when out of memory. */
+static char *
+okey_pad(const struct ssp_buf *b)
+{
+	char *p;
+
+	if (b->failed || (p = malloc(b->len + FRAG)) == NULL)
+		return NULL;
+	memcpy(p, b->p, b->len);
+	memset(p + b->len, 0, FRAG);	/* short keys move as one 64-byte copy */
+	return p;
+}
+
 static int
 okey_init(struct okey *k, const char *name, size_t len)
 {
 	static const char *const vt[J_N] = { "\"intValue\":\"",
 	    "\"stringValue\":", "\"boolValue\":" };
-	struct ssp_buf p = SSP_BUF_INIT;
+	struct ssp_buf b = SSP_BUF_INIT;
 	unsigned i;
 
 	for (i = 0; i < J_N; i++) {
-		struct ssp_buf j = SSP_BUF_INIT;
-
-		ssp_buf_lit(&j, "{\"key\":");
-		ssp_strfmt_json_str(&j, name, len);
-		ssp_buf_lit(&j, ",\"value\":{");
-		ssp_buf_put(&j, vt[i], strlen(vt[i]));
-		k->jlen[i] = j.len;
-		/* padded: short keys are copied as one fixed 64-byte move */
-		if (ssp_buf_reserve(&j, FRAG) != 0)
+		ssp_buf_reset(&b);
+		ssp_buf_lit(&b, "{\"key\":");
+		ssp_strfmt_json_str(&b, name, len);
+		ssp_buf_lit(&b, ",\"value\":{");
+		ssp_buf_put(&b, vt[i], strlen(vt[i]));
+		k->jlen[i] = b.len;
+		if ((k->json[i] = okey_pad(&b)) == NULL) {
+			ssp_buf_free(&b);
 			return -1;
-		memset(j.p + j.len, 0, FRAG);
-		k->json[i] = (char *)j.p;
+		}
 	}
-	ssp_pb_bytes(&p, F_KV_KEY, name, len);
-	k->plen = p.len;
-	if (ssp_buf_reserve(&p, FRAG) != 0)	/* padded, as the JSON */
-		return -1;
-	memset(p.p + p.len, 0, FRAG);
-	k->pb = p.p;
-	return 0;
+	ssp_buf_reset(&b);
+	ssp_pb_bytes(&b, F_KV_KEY, name, len);
+	k->plen = b.len;
+	k->pb = (uint8_t *)okey_pad(&b);
+	ssp_buf_free(&b);
+	return k->pb != NULL ? 0 : -1;
 }
 
 static void

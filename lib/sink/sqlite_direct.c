@@ -109,10 +109,15 @@ struct ssp_sqlite_direct {
 	size_t nreindex;
 	uint32_t *krank;	/* file type -> rank of its kind name, 1.. */
 	const char **kname;	/* rank -> kind name */
+	size_t *knlen;		/* rank -> its length */
 	uint32_t nkinds;
 	uint32_t *srank;	/* stream -> rank of its name, 0.. */
 	const char **sname;
+	size_t *snlen;		/* rank -> length of sname */
 	size_t nstreams;
+	/* the indexes of each table, so a row's keys skip the others */
+	unsigned char tix[T_N][XMAX];
+	unsigned ntix[T_N];
 	struct cdict causes;
 };
 
@@ -145,8 +150,16 @@ prep(struct ssp_sqlite_direct *dw, sqlite3 *db, sqlite3_stmt **s,
 static void
 trace_hex(char out[33], uint64_t hi, uint64_t lo)
 {
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)hi,
-	    (unsigned long long)lo);
+	static const char hexd[] = "0123456789abcdef";
+	int i;
+
+	for (i = 15; i >= 0; i--) {
+		out[i] = hexd[hi & 15];
+		out[16 + i] = hexd[lo & 15];
+		hi >>= 4;
+		lo >>= 4;
+	}
+	out[32] = '\0';
 }
 
 /* The affinity SQLite gives a declared column type (datatype3.html, 3.1). */
@@ -593,9 +606,12 @@ ranks(struct ssp_sqlite_direct *dw, const char *const *kinds,
 	dw->kname = calloc(dw->nft + 1, sizeof(*dw->kname));
 	dw->srank = calloc(nstreams + 1, sizeof(*dw->srank));
 	dw->sname = calloc(nstreams + 1, sizeof(*dw->sname));
+	dw->knlen = calloc(dw->nft + 1, sizeof(*dw->knlen));
+	dw->snlen = calloc(nstreams + 1, sizeof(*dw->snlen));
 	names = calloc(dw->nft + 1, sizeof(*names));
 	if (dw->krank == NULL || dw->kname == NULL || dw->srank == NULL ||
-	    dw->sname == NULL || names == NULL) {
+	    dw->sname == NULL || dw->knlen == NULL || dw->snlen == NULL ||
+	    names == NULL) {
 		free(names);
 		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
@@ -619,6 +635,11 @@ ranks(struct ssp_sqlite_direct *dw, const char *const *kinds,
 		for (t = 0; t < nstreams; t++)
 			if (strcmp(streams[i], dw->sname[t]) == 0)
 				dw->srank[i] = t;
+	/* index entries name them: measured once, not at every entry */
+	for (i = 1; i <= dw->nkinds; i++)
+		dw->knlen[i] = strlen(dw->kname[i]);
+	for (i = 0; i < nstreams; i++)
+		dw->snlen[i] = strlen(dw->sname[i]);
 	return SSP_OK;
 }
 
@@ -703,11 +724,11 @@ d_keys(struct ssp_sqlite_direct *dw, unsigned t, const struct ssp_btree_val *v,
 	unsigned i, j;
 	int r;
 
-	for (i = 0; i < dw->nix; i++) {
-		struct dindex *x = &dw->ix[i];
+	for (i = 0; i < dw->ntix[t]; i++) {
+		struct dindex *x = &dw->ix[dw->tix[t][i]];
 		uint64_t k[8] = { 0 }, w = 0, lo;
 
-		if (x->t != t || x->ks == NULL || x->bad)
+		if (x->ks == NULL || x->bad)
 			continue;
 		if (x->pval >= 0 && (v[x->pval].type != SQLITE_INTEGER ||
 		    (v[x->pval].i & x->pmask) == 0))
@@ -793,10 +814,11 @@ d_entry(struct ssp_sqlite_direct *dw, const struct dindex *x,
 			v[j] = ssp_btree_int(h);
 			break;
 		case K_KIND:
-			v[j] = h != 0 ? ssp_btree_str(dw->kname[h]) : ssp_btree_null();
+			v[j] = h != 0 ? ssp_btree_text(dw->kname[h], dw->knlen[h]) :
+			    ssp_btree_null();
 			break;
 		case K_STREAM:
-			v[j] = ssp_btree_str(dw->sname[h]);
+			v[j] = ssp_btree_text(dw->sname[h], dw->snlen[h]);
 			break;
 		case K_CAUSE:
 			id = byrank[h];
@@ -1039,6 +1061,8 @@ ssp_sqlite_direct_open(struct ssp_sqlite_direct *dw, const char *path,
 	dw->sort_mem = sort_mem;
 	dw->pool = sort_mem;
 	for (x = 0; x < dw->nix; x++) {
+		t = dw->ix[x].t;
+		dw->tix[t][dw->ntix[t]++] = (unsigned char)x;
 		if ((dw->ix[x].tree = ssp_btree_index(dw->bt, dw->ix[x].root)) ==
 		    NULL)
 			return bt_fail(dw);
@@ -1135,6 +1159,8 @@ ssp_sqlite_direct_free(struct ssp_sqlite_direct *dw)
 	free(dw->kname);
 	free(dw->srank);
 	free(dw->sname);
+	free(dw->knlen);
+	free(dw->snlen);
 	cdict_free(&dw->causes);
 	free(dw);
 }
