@@ -40,6 +40,7 @@ struct ssp_kctx {
 	struct ssp_kctx_ops ops;
 	struct kcpu *cpu[SSP_KCTX_MAXCPU];
 	unsigned ncpu;			/* highest cpu seen + 1 */
+	int seen_exit;			/* a syscall-exit came */
 	uint64_t order;
 	struct ssp_kctx_stats st;
 };
@@ -439,13 +440,15 @@ softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 static void
 syscall_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 {
-	if (c->n > 0 || (c->tkind == T_SYSCALL && k->cfg.syscall_exit)) {
-		/* error_entry in an interrupt or an exception of the syscall */
+	if (c->n > 0) {		/* error_entry of an interrupt entry */
 		k->st.entry_in_syscall++;
 		return;
 	}
-	if (c->tkind == T_SYSCALL)	/* SPEC §3: up to the next entry */
-		task_close(k, c, k->cfg.syscall_exit ?
+	/* A syscall still running: its exit is missing, or the log has no
+	 * syscall-exit function at all (SPEC §3: a syscall lasts up to the
+	 * next entry; only unbalanced once exits were seen). */
+	if (c->tkind == T_SYSCALL)
+		task_close(k, c, k->seen_exit ?
 		    SSP_KCTX_WHY_NO_SYSCALL_EXIT : SSP_KCTX_WHY_NONE, 0);
 	else if (c->tkind == T_KSOFTIRQD)
 		task_close(k, c, SSP_KCTX_WHY_NO_SCHED_IN, 0);
@@ -474,6 +477,7 @@ ssp_kctx_func(struct ssp_kctx *k, unsigned cpu, unsigned cls)
 	if (c == NULL)
 		return NULL;
 	if (cls & SSP_KCTX_C_SYSCALL_EXIT) {
+		k->seen_exit = 1;
 		if (c->tkind == T_SYSCALL) {
 			close_irqs(k, c, SSP_KCTX_WHY_NO_IRQ_EXIT);
 			task_close(k, c, SSP_KCTX_WHY_NONE, 1);

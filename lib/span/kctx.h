@@ -117,7 +117,7 @@ struct ssp_kctx_stats {
 	uint64_t resumed_unwoken;	/* preempted syscalls switched back in */
 	uint64_t wakeup_none;		/* wakeup with no syscall asleep */
 	uint64_t exit_unmatched;	/* syscall-exit with no syscall running */
-	uint64_t entry_in_syscall;	/* syscall-entry inside a syscall or irq: kept as a member */
+	uint64_t entry_in_syscall;	/* syscall-entry inside an interrupt: kept as a member */
 	uint64_t closed_unbalanced;	/* contexts closed for a missing exit */
 	uint64_t stack_overflow;	/* irq entries past SSP_KCTX_DEPTH */
 	uint64_t suspend_overflow;	/* suspended past SSP_KCTX_MAXSUSP */
@@ -126,8 +126,10 @@ struct ssp_kctx_stats {
 	uint64_t open_at_end;		/* contexts open at the end */
 };
 
-/* syscall_exit: the rules have a syscall-exit class (otherwise a syscall
- * entry closes the running syscall, as in SPEC §3). */
+/* A syscall entry outside interrupts closes the running syscall of its
+ * CPU (SPEC §3); once a syscall-exit has come, that close counts as
+ * unbalanced (WHY_NO_SYSCALL_EXIT).  syscall_exit: the rules have a
+ * syscall-exit class (informative; the machine goes by what comes). */
 struct ssp_kctx_cfg {
 	int syscall_exit;
 };
