@@ -1226,9 +1226,13 @@ k_close(void *ctx, void *c, unsigned why, int last)
 	struct ssp_spanb *b = kh->b;
 	struct span *s = c;
 
-	if (last && b->kev != NULL) {
-		k_member(b, kh->st, s, b->kev, b->kcls);
-		b->kev_used = 1;
+	if (b->kev != NULL) {
+		if (last) {
+			k_member(b, kh->st, s, b->kev, b->kcls);
+			b->kev_used = 1;
+		}
+		if (b->kev->ts > s->end)	/* it lasted until now */
+			s->end = b->kev->ts;
 	}
 	if (why == SSP_KCTX_WHY_END) {
 		s->flags |= SSP_SPAN_OPEN;
@@ -1646,8 +1650,12 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		if (h->kctx != NULL) {
 			unsigned cpu = cpu_of(b, st, ev->f[SSP_F_USER_CPU]);
 
-			if (b->status == SSP_OK)
+			if (b->status == SSP_OK) {
+				b->kev = ev;	/* the time contexts close */
+				b->kcls = 0;
 				ssp_kctx_user(h->kctx, cpu);
+				b->kev = NULL;
+			}
 		}
 		drop(b, st, SSP_DROP_INSN);
 		break;
