@@ -31,6 +31,7 @@ static const char *const ctx_names[SSP_CTX_N] = {
 	"mmio", "dma", "msix", "tx", "rx", "recv", "irq",
 };
 #define RXB_MAX 64		/* rx spans kept per NIC between two MSI-X */
+#define IRQQ_MAX 64		/* host msix spans waiting for an irq entry */
 #define FC_SYSVEC 0x80000000u	/* sinfo: an asm_sysvec_* irq entry */
 
 const char *ssp_spanb_drop_name(unsigned r) { return r < SSP_DROP_N ? drop_names[r] : NULL; }
@@ -1606,8 +1607,15 @@ ev_msix(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	add_ev(b, s, ev);
 	s->a[SSP_SA_HMSIX_COMP - NC] = ostr(b, st, ev->f[SSP_F_IRQ_COMP]);
 	s->a[SSP_SA_HMSIX_VEC - NC] = ev->f[SSP_F_IRQ_VEC];
-	if (b->s[st].kctx != NULL)	/* for the irq entry that serves it */
-		send(b, &b->s[st].irqq, s, SSP_CTX_IRQ);
+	if (b->s[st].kctx != NULL) {	/* for the irq entry that serves it */
+		struct ring *q = &b->s[st].irqq;
+
+		if (q->n >= IRQQ_MAX) {	/* a log without irq entries */
+			unref(b, ring_pop(q));
+			b->st.ctx_overflow[SSP_CTX_IRQ]++;
+		}
+		send(b, q, s, SSP_CTX_IRQ);
+	}
 	if (link < 0)
 		finish(b, s);	/* no link to take its completion from */
 }
