@@ -24,6 +24,7 @@ struct kcpu {
 	unsigned n, over;		/* depth; entries past the cap */
 	void *task, *resume;
 	unsigned tkind;
+	int task_noirq;			/* ksoftirqd opened with no pending irq */
 	/* the running syscall went into a sleep class (and was woken) */
 	uint8_t sleeping, woken;
 	void *waker;			/* held while woken */
@@ -375,6 +376,14 @@ irq_exit(struct ssp_kctx *k, struct kcpu *c)
 	}
 	if (c->n == 0) {
 		k->st.irq_exit_unmatched++;
+		/* A "ksoftirqd" softirq opened with no task: the log started
+		 * inside the irq that ran it, and this is that irq's exit. */
+		if (c->tkind == T_KSOFTIRQD && c->task_noirq) {
+			kclose(k, c->task, SSP_KCTX_WHY_NONE, 1);
+			c->task = NULL;
+			c->tkind = T_NONE;
+			return 1;
+		}
 		return 0;
 	}
 	x = c->irq[--c->n];
@@ -434,6 +443,7 @@ softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	if (x != NULL) {
 		c->task = x;
 		c->tkind = T_KSOFTIRQD;
+		c->task_noirq = p == NULL;
 	}
 }
 
