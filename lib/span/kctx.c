@@ -21,6 +21,7 @@ struct kcpu {
 	uint8_t ikind[SSP_KCTX_DEPTH];
 	uint8_t isysvec[SSP_KCTX_DEPTH];
 	uint8_t iunder[SSP_KCTX_DEPTH];	/* entered over a softirq */
+	uint32_t ifuncs[SSP_KCTX_DEPTH];	/* function entries in it */
 	unsigned n, over;		/* depth; entries past the cap */
 	void *task, *resume;
 	unsigned tkind;
@@ -362,6 +363,7 @@ irq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	c->iunder[c->n] = c->n > 0 && c->ikind[c->n - 1] == SSP_KCTX_SOFTIRQ;
 	c->ikind[c->n] = SSP_KCTX_IRQ;
 	c->isysvec[c->n] = (cls & SSP_KCTX_C_SYSVEC) != 0;
+	c->ifuncs[c->n] = 0;
 	c->irq[c->n++] = x;
 }
 
@@ -418,6 +420,7 @@ softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 		if (x == NULL)
 			return;
 		c->ikind[c->n - 1] = SSP_KCTX_SOFTIRQ;
+		c->ifuncs[c->n - 1] = 0;
 		c->irq[c->n - 1] = x;
 		kclose(k, p, SSP_KCTX_WHY_NONE, 0);	/* the irq ends here */
 		return;
@@ -450,10 +453,15 @@ softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 static void
 syscall_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 {
-	if (c->n > 0) {		/* error_entry of an interrupt entry */
+	/* error_entry on the interrupt entry path (right after the irq
+	 * entry) is a member.  Later in an interrupt context a syscall entry
+	 * means the log has no exits for it (a one-CPU-model log): the
+	 * interrupt contexts were over. */
+	if (c->n > 0 && c->ifuncs[c->n - 1] <= SSP_KCTX_ENTRY_PATH) {
 		k->st.entry_in_syscall++;
 		return;
 	}
+	close_irqs(k, c, SSP_KCTX_WHY_NO_IRQ_EXIT);
 	/* A syscall still running: its exit is missing, or the log has no
 	 * syscall-exit function at all (SPEC §3: a syscall lasts up to the
 	 * next entry; only unbalanced once exits were seen). */
@@ -486,6 +494,8 @@ ssp_kctx_func(struct ssp_kctx *k, unsigned cpu, unsigned cls)
 
 	if (c == NULL)
 		return NULL;
+	if (c->n > 0 && c->ifuncs[c->n - 1] < UINT32_MAX)
+		c->ifuncs[c->n - 1]++;
 	if (cls & SSP_KCTX_C_SYSCALL_EXIT) {
 		k->seen_exit = 1;
 		if (c->tkind == T_SYSCALL) {

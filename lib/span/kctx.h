@@ -28,6 +28,11 @@
 #define SSP_KCTX_DEPTH     16
 #define SSP_KCTX_MAXSUSP   64
 #define SSP_KCTX_MAXRAISED 8
+/* A syscall-entry function among the first this many function entries
+ * after the one that opened an interrupt context is a member of it
+ * (error_entry on the entry path); later it ends the interrupt contexts of
+ * the CPU (a log without their exits). */
+#define SSP_KCTX_ENTRY_PATH 3
 
 /* Context kinds. */
 enum ssp_kctx_kind {

@@ -1232,7 +1232,10 @@ k_close(void *ctx, void *c, unsigned why, int last)
 			k_member(b, kh->st, s, b->kev, b->kcls);
 			b->kev_used = 1;
 		}
-		if (b->kev->ts > s->end)	/* it lasted until now */
+		/* It lasted until now; not a syscall ended by the next entry
+		 * (SPEC §3: up to its last function). */
+		if (b->kev->ts > s->end && !(s->kind == SSP_SK_HOST_SYSCALL &&
+		    (b->kcls & SSP_FC_SYSCALL_ENTRY)))
 			s->end = b->kev->ts;
 	}
 	if (why == SSP_KCTX_WHY_END) {

@@ -196,7 +196,8 @@ test_split(void **state)
 	member(&b, "traces", "detail", "[0,1]");
 	member(&b, "kinds", NULL, "[\"host.syscall\",\"host.mmio\","
 	    "\"host.dma\",\"host.msix\",\"host.pci\",\"host.intr\",\"nic.mmio\","
-	    "\"nic.dma\",\"nic.tx\",\"nic.rx\",\"nic.msix\",\"net.device\"]");
+	    "\"nic.dma\",\"nic.tx\",\"nic.rx\",\"nic.msix\",\"net.device\","
+	    "\"host.irq\",\"host.softirq\",\"host.resume\",\"host.app\"]");
 	/* lanes: the syscall's CPU has one of its own */
 	member(&b, "lanes", NULL, "[[0,\"cpu0\"],[0,\"\"],[1,\"\"]]");
 	member(&b, "counts", "detail_spans", "6");

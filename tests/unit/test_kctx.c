@@ -410,6 +410,33 @@ test_unbalanced(void **state)
 	assert_true(st->open_at_end >= 2);
 }
 
+/* A log without irq exits (the one-CPU model's synthetic logs): a syscall
+ * entry well inside an irq ends it as unbalanced; error_entry right after
+ * the irq entry stays a member. */
+static void
+test_stale_irq(void **state)
+{
+	struct rec r;
+	struct ssp_kctx *k = mk(&r, 1);
+	struct ctx *s1, *irq, *s2;
+	unsigned i;
+
+	(void)state;
+	s1 = F(0, SE);
+	irq = F(0, IE);
+	assert_ptr_equal(F(0, SE), irq);	/* error_entry */
+	for (i = 0; i < 5; i++)
+		assert_ptr_equal(F(0, 0), irq);
+	s2 = F(0, SE);
+	assert_true(s2 != irq && s2 != s1);
+	assert_int_equal(s2->kind, SSP_KCTX_SYSCALL);
+	assert_true(irq->closed);
+	assert_int_equal(irq->close_why, SSP_KCTX_WHY_NO_IRQ_EXIT);
+	assert_true(s1->closed);
+	assert_int_equal(s1->close_why, SSP_KCTX_WHY_NONE);	/* no exits seen */
+	done(k, &r);
+}
+
 /* Without a syscall-exit class (SPEC §3): a syscall ends at the next
  * syscall entry of its CPU. */
 static void
@@ -447,6 +474,7 @@ main(void)
 		cmocka_unit_test(test_app_root),
 		cmocka_unit_test(test_unbalanced),
 		cmocka_unit_test(test_no_exit_class),
+		cmocka_unit_test(test_stale_irq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
