@@ -496,6 +496,8 @@ ssp_kctx_func(struct ssp_kctx *k, unsigned cpu, unsigned cls)
 		return NULL;
 	if (c->n > 0 && c->ifuncs[c->n - 1] < UINT32_MAX)
 		c->ifuncs[c->n - 1]++;
+	if (cls == 0)		/* most function entries */
+		return top(c);
 	if (cls & SSP_KCTX_C_SYSCALL_EXIT) {
 		k->seen_exit = 1;
 		if (c->tkind == T_SYSCALL) {
