@@ -113,6 +113,16 @@ if have sqlite3; then
 	eq "irq and softirq time on the host, by kind" \
 	    "$(sqlite3 "$T/k.db" "select kind || ' ' || total_ps from span_kinds where kind in ('host.irq','host.softirq') order by kind")" \
 	    "$(printf 'host.irq 600\nhost.softirq 900')"
+	# a schema version 1 database (without the context tables) is
+	# upgraded when appended to
+	check "span2sqlite, Columbo-model spans" span2sqlite "$T/v1.db" "$T/c.sp"
+	sqlite3 "$T/v1.db" "drop view host_irq; drop view host_softirq;
+	    drop view host_resume; drop view host_app; drop table attr_host_irq;
+	    drop table attr_host_softirq; drop table attr_host_resume;
+	    drop table attr_host_app; pragma user_version = 1"
+	check "span2sqlite appends to a version 1 database" span2sqlite "$T/v1.db" "$T/k.sp"
+	eq "upgraded to version 2" "$(sqlite3 "$T/v1.db" "pragma user_version")" 2
+	eq "its host_irq view" "$(sqlite3 "$T/v1.db" "select count(*) from host_irq")" 2
 	eq "the softirq counts on srv in the trace's stream split" \
 	    "$(sqlite3 "$T/k.db" "select count(*) from trace_streams ts join traces t on t.id = ts.trace where t.root_kind = 'nic.rx' and ts.stream = 'srv'")" 1
 fi
