@@ -1242,7 +1242,8 @@ k_close(void *ctx, void *c, unsigned why, int last)
 		s->flags |= SSP_SPAN_OPEN;
 	} else if (why != SSP_KCTX_WHY_NONE) {
 		s->flags |= SSP_SPAN_INCOMPLETE;
-		s->cause = kctx_causes[why];
+		if (!(s->flags & SSP_SPAN_ORPHAN))	/* the missing parent first */
+			s->cause = kctx_causes[why];
 	}
 	finish(b, s);
 }
