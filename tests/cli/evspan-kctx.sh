@@ -62,6 +62,31 @@ check "softirq has 9 functions, to irqentry_exit" grep -q '^ *5500 host.softirq 
 check "recvfrom lasts to its exit" grep -q '^ *1000 host.syscall .* dur=6200 ' "$T/k.txt"
 check "resume on cpu1 from the sched-in" grep -q 'host.resume .*cpu=system.cpu1 entry=finish_task_switch.isra.0 funcs=3$' "$T/k.txt"
 
+# the same server as a two-CPU gem5 log (Exec lines with ExecSymbol's
+# @sym on system.cpu0 and system.cpu1, the adapter's lines) through
+# sim2ev: the same spans.  (No user-mode lines: sim2ev of this version
+# makes no user events; the syscalls end at syscall_exit_to_user_mode.)
+awk '$2 == "func" { split($4, a, "="); print a[2] }' "$S/srv.txt" | sort -u |
+    awk '{ printf "ffffffff81%06x g     F .text\t0000000000000040 %s\n", NR * 256, $1 }' \
+    > "$T/vmlinux.syms"
+awk -v syms="$T/vmlinux.syms" '
+BEGIN { while ((getline l < syms) > 0) { n = split(l, f, " "); addr[f[n]] = f[1] } }
+/^#/ { next }
+$2 == "func" { split($3, c, "="); split($4, s, "=")
+	printf "%7d: %s: A0 T0 : 0x%s @%s    : mov rax, rbx : IntAlu :  D=0x0000000000000000\n", $1, c[2], addr[s[2]], s[2] }
+$2 == "msix" { printf "%7d: system.pc.simbricks_0: simbricks-pci: received MSI-X intr vec 1\n", $1 }
+$2 == "dma_done" { printf "%7d: system.pc.simbricks_0: simbricks-pci: completed DMA id 0\n", $1 }
+$2 == "mmio_wr" { split($4, a, "="); split($6, i, "="); split($8, o, "=")
+	sub(/^0x/, "", a[2]); sub(/^0x/, "", o[2])
+	printf "%7d: system.pc.simbricks_0: simbricks-pci: sending write addr %s size 4 id %s bar 0 offs %s posted 1\n", $1, a[2], i[2], o[2] }
+$2 == "mmio_posted" { printf "%7d: system.pc.simbricks_0.pio: simbricks-pci: sending immediate response for posted write\n", $1 }
+' "$S/srv.txt" > "$T/srv.gem5.log"
+check "sim2ev of the two-CPU gem5 log" sim2ev -f gem5 -s "$T/vmlinux.syms,vmlinux" \
+    -n srv -o "$T/srv-g.ev" "$T/srv.gem5.log"
+check "evspan on sim2ev's events" run "$RULES" "$T/g.sp" "$T/srv-g.ev"
+tree "$T/g.sp" > "$T/g.tree"
+check "the same spans as from the hand-made events" cmp "$T/g.tree" "$T/k.want"
+
 # the same events, Columbo-model rules: no contexts; error_entry (a
 # syscall-entry there) makes the irq path a "syscall" of cpu0 that takes
 # the softirq's doorbell, and the sleeping recvfrom gathers what cpu1 ran
