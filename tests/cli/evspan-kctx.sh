@@ -3,9 +3,10 @@
 # hand-made two-CPU Linux 5.15 server (tests/data/evspan/kctx): recvfrom
 # sleeps on cpu1, a timer tick and a device irq on cpu0, the NET_RX softirq
 # rings a doorbell and wakes the syscall, cpu1 resumes it, the reply goes
-# out.  Checks every parent and cause, the same events under the
-# Columbo-model rules (the new classes deleted), an input that starts in
-# the middle of an interrupt, the --stats block, and the sinks.
+# out.  Checks every parent and cause, the same server as a two-CPU gem5
+# log through sim2ev, the same events under the Columbo-model rules (the
+# new classes deleted), an input that starts in the middle of an
+# interrupt, the --stats block, and the sinks.
 . "$(dirname "$0")/../lib.sh"
 RULES="$TOP/rules/linux-i40e.csv"
 S="$DATA/evspan/kctx"
