@@ -42,9 +42,10 @@ print_kctx(const struct ssp_spanb_stats *st, FILE *f)
 	    " softirq without irq, %" PRIu64 " sched-in with nothing to resume, %"
 	    PRIu64 " wakeup with nothing asleep, %" PRIu64 " syscall-exit "
 	    "without syscall, %" PRIu64 " closed for a missing exit, %" PRIu64
-	    " open at the end", k->irq_exit_unmatched, k->softirq_no_irq,
+	    " open at the end, %" PRIu64 " wakeups dropped (more than "
+	    "sleepers)", k->irq_exit_unmatched, k->softirq_no_irq,
 	    k->sched_in_empty, k->wakeup_none, k->exit_unmatched,
-	    k->closed_unbalanced, k->open_at_end);
+	    k->closed_unbalanced, k->open_at_end, k->wakeup_dropped);
 	fprintf(f, "\n  kept in place: %" PRIu64 " syscall entries inside a "
 	    "context, %" PRIu64 " softirqs inside a syscall, %" PRIu64
 	    " preempted syscalls resumed", k->entry_in_syscall,

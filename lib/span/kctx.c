@@ -6,13 +6,11 @@
 /* What runs as the task of a CPU. */
 enum { T_NONE, T_SYSCALL, T_KSOFTIRQD };
 /* A suspended syscall. */
-enum { S_SLEEPING, S_WOKEN, S_RUNNABLE };
+enum { S_SLEEPING, S_RUNNABLE };
 
 struct susp {
 	void *sys;
-	void *waker;		/* held, S_WOKEN only */
 	uint64_t order;		/* when it went to sleep / was preempted */
-	uint64_t wake;		/* when it was woken */
 	uint8_t state;
 };
 
@@ -26,10 +24,9 @@ struct kcpu {
 	void *task, *resume;
 	unsigned tkind;
 	int task_noirq;			/* ksoftirqd opened with no pending irq */
-	/* the running syscall went into a sleep class (and was woken) */
-	uint8_t sleeping, woken;
-	void *waker;			/* held while woken */
-	uint64_t sleep_order, wake_order;
+	/* the running syscall went into a sleep class */
+	uint8_t sleeping;
+	uint64_t sleep_order;
 	struct susp sus[SSP_KCTX_MAXSUSP];	/* oldest first */
 	unsigned nsus;
 	void *raised[SSP_KCTX_MAXRAISED];	/* held irqs whose softirq did not run in them */
@@ -44,6 +41,11 @@ struct ssp_kctx {
 	unsigned ncpu;			/* highest cpu seen + 1 */
 	int seen_exit;			/* a syscall-exit came */
 	uint64_t order;
+	/* Wakeups not yet matched to a sleeping syscall, oldest first (held):
+	 * the sched-in that switches a sleeping syscall back in tells which
+	 * CPU it sleeps on, the wakeup does not. */
+	void *wk[SSP_KCTX_MAXWAKE];
+	unsigned nwk;
 	struct ssp_kctx_stats st;
 };
 
@@ -181,11 +183,9 @@ close_irqs(struct ssp_kctx *k, struct kcpu *c, unsigned why)
 }
 
 static void
-clear_sleep(struct ssp_kctx *k, struct kcpu *c)
+clear_sleep(struct kcpu *c)
 {
-	release(k, c->waker);
-	c->waker = NULL;
-	c->sleeping = c->woken = 0;
+	c->sleeping = 0;
 }
 
 /* The task of a CPU ends (its resume first). */
@@ -200,7 +200,7 @@ task_close(struct ssp_kctx *k, struct kcpu *c, unsigned why, int last)
 	kclose(k, c->task, why, last);
 	c->task = NULL;
 	c->tkind = T_NONE;
-	clear_sleep(k, c);
+	clear_sleep(c);
 }
 
 /* The running task is switched out: a syscall is suspended, ksoftirqd
@@ -223,46 +223,41 @@ suspend_running(struct ssp_kctx *k, struct kcpu *c)
 	if (c->nsus == SSP_KCTX_MAXSUSP) {
 		k->st.suspend_overflow++;
 		kclose(k, c->sus[0].sys, SSP_KCTX_WHY_SUSPEND_LIMIT, 0);
-		release(k, c->sus[0].waker);
 		memmove(&c->sus[0], &c->sus[1], (c->nsus - 1) * sizeof(c->sus[0]));
 		c->nsus--;
 	}
 	s = &c->sus[c->nsus++];
 	s->sys = c->task;
-	s->waker = c->waker;		/* its hold moves over */
-	s->wake = c->wake_order;
 	if (c->sleeping) {
-		s->state = c->woken ? S_WOKEN : S_SLEEPING;
+		s->state = S_SLEEPING;
 		s->order = c->sleep_order;
 	} else {
 		s->state = S_RUNNABLE;	/* preempted */
 		s->order = ++k->order;
 	}
-	c->waker = NULL;
-	c->sleeping = c->woken = 0;
+	c->sleeping = 0;
 	c->task = NULL;
 	c->tkind = T_NONE;
 }
 
-/* Which suspended syscall a sched-in switches in: the first woken (in
- * wake order), else the first preempted, else none (-1). */
+/* Which suspended syscall a sched-in switches in: with a wakeup pending,
+ * the one asleep longest on this CPU; else the one preempted first; else
+ * none (-1). */
 static int
-pick(const struct kcpu *c)
+pick(const struct ssp_kctx *k, const struct kcpu *c)
 {
-	unsigned i;
+	unsigned i, st;
 	int best = -1;
 
-	for (i = 0; i < c->nsus; i++)
-		if (c->sus[i].state == S_WOKEN &&
-		    (best < 0 || c->sus[i].wake < c->sus[best].wake))
-			best = (int)i;
-	if (best >= 0)
-		return best;
-	for (i = 0; i < c->nsus; i++)
-		if (c->sus[i].state == S_RUNNABLE &&
-		    (best < 0 || c->sus[i].order < c->sus[best].order))
-			best = (int)i;
-	return best;
+	for (st = k->nwk > 0 ? S_SLEEPING : S_RUNNABLE; st <= S_RUNNABLE; st++) {
+		for (i = 0; i < c->nsus; i++)
+			if (c->sus[i].state == st &&
+			    (best < 0 || c->sus[i].order < c->sus[best].order))
+				best = (int)i;
+		if (best >= 0)
+			return best;
+	}
+	return -1;
 }
 
 static void
@@ -272,7 +267,7 @@ sched_in(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	int i;
 
 	close_irqs(k, c, SSP_KCTX_WHY_NO_IRQ_EXIT);
-	i = pick(c);
+	i = pick(k, c);
 	if (i >= 0) {
 		in = c->sus[i];
 		memmove(&c->sus[i], &c->sus[i + 1],
@@ -286,10 +281,14 @@ sched_in(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	}
 	c->task = in.sys;
 	c->tkind = T_SYSCALL;
-	if (in.state == S_WOKEN) {
-		c->resume = kopen(k, SSP_KCTX_RESUME, cpu, cls, in.waker,
+	if (in.state == S_SLEEPING) {	/* woken by the oldest pending wakeup */
+		void *w = k->wk[0];
+
+		memmove(&k->wk[0], &k->wk[1], (k->nwk - 1) * sizeof(k->wk[0]));
+		k->nwk--;
+		c->resume = kopen(k, SSP_KCTX_RESUME, cpu, cls, w,
 		    SSP_KCTX_WHY_WAKEUP_FIFO);
-		release(k, in.waker);
+		release(k, w);
 		if (c->resume != NULL && k->ops.link != NULL)
 			k->ops.link(k->ops.ctx, in.sys, c->resume);
 	} else {
@@ -297,14 +296,14 @@ sched_in(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	}
 }
 
+/* A wakeup: the waker is the innermost context of the CPU.  Which
+ * sleeping syscall it wakes is decided at the sched-in that switches one
+ * back in; here it is only kept (at most one per sleeping syscall). */
 static void
 wakeup(struct ssp_kctx *k, struct kcpu *wc)
 {
 	void *waker = top(wc), *self = wc->n == 0 ? wc->task : NULL;
-	struct kcpu *bc = NULL;
-	struct susp *bs = NULL;
-	uint64_t best = UINT64_MAX;
-	unsigned i, j;
+	unsigned i, j, sleepers = 0;
 
 	if (waker == NULL) {
 		k->st.wakeup_none++;
@@ -315,36 +314,25 @@ wakeup(struct ssp_kctx *k, struct kcpu *wc)
 
 		if (c == NULL)
 			continue;
-		if (c->tkind == T_SYSCALL && c->sleeping && !c->woken &&
-		    c->task != self && c->sleep_order < best) {
-			best = c->sleep_order;
-			bc = c;
-			bs = NULL;
-		}
+		if (c->tkind == T_SYSCALL && c->sleeping && c->task != self)
+			sleepers++;
 		for (j = 0; j < c->nsus; j++)
-			if (c->sus[j].state == S_SLEEPING &&
-			    c->sus[j].order < best) {
-				best = c->sus[j].order;
-				bc = c;
-				bs = &c->sus[j];
-			}
+			sleepers += c->sus[j].state == S_SLEEPING;
 	}
-	if (bc == NULL) {
+	if (sleepers == 0) {
 		k->st.wakeup_none++;
 		return;
 	}
-	hold(k, waker);
-	if (bs != NULL) {
-		bs->state = S_WOKEN;
-		bs->waker = waker;
-		bs->wake = ++k->order;
-	} else {
-		bc->woken = 1;
-		bc->waker = waker;
-		bc->wake_order = ++k->order;
+	if (k->nwk >= sleepers || k->nwk == SSP_KCTX_MAXWAKE) {
+		k->st.wakeup_dropped++;	/* more wakeups than sleepers */
+		release(k, k->wk[0]);
+		memmove(&k->wk[0], &k->wk[1], (k->nwk - 1) * sizeof(k->wk[0]));
+		k->nwk--;
 	}
+	hold(k, waker);
+	k->wk[k->nwk++] = waker;
 	if (k->ops.woke != NULL)
-		k->ops.woke(k->ops.ctx, waker, bs != NULL ? bs->sys : bc->task);
+		k->ops.woke(k->ops.ctx, waker, NULL);
 }
 
 static void
@@ -525,7 +513,6 @@ ssp_kctx_func(struct ssp_kctx *k, unsigned cpu, unsigned cls)
 	if ((cls & SSP_KCTX_C_SLEEP) && c->n == 0 && c->tkind == T_SYSCALL &&
 	    !c->sleeping) {
 		c->sleeping = 1;
-		c->woken = 0;
 		c->sleep_order = ++k->order;
 	}
 	if (cls & SSP_KCTX_C_WAKEUP)
@@ -562,10 +549,8 @@ ssp_kctx_end(struct ssp_kctx *k)
 			continue;
 		close_irqs(k, c, SSP_KCTX_WHY_END);
 		task_close(k, c, SSP_KCTX_WHY_END, 0);
-		for (j = 0; j < c->nsus; j++) {
+		for (j = 0; j < c->nsus; j++)
 			kclose(k, c->sus[j].sys, SSP_KCTX_WHY_END, 0);
-			release(k, c->sus[j].waker);
-		}
 		c->nsus = 0;
 		for (j = 0; j < c->nraised; j++)
 			release(k, c->raised[j]);
@@ -573,4 +558,7 @@ ssp_kctx_end(struct ssp_kctx *k)
 		kclose(k, c->app, SSP_KCTX_WHY_END, 0);
 		c->app = NULL;
 	}
+	for (i = 0; i < k->nwk; i++)
+		release(k, k->wk[i]);
+	k->nwk = 0;
 }

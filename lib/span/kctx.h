@@ -28,6 +28,7 @@
 #define SSP_KCTX_DEPTH     16
 #define SSP_KCTX_MAXSUSP   64
 #define SSP_KCTX_MAXRAISED 8
+#define SSP_KCTX_MAXWAKE   64	/* pending wakeups per host */
 /* A syscall-entry function among the first this many function entries
  * after the one that opened an interrupt context is a member of it
  * (error_entry on the entry path); later it ends the interrupt contexts of
@@ -70,7 +71,7 @@ enum ssp_kctx_why {
 	/* parents chosen by a heuristic */
 	SSP_KCTX_WHY_MSIX_FIFO,		/* irq: the oldest unserved host msix */
 	SSP_KCTX_WHY_RAISED_FIFO,	/* softirq outside its irq: the oldest irq on the CPU that ran none */
-	SSP_KCTX_WHY_WAKEUP_FIFO,	/* resume: the wakeup went to the syscall asleep longest */
+	SSP_KCTX_WHY_WAKEUP_FIFO,	/* resume: the oldest pending wakeup went to the syscall asleep longest on the CPU of the sched-in */
 	SSP_KCTX_WHY_APP_ROOT,		/* syscall: the app-root span of its CPU */
 	/* parents missing: roots */
 	SSP_KCTX_WHY_SYSVEC,		/* irq of a system vector (timer, IPI) */
@@ -109,7 +110,8 @@ struct ssp_kctx_ops {
 	void (*release)(void *ctx, void *c);
 	/* A resumed syscall gets a link to its resume context. */
 	void (*link)(void *ctx, void *sys, void *resume);
-	/* A wakeup by waker found a sleeping syscall (may be NULL). */
+	/* A wakeup by waker while a syscall sleeps (which one is known only
+	 * at its sched-in: sys is NULL); may be NULL. */
 	void (*woke)(void *ctx, void *waker, void *sys);
 };
 
@@ -121,6 +123,7 @@ struct ssp_kctx_stats {
 	uint64_t sched_in_empty;	/* sched-in with nothing to resume */
 	uint64_t resumed_unwoken;	/* preempted syscalls switched back in */
 	uint64_t wakeup_none;		/* wakeup with no syscall asleep */
+	uint64_t wakeup_dropped;	/* pending wakeups dropped: more than sleepers */
 	uint64_t exit_unmatched;	/* syscall-exit with no syscall running */
 	uint64_t entry_in_syscall;	/* syscall-entry inside an interrupt: kept as a member */
 	uint64_t closed_unbalanced;	/* contexts closed for a missing exit */

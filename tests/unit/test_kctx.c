@@ -111,7 +111,7 @@ done(struct ssp_kctx *k, struct rec *r)
 	ssp_kctx_free(k);
 }
 
-#define F(cpu, cls) ssp_kctx_func(k, (cpu), (cls))
+#define F(cpu, cls) ((struct ctx *)ssp_kctx_func(k, (cpu), (cls)))
 
 /* A syscall; a device irq inside it runs its softirq; the syscall goes on
  * and ends at syscall-exit, which is its last member. */
@@ -250,42 +250,59 @@ test_nested(void **state)
 	done(k, &r);
 }
 
-/* Two CPUs run two syscalls; the one asleep longer is woken first; two
- * woken syscalls on one CPU resume in wake order. */
+/* Two CPUs, a syscall asleep on each; wakeups are matched at the sched-in
+ * that switches a sleeper back in, so the one asleep on the CPU of that
+ * sched-in resumes, not the one asleep longest; a wakeup is kept only
+ * while someone sleeps. */
 static void
 test_two_cpus(void **state)
 {
 	struct rec r;
 	struct ssp_kctx *k = mk(&r, 1);
-	struct ctx *a, *b, *c, *soft, *ra, *rc;
+	struct ctx *a, *b, *c, *soft, *rb, *ra;
 
 	(void)state;
 	a = F(0, SE);
+	F(0, SL);
+	F(0, SC);			/* a asleep on CPU 0 */
 	b = F(1, SE);
 	F(1, SL);
-	F(1, SC);			/* b asleep on CPU 1 */
-	F(0, SL);
-	F(0, SC);			/* a asleep on CPU 0, after b */
+	F(1, SC);			/* b asleep on CPU 1, after a */
 	c = F(0, SE);			/* another task's syscall on CPU 0 */
 	assert_ptr_equal(F(0, 0), c);
-	F(1, IE);
-	soft = F(1, SI);
-	F(1, WK);			/* wakes b (asleep longest) */
-	F(1, WK);			/* then a */
-	F(1, IX);
-	ra = F(1, SC);			/* CPU 1: b's resume */
-	assert_int_equal(ra->kind, SSP_KCTX_RESUME);
+	F(2, IE);
+	soft = F(2, SI);
+	F(2, WK);			/* b's packet (we cannot tell yet) */
+	F(2, IX);
+	assert_int_equal(soft->holds, 1);
+	rb = F(1, SC);			/* CPU 1 switches b in */
+	assert_int_equal(rb->kind, SSP_KCTX_RESUME);
+	assert_ptr_equal(rb->parent, soft);
 	assert_ptr_equal(ssp_kctx_task(k, 1), b);
-	assert_ptr_equal(b->link, ra);
-	F(0, SL);			/* c sleeps too */
-	rc = F(0, SC);			/* CPU 0: a, woken, before c */
+	assert_ptr_equal(b->link, rb);
+	assert_null(a->link);
+	assert_int_equal(soft->holds, 0);
+	F(0, SL);			/* c sleeps too: no wakeup pending */
+	assert_null(F(0, SC));
+	assert_int_equal(ssp_kctx_stats(k)->sched_in_empty, 3);
+	F(1, WK);			/* b wakes someone: a or c */
+	F(1, WK);
+	F(1, WK);			/* a third: only two sleep */
+	assert_int_equal(ssp_kctx_stats(k)->wakeup_dropped, 1);
+	ra = F(0, SC);			/* CPU 0: a, asleep longer than c */
 	assert_ptr_equal(ssp_kctx_task(k, 0), a);
-	assert_ptr_equal(a->link, rc);
-	assert_ptr_equal(rc->parent, soft);
+	assert_ptr_equal(a->link, ra);
+	assert_ptr_equal(ra->parent, rb);	/* the pending wakeups by b's resume */
+	assert_int_equal(r.woke, 4);
+	F(0, SX);
+	F(1, SX);
+	F(2, IE);
+	F(2, WK);			/* c still sleeps */
 	assert_int_equal(ssp_kctx_stats(k)->wakeup_none, 0);
-	F(1, WK);			/* wakes c (b and a run) */
-	assert_int_equal(r.woke, 3);
-	F(0, WK);			/* nothing asleep any more */
+	assert_int_equal(F(0, SC)->kind, SSP_KCTX_RESUME);	/* c */
+	assert_ptr_equal(ssp_kctx_task(k, 0), c);
+	F(0, SX);
+	F(2, WK);			/* nothing asleep any more */
 	assert_int_equal(ssp_kctx_stats(k)->wakeup_none, 1);
 	done(k, &r);
 }
