@@ -162,7 +162,7 @@ check: deps
 # out: span2otlp 84 s, online 14, sim2ev 12, evstream 9, simsynth-shapes 9,
 # evspan-truth 6, simsynth 5, span2sqlite 5.  The unit tests (17 s one at a
 # time) run 4 at a time (tests/run-unit.sh), these scripts 2 at a time.
-QUICK_CLI = bench-compare checkdeps demo evcat evfilter evspan-bytes evspan-e2e evspan-sim2ev evspan \
+QUICK_CLI = bench-compare checkdeps demo evcat evfilter evspan-bytes evspan-e2e evspan-kctx evspan-sim2ev evspan \
             man-examples readme reliab sample-spans sample score-truth simsynth-dialects \
             simsynth-linux simsynth-sim2ev spancat truth-evspan
 quick: all-tests

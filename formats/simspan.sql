@@ -1,4 +1,4 @@
--- simspan SQLite schema, version 1.  Normative description: formats/sqlite.md.
+-- simspan SQLite schema, version 2.  Normative description: formats/sqlite.md.
 -- span2sqlite embeds this file and runs it on a new database; the part after
 -- the "indexes" marker below runs once all spans are loaded (bulk inserts
 -- are faster without indexes).  Running the whole file with sqlite3 on an
@@ -9,7 +9,7 @@
 -- (0xffffffffffffffff = -1); printf('%016x', span_id) gives the OTLP form.
 
 PRAGMA application_id = 0x53535053;	-- "SSPS"
-PRAGMA user_version = 1;		-- schema version, see formats/sqlite.md
+PRAGMA user_version = 2;		-- schema version, see formats/sqlite.md
 
 -- One row per load (span2sqlite invocation).
 CREATE TABLE runs (
@@ -149,6 +149,25 @@ CREATE TABLE attr_net_device (
 	payload	INTEGER, eth_type INTEGER,
 	ip_src	TEXT, ip_dst TEXT,	-- dotted quad
 	ip_proto INTEGER
+);
+-- Kernel execution contexts (version 2; formats/spans.md §4b).
+CREATE TABLE attr_host_irq (
+	span	INTEGER PRIMARY KEY REFERENCES spans(id),
+	cpu	TEXT,			-- gem5 CPU object
+	entry	TEXT,			-- the function that opened the context
+	funcs	INTEGER			-- function entries in the span
+);
+CREATE TABLE attr_host_softirq (
+	span	INTEGER PRIMARY KEY REFERENCES spans(id),
+	cpu	TEXT, entry TEXT, funcs INTEGER
+);
+CREATE TABLE attr_host_resume (
+	span	INTEGER PRIMARY KEY REFERENCES spans(id),
+	cpu	TEXT, entry TEXT, funcs INTEGER
+);
+CREATE TABLE attr_host_app (
+	span	INTEGER PRIMARY KEY REFERENCES spans(id),
+	cpu	TEXT, entry TEXT, funcs INTEGER
 );
 
 -- Extra causes of a span (OTLP span links).
@@ -332,6 +351,26 @@ SELECT s.id, s.run, s.trace, s.parent, s.stream, s.start_ps, s.dur_ps,
         WHEN 2 THEN 'to_adapter' END AS boundary,
     a.payload, a.eth_type, a.ip_src, a.ip_dst, a.ip_proto
 FROM attr_net_device AS a JOIN spans AS s ON s.id = a.span;
+
+CREATE VIEW host_irq AS
+SELECT s.id, s.run, s.trace, s.parent, s.stream, s.start_ps, s.dur_ps,
+    s.end_ps, s.flags, s.cause, a.cpu, a.entry, a.funcs
+FROM attr_host_irq AS a JOIN spans AS s ON s.id = a.span;
+
+CREATE VIEW host_softirq AS
+SELECT s.id, s.run, s.trace, s.parent, s.stream, s.start_ps, s.dur_ps,
+    s.end_ps, s.flags, s.cause, a.cpu, a.entry, a.funcs
+FROM attr_host_softirq AS a JOIN spans AS s ON s.id = a.span;
+
+CREATE VIEW host_resume AS
+SELECT s.id, s.run, s.trace, s.parent, s.stream, s.start_ps, s.dur_ps,
+    s.end_ps, s.flags, s.cause, a.cpu, a.entry, a.funcs
+FROM attr_host_resume AS a JOIN spans AS s ON s.id = a.span;
+
+CREATE VIEW host_app AS
+SELECT s.id, s.run, s.trace, s.parent, s.stream, s.start_ps, s.dur_ps,
+    s.end_ps, s.flags, s.cause, a.cpu, a.entry, a.funcs
+FROM attr_host_app AS a JOIN spans AS s ON s.id = a.span;
 
 -- span2sqlite: indexes (created after the bulk load; keep this line)
 -- By start time: spans_stream with a skip-scan over the few streams

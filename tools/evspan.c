@@ -26,6 +26,45 @@
 enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS };
 
 /* The --stats report (counts add up: in = used + dropped). */
+/* The kernel context model's counters (SPEC §3b, evspan(1) --stats). */
+static void
+print_kctx(const struct ssp_spanb_stats *st, FILE *f)
+{
+	const struct ssp_kctx_stats *k = &st->kst;
+	unsigned c, i;
+
+	fprintf(f, "\nkernel contexts: %" PRIu64 " syscalls, %" PRIu64 " irqs, %"
+	    PRIu64 " softirqs, %" PRIu64 " resumes, %" PRIu64 " app spans opened",
+	    k->opened[SSP_KCTX_SYSCALL], k->opened[SSP_KCTX_IRQ],
+	    k->opened[SSP_KCTX_SOFTIRQ], k->opened[SSP_KCTX_RESUME],
+	    k->opened[SSP_KCTX_APP]);
+	fprintf(f, "\n  unbalanced: %" PRIu64 " irq-exit without entry, %" PRIu64
+	    " softirq without irq, %" PRIu64 " sched-in with nothing to resume, %"
+	    PRIu64 " wakeup with nothing asleep, %" PRIu64 " syscall-exit "
+	    "without syscall, %" PRIu64 " closed for a missing exit, %" PRIu64
+	    " open at the end, %" PRIu64 " wakeups dropped (more than "
+	    "sleepers)", k->irq_exit_unmatched, k->softirq_no_irq,
+	    k->sched_in_empty, k->wakeup_none, k->exit_unmatched,
+	    k->closed_unbalanced, k->open_at_end, k->wakeup_dropped);
+	fprintf(f, "\n  kept in place: %" PRIu64 " syscall entries inside a "
+	    "context, %" PRIu64 " softirqs inside a syscall, %" PRIu64
+	    " preempted syscalls resumed", k->entry_in_syscall,
+	    k->softirq_in_task, k->resumed_unwoken);
+	fprintf(f, "\n  limits: %" PRIu64 " irq nesting, %" PRIu64 " suspended, %"
+	    PRIu64 " pending irqs, %" PRIu64 " cpus", k->stack_overflow,
+	    k->suspend_overflow, k->raised_overflow, k->cpu_limit);
+	fprintf(f, "\n  rx: %" PRIu64 " delivered by a wakeup, %" PRIu64
+	    " batched as msix links; %" PRIu64 " resume links left out (cycle)",
+	    st->rx_woken, st->rx_batched, st->links_cyclic);
+	fprintf(f, "\n  causes:");
+	for (i = 0, c = SSP_CAUSE_COLUMBO; c < SSP_CAUSE_N; c++)
+		if (st->causes[c] != 0)
+			fprintf(f, "%s %s %" PRIu64, i++ ? "," : "",
+			    ssp_spanb_cause_name(c), st->causes[c]);
+	if (i == 0)
+		fprintf(f, " none");
+}
+
 static void
 print_stats(const struct ssp_evspan *ev, const struct ssp_topo *t,
     uint64_t t0, FILE *f)
@@ -82,9 +121,11 @@ print_stats(const struct ssp_evspan *ev, const struct ssp_topo *t,
 			fprintf(f, "%s%s %" PRIu64, i++ == 0 ? " (" : ", ",
 			    ssp_spanb_cause_name(k), st->orphans[k]);
 	fprintf(f, "%s\ncontexts (unused / over limit / no link):", i ? ")" : "");
-	for (k = 0; k < SSP_CTX_N; k++)
+	for (k = 0; k < (st->kctx ? SSP_CTX_N : SSP_CTX_IRQ); k++)
 		fprintf(f, " %s %" PRIu64 "/%" PRIu64 "/%" PRIu64, ssp_spanb_ctx_name(k),
 		    st->ctx_unused[k], st->ctx_overflow[k], st->ctx_nowhere[k]);
+	if (st->kctx)
+		print_kctx(st, f);
 	fprintf(f, "\nchecks: %" PRIu64 " mmio offset mismatches (%" PRIu64
 	    " contexts skipped), %" PRIu64 " msix vector mismatches, %" PRIu64
 	    " dma address changes, %" PRIu64 " duplicate ids, %" PRIu64

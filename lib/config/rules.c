@@ -11,6 +11,8 @@
 static const char *const fclass_names[SSP_FC_NCLASSES] = {
 	"syscall-entry", "kernel-tx", "kernel-rx", "driver-tx", "driver-rx",
 	"pci-write", "blacklist", "linux-net", "driver-net",
+	"syscall-exit", "irq-entry", "irq-exit", "softirq-entry", "sleep",
+	"sched-in", "wakeup", "idle", "app-root",
 };
 
 struct fn {			/* one function name and its classes */
@@ -360,6 +362,12 @@ enum ssp_root_policy ssp_rules_root(const struct ssp_rules *r) { return r->root;
 enum ssp_bg_policy ssp_rules_background(const struct ssp_rules *r) { return r->bg; }
 int64_t ssp_rules_packet_idle(const struct ssp_rules *r) { return r->packet_idle; }
 uint32_t ssp_rules_context_limit(const struct ssp_rules *r) { return r->context_limit; }
+
+int
+ssp_rules_kctx(const struct ssp_rules *r)
+{
+	return r->count[10] > 0 || r->count[9] > 0;	/* irq-entry, syscall-exit */
+}
 
 size_t
 ssp_rules_count(const struct ssp_rules *r, unsigned fclass)

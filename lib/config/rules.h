@@ -25,8 +25,21 @@ enum ssp_fclass {
 	SSP_FC_BLACKLIST     = 0x040,
 	SSP_FC_LINUX_NET     = 0x080,	/* informative: network code */
 	SSP_FC_DRIVER_NET    = 0x100,	/* informative: driver code */
+	/* kernel execution contexts (SPEC §3b) */
+	SSP_FC_SYSCALL_EXIT  = 0x200,
+	SSP_FC_IRQ_ENTRY     = 0x400,
+	SSP_FC_IRQ_EXIT      = 0x800,
+	SSP_FC_SOFTIRQ_ENTRY = 0x1000,
+	SSP_FC_SLEEP         = 0x2000,
+	SSP_FC_SCHED_IN      = 0x4000,
+	SSP_FC_WAKEUP        = 0x8000,
+	SSP_FC_IDLE          = 0x10000,
+	SSP_FC_APP_ROOT      = 0x20000,	/* user functions */
 };
-#define SSP_FC_NCLASSES 9
+#define SSP_FC_NCLASSES 18
+#define SSP_FC_KCTX (SSP_FC_SYSCALL_EXIT | SSP_FC_IRQ_ENTRY | SSP_FC_IRQ_EXIT | \
+	SSP_FC_SOFTIRQ_ENTRY | SSP_FC_SLEEP | SSP_FC_SCHED_IN | SSP_FC_WAKEUP | \
+	SSP_FC_IDLE | SSP_FC_APP_ROOT)
 #define SSP_FC_RX  (SSP_FC_KERNEL_RX | SSP_FC_DRIVER_RX)
 #define SSP_FC_TX  (SSP_FC_KERNEL_TX | SSP_FC_DRIVER_TX)
 #define SSP_FC_NET (SSP_FC_RX | SSP_FC_TX | SSP_FC_LINUX_NET | SSP_FC_DRIVER_NET)
@@ -67,6 +80,10 @@ int64_t ssp_rules_packet_idle(const struct ssp_rules *r);
 uint32_t ssp_rules_context_limit(const struct ssp_rules *r);
 /* Number of functions in a class (one bit of enum ssp_fclass). */
 size_t ssp_rules_count(const struct ssp_rules *r, unsigned fclass);
+/* Whether the kernel context model (SPEC §3b) is on: the rules name at
+ * least one irq-entry or syscall-exit function.  Otherwise the new classes
+ * are ignored and spans are built as in SPEC §3. */
+int ssp_rules_kctx(const struct ssp_rules *r);
 /* "syscall-entry", ... for one class bit; NULL if not a class. */
 const char *ssp_rules_fclass_name(unsigned fclass);
 

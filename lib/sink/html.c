@@ -79,6 +79,7 @@ struct ftype {
 	const char *name;	/* span kind; event type without "ev." */
 	int32_t kind;		/* index into h->kinds (spans) */
 	int ctx_field;		/* host.syscall: the cpu field, else -1 */
+	const char *ctx_suffix;	/* lane of its own per CPU: "irq", ... */
 };
 
 struct sstat {			/* one stream's part of a trace */
@@ -396,8 +397,17 @@ setup_types(struct ssp_html *h, struct ssp_err *e)
 			f->kind = (int32_t)h->nkinds;
 			if ((h->kinds[h->nkinds++] = strdup(t->name)) == NULL)
 				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-			if (strcmp(t->name, "host.syscall") == 0)
+			/* per-CPU lanes: syscalls (with the resumes of
+			 * woken syscalls), hardirqs, softirqs, app spans */
+			if (strcmp(t->name, "host.syscall") == 0 ||
+			    strcmp(t->name, "host.resume") == 0)
 				f->ctx_field = ssp_rec_type_field(t, "cpu");
+			else if (strcmp(t->name, "host.irq") == 0 ||
+			    strcmp(t->name, "host.softirq") == 0 ||
+			    strcmp(t->name, "host.app") == 0) {
+				f->ctx_field = ssp_rec_type_field(t, "cpu");
+				f->ctx_suffix = t->name + 5;
+			}
 		}
 	}
 	return SSP_OK;
@@ -473,9 +483,17 @@ add_span(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	if (f->ctx_field >= 0 && (unsigned)f->ctx_field < r->nf &&
 	    r->f[f->ctx_field] != 0 &&
-	    (str = ssp_rec_rd_str(rr, r->f[f->ctx_field], &len)) != NULL &&
-	    (ctx = ssp_atoms_intern(h->atoms, str, len)) == 0)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	    (str = ssp_rec_rd_str(rr, r->f[f->ctx_field], &len)) != NULL) {
+		char lname[160];
+
+		if (f->ctx_suffix != NULL) {	/* "system.cpu0 softirq" */
+			len = (size_t)snprintf(lname, sizeof(lname), "%.*s %s",
+			    (int)(len < 120 ? len : 120), str, f->ctx_suffix);
+			str = lname;
+		}
+		if ((ctx = ssp_atoms_intern(h->atoms, str, len)) == 0)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	}
 	if ((s->lane = lane_get(h, s->stream, ctx)) == NONE)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	s->attr = h->text.len;

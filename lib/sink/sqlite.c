@@ -2429,6 +2429,27 @@ sys_fail(struct ssp_err *e, const char *what, const char *path)
 	    path, strerror(errno));
 }
 
+/* Schema version 1 -> 2 (formats/sqlite.md, changelog): the tables and
+ * views of the kernel context span kinds, as formats/simspan.sql has them. */
+static const char migrate_1_2[] =
+    "CREATE TABLE attr_host_irq (span INTEGER PRIMARY KEY REFERENCES "
+    "spans(id), cpu TEXT, entry TEXT, funcs INTEGER);\n"
+    "CREATE TABLE attr_host_softirq (span INTEGER PRIMARY KEY REFERENCES "
+    "spans(id), cpu TEXT, entry TEXT, funcs INTEGER);\n"
+    "CREATE TABLE attr_host_resume (span INTEGER PRIMARY KEY REFERENCES "
+    "spans(id), cpu TEXT, entry TEXT, funcs INTEGER);\n"
+    "CREATE TABLE attr_host_app (span INTEGER PRIMARY KEY REFERENCES "
+    "spans(id), cpu TEXT, entry TEXT, funcs INTEGER);\n"
+#define MIGRATE_VIEW(k) \
+    "CREATE VIEW host_" k " AS SELECT s.id, s.run, s.trace, s.parent, " \
+    "s.stream, s.start_ps, s.dur_ps, s.end_ps, s.flags, s.cause, a.cpu, " \
+    "a.entry, a.funcs FROM attr_host_" k " AS a JOIN spans AS s ON " \
+    "s.id = a.span;\n"
+    MIGRATE_VIEW("irq") MIGRATE_VIEW("softirq") MIGRATE_VIEW("resume")
+    MIGRATE_VIEW("app")
+#undef MIGRATE_VIEW
+    "PRAGMA user_version = 2;\n";
+
 /* Check an existing database and copy it into d->db. */
 static int
 copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
@@ -2477,7 +2498,7 @@ copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
 		    (uint64_t)app, APP_ID);
 		goto out;
 	}
-	if (ver != want) {
+	if (ver != want && !(ver == 1 && want == 2)) {
 		r = ssp_err_set(e, SSP_ERR_VERSION, 0, "%s: schema version %" PRId64
 		    ", this program writes version %d%s", d->name, ver, want,
 		    ver > want ? "; use a newer span2sqlite" :
@@ -2495,6 +2516,13 @@ copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
 		goto out;
 	}
 	if (sqlite3_backup_finish(b) != SQLITE_OK) {
+		db_fail(e, d->db, d->name);
+		goto out;
+	}
+	/* The copy is upgraded inside the load: if the load fails, the
+	 * original file stays as it was. */
+	if (ver == 1 && sqlite3_exec(d->db, migrate_1_2, NULL, NULL, NULL) !=
+	    SQLITE_OK) {
 		db_fail(e, d->db, d->name);
 		goto out;
 	}

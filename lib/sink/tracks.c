@@ -8,12 +8,13 @@
 
 /* Kind groups: one track (plus overflow lanes) per stream and group. */
 enum group { G_SYSCALL, G_HOSTIO, G_HDMA, G_HIRQ, G_NMMIO, G_NDMA, G_NTX,
-	G_NRX, G_NIRQ, G_NET };
+	G_NRX, G_NIRQ, G_NET, G_KIRQ, G_KSOFT, G_APP };
 
 static const char *const group_name[] = {
 	[G_SYSCALL] = "syscall", [G_HOSTIO] = "mmio/pci", [G_HDMA] = "dma",
 	[G_HIRQ] = "irq", [G_NMMIO] = "mmio", [G_NDMA] = "dma", [G_NTX] = "tx",
 	[G_NRX] = "rx", [G_NIRQ] = "irq", [G_NET] = "dev",
+	[G_KIRQ] = "hardirq", [G_KSOFT] = "softirq", [G_APP] = "app",
 };
 
 static const uint8_t kind_group[SSP_SK_NKINDS] = {
@@ -23,6 +24,10 @@ static const uint8_t kind_group[SSP_SK_NKINDS] = {
 	[SSP_SK_NIC_MMIO] = G_NMMIO, [SSP_SK_NIC_DMA] = G_NDMA,
 	[SSP_SK_NIC_TX] = G_NTX, [SSP_SK_NIC_RX] = G_NRX,
 	[SSP_SK_NIC_MSIX] = G_NIRQ, [SSP_SK_NET_DEVICE] = G_NET,
+	/* kernel contexts: one lane group per CPU; a resume runs in its
+	 * syscall's task, so on the CPU's syscall track */
+	[SSP_SK_HOST_IRQ] = G_KIRQ, [SSP_SK_HOST_SOFTIRQ] = G_KSOFT,
+	[SSP_SK_HOST_RESUME] = G_SYSCALL, [SSP_SK_HOST_APP] = G_APP,
 };
 
 struct tkey {
@@ -208,6 +213,8 @@ base_track(struct ssp_tracks *t, const struct ssp_rec *r, unsigned kind,
 
 	if (kind == SSP_SK_HOST_SYSCALL && r->nf > SSP_SA_SYSCALL_CPU)
 		sub = r->f[SSP_SA_SYSCALL_CPU];
+	else if (kind >= SSP_SK_HOST_IRQ && r->nf > SSP_SA_CTX_CPU)
+		sub = r->f[SSP_SA_CTX_CPU];	/* the same string as a syscall's */
 	else if (kind == SSP_SK_NET_DEVICE && r->nf > SSP_SA_NET_DEV)
 		sub = r->f[SSP_SA_NET_NODE] << 32 | (r->f[SSP_SA_NET_DEV] &
 		    0xffffffffu);
@@ -219,11 +226,11 @@ base_track(struct ssp_tracks *t, const struct ssp_rec *r, unsigned kind,
 			*out = t->keys[h].track;
 			return 0;
 		}
-	if (kind == SSP_SK_HOST_SYSCALL) {
+	if (kind == SSP_SK_HOST_SYSCALL || kind >= SSP_SK_HOST_IRQ) {
 		const char *cpu = sub ? ssp_rec_rd_str(t->rr, sub, NULL) : NULL;
 
-		snprintf(name, sizeof(name), "syscall%s%.48s", cpu ? " " : "",
-		    cpu ? cpu : "");
+		snprintf(name, sizeof(name), "%s%s%.48s", group_name[group],
+		    cpu ? " " : "", cpu ? cpu : "");
 	} else if (kind == SSP_SK_NET_DEVICE) {
 		snprintf(name, sizeof(name), "node %" PRIu64 " dev %" PRIu64,
 		    sub >> 32, sub & 0xffffffffu);

@@ -22,10 +22,17 @@ static const char *const drop_names[SSP_DROP_N] = {
 };
 static const char *const cause_names[SSP_CAUSE_N] = {
 	"syscall", "mmio", "dma", "msix", "nic-cause", "tx", "rx", "packet",
+	"no-context", "no-msix", "no-irq",
+	"msix-fifo", "raised-fifo", "wakeup-fifo", "app-root", "system-vector",
+	"last-cpu", "rx-batch",
+	"no-irq-exit", "no-syscall-exit", "no-sched-in", "suspend-limit",
 };
 static const char *const ctx_names[SSP_CTX_N] = {
-	"mmio", "dma", "msix", "tx", "rx", "recv",
+	"mmio", "dma", "msix", "tx", "rx", "recv", "irq",
 };
+#define RXB_MAX 64		/* rx spans kept per NIC between two MSI-X */
+#define IRQQ_MAX 64		/* host msix spans waiting for an irq entry */
+#define FC_SYSVEC 0x80000000u	/* sinfo: an asm_sysvec_* irq entry */
 
 const char *ssp_spanb_drop_name(unsigned r) { return r < SSP_DROP_N ? drop_names[r] : NULL; }
 const char *ssp_spanb_cause_name(unsigned c) { return c < SSP_CAUSE_N ? cause_names[c] : NULL; }
@@ -54,6 +61,7 @@ struct lnk {
 	struct lnk *wnext;	/* in the target's in list, while waiting */
 	struct span *src;	/* the span that has the link */
 	struct span *dst;	/* the target; holds a reference */
+	int resume;		/* kind "resume" (else "rx") */
 };
 
 struct span {
@@ -331,7 +339,7 @@ ring_push(struct ring *q, struct span *s)
 
 struct sinfo {			/* what an input string id means, computed once */
 	uint32_t out;		/* output string id */
-	uint16_t fcls;		/* function classes */
+	uint32_t fcls;		/* function classes (| FC_SYSVEC) */
 	uint16_t link;		/* host: pcie link + 1 of an adapter component */
 	uint16_t cpu;		/* host: cpu index + 1 */
 	uint8_t have;		/* HAVE_* */
@@ -340,6 +348,12 @@ struct sinfo {			/* what an input string id means, computed once */
 };
 enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_SIMPLE = 16,
 	HAVE_SW = 32 };
+
+struct stream;
+struct khost {			/* the kctx callbacks' context */
+	struct ssp_spanb *b;
+	unsigned st;
+};
 
 struct stream {
 	enum ssp_sim kind;
@@ -357,10 +371,15 @@ struct stream {
 	struct span *intr;	/* postInt waiting for clearInt */
 	unsigned *plinks, nplinks;
 	struct ring recv;	/* rx contexts for receiving syscalls */
+	struct ssp_kctx *kctx;	/* kernel contexts (SPEC §3b), or NULL */
+	struct khost kh;
+	struct ring irqq;	/* host msix spans for irq entries (kctx) */
 	/* nic */
 	int plink, elink;
 	struct span *last;	/* last causing span (reference); switch: the
 				 * last egress span, not finished yet */
+	struct span *rxb[RXB_MAX];	/* rx since the last MSI-X (kctx; references) */
+	unsigned nrxb;
 };
 
 struct plink {
@@ -398,7 +417,11 @@ struct ssp_spanb {
 	struct span *ready_head, *ready_tail;
 	uint64_t seq, next_id, live, peak;
 	uint64_t cause_str[SSP_CAUSE_N];
-	uint64_t link_kind;
+	uint64_t link_kind, link_resume;
+	int kctx;			/* the kernel context model is on */
+	const struct ssp_rec *kev;	/* the function entry kctx works on */
+	unsigned kcls;			/* its classes */
+	int kev_used;			/* a closing context took it */
 	unsigned nattr[SSP_SK_NKINDS];
 	uint32_t strmask[SSP_EV_NTYPES];	/* string fields per event type */
 	uint8_t evsim[SSP_EV_NTYPES];	/* simulator of each event type */
@@ -512,7 +535,10 @@ fclass_new(struct ssp_spanb *b, unsigned st, uint64_t id, struct sinfo *si)
 	size_t len;
 
 	t = text(b, st, id, &len);
-	si->fcls = (uint16_t)ssp_rules_fclass(b->rules, t, len);
+	si->fcls = ssp_rules_fclass(b->rules, t, len);
+	if ((si->fcls & SSP_FC_IRQ_ENTRY) && len > 11 &&
+	    memcmp(t, "asm_sysvec_", 11) == 0)
+		si->fcls |= FC_SYSVEC;
 	si->have |= HAVE_FCLS;
 	return si->fcls;
 }
@@ -699,9 +725,15 @@ emit_link(struct ssp_spanb *b, const struct lnk *l)
 	r.f[SSP_LF_TRACE_HI] = b->o.salt;
 	r.f[SSP_LF_TRACE_LO] = l->dst->trace;
 	r.f[SSP_LF_TARGET] = l->dst->id;
-	if (b->link_kind == 0)
-		b->link_kind = intern(b, "rx", 2);
-	r.f[SSP_LF_KIND] = b->link_kind;
+	if (l->resume) {
+		if (b->link_resume == 0)
+			b->link_resume = intern(b, "resume", 6);
+		r.f[SSP_LF_KIND] = b->link_resume;
+	} else {
+		if (b->link_kind == 0)
+			b->link_kind = intern(b, "rx", 2);
+		r.f[SSP_LF_KIND] = b->link_kind;
+	}
 	put(b, &r);
 	b->st.links++;
 }
@@ -840,6 +872,8 @@ write_span(struct ssp_spanb *b, struct span *s)
 	b->st.used[s->stream] += s->nev;
 	if (p == NULL)
 		b->st.roots++;
+	if (s->cause)
+		b->st.causes[s->cause - 1]++;
 	if (s->flags != 0) {
 		if (s->flags & SSP_SPAN_ORPHAN)
 			b->st.orphans[s->cause - 1]++;
@@ -1005,6 +1039,49 @@ cur_syscall(const struct stream *h)
 	return h->last_cpu >= 0 ? h->cur[h->last_cpu] : NULL;
 }
 
+/* The position of the issuing CPU in a host device event, or -1. */
+static int
+dev_cpu_field(unsigned type)
+{
+	switch (type) {
+	case SSP_EV_MMIO_RD:	return SSP_F_MMIO_RD_CPU;
+	case SSP_EV_MMIO_WR:	return SSP_F_MMIO_WR_CPU;
+	case SSP_EV_CFG_RD:
+	case SSP_EV_CFG_WR:	return SSP_F_CFG_CPU;
+	case SSP_EV_PCIHOST_RD:
+	case SSP_EV_PCIHOST_WR:	return SSP_F_PH_CPU;
+	case SSP_EV_POST_INT:
+	case SSP_EV_CLEAR_INT:	return SSP_F_INT_CPU;
+	default:		return -1;
+	}
+}
+
+/* Kernel contexts: work is parented to the innermost context of the CPU
+ * that issued it (the event's cpu field, else the last CPU that entered a
+ * function: a heuristic when the host has several). */
+static void
+kctx_work_parent(struct ssp_spanb *b, unsigned st, struct span *s,
+    const struct ssp_rec *ev)
+{
+	struct stream *h = &b->s[st];
+	int f = dev_cpu_field(ev->type), cpu = h->last_cpu, guess = 1;
+	struct span *p;
+
+	if (f >= 0 && ev->nf > (unsigned)f && ev->f[f] != 0 &&
+	    ev->f[f] != UINT64_MAX) {
+		cpu = (int)cpu_of(b, st, ev->f[f]);
+		guess = 0;
+	}
+	p = cpu >= 0 ? ssp_kctx_top(h->kctx, (unsigned)cpu) : NULL;
+	if (p == NULL) {
+		orphan(s, SSP_CAUSE_NO_CONTEXT);
+		return;
+	}
+	set_parent(s, p);
+	if (guess && h->ncpu > 1)
+		s->cause = SSP_CAUSE_LAST_CPU + 1;
+}
+
 /* A host span whose parent is the current syscall span. */
 static struct span *
 host_child(struct ssp_spanb *b, unsigned kind, unsigned st,
@@ -1014,6 +1091,11 @@ host_child(struct ssp_spanb *b, unsigned kind, unsigned st,
 
 	if (s == NULL)
 		return NULL;
+	if (b->s[st].kctx != NULL) {
+		kctx_work_parent(b, st, s, ev);
+		add_ev(b, s, ev);
+		return s;
+	}
 	sc = cur_syscall(&b->s[st]);
 	if (sc != NULL)
 		set_parent(s, sc);
@@ -1053,11 +1135,242 @@ receive(struct ssp_spanb *b, struct stream *h, struct span *sc)
 			l->dst = c;
 			l->src = sc;
 			l->next = l->wnext = NULL;
+			l->resume = 0;
 			while (*tail != NULL)
 				tail = &(*tail)->next;
 			*tail = l;
 		}
 	}
+}
+
+static void drop(struct ssp_spanb *b, unsigned st, unsigned reason);
+
+/* --- kernel contexts (SPEC §3b): the callbacks of lib/span/kctx ------- */
+
+static const uint16_t kctx_kinds[SSP_KCTX_NKINDS] = {
+	[SSP_KCTX_SYSCALL] = SSP_SK_HOST_SYSCALL, [SSP_KCTX_IRQ] = SSP_SK_HOST_IRQ,
+	[SSP_KCTX_SOFTIRQ] = SSP_SK_HOST_SOFTIRQ,
+	[SSP_KCTX_RESUME] = SSP_SK_HOST_RESUME, [SSP_KCTX_APP] = SSP_SK_HOST_APP,
+};
+static const uint8_t kctx_causes[SSP_KCTX_WHY_N] = {
+	[SSP_KCTX_WHY_MSIX_FIFO] = SSP_CAUSE_MSIX_FIFO + 1,
+	[SSP_KCTX_WHY_RAISED_FIFO] = SSP_CAUSE_RAISED_FIFO + 1,
+	[SSP_KCTX_WHY_WAKEUP_FIFO] = SSP_CAUSE_WAKEUP_FIFO + 1,
+	[SSP_KCTX_WHY_APP_ROOT] = SSP_CAUSE_APP_ROOT + 1,
+	[SSP_KCTX_WHY_SYSVEC] = SSP_CAUSE_SYSVEC + 1,
+	[SSP_KCTX_WHY_NO_MSIX] = SSP_CAUSE_NO_MSIX + 1,
+	[SSP_KCTX_WHY_NO_IRQ] = SSP_CAUSE_NO_IRQ + 1,
+	[SSP_KCTX_WHY_NO_IRQ_EXIT] = SSP_CAUSE_NO_IRQ_EXIT + 1,
+	[SSP_KCTX_WHY_NO_SYSCALL_EXIT] = SSP_CAUSE_NO_SYSCALL_EXIT + 1,
+	[SSP_KCTX_WHY_NO_SCHED_IN] = SSP_CAUSE_NO_SCHED_IN + 1,
+	[SSP_KCTX_WHY_SUSPEND_LIMIT] = SSP_CAUSE_SUSPEND_LIMIT + 1,
+};
+
+static void *
+k_open(void *ctx, const struct ssp_kctx_open *o)
+{
+	struct khost *kh = ctx;
+	struct ssp_spanb *b = kh->b;
+	struct stream *h = &b->s[kh->st];
+	const struct ssp_rec *ev = b->kev;
+	unsigned kind = kctx_kinds[o->kind];
+	struct span *s = mk(b, kind, kh->st, ev->ts), *p = o->parent;
+
+	if (s == NULL)
+		return NULL;
+	if (kind == SSP_SK_HOST_SYSCALL) {
+		s->a[SSP_SA_SYSCALL_CPU - NC] = h->cpu_out[o->cpu];
+		s->a[SSP_SA_SYSCALL_ENTRY - NC] = ostr(b, kh->st,
+		    ev->f[SSP_F_FUNC_SYM]);
+	} else {
+		s->a[SSP_SA_CTX_CPU - NC] = h->cpu_out[o->cpu];
+		s->a[SSP_SA_CTX_ENTRY - NC] = ostr(b, kh->st,
+		    ev->f[SSP_F_FUNC_SYM]);
+	}
+	if (o->kind == SSP_KCTX_IRQ) {
+		if (b->kcls & FC_SYSVEC) {
+			s->cause = SSP_CAUSE_SYSVEC + 1;	/* a root */
+		} else if ((p = ring_pop(&h->irqq)) != NULL) {
+			s->parent = p;		/* the queue's reference moves */
+			s->cause = SSP_CAUSE_MSIX_FIFO + 1;
+		} else {
+			orphan(s, SSP_CAUSE_NO_MSIX);
+		}
+		return s;
+	}
+	if (p != NULL) {
+		set_parent(s, p);
+		s->cause = kctx_causes[o->why];
+	} else if (o->kind == SSP_KCTX_SOFTIRQ) {
+		orphan(s, SSP_CAUSE_NO_IRQ);
+	}
+	return s;
+}
+
+/* A member function entry of a context span. */
+static void
+k_member(struct ssp_spanb *b, unsigned st, struct span *s,
+    const struct ssp_rec *ev, unsigned cls)
+{
+	add_ev(b, s, ev);
+	if (s->kind != SSP_SK_HOST_SYSCALL) {
+		s->a[SSP_SA_CTX_FUNCS - NC]++;
+		return;
+	}
+	s->a[SSP_SA_SYSCALL_FUNCS - NC]++;
+	if (s->a[SSP_SA_SYSCALL_CALL - NC] == 0 && !(cls & SSP_FC_SYSCALL_ENTRY))
+		s->a[SSP_SA_SYSCALL_CALL - NC] = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
+	s->fcls |= cls & ~FC_SYSVEC;
+}
+
+static void
+k_close(void *ctx, void *c, unsigned why, int last)
+{
+	struct khost *kh = ctx;
+	struct ssp_spanb *b = kh->b;
+	struct span *s = c;
+
+	if (b->kev != NULL) {
+		if (last) {
+			k_member(b, kh->st, s, b->kev, b->kcls);
+			b->kev_used = 1;
+		}
+		/* It lasted until now; not a syscall ended by the next entry
+		 * (SPEC §3: up to its last function). */
+		if (b->kev->ts > s->end && !(s->kind == SSP_SK_HOST_SYSCALL &&
+		    (b->kcls & SSP_FC_SYSCALL_ENTRY)))
+			s->end = b->kev->ts;
+	}
+	if (why == SSP_KCTX_WHY_END) {
+		s->flags |= SSP_SPAN_OPEN;
+	} else if (why != SSP_KCTX_WHY_NONE) {
+		s->flags |= SSP_SPAN_INCOMPLETE;
+		if (!(s->flags & SSP_SPAN_ORPHAN))	/* the missing parent first */
+			s->cause = kctx_causes[why];
+	}
+	finish(b, s);
+}
+
+static void
+k_hold(void *ctx, void *c)
+{
+	(void)ctx;
+	ref(c);
+}
+
+static void
+k_release(void *ctx, void *c)
+{
+	struct khost *kh = ctx;
+
+	unref(kh->b, c);
+}
+
+/* The suspended syscall gets a link to its resume span, unless the resume
+ * descends from it (the syscall's own request came back): the syscall
+ * would then wait for a span that waits for it. */
+static void
+k_link(void *ctx, void *sysp, void *resp)
+{
+	struct khost *kh = ctx;
+	struct ssp_spanb *b = kh->b;
+	struct span *sys = sysp, *res = resp, *p;
+	struct lnk *l, **tail = &sys->out;
+
+	for (p = res; p != NULL; p = p->parent)
+		if (p == sys) {
+			b->st.links_cyclic++;
+			return;
+		}
+	if ((l = pool_get(&b->lpool)) == NULL) {
+		nomem(b);
+		return;
+	}
+	l->dst = res;
+	l->src = sys;
+	l->next = l->wnext = NULL;
+	l->resume = 1;
+	ref(res);
+	while (*tail != NULL)
+		tail = &(*tail)->next;
+	*tail = l;
+}
+
+/* A wakeup found a sleeping syscall: the rx contexts queued for receiving
+ * syscalls were delivered through the waker (softirq -> resume); a later
+ * syscall that reads without sleeping must not take them. */
+static void
+k_woke(void *ctx, void *waker, void *sys)
+{
+	struct khost *kh = ctx;
+	struct ssp_spanb *b = kh->b;
+	struct stream *h = &b->s[kh->st];
+
+	(void)waker;
+	(void)sys;
+	while (h->recv.n > 0) {
+		unref(b, ring_pop(&h->recv));
+		b->st.rx_woken++;
+	}
+}
+
+static unsigned
+kctx_classes(unsigned cls)
+{
+	unsigned k = 0;
+
+	if (cls & SSP_FC_SYSCALL_ENTRY)  k |= SSP_KCTX_C_SYSCALL_ENTRY;
+	if (cls & SSP_FC_SYSCALL_EXIT)   k |= SSP_KCTX_C_SYSCALL_EXIT;
+	if (cls & SSP_FC_IRQ_ENTRY)      k |= SSP_KCTX_C_IRQ_ENTRY;
+	if (cls & SSP_FC_IRQ_EXIT)       k |= SSP_KCTX_C_IRQ_EXIT;
+	if (cls & SSP_FC_SOFTIRQ_ENTRY)  k |= SSP_KCTX_C_SOFTIRQ_ENTRY;
+	if (cls & SSP_FC_SLEEP)          k |= SSP_KCTX_C_SLEEP;
+	if (cls & SSP_FC_SCHED_IN)       k |= SSP_KCTX_C_SCHED_IN;
+	if (cls & SSP_FC_WAKEUP)         k |= SSP_KCTX_C_WAKEUP;
+	if (cls & SSP_FC_IDLE)           k |= SSP_KCTX_C_IDLE;
+	if (cls & SSP_FC_APP_ROOT)       k |= SSP_KCTX_C_APP_ROOT;
+	if (cls & FC_SYSVEC)             k |= SSP_KCTX_C_SYSVEC;
+	return k;
+}
+
+/* A function entry with the kernel context model on. */
+static void
+ev_func_kctx(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+    unsigned cls)
+{
+	struct stream *h = &b->s[st];
+	unsigned cpu = cpu_of(b, st, ev->f[SSP_F_FUNC_CPU]), kc;
+	struct span *c, *t;
+
+	if (b->status != SSP_OK)
+		return;
+	h->last_cpu = (int)cpu;
+	h->last_fcls = cls;
+	kc = kctx_classes(cls);
+	/* The entry trampoline going on (entry_SYSCALL_64, then
+	 * entry_SYSCALL_64_safe_stack): the same syscall, as in ev_func. */
+	if ((kc & SSP_KCTX_C_SYSCALL_ENTRY) &&
+	    (t = ssp_kctx_task(h->kctx, cpu)) != NULL &&
+	    ssp_kctx_top(h->kctx, cpu) == t &&
+	    t->a[SSP_SA_SYSCALL_CALL - NC] == 0 &&
+	    t->a[SSP_SA_SYSCALL_ENTRY - NC] != ostr(b, st, ev->f[SSP_F_FUNC_SYM]))
+		kc &= ~(unsigned)SSP_KCTX_C_SYSCALL_ENTRY;
+	b->kev = ev;
+	b->kcls = cls;
+	b->kev_used = 0;
+	c = ssp_kctx_func(h->kctx, cpu, kc);
+	b->kev = NULL;
+	if (c == NULL) {
+		if (!b->kev_used)
+			drop(b, st, SSP_DROP_NO_SYSCALL);
+		return;
+	}
+	k_member(b, st, c, ev, cls);
+	/* Columbo's case: the syscall itself (not a softirq, not after a
+	 * wakeup) reads packets that are already there. */
+	if (c->kind == SSP_SK_HOST_SYSCALL && (cls & SSP_FC_RX) &&
+	    !(c->xf & X_RECEIVED))
+		receive(b, h, c);
 }
 
 static void
@@ -1070,6 +1383,10 @@ ev_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	if (cls & SSP_FC_BLACKLIST) {
 		b->st.drop[SSP_DROP_BLACKLIST]++;
 		b->st.dropped[st]++;
+		return;
+	}
+	if (h->kctx != NULL) {
+		ev_func_kctx(b, st, ev, cls);
 		return;
 	}
 	cpu = cpu_of(b, st, ev->f[SSP_F_FUNC_CPU]);
@@ -1297,6 +1614,15 @@ ev_msix(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	add_ev(b, s, ev);
 	s->a[SSP_SA_HMSIX_COMP - NC] = ostr(b, st, ev->f[SSP_F_IRQ_COMP]);
 	s->a[SSP_SA_HMSIX_VEC - NC] = ev->f[SSP_F_IRQ_VEC];
+	if (b->s[st].kctx != NULL) {	/* for the irq entry that serves it */
+		struct ring *q = &b->s[st].irqq;
+
+		if (q->n >= IRQQ_MAX) {	/* a log without irq entries */
+			unref(b, ring_pop(q));
+			b->st.ctx_overflow[SSP_CTX_IRQ]++;
+		}
+		send(b, q, s, SSP_CTX_IRQ);
+	}
 	if (link < 0)
 		finish(b, s);	/* no link to take its completion from */
 }
@@ -1333,6 +1659,19 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		drop(b, st, SSP_DROP_NOISE);
 		break;
 	case SSP_EV_INSN:
+		drop(b, st, SSP_DROP_INSN);
+		break;
+	case SSP_EV_USER:
+		if (h->kctx != NULL) {
+			unsigned cpu = cpu_of(b, st, ev->f[SSP_F_USER_CPU]);
+
+			if (b->status == SSP_OK) {
+				b->kev = ev;	/* the time contexts close */
+				b->kcls = 0;
+				ssp_kctx_user(h->kctx, cpu);
+				b->kev = NULL;
+			}
+		}
 		drop(b, st, SSP_DROP_INSN);
 		break;
 	case SSP_EV_FUNC:
@@ -1613,6 +1952,43 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 }
 
+/* Receive batching (SPEC §3b): an MSI-X after k rx has the newest as its
+ * parent and links to the k-1 others. */
+static struct span *
+nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct stream *n = &b->s[st];
+	struct span *s = mk(b, SSP_SK_NIC_MSIX, st, ev->ts);
+	struct lnk **tail;
+	unsigned i;
+
+	if (s == NULL)
+		return NULL;
+	s->parent = n->rxb[--n->nrxb];	/* the reference moves over */
+	tail = &s->out;
+	for (i = 0; i < n->nrxb; i++) {
+		struct lnk *l = pool_get(&b->lpool);
+
+		if (l == NULL) {
+			nomem(b);
+			unref(b, n->rxb[i]);
+			continue;
+		}
+		l->dst = n->rxb[i];	/* so does this one */
+		l->src = s;
+		l->next = l->wnext = NULL;
+		l->resume = 0;
+		*tail = l;
+		tail = &l->next;
+		b->st.rx_batched++;
+	}
+	if (n->nrxb > 0)
+		s->cause = SSP_CAUSE_RX_BATCH + 1;
+	n->nrxb = 0;
+	add_ev(b, s, ev);
+	return s;
+}
+
 static void
 ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -1633,7 +2009,11 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		break;
 	case SSP_EV_NIC_MSIX:
 	case SSP_EV_NIC_MSI:
-		if ((s = nic_caused(b, SSP_SK_NIC_MSIX, st, ev)) == NULL)
+		if (b->kctx && n->nrxb > 0)
+			s = nic_msix_batch(b, st, ev);
+		else
+			s = nic_caused(b, SSP_SK_NIC_MSIX, st, ev);
+		if (s == NULL)
 			break;
 		s->a[SSP_SA_NMSIX_VEC - NC] = ev->f[SSP_F_NIRQ_VEC];
 		s->a[SSP_SA_NMSIX_MSI - NC] = ev->type == SSP_EV_NIC_MSI;
@@ -1665,6 +2045,16 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		s->a[SSP_SA_NRX_PORT - NC] = ev->f[SSP_F_NRX_PORT];
 		s->a[SSP_SA_NRX_LEN - NC] = ev->f[SSP_F_NRX_LEN];
 		set_last(b, n, s);
+		if (b->kctx) {		/* for the next MSI-X */
+			if (n->nrxb == RXB_MAX) {
+				unref(b, n->rxb[0]);
+				memmove(&n->rxb[0], &n->rxb[1],
+				    (RXB_MAX - 1) * sizeof(n->rxb[0]));
+				n->nrxb--;
+			}
+			ref(s);
+			n->rxb[n->nrxb++] = s;
+		}
 		if (n->plink >= 0)
 			send(b, &b->s[b->pl[n->plink].host].recv, s, SSP_CTX_RECV);
 		else
@@ -2192,6 +2582,19 @@ ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 	s->ended = 1;
 	switch (s->kind) {
 	case SSP_SIM_GEM5:
+		if (s->kctx != NULL) {
+			const struct ssp_kctx_stats *ks;
+			const uint64_t *from;
+			uint64_t *to;
+
+			b->kev = NULL;
+			ssp_kctx_end(s->kctx);
+			ks = ssp_kctx_stats(s->kctx);
+			from = (const uint64_t *)ks;
+			to = (uint64_t *)&b->st.kst;
+			for (i = 0; i < sizeof(*ks) / sizeof(uint64_t); i++)
+				to[i] += from[i];
+		}
 		/* the spans held in slots, in creation order */
 		for (c = 0; c < s->ncpu; c++) {
 			if (s->cur[c] == NULL)
@@ -2251,6 +2654,9 @@ ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 			unref(b, s->last);
 			s->last = NULL;
 		}
+		for (i = 0; i < s->nrxb; i++)
+			unref(b, s->rxb[i]);
+		s->nrxb = 0;
 		break;
 	default:
 		sw_flush(b, s);
@@ -2305,8 +2711,10 @@ ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e)
 		drain(b, &b->el[i].tx, SSP_CTX_TX);
 		drain(b, &b->el[i].rx, SSP_CTX_RX);
 	}
-	for (i = 0; i < b->ns; i++)
+	for (i = 0; i < b->ns; i++) {
 		drain(b, &b->s[i].recv, SSP_CTX_RECV);
+		drain(b, &b->s[i].irqq, SSP_CTX_IRQ);
+	}
 	drain_map(b, &b->dma_ctx, SSP_CTX_DMA);
 	drain_map(b, &b->chain, SSP_CTX_N);
 	settle(b);
@@ -2346,6 +2754,7 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	b->idle = ssp_rules_packet_idle(rules);
 	b->root = ssp_rules_root(rules);
 	b->bg = ssp_rules_background(rules);
+	b->kctx = b->st.kctx = ssp_rules_kctx(rules);
 	b->spool.size = sizeof(struct span);
 	b->evsmall.size = sizeof(struct evn) + EV_SMALL * sizeof(uint64_t);
 	b->evlarge.size = sizeof(struct evn) + SSP_MAXF * sizeof(uint64_t);
@@ -2378,6 +2787,17 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		s->plink = t->streams[i].pcie;
 		s->elink = t->streams[i].eth;
 		s->last_cpu = -1;
+		if (b->kctx && s->kind == SSP_SIM_GEM5) {
+			struct ssp_kctx_cfg kc = { ssp_rules_count(rules,
+			    SSP_FC_SYSCALL_EXIT) > 0 };
+			struct ssp_kctx_ops ops = { &s->kh, k_open, k_close, k_hold,
+			    k_release, k_link, k_woke };
+
+			s->kh.b = b;
+			s->kh.st = (unsigned)i;
+			if (ssp_kctx_new(&s->kctx, &kc, &ops, e) != SSP_OK)
+				goto nomem;
+		}
 	}
 	for (i = 0; i < t->npcie; i++) {
 		struct plink *l = &b->pl[i];
@@ -2424,6 +2844,8 @@ ssp_spanb_free(struct ssp_spanb *b)
 		free(b->s[i].cpu_out);
 		free(b->s[i].plinks);
 		free(b->s[i].recv.v);
+		free(b->s[i].irqq.v);
+		ssp_kctx_free(b->s[i].kctx);
 	}
 	for (i = 0; b->pl != NULL && i < b->t->npcie; i++) {
 		free(b->pl[i].mmio.v);

@@ -19,6 +19,7 @@
 #include "config/topo.h"
 #include "stream/rec.h"
 #include "stream/span.h"
+#include "span/kctx.h"
 
 /* Why an event was not used in any span. */
 enum ssp_drop {
@@ -45,8 +46,26 @@ enum ssp_cause {
 	SSP_CAUSE_TX,		/* network: no NIC tx context at the adapter */
 	SSP_CAUSE_RX,		/* NIC rx: no network context queued */
 	SSP_CAUSE_PACKET,	/* network: no previous hop of this packet */
+	/* kernel contexts (SPEC §3b), missing parents: */
+	SSP_CAUSE_NO_CONTEXT,	/* host work on a CPU running no traced context */
+	SSP_CAUSE_NO_MSIX,	/* device irq: no host msix waiting */
+	SSP_CAUSE_NO_IRQ,	/* softirq: no irq that raised it */
+	/* parents a heuristic chose (not orphans): */
+	SSP_CAUSE_MSIX_FIFO,	/* irq: the oldest unserved host msix */
+	SSP_CAUSE_RAISED_FIFO,	/* softirq outside an irq: oldest pending irq of the CPU */
+	SSP_CAUSE_WAKEUP_FIFO,	/* resume: wakeup to the longest-sleeping syscall */
+	SSP_CAUSE_APP_ROOT,	/* syscall: the app-root span of its CPU */
+	SSP_CAUSE_SYSVEC,	/* irq of a system vector (timer, IPI): a root */
+	SSP_CAUSE_LAST_CPU,	/* work without a cpu field: the last CPU with a function */
+	SSP_CAUSE_RX_BATCH,	/* nic msix: newest rx, the others are links */
+	/* contexts closed early: */
+	SSP_CAUSE_NO_IRQ_EXIT,
+	SSP_CAUSE_NO_SYSCALL_EXIT,
+	SSP_CAUSE_NO_SCHED_IN,
+	SSP_CAUSE_SUSPEND_LIMIT,
 	SSP_CAUSE_N
 };
+#define SSP_CAUSE_COLUMBO (SSP_CAUSE_PACKET + 1)	/* the causes of SPEC §3 */
 
 /* Context queues, by kind. */
 enum ssp_ctx {
@@ -56,6 +75,7 @@ enum ssp_ctx {
 	SSP_CTX_TX,		/* NIC tx -> network */
 	SSP_CTX_RX,		/* network -> NIC */
 	SSP_CTX_RECV,		/* NIC rx -> receiving syscall */
+	SSP_CTX_IRQ,		/* host msix -> host irq (SPEC §3b) */
 	SSP_CTX_N
 };
 
@@ -79,6 +99,13 @@ struct ssp_spanb_stats {
 	uint64_t dma_mismatch;		/* NIC dma addr changed between lines */
 	uint64_t dup_ids;		/* start with an id already open */
 	uint64_t packets_expired;	/* packet chains idle past packet-idle */
+	/* kernel contexts (SPEC §3b), when the rules turn them on */
+	int kctx;
+	struct ssp_kctx_stats kst;	/* summed over the host streams */
+	uint64_t causes[SSP_CAUSE_N];	/* spans written with each cause */
+	uint64_t rx_woken;		/* rx contexts a wakeup consumed */
+	uint64_t rx_batched;		/* rx that became nic msix links */
+	uint64_t links_cyclic;		/* resume links left out: a cycle */
 	/* The first adapter component of a host with PCIe links that none
 	 * of them names (a wrong adapter in the topology), and its stream. */
 	char nolink_comp[64];

@@ -63,6 +63,7 @@ static const struct ssp_rec_type types[SSP_EV_NTYPES] = {
 	[SSP_EV_NET_DEQ]     = { "net_deq", 18, { NET_F } },
 	[SSP_EV_NET_DROP]    = { "net_drop", 18, { NET_F } },
 	[SSP_EV_NET_RX]      = { "net_rx", 18, { NET_F } },
+	[SSP_EV_USER]        = { "user", 2, { { "cpu", 's' }, { "pc", 'x' } } },
 };
 
 const struct ssp_schema ssp_event_schema = { SSP_EV_NTYPES, types };
@@ -105,11 +106,11 @@ ssp_event_sim_parse_kind(const char *kind)
 enum ssp_sim
 ssp_event_sim(unsigned type)
 {
-	if (type < SSP_EV_NIC_RD)
+	if (type < SSP_EV_NIC_RD || type == SSP_EV_USER)
 		return SSP_SIM_GEM5;
 	if (type < SSP_EV_NET_ENQ)
 		return SSP_SIM_NICBM;
-	if (type < SSP_EV_NTYPES)
+	if (type <= SSP_EV_NET_RX)
 		return SSP_SIM_NS3;
 	return SSP_SIM_NONE;
 }

@@ -7,6 +7,7 @@
 #define COMMON { "trace_hi", 'x' }, { "trace_lo", 'x' }, { "span", 'x' }, \
 	{ "parent", 'x' }, { "stream", 'u' }, { "dur", 't' }, \
 	{ "flags", 'u' }, { "cause", 's' }
+#define CTX { "cpu", 's' }, { "entry", 's' }, { "funcs", 'u' }
 #define NC SSP_SF_NCOMMON
 
 static const struct ssp_rec_type kinds[SSP_SK_NKINDS + 1] = {
@@ -39,6 +40,10 @@ static const struct ssp_rec_type kinds[SSP_SK_NKINDS + 1] = {
 	    { "interesting", 'b' }, { "dropped", 'b' }, { "boundary", 'u' },
 	    { "payload", 'i' }, { "eth_type", 'x' }, { "ip_src", 'a' },
 	    { "ip_dst", 'a' }, { "ip_proto", 'i' } } },
+	[SSP_SK_HOST_IRQ] = { "host.irq", NC + 3, { COMMON, CTX } },
+	[SSP_SK_HOST_SOFTIRQ] = { "host.softirq", NC + 3, { COMMON, CTX } },
+	[SSP_SK_HOST_RESUME] = { "host.resume", NC + 3, { COMMON, CTX } },
+	[SSP_SK_HOST_APP] = { "host.app", NC + 3, { COMMON, CTX } },
 	[SSP_SPAN_T_LINK] = { "link", 5, { { "span", 'x' }, { "trace_hi", 'x' },
 	    { "trace_lo", 'x' }, { "target", 'x' }, { "kind", 's' } } },
 };
@@ -101,6 +106,8 @@ ssp_span_kind_sim(unsigned kind)
 		return SSP_SIM_NICBM;
 	if (kind == SSP_SK_NET_DEVICE)
 		return SSP_SIM_NS3;
+	if (kind < SSP_SK_NKINDS)
+		return SSP_SIM_GEM5;	/* the context kinds of 1.2 */
 	return SSP_SIM_NONE;
 }
 

@@ -22,16 +22,23 @@ enum ssp_span_kind {
 	SSP_SK_NIC_RX,
 	SSP_SK_NIC_MSIX,
 	SSP_SK_NET_DEVICE,
+	/* kernel execution contexts (SPEC §3b), format 1.2 */
+	SSP_SK_HOST_IRQ,
+	SSP_SK_HOST_SOFTIRQ,
+	SSP_SK_HOST_RESUME,
+	SSP_SK_HOST_APP,
 	SSP_SK_NKINDS
 };
 
 /*
- * Span streams are format 1.1 (formats/spans.md §7): 1.1 adds that a span
+ * Span streams are format 1.2 (formats/spans.md §7): 1.1 adds that a span
  * with links is written after its link targets and its link records follow
- * it at once.  Readers accept 1.0 streams, which only promise a link after
- * both its ends; ssp_rec_rd_version_minor() tells them apart.
+ * it at once; 1.2 adds the kinds host.irq, host.softirq, host.resume and
+ * host.app (record types are matched by name: a 1.1 stream just has none).
+ * Readers accept 1.0 streams, which only promise a link after both its
+ * ends; ssp_rec_rd_version_minor() tells them apart.
  */
-#define SSP_SPAN_MINOR 1
+#define SSP_SPAN_MINOR 2
 
 /* Record types besides the span kinds (indices into the span schema). */
 #define SSP_SPAN_T_LINK   SSP_SK_NKINDS
@@ -54,6 +61,9 @@ enum { SSP_SA_HMSIX_COMP = SSP_SF_NCOMMON, SSP_SA_HMSIX_VEC };
 enum { SSP_SA_HPCI_COMP = SSP_SF_NCOMMON, SSP_SA_HPCI_WRITE, SSP_SA_HPCI_DEV,
 	SSP_SA_HPCI_FUNC, SSP_SA_HPCI_REG, SSP_SA_HPCI_BYTES, SSP_SA_HPCI_DATA };
 enum { SSP_SA_HINTR_COMP = SSP_SF_NCOMMON };
+/* host.irq, host.softirq, host.resume, host.app: the CPU, the function
+ * that opened the context, how many function entries it has. */
+enum { SSP_SA_CTX_CPU = SSP_SF_NCOMMON, SSP_SA_CTX_ENTRY, SSP_SA_CTX_FUNCS };
 enum { SSP_SA_NMMIO_WRITE = SSP_SF_NCOMMON, SSP_SA_NMMIO_OFF,
 	SSP_SA_NMMIO_LEN, SSP_SA_NMMIO_VAL, SSP_SA_NMMIO_POSTED };
 enum { SSP_SA_NDMA_WRITE = SSP_SF_NCOMMON, SSP_SA_NDMA_OP, SSP_SA_NDMA_ADDR,

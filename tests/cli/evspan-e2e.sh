@@ -17,7 +17,11 @@ for f in "$S"/*.txt; do
 	case $b in *-nic) k=nic ;; net) k=net ;; *) k=host ;; esac
 	txt2ev -s "$b" -k $k -o "$T/tc/$b.ev" "$f"
 done
-check "twoclients: evspan" evspan -t "$T/tc/topology.csv" -r "$RULES" -o "$T/tc.sp"
+# a hand-made one-CPU (Columbo) world with a hand-made truth: the rules
+# without the kernel context classes (with them its server NIC's MSI-X
+# after two packets would link the older one, SPEC §3b batching)
+grep -v -e '^irq-entry' -e '^syscall-exit' "$RULES" > "$T/columbo.csv"
+check "twoclients: evspan" evspan -t "$T/tc/topology.csv" -r "$T/columbo.csv" -o "$T/tc.sp"
 spancat --csv "$T/tc.sp" > "$T/tc.csv"
 check "twoclients: every span and parent as in the truth" python3 "$CMP" "$T/tc.csv" "$S/truth.csv"
 stdout_has "43 truth spans, 43 output spans, 1 links, 0 extra, 0 mismatches"

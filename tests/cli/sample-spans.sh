@@ -12,7 +12,7 @@ check "sample: evspan --seed 1 --events" evspan -e -t "$T/d/topology.csv" \
     -r "$T/d/rules.csv" --seed 1 -o "$T/se.sp"
 check "sample: same spans with and without --seed" sh -c \
     "spancat -n '$T/d/spans.sp' > '$T/n1' && spancat -n '$T/s.sp' > '$T/n2' && cmp '$T/n1' '$T/n2'"
-check "span stream format 1.1" sh -c "spancat -H '$T/s.sp' | head -1 | grep -q '(format 1.1)\$'"
+check "span stream format 1.2" sh -c "spancat -H '$T/s.sp' | head -1 | grep -q '(format 1.2)\$'"
 
 # --- link records (formats/spans.md §7, format 1.1) ---------------------------
 # A span's link records come right after its span record and its member

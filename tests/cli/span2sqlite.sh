@@ -89,7 +89,7 @@ eq "syscall strings" "$(q "$DB" "select call, kernel_tx, driver_rx from host_sys
     "__sys_sendto|1|0
 __sys_recvfrom|0|1"
 eq "trace ids are 32 hex digits" "$(q "$DB" "select count(*) from traces where length(trace_id) = 32 and trace_id not glob '*[^0-9a-f]*'")" 16
-eq "schema version" "$(q "$DB" "pragma user_version")" 1
+eq "schema version" "$(q "$DB" "pragma user_version")" 2
 eq "application id" "$(q "$DB" "pragma application_id")" 1397968979
 eq "indexes created" "$(q "$DB" "select count(*) from sqlite_schema where type = 'index' and name in ('spans_trace', 'spans_parent', 'spans_kind', 'spans_stream')")" 4
 eq "integrity" "$(q "$DB" "pragma integrity_check")" ok

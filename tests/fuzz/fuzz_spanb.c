@@ -8,6 +8,7 @@
  * counts adding up, no span left in memory at the end.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,14 @@ static const char rules_csv[] =
     "syscall-entry,entry_SYSCALL_64\nkernel-tx,__sys_sendto\n"
     "driver-rx,i40e_napi_poll\npci-write,__pci_write_msi_msg\n"
     "blacklist,xas_load\ndevice-bar,n2,2\npacket-idle,1us\ncontext-limit,4\n";
+/* With bit 1 of the first byte: the kernel context model on, its classes
+ * on names of the pool (several classes per name). */
+static const char kctx_csv[] =
+    "irq-entry,i40e_napi_poll\nsleep,i40e_napi_poll\nirq-exit,__sys_sendto\n"
+    "syscall-exit,__sys_sendto\nsoftirq-entry,__pci_write_msi_msg\n"
+    "sched-in,SimpleNetDevice\nwakeup,system.pc.simbricks_0\n"
+    "idle,system.pc.simbricks_0.pio\napp-root,system.pc.simbricks_0.pio\n"
+    "softirq-entry,SimpleNetDevice\n";
 static const char *const pool[8] = { "entry_SYSCALL_64", "i40e_napi_poll",
     "__sys_sendto", "xas_load", "__pci_write_msi_msg",
     "system.pc.simbricks_0", "system.pc.simbricks_0.pio", "SimpleNetDevice" };
@@ -106,11 +115,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ssp_err e;
 	int64_t ts = 0;
 	size_t i, k;
+	char rules[1024];
 
 	if (size > 0)
 		opts.events = data[0] & 1;
+	snprintf(rules, sizeof(rules), "%s%s", rules_csv,
+	    size > 0 && (data[0] & 2) ? kctx_csv : "");
 	if (ssp_topo_parse(&t, "t", NULL, topo_csv, sizeof(topo_csv) - 1, &e) != SSP_OK ||
-	    ssp_rules_parse(&r, "r", rules_csv, sizeof(rules_csv) - 1, &e) != SSP_OK)
+	    ssp_rules_parse(&r, "r", rules, strlen(rules), &e) != SSP_OK)
 		abort();
 	sink.ctx = &o;
 	if (ssp_spanb_new(&b, t, r, &opts, &sink, &e) != SSP_OK)

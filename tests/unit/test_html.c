@@ -19,6 +19,7 @@
 #include "stream/span.h"
 #include "tests/unit/rec_helpers.h"
 
+static int kctx_stream;		/* write_stream: the kernel context one */
 static char path[64];
 
 
@@ -41,6 +42,21 @@ write_stream(void)
 	assert_int_equal(ssp_out_open(&out, path, 0, &e), SSP_OK);
 	assert_int_equal(ssp_span_writer_open(&w, out, "test", src, 2, 1, &e),
 	    SSP_OK);
+	if (kctx_stream) {	/* a syscall; an irq, its softirq, a resume */
+		put(SSP_SK_HOST_SYSCALL, 0, 10, U(7), U(1), U(1), U(0), U(0),
+		    U(10000), U(0), U(0), str("cpu0"), str("entry_SYSCALL_64"));
+		put(SSP_SK_HOST_IRQ, 1000, 11, U(7), U(2), U(2), U(0), U(0),
+		    U(100), U(0), str("no-msix"), str("cpu0"),
+		    str("asm_common_interrupt"), U(3));
+		put(SSP_SK_HOST_SOFTIRQ, 1100, 11, U(7), U(2), U(3), U(2), U(0),
+		    U(500), U(0), U(0), str("cpu0"), str("__do_softirq"), U(9));
+		put(SSP_SK_HOST_RESUME, 5000, 11, U(7), U(2), U(4), U(3), U(0),
+		    U(500), U(0), str("wakeup-fifo"), str("cpu0"),
+		    str("finish_task_switch"), U(2));
+		assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+		assert_int_equal(ssp_out_close(out, &e), SSP_OK);
+		return;
+	}
 	put(SSP_SK_HOST_SYSCALL, 0, 10, U(7), U(1), U(1), U(0), U(0), U(10000),
 	    U(SSP_SPAN_OPEN), U(0), str("cpu0"), str("entry_SYSCALL_64"));
 	put(SSP_SPAN_T_EV0 + SSP_EV_FUNC, 0, 4, U(1), U(0), str("cpu0"),
@@ -169,7 +185,8 @@ test_split(void **state)
 	member(&b, "traces", "detail", "[0,1]");
 	member(&b, "kinds", NULL, "[\"host.syscall\",\"host.mmio\","
 	    "\"host.dma\",\"host.msix\",\"host.pci\",\"host.intr\",\"nic.mmio\","
-	    "\"nic.dma\",\"nic.tx\",\"nic.rx\",\"nic.msix\",\"net.device\"]");
+	    "\"nic.dma\",\"nic.tx\",\"nic.rx\",\"nic.msix\",\"net.device\","
+	    "\"host.irq\",\"host.softirq\",\"host.resume\",\"host.app\"]");
 	/* lanes: the syscall's CPU has one of its own */
 	member(&b, "lanes", NULL, "[[0,\"cpu0\"],[0,\"\"],[1,\"\"]]");
 	member(&b, "counts", "detail_spans", "6");
@@ -245,6 +262,27 @@ test_page(void **state)
 	ssp_html_free(h);
 }
 
+/* Kernel context spans: hardirqs and softirqs get a lane per CPU, a
+ * resume runs on its syscall's CPU lane. */
+static void
+test_kctx_lanes(void **state)
+{
+	struct ssp_html_opts o = { .all = 1, .events = 1, .tool = "t" };
+	struct ssp_buf b = SSP_BUF_INIT;
+	struct ssp_html *h;
+
+	(void)state;
+	kctx_stream = 1;
+	h = load(&o);
+	kctx_stream = 0;
+	assert_int_equal(ssp_html_json(h, &b, &e), SSP_OK);
+	member(&b, "lanes", NULL,
+	    "[[0,\"cpu0\"],[0,\"cpu0 irq\"],[0,\"cpu0 softirq\"]]");
+	assert_int_equal(ssp_html_stats(h)->spans, 4);
+	ssp_buf_free(&b);
+	ssp_html_free(h);
+}
+
 int
 main(void)
 {
@@ -253,6 +291,7 @@ main(void)
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_two_passes),
+		cmocka_unit_test(test_kctx_lanes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -462,7 +462,7 @@ test_minor_versions(void **state)
 	unsigned i;
 
 	(void)state;
-	assert_int_equal(SSP_SPAN_MINOR, 1);
+	assert_int_equal(SSP_SPAN_MINOR, 2);
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
 	assert_int_equal(ssp_span_writer_open(&w, o, "t", src, 1, 0, &e), SSP_OK);
 	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);

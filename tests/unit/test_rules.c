@@ -146,6 +146,42 @@ test_errors(void **state)
 	expect("class,function\nclass,function\n", "r.csv:2:1: unknown class 'class'");
 }
 
+/* The kernel context classes (SPEC §3b) and when they turn the model on. */
+static void
+test_kctx_classes(void **state)
+{
+	static const char *const names[] = { "syscall-exit", "irq-entry",
+	    "irq-exit", "softirq-entry", "sleep", "sched-in", "wakeup", "idle",
+	    "app-root" };
+	struct ssp_rules *r;
+	unsigned i;
+
+	(void)state;
+	r = parse("syscall-entry,entry_SYSCALL_64\n"
+	    "sleep,schedule_timeout\nwakeup,try_to_wake_up\n"
+	    "sched-in,finish_task_switch\nsched-in,finish_task_switch.isra.0\n"
+	    "idle,do_idle\napp-root,client_loop\nsoftirq-entry,__do_softirq\n"
+	    "irq-exit,irqentry_exit\n");
+	assert_false(ssp_rules_kctx(r));	/* no irq-entry, no syscall-exit */
+	assert_int_equal(ssp_rules_fclass(r, "finish_task_switch.isra.0", 25),
+	    SSP_FC_SCHED_IN);
+	assert_int_equal(ssp_rules_count(r, SSP_FC_SCHED_IN), 2);
+	assert_int_equal(ssp_rules_fclass(r, "client_loop", 11), SSP_FC_APP_ROOT);
+	ssp_rules_free(r);
+	r = parse("irq-entry,asm_common_interrupt\n");
+	assert_true(ssp_rules_kctx(r));
+	assert_int_equal(ssp_rules_fclass(r, "asm_common_interrupt", 20),
+	    SSP_FC_IRQ_ENTRY);
+	ssp_rules_free(r);
+	r = parse("syscall-exit,syscall_exit_to_user_mode\n");
+	assert_true(ssp_rules_kctx(r));
+	ssp_rules_free(r);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_string_equal(ssp_rules_fclass_name(SSP_FC_SYSCALL_EXIT << i),
+		    names[i]);
+	assert_int_equal(SSP_FC_APP_ROOT, SSP_FC_SYSCALL_EXIT << 8);
+}
+
 int
 main(void)
 {
@@ -153,6 +189,7 @@ main(void)
 		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_kctx_classes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,6 +55,7 @@ struct h {
 	struct ssp_rec *recs;
 	size_t nrec, cap;
 	int events;
+	int kctx;		/* rules with kernel context classes */
 };
 
 static const char *
@@ -117,6 +118,7 @@ setup_topo(const char *topo, const char *extra_rules, int events)
 	    strlen(rules), &e), SSP_OK);
 	s.ctx = h;
 	assert_int_equal(ssp_spanb_new(&h->b, h->t, h->r, &o, &s, &e), SSP_OK);
+	h->kctx = ssp_rules_kctx(h->r);
 	return h;
 }
 
@@ -372,8 +374,12 @@ check_invariants(const struct h *h)
 				assert_true(r->f[SSP_SF_TRACE_LO] == r->f[SSP_SF_SPAN]);
 			}
 			assert_true((int64_t)r->f[SSP_SF_DUR] >= 0);
-			assert_int_equal(!!(r->f[SSP_SF_FLAGS] & SSP_SPAN_ORPHAN),
-			    r->f[SSP_SF_CAUSE] != 0);
+			/* a cause without the orphan flag: a heuristic parent
+			 * or an early close (kernel contexts) */
+			if (r->f[SSP_SF_FLAGS] & SSP_SPAN_ORPHAN)
+				assert_true(r->f[SSP_SF_CAUSE] != 0);
+			else if (!h->kctx)
+				assert_true(r->f[SSP_SF_CAUSE] == 0);
 		} else if (r->type == SSP_SPAN_T_LINK) {
 			/* right after its span (and its member events and
 			 * other links); the target written before */
@@ -405,6 +411,257 @@ check_invariants(const struct h *h)
 	(void)in;
 	(void)used;
 	assert_true(ssp_spanb_live(h->b) == 0);
+}
+
+/* --- kernel execution contexts (SPEC §3b) ---------------------------------- */
+
+static const char kctx_rules[] =
+    "syscall-exit,syscall_exit_to_user_mode\n"
+    "irq-entry,asm_common_interrupt\n"
+    "irq-entry,asm_sysvec_apic_timer_interrupt\n"
+    "irq-exit,irqentry_exit\n"
+    "softirq-entry,__do_softirq\n"
+    "softirq-entry,run_ksoftirqd\n"
+    "sleep,schedule_timeout\n"
+    "sched-in,finish_task_switch\n"
+    "wakeup,try_to_wake_up\n"
+    "idle,do_idle\n"
+    "app-root,client_loop\n";
+
+/* A host device event with the issuing CPU as its last field. */
+static void
+mmio_wr_cpu(struct h *h, unsigned st, int64_t ts, uint64_t id, uint64_t offs,
+    const char *cpu)
+{
+	struct ssp_rec r;
+	struct ssp_err e;
+
+	memset(&r, 0, sizeof(r));
+	r.ts = ts;
+	r.type = SSP_EV_MMIO_WR;
+	r.nf = SSP_F_MMIO_WR_CPU + 1;
+	r.f[SSP_F_MMIO_COMP] = sid(h, st, COMP);
+	r.f[SSP_F_MMIO_ADDR] = 0xc0000000 + offs;
+	r.f[SSP_F_MMIO_SIZE] = 4;
+	r.f[SSP_F_MMIO_ID] = id;
+	r.f[SSP_F_MMIO_BAR] = 0;
+	r.f[SSP_F_MMIO_OFFS] = offs;
+	r.f[SSP_F_MMIO_POSTED] = 1;
+	r.f[SSP_F_MMIO_WR_CPU] = cpu != NULL ? sid(h, st, cpu) : 0;
+	assert_int_equal(ssp_spanb_event(h->b, st, &r, &e), SSP_OK);
+}
+
+static void
+user(struct h *h, unsigned st, int64_t ts, const char *cpu)
+{
+	feed(h, st, ts, SSP_EV_USER, 2, sid(h, st, cpu), U(0x401000));
+}
+
+static const char *
+cause_of(const struct h *h, unsigned kind, int64_t ts)
+{
+	return ostr(h, span_at(h, kind, ts)->f[SSP_SF_CAUSE]);
+}
+
+/* The links of a span: count, and the kind and target of the first. */
+static size_t
+links_of(const struct h *h, uint64_t span, const struct ssp_rec **first)
+{
+	size_t i, n = 0;
+
+	*first = NULL;
+	for (i = 0; i < h->nrec; i++)
+		if (h->recs[i].type == SSP_SPAN_T_LINK &&
+		    h->recs[i].f[SSP_LF_SPAN] == span && n++ == 0)
+			*first = &h->recs[i];
+	return n;
+}
+
+/* recvfrom sleeps on cpu1; two packets arrive under one MSI-X; the irq on
+ * cpu0 runs the softirq that acks (a doorbell from softirq) and wakes the
+ * syscall; cpu1 resumes it as a child of the softirq. */
+static void
+test_kctx_receive(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+	const struct ssp_rec *s, *l;
+	const struct ssp_spanb_stats *st;
+
+	(void)state;
+	assert_true(h->kctx);
+	fn_cpu(h, H1, 100, "cpu1", "entry_SYSCALL_64");
+	fn_cpu(h, H1, 110, "cpu1", "__sys_recvfrom");
+	fn_cpu(h, H1, 120, "cpu1", "schedule_timeout");
+	fn_cpu(h, H1, 130, "cpu1", "finish_task_switch");	/* to idle */
+	fn_cpu(h, H1, 140, "cpu1", "do_idle");
+	fn_cpu(h, H1, 150, "cpu0", "do_idle");
+	nic1(h, N1, 200, SSP_EV_NIC_RX, 0, 60);
+	nic1(h, N1, 210, SSP_EV_NIC_RX, 0, 60);
+	feed(h, N1, 220, SSP_EV_NIC_MSIX, 1, U(1));
+	hmsix(h, H1, 230, 1);
+	hdone(h, H1, 231, SSP_EV_DMA_DONE, 0);
+	fn_cpu(h, H1, 240, "cpu0", "asm_common_interrupt");
+	fn_cpu(h, H1, 241, "cpu0", "i40e_msix_clean_rings");
+	fn_cpu(h, H1, 250, "cpu0", "__do_softirq");
+	fn_cpu(h, H1, 251, "cpu0", "i40e_napi_poll");
+	mmio_wr_cpu(h, H1, 252, 5, 0x40, "cpu0");	/* the ACK doorbell */
+	posted(h, H1, 252);
+	fn_cpu(h, H1, 260, "cpu0", "try_to_wake_up");
+	fn_cpu(h, H1, 270, "cpu0", "irqentry_exit");
+	fn_cpu(h, H1, 300, "cpu1", "finish_task_switch");
+	fn_cpu(h, H1, 310, "cpu1", "udp_recvmsg");
+	fn_cpu(h, H1, 320, "cpu1", "syscall_exit_to_user_mode");
+	finish(h);
+	check_invariants(h);
+	parent_is(h, SSP_SK_NIC_MSIX, 220, SSP_SK_NIC_RX, 210);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_MSIX, 220), "rx-batch");
+	assert_int_equal(links_of(h, span_at(h, SSP_SK_NIC_MSIX, 220)->f[SSP_SF_SPAN],
+	    &l), 1);
+	assert_true(l->f[SSP_LF_TARGET] == span_at(h, SSP_SK_NIC_RX, 200)->f[SSP_SF_SPAN]);
+	assert_string_equal(ostr(h, l->f[SSP_LF_KIND]), "rx");
+	parent_is(h, SSP_SK_HOST_MSIX, 230, SSP_SK_NIC_MSIX, 220);
+	parent_is(h, SSP_SK_HOST_IRQ, 240, SSP_SK_HOST_MSIX, 230);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_IRQ, 240), "msix-fifo");
+	s = span_at(h, SSP_SK_HOST_IRQ, 240);
+	assert_string_equal(ostr(h, s->f[SSP_SA_CTX_CPU]), "cpu0");
+	assert_string_equal(ostr(h, s->f[SSP_SA_CTX_ENTRY]), "asm_common_interrupt");
+	assert_int_equal(s->f[SSP_SA_CTX_FUNCS], 2);
+	assert_int_equal(s->f[SSP_SF_DUR], 10);		/* ends at the softirq */
+	parent_is(h, SSP_SK_HOST_SOFTIRQ, 250, SSP_SK_HOST_IRQ, 240);
+	s = span_at(h, SSP_SK_HOST_SOFTIRQ, 250);
+	assert_int_equal(s->f[SSP_SA_CTX_FUNCS], 4);	/* to irqentry_exit */
+	assert_int_equal(s->f[SSP_SF_DUR], 20);
+	parent_is(h, SSP_SK_HOST_MMIO, 252, SSP_SK_HOST_SOFTIRQ, 250);
+	parent_is(h, SSP_SK_HOST_RESUME, 300, SSP_SK_HOST_SOFTIRQ, 250);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_RESUME, 300), "wakeup-fifo");
+	s = span_at(h, SSP_SK_HOST_RESUME, 300);
+	assert_int_equal(s->f[SSP_SA_CTX_FUNCS], 3);
+	assert_string_equal(ostr(h, s->f[SSP_SA_CTX_CPU]), "cpu1");
+	/* the syscall: a root of its own, lasting to its exit, with a link
+	 * to its resume */
+	root_is(h, SSP_SK_HOST_SYSCALL, 100, 0, "");
+	s = span_at(h, SSP_SK_HOST_SYSCALL, 100);
+	assert_int_equal(s->f[SSP_SF_DUR], 220);
+	assert_int_equal(s->f[SSP_SA_SYSCALL_FUNCS], 3);
+	assert_int_equal(links_of(h, s->f[SSP_SF_SPAN], &l), 1);
+	assert_true(l->f[SSP_LF_TARGET] == span_at(h, SSP_SK_HOST_RESUME, 300)->f[SSP_SF_SPAN]);
+	assert_string_equal(ostr(h, l->f[SSP_LF_KIND]), "resume");
+	st = ssp_spanb_stats(h->b);
+	assert_true(st->kctx);
+	assert_int_equal(st->kst.opened[SSP_KCTX_RESUME], 1);
+	assert_int_equal(st->rx_batched, 1);
+	assert_int_equal(st->rx_woken, 2);	/* not left for a later recvfrom */
+	assert_int_equal(st->causes[SSP_CAUSE_MSIX_FIFO], 1);
+	teardown(h);
+}
+
+/* Unbalanced input: a log starting inside an interrupt, a softirq
+ * without irq, an irq without MSI-X, a timer irq, work on an idle CPU,
+ * contexts open at the end, the model's limits. */
+static void
+test_kctx_unbalanced(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+	const struct ssp_spanb_stats *st;
+
+	(void)state;
+	fn_cpu(h, H1, 10, "cpu0", "net_rx_action");	/* no context: dropped */
+	fn_cpu(h, H1, 20, "cpu0", "irqentry_exit");	/* without entry */
+	fn_cpu(h, H1, 30, "cpu0", "run_ksoftirqd");	/* nothing raised */
+	fn_cpu(h, H1, 40, "cpu0", "finish_task_switch");	/* ends it */
+	fn_cpu(h, H1, 50, "cpu0", "asm_common_interrupt");	/* no msix */
+	fn_cpu(h, H1, 60, "cpu0", "irqentry_exit");
+	fn_cpu(h, H1, 70, "cpu0", "asm_sysvec_apic_timer_interrupt");
+	fn_cpu(h, H1, 80, "cpu0", "irqentry_exit");
+	mmio_wr_cpu(h, H1, 90, 1, 0x40, "cpu0");	/* idle cpu: no context */
+	posted(h, H1, 90);
+	fn_cpu(h, H1, 100, "cpu1", "entry_SYSCALL_64");
+	hmsix(h, H1, 105, 1);
+	hdone(h, H1, 106, SSP_EV_DMA_DONE, 0);
+	fn_cpu(h, H1, 110, "cpu1", "asm_common_interrupt");	/* never exits */
+	user(h, H1, 120, "cpu1");	/* closes both, the irq unbalanced */
+	fn_cpu(h, H1, 130, "cpu2", "entry_SYSCALL_64");	/* cpu2 vanishes */
+	finish(h);
+	check_invariants(h);
+	root_is(h, SSP_SK_HOST_SOFTIRQ, 30, SSP_SPAN_ORPHAN, "no-irq");
+	root_is(h, SSP_SK_HOST_IRQ, 50, SSP_SPAN_ORPHAN, "no-msix");
+	root_is(h, SSP_SK_HOST_IRQ, 70, 0, "system-vector");
+	root_is(h, SSP_SK_HOST_MMIO, 90, SSP_SPAN_ORPHAN, "no-context");
+	root_is(h, SSP_SK_HOST_SYSCALL, 100, 0, "");
+	assert_int_equal(span_at(h, SSP_SK_HOST_SYSCALL, 100)->f[SSP_SF_DUR], 20);
+	parent_is(h, SSP_SK_HOST_IRQ, 110, SSP_SK_HOST_MSIX, 105);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_IRQ, 110), "no-irq-exit");
+	assert_int_equal(span_at(h, SSP_SK_HOST_IRQ, 110)->f[SSP_SF_FLAGS] &
+	    SSP_SPAN_INCOMPLETE, SSP_SPAN_INCOMPLETE);
+	root_is(h, SSP_SK_HOST_SYSCALL, 130, SSP_SPAN_OPEN, "");
+	st = ssp_spanb_stats(h->b);
+	assert_int_equal(st->kst.irq_exit_unmatched, 1);
+	assert_int_equal(st->kst.softirq_no_irq, 1);
+	assert_int_equal(st->kst.closed_unbalanced, 1);
+	assert_int_equal(st->kst.open_at_end, 1);
+	assert_int_equal(st->orphans[SSP_CAUSE_NO_MSIX], 1);
+	assert_int_equal(st->orphans[SSP_CAUSE_NO_CONTEXT], 1);
+	assert_int_equal(st->causes[SSP_CAUSE_SYSVEC], 1);
+	teardown(h);
+}
+
+/* app-root: the user function's span is the parent of the syscalls on
+ * its CPU; a device event without cpu field goes to the last CPU with a
+ * function (cause last-cpu when the host has several). */
+static void
+test_kctx_app_root(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	feed(h, H1, 100, SSP_EV_FUNC, 3, sid(h, H1, "cpu0"),
+	    sid(h, H1, "client_loop"), sid(h, H1, "netperf"));
+	fn_cpu(h, H1, 110, "cpu0", "entry_SYSCALL_64");
+	fn_cpu(h, H1, 111, "cpu0", "__sys_sendto");
+	fn_cpu(h, H1, 112, "cpu1", "entry_SYSCALL_64");
+	fn_cpu(h, H1, 113, "cpu0", "i40e_lan_xmit_frame");
+	mmio_wr(h, H1, 114, 1, 0, 0x40, 1);		/* no cpu field */
+	posted(h, H1, 114);
+	fn_cpu(h, H1, 120, "cpu0", "syscall_exit_to_user_mode");
+	feed(h, H1, 200, SSP_EV_FUNC, 3, sid(h, H1, "cpu0"),
+	    sid(h, H1, "client_loop"), sid(h, H1, "netperf"));
+	finish(h);
+	check_invariants(h);
+	root_is(h, SSP_SK_HOST_APP, 100, 0, "");
+	assert_int_equal(span_at(h, SSP_SK_HOST_APP, 100)->f[SSP_SF_DUR], 100);
+	parent_is(h, SSP_SK_HOST_SYSCALL, 110, SSP_SK_HOST_APP, 100);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_SYSCALL, 110), "app-root");
+	root_is(h, SSP_SK_HOST_SYSCALL, 112, SSP_SPAN_OPEN, "");
+	parent_is(h, SSP_SK_HOST_MMIO, 114, SSP_SK_HOST_SYSCALL, 110);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_MMIO, 114), "last-cpu");
+	root_is(h, SSP_SK_HOST_APP, 200, SSP_SPAN_OPEN, "");
+	teardown(h);
+}
+
+/* ksoftirqd: an irq that ran no softirq; its work continues in ksoftirqd
+ * after a sched-in; the ksoftirqd softirq ends at the next sched-in. */
+static void
+test_kctx_ksoftirqd(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	hmsix(h, H1, 5, 1);
+	hdone(h, H1, 6, SSP_EV_DMA_DONE, 0);
+	fn_cpu(h, H1, 10, "cpu0", "asm_common_interrupt");
+	fn_cpu(h, H1, 20, "cpu0", "irqentry_exit");
+	fn_cpu(h, H1, 30, "cpu0", "finish_task_switch");
+	fn_cpu(h, H1, 40, "cpu0", "run_ksoftirqd");
+	fn_cpu(h, H1, 41, "cpu0", "__do_softirq");
+	fn_cpu(h, H1, 42, "cpu0", "net_rx_action");
+	fn_cpu(h, H1, 50, "cpu0", "finish_task_switch");
+	finish(h);
+	check_invariants(h);
+	parent_is(h, SSP_SK_HOST_SOFTIRQ, 40, SSP_SK_HOST_IRQ, 10);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_SOFTIRQ, 40), "raised-fifo");
+	assert_int_equal(span_at(h, SSP_SK_HOST_SOFTIRQ, 40)->f[SSP_SF_DUR], 10);
+	assert_int_equal(span_at(h, SSP_SK_HOST_SOFTIRQ, 40)->f[SSP_SF_FLAGS], 0);
+	teardown(h);
 }
 
 /* --- tests ----------------------------------------------------------------- */
@@ -1471,6 +1728,10 @@ main(void)
 		cmocka_unit_test(test_context_limit),
 		cmocka_unit_test(test_memory_bounded),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_kctx_receive),
+		cmocka_unit_test(test_kctx_unbalanced),
+		cmocka_unit_test(test_kctx_app_root),
+		cmocka_unit_test(test_kctx_ksoftirqd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,8 +217,8 @@ test_schema_matches_span_kinds(void **state)
 	char sql[256], table[64], *p;
 
 	(void)state;
-	assert_int_equal(ssp_sqlite_schema_version(), 1);
-	assert_int_equal(qi(db, "PRAGMA user_version"), 1);
+	assert_int_equal(ssp_sqlite_schema_version(), 2);
+	assert_int_equal(qi(db, "PRAGMA user_version"), 2);
 	for (k = 0; k < SSP_SK_NKINDS; k++) {
 		const struct ssp_rec_type *t = &s->types[k];
 
