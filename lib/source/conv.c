@@ -26,6 +26,7 @@ struct ssp_conv {
 	struct ssp_parser *sniff[SSP_SIM_NS3 + 1];
 	int64_t last_ts;
 	int have_ts;
+	int skipped_ts;				/* emit: ts out of range, line skipped */
 	char offset_buf[32], from_buf[48];
 };
 
@@ -259,31 +260,21 @@ sniff(struct ssp_conv *c, const char *s, size_t n)
 	}
 }
 
-int
-ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
-    int cut, int partial, struct ssp_err *e)
+/* One event of line lineno (s, n): held until the offset is known, or
+ * written. */
+static int
+emit(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
+    uint64_t lineno, struct ssp_err *e)
 {
-	struct ssp_pline *pl = &c->pl;
-
-	c->st.lines++;
-	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
-		sniff(c, s, n);
-	if (cut)
-		return skip(c, SSP_SKIP_LONG, s, n, lineno, NULL, e);
-	if (partial)
-		return skip(c, SSP_SKIP_PARTIAL, s, n, lineno, NULL, e);
-	ssp_parser_line(c->parser, s, n, pl);
-	if (pl->skip != SSP_SKIP_NONE)
-		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
-	if (c->have_ts && pl->ev.ts < c->last_ts && c->st.backwards++ == 0)
+	if (c->have_ts && ev->ts < c->last_ts && c->st.backwards++ == 0)
 		c->st.backwards_line = lineno;
-	c->last_ts = pl->ev.ts;
+	c->last_ts = ev->ts;
 	c->have_ts = 1;
 	if (!c->st.offset_known) {
-		size_t need = held_size(c, pl->ev.type);
+		size_t need = held_size(c, ev->type);
 
-		if (pl->ev.type == SSP_EV_SYNC) {
-			c->st.offset = pl->ev.ts - (int64_t)pl->ev.f[SSP_F_SYNC_TS];
+		if (ev->type == SSP_EV_SYNC) {
+			c->st.offset = ev->ts - (int64_t)ev->f[SSP_F_SYNC_TS];
 			c->st.offset_known = 1;
 			c->st.offset_line = lineno;
 			if (release(c, e) != SSP_OK)
@@ -301,26 +292,54 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
 			}
 			if (c->hold == NULL && (c->hold = malloc(c->hmax)) == NULL)
 				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-			c->hold[c->hlen] = (uint8_t)pl->ev.type;
-			memcpy(c->hold + c->hlen + 1, &pl->ev.ts, sizeof(pl->ev.ts));
-			memcpy(c->hold + c->hlen + 1 + sizeof(pl->ev.ts), pl->ev.f,
-			    c->nf[pl->ev.type] * sizeof(uint64_t));
+			c->hold[c->hlen] = (uint8_t)ev->type;
+			memcpy(c->hold + c->hlen + 1, &ev->ts, sizeof(ev->ts));
+			memcpy(c->hold + c->hlen + 1 + sizeof(ev->ts), ev->f,
+			    c->nf[ev->type] * sizeof(uint64_t));
 			c->hlen += need;
 			c->st.held++;
-			c->st.events[pl->ev.type]++;
+			c->st.events[ev->type]++;
 			c->st.nevents++;
-			c->st.recovered += (uint64_t)pl->recovered;
+			c->st.recovered += (uint64_t)c->pl.recovered;
 			return SSP_OK;
 		}
 	}
-	if (__builtin_sub_overflow(pl->ev.ts, c->st.offset, &pl->ev.ts))
+	if (__builtin_sub_overflow(ev->ts, c->st.offset, &ev->ts)) {
+		c->skipped_ts = 1;
 		return skip(c, SSP_SKIP_MALFORMED, s, n, lineno,
 		    "timestamp out of range after the time offset", e);
-	c->st.events[pl->ev.type]++;
+	}
+	c->st.events[ev->type]++;
 	c->st.nevents++;
-	c->st.recovered += (uint64_t)pl->recovered;
-	if (put(c, &pl->ev, e) != SSP_OK)
+	c->st.recovered += (uint64_t)c->pl.recovered;
+	if (put(c, ev, e) != SSP_OK)
 		return e != NULL ? e->code : SSP_ERR_IO;
+	return SSP_OK;
+}
+
+int
+ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
+    int cut, int partial, struct ssp_err *e)
+{
+	struct ssp_pline *pl = &c->pl;
+
+	c->st.lines++;
+	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
+		sniff(c, s, n);
+	if (cut)
+		return skip(c, SSP_SKIP_LONG, s, n, lineno, NULL, e);
+	if (partial)
+		return skip(c, SSP_SKIP_PARTIAL, s, n, lineno, NULL, e);
+	ssp_parser_line(c->parser, s, n, pl);
+	if (pl->skip != SSP_SKIP_NONE)
+		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
+	c->skipped_ts = 0;
+	if (emit(c, &pl->ev, s, n, lineno, e) != SSP_OK)
+		return e != NULL && e->code ? e->code : SSP_ERR_IO;
+	if (pl->has2 && !c->skipped_ts) {	/* same ts: skipped as well */
+		c->st.extra++;
+		return emit(c, &pl->ev2, s, n, lineno, e);
+	}
 	return SSP_OK;
 }
 

@@ -54,7 +54,10 @@ struct ssp_conv_cfg {
 struct ssp_conv_stats {
 	uint64_t lines;
 	uint64_t nevents;		/* sum of events[] */
-	uint64_t events[SSP_EV_NTYPES];	/* lines that gave an event, by type */
+	uint64_t events[SSP_EV_NTYPES];	/* events by type */
+	/* Events beyond the first of a line (gem5: a user event and the
+	 * line's own); lines = nevents - extra + the sum of skipped[]. */
+	uint64_t extra;
 	uint64_t skipped[SSP_SKIP_N];	/* lines that gave none, by reason */
 	uint64_t recovered;		/* events found inside spliced/glued lines */
 	uint64_t held;			/* events waiting for the sync line */

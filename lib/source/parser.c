@@ -65,6 +65,7 @@ ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
 		n--;
 	out->recovered = 0;
 	out->why = NULL;
+	out->has2 = 0;
 	if (n == 0) {
 		out->skip = SSP_SKIP_EMPTY;
 		return;

@@ -40,12 +40,16 @@ enum ssp_skip {
 const char *ssp_pline_skip_name(unsigned reason);
 const char *ssp_pline_skip_desc(unsigned reason);
 
-/* What one line gave. */
+/* What one line gave: one event, rarely two (has2), or a skip reason. */
 struct ssp_pline {
 	int skip;		/* enum ssp_skip; SSP_SKIP_NONE: ev holds an event */
 	int recovered;		/* event taken from inside a spliced/glued line */
 	const char *why;	/* SSP_SKIP_MALFORMED: what was expected (static) */
 	struct ssp_rec ev;	/* ts, type and the type's fields (nf unused) */
+	/* A second event from the same line, after ev (gem5: the user event
+	 * of a transition comes first, the line's own event here). */
+	int has2;
+	struct ssp_rec ev2;
 };
 
 struct ssp_parser_cfg {
