@@ -7,7 +7,11 @@
 # the output changes on purpose (a new span attribute, a change of the
 # record encoding), compare `spancat --csv` of the old and new outputs and
 # update the sums.  Updated for span format 1.1: the header's minor version
-# byte and the header block's CRC changed, nothing else.
+# byte and the header block's CRC changed, nothing else.  Updated for
+# event format 1.1 (issue 11): only the --events outputs changed, their
+# ev.* records of host device events gained the trailing `cpu` field and
+# the schema the `ev.user` type (spancat output identical but for
+# ` cpu=...` at the end of those lines).
 . "$(dirname "$0")/../lib.sh"
 RULES="$TOP/rules/linux-i40e.csv"
 
@@ -27,7 +31,7 @@ mkdumbbell -n 300 "$T/d" > /dev/null
 sed 's/^root,all-syscalls$/root,net-syscalls/' "$RULES" > "$T/net.csv"
 same "dumbbell" 5e27058717336ac6cdc1666611498d433f2d55bcd32ebb52c89864eac1de4f7d \
     -t "$T/d/topology.csv" -r "$RULES"
-same "dumbbell, --events" 09afa31fd0c5e743cf151575380adf4c18d1658f670423ff125d9122d54652fd \
+same "dumbbell, --events" 896b489fbadf79ac746b304377b726fcf870b2ae2297ac7cb2e1c969bc98fc39 \
     -e -t "$T/d/topology.csv" -r "$RULES"
 same "dumbbell, root,net-syscalls" 75fa04c74003fe8c1736daf0b7c2acbc293161717779158bc285c7723c9866bb \
     -t "$T/d/topology.csv" -r "$T/net.csv"
@@ -37,7 +41,7 @@ same "dumbbell, root,net-syscalls" 75fa04c74003fe8c1736daf0b7c2acbc2931617177791
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" 6c9e22366e4f643dd3282e23a4afabeb7f109799e90989b2e490238e8b1ca20d \
+same "samples/dumbbell, --events" 48cee283b466cc55bbffb2194c79ff49daaa71ca2800004e7ca6f5b159c8e281 \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic
@@ -49,17 +53,17 @@ for f in "$S"/*.txt; do
 	case $b in *-nic) k=nic ;; net) k=net ;; *) k=host ;; esac
 	txt2ev -s "$b" -k $k -o "$T/tc/$b.ev" "$f"
 done
-same "twoclients, --events" 5288c6444df656c0b274874d821e1cbd582bc019390ecd026d22296e38136eae \
+same "twoclients, --events" 09fd1871ae323121a26709e6d7668141e1104494fa7246a957d37ac650a0ebcb \
     -e -t "$T/tc/topology.csv" -r "$RULES"
 
 # a truncated NIC stream (orphans, open spans) and concatenated segments
 head -c $(($(wc -c < "$T/d/client-nic.ev") * 3 / 10)) "$T/d/client-nic.ev" > "$T/cut.ev"
-same "truncated stream, --events" a2aab07201a5d9c841c0214fed53e7f19961256088a5882b2fd5979a86842982 \
+same "truncated stream, --events" f5e2b26c83dc98c4a034bc62c03ba3b7c2c8a5caf370e9647cfb8349e25258eb \
     -e -t "$T/d/topology.csv" -r "$RULES" client-nic="$T/cut.ev"
 stderr_has "stream client-nic:"
 mkdumbbell -n 3 "$T/c" > /dev/null
 cat "$T/c/server.ev" "$T/c/server.ev" > "$T/cat.ev"
-same "concatenated segments, --events" ffddff2a5112b9963b26514669572012ebb023b356db52a9544848a1daffff25 \
+same "concatenated segments, --events" 1ab60df900b768232e718390651abf6a3387297e3ea5dfe50c501fb9ee89aed8 \
     -e -t "$T/c/topology.csv" -r "$RULES" server="$T/cat.ev"
 
 # compressed output (written by a thread of its own with 2 threads): the
