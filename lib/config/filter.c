@@ -1021,7 +1021,9 @@ ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rec_wr **wp,
 	if (i >= 4096)
 		memcpy(val + 4092, "...", 4);
 	m[k++] = (struct ssp_meta){ "filter", val };
-	r = ssp_rec_wr_open(wp, o, ssp_frame_magic_events, &f->wschema, m, k, e);
+	/* the input's schema, so also its minor version */
+	r = ssp_rec_wr_open_minor(wp, o, ssp_frame_magic_events,
+	    ssp_rec_rd_version_minor(rr), &f->wschema, m, k, e);
 	free(m);
 	free(val);
 	return r;
