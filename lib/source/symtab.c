@@ -277,6 +277,22 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 			goto bad;
 		if (k == 0)
 			continue;
+		if (addr + offset < addr) {	/* would wrap past 2^64 */
+			uint64_t ln = ssp_lines_lineno(l), off = ssp_lines_offset(l);
+
+			while (st->n > 0 && st->sym[st->n - 1].s.table == st->ntables)
+				st->n--;
+			ssp_lines_close(l);
+			ssp_err_set(e, SSP_ERR_INVAL, off, "%s:%llu: symbol %.*s at "
+			    "0x%llx plus the table offset 0x%llx passes 2^64; "
+			    "is the offset for another table?", ssp_in_name(in),
+			    (unsigned long long)ln, (int)(slen > 200 ? 200 : slen),
+			    sname, (unsigned long long)addr,
+			    (unsigned long long)offset);
+			if (e != NULL)
+				e->line = ln;
+			return SSP_ERR_INVAL;
+		}
 		if (add(st, addr + offset, sname, slen, rank, order++) != 0) {
 			ssp_lines_close(l);
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory "
@@ -463,6 +479,7 @@ ssp_symtab_load_spec(struct ssp_symtab *st, const char *spec,
 
 	if (file == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+#define SPEC_FORM "FILE[,NAME[,OFFSET]], OFFSET decimal or 0x hex"
 	if ((c = strchr(file, ',')) != NULL) {
 		*c = '\0';
 		name = c + 1;
@@ -473,14 +490,20 @@ ssp_symtab_load_spec(struct ssp_symtab *st, const char *spec,
 	}
 	if (*file == '\0') {
 		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table '%s': no file "
-		    "name", spec);
+		    "name (want " SPEC_FORM ")", spec);
+		goto out;
+	}
+	if (off != NULL && strchr(off, ',') != NULL) {
+		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table '%s': more than "
+		    "three comma-separated parts (want " SPEC_FORM ")", spec);
 		goto out;
 	}
 	if (off != NULL && ssp_num_strtou64(off, &offset, &errstr) != 0) {
-		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table offset %s: %s",
-		    off, errstr);
+		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table '%s': offset "
+		    "'%s': %s (want " SPEC_FORM ")", spec, off, errstr);
 		goto out;
 	}
+#undef SPEC_FORM
 	name = name != NULL && *name != '\0' ? strdup(name) : ssp_path_stem(file);
 	if (name == NULL) {
 		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
