@@ -67,10 +67,12 @@ print_stats(const struct ssp_conv *c, FILE *f, const char *prog,
 		    st->lines - st->nevents);
 	else
 		fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " with events "
-		    "+ %" PRIu64 " skipped; %" PRIu64 " events (%" PRIu64 " lines "
-		    "gave two: a user event and their own)\n", prog, src,
+		    "+ %" PRIu64 " skipped; %" PRIu64 " events (%" PRIu64 " %s "
+		    "gave two: a user event and %s own)\n", prog, src,
 		    st->lines, st->nevents - st->extra,
-		    st->lines - (st->nevents - st->extra), st->nevents, st->extra);
+		    st->lines - (st->nevents - st->extra), st->nevents, st->extra,
+		    st->extra == 1 ? "line" : "lines",
+		    st->extra == 1 ? "its" : "their");
 	for (i = 0; i < SSP_EV_NTYPES; i++)
 		if (st->events[i] != 0)
 			fprintf(f, "  %12" PRIu64 " %s\n", st->events[i],

@@ -282,13 +282,14 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 
 			while (st->n > 0 && st->sym[st->n - 1].s.table == st->ntables)
 				st->n--;
-			ssp_lines_close(l);
+			/* sname lives in the line buffer: before closing it */
 			ssp_err_set(e, SSP_ERR_INVAL, off, "%s:%llu: symbol %.*s at "
 			    "0x%llx plus the table offset 0x%llx passes 2^64; "
 			    "is the offset for another table?", ssp_in_name(in),
 			    (unsigned long long)ln, (int)(slen > 200 ? 200 : slen),
 			    sname, (unsigned long long)addr,
 			    (unsigned long long)offset);
+			ssp_lines_close(l);
 			if (e != NULL)
 				e->line = ln;
 			return SSP_ERR_INVAL;
