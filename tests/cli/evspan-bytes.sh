@@ -11,7 +11,8 @@
 # event format 1.1 (issue 11): only the --events outputs changed, their
 # ev.* records of host device events gained the trailing `cpu` field and
 # the schema the `ev.user` type (spancat output identical but for
-# ` cpu=...` at the end of those lines).
+# ` cpu=...` at the end of those lines; mkdumbbell's doorbell names
+# system.switch_cpus there, as sim2ev does).
 . "$(dirname "$0")/../lib.sh"
 RULES="$TOP/rules/linux-i40e.csv"
 
@@ -31,7 +32,7 @@ mkdumbbell -n 300 "$T/d" > /dev/null
 sed 's/^root,all-syscalls$/root,net-syscalls/' "$RULES" > "$T/net.csv"
 same "dumbbell" 5e27058717336ac6cdc1666611498d433f2d55bcd32ebb52c89864eac1de4f7d \
     -t "$T/d/topology.csv" -r "$RULES"
-same "dumbbell, --events" 896b489fbadf79ac746b304377b726fcf870b2ae2297ac7cb2e1c969bc98fc39 \
+same "dumbbell, --events" 01e1d65351c4b500a04c197d7ed3c480ffa1edd0511a8329b686749853f96c65 \
     -e -t "$T/d/topology.csv" -r "$RULES"
 same "dumbbell, root,net-syscalls" 75fa04c74003fe8c1736daf0b7c2acbc293161717779158bc285c7723c9866bb \
     -t "$T/d/topology.csv" -r "$T/net.csv"
@@ -58,12 +59,12 @@ same "twoclients, --events" 09fd1871ae323121a26709e6d7668141e1104494fa7246a957d3
 
 # a truncated NIC stream (orphans, open spans) and concatenated segments
 head -c $(($(wc -c < "$T/d/client-nic.ev") * 3 / 10)) "$T/d/client-nic.ev" > "$T/cut.ev"
-same "truncated stream, --events" f5e2b26c83dc98c4a034bc62c03ba3b7c2c8a5caf370e9647cfb8349e25258eb \
+same "truncated stream, --events" 3da2323b992080c85c746e6efb2230a7b36108d48dec40edffd59379f9008aaa \
     -e -t "$T/d/topology.csv" -r "$RULES" client-nic="$T/cut.ev"
 stderr_has "stream client-nic:"
 mkdumbbell -n 3 "$T/c" > /dev/null
 cat "$T/c/server.ev" "$T/c/server.ev" > "$T/cat.ev"
-same "concatenated segments, --events" 1ab60df900b768232e718390651abf6a3387297e3ea5dfe50c501fb9ee89aed8 \
+same "concatenated segments, --events" 79c2de2bc4882b64cb0952cf3d21f86fdd0365afdc5059b48870b42859ac0f20 \
     -e -t "$T/c/topology.csv" -r "$RULES" server="$T/cat.ev"
 
 # compressed output (written by a thread of its own with 2 threads): the
