@@ -283,7 +283,7 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 			while (st->n > 0 && st->sym[st->n - 1].s.table == st->ntables)
 				st->n--;
 			/* sname lives in the line buffer: before closing it */
-			ssp_err_set(e, SSP_ERR_INVAL, off, "%s:%llu: symbol %.*s at "
+			ssp_err_set(e, SSP_ERR_FORMAT, off, "%s:%llu: symbol %.*s at "
 			    "0x%llx plus the table offset 0x%llx passes 2^64; "
 			    "is the offset for another table?", ssp_in_name(in),
 			    (unsigned long long)ln, (int)(slen > 200 ? 200 : slen),
@@ -292,7 +292,7 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 			ssp_lines_close(l);
 			if (e != NULL)
 				e->line = ln;
-			return SSP_ERR_INVAL;
+			return SSP_ERR_FORMAT;
 		}
 		if (add(st, addr + offset, sname, slen, rank, order++) != 0) {
 			ssp_lines_close(l);

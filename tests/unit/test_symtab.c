@@ -284,7 +284,7 @@ test_load_spec(void **state)
 	assert_non_null(strstr(e.msg, "too large"));
 	/* an offset that pushes a symbol past 2^64: the file, line and symbol */
 	snprintf(spec, sizeof(spec), "%s,app,0xfffffffffffffff8", path);
-	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_ERR_INVAL);
+	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_ERR_FORMAT);
 	assert_non_null(strstr(e.msg, ":4: symbol fn_a at 0x10"));
 	assert_non_null(strstr(e.msg, "passes 2^64"));
 	assert_null(ssp_symtab_info(st, 2));
