@@ -1,6 +1,6 @@
 /*
  * What a simulator log parser yields for one line: one event (SPEC §2,
- * stream/event.h) or the reason the line yields none, with the helpers the
+ * stream/event.h), rarely two, or the reason the line yields none, with the helpers the
  * parser modules (gem5, nicbm, ns3) fill it with.  Below parser.h, which
  * dispatches to those modules, so that they need not include it.
  */
