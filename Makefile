@@ -6,6 +6,7 @@
 #   make quick                unit, the fast cli scripts, fuzz corpora (< 1 min)
 #   make demo                 the whole pipeline on the bundled sample
 #   make bench                benchmarks (not tests; generates large inputs)
+#   make bench-large          a 100 GB generated run, every stage measured
 #   make fuzz FUZZ_TIME=10    run every libFuzzer target briefly (clang)
 #   make install PREFIX=/usr DESTDIR=/tmp/pkg
 
@@ -92,7 +93,7 @@ FUZZ_TIME ?= 10
 # intermediate files and rebuild every tool each time).
 .SECONDARY:
 
-.PHONY: all deps deps-demo check quick unit cli fuzz-replay lint-man checksymbols checkdeps demo bench \
+.PHONY: all deps deps-demo check quick unit cli fuzz-replay lint-man checksymbols checkdeps demo bench bench-large \
         fuzz install uninstall clean
 
 all: $(TOOLS)
@@ -206,11 +207,28 @@ demo: deps-demo
 bench: all $(HELPERS)
 	@SSP_HELPERS=$(CURDIR)/$(BUILD)/tests/helpers SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
 
-# libFuzzer builds: always clang, separate tree.
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(SYN_SRC)
+bench-large: all $(HELPERS)
+	@SSP_HELPERS=$(CURDIR)/$(BUILD)/tests/helpers SSP_BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench-large.sh
+
+# libFuzzer builds: always clang, separate tree.  The library is compiled
+# once with the fuzzer's coverage instrumentation (fuzzer-no-link) and
+# every target links against it, instead of compiling all of lib/ per target.
+FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(SYN_SRC:%.c=build-fuzz/obj/%.o)
+FUZZ_LIB  = build-fuzz/libfuzzlib.a
+
+build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(ALL_CPPFLAGS) -std=c17 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -o $@ $< $(LIB_SRC) $(SYN_SRC) $(LDLIBS)
+	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
+	@mkdir -p $(@D)
+	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP \
+	    -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
 	@sh tests/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_BIN)
@@ -239,3 +257,4 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
     $(HELP_SRC:%.c=$(BUILD)/%.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d) \
     $(BUILD)/tests/fuzz/regress.d
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

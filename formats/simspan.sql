@@ -37,7 +37,7 @@ CREATE TABLE streams (
 	run	INTEGER NOT NULL REFERENCES runs(id),
 	idx	INTEGER NOT NULL,	-- stream number in the span stream
 	name	TEXT NOT NULL,		-- as spans.stream
-	sim	TEXT NOT NULL,		-- gem5 | nicbm | ns3
+	sim	TEXT NOT NULL,		-- gem5 | nicbm | ns3 | switch
 	kind	TEXT NOT NULL,		-- host | nic | net
 	spans	INTEGER NOT NULL,
 	UNIQUE (run, idx),

@@ -5,8 +5,8 @@
 #
 #   SSP_BIN, SSP_HELPERS  set by make bench
 #   BENCH_DIR    where inputs and outputs go (default $TMPDIR/simspan-bench)
-#   BENCH_ONLY   space-separated subset of: sim2ev evfilter evspan sqlite
-#                otlp perfetto html e2e   (default: all)
+#   BENCH_ONLY   space-separated subset of: sim2ev switch evfilter evspan
+#                sqlite otlp perfetto html e2e   (default: all)
 #   BENCH_QUICK=1  small inputs, to check that the scripts work
 set -eu
 : "${SSP_BIN:?set SSP_BIN to the directory with the built tools}"
@@ -14,7 +14,7 @@ export SSP_BIN
 export SSP_HELPERS="${SSP_HELPERS:-$SSP_BIN/../tests/helpers}"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/simspan-bench}"
-ONLY=${BENCH_ONLY:-"sim2ev evfilter evspan sqlite otlp perfetto html e2e"}
+ONLY=${BENCH_ONLY:-"sim2ev switch evfilter evspan sqlite otlp perfetto html e2e"}
 QUICK=${BENCH_QUICK:-0}
 mkdir -p "$BENCH_DIR"
 
@@ -37,6 +37,11 @@ if want sim2ev; then
 	section "phase 1: sim2ev against wc -l"
 	if [ "$QUICK" = 1 ]; then BENCH_GB=0.05 BENCH_RUNS=1 BENCH_DUMBBELL=0 \
 	    sh "$TOP/scripts/bench-sim2ev.sh"; else sh "$TOP/scripts/bench-sim2ev.sh"; fi
+fi
+if want switch; then
+	section "sim2ev -f switch (net_switch parser) against wc -l"
+	if [ "$QUICK" = 1 ]; then BENCH_SWITCH_GB=0.05 BENCH_RUNS=1 sh "$TOP/scripts/bench-switch.sh"
+	else sh "$TOP/scripts/bench-switch.sh"; fi
 fi
 if want evfilter && [ -f "$TOP/scripts/bench-evfilter.sh" ]; then
 	section "evfilter and evcat against cat and zstd -d"

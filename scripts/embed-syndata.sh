@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerate synth/syndata.c: the data files simsynth carries inside the
-# binary (the real i40e module symbol table and the Linux + i40e rules), as
-# C string literals.  Run from the top directory after changing an input.
+# binary (the real i40e module symbol table, the Linux + i40e rules and the
+# Linux + Corundum rules), as C string literals.  Run from the top directory after changing an input.
 set -eu
 out=synth/syndata.c
 emit() {	# emit NAME FILE
@@ -16,4 +16,6 @@ emit() {	# emit NAME FILE
 	emit ssp_syndata_i40e tests/data/samples/symbols/i40e-image-syms.columbo.dump
 	printf '/* %s */\n' tests/data/samples/rules-linux-i40e.csv
 	emit ssp_syndata_rules tests/data/samples/rules-linux-i40e.csv
+	printf '/* %s */\n' rules/linux-corundum.csv
+	emit ssp_syndata_rules_corundum rules/linux-corundum.csv
 } >"$out"

@@ -592,6 +592,27 @@ ssp_syngem5_msix(struct ssp_syngem5 *w, int64_t t, unsigned vec)
 }
 
 void
+ssp_syngem5_msi(struct ssp_syngem5 *w, int64_t t, unsigned vec,
+    unsigned cpu_vector)
+{
+	char *p = begin(w, t, pci_flag(w), w->adapter);
+
+	p = ssp_synlog_put_str(p, w->dialect & SSP_SYN_G5_NOBAR ?
+	    "simbricks-pci: received intr vec " :
+	    "simbricks-pci: received MSI intr vec ");
+	p = ssp_synlog_put_u64(p, vec);
+	end(w, p, w->dialect & SSP_SYN_G5_NOBAR ? SSP_EV_INTR : SSP_EV_MSI);
+	if (w->dialect & SSP_SYN_G5_NOBAR)
+		return;		/* the old adapter printed no message */
+	p = begin(w, t, pci_flag(w), w->adapter);
+	p = ssp_synlog_put_str(p, "simbricks-pci: MSI addr=fee00000 val=");
+	p = ssp_synlog_put_hex(p, cpu_vector);
+	p = ssp_synlog_put_str(p, " mask=0");
+	end(w, p, -1);
+	w->nskip[SSP_G5_SBOTHER]++;
+}
+
+void
 ssp_syngem5_config(struct ssp_syngem5 *w, int64_t t, int write, unsigned reg,
     unsigned bytes, uint64_t data)
 {

@@ -76,6 +76,10 @@ void ssp_syngem5_dma(struct ssp_syngem5 *w, int64_t t, int write, uint64_t id,
     uint64_t addr, uint64_t size);
 void ssp_syngem5_dma_done(struct ssp_syngem5 *w, int64_t t, uint64_t id);
 void ssp_syngem5_msix(struct ssp_syngem5 *w, int64_t t, unsigned vec);
+/* MSI: "received MSI intr vec", then the message gem5 writes (the MSI
+ * capability's address and data; data = the CPU vector). */
+void ssp_syngem5_msi(struct ssp_syngem5 *w, int64_t t, unsigned vec,
+    unsigned cpu_vector);
 /* pci_host access + readConfig/writeConfig, both at tick t. */
 void ssp_syngem5_config(struct ssp_syngem5 *w, int64_t t, int write, unsigned reg,
     unsigned bytes, uint64_t data);

@@ -32,6 +32,25 @@
 #define BAR3_BASE 0xc0400000ull		/* i40e: MSI-X table in BAR 3 */
 #define RX_VEC 1			/* queue pair 0 */
 
+/* corundum_bm registers, all in BAR 0 (16 MiB), one queue of each kind
+ * (simbricks sims/nic/corundum_bm/corundum_bm.h); per queue: base
+ * address +0x0, active/log size +0x8, completion queue or interrupt
+ * index +0xc (bit 31 arms it), head pointer +0x10, tail pointer +0x18.
+ * The driver writes the head of the TX and RX queues and the tail of the
+ * completion and event queues; the NIC advances the others. */
+#define CQM_EQ    0x100000u	/* event queue */
+#define CQM_TXQ   0x200000u
+#define CQM_TXCQ  0x400000u	/* TX completion queue */
+#define CQM_RXQ   0x600000u
+#define CQM_RXCQ  0x700000u	/* RX completion queue */
+#define CQM_INDEX 0x0cu
+#define CQM_HEAD  0x10u
+#define CQM_TAIL  0x18u
+#define CQM_ARM   0x80000000u
+#define CQM_RING  1024u		/* entries of every ring */
+#define CQM_MSI_VEC 0		/* EventRing::dmaDone: MsiIssue(0) */
+#define CQM_IRQ_VECTOR 37	/* the CPU vector of that MSI */
+
 #define TAIL_PS 20000000LL	/* run on 20 us after the last response */
 
 enum sev_type {
@@ -45,6 +64,7 @@ enum sev_type {
 	EV_HOST_MSIX_DONE,	/* the interrupt's memory write finished */
 	EV_HOST_SYNC,		/* periodic SimBricks sync */
 	EV_HOST_HOUSE,		/* housekeeping task arrival */
+	EV_HOST_PUSH,		/* the inner label's push after a syscall entry */
 	EV_NIC_MMIO,		/* register access reaches the NIC */
 	EV_NIC_DMA_DONE,	/* DMA completion reaches the NIC */
 	EV_NIC_IRQ,		/* throttled interrupt fires */
@@ -175,11 +195,20 @@ struct host {
 	uint16_t ipid;
 	uint64_t stat_ctr;
 	unsigned tcp_step;		/* loopback TCP: socket, bind, connect, close */
+	/* Corundum: what the NIC wrote to the host's rings, not yet handled */
+	unsigned eq_tx, eq_rx;		/* events of each type */
+	unsigned txcq;			/* TX completions */
+	unsigned rx_missing;		/* RX buffers used since the last refill */
+	uint32_t eq_tail, txcq_tail, rxcq_tail;	/* the driver's pointers */
 };
 
 /* One NIC DMA operation; its address is the nicbm op pointer. */
 enum dma_cont { DC_TX_DESC, DC_TX_DATA, DC_TX_WB, DC_RX_DATA, DC_RX_DESC,
-	DC_PREFETCH };
+	DC_PREFETCH,
+	/* corundum_bm: descriptor read, then the same op moves the payload;
+	 * then a completion write, an event write, MSI */
+	DC_CQM_TX_DESC, DC_CQM_TX_DATA, DC_CQM_RX_DESC, DC_CQM_RX_DATA,
+	DC_CQM_TX_CPL, DC_CQM_RX_CPL, DC_CQM_EVENT };
 
 struct rxwork {
 	uint64_t span;
@@ -196,6 +225,7 @@ struct dmaop {
 	enum dma_cont cont;
 	struct pkt *pk;
 	struct rxwork *rw;
+	unsigned evtype;		/* DC_CQM_EVENT: 0 TX, 1 RX completion */
 	struct dmaop *next_free;
 };
 
@@ -223,6 +253,13 @@ struct nic {
 	/* addresses */
 	uint64_t tx_ring, rx_ring, tx_buf, rx_buf;
 	uint32_t tx_idx, rx_idx;
+	/* Corundum: the other rings and the NIC's pointers (16 bit) */
+	int corundum;
+	uint64_t txcq_ring, rxcq_ring, eq_ring;
+	uint32_t txq_head, txq_fetch, txq_tail;	/* host's head, next fetch, done */
+	uint32_t rxq_head, rxq_fetch, rxq_tail;
+	uint32_t txcq_head, rxcq_head, eq_head;	/* written and completed */
+	uint32_t txcq_next, rxcq_next, eq_next;	/* next entry to write */
 	uint64_t nev[SSP_EV_NTYPES];
 	uint64_t nskip[SSP_SYNSKIP_N];
 	uint64_t glued;
@@ -251,6 +288,7 @@ struct net {
 	uint64_t nev[SSP_EV_NTYPES];
 	uint64_t bg_packets, bg_drops, bg_to_nic;
 	struct ssp_synrng rng;
+	int64_t sw_fwd;			/* --net switch: last forwarding */
 };
 
 struct req {

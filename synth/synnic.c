@@ -180,22 +180,17 @@ dma_data(struct nic *n, int64_t t, const uint8_t *d, unsigned len)
 	n->glue = 1;
 }
 
-static struct dmaop *
-dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
-    unsigned len, uint64_t cause, enum dma_cont cont, struct pkt *pk,
-    struct rxwork *rw, const uint8_t *data)
+/* Log the issue and execution of op, record its span and send it to the
+ * host.  nicbm prints a DMA's op pointer, and corundum_bm reuses one op
+ * for a descriptor read and the payload it describes. */
+static void
+dma_start(struct syn *s, struct nic *n, int64_t t, struct dmaop *op, int write,
+    uint64_t addr, unsigned len, uint64_t cause, enum dma_cont cont,
+    struct pkt *pk, struct rxwork *rw, const uint8_t *data)
 {
-	struct dmaop *op = n->free_ops;
 	char key[40], *p;
 	int i;
 
-	if (op == NULL) {
-		s->failed = 1;
-		ssp_err_set(&s->err, SSP_ERR_LIMIT, 0, "%s: more than %d DMAs "
-		    "in flight", n->name, NIC_MAXOPS);
-		return NULL;
-	}
-	n->free_ops = op->next_free;
 	op->busy = 1;
 	op->write = write;
 	op->addr = addr;
@@ -224,6 +219,23 @@ dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
 	if (write)
 		dma_data(n, t, data, len);
 	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_DMA, n->h->idx, 0, op);
+}
+
+static struct dmaop *
+dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
+    unsigned len, uint64_t cause, enum dma_cont cont, struct pkt *pk,
+    struct rxwork *rw, const uint8_t *data)
+{
+	struct dmaop *op = n->free_ops;
+
+	if (op == NULL) {
+		s->failed = 1;
+		ssp_err_set(&s->err, SSP_ERR_LIMIT, 0, "%s: more than %d DMAs "
+		    "in flight", n->name, NIC_MAXOPS);
+		return NULL;
+	}
+	n->free_ops = op->next_free;
+	dma_start(s, n, t, op, write, addr, len, cause, cont, pk, rw, data);
 	return op;
 }
 
@@ -277,6 +289,200 @@ desc_bytes(uint8_t *d, unsigned len, unsigned frame, uint32_t idx)
 	d[13] = (uint8_t)(frame >> 2);
 }
 
+/* --- corundum_bm ------------------------------------------------------
+ * A TX head-pointer write makes the NIC read each new 16-byte descriptor;
+ * when one arrives, the same op reads the payload; when that arrives the
+ * frame goes out and a 32-byte completion is written; when that is done a
+ * 32-byte event; when that is done, MSI vector 0.  A received frame makes
+ * the NIC read the next RX descriptor, then write the frame with the same
+ * op, then a completion, an event, MSI (sims/nic/corundum_bm).  No
+ * interrupt moderation: every event raises its own MSI. */
+
+#define CQM_MASK (CQM_RING - 1)
+
+static void
+put_le(uint8_t *b, uint64_t v, int n)
+{
+	while (n-- > 0) {
+		*b++ = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+/* A completion (struct Cpl: queue, index, len, ...) for ring pointer idx. */
+static void
+cqm_cpl(struct syn *s, struct nic *n, int64_t t, int tx, uint32_t idx,
+    unsigned len, uint64_t cause)
+{
+	uint32_t *next = tx ? &n->txcq_next : &n->rxcq_next;
+	uint64_t ring = tx ? n->txcq_ring : n->rxcq_ring;
+	uint8_t cpl[32];
+	struct dmaop *op;
+
+	memset(cpl, 0, sizeof(cpl));
+	put_le(cpl + 2, idx & 0xffff, 2);
+	put_le(cpl + 4, len, 2);
+	op = dma_issue(s, n, t, 1, ring + 32ull * (*next & CQM_MASK), 32, cause,
+	    tx ? DC_CQM_TX_CPL : DC_CQM_RX_CPL, NULL, NULL, cpl);
+	*next = (*next + 1) & 0xffff;
+	if (op != NULL)
+		op->evtype = !tx;
+}
+
+/* An event (struct Event: type 0 TX / 1 RX completion, source queue 0). */
+static void
+cqm_event(struct syn *s, struct nic *n, int64_t t, unsigned type,
+    uint64_t cause)
+{
+	uint8_t ev[32];
+	struct dmaop *op;
+
+	memset(ev, 0, sizeof(ev));
+	put_le(ev, type, 2);
+	op = dma_issue(s, n, t, 1, n->eq_ring + 32ull * (n->eq_next & CQM_MASK),
+	    32, cause, DC_CQM_EVENT, NULL, NULL, ev);
+	n->eq_next = (n->eq_next + 1) & 0xffff;
+	if (op != NULL)
+		op->evtype = type;
+}
+
+static void
+cqm_msi(struct syn *s, struct nic *n, int64_t t, uint64_t cause)
+{
+	char key[16], *p = nbegin(n, t);
+	uint64_t span;
+
+	p = ssp_synlog_put_str(p, "issue MSI interrupt vec ");
+	p = ssp_synlog_put_u64(p, CQM_MSI_VEC);
+	nend(n, p, SSP_EV_NIC_MSI);
+	snprintf(key, sizeof(key), "%u", CQM_MSI_VEC);
+	span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_MSIX, t, key, cause,
+	    n->last_cause);
+	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_MSIX, n->h->idx, span,
+	    NULL);
+}
+
+/* What a register read returns (corundum_bm RegRead). */
+static uint64_t
+cqm_read(const struct nic *n, uint32_t off)
+{
+	switch (off) {
+	case CQM_EQ + CQM_HEAD: return n->eq_head;
+	case CQM_TXQ + CQM_TAIL: return n->txq_tail;
+	case CQM_TXCQ + CQM_HEAD: return n->txcq_head;
+	case CQM_RXQ + CQM_TAIL: return n->rxq_tail;
+	case CQM_RXCQ + CQM_HEAD: return n->rxcq_head;
+	default: return 0;
+	}
+}
+
+/* A register write (span: its nic.mmio). */
+static void
+cqm_write(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m,
+    uint64_t span)
+{
+	struct dmaop *op;
+
+	if (m->off == CQM_RXQ + CQM_HEAD) {
+		n->rxq_head = (uint32_t)m->val & 0xffff;
+		return;
+	}
+	if (m->off != CQM_TXQ + CQM_HEAD)
+		return;		/* tails, arming: no DMA */
+	n->txq_head = (uint32_t)m->val & 0xffff;
+	while (n->txq_fetch != n->txq_head && m->pk != NULL) {
+		op = dma_issue(s, n, t, 0, n->tx_ring + 16ull * (n->txq_fetch &
+		    CQM_MASK), 16, span, DC_CQM_TX_DESC, m->pk, NULL, NULL);
+		m->pk = NULL;	/* the model sends one frame per doorbell */
+		if (op != NULL)
+			op->evtype = n->txq_fetch;
+		n->txq_fetch = (n->txq_fetch + 1) & 0xffff;
+	}
+}
+
+/* A DMA of corundum_bm completed (after its "completed" line).  Returns
+ * 1 if op goes on (reissued), 0 if it is free again. */
+static int
+cqm_dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
+{
+	static uint8_t frame[2048];
+	struct pkt *pk = op->pk;
+	uint32_t idx = op->evtype;
+	unsigned len;
+	char *p;
+
+	switch (op->cont) {
+	case DC_CQM_TX_DESC:	/* the same op fetches the payload */
+		dma_start(s, n, t, op, 0, n->tx_buf + 2048ull * (idx & CQM_MASK),
+		    pk->frame, op->cause, DC_CQM_TX_DATA, pk, NULL, NULL);
+		op->evtype = idx;
+		return 1;
+	case DC_CQM_TX_DATA:
+		p = nbegin(n, t);
+		p = ssp_synlog_put_str(p, "eth tx: len ");
+		p = ssp_synlog_put_u64(p, pk->frame);
+		nend(n, p, SSP_EV_NIC_TX);
+		pk->tx_span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_TX, t, "",
+		    op->cause, n->last_cause);
+		ssp_synmodel_schedule(s, (t + s->p->eth_lat + NS - 1) / NS * NS,
+		    EV_NET_IN, n->idx, 0, pk);
+		op->pk = NULL;
+		n->txq_tail = (n->txq_tail + 1) & 0xffff;
+		cqm_cpl(s, n, t, 1, idx, op->len, op->cause);
+		return 0;
+	case DC_CQM_RX_DESC:	/* the same op writes the frame */
+		len = ssp_synnic_frame(pk, frame, sizeof(frame));
+		dma_start(s, n, t, op, 1, n->rx_buf + 2048ull * (idx & CQM_MASK),
+		    len, op->cause, DC_CQM_RX_DATA, NULL, NULL, frame);
+		op->evtype = idx;
+		ssp_synmodel_pkt_put(pk);
+		return 1;
+	case DC_CQM_RX_DATA:
+		n->rxq_tail = (n->rxq_tail + 1) & 0xffff;
+		cqm_cpl(s, n, t, 0, idx, op->len, op->cause);
+		return 0;
+	case DC_CQM_TX_CPL:
+	case DC_CQM_RX_CPL:
+		if (op->cont == DC_CQM_TX_CPL) {
+			n->txcq_head = (n->txcq_head + 1) & 0xffff;
+			n->h->txcq++;
+		} else {
+			n->rxcq_head = (n->rxcq_head + 1) & 0xffff;
+		}
+		cqm_event(s, n, t, op->evtype, op->cause);
+		return 0;
+	case DC_CQM_EVENT:
+		n->eq_head = (n->eq_head + 1) & 0xffff;
+		if (op->evtype == 0)
+			n->h->eq_tx++;
+		else
+			n->h->eq_rx++;
+		cqm_msi(s, n, t, op->cause);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* corundum_bm EthRx: the next RX descriptor, if the driver posted one. */
+static void
+cqm_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t span)
+{
+	struct dmaop *op;
+
+	if (n->rxq_head == n->rxq_fetch) {	/* ring empty: dropped */
+		ssp_synmodel_pkt_put(pk);
+		return;
+	}
+	op = dma_issue(s, n, t, 0, n->rx_ring + 16ull * (n->rxq_fetch &
+	    CQM_MASK), 16, span, DC_CQM_RX_DESC, pk, NULL, NULL);
+	if (op != NULL)
+		op->evtype = n->rxq_fetch;
+	else
+		ssp_synmodel_pkt_put(pk);
+	n->rxq_fetch = (n->rxq_fetch + 1) & 0xffff;
+}
+
 static void
 mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 {
@@ -284,8 +490,12 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 	uint64_t span;
 
 	if (!m->write) {
-		m->val = n->h->stat_ctr += 1 + ssp_synrng_below(&n->rng, 5000);
-		m->val &= 0xffffffffull;
+		if (n->corundum) {
+			m->val = cqm_read(n, m->off);
+		} else {
+			m->val = n->h->stat_ctr += 1 + ssp_synrng_below(&n->rng, 5000);
+			m->val &= 0xffffffffull;
+		}
 		p = ssp_synlog_put_str(p, "read(off=0x");
 		p = ssp_synlog_put_hex(p, m->off);
 		p = ssp_synlog_put_str(p, ", len=");
@@ -311,7 +521,9 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 	    m->span);
 	if (m->write) {
 		n->last_cause = span;
-		if (m->off == I40E_QTX_TAIL0 && m->pk != NULL) {
+		if (n->corundum) {
+			cqm_write(s, n, t, m, span);
+		} else if (m->off == I40E_QTX_TAIL0 && m->pk != NULL) {
 			n->tx_idx = (n->tx_idx + 1) % 512;
 			dma_issue(s, n, t, 0, n->tx_ring + 16ull * n->tx_idx, 16,
 			    span, DC_TX_DESC, m->pk, NULL, NULL);
@@ -344,6 +556,8 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 	p = ssp_synlog_put_u64(p, op->len);
 	nend(n, p, op->write ? SSP_EV_NIC_DMA_DONE_WR : SSP_EV_NIC_DMA_DONE_RD);
 	n->pending--;
+	if (n->corundum && cqm_dma_done(s, n, t, op))
+		return;		/* reissued */
 	switch (op->cont) {
 	case DC_TX_DESC:
 		dma_issue(s, n, t, 0, n->tx_buf + 2048ull * n->tx_idx, pk->frame,
@@ -374,6 +588,7 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		}
 		break;
 	case DC_PREFETCH:
+	default:		/* corundum_bm: done above */
 		break;
 	}
 	op->busy = 0;
@@ -403,6 +618,10 @@ eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 	rx.src_host = pk->src_host;
 	n->last_cause = rx.span;
 	ssp_synhost_rx(s, n->h, &rx);
+	if (n->corundum) {
+		cqm_rx(s, n, t, pk, rx.span);
+		return;
+	}
 	if ((rw = calloc(1, sizeof(*rw))) == NULL) {
 		s->failed = 1;
 		ssp_err_set(&s->err, SSP_ERR_NOMEM, 0, "out of memory");
@@ -473,6 +692,15 @@ ssp_synnic_init(struct syn *s, struct nic *n)
 	n->tx_idx = (uint32_t)ssp_synrng_below(&n->rng, 512);
 	n->rx_idx = (uint32_t)ssp_synrng_below(&n->rng, 512);
 	n->irq_last = -s->p->itr - 1;
+	n->corundum = s->p->nic == SSP_SYN_NIC_CORUNDUM;
+	if (n->corundum) {	/* the completion and event rings */
+		n->txcq_ring = 0x100a00000ull + (ssp_synrng_below(&n->rng, 256) << 16);
+		n->rxcq_ring = 0x100e00000ull + (ssp_synrng_below(&n->rng, 256) << 16);
+		n->eq_ring = 0x101200000ull + (ssp_synrng_below(&n->rng, 256) << 16);
+		n->txcq_next = (uint32_t)ssp_synrng_below(&n->rng, 0x10000);
+		n->rxcq_next = (uint32_t)ssp_synrng_below(&n->rng, 0x10000);
+		n->eq_next = (uint32_t)ssp_synrng_below(&n->rng, 0x10000);
+	}
 }
 
 void

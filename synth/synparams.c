@@ -61,6 +61,27 @@ ssp_synparams_nicbm_dialect_name(enum ssp_synparams_nicbm d)
 	    nicbm_dialects[d] : "?";
 }
 
+static const char *const nics[] = { "i40e", "corundum" };
+
+int
+ssp_synparams_nic(const char *name, enum ssp_synparams_nic *n)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(nics) / sizeof(nics[0]); i++)
+		if (strcmp(name, nics[i]) == 0) {
+			*n = (enum ssp_synparams_nic)i;
+			return SSP_OK;
+		}
+	return SSP_ERR_INVAL;
+}
+
+const char *
+ssp_synparams_nic_name(enum ssp_synparams_nic n)
+{
+	return (unsigned)n < sizeof(nics) / sizeof(nics[0]) ? nics[n] : "?";
+}
+
 int
 ssp_synparams_gem5_dialect(const char *list, unsigned *bits)
 {
@@ -133,6 +154,12 @@ ssp_synparams_check(const struct ssp_synparams *p, struct ssp_err *e)
 	if (p->exec_rate < 0 || p->exec_rate > 1e6)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--exec-rate must be "
 		    "0..1000000 lines per us");
+	if ((unsigned)p->nic > SSP_SYN_NIC_CORUNDUM)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--nic: want i40e or "
+		    "corundum");
+	if (p->nic == SSP_SYN_NIC_CORUNDUM && p->itr > 0)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--itr: corundum_bm has "
+		    "no interrupt moderation (every event raises an MSI)");
 	if (p->ckpt_offset < 0 || p->restart_at < 0 || p->itr < 0)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "times must not be "
 		    "negative");

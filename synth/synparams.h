@@ -17,6 +17,21 @@ enum ssp_synparams_nicbm {
 	SSP_SYN_NICBM_SIGCOMM22,/* 2022 printf: no prefix, "addr %lx", no posted= */
 };
 /* gem5 variants: SSP_SYN_G5_* in synth/syngem5.h. */
+/* The network model. */
+enum ssp_synparams_net {
+	SSP_SYN_NET_NS3,	/* ns-3 dumbbell (two switches, bottleneck) */
+	SSP_SYN_NET_SWITCH,	/* one SimBricks net_switch, NETSWITCH_DEBUG */
+};
+
+/* The NIC model and its host driver. */
+enum ssp_synparams_nic {
+	SSP_SYN_NIC_I40E,	/* i40e_bm + the i40e driver (default) */
+	SSP_SYN_NIC_CORUNDUM,	/* corundum_bm + SimBricks' mqnic driver */
+};
+
+/* Parse "i40e" or "corundum" into *n; SSP_ERR_INVAL if unknown. */
+int ssp_synparams_nic(const char *name, enum ssp_synparams_nic *n);
+const char *ssp_synparams_nic_name(enum ssp_synparams_nic n);
 
 /* Parse "upstream" etc. into *d; SSP_ERR_INVAL if unknown (*d unchanged). */
 int ssp_synparams_nicbm_dialect(const char *name, enum ssp_synparams_nicbm *d);
@@ -53,6 +68,8 @@ struct ssp_synparams {
 	const char *cmdline;	/* how the scenario was made, for the notes */
 	enum ssp_synparams_nicbm nicbm_dialect;	/* which nicbm prints the NIC logs */
 	unsigned gem5_dialect;	/* SSP_SYN_G5_* bits */
+	enum ssp_synparams_nic nic;	/* which NIC and driver */
+	enum ssp_synparams_net net;	/* which network simulator */
 };
 
 void ssp_synparams_defaults(struct ssp_synparams *p);

@@ -20,6 +20,7 @@
 #include "synth/synhost.h"
 #include "synth/synmodel.h"
 #include "synth/synnet.h"
+#include "synth/synswitch.h"
 #include "synth/synnic.h"
 #include "synth/synsim.h"
 
@@ -91,6 +92,7 @@ dispatch(struct syn *s, const struct sev *ev)
 	case EV_HOST_STEP: case EV_HOST_TASK: case EV_HOST_MMIO_DONE:
 	case EV_HOST_DMA: case EV_HOST_DMA_DONE: case EV_HOST_MSIX:
 	case EV_HOST_MSIX_DONE: case EV_HOST_SYNC: case EV_HOST_HOUSE:
+	case EV_HOST_PUSH:
 		ssp_synhost_event(s, ev);
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
@@ -98,9 +100,26 @@ dispatch(struct syn *s, const struct sev *ev)
 		ssp_synnic_event(s, ev);
 		break;
 	default:
-		ssp_synnet_event(s, ev);
+		if (s->p->net == SSP_SYN_NET_SWITCH)
+			ssp_synswitch_event(s, ev);
+		else
+			ssp_synnet_event(s, ev);
 		break;
 	}
+}
+
+/* The network's stream and log names. */
+static const char *
+net_name(const struct syn *s)
+{
+	return s->p->net == SSP_SYN_NET_SWITCH ? "switch" : "net";
+}
+
+static const char *
+net_log(const struct syn *s)
+{
+	return s->p->net == SSP_SYN_NET_SWITCH ? "switch.net_switch.log" :
+	    "net.ns3.log";
 }
 
 /* --- output files ------------------------------------------------------- */
@@ -162,10 +181,16 @@ write_topology(struct syn *s, const char *dir, struct ssp_err *e)
 	if ((f = fopen(path, "w")) == NULL)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
-	fprintf(f, "# simsynth dumbbell: %u hosts (%u server%s on switch 0, "
-	    "%u client%s on switch 1), one ns-3 network\r\n", s->nhosts,
-	    s->nservers, s->nservers == 1 ? "" : "s", s->nclients,
-	    s->nclients == 1 ? "" : "s");
+	if (s->p->net == SSP_SYN_NET_SWITCH)
+		fprintf(f, "# simsynth: %u hosts (%u server%s, %u client%s) on one "
+		    "SimBricks net_switch, NIC i on port i\r\n", s->nhosts,
+		    s->nservers, s->nservers == 1 ? "" : "s", s->nclients,
+		    s->nclients == 1 ? "" : "s");
+	else
+		fprintf(f, "# simsynth dumbbell: %u hosts (%u server%s on switch 0, "
+		    "%u client%s on switch 1), one ns-3 network\r\n", s->nhosts,
+		    s->nservers, s->nservers == 1 ? "" : "s", s->nclients,
+		    s->nclients == 1 ? "" : "s");
 	fprintf(f, "# stream files are the event streams commands.sh makes\r\n");
 	csv_row(f, 4, "type", "name", "kind", "file");
 	for (i = 0; i < s->nhosts; i++) {
@@ -174,14 +199,15 @@ write_topology(struct syn *s, const char *dir, struct ssp_err *e)
 		snprintf(b, sizeof(b), "%s.ev.zst", s->nics[i].name);
 		csv_row(f, 4, "stream", s->nics[i].name, "nic", b);
 	}
-	csv_row(f, 4, "stream", "net", "net", "net.ev.zst");
+	snprintf(a, sizeof(a), "%s.ev.zst", net_name(s));
+	csv_row(f, 4, "stream", net_name(s), "net", a);
 	for (i = 0; i < s->nhosts; i++)
 		csv_row(f, 4, "pcie", s->hosts[i].name, s->nics[i].name,
 		    "system.pc.simbricks_0");
 	for (i = 0; i < s->nhosts; i++) {
 		snprintf(c, sizeof(c), "%d", s->hosts[i].sw);
 		snprintf(d, sizeof(d), "%u", s->hosts[i].dev);
-		csv_row(f, 5, "eth", s->nics[i].name, "net", c, d);
+		csv_row(f, 5, "eth", s->nics[i].name, net_name(s), c, d);
 	}
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
@@ -194,6 +220,7 @@ static int
 write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 {
 	char path[4096], off[64];
+	const char *drv = s->p->nic == SSP_SYN_NIC_CORUNDUM ? "mqnic" : "i40e";
 	FILE *f;
 	unsigned i;
 	int bad;
@@ -208,8 +235,8 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 	    "simsynth");
 	fprintf(f, "# Turn the logs into event streams (phase 1) and spans "
 	    "(phase 2).\n# Run it in this directory: sh commands.sh\n");
-	fprintf(f, "# gem5 logs need both symbol tables; the i40e module is "
-	    "loaded at 0x%llx.\n", (unsigned long long)SSP_SYN_I40E_OFFSET);
+	fprintf(f, "# gem5 logs need both symbol tables; the %s module is "
+	    "loaded at 0x%llx.\n", drv, (unsigned long long)SSP_SYN_I40E_OFFSET);
 	if (s->p->ckpt_offset > 0)
 		fprintf(f, "# gem5 prints absolute ticks (checkpoint offset "
 		    "%" PRId64 " ps): --time-offset sync\n# takes the offset from "
@@ -217,14 +244,16 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 		    s->p->ckpt_offset);
 	for (i = 0; i < s->nhosts; i++)
 		fprintf(f, "sim2ev -f gem5 -n %s -s vmlinux.syms "
-		    "-s i40e.syms,i40e,0x%llx%s -o %s.ev.zst %s.gem5.log%s\n",
-		    s->hosts[i].name, (unsigned long long)SSP_SYN_I40E_OFFSET,
-		    off, s->hosts[i].name, s->hosts[i].name, zsuffix(s));
+		    "-s %s.syms,%s,0x%llx%s -o %s.ev.zst %s.gem5.log%s\n",
+		    s->hosts[i].name, drv, drv,
+		    (unsigned long long)SSP_SYN_I40E_OFFSET, off, s->hosts[i].name,
+		    s->hosts[i].name, zsuffix(s));
 	for (i = 0; i < s->nhosts; i++)
 		fprintf(f, "sim2ev -f nicbm -n %s -o %s.ev.zst %s.nicbm.log%s\n",
 		    s->nics[i].name, s->nics[i].name, s->nics[i].name, zsuffix(s));
-	fprintf(f, "sim2ev -f ns3 -n net -o net.ev.zst net.ns3.log%s\n",
-	    zsuffix(s));
+	fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s%s\n",
+	    s->p->net == SSP_SYN_NET_SWITCH ? "switch" : "ns3", net_name(s),
+	    net_name(s), net_log(s), zsuffix(s));
 	fprintf(f, "evspan -t topology.csv -r rules.csv -o spans.sp\n");
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
@@ -315,6 +344,10 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		snprintf(n->name, sizeof(n->name), "%s-nic", h->name);
 		h->sw = h->server ? 0 : 1;
 		h->dev = 2 + nsw[h->sw]++;
+		if (p->net == SSP_SYN_NET_SWITCH) {	/* port i, its -s order */
+			h->sw = 0;
+			h->dev = i;
+		}
 		h->ip = 0xc0a84001u + i;	/* 192.168.64.1 + i */
 		h->nic = n;
 		n->h = h;
@@ -333,9 +366,9 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	s->net.stream = 2 * s->nhosts;
 	s->net.ncosim[0] = nsw[0];
 	s->net.ncosim[1] = nsw[1];
-	if ((s->stream_names[s->net.stream] = strdup("net")) == NULL)
+	if ((s->stream_names[s->net.stream] = strdup(net_name(s))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	snprintf(file, sizeof(file), "net.ns3.log%s", zsuffix(s));
+	snprintf(file, sizeof(file), "%s%s", net_log(s), zsuffix(s));
 	if ((r = open_log(s, &s->net.log, dir, file, e)) != SSP_OK)
 		return r;
 	snprintf(path, sizeof(path), "%s/truth.csv", dir);
@@ -343,6 +376,8 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	    e)) != SSP_OK)
 		return r;
 	ssp_synnet_init(s);
+	if (p->net == SSP_SYN_NET_SWITCH)
+		ssp_synswitch_init(s);
 	for (i = 0; i < s->nhosts; i++) {
 		ssp_synnic_init(s, &s->nics[i]);
 		if ((r = ssp_synhost_init(s, &s->hosts[i])) != SSP_OK)
@@ -386,9 +421,10 @@ collect(struct syn *s, struct ssp_synsim_result *res)
 		memcpy(nl->nskip, nc->nskip, sizeof(nc->nskip));
 		nl->glued = nc->glued;
 	}
-	snprintf(res->logs[s->net.stream].name, 64, "net");
-	snprintf(res->logs[s->net.stream].file, 80, "net.ns3.log%s", zsuffix(s));
-	res->logs[s->net.stream].sim = SSP_SIM_NS3;
+	snprintf(res->logs[s->net.stream].name, 64, "%s", net_name(s));
+	snprintf(res->logs[s->net.stream].file, 80, "%s%s", net_log(s), zsuffix(s));
+	res->logs[s->net.stream].sim = s->p->net == SSP_SYN_NET_SWITCH ?
+	    SSP_SIM_SWITCH : SSP_SIM_NS3;
 	res->logs[s->net.stream].io = *ssp_synlog_stats(s->net.log);
 	memcpy(res->logs[s->net.stream].nev, s->net.nev, sizeof(s->net.nev));
 	res->spans = ssp_syntruth_count(s->truth);
@@ -459,7 +495,10 @@ run_once(struct syn *s, const char *dir, const double *density,
 	}
 	for (i = 0; i < s->nhosts; i++)
 		ssp_synnic_start(s, &s->nics[i]);
-	ssp_synnet_start_bg(s);
+	if (s->p->net == SSP_SYN_NET_SWITCH)
+		ssp_synswitch_start_bg(s);
+	else
+		ssp_synnet_start_bg(s);
 	if (s->p->restart_at > 0 && !s->dry)
 		ssp_synmodel_schedule(s, s->p->restart_at, EV_RESTART, 0, 0, NULL);
 	while (!s->failed && ssp_synmodel_pop(s, &ev)) {
@@ -501,6 +540,8 @@ close_logs(struct syn *s, struct ssp_err *e)
 		if ((r2 = ssp_synlog_flush(s->nics[i].log, e)) != SSP_OK && r == SSP_OK)
 			r = r2;
 	}
+	if (s->p->net == SSP_SYN_NET_SWITCH)
+		ssp_synswitch_finish(s);
 	if ((r2 = ssp_synlog_flush(s->net.log, e)) != SSP_OK && r == SSP_OK)
 		r = r2;
 	return r;
@@ -526,7 +567,8 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	if (mkdir(outdir, 0777) != 0 && errno != EEXIST)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", outdir,
 		    strerror(errno));
-	if ((r = ssp_synsym_new(&syms, e)) != SSP_OK)
+	if ((r = ssp_synsym_new_nic(&syms, p->nic == SSP_SYN_NIC_CORUNDUM,
+	    e)) != SSP_OK)
 		return r;
 	if ((r = ssp_syngem5_execpool_new(&kpool, syms, "system.switch_cpus", 0,
 	    (p->gem5_dialect & SSP_SYN_G5_FMTFLAG) != 0,
@@ -582,10 +624,17 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	s.pacer.rate = p->pace;
 	t0 = ssp_clock_ns();
 	if ((r = ssp_synsym_write_vmlinux(syms, (snprintf(path, sizeof(path),
-	    "%s/vmlinux.syms", outdir), path), e)) != SSP_OK ||
-	    (r = ssp_synsym_write_i40e((snprintf(path, sizeof(path),
-	    "%s/i40e.syms", outdir), path), e)) != SSP_OK ||
-	    (r = write_text(outdir, "rules.csv", ssp_syndata_rules, e)) != SSP_OK)
+	    "%s/vmlinux.syms", outdir), path), e)) != SSP_OK)
+		goto out;
+	if (p->nic == SSP_SYN_NIC_CORUNDUM)
+		r = ssp_synsym_write_mqnic((snprintf(path, sizeof(path),
+		    "%s/mqnic.syms", outdir), path), e);
+	else
+		r = ssp_synsym_write_i40e((snprintf(path, sizeof(path),
+		    "%s/i40e.syms", outdir), path), e);
+	if (r != SSP_OK || (r = write_text(outdir, "rules.csv",
+	    p->nic == SSP_SYN_NIC_CORUNDUM ? ssp_syndata_rules_corundum :
+	    ssp_syndata_rules, e)) != SSP_OK)
 		goto out;
 	r = run_once(&s, outdir, density, e);
 	if (r == SSP_OK)

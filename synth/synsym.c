@@ -303,6 +303,137 @@ static const struct {
 	{ "loopback_dev", 0xffffffff82c33040ull, 8 },
 };
 
+/*
+ * The mqnic module of SimBricks' guest images (images/mqnic, a Corundum
+ * driver version that speaks corundum_bm's register layout), in link
+ * order (mqnic_main.o mqnic_dev.o mqnic_netdev.o mqnic_port.o
+ * mqnic_ethtool.o mqnic_i2c.o mqnic_ptp.o mqnic_tx.o mqnic_rx.o
+ * mqnic_cq.o mqnic_eq.o).  No real objdump of it is public: names and
+ * bindings are the driver's, sizes are made up.
+ */
+static const struct {
+	const char *name;
+	unsigned size;
+	char bind;
+} mqnic_funcs[] = {
+	{ "mqnic_get_free_id", 0x4e, 'l' },
+	{ "mqnic_find_by_minor", 0x5b, 'g' },
+	{ "mqnic_interrupt", 0xb6, 'l' },
+	{ "mqnic_probe", 0x6f2, 'l' },
+	{ "mqnic_remove", 0x1a3, 'l' },
+	{ "mqnic_shutdown", 0x2e, 'l' },
+	{ "mqnic_open", 0x7c, 'l' },
+	{ "mqnic_release", 0x3a, 'l' },
+	{ "mqnic_map_registers", 0xa1, 'l' },
+	{ "mqnic_mmap", 0x9e, 'l' },
+	{ "mqnic_ioctl", 0x13c, 'l' },
+	{ "mqnic_start_port", 0x3d8, 'l' },
+	{ "mqnic_stop_port", 0x2f5, 'l' },
+	{ "mqnic_open", 0x5d, 'l' },
+	{ "mqnic_close", 0x5d, 'l' },
+	{ "mqnic_update_stats", 0xe4, 'g' },
+	{ "mqnic_get_stats64", 0x62, 'l' },
+	{ "mqnic_hwtstamp_set", 0x14a, 'l' },
+	{ "mqnic_hwtstamp_get", 0x4f, 'l' },
+	{ "mqnic_change_mtu", 0xc3, 'l' },
+	{ "mqnic_ioctl", 0x37, 'l' },
+	{ "mqnic_init_netdev", 0x6a9, 'g' },
+	{ "mqnic_destroy_netdev", 0x1b2, 'g' },
+	{ "mqnic_create_port", 0xe8, 'g' },
+	{ "mqnic_destroy_port", 0x3c, 'g' },
+	{ "mqnic_activate_port", 0x7d, 'g' },
+	{ "mqnic_deactivate_port", 0x45, 'g' },
+	{ "mqnic_port_get_rss_mask", 0x13, 'g' },
+	{ "mqnic_port_set_rss_mask", 0x15, 'g' },
+	{ "mqnic_get_drvinfo", 0x8a, 'l' },
+	{ "mqnic_get_ts_info", 0x6c, 'l' },
+	{ "mqnic_i2c_set_scl", 0x2a, 'g' },
+	{ "mqnic_i2c_set_sda", 0x2a, 'g' },
+	{ "mqnic_i2c_get_scl", 0x1c, 'g' },
+	{ "mqnic_i2c_get_sda", 0x1c, 'g' },
+	{ "mqnic_init_i2c", 0x25e, 'g' },
+	{ "mqnic_remove_i2c", 0x5a, 'g' },
+	{ "mqnic_read_cpl_ts", 0x9b, 'g' },
+	{ "mqnic_phc_adjfine", 0xd2, 'l' },
+	{ "mqnic_phc_gettime", 0x5e, 'l' },
+	{ "mqnic_phc_gettimex", 0x8d, 'l' },
+	{ "mqnic_phc_settime", 0x4b, 'l' },
+	{ "mqnic_phc_adjtime", 0xe6, 'l' },
+	{ "mqnic_phc_perout", 0x1f4, 'l' },
+	{ "mqnic_phc_enable", 0x3e, 'l' },
+	{ "mqnic_phc_set_from_system_clock", 0x37, 'g' },
+	{ "mqnic_register_phc", 0x13e, 'g' },
+	{ "mqnic_unregister_phc", 0x46, 'g' },
+	{ "mqnic_create_tx_ring", 0x1e7, 'g' },
+	{ "mqnic_destroy_tx_ring", 0x8a, 'g' },
+	{ "mqnic_activate_tx_ring", 0xa2, 'g' },
+	{ "mqnic_deactivate_tx_ring", 0x2c, 'g' },
+	{ "mqnic_is_tx_ring_empty", 0x11, 'g' },
+	{ "mqnic_is_tx_ring_full", 0x19, 'g' },
+	{ "mqnic_tx_read_tail_ptr", 0x21, 'g' },
+	{ "mqnic_tx_write_head_ptr", 0x17, 'g' },
+	{ "mqnic_free_tx_desc", 0xf3, 'g' },
+	{ "mqnic_free_tx_buf", 0x6b, 'g' },
+	{ "mqnic_process_tx_cq", 0x25d, 'g' },
+	{ "mqnic_tx_irq", 0x2f, 'g' },
+	{ "mqnic_poll_tx_cq", 0x6a, 'g' },
+	{ "mqnic_map_skb", 0x2c4, 'l' },
+	{ "mqnic_start_xmit", 0x2b8, 'g' },
+	{ "mqnic_create_rx_ring", 0x1e7, 'g' },
+	{ "mqnic_destroy_rx_ring", 0x8a, 'g' },
+	{ "mqnic_activate_rx_ring", 0xae, 'g' },
+	{ "mqnic_deactivate_rx_ring", 0x2c, 'g' },
+	{ "mqnic_is_rx_ring_empty", 0x11, 'g' },
+	{ "mqnic_is_rx_ring_full", 0x19, 'g' },
+	{ "mqnic_rx_read_tail_ptr", 0x21, 'g' },
+	{ "mqnic_rx_write_head_ptr", 0x17, 'g' },
+	{ "mqnic_free_rx_desc", 0x8e, 'g' },
+	{ "mqnic_free_rx_buf", 0x6b, 'g' },
+	{ "mqnic_prepare_rx_desc", 0x13b, 'g' },
+	{ "mqnic_refill_rx_buffers", 0x8c, 'g' },
+	{ "mqnic_process_rx_cq", 0x2e6, 'g' },
+	{ "mqnic_rx_irq", 0x2f, 'g' },
+	{ "mqnic_poll_rx_cq", 0x6a, 'g' },
+	{ "mqnic_create_cq_ring", 0x17a, 'g' },
+	{ "mqnic_destroy_cq_ring", 0x6e, 'g' },
+	{ "mqnic_activate_cq_ring", 0x9a, 'g' },
+	{ "mqnic_deactivate_cq_ring", 0x3b, 'g' },
+	{ "mqnic_is_cq_ring_empty", 0x11, 'g' },
+	{ "mqnic_is_cq_ring_full", 0x19, 'g' },
+	{ "mqnic_cq_read_head_ptr", 0x21, 'g' },
+	{ "mqnic_cq_write_tail_ptr", 0x17, 'g' },
+	{ "mqnic_arm_cq", 0x1d, 'g' },
+	{ "mqnic_create_eq_ring", 0x17a, 'g' },
+	{ "mqnic_destroy_eq_ring", 0x6e, 'g' },
+	{ "mqnic_activate_eq_ring", 0x9a, 'g' },
+	{ "mqnic_deactivate_eq_ring", 0x3b, 'g' },
+	{ "mqnic_is_eq_ring_empty", 0x11, 'g' },
+	{ "mqnic_is_eq_ring_full", 0x19, 'g' },
+	{ "mqnic_eq_read_head_ptr", 0x21, 'g' },
+	{ "mqnic_eq_write_tail_ptr", 0x17, 'g' },
+	{ "mqnic_arm_eq", 0x1d, 'g' },
+	{ "mqnic_process_eq", 0x1b9, 'g' },
+};
+
+/* Linux functions only the mqnic paths run (page-fragment receive, NAPI
+ * from hard interrupts); with --nic corundum they follow every other
+ * vmlinux function, so the i40e tables stay as they are. */
+static const struct {
+	const char *name;
+	unsigned size;
+} vmlinux_mqnic[] = {
+	{ "napi_get_frags", 0x4b },
+	{ "napi_gro_frags", 0x1f6 },
+	{ "__napi_schedule_irqoff", 0x3c },
+	{ "napi_consume_skb", 0x89 },
+	{ "dma_unmap_page_attrs", 0x6c },
+	{ "__alloc_pages", 0x27b },
+	{ "dev_get_stats", 0x10e },
+	{ "seq_read_iter", 0x43a },
+	{ "dev_seq_show", 0x2e },
+	{ "pci_bus_write_config_dword", 0x5b },
+};
+
 #define VMLINUX_TEXT  ((uint64_t)0xffffffff81000000ull)
 #define VMLINUX_ENTRY ((uint64_t)0xffffffff81c00000ull)
 
@@ -310,8 +441,10 @@ struct ssp_synsym_set {
 	struct ssp_synsym *sym;
 	size_t n, nvm;		/* vmlinux functions are sym[0..nvm) */
 	size_t nvf, nbl;	/* of which the table above, then blacklisted */
+	size_t nx;		/* then vmlinux_mqnic (--nic corundum) */
 	char *rules;		/* writable copy of the embedded rules (names) */
-	char *i40e;		/* writable copy of the embedded dump (names) */
+	char *i40e;		/* writable copy of the module's dump (names) */
+	const char *modname;	/* "i40e" or "mqnic", for messages */
 	uint64_t *starts;	/* sorted, every symbol of both tables */
 	size_t nstarts;
 	const struct ssp_synsym **byname;	/* sorted by name, then table */
@@ -352,15 +485,15 @@ load_i40e(struct ssp_synsym_set *s, struct ssp_err *e)
 			continue;	/* header and blank lines */
 		addr = strtoull(p, &end, 16);
 		if (end != p + 16)
-			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "embedded i40e "
-			    "table: bad address in '%.40s'", p);
+			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "embedded %s "
+			    "table: bad address in '%.40s'", s->modname, p);
 		s->starts[s->nstarts++] = addr + SSP_SYN_I40E_OFFSET;
 		if (p[23] != 'F' || strncmp(tab - 5, ".text", 5) != 0)
 			continue;
 		size = strtoull(tab + 1, &name, 16);
 		if (*name != ' ')
-			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "embedded i40e "
-			    "table: bad size in '%.40s'", p);
+			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "embedded %s "
+			    "table: bad size in '%.40s'", s->modname, p);
 		s->sym[s->n++] = (struct ssp_synsym){ name + 1,
 		    addr + SSP_SYN_I40E_OFFSET, size, SSP_SYNTAB_I40E };
 	}
@@ -409,25 +542,63 @@ add_blacklisted(struct ssp_synsym_set *s, uint64_t *addr)
 	}
 }
 
+/* The mqnic table in objdump --syms form, section-relative addresses
+ * (malloc'd; NULL if out of memory). */
+static char *
+mqnic_dump(void)
+{
+	size_t n = sizeof(mqnic_funcs) / sizeof(mqnic_funcs[0]), i, len = 0;
+	uint64_t addr = 0;
+	char *buf, *p;
+	static const char head[] = "\nmqnic.ko:     file format elf64-x86-64\n"
+	    "\nSYMBOL TABLE:\n"
+	    "0000000000000000 l    d  .text\t0000000000000000 .text\n";
+
+	for (i = 0; i < n; i++)
+		len += 64 + strlen(mqnic_funcs[i].name);
+	if ((buf = malloc(sizeof(head) + len + 2)) == NULL)
+		return NULL;
+	p = buf + snprintf(buf, sizeof(head), "%s", head);
+	for (i = 0; i < n; i++) {
+		p += sprintf(p, "%016" PRIx64 " %c     F .text\t%016x %s\n", addr,
+		    mqnic_funcs[i].bind, mqnic_funcs[i].size, mqnic_funcs[i].name);
+		addr += (mqnic_funcs[i].size + 0x1f) & ~0xfull;
+	}
+	strcpy(p, "\n");
+	return buf;
+}
+
 int
 ssp_synsym_new(struct ssp_synsym_set **sp, struct ssp_err *e)
+{
+	return ssp_synsym_new_nic(sp, 0, e);
+}
+
+int
+ssp_synsym_new_nic(struct ssp_synsym_set **sp, int mqnic, struct ssp_err *e)
 {
 	struct ssp_synsym_set *s;
 	size_t nvf = sizeof(vmlinux_funcs) / sizeof(vmlinux_funcs[0]);
 	size_t nve = sizeof(vmlinux_entry) / sizeof(vmlinux_entry[0]);
 	size_t nvl = sizeof(vmlinux_labels) / sizeof(vmlinux_labels[0]);
-	size_t nlines = 0, i, k;
+	size_t nx = mqnic ? sizeof(vmlinux_mqnic) / sizeof(vmlinux_mqnic[0]) : 0;
+	size_t nlines = nx, i, k;
 	uint64_t addr = VMLINUX_TEXT;
 	const char *c;
 	int r;
 
 	*sp = NULL;
-	for (c = ssp_syndata_i40e; *c != '\0'; c++)
-		nlines += *c == '\n';
+	s = calloc(1, sizeof(*s));
+	if (s != NULL) {
+		s->modname = mqnic ? "mqnic" : "i40e";
+		s->i40e = mqnic ? mqnic_dump() : strdup(ssp_syndata_i40e);
+	}
+	if (s != NULL && s->i40e != NULL)
+		for (c = s->i40e; *c != '\0'; c++)
+			nlines += *c == '\n';
 	for (c = ssp_syndata_rules; *c != '\0'; c++)
 		nlines += *c == '\n';
-	s = calloc(1, sizeof(*s));
-	if (s == NULL || (s->i40e = strdup(ssp_syndata_i40e)) == NULL ||
+	if (s == NULL || s->i40e == NULL ||
 	    (s->rules = strdup(ssp_syndata_rules)) == NULL ||
 	    (s->sym = calloc(nvf + nve + nvl + nlines, sizeof(*s->sym))) == NULL ||
 	    (s->starts = calloc(nvf + nve + nvl + nlines + 8, sizeof(*s->starts))) == NULL) {
@@ -443,6 +614,13 @@ ssp_synsym_new(struct ssp_synsym_set **sp, struct ssp_err *e)
 	}
 	s->nvf = s->n;
 	add_blacklisted(s, &addr);
+	for (i = 0; i < nx; i++) {
+		s->sym[s->n++] = (struct ssp_synsym){ vmlinux_mqnic[i].name, addr,
+		    vmlinux_mqnic[i].size, SSP_SYNTAB_VMLINUX };
+		s->starts[s->nstarts++] = addr;
+		addr += (vmlinux_mqnic[i].size + 0x1f) & ~0xfull;
+	}
+	s->nx = nx;
 	addr = VMLINUX_ENTRY;
 	for (i = 0; i < nve; i++) {
 		s->sym[s->n++] = (struct ssp_synsym){ vmlinux_entry[i].name, addr,
@@ -581,7 +759,7 @@ ssp_synsym_write_vmlinux(const struct ssp_synsym_set *s, const char *path,
 			    " %s\n", y->addr, vmlinux_funcs[i].bind, y->size,
 			    y->name);
 	}
-	for (; i < s->nvf + s->nbl; i++)	/* ".isra.0" copies are local */
+	for (; i < s->nvf + s->nbl + s->nx; i++)	/* ".isra.0" copies are local */
 		fprintf(f, "%016" PRIx64 " %c     F .text\t%016" PRIx64 " %s\n",
 		    s->sym[i].addr, strchr(s->sym[i].name, '.') != NULL ? 'l' : 'g',
 		    s->sym[i].size, s->sym[i].name);
@@ -610,6 +788,28 @@ ssp_synsym_write_i40e(const char *path, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
 	fputs(ssp_syndata_i40e, f);
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
+	return SSP_OK;
+}
+
+int
+ssp_synsym_write_mqnic(const char *path, struct ssp_err *e)
+{
+	char *text = mqnic_dump();
+	FILE *f;
+	int bad;
+
+	if (text == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	if ((f = fopen(path, "w")) == NULL) {
+		free(text);
+		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+		    strerror(errno));
+	}
+	fputs(text, f);
+	free(text);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);

@@ -15,7 +15,10 @@
 #include "base/err.h"
 
 #define SSP_SYN_I40E_OFFSET 0xffffffffa0000000ull
+/* The mqnic module (Corundum) is loaded at the same address. */
+#define SSP_SYN_MQNIC_OFFSET SSP_SYN_I40E_OFFSET
 
+/* SSP_SYNTAB_I40E: the NIC driver module's table (i40e, or mqnic). */
 enum { SSP_SYNTAB_VMLINUX, SSP_SYNTAB_I40E };
 
 struct ssp_synsym {
@@ -28,6 +31,11 @@ struct ssp_synsym {
 struct ssp_synsym_set;
 
 int ssp_synsym_new(struct ssp_synsym_set **sp, struct ssp_err *e);
+/* With the mqnic module instead of i40e (mqnic = 1): a made-up table of
+ * the functions of SimBricks' mqnic driver, and the few vmlinux
+ * functions only its paths run, after every other vmlinux function. */
+int ssp_synsym_new_nic(struct ssp_synsym_set **sp, int mqnic,
+    struct ssp_err *e);
 void ssp_synsym_free(struct ssp_synsym_set *s);
 /* A function by name (vmlinux first), or NULL. */
 const struct ssp_synsym *ssp_synsym_find(const struct ssp_synsym_set *s,
@@ -50,5 +58,6 @@ const struct ssp_synsym *ssp_synsym_vmlinux(const struct ssp_synsym_set *s,
 int ssp_synsym_write_vmlinux(const struct ssp_synsym_set *s, const char *path,
     struct ssp_err *e);
 int ssp_synsym_write_i40e(const char *path, struct ssp_err *e);
+int ssp_synsym_write_mqnic(const char *path, struct ssp_err *e);
 
 #endif

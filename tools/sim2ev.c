@@ -60,19 +60,17 @@ print_stats(const struct ssp_conv *c, FILE *f, const char *prog,
 	const struct ssp_conv_stats *st = ssp_conv_stats(c);
 	const struct ssp_conv_example *ex;
 	size_t i, k, n;
+	uint64_t skipped = 0;
 
-	if (st->extra == 0)
+	for (i = 0; i < SSP_SKIP_N; i++)
+		skipped += st->skipped[i];
+	if (st->lines - skipped == st->nevents)
 		fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " events + %"
-		    PRIu64 " skipped\n", prog, src, st->lines, st->nevents,
-		    st->lines - st->nevents);
-	else
-		fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " with events "
-		    "+ %" PRIu64 " skipped; %" PRIu64 " events (%" PRIu64 " %s "
-		    "gave two: a user event and %s own)\n", prog, src,
-		    st->lines, st->nevents - st->extra,
-		    st->lines - (st->nevents - st->extra), st->nevents, st->extra,
-		    st->extra == 1 ? "line" : "lines",
-		    st->extra == 1 ? "its" : "their");
+		    PRIu64 " skipped\n", prog, src, st->lines, st->nevents, skipped);
+	else	/* a switch line gives two events */
+		fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " with events (%"
+		    PRIu64 " events) + %" PRIu64 " skipped\n", prog, src, st->lines,
+		    st->lines - skipped, st->nevents, skipped);
 	for (i = 0; i < SSP_EV_NTYPES; i++)
 		if (st->events[i] != 0)
 			fprintf(f, "  %12" PRIu64 " %s\n", st->events[i],
@@ -101,7 +99,7 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3 [-IVhvz] [-n name] [-o file] "
+	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3|switch [-IVhvz] [-n name] [-o file] "
 	    "[-s symtab[,name[,offset]]]...\n"
 	    "              [--follow] [--follow-timeout time] [--force] [--stats] "
 	    "[--strict]\n              [--time-offset ps|sync] [log | -]\n"
@@ -110,7 +108,8 @@ usage(int code)
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Parse a simulator log into a simspan event stream.\n"
-		    "  -f, --format SIM        gem5, nicbm or ns3 (both ns-3 trace dialects)\n"
+		    "  -f, --format SIM        gem5, nicbm, ns3 (both ns-3 trace dialects) or\n"
+		    "                          switch (SimBricks net_switch, NETSWITCH_DEBUG)\n"
 		    "  -n, --name NAME         stream name (default: log name without extension)\n"
 		    "  -s, --symtab FILE[,NAME[,OFFSET]]\n"
 		    "                          objdump -t or nm symbol table for gem5 function\n"
@@ -265,7 +264,7 @@ main(int argc, char **argv)
 		switch (ch) {
 		case 'f':
 			if ((cfg.sim = ssp_event_sim_parse(optarg)) == SSP_SIM_NONE) {
-				warnx("unknown format '%s' (gem5, nicbm or ns3)", optarg);
+				warnx("unknown format '%s' (gem5, nicbm, ns3 or switch)", optarg);
 				usage(SSP_EXIT_USAGE);
 			}
 			break;
@@ -312,7 +311,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (cfg.sim == SSP_SIM_NONE) {
-		warnx("-f gem5|nicbm|ns3 is required");
+		warnx("-f gem5|nicbm|ns3|switch is required");
 		usage(SSP_EXIT_USAGE);
 	}
 	if (argc > 1)

@@ -18,6 +18,7 @@
 #include "config/simbricks.h"
 #include "io/in.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 
 #define PROG "simspan-simbricks"
 
@@ -50,10 +51,6 @@ usage(int code)
 static int
 write_file(const char *path, const struct ssp_buf *b)
 {
-	char *tmp;
-	FILE *f;
-	int fd, bad;
-
 	if (path == NULL || strcmp(path, "-") == 0) {
 		if (b->len > 0 && fwrite(b->p, 1, b->len, stdout) != b->len) {
 			warn("stdout");
@@ -61,39 +58,10 @@ write_file(const char *path, const struct ssp_buf *b)
 		}
 		return 0;
 	}
-	if (!ssp_cli_replaceable(path)) {	/* /dev/null, a FIFO: in place */
-		if ((f = fopen(path, "w")) == NULL) {
-			warn("%s", path);
-			return -1;
-		}
-		bad = b->len > 0 && fwrite(b->p, 1, b->len, f) != b->len;
-		if (fclose(f) != 0 || bad) {
-			warn("%s", path);
-			return -1;
-		}
-		return 0;
-	}
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		err(SSP_EXIT_FAIL, NULL);
-	if ((fd = mkstemp(tmp)) < 0 || (f = fdopen(fd, "w")) == NULL) {
-		warn("%s", tmp);
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return -1;
-	}
-	fchmod(fd, 0644);
-	bad = b->len > 0 && fwrite(b->p, 1, b->len, f) != b->len;
-	bad |= ferror(f);
-	if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+	if (ssp_outfile_write(path, b->p, b->len) != 0) {
 		warn("%s", path);
-		unlink(tmp);
-		free(tmp);
 		return -1;
 	}
-	free(tmp);
 	return 0;
 }
 

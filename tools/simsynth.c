@@ -20,8 +20,8 @@
 enum {
 	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
 	O_ETH_LAT, O_EXEC_RATE, O_GEM5_DIALECT, O_GEM5_SIZE, O_HOUSE, O_INTERVAL,
-	O_ITR, O_NET_LAT, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
-	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL,
+	O_ITR, O_NET_LAT, O_NIC, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
+	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL, O_NET,
 };
 
 static void
@@ -46,6 +46,8 @@ usage(int code)
 		    "      --pcie-latency TIME   PCIe link latency (500ns)\n"
 		    "      --eth-latency TIME    NIC to ns-3 link latency (500ns)\n"
 		    "      --net-latency TIME    bottleneck propagation delay (1us)\n"
+		    "      --net MODEL           ns3 (the dumbbell) or switch (every NIC on one\n"
+		    "                            SimBricks net_switch, NETSWITCH_DEBUG log) (ns3)\n"
 		    "      --bandwidth RATE      bottleneck rate in bit/s, k/M/G (10G)\n"
 		    "      --queue-limit N       bottleneck queue for background packets (64)\n"
 		    "      --bg-load F           background share of the bottleneck (0.3)\n"
@@ -58,6 +60,7 @@ usage(int code)
 		    "      --sync-interval TIME  SimBricks sync messages (500ns)\n"
 		    "      --checkpoint-offset TIME  gem5 prints absolute ticks (0)\n"
 		    "      --gem5-dialect LIST   fmtflag, noposted, nobar: older gem5 output (current)\n"
+		    "      --nic NIC             i40e, or corundum (corundum_bm, mqnic) (i40e)\n"
 		    "      --nicbm-dialect D     upstream, columbo or sigcomm22 (upstream)\n"
 		    "      --gem5-size SIZE      pad each gem5 log to about SIZE (k/M/G)\n"
 		    "      --exec-rate N         else: padding Exec lines per us (10)\n"
@@ -219,7 +222,9 @@ main(int argc, char **argv)
 		{ "housekeeping", required_argument, NULL, O_HOUSE },
 		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "itr", required_argument, NULL, O_ITR },
+		{ "net", required_argument, NULL, O_NET },
 		{ "net-latency", required_argument, NULL, O_NET_LAT },
+		{ "nic", required_argument, NULL, O_NIC },
 		{ "nicbm-dialect", required_argument, NULL, O_NICBM_DIALECT },
 		{ "nonposted", required_argument, NULL, O_NONPOSTED },
 		{ "pace", required_argument, NULL, O_PACE },
@@ -291,7 +296,19 @@ main(int argc, char **argv)
 		case O_HOUSE: p.housekeeping = frac(o, optarg, 100); break;
 		case O_INTERVAL: p.interval = tm(o, optarg); break;
 		case O_ITR: p.itr = tm(o, optarg); break;
+		case O_NET:
+			if (strcmp(optarg, "ns3") == 0)
+				p.net = SSP_SYN_NET_NS3;
+			else if (strcmp(optarg, "switch") == 0)
+				p.net = SSP_SYN_NET_SWITCH;
+			else
+				bad(o, optarg, "want ns3 or switch");
+			break;
 		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
+		case O_NIC:
+			if (ssp_synparams_nic(optarg, &p.nic) != SSP_OK)
+				bad(o, optarg, "want i40e or corundum");
+			break;
 		case O_NICBM_DIALECT:
 			if (ssp_synparams_nicbm_dialect(optarg, &p.nicbm_dialect) !=
 			    SSP_OK)

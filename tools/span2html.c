@@ -24,14 +24,10 @@
 #include "sink/html.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 
 #define PROG "span2html"
-
-static char tmp_path[4096];
-static volatile sig_atomic_t have_tmp;
-static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGPIPE, SIGQUIT,
-    SIGTERM, SIGXFSZ };
 
 static void
 usage(int code)
@@ -64,15 +60,6 @@ usage(int code)
 	if (code == 0 && ssp_cli_close_stdout(PROG) != 0)
 		code = SSP_EXIT_FAIL;
 	exit(code);
-}
-
-static void
-on_signal(int sig)
-{
-	if (have_tmp)
-		unlink(tmp_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 /* "all" or "slowest:N,sample:M" (either part may be left out). */
@@ -116,70 +103,6 @@ tick(void *ctx, uint64_t records, uint64_t spans)
 	(void)records;
 
 	ssp_progress_tick(p, 0, records, spans);
-}
-
-/* Write all of b to fd. */
-static int
-write_all(int fd, const uint8_t *p, size_t n)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		if ((w = write(fd, p, n)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* The page into path through a temporary file next to it. */
-static void
-write_file(const char *path, const struct ssp_buf *b)
-{
-	sigset_t set, old;
-	mode_t um;
-	size_t i;
-	int fd;
-
-	if (!ssp_cli_replaceable(path)) {	/* /dev/null, a FIFO: in place */
-		if ((fd = open(path, O_WRONLY | O_TRUNC)) < 0 ||
-		    write_all(fd, b->p, b->len) != 0 || close(fd) != 0)
-			err(SSP_EXIT_FAIL, "%s", path);
-		return;
-	}
-	if ((size_t)snprintf(tmp_path, sizeof(tmp_path), "%s.tmp.XXXXXX", path) >=
-	    sizeof(tmp_path))
-		errx(SSP_EXIT_FAIL, "%s: name too long", path);
-	sigemptyset(&set);
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		sigaddset(&set, cleanup_signals[i]);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	if ((fd = mkstemp(tmp_path)) < 0)
-		err(SSP_EXIT_FAIL, "%s", tmp_path);
-	have_tmp = 1;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	um = umask(0);
-	umask(um);
-	if (fchmod(fd, 0666 & ~um) != 0 || write_all(fd, b->p, b->len) != 0 ||
-	    fsync(fd) != 0 || close(fd) != 0) {
-		int saved = errno;
-
-		unlink(tmp_path);
-		errno = saved;
-		err(SSP_EXIT_FAIL, "%s", tmp_path);
-	}
-	if (rename(tmp_path, path) != 0) {
-		int saved = errno;
-
-		unlink(tmp_path);
-		errno = saved;
-		err(SSP_EXIT_FAIL, "rename %s to %s", tmp_path, path);
-	}
-	have_tmp = 0;
 }
 
 int
@@ -281,10 +204,9 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	st = ssp_html_stats(h);
 
-	ssp_cli_catch_signals(cleanup_signals, sizeof(cleanup_signals) /
-	    sizeof(cleanup_signals[0]), on_signal);
 	if (outpath != NULL) {
-		write_file(outpath, &page);
+		if (ssp_outfile_write(outpath, page.p, page.len) != 0)
+			err(SSP_EXIT_FAIL, "%s", outpath);
 	} else if (fwrite(page.p, 1, page.len, stdout) != page.len) {
 		err(SSP_EXIT_FAIL, "stdout");
 	}

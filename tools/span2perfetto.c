@@ -21,16 +21,12 @@
 #include "sink/tracks.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 
 #define PROG "span2perfetto"
 
 enum fmt { F_AUTO, F_JSON, F_PROTO };
-
-static char tmp_path[4096];
-static volatile sig_atomic_t have_tmp;
-static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGPIPE, SIGQUIT,
-	SIGTERM };
 
 static void
 usage(int code)
@@ -64,15 +60,6 @@ usage(int code)
 	exit(code);
 }
 
-static void
-on_signal(int sig)
-{
-	if (have_tmp)
-		unlink(tmp_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 static int
 ends_with(const char *s, size_t n, const char *suffix)
 {
@@ -99,10 +86,7 @@ fmt_of(const char *path)
 static void
 fail(const char *msg)
 {
-	if (have_tmp) {
-		have_tmp = 0;
-		unlink(tmp_path);
-	}
+	ssp_outfile_abort();
 	errx(SSP_EXIT_FAIL, "%s", msg);
 }
 
@@ -219,34 +203,14 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	tm[2] = now_ns();
 
-	if (to_file && !ssp_cli_replaceable(outpath)) {
-		/* /dev/null, a FIFO: written in place, never renamed over */
-		to_file = 0;
-		if (ssp_out_open(&out, outpath, ends_with(outpath,
-		    strlen(outpath), ".zst") ? SSP_OUT_ZDEFAULT : 0, &e) != SSP_OK)
-			errx(SSP_EXIT_FAIL, "%s", e.msg);
-	} else if (to_file) {
-		int fd, n = snprintf(tmp_path, sizeof(tmp_path), "%s.tmpXXXXXX",
-		    outpath);
-		size_t len = strlen(outpath);
+	if (to_file) {
+		const char *to = ssp_outfile_begin(outpath);
 
-		if (n < 0 || (size_t)n >= sizeof(tmp_path))
-			errx(SSP_EXIT_FAIL, "%s: name too long", outpath);
-		ssp_cli_catch_signals(cleanup_signals, sizeof(cleanup_signals) /
-		    sizeof(cleanup_signals[0]), on_signal);
-		if ((fd = mkstemp(tmp_path)) < 0)
+		if (to == NULL)
 			err(SSP_EXIT_FAIL, "%s: cannot create a temporary file",
 			    outpath);
-		have_tmp = 1;
-		{
-			mode_t mask = umask(0);
-
-			umask(mask);
-			(void)fchmod(fd, 0666 & ~mask);	/* as open(2) would */
-		}
-		close(fd);
-		if (ssp_out_open(&out, tmp_path, ends_with(outpath, len, ".zst") ?
-		    SSP_OUT_ZDEFAULT : 0, &e) != SSP_OK)
+		if (ssp_out_open(&out, to, ends_with(outpath, strlen(outpath),
+		    ".zst") ? SSP_OUT_ZDEFAULT : 0, &e) != SSP_OK)
 			fail(e.msg);
 	} else if (ssp_out_open(&out, NULL, 0, &e) != SSP_OK) {
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -261,13 +225,8 @@ main(int argc, char **argv)
 	if (ssp_out_close(out, &e) != SSP_OK)
 		fail(e.msg);
 	tm[3] = now_ns();
-	if (to_file) {
-		if (rename(tmp_path, outpath) != 0) {
-			warn("cannot rename %s to %s", tmp_path, outpath);
-			fail("output not written");
-		}
-		have_tmp = 0;
-	}
+	if (to_file && ssp_outfile_commit() != 0)
+		err(SSP_EXIT_FAIL, "%s: output not written", outpath);
 	if (verbose)
 		print_stats(ssp_tracks_stats(t), ssp_tracks_view(t),
 		    outpath != NULL ? outpath : "stdout", bytes, tm);

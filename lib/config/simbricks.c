@@ -935,8 +935,9 @@ cmd_header(struct planner *pl)
 			if (k == nd && nd < 16)
 				drivers[nd++] = in->c->what;
 		}
-		if (in->role == R_NIC && rules == NULL)
-			rules = in->c->what;
+		if (in->role == R_NIC && rules == NULL)	/* Corundum: mqnic */
+			rules = strcmp(in->c->what, "mqnic") == 0 ? "corundum" :
+			    in->c->what;
 	}
 	put(b, "#!/bin/sh\n");
 	put(b, "# sim2ev and evspan commands for the SimBricks run ");
@@ -1059,13 +1060,8 @@ cmd_stream(struct planner *pl, size_t si)
 	case R_SWITCH:
 		fmt = "switch";
 		which = SSP_SIMBRICKS_STDERR;
-		put(b, ": NETSWITCH_DEBUG lines in its stderr\n");
-		if (ssp_event_sim_parse("switch") == SSP_SIM_NONE) {
-			put(b, "# (needs a sim2ev with -f switch)\n");
-			if (warn(pl, "%s (%s): this build's sim2ev has no -f switch "
-			    "parser yet", s->name, s->cls) != 0)
-				return SSP_ERR_NOMEM;
-		}
+		put(b, ": NETSWITCH_DEBUG lines in its stderr (net_switch "
+		    "built with it)\n");
 		break;
 	default:
 		break;

@@ -23,10 +23,10 @@ struct ssp_conv {
 	struct ssp_conv_example *ex;		/* [reason][examples] */
 	uint8_t nex[SSP_SKIP_N];
 	struct ssp_atoms *satoms;		/* the sniffing parsers' names */
-	struct ssp_parser *sniff[SSP_SIM_NS3 + 1];
+	struct ssp_parser *sniff[SSP_SIM_N];
 	int64_t last_ts;
 	int have_ts;
-	int skipped_ts;				/* emit: ts out of range, line skipped */
+	int skipped_ts;				/* event(): ts out of range, line skipped */
 	char offset_buf[32], from_buf[48];
 };
 
@@ -94,7 +94,7 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 		ssp_conv_free(c);
 		return e != NULL ? e->code : SSP_ERR_NOMEM;
 	}
-	for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++) {
+	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
 		struct ssp_parser_cfg sc = { c->satoms, NULL, 0 };
 
 		if (ssp_parser_new(&c->sniff[t], (enum ssp_sim)t, &sc, e) != SSP_OK) {
@@ -244,14 +244,14 @@ sniff(struct ssp_conv *c, const char *s, size_t n)
 	unsigned t;
 
 	c->st.sniffed++;
-	for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++) {
+	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
 		memset(&o, 0, sizeof(o));
 		ssp_parser_line(c->sniff[t], s, n, &o);
 		if (o.skip != SSP_SKIP_TEXT && o.skip != SSP_SKIP_EMPTY)
 			c->st.looked[t]++;
 	}
 	if (c->st.sniffed == SSP_CONV_SNIFF_LINES) {
-		for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++) {
+		for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
 			ssp_parser_free(c->sniff[t]);
 			c->sniff[t] = NULL;
 		}
@@ -260,10 +260,37 @@ sniff(struct ssp_conv *c, const char *s, size_t n)
 	}
 }
 
-/* One event of line lineno (s, n): held until the offset is known, or
- * written. */
+static int event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
+    uint64_t lineno, struct ssp_err *e);
+
+int
+ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
+    int cut, int partial, struct ssp_err *e)
+{
+	struct ssp_pline *pl = &c->pl;
+	int r;
+
+	c->st.lines++;
+	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
+		sniff(c, s, n);
+	if (cut)
+		return skip(c, SSP_SKIP_LONG, s, n, lineno, NULL, e);
+	if (partial)
+		return skip(c, SSP_SKIP_PARTIAL, s, n, lineno, NULL, e);
+	ssp_parser_line(c->parser, s, n, pl);
+	if (pl->skip != SSP_SKIP_NONE)
+		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
+	c->st.recovered += (uint64_t)pl->recovered;
+	c->skipped_ts = 0;
+	if (pl->pre && ((r = event(c, &pl->pre_ev, s, n, lineno, e)) != SSP_OK ||
+	    c->skipped_ts))	/* the same ts: the line is skipped once */
+		return r;
+	return event(c, &pl->ev, s, n, lineno, e);
+}
+
+/* One event of a line. */
 static int
-emit(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
+event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
     uint64_t lineno, struct ssp_err *e)
 {
 	if (c->have_ts && ev->ts < c->last_ts && c->st.backwards++ == 0)
@@ -300,7 +327,6 @@ emit(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
 			c->st.held++;
 			c->st.events[ev->type]++;
 			c->st.nevents++;
-			c->st.recovered += (uint64_t)c->pl.recovered;
 			return SSP_OK;
 		}
 	}
@@ -311,35 +337,8 @@ emit(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
 	}
 	c->st.events[ev->type]++;
 	c->st.nevents++;
-	c->st.recovered += (uint64_t)c->pl.recovered;
 	if (put(c, ev, e) != SSP_OK)
 		return e != NULL ? e->code : SSP_ERR_IO;
-	return SSP_OK;
-}
-
-int
-ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
-    int cut, int partial, struct ssp_err *e)
-{
-	struct ssp_pline *pl = &c->pl;
-
-	c->st.lines++;
-	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
-		sniff(c, s, n);
-	if (cut)
-		return skip(c, SSP_SKIP_LONG, s, n, lineno, NULL, e);
-	if (partial)
-		return skip(c, SSP_SKIP_PARTIAL, s, n, lineno, NULL, e);
-	ssp_parser_line(c->parser, s, n, pl);
-	if (pl->skip != SSP_SKIP_NONE)
-		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
-	c->skipped_ts = 0;
-	if (emit(c, &pl->ev, s, n, lineno, e) != SSP_OK)
-		return e != NULL && e->code ? e->code : SSP_ERR_IO;
-	if (pl->has2 && !c->skipped_ts) {	/* same ts: skipped as well */
-		c->st.extra++;
-		return emit(c, &pl->ev2, s, n, lineno, e);
-	}
 	return SSP_OK;
 }
 
@@ -392,7 +391,7 @@ ssp_conv_free(struct ssp_conv *c)
 		return;
 	ssp_rec_wr_abort(c->w);
 	ssp_parser_free(c->parser);
-	for (t = SSP_SIM_GEM5; t <= SSP_SIM_NS3; t++)
+	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++)
 		ssp_parser_free(c->sniff[t]);
 	ssp_atoms_free(c->satoms);
 	free(c->wid);

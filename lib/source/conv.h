@@ -54,10 +54,8 @@ struct ssp_conv_cfg {
 struct ssp_conv_stats {
 	uint64_t lines;
 	uint64_t nevents;		/* sum of events[] */
-	uint64_t events[SSP_EV_NTYPES];	/* events by type */
-	/* Events beyond the first of a line (gem5: a user event and the
-	 * line's own); lines = nevents - extra + the sum of skipped[]. */
-	uint64_t extra;
+	uint64_t events[SSP_EV_NTYPES];	/* events by type (a line may give two:
+					 * lines with events = lines - skipped) */
 	uint64_t skipped[SSP_SKIP_N];	/* lines that gave none, by reason */
 	uint64_t recovered;		/* events found inside spliced/glued lines */
 	uint64_t held;			/* events waiting for the sync line */
@@ -72,7 +70,7 @@ struct ssp_conv_stats {
 	 * or a known line kind, not console text); index enum ssp_sim.  Names
 	 * the likely format when the one given recognises nothing. */
 	uint64_t sniffed;
-	uint64_t looked[SSP_SIM_NS3 + 1];
+	uint64_t looked[SSP_SIM_N];
 };
 
 struct ssp_conv_example {

@@ -46,20 +46,24 @@ ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
 	own = st->lines - text - st->skipped[SSP_SKIP_PARTIAL] -
 	    st->skipped[SSP_SKIP_LONG];
 	if (st->nevents == 0 && own == 0 && st->lines > st->skipped[SSP_SKIP_EMPTY]) {
-		for (best = 0, i = SSP_SIM_GEM5; i <= SSP_SIM_NS3; i++)
+		for (best = 0, i = SSP_SIM_GEM5; i < SSP_SIM_N; i++)
 			if (i != (unsigned)cfg->sim && st->looked[i] > 0 &&
 			    (best == 0 || st->looked[i] > st->looked[best]))
 				best = i;
+		/* "<ticks>: [P ..." looks like gem5's "<tick>: <object>:" too */
+		if (best == SSP_SIM_GEM5 && cfg->sim != SSP_SIM_SWITCH &&
+		    st->looked[SSP_SIM_SWITCH] >= st->looked[SSP_SIM_GEM5])
+			best = SSP_SIM_SWITCH;
 		if (best != 0)
 			add(r, "no line of %s looked like %s output (%" PRIu64
 			    " lines): is it %s log? try -f %s", src,
 			    ssp_event_sim_name(cfg->sim), st->lines,
 			    best == SSP_SIM_GEM5 ? "a gem5" : best == SSP_SIM_NICBM ?
-			    "a nicbm" : "an ns-3",
+			    "a nicbm" : best == SSP_SIM_NS3 ? "an ns-3" : "a net_switch",
 			    ssp_event_sim_name((enum ssp_sim)best));
 		else
 			add(r, "no line of %s looked like %s output (%" PRIu64
-			    " lines), nor like gem5, nicbm or ns-3 output: is it "
+			    " lines), nor like gem5, nicbm, ns-3 or net_switch output: is it "
 			    "a simulator log?", src, ssp_event_sim_name(cfg->sim),
 			    st->lines);
 	}

@@ -227,13 +227,14 @@ insn:
 /*
  * An Exec line of CPU c (NULL: a CPU past the NCPU tracked).  A user-mode
  * pc after kernel ones (or first) on that CPU also gives a user event,
- * before the line's own event if it has one.  A malformed line changes
+ * before the line's own event if it has one (pre_ev).  A malformed line changes
  * nothing.
  */
 static inline __attribute__((always_inline)) void
 exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, struct cpu_ent *c,
     const char *p, const char *end, struct ssp_pline *o)
 {
+	struct ssp_rec *u;
 	uint64_t pc = 0;
 
 	g->last_cpu = cpu;
@@ -247,13 +248,17 @@ exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, struct cpu_ent *c,
 	if (c->mode == MODE_USER)
 		return;
 	c->mode = MODE_USER;
-	if (o->skip == SSP_SKIP_NONE) {
-		o->ev2 = o->ev;
-		o->has2 = 1;
+	if (o->skip == SSP_SKIP_NONE) {	/* before the line's own event */
+		u = &o->pre_ev;
+		o->pre = 1;
+		u->type = SSP_EV_USER;
+		u->ts = (int64_t)tick;
+	} else {
+		u = &o->ev;
+		ssp_pline_event(o, SSP_EV_USER, tick);
 	}
-	ssp_pline_event(o, SSP_EV_USER, tick);
-	o->ev.f[SSP_F_USER_CPU] = cpu;
-	o->ev.f[SSP_F_USER_PC] = pc;
+	u->f[SSP_F_USER_CPU] = cpu;
+	u->f[SSP_F_USER_PC] = pc;
 }
 
 /* %#x: "0x<hex>", or digits (gem5 prints 0 as "0"). */

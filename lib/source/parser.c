@@ -3,6 +3,7 @@
 #include "source/gem5.h"
 #include "source/nicbm.h"
 #include "source/ns3.h"
+#include "source/switch.h"
 #include "source/parser.h"
 
 struct ssp_parser {
@@ -31,6 +32,9 @@ ssp_parser_new(struct ssp_parser **pp, enum ssp_sim sim,
 	case SSP_SIM_NS3:
 		r = ssp_ns3_new((struct ssp_ns3 **)&p->impl, cfg, e);
 		break;
+	case SSP_SIM_SWITCH:
+		r = ssp_switch_new((struct ssp_switch **)&p->impl, cfg, e);
+		break;
 	default:
 		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "no parser for simulator %d",
 		    (int)sim);
@@ -52,6 +56,7 @@ ssp_parser_free(struct ssp_parser *p)
 	case SSP_SIM_GEM5: ssp_gem5_free(p->impl); break;
 	case SSP_SIM_NICBM: ssp_nicbm_free(p->impl); break;
 	case SSP_SIM_NS3: ssp_ns3_free(p->impl); break;
+	case SSP_SIM_SWITCH: ssp_switch_free(p->impl); break;
 	default: break;
 	}
 	free(p);
@@ -65,7 +70,7 @@ ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
 		n--;
 	out->recovered = 0;
 	out->why = NULL;
-	out->has2 = 0;
+	out->pre = 0;
 	if (n == 0) {
 		out->skip = SSP_SKIP_EMPTY;
 		return;
@@ -74,6 +79,7 @@ ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
 	case SSP_SIM_GEM5: ssp_gem5_line(p->impl, s, n, out); break;
 	case SSP_SIM_NICBM: ssp_nicbm_line(p->impl, s, n, out); break;
 	case SSP_SIM_NS3: ssp_ns3_line(p->impl, s, n, out); break;
+	case SSP_SIM_SWITCH: ssp_switch_line(p->impl, s, n, out); break;
 	default: out->skip = SSP_SKIP_TEXT; break;
 	}
 }

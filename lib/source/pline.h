@@ -1,6 +1,6 @@
 /*
  * What a simulator log parser yields for one line: one event (SPEC §2,
- * stream/event.h), rarely two, or the reason the line yields none, with the helpers the
+ * stream/event.h) or the reason the line yields none, with the helpers the
  * parser modules (gem5, nicbm, ns3) fill it with.  Below parser.h, which
  * dispatches to those modules, so that they need not include it.
  */
@@ -40,16 +40,15 @@ enum ssp_skip {
 const char *ssp_pline_skip_name(unsigned reason);
 const char *ssp_pline_skip_desc(unsigned reason);
 
-/* What one line gave: one event, rarely two (has2), or a skip reason. */
+/* What one line gave. */
 struct ssp_pline {
 	int skip;		/* enum ssp_skip; SSP_SKIP_NONE: ev holds an event */
 	int recovered;		/* event taken from inside a spliced/glued line */
 	const char *why;	/* SSP_SKIP_MALFORMED: what was expected (static) */
+	int pre;		/* 1: pre_ev is an event too, before ev (switch;
+				 * gem5: a user event before the line's own) */
 	struct ssp_rec ev;	/* ts, type and the type's fields (nf unused) */
-	/* A second event from the same line, after ev (gem5: the user event
-	 * of a transition comes first, the line's own event here). */
-	int has2;
-	struct ssp_rec ev2;
+	struct ssp_rec pre_ev;	/* only with pre: one line, two observations */
 };
 
 struct ssp_parser_cfg {

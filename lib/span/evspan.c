@@ -169,11 +169,11 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		if (sim == SSP_SIM_NONE) {
 			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
 			    "the header names an unknown simulator '%s' (expected "
-			    "gem5, nicbm or ns3)", ssp_in_name(ev->in[i]), ts->name,
+			    "gem5, nicbm, ns3 or switch)", ssp_in_name(ev->in[i]), ts->name,
 			    simname);
 			goto fail;
 		}
-		if (kind != NULL && ssp_event_sim_parse_kind(kind) != sim) {
+		if (kind != NULL && strcmp(kind, ssp_event_sim_kind(sim)) != 0) {
 			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
 			    "the header names simulator %s but kind '%s' (%s "
 			    "streams are %s streams)", ssp_in_name(ev->in[i]),
@@ -181,7 +181,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 			    ssp_event_sim_kind(sim));
 			goto fail;
 		}
-		if (sim != ts->kind) {
+		if (strcmp(ssp_event_sim_kind(sim), ssp_event_sim_kind(ts->kind)) != 0) {
 			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: holds %s (%s) "
 			    "events, but %s:%u lists stream '%s' as a %s stream",
 			    ssp_in_name(ev->in[i]), ssp_event_sim_name(sim),
@@ -190,7 +190,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 			goto fail;
 		}
 		src[i].name = ts->name;
-		src[i].sim = ts->kind;
+		src[i].sim = sim;	/* ns3 or switch for a net stream */
 	}
 	ev->salt = o->have_seed ? o->seed : derive_salt(ev);
 	if ((rc = ssp_out_open(&ev->out, o->out, o->zlevel, e)) != SSP_OK)

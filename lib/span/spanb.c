@@ -336,8 +336,10 @@ struct sinfo {			/* what an input string id means, computed once */
 	uint16_t cpu;		/* host: cpu index + 1 */
 	uint8_t have;		/* HAVE_* */
 	uint8_t simple;		/* net: a SimpleNetDevice type name */
+	uint8_t sw;		/* net: "NetSwitch", a net_switch port */
 };
-enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_SIMPLE = 16 };
+enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_SIMPLE = 16,
+	HAVE_SW = 32 };
 
 struct stream {
 	enum ssp_sim kind;
@@ -357,7 +359,8 @@ struct stream {
 	struct ring recv;	/* rx contexts for receiving syscalls */
 	/* nic */
 	int plink, elink;
-	struct span *last;	/* last causing span (reference) */
+	struct span *last;	/* last causing span (reference); switch: the
+				 * last egress span, not finished yet */
 };
 
 struct plink {
@@ -1856,6 +1859,137 @@ net_end(struct ssp_spanb *b, unsigned st, struct span *s,
 	finish(b, s);
 }
 
+/* --- net_switch ------------------------------------------------------------ */
+
+static int
+switch_dev(struct ssp_spanb *b, unsigned st, uint64_t devtype)
+{
+	struct sinfo *si = sinfo(b, st, devtype);
+
+	if (!(si->have & HAVE_SW)) {
+		size_t len;
+		const char *t = text(b, st, devtype, &len);
+
+		si->sw = len == 9 && memcmp(t, "NetSwitch", 9) == 0;
+		si->have |= HAVE_SW;
+	}
+	return si->sw;
+}
+
+/*
+ * The chain key of a switch packet: its uid (vaastav/simbricks), or, for
+ * NETSWITCH_DEBUG lines that have none, its identity (MACs, IPv4 or ARP
+ * addresses, length, EtherType): the latest ingress with that identity.
+ */
+static uint64_t
+sw_key(const struct ssp_rec *ev)
+{
+	uint64_t h;
+
+	if ((int64_t)ev->f[SSP_F_NET_UID] >= 0)
+		return 0;
+	h = ev->f[SSP_F_NET_ETH_SRC] * 0x9e3779b97f4a7c15ULL;
+	h ^= (h >> 29) ^ ev->f[SSP_F_NET_ETH_DST] * 0xc2b2ae3d27d4eb4fULL;
+	h ^= (h >> 31) ^ (ev->f[SSP_F_NET_IP_SRC] << 32 | ev->f[SSP_F_NET_IP_DST]) *
+	    0x165667b19e3779f9ULL;
+	h ^= (h >> 27) ^ (ev->f[SSP_F_NET_IP_LEN] << 16 | ev->f[SSP_F_NET_ETH_TYPE]) *
+	    0x27d4eb2f165667c5ULL;
+	return h | 1;
+}
+
+/* The held egress span is complete: no drop line followed it. */
+static void
+sw_flush(struct ssp_spanb *b, struct stream *n)
+{
+	struct span *s = n->last;
+
+	if (s != NULL) {
+		n->last = NULL;
+		finish(b, s);
+	}
+}
+
+/*
+ * A net_switch port (formats/spans.md §3): net_enq at the ingress port is
+ * a span of its own whose parent is the NIC's tx context there; each
+ * net_deq at an egress port is a span whose parent is that ingress (found
+ * by uid or packet identity), and its context goes to the NIC of the
+ * egress port.  An egress span is finished at the next event of the
+ * stream, so that a "dropping packet on port" line can still end it.
+ */
+static void
+ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct stream *n = &b->s[st];
+	uint64_t uid = ev->f[SSP_F_NET_UID], key = sw_key(ev);
+	struct elink *el = elink_at(b, st, ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
+	struct span *s, *c, *held = n->last;
+	void *o;
+
+	if (ev->type == SSP_EV_NET_DROP && (int64_t)uid < 0 && key == 1 &&
+	    held != NULL && held->a[SSP_SA_NET_DEV - NC] == ev->f[SSP_F_NET_DEV]) {
+		/* "forward_pkt: dropping packet on port N": the copy just
+		 * forwarded there never reached the NIC */
+		n->last = NULL;
+		held->a[SSP_SA_NET_DROPPED - NC] = 1;
+		add_ev(b, held, ev);
+		if (el != NULL && el->rx.n > 0 &&
+		    el->rx.v[(el->rx.head + el->rx.n - 1) & (el->rx.cap - 1)] == held) {
+			el->rx.n--;
+			unref(b, held);
+		}
+		finish(b, held);
+		return;
+	}
+	sw_flush(b, n);
+	if (ev->type == SSP_EV_NET_ENQ) {
+		c = el != NULL ? ring_pop(&el->tx) : NULL;
+		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL) {
+			if (c != NULL)
+				unref(b, c);
+			return;
+		}
+		if (c != NULL)
+			s->parent = c;
+		else if (el != NULL)
+			orphan(s, SSP_CAUSE_TX);
+		/* else a port without a NIC (another network): a root */
+		add_ev(b, s, ev);
+		net_attrs(b, st, s, ev, 1);
+		if (hm_put(&b->chain, uid, key, st, s, &o) != 0) {
+			nomem(b);
+			return;
+		}
+		ref(s);
+		if (o != NULL)
+			unref(b, o);
+		if (b->now >= b->next_sweep)
+			sweep(b);
+		finish(b, s);
+		return;
+	}
+	/* net_deq (a copy sent on a port), net_drop (a copy dropped) */
+	c = hm_get(&b->chain, uid, key, st);
+	if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL)
+		return;
+	if (c != NULL)
+		set_parent(s, c);
+	else
+		orphan(s, SSP_CAUSE_PACKET);
+	add_ev(b, s, ev);
+	net_attrs(b, st, s, ev, 1);
+	if (ev->type == SSP_EV_NET_DROP) {
+		s->a[SSP_SA_NET_DROPPED - NC] = 1;
+		finish(b, s);
+		return;
+	}
+	if (el != NULL)
+		send(b, &el->rx, s, SSP_CTX_RX);
+	else
+		b->st.ctx_nowhere[SSP_CTX_RX]++;
+	n->last = s;
+}
+
 static void
 ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -1871,6 +2005,10 @@ ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 	if (ev->type > SSP_EV_NET_RX || ev->type < SSP_EV_NET_ENQ) {
 		drop(b, st, SSP_DROP_FOREIGN);
+		return;
+	}
+	if (switch_dev(b, st, ev->f[SSP_F_NET_DEVTYPE])) {
+		ev_switch(b, st, ev);
 		return;
 	}
 	if ((int64_t)uid < 0) {
@@ -2115,6 +2253,7 @@ ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 		}
 		break;
 	default:
+		sw_flush(b, s);
 		v = take_stream(b, &b->net_open, st, &n);
 		for (i = 0; i < n; i++)
 			close_open(b, v[i]);

@@ -77,6 +77,7 @@ static const struct {
 	[SSP_SIM_GEM5]  = { "gem5", "host" },
 	[SSP_SIM_NICBM] = { "nicbm", "nic" },
 	[SSP_SIM_NS3]   = { "ns3", "net" },
+	[SSP_SIM_SWITCH] = { "switch", "net" },
 };
 
 const char *ssp_event_sim_name(enum ssp_sim s) { return sims[s].name; }
@@ -87,7 +88,7 @@ ssp_event_sim_parse(const char *name)
 {
 	unsigned i;
 
-	for (i = SSP_SIM_GEM5; i <= SSP_SIM_NS3; i++)
+	for (i = SSP_SIM_GEM5; i < SSP_SIM_N; i++)
 		if (strcmp(name, sims[i].name) == 0)
 			return (enum ssp_sim)i;
 	return SSP_SIM_NONE;
@@ -98,7 +99,7 @@ ssp_event_sim_parse_kind(const char *kind)
 {
 	unsigned i;
 
-	for (i = SSP_SIM_GEM5; i <= SSP_SIM_NS3; i++)
+	for (i = SSP_SIM_GEM5; i < SSP_SIM_N; i++)
 		if (strcmp(kind, sims[i].kind) == 0)
 			return (enum ssp_sim)i;
 	return SSP_SIM_NONE;

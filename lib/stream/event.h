@@ -109,16 +109,21 @@ enum ssp_sim {
 	SSP_SIM_GEM5,		/* kind "host" */
 	SSP_SIM_NICBM,		/* kind "nic" */
 	SSP_SIM_NS3,		/* kind "net" */
+	SSP_SIM_SWITCH,		/* kind "net": SimBricks net_switch (net_* types) */
+	SSP_SIM_N
 };
 
 extern const struct ssp_schema ssp_event_schema;
 
-/* Names: "gem5"/"nicbm"/"ns3" and "host"/"nic"/"net"; parse returns SSP_SIM_NONE if unknown. */
+/* Names: "gem5"/"nicbm"/"ns3"/"switch" and "host"/"nic"/"net"; parse returns
+ * SSP_SIM_NONE if unknown.  Kind "net" parses to SSP_SIM_NS3: a topology
+ * kind names a role, and the net_* types are shared by ns3 and switch. */
 const char *ssp_event_sim_name(enum ssp_sim s);
 const char *ssp_event_sim_kind(enum ssp_sim s);
 enum ssp_sim ssp_event_sim_parse(const char *name);
 enum ssp_sim ssp_event_sim_parse_kind(const char *kind);
-/* Which simulator produces an event type. */
+/* Which simulator produces an event type (ns3 for the net_* types,
+ * which the switch writes too: compare kinds, not simulators). */
 enum ssp_sim ssp_event_sim(unsigned type);
 
 /* User-mode pcs are below this (x86-64 canonical lower half; FORMATS §4). */

@@ -51,6 +51,10 @@ grep -q '^evspan -t topology.csv -r "$RULES" -o spans.sp$' "$T/cmds.sh" &&
 check "-d" simspan-simbricks -q -d "$T/out" "$D/sigcomm22-netperf_paper_nf-gt-ns3-cb-1.json"
 cmp -s "$T/out/topology.csv" "$D/gt-ns3-cb.topology.csv" && ok "-d: topology.csv" || not_ok "-d: topology.csv"
 grep -q 'MQNIC_TEXT' "$T/out/commands.sh" && ok "-d: commands.sh, Corundum's mqnic" || not_ok "-d: commands.sh, Corundum's mqnic"
+grep -q '^RULES=${RULES:-linux-corundum.csv}$' "$T/out/commands.sh" &&
+    ok "-d: Corundum's rules" || not_ok "-d: Corundum's rules"
+[ -r "$TOP/rules/linux-corundum.csv" ] && ok "rules/linux-corundum.csv is shipped" ||
+    not_ok "rules/linux-corundum.csv is shipped"
 if have zstd; then
 	zstd -q -c "$D/debug-run.json" >"$T/run.json.zst"
 	check "zstd JSON" simspan-simbricks -q -o "$T/z.csv" "$T/run.json.zst"
@@ -107,6 +111,23 @@ stderr_has "no simulator named 'nope'"
 expect_rc 2 "--sim without --simbricks-json" sim2ev -f nicbm --sim x
 expect_rc 2 "--simbricks-json with a log operand" sim2ev -f nicbm --simbricks-json "$J" --sim nic.server.0. x.log
 expect_rc 2 "--simbricks-json: not SimBricks" sim2ev -f nicbm --simbricks-json "$T/notsb.json" --sim x
+
+# SwitchNet: the command reads its stderr with sim2ev -f switch; on the
+# real run (built without NETSWITCH_DEBUG) every line is the switch's own
+check "SwitchNet commands" simspan-simbricks -q -c "$SW"
+stdout_has 'sim2ev -f switch -n net -o net.ev.zst --simbricks-json "$RUN" --sim net. --sim-stderr'
+if grep -q 'needs a sim2ev\|no -f switch' "$T/.out" "$T/.err"; then
+	not_ok "SwitchNet: no placeholder for the switch command"
+else
+	ok "SwitchNet: no placeholder for the switch command"
+fi
+check "sim2ev -f switch on the real SwitchNet stderr" sim2ev -f switch --strict --stats \
+    --simbricks-json "$SW" --sim net. --sim-stderr -o "$T/sw.ev"
+stderr_has "6 lines = 0 events + 6 skipped"
+stderr_has "6 skipped: unknown-message"
+check "sim2ev -f switch on its stdout" sim2ev -f switch --strict --stats \
+    --simbricks-json "$SW" --sim net. -o "$T/sw2.ev"
+stderr_has "3 skipped: unknown-message"
 
 check "--help" simspan-simbricks --help
 stdout_has "usage: simspan-simbricks"

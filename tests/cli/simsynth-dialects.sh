@@ -28,9 +28,8 @@ evs() {
 # (sim2ev's user events aside: simsynth's Columbo world does not count the
 # returns to user mode its user pcs make)
 events() {
-	awk '/ lines = / { if (match($0, /; [0-9]+ events/))
-		e = substr($0, RSTART + 2, RLENGTH - 9)
-		else { sub(/.* lines = /, ""); e = $1 } }
+	awk '/ lines = / { sub(/.* lines = /, "")
+		if ($2 == "with") { e = $4; sub(/^\(/, "", e) } else e = $1 }
 	    NF == 2 && $2 == "user" { u = $1 } END { print e - u }' "$T/$1.$2.st"
 }
 wantev() { awk -v f="$2" '$1 == f { print $4 }' "$T/$1.stats"; }

@@ -26,17 +26,14 @@ got() {	# got STATSFILE REASON
 # sim2ev's events but its user events, which simsynth does not count (its
 # user pcs make them: a CPU's return to user mode), and the Exec lines
 # that gave only a user event (they would be skipped as exec, micro-op or
-# NOP otherwise); from the --stats lines
-# "N lines = L with events + S skipped; E events (X lines gave two ...)"
-# and "  U user"
+# NOP otherwise); from the --stats lines "N lines = E events + S skipped"
+# or "N lines = L with events (E events) + S skipped" (E - L lines gave
+# two events: a user event and their own) and "  U user"
 stat_user() {	# stat_user STATSFILE: "E U X"
-	awk '/ lines = / { if (match($0, /; [0-9]+ events/))
-		e = substr($0, RSTART + 2, RLENGTH - 9)
-		else { sub(/.* lines = /, ""); e = $1 }
-		if (match($0, /\([0-9]+ lines? gave two/))
-		x = substr($0, RSTART + 1, RLENGTH - 10) + 0 }
+	awk '/ lines = / { sub(/.* lines = /, ""); l = $1
+		if ($2 == "with") { e = $4; sub(/^\(/, "", e) } else e = l }
 	    NF == 2 && $2 == "user" { u = $1 }
-	    END { print e + 0, u + 0, x + 0 }' "$1"
+	    END { print e + 0, u + 0, e - l }' "$1"
 }
 
 for h in server0 client0 client1; do

@@ -29,6 +29,10 @@ expect_rc 2 "negative count" simsynth -n -1 "$T/x"
 expect_rc 2 "huge count" simsynth -n 99999999999999999999 "$T/x"
 stderr_has "too large"
 expect_rc 2 "payload too big for a frame" simsynth --response-size 1500 "$T/x"
+expect_rc 2 "unknown NIC" simsynth --nic e1000 "$T/x"
+stderr_has "--nic e1000: want i40e or corundum"
+expect_rc 2 "interrupt moderation on Corundum" simsynth --nic corundum --itr 2us "$T/x"
+stderr_has "corundum_bm has no interrupt moderation"
 [ ! -e "$T/x" ] && ok "bad usage writes nothing" || not_ok "bad usage writes nothing"
 
 # Every default of simsynth(1), spelled out, gives the same files.
@@ -41,7 +45,7 @@ expect_rc 0 "explicit defaults" simsynth --hosts 2 --servers 1 --requests 100 \
     --pcie-latency 500ns --eth-latency 500ns --net-latency 1us \
     --bandwidth 10G --queue-limit 64 --bg-load 0.3 --bg-flows 2 \
     --bg-to-host 0.05 --bg-arp 0.3 --nonposted 0.05 --housekeeping 1 --itr 0 \
-    --sync-interval 500ns --checkpoint-offset 0 --exec-rate 10 --seed 1 \
+    --sync-interval 500ns --checkpoint-offset 0 --exec-rate 10 --seed 1 --nic i40e \
     "$T/exp"
 for f in server0.gem5.log client0.gem5.log server0-nic.nicbm.log \
     client0-nic.nicbm.log net.ns3.log topology.csv truth.csv vmlinux.syms \

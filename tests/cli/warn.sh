@@ -66,7 +66,7 @@ for pair in "gem5 n.nicbm nicbm a nicbm" "gem5 x.ns3 ns3 an ns-3" \
 	expect_rc 1 "1. -f $1 on a $3 log, --strict" sim2ev --strict -f "$1" -o "$T/x.ev" "$T/$2.log"
 done
 printf 'hello\nworld\n' > "$T/text.log"
-warns 0 "1. not a log at all" "nor like gem5, nicbm or ns-3 output: is it a simulator log?" \
+warns 0 "1. not a log at all" "nor like gem5, nicbm, ns-3 or net_switch output: is it a simulator log?" \
     sim2ev -f gem5 -o "$T/x.ev" "$T/text.log"
 
 # --- 2. -f gem5 without -s ---------------------------------------------------------

@@ -14,15 +14,16 @@
 #include "source/parser.h"
 #include "source/symtab.h"
 
-/* A parsed event: a type of the simulator, ts >= 0, string fields that
- * are atoms; a user event's pc is a user-mode one. */
+/* A parsed event: a type of the simulator's kind, ts >= 0, string fields
+ * that are atoms; a user event's pc is a user-mode one. */
 static inline int
 fuzz_ev_ok(const struct ssp_rec *ev, enum ssp_sim sim, const struct ssp_atoms *atoms)
 {
 	const struct ssp_rec_type *t;
 	unsigned k;
 
-	if (ev->type >= SSP_EV_NTYPES || ssp_event_sim(ev->type) != sim || ev->ts < 0)
+	if (ev->type >= SSP_EV_NTYPES || ev->ts < 0 ||
+	    strcmp(ssp_event_sim_kind(ssp_event_sim(ev->type)), ssp_event_sim_kind(sim)) != 0)
 		return 0;
 	if (ev->type == SSP_EV_USER && (ev->f[SSP_F_USER_PC] >= SSP_USER_PC_END ||
 	    ev->f[SSP_F_USER_CPU] == 0))
@@ -71,15 +72,18 @@ fuzz_parse(enum ssp_sim sim, const uint8_t *data, size_t size,
 		abort();
 	while (ssp_lines_next(l, &line, &len, NULL) == SSP_LINE) {
 		ssp_parser_line(p, line, len, &pl);
+		if (pl.skip == SSP_SKIP_NONE && pl.pre &&
+		    (pl.pre_ev.type >= SSP_EV_NTYPES || pl.pre_ev.ts != pl.ev.ts))
+			abort();	/* the two events of one line share its time */
 		if (pl.skip == SSP_SKIP_NONE) {
 			if (!fuzz_ev_ok(&pl.ev, sim, atoms))
 				abort();
-			/* a second event: after a user event, at its time */
-			if (pl.has2 && (pl.ev.type != SSP_EV_USER ||
-			    pl.ev2.ts != pl.ev.ts || !fuzz_ev_ok(&pl.ev2, sim, atoms) ||
-			    pl.ev2.type == SSP_EV_USER))
+			/* gem5: a user event comes before the line's own only */
+			if (pl.pre && (!fuzz_ev_ok(&pl.pre_ev, sim, atoms) ||
+			    (sim == SSP_SIM_GEM5 && (pl.pre_ev.type != SSP_EV_USER ||
+			    pl.ev.type == SSP_EV_USER))))
 				abort();
-		} else if (pl.has2 || pl.skip < 0 || pl.skip >= SSP_SKIP_N ||
+		} else if (pl.skip < 0 || pl.skip >= SSP_SKIP_N ||
 		    (pl.skip == SSP_SKIP_MALFORMED && pl.why == NULL)) {
 			abort();
 		}

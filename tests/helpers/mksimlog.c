@@ -9,7 +9,10 @@
  *          "info: main_time = ..." form, with dma write payload lines.
  *   ns3:   SimBricks trace sink lines of the dumbbell (Cosim and Simple
  *          devices, Ethernet/IPv4 headers).
- * usage: mksimlog -f gem5|nicbm|ns3 -b BYTES [-e ENTRY] [-S NSYMS]
+ *   switch: net_switch NETSWITCH_DEBUG lines of 16 NICs: unicast IPv4,
+ *          every 50th packet an ARP broadcast to the 15 other ports, a few
+ *          "unknown eth type" and SIGUSR1 "main_time = " lines.
+ * usage: mksimlog -f gem5|nicbm|ns3|switch -b BYTES [-e ENTRY] [-S NSYMS]
  *        [-s SYMFILE] [-o FILE]
  */
 #include <err.h>
@@ -62,7 +65,7 @@ main(int argc, char **argv)
 	}
 	if (fmt == NULL || bytes == 0 || entry == 0 || nsyms == 0) {
 usage:
-		fprintf(stderr, "usage: mksimlog -f gem5|nicbm|ns3 -b BYTES [-e ENTRY] "
+		fprintf(stderr, "usage: mksimlog -f gem5|nicbm|ns3|switch -b BYTES [-e ENTRY] "
 		    "[-S NSYMS] [-s SYMFILE] [-o FILE]\n");
 		return 2;
 	}
@@ -130,6 +133,32 @@ usage:
 			case 5: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: eth rx: port 0 len 98\n", tick); break;
 			case 6: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: read(off=0x80300, len=4, val=0x3)\n", tick); break;
 			default: k = fprintf(f, "info: main_time = %" PRIu64 ": nicbm: issue MSI-X interrupt vec 1\n", tick); break;
+			}
+		} else if (strcmp(fmt, "switch") == 0) {
+			uint64_t r = rnd();
+			unsigned in = (unsigned)(r % 16), eg = (unsigned)((r >> 8) % 15), o;
+
+			eg += eg >= in;	/* never back eg of the ingress */
+			tick += 1000 * (1 + (r >> 20) % 8);
+			if (n % 50 == 0) {
+				for (o = 0, k = 0; o < 16 && k >= 0; o++)
+					if (o != in)
+						k += fprintf(f, "%20" PRIu64 ": [P %u -> %u] %"
+						    PRIx64 " -> ffffffffff [ARP] %8X -> %8X\n",
+						    tick, in, o, (uint64_t)0x3412005452ULL + in,
+						    0x4001a8c0u + (in << 24), 0xfa40a8c0u);
+			} else if (n % 997 == 0) {
+				k = fprintf(f, "%20" PRIu64 ": [P %u -> %u] %" PRIx64 " -> %"
+				    PRIx64 " unknown eth type\n", tick, in, eg,
+				    (uint64_t)0x3412005452ULL + in, (uint64_t)0x3412005452ULL + eg);
+			} else if (n % 10007 == 0) {
+				k = fprintf(f, "main_time = %" PRIu64 "\n", tick);
+			} else {
+				k = fprintf(f, "%20" PRIu64 ": [P %u -> %u] %" PRIx64 " -> %"
+				    PRIx64 " [ IP] %8X -> %8X len: %u\n", tick, in, eg,
+				    (uint64_t)0x3412005452ULL + in, (uint64_t)0x3412005452ULL + eg,
+				    0x0140a8c0u + (in << 24), 0x0140a8c0u + (eg << 24),
+				    (unsigned)(60 + (r >> 32) % 1455));
 			}
 		} else {
 			static const char *ctx[] = { "1/$ns3::Node/DeviceList/2/$ns3::CosimNetDevice/RxPacketFromAdapter",

@@ -275,14 +275,17 @@ test_insn_mode(void **state)
 	    SSP_EV_INSN);
 	assert_int_equal(ph_i(&h, "upc"), 1);
 	/* a user pc, the first of system.cpu: the user event, then the insn */
-	EV(&h, "11: system.cpu: A0 T0 : 0x7fc14f71f8b0.12 : CMP_R_I : limm", SSP_EV_USER);
+	EV(&h, "11: system.cpu: A0 T0 : 0x7fc14f71f8b0.12 : CMP_R_I : limm", SSP_EV_INSN);
+	assert_int_equal(ph_i(&h, "upc"), 12);
 	assert_int_equal(ph_f(&h, "pc"), 0x7fc14f71f8b0ULL);
-	assert_int_equal(h.pl.has2, 1);
-	assert_int_equal(h.pl.ev2.type, SSP_EV_INSN);
-	assert_int_equal((int64_t)h.pl.ev2.f[SSP_F_INSN_UPC], 12);
-	assert_int_equal(h.pl.ev2.f[SSP_F_INSN_PC], 0x7fc14f71f8b0ULL);
+	assert_int_equal(h.pl.pre, 1);
+	assert_int_equal(h.pl.pre_ev.type, SSP_EV_USER);
+	assert_int_equal(h.pl.pre_ev.ts, 11);
+	assert_int_equal(h.pl.pre_ev.f[SSP_F_USER_PC], 0x7fc14f71f8b0ULL);
+	assert_string_equal(ssp_atoms_str(h.atoms, (uint32_t)h.pl.pre_ev.f[SSP_F_USER_CPU],
+	    NULL), "system.cpu");
 	EV(&h, "11: system.cpu: A0 T0 : 0x7fc14f71f8b4    : CMP_R_I : limm", SSP_EV_INSN);
-	assert_int_equal(h.pl.has2, 0);
+	assert_int_equal(h.pl.pre, 0);
 	/* entries stay function entries; NOPs stay out */
 	EV(&h, "12: system.cpu: A0 T0 : 0xffffffff81600000    : push", SSP_EV_FUNC);
 	SKIP(&h, "13: system.cpu: A0 T0 : 0xffffffff81107471    :   NOP", SSP_SKIP_NOPFENCE);
@@ -509,7 +512,7 @@ test_user_events(void **state)
 	assert_int_equal(h.pl.ev.ts, 10);
 	assert_string_equal(ph_s(&h, "cpu"), "system.switch_cpus1");
 	assert_int_equal(ph_f(&h, "pc"), 0x555555555000ULL);
-	assert_int_equal(h.pl.has2, 0);
+	assert_int_equal(h.pl.pre, 0);
 	/* more user pcs on that CPU: nothing */
 	SKIP(&h, "11: system.switch_cpus1: T0 : 0x555555555004    : mov", SSP_SKIP_EXEC);
 	/* another CPU's first pc, kernel: nothing; its user pc: the event */
@@ -529,20 +532,20 @@ test_user_events(void **state)
 	SKIP(&h, "17: system.switch_cpus0: T0 : 0x1000. x : mov", SSP_SKIP_MALFORMED);
 	/* a user function entry (table offset applied) right at the
 	 * transition: the user event first, then the func event */
-	EV(&h, "18: system.switch_cpus0: T0 : 0x555555555100    : push rbp", SSP_EV_USER);
-	assert_int_equal(ph_f(&h, "pc"), 0x555555555100ULL);
-	assert_int_equal(h.pl.has2, 1);
-	assert_int_equal(h.pl.ev2.type, SSP_EV_FUNC);
-	assert_int_equal(h.pl.ev2.ts, 18);
-	assert_string_equal(ssp_atoms_str(h.atoms, (uint32_t)h.pl.ev2.f[SSP_F_FUNC_SYM],
-	    NULL), "main");
-	assert_string_equal(ssp_atoms_str(h.atoms, (uint32_t)h.pl.ev2.f[SSP_F_FUNC_TABLE],
-	    NULL), "netperf");
-	assert_string_equal(ssp_atoms_str(h.atoms, (uint32_t)h.pl.ev2.f[SSP_F_FUNC_CPU],
+	EV(&h, "18: system.switch_cpus0: T0 : 0x555555555100    : push rbp", SSP_EV_FUNC);
+	assert_int_equal(h.pl.ev.ts, 18);
+	assert_string_equal(ph_s(&h, "sym"), "main");
+	assert_string_equal(ph_s(&h, "table"), "netperf");
+	assert_string_equal(ph_s(&h, "cpu"), "system.switch_cpus0");
+	assert_int_equal(h.pl.pre, 1);
+	assert_int_equal(h.pl.pre_ev.type, SSP_EV_USER);
+	assert_int_equal(h.pl.pre_ev.ts, 18);
+	assert_int_equal(h.pl.pre_ev.f[SSP_F_USER_PC], 0x555555555100ULL);
+	assert_string_equal(ssp_atoms_str(h.atoms, (uint32_t)h.pl.pre_ev.f[SSP_F_USER_CPU],
 	    NULL), "system.switch_cpus0");
 	/* later user function entries: func events alone */
 	EV(&h, "19: system.switch_cpus0: T0 : 0x555555555200    : push rbp", SSP_EV_FUNC);
-	assert_int_equal(h.pl.has2, 0);
+	assert_int_equal(h.pl.pre, 0);
 	assert_string_equal(ph_s(&h, "sym"), "do_request");
 	assert_string_equal(ph_s(&h, "table"), "netperf");
 	/* an adapter line names the CPU whose Exec line came last */

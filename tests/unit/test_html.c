@@ -17,38 +17,11 @@
 #include "io/out.h"
 #include "sink/html.h"
 #include "stream/span.h"
+#include "tests/unit/rec_helpers.h"
 
-static struct ssp_rec_wr *w;
-static struct ssp_err e;
 static char path[64];
 
-static uint64_t
-str(const char *s)
-{
-	uint64_t id = ssp_rec_wr_str(w, s, strlen(s), &e);
 
-	assert_true(id != 0);
-	return id;
-}
-
-static void
-put(unsigned type, int64_t ts, int n, ...)
-{
-	struct ssp_rec r;
-	va_list ap;
-	int i;
-
-	memset(&r, 0, sizeof(r));
-	r.type = type;
-	r.ts = ts;
-	va_start(ap, n);
-	for (i = 0; i < n; i++)
-		r.f[i] = va_arg(ap, uint64_t);
-	va_end(ap);
-	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
-}
-
-#define U(x) ((uint64_t)(x))
 
 /*
  * Trace 1 (root span 1): a client syscall [0, 10000] with an MMIO

@@ -16,6 +16,7 @@
 #include "sink/otlp.h"
 #include "sink/pb.h"
 #include "stream/span.h"
+#include "tests/unit/rec_helpers.h"
 
 static void
 test_ps_to_ns(void **state)
@@ -89,36 +90,7 @@ struct fx {
 	struct ssp_otlp *o;
 };
 
-static struct ssp_rec_wr *w;
-static struct ssp_err e;
 
-static uint64_t
-str(const char *s)
-{
-	uint64_t id = ssp_rec_wr_str(w, s, strlen(s), &e);
-
-	assert_true(id != 0);
-	return id;
-}
-
-static void
-put(unsigned type, int64_t ts, int n, ...)
-{
-	struct ssp_rec r;
-	va_list ap;
-	int i;
-
-	memset(&r, 0, sizeof(r));
-	r.type = type;
-	r.ts = ts;
-	va_start(ap, n);
-	for (i = 0; i < n; i++)
-		r.f[i] = va_arg(ap, uint64_t);
-	va_end(ap);
-	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
-}
-
-#define U(x) ((uint64_t)(x))
 
 /* Two streams; a posted MMIO write with its event, an interrupt span whose
  * event comes before it, an orphan NIC rx with a link, a span with a zero

@@ -793,6 +793,119 @@ test_missing_contexts(void **state)
 	teardown(h);
 }
 
+/* --- net_switch (sim2ev -f switch) -------------------------------------- */
+
+static const char topo_switch[] =
+    "stream,h1,host\n"
+    "stream,h2,host\n"
+    "stream,n1,nic\n"
+    "stream,n2,nic\n"
+    "stream,sw,net\n"
+    "pcie,h1,n1\n"
+    "pcie,h2,n2\n"
+    "eth,n1,sw,0,0\n"		/* port 2: another network, no NIC */
+    "eth,n2,sw,0,1\n";
+
+/* A switch event (FORMATS.md §9 as sim2ev maps it). */
+static void
+swev(struct h *h, int64_t ts, unsigned type, unsigned port, int64_t uid,
+    unsigned boundary, uint64_t smac, uint64_t dmac, unsigned len)
+{
+	feed(h, NET, ts, type, 15, U(0), U(port), sid(h, NET, "NetSwitch"),
+	    sid(h, NET, type == SSP_EV_NET_ENQ ? "ingress" : "egress"), U(uid),
+	    U(1), U(boundary), U(-1), U(smac ? 0x800 : 0), smac, dmac,
+	    U(smac ? 0x0a000001 : 0), U(smac ? 0x0a000002 : 0), U(-1), U(len));
+}
+
+/* The net.device span of a port starting at ts. */
+static const struct ssp_rec *
+port_at(const struct h *h, int64_t ts, unsigned port)
+{
+	size_t i;
+
+	for (i = 0; i < h->nrec; i++)
+		if (h->recs[i].type == SSP_SK_NET_DEVICE && h->recs[i].ts == ts &&
+		    h->recs[i].f[SSP_SA_NET_DEV] == port)
+			return &h->recs[i];
+	fail_msg("no net.device span on port %u at %lld", port, (long long)ts);
+	return NULL;
+}
+
+static void
+test_switch(void **state)
+{
+	struct h *h = setup_topo(topo_switch, "", 0);
+	const struct ssp_rec *in, *out, *rx, *tx;
+
+	(void)state;
+	/* unicast n1 -> n2 through ports 0 -> 1 */
+	nic1(h, N1, 100, SSP_EV_NIC_TX, 60, 0);
+	swev(h, 200, SSP_EV_NET_ENQ, 0, -1, SSP_NET_FROM_ADAPTER, 0xa1, 0xb1, 74);
+	swev(h, 200, SSP_EV_NET_DEQ, 1, -1, SSP_NET_TO_ADAPTER, 0xa1, 0xb1, 74);
+	nic1(h, N2, 300, SSP_EV_NIC_RX, 0, 60);
+	/* a broadcast from port 2 (no NIC there): one root, two copies */
+	swev(h, 400, SSP_EV_NET_ENQ, 2, -1, SSP_NET_FROM_ADAPTER, 0xc1, 0xff, 0);
+	swev(h, 400, SSP_EV_NET_DEQ, 0, -1, SSP_NET_TO_ADAPTER, 0xc1, 0xff, 0);
+	swev(h, 400, SSP_EV_NET_DEQ, 1, -1, SSP_NET_TO_ADAPTER, 0xc1, 0xff, 0);
+	nic1(h, N1, 500, SSP_EV_NIC_RX, 0, 60);
+	nic1(h, N2, 510, SSP_EV_NIC_RX, 0, 60);
+	/* a copy dropped on port 1 ("forward_pkt: dropping packet on
+	 * port 1"), then the next packet: n2 receives the second */
+	nic1(h, N1, 550, SSP_EV_NIC_TX, 60, 0);
+	nic1(h, N1, 560, SSP_EV_NIC_TX, 60, 0);
+	swev(h, 600, SSP_EV_NET_ENQ, 0, -1, SSP_NET_FROM_ADAPTER, 0xa1, 0xb1, 74);
+	swev(h, 600, SSP_EV_NET_DEQ, 1, -1, SSP_NET_TO_ADAPTER, 0xa1, 0xb1, 74);
+	swev(h, 600, SSP_EV_NET_DROP, 1, -1, SSP_NET_TO_ADAPTER, 0, 0, 0);
+	swev(h, 650, SSP_EV_NET_ENQ, 0, -1, SSP_NET_FROM_ADAPTER, 0xa1, 0xb1, 90);
+	swev(h, 650, SSP_EV_NET_DEQ, 1, -1, SSP_NET_TO_ADAPTER, 0xa1, 0xb1, 90);
+	nic1(h, N2, 700, SSP_EV_NIC_RX, 0, 90);
+	/* a copy whose ingress line is missing: no packet of that identity */
+	swev(h, 800, SSP_EV_NET_DEQ, 1, -1, SSP_NET_TO_ADAPTER, 0xa2, 0xb2, 60);
+	/* vaastav/simbricks lines: chained by uid */
+	nic1(h, N2, 850, SSP_EV_NIC_TX, 60, 0);
+	swev(h, 900, SSP_EV_NET_ENQ, 1, 7, SSP_NET_FROM_ADAPTER, 0xb1, 0xa1, 60);
+	swev(h, 950, SSP_EV_NET_DEQ, 0, 7, SSP_NET_TO_ADAPTER, 0, 0, 0);
+	nic1(h, N1, 990, SSP_EV_NIC_RX, 0, 60);
+	finish(h);
+
+	tx = span_at(h, SSP_SK_NIC_TX, 100);
+	in = port_at(h, 200, 0);
+	out = port_at(h, 200, 1);
+	rx = span_at(h, SSP_SK_NIC_RX, 300);
+	assert_true(in->f[SSP_SF_PARENT] == tx->f[SSP_SF_SPAN]);
+	assert_true(out->f[SSP_SF_PARENT] == in->f[SSP_SF_SPAN]);
+	assert_true(rx->f[SSP_SF_PARENT] == out->f[SSP_SF_SPAN]);
+	assert_int_equal(in->f[SSP_SA_NET_BOUNDARY], SSP_NET_FROM_ADAPTER);
+	assert_int_equal(out->f[SSP_SA_NET_BOUNDARY], SSP_NET_TO_ADAPTER);
+	/* the broadcast: a root without a missing context, copies under it */
+	in = port_at(h, 400, 2);
+	assert_true(in->f[SSP_SF_PARENT] == 0);
+	assert_int_equal(in->f[SSP_SF_FLAGS], 0);
+	assert_true(port_at(h, 400, 0)->f[SSP_SF_PARENT] == in->f[SSP_SF_SPAN]);
+	assert_true(port_at(h, 400, 1)->f[SSP_SF_PARENT] == in->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 500)->f[SSP_SF_PARENT] ==
+	    port_at(h, 400, 0)->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 510)->f[SSP_SF_PARENT] ==
+	    port_at(h, 400, 1)->f[SSP_SF_SPAN]);
+	/* the dropped copy: marked, not handed to n2 */
+	assert_int_equal(port_at(h, 600, 1)->f[SSP_SA_NET_DROPPED], 1);
+	assert_int_equal(port_at(h, 650, 1)->f[SSP_SA_NET_DROPPED], 0);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 700)->f[SSP_SF_PARENT] ==
+	    port_at(h, 650, 1)->f[SSP_SF_SPAN]);
+	assert_true(port_at(h, 650, 0)->f[SSP_SF_PARENT] ==
+	    span_at(h, SSP_SK_NIC_TX, 560)->f[SSP_SF_SPAN]);
+	root_is(h, SSP_SK_NET_DEVICE, 800, SSP_SPAN_ORPHAN, "packet");
+	assert_true(port_at(h, 950, 0)->f[SSP_SF_PARENT] ==
+	    port_at(h, 900, 1)->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 990)->f[SSP_SF_PARENT] ==
+	    port_at(h, 950, 0)->f[SSP_SF_SPAN]);
+	/* only the copy of 800 never reached n2 (the dropped one left the
+	 * queue) */
+	assert_int_equal(ssp_spanb_stats(h->b)->ctx_unused[SSP_CTX_RX], 1);
+	check_invariants(h);
+	teardown(h);
+}
+
 /* NIC msix -> host msix (+ the completed DMA id 0 that follows) */
 static void
 test_msix(void **state)
@@ -1354,6 +1467,7 @@ main(void)
 		cmocka_unit_test(test_stream_end),
 		cmocka_unit_test(test_write_order),
 		cmocka_unit_test(test_link_order),
+		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_context_limit),
 		cmocka_unit_test(test_memory_bounded),
 		cmocka_unit_test(test_deterministic),

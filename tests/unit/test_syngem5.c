@@ -73,6 +73,9 @@ test_lines_exact(void **state)
 	    "1967474401001: system.pc.simbricks_0: simbricks-pci: received DMA write id 94113551511792 addr 100 size 10\n"
 	    "1967474401002: system.pc.simbricks_0: simbricks-pci: completed DMA id 0\n"
 	    "1967474401002: system.pc.simbricks_0: simbricks-pci: received MSI-X intr vec 1\n"
+	    /* gem5 msi_signal: the vector, then the message it writes */
+	    "1967474401003: system.pc.simbricks_0: simbricks-pci: received MSI intr vec 0\n"
+	    "1967474401003: system.pc.simbricks_0: simbricks-pci: MSI addr=fee00000 val=25 mask=0\n"
 	    "1369143199499: system.pc.pci_host: 00:00.0: read: offset=0x3d, size=0x1\n"
 	    "1369143199499: system.pc.simbricks_0: readConfig:  dev 0 func 0 reg 0x3d 1 bytes: data = 0x1\n"
 	    "1369146219499: system.pc.pci_host: 00:00.0: write: offset=0x4, size=0x2\n"
@@ -97,6 +100,7 @@ test_lines_exact(void **state)
 	ssp_syngem5_dma(&w, 1967474401001, 1, 94113551511792ull, 0x100, 16);
 	ssp_syngem5_dma_done(&w, 1967474401002, 0);
 	ssp_syngem5_msix(&w, 1967474401002, 1);
+	ssp_syngem5_msi(&w, 1967474401003, 0, 37);
 	ssp_syngem5_config(&w, 1369143199499, 0, 0x3d, 1, 1);
 	ssp_syngem5_config(&w, 1369146219499, 1, 0x4, 2, 6);
 	ssp_syngem5_config(&w, 1369146219500, 0, 0, 4, 0);
@@ -108,6 +112,8 @@ test_lines_exact(void **state)
 	assert_int_equal(w.nev[SSP_EV_MMIO_RD], 1);
 	assert_int_equal(w.nev[SSP_EV_CFG_RD], 2);
 	assert_int_equal(w.nskip[SSP_G5_FAULT], 1);
+	assert_int_equal(w.nev[SSP_EV_MSI], 1);
+	assert_int_equal(w.nskip[SSP_G5_SBOTHER], 1);
 	assert_int_equal(ssp_synlog_close(l, &e), SSP_OK);
 	got = slurp(&n);
 	assert_string_equal(got, want);

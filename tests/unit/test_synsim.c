@@ -17,6 +17,8 @@
 #include <cmocka.h>
 
 #include "io/in.h"
+#include "stream/span.h"
+#include "synth/syndata.h"
 #include "synth/syngem5.h"
 #include "synth/synsim.h"
 #include "synth/synsym.h"
@@ -269,6 +271,9 @@ scan_gem5(const char *file, const char *stream, const char *buf,
 		} else if (strncmp(m, "system.pc.simbricks_0: simbricks-pci: received MSI-X intr vec ", 62) == 0) {
 			snprintf(key, sizeof(key), "%lu", strtoul(m + 62, NULL, 10));
 			ev_add(l, stream, "host.msix", t, key);
+		} else if (strncmp(m, "system.pc.simbricks_0: simbricks-pci: received MSI intr vec ", 60) == 0) {
+			snprintf(key, sizeof(key), "%lu", strtoul(m + 60, NULL, 10));
+			ev_add(l, stream, "host.msix", t, key);	/* Corundum: MSI */
 		} else if (strncmp(m, "system.pc.pci_host: 00:00.0: ", 29) == 0) {
 			const char *o = strstr(m, "offset=0x");
 
@@ -314,6 +319,9 @@ scan_nicbm(const char *file, const char *stream, const char *buf,
 			ev_add(l, stream, "nic.rx", t, "");
 		} else if (strncmp(m, "issue MSI-X interrupt vec ", 26) == 0) {
 			snprintf(key, sizeof(key), "%lu", strtoul(m + 26, NULL, 10));
+			ev_add(l, stream, "nic.msix", t, key);
+		} else if (strncmp(m, "issue MSI interrupt vec ", 24) == 0) {
+			snprintf(key, sizeof(key), "%lu", strtoul(m + 24, NULL, 10));
 			ev_add(l, stream, "nic.msix", t, key);
 		}
 		p = m;
@@ -463,14 +471,12 @@ is_nic(const char *stream)
 }
 
 static void
-test_truth_consistent_and_causal(void **state)
+check_causal(const struct ssp_synparams *pp)
 {
-	struct ssp_synparams p;
+	struct ssp_synparams p = *pp;
 	struct tfile t;
 	size_t i, ndiff = 0, nlinks = 0;
 
-	(void)state;
-	scenario(&p);
 	run(&p, tmpdir(0), NULL);
 	load_truth(tmpdir(0), &t);
 	for (i = 0; i < t.n; i++) {
@@ -534,6 +540,101 @@ test_truth_consistent_and_causal(void **state)
 	assert_true(nlinks > 0);	/* concurrency 3: some syscalls took more */
 	(void)ndiff;
 	free(t.r);
+	rmdir_all(tmpdir(0));
+}
+
+static void
+test_truth_consistent_and_causal(void **state)
+{
+	struct ssp_synparams p;
+
+	(void)state;
+	scenario(&p);
+	check_causal(&p);
+	p.nic = SSP_SYN_NIC_CORUNDUM;
+	check_causal(&p);
+}
+
+static int
+has_file(const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	fclose(f);
+	return 1;
+}
+
+/* --nic corundum: corundum_bm's logs (MSI, completion and event writes,
+ * the TX descriptor's op reused for the payload), the mqnic symbols and
+ * rules, and a truth that is the logs. */
+static void
+test_corundum(void **state)
+{
+	struct ssp_synparams p;
+	struct ssp_synsim_result res;
+	char path[512], *buf;
+	const char *q;
+	size_t n;
+
+	(void)state;
+	scenario(&p);
+	p.nic = SSP_SYN_NIC_CORUNDUM;
+	run(&p, tmpdir(0), &res);
+	assert_int_equal(res.requests_done, p.requests);
+	check_truth_matches_logs(tmpdir(0), 0);
+	for (unsigned k = 0; k < 12; k++)
+		if (res.spans_kind[k] == 0)
+			fail_msg("no spans of kind %u", k);
+	/* every event write raises an MSI: one per frame sent or received */
+	assert_int_equal(res.spans_kind[SSP_SK_NIC_MSIX],
+	    res.spans_kind[SSP_SK_NIC_TX] + res.spans_kind[SSP_SK_NIC_RX]);
+	assert_int_equal(res.spans_kind[SSP_SK_HOST_MSIX],
+	    res.spans_kind[SSP_SK_NIC_MSIX]);
+	assert_true(has_file(tmpdir(0), "mqnic.syms"));
+	assert_false(has_file(tmpdir(0), "i40e.syms"));
+	snprintf(path, sizeof(path), "%s/rules.csv", tmpdir(0));
+	buf = slurp(path, &n);
+	assert_string_equal(buf, ssp_syndata_rules_corundum);
+	free(buf);
+	snprintf(path, sizeof(path), "%s/commands.sh", tmpdir(0));
+	buf = slurp(path, &n);
+	assert_non_null(strstr(buf, "-s mqnic.syms,mqnic,0xffffffffa0000000 "));
+	free(buf);
+	snprintf(path, sizeof(path), "%s/client0-nic.nicbm.log", tmpdir(0));
+	buf = slurp(path, &n);
+	assert_null(strstr(buf, "MSI-X"));
+	/* a TX doorbell, then the descriptor and the payload by one op */
+	q = strstr(buf, "write(off=0x200010, len=4, val=0x");
+	assert_non_null(q);
+	q = strstr(q, "issuing dma op 0x");
+	assert_non_null(q);
+	{
+		char op[32], want[64];
+		const char *d;
+
+		snprintf(op, sizeof(op), "%.14s", q + 15);
+		d = strstr(q, " len 16 pending");
+		assert_non_null(d);
+		snprintf(want, sizeof(want), "completed dma read op %s", op);
+		d = strstr(d, want);
+		assert_non_null(d);
+		snprintf(want, sizeof(want), "issuing dma op %s", op);
+		assert_non_null(strstr(d, want));
+	}
+	assert_non_null(strstr(buf, ": nicbm: issue MSI interrupt vec 0\n"));
+	free(buf);
+	snprintf(path, sizeof(path), "%s/client0.gem5.log", tmpdir(0));
+	buf = slurp(path, &n);
+	assert_non_null(strstr(buf, "simbricks-pci: received MSI intr vec 0\n"));
+	assert_non_null(strstr(buf, "simbricks-pci: MSI addr=fee00000 val=25 "
+	    "mask=0\n"));
+	assert_null(strstr(buf, "MSI-X"));
+	free(buf);
+	ssp_synsim_result_free(&res);
 	rmdir_all(tmpdir(0));
 }
 
@@ -697,6 +798,12 @@ test_params_checked(void **state)
 	ssp_synparams_defaults(&p);
 	p.bg_load = 0.99;
 	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	ssp_synparams_defaults(&p);	/* corundum_bm has no moderation */
+	p.nic = SSP_SYN_NIC_CORUNDUM;
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_OK);
+	p.itr = 1000000;
+	assert_int_equal(ssp_synparams_check(&p, &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, "--itr"));
 	/* a directory that cannot be made */
 	ssp_synparams_defaults(&p);
 	assert_int_equal(ssp_synsim_run(&p, "/proc/version/x", NULL, &e), SSP_ERR_IO);
@@ -725,6 +832,16 @@ test_dialects_parsed(void **state)
 	assert_int_equal(ssp_synparams_gem5_dialect("fmtflag,old", &bits),
 	    SSP_ERR_INVAL);
 	assert_int_equal(ssp_synparams_gem5_dialect("", &bits), SSP_ERR_INVAL);
+	{
+		enum ssp_synparams_nic nic = SSP_SYN_NIC_I40E;
+
+		assert_int_equal(ssp_synparams_nic("corundum", &nic), SSP_OK);
+		assert_int_equal(nic, SSP_SYN_NIC_CORUNDUM);
+		assert_int_equal(ssp_synparams_nic("e1000", &nic), SSP_ERR_INVAL);
+		assert_int_equal(nic, SSP_SYN_NIC_CORUNDUM);
+		assert_string_equal(ssp_synparams_nic_name(nic), "corundum");
+		assert_string_equal(ssp_synparams_nic_name(SSP_SYN_NIC_I40E), "i40e");
+	}
 }
 
 int
@@ -733,6 +850,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_truth_is_the_logs),
 		cmocka_unit_test(test_truth_consistent_and_causal),
+		cmocka_unit_test(test_corundum),
 		cmocka_unit_test(test_determinism_and_padding),
 		cmocka_unit_test(test_checkpoint_offset),
 		cmocka_unit_test(test_size_target_and_zstd),

@@ -110,12 +110,87 @@ test_tables_written(void **state)
 	ssp_synsym_free(s);
 }
 
+/* --nic corundum: the mqnic module instead of i40e, the vmlinux table
+ * unchanged up to the functions only mqnic's paths run, which follow. */
+static void
+test_mqnic(void **state)
+{
+	struct ssp_synsym_set *s, *i40e;
+	struct ssp_err e = { 0 };
+	const struct ssp_synsym *f, *g;
+	char path[64], line[256], name[128];
+	unsigned long long addr, size;
+	unsigned nf = 0;
+	size_t i;
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(ssp_synsym_new_nic(&s, 1, &e), SSP_OK);
+	assert_int_equal(ssp_synsym_new(&i40e, &e), SSP_OK);
+	assert_null(ssp_synsym_find(s, "i40e_napi_poll"));
+	f = ssp_synsym_find(s, "mqnic_start_xmit");
+	assert_non_null(f);
+	assert_int_equal(f->table, SSP_SYNTAB_I40E);
+	assert_true(f->addr > SSP_SYN_MQNIC_OFFSET &&
+	    f->addr < SSP_SYN_MQNIC_OFFSET + 0x10000);
+	assert_true(ssp_synsym_is_start(s, f->addr));
+	assert_non_null(ssp_synsym_find(s, "mqnic_poll_rx_cq"));
+	assert_non_null(ssp_synsym_find(s, "mqnic_interrupt"));
+	/* every vmlinux function of the i40e set is where it was */
+	for (i = 0; i < ssp_synsym_nvmlinux(i40e); i++) {
+		f = ssp_synsym_vmlinux(i40e, i);
+		if (f->size == 0)
+			continue;
+		g = ssp_synsym_find(s, f->name);
+		assert_non_null(g);
+		assert_true(g->addr == f->addr);
+	}
+	f = ssp_synsym_find(s, "napi_gro_frags");
+	assert_non_null(f);
+	assert_int_equal(f->table, SSP_SYNTAB_VMLINUX);
+	assert_null(ssp_synsym_find(i40e, "napi_gro_frags"));
+	assert_int_equal(ssp_synsym_nnoise(s), ssp_synsym_nnoise(i40e));
+	/* mqnic.syms: objdump --syms lines, section-relative, all found */
+	snprintf(path, sizeof(path), "/tmp/ssp-test-mqnic-%d", (int)getpid());
+	assert_int_equal(ssp_synsym_write_mqnic(path, &e), SSP_OK);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (strspn(line, "0123456789abcdef") != 16 || line[23] != 'F')
+			continue;
+		assert_int_equal(sscanf(line, "%16llx", &addr), 1);
+		assert_int_equal(sscanf(line + 25, ".text\t%16llx %127s", &size,
+		    name), 2);
+		f = ssp_synsym_find(s, name);
+		assert_non_null(f);
+		if (strcmp(name, "mqnic_open") != 0 && strcmp(name, "mqnic_ioctl") != 0)
+			assert_true(f->addr == addr + SSP_SYN_MQNIC_OFFSET &&
+			    f->size == size);	/* (two static functions each) */
+		nf++;
+	}
+	fclose(fp);
+	assert_true(nf > 80);
+	/* and the vmlinux table lists the extra functions */
+	assert_int_equal(ssp_synsym_write_vmlinux(s, path, &e), SSP_OK);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	nf = 0;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		nf += strstr(line, " napi_gro_frags\n") != NULL;
+	fclose(fp);
+	assert_int_equal(nf, 1);
+	unlink(path);
+	ssp_synsym_free(s);
+	ssp_synsym_free(i40e);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_tables_written),
+		cmocka_unit_test(test_mqnic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

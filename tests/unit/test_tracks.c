@@ -17,28 +17,8 @@
 #include "sink/perfetto.h"
 #include "sink/tracks.h"
 #include "stream/span.h"
+#include "tests/unit/rec_helpers.h"
 
-static struct ssp_rec_wr *w;
-static struct ssp_err e;
-
-#define U(x) ((uint64_t)(x))
-
-static void
-put(unsigned type, int64_t ts, int n, ...)
-{
-	struct ssp_rec r;
-	va_list ap;
-	int i;
-
-	memset(&r, 0, sizeof(r));
-	r.type = type;
-	r.ts = ts;
-	va_start(ap, n);
-	for (i = 0; i < n; i++)
-		r.f[i] = va_arg(ap, uint64_t);
-	va_end(ap);
-	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
-}
 
 /* common fields: trace 7:root, span, parent, stream, dur, flags, cause */
 #define SPAN(kind, ts, id, root, parent, stream, dur) \
