@@ -26,7 +26,8 @@ struct ssp_gem5 {
 	int insn;
 	uint32_t gem5_atom;		/* table of ExecSymbol entries in no table */
 	uint32_t last_cpu;		/* atom of the last Exec line's CPU, 0: none */
-	unsigned ncpu, mru;		/* CPUs known; the last one seen */
+	unsigned ncpu;			/* CPUs known */
+	struct cpu_ent *mru;		/* the last one seen (cpu[0] at first) */
 	struct name_cache comp;		/* last adapter/device component */
 	uint64_t last_tick;		/* for spliced-line recovery */
 	int have_tick;			/* last_tick is one seen */
@@ -44,6 +45,8 @@ ssp_gem5_new(struct ssp_gem5 **gp, const struct ssp_parser_cfg *cfg,
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	g->atoms = cfg->atoms;
 	g->syms = cfg->syms;
+	g->mru = &g->cpu[0];
+	g->cpu[0].n.len = SIZE_MAX / 2;	/* longer than any line: no match */
 	g->insn = cfg->insn;
 	if ((g->gem5_atom = ssp_atoms_intern(g->atoms, "gem5", 4)) == 0) {
 		free(g);
@@ -561,15 +564,14 @@ cpu_ent(struct ssp_gem5 *g, const char *name, size_t nlen, uint32_t *atom)
 
 	for (i = 0; i < g->ncpu; i++)
 		if (g->cpu[i].n.len == nlen && memcmp(g->cpu[i].n.s, name, nlen) == 0) {
-			g->mru = i;
+			g->mru = &g->cpu[i];
 			*atom = g->cpu[i].n.atom;
 			return &g->cpu[i];
 		}
 	if ((*atom = ssp_atoms_intern(g->atoms, name, nlen)) == 0 ||
 	    nlen >= NAME_MAX_ || g->ncpu == NCPU)
 		return NULL;
-	g->mru = g->ncpu;
-	c = &g->cpu[g->ncpu++];
+	c = g->mru = &g->cpu[g->ncpu++];
 	memcpy(c->n.s, name, nlen);
 	c->n.len = nlen;
 	c->n.atom = *atom;
@@ -591,23 +593,18 @@ cpu_is(const struct cpu_ent *c, const char *p, const char *end)
 static inline struct cpu_ent *
 cpu_cached(struct ssp_gem5 *g, const char *p, const char *end)
 {
-	unsigned i, m = g->mru;
+	struct cpu_ent *c = g->mru;
+	unsigned i;
 
-	if (__builtin_expect(g->ncpu == 0, 0))
-		return NULL;
-	if (cpu_is(&g->cpu[m], p, end))
-		return &g->cpu[m];
-	if (++m == g->ncpu)
-		m = 0;
-	if (cpu_is(&g->cpu[m], p, end)) {
-		g->mru = m;
-		return &g->cpu[m];
-	}
+	if (cpu_is(c, p, end))	/* cpu[0] matches nothing until it is set */
+		return c;
+	if (++c >= g->cpu + g->ncpu)	/* also with none known yet */
+		c = g->cpu;
+	if (cpu_is(c, p, end))
+		return g->mru = c;
 	for (i = 0; i < g->ncpu; i++)
-		if (cpu_is(&g->cpu[i], p, end)) {
-			g->mru = i;
-			return &g->cpu[i];
-		}
+		if (cpu_is(&g->cpu[i], p, end))
+			return g->mru = &g->cpu[i];
 	return NULL;
 }
 
