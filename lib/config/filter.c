@@ -44,7 +44,8 @@ static const struct {
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 #define ALL_TYPES (RANGE(SYNC, NTYPES) | 1ull << UNK)
 #define NET_TYPES RANGE(NET_ENQ, USER)
-_Static_assert(SSP_EV_USER == SSP_EV_NET_RX + 1 && SSP_EV_NTYPES == SSP_EV_USER + 1,
+_Static_assert(SSP_EV_USER == SSP_EV_NET_RX + 1 &&
+    SSP_EV_NTYPES == SSP_EV_USER + 1,
     "the group masks above know where the types added in 1.1 are");
 
 static const char *const reasons[SSP_FR_NREASONS] = {

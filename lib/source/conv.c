@@ -26,7 +26,7 @@ struct ssp_conv {
 	struct ssp_parser *sniff[SSP_SIM_N];
 	int64_t last_ts;
 	int have_ts;
-	int skipped_ts;				/* event(): ts out of range, line skipped */
+	int skipped_ts;				/* event(): the ts was out of range */
 	char offset_buf[32], from_buf[48];
 };
 
@@ -282,8 +282,9 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
 		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
 	c->st.recovered += (uint64_t)pl->recovered;
 	c->skipped_ts = 0;
-	if (pl->pre && ((r = event(c, &pl->pre_ev, s, n, lineno, e)) != SSP_OK ||
-	    c->skipped_ts))	/* the same ts: the line is skipped once */
+	/* the two events share the ts: a line skipped for it is skipped once */
+	if (pl->pre && ((r = event(c, &pl->pre_ev, s, n, lineno, e)) !=
+	    SSP_OK || c->skipped_ts))
 		return r;
 	return event(c, &pl->ev, s, n, lineno, e);
 }

@@ -25,9 +25,9 @@ struct ssp_gem5 {
 	const struct ssp_symtab *syms;
 	int insn;
 	uint32_t gem5_atom;		/* table of ExecSymbol entries in no table */
-	uint32_t last_cpu;		/* atom of the last Exec line's CPU, 0: none */
+	uint32_t last_cpu;		/* the last Exec line's CPU (atom), 0 */
 	unsigned ncpu;			/* CPUs known */
-	struct cpu_ent *mru;		/* the last one seen (cpu[0] at first) */
+	struct cpu_ent *mru;		/* the last one seen (at first cpu[0]) */
 	struct name_cache comp;		/* last adapter/device component */
 	uint64_t last_tick;		/* for spliced-line recovery */
 	int have_tick;			/* last_tick is one seen */
@@ -46,7 +46,7 @@ ssp_gem5_new(struct ssp_gem5 **gp, const struct ssp_parser_cfg *cfg,
 	g->atoms = cfg->atoms;
 	g->syms = cfg->syms;
 	g->mru = &g->cpu[0];
-	g->cpu[0].n.len = SIZE_MAX / 2;	/* longer than any line: no match */
+	g->cpu[0].n.len = SIZE_MAX / 2;	/* longer than any line */
 	g->insn = cfg->insn;
 	if ((g->gem5_atom = ssp_atoms_intern(g->atoms, "gem5", 4)) == 0) {
 		free(g);
@@ -230,8 +230,8 @@ insn:
 /*
  * An Exec line of CPU c (NULL: a CPU past the NCPU tracked).  A user-mode
  * pc after kernel ones (or first) on that CPU also gives a user event,
- * before the line's own event if it has one (pre_ev).  A malformed line changes
- * nothing.
+ * before the line's own event if it has one (pre_ev).  A malformed line
+ * changes nothing.
  */
 static inline __attribute__((always_inline)) void
 exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, struct cpu_ent *c,
@@ -563,7 +563,8 @@ cpu_ent(struct ssp_gem5 *g, const char *name, size_t nlen, uint32_t *atom)
 	unsigned i;
 
 	for (i = 0; i < g->ncpu; i++)
-		if (g->cpu[i].n.len == nlen && memcmp(g->cpu[i].n.s, name, nlen) == 0) {
+		if (g->cpu[i].n.len == nlen &&
+		    memcmp(g->cpu[i].n.s, name, nlen) == 0) {
 			g->mru = &g->cpu[i];
 			*atom = g->cpu[i].n.atom;
 			return &g->cpu[i];
@@ -596,7 +597,7 @@ cpu_cached(struct ssp_gem5 *g, const char *p, const char *end)
 	struct cpu_ent *c = g->mru;
 	unsigned i;
 
-	if (cpu_is(c, p, end))	/* cpu[0] matches nothing until it is set */
+	if (cpu_is(c, p, end))	/* cpu[0] matches nothing until set */
 		return c;
 	if (++c >= g->cpu + g->ncpu)	/* also with none known yet */
 		c = g->cpu;

@@ -152,8 +152,8 @@ ssp_event_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o, const char *str
 	m[n++] = (struct ssp_meta){ "producer", producer };
 	if (nextra > 0)
 		memcpy(m + n, extra, nextra * sizeof(*m));
-	r = ssp_rec_wr_open_minor(wp, o, ssp_frame_magic_events, SSP_EVENT_MINOR,
-	    &ssp_event_schema, m, n + nextra, e);
+	r = ssp_rec_wr_open_minor(wp, o, ssp_frame_magic_events,
+	    SSP_EVENT_MINOR, &ssp_event_schema, m, n + nextra, e);
 	free(m);
 	return r;
 }

@@ -50,8 +50,8 @@ enum ssp_ev_type {
 	SSP_EV_NET_DEQ,		/* - */
 	SSP_EV_NET_DROP,	/* d */
 	SSP_EV_NET_RX,		/* r (standard ns-3 ascii traces only) */
-	/* gem5 host, added in version 1.1 (types are appended, never inserted) */
-	SSP_EV_USER,		/* a CPU's first user-mode Exec pc after kernel ones */
+	/* gem5 host, added in 1.1 (types are appended, never inserted) */
+	SSP_EV_USER,		/* a CPU's first user-mode pc after kernel ones */
 	SSP_EV_NTYPES
 };
 
@@ -78,7 +78,7 @@ enum { SSP_F_IRQ_COMP, SSP_F_IRQ_VEC };			/* msix, msi, intr */
 enum { SSP_F_CFG_COMP, SSP_F_CFG_DEV, SSP_F_CFG_FUNC, SSP_F_CFG_REG,
 	SSP_F_CFG_BYTES, SSP_F_CFG_DATA, SSP_F_CFG_CPU };	/* cfg_rd/wr */
 enum { SSP_F_PH_COMP, SSP_F_PH_BUS, SSP_F_PH_DEV, SSP_F_PH_FUNC,
-	SSP_F_PH_OFFSET, SSP_F_PH_SIZE, SSP_F_PH_CPU };	/* pcihost_rd/wr */
+	SSP_F_PH_OFFSET, SSP_F_PH_SIZE, SSP_F_PH_CPU };	/* pcihost_* */
 enum { SSP_F_INT_COMP, SSP_F_INT_BUS, SSP_F_INT_DEV, SSP_F_INT_FUNC,
 	SSP_F_INT_CPU };				/* post/clear_int */
 enum { SSP_F_NMMIO_OFF, SSP_F_NMMIO_LEN, SSP_F_NMMIO_VAL,
