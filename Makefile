@@ -163,7 +163,7 @@ check: deps
 # evspan-truth 6, simsynth 5, span2sqlite 5.  The unit tests (17 s one at a
 # time) run 4 at a time (tests/run-unit.sh), these scripts 2 at a time.
 QUICK_CLI = bench-compare checkdeps demo evcat evfilter evspan-bytes evspan-e2e evspan-kctx evspan-sim2ev evspan \
-            man-examples readme reliab sample-spans sample score-truth simsynth-dialects \
+            man-examples readme reliab sample-spans sample score-truth sim2ev-cpu simsynth-dialects \
             simsynth-linux simsynth-sim2ev spancat truth-evspan
 quick: all-tests
 	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory checkdeps unit cli fuzz-replay \

@@ -27,9 +27,9 @@ static const struct {
 	uint64_t mask;
 } groups[] = {
 	{ "noise", B(SYNC) | B(PROC_IN) },
-	{ "host", RANGE(SYNC, NIC_RD) },
+	{ "host", RANGE(SYNC, NIC_RD) | B(USER) },
 	{ "nic", RANGE(NIC_RD, NET_ENQ) },
-	{ "net", RANGE(NET_ENQ, NTYPES) },
+	{ "net", RANGE(NET_ENQ, USER) },
 	{ "mmio", B(MMIO_RD) | B(MMIO_WR) | B(MMIO_POSTED) | B(MMIO_RD_DONE) |
 	    B(MMIO_WR_DONE) | B(NIC_RD) | B(NIC_WR) },
 	{ "dma", B(DMA_RD) | B(DMA_WR) | B(DMA_DONE) | B(NIC_DMA_ISSUE) |
@@ -43,7 +43,10 @@ static const struct {
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 #define ALL_TYPES (RANGE(SYNC, NTYPES) | 1ull << UNK)
-#define NET_TYPES RANGE(NET_ENQ, NTYPES)
+#define NET_TYPES RANGE(NET_ENQ, USER)
+_Static_assert(SSP_EV_USER == SSP_EV_NET_RX + 1 &&
+    SSP_EV_NTYPES == SSP_EV_USER + 1,
+    "the group masks above know where the types added in 1.1 are");
 
 static const char *const reasons[SSP_FR_NREASONS] = {
 	"kept", "noise", "type", "time", "net-dev", "interesting", "comp",
@@ -867,7 +870,9 @@ check_slow(struct ssp_filter *f, const struct ssp_rec_rd *rr,
 			return pat_reject(f, rr, SSP_FFIELD_COMP, r->f[f->fidx[0][t]]);
 		f->pat_pass[SSP_FFIELD_COMP]++;
 	}
-	if (n & N_CPU) {
+	/* a host device event with no Exec line before it has no CPU (0):
+	 * like an event without the field, it passes */
+	if ((n & N_CPU) && r->f[f->fidx[1][t]] != 0) {
 		if (!(sv_get(f, rr, r->f[f->fidx[1][t]]) & SV_CPU))
 			return pat_reject(f, rr, SSP_FFIELD_CPU, r->f[f->fidx[1][t]]);
 		f->pat_pass[SSP_FFIELD_CPU]++;
@@ -1017,7 +1022,9 @@ ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rec_wr **wp,
 	if (i >= 4096)
 		memcpy(val + 4092, "...", 4);
 	m[k++] = (struct ssp_meta){ "filter", val };
-	r = ssp_rec_wr_open(wp, o, ssp_frame_magic_events, &f->wschema, m, k, e);
+	/* the input's schema, so also its minor version */
+	r = ssp_rec_wr_open_minor(wp, o, ssp_frame_magic_events,
+	    ssp_rec_rd_version_minor(rr), &f->wschema, m, k, e);
 	free(m);
 	free(val);
 	return r;

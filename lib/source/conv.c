@@ -26,6 +26,7 @@ struct ssp_conv {
 	struct ssp_parser *sniff[SSP_SIM_N];
 	int64_t last_ts;
 	int have_ts;
+	int skipped_ts;				/* event(): the ts was out of range */
 	char offset_buf[32], from_buf[48];
 };
 
@@ -280,7 +281,10 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
 	if (pl->skip != SSP_SKIP_NONE)
 		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
 	c->st.recovered += (uint64_t)pl->recovered;
-	if (pl->pre && (r = event(c, &pl->pre_ev, s, n, lineno, e)) != SSP_OK)
+	c->skipped_ts = 0;
+	/* the two events share the ts: a line skipped for it is skipped once */
+	if (pl->pre && ((r = event(c, &pl->pre_ev, s, n, lineno, e)) !=
+	    SSP_OK || c->skipped_ts))
 		return r;
 	return event(c, &pl->ev, s, n, lineno, e);
 }
@@ -327,9 +331,11 @@ event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
 			return SSP_OK;
 		}
 	}
-	if (__builtin_sub_overflow(ev->ts, c->st.offset, &ev->ts))
+	if (__builtin_sub_overflow(ev->ts, c->st.offset, &ev->ts)) {
+		c->skipped_ts = 1;
 		return skip(c, SSP_SKIP_MALFORMED, s, n, lineno,
 		    "timestamp out of range after the time offset", e);
+	}
 	c->st.events[ev->type]++;
 	c->st.nevents++;
 	if (put(c, ev, e) != SSP_OK)

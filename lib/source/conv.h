@@ -54,7 +54,9 @@ struct ssp_conv_cfg {
 struct ssp_conv_stats {
 	uint64_t lines;
 	uint64_t nevents;		/* sum of events[] */
-	uint64_t events[SSP_EV_NTYPES];	/* lines that gave an event, by type */
+	/* events by type; a line may give two: lines with events = lines -
+	 * the sum of skipped[] */
+	uint64_t events[SSP_EV_NTYPES];
 	uint64_t skipped[SSP_SKIP_N];	/* lines that gave none, by reason */
 	uint64_t recovered;		/* events found inside spliced/glued lines */
 	uint64_t held;			/* events waiting for the sync line */

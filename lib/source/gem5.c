@@ -4,7 +4,7 @@
 #include "base/scan.h"
 #include "source/gem5.h"
 
-#define NCPU     4	/* CPU names remembered for the Exec fast path */
+#define NCPU     256	/* CPUs tracked (names and user/kernel mode) */
 #define NAME_MAX_ 96
 
 struct name_cache {
@@ -13,16 +13,25 @@ struct name_cache {
 	uint32_t atom;
 };
 
+enum { MODE_NONE, MODE_KERNEL, MODE_USER };	/* a CPU's last Exec pc */
+
+struct cpu_ent {
+	struct name_cache n;
+	int mode;
+};
+
 struct ssp_gem5 {
 	struct ssp_atoms *atoms;
 	const struct ssp_symtab *syms;
 	int insn;
 	uint32_t gem5_atom;		/* table of ExecSymbol entries in no table */
-	struct name_cache cpu[NCPU];
-	unsigned ncpu, cpu_next;
+	uint32_t last_cpu;		/* the last Exec line's CPU (atom), 0 */
+	unsigned ncpu;			/* CPUs known */
+	struct cpu_ent *mru;		/* the last one seen (at first cpu[0]) */
 	struct name_cache comp;		/* last adapter/device component */
 	uint64_t last_tick;		/* for spliced-line recovery */
 	int have_tick;			/* last_tick is one seen */
+	struct cpu_ent cpu[NCPU];
 };
 
 int
@@ -36,6 +45,8 @@ ssp_gem5_new(struct ssp_gem5 **gp, const struct ssp_parser_cfg *cfg,
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	g->atoms = cfg->atoms;
 	g->syms = cfg->syms;
+	g->mru = &g->cpu[0];
+	g->cpu[0].n.len = SIZE_MAX / 2;	/* longer than any line */
 	g->insn = cfg->insn;
 	if ((g->gem5_atom = ssp_atoms_intern(g->atoms, "gem5", 4)) == 0) {
 		free(g);
@@ -93,8 +104,8 @@ is_mnemonic(const char *p, const char *end, const char *m, size_t n)
  *   [A<asid> ][T<tid> : ]0x<pc>[ @<sym>[+<off>]](.<upc>|   ) : <disasm> ...
  */
 static void
-exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, const char *p,
-    const char *end, struct ssp_pline *o)
+exec_body(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, const char *p,
+    const char *end, struct ssp_pline *o, uint64_t *pcp)
 {
 	const char *sym = NULL, *symend = NULL;
 	uint64_t pc, v;
@@ -113,6 +124,7 @@ exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, const char *p,
 	}
 	if (ssp_scan_0xhex(&p, end, &pc) != 0)
 		return ssp_pline_bad(o, "Exec: expected 0x<pc>");
+	*pcp = pc;
 	/* the symbol lookup's first load misses L1: start it now */
 	ssp_symtab_prefetch(g->syms, pc);
 	if (SSP_HAS(p, end, " @")) {
@@ -215,6 +227,43 @@ insn:
 	o->ev.f[SSP_F_INSN_UPC] = (uint64_t)upc;
 }
 
+/*
+ * An Exec line of CPU c (NULL: a CPU past the NCPU tracked).  A user-mode
+ * pc after kernel ones (or first) on that CPU also gives a user event,
+ * before the line's own event if it has one (pre_ev).  A malformed line
+ * changes nothing.
+ */
+static inline __attribute__((always_inline)) void
+exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, struct cpu_ent *c,
+    const char *p, const char *end, struct ssp_pline *o)
+{
+	struct ssp_rec *u;
+	uint64_t pc = 0;
+
+	g->last_cpu = cpu;
+	exec_body(g, tick, cpu, p, end, o, &pc);
+	if (__builtin_expect(c == NULL || o->skip == SSP_SKIP_MALFORMED, 0))
+		return;
+	if (pc >= SSP_USER_PC_END) {
+		c->mode = MODE_KERNEL;
+		return;
+	}
+	if (c->mode == MODE_USER)
+		return;
+	c->mode = MODE_USER;
+	if (o->skip == SSP_SKIP_NONE) {	/* before the line's own event */
+		u = &o->pre_ev;
+		o->pre = 1;
+		u->type = SSP_EV_USER;
+		u->ts = (int64_t)tick;
+	} else {
+		u = &o->ev;
+		ssp_pline_event(o, SSP_EV_USER, tick);
+	}
+	u->f[SSP_F_USER_CPU] = cpu;
+	u->f[SSP_F_USER_PC] = pc;
+}
+
 /* %#x: "0x<hex>", or digits (gem5 prints 0 as "0"). */
 static int
 scan_pfx_hex(const char **pp, const char *end, uint64_t *v)
@@ -229,6 +278,15 @@ set_comp(struct ssp_pline *o, unsigned type, uint64_t tick, uint32_t comp)
 {
 	ssp_pline_event(o, type, tick);
 	o->ev.f[0] = comp;
+}
+
+/* A host device event: also the CPU of the last Exec line (0: none). */
+static void
+set_dev(struct ssp_gem5 *g, struct ssp_pline *o, unsigned type, uint64_t tick,
+    uint32_t comp)
+{
+	set_comp(o, type, tick, comp);
+	o->ev.f[ssp_event_cpu_field(type)] = g->last_cpu;
 }
 
 /* "simbricks-pci: ..." / "cosim: ..." adapter messages. */
@@ -281,7 +339,7 @@ adapter_line(struct ssp_gem5 *g, uint64_t tick, const char *name, size_t nlen,
 			return ssp_pline_bad(o, why);
 		if ((comp = cached_atom(g, &g->comp, name, nlen)) == 0)
 			return ssp_pline_skip(o, SSP_SKIP_NAMES);
-		set_comp(o, type, tick, comp);
+		set_dev(g, o, type, tick, comp);
 		o->ev.f[SSP_F_MMIO_ADDR] = addr;
 		o->ev.f[SSP_F_MMIO_SIZE] = size;
 		o->ev.f[SSP_F_MMIO_ID] = id;
@@ -377,7 +435,7 @@ config_line(struct ssp_gem5 *g, uint64_t tick, unsigned type, const char *name,
 		    "func <x> reg <x> <n> bytes: data = <x>'");
 	if ((comp = cached_atom(g, &g->comp, name, nlen)) == 0)
 		return ssp_pline_skip(o, SSP_SKIP_NAMES);
-	set_comp(o, type, tick, comp);
+	set_dev(g, o, type, tick, comp);
 	o->ev.f[SSP_F_CFG_DEV] = dev;
 	o->ev.f[SSP_F_CFG_FUNC] = func;
 	o->ev.f[SSP_F_CFG_REG] = reg;
@@ -424,7 +482,7 @@ pcihost_line(struct ssp_gem5 *g, uint64_t tick, const char *name, size_t nlen,
 		    "size=0x<hex>'");
 	if ((comp = cached_atom(g, &g->comp, name, nlen)) == 0)
 		return ssp_pline_skip(o, SSP_SKIP_NAMES);
-	set_comp(o, type, tick, comp);
+	set_dev(g, o, type, tick, comp);
 	o->ev.f[SSP_F_PH_BUS] = bus;
 	o->ev.f[SSP_F_PH_DEV] = dev;
 	o->ev.f[SSP_F_PH_FUNC] = func;
@@ -449,7 +507,7 @@ int_line(struct ssp_gem5 *g, uint64_t tick, unsigned type, const char *name,
 	}
 	if ((comp = cached_atom(g, &g->comp, name, nlen)) == 0)
 		return ssp_pline_skip(o, SSP_SKIP_NAMES);
-	set_comp(o, type, tick, comp);
+	set_dev(g, o, type, tick, comp);
 	o->ev.f[SSP_F_INT_BUS] = bus;
 	o->ev.f[SSP_F_INT_DEV] = dev;
 	o->ev.f[SSP_F_INT_FUNC] = func;
@@ -496,45 +554,59 @@ is_global(const char *s, size_t n)
 	return n == 6 && memcmp(s, "global", 6) == 0;
 }
 
-/* Atom of a CPU name, remembered for the fast path. */
-static uint32_t
-cpu_atom(struct ssp_gem5 *g, const char *name, size_t nlen)
+/* The entry of a CPU name (added on first sight), or NULL when NCPU are
+ * known already or the name is too long; *atom gets its atom (0: none). */
+static struct cpu_ent *
+cpu_ent(struct ssp_gem5 *g, const char *name, size_t nlen, uint32_t *atom)
 {
-	struct name_cache *cc;
-	uint32_t a;
+	struct cpu_ent *c;
 	unsigned i;
 
 	for (i = 0; i < g->ncpu; i++)
-		if (g->cpu[i].len == nlen && memcmp(g->cpu[i].s, name, nlen) == 0)
-			return g->cpu[i].atom;
-	if ((a = ssp_atoms_intern(g->atoms, name, nlen)) == 0 || nlen >= NAME_MAX_)
-		return a;
-	cc = &g->cpu[g->cpu_next];
-	memcpy(cc->s, name, nlen);
-	cc->len = nlen;
-	cc->atom = a;
-	g->cpu_next = (g->cpu_next + 1) % NCPU;
-	if (g->ncpu < NCPU)
-		g->ncpu++;
-	return a;
+		if (g->cpu[i].n.len == nlen &&
+		    memcmp(g->cpu[i].n.s, name, nlen) == 0) {
+			g->mru = &g->cpu[i];
+			*atom = g->cpu[i].n.atom;
+			return &g->cpu[i];
+		}
+	if ((*atom = ssp_atoms_intern(g->atoms, name, nlen)) == 0 ||
+	    nlen >= NAME_MAX_ || g->ncpu == NCPU)
+		return NULL;
+	c = g->mru = &g->cpu[g->ncpu++];
+	memcpy(c->n.s, name, nlen);
+	c->n.len = nlen;
+	c->n.atom = *atom;
+	c->mode = MODE_NONE;
+	return c;
 }
 
-static int
-is_cpu_cached(struct ssp_gem5 *g, const char *p, const char *end,
-    unsigned *which)
+static inline int
+cpu_is(const struct cpu_ent *c, const char *p, const char *end)
 {
+	size_t n = c->n.len;
+
+	return (size_t)(end - p) > n + 2 && p[n] == ':' && p[n + 1] == ' ' &&
+	    memcmp(p, c->n.s, n) == 0;
+}
+
+/* Is p "<cpu>: " of a known CPU?  The last one seen is tried first, then
+ * the next (CPUs print in index order within a tick), then all. */
+static inline struct cpu_ent *
+cpu_cached(struct ssp_gem5 *g, const char *p, const char *end)
+{
+	struct cpu_ent *c = g->mru;
 	unsigned i;
 
-	for (i = 0; i < g->ncpu; i++) {
-		size_t n = g->cpu[i].len;
-
-		if ((size_t)(end - p) > n + 2 && p[n] == ':' && p[n + 1] == ' ' &&
-		    memcmp(p, g->cpu[i].s, n) == 0) {
-			*which = i;
-			return 1;
-		}
-	}
-	return 0;
+	if (cpu_is(c, p, end))	/* cpu[0] matches nothing until set */
+		return c;
+	if (++c >= g->cpu + g->ncpu)	/* also with none known yet */
+		c = g->cpu;
+	if (cpu_is(c, p, end))
+		return g->mru = c;
+	for (i = 0; i < g->ncpu; i++)
+		if (cpu_is(&g->cpu[i], p, end))
+			return g->mru = &g->cpu[i];
+	return NULL;
 }
 
 /*
@@ -562,7 +634,7 @@ parse(struct ssp_gem5 *g, const char *p, const char *end, struct ssp_pline *o)
 	const char *name, *msg, *c;
 	size_t nlen;
 	uint64_t tick;
-	unsigned i;
+	struct cpu_ent *ce;
 
 	while (p < end && *p == ' ')
 		p++;
@@ -581,10 +653,10 @@ parse(struct ssp_gem5 *g, const char *p, const char *end, struct ssp_pline *o)
 	g->last_tick = tick;
 	g->have_tick = 1;
 	/* fast path: Exec line of a CPU seen before */
-	if (is_cpu_cached(g, p, end, &i)) {
-		msg = p + g->cpu[i].len + 2;
+	if ((ce = cpu_cached(g, p, end)) != NULL) {
+		msg = p + ce->n.len + 2;
 		if (is_exec_msg(msg, end)) {
-			exec_line(g, tick, g->cpu[i].atom, msg, end, o);
+			exec_line(g, tick, ce->n.atom, ce, msg, end, o);
 			return 0;
 		}
 	}
@@ -609,12 +681,13 @@ parse(struct ssp_gem5 *g, const char *p, const char *end, struct ssp_pline *o)
 		}
 	}
 	if (is_exec_msg(msg, end)) {
-		uint32_t a = cpu_atom(g, name, nlen);
+		uint32_t a;
 
+		ce = cpu_ent(g, name, nlen, &a);
 		if (a == 0)
 			ssp_pline_skip(o, SSP_SKIP_NAMES);
 		else
-			exec_line(g, tick, a, msg, end, o);
+			exec_line(g, tick, a, ce, msg, end, o);
 		return 0;
 	}
 	if (SSP_HAS(msg, end, "simbricks-pci: "))

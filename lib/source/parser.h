@@ -1,6 +1,7 @@
 /*
  * The interface every simulator log parser implements: one call per line,
- * which yields either one event (SPEC §2, ssp_event.h) or the reason the
+ * which yields either one event (SPEC §2, ssp_event.h; rarely two: a gem5
+ * user event before the line's own, ssp_pline.pre) or the reason the
  * line yields none.  Parsers never fail, allocate nothing per line and
  * keep no more state than a few caches, so any input size runs in
  * constant memory.  Timestamps are the simulator's own (no offset);

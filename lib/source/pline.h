@@ -45,7 +45,8 @@ struct ssp_pline {
 	int skip;		/* enum ssp_skip; SSP_SKIP_NONE: ev holds an event */
 	int recovered;		/* event taken from inside a spliced/glued line */
 	const char *why;	/* SSP_SKIP_MALFORMED: what was expected (static) */
-	int pre;		/* 1: pre_ev is an event too, before ev (switch) */
+	int pre;		/* 1: pre_ev is an event too, before ev (switch;
+				 * gem5: a user event before the line's own) */
 	struct ssp_rec ev;	/* ts, type and the type's fields (nf unused) */
 	struct ssp_rec pre_ev;	/* only with pre: one line, two observations */
 };

@@ -235,6 +235,26 @@ nm_line(const char *p, const char *end, uint64_t *addr, const char **name,
 	return 1;
 }
 
+/* A symbol the table's offset moves past 2^64: drop what this table
+ * added, and say which (before the line buffer holding name goes). */
+static void
+wrap_error(struct ssp_symtab *st, struct ssp_lines *l, struct ssp_in *in,
+    uint64_t addr, uint64_t offset, const char *name, size_t n,
+    struct ssp_err *e)
+{
+	uint64_t ln = ssp_lines_lineno(l);
+
+	while (st->n > 0 && st->sym[st->n - 1].s.table == st->ntables)
+		st->n--;
+	ssp_err_set(e, SSP_ERR_FORMAT, ssp_lines_offset(l), "%s:%llu: symbol "
+	    "%.*s at 0x%llx plus the table offset 0x%llx passes 2^64; is the "
+	    "offset for another table?", ssp_in_name(in), (unsigned long long)ln,
+	    (int)(n > 200 ? 200 : n), name, (unsigned long long)addr,
+	    (unsigned long long)offset);
+	if (e != NULL)
+		e->line = ln;
+}
+
 int
 ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
     uint64_t offset, size_t *nfunc, enum ssp_symfmt *fmtp, struct ssp_err *e)
@@ -277,6 +297,11 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 			goto bad;
 		if (k == 0)
 			continue;
+		if (addr + offset < addr) {	/* would wrap past 2^64 */
+			wrap_error(st, l, in, addr, offset, sname, slen, e);
+			ssp_lines_close(l);
+			return SSP_ERR_FORMAT;
+		}
 		if (add(st, addr + offset, sname, slen, rank, order++) != 0) {
 			ssp_lines_close(l);
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory "
@@ -463,6 +488,7 @@ ssp_symtab_load_spec(struct ssp_symtab *st, const char *spec,
 
 	if (file == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+#define SPEC_FORM "FILE[,NAME[,OFFSET]], OFFSET decimal or 0x hex"
 	if ((c = strchr(file, ',')) != NULL) {
 		*c = '\0';
 		name = c + 1;
@@ -473,14 +499,20 @@ ssp_symtab_load_spec(struct ssp_symtab *st, const char *spec,
 	}
 	if (*file == '\0') {
 		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table '%s': no file "
-		    "name", spec);
+		    "name (want " SPEC_FORM ")", spec);
+		goto out;
+	}
+	if (off != NULL && strchr(off, ',') != NULL) {
+		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table '%s': more "
+		    "than three comma-separated parts (want " SPEC_FORM ")", spec);
 		goto out;
 	}
 	if (off != NULL && ssp_num_strtou64(off, &offset, &errstr) != 0) {
-		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table offset %s: %s",
-		    off, errstr);
+		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "symbol table '%s': "
+		    "offset '%s': %s (want " SPEC_FORM ")", spec, off, errstr);
 		goto out;
 	}
+#undef SPEC_FORM
 	name = name != NULL && *name != '\0' ? strdup(name) : ssp_path_stem(file);
 	if (name == NULL) {
 		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");

@@ -39,7 +39,8 @@ void ssp_symtab_free(struct ssp_symtab *st);
 /*
  * Add one table read from in, named name, with offset added to every
  * address.  Errors name the file and line (SSP_ERR_FORMAT for a line that
- * is neither objdump nor nm output).  *nfunc (may be NULL) gets the number
+ * is neither objdump nor nm output, or a symbol the offset would move past
+ * 2^64).  *nfunc (may be NULL) gets the number
  * of function symbols kept, *fmt (may be NULL) the format detected.
  * Lookups need ssp_symtab_finish after the last load.
  */

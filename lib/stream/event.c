@@ -6,6 +6,7 @@
 /* Field lists shared by several types. */
 #define MMIO_RD_F { "comp", 's' }, { "addr", 'x' }, { "size", 'u' }, \
 	{ "id", 'u' }, { "bar", 'i' }, { "offs", 'x' }
+#define CPU_F { "cpu", 's' }	/* host device events: the issuing CPU */
 #define DMA_F { "comp", 's' }, { "id", 'u' }, { "addr", 'x' }, { "size", 'u' }
 #define CFG_F { "comp", 's' }, { "dev", 'u' }, { "func", 'u' }, { "reg", 'x' }, \
 	{ "bytes", 'u' }, { "data", 'x' }
@@ -28,8 +29,9 @@ static const struct ssp_rec_type types[SSP_EV_NTYPES] = {
 	    { "upc", 'i' } } },
 	[SSP_EV_FUNC]        = { "func", 3, { { "cpu", 's' }, { "sym", 's' },
 	    { "table", 's' } } },
-	[SSP_EV_MMIO_RD]     = { "mmio_rd", 6, { MMIO_RD_F } },
-	[SSP_EV_MMIO_WR]     = { "mmio_wr", 7, { MMIO_RD_F, { "posted", 'i' } } },
+	[SSP_EV_MMIO_RD]     = { "mmio_rd", 7, { MMIO_RD_F, CPU_F } },
+	[SSP_EV_MMIO_WR]     = { "mmio_wr", 8, { MMIO_RD_F, { "posted", 'i' },
+	    CPU_F } },
 	[SSP_EV_MMIO_POSTED] = { "mmio_posted", 1, { { "comp", 's' } } },
 	[SSP_EV_MMIO_RD_DONE] = { "mmio_rd_done", 2, { { "comp", 's' }, { "id", 'u' } } },
 	[SSP_EV_MMIO_WR_DONE] = { "mmio_wr_done", 2, { { "comp", 's' }, { "id", 'u' } } },
@@ -39,12 +41,12 @@ static const struct ssp_rec_type types[SSP_EV_NTYPES] = {
 	[SSP_EV_MSIX]        = { "msix", 2, { { "comp", 's' }, { "vec", 'u' } } },
 	[SSP_EV_MSI]         = { "msi", 2, { { "comp", 's' }, { "vec", 'u' } } },
 	[SSP_EV_INTR]        = { "intr", 2, { { "comp", 's' }, { "vec", 'u' } } },
-	[SSP_EV_CFG_RD]      = { "cfg_rd", 6, { CFG_F } },
-	[SSP_EV_CFG_WR]      = { "cfg_wr", 6, { CFG_F } },
-	[SSP_EV_PCIHOST_RD]  = { "pcihost_rd", 6, { PH_F } },
-	[SSP_EV_PCIHOST_WR]  = { "pcihost_wr", 6, { PH_F } },
-	[SSP_EV_POST_INT]    = { "post_int", 4, { INT_F } },
-	[SSP_EV_CLEAR_INT]   = { "clear_int", 4, { INT_F } },
+	[SSP_EV_CFG_RD]      = { "cfg_rd", 7, { CFG_F, CPU_F } },
+	[SSP_EV_CFG_WR]      = { "cfg_wr", 7, { CFG_F, CPU_F } },
+	[SSP_EV_PCIHOST_RD]  = { "pcihost_rd", 7, { PH_F, CPU_F } },
+	[SSP_EV_PCIHOST_WR]  = { "pcihost_wr", 7, { PH_F, CPU_F } },
+	[SSP_EV_POST_INT]    = { "post_int", 5, { INT_F, CPU_F } },
+	[SSP_EV_CLEAR_INT]   = { "clear_int", 5, { INT_F, CPU_F } },
 	[SSP_EV_NIC_RD]      = { "nic_rd", 3, { { "off", 'x' }, { "len", 'u' },
 	    { "val", 'x' } } },
 	[SSP_EV_NIC_WR]      = { "nic_wr", 4, { { "off", 'x' }, { "len", 'u' },
@@ -116,6 +118,22 @@ ssp_event_sim(unsigned type)
 }
 
 int
+ssp_event_cpu_field(unsigned type)
+{
+	switch (type) {
+	case SSP_EV_MMIO_RD:	return SSP_F_MMIO_RD_CPU;
+	case SSP_EV_MMIO_WR:	return SSP_F_MMIO_WR_CPU;
+	case SSP_EV_CFG_RD:
+	case SSP_EV_CFG_WR:	return SSP_F_CFG_CPU;
+	case SSP_EV_PCIHOST_RD:
+	case SSP_EV_PCIHOST_WR:	return SSP_F_PH_CPU;
+	case SSP_EV_POST_INT:
+	case SSP_EV_CLEAR_INT:	return SSP_F_INT_CPU;
+	default:		return -1;
+	}
+}
+
+int
 ssp_event_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o, const char *stream,
     enum ssp_sim sim, const char *producer, const struct ssp_meta *extra,
     size_t nextra, struct ssp_err *e)
@@ -134,8 +152,8 @@ ssp_event_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o, const char *str
 	m[n++] = (struct ssp_meta){ "producer", producer };
 	if (nextra > 0)
 		memcpy(m + n, extra, nextra * sizeof(*m));
-	r = ssp_rec_wr_open(wp, o, ssp_frame_magic_events, &ssp_event_schema, m,
-	    n + nextra, e);
+	r = ssp_rec_wr_open_minor(wp, o, ssp_frame_magic_events,
+	    SSP_EVENT_MINOR, &ssp_event_schema, m, n + nextra, e);
 	free(m);
 	return r;
 }

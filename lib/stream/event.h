@@ -50,8 +50,8 @@ enum ssp_ev_type {
 	SSP_EV_NET_DEQ,		/* - */
 	SSP_EV_NET_DROP,	/* d */
 	SSP_EV_NET_RX,		/* r (standard ns-3 ascii traces only) */
-	/* gem5 host, added in version 1.1 (types are appended, never inserted) */
-	SSP_EV_USER,		/* a CPU's first user-mode Exec pc after kernel ones */
+	/* gem5 host, added in 1.1 (types are appended, never inserted) */
+	SSP_EV_USER,		/* a CPU's first user-mode pc after kernel ones */
 	SSP_EV_NTYPES
 };
 
@@ -78,7 +78,7 @@ enum { SSP_F_IRQ_COMP, SSP_F_IRQ_VEC };			/* msix, msi, intr */
 enum { SSP_F_CFG_COMP, SSP_F_CFG_DEV, SSP_F_CFG_FUNC, SSP_F_CFG_REG,
 	SSP_F_CFG_BYTES, SSP_F_CFG_DATA, SSP_F_CFG_CPU };	/* cfg_rd/wr */
 enum { SSP_F_PH_COMP, SSP_F_PH_BUS, SSP_F_PH_DEV, SSP_F_PH_FUNC,
-	SSP_F_PH_OFFSET, SSP_F_PH_SIZE, SSP_F_PH_CPU };	/* pcihost_rd/wr */
+	SSP_F_PH_OFFSET, SSP_F_PH_SIZE, SSP_F_PH_CPU };	/* pcihost_* */
 enum { SSP_F_INT_COMP, SSP_F_INT_BUS, SSP_F_INT_DEV, SSP_F_INT_FUNC,
 	SSP_F_INT_CPU };				/* post/clear_int */
 enum { SSP_F_NMMIO_OFF, SSP_F_NMMIO_LEN, SSP_F_NMMIO_VAL,
@@ -125,6 +125,31 @@ enum ssp_sim ssp_event_sim_parse_kind(const char *kind);
 /* Which simulator produces an event type (ns3 for the net_* types,
  * which the switch writes too: compare kinds, not simulators). */
 enum ssp_sim ssp_event_sim(unsigned type);
+
+/* User-mode pcs are below this (x86-64 canonical lower half; FORMATS §4). */
+#define SSP_USER_PC_END 0x0000800000000000ull
+
+/* Index of the `cpu` field of a host device event type, or -1 when the
+ * type has none (func, insn and user have theirs first). */
+int ssp_event_cpu_field(unsigned type);
+/*
+ * The CPU that issued a host device event: the string id of its `cpu`
+ * field, or -1 when there is none (no Exec line came before it, the type
+ * has no such field, or the stream is version 1.0, written before the
+ * field existed; readers fill the missing field with 0).
+ */
+static inline int64_t
+ssp_event_dev_cpu(const struct ssp_rec *r)
+{
+	int k = ssp_event_cpu_field(r->type);
+
+	if (k < 0 || (unsigned)k >= r->nf || r->f[k] == 0)
+		return -1;
+	return (int64_t)r->f[k];
+}
+
+/* The minor version event streams are written with (formats/events.md). */
+#define SSP_EVENT_MINOR 1
 
 /* Open an event stream writer with the standard metadata.  extra may add
  * more key/value pairs (source file, symbol tables, time offset). */

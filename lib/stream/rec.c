@@ -410,11 +410,26 @@ uint64_t ssp_rec_wr_records(const struct ssp_rec_wr *w) { return w->nrec; }
 struct ftype {			/* a record type as the file declares it */
 	uint32_t prog;		/* program type, or SSP_TYPE_UNKNOWN */
 	uint32_t nf;
+	uint32_t pnf;		/* fields a record gets: nf, or more when the
+				 * program's type has fields the file's lacks */
+	uint32_t fill_neg;	/* of those filled fields, the ones set to -1 */
 	uint32_t signed_mask;	/* fields to unzigzag */
 	uint32_t str_mask;	/* fields holding string ids */
 	uint8_t nstr;		/* how many, and which: */
 	uint8_t sidx[SSP_MAXF];
 };
+
+/* A record of an older minor whose type lacks fields the program's has:
+ * append them as absent (formats/framing.md §3). */
+static void
+fill_absent(struct ssp_rec *r, const struct ftype *ft)
+{
+	unsigned k;
+
+	for (k = ft->nf; k < ft->pnf; k++)
+		r->f[k] = (ft->fill_neg >> k) & 1 ? UINT64_MAX : 0;
+	r->nf = ft->pnf;
+}
 
 struct span {			/* a record's field bytes in its block */
 	uint32_t beg, end;
@@ -594,7 +609,7 @@ rr_header(struct ssp_rec_rd *rr, const struct ssp_block *b, struct ssp_err *e)
 		struct ftype *m = &rr->ftypes[i];
 		int pt;
 
-		m->nf = ft->nf;
+		m->nf = m->pnf = ft->nf;
 		for (k = 0; k < ft->nf; k++) {
 			if (is_signed_enc(ft->f[k].enc))
 				m->signed_mask |= 1u << k;
@@ -613,13 +628,17 @@ rr_header(struct ssp_rec_rd *rr, const struct ssp_block *b, struct ssp_err *e)
 		{
 			const struct ssp_rec_type *et = &rr->expect->types[pt];
 
+			unsigned common = ft->nf < et->nf ? ft->nf : et->nf;
+
+			/* An older minor lacks fields appended since: records
+			 * get them as "absent" (-1 for 'i', else 0). */
 			if (ft->nf < et->nf) {
-				snprintf(msg, sizeof(msg), "record type '%s' has %u "
-				    "fields, this reader needs %u", ft->name,
-				    ft->nf, et->nf);
-				return rr_fail(rr, e, SSP_ERR_SCHEMA, b->offset, msg);
+				m->pnf = et->nf;
+				for (k = ft->nf; k < et->nf; k++)
+					if (et->f[k].enc == SSP_ENC_I)
+						m->fill_neg |= 1u << k;
 			}
-			for (k = 0; k < et->nf; k++)
+			for (k = 0; k < common; k++)
 				if (strcmp(ft->f[k].name, et->f[k].name) != 0 ||
 				    ft->f[k].enc != et->f[k].enc) {
 					snprintf(msg, sizeof(msg), "record type '%s' "
@@ -831,6 +850,8 @@ rr_next_slow(struct ssp_rec_rd *rr, struct ssp_rec *r, int may_fill,
 			i = (unsigned)__builtin_ctz(m);
 			r->f[i] = (uint64_t)ssp_unzigzag(r->f[i]);
 		}
+		if (__builtin_expect(ft->pnf != ft->nf, 0))
+			fill_absent(r, ft);
 		rr->slow_span.smax = 0;
 		for (m = ft->str_mask; m != 0; m &= m - 1) {
 			i = (unsigned)__builtin_ctz(m);
@@ -937,6 +958,8 @@ rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
 	r->ftag = (uint32_t)tag;
 	r->type = ft->prog;
 	r->nf = nf;
+	if (__builtin_expect(ft->pnf != nf, 0))
+		fill_absent(r, ft);
 	*pp = p;
 	sp->end = (uint32_t)(p - blk);
 	sp->smax = smax;

@@ -66,7 +66,10 @@ struct ssp_rec {
 	int64_t ts;		/* ps */
 	uint32_t type;		/* index into the program's schema */
 	uint32_t ftag;		/* tag in the file (readers only) */
-	uint32_t nf;		/* fields present (readers: as in the file) */
+	uint32_t nf;		/* fields present (readers: as in the file, or
+				 * the reader's count when the file's type
+				 * lacks trailing fields: those are filled
+				 * as absent, -1 for 'i' and 0 otherwise) */
 	uint64_t f[SSP_MAXF];
 };
 
@@ -129,6 +132,9 @@ struct ssp_rec_rd;
  * type tags (type = ftag - 1), for generic dumpers.  With expect, file
  * types are matched by name; a known type whose leading fields differ from
  * expect is a schema error; unknown types come back as SSP_TYPE_UNKNOWN.
+ * A known type with fewer fields than expect's (an older minor version)
+ * is read with the missing trailing fields filled as absent (struct
+ * ssp_rec's nf).
  * concat: accept further streams after an end block if their "stream"
  * metadata matches (cat a.ev b.ev).
  */

@@ -21,7 +21,7 @@ stderr_has "-H cannot be combined with -c"
 cat > "$T/in.txt" <<'EOF'
 # ts type fields, as evcat prints them
 1000 func cpu=system.switch_cpus sym=tcp_sendmsg table=linux
-2500 mmio_wr comp=system.pc.simbricks_0 addr=0xc0508000 size=4 id=94469376954304 bar=0 offs=0x108000 posted=1
+2500 mmio_wr comp=system.pc.simbricks_0 addr=0xc0508000 size=4 id=94469376954304 bar=0 offs=0x108000 posted=1 cpu=system.switch_cpus
 3000 proc_in
 -42 sync sync_ts=-7
 123456789012345 net_enq node=1 dev=2 devtype=CosimNetDevice source=RxPacketFromAdapter uid=-1 interesting=1 boundary=1 payload=56 eth_type=0x800 eth_src=02:42:ac:11:00:02 eth_dst=ff:ff:ff:ff:ff:ff ip_src=192.168.64.1 ip_dst=192.168.64.2 ip_proto=17 ip_len=84 ip_id=-1 sport=5000 dport=6000
@@ -33,7 +33,7 @@ check "text" sh -c "evcat '$T/in.ev' > '$T/out.txt'"
 # name of the schema (nic_dma_done_rd, 15), then name=value
 {
 	printf '%15s %-15s%s\n' 1000 func ' cpu=system.switch_cpus sym=tcp_sendmsg table=linux'
-	printf '%15s %-15s%s\n' 2500 mmio_wr ' comp=system.pc.simbricks_0 addr=0xc0508000 size=4 id=94469376954304 bar=0 offs=0x108000 posted=1'
+	printf '%15s %-15s%s\n' 2500 mmio_wr ' comp=system.pc.simbricks_0 addr=0xc0508000 size=4 id=94469376954304 bar=0 offs=0x108000 posted=1 cpu=system.switch_cpus'
 	printf '%15s %s\n' 3000 proc_in
 	printf '%15s %-15s%s\n' -42 sync ' sync_ts=-7'
 	printf '%15s %-15s%s\n' 123456789012345 net_enq ' node=1 dev=2 devtype=CosimNetDevice source=RxPacketFromAdapter uid=-1 interesting=1 boundary=1 payload=56 eth_type=0x800 eth_src=02:42:ac:11:00:02 eth_dst=ff:ff:ff:ff:ff:ff ip_src=192.168.64.1 ip_dst=192.168.64.2 ip_proto=17 ip_len=84 ip_id=-1 sport=5000 dport=6000'
@@ -67,7 +67,7 @@ eq "the others are still printed" "$(cat "$T/two.txt")" "$(cat "$T/out.txt" "$T/
 # --- header ----------------------------------------------------------------------
 mkevents -r -S host0 -m source=gem5.log -m custom=x < "$T/in.txt" > "$T/m.ev"
 check "-H" evcat -H "$T/m.ev"
-stdout_has "# file $T/m.ev (format 1.0)"
+stdout_has "# file $T/m.ev (format 1.1)"
 stdout_has "# stream: host0"
 stdout_has "# simulator: gem5"
 stdout_has "# time-unit: ps"

@@ -13,7 +13,10 @@
 # --csv` of every output was compared with the 1.1 evspan's and is the
 # same, except twoclients: rules/linux-i40e.csv now turns the kernel
 # context model on, and its server NIC receives two packets before one
-# MSI-X, so that nic.msix gets a link to the older rx (cause rx-batch).
+# MSI-X, so that nic.msix gets a link to the older rx (cause rx-batch).  Updated for event format 1.1
+# (sim2ev: the trailing `cpu` field of host device events, type `user`):
+# only the --events outputs changed, their ev.* records of host device
+# events gained the `cpu` field (spancat output identical but for ` cpu=...`).
 . "$(dirname "$0")/../lib.sh"
 RULES="$TOP/rules/linux-i40e.csv"
 
@@ -33,7 +36,7 @@ mkdumbbell -n 300 "$T/d" > /dev/null
 sed 's/^root,all-syscalls$/root,net-syscalls/' "$RULES" > "$T/net.csv"
 same "dumbbell" c6ce55cf5157561173b97e2bb130c77dea3aade0fb358828338932c335cc7e9e \
     -t "$T/d/topology.csv" -r "$RULES"
-same "dumbbell, --events" 75dd500586f4911bc3ef977bc93661d9bd526a31edcb8de8a53084f962d9e4a6 \
+same "dumbbell, --events" 89b91a0b3e8406a245eb93dda826566c5558af0eb98542738c83954c5478a055 \
     -e -t "$T/d/topology.csv" -r "$RULES"
 same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df042992ff804c56012694 \
     -t "$T/d/topology.csv" -r "$T/net.csv"
@@ -43,7 +46,7 @@ same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df0
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" 348b16e9cdca8e9e249d4ec6509be3ec4a0ee4240917ed3773fa057cc34850c9 \
+same "samples/dumbbell, --events" 75c0b472a7e61d790edbb0b59d3136d293f903f5fd4b573f8b66013a7b999195 \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic
@@ -55,17 +58,17 @@ for f in "$S"/*.txt; do
 	case $b in *-nic) k=nic ;; net) k=net ;; *) k=host ;; esac
 	txt2ev -s "$b" -k $k -o "$T/tc/$b.ev" "$f"
 done
-same "twoclients, --events" 64a6c852805692315b22d296f750a8e1b127ba586a24005248ee3542dbccbbca \
+same "twoclients, --events" 71ce2c00b50c296c80917d039a7038c91cbe0344d9f9572a72842e6e61234d76 \
     -e -t "$T/tc/topology.csv" -r "$RULES"
 
 # a truncated NIC stream (orphans, open spans) and concatenated segments
 head -c $(($(wc -c < "$T/d/client-nic.ev") * 3 / 10)) "$T/d/client-nic.ev" > "$T/cut.ev"
-same "truncated stream, --events" 51dbea0644a9dc1ee21bffd8a0ca30b4538226bee420f157e3abae857a123d18 \
+same "truncated stream, --events" 414bf78ab422208e55bdde463a1884d706bba78235c1a5d6bdbd2c381b3a8abd \
     -e -t "$T/d/topology.csv" -r "$RULES" client-nic="$T/cut.ev"
 stderr_has "stream client-nic:"
 mkdumbbell -n 3 "$T/c" > /dev/null
 cat "$T/c/server.ev" "$T/c/server.ev" > "$T/cat.ev"
-same "concatenated segments, --events" fd62b05919cb5de503b8cd6e14eb15d91f762f6820b8c33e49455c70c846b2d0 \
+same "concatenated segments, --events" 23009904ad4d1846feec58cc9a418348b4a8eecbcbd90b1764baf25b277dde2d \
     -e -t "$T/c/topology.csv" -r "$RULES" server="$T/cat.ev"
 
 # compressed output (written by a thread of its own with 2 threads): the

@@ -14,6 +14,28 @@
 #include "source/parser.h"
 #include "source/symtab.h"
 
+/* A parsed event: a type of the simulator's kind, ts >= 0, string fields
+ * that are atoms; a user event's pc is a user-mode one. */
+static inline int
+fuzz_ev_ok(const struct ssp_rec *ev, enum ssp_sim sim, const struct ssp_atoms *atoms)
+{
+	const struct ssp_rec_type *t;
+	unsigned k;
+
+	if (ev->type >= SSP_EV_NTYPES || ev->ts < 0 ||
+	    strcmp(ssp_event_sim_kind(ssp_event_sim(ev->type)), ssp_event_sim_kind(sim)) != 0)
+		return 0;
+	if (ev->type == SSP_EV_USER && (ev->f[SSP_F_USER_PC] >= SSP_USER_PC_END ||
+	    ev->f[SSP_F_USER_CPU] == 0))
+		return 0;
+	t = &ssp_event_schema.types[ev->type];
+	for (k = 0; k < t->nf; k++)
+		if (t->f[k].enc == SSP_ENC_S && ev->f[k] != 0 &&
+		    ssp_atoms_str(atoms, (uint32_t)ev->f[k], NULL) == NULL)
+			return 0;
+	return 1;
+}
+
 static inline void
 fuzz_parse(enum ssp_sim sim, const uint8_t *data, size_t size,
     const char *symtab, int insn)
@@ -27,7 +49,6 @@ fuzz_parse(enum ssp_sim sim, const uint8_t *data, size_t size,
 	struct ssp_in *in;
 	char *line;
 	size_t len;
-	unsigned k;
 
 	if (ssp_atoms_new(&atoms, NULL) != SSP_OK)
 		abort();
@@ -55,17 +76,13 @@ fuzz_parse(enum ssp_sim sim, const uint8_t *data, size_t size,
 		    (pl.pre_ev.type >= SSP_EV_NTYPES || pl.pre_ev.ts != pl.ev.ts))
 			abort();	/* the two events of one line share its time */
 		if (pl.skip == SSP_SKIP_NONE) {
-			const struct ssp_rec_type *t;
-
-			if (pl.ev.type >= SSP_EV_NTYPES || strcmp(ssp_event_sim_kind(ssp_event_sim(pl.ev.type)), ssp_event_sim_kind(sim)) != 0)
+			if (!fuzz_ev_ok(&pl.ev, sim, atoms))
 				abort();
-			if (pl.ev.ts < 0)
+			/* gem5: a user event comes before the line's own only */
+			if (pl.pre && (!fuzz_ev_ok(&pl.pre_ev, sim, atoms) ||
+			    (sim == SSP_SIM_GEM5 && (pl.pre_ev.type != SSP_EV_USER ||
+			    pl.ev.type == SSP_EV_USER))))
 				abort();
-			t = &ssp_event_schema.types[pl.ev.type];
-			for (k = 0; k < t->nf; k++)
-				if (t->f[k].enc == SSP_ENC_S && pl.ev.f[k] != 0 &&
-				    ssp_atoms_str(atoms, (uint32_t)pl.ev.f[k], NULL) == NULL)
-					abort();
 		} else if (pl.skip < 0 || pl.skip >= SSP_SKIP_N ||
 		    (pl.skip == SSP_SKIP_MALFORMED && pl.why == NULL)) {
 			abort();

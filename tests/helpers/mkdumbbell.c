@@ -257,6 +257,7 @@ main(int argc, char **argv)
 		r->f[SSP_F_MMIO_BAR] = 0;
 		r->f[SSP_F_MMIO_OFFS] = 0x108000;
 		r->f[SSP_F_MMIO_POSTED] = 1;
+		r->f[SSP_F_MMIO_WR_CPU] = cpu[CLIENT];	/* its Exec line came last */
 		r = ev(CLIENT, tm, SSP_EV_MMIO_POSTED);
 		r->f[SSP_F_DONE_COMP] = pio[CLIENT];
 		/* client NIC: doorbell, descriptor and packet DMA, tx */

@@ -250,7 +250,8 @@ test_accounting(void **state)
 	for (i = 0; i < 5; i++)
 		assert_int_equal(feed(&r, "console\x01text"), SSP_OK);
 	assert_int_equal(feed(&r, ""), SSP_OK);
-	assert_int_equal(feed(&r, "1: system.cpu: A0 T0 : 0x10    : mov"), SSP_OK);
+	assert_int_equal(feed(&r, "1: system.cpu: A0 T0 : 0xffffffff81000010    : mov"),
+	    SSP_OK);
 	memset(longline, 'x', sizeof(longline) - 1);
 	longline[sizeof(longline) - 1] = '\0';
 	assert_int_equal(feed(&r, longline), SSP_OK);
@@ -280,6 +281,105 @@ test_accounting(void **state)
 	done(&r);
 }
 
+/* A line that gives two events (a user transition at a function entry):
+ * both written, in order, held until the sync line like any other, and
+ * counted: lines = lines with events + skipped. */
+static void
+test_two_events(void **state)
+{
+	struct run r;
+	int64_t ts[8];
+	unsigned ty[8];
+	const struct ssp_conv_stats *st;
+	uint64_t sum = 0;
+	size_t i;
+
+	(void)state;
+	start(&r, SSP_OFFSET_SYNC, 0, 0, 0);
+	assert_int_equal(feed(&r, "100: system.cpu1: A0 T0 : 0x401000    : push rbp"),
+	    SSP_OK);
+	assert_int_equal(feed(&r, "150: system.cpu1: A0 T0 : 0x401004    : mov"), SSP_OK);
+	assert_int_equal(feed(&r, "200: global: simbricks: sending sync message for "
+	    "ts=50"), SSP_OK);
+	assert_int_equal(feed(&r, "300: system.cpu0: A0 T0 : 0x401000    : push rbp"),
+	    SSP_OK);
+	assert_int_equal(feed(&r, "300: system.pc.simbricks_0: simbricks-pci: sending "
+	    "read addr c0000000 size 4 id 1 bar 0 offs 0"), SSP_OK);
+	finish(&r);
+	st = ssp_conv_stats(r.c);
+	assert_int_equal(st->lines, 5);
+	assert_int_equal(st->events[SSP_EV_USER], 2);
+	assert_int_equal(st->skipped[SSP_SKIP_EXEC], 1);
+	for (i = 0; i < SSP_SKIP_N; i++)
+		sum += st->skipped[i];
+	/* no symbol table, no func events: one event per line */
+	assert_int_equal(st->lines, st->nevents + sum);
+	assert_int_equal(readback(ts, ty, 8, NULL, 0), 4);
+	assert_int_equal(ty[0], SSP_EV_USER);
+	assert_int_equal(ts[0], -50);
+	assert_int_equal(ty[1], SSP_EV_SYNC);
+	assert_int_equal(ty[2], SSP_EV_USER);
+	assert_int_equal(ts[2], 150);
+	assert_int_equal(ty[3], SSP_EV_MMIO_RD);
+	done(&r);
+}
+
+/* The same with a user symbol table: the entry also gives its func event. */
+static void
+test_two_events_func(void **state)
+{
+	struct run r;
+	struct ssp_conv_cfg cfg;
+	struct ssp_symtab *st;
+	struct ssp_in *in;
+	int64_t ts[8];
+	unsigned ty[8];
+	uint64_t sum = 0;
+	size_t i;
+
+	(void)state;
+	/* like start(), with a symbol table */
+	memset(&r, 0, sizeof(r));
+	snprintf(path, sizeof(path), "/tmp/ssp-test-conv-%d.ev", (int)getpid());
+	assert_int_equal(ssp_atoms_new(&r.atoms, NULL), SSP_OK);
+	assert_int_equal(ssp_symtab_new(&st, r.atoms, &r.e), SSP_OK);
+	in = ph_in("0000000000001000 g     F .text\t0000000000000010 main\n");
+	assert_int_equal(ssp_symtab_load(st, in, "app", 0x400000, NULL, NULL, &r.e),
+	    SSP_OK);
+	ssp_in_close(in);
+	assert_int_equal(ssp_symtab_finish(st, &r.e), SSP_OK);
+	assert_int_equal(ssp_out_open(&r.out, path, 0, &r.e), SSP_OK);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.sim = SSP_SIM_GEM5;
+	cfg.stream = "host";
+	cfg.source = "test.log";
+	cfg.producer = "test";
+	cfg.meta = (const struct ssp_meta[]){ { "source", "test.log" } };
+	cfg.nmeta = 1;
+	cfg.out = r.out;
+	cfg.atoms = r.atoms;
+	cfg.syms = st;
+	cfg.offset_mode = SSP_OFFSET_NONE;
+	assert_int_equal(ssp_conv_open(&r.c, &cfg, &r.e), SSP_OK);
+	assert_int_equal(feed(&r, "100: system.cpu1: A0 T0 : 0x401000    : push rbp"),
+	    SSP_OK);
+	assert_int_equal(feed(&r, "110: system.cpu1: A0 T0 : 0x401000    : push rbp"),
+	    SSP_OK);
+	finish(&r);
+	assert_int_equal(ssp_conv_stats(r.c)->lines, 2);
+	assert_int_equal(ssp_conv_stats(r.c)->nevents, 3);
+	for (i = 0; i < SSP_SKIP_N; i++)
+		sum += ssp_conv_stats(r.c)->skipped[i];
+	assert_int_equal(sum, 0);
+	assert_int_equal(readback(ts, ty, 8, NULL, 0), 3);
+	assert_int_equal(ty[0], SSP_EV_USER);
+	assert_int_equal(ty[1], SSP_EV_FUNC);
+	assert_int_equal(ts[1], 100);
+	assert_int_equal(ty[2], SSP_EV_FUNC);
+	done(&r);
+	ssp_symtab_free(st);
+}
+
 int
 main(void)
 {
@@ -289,6 +389,8 @@ main(void)
 		cmocka_unit_test(test_sync_missing),
 		cmocka_unit_test(test_strict),
 		cmocka_unit_test(test_accounting),
+		cmocka_unit_test(test_two_events),
+		cmocka_unit_test(test_two_events_func),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

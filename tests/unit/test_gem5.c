@@ -274,9 +274,18 @@ test_insn_mode(void **state)
 	EV(&h, "11: system.switch_cpus: T0 : 0xffffffff814cf3cb. 1 :   CMPXCHG_M_R : sub",
 	    SSP_EV_INSN);
 	assert_int_equal(ph_i(&h, "upc"), 1);
+	/* a user pc, the first of system.cpu: the user event, then the insn */
 	EV(&h, "11: system.cpu: A0 T0 : 0x7fc14f71f8b0.12 : CMP_R_I : limm", SSP_EV_INSN);
 	assert_int_equal(ph_i(&h, "upc"), 12);
 	assert_int_equal(ph_f(&h, "pc"), 0x7fc14f71f8b0ULL);
+	assert_int_equal(h.pl.pre, 1);
+	assert_int_equal(h.pl.pre_ev.type, SSP_EV_USER);
+	assert_int_equal(h.pl.pre_ev.ts, 11);
+	assert_int_equal(h.pl.pre_ev.f[SSP_F_USER_PC], 0x7fc14f71f8b0ULL);
+	assert_string_equal(ssp_atoms_str(h.atoms, (uint32_t)h.pl.pre_ev.f[SSP_F_USER_CPU],
+	    NULL), "system.cpu");
+	EV(&h, "11: system.cpu: A0 T0 : 0x7fc14f71f8b4    : CMP_R_I : limm", SSP_EV_INSN);
+	assert_int_equal(h.pl.pre, 0);
 	/* entries stay function entries; NOPs stay out */
 	EV(&h, "12: system.cpu: A0 T0 : 0xffffffff81600000    : push", SSP_EV_FUNC);
 	SKIP(&h, "13: system.cpu: A0 T0 : 0xffffffff81107471    :   NOP", SSP_SKIP_NOPFENCE);
@@ -416,6 +425,143 @@ test_spliced_first(void **state)
 	ph_close(&h);
 }
 
+/* Several CPUs: each line's CPU, and host device events carry the CPU of
+ * the Exec line before them (KCTX-CONTRACT §1-2). */
+static void
+test_multi_cpu(void **state)
+{
+	char line[256];
+	struct ph h;
+	unsigned i;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, syms, "linux", 0, 0);
+	/* no Exec line yet: no CPU */
+	EV(&h, "5: system.pc.simbricks_0: simbricks-pci: sending read addr c0000000 "
+	    "size 4 id 1 bar 0 offs 0", SSP_EV_MMIO_RD);
+	assert_int_equal(ph_f(&h, "cpu"), 0);
+	assert_int_equal(ssp_event_cpu_field(SSP_EV_MMIO_RD), SSP_F_MMIO_RD_CPU);
+	EV(&h, "6: system.pc.pci_host.interface[00:04.0]: postInt", SSP_EV_POST_INT);
+	assert_int_equal(ph_f(&h, "cpu"), 0);
+	/* 8 CPUs of both namings, an adapter line after each: more CPUs than
+	 * the parser's old 4-entry cache held */
+	for (i = 0; i < 16; i++) {
+		char cpu[32];
+
+		snprintf(cpu, sizeof(cpu), i < 8 ? "system.cpu%u" : "system.switch_cpus%u",
+		    i % 8);
+		snprintf(line, sizeof(line), "%u: %s: A0 T0 : 0xffffffff81600000    : "
+		    "push rbp", 100 + i, cpu);
+		EV(&h, line, SSP_EV_FUNC);
+		assert_string_equal(ph_s(&h, "cpu"), cpu);
+		snprintf(line, sizeof(line), "%u: system.pc.simbricks_0: simbricks-pci: "
+		    "sending write addr c0000008 size 4 id %u bar 0 offs 8 posted 1",
+		    100 + i, i + 2);
+		EV(&h, line, SSP_EV_MMIO_WR);
+		assert_string_equal(ph_s(&h, "cpu"), cpu);
+		assert_int_equal(ph_i(&h, "posted"), 1);
+	}
+	/* interleaved again, out of order: still the right CPU each time */
+	SKIP(&h, "200: system.cpu5: A0 T0 : 0xffffffff81000010    : mov", SSP_SKIP_EXEC);
+	SKIP(&h, "200: system.cpu2: A0 T0 : 0xffffffff81000010    : mov", SSP_SKIP_EXEC);
+	EV(&h, "200: system.pc.simbricks_0: readConfig:  dev 0 func 0 reg 0x3d 1 bytes: "
+	    "data = 0x1", SSP_EV_CFG_RD);
+	assert_string_equal(ph_s(&h, "cpu"), "system.cpu2");
+	/* the micro-op and NOP lines of a CPU count as its Exec lines too */
+	SKIP(&h, "201: system.cpu7: A0 T0 : 0xffffffff81000010. 1 : st", SSP_SKIP_MICROOP);
+	EV(&h, "201: system.pc.pci_host: 00:00.0: read: offset=0x4, size=0x2",
+	    SSP_EV_PCIHOST_RD);
+	assert_string_equal(ph_s(&h, "cpu"), "system.cpu7");
+	SKIP(&h, "202: system.cpu3: A0 T0 : 0xffffffff81107471    :   NOP", SSP_SKIP_NOPFENCE);
+	EV(&h, "202: system.pc.pci_host.interface[00:04.0]: clearInt", SSP_EV_CLEAR_INT);
+	assert_string_equal(ph_s(&h, "cpu"), "system.cpu3");
+	/* a malformed Exec line still names the CPU that printed it */
+	SKIP(&h, "203: system.cpu4: A0 T0 : 0xzz", SSP_SKIP_MALFORMED);
+	EV(&h, "203: system.pc.pci_host: 00:00.0: write: offset=0x4, size=0x2",
+	    SSP_EV_PCIHOST_WR);
+	assert_string_equal(ph_s(&h, "cpu"), "system.cpu4");
+	/* far more CPUs than are tracked: the names stay right */
+	for (i = 0; i < 300; i++) {
+		snprintf(line, sizeof(line), "%u: system.cpu%u: 0xffffffff81600000    : "
+		    "push rbp", 300 + i, i);
+		EV(&h, line, SSP_EV_FUNC);
+		snprintf(line, sizeof(line), "system.cpu%u", i);
+		assert_string_equal(ph_s(&h, "cpu"), line);
+	}
+	EV(&h, "700: system.pc.simbricks_0: simbricks-pci: sending read addr c0000000 "
+	    "size 4 id 9", SSP_EV_MMIO_RD);
+	assert_string_equal(ph_s(&h, "cpu"), "system.cpu299");
+	assert_int_equal(ph_i(&h, "bar"), -1);
+	ph_close(&h);
+}
+
+static const char appsyms[] =
+    "0000000000001100 g     F .text\t0000000000000040 main\n"
+    "0000000000001200 g     F .text\t0000000000000040 do_request\n";
+
+/* The user event: a CPU's first user-mode pc after kernel ones. */
+static void
+test_user_events(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_GEM5, appsyms, "netperf", 0x555555554000ULL, 0);
+	/* the first pc of a CPU, user: a transition from "none" */
+	EV(&h, "10: system.switch_cpus1: T0 : 0x555555555000    : mov", SSP_EV_USER);
+	assert_int_equal(h.pl.ev.ts, 10);
+	assert_string_equal(ph_s(&h, "cpu"), "system.switch_cpus1");
+	assert_int_equal(ph_f(&h, "pc"), 0x555555555000ULL);
+	assert_int_equal(h.pl.pre, 0);
+	/* more user pcs on that CPU: nothing */
+	SKIP(&h, "11: system.switch_cpus1: T0 : 0x555555555004    : mov", SSP_SKIP_EXEC);
+	/* another CPU's first pc, kernel: nothing; its user pc: the event */
+	SKIP(&h, "11: system.switch_cpus0: T0 : 0xffffffff81000000    : mov", SSP_SKIP_EXEC);
+	EV(&h, "12: system.switch_cpus0: T0 : 0x7fffffffffff    : mov", SSP_EV_USER);
+	assert_string_equal(ph_s(&h, "cpu"), "system.switch_cpus0");
+	SKIP(&h, "13: system.switch_cpus1: T0 : 0x555555555008    : mov", SSP_SKIP_EXEC);
+	/* back to the kernel and out again; a micro-op line counts */
+	SKIP(&h, "14: system.switch_cpus1: T0 : 0xffffffff81600000    : syscall",
+	    SSP_SKIP_EXEC);
+	EV(&h, "15: system.switch_cpus1: T0 : 0x55555555500c. 0 : MOV_R_R : mov",
+	    SSP_EV_USER);
+	assert_int_equal(ph_f(&h, "pc"), 0x55555555500cULL);
+	/* 0x0000800000000000 is not a user address */
+	SKIP(&h, "16: system.switch_cpus0: T0 : 0x800000000000    : mov", SSP_SKIP_EXEC);
+	/* a malformed line changes nothing */
+	SKIP(&h, "17: system.switch_cpus0: T0 : 0x1000. x : mov", SSP_SKIP_MALFORMED);
+	/* a user function entry (table offset applied) right at the
+	 * transition: the user event first, then the func event */
+	EV(&h, "18: system.switch_cpus0: T0 : 0x555555555100    : push rbp", SSP_EV_FUNC);
+	assert_int_equal(h.pl.ev.ts, 18);
+	assert_string_equal(ph_s(&h, "sym"), "main");
+	assert_string_equal(ph_s(&h, "table"), "netperf");
+	assert_string_equal(ph_s(&h, "cpu"), "system.switch_cpus0");
+	assert_int_equal(h.pl.pre, 1);
+	assert_int_equal(h.pl.pre_ev.type, SSP_EV_USER);
+	assert_int_equal(h.pl.pre_ev.ts, 18);
+	assert_int_equal(h.pl.pre_ev.f[SSP_F_USER_PC], 0x555555555100ULL);
+	assert_string_equal(ssp_atoms_str(h.atoms, (uint32_t)h.pl.pre_ev.f[SSP_F_USER_CPU],
+	    NULL), "system.switch_cpus0");
+	/* later user function entries: func events alone */
+	EV(&h, "19: system.switch_cpus0: T0 : 0x555555555200    : push rbp", SSP_EV_FUNC);
+	assert_int_equal(h.pl.pre, 0);
+	assert_string_equal(ph_s(&h, "sym"), "do_request");
+	assert_string_equal(ph_s(&h, "table"), "netperf");
+	/* an adapter line names the CPU whose Exec line came last */
+	EV(&h, "19: system.pc.simbricks_0: simbricks-pci: sending read addr c0000000 "
+	    "size 4 id 1 bar 0 offs 0", SSP_EV_MMIO_RD);
+	assert_string_equal(ph_s(&h, "cpu"), "system.switch_cpus0");
+	/* the spliced-line recovery path tracks modes as well */
+	SKIP(&h, "20: system.switch_cpus1: T0 : 0xffffffff81600000    : syscall",
+	    SSP_SKIP_EXEC);
+	EV(&h, "console text21: system.switch_cpus1: T0 : 0x555555555010    : mov",
+	    SSP_EV_USER);
+	assert_int_equal(h.pl.recovered, 1);
+	assert_int_equal(h.pl.ev.ts, 21);
+	ph_close(&h);
+}
+
 static void
 test_malformed(void **state)
 {
@@ -479,6 +625,8 @@ main(void)
 		cmocka_unit_test(test_spliced),
 		cmocka_unit_test(test_spliced_first),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_multi_cpu),
+		cmocka_unit_test(test_user_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -445,7 +445,166 @@ test_schema_evolution(void **state)
 	unlink(tmpname());
 }
 
-/* Minor versions: span writers say 1.SSP_SPAN_MINOR, event writers 1.0;
+/*
+ * Event streams of version 1.0, written before host device events had
+ * their trailing `cpu` field and before the `user` type: still read, the
+ * missing field filled as absent (0 for a string: ssp_event_dev_cpu
+ * gives -1), by every read path; an appended signed field reads as -1.
+ */
+static void
+test_event_old_layout(void **state)
+{
+	static struct ssp_rec_type old[SSP_EV_USER];
+	static const struct ssp_meta m[] = { { "stream", "h" }, { "simulator", "gem5" } };
+	const struct ssp_schema os = { SSP_EV_USER, old };
+	static const struct ssp_rec_type fewer[] = { { "t", 1, { { "a", 'u' } } } };
+	static const struct ssp_rec_type more[] = { { "t", 3, { { "a", 'u' },
+	    { "b", 'i' }, { "c", 'x' } } } };
+	const struct ssp_schema fs = { 1, fewer }, ms = { 1, more };
+	struct ssp_out *o;
+	struct ssp_rec_wr *w;
+	struct ssp_err e;
+	struct ssp_rec r = { 0 }, batch[64];
+	struct ssp_in *in;
+	struct ssp_rec_rd *rr;
+	uint64_t buf[4096];
+	unsigned t, i, n, pass, total;
+	size_t used;
+	int over;
+
+	(void)state;
+	for (t = 0; t < SSP_EV_USER; t++) {
+		old[t] = ssp_event_schema.types[t];
+		if (ssp_event_cpu_field(t) >= 0) {
+			assert_int_equal(ssp_event_cpu_field(t), (int)old[t].nf - 1);
+			assert_string_equal(old[t].f[old[t].nf - 1].name, "cpu");
+			old[t].nf--;
+		}
+	}
+	assert_int_equal(ssp_event_cpu_field(SSP_EV_MSIX), -1);
+	assert_int_equal(ssp_event_cpu_field(SSP_EV_FUNC), -1);
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_open_minor(&w, o, ssp_frame_magic_events, 0, &os,
+	    m, 2, &e), SSP_OK);
+	for (i = 0; i < 500; i++) {	/* enough for the fast paths */
+		memset(&r, 0x5a, sizeof(r));	/* what the file lacks must not show */
+		r.ts = 10 * i;
+		r.type = i % 2 ? SSP_EV_MMIO_WR : SSP_EV_POST_INT;
+		r.f[0] = ssp_rec_wr_str(w, "system.pc.simbricks_0", 21, &e);
+		for (t = 1; t < old[r.type].nf; t++)
+			r.f[t] = t;
+		if (r.type == SSP_EV_MMIO_WR)
+			r.f[SSP_F_MMIO_POSTED] = (uint64_t)-1;
+		assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+	}
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+
+	for (pass = 0; pass < 3; pass++) {
+		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+		assert_int_equal(ssp_rec_rd_version_minor(rr), 0);
+		total = 0;
+		for (;;) {
+			const struct ssp_rec *p;
+			int k;
+
+			if (pass == 0) {
+				k = ssp_rec_rd_next(rr, &batch[0], &e);
+				n = k > 0 ? 1 : 0;
+				p = batch;
+			} else if (pass == 1) {
+				k = ssp_rec_rd_next_batch(rr, batch, 64, &e);
+				n = k > 0 ? (unsigned)k : 0;
+				p = batch;
+			} else {
+				n = ssp_rec_rd_next_packed(rr, buf, sizeof(buf), INT64_MAX,
+				    &used, &over);
+				k = 1;
+				if (n == 0) {	/* what packed leaves: plain next */
+					k = ssp_rec_rd_next(rr, &batch[0], &e);
+					n = k > 0 ? 1 : 0;
+					p = batch;
+				} else {
+					p = (const struct ssp_rec *)(void *)buf;
+				}
+			}
+			assert_true(k >= 0);
+			if (n == 0)
+				break;
+			for (i = 0; i < n; i++, p = pass == 2 && p != batch ?
+			    ssp_rec_packed_next(p) : p + 1) {
+				unsigned want = total % 2 ? SSP_EV_MMIO_WR : SSP_EV_POST_INT;
+				int cf = ssp_event_cpu_field(want);
+
+				assert_int_equal(p->type, want);
+				assert_int_equal(p->ts, 10 * (int64_t)total);
+				assert_int_equal(p->nf, ssp_event_schema.types[want].nf);
+				assert_int_equal(p->f[cf], 0);
+				assert_int_equal(ssp_event_dev_cpu(p), -1);
+				assert_int_equal(p->f[1], 1);
+				if (want == SSP_EV_MMIO_WR)
+					assert_int_equal((int64_t)p->f[SSP_F_MMIO_POSTED], -1);
+				total++;
+			}
+		}
+		assert_int_equal(total, 500);
+		ssp_rec_rd_close(rr);
+		ssp_in_close(in);
+	}
+
+	/* a current stream: the field holds the CPU's string id */
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_event_writer_open(&w, o, "h", SSP_SIM_GEM5, "t", NULL, 0,
+	    &e), SSP_OK);
+	memset(&r, 0, sizeof(r));
+	r.type = SSP_EV_CFG_WR;
+	r.f[SSP_F_CFG_CPU] = ssp_rec_wr_str(w, "system.cpu1", 11, &e);
+	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+	r.type = SSP_EV_USER;
+	r.f[SSP_F_USER_PC] = 0x401000;
+	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	assert_int_equal(ssp_rec_rd_version_minor(rr), SSP_EVENT_MINOR);
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
+	assert_true(ssp_event_dev_cpu(&r) > 0);
+	assert_string_equal(ssp_rec_rd_str(rr, (uint64_t)ssp_event_dev_cpu(&r), NULL),
+	    "system.cpu1");
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
+	assert_int_equal(r.type, SSP_EV_USER);
+	assert_int_equal(ssp_event_sim(r.type), SSP_SIM_GEM5);
+	assert_int_equal(ssp_event_dev_cpu(&r), -1);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+
+	/* the rule in general: a missing 'i' field reads as -1, others 0 */
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_open(&w, o, ssp_frame_magic_events, &fs, m, 1, &e),
+	    SSP_OK);
+	memset(&r, 0, sizeof(r));
+	r.f[0] = 9;
+	assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_rec_rd_open(&rr, in, ssp_frame_magic_events, &ms, 0, &e),
+	    SSP_OK);
+	memset(&r, 0x5a, sizeof(r));
+	assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
+	assert_int_equal(r.nf, 3);
+	assert_int_equal(r.f[0], 9);
+	assert_int_equal((int64_t)r.f[1], -1);
+	assert_int_equal(r.f[2], 0);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	unlink(tmpname());
+}
+
+/* Minor versions: span writers say 1.SSP_SPAN_MINOR, event writers
+ * 1.SSP_EVENT_MINOR;
  * readers take any minor (a 1.0 span stream too) and report it. */
 static void
 test_minor_versions(void **state)
@@ -491,7 +650,7 @@ test_minor_versions(void **state)
 		ssp_rec_rd_close(rr);
 		ssp_in_close(in);
 	}
-	/* event streams stay 1.0 */
+	/* event streams are 1.SSP_EVENT_MINOR (1.1: cpu fields, user events) */
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
 	assert_int_equal(ssp_event_writer_open(&w, o, "h", SSP_SIM_GEM5, "t",
 	    NULL, 0, &e), SSP_OK);
@@ -499,7 +658,8 @@ test_minor_versions(void **state)
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-	assert_int_equal(ssp_rec_rd_version_minor(rr), 0);
+	assert_int_equal(ssp_rec_rd_version_minor(rr), SSP_EVENT_MINOR);
+	assert_int_equal(SSP_EVENT_MINOR, 1);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	unlink(tmpname());
@@ -1047,6 +1207,7 @@ main(void)
 		cmocka_unit_test(test_bad_magic_and_wrong_format),
 		cmocka_unit_test(test_concatenation),
 		cmocka_unit_test(test_schema_evolution),
+		cmocka_unit_test(test_event_old_layout),
 		cmocka_unit_test(test_copy_remaps_strings),
 		cmocka_unit_test(test_batch_reader),
 		cmocka_unit_test(test_copy_raw),

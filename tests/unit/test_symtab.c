@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -264,10 +265,64 @@ test_load_spec(void **state)
 	free(desc);
 	assert_int_equal(ssp_symtab_finish(st, &e), SSP_OK);
 	assert_string_equal(name_at(0xffffffffa0000020ULL), "fn_b");
+	/* bad specs: the message names the whole spec and the expected form */
 	snprintf(spec, sizeof(spec), "%s,x,12z", path);
 	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, spec));
+	assert_non_null(strstr(e.msg, "offset '12z': invalid"));
+	assert_non_null(strstr(e.msg, "FILE[,NAME[,OFFSET]]"));
 	assert_int_equal(ssp_symtab_load_spec(st, ",x", &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, "',x': no file name"));
+	snprintf(spec, sizeof(spec), "%s,app,0x1000,0x2000", path);
+	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, "more than three"));
+	assert_non_null(strstr(e.msg, spec));
+	snprintf(spec, sizeof(spec), "%s,app,-0x1000", path);
+	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_ERR_INVAL);
+	snprintf(spec, sizeof(spec), "%s,app,0x10000000000000000", path);
+	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, "too large"));
+	/* an offset that pushes a symbol past 2^64: the file, line and symbol */
+	snprintf(spec, sizeof(spec), "%s,app,0xfffffffffffffff8", path);
+	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_ERR_FORMAT);
+	assert_non_null(strstr(e.msg, ":4: symbol fn_a at 0x10"));
+	assert_non_null(strstr(e.msg, "passes 2^64"));
+	assert_null(ssp_symtab_info(st, 2));
 	assert_int_equal(ssp_symtab_load_spec(st, "/nonexistent/t", &e), SSP_ERR_IO);
+	unlink(path);
+}
+
+/* A user-space table with a load offset (sim2ev -s app.syms,netperf,
+ * 0x555555554000) beside the kernel's: each pc finds its own table. */
+static void
+test_user_offset(void **state)
+{
+	char path[] = "/tmp/test_symtab.XXXXXX", spec[128];
+	const char *app = "0000000000001100 T main\n0000000000001250 t send_request\n";
+	const char *kern = "ffffffff81600000 T entry_SYSCALL_64\n";
+	const struct ssp_sym *s;
+	struct ssp_err e;
+	int fd;
+
+	(void)state;
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_int_equal(write(fd, kern, strlen(kern)), (ssize_t)strlen(kern));
+	close(fd);
+	snprintf(spec, sizeof(spec), "%s,vmlinux", path);
+	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_OK);
+	assert_true((fd = open(path, O_WRONLY | O_TRUNC)) >= 0);
+	assert_int_equal(write(fd, app, strlen(app)), (ssize_t)strlen(app));
+	close(fd);
+	snprintf(spec, sizeof(spec), "%s,netperf,0x555555554000", path);
+	assert_int_equal(ssp_symtab_load_spec(st, spec, &e), SSP_OK);
+	assert_int_equal(ssp_symtab_finish(st, &e), SSP_OK);
+	assert_non_null(s = ssp_symtab_at(st, 0x555555555100ULL));
+	assert_string_equal(ssp_atoms_str(atoms, ssp_symtab_table_name(st, s->table),
+	    NULL), "netperf");
+	assert_string_equal(name_at(0x555555555100ULL), "main");
+	assert_string_equal(name_at(0x555555555250ULL), "send_request");
+	assert_null(ssp_symtab_at(st, 0x1100));	/* the unshifted address */
+	assert_string_equal(name_at(0xffffffff81600000ULL), "entry_SYSCALL_64");
 	unlink(path);
 }
 
@@ -281,6 +336,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_spec, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_user_offset, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
