@@ -143,6 +143,46 @@ echo "  per span kind:"
 q "SELECT kind, spans, round(busy_ps / 1e6, 2) AS busy_us, round(100.0 * share, 1) AS pct
    FROM trace_kinds WHERE trace = $slow ORDER BY busy_ps DESC" | sed 's/^/    /'
 echo
+
+# --- kernel contexts: the Linux samples -----------------------------------------
+# samples/linux-tcp and samples/linux-udp: simsynth --kernel linux, 2 CPUs
+# per host (SPEC §3b).  Each through sim2ev and evspan twice: with its
+# rules (the kernel-context classes) and with the same rules minus those
+# classes (Columbo's model), both scored against the generator's truth.
+kclasses='^(syscall-exit|irq-entry|irq-exit|softirq-entry|sleep|sched-in|wakeup|idle|app-root),'
+echo "kernel contexts (SPEC 3b): samples/linux-tcp and samples/linux-udp, Linux 5.15 model,"
+echo "  2 CPUs per host, 2 client threads; share of spans with their true parent:"
+for flow in tcp udp; do
+	L="$TOP/samples/linux-$flow" O="$OUT/linux-$flow"
+	mkdir -p "$O"
+	(cd "$L" && grep '^sim2ev ' commands.sh | sed "s| -o \([^ ]*\) | -o $O/\1 |" | sh) \
+	    2>"$O/sim2ev.txt"
+	sed "s|\"\\([a-z0-9-]*\\).ev.zst\"|\"$O/\\1.ev.zst\"|" "$L/topology.csv" >"$O/topology.csv"
+	grep -Ev "$kclasses" "$L/rules.csv" >"$O/columbo-rules.csv"
+	for r in contexts columbo; do
+		[ $r = contexts ] && rf="$L/rules.csv" || rf="$O/columbo-rules.csv"
+		evspan -t "$O/topology.csv" -r "$rf" -o "$O/$r.sp" 2>>"$O/evspan.txt"
+		spancat -c "$O/$r.sp" >"$O/$r.csv"
+		sh "$TOP/tests/score-truth.sh" -t "$O/topology.csv" "$L/truth.csv.zst" \
+		    "$O/$r.csv" >"$O/$r.score.txt" 2>&1 || :
+	done
+	share() { awk '$1 == "total" { printf "%.1f %% of %d", 100 * $7 / $2, $2 }' "$O/$1.score.txt"; }
+	kinds=$(spancat -n "$O/contexts.sp" | awk '$2 ~ /^host\.(irq|softirq|resume|app)$/ {
+	    printf "%s%d %s", (n++ ? ", " : ""), $1, $2 }')
+	echo "  $flow: kernel-context rules $(share contexts), Columbo's model $(share columbo)"
+	echo "       ($kinds)"
+done
+span2sqlite --run linux-tcp "$OUT/linux-tcp/spans.db" "$OUT/linux-tcp/contexts.sp"
+lslow=$(sqlite3 "$OUT/linux-tcp/spans.db" "SELECT id FROM traces
+    WHERE json_extract(streams, '\$.net') IS NOT NULL ORDER BY dur_ps DESC LIMIT 1")
+sqlite3 "$OUT/linux-tcp/spans.db" "SELECT 'slowest TCP trace: ' || spans ||
+    ' spans, ' || round(dur_ps / 1e6, 2) || ' us from ' || root_kind || ' on ' ||
+    root_stream FROM traces WHERE id = $lslow"
+echo "  per span kind (irq and softirq time counted on the host that ran them):"
+sqlite3 -column -header "$OUT/linux-tcp/spans.db" "SELECT kind, spans,
+       round(busy_ps / 1e6, 2) AS busy_us, round(100.0 * share, 1) AS pct
+   FROM trace_kinds WHERE trace = $lslow ORDER BY busy_ps DESC" | sed 's/^/    /'
+echo
 echo "outputs in $SHOW:"
 echo "  *.ev.zst     event streams          evcat $SHOW/client0.ev.zst | head"
 echo "  spans.sp     span stream            spancat --tree $SHOW/spans.sp | less"
@@ -150,3 +190,4 @@ echo "  spans.db     SQLite                 sqlite3 $SHOW/spans.db 'SELECT * FRO
 echo "  otlp.jsonl   OTLP/JSON requests     span2otlp --endpoint http://localhost:4318 --epoch now $SHOW/spans.sp"
 echo "  spans.html   trace viewer           open $SHOW/spans.html in a browser (no server needed)"
 echo "  *.txt        per-tool statistics and the truth score"
+echo "  linux-*/     the Linux samples: contexts.sp, columbo.sp, their scores, spans.db (tcp)"
