@@ -754,16 +754,12 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 	switch (st->op) {
 	case ST_FUNC:
 		ssp_syngem5_func(&h->g, t, st->fn->addr);
-		/* On through the inner label.  Written ahead, its lines can
-		 * precede (in the file) earlier lines of events due in the next
-		 * 625 ps; --nic corundum writes it when due.  i40e scenarios
-		 * keep the old order so their outputs stay byte for byte. */
-		if (st->fn == s->fn_entry && h->nic->corundum)
+		/* On through the inner label, written when due: written
+		 * ahead, its lines could precede (in the file) lines of
+		 * events due in the next 625 ps, and time would go back. */
+		if (st->fn == s->fn_entry)
 			ssp_synmodel_schedule(s, t + 4 * 125, EV_HOST_PUSH,
 			    h->idx, s->lbl_safe_stack->addr, NULL);
-		else if (st->fn == s->fn_entry)
-			ssp_syngem5_push_imm(&h->g, t + 4 * 125,
-			    s->lbl_safe_stack->addr);
 		if (st->fn == s->fn_entry || st->fn == s->fn_error_entry) {
 			uint64_t links[RXQ];
 			unsigned i;
@@ -832,17 +828,14 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 
 /* A receiving syscall takes the frames whose NIC rx started before it
  * (SPEC §3); it starts no sooner than one PCIe latency after the newest
- * of them, when the host can know of it.  Returns when it may start.
- * Only with --nic corundum: i40e scenarios keep their outputs byte for
- * byte (there, rarely, a syscall takes a frame less than a PCIe latency
- * old). */
+ * of them, when the host can know of it.  Returns when it may start. */
 static int64_t
 recv_start(const struct syn *s, const struct host *h, int64_t t)
 {
 	int64_t newest = INT64_MIN;
 	unsigned i;
 
-	if (h->cur.kind != TK_RECV || !h->nic->corundum)
+	if (h->cur.kind != TK_RECV)
 		return t;
 	for (i = 0; i < h->rxlen; i++) {
 		const struct rxctx *r = &h->rx[(h->rxhead + i) % RXQ];
