@@ -121,6 +121,7 @@ struct lthr {
 	/* the application */
 	unsigned want, got, req;
 	int phase;
+	uint64_t app;			/* host.app of the request it is in */
 };
 
 struct lconn {
@@ -157,6 +158,7 @@ struct lcpu {
 	unsigned rxh, rxn, txdone, restarts;
 	uint32_t rx_tail;
 	const struct ssp_synsym *last_fn;
+	uint64_t app;			/* the last host.app begun here */
 	int64_t wait_dur;		/* after the non-posted MMIO in flight */
 };
 
@@ -176,7 +178,10 @@ struct lworld {
 	unsigned nconn;
 };
 
-/* The application (app.syms): offsets from SSP_SYNLINUX_APP_BASE. */
+/* The application (app.syms): offsets from SSP_SYNLINUX_APP_BASE.
+ * client_request (APP_REQUEST) is the function a client thread enters
+ * for each request of a request-response flow: a host.app span. */
+#define APP_REQUEST 3
 static const struct {
 	const char *name;
 	unsigned off, size;
@@ -350,7 +355,19 @@ ufn(struct syn *s, struct host *h, struct script *sc, unsigned i)
 
 	st->op = LO_UFUNC;
 	st->pc = SSP_SYNLINUX_APP_BASE + app_funcs[i].off;
+	st->arg = i;
 	st->dur = tick_round(30 * NS + ssp_synrng_exp(&h->rng, 80 * NS));
+}
+
+static int
+app_start(uint64_t pc)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(app_funcs) / sizeof(app_funcs[0]); i++)
+		if (pc == SSP_SYNLINUX_APP_BASE + app_funcs[i].off)
+			return 1;
+	return 0;
 }
 
 /* dur of user-mode execution (split so interrupts find boundaries). */
@@ -366,6 +383,10 @@ user(struct syn *s, struct host *h, struct script *sc, int64_t dur)
 		st->pc = ssp_synrng_chance(&h->rng, 0.5) ? LIBC_TEXT +
 		    ssp_synrng_below(&h->rng, 0x90000) :
 		    SSP_SYNLINUX_APP_BASE + 0x1100 + ssp_synrng_below(&h->rng, 0x600);
+		/* not at a function's first byte: that is a function entry
+		 * to sim2ev (a spurious client_request, a host.app span) */
+		if (app_start(st->pc))
+			st->pc++;
 		st->dur = tick_round(d < 50 * NS ? 50 * NS : d);
 		dur -= d;
 	} while (dur > 0);
@@ -706,7 +727,7 @@ app_next(struct syn *s, struct host *h, struct lthr *th)
 			th->req = s->reqs_sent++;
 			s->reqs[th->req] = (struct req){ h->idx, th->cn->sh->idx,
 			    s->now, 0 };
-			ufn(s, h, &th->sc, stream ? 8 : 3);
+			ufn(s, h, &th->sc, stream ? 8 : APP_REQUEST);
 			user(s, h, &th->sc, 200 * NS);
 			build_send(s, h, th, s->p->req_size, (int)th->req);
 			if (stream) {
@@ -721,6 +742,7 @@ app_next(struct syn *s, struct host *h, struct lthr *th)
 		if (th->phase == 1) {		/* (more of) the response */
 			if (th->got >= th->want) {
 				ssp_synmodel_request_done(s, th->req, s->now);
+				th->app = 0;	/* client_request returns */
 				ufn(s, h, &th->sc, 9);
 				th->phase = 0;
 				think(s, h, th);
@@ -1251,6 +1273,14 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 		th->ctx = th->sys_id;
 		th->user = 0;
 		L->last_sys = t;
+		/* Inside client_request the request caused the syscall.  The
+		 * log names no thread: when the last host.app begun on this
+		 * CPU is not this thread's own request (the thread is
+		 * outside one, or another thread entered one here since),
+		 * the CPU's app span is not the parent (truth.md). */
+		th->sys_parent = th->app;
+		if (th->app != c->app)
+			th->sys_amb = 1;
 		break;
 	case A_SYS_CLOSE:
 		th = c->cur;
@@ -1605,6 +1635,13 @@ cpu_run(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
 			mfill(L, t);
 			c->g.user = 1;
 			ssp_syngem5_func(&c->g, t, st->pc);
+			if (st->arg == APP_REQUEST) {	/* a request begins */
+				char key[16];
+
+				snprintf(key, sizeof(key), "%u", c->idx);
+				c->app = c->cur->app = span(s, h, SSP_SK_HOST_APP,
+				    t, key, 0, 0);
+			}
 			break;
 		case LO_UPC:
 			mfill(L, t);

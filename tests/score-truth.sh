@@ -15,9 +15,10 @@
 # right/missing/extra.  Truth rows marked ambiguous (the column of
 # --kernel linux truth files: the logs cannot carry the information) are
 # left out of that table and of the exit status, and summed up on their
-# own "ambiguous" line.  host.irq, host.softirq and host.resume spans are
-# keyed by the CPU index taken from their cpu attribute (the trailing
-# number of the CPU's name, 0 when none), as the truth keys them.  -r also counts as right a parent that SPEC §3's
+# own "ambiguous" line.  host.irq, host.softirq, host.resume and host.app
+# spans are keyed by the CPU index taken from their cpu attribute (the
+# trailing number of the CPU's name, 0 when none), as the truth keys them.
+# -r also counts as right a parent that SPEC §3's
 # heuristics give (rule_parent_id).  -q prints only the total line; -v
 # also lists the first mismatches of each sort (-v -v: all of them).
 # Exit status: 0 everything matched, 1 something did not, 2 bad usage or
@@ -112,7 +113,7 @@ CREATE TABLE sp0 AS SELECT lower(span) AS sid, lower(parent) AS pid,
         WHEN 'nic.dma' THEN lower(op)
         WHEN 'net.device' THEN node || '/' || dev || '/' || uid
         WHEN 'host.irq' THEN cpuidx WHEN 'host.softirq' THEN cpuidx
-        WHEN 'host.resume' THEN cpuidx
+        WHEN 'host.resume' THEN cpuidx WHEN 'host.app' THEN cpuidx
         ELSE '' END AS key0
     FROM (SELECT *, CAST(CAST(coalesce(nullif(substr(coalesce(cpu, ''),
         length(rtrim(coalesce(cpu, ''), '0123456789')) + 1), ''), '0')
@@ -120,7 +121,7 @@ CREATE TABLE sp0 AS SELECT lower(span) AS sid, lower(parent) AS pid,
     WHERE type IN ('host.syscall', 'host.mmio', 'host.dma',
     'host.msix', 'host.pci', 'host.intr', 'nic.mmio', 'nic.dma', 'nic.tx',
     'nic.rx', 'nic.msix', 'net.device', 'host.irq', 'host.softirq',
-    'host.resume');
+    'host.resume', 'host.app');
 -- a tie counter, as in the truth: "#n" on the n-th repeat (ordered by duration)
 CREATE TABLE sp AS SELECT sid, pid, kind, start, stream,
     key0 || CASE WHEN rn > 0 THEN '#' || rn ELSE '' END AS key FROM
@@ -160,7 +161,7 @@ INSERT INTO kinds VALUES ('host.syscall', 1), ('host.mmio', 2), ('host.dma', 3),
     ('host.msix', 4), ('host.pci', 5), ('host.intr', 6), ('nic.mmio', 7),
     ('nic.dma', 8), ('nic.tx', 9), ('nic.rx', 10), ('nic.msix', 11),
     ('net.device', 12), ('host.irq', 13), ('host.softirq', 14),
-    ('host.resume', 15), ('(unknown)', 16);
+    ('host.resume', 15), ('host.app', 16), ('(unknown)', 17);
 CREATE TABLE c_truth AS SELECT kind, count(*) AS n FROM truth GROUP BY kind;
 CREATE TABLE c_match AS SELECT t.kind AS kind, count(*) AS n FROM m
     JOIN truth t ON t.id = m.tid GROUP BY t.kind;

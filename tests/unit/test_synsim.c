@@ -646,7 +646,9 @@ test_corundum(void **state)
  * host.msix, host.softirq <- host.irq of the same CPU, host.resume <- the
  * waking context, host.mmio <- a context of its host); every host.resume
  * is linked by exactly one suspended syscall; nic.msix links are rx spans
- * of that NIC; identities are unique.
+ * of that NIC; identities are unique.  host.app (a client_request entry)
+ * is a root keyed by its CPU; a syscall's parent is a host.app of its own
+ * host (a request's syscall) or a nic.rx (a receive that did not sleep).
  */
 static int
 is_ctx(const char *kind)
@@ -690,6 +692,8 @@ check_linux(const char *dir, size_t *nkinds)
 			nkinds[1]++;
 		else if (strcmp(r->kind, "host.resume") == 0)
 			nkinds[2]++;
+		else if (strcmp(r->kind, "host.app") == 0)
+			nkinds[4]++;
 		nkinds[3] += r->amb;
 		if (r->parent != 0) {
 			pr = by_id(&t, r->parent);
@@ -713,13 +717,24 @@ check_linux(const char *dir, size_t *nkinds)
 			assert_string_equal(pr->stream, r->stream);
 			nres++;
 		}
+		if (strcmp(r->kind, "host.app") == 0) {
+			assert_null(pr);	/* a root */
+			assert_int_equal(r->amb, 0);
+		}
+		if (strcmp(r->kind, "host.syscall") == 0 && pr != NULL) {
+			if (strcmp(pr->kind, "host.app") == 0)
+				assert_string_equal(pr->stream, r->stream);
+			else
+				assert_string_equal(pr->kind, "nic.rx");
+		}
 		if (strcmp(r->kind, "host.mmio") == 0) {
 			assert_non_null(pr);
 			assert_true(is_ctx(pr->kind));
 			assert_string_equal(pr->stream, r->stream);
 		}
 		if (strcmp(r->kind, "host.irq") == 0 || strcmp(r->kind,
-		    "host.softirq") == 0 || strcmp(r->kind, "host.resume") == 0)
+		    "host.softirq") == 0 || strcmp(r->kind, "host.resume") == 0 ||
+		    strcmp(r->kind, "host.app") == 0)
 			assert_true(r->key[0] >= '0' && r->key[0] <= '3' &&
 			    r->key[1] == '\0');
 		if (r->links[0] != '\0') {
@@ -761,7 +776,7 @@ test_linux_truth(void **state)
 	    SSP_SYN_FLOW_TCP_RR, SSP_SYN_FLOW_TCP_STREAM };
 	struct ssp_synparams p;
 	struct ssp_synsim_result res;
-	size_t f, n[4] = { 0, 0, 0, 0 };
+	size_t f, napp, n[5] = { 0, 0, 0, 0, 0 };
 
 	(void)state;
 	for (f = 0; f < 3; f++) {
@@ -781,7 +796,11 @@ test_linux_truth(void **state)
 		}
 		run(&p, tmpdir(0), &res);
 		assert_int_equal(res.requests_done, p.requests);
+		napp = n[4];
 		check_linux(tmpdir(0), n);
+		/* one client_request entry per request; none in a stream */
+		assert_int_equal(n[4] - napp, p.flow == SSP_SYN_FLOW_TCP_STREAM ?
+		    0 : p.requests);
 		ssp_synsim_result_free(&res);
 		rmdir_all(tmpdir(0));
 	}
