@@ -380,6 +380,7 @@ struct stream {
 	struct span *last;	/* last causing span (reference); switch: the
 				 * last egress span, not finished yet */
 	struct span *rxb[RXB_MAX];	/* rx since the last MSI-X (kctx; references) */
+	uint8_t rxo[RXB_MAX];	/* their DMAs not completed yet */
 	unsigned nrxb;
 	/* NIC work chains (kctx): a DMA issue or eth tx at the time of a read
 	 * completion inherits its cause; TSO segments follow their send. */
@@ -1897,6 +1898,20 @@ tso_end(struct ssp_spanb *b, struct stream *n, const struct span *c)
 		}
 }
 
+/* An rx of the batch list issued (d = 1) or completed (-1) a DMA. */
+static void
+rx_dma(struct stream *n, const struct span *rx, int d)
+{
+	unsigned i = n->nrxb;
+
+	while (i-- > 0)
+		if (n->rxb[i] == rx) {
+			if (d > 0 ? n->rxo[i] < UINT8_MAX : n->rxo[i] > 0)
+				n->rxo[i] = (uint8_t)(n->rxo[i] + d);
+			return;
+		}
+}
+
 static void
 nic_chain_free(struct ssp_spanb *b, struct stream *n)
 {
@@ -2031,6 +2046,9 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			chain_set(b, n, NULL, 0, 0);
 		} else if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL) {
 			return;
+		} else if (b->kctx && s->parent != NULL &&
+		    s->parent->kind == SSP_SK_NIC_RX) {
+			rx_dma(n, s->parent, 1);
 		}
 		s->a[SSP_SA_NDMA_OP - NC] = op;
 		s->a[SSP_SA_NDMA_ADDR - NC] = addr;
@@ -2083,6 +2101,8 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		if (b->kctx && s->parent != NULL) {
 			if (ev->type == SSP_EV_NIC_DMA_DONE_RD)
 				chain_set(b, n, s->parent, ev->ts, 0);
+			else if (s->parent->kind == SSP_SK_NIC_RX)
+				rx_dma(n, s->parent, -1);
 			else if (s->parent->kind == SSP_SK_NIC_MMIO) {
 				ref(s->parent);	/* a tx write-back */
 				if (n->txwb != NULL)
@@ -2101,22 +2121,36 @@ nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	struct stream *n = &b->s[st];
 	struct span *s = mk(b, SSP_SK_NIC_MSIX, st, ev->ts);
+	struct span *sel[RXB_MAX];
 	struct lnk **tail;
-	unsigned i;
+	unsigned i, k = 0, nsel = 0, ndone = 0;
 
 	if (s == NULL)
 		return NULL;
-	s->parent = n->rxb[--n->nrxb];	/* the reference moves over */
-	tail = &s->out;
+	/* only the rx whose write-backs completed asked for it (all when
+	 * none did: their completion lines are missing) */
+	for (i = 0; i < n->nrxb; i++)
+		ndone += n->rxo[i] == 0;
 	for (i = 0; i < n->nrxb; i++) {
+		if (ndone == 0 || n->rxo[i] == 0) {
+			sel[nsel++] = n->rxb[i];
+		} else {
+			n->rxb[k] = n->rxb[i];
+			n->rxo[k++] = n->rxo[i];
+		}
+	}
+	n->nrxb = k;
+	s->parent = sel[--nsel];	/* the reference moves over */
+	tail = &s->out;
+	for (i = 0; i < nsel; i++) {
 		struct lnk *l = pool_get(&b->lpool);
 
 		if (l == NULL) {
 			nomem(b);
-			unref(b, n->rxb[i]);
+			unref(b, sel[i]);
 			continue;
 		}
-		l->dst = n->rxb[i];	/* so does this one */
+		l->dst = sel[i];	/* so does this one */
 		l->src = s;
 		l->next = l->wnext = NULL;
 		l->resume = 0;
@@ -2124,9 +2158,8 @@ nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		tail = &l->next;
 		b->st.rx_batched++;
 	}
-	if (n->nrxb > 0)
+	if (nsel > 0)
 		s->cause = SSP_CAUSE_RX_BATCH + 1;
-	n->nrxb = 0;
 	add_ev(b, s, ev);
 	return s;
 }
@@ -2236,9 +2269,12 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 				unref(b, n->rxb[0]);
 				memmove(&n->rxb[0], &n->rxb[1],
 				    (RXB_MAX - 1) * sizeof(n->rxb[0]));
+				memmove(&n->rxo[0], &n->rxo[1],
+				    (RXB_MAX - 1) * sizeof(n->rxo[0]));
 				n->nrxb--;
 			}
 			ref(s);
+			n->rxo[n->nrxb] = 0;
 			n->rxb[n->nrxb++] = s;
 		}
 		if (n->plink >= 0)
