@@ -1912,6 +1912,18 @@ rx_dma(struct stream *n, const struct span *rx, int d)
 		}
 }
 
+/* Whether an rx of the batch list has all its DMAs completed. */
+static int
+rx_any_done(const struct stream *n)
+{
+	unsigned i;
+
+	for (i = 0; i < n->nrxb; i++)
+		if (n->rxo[i] == 0)
+			return 1;
+	return 0;
+}
+
 static void
 nic_chain_free(struct ssp_spanb *b, struct stream *n)
 {
@@ -2209,7 +2221,8 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		break;
 	case SSP_EV_NIC_MSIX:
 	case SSP_EV_NIC_MSI:
-		if (b->kctx && n->nrxb > 0) {
+		if (b->kctx && n->nrxb > 0 &&
+		    (n->txwb == NULL || rx_any_done(n))) {
 			s = nic_msix_batch(b, st, ev);
 		} else if (b->kctx && n->txwb != NULL) {
 			if ((s = mk(b, SSP_SK_NIC_MSIX, st, ev->ts)) != NULL) {

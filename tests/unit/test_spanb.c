@@ -584,6 +584,15 @@ feed_tso(struct h *h)
 	ndma(h, N1, 5000, SSP_EV_NIC_DMA_DONE_WR, 5);
 	nic1(h, N1, 5044, SSP_EV_NIC_TX, 1502, 0);	/* B 3 */
 	feed(h, N1, 5100, SSP_EV_NIC_MSIX, 1, U(1));
+	/* two rx; the MSI-X comes after the first one's DMA completed */
+	nic1(h, N1, 5200, SSP_EV_NIC_RX, 0, 60);
+	ndma(h, N1, 5200, SSP_EV_NIC_DMA_ISSUE, 6);
+	ndma(h, N1, 5250, SSP_EV_NIC_DMA_DONE_WR, 6);
+	nic1(h, N1, 5260, SSP_EV_NIC_RX, 0, 60);
+	ndma(h, N1, 5260, SSP_EV_NIC_DMA_ISSUE, 7);
+	feed(h, N1, 5300, SSP_EV_NIC_MSIX, 1, U(1));
+	ndma(h, N1, 5350, SSP_EV_NIC_DMA_DONE_WR, 7);
+	feed(h, N1, 5400, SSP_EV_NIC_MSIX, 1, U(1));
 	finish(h);
 	check_invariants(h);
 }
@@ -614,6 +623,8 @@ test_kctx_nic_chain(void **state)
 	assert_string_equal(cause_of(h, SSP_SK_NIC_TX, 5044), "tso");
 	parent_is(h, SSP_SK_NIC_MSIX, 5100, SSP_SK_NIC_MMIO, 100);
 	assert_string_equal(cause_of(h, SSP_SK_NIC_MSIX, 5100), "tx-writeback");
+	parent_is(h, SSP_SK_NIC_MSIX, 5300, SSP_SK_NIC_RX, 5200);
+	parent_is(h, SSP_SK_NIC_MSIX, 5400, SSP_SK_NIC_RX, 5260);
 	st = ssp_spanb_stats(h->b);
 	assert_int_equal(st->causes[SSP_CAUSE_TSO], 5);
 	assert_int_equal(st->causes[SSP_CAUSE_TX_WB], 1);
@@ -626,6 +637,7 @@ test_kctx_nic_chain(void **state)
 	parent_is(h, SSP_SK_NIC_TX, 400, SSP_SK_NIC_MMIO, 300);
 	parent_is(h, SSP_SK_NIC_TX, 1922, SSP_SK_NIC_MMIO, 300);
 	parent_is(h, SSP_SK_NIC_MSIX, 5100, SSP_SK_NIC_MMIO, 300);
+	parent_is(h, SSP_SK_NIC_MSIX, 5300, SSP_SK_NIC_RX, 5260);
 	assert_string_equal(cause_of(h, SSP_SK_NIC_TX, 400), "");
 	teardown(h);
 }
