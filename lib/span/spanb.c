@@ -24,13 +24,14 @@ static const char *const cause_names[SSP_CAUSE_N] = {
 	"syscall", "mmio", "dma", "msix", "nic-cause", "tx", "rx", "packet",
 	"no-context", "no-msix", "no-irq",
 	"msix-fifo", "raised-fifo", "wakeup-fifo", "app-root", "system-vector",
-	"last-cpu", "rx-batch",
+	"last-cpu", "rx-batch", "dma-chain", "tso", "tx-writeback",
 	"no-irq-exit", "no-syscall-exit", "no-sched-in", "suspend-limit",
 };
 static const char *const ctx_names[SSP_CTX_N] = {
 	"mmio", "dma", "msix", "tx", "rx", "recv", "irq",
 };
 #define RXB_MAX 64		/* rx spans kept per NIC between two MSI-X */
+#define TSO_MAX 16		/* TSO sends followed per NIC (kctx) */
 #define IRQQ_MAX 64		/* host msix spans waiting for an irq entry */
 #define FC_SYSVEC 0x80000000u	/* sinfo: an asm_sysvec_* irq entry */
 
@@ -379,7 +380,21 @@ struct stream {
 	struct span *last;	/* last causing span (reference); switch: the
 				 * last egress span, not finished yet */
 	struct span *rxb[RXB_MAX];	/* rx since the last MSI-X (kctx; references) */
+	uint8_t rxo[RXB_MAX];	/* their DMAs not completed yet */
 	unsigned nrxb;
+	/* NIC work chains (kctx): a DMA issue or eth tx at the time of a read
+	 * completion inherits its cause; TSO segments follow their send. */
+	struct span *chain;	/* the cause to inherit (reference), or NULL */
+	int64_t chain_ts;
+	int chain_tx;		/* chain came from an eth tx (else a read) */
+	struct tso {
+		struct span *cause;	/* the doorbell (reference) */
+		int64_t last;	/* its last segment's time */
+		int64_t bytes;	/* that segment's wire bytes (frame + 20) */
+	} tso[TSO_MAX];
+	unsigned ntso;
+	int64_t tso_ppb;	/* ps per wire byte, learnt (0: not yet) */
+	struct span *txwb;	/* doorbell of the newest tx write-back (reference) */
 };
 
 struct plink {
@@ -1795,6 +1810,132 @@ set_last(struct ssp_spanb *b, struct stream *n, struct span *s)
 	n->last = s;
 }
 
+/* --- NIC work chains (kctx) ---------------------------------------------- */
+
+static void
+chain_set(struct ssp_spanb *b, struct stream *n, struct span *c, int64_t ts,
+    int tx)
+{
+	if (c != NULL)
+		ref(c);
+	if (n->chain != NULL)
+		unref(b, n->chain);
+	n->chain = c;
+	n->chain_ts = ts;
+	n->chain_tx = tx;
+}
+
+/* The cause a NIC line at ts inherits from the read completion (tx: 0) or
+ * eth tx (tx: 1) just before it at the same time, or NULL. */
+static struct span *
+chain_at(const struct stream *n, int64_t ts, int tx)
+{
+	return n->chain != NULL && n->chain_ts == ts && n->chain_tx == tx ?
+	    n->chain : NULL;
+}
+
+static void
+tso_del(struct ssp_spanb *b, struct stream *n, unsigned i)
+{
+	unref(b, n->tso[i].cause);
+	memmove(&n->tso[i], &n->tso[i + 1],
+	    (n->ntso - i - 1) * sizeof(n->tso[0]));
+	n->ntso--;
+}
+
+/* The TSO send an eth tx of len bytes at ts continues: the one whose next
+ * segment is due closest to ts (one wire time after its last one).  The
+ * wire time per byte is learnt from the first send seen alone. */
+static struct span *
+tso_next(struct stream *n, int64_t ts, uint64_t len)
+{
+	struct tso *j, *best = NULL;
+	int64_t d, bd = 0;
+	unsigned i;
+
+	if (n->ntso == 1 && n->tso_ppb == 0 && ts > n->tso[0].last)
+		n->tso_ppb = (ts - n->tso[0].last) / n->tso[0].bytes;
+	for (i = 0; i < n->ntso; i++) {
+		j = &n->tso[i];
+		d = ts - (j->last + j->bytes * n->tso_ppb);
+		if (d < 0)
+			d = -d;
+		if (best == NULL || d < bd) {
+			best = j;
+			bd = d;
+		}
+	}
+	if (best == NULL)
+		return NULL;
+	best->last = ts;
+	best->bytes = (int64_t)(len & 0xffff) + 20;
+	return best->cause;
+}
+
+static void
+tso_start(struct ssp_spanb *b, struct stream *n, struct span *c, int64_t ts,
+    uint64_t len)
+{
+	if (n->ntso == TSO_MAX)
+		tso_del(b, n, 0);
+	ref(c);
+	n->tso[n->ntso].cause = c;
+	n->tso[n->ntso].last = ts;
+	n->tso[n->ntso].bytes = (int64_t)(len & 0xffff) + 20;
+	n->ntso++;
+}
+
+/* A tx write-back is issued with the send's last segment: the send ends. */
+static void
+tso_end(struct ssp_spanb *b, struct stream *n, const struct span *c)
+{
+	unsigned i;
+
+	for (i = 0; i < n->ntso; i++)
+		if (n->tso[i].cause == c) {
+			tso_del(b, n, i);
+			return;
+		}
+}
+
+/* An rx of the batch list issued (d = 1) or completed (-1) a DMA. */
+static void
+rx_dma(struct stream *n, const struct span *rx, int d)
+{
+	unsigned i = n->nrxb;
+
+	while (i-- > 0)
+		if (n->rxb[i] == rx) {
+			if (d > 0 ? n->rxo[i] < UINT8_MAX : n->rxo[i] > 0)
+				n->rxo[i] = (uint8_t)(n->rxo[i] + d);
+			return;
+		}
+}
+
+/* Whether an rx of the batch list has all its DMAs completed. */
+static int
+rx_any_done(const struct stream *n)
+{
+	unsigned i;
+
+	for (i = 0; i < n->nrxb; i++)
+		if (n->rxo[i] == 0)
+			return 1;
+	return 0;
+}
+
+static void
+nic_chain_free(struct ssp_spanb *b, struct stream *n)
+{
+	chain_set(b, n, NULL, 0, 0);
+	while (n->ntso > 0)
+		tso_del(b, n, n->ntso - 1);
+	if (n->txwb != NULL) {
+		unref(b, n->txwb);
+		n->txwb = NULL;
+	}
+}
+
 static void
 ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -1839,6 +1980,8 @@ ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	    ev->f[SSP_F_NMMIO_POSTED] : (uint64_t)-1;
 	if (write)
 		set_last(b, n, s);
+	if (write && b->kctx)
+		chain_set(b, n, NULL, 0, 0);
 	finish(b, s);
 }
 
@@ -1898,8 +2041,27 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			hm_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
 			finish_incomplete(b, s);
 		}
-		if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL)
+		if (b->kctx && (old = chain_at(n, ev->ts, 0)) != NULL) {
+			if ((s = mk(b, SSP_SK_NIC_DMA, st, ev->ts)) == NULL)
+				return;
+			set_parent(s, old);
+			s->cause = SSP_CAUSE_DMA_CHAIN + 1;
+			add_ev(b, s, ev);
+		} else if (b->kctx && (old = chain_at(n, ev->ts, 1)) != NULL) {
+			/* the write-back after a send's last segment */
+			if ((s = mk(b, SSP_SK_NIC_DMA, st, ev->ts)) == NULL)
+				return;
+			set_parent(s, old);
+			s->cause = SSP_CAUSE_DMA_CHAIN + 1;
+			add_ev(b, s, ev);
+			tso_end(b, n, old);
+			chain_set(b, n, NULL, 0, 0);
+		} else if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL) {
 			return;
+		} else if (b->kctx && s->parent != NULL &&
+		    s->parent->kind == SSP_SK_NIC_RX) {
+			rx_dma(n, s->parent, 1);
+		}
 		s->a[SSP_SA_NDMA_OP - NC] = op;
 		s->a[SSP_SA_NDMA_ADDR - NC] = addr;
 		s->a[SSP_SA_NDMA_LEN - NC] = ev->f[SSP_F_NDMA_LEN];
@@ -1948,6 +2110,18 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			b->st.dma_mismatch++;
 		s->a[SSP_SA_NDMA_WRITE - NC] = ev->type == SSP_EV_NIC_DMA_DONE_WR;
 		add_ev(b, s, ev);
+		if (b->kctx && s->parent != NULL) {
+			if (ev->type == SSP_EV_NIC_DMA_DONE_RD)
+				chain_set(b, n, s->parent, ev->ts, 0);
+			else if (s->parent->kind == SSP_SK_NIC_RX)
+				rx_dma(n, s->parent, -1);
+			else if (s->parent->kind == SSP_SK_NIC_MMIO) {
+				ref(s->parent);	/* a tx write-back */
+				if (n->txwb != NULL)
+					unref(b, n->txwb);
+				n->txwb = s->parent;
+			}
+		}
 		finish(b, s);
 	}
 }
@@ -1959,22 +2133,36 @@ nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	struct stream *n = &b->s[st];
 	struct span *s = mk(b, SSP_SK_NIC_MSIX, st, ev->ts);
+	struct span *sel[RXB_MAX];
 	struct lnk **tail;
-	unsigned i;
+	unsigned i, k = 0, nsel = 0, ndone = 0;
 
 	if (s == NULL)
 		return NULL;
-	s->parent = n->rxb[--n->nrxb];	/* the reference moves over */
-	tail = &s->out;
+	/* only the rx whose write-backs completed asked for it (all when
+	 * none did: their completion lines are missing) */
+	for (i = 0; i < n->nrxb; i++)
+		ndone += n->rxo[i] == 0;
 	for (i = 0; i < n->nrxb; i++) {
+		if (ndone == 0 || n->rxo[i] == 0) {
+			sel[nsel++] = n->rxb[i];
+		} else {
+			n->rxb[k] = n->rxb[i];
+			n->rxo[k++] = n->rxo[i];
+		}
+	}
+	n->nrxb = k;
+	s->parent = sel[--nsel];	/* the reference moves over */
+	tail = &s->out;
+	for (i = 0; i < nsel; i++) {
 		struct lnk *l = pool_get(&b->lpool);
 
 		if (l == NULL) {
 			nomem(b);
-			unref(b, n->rxb[i]);
+			unref(b, sel[i]);
 			continue;
 		}
-		l->dst = n->rxb[i];	/* so does this one */
+		l->dst = sel[i];	/* so does this one */
 		l->src = s;
 		l->next = l->wnext = NULL;
 		l->resume = 0;
@@ -1982,10 +2170,34 @@ nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		tail = &l->next;
 		b->st.rx_batched++;
 	}
-	if (n->nrxb > 0)
+	if (nsel > 0)
 		s->cause = SSP_CAUSE_RX_BATCH + 1;
-	n->nrxb = 0;
 	add_ev(b, s, ev);
+	return s;
+}
+
+/* kctx: an eth tx at the time of a read completion is the first segment of
+ * that DMA's send; others continue the TSO send whose segment is due. */
+static struct span *
+nic_tx_chained(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct stream *n = &b->s[st];
+	struct span *s, *c = chain_at(n, ev->ts, 0);
+	uint64_t len = ev->f[SSP_F_NTX_LEN];
+	unsigned why = SSP_CAUSE_DMA_CHAIN;
+
+	if (c != NULL)
+		tso_start(b, n, c, ev->ts, len);
+	else if ((c = tso_next(n, ev->ts, len)) != NULL)
+		why = SSP_CAUSE_TSO;
+	else
+		return nic_caused(b, SSP_SK_NIC_TX, st, ev);
+	if ((s = mk(b, SSP_SK_NIC_TX, st, ev->ts)) == NULL)
+		return NULL;
+	set_parent(s, c);
+	s->cause = (uint8_t)(why + 1);
+	add_ev(b, s, ev);
+	chain_set(b, n, c, ev->ts, 1);
 	return s;
 }
 
@@ -2009,10 +2221,23 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		break;
 	case SSP_EV_NIC_MSIX:
 	case SSP_EV_NIC_MSI:
-		if (b->kctx && n->nrxb > 0)
+		if (b->kctx && n->nrxb > 0 &&
+		    (n->txwb == NULL || rx_any_done(n))) {
 			s = nic_msix_batch(b, st, ev);
-		else
+		} else if (b->kctx && n->txwb != NULL) {
+			if ((s = mk(b, SSP_SK_NIC_MSIX, st, ev->ts)) != NULL) {
+				s->parent = n->txwb;	/* the reference moves */
+				n->txwb = NULL;
+				s->cause = SSP_CAUSE_TX_WB + 1;
+				add_ev(b, s, ev);
+			}
+		} else {
 			s = nic_caused(b, SSP_SK_NIC_MSIX, st, ev);
+		}
+		if (b->kctx && n->txwb != NULL) {
+			unref(b, n->txwb);
+			n->txwb = NULL;
+		}
 		if (s == NULL)
 			break;
 		s->a[SSP_SA_NMSIX_VEC - NC] = ev->f[SSP_F_NIRQ_VEC];
@@ -2024,8 +2249,13 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		finish(b, s);
 		break;
 	case SSP_EV_NIC_TX:
-		if ((s = nic_caused(b, SSP_SK_NIC_TX, st, ev)) == NULL)
+		if (b->kctx) {
+			s = nic_tx_chained(b, st, ev);
+			if (s == NULL)
+				break;
+		} else if ((s = nic_caused(b, SSP_SK_NIC_TX, st, ev)) == NULL) {
 			break;
+		}
 		s->a[SSP_SA_NTX_LEN - NC] = ev->f[SSP_F_NTX_LEN];
 		if (n->elink >= 0)
 			send(b, &b->el[n->elink].tx, s, SSP_CTX_TX);
@@ -2045,14 +2275,19 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		s->a[SSP_SA_NRX_PORT - NC] = ev->f[SSP_F_NRX_PORT];
 		s->a[SSP_SA_NRX_LEN - NC] = ev->f[SSP_F_NRX_LEN];
 		set_last(b, n, s);
+		if (b->kctx)
+			chain_set(b, n, NULL, 0, 0);
 		if (b->kctx) {		/* for the next MSI-X */
 			if (n->nrxb == RXB_MAX) {
 				unref(b, n->rxb[0]);
 				memmove(&n->rxb[0], &n->rxb[1],
 				    (RXB_MAX - 1) * sizeof(n->rxb[0]));
+				memmove(&n->rxo[0], &n->rxo[1],
+				    (RXB_MAX - 1) * sizeof(n->rxo[0]));
 				n->nrxb--;
 			}
 			ref(s);
+			n->rxo[n->nrxb] = 0;
 			n->rxb[n->nrxb++] = s;
 		}
 		if (n->plink >= 0)
@@ -2657,6 +2892,7 @@ ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 		for (i = 0; i < s->nrxb; i++)
 			unref(b, s->rxb[i]);
 		s->nrxb = 0;
+		nic_chain_free(b, s);
 		break;
 	default:
 		sw_flush(b, s);

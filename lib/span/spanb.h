@@ -58,6 +58,9 @@ enum ssp_cause {
 	SSP_CAUSE_SYSVEC,	/* irq of a system vector (timer, IPI): a root */
 	SSP_CAUSE_LAST_CPU,	/* work without a cpu field: the last CPU with a function */
 	SSP_CAUSE_RX_BATCH,	/* nic msix: newest rx, the others are links */
+	SSP_CAUSE_DMA_CHAIN,	/* nic dma/tx: the cause of a completion at that time */
+	SSP_CAUSE_TSO,		/* nic tx: the TSO send whose next segment is due */
+	SSP_CAUSE_TX_WB,	/* nic msix: the doorbell of the newest tx write-back */
 	/* contexts closed early: */
 	SSP_CAUSE_NO_IRQ_EXIT,
 	SSP_CAUSE_NO_SYSCALL_EXIT,

@@ -555,6 +555,93 @@ test_kctx_receive(void **state)
 	teardown(h);
 }
 
+/* NIC work chains (kctx): two overlapping TSO sends on one NIC.  Doorbell
+ * A at 100 and B at 300; each has a descriptor read whose completion
+ * issues the payload read, whose completion sends the first segment; the
+ * further segments follow one wire time apart (1522 wire bytes at 1 ps a
+ * byte, learnt from A's first two); a write-back issued with A's last
+ * segment, then an MSI-X. */
+static void
+feed_tso(struct h *h)
+{
+	nic_wr(h, N1, 100, 0x108000);			/* doorbell A */
+	ndma(h, N1, 100, SSP_EV_NIC_DMA_ISSUE, 1);	/* A's descriptor */
+	ndma(h, N1, 200, SSP_EV_NIC_DMA_DONE_RD, 1);
+	ndma(h, N1, 200, SSP_EV_NIC_DMA_ISSUE, 2);	/* A's payload */
+	nic_wr(h, N1, 300, 0x108000);			/* doorbell B */
+	ndma(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 3);	/* B's descriptor */
+	ndma(h, N1, 400, SSP_EV_NIC_DMA_DONE_RD, 2);
+	nic1(h, N1, 400, SSP_EV_NIC_TX, 1502, 0);	/* A 1 */
+	ndma(h, N1, 420, SSP_EV_NIC_DMA_DONE_RD, 3);
+	ndma(h, N1, 420, SSP_EV_NIC_DMA_ISSUE, 4);	/* B's payload */
+	nic1(h, N1, 1922, SSP_EV_NIC_TX, 1502, 0);	/* A 2 */
+	ndma(h, N1, 2000, SSP_EV_NIC_DMA_DONE_RD, 4);
+	nic1(h, N1, 2000, SSP_EV_NIC_TX, 1502, 0);	/* B 1 */
+	nic1(h, N1, 3444, SSP_EV_NIC_TX, 1502, 0);	/* A 3 */
+	nic1(h, N1, 3522, SSP_EV_NIC_TX, 1502, 0);	/* B 2 */
+	nic1(h, N1, 4966, SSP_EV_NIC_TX, 1502, 0);	/* A 4, the last */
+	ndma(h, N1, 4966, SSP_EV_NIC_DMA_ISSUE, 5);	/* A's write-back */
+	ndma(h, N1, 5000, SSP_EV_NIC_DMA_DONE_WR, 5);
+	nic1(h, N1, 5044, SSP_EV_NIC_TX, 1502, 0);	/* B 3 */
+	feed(h, N1, 5100, SSP_EV_NIC_MSIX, 1, U(1));
+	/* two rx; the MSI-X comes after the first one's DMA completed */
+	nic1(h, N1, 5200, SSP_EV_NIC_RX, 0, 60);
+	ndma(h, N1, 5200, SSP_EV_NIC_DMA_ISSUE, 6);
+	ndma(h, N1, 5250, SSP_EV_NIC_DMA_DONE_WR, 6);
+	nic1(h, N1, 5260, SSP_EV_NIC_RX, 0, 60);
+	ndma(h, N1, 5260, SSP_EV_NIC_DMA_ISSUE, 7);
+	feed(h, N1, 5300, SSP_EV_NIC_MSIX, 1, U(1));
+	ndma(h, N1, 5350, SSP_EV_NIC_DMA_DONE_WR, 7);
+	feed(h, N1, 5400, SSP_EV_NIC_MSIX, 1, U(1));
+	finish(h);
+	check_invariants(h);
+}
+
+static void
+test_kctx_nic_chain(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+	const struct ssp_spanb_stats *st;
+	static const int64_t a[] = { 400, 1922, 3444, 4966 };
+	static const int64_t bb[] = { 2000, 3522, 5044 };
+	size_t i;
+
+	(void)state;
+	feed_tso(h);
+	parent_is(h, SSP_SK_NIC_DMA, 200, SSP_SK_NIC_MMIO, 100);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_DMA, 200), "dma-chain");
+	parent_is(h, SSP_SK_NIC_DMA, 420, SSP_SK_NIC_MMIO, 300);
+	parent_is(h, SSP_SK_NIC_DMA, 4966, SSP_SK_NIC_MMIO, 100);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_DMA, 4966), "dma-chain");
+	for (i = 0; i < sizeof(a) / sizeof(a[0]); i++)
+		parent_is(h, SSP_SK_NIC_TX, a[i], SSP_SK_NIC_MMIO, 100);
+	for (i = 0; i < sizeof(bb) / sizeof(bb[0]); i++)
+		parent_is(h, SSP_SK_NIC_TX, bb[i], SSP_SK_NIC_MMIO, 300);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_TX, 400), "dma-chain");
+	assert_string_equal(cause_of(h, SSP_SK_NIC_TX, 2000), "dma-chain");
+	assert_string_equal(cause_of(h, SSP_SK_NIC_TX, 1922), "tso");
+	assert_string_equal(cause_of(h, SSP_SK_NIC_TX, 5044), "tso");
+	parent_is(h, SSP_SK_NIC_MSIX, 5100, SSP_SK_NIC_MMIO, 100);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_MSIX, 5100), "tx-writeback");
+	parent_is(h, SSP_SK_NIC_MSIX, 5300, SSP_SK_NIC_RX, 5200);
+	parent_is(h, SSP_SK_NIC_MSIX, 5400, SSP_SK_NIC_RX, 5260);
+	st = ssp_spanb_stats(h->b);
+	assert_int_equal(st->causes[SSP_CAUSE_TSO], 5);
+	assert_int_equal(st->causes[SSP_CAUSE_TX_WB], 1);
+	teardown(h);
+
+	/* without the kernel-context model: the last causing span (SPEC §3) */
+	h = setup("", 0);
+	feed_tso(h);
+	parent_is(h, SSP_SK_NIC_DMA, 200, SSP_SK_NIC_MMIO, 100);
+	parent_is(h, SSP_SK_NIC_TX, 400, SSP_SK_NIC_MMIO, 300);
+	parent_is(h, SSP_SK_NIC_TX, 1922, SSP_SK_NIC_MMIO, 300);
+	parent_is(h, SSP_SK_NIC_MSIX, 5100, SSP_SK_NIC_MMIO, 300);
+	parent_is(h, SSP_SK_NIC_MSIX, 5300, SSP_SK_NIC_RX, 5260);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_TX, 400), "");
+	teardown(h);
+}
+
 /* Unbalanced input: a log starting inside an interrupt, a softirq
  * without irq, an irq without MSI-X, a timer irq, work on an idle CPU,
  * contexts open at the end, the model's limits. */
@@ -1729,6 +1816,7 @@ main(void)
 		cmocka_unit_test(test_memory_bounded),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_kctx_receive),
+		cmocka_unit_test(test_kctx_nic_chain),
 		cmocka_unit_test(test_kctx_unbalanced),
 		cmocka_unit_test(test_kctx_app_root),
 		cmocka_unit_test(test_kctx_ksoftirqd),
