@@ -1054,23 +1054,6 @@ cur_syscall(const struct stream *h)
 	return h->last_cpu >= 0 ? h->cur[h->last_cpu] : NULL;
 }
 
-/* The position of the issuing CPU in a host device event, or -1. */
-static int
-dev_cpu_field(unsigned type)
-{
-	switch (type) {
-	case SSP_EV_MMIO_RD:	return SSP_F_MMIO_RD_CPU;
-	case SSP_EV_MMIO_WR:	return SSP_F_MMIO_WR_CPU;
-	case SSP_EV_CFG_RD:
-	case SSP_EV_CFG_WR:	return SSP_F_CFG_CPU;
-	case SSP_EV_PCIHOST_RD:
-	case SSP_EV_PCIHOST_WR:	return SSP_F_PH_CPU;
-	case SSP_EV_POST_INT:
-	case SSP_EV_CLEAR_INT:	return SSP_F_INT_CPU;
-	default:		return -1;
-	}
-}
-
 /* Kernel contexts: work is parented to the innermost context of the CPU
  * that issued it (the event's cpu field, else the last CPU that entered a
  * function: a heuristic when the host has several). */
@@ -1079,7 +1062,7 @@ kctx_work_parent(struct ssp_spanb *b, unsigned st, struct span *s,
     const struct ssp_rec *ev)
 {
 	struct stream *h = &b->s[st];
-	int f = dev_cpu_field(ev->type), cpu = h->last_cpu, guess = 1;
+	int f = ssp_event_cpu_field(ev->type), cpu = h->last_cpu, guess = 1;
 	struct span *p;
 
 	if (f >= 0 && ev->nf > (unsigned)f && ev->f[f] != 0 &&
