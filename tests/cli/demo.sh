@@ -19,6 +19,16 @@ eq "same slowest trace id" "$(grep '^slowest' "$T/d1.txt")" "$(grep '^slowest' "
 eq "same summary but timings and the output directory" \
     "$(notime "$T/d1.txt" | sed 's/out1/OUT/g')" "$(notime "$T/d2.txt" | sed 's/out2/OUT/g')"
 check "per simulator type breakdown" grep -q 'per simulator type' "$T/d1.txt"
+# the Linux samples: the kernel-context rules find at least 99 % of the
+# true parents, Columbo's model (the same rules without them) far fewer
+for flow in tcp udp; do
+	l=$(grep "^  $flow: kernel-context rules " "$T/d1.txt")
+	ctx=$(echo "$l" | awk '{ print $4 }') col=$(echo "$l" | awk '{ print $10 }')
+	check "$flow: contexts $ctx %, Columbo's model $col %" \
+	    awk -v a="$ctx" -v b="$col" 'BEGIN { exit !(a >= 99 && b < a - 10) }'
+done
+check "the slowest TCP trace has hardirq and softirq time" \
+    sh -c "sed -n '/^slowest TCP trace/,/^\$/p' '$T/d1.txt' | grep -q '^    host.softirq '"
 
 # README's transcript: the demo's lines but timings, and the SQL outputs
 for pat in '^phase 2  evspan: ' '^truth ' '^slowest trace: ' '^  host.syscall on client0 '; do
