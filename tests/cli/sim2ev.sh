@@ -326,20 +326,27 @@ else
 	check "--follow: pipe buffer reported" grep -q "pipe buffer" "$T/y.err"
 fi
 
-# SIGHUP ends the stream cleanly too, after the bytes already in the pipe
-sim2ev -f gem5 --follow --stats -o "$T/h.ev" "$T/fifo" 2>"$T/h.err" &
-spid=$!
-( exec 3>"$T/fifo"; i=0; while [ $i -lt 2000 ]; do echo "$L1"; i=$((i + 1)); done >&3
-  : >"$T/h.done"; exec sleep 1 ) &
-wpid=$!
-exists "$T/h.ev"
-exists "$T/h.done"	# all 2000 lines are in the pipe (or read)
-kill -HUP $spid
-set +e; wait $spid; rc=$?; set -e
-eq "SIGHUP: exit 0" "$rc" 0
-check "SIGHUP: the 2000 lines in the pipe were read" grep -qF "2000 lines = 2000 events" "$T/h.err"
-eq "SIGHUP: complete stream" "$(evcat -n "$T/h.ev" | count /dev/stdin proc_in)" 2000
-wait $wpid 2>/dev/null || true
+# SIGHUP ends the stream cleanly too, after the bytes already in the pipe.
+# Not when this shell was started with SIGHUP ignored (nohup): sim2ev then
+# keeps ignoring it, as it should, and a shell cannot undo that.
+case $(awk '/^SigIgn:/ { print $2 }' /proc/$$/status 2>/dev/null) in
+*[13579bdfBDF]) ntest=$((ntest + 1)); echo "ok $ntest # SKIP SIGHUP ignored on entry to this test (nohup?)" ;;
+*)
+	sim2ev -f gem5 --follow --stats -o "$T/h.ev" "$T/fifo" 2>"$T/h.err" &
+	spid=$!
+	( exec 3>"$T/fifo"; i=0; while [ $i -lt 2000 ]; do echo "$L1"; i=$((i + 1)); done >&3
+	  : >"$T/h.done"; exec sleep 1 ) &
+	wpid=$!
+	exists "$T/h.ev"
+	exists "$T/h.done"	# all 2000 lines are in the pipe (or read)
+	kill -HUP $spid
+	set +e; wait $spid; rc=$?; set -e
+	eq "SIGHUP: exit 0" "$rc" 0
+	check "SIGHUP: the 2000 lines in the pipe were read" grep -qF "2000 lines = 2000 events" "$T/h.err"
+	eq "SIGHUP: complete stream" "$(evcat -n "$T/h.ev" | count /dev/stdin proc_in)" 2000
+	wait $wpid 2>/dev/null || true
+	;;
+esac
 
 # SIGINT ignored on entry (a script's background job) stays ignored
 rm -f "$T/i.ev"
