@@ -423,8 +423,9 @@ test_unbalanced(void **state)
 	/* a CPU that vanishes: its contexts close at the end */
 	F(4, SE);
 	F(4, IE);
-	done(k, &r);
+	ssp_kctx_end(k);	/* done() frees k, and st with it */
 	assert_true(st->open_at_end >= 2);
+	done(k, &r);
 }
 
 /* A log without irq exits (the one-CPU model's synthetic logs): a syscall
