@@ -51,49 +51,6 @@ check(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
 		ssp_warn(w, "%s", r.msg[i]);
 }
 
-/* --stats (full): lines, events per type, skips per reason with their
- * first examples. */
-static void
-print_stats(const struct ssp_conv *c, FILE *f, const char *prog,
-    const char *src)
-{
-	const struct ssp_conv_stats *st = ssp_conv_stats(c);
-	const struct ssp_conv_example *ex;
-	size_t i, k, n;
-	uint64_t skipped = 0;
-
-	for (i = 0; i < SSP_SKIP_N; i++)
-		skipped += st->skipped[i];
-	if (st->lines - skipped == st->nevents)
-		fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " events + %"
-		    PRIu64 " skipped\n", prog, src, st->lines, st->nevents, skipped);
-	else	/* a switch line gives two events */
-		fprintf(f, "%s: %s: %" PRIu64 " lines = %" PRIu64 " with events (%"
-		    PRIu64 " events) + %" PRIu64 " skipped\n", prog, src, st->lines,
-		    st->lines - skipped, st->nevents, skipped);
-	for (i = 0; i < SSP_EV_NTYPES; i++)
-		if (st->events[i] != 0)
-			fprintf(f, "  %12" PRIu64 " %s\n", st->events[i],
-			    ssp_event_schema.types[i].name);
-	for (i = 0; i < SSP_SKIP_N; i++) {
-		if (st->skipped[i] == 0)
-			continue;
-		fprintf(f, "  %12" PRIu64 " skipped: %s (%s)\n", st->skipped[i],
-		    ssp_pline_skip_name((unsigned)i), ssp_pline_skip_desc((unsigned)i));
-		n = ssp_conv_examples(c, (unsigned)i, &ex);
-		for (k = 0; k < n; k++)
-			fprintf(f, "  %12s %s:%" PRIu64 ": %s%s%s\n", "", src,
-			    ex[k].line, ex[k].text, ex[k].why ? "\n                 "
-			    "-> " : "", ex[k].why ? ex[k].why : "");
-	}
-	if (st->recovered)
-		fprintf(f, "  %12" PRIu64 " events recovered from spliced or "
-		    "glued lines\n", st->recovered);
-	if (st->offset_known && (st->offset != 0 || st->offset_line != 0))
-		fprintf(f, "  time offset %" PRId64 " ps subtracted%s\n",
-		    st->offset, st->offset_line ? " (from the sync line)" : "");
-}
-
 static void
 usage(int code)
 {
@@ -169,47 +126,6 @@ load_symtabs(struct ssp_atoms *atoms, char **spec, size_t n, int verbose)
 	return st;
 }
 
-static char *sbname;	/* "run.json:nic.client.0.:stdout" */
-
-/*
- * --simbricks-json RUN --sim NAME: one simulator's captured output, read
- * through the same line reader as a file (ssp_in_fnopen).  *stem is the
- * default stream name: the simulator's name without trailing dots.
- */
-static struct ssp_in *
-open_simbricks(const char *path, const char *sim, int which,
-    struct ssp_simbricks **runp, struct ssp_simbricks_text **tp,
-    const char **stem)
-{
-	static char name[SSP_TOPO_NAMEMAX + 1];
-	struct ssp_err e = { 0 };
-	struct ssp_in *jin, *in;
-	size_t n;
-	int i;
-
-	if (ssp_in_open(&jin, path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_simbricks_read(runp, jin, &e) != SSP_OK)
-		errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
-		    "%s", e.msg);
-	ssp_in_close(jin);
-	if ((i = ssp_simbricks_find(*runp, sim)) < 0)
-		errx(SSP_EXIT_USAGE, "%s: no simulator named '%s'", path, sim);
-	if (ssp_simbricks_text_open(tp, *runp, (size_t)i, which ?
-	    SSP_SIMBRICKS_STDERR : SSP_SIMBRICKS_STDOUT, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (asprintf(&sbname, "%s:%s:%s", path, sim, which ? "stderr" :
-	    "stdout") < 0)
-		err(SSP_EXIT_FAIL, NULL);
-	if (ssp_in_fnopen(&in, ssp_simbricks_text_read, *tp, sbname, 0, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	snprintf(name, sizeof(name), "%s", sim);
-	for (n = strlen(name); n > 1 && name[n - 1] == '.'; n--)
-		name[n - 1] = '\0';
-	*stem = name;
-	return in;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -255,8 +171,7 @@ main(int argc, char **argv)
 	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
 	int rc = 0;
 	const char *sbjson = NULL, *sbsim = NULL;
-	struct ssp_simbricks *sbrun = NULL;
-	struct ssp_simbricks_text *sbtext = NULL;
+	struct ssp_simbricks_input *sbin = NULL;
 	int sberr = 0;
 
 	cfg.sim = SSP_SIM_NONE;
@@ -347,9 +262,13 @@ main(int argc, char **argv)
 	/* names from the log itself are bounded: constant memory */
 	ssp_atoms_limit(atoms, NAMES_MAX, NAMES_BYTES);
 
-	if (sbjson != NULL)
-		in = open_simbricks(sbjson, sbsim, sberr, &sbrun, &sbtext, &inpath);
-	else if (ssp_in_open(&in, inpath, SSP_IN_ZSTD_AUTO | (follow ? SSP_IN_FOLLOW : 0),
+	if (sbjson != NULL) {
+		if ((rc = ssp_simbricks_input_open(&sbin, &in, sbjson, sbsim, sberr ?
+		    SSP_SIMBRICKS_STDERR : SSP_SIMBRICKS_STDOUT, &e)) != SSP_OK)
+			errx(rc == SSP_ERR_FORMAT || rc == SSP_ERR_INVAL ?
+			    SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
+		inpath = ssp_simbricks_input_stem(sbin);
+	} else if (ssp_in_open(&in, inpath, SSP_IN_ZSTD_AUTO | (follow ? SSP_IN_FOLLOW : 0),
 	    &fol, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (ssp_out_open(&out, outpath, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK)
@@ -397,13 +316,11 @@ main(int argc, char **argv)
 		ssp_out_close(out, NULL);
 	}
 	if (stats)
-		print_stats(c, stderr, "sim2ev", ssp_in_name(in));
+		ssp_convcheck_stats(stderr, c, "sim2ev", ssp_in_name(in));
 	check(c, &cfg, &w, ssp_in_name(in), rc == 0);
 	ssp_conv_free(c);
 	ssp_in_close(in);
-	ssp_simbricks_text_close(sbtext);
-	ssp_simbricks_free(sbrun);
-	free(sbname);
+	ssp_simbricks_input_close(sbin);
 	ssp_symtab_free(syms);
 	ssp_atoms_free(atoms);
 	free(symdesc);

@@ -1299,3 +1299,77 @@ ssp_simbricks_plan_free(struct ssp_simbricks_plan *p)
 	ssp_buf_free(&p->cmd);
 	free(p);
 }
+
+/* --- one simulator's output as an input (sim2ev --simbricks-json) ------- */
+
+struct ssp_simbricks_input {
+	struct ssp_simbricks *run;
+	struct ssp_simbricks_text *text;
+	char *name;			/* "run.json:nic.client.0.:stdout" */
+	char stem[SSP_TOPO_NAMEMAX + 1];
+};
+
+int
+ssp_simbricks_input_open(struct ssp_simbricks_input **sp, struct ssp_in **inp,
+    const char *path, const char *sim, enum ssp_simbricks_out which,
+    struct ssp_err *e)
+{
+	const char *wn = which == SSP_SIMBRICKS_STDERR ? "stderr" : "stdout";
+	struct ssp_simbricks_input *s;
+	struct ssp_in *jin;
+	size_t n;
+	int i, r;
+
+	*sp = NULL;
+	*inp = NULL;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	if ((r = ssp_in_open(&jin, path, SSP_IN_ZSTD_AUTO, NULL, e)) != SSP_OK)
+		goto fail;
+	r = ssp_simbricks_read(&s->run, jin, e);
+	ssp_in_close(jin);
+	if (r != SSP_OK)
+		goto fail;
+	if ((i = ssp_simbricks_find(s->run, sim)) < 0) {
+		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: no simulator named '%s'",
+		    path, sim);
+		goto fail;
+	}
+	if ((r = ssp_simbricks_text_open(&s->text, s->run, (size_t)i, which,
+	    e)) != SSP_OK)
+		goto fail;
+	n = strlen(path) + strlen(sim) + strlen(wn) + 3;
+	if ((s->name = malloc(n)) == NULL) {
+		r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto fail;
+	}
+	snprintf(s->name, n, "%s:%s:%s", path, sim, wn);
+	if ((r = ssp_in_fnopen(inp, ssp_simbricks_text_read, s->text, s->name,
+	    0, e)) != SSP_OK)
+		goto fail;
+	snprintf(s->stem, sizeof(s->stem), "%s", sim);
+	for (n = strlen(s->stem); n > 1 && s->stem[n - 1] == '.'; n--)
+		s->stem[n - 1] = '\0';
+	*sp = s;
+	return SSP_OK;
+fail:
+	ssp_simbricks_input_close(s);
+	return r;
+}
+
+const char *
+ssp_simbricks_input_stem(const struct ssp_simbricks_input *s)
+{
+	return s->stem;
+}
+
+void
+ssp_simbricks_input_close(struct ssp_simbricks_input *s)
+{
+	if (s == NULL)
+		return;
+	ssp_simbricks_text_close(s->text);
+	ssp_simbricks_free(s->run);
+	free(s->name);
+	free(s);
+}

@@ -76,6 +76,20 @@ ssize_t ssp_simbricks_text_read(void *ctx, void *buf, size_t n);
 void ssp_simbricks_text_close(struct ssp_simbricks_text *t);
 
 /*
+ * sim2ev --simbricks-json: the run JSON at path read, and simulator sim's
+ * captured output opened as *inp, named "PATH:SIM:stdout" (or stderr).
+ * *sp keeps the run alive; close it after the input.  SSP_ERR_FORMAT: not
+ * SimBricks output; SSP_ERR_INVAL: no simulator named sim.
+ */
+struct ssp_simbricks_input;
+int ssp_simbricks_input_open(struct ssp_simbricks_input **sp,
+    struct ssp_in **inp, const char *path, const char *sim,
+    enum ssp_simbricks_out which, struct ssp_err *e);
+/* The default stream name: the simulator's name without trailing dots. */
+const char *ssp_simbricks_input_stem(const struct ssp_simbricks_input *s);
+void ssp_simbricks_input_close(struct ssp_simbricks_input *s);
+
+/*
  * The plan: topology and commands.  Refused with SSP_ERR_INVAL and a
  * message naming the simulator: a class simspan cannot trace yet,
  * several NICs in one process, switch-to-switch links, sockets that do
