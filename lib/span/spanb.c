@@ -344,11 +344,10 @@ struct sinfo {			/* what an input string id means, computed once */
 	uint16_t link;		/* host: pcie link + 1 of an adapter component */
 	uint16_t cpu;		/* host: cpu index + 1 */
 	uint8_t have;		/* HAVE_* */
-	uint8_t simple;		/* net: a SimpleNetDevice type name */
-	uint8_t sw;		/* net: "NetSwitch", a net_switch port */
+	uint8_t dev;		/* net: DEV_*, what a device type name is */
 };
-enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_SIMPLE = 16,
-	HAVE_SW = 32 };
+enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16 };
+enum { DEV_OTHER, DEV_SIMPLE, DEV_SWITCH };	/* SimpleNetDevice, NetSwitch */
 
 struct stream;
 struct khost {			/* the kctx callbacks' context */
@@ -2295,19 +2294,22 @@ elink_at(struct ssp_spanb *b, unsigned st, uint64_t node, uint64_t dev)
 	return hm_get(&b->elmap, node << 32 | (dev & 0xffffffffu), 0, st);
 }
 
-static int
-simple_dev(struct ssp_spanb *b, unsigned st, uint64_t devtype)
+/* What a network device type name is (DEV_*), computed once per name. */
+static unsigned
+dev_kind(struct ssp_spanb *b, unsigned st, uint64_t devtype)
 {
 	struct sinfo *si = sinfo(b, st, devtype);
 
-	if (!(si->have & HAVE_SIMPLE)) {
+	if (!(si->have & HAVE_DEV)) {
 		size_t len;
 		const char *t = text(b, st, devtype, &len);
 
-		si->simple = len == 15 && memcmp(t, "SimpleNetDevice", 15) == 0;
-		si->have |= HAVE_SIMPLE;
+		si->dev = len == 15 && memcmp(t, "SimpleNetDevice", 15) == 0 ?
+		    DEV_SIMPLE : len == 9 && memcmp(t, "NetSwitch", 9) == 0 ?
+		    DEV_SWITCH : DEV_OTHER;
+		si->have |= HAVE_DEV;
 	}
-	return si->simple;
+	return si->dev;
 }
 
 static void
@@ -2331,7 +2333,7 @@ net_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
 		a[SSP_SA_NET_PAYLOAD - NC] = ev->f[SSP_F_NET_PAYLOAD];
 	/* The manual Ethernet header of SimpleNetDevice lines is garbage. */
 	if (a[SSP_SA_NET_ETH_TYPE - NC] == 0 &&
-	    !simple_dev(b, st, ev->f[SSP_F_NET_DEVTYPE]))
+	    dev_kind(b, st, ev->f[SSP_F_NET_DEVTYPE]) != DEV_SIMPLE)
 		a[SSP_SA_NET_ETH_TYPE - NC] = ev->f[SSP_F_NET_ETH_TYPE];
 	if (a[SSP_SA_NET_IP_SRC - NC] == 0 && a[SSP_SA_NET_IP_DST - NC] == 0) {
 		a[SSP_SA_NET_IP_SRC - NC] = ev->f[SSP_F_NET_IP_SRC];
@@ -2469,21 +2471,6 @@ net_end(struct ssp_spanb *b, unsigned st, struct span *s,
 
 /* --- net_switch ------------------------------------------------------------ */
 
-static int
-switch_dev(struct ssp_spanb *b, unsigned st, uint64_t devtype)
-{
-	struct sinfo *si = sinfo(b, st, devtype);
-
-	if (!(si->have & HAVE_SW)) {
-		size_t len;
-		const char *t = text(b, st, devtype, &len);
-
-		si->sw = len == 9 && memcmp(t, "NetSwitch", 9) == 0;
-		si->have |= HAVE_SW;
-	}
-	return si->sw;
-}
-
 /*
  * The chain key of a switch packet: its uid (vaastav/simbricks), or, for
  * NETSWITCH_DEBUG lines that have none, its identity (MACs, IPv4 or ARP
@@ -2615,7 +2602,7 @@ ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		drop(b, st, SSP_DROP_FOREIGN);
 		return;
 	}
-	if (switch_dev(b, st, ev->f[SSP_F_NET_DEVTYPE])) {
+	if (dev_kind(b, st, ev->f[SSP_F_NET_DEVTYPE]) == DEV_SWITCH) {
 		ev_switch(b, st, ev);
 		return;
 	}
