@@ -53,17 +53,32 @@ LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
 # curl only span2otlp, SQLite only span2sqlite, jansson (the SimBricks
 # run JSON) only simspan-simbricks and sim2ev (readelf -d shows it).  A
 # tool without a list links everything.
-LIBS_evcat       = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
-LIBS_evfilter    = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
-LIBS_evspan      = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
-LIBS_sim2ev      = $(ZSTD_LIBS) $(ZLIB_LIBS) $(JSON_LIBS)
-LIBS_simspan-simbricks = $(ZSTD_LIBS) $(ZLIB_LIBS) $(JSON_LIBS)
-LIBS_simsynth    = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS) -lm
-LIBS_span2html   = $(ZSTD_LIBS) $(ZLIB_LIBS)
+#
+# Start-up: the tools link the four small libraries (zstd, libcsv, zlib,
+# jansson) statically when their archives are installed, because mapping
+# and relocating three more shared objects was most of what a tool added
+# to exec's own cost (scripts/bench-startup.sh).  STATIC_DEPS=0 links them
+# shared, as a distribution package would; curl and SQLite are always
+# shared, and so are zstd and zlib in span2otlp, where libcurl loads them
+# anyway.
+STATIC_DEPS ?= 1
+comma := ,
+static_lib = $(if $(and $(filter 1,$(STATIC_DEPS)),$(filter /%,$(shell $(CC) -print-file-name=lib$(1).a))),-Wl$(comma)-Bstatic -l$(1) -Wl$(comma)-Bdynamic,$(2))
+T_ZSTD := $(call static_lib,zstd,$(ZSTD_LIBS))
+T_CSV  := $(call static_lib,csv,$(CSV_LIBS))
+T_ZLIB := $(call static_lib,z,$(ZLIB_LIBS))
+T_JSON := $(call static_lib,jansson,$(JSON_LIBS))
+LIBS_evcat       = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
+LIBS_evfilter    = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
+LIBS_evspan      = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
+LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON)
+LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON)
+LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) -lm
+LIBS_span2html   = $(T_ZSTD) $(T_ZLIB)
 LIBS_span2otlp   = $(ZSTD_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
-LIBS_span2perfetto = $(ZSTD_LIBS) $(ZLIB_LIBS)
-LIBS_span2sqlite = $(ZSTD_LIBS) $(SQLITE_LIBS) $(ZLIB_LIBS)
-LIBS_spancat     = $(ZSTD_LIBS) $(CSV_LIBS) $(ZLIB_LIBS)
+LIBS_span2perfetto = $(T_ZSTD) $(T_ZLIB)
+LIBS_span2sqlite = $(T_ZSTD) $(SQLITE_LIBS) $(T_ZLIB)
+LIBS_spancat     = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 
 LIB_SRC   = $(sort $(wildcard lib/*/*.c))
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
