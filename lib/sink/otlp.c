@@ -135,6 +135,10 @@ ssp_otlp_kind_of(unsigned kind, int64_t posted)
  * value type, and the protobuf KeyValue.key field (tag, length, bytes). */
 enum { J_INT, J_STR, J_BOOL, J_N };
 #define FRAG 64
+/* Room a protobuf KeyValue takes beyond its key's bytes, string values
+ * of up to 24 bytes included (see pb_kv_int): tags, lengths, the key
+ * fragment's overrun and ssp_varint_put_fast's. */
+#define PB_KV_SLACK (FRAG + 72)
 struct okey {
 	char *json[J_N];	/* {"key":"simspan.x","value":{"intValue":" ... */
 	size_t jlen[J_N];
@@ -150,11 +154,15 @@ struct ftinfo {			/* one record type of the file */
 	int posted;		/* field index of "posted", or -1 */
 	char *jname;		/* span or event name as a JSON string */
 	size_t jnlen;
+	uint8_t *pbname;	/* ... as protobuf field Span.name or
+				 * Event.name (tag, length, valid UTF-8) */
+	size_t pbnlen;
 	const char *name;	/* span or event name */
 	size_t nlen;
 	unsigned nf;
 	char enc[SSP_MAXF];
 	struct okey key[SSP_MAXF];
+	size_t pbmax;		/* bytes pb_fields writes at most, strings aside */
 };
 
 enum { K_START_PS, K_END_PS, K_ORPHAN, K_OPEN, K_BACKGROUND, K_FLAGS,
@@ -228,6 +236,11 @@ struct ssp_otlp {
 	size_t npend, cappend, npend_live, pend_max;
 	struct ssp_map pendmap;	/* span -> first pending record */
 	struct ssp_buf tmp;	/* repaired strings */
+	uint8_t *strok;		/* by string id: 0 not known yet, 1 valid UTF-8,
+				 * 2 not (ids < nstrok; of string generation
+				 * strgen) */
+	size_t nstrok;
+	uint64_t strgen;
 	struct ssp_buf msg;	/* status message of the current span */
 	struct ssp_otlp_stats stats;
 	double avg;		/* bytes an encoded record takes, lately */
@@ -369,9 +382,26 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		fi->jname = (char *)j.p;
 		fi->jnlen = j.len;
 	}
-	for (k = from; k < t->nf; k++)
+	{
+		struct ssp_buf pn = SSP_BUF_INIT, fixed = SSP_BUF_INIT;
+
+		ssp_strfmt_utf8_repair(&fixed, fi->name, fi->nlen);
+		ssp_pb_bytes(&pn, fi->cls == C_SPAN ? F_SPAN_NAME : F_EV_NAME,
+		    fixed.p, fixed.len);
+		ssp_buf_free(&fixed);
+		if (pn.failed || fixed.failed) {
+			ssp_buf_free(&pn);
+			return -1;
+		}
+		fi->pbname = pn.p;
+		fi->pbnlen = pn.len;
+	}
+	fi->pbmax = 64;
+	for (k = from; k < t->nf; k++) {
 		if (okey_field(&fi->key[k], t->f[k].name) != 0)
 			return -1;
+		fi->pbmax += fi->key[k].plen + PB_KV_SLACK;
+	}
 	return 0;
 }
 
@@ -381,6 +411,7 @@ ftinfo_free(struct ftinfo *fi)
 	unsigned k;
 
 	free(fi->jname);
+	free(fi->pbname);
 	for (k = 0; k < SSP_MAXF; k++)
 		okey_free(&fi->key[k]);
 }
@@ -520,6 +551,7 @@ ssp_otlp_close(struct ssp_otlp *o)
 	ssp_map_free(&o->pendmap);
 	ssp_buf_free(&o->tmp);
 	ssp_buf_free(&o->msg);
+	free(o->strok);
 	free(o);
 }
 
@@ -831,21 +863,18 @@ ssp_otlp_finish(struct ssp_otlp *o)
 
 /* --- gathering attributes ---------------------------------------------------- */
 
+/* "0x" and the hex digits of v without leading zeros; writes 18 bytes. */
 static size_t
 hex_ascii(char *out, uint64_t v)
 {
-	char tmp[16];
-	size_t n = 0, k;
+	size_t nd = v != 0 ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+	char tmp[32];
 
+	ssp_otlp_span_hex(tmp, v);
 	out[0] = '0';
 	out[1] = 'x';
-	do {
-		tmp[n++] = hexd[v & 15];
-		v >>= 4;
-	} while (v != 0);
-	for (k = 0; k < n; k++)
-		out[2 + k] = tmp[n - 1 - k];
-	return n + 2;
+	memcpy(out + 2, tmp + 16 - nd, 16);	/* nd digits matter */
+	return nd + 2;
 }
 
 static size_t
@@ -873,69 +902,6 @@ ipv4_ascii(char *out, uint64_t v)
 		if (i > 0)
 			out[n++] = '.';
 		n += ssp_strfmt_u64(out + n, (v >> (24 - 8 * i)) & 0xff);
-	}
-	return n;
-}
-
-/* The typed attributes of fields [from, nf) of a record. */
-static size_t
-gather(const struct ssp_otlp *o, const struct ftinfo *fi,
-    const struct ssp_rec *r, unsigned from, struct av *a, size_t n)
-{
-	unsigned k, nf = r->nf < fi->nf ? r->nf : fi->nf;
-
-	for (k = from; k < nf; k++) {
-		uint64_t v = r->f[k];
-		struct av *x = &a[n];
-
-		x->k = &fi->key[k];
-		switch (fi->enc[k]) {
-		case SSP_ENC_U:
-			if (v > (uint64_t)INT64_MAX) {	/* int64 can't hold it */
-				x->type = AV_ASCII;
-				x->n = ssp_strfmt_u64(x->tmp, v);
-			} else {
-				x->type = AV_INT;
-				x->i = (int64_t)v;
-			}
-			break;
-		case SSP_ENC_X:
-			x->type = AV_ASCII;
-			x->n = hex_ascii(x->tmp, v);
-			break;
-		case SSP_ENC_I:
-			if ((int64_t)v == -1)	/* absent */
-				continue;
-			x->type = AV_INT;
-			x->i = (int64_t)v;
-			break;
-		case SSP_ENC_S:
-			if (v == 0 || (x->s = ssp_rec_rd_str(o->rr, v, &x->n)) == NULL)
-				continue;
-			x->type = AV_STR;
-			break;
-		case SSP_ENC_B:
-			x->type = AV_BOOL;
-			x->i = v != 0;
-			break;
-		case SSP_ENC_M:
-			if (v == 0)
-				continue;
-			x->type = AV_ASCII;
-			x->n = mac_ascii(x->tmp, v);
-			break;
-		case SSP_ENC_A:
-			if (v == 0)
-				continue;
-			x->type = AV_ASCII;
-			x->n = ipv4_ascii(x->tmp, v);
-			break;
-		default:	/* 't' and anything newer: a signed integer */
-			x->type = AV_INT;
-			x->i = (int64_t)v;
-			break;
-		}
-		n++;
 	}
 	return n;
 }
@@ -1130,7 +1096,7 @@ json_attrs(struct ssp_buf *b, const struct av *a, size_t n, int comma)
 }
 
 /* Fields [from, nf) of a record as attributes, written directly (the
- * JSON twin of gather()); returns how many were written. */
+ * JSON twin of pb_fields()); returns how many were written. */
 static size_t
 json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
     const struct ssp_rec *r, unsigned from, int comma)
@@ -1352,28 +1318,193 @@ pb_text(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field, const char *s,
 /* Field tags below 16 take one byte: (field << 3) | wire type. */
 #define TAG1(field, wt) ((uint8_t)((field) << 3 | (wt)))
 
+/* Bytes of the varint v: 1 + floor(log2(v) / 7). */
+static inline size_t
+vsize(uint64_t v)
+{
+	return ((size_t)(63 - __builtin_clzll(v | 1)) * 9 + 73) / 64;
+}
+
+/*
+ * One KeyValue as repeated field `tag` (a one-byte tag: fields below 16)
+ * up to its AnyValue's payload of avlen bytes: the tag, the KeyValue's
+ * length, the key (precomputed), the AnyValue's tag and length.  Each
+ * pb_kv_* writes at most key->plen + PB_KV_SLACK bytes (strings: plus
+ * their length beyond 24).
+ */
+static inline uint8_t *
+pb_kv(uint8_t *p, uint8_t tag, const struct okey *k, size_t avlen)
+{
+	*p++ = tag;
+	p = ssp_varint_put_fast(p, k->plen + 1 + vsize(avlen) + avlen);
+	if (k->plen <= FRAG)
+		memcpy(p, k->pb, FRAG);
+	else
+		memcpy(p, k->pb, k->plen);
+	p += k->plen;
+	*p++ = TAG1(F_KV_VALUE, SSP_PB_LEN);
+	return ssp_varint_put_fast(p, avlen);
+}
+
+static inline uint8_t *
+pb_kv_int(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
+{
+	p = pb_kv(p, tag, k, 1 + vsize(v));
+	*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
+	return ssp_varint_put_fast(p, v);
+}
+
+static inline uint8_t *
+pb_kv_bool(uint8_t *p, uint8_t tag, const struct okey *k, int v)
+{
+	p = pb_kv(p, tag, k, 2);
+	*p++ = TAG1(F_AV_BOOL, SSP_PB_VARINT);
+	*p++ = (uint8_t)(v != 0);
+	return p;
+}
+
+static inline uint8_t *
+pb_kv_str(uint8_t *p, uint8_t tag, const struct okey *k, const char *s,
+    size_t n)
+{
+	p = pb_kv(p, tag, k, 1 + vsize(n) + n);
+	*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+	p = ssp_varint_put_fast(p, n);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* String id of the stream as protobuf string: as is when it is valid
+ * UTF-8 (known per id after the first check), else repaired into o->tmp.
+ * NULL when out of memory. */
+#define STROK_MAX (1u << 24)	/* ids cached; others are checked each time */
+static const char *
+pb_str(struct ssp_otlp *o, uint64_t id, const char *s, size_t *n)
+{
+	uint64_t gen = ssp_rec_rd_strgen(o->rr);
+	int ok;
+
+	if (gen != o->strgen) {		/* ids start over */
+		if (o->nstrok > 0)
+			memset(o->strok, 0, o->nstrok);
+		o->strgen = gen;
+	}
+	if (id < o->nstrok && o->strok[id] == 1)
+		return s;
+	if (id >= o->nstrok && id < STROK_MAX) {
+		size_t nn = o->nstrok < 1024 ? 1024 : o->nstrok;
+		uint8_t *q;
+
+		while (nn <= id)
+			nn *= 2;
+		if ((q = realloc(o->strok, nn)) != NULL) {
+			memset(q + o->nstrok, 0, nn - o->nstrok);
+			o->strok = q;
+			o->nstrok = nn;
+		}
+	}
+	ok = ssp_strfmt_utf8_valid(s, *n) == *n;
+	if (id < o->nstrok)
+		o->strok[id] = ok ? 1 : 2;
+	if (ok)
+		return s;
+	ssp_buf_reset(&o->tmp);
+	ssp_strfmt_utf8_repair(&o->tmp, s, *n);
+	if (o->tmp.failed)
+		return NULL;
+	*n = o->tmp.len;
+	return (const char *)o->tmp.p;
+}
+
+/* Fields [from, nf) of a record as KeyValue fields `tag`, written directly
+ * (the protobuf twin of json_fields).  Absent values (-1 in 'i' fields,
+ * 0 in 's', 'm' and 'a' fields) are left out; 'u' values above INT64_MAX
+ * and 'x', 'm', 'a' values are strings. */
+static void
+pb_fields(struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
+    const struct ssp_rec *r, unsigned from, uint8_t tag)
+{
+	unsigned k, nf = r->nf < fi->nf ? r->nf : fi->nf;
+	uint8_t *p;
+
+	if (ssp_buf_reserve(b, fi->pbmax) != 0)
+		return;
+	p = b->p + b->len;
+	for (k = from; k < nf; k++) {
+		const struct okey *key = &fi->key[k];
+		uint64_t v = r->f[k];
+		const char *s;
+		char tmp[32];
+		size_t n;
+
+		switch (fi->enc[k]) {
+		case SSP_ENC_I:
+			if ((int64_t)v == -1)	/* absent */
+				continue;
+			p = pb_kv_int(p, tag, key, v);
+			break;
+		case SSP_ENC_U:
+			if (v > (uint64_t)INT64_MAX) {	/* int64 can't hold it */
+				n = ssp_strfmt_u64(tmp, v);
+				p = pb_kv_str(p, tag, key, tmp, n);
+			} else
+				p = pb_kv_int(p, tag, key, v);
+			break;
+		case SSP_ENC_X:
+			n = hex_ascii(tmp, v);
+			p = pb_kv_str(p, tag, key, tmp, n);
+			break;
+		case SSP_ENC_B:
+			p = pb_kv_bool(p, tag, key, v != 0);
+			break;
+		case SSP_ENC_M:
+			if (v == 0)
+				continue;
+			n = mac_ascii(tmp, v);
+			p = pb_kv_str(p, tag, key, tmp, n);
+			break;
+		case SSP_ENC_A:
+			if (v == 0)
+				continue;
+			n = ipv4_ascii(tmp, v);
+			p = pb_kv_str(p, tag, key, tmp, n);
+			break;
+		case SSP_ENC_S:
+			if (v == 0 || (s = ssp_rec_rd_str(o->rr, v, &n)) == NULL)
+				continue;
+			b->len = (size_t)(p - b->p);
+			if ((s = pb_str(o, v, s, &n)) == NULL) {
+				b->failed = 1;
+				return;
+			}
+			if (ssp_buf_reserve(b, n + fi->pbmax) != 0)
+				return;
+			p = pb_kv_str(b->p + b->len, tag, key, s, n);
+			break;
+		default:	/* 't' and anything newer: a signed integer */
+			p = pb_kv_int(p, tag, key, v);
+			break;
+		}
+	}
+	b->len = (size_t)(p - b->p);
+}
+
 /* KeyValue messages as repeated field `field` (< 16), written through a
  * cursor after one reserve per attribute, as the JSON writers do. */
 static void
 pb_attrs(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field,
     const struct av *a, size_t n)
 {
+	const uint8_t tag = TAG1(field, SSP_PB_LEN);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		const struct av *x = &a[i];
 		const char *s = x->tmp;
-		size_t sn = x->n, avlen, kvlen;
+		size_t sn = x->type == AV_INT || x->type == AV_BOOL ? 0 : x->n;
 		uint8_t *p;
 
-		switch (x->type) {
-		case AV_INT:
-			avlen = 1 + ssp_pb_varint_size((uint64_t)x->i);
-			break;
-		case AV_BOOL:
-			avlen = 2;
-			break;
-		case AV_STR:
+		if (x->type == AV_STR) {
 			s = x->s;
 			if (ssp_strfmt_utf8_valid(s, sn) != sn) {
 				ssp_buf_reset(&o->tmp);
@@ -1385,52 +1516,72 @@ pb_attrs(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field,
 				s = (const char *)o->tmp.p;
 				sn = o->tmp.len;
 			}
-			/* FALLTHROUGH */
-		default:
-			avlen = 1 + ssp_pb_varint_size(sn) + sn;
-			break;
 		}
-		kvlen = x->k->plen + 1 + ssp_pb_varint_size(avlen) + avlen;
-		if (ssp_buf_reserve(b, FRAG + 3 * SSP_VARINT_MAX + 3 + kvlen) != 0)
+		if (ssp_buf_reserve(b, x->k->plen + PB_KV_SLACK + sn) != 0)
 			return;
 		p = b->p + b->len;
-		*p++ = TAG1(field, SSP_PB_LEN);
-		p += ssp_varint_put(p, kvlen);
-		if (x->k->plen <= FRAG)
-			memcpy(p, x->k->pb, FRAG);
-		else
-			memcpy(p, x->k->pb, x->k->plen);
-		p += x->k->plen;
-		*p++ = TAG1(F_KV_VALUE, SSP_PB_LEN);
-		p += ssp_varint_put(p, avlen);
 		switch (x->type) {
 		case AV_INT:
-			*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
-			p += ssp_varint_put(p, (uint64_t)x->i);
+			p = pb_kv_int(p, tag, x->k, (uint64_t)x->i);
 			break;
 		case AV_BOOL:
-			*p++ = TAG1(F_AV_BOOL, SSP_PB_VARINT);
-			*p++ = (uint8_t)(x->i != 0);
+			p = pb_kv_bool(p, tag, x->k, x->i != 0);
 			break;
 		default:
-			*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
-			p += ssp_varint_put(p, sn);
-			memcpy(p, s, sn);
-			p += sn;
+			p = pb_kv_str(p, tag, x->k, s, sn);
 			break;
 		}
 		b->len = (size_t)(p - b->p);
 	}
 }
 
-static void
+static inline void
 be64(uint8_t *p, uint64_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, 8);
+#else
 	int i;
 
 	for (i = 7; i >= 0; i--) {
 		p[i] = (uint8_t)v;
 		v >>= 8;
+	}
+#endif
+}
+
+/* fixed64: little-endian on the wire */
+static inline void
+le64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+#else
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		p[i] = (uint8_t)v;
+		v >>= 8;
+	}
+#endif
+}
+
+/* The length of a message begun with two bytes left for it at body - 2:
+ * in place when it takes two bytes (most spans), else ssp_pb_end moves
+ * the body. */
+static inline void
+pb_end2(struct ssp_buf *b, size_t body)
+{
+	size_t n = b->len - body;
+
+	if (!b->failed && n >= 0x80 && n < 0x4000) {
+		b->p[body - 2] = (uint8_t)(n | 0x80);
+		b->p[body - 1] = (uint8_t)(n >> 7);
+	} else {
+		struct ssp_pb_mark m = { .body = body, .hint = 2 };
+
+		ssp_pb_end(b, m);
 	}
 }
 
@@ -1439,17 +1590,26 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 {
 	const struct ssp_rec *r = &s->r;
 	const struct ftinfo *fi = info(o, r);
+	const uint8_t tag = TAG1(F_SPAN_ATTRS, SSP_PB_LEN);
 	struct spaninfo si;
 	struct av a[MAXAV];
-	struct ssp_pb_mark m, mm;
+	struct ssp_pb_mark mm;
 	uint8_t id[16];
+	size_t body;
 	uint32_t i;
 
 	span_info(o, fi, r, &si);
-	m = ssp_pb_begin(b, F_SS_SPANS, 2);
-	if (ssp_buf_reserve(b, 64) == 0) {
+	/* Span as field ScopeSpans.spans with two bytes for its length, its
+	 * ids, name, kind, times and simspan.start_ps/end_ps, at one reserve */
+	if (ssp_buf_reserve(b, 96 + fi->pbnlen + o->fkey[K_START_PS].plen +
+	    o->fkey[K_END_PS].plen + 2 * PB_KV_SLACK) != 0)
+		return;
+	{
 		uint8_t *p = b->p + b->len;
 
+		*p++ = TAG1(F_SS_SPANS, SSP_PB_LEN);
+		p += 2;
+		body = (size_t)(p - b->p);
 		*p++ = TAG1(F_SPAN_TRACE_ID, SSP_PB_LEN);
 		*p++ = 16;
 		be64(p, r->f[SSP_SF_TRACE_HI]);
@@ -1465,37 +1625,35 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			be64(p, r->f[SSP_SF_PARENT]);
 			p += 8;
 		}
-		b->len = (size_t)(p - b->p);
-	}
-	pb_text(o, b, F_SPAN_NAME, fi->name, fi->nlen);
-	if (ssp_buf_reserve(b, 24) == 0) {
-		uint8_t *p = b->p + b->len;
-		unsigned k;
-
+		memcpy(p, fi->pbname, fi->pbnlen);
+		p += fi->pbnlen;
 		*p++ = TAG1(F_SPAN_KIND, SSP_PB_VARINT);
 		*p++ = (uint8_t)si.kind;
 		*p++ = TAG1(F_SPAN_START, SSP_PB_I64);
-		for (k = 0; k < 8; k++)
-			*p++ = (uint8_t)(si.start >> (8 * k));
+		le64(p, si.start);
+		p += 8;
 		*p++ = TAG1(F_SPAN_END, SSP_PB_I64);
-		for (k = 0; k < 8; k++)
-			*p++ = (uint8_t)(si.end >> (8 * k));
+		le64(p, si.end);
+		p += 8;
+		p = pb_kv_int(p, tag, si.a[0].k, (uint64_t)si.a[0].i);
+		p = pb_kv_int(p, tag, si.a[1].k, (uint64_t)si.a[1].i);
 		b->len = (size_t)(p - b->p);
 	}
-	pb_attrs(o, b, F_SPAN_ATTRS, si.a, si.na);
-	pb_attrs(o, b, F_SPAN_ATTRS, a, gather(o, fi, r, SSP_SF_NCOMMON, a, 0));
-	pb_attrs(o, b, F_SPAN_ATTRS, si.t, si.nt);
+	pb_fields(o, b, fi, r, SSP_SF_NCOMMON, tag);
+	if (si.nt > 0)
+		pb_attrs(o, b, F_SPAN_ATTRS, si.t, si.nt);
 	for (i = s->ev; i != NONE; i = o->ev[i].next) {
 		const struct ssp_rec *er = &o->ev[i].r;
 		const struct ftinfo *efi = info(o, er);
 		size_t n = event_head(o, er, r->f[SSP_SF_STREAM], a);
 
-		n = gather(o, efi, er, SSP_EF_NCOMMON, a, n);
 		mm = ssp_pb_begin(b, F_SPAN_EVENTS, 2);
 		ssp_pb_fixed64(b, F_EV_TIME, ssp_otlp_ps_to_ns(er->ts,
 		    o->opt.epoch_ns));
-		pb_text(o, b, F_EV_NAME, efi->name, efi->nlen);
+		ssp_buf_put(b, efi->pbname, efi->pbnlen);
 		pb_attrs(o, b, F_EV_ATTRS, a, n);
+		pb_fields(o, b, efi, er, SSP_EF_NCOMMON,
+		    TAG1(F_EV_ATTRS, SSP_PB_LEN));
 		ssp_pb_end(b, mm);
 		o->stats.events_out++;
 	}
@@ -1519,7 +1677,7 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 		ssp_pb_uint(b, F_STATUS_CODE, STATUS_CODE_ERROR);
 		ssp_pb_end(b, mm);
 	}
-	ssp_pb_end(b, m);
+	pb_end2(b, body);
 }
 
 /* --- batches -------------------------------------------------------------------- */
