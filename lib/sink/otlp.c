@@ -1,6 +1,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#define HEX_SSE2 1
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HEX_SWAR 1
+#endif
 
 #include "base/buf.h"
 #include "base/map.h"
@@ -71,25 +77,61 @@ ssp_otlp_ps_to_ns(int64_t ps, int64_t epoch_ns)
 
 static const char hexd[] = "0123456789abcdef";
 
-static const char hexpairs[] =
-    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+#if defined(HEX_SWAR)
+/* The 8 hex digits of v as 8 bytes, digit k (counting from the least
+ * significant) in byte k: nibbles spread into bytes, then to ASCII
+ * without a table. */
+static inline uint64_t
+hex8(uint32_t v)
+{
+	uint64_t x = v, gt9;
+
+	x = ((x & 0xffff0000ULL) << 16) | (x & 0xffffULL);
+	x = ((x & 0x0000ff000000ff00ULL) << 8) | (x & 0x000000ff000000ffULL);
+	x = ((x & 0x00f000f000f000f0ULL) << 4) | (x & 0x000f000f000f000fULL);
+	/* byte k holds nibble k; digits 10..15 get 'a' - '0' - 10 more */
+	gt9 = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+	return x + 0x3030303030303030ULL + gt9 * (uint64_t)('a' - '0' - 10);
+}
+#endif
 
 void
 ssp_otlp_span_hex(char out[16], uint64_t id)
 {
+#if defined(HEX_SSE2)
+	/* bytes most significant first, split into nibbles, interleaved */
+	const __m128i m = _mm_set1_epi8(0x0f);
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(id));
+	__m128i d = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m),
+	    _mm_and_si128(x, m));
+	__m128i gt9 = _mm_cmpgt_epi8(d, _mm_set1_epi8(9));
+
+	d = _mm_add_epi8(d, _mm_set1_epi8('0'));
+	d = _mm_add_epi8(d, _mm_and_si128(gt9, _mm_set1_epi8('a' - '0' - 10)));
+	_mm_storeu_si128((__m128i *)(void *)out, d);
+#elif defined(HEX_SWAR)
+	uint64_t hi = __builtin_bswap64(hex8((uint32_t)(id >> 32)));
+	uint64_t lo = __builtin_bswap64(hex8((uint32_t)id));
+
+	memcpy(out, &hi, 8);
+	memcpy(out + 8, &lo, 8);
+#else
+	static const char hexpairs[] =
+	    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 	int i;
 
 	for (i = 7; i >= 0; i--) {
 		memcpy(out + 2 * i, hexpairs + 2 * (id & 0xff), 2);
 		id >>= 8;
 	}
+#endif
 }
 
 void
@@ -139,6 +181,8 @@ enum { J_INT, J_STR, J_BOOL, J_N };
  * of up to 24 bytes included (see pb_kv_int): tags, lengths, the key
  * fragment's overrun and ssp_varint_put_fast's. */
 #define PB_KV_SLACK (FRAG + 72)
+/* ... and a JSON attribute beyond its key fragments' bytes */
+#define JS_KV_SLACK (2 * FRAG + 48)
 struct okey {
 	char *json[J_N];	/* {"key":"simspan.x","value":{"intValue":" ... */
 	size_t jlen[J_N];
@@ -163,6 +207,7 @@ struct ftinfo {			/* one record type of the file */
 	char enc[SSP_MAXF];
 	struct okey key[SSP_MAXF];
 	size_t pbmax;		/* bytes pb_fields writes at most, strings aside */
+	size_t jsmax;		/* ... and json_fields */
 };
 
 enum { K_START_PS, K_END_PS, K_ORPHAN, K_OPEN, K_BACKGROUND, K_FLAGS,
@@ -186,6 +231,14 @@ struct av {
 	char tmp[24];		/* AV_ASCII: formatted here */
 };
 #define MAXAV (SSP_MAXF + 8)
+
+/* What is known of a string of the stream, by its id. */
+struct strc {
+	uint32_t joff, jlen;	/* as a JSON string in jarena; jlen 0: not yet */
+	uint8_t pb;		/* 0 not checked yet, 1 valid UTF-8, 2 not */
+};
+#define STRC_MAX (1u << 22)		/* ids cached; others: each time */
+#define JARENA_MAX (64u << 20)		/* bytes of JSON strings cached */
 
 /* --- batch storage ----------------------------------------------------------- */
 
@@ -236,11 +289,11 @@ struct ssp_otlp {
 	size_t npend, cappend, npend_live, pend_max;
 	struct ssp_map pendmap;	/* span -> first pending record */
 	struct ssp_buf tmp;	/* repaired strings */
-	uint8_t *strok;		/* by string id: 0 not known yet, 1 valid UTF-8,
-				 * 2 not (ids < nstrok; of string generation
-				 * strgen) */
-	size_t nstrok;
+	struct strc *sc;	/* by string id (< nsc), of string generation
+				 * strgen */
+	size_t nsc;
 	uint64_t strgen;
+	struct ssp_buf jarena;	/* the JSON strings of sc */
 	struct ssp_buf msg;	/* status message of the current span */
 	struct ssp_otlp_stats stats;
 	double avg;		/* bytes an encoded record takes, lately */
@@ -396,11 +449,13 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		fi->pbname = pn.p;
 		fi->pbnlen = pn.len;
 	}
-	fi->pbmax = 64;
+	fi->pbmax = fi->jsmax = 64;
 	for (k = from; k < t->nf; k++) {
 		if (okey_field(&fi->key[k], t->f[k].name) != 0)
 			return -1;
 		fi->pbmax += fi->key[k].plen + PB_KV_SLACK;
+		fi->jsmax += fi->key[k].jlen[J_STR] + fi->key[k].jlen[J_INT] +
+		    JS_KV_SLACK;
 	}
 	return 0;
 }
@@ -551,7 +606,8 @@ ssp_otlp_close(struct ssp_otlp *o)
 	ssp_map_free(&o->pendmap);
 	ssp_buf_free(&o->tmp);
 	ssp_buf_free(&o->msg);
-	free(o->strok);
+	free(o->sc);
+	ssp_buf_free(&o->jarena);
 	free(o);
 }
 
@@ -861,7 +917,165 @@ ssp_otlp_finish(struct ssp_otlp *o)
 	ssp_map_clear(&o->pendmap);
 }
 
+/* --- strings of the stream ------------------------------------------------ */
+
+/* The cache entry of string id, or NULL (ids too large, out of memory).
+ * Entries start over when the stream's string ids do. */
+static struct strc *
+strc_get(struct ssp_otlp *o, uint64_t id)
+{
+	uint64_t gen = ssp_rec_rd_strgen(o->rr);
+
+	if (gen != o->strgen) {		/* ids start over */
+		if (o->nsc > 0)
+			memset(o->sc, 0, o->nsc * sizeof(*o->sc));
+		ssp_buf_reset(&o->jarena);
+		o->strgen = gen;
+	}
+	if (id < o->nsc)
+		return &o->sc[id];
+	if (id < STRC_MAX) {
+		size_t nn = o->nsc < 1024 ? 1024 : o->nsc;
+		struct strc *q;
+
+		while (nn <= id)
+			nn *= 2;
+		if ((q = realloc(o->sc, nn * sizeof(*q))) != NULL) {
+			memset(q + o->nsc, 0, (nn - o->nsc) * sizeof(*q));
+			o->sc = q;
+			o->nsc = nn;
+			return &o->sc[id];
+		}
+	}
+	return NULL;
+}
+
+/* String id of the stream as protobuf string: as is when it is valid
+ * UTF-8 (known per id after the first check), else repaired into o->tmp.
+ * NULL when out of memory. */
+static const char *
+pb_str(struct ssp_otlp *o, uint64_t id, const char *s, size_t *n)
+{
+	struct strc *c = strc_get(o, id);
+	int ok;
+
+	if (c != NULL && c->pb == 1)
+		return s;
+	ok = ssp_strfmt_utf8_valid(s, *n) == *n;
+	if (c != NULL)
+		c->pb = ok ? 1 : 2;
+	if (ok)
+		return s;
+	ssp_buf_reset(&o->tmp);
+	ssp_strfmt_utf8_repair(&o->tmp, s, *n);
+	if (o->tmp.failed)
+		return NULL;
+	*n = o->tmp.len;
+	return (const char *)o->tmp.p;
+}
+
+/* String id of the stream as a JSON string (quoted and escaped): escaped
+ * once per id into o->jarena, else each time into o->tmp.  The pointer
+ * is good until the next call; NULL when out of memory. */
+static const char *
+json_strid(struct ssp_otlp *o, uint64_t id, const char *s, size_t *n)
+{
+	struct strc *c = strc_get(o, id);
+	struct ssp_buf *b = &o->tmp;
+	size_t at = 0;
+
+	if (c != NULL && c->jlen > 0) {
+		*n = c->jlen;
+		return (const char *)o->jarena.p + c->joff;
+	}
+	if (c != NULL && o->jarena.len + 6 * *n + 2 <= JARENA_MAX) {
+		b = &o->jarena;
+		at = b->len;
+	} else
+		ssp_buf_reset(b);
+	ssp_strfmt_json_str(b, s, *n);
+	if (b->failed)
+		return NULL;
+	if (b == &o->jarena) {
+		c->joff = (uint32_t)at;
+		c->jlen = (uint32_t)(b->len - at);
+	}
+	*n = b->len - at;
+	return (const char *)b->p + at;
+}
+
 /* --- gathering attributes ---------------------------------------------------- */
+
+/*
+ * Decimal digits of v: the count from its bit length (no branch on each
+ * digit count), then 8 digits at a time in 32-bit arithmetic from the end,
+ * two at a time from a table.
+ */
+static const char dig2[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static inline void
+put8(char *p, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(p, dig2 + 2 * (hi / 100), 2);
+	memcpy(p + 2, dig2 + 2 * (hi % 100), 2);
+	memcpy(p + 4, dig2 + 2 * (lo / 100), 2);
+	memcpy(p + 6, dig2 + 2 * (lo % 100), 2);
+}
+
+static inline size_t
+fmt_u64(char *out, uint64_t v)
+{
+	static const uint64_t p10[20] = { 1ULL, 10ULL, 100ULL, 1000ULL,
+	    10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+	    1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+	    10000000000000000ULL, 100000000000000000ULL,
+	    1000000000000000000ULL, 10000000000000000000ULL };
+	unsigned t;
+	size_t n;
+	char *p;
+	uint32_t w;
+
+	if (v < 10) {
+		*out = (char)('0' + v);
+		return 1;
+	}
+	t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
+	n = t + 1 - (v < p10[t]);
+	p = out + n;
+	while (v >= 100000000) {
+		uint64_t q = v / 100000000;
+
+		p -= 8;
+		put8(p, (uint32_t)(v - q * 100000000));
+		v = q;
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		p -= 2;
+		memcpy(p, dig2 + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10)
+		memcpy(p - 2, dig2 + 2 * w, 2);
+	else
+		p[-1] = (char)('0' + w);
+	return n;
+}
+
+static inline size_t
+fmt_i64(char *out, int64_t v)
+{
+	if (v >= 0)
+		return fmt_u64(out, (uint64_t)v);
+	out[0] = '-';
+	return 1 + fmt_u64(out + 1, (uint64_t)0 - (uint64_t)v);
+}
 
 /* "0x" and the hex digits of v without leading zeros; writes 18 bytes. */
 static size_t
@@ -1096,20 +1310,24 @@ json_attrs(struct ssp_buf *b, const struct av *a, size_t n, int comma)
 }
 
 /* Fields [from, nf) of a record as attributes, written directly (the
- * JSON twin of pb_fields()); returns how many were written. */
+ * JSON twin of pb_fields()) after one reserve (and one more for each
+ * string); returns how many were written. */
 static size_t
-json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
+json_fields(struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
     const struct ssp_rec *r, unsigned from, int comma)
 {
 	unsigned k, nf = r->nf < fi->nf ? r->nf : fi->nf;
 	size_t n = 0;
+	char *p;
 
+	if (ssp_buf_reserve(b, fi->jsmax) != 0)
+		return 0;
+	p = (char *)b->p + b->len;
 	for (k = from; k < nf; k++) {
 		const struct okey *key = &fi->key[k];
 		uint64_t v = r->f[k];
-		const char *str = NULL;
-		size_t slen = 0;
-		char *p;
+		const char *str;
+		size_t slen;
 
 		switch (fi->enc[k]) {
 		case SSP_ENC_I:
@@ -1119,7 +1337,23 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 		case SSP_ENC_S:
 			if (v == 0 || (str = ssp_rec_rd_str(o->rr, v, &slen)) == NULL)
 				continue;
-			break;
+			b->len = (size_t)(p - (char *)b->p);
+			if ((str = json_strid(o, v, str, &slen)) == NULL) {
+				b->failed = 1;
+				return n;
+			}
+			if (ssp_buf_reserve(b, slen + fi->jsmax) != 0)
+				return n;
+			p = (char *)b->p + b->len;
+			if (n > 0 || comma)
+				*p++ = ',';
+			p = frag(p, key->json[J_STR], key->jlen[J_STR]);
+			memcpy(p, str, slen);
+			p += slen;
+			*p++ = '}';
+			*p++ = '}';
+			n++;
+			continue;
 		case SSP_ENC_M:
 		case SSP_ENC_A:
 			if (v == 0)
@@ -1128,10 +1362,6 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 		default:
 			break;
 		}
-		if (ssp_buf_reserve(b, 2 * FRAG + key->jlen[J_STR] +
-		    key->jlen[J_BOOL] + 6 * slen + 8) != 0)
-			return n;
-		p = (char *)b->p + b->len;
 		if (n > 0 || comma)
 			*p++ = ',';
 		switch (fi->enc[k]) {
@@ -1140,16 +1370,6 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 			*p++ = '"';
 			p += hex_ascii(p, v);
 			break;
-		case SSP_ENC_S:
-			p = frag(p, key->json[J_STR], key->jlen[J_STR]);
-			b->len = (size_t)(p - (char *)b->p);
-			ssp_strfmt_json_str(b, str, slen);	/* within the reserve */
-			p = (char *)b->p + b->len;
-			*p++ = '}';
-			*p++ = '}';
-			b->len = (size_t)(p - (char *)b->p);
-			n++;
-			continue;
 		case SSP_ENC_B:
 			p = frag(p, key->json[J_BOOL], key->jlen[J_BOOL]);
 			if (v) {
@@ -1159,7 +1379,6 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 				memcpy(p, "false}}", 7);
 				p += 7;
 			}
-			b->len = (size_t)(p - (char *)b->p);
 			n++;
 			continue;
 		case SSP_ENC_M:
@@ -1176,19 +1395,20 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 			if (v > (uint64_t)INT64_MAX) {	/* int64 can't hold it */
 				p = frag(p, key->json[J_STR], key->jlen[J_STR]);
 				*p++ = '"';
-				p += ssp_strfmt_u64(p, v);
+				p += fmt_u64(p, v);
 				break;
 			}
 			/* FALLTHROUGH */
 		default:
 			p = frag(p, key->json[J_INT], key->jlen[J_INT]);
-			p += ssp_strfmt_i64(p, (int64_t)v);
+			p += fmt_i64(p, (int64_t)v);
 			break;
 		}
 		memcpy(p, "\"}}", 3);
-		b->len = (size_t)(p + 3 - (char *)b->p);
+		p += 3;
 		n++;
 	}
+	b->len = (size_t)(p - (char *)b->p);
 	return n;
 }
 
@@ -1211,8 +1431,13 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 	uint32_t i;
 
 	span_info(o, fi, r, &si);
-	if (ssp_buf_reserve(b, 256 + fi->jnlen) == 0) {
+	if (ssp_buf_reserve(b, 256 + fi->jnlen + 4 * FRAG +
+	    si.a[0].k->jlen[J_INT] + si.a[1].k->jlen[J_INT]) == 0) {
 		char *p = (char *)b->p + b->len;
+		char ps[2][24];
+		size_t nps[2], nns[2];
+		const char *ns[2];
+		char nsbuf[2][24];
 
 		memcpy(p, "{\"traceId\":\"", 12);
 		p += 12;
@@ -1235,17 +1460,45 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 		memcpy(p, ",\"kind\":", 8);
 		p += 8;
 		*p++ = (char)('0' + si.kind);
+		/* The times in ns are those in ps less their last three
+		 * digits, unless an epoch is added or they are clamped. */
+		nps[0] = fmt_i64(ps[0], si.a[0].i);
+		nps[1] = fmt_i64(ps[1], si.a[1].i);
+		if (o->opt.epoch_ns == 0 && si.a[0].i >= 1000 &&
+		    si.a[1].i >= si.a[0].i) {
+			ns[0] = ps[0];
+			ns[1] = ps[1];
+			nns[0] = nps[0] - 3;
+			nns[1] = nps[1] - 3;
+		} else {
+			ns[0] = nsbuf[0];
+			ns[1] = nsbuf[1];
+			nns[0] = fmt_u64(nsbuf[0], si.start);
+			nns[1] = fmt_u64(nsbuf[1], si.end);
+		}
 		memcpy(p, ",\"startTimeUnixNano\":\"", 22);
 		p += 22;
-		p += ssp_strfmt_u64(p, si.start);
+		memcpy(p, ns[0], 24);
+		p += nns[0];
 		memcpy(p, "\",\"endTimeUnixNano\":\"", 21);
 		p += 21;
-		p += ssp_strfmt_u64(p, si.end);
-		*p++ = '"';
+		memcpy(p, ns[1], 24);
+		p += nns[1];
+		memcpy(p, "\",\"attributes\":[", 16);
+		p += 16;
+		/* simspan.start_ps, simspan.end_ps */
+		p = frag(p, si.a[0].k->json[J_INT], si.a[0].k->jlen[J_INT]);
+		memcpy(p, ps[0], 24);
+		p += nps[0];
+		memcpy(p, "\"}},", 4);
+		p += 4;
+		p = frag(p, si.a[1].k->json[J_INT], si.a[1].k->jlen[J_INT]);
+		memcpy(p, ps[1], 24);
+		p += nps[1];
+		memcpy(p, "\"}}", 3);
+		p += 3;
 		b->len = (size_t)(p - (char *)b->p);
 	}
-	ssp_buf_lit(b, ",\"attributes\":[");
-	json_attrs(b, si.a, si.na, 0);
 	json_fields(o, b, fi, r, SSP_SF_NCOMMON, 1);
 	json_attrs(b, si.t, si.nt, 1);
 	ssp_buf_putc(b, ']');
@@ -1372,48 +1625,6 @@ pb_kv_str(uint8_t *p, uint8_t tag, const struct okey *k, const char *s,
 	p = ssp_varint_put_fast(p, n);
 	memcpy(p, s, n);
 	return p + n;
-}
-
-/* String id of the stream as protobuf string: as is when it is valid
- * UTF-8 (known per id after the first check), else repaired into o->tmp.
- * NULL when out of memory. */
-#define STROK_MAX (1u << 24)	/* ids cached; others are checked each time */
-static const char *
-pb_str(struct ssp_otlp *o, uint64_t id, const char *s, size_t *n)
-{
-	uint64_t gen = ssp_rec_rd_strgen(o->rr);
-	int ok;
-
-	if (gen != o->strgen) {		/* ids start over */
-		if (o->nstrok > 0)
-			memset(o->strok, 0, o->nstrok);
-		o->strgen = gen;
-	}
-	if (id < o->nstrok && o->strok[id] == 1)
-		return s;
-	if (id >= o->nstrok && id < STROK_MAX) {
-		size_t nn = o->nstrok < 1024 ? 1024 : o->nstrok;
-		uint8_t *q;
-
-		while (nn <= id)
-			nn *= 2;
-		if ((q = realloc(o->strok, nn)) != NULL) {
-			memset(q + o->nstrok, 0, nn - o->nstrok);
-			o->strok = q;
-			o->nstrok = nn;
-		}
-	}
-	ok = ssp_strfmt_utf8_valid(s, *n) == *n;
-	if (id < o->nstrok)
-		o->strok[id] = ok ? 1 : 2;
-	if (ok)
-		return s;
-	ssp_buf_reset(&o->tmp);
-	ssp_strfmt_utf8_repair(&o->tmp, s, *n);
-	if (o->tmp.failed)
-		return NULL;
-	*n = o->tmp.len;
-	return (const char *)o->tmp.p;
 }
 
 /* Fields [from, nf) of a record as KeyValue fields `tag`, written directly
