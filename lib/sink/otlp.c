@@ -60,6 +60,7 @@ enum {
 #define STATUS_CODE_ERROR 2
 
 #define NONE UINT32_MAX
+#define ALWAYS_INLINE __attribute__((always_inline))
 
 /* --- pure helpers ---------------------------------------------------------- */
 
@@ -1115,7 +1116,7 @@ ipv4_ascii(char *out, uint64_t v)
 	for (i = 0; i < 4; i++) {
 		if (i > 0)
 			out[n++] = '.';
-		n += ssp_strfmt_u64(out + n, (v >> (24 - 8 * i)) & 0xff);
+		n += fmt_u64(out + n, (v >> (24 - 8 * i)) & 0xff);
 	}
 	return n;
 }
@@ -1585,7 +1586,7 @@ vsize(uint64_t v)
  * pb_kv_* writes at most key->plen + PB_KV_SLACK bytes (strings: plus
  * their length beyond 24).
  */
-static inline uint8_t *
+static inline ALWAYS_INLINE uint8_t *
 pb_kv(uint8_t *p, uint8_t tag, const struct okey *k, size_t avlen)
 {
 	*p++ = tag;
@@ -1599,7 +1600,7 @@ pb_kv(uint8_t *p, uint8_t tag, const struct okey *k, size_t avlen)
 	return ssp_varint_put_fast(p, avlen);
 }
 
-static inline uint8_t *
+static inline ALWAYS_INLINE uint8_t *
 pb_kv_int(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
 {
 	p = pb_kv(p, tag, k, 1 + vsize(v));
@@ -1607,7 +1608,7 @@ pb_kv_int(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
 	return ssp_varint_put_fast(p, v);
 }
 
-static inline uint8_t *
+static inline ALWAYS_INLINE uint8_t *
 pb_kv_bool(uint8_t *p, uint8_t tag, const struct okey *k, int v)
 {
 	p = pb_kv(p, tag, k, 2);
@@ -1616,7 +1617,7 @@ pb_kv_bool(uint8_t *p, uint8_t tag, const struct okey *k, int v)
 	return p;
 }
 
-static inline uint8_t *
+static inline ALWAYS_INLINE uint8_t *
 pb_kv_str(uint8_t *p, uint8_t tag, const struct okey *k, const char *s,
     size_t n)
 {
