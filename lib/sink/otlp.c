@@ -1110,15 +1110,25 @@ mac_ascii(char *out, uint64_t v)
 static size_t
 ipv4_ascii(char *out, uint64_t v)
 {
-	size_t n = 0;
+	char *p = out;
 	int i;
 
 	for (i = 0; i < 4; i++) {
+		unsigned o = (unsigned)(v >> (24 - 8 * i)) & 0xff;
+
 		if (i > 0)
-			out[n++] = '.';
-		n += fmt_u64(out + n, (v >> (24 - 8 * i)) & 0xff);
+			*p++ = '.';
+		if (o >= 100) {
+			*p++ = (char)('0' + o / 100);
+			memcpy(p, dig2 + 2 * (o % 100), 2);
+			p += 2;
+		} else if (o >= 10) {
+			memcpy(p, dig2 + 2 * o, 2);
+			p += 2;
+		} else
+			*p++ = (char)('0' + o);
 	}
-	return n;
+	return (size_t)(p - out);
 }
 
 static void
@@ -1414,14 +1424,6 @@ json_fields(struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
 }
 
 static void
-json_quoted_u64(struct ssp_buf *b, uint64_t v)
-{
-	ssp_buf_putc(b, '"');
-	ssp_strfmt_json_u64(b, v);
-	ssp_buf_putc(b, '"');
-}
-
-static void
 json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 {
 	const struct ssp_rec *r = &s->r;
@@ -1510,15 +1512,36 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			const struct ftinfo *efi = info(o, er);
 			size_t n = event_head(o, er, r->f[SSP_SF_STREAM], a);
 
-			if (i != s->ev)
-				ssp_buf_putc(b, ',');
-			ssp_buf_lit(b, "{\"timeUnixNano\":");
-			json_quoted_u64(b, ssp_otlp_ps_to_ns(er->ts, o->opt.epoch_ns));
-			ssp_buf_lit(b, ",\"name\":");
-			ssp_buf_put(b, efi->jname, efi->jnlen);
-			ssp_buf_lit(b, ",\"attributes\":[");
-			json_attrs(b, a, n, 0);
-			json_fields(o, b, efi, er, SSP_EF_NCOMMON, n > 0);
+			/* time, name and simspan.ts_ps at one reserve */
+			if (ssp_buf_reserve(b, 128 + efi->jnlen + 2 * FRAG +
+			    a[0].k->jlen[J_INT]) == 0) {
+				char *p = (char *)b->p + b->len, ps[24];
+				size_t nps = fmt_i64(ps, a[0].i);
+
+				if (i != s->ev)
+					*p++ = ',';
+				memcpy(p, "{\"timeUnixNano\":\"", 17);
+				p += 17;
+				if (o->opt.epoch_ns == 0 && a[0].i >= 1000) {
+					memcpy(p, ps, 24);	/* ns: ps less 3 digits */
+					p += nps - 3;
+				} else
+					p += fmt_u64(p, ssp_otlp_ps_to_ns(er->ts,
+					    o->opt.epoch_ns));
+				memcpy(p, "\",\"name\":", 9);
+				p += 9;
+				memcpy(p, efi->jname, efi->jnlen);
+				p += efi->jnlen;
+				memcpy(p, ",\"attributes\":[", 15);
+				p += 15;
+				p = frag(p, a[0].k->json[J_INT], a[0].k->jlen[J_INT]);
+				memcpy(p, ps, 24);
+				p += nps;
+				memcpy(p, "\"}}", 3);
+				b->len = (size_t)(p + 3 - (char *)b->p);
+			}
+			json_attrs(b, a + 1, n - 1, 1);
+			json_fields(o, b, efi, er, SSP_EF_NCOMMON, 1);
 			ssp_buf_lit(b, "]}");
 			o->stats.events_out++;
 		}
@@ -1859,14 +1882,32 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 		const struct ftinfo *efi = info(o, er);
 		size_t n = event_head(o, er, r->f[SSP_SF_STREAM], a);
 
-		mm = ssp_pb_begin(b, F_SPAN_EVENTS, 2);
-		ssp_pb_fixed64(b, F_EV_TIME, ssp_otlp_ps_to_ns(er->ts,
-		    o->opt.epoch_ns));
-		ssp_buf_put(b, efi->pbname, efi->pbnlen);
-		pb_attrs(o, b, F_EV_ATTRS, a, n);
+		size_t ebody;
+
+		/* Event with two bytes for its length, its time, name and
+		 * simspan.ts_ps at one reserve */
+		if (ssp_buf_reserve(b, 32 + efi->pbnlen + a[0].k->plen +
+		    PB_KV_SLACK) != 0)
+			return;
+		{
+			uint8_t *p = b->p + b->len;
+
+			*p++ = TAG1(F_SPAN_EVENTS, SSP_PB_LEN);
+			p += 2;
+			ebody = (size_t)(p - b->p);
+			*p++ = TAG1(F_EV_TIME, SSP_PB_I64);
+			le64(p, ssp_otlp_ps_to_ns(er->ts, o->opt.epoch_ns));
+			p += 8;
+			memcpy(p, efi->pbname, efi->pbnlen);
+			p += efi->pbnlen;
+			p = pb_kv_int(p, TAG1(F_EV_ATTRS, SSP_PB_LEN), a[0].k,
+			    (uint64_t)a[0].i);
+			b->len = (size_t)(p - b->p);
+		}
+		pb_attrs(o, b, F_EV_ATTRS, a + 1, n - 1);
 		pb_fields(o, b, efi, er, SSP_EF_NCOMMON,
 		    TAG1(F_EV_ATTRS, SSP_PB_LEN));
-		ssp_pb_end(b, mm);
+		pb_end2(b, ebody);
 		o->stats.events_out++;
 	}
 	for (i = s->ln; i != NONE; i = o->ln[i].next) {
