@@ -238,8 +238,8 @@ struct strc {
 	uint32_t joff, jlen;	/* as a JSON string in jarena; jlen 0: not yet */
 	uint8_t pb;		/* 0 not checked yet, 1 valid UTF-8, 2 not */
 };
-#define STRC_MAX (1u << 22)		/* ids cached; others: each time */
-#define JARENA_MAX (64u << 20)		/* bytes of JSON strings cached */
+#define STRC_MAX (1u << 20)		/* ids cached (12 MiB); others: each time */
+#define JARENA_MAX (16u << 20)		/* bytes of JSON strings cached */
 
 /* --- batch storage ----------------------------------------------------------- */
 
