@@ -81,6 +81,9 @@ row "span2otlp JSON -> /dev/null, no events" jsonnull "$S" evspan
 OUT="$DIR/out.pb" run pb "$SSP_BIN/span2otlp" --no-events --protocol http/protobuf \
     -o "$DIR/out.pb" "$DIR/in.sp"
 row "span2otlp protobuf -> file, no events" pb "$S" evspan
+OUT="" run pbnull "$SSP_BIN/span2otlp" --no-events --protocol http/protobuf \
+    -o /dev/null "$DIR/in.sp"
+row "span2otlp protobuf -> /dev/null, no events" pbnull "$S" evspan
 OUT="$DIR/ev.json" run jsonev "$SSP_BIN/span2otlp" -o "$DIR/ev.json" "$DIR/ev.sp"
 row "span2otlp JSON -> file, with events" jsonev "$S" evspan_e
 OUT="$DIR/ev.pb" run pbev "$SSP_BIN/span2otlp" --protocol http/protobuf \
@@ -93,12 +96,23 @@ echo "requests (lines): $(wc -l <"$DIR/out.json") without events," \
     "JSON with events $(( $(wc -c <"$DIR/ev.json") / S )) B/span"
 echo "target >= 1 M spans/s, JSON to a file, events off, one core:" \
     "$(awk -v n="$S" -v w="$(get json wall)" 'BEGIN { print (n / w >= 1e6 ? "met" : "NOT met") }')"
+# The later targets count spans per CPU second (user + sys, least of the
+# runs): JSON >= 4 M, protobuf >= 8 M, to a file or a local receiver.
+cpurate() { awk -v n="$S" -v c="$(get "$1" mincpu)" -v t="$2" 'BEGIN {
+	r = c > 0 ? n / c / 1e6 : 0
+	printf "%.2f M spans/s (%s)", r, (r >= t ? "met" : "NOT met") }'; }
+echo "per CPU second: JSON -> file $(cpurate json 4) of >= 4 M;" \
+    "JSON -> /dev/null $(cpurate jsonnull 4)"
+echo "per CPU second: protobuf -> file $(cpurate pb 8) of >= 8 M;" \
+    "protobuf -> /dev/null $(cpurate pbnull 8)"
 bench_summary otlp-json-file "$(bench_rate "$S" "$(get json wall)")" Mspans/s \
     "$(bench_time json)" "$(bench_time cp)" "$(bench_base cp)"
 bench_summary otlp-pb-file "$(bench_rate "$S" "$(get pb wall)")" Mspans/s \
     "$(bench_time pb)" "$(bench_time cp)" "$(bench_base cp)"
 bench_summary otlp-json-null "$(bench_rate "$S" "$(get jsonnull wall)")" Mspans/s \
     "$(bench_time jsonnull)" "$(bench_time cat)" "$(bench_base cat)"
+bench_summary otlp-pb-null "$(bench_rate "$S" "$(get pbnull wall)")" Mspans/s \
+    "$(bench_time pbnull)" "$(bench_time cat)" "$(bench_base cat)"
 rm -f "$DIR"/*.json "$DIR"/*.pb
 
 if [ "${BENCH_HTTP:-1}" != 0 ] && [ -d "$TOP/tests/otlp/node_modules" ]; then
@@ -119,4 +133,6 @@ if [ "${BENCH_HTTP:-1}" != 0 ] && [ -d "$TOP/tests/otlp/node_modules" ]; then
 	row "span2otlp protobuf+gzip -> local OTLP/HTTP" httpgz "$S" evspan
 	bench_summary otlp-pb-http "$(bench_rate "$S" "$(get http wall)")" Mspans/s \
 	    "$(bench_time http)" "$(bench_time cat)" "$(bench_base cat)"
+	echo "per CPU second: protobuf -> local OTLP/HTTP $(cpurate http 8) of >= 8 M;" \
+	    "JSON -> local OTLP/HTTP $(cpurate httpjson 4) of >= 4 M"
 fi

@@ -1,6 +1,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#define HEX_SSE2 1
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HEX_SWAR 1
+#endif
 
 #include "base/buf.h"
 #include "base/map.h"
@@ -54,6 +60,7 @@ enum {
 #define STATUS_CODE_ERROR 2
 
 #define NONE UINT32_MAX
+#define ALWAYS_INLINE __attribute__((always_inline))
 
 /* --- pure helpers ---------------------------------------------------------- */
 
@@ -71,25 +78,61 @@ ssp_otlp_ps_to_ns(int64_t ps, int64_t epoch_ns)
 
 static const char hexd[] = "0123456789abcdef";
 
-static const char hexpairs[] =
-    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+#if defined(HEX_SWAR)
+/* The 8 hex digits of v as 8 bytes, digit k (counting from the least
+ * significant) in byte k: nibbles spread into bytes, then to ASCII
+ * without a table. */
+static inline uint64_t
+hex8(uint32_t v)
+{
+	uint64_t x = v, gt9;
+
+	x = ((x & 0xffff0000ULL) << 16) | (x & 0xffffULL);
+	x = ((x & 0x0000ff000000ff00ULL) << 8) | (x & 0x000000ff000000ffULL);
+	x = ((x & 0x00f000f000f000f0ULL) << 4) | (x & 0x000f000f000f000fULL);
+	/* byte k holds nibble k; digits 10..15 get 'a' - '0' - 10 more */
+	gt9 = ((x + 0x0606060606060606ULL) >> 4) & 0x0101010101010101ULL;
+	return x + 0x3030303030303030ULL + gt9 * (uint64_t)('a' - '0' - 10);
+}
+#endif
 
 void
 ssp_otlp_span_hex(char out[16], uint64_t id)
 {
+#if defined(HEX_SSE2)
+	/* bytes most significant first, split into nibbles, interleaved */
+	const __m128i m = _mm_set1_epi8(0x0f);
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(id));
+	__m128i d = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m),
+	    _mm_and_si128(x, m));
+	__m128i gt9 = _mm_cmpgt_epi8(d, _mm_set1_epi8(9));
+
+	d = _mm_add_epi8(d, _mm_set1_epi8('0'));
+	d = _mm_add_epi8(d, _mm_and_si128(gt9, _mm_set1_epi8('a' - '0' - 10)));
+	_mm_storeu_si128((__m128i *)(void *)out, d);
+#elif defined(HEX_SWAR)
+	uint64_t hi = __builtin_bswap64(hex8((uint32_t)(id >> 32)));
+	uint64_t lo = __builtin_bswap64(hex8((uint32_t)id));
+
+	memcpy(out, &hi, 8);
+	memcpy(out + 8, &lo, 8);
+#else
+	static const char hexpairs[] =
+	    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 	int i;
 
 	for (i = 7; i >= 0; i--) {
 		memcpy(out + 2 * i, hexpairs + 2 * (id & 0xff), 2);
 		id >>= 8;
 	}
+#endif
 }
 
 void
@@ -135,6 +178,12 @@ ssp_otlp_kind_of(unsigned kind, int64_t posted)
  * value type, and the protobuf KeyValue.key field (tag, length, bytes). */
 enum { J_INT, J_STR, J_BOOL, J_N };
 #define FRAG 64
+/* Room a protobuf KeyValue takes beyond its key's bytes, string values
+ * of up to 24 bytes included (see pb_kv_int): tags, lengths, the key
+ * fragment's overrun and ssp_varint_put_fast's. */
+#define PB_KV_SLACK (FRAG + 72)
+/* ... and a JSON attribute beyond its key fragments' bytes */
+#define JS_KV_SLACK (2 * FRAG + 48)
 struct okey {
 	char *json[J_N];	/* {"key":"simspan.x","value":{"intValue":" ... */
 	size_t jlen[J_N];
@@ -150,11 +199,16 @@ struct ftinfo {			/* one record type of the file */
 	int posted;		/* field index of "posted", or -1 */
 	char *jname;		/* span or event name as a JSON string */
 	size_t jnlen;
+	uint8_t *pbname;	/* ... as protobuf field Span.name or
+				 * Event.name (tag, length, valid UTF-8) */
+	size_t pbnlen;
 	const char *name;	/* span or event name */
 	size_t nlen;
 	unsigned nf;
 	char enc[SSP_MAXF];
 	struct okey key[SSP_MAXF];
+	size_t pbmax;		/* bytes pb_fields writes at most, strings aside */
+	size_t jsmax;		/* ... and json_fields */
 };
 
 enum { K_START_PS, K_END_PS, K_ORPHAN, K_OPEN, K_BACKGROUND, K_FLAGS,
@@ -178,6 +232,14 @@ struct av {
 	char tmp[24];		/* AV_ASCII: formatted here */
 };
 #define MAXAV (SSP_MAXF + 8)
+
+/* What is known of a string of the stream, by its id. */
+struct strc {
+	uint32_t joff, jlen;	/* as a JSON string in jarena; jlen 0: not yet */
+	uint8_t pb;		/* 0 not checked yet, 1 valid UTF-8, 2 not */
+};
+#define STRC_MAX (1u << 20)		/* ids cached (12 MiB); others: each time */
+#define JARENA_MAX (16u << 20)		/* bytes of JSON strings cached */
 
 /* --- batch storage ----------------------------------------------------------- */
 
@@ -228,6 +290,11 @@ struct ssp_otlp {
 	size_t npend, cappend, npend_live, pend_max;
 	struct ssp_map pendmap;	/* span -> first pending record */
 	struct ssp_buf tmp;	/* repaired strings */
+	struct strc *sc;	/* by string id (< nsc), of string generation
+				 * strgen */
+	size_t nsc;
+	uint64_t strgen;
+	struct ssp_buf jarena;	/* the JSON strings of sc */
 	struct ssp_buf msg;	/* status message of the current span */
 	struct ssp_otlp_stats stats;
 	double avg;		/* bytes an encoded record takes, lately */
@@ -369,9 +436,28 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		fi->jname = (char *)j.p;
 		fi->jnlen = j.len;
 	}
-	for (k = from; k < t->nf; k++)
+	{
+		struct ssp_buf pn = SSP_BUF_INIT, fixed = SSP_BUF_INIT;
+
+		ssp_strfmt_utf8_repair(&fixed, fi->name, fi->nlen);
+		ssp_pb_bytes(&pn, fi->cls == C_SPAN ? F_SPAN_NAME : F_EV_NAME,
+		    fixed.p, fixed.len);
+		ssp_buf_free(&fixed);
+		if (pn.failed || fixed.failed) {
+			ssp_buf_free(&pn);
+			return -1;
+		}
+		fi->pbname = pn.p;
+		fi->pbnlen = pn.len;
+	}
+	fi->pbmax = fi->jsmax = 64;
+	for (k = from; k < t->nf; k++) {
 		if (okey_field(&fi->key[k], t->f[k].name) != 0)
 			return -1;
+		fi->pbmax += fi->key[k].plen + PB_KV_SLACK;
+		fi->jsmax += fi->key[k].jlen[J_STR] + fi->key[k].jlen[J_INT] +
+		    JS_KV_SLACK;
+	}
 	return 0;
 }
 
@@ -381,6 +467,7 @@ ftinfo_free(struct ftinfo *fi)
 	unsigned k;
 
 	free(fi->jname);
+	free(fi->pbname);
 	for (k = 0; k < SSP_MAXF; k++)
 		okey_free(&fi->key[k]);
 }
@@ -520,6 +607,8 @@ ssp_otlp_close(struct ssp_otlp *o)
 	ssp_map_free(&o->pendmap);
 	ssp_buf_free(&o->tmp);
 	ssp_buf_free(&o->msg);
+	free(o->sc);
+	ssp_buf_free(&o->jarena);
 	free(o);
 }
 
@@ -829,23 +918,178 @@ ssp_otlp_finish(struct ssp_otlp *o)
 	ssp_map_clear(&o->pendmap);
 }
 
+/* --- strings of the stream ------------------------------------------------ */
+
+/* The cache entry of string id, or NULL (ids too large, out of memory).
+ * Entries start over when the stream's string ids do. */
+static struct strc *
+strc_get(struct ssp_otlp *o, uint64_t id)
+{
+	uint64_t gen = ssp_rec_rd_strgen(o->rr);
+
+	if (gen != o->strgen) {		/* ids start over */
+		if (o->nsc > 0)
+			memset(o->sc, 0, o->nsc * sizeof(*o->sc));
+		ssp_buf_reset(&o->jarena);
+		o->strgen = gen;
+	}
+	if (id < o->nsc)
+		return &o->sc[id];
+	if (id < STRC_MAX) {
+		size_t nn = o->nsc < 1024 ? 1024 : o->nsc;
+		struct strc *q;
+
+		while (nn <= id)
+			nn *= 2;
+		if ((q = realloc(o->sc, nn * sizeof(*q))) != NULL) {
+			memset(q + o->nsc, 0, (nn - o->nsc) * sizeof(*q));
+			o->sc = q;
+			o->nsc = nn;
+			return &o->sc[id];
+		}
+	}
+	return NULL;
+}
+
+/* String id of the stream as protobuf string: as is when it is valid
+ * UTF-8 (known per id after the first check), else repaired into o->tmp.
+ * NULL when out of memory. */
+static const char *
+pb_str(struct ssp_otlp *o, uint64_t id, const char *s, size_t *n)
+{
+	struct strc *c = strc_get(o, id);
+	int ok;
+
+	if (c != NULL && c->pb == 1)
+		return s;
+	ok = ssp_strfmt_utf8_valid(s, *n) == *n;
+	if (c != NULL)
+		c->pb = ok ? 1 : 2;
+	if (ok)
+		return s;
+	ssp_buf_reset(&o->tmp);
+	ssp_strfmt_utf8_repair(&o->tmp, s, *n);
+	if (o->tmp.failed)
+		return NULL;
+	*n = o->tmp.len;
+	return (const char *)o->tmp.p;
+}
+
+/* String id of the stream as a JSON string (quoted and escaped): escaped
+ * once per id into o->jarena, else each time into o->tmp.  The pointer
+ * is good until the next call; NULL when out of memory. */
+static const char *
+json_strid(struct ssp_otlp *o, uint64_t id, const char *s, size_t *n)
+{
+	struct strc *c = strc_get(o, id);
+	struct ssp_buf *b = &o->tmp;
+	size_t at = 0;
+
+	if (c != NULL && c->jlen > 0) {
+		*n = c->jlen;
+		return (const char *)o->jarena.p + c->joff;
+	}
+	if (c != NULL && o->jarena.len + 6 * *n + 2 <= JARENA_MAX) {
+		b = &o->jarena;
+		at = b->len;
+	} else
+		ssp_buf_reset(b);
+	ssp_strfmt_json_str(b, s, *n);
+	if (b->failed)
+		return NULL;
+	if (b == &o->jarena) {
+		c->joff = (uint32_t)at;
+		c->jlen = (uint32_t)(b->len - at);
+	}
+	*n = b->len - at;
+	return (const char *)b->p + at;
+}
+
 /* --- gathering attributes ---------------------------------------------------- */
 
+/*
+ * Decimal digits of v: the count from its bit length (no branch on each
+ * digit count), then 8 digits at a time in 32-bit arithmetic from the end,
+ * two at a time from a table.
+ */
+static const char dig2[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static inline void
+put8(char *p, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(p, dig2 + 2 * (hi / 100), 2);
+	memcpy(p + 2, dig2 + 2 * (hi % 100), 2);
+	memcpy(p + 4, dig2 + 2 * (lo / 100), 2);
+	memcpy(p + 6, dig2 + 2 * (lo % 100), 2);
+}
+
+static inline size_t
+fmt_u64(char *out, uint64_t v)
+{
+	static const uint64_t p10[20] = { 1ULL, 10ULL, 100ULL, 1000ULL,
+	    10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+	    1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+	    10000000000000000ULL, 100000000000000000ULL,
+	    1000000000000000000ULL, 10000000000000000000ULL };
+	unsigned t;
+	size_t n;
+	char *p;
+	uint32_t w;
+
+	if (v < 10) {
+		*out = (char)('0' + v);
+		return 1;
+	}
+	t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
+	n = t + 1 - (v < p10[t]);
+	p = out + n;
+	while (v >= 100000000) {
+		uint64_t q = v / 100000000;
+
+		p -= 8;
+		put8(p, (uint32_t)(v - q * 100000000));
+		v = q;
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		p -= 2;
+		memcpy(p, dig2 + 2 * (w % 100), 2);
+		w /= 100;
+	}
+	if (w >= 10)
+		memcpy(p - 2, dig2 + 2 * w, 2);
+	else
+		p[-1] = (char)('0' + w);
+	return n;
+}
+
+static inline size_t
+fmt_i64(char *out, int64_t v)
+{
+	if (v >= 0)
+		return fmt_u64(out, (uint64_t)v);
+	out[0] = '-';
+	return 1 + fmt_u64(out + 1, (uint64_t)0 - (uint64_t)v);
+}
+
+/* "0x" and the hex digits of v without leading zeros; writes 18 bytes. */
 static size_t
 hex_ascii(char *out, uint64_t v)
 {
-	char tmp[16];
-	size_t n = 0, k;
+	size_t nd = v != 0 ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+	char tmp[32];
 
+	ssp_otlp_span_hex(tmp, v);
 	out[0] = '0';
 	out[1] = 'x';
-	do {
-		tmp[n++] = hexd[v & 15];
-		v >>= 4;
-	} while (v != 0);
-	for (k = 0; k < n; k++)
-		out[2 + k] = tmp[n - 1 - k];
-	return n + 2;
+	memcpy(out + 2, tmp + 16 - nd, 16);	/* nd digits matter */
+	return nd + 2;
 }
 
 static size_t
@@ -866,78 +1110,25 @@ mac_ascii(char *out, uint64_t v)
 static size_t
 ipv4_ascii(char *out, uint64_t v)
 {
-	size_t n = 0;
+	char *p = out;
 	int i;
 
 	for (i = 0; i < 4; i++) {
+		unsigned o = (unsigned)(v >> (24 - 8 * i)) & 0xff;
+
 		if (i > 0)
-			out[n++] = '.';
-		n += ssp_strfmt_u64(out + n, (v >> (24 - 8 * i)) & 0xff);
+			*p++ = '.';
+		if (o >= 100) {
+			*p++ = (char)('0' + o / 100);
+			memcpy(p, dig2 + 2 * (o % 100), 2);
+			p += 2;
+		} else if (o >= 10) {
+			memcpy(p, dig2 + 2 * o, 2);
+			p += 2;
+		} else
+			*p++ = (char)('0' + o);
 	}
-	return n;
-}
-
-/* The typed attributes of fields [from, nf) of a record. */
-static size_t
-gather(const struct ssp_otlp *o, const struct ftinfo *fi,
-    const struct ssp_rec *r, unsigned from, struct av *a, size_t n)
-{
-	unsigned k, nf = r->nf < fi->nf ? r->nf : fi->nf;
-
-	for (k = from; k < nf; k++) {
-		uint64_t v = r->f[k];
-		struct av *x = &a[n];
-
-		x->k = &fi->key[k];
-		switch (fi->enc[k]) {
-		case SSP_ENC_U:
-			if (v > (uint64_t)INT64_MAX) {	/* int64 can't hold it */
-				x->type = AV_ASCII;
-				x->n = ssp_strfmt_u64(x->tmp, v);
-			} else {
-				x->type = AV_INT;
-				x->i = (int64_t)v;
-			}
-			break;
-		case SSP_ENC_X:
-			x->type = AV_ASCII;
-			x->n = hex_ascii(x->tmp, v);
-			break;
-		case SSP_ENC_I:
-			if ((int64_t)v == -1)	/* absent */
-				continue;
-			x->type = AV_INT;
-			x->i = (int64_t)v;
-			break;
-		case SSP_ENC_S:
-			if (v == 0 || (x->s = ssp_rec_rd_str(o->rr, v, &x->n)) == NULL)
-				continue;
-			x->type = AV_STR;
-			break;
-		case SSP_ENC_B:
-			x->type = AV_BOOL;
-			x->i = v != 0;
-			break;
-		case SSP_ENC_M:
-			if (v == 0)
-				continue;
-			x->type = AV_ASCII;
-			x->n = mac_ascii(x->tmp, v);
-			break;
-		case SSP_ENC_A:
-			if (v == 0)
-				continue;
-			x->type = AV_ASCII;
-			x->n = ipv4_ascii(x->tmp, v);
-			break;
-		default:	/* 't' and anything newer: a signed integer */
-			x->type = AV_INT;
-			x->i = (int64_t)v;
-			break;
-		}
-		n++;
-	}
-	return n;
+	return (size_t)(p - out);
 }
 
 static void
@@ -1130,20 +1321,24 @@ json_attrs(struct ssp_buf *b, const struct av *a, size_t n, int comma)
 }
 
 /* Fields [from, nf) of a record as attributes, written directly (the
- * JSON twin of gather()); returns how many were written. */
+ * JSON twin of pb_fields()) after one reserve (and one more for each
+ * string); returns how many were written. */
 static size_t
-json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
+json_fields(struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
     const struct ssp_rec *r, unsigned from, int comma)
 {
 	unsigned k, nf = r->nf < fi->nf ? r->nf : fi->nf;
 	size_t n = 0;
+	char *p;
 
+	if (ssp_buf_reserve(b, fi->jsmax) != 0)
+		return 0;
+	p = (char *)b->p + b->len;
 	for (k = from; k < nf; k++) {
 		const struct okey *key = &fi->key[k];
 		uint64_t v = r->f[k];
-		const char *str = NULL;
-		size_t slen = 0;
-		char *p;
+		const char *str;
+		size_t slen;
 
 		switch (fi->enc[k]) {
 		case SSP_ENC_I:
@@ -1153,7 +1348,23 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 		case SSP_ENC_S:
 			if (v == 0 || (str = ssp_rec_rd_str(o->rr, v, &slen)) == NULL)
 				continue;
-			break;
+			b->len = (size_t)(p - (char *)b->p);
+			if ((str = json_strid(o, v, str, &slen)) == NULL) {
+				b->failed = 1;
+				return n;
+			}
+			if (ssp_buf_reserve(b, slen + fi->jsmax) != 0)
+				return n;
+			p = (char *)b->p + b->len;
+			if (n > 0 || comma)
+				*p++ = ',';
+			p = frag(p, key->json[J_STR], key->jlen[J_STR]);
+			memcpy(p, str, slen);
+			p += slen;
+			*p++ = '}';
+			*p++ = '}';
+			n++;
+			continue;
 		case SSP_ENC_M:
 		case SSP_ENC_A:
 			if (v == 0)
@@ -1162,10 +1373,6 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 		default:
 			break;
 		}
-		if (ssp_buf_reserve(b, 2 * FRAG + key->jlen[J_STR] +
-		    key->jlen[J_BOOL] + 6 * slen + 8) != 0)
-			return n;
-		p = (char *)b->p + b->len;
 		if (n > 0 || comma)
 			*p++ = ',';
 		switch (fi->enc[k]) {
@@ -1174,16 +1381,6 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 			*p++ = '"';
 			p += hex_ascii(p, v);
 			break;
-		case SSP_ENC_S:
-			p = frag(p, key->json[J_STR], key->jlen[J_STR]);
-			b->len = (size_t)(p - (char *)b->p);
-			ssp_strfmt_json_str(b, str, slen);	/* within the reserve */
-			p = (char *)b->p + b->len;
-			*p++ = '}';
-			*p++ = '}';
-			b->len = (size_t)(p - (char *)b->p);
-			n++;
-			continue;
 		case SSP_ENC_B:
 			p = frag(p, key->json[J_BOOL], key->jlen[J_BOOL]);
 			if (v) {
@@ -1193,7 +1390,6 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 				memcpy(p, "false}}", 7);
 				p += 7;
 			}
-			b->len = (size_t)(p - (char *)b->p);
 			n++;
 			continue;
 		case SSP_ENC_M:
@@ -1210,28 +1406,21 @@ json_fields(const struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi
 			if (v > (uint64_t)INT64_MAX) {	/* int64 can't hold it */
 				p = frag(p, key->json[J_STR], key->jlen[J_STR]);
 				*p++ = '"';
-				p += ssp_strfmt_u64(p, v);
+				p += fmt_u64(p, v);
 				break;
 			}
 			/* FALLTHROUGH */
 		default:
 			p = frag(p, key->json[J_INT], key->jlen[J_INT]);
-			p += ssp_strfmt_i64(p, (int64_t)v);
+			p += fmt_i64(p, (int64_t)v);
 			break;
 		}
 		memcpy(p, "\"}}", 3);
-		b->len = (size_t)(p + 3 - (char *)b->p);
+		p += 3;
 		n++;
 	}
+	b->len = (size_t)(p - (char *)b->p);
 	return n;
-}
-
-static void
-json_quoted_u64(struct ssp_buf *b, uint64_t v)
-{
-	ssp_buf_putc(b, '"');
-	ssp_strfmt_json_u64(b, v);
-	ssp_buf_putc(b, '"');
 }
 
 static void
@@ -1245,8 +1434,13 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 	uint32_t i;
 
 	span_info(o, fi, r, &si);
-	if (ssp_buf_reserve(b, 256 + fi->jnlen) == 0) {
+	if (ssp_buf_reserve(b, 256 + fi->jnlen + 4 * FRAG +
+	    si.a[0].k->jlen[J_INT] + si.a[1].k->jlen[J_INT]) == 0) {
 		char *p = (char *)b->p + b->len;
+		char ps[2][24];
+		size_t nps[2], nns[2];
+		const char *ns[2];
+		char nsbuf[2][24];
 
 		memcpy(p, "{\"traceId\":\"", 12);
 		p += 12;
@@ -1269,17 +1463,45 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 		memcpy(p, ",\"kind\":", 8);
 		p += 8;
 		*p++ = (char)('0' + si.kind);
+		/* The times in ns are those in ps less their last three
+		 * digits, unless an epoch is added or they are clamped. */
+		nps[0] = fmt_i64(ps[0], si.a[0].i);
+		nps[1] = fmt_i64(ps[1], si.a[1].i);
+		if (o->opt.epoch_ns == 0 && si.a[0].i >= 1000 &&
+		    si.a[1].i >= si.a[0].i) {
+			ns[0] = ps[0];
+			ns[1] = ps[1];
+			nns[0] = nps[0] - 3;
+			nns[1] = nps[1] - 3;
+		} else {
+			ns[0] = nsbuf[0];
+			ns[1] = nsbuf[1];
+			nns[0] = fmt_u64(nsbuf[0], si.start);
+			nns[1] = fmt_u64(nsbuf[1], si.end);
+		}
 		memcpy(p, ",\"startTimeUnixNano\":\"", 22);
 		p += 22;
-		p += ssp_strfmt_u64(p, si.start);
+		memcpy(p, ns[0], 24);
+		p += nns[0];
 		memcpy(p, "\",\"endTimeUnixNano\":\"", 21);
 		p += 21;
-		p += ssp_strfmt_u64(p, si.end);
-		*p++ = '"';
+		memcpy(p, ns[1], 24);
+		p += nns[1];
+		memcpy(p, "\",\"attributes\":[", 16);
+		p += 16;
+		/* simspan.start_ps, simspan.end_ps */
+		p = frag(p, si.a[0].k->json[J_INT], si.a[0].k->jlen[J_INT]);
+		memcpy(p, ps[0], 24);
+		p += nps[0];
+		memcpy(p, "\"}},", 4);
+		p += 4;
+		p = frag(p, si.a[1].k->json[J_INT], si.a[1].k->jlen[J_INT]);
+		memcpy(p, ps[1], 24);
+		p += nps[1];
+		memcpy(p, "\"}}", 3);
+		p += 3;
 		b->len = (size_t)(p - (char *)b->p);
 	}
-	ssp_buf_lit(b, ",\"attributes\":[");
-	json_attrs(b, si.a, si.na, 0);
 	json_fields(o, b, fi, r, SSP_SF_NCOMMON, 1);
 	json_attrs(b, si.t, si.nt, 1);
 	ssp_buf_putc(b, ']');
@@ -1290,15 +1512,36 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			const struct ftinfo *efi = info(o, er);
 			size_t n = event_head(o, er, r->f[SSP_SF_STREAM], a);
 
-			if (i != s->ev)
-				ssp_buf_putc(b, ',');
-			ssp_buf_lit(b, "{\"timeUnixNano\":");
-			json_quoted_u64(b, ssp_otlp_ps_to_ns(er->ts, o->opt.epoch_ns));
-			ssp_buf_lit(b, ",\"name\":");
-			ssp_buf_put(b, efi->jname, efi->jnlen);
-			ssp_buf_lit(b, ",\"attributes\":[");
-			json_attrs(b, a, n, 0);
-			json_fields(o, b, efi, er, SSP_EF_NCOMMON, n > 0);
+			/* time, name and simspan.ts_ps at one reserve */
+			if (ssp_buf_reserve(b, 128 + efi->jnlen + 2 * FRAG +
+			    a[0].k->jlen[J_INT]) == 0) {
+				char *p = (char *)b->p + b->len, ps[24];
+				size_t nps = fmt_i64(ps, a[0].i);
+
+				if (i != s->ev)
+					*p++ = ',';
+				memcpy(p, "{\"timeUnixNano\":\"", 17);
+				p += 17;
+				if (o->opt.epoch_ns == 0 && a[0].i >= 1000) {
+					memcpy(p, ps, 24);	/* ns: ps less 3 digits */
+					p += nps - 3;
+				} else
+					p += fmt_u64(p, ssp_otlp_ps_to_ns(er->ts,
+					    o->opt.epoch_ns));
+				memcpy(p, "\",\"name\":", 9);
+				p += 9;
+				memcpy(p, efi->jname, efi->jnlen);
+				p += efi->jnlen;
+				memcpy(p, ",\"attributes\":[", 15);
+				p += 15;
+				p = frag(p, a[0].k->json[J_INT], a[0].k->jlen[J_INT]);
+				memcpy(p, ps, 24);
+				p += nps;
+				memcpy(p, "\"}}", 3);
+				b->len = (size_t)(p + 3 - (char *)b->p);
+			}
+			json_attrs(b, a + 1, n - 1, 1);
+			json_fields(o, b, efi, er, SSP_EF_NCOMMON, 1);
 			ssp_buf_lit(b, "]}");
 			o->stats.events_out++;
 		}
@@ -1352,28 +1595,151 @@ pb_text(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field, const char *s,
 /* Field tags below 16 take one byte: (field << 3) | wire type. */
 #define TAG1(field, wt) ((uint8_t)((field) << 3 | (wt)))
 
+/* Bytes of the varint v: 1 + floor(log2(v) / 7). */
+static inline size_t
+vsize(uint64_t v)
+{
+	return ((size_t)(63 - __builtin_clzll(v | 1)) * 9 + 73) / 64;
+}
+
+/*
+ * One KeyValue as repeated field `tag` (a one-byte tag: fields below 16)
+ * up to its AnyValue's payload of avlen bytes: the tag, the KeyValue's
+ * length, the key (precomputed), the AnyValue's tag and length.  Each
+ * pb_kv_* writes at most key->plen + PB_KV_SLACK bytes (strings: plus
+ * their length beyond 24).
+ */
+static inline ALWAYS_INLINE uint8_t *
+pb_kv(uint8_t *p, uint8_t tag, const struct okey *k, size_t avlen)
+{
+	*p++ = tag;
+	p = ssp_varint_put_fast(p, k->plen + 1 + vsize(avlen) + avlen);
+	if (k->plen <= FRAG)
+		memcpy(p, k->pb, FRAG);
+	else
+		memcpy(p, k->pb, k->plen);
+	p += k->plen;
+	*p++ = TAG1(F_KV_VALUE, SSP_PB_LEN);
+	return ssp_varint_put_fast(p, avlen);
+}
+
+static inline ALWAYS_INLINE uint8_t *
+pb_kv_int(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
+{
+	p = pb_kv(p, tag, k, 1 + vsize(v));
+	*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
+	return ssp_varint_put_fast(p, v);
+}
+
+static inline ALWAYS_INLINE uint8_t *
+pb_kv_bool(uint8_t *p, uint8_t tag, const struct okey *k, int v)
+{
+	p = pb_kv(p, tag, k, 2);
+	*p++ = TAG1(F_AV_BOOL, SSP_PB_VARINT);
+	*p++ = (uint8_t)(v != 0);
+	return p;
+}
+
+static inline ALWAYS_INLINE uint8_t *
+pb_kv_str(uint8_t *p, uint8_t tag, const struct okey *k, const char *s,
+    size_t n)
+{
+	p = pb_kv(p, tag, k, 1 + vsize(n) + n);
+	*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+	p = ssp_varint_put_fast(p, n);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* Fields [from, nf) of a record as KeyValue fields `tag`, written directly
+ * (the protobuf twin of json_fields).  Absent values (-1 in 'i' fields,
+ * 0 in 's', 'm' and 'a' fields) are left out; 'u' values above INT64_MAX
+ * and 'x', 'm', 'a' values are strings. */
+static void
+pb_fields(struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
+    const struct ssp_rec *r, unsigned from, uint8_t tag)
+{
+	unsigned k, nf = r->nf < fi->nf ? r->nf : fi->nf;
+	uint8_t *p;
+
+	if (ssp_buf_reserve(b, fi->pbmax) != 0)
+		return;
+	p = b->p + b->len;
+	for (k = from; k < nf; k++) {
+		const struct okey *key = &fi->key[k];
+		uint64_t v = r->f[k];
+		const char *s;
+		char tmp[32];
+		size_t n;
+
+		switch (fi->enc[k]) {
+		case SSP_ENC_I:
+			if ((int64_t)v == -1)	/* absent */
+				continue;
+			p = pb_kv_int(p, tag, key, v);
+			break;
+		case SSP_ENC_U:
+			if (v > (uint64_t)INT64_MAX) {	/* int64 can't hold it */
+				n = ssp_strfmt_u64(tmp, v);
+				p = pb_kv_str(p, tag, key, tmp, n);
+			} else
+				p = pb_kv_int(p, tag, key, v);
+			break;
+		case SSP_ENC_X:
+			n = hex_ascii(tmp, v);
+			p = pb_kv_str(p, tag, key, tmp, n);
+			break;
+		case SSP_ENC_B:
+			p = pb_kv_bool(p, tag, key, v != 0);
+			break;
+		case SSP_ENC_M:
+			if (v == 0)
+				continue;
+			n = mac_ascii(tmp, v);
+			p = pb_kv_str(p, tag, key, tmp, n);
+			break;
+		case SSP_ENC_A:
+			if (v == 0)
+				continue;
+			n = ipv4_ascii(tmp, v);
+			p = pb_kv_str(p, tag, key, tmp, n);
+			break;
+		case SSP_ENC_S:
+			if (v == 0 || (s = ssp_rec_rd_str(o->rr, v, &n)) == NULL)
+				continue;
+			b->len = (size_t)(p - b->p);
+			if ((s = pb_str(o, v, s, &n)) == NULL) {
+				b->failed = 1;
+				return;
+			}
+			if (ssp_buf_reserve(b, n + fi->pbmax) != 0)
+				return;
+			p = pb_kv_str(b->p + b->len, tag, key, s, n);
+			break;
+		default:	/* 't' and anything newer: a signed integer */
+			p = pb_kv_int(p, tag, key, v);
+			break;
+		}
+	}
+	b->len = (size_t)(p - b->p);
+}
+
 /* KeyValue messages as repeated field `field` (< 16), written through a
  * cursor after one reserve per attribute, as the JSON writers do. */
 static void
 pb_attrs(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field,
     const struct av *a, size_t n)
 {
+	const uint8_t tag = TAG1(field, SSP_PB_LEN);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		const struct av *x = &a[i];
 		const char *s = x->tmp;
-		size_t sn = x->n, avlen, kvlen;
+		size_t sn = x->type == AV_INT || x->type == AV_BOOL ? 0 : x->n;
 		uint8_t *p;
 
-		switch (x->type) {
-		case AV_INT:
-			avlen = 1 + ssp_pb_varint_size((uint64_t)x->i);
-			break;
-		case AV_BOOL:
-			avlen = 2;
-			break;
-		case AV_STR:
+		if (x->type == AV_STR) {
 			s = x->s;
 			if (ssp_strfmt_utf8_valid(s, sn) != sn) {
 				ssp_buf_reset(&o->tmp);
@@ -1385,52 +1751,72 @@ pb_attrs(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field,
 				s = (const char *)o->tmp.p;
 				sn = o->tmp.len;
 			}
-			/* FALLTHROUGH */
-		default:
-			avlen = 1 + ssp_pb_varint_size(sn) + sn;
-			break;
 		}
-		kvlen = x->k->plen + 1 + ssp_pb_varint_size(avlen) + avlen;
-		if (ssp_buf_reserve(b, FRAG + 3 * SSP_VARINT_MAX + 3 + kvlen) != 0)
+		if (ssp_buf_reserve(b, x->k->plen + PB_KV_SLACK + sn) != 0)
 			return;
 		p = b->p + b->len;
-		*p++ = TAG1(field, SSP_PB_LEN);
-		p += ssp_varint_put(p, kvlen);
-		if (x->k->plen <= FRAG)
-			memcpy(p, x->k->pb, FRAG);
-		else
-			memcpy(p, x->k->pb, x->k->plen);
-		p += x->k->plen;
-		*p++ = TAG1(F_KV_VALUE, SSP_PB_LEN);
-		p += ssp_varint_put(p, avlen);
 		switch (x->type) {
 		case AV_INT:
-			*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
-			p += ssp_varint_put(p, (uint64_t)x->i);
+			p = pb_kv_int(p, tag, x->k, (uint64_t)x->i);
 			break;
 		case AV_BOOL:
-			*p++ = TAG1(F_AV_BOOL, SSP_PB_VARINT);
-			*p++ = (uint8_t)(x->i != 0);
+			p = pb_kv_bool(p, tag, x->k, x->i != 0);
 			break;
 		default:
-			*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
-			p += ssp_varint_put(p, sn);
-			memcpy(p, s, sn);
-			p += sn;
+			p = pb_kv_str(p, tag, x->k, s, sn);
 			break;
 		}
 		b->len = (size_t)(p - b->p);
 	}
 }
 
-static void
+static inline void
 be64(uint8_t *p, uint64_t v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, 8);
+#else
 	int i;
 
 	for (i = 7; i >= 0; i--) {
 		p[i] = (uint8_t)v;
 		v >>= 8;
+	}
+#endif
+}
+
+/* fixed64: little-endian on the wire */
+static inline void
+le64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+#else
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		p[i] = (uint8_t)v;
+		v >>= 8;
+	}
+#endif
+}
+
+/* The length of a message begun with two bytes left for it at body - 2:
+ * in place when it takes two bytes (most spans), else ssp_pb_end moves
+ * the body. */
+static inline void
+pb_end2(struct ssp_buf *b, size_t body)
+{
+	size_t n = b->len - body;
+
+	if (!b->failed && n >= 0x80 && n < 0x4000) {
+		b->p[body - 2] = (uint8_t)(n | 0x80);
+		b->p[body - 1] = (uint8_t)(n >> 7);
+	} else {
+		struct ssp_pb_mark m = { .body = body, .hint = 2 };
+
+		ssp_pb_end(b, m);
 	}
 }
 
@@ -1439,17 +1825,26 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 {
 	const struct ssp_rec *r = &s->r;
 	const struct ftinfo *fi = info(o, r);
+	const uint8_t tag = TAG1(F_SPAN_ATTRS, SSP_PB_LEN);
 	struct spaninfo si;
 	struct av a[MAXAV];
-	struct ssp_pb_mark m, mm;
+	struct ssp_pb_mark mm;
 	uint8_t id[16];
+	size_t body;
 	uint32_t i;
 
 	span_info(o, fi, r, &si);
-	m = ssp_pb_begin(b, F_SS_SPANS, 2);
-	if (ssp_buf_reserve(b, 64) == 0) {
+	/* Span as field ScopeSpans.spans with two bytes for its length, its
+	 * ids, name, kind, times and simspan.start_ps/end_ps, at one reserve */
+	if (ssp_buf_reserve(b, 96 + fi->pbnlen + o->fkey[K_START_PS].plen +
+	    o->fkey[K_END_PS].plen + 2 * PB_KV_SLACK) != 0)
+		return;
+	{
 		uint8_t *p = b->p + b->len;
 
+		*p++ = TAG1(F_SS_SPANS, SSP_PB_LEN);
+		p += 2;
+		body = (size_t)(p - b->p);
 		*p++ = TAG1(F_SPAN_TRACE_ID, SSP_PB_LEN);
 		*p++ = 16;
 		be64(p, r->f[SSP_SF_TRACE_HI]);
@@ -1465,38 +1860,54 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			be64(p, r->f[SSP_SF_PARENT]);
 			p += 8;
 		}
-		b->len = (size_t)(p - b->p);
-	}
-	pb_text(o, b, F_SPAN_NAME, fi->name, fi->nlen);
-	if (ssp_buf_reserve(b, 24) == 0) {
-		uint8_t *p = b->p + b->len;
-		unsigned k;
-
+		memcpy(p, fi->pbname, fi->pbnlen);
+		p += fi->pbnlen;
 		*p++ = TAG1(F_SPAN_KIND, SSP_PB_VARINT);
 		*p++ = (uint8_t)si.kind;
 		*p++ = TAG1(F_SPAN_START, SSP_PB_I64);
-		for (k = 0; k < 8; k++)
-			*p++ = (uint8_t)(si.start >> (8 * k));
+		le64(p, si.start);
+		p += 8;
 		*p++ = TAG1(F_SPAN_END, SSP_PB_I64);
-		for (k = 0; k < 8; k++)
-			*p++ = (uint8_t)(si.end >> (8 * k));
+		le64(p, si.end);
+		p += 8;
+		p = pb_kv_int(p, tag, si.a[0].k, (uint64_t)si.a[0].i);
+		p = pb_kv_int(p, tag, si.a[1].k, (uint64_t)si.a[1].i);
 		b->len = (size_t)(p - b->p);
 	}
-	pb_attrs(o, b, F_SPAN_ATTRS, si.a, si.na);
-	pb_attrs(o, b, F_SPAN_ATTRS, a, gather(o, fi, r, SSP_SF_NCOMMON, a, 0));
-	pb_attrs(o, b, F_SPAN_ATTRS, si.t, si.nt);
+	pb_fields(o, b, fi, r, SSP_SF_NCOMMON, tag);
+	if (si.nt > 0)
+		pb_attrs(o, b, F_SPAN_ATTRS, si.t, si.nt);
 	for (i = s->ev; i != NONE; i = o->ev[i].next) {
 		const struct ssp_rec *er = &o->ev[i].r;
 		const struct ftinfo *efi = info(o, er);
 		size_t n = event_head(o, er, r->f[SSP_SF_STREAM], a);
 
-		n = gather(o, efi, er, SSP_EF_NCOMMON, a, n);
-		mm = ssp_pb_begin(b, F_SPAN_EVENTS, 2);
-		ssp_pb_fixed64(b, F_EV_TIME, ssp_otlp_ps_to_ns(er->ts,
-		    o->opt.epoch_ns));
-		pb_text(o, b, F_EV_NAME, efi->name, efi->nlen);
-		pb_attrs(o, b, F_EV_ATTRS, a, n);
-		ssp_pb_end(b, mm);
+		size_t ebody;
+
+		/* Event with two bytes for its length, its time, name and
+		 * simspan.ts_ps at one reserve */
+		if (ssp_buf_reserve(b, 32 + efi->pbnlen + a[0].k->plen +
+		    PB_KV_SLACK) != 0)
+			return;
+		{
+			uint8_t *p = b->p + b->len;
+
+			*p++ = TAG1(F_SPAN_EVENTS, SSP_PB_LEN);
+			p += 2;
+			ebody = (size_t)(p - b->p);
+			*p++ = TAG1(F_EV_TIME, SSP_PB_I64);
+			le64(p, ssp_otlp_ps_to_ns(er->ts, o->opt.epoch_ns));
+			p += 8;
+			memcpy(p, efi->pbname, efi->pbnlen);
+			p += efi->pbnlen;
+			p = pb_kv_int(p, TAG1(F_EV_ATTRS, SSP_PB_LEN), a[0].k,
+			    (uint64_t)a[0].i);
+			b->len = (size_t)(p - b->p);
+		}
+		pb_attrs(o, b, F_EV_ATTRS, a + 1, n - 1);
+		pb_fields(o, b, efi, er, SSP_EF_NCOMMON,
+		    TAG1(F_EV_ATTRS, SSP_PB_LEN));
+		pb_end2(b, ebody);
 		o->stats.events_out++;
 	}
 	for (i = s->ln; i != NONE; i = o->ln[i].next) {
@@ -1519,7 +1930,7 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 		ssp_pb_uint(b, F_STATUS_CODE, STATUS_CODE_ERROR);
 		ssp_pb_end(b, mm);
 	}
-	ssp_pb_end(b, m);
+	pb_end2(b, body);
 }
 
 /* --- batches -------------------------------------------------------------------- */

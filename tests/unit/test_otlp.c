@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "base/strfmt.h"
 #include "io/in.h"
 #include "io/out.h"
 #include "sink/otlp.h"
@@ -403,6 +404,117 @@ test_protobuf_request(void **state)
 	ssp_buf_free(&b);
 }
 
+/*
+ * Strings of the stream are checked and escaped once per string id and
+ * reused: a string that is not UTF-8, used by two spans, comes out
+ * repaired the same way both times, in JSON and in protobuf.  Without an
+ * epoch the times in ns are cut from those in ps: checked against
+ * ssp_otlp_ps_to_ns() at and around the edges (below 1 ns, negative).
+ */
+static const int64_t ts_edge[] = { 1500, 2000000, 999, 1000, -500 };
+#define NEDGE (sizeof(ts_edge) / sizeof(ts_edge[0]))
+#define BADSTR "dev\xff\x80\"x"
+
+static void
+fx_open_strings(struct fx *f, enum ssp_otlp_proto proto)
+{
+	static const struct ssp_span_source src[] = {
+		{ "client", 0, SSP_SIM_GEM5 },
+	};
+	struct ssp_otlp_opts oo = { .proto = proto, .events = 0,
+	    .batch = 100, .scope_version = "9.9" };
+	struct ssp_out *out;
+	size_t i;
+
+	snprintf(f->path, sizeof(f->path), "/tmp/ssp-test-otlp-s%d", (int)getpid());
+	assert_int_equal(ssp_out_open(&out, f->path, 0, &e), SSP_OK);
+	assert_int_equal(ssp_span_writer_open(&w, out, "test", src, 1, 1, &e),
+	    SSP_OK);
+	for (i = 0; i < NEDGE; i++)
+		put(SSP_SK_HOST_INTR, ts_edge[i], 9, U(1), U(2), U(0x40 + i),
+		    U(0), U(0), U(1000 * i + 1), U(0), U(0), str(BADSTR));
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
+	assert_int_equal(ssp_in_open(&f->in, f->path, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_span_reader_open(&f->rr, f->in, &e), SSP_OK);
+	assert_int_equal(ssp_otlp_open(&f->o, &oo, f->rr, &e), SSP_OK);
+}
+
+static void
+test_strings_and_times(void **state)
+{
+	struct ssp_buf b = SSP_BUF_INIT, want = SSP_BUF_INIT, fixed = SSP_BUF_INIT;
+	struct walk req, rs, ss, sp, kv, av;
+	char pat[320];
+	const char *p;
+	struct fx f;
+	size_t batches, i, n;
+
+	(void)state;
+	/* JSON: the escaped, repaired string after each comp key */
+	fx_open_strings(&f, SSP_OTLP_JSON);
+	assert_int_equal(run(&f, &b, &batches), NEDGE);
+	ssp_buf_putc(&b, '\0');
+	ssp_buf_lit(&want, KV("comp", "stringValue", ""));
+	want.len -= 2;		/* up to the value */
+	ssp_strfmt_json_str(&want, BADSTR, strlen(BADSTR));
+	ssp_buf_putc(&want, '\0');
+	for (p = (const char *)b.p, n = 0; (p = strstr(p, (const char *)want.p)) != NULL;
+	    p++)
+		n++;
+	assert_int_equal(n, NEDGE);
+	for (i = 0; i < NEDGE; i++) {
+		int64_t end = ts_edge[i] + (int64_t)(1000 * i + 1);
+
+		snprintf(pat, sizeof(pat), "\"startTimeUnixNano\":\"%llu\","
+		    "\"endTimeUnixNano\":\"%llu\",\"attributes\":[" KV("start_ps",
+		    "intValue", "\"%lld\"") "," KV("end_ps", "intValue", "\"%lld\""),
+		    (unsigned long long)ssp_otlp_ps_to_ns(ts_edge[i], 0),
+		    (unsigned long long)ssp_otlp_ps_to_ns(end, 0),
+		    (long long)ts_edge[i], (long long)end);
+		if (strstr((const char *)b.p, pat) == NULL)
+			fail_msg("no %s", pat);
+	}
+	fx_close(&f);
+
+	/* protobuf: the repaired bytes in each span's comp attribute */
+	ssp_strfmt_utf8_repair(&fixed, BADSTR, strlen(BADSTR));
+	ssp_buf_reset(&b);
+	fx_open_strings(&f, SSP_OTLP_PROTOBUF);
+	assert_int_equal(run(&f, &b, &batches), NEDGE);
+	b.len--;	/* run() appended a newline */
+	walk(b.p, b.len, &req);
+	walk(req.first[1].p, req.first[1].n, &rs);
+	walk(rs.first[2].p, rs.first[2].n, &ss);
+	assert_int_equal(ss.count[2], NEDGE);
+	{
+		struct ssp_pb_rd sr = { rs.first[2].p, rs.first[2].p +
+		    rs.first[2].n };
+		struct ssp_pb_field fl;
+
+		n = 0;
+		while (ssp_pb_next(&sr, &fl) == 1) {
+			if (fl.num != 2)
+				continue;
+			walk(fl.p, fl.n, &sp);
+			assert_int_equal(sp.first[7].v,
+			    ssp_otlp_ps_to_ns(ts_edge[n], 0));
+			assert_int_equal(sp.count[9], 3);
+			walk(sp.last[9].p, sp.last[9].n, &kv);	/* comp */
+			assert_memory_equal(kv.first[1].p, "simspan.comp", 12);
+			walk(kv.first[2].p, kv.first[2].n, &av);
+			assert_int_equal(av.first[1].n, fixed.len);
+			assert_memory_equal(av.first[1].p, fixed.p, fixed.len);
+			n++;
+		}
+		assert_int_equal(n, NEDGE);
+	}
+	fx_close(&f);
+	ssp_buf_free(&b);
+	ssp_buf_free(&want);
+	ssp_buf_free(&fixed);
+}
+
 int
 main(void)
 {
@@ -413,6 +525,7 @@ main(void)
 		cmocka_unit_test(test_json_request),
 		cmocka_unit_test(test_no_events_and_small_batches),
 		cmocka_unit_test(test_protobuf_request),
+		cmocka_unit_test(test_strings_and_times),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
