@@ -255,9 +255,13 @@ ssp_varint_get_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
 		*v = (b & 0x7f) | b1 << 7;
 		return p + 2;
 	}
+	if (p[2] < 0x80) {	/* three: time deltas, ids */
+		*v = (b & 0x7f) | (b1 & 0x7f) << 7 | (uint64_t)p[2] << 14;
+		return p + 3;
+	}
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	{
-		/* three to eight bytes: the whole word at once, no loop
+		/* four to eight bytes: the whole word at once, no loop
 		 * (addresses, MACs and ids are long and of mixed lengths) */
 		uint64_t x = ssp_varint_le64(p);
 		uint64_t stop = ~x & 0x8080808080808080ULL;
