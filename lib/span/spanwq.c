@@ -235,7 +235,9 @@ ssp_spanwq_put(struct ssp_spanwq *q, const struct ssp_rec *r, struct ssp_err *e)
 	o->type = r->type;
 	o->ftag = 0;
 	o->nf = nf;
-	memcpy(o->f, r->f, (size_t)nf * sizeof(r->f[0]));
+	/* all SSP_MAXF fields, a copy of constant size (inline, no call);
+	 * the next entry goes over those past nf */
+	memcpy(o->f, r->f, sizeof(r->f));
 	b->len += sizeof(*x) + SSP_REC_PACKED(nf);
 	q->nrec++;
 	if (b->len >= SSP_WQ_BUFSZ)
