@@ -339,15 +339,8 @@ ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len, struct ssp_err *
 	uint64_t id;
 	int fresh;
 
-	if ((id = strtab_find(&w->strs, s, len)) != 0)
+	if ((id = ssp_rec_wr_str_intern(w, s, len, &fresh, e)) == 0 || !fresh)
 		return id;
-	/* the block is ended first, as ssp_rec_wr_str_define would: a
-	 * string and the records after it stay in one block */
-	if (len <= STR_MAX && w->blk.len + len + 3 * SSP_VARINT_MAX > BLOCK_TARGET &&
-	    rw_block(w, e) != SSP_OK)
-		return 0;
-	if ((id = ssp_rec_wr_str_intern(w, s, len, &fresh, e)) == 0)
-		return 0;
 	if (ssp_rec_wr_str_define(w, id, s, len, e) != SSP_OK)
 		return 0;
 	return id;
