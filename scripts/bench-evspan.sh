@@ -94,6 +94,8 @@ for s in $STREAMS; do zin="$zin $s=$W/big/$s.ev.zst"; done
 run rerun evspan -t "$W/big/topology.csv" -r "$W/changed.csv" -o /dev/null $zin
 # shellcheck disable=SC2086
 run rerun1 evspan --threads 1 -t "$W/big/topology.csv" -r "$W/changed.csv" -o /dev/null $zin
+# shellcheck disable=SC2086
+run rerun3 evspan --threads 3 -t "$W/big/topology.csv" -r "$W/changed.csv" -o /dev/null $zin
 run zcat sh -c "zstd -d -q -c '$W/big/'*.ev.zst > /dev/null"
 mkdir "$W/dec"
 run zfiles sh -c "for s in $STREAMS; do zstd -d -q -f '$W/big/'\$s.ev.zst -o '$W/dec/'\$s.ev; done"
@@ -102,6 +104,7 @@ echo "3. rerun with changed rules on .ev.zst vs zstd -d of the same files"
 printf "   %-40s %8s %8s\n" "" "cpu s" "wall s"
 printf "   %-40s %8s %8s\n" "evspan -r changed.csv (.ev.zst in)" "$(get rerun cpu)" "$(get rerun wall)"
 printf "   %-40s %8s %8s\n" "the same, --threads 1" "$(get rerun1 cpu)" "$(get rerun1 wall)"
+printf "   %-40s %8s %8s\n" "the same, --threads 3 (span encoding)" "$(get rerun3 cpu)" "$(get rerun3 wall)"
 printf "   %-40s %8s %8s\n" "zstd -d -c > /dev/null" "$(get zcat cpu)" "$(get zcat wall)"
 printf "   %-40s %8s %8s\n" "zstd -d to files" "$(get zfiles cpu)" "$(get zfiles wall)"
 r1=$(ratio "$(get rerun wall)" "$(get zcat wall)")

@@ -164,9 +164,11 @@ usage(int code)
 		    "inputs)\n"
 		    "      --threads N      1: one thread; 2: read and merge the "
 		    "inputs in a second thread\n"
-		    "                       (and compress the output in a third)\n"
-		    "                       (default: 2 when there is more than one "
-		    "CPU)\n"
+		    "                       (and compress the output in a third); "
+		    "3: also encode\n"
+		    "                       the spans in a thread of their own\n"
+		    "                       (default: 1, 2 or 3 by the number of "
+		    "CPUs)\n"
 		    "  -s, --stats          print counts (events in/used/dropped, "
 		    "spans, orphans)\n"
 		    "      --strict         exit 1 after any warning (orphans and their "
@@ -263,7 +265,7 @@ main(int argc, char **argv)
 		case OPT_STRICT: w.strict = 1; break;
 		case OPT_THREADS:
 			if (ssp_num_strtou64(optarg, &n, &errstr) != 0 ||
-			    (errstr = "must be 1 or 2", n < 1 || n > 2)) {
+			    (errstr = "must be 1, 2 or 3", n < 1 || n > 3)) {
 				warnx("--threads %s: %s", optarg, errstr);
 				usage(SSP_EXIT_USAGE);
 			}

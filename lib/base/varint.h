@@ -219,6 +219,18 @@ ssp_varint_put_fast(uint8_t *p, uint64_t v)
 #endif
 }
 
+/* The low 7 bits of each of the 8 bytes of x packed into 56 bits (the
+ * inverse of ssp_varint_spread). */
+static inline uint64_t
+ssp_varint_gather(uint64_t x)
+{
+	x &= 0x7f7f7f7f7f7f7f7fULL;
+	x = ((x & 0x7f007f007f007f00ULL) >> 1) | (x & 0x007f007f007f007fULL);
+	x = ((x & 0x3fff00003fff0000ULL) >> 2) | (x & 0x00003fff00003fffULL);
+	x = ((x & 0x0fffffff00000000ULL) >> 4) | (x & 0x000000000fffffffULL);
+	return x;
+}
+
 /*
  * Decode one varint with no bounds check: the caller knows at least
  * SSP_VARINT_MAX bytes are readable.  A varint longer than 64 bits sets
@@ -229,7 +241,9 @@ __attribute__((always_inline)) static inline const uint8_t *
 ssp_varint_get_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
 {
 	uint64_t b = p[0], b1 = p[1], r;
+#if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 	unsigned s;
+#endif
 
 	/* Branches on the length, which the CPU predicts well: the next
 	 * field's position then need not wait for this one's bytes. */
@@ -241,6 +255,36 @@ ssp_varint_get_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
 		*v = (b & 0x7f) | b1 << 7;
 		return p + 2;
 	}
+	if (p[2] < 0x80) {	/* three: time deltas, ids */
+		*v = (b & 0x7f) | (b1 & 0x7f) << 7 | (uint64_t)p[2] << 14;
+		return p + 3;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	{
+		/* four to eight bytes: the whole word at once, no loop
+		 * (addresses, MACs and ids are long and of mixed lengths) */
+		uint64_t x = ssp_varint_le64(p);
+		uint64_t stop = ~x & 0x8080808080808080ULL;
+
+		if (stop != 0) {
+			unsigned nb = (unsigned)__builtin_ctzll(stop) + 1;
+
+			*v = ssp_varint_gather(x << (64 - nb) >> (64 - nb));
+			return p + nb / 8;
+		}
+		r = ssp_varint_gather(x);	/* 56 bits, then one or two bytes */
+		b = p[8];
+		if (b < 0x80) {
+			*v = r | b << 56;
+			return p + 9;
+		}
+		r |= (b & 0x7f) << 56;
+		b = p[9];	/* the tenth byte holds bit 63 */
+		*bad |= b > 1;
+		*v = r | b << 63;
+		return p + 10;
+	}
+#else
 	r = (b & 0x7f) | (b1 & 0x7f) << 7;	/* three bytes or more */
 	p += 2;
 	for (s = 14; s < 63; s += 7) {
@@ -255,6 +299,7 @@ ssp_varint_get_fast(const uint8_t *p, uint64_t *v, unsigned *bad)
 	*bad |= b > 1;
 	*v = r | b << 63;
 	return p;
+#endif
 }
 
 /*

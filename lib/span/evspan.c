@@ -8,6 +8,7 @@
 #include "io/out.h"
 #include "span/evspan.h"
 #include "span/mergeq.h"
+#include "span/spanwq.h"
 #include "stream/event.h"
 #include "stream/rec.h"
 #include "stream/span.h"
@@ -22,6 +23,7 @@ struct ssp_evspan {
 	struct ssp_mergeq *q;	/* reads and merges rr, maybe in a thread */
 	struct ssp_out *out;
 	struct ssp_rec_wr *w;
+	struct ssp_spanwq *wq;	/* encodes for w in a thread, or NULL */
 	struct ssp_spanb *b;
 	uint64_t salt;
 	unsigned failed;
@@ -40,6 +42,8 @@ sk_intern(void *ctx, const char *s, size_t len, struct ssp_err *e)
 {
 	struct ssp_evspan *ev = ctx;
 
+	if (ev->wq != NULL)
+		return ssp_spanwq_str(ev->wq, s, len, e);
 	return ssp_rec_wr_str(ev->w, s, len, e);
 }
 
@@ -48,6 +52,8 @@ sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 {
 	struct ssp_evspan *ev = ctx;
 
+	if (ev->wq != NULL)
+		return ssp_spanwq_put(ev->wq, r, e);
 	return ssp_rec_wr_put(ev->w, r, e);
 }
 
@@ -85,16 +91,23 @@ derive_salt(const struct ssp_evspan *ev)
 	return h;
 }
 
-/* Read ahead in a thread?  Only with a second CPU to run it. */
+/* Threads to run in: 1, 2 (read ahead in a second) or 3 (and encode the
+ * spans in a third), by default as many as there are CPUs, up to 3. */
 static int
-threaded(const struct ssp_evspan_opts *o)
+nthreads(const struct ssp_evspan_opts *o)
 {
 	long ncpu;
 
 	if (o->threads != 0)
-		return o->threads > 1;
+		return o->threads;
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	return ncpu > 1;
+	return ncpu >= 3 ? 3 : ncpu == 2 ? 2 : 1;
+}
+
+static int
+threaded(const struct ssp_evspan_opts *o)
+{
+	return nthreads(o) > 1;
 }
 
 int
@@ -205,6 +218,14 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	if ((rc = ssp_span_writer_open(&ev->w, ev->out, "evspan " SSP_VERSION,
 	    src, ev->n, o->events, e)) != SSP_OK)
 		goto fail;
+	/* Encoding the spans costs about a third of building them: with a
+	 * third CPU, a thread of its own does it (and the checksums and
+	 * writes), beside the reader thread.  Not on two: the builder
+	 * and the reader keep both busy, and the hand-over costs more
+	 * than it saves. */
+	if (nthreads(o) >= 3 && (rc = ssp_spanwq_new(&ev->wq, ev->w,
+	    ssp_span_schema(o->events), e)) != SSP_OK)
+		goto fail;
 	bo.salt = ev->salt;
 	bo.events = o->events;
 	sink.ctx = ev;
@@ -246,6 +267,7 @@ ssp_evspan_run(struct ssp_evspan *ev, ssp_evspan_progress_fn progress,
 			if (progress != NULL && nev >= next) {
 				next = nev + 0x10000;
 				progress(pctx, ssp_mergeq_rawpos(ev->q), nev,
+				    ev->wq != NULL ? ssp_spanwq_records(ev->wq) :
 				    ssp_rec_wr_records(ev->w));
 			}
 			continue;
@@ -272,6 +294,15 @@ ssp_evspan_close(struct ssp_evspan *ev, struct ssp_err *e)
 {
 	int rc = SSP_OK;
 
+	if (ev->wq != NULL) {	/* the thread's last spans, then w is ours */
+		rc = ssp_spanwq_finish(ev->wq, e);
+		ssp_spanwq_free(ev->wq);
+		ev->wq = NULL;
+	}
+	if (ev->w != NULL && rc != SSP_OK) {
+		ssp_rec_wr_abort(ev->w);
+		ev->w = NULL;
+	}
 	if (ev->w != NULL) {
 		rc = ssp_rec_wr_close(ev->w, e);
 		ev->w = NULL;
@@ -321,6 +352,7 @@ ssp_evspan_free(struct ssp_evspan *ev)
 	if (ev == NULL)
 		return;
 	ssp_spanb_free(ev->b);
+	ssp_spanwq_free(ev->wq);	/* stops the thread before w goes */
 	if (ev->w != NULL)
 		ssp_rec_wr_abort(ev->w);
 	if (ev->out != NULL)

@@ -24,8 +24,10 @@ struct ssp_evspan_opts {
 	int threads;		/* 1: all in one thread; 2: decompress,
 				 * decode and merge the inputs in a second
 				 * thread (ssp_mergeq), compress the output
-				 * in a third (ssp_out_async); 0: 2 when
-				 * there is more than one CPU */
+				 * in a third (ssp_out_async); 3: as 2, and
+				 * encode the spans in a thread of their own
+				 * (ssp_spanwq); 0: 1, 2 or 3 by the CPUs
+				 * there are (1, 2, more) */
 };
 
 struct ssp_evspan;

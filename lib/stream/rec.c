@@ -197,6 +197,7 @@ struct ssp_rec_wr {
 	uint8_t *blkmem;	/* room for its header (one write per block) */
 	int64_t last_ts;	/* delta base within the block */
 	struct strtab strs;
+	uint64_t ndef;		/* strings whose definition is written */
 	uint64_t nrec, nblocks;
 	/* ssp_rec_wr_copy: reader string id -> our id, for one reader at a time */
 	const struct ssp_rec_rd *map_rr;
@@ -284,11 +285,14 @@ ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *
 	return SSP_OK;
 }
 
+/* The id s has or gets; *fresh: it is new, its definition not written. */
 uint64_t
-ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len, struct ssp_err *e)
+ssp_rec_wr_str_intern(struct ssp_rec_wr *w, const char *s, size_t len, int *fresh,
+    struct ssp_err *e)
 {
 	uint64_t id;
 
+	*fresh = 0;
 	if ((id = strtab_find(&w->strs, s, len)) != 0)
 		return id;
 	if (len > STR_MAX) {
@@ -301,18 +305,44 @@ ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len, struct ssp_err *
 		    "in one stream", STRS_MAX);
 		return 0;
 	}
-	if (w->blk.len + len + 3 * SSP_VARINT_MAX > BLOCK_TARGET &&
-	    rw_block(w, e) != SSP_OK)
-		return 0;
 	if ((id = strtab_add(&w->strs, s, len, 1)) == 0) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		return 0;
 	}
+	*fresh = 1;
+	return id;
+}
+
+int
+ssp_rec_wr_str_define(struct ssp_rec_wr *w, uint64_t id, const char *s, size_t len,
+    struct ssp_err *e)
+{
+	if (id != w->ndef + 1 || len > STR_MAX)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "string %llu defined out "
+		    "of order (%llu defined)", (unsigned long long)id,
+		    (unsigned long long)w->ndef);
+	if (w->blk.len + len + 3 * SSP_VARINT_MAX > BLOCK_TARGET &&
+	    rw_block(w, e) != SSP_OK)
+		return e != NULL ? e->code : SSP_ERR_IO;
 	put_varint(&w->blk, 0);
 	put_varint(&w->blk, id);
 	put_varint(&w->blk, len);
 	memcpy(w->blk.p + w->blk.len, s, len);
 	w->blk.len += len;
+	w->ndef++;
+	return SSP_OK;
+}
+
+uint64_t
+ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len, struct ssp_err *e)
+{
+	uint64_t id;
+	int fresh;
+
+	if ((id = ssp_rec_wr_str_intern(w, s, len, &fresh, e)) == 0 || !fresh)
+		return id;
+	if (ssp_rec_wr_str_define(w, id, s, len, e) != SSP_OK)
+		return 0;
 	return id;
 }
 
@@ -381,7 +411,7 @@ ssp_rec_wr_close(struct ssp_rec_wr *w, struct ssp_err *e)
 	r = rw_block(w, e);
 	if (r == SSP_OK) {
 		n += ssp_varint_put(end + n, w->nrec);
-		n += ssp_varint_put(end + n, w->strs.n);
+		n += ssp_varint_put(end + n, w->ndef);
 		n += ssp_varint_put(end + n, w->nblocks);
 		r = ssp_frame_block(w->out, SSP_BLOCK_END, end, n, e);
 	}

@@ -89,6 +89,20 @@ int ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o,
 /* Intern a string; returns its id (>0) or 0 on error (e set). */
 uint64_t ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len,
     struct ssp_err *e);
+/*
+ * ssp_rec_wr_str in two steps, for a writer whose records are encoded in
+ * another thread than the one that interns: ssp_rec_wr_str_intern gives
+ * the id ssp_rec_wr_str would and sets *fresh when the string is new
+ * (0 on error, e set); its definition is then written by
+ * ssp_rec_wr_str_define(w, id, s, len), in id order, between the records
+ * as ssp_rec_wr_str would have written it.  Intern touches only the string
+ * table, define and the other writer calls never look at it: the two may
+ * run in different threads.
+ */
+uint64_t ssp_rec_wr_str_intern(struct ssp_rec_wr *w, const char *s, size_t len,
+    int *fresh, struct ssp_err *e);
+int ssp_rec_wr_str_define(struct ssp_rec_wr *w, uint64_t id, const char *s,
+    size_t len, struct ssp_err *e);
 /* Append a record; r->type indexes the writer's schema, r->nf is ignored. */
 int ssp_rec_wr_put(struct ssp_rec_wr *w, const struct ssp_rec *r, struct ssp_err *e);
 /* Copy a record read by rr, translating its string ids.  r->type indexes

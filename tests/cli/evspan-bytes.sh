@@ -21,10 +21,10 @@
 RULES="$TOP/rules/linux-i40e.csv"
 
 sum() { sha256sum | cut -c1-64; }
-# same NAME WANT ARGS...: evspan ARGS with 1 and 2 threads gives WANT
+# same NAME WANT ARGS...: evspan ARGS with 1, 2 and 3 threads gives WANT
 same() {
 	n=$1; want=$2; shift 2
-	for th in 1 2; do
+	for th in 1 2 3; do
 		set +e
 		evspan --threads $th "$@" > "$T/out.sp" 2> "$T/.err"
 		set -e
@@ -73,16 +73,24 @@ same "concatenated segments, --events" 23009904ad4d1846feec58cc9a418348b4a8eecbc
 
 # compressed output (written by a thread of its own with 2 threads): the
 # same bytes once decompressed
-for th in 1 2; do
+for th in 1 2 3; do
 	evspan --threads $th -z -t "$T/d/topology.csv" -r "$RULES" > "$T/out.sp.zst"
 	eq "dumbbell, -z, $th thread(s)" "$(zstd -dc < "$T/out.sp.zst" | sum)" \
 	    c6ce55cf5157561173b97e2bb130c77dea3aade0fb358828338932c335cc7e9e
 done
 
-# --threads: 1 or 2 only
+# a write error in the encoding thread (3 threads) is reported and fails
+# the run, as it does with one thread
+for th in 1 3; do
+	expect_rc 1 "/dev/full, $th thread(s)" evspan --threads $th \
+	    -t "$T/d/topology.csv" -r "$RULES" -o /dev/full
+	stderr_has "No space left on device"
+done
+
+# --threads: 1, 2 or 3 only
 expect_rc 2 "--threads 0" evspan --threads 0 -t "$T/d/topology.csv"
-stderr_has "--threads 0: must be 1 or 2"
-expect_rc 2 "--threads 3" evspan --threads 3 -t "$T/d/topology.csv"
+stderr_has "--threads 0: must be 1, 2 or 3"
+expect_rc 2 "--threads 4" evspan --threads 4 -t "$T/d/topology.csv"
 expect_rc 2 "--threads x" evspan --threads x -t "$T/d/topology.csv"
 stderr_has "--threads x: invalid"
 

@@ -110,6 +110,14 @@ test_bad(void **state)
 	p = buf;
 	assert_int_equal(ssp_varint_get(&p, buf + 16, &v), -1);
 	assert_int_equal(ssp_varint_ref_get(buf, buf + 16, &v), 0);
+	bad = 0;
+	(void)ssp_varint_get_fast(buf, &v, &bad);
+	assert_int_not_equal(bad, 0);
+	buf[9] = 0x01;		/* the largest value: fine */
+	bad = 0;
+	assert_ptr_equal(ssp_varint_get_fast(buf, &v, &bad), buf + 10);
+	assert_int_equal(bad, 0);
+	assert_true(v == UINT64_MAX);
 }
 
 /* Runs of varints of mixed lengths, mostly one byte, as records have. */
