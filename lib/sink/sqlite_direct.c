@@ -103,7 +103,7 @@ struct ssp_sqlite_direct {
 	struct ssp_btree_tree **atab;
 	struct dindex ix[XMAX];
 	unsigned nix;
-	size_t sort_mem;
+	size_t sort_mem;	/* bytes of keys one sorter may hold */
 	size_t pool;		/* bytes the sorters may still hold */
 	char **reindex;
 	size_t nreindex;
@@ -1163,16 +1163,18 @@ ssp_sqlite_direct_open(struct ssp_sqlite_direct *dw, const char *path,
 		    (dw->atab[t] = ssp_btree_table(dw->bt, dw->aroot[t])) == NULL)
 			return bt_fail(dw);
 	dw->nstreams = nstreams;
-	dw->sort_mem = sort_mem;
-	dw->pool = sort_mem;
+	/* sort_mem bounds it all: keys held (4/5, shared by the sorters) and
+	 * the radix scratch of the one chunk being sorted (1/5, a sorter's
+	 * chunk at most); a sorter whose chunk is full spills it */
+	dw->sort_mem = sort_mem / 5;
+	dw->pool = sort_mem - dw->sort_mem;
 	for (x = 0; x < dw->nix; x++) {
 		t = dw->ix[x].t;
 		dw->tix[t][dw->ntix[t]++] = (unsigned char)x;
 		if ((dw->ix[x].tree = ssp_btree_index(dw->bt, dw->ix[x].root)) ==
 		    NULL)
 			return bt_fail(dw);
-		/* one budget for all: what the biggest indexes need */
-		if ((dw->ix[x].ks = ssp_ksort_new(dw->ix[x].nw, sort_mem,
+		if ((dw->ix[x].ks = ssp_ksort_new(dw->ix[x].nw, dw->sort_mem,
 		    &dw->pool)) == NULL)
 			return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0,
 			    "out of memory");
