@@ -121,19 +121,21 @@ put_varint(unsigned char *p, uint64_t v)
 		p[1] = (unsigned char)(v & 0x7f);
 		return 2;
 	}
+	if (v < 0x200000) {
+		p[0] = (unsigned char)(0x80 | v >> 14);
+		p[1] = (unsigned char)(0x80 | (v >> 7 & 0x7f));
+		p[2] = (unsigned char)(v & 0x7f);
+		return 3;
+	}
 	return put_varint_long(p, v);
 }
 
 static inline unsigned
 varint_len(uint64_t v)
 {
-	unsigned n = 1;
+	unsigned bits = v == 0 ? 1 : 64 - (unsigned)__builtin_clzll(v);
 
-	if (v & 0xff00000000000000ull)
-		return 9;
-	while (v >>= 7)
-		n++;
-	return n;
+	return bits > 56 ? 9 : (bits + 6) / 7;
 }
 
 static int
@@ -445,9 +447,14 @@ fits(const struct ssp_btree *b, const struct level *lv, int interior, size_t len
 	return lv->used + 2 + cell_size(interior, len) <= b->usable;
 }
 
-static int
-add_cell(struct ssp_btree *b, struct level *lv, int interior,
-    const unsigned char *p, size_t len, uint32_t child, int64_t key)
+/*
+ * Room for a cell of len bytes (interior: after its child pointer) below
+ * the cells of lv, and its bookkeeping; where its len bytes go, NULL when
+ * out of memory.
+ */
+static unsigned char *
+new_cell(struct ssp_btree *b, struct level *lv, int interior, size_t len,
+    uint32_t child, int64_t key)
 {
 	size_t sz = cell_size(interior, len);
 	unsigned char *c;
@@ -466,7 +473,7 @@ add_cell(struct ssp_btree *b, struct level *lv, int interior,
 		if (ch != NULL)
 			lv->child = ch;
 		if (k == NULL)
-			return nomem(b);
+			return nomem(b), NULL;
 		lv->key = k;
 		lv->cap = cap;
 	}
@@ -476,7 +483,6 @@ add_cell(struct ssp_btree *b, struct level *lv, int interior,
 		put32(c, child);
 		c += 4;
 	}
-	memcpy(c, p, len);
 	if (sz > len + (interior ? 4 : 0))	/* padded to SQLite's minimum */
 		memset(c + len, 0, sz - len - (interior ? 4 : 0));
 	lv->off[lv->n] = (uint32_t)lv->top;
@@ -485,6 +491,18 @@ add_cell(struct ssp_btree *b, struct level *lv, int interior,
 	lv->key[lv->n] = key;
 	lv->n++;
 	lv->used += 2 + sz;
+	return c;
+}
+
+static int
+add_cell(struct ssp_btree *b, struct level *lv, int interior,
+    const unsigned char *p, size_t len, uint32_t child, int64_t key)
+{
+	unsigned char *c = new_cell(b, lv, interior, len, child, key);
+
+	if (c == NULL)
+		return b->e.code;
+	memcpy(c, p, len);
 	return SSP_OK;
 }
 
@@ -620,6 +638,21 @@ ssp_btree_row(struct ssp_btree_tree *t, int64_t rowid, const struct ssp_btree_va
 	return SSP_OK;
 }
 
+/* Leaf lv of index t is full: its last entry goes up as the divider, the
+ * rest is written.  The empty leaf, NULL on error. */
+static struct level *
+leaf_full(struct ssp_btree_tree *t, struct level *lv)
+{
+	struct ssp_btree *b = t->b;
+	size_t dlen = pop_cell(lv, 0);
+	uint32_t pg;
+
+	if ((pg = write_page(b, lv, F_LEAF_INDEX, 0, 0)) == 0 ||
+	    push_index(t, 1, pg, t->lv[0].spare, dlen) != SSP_OK)
+		return NULL;
+	return &t->lv[0];	/* push_index() may have moved it */
+}
+
 /* An index entry whose record is in b->rec (at REC_HEAD), len bytes. */
 static int
 entry(struct ssp_btree_tree *t, size_t len)
@@ -628,22 +661,14 @@ entry(struct ssp_btree_tree *t, size_t len)
 	const unsigned char *cell;
 	struct level *lv;
 	size_t clen;
-	uint32_t pg;
 
 	if ((lv = leaf(t)) == NULL)
 		return b->e.code;
 	clen = make_cell(b, 1, 0, len, &cell);
 	if (b->e.code != SSP_OK)
 		return b->e.code;
-	if (!fits(b, lv, 0, clen)) {
-		/* The last entry of the full leaf goes up as the divider. */
-		size_t dlen = pop_cell(lv, 0);
-
-		if ((pg = write_page(b, lv, F_LEAF_INDEX, 0, 0)) == 0 ||
-		    push_index(t, 1, pg, t->lv[0].spare, dlen) != SSP_OK)
-			return b->e.code;
-		lv = &t->lv[0];
-	}
+	if (!fits(b, lv, 0, clen) && (lv = leaf_full(t, lv)) == NULL)
+		return b->e.code;
 	if (add_cell(b, lv, 0, cell, clen, 0, 0) != SSP_OK)
 		return b->e.code;
 	t->rows++;
@@ -668,12 +693,28 @@ ssp_btree_entry_rec(struct ssp_btree_tree *t, const unsigned char *rec,
     size_t n)
 {
 	struct ssp_btree *b = t->b;
+	struct level *lv;
+	unsigned char *c;
+	size_t hl;
 
 	if (b->e.code != SSP_OK)
 		return b->e.code;
 	if (n == 0)
 		return ssp_err_set(&b->e, SSP_ERR_INVAL, 0, "database: empty "
 		    "record");
+	if (n <= b->maxlocal[1]) {	/* no overflow: straight into the page */
+		hl = varint_len(n);
+		if ((lv = leaf(t)) == NULL)
+			return b->e.code;
+		if (!fits(b, lv, 0, hl + n) && (lv = leaf_full(t, lv)) == NULL)
+			return b->e.code;
+		if ((c = new_cell(b, lv, 0, hl + n, 0, 0)) == NULL)
+			return b->e.code;
+		put_varint(c, n);
+		memcpy(c + hl, rec, n);
+		t->rows++;
+		return SSP_OK;
+	}
 	if (REC_HEAD + n + REC_SLACK > b->reccap) {
 		size_t cap = b->reccap ? b->reccap : 4096;
 		unsigned char *p;
