@@ -2269,8 +2269,13 @@ direct_finish(struct loader *L, struct ssp_sqlite *d)
 	if (ssp_sqlite_direct_finish(dw->w) != SSP_OK)
 		return -1;
 	n = ssp_sqlite_direct_reindex(dw->w, &reindex);
+	/* what is left is a pass over rows (late references, splits, the
+	 * counts): a page cache of 16 MiB, as the private database had,
+	 * rather than 64 MiB, so the end of a large load takes no more
+	 * memory than the rest */
 	if (open_tmp(d, L->e) != SSP_OK ||
-	    exec(d->db, "BEGIN", L->dbname, L->e) != SSP_OK)
+	    exec(d->db, "PRAGMA cache_size = -16384; BEGIN", L->dbname,
+	    L->e) != SSP_OK)
 		return -1;
 	L->db = d->db;
 	for (i = 0; i < n; i++) {
