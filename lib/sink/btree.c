@@ -48,6 +48,7 @@ struct ssp_btree_tree {
 struct ssp_btree {
 	int fd;
 	uint32_t psz, usable;	/* page size, usable bytes of a page */
+	uint32_t maxlocal[2];	/* payload kept on a table, index page */
 	uint32_t npages;	/* pages in the file */
 	uint32_t pending;	/* the lock-byte page, never used */
 	unsigned char *wbuf;	/* pages wfirst.. not yet written */
@@ -120,19 +121,21 @@ put_varint(unsigned char *p, uint64_t v)
 		p[1] = (unsigned char)(v & 0x7f);
 		return 2;
 	}
+	if (v < 0x200000) {
+		p[0] = (unsigned char)(0x80 | v >> 14);
+		p[1] = (unsigned char)(0x80 | (v >> 7 & 0x7f));
+		p[2] = (unsigned char)(v & 0x7f);
+		return 3;
+	}
 	return put_varint_long(p, v);
 }
 
 static inline unsigned
 varint_len(uint64_t v)
 {
-	unsigned n = 1;
+	unsigned bits = v == 0 ? 1 : 64 - (unsigned)__builtin_clzll(v);
 
-	if (v & 0xff00000000000000ull)
-		return 9;
-	while (v >>= 7)
-		n++;
-	return n;
+	return bits > 56 ? 9 : (bits + 6) / 7;
 }
 
 static int
@@ -225,9 +228,8 @@ put_page(struct ssp_btree *b, const unsigned char *data)
 static size_t
 local_size(const struct ssp_btree *b, int index, size_t n)
 {
-	size_t u = b->usable, x, m, k;
+	size_t u = b->usable, x = b->maxlocal[index != 0], m, k;
 
-	x = index ? (u - 12) * 64 / 255 - 23 : u - 35;
 	if (n <= x)
 		return n;
 	m = (u - 12) * 32 / 255 - 23;
@@ -271,14 +273,23 @@ static const unsigned char int_type[65] = {
 };
 static const unsigned char type_len[10] = { 0, 1, 2, 3, 4, 6, 8, 8, 0, 0 };
 
-/* The record of v[0..n) into b->rec; its length, 0 when out of memory. */
+/*
+ * The record of v[0..n) into b->rec at REC_HEAD (the bytes before it are
+ * room for the cell's varints); its length, 0 when out of memory.  One
+ * pass sizes the header and body, a second writes both: each serial type
+ * and its value, integers as one 8-byte big-endian store of which the
+ * low bytes count (REC_SLACK bytes after the body allow the overshoot).
+ */
+#define REC_HEAD	18	/* two varints: payload size, rowid */
+#define REC_SLACK	8
+
 static size_t
 record(struct ssp_btree *b, const struct ssp_btree_val *v, unsigned n)
 {
 	uint64_t st[64];
 	unsigned i;
-	size_t hdr = 0, body = 0, need, pos, h;
-	unsigned char *q;
+	size_t hdr = 0, body = 0, need, h;
+	unsigned char *hp, *q;
 
 	if (n > 64) {
 		ssp_err_set(&b->e, SSP_ERR_LIMIT, 0, "database: record of %u "
@@ -318,7 +329,7 @@ record(struct ssp_btree *b, const struct ssp_btree_val *v, unsigned n)
 			h++;
 		hdr += h;
 	}
-	need = hdr + body;
+	need = REC_HEAD + hdr + body + REC_SLACK;
 	if (need > b->reccap) {
 		size_t cap = b->reccap ? b->reccap : 4096;
 		unsigned char *p;
@@ -330,70 +341,62 @@ record(struct ssp_btree *b, const struct ssp_btree_val *v, unsigned n)
 		b->rec = p;
 		b->reccap = cap;
 	}
-	pos = put_varint(b->rec, hdr);
-	for (i = 0; i < n; i++)
-		pos += put_varint(b->rec + pos, st[i]);
-	q = b->rec + pos;
+	hp = b->rec + REC_HEAD;
+	hp += put_varint(hp, hdr);
+	q = b->rec + REC_HEAD + hdr;
 	for (i = 0; i < n; i++) {
-		uint64_t x = (uint64_t)v[i].i;
+		uint64_t t = st[i];
 
-		switch (st[i]) {	/* big-endian, the low bytes */
-		case 0: case 8: case 9:
-			break;
-		case 1:
-			q[0] = (unsigned char)x;
-			q += 1;
-			break;
-		case 2:
-			put16(q, (uint32_t)x);
-			q += 2;
-			break;
-		case 3:
-			q[0] = (unsigned char)(x >> 16);
-			put16(q + 1, (uint32_t)x);
-			q += 3;
-			break;
-		case 4:
-			put32(q, (uint32_t)x);
-			q += 4;
-			break;
-		case 5:
-			put16(q, (uint32_t)(x >> 32));
-			put32(q + 2, (uint32_t)x);
-			q += 6;
-			break;
-		case 6:
-			put32(q, (uint32_t)(x >> 32));
-			put32(q + 4, (uint32_t)x);
-			q += 8;
-			break;
-		default:	/* text or blob */
+		if (t < 0x80)
+			*hp++ = (unsigned char)t;
+		else
+			hp += put_varint(hp, t);
+		if (t >= 12) {		/* text or blob */
 			if (v[i].n > 0)
 				memcpy(q, v[i].p, v[i].n);
 			q += v[i].n;
+		} else if (t >= 1 && t <= 6) {
+			unsigned len = type_len[t];
+			uint64_t be = __builtin_bswap64((uint64_t)v[i].i <<
+			    (64 - 8 * len) % 64);
+
+			memcpy(q, &be, 8);
+			q += len;
 		}
 	}
-	return (size_t)(q - b->rec);
+	return (size_t)(q - (b->rec + REC_HEAD));
 }
 
 /*
- * The cell of a payload (after its rowid for tables) into b->cell: payload
- * size, [rowid], the local part, [first overflow page].  Its length.
+ * The cell of a payload (after its rowid for tables): payload size,
+ * [rowid], the local part, [first overflow page].  Without overflow it is
+ * made in place in b->rec (the varints before the record); else in
+ * b->cell.  Sets *cell; its length.
  */
 static size_t
-make_cell(struct ssp_btree *b, int index, int64_t rowid, size_t n)
+make_cell(struct ssp_btree *b, int index, int64_t rowid, size_t n,
+    const unsigned char **cell)
 {
-	size_t local = local_size(b, index, n), pos;
+	size_t local = local_size(b, index, n), pos, hl;
+	unsigned char *rec = b->rec + REC_HEAD, *c;
 
+	if (local == n) {
+		hl = varint_len(n) + (index ? 0 : varint_len((uint64_t)rowid));
+		c = rec - hl;
+		pos = put_varint(c, n);
+		if (!index)
+			put_varint(c + pos, (uint64_t)rowid);
+		*cell = c;
+		return hl + n;
+	}
 	pos = put_varint(b->cell, n);
 	if (!index)
 		pos += put_varint(b->cell + pos, (uint64_t)rowid);
-	memcpy(b->cell + pos, b->rec, local);
+	memcpy(b->cell + pos, rec, local);
 	pos += local;
-	if (local < n) {
-		put32(b->cell + pos, overflow(b, b->rec + local, n - local));
-		pos += 4;
-	}
+	put32(b->cell + pos, overflow(b, rec + local, n - local));
+	pos += 4;
+	*cell = b->cell;
 	return pos;
 }
 
@@ -431,15 +434,27 @@ level(struct ssp_btree_tree *t, unsigned i)
 	return &t->lv[i];
 }
 
+/* Level 0 of t, made on first use. */
+static inline struct level *
+leaf(struct ssp_btree_tree *t)
+{
+	return t->nlv > 0 ? t->lv : level(t, 0);
+}
+
 static int
 fits(const struct ssp_btree *b, const struct level *lv, int interior, size_t len)
 {
 	return lv->used + 2 + cell_size(interior, len) <= b->usable;
 }
 
-static int
-add_cell(struct ssp_btree *b, struct level *lv, int interior,
-    const unsigned char *p, size_t len, uint32_t child, int64_t key)
+/*
+ * Room for a cell of len bytes (interior: after its child pointer) below
+ * the cells of lv, and its bookkeeping; where its len bytes go, NULL when
+ * out of memory.
+ */
+static unsigned char *
+new_cell(struct ssp_btree *b, struct level *lv, int interior, size_t len,
+    uint32_t child, int64_t key)
 {
 	size_t sz = cell_size(interior, len);
 	unsigned char *c;
@@ -458,7 +473,7 @@ add_cell(struct ssp_btree *b, struct level *lv, int interior,
 		if (ch != NULL)
 			lv->child = ch;
 		if (k == NULL)
-			return nomem(b);
+			return nomem(b), NULL;
 		lv->key = k;
 		lv->cap = cap;
 	}
@@ -468,7 +483,6 @@ add_cell(struct ssp_btree *b, struct level *lv, int interior,
 		put32(c, child);
 		c += 4;
 	}
-	memcpy(c, p, len);
 	if (sz > len + (interior ? 4 : 0))	/* padded to SQLite's minimum */
 		memset(c + len, 0, sz - len - (interior ? 4 : 0));
 	lv->off[lv->n] = (uint32_t)lv->top;
@@ -477,6 +491,18 @@ add_cell(struct ssp_btree *b, struct level *lv, int interior,
 	lv->key[lv->n] = key;
 	lv->n++;
 	lv->used += 2 + sz;
+	return c;
+}
+
+static int
+add_cell(struct ssp_btree *b, struct level *lv, int interior,
+    const unsigned char *p, size_t len, uint32_t child, int64_t key)
+{
+	unsigned char *c = new_cell(b, lv, interior, len, child, key);
+
+	if (c == NULL)
+		return b->e.code;
+	memcpy(c, p, len);
 	return SSP_OK;
 }
 
@@ -581,6 +607,7 @@ ssp_btree_row(struct ssp_btree_tree *t, int64_t rowid, const struct ssp_btree_va
     unsigned n)
 {
 	struct ssp_btree *b = t->b;
+	const unsigned char *cell;
 	struct level *lv;
 	size_t len, clen;
 	uint32_t pg;
@@ -590,9 +617,9 @@ ssp_btree_row(struct ssp_btree_tree *t, int64_t rowid, const struct ssp_btree_va
 	if (t->rows > 0 && rowid <= t->last)
 		return ssp_err_set(&b->e, SSP_ERR_INVAL, 0, "database: rowid %lld "
 		    "after %lld", (long long)rowid, (long long)t->last);
-	if ((len = record(b, v, n)) == 0 || (lv = level(t, 0)) == NULL)
+	if ((len = record(b, v, n)) == 0 || (lv = leaf(t)) == NULL)
 		return b->e.code;
-	clen = make_cell(b, 0, rowid, len);
+	clen = make_cell(b, 0, rowid, len, &cell);
 	if (b->e.code != SSP_OK)
 		return b->e.code;
 	if (!fits(b, lv, 0, clen)) {
@@ -603,10 +630,47 @@ ssp_btree_row(struct ssp_btree_tree *t, int64_t rowid, const struct ssp_btree_va
 			return b->e.code;
 		lv = &t->lv[0];
 	}
-	if (add_cell(b, lv, 0, b->cell, clen, 0, rowid) != SSP_OK)
+	if (add_cell(b, lv, 0, cell, clen, 0, rowid) != SSP_OK)
 		return b->e.code;
 	lv->maxkey = rowid;
 	t->last = rowid;
+	t->rows++;
+	return SSP_OK;
+}
+
+/* Leaf lv of index t is full: its last entry goes up as the divider, the
+ * rest is written.  The empty leaf, NULL on error. */
+static struct level *
+leaf_full(struct ssp_btree_tree *t, struct level *lv)
+{
+	struct ssp_btree *b = t->b;
+	size_t dlen = pop_cell(lv, 0);
+	uint32_t pg;
+
+	if ((pg = write_page(b, lv, F_LEAF_INDEX, 0, 0)) == 0 ||
+	    push_index(t, 1, pg, t->lv[0].spare, dlen) != SSP_OK)
+		return NULL;
+	return &t->lv[0];	/* push_index() may have moved it */
+}
+
+/* An index entry whose record is in b->rec (at REC_HEAD), len bytes. */
+static int
+entry(struct ssp_btree_tree *t, size_t len)
+{
+	struct ssp_btree *b = t->b;
+	const unsigned char *cell;
+	struct level *lv;
+	size_t clen;
+
+	if ((lv = leaf(t)) == NULL)
+		return b->e.code;
+	clen = make_cell(b, 1, 0, len, &cell);
+	if (b->e.code != SSP_OK)
+		return b->e.code;
+	if (!fits(b, lv, 0, clen) && (lv = leaf_full(t, lv)) == NULL)
+		return b->e.code;
+	if (add_cell(b, lv, 0, cell, clen, 0, 0) != SSP_OK)
+		return b->e.code;
 	t->rows++;
 	return SSP_OK;
 }
@@ -615,30 +679,55 @@ int
 ssp_btree_entry(struct ssp_btree_tree *t, const struct ssp_btree_val *v, unsigned n)
 {
 	struct ssp_btree *b = t->b;
+	size_t len;
+
+	if (b->e.code != SSP_OK)
+		return b->e.code;
+	if ((len = record(b, v, n)) == 0)
+		return b->e.code;
+	return entry(t, len);
+}
+
+int
+ssp_btree_entry_rec(struct ssp_btree_tree *t, const unsigned char *rec,
+    size_t n)
+{
+	struct ssp_btree *b = t->b;
 	struct level *lv;
-	size_t len, clen;
-	uint32_t pg;
+	unsigned char *c;
+	size_t hl;
 
 	if (b->e.code != SSP_OK)
 		return b->e.code;
-	if ((len = record(b, v, n)) == 0 || (lv = level(t, 0)) == NULL)
-		return b->e.code;
-	clen = make_cell(b, 1, 0, len);
-	if (b->e.code != SSP_OK)
-		return b->e.code;
-	if (!fits(b, lv, 0, clen)) {
-		/* The last entry of the full leaf goes up as the divider. */
-		size_t dlen = pop_cell(lv, 0);
-
-		if ((pg = write_page(b, lv, F_LEAF_INDEX, 0, 0)) == 0 ||
-		    push_index(t, 1, pg, t->lv[0].spare, dlen) != SSP_OK)
+	if (n == 0)
+		return ssp_err_set(&b->e, SSP_ERR_INVAL, 0, "database: empty "
+		    "record");
+	if (n <= b->maxlocal[1]) {	/* no overflow: straight into the page */
+		hl = varint_len(n);
+		if ((lv = leaf(t)) == NULL)
 			return b->e.code;
-		lv = &t->lv[0];
+		if (!fits(b, lv, 0, hl + n) && (lv = leaf_full(t, lv)) == NULL)
+			return b->e.code;
+		if ((c = new_cell(b, lv, 0, hl + n, 0, 0)) == NULL)
+			return b->e.code;
+		put_varint(c, n);
+		memcpy(c + hl, rec, n);
+		t->rows++;
+		return SSP_OK;
 	}
-	if (add_cell(b, lv, 0, b->cell, clen, 0, 0) != SSP_OK)
-		return b->e.code;
-	t->rows++;
-	return SSP_OK;
+	if (REC_HEAD + n + REC_SLACK > b->reccap) {
+		size_t cap = b->reccap ? b->reccap : 4096;
+		unsigned char *p;
+
+		while (cap < REC_HEAD + n + REC_SLACK)
+			cap *= 2;
+		if ((p = realloc(b->rec, cap)) == NULL)
+			return nomem(b);
+		b->rec = p;
+		b->reccap = cap;
+	}
+	memcpy(b->rec + REC_HEAD, rec, n);
+	return entry(t, n);
 }
 
 /*
@@ -739,6 +828,8 @@ ssp_btree_open(struct ssp_btree **bp, const char *path, uint32_t pending_byte,
 		psz = 65536;
 	b->psz = psz;
 	b->usable = psz - h[20];
+	b->maxlocal[0] = b->usable - 35;
+	b->maxlocal[1] = (b->usable - 12) * 64 / 255 - 23;
 	b->npages = be32(h + 28);
 	if (be32(h + 24) != be32(h + 92) || b->npages == 0)
 		b->npages = (uint32_t)(st.st_size / psz);

@@ -85,6 +85,9 @@ int ssp_btree_row(struct ssp_btree_tree *t, int64_t rowid,
  * order of SQLite's comparison (ascending, NULL first, BINARY collation). */
 int ssp_btree_entry(struct ssp_btree_tree *t, const struct ssp_btree_val *v,
     unsigned n);
+/* The same from its record, n bytes as SQLite stores it (header, body). */
+int ssp_btree_entry_rec(struct ssp_btree_tree *t, const unsigned char *rec,
+    size_t n);
 /* Finish every tree, write the header and close the file (not synced).
  * Frees b, also on error. */
 int ssp_btree_close(struct ssp_btree *b, struct ssp_err *e);

@@ -34,6 +34,16 @@ struct ssp_ksort {
 	int merging, done;
 };
 
+/*
+ * The radix scratch of the last sort, kept for the next one while sorters
+ * of this thread exist (their sorts run one at a time): a fresh buffer
+ * each time would cost a page fault per 4 KiB, and its unmapping.  It is
+ * no larger than the largest chunk sorted, the scratch the budget allows.
+ */
+static _Thread_local uint64_t *spare;
+static _Thread_local size_t spare_bytes;
+static _Thread_local unsigned live;	/* sorters of this thread */
+
 struct ssp_ksort *
 ssp_ksort_new(unsigned nw, size_t mem, size_t *pool)
 {
@@ -41,6 +51,7 @@ ssp_ksort_new(unsigned nw, size_t mem, size_t *pool)
 
 	if (nw < 1 || nw > 7 || (s = calloc(1, sizeof(*s))) == NULL)
 		return NULL;
+	live++;
 	s->nw = nw;
 	s->w = nw + 1;
 	s->fd = -1;
@@ -68,6 +79,11 @@ ssp_ksort_free(struct ssp_ksort *s)
 		close(s->fd);
 	if (s->pool != NULL)
 		*s->pool += s->taken;
+	if (--live == 0) {
+		free(spare);
+		spare = NULL;
+		spare_bytes = 0;
+	}
 	free(s);
 }
 
@@ -101,9 +117,9 @@ copy_key(uint64_t *dst, const uint64_t *src, unsigned w)
 static int
 radix(struct ssp_ksort *s)
 {
-	size_t (*hist)[256] = NULL, i, d, sz = s->w;
+	size_t (*hist)[256] = NULL, i, d, sz = s->w, bytes, tbytes;
 	unsigned digit[56], nd = 0, nw = s->nw, k;
-	uint64_t *src = s->keys, *dst, and[7], or[7];
+	uint64_t *src = s->keys, *dst, *tmp, and[7], or[7];
 
 	if (s->n < 2)
 		return SSP_OK;
@@ -123,11 +139,25 @@ radix(struct ssp_ksort *s)
 	}
 	if (nd == 0)
 		return SSP_OK;
-	if (s->tmp == NULL &&
-	    (s->tmp = malloc(s->cap * sz * sizeof(uint64_t))) == NULL)
+	/* the scratch: the one kept from the last sort if large enough */
+	bytes = s->cap * sz * sizeof(uint64_t);
+	if (spare != NULL && spare_bytes >= bytes) {
+		tmp = spare;
+		tbytes = spare_bytes;
+	} else {
+		free(spare);
+		if ((tmp = malloc(bytes)) == NULL) {
+			spare = NULL;
+			return s->status = SSP_ERR_NOMEM;
+		}
+		tbytes = bytes;
+	}
+	spare = NULL;
+	if ((hist = calloc(nd, sizeof(*hist))) == NULL) {
+		spare = tmp;
+		spare_bytes = tbytes;
 		return s->status = SSP_ERR_NOMEM;
-	if ((hist = calloc(nd, sizeof(*hist))) == NULL)
-		return s->status = SSP_ERR_NOMEM;
+	}
 	for (i = 0; i < s->n; i++) {
 		const uint64_t *key = src + i * sz;
 
@@ -137,7 +167,7 @@ radix(struct ssp_ksort *s)
 			hist[k][(key[nw - 1 - dd / 8] >> (8 * (dd % 8))) & 0xff]++;
 		}
 	}
-	dst = s->tmp;
+	dst = tmp;
 	for (k = 0; k < nd; k++) {
 		unsigned dd = digit[k], w = nw - 1 - dd / 8, sh = 8 * (dd % 8);
 		size_t sum = 0, c;
@@ -160,12 +190,13 @@ radix(struct ssp_ksort *s)
 		dst = t;
 	}
 	free(hist);
-	if (src != s->keys) {	/* the result is in the scratch buffer */
-		s->tmp = s->keys;
-		s->keys = src;
+	if (src != s->keys) {	/* the result is in the scratch buffer: */
+		tmp = s->keys;	/* the chunk's keys take it (s->cap keys */
+		s->keys = src;	/* fit), its old buffer is the scratch */
+		tbytes = bytes;
 	}
-	free(s->tmp);		/* only needed while sorting */
-	s->tmp = NULL;
+	spare = tmp;		/* for the next sort */
+	spare_bytes = tbytes;
 	return SSP_OK;
 }
 

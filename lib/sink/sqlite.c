@@ -413,6 +413,9 @@ struct loader {
 	uint32_t capivtmp;
 	uint32_t *cnt;		/* counts by stream or file type */
 	size_t maxname;		/* longest stream or kind name */
+	char **jname;		/* streams, then kinds by file type: as JSON
+				 * strings (quoted, escaped), for split() */
+	size_t *jnlen;
 	uint64_t nresplit;
 	struct srow rows[BATCH];
 	unsigned nrows;
@@ -758,7 +761,16 @@ classify(struct loader *L)
 static void
 trace_hex(char out[33], uint64_t hi, uint64_t lo)
 {
-	snprintf(out, 33, "%016" PRIx64 "%016" PRIx64, hi, lo);
+	static const char hexd[] = "0123456789abcdef";
+	int i;
+
+	for (i = 15; i >= 0; i--) {	/* as "%016" PRIx64 "%016" PRIx64 */
+		out[i] = hexd[hi & 15];
+		out[16 + i] = hexd[lo & 15];
+		hi >>= 4;
+		lo >>= 4;
+	}
+	out[32] = '\0';
 }
 
 static int
@@ -783,7 +795,7 @@ sweep(struct loader *L, const struct ivl *v, uint32_t n, int by,
 	struct jw w;
 	int64_t busy = 0, reach = INT64_MIN, lo;
 	uint32_t i, first = 0, key, spans = 0;
-	const char *name;
+	size_t name;
 
 	w.p = b != NULL ? (char *)b->p : NULL;
 	w.n = b != NULL ? b->cap : 0;
@@ -806,10 +818,10 @@ sweep(struct loader *L, const struct ivl *v, uint32_t n, int by,
 			reach = v[i].e;
 		if (b != NULL && (i + 1 == n || key != (by == 0 ?
 		    v[i + 1].stream : v[i + 1].ft))) {
-			name = by == 0 ? L->streams[key] : L->ft[key].name;
+			name = by == 0 ? key : L->nstreams + key;
 			if (w.len > 1)
 				jw_ch(&w, ',');
-			jw_str(&w, name, strlen(name));
+			jw_put(&w, L->jname[name], L->jnlen[name]);
 			jw_ch(&w, ':');
 			jw_ch(&w, '[');
 			jw_i64(&w, spans);
@@ -2257,8 +2269,13 @@ direct_finish(struct loader *L, struct ssp_sqlite *d)
 	if (ssp_sqlite_direct_finish(dw->w) != SSP_OK)
 		return -1;
 	n = ssp_sqlite_direct_reindex(dw->w, &reindex);
+	/* what is left is a pass over rows (late references, splits, the
+	 * counts): a page cache of 16 MiB, as the private database had,
+	 * rather than 64 MiB, so the end of a large load takes no more
+	 * memory than the rest */
 	if (open_tmp(d, L->e) != SSP_OK ||
-	    exec(d->db, "BEGIN", L->dbname, L->e) != SSP_OK)
+	    exec(d->db, "PRAGMA cache_size = -16384; BEGIN", L->dbname,
+	    L->e) != SSP_OK)
 		return -1;
 	L->db = d->db;
 	for (i = 0; i < n; i++) {
@@ -2306,6 +2323,27 @@ prepare_split(struct loader *L)
 	for (i = 0; i < L->nft; i++)
 		if (L->ft[i].name != NULL && strlen(L->ft[i].name) > L->maxname)
 			L->maxname = strlen(L->ft[i].name);
+	/* the names as split() writes them, escaped once */
+	L->jname = calloc(L->nstreams + L->nft + 1, sizeof(*L->jname));
+	L->jnlen = calloc(L->nstreams + L->nft + 1, sizeof(*L->jnlen));
+	if (L->jname == NULL || L->jnlen == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (i = 0; i < L->nstreams + L->nft; i++) {
+		const char *name = i < L->nstreams ? L->streams[i] :
+		    L->ft[i - L->nstreams].name;
+		size_t n = name != NULL ? strlen(name) : 0;
+		struct jw w = { NULL, 6 * n + 2, 0 };	/* at most */
+
+		if (name == NULL)
+			continue;
+		if ((w.p = L->jname[i] = malloc(w.n)) == NULL)
+			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		jw_str(&w, name, n);
+		if (w.len > w.n)	/* not reached: 6 bytes a byte at most */
+			return ssp_err_set(L->e, SSP_ERR_INVAL, 0, "name %s",
+			    name);
+		L->jnlen[i] = w.len;
+	}
 	return SSP_OK;
 }
 
@@ -2400,6 +2438,10 @@ out:
 	ssp_buf_free(&L.kbuf);
 	free(L.ivtmp);
 	free(L.cnt);
+	for (i = 0; L.jname != NULL && i < L.nstreams + L.nft; i++)
+		free(L.jname[i]);
+	free(L.jname);
+	free(L.jnlen);
 	for (i = 0; i < L.nstreams; i++)
 		free(L.streams[i]);
 	free(L.streams);

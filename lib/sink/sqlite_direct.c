@@ -103,7 +103,7 @@ struct ssp_sqlite_direct {
 	struct ssp_btree_tree **atab;
 	struct dindex ix[XMAX];
 	unsigned nix;
-	size_t sort_mem;
+	size_t sort_mem;	/* bytes of keys one sorter may hold */
 	size_t pool;		/* bytes the sorters may still hold */
 	char **reindex;
 	size_t nreindex;
@@ -789,16 +789,121 @@ bad:
 	return SSP_OK;
 }
 
+/*
+ * An integer of a record: its serial type into *hp, its body (big-endian,
+ * the low bytes; one 8-byte store, the buffer has room) at q.  Returns
+ * the end of the body.  fileformat2.html, 2.1.
+ */
+static inline unsigned char *
+rec_int(unsigned char **hp, unsigned char *q, int64_t i)
+{
+	static const unsigned char len[7] = { 0, 1, 2, 3, 4, 6, 8 };
+	uint64_t u = i < 0 ? ~(uint64_t)i : (uint64_t)i, be;
+	unsigned bits, t;
+
+	if ((uint64_t)i <= 1) {
+		*(*hp)++ = (unsigned char)(8 + i);
+		return q;
+	}
+	bits = u == 0 ? 0 : 64 - (unsigned)__builtin_clzll(u);
+	t = bits < 8 ? 1 : bits < 16 ? 2 : bits < 24 ? 3 : bits < 32 ? 4 :
+	    bits < 48 ? 5 : 6;
+	*(*hp)++ = (unsigned char)t;
+	be = __builtin_bswap64((uint64_t)i << (64 - 8 * len[t]) % 64);
+	memcpy(q, &be, 8);
+	return q + len[t];
+}
+
+#define REC_TEXT	50	/* longer text: the general record writer */
+
+/* The record of an index entry from its sorted key (the key columns, then
+ * the row) into rec; its length, 0 when a text is too long for it. */
+static size_t
+entry_rec(const struct ssp_sqlite_direct *dw, const struct dindex *x,
+    const uint64_t *k, unsigned nw, const uint32_t *byrank,
+    unsigned char *rec)
+{
+	unsigned char *hp = rec + 1, *q = rec + 2 + x->np;
+	const char *p;
+	size_t n;
+	uint32_t h, id;
+	unsigned j;
+
+	rec[0] = (unsigned char)(2 + x->np);	/* header size: < 128 */
+	for (j = 0; j < x->np; j++) {
+		uint64_t w = k[x->part[j].word];
+
+		h = (uint32_t)(x->part[j].half == 1 ? w >> 32 : w);
+		p = NULL;
+		n = 0;
+		switch (x->part[j].enc) {
+		case K_INT:
+			q = rec_int(&hp, q, unflip(w));
+			continue;
+		case K_REF:
+			if (w == 0)
+				*hp++ = 0;
+			else
+				q = rec_int(&hp, q, unflip(w));
+			continue;
+		case K_RUN:
+			q = rec_int(&hp, q, h);
+			continue;
+		case K_KIND:
+			if (h != 0) {
+				p = dw->kname[h];
+				n = dw->knlen[h];
+			}
+			break;
+		case K_STREAM:
+			p = dw->sname[h];
+			n = dw->snlen[h];
+			break;
+		case K_CAUSE:
+			if ((id = byrank[h]) != 0) {
+				p = dw->causes.s[id];
+				n = dw->causes.len[id];
+			}
+			break;
+		case K_HEX:
+			*hp++ = 13 + 2 * 32;
+			trace_hex((char *)q, w, k[x->part[j].word + 1]);
+			q += 32;	/* the NUL is overwritten next */
+			continue;
+		}
+		if (p == NULL) {
+			*hp++ = 0;	/* NULL */
+			continue;
+		}
+		if (n > REC_TEXT)
+			return 0;
+		*hp++ = (unsigned char)(13 + 2 * n);
+		memcpy(q, p, n);
+		q += n;
+	}
+	q = rec_int(&hp, q, (int64_t)k[nw]);
+	return (size_t)(q - rec);
+}
+
 /* An index entry from its sorted key: the key columns, then the row. */
 static int
 d_entry(struct ssp_sqlite_direct *dw, const struct dindex *x,
     const uint64_t *k, unsigned nw, const uint32_t *byrank)
 {
+	/* header (< 10 bytes), XPARTS texts or 8-byte integers, the row,
+	 * and room for a last 8-byte store or trace_hex's NUL */
+	unsigned char rec[16 + XPARTS * (REC_TEXT + 32) + 16];
 	struct ssp_btree_val v[XPARTS + 1];
 	uint32_t h, id;
 	char hex[33];
 	unsigned j;
+	size_t n;
 
+	if ((n = entry_rec(dw, x, k, nw, byrank, rec)) > 0) {
+		if (ssp_btree_entry_rec(x->tree, rec, n) != SSP_OK)
+			return bt_fail(dw);
+		return SSP_OK;
+	}
 	for (j = 0; j < x->np; j++) {
 		uint64_t w = k[x->part[j].word];
 
@@ -1058,16 +1163,18 @@ ssp_sqlite_direct_open(struct ssp_sqlite_direct *dw, const char *path,
 		    (dw->atab[t] = ssp_btree_table(dw->bt, dw->aroot[t])) == NULL)
 			return bt_fail(dw);
 	dw->nstreams = nstreams;
-	dw->sort_mem = sort_mem;
-	dw->pool = sort_mem;
+	/* sort_mem bounds it all: keys held (4/5, shared by the sorters) and
+	 * the radix scratch of the one chunk being sorted (1/5, a sorter's
+	 * chunk at most); a sorter whose chunk is full spills it */
+	dw->sort_mem = sort_mem / 5;
+	dw->pool = sort_mem - dw->sort_mem;
 	for (x = 0; x < dw->nix; x++) {
 		t = dw->ix[x].t;
 		dw->tix[t][dw->ntix[t]++] = (unsigned char)x;
 		if ((dw->ix[x].tree = ssp_btree_index(dw->bt, dw->ix[x].root)) ==
 		    NULL)
 			return bt_fail(dw);
-		/* one budget for all: what the biggest indexes need */
-		if ((dw->ix[x].ks = ssp_ksort_new(dw->ix[x].nw, sort_mem,
+		if ((dw->ix[x].ks = ssp_ksort_new(dw->ix[x].nw, dw->sort_mem,
 		    &dw->pool)) == NULL)
 			return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0,
 			    "out of memory");

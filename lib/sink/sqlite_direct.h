@@ -55,8 +55,10 @@ int ssp_sqlite_direct_indexes(struct ssp_sqlite_direct *w, sqlite3 *db);
 /*
  * Take the file over (SQLite has closed it).  kinds[ft]: the span kind
  * of file type ft < nft (NULL: not a span); streams: the stream names.  Both
- * stay valid until ssp_sqlite_direct_free.  sort_mem: bytes of index keys
- * in memory.
+ * stay valid until ssp_sqlite_direct_free.  sort_mem: bytes for sorting
+ * index keys at most: the keys held in memory (4/5 of it, shared by the
+ * indexes) and the scratch of the one chunk being sorted (1/5); beyond
+ * that keys are spilled to a temporary file.
  */
 int ssp_sqlite_direct_open(struct ssp_sqlite_direct *w, const char *path,
     const char *const *kinds, const char *const *streams, size_t nstreams,

@@ -138,6 +138,40 @@ cmp_key(const void *pa, const void *pb)
 	return a->rowid < b->rowid ? -1 : a->rowid > b->rowid;
 }
 
+/* The record (text, rowid) as SQLite stores it (fileformat2.html, 2.1):
+ * what ssp_btree_entry_rec() is given.  Its length. */
+static size_t
+text_rowid_rec(unsigned char *out, const struct ssp_btree_val *t, int64_t rowid)
+{
+	static const unsigned char len[7] = { 0, 1, 2, 3, 4, 6, 8 };
+	uint64_t st = 13 + 2 * (uint64_t)t->n;
+	unsigned it = 6, hl, i;
+	size_t pos;
+
+	assert_true(t->type == SQLITE_TEXT && st < 0x4000);
+	if (rowid == 0 || rowid == 1)
+		it = 8 + (unsigned)rowid;
+	else
+		for (i = 1; i < 6; i++)
+			if (rowid >= -(1ll << (8 * len[i] - 1)) &&
+			    rowid < (1ll << (8 * len[i] - 1))) {
+				it = i;
+				break;
+			}
+	hl = 1 + (st < 0x80 ? 1 : 2) + 1;
+	out[0] = (unsigned char)hl;
+	pos = 1;
+	if (st >= 0x80)
+		out[pos++] = (unsigned char)(0x80 | st >> 7);
+	out[pos++] = (unsigned char)(st & 0x7f);
+	out[pos++] = (unsigned char)it;
+	memcpy(out + pos, t->p, t->n);
+	pos += t->n;
+	for (i = it < 8 ? len[it] : 0; i-- > 0;)
+		out[pos++] = (unsigned char)((uint64_t)rowid >> (8 * i));
+	return pos;
+}
+
 /* Create the schema with SQLite, fill t and its indexes directly; with
  * mistake, end with a row that goes backwards (refused, file dropped). */
 static void
@@ -151,7 +185,7 @@ fill(const char *path, unsigned nrows, int64_t first, int64_t step,
 	struct key *ka = calloc(nrows + 1, sizeof(*ka));
 	struct key *kb = calloc(nrows + 1, sizeof(*kb));
 	char text[8192];
-	unsigned char blob[16];
+	unsigned char blob[16], rec[8192 + 16];
 	sqlite3 *db;
 	int64_t roots[3];
 	unsigned i;
@@ -202,7 +236,13 @@ fill(const char *path, unsigned nrows, int64_t first, int64_t step,
 		assert_int_equal(ssp_btree_entry(ta, k, 2), SSP_OK);
 		k[0] = kb[i].v;
 		k[1].i = kb[i].rowid;
-		assert_int_equal(ssp_btree_entry(tb, k, 2), SSP_OK);
+		if (i % 2 == 0) {
+			assert_int_equal(ssp_btree_entry(tb, k, 2), SSP_OK);
+		} else {	/* the same from its record (long ones overflow) */
+			size_t n = text_rowid_rec(rec, &k[0], k[1].i);
+
+			assert_int_equal(ssp_btree_entry_rec(tb, rec, n), SSP_OK);
+		}
 		free(kb[i].text);
 	}
 	free(ka);
