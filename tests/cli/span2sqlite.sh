@@ -248,6 +248,19 @@ stderr_has "in WAL mode"
 check "WAL database unchanged" cmp "$T/wal.db" "$T/wal.copy"
 q "$T/wal.db" "pragma journal_mode = delete" > /dev/null
 check "appended after PRAGMA journal_mode = DELETE" span2sqlite "$T/wal.db" "$T/a.sp"
+eq "WAL database appended to" "$(q "$T/wal.db" "pragma journal_mode; pragma integrity_check; select count(*) from runs")" "delete
+ok
+2"
+# A schema version 1 database: the copy is upgraded (formats/sqlite.md, 1).
+span2sqlite "$T/v1.db" "$T/a.sp"
+q "$T/v1.db" "drop view host_irq; drop view host_softirq; drop view host_resume;
+    drop view host_app; drop table attr_host_irq; drop table attr_host_softirq;
+    drop table attr_host_resume; drop table attr_host_app; pragma user_version = 1"
+check "a version 1 database is appended to" span2sqlite "$T/v1.db" "$T/a.sp"
+eq "version 1 upgraded to 2" "$(q "$T/v1.db" "pragma user_version; pragma integrity_check; select count(*) from spans; select count(*) from host_irq")" "2
+ok
+504
+0"
 mkdir "$T/dir.db"
 expect_rc 1 "a directory as database: exit 1" span2sqlite "$T/dir.db" "$T/a.sp"
 no_temp "$T"
