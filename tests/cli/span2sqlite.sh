@@ -251,6 +251,24 @@ check "appended after PRAGMA journal_mode = DELETE" span2sqlite "$T/wal.db" "$T/
 eq "WAL database appended to" "$(q "$T/wal.db" "pragma journal_mode; pragma integrity_check; select count(*) from runs")" "delete
 ok
 2"
+# The copy is made under SQLite's shared lock: a database that a writer holds
+# locked mid-transaction is refused, not copied half-written.
+cp "$T/wal.db" "$T/locked.db"
+cp "$T/locked.db" "$T/locked.copy"
+{	# the writer holds its lock until $T/go exists
+	printf 'BEGIN EXCLUSIVE;\nDELETE FROM run_meta;\n'
+	n=0
+	until [ -e "$T/go" ] || [ $n -ge 600 ]; do sleep 0.05; n=$((n + 1)); done
+	printf 'ROLLBACK;\n'
+} | q "$T/locked.db" > /dev/null 2>&1 &
+holder=$!
+n=0
+until [ -e "$T/locked.db-journal" ] || [ $n -ge 200 ]; do sleep 0.05; n=$((n + 1)); done
+expect_rc 1 "a database locked by a writer is refused" span2sqlite "$T/locked.db" "$T/a.sp"
+stderr_has "database is locked"
+: > "$T/go"
+wait $holder || true
+check "locked database unchanged" cmp "$T/locked.db" "$T/locked.copy"
 # A schema version 1 database: the copy is upgraded (formats/sqlite.md, 1).
 span2sqlite "$T/v1.db" "$T/a.sp"
 q "$T/v1.db" "drop view host_irq; drop view host_softirq; drop view host_resume;
