@@ -2460,54 +2460,55 @@ static int
 copy_bytes(struct ssp_sqlite *d, int fd, off_t size, struct ssp_err *e)
 {
 	off_t in = 0, out = 0;
-	int kernel = 1;
+	int kernel = 1, r = SSP_OK;
 	char *buf = NULL;
-	ssize_t n;
+	ssize_t n, w, k;
 
-	while (in < size) {
+	while (in < size && r == SSP_OK) {
 		size_t want = (size_t)(size - in);
 
 		if (kernel) {
 			n = copy_file_range(fd, &in, d->tmpfd, &out, want, 0);
 			if (n < 0 && (errno == EXDEV || errno == ENOSYS ||
 			    errno == EINVAL || errno == EOPNOTSUPP ||
-			    errno == EPERM)) {
-				kernel = 0;
-				continue;
-			}
-		} else {
-			if (buf == NULL && (buf = malloc(1u << 20)) == NULL)
-				return ssp_err_set(e, SSP_ERR_NOMEM, 0,
-				    "out of memory");
-			if (want > 1u << 20)
-				want = 1u << 20;
-			if ((n = pread(fd, buf, want, in)) > 0) {
-				ssize_t w = 0, k;
-
-				for (; w < n; w += k)
-					if ((k = pwrite(d->tmpfd, buf + w,
-					    (size_t)(n - w), out + w)) < 0)
-						break;
-				if (w < n) {
-					free(buf);
-					return sys_fail(e, "cannot write", d->tmp);
-				}
-				in += n;
-				out += n;
-			}
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			free(buf);
-			if (n == 0)	/* cannot happen under the lock */
-				return ssp_err_set(e, SSP_ERR_IO, 0, "%s: the file "
+			    errno == EPERM))
+				kernel = 0;	/* read and write instead */
+			else if (n < 0 && errno != EINTR)
+				r = sys_fail(e, "cannot copy to", d->tmp);
+			else if (n == 0)	/* cannot happen under the lock */
+				r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: the file "
 				    "shrank while it was copied", d->name);
-			return sys_fail(e, "cannot copy to", d->tmp);
+			continue;
 		}
+		if (buf == NULL && (buf = malloc(1u << 20)) == NULL) {
+			r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+			break;
+		}
+		if (want > 1u << 20)
+			want = 1u << 20;
+		if ((n = pread(fd, buf, want, in)) < 0) {
+			if (errno != EINTR)
+				r = sys_fail(e, "cannot read", d->name);
+			continue;
+		}
+		if (n == 0) {
+			r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: the file shrank "
+			    "while it was copied", d->name);
+			break;
+		}
+		for (w = 0; w < n; w += k)
+			if ((k = pwrite(d->tmpfd, buf + w, (size_t)(n - w),
+			    out + w)) <= 0 && !(k < 0 && errno == EINTR)) {
+				r = sys_fail(e, "cannot write", d->tmp);
+				break;
+			} else if (k < 0) {
+				k = 0;
+			}
+		in += n;
+		out += n;
 	}
 	free(buf);
-	return SSP_OK;
+	return r;
 }
 
 /*
