@@ -1935,6 +1935,7 @@ struct ssp_sqlite {
 	sqlite3 *db;
 	int fresh;		/* no previous database: index after the load */
 	int direct;		/* written directly: indexed already */
+	int upgrade;		/* the copy is schema version 1: migrate it */
 	mode_t mode;
 };
 
@@ -2492,15 +2493,80 @@ static const char migrate_1_2[] =
 #undef MIGRATE_VIEW
     "PRAGMA user_version = 2;\n";
 
-/* Check an existing database and copy it into d->db. */
+/*
+ * Copy the file fd (size bytes) into the temporary file: copy_file_range,
+ * which leaves the copying to the kernel (or the file system), and read and
+ * write where that is not supported.
+ */
+static int
+copy_bytes(struct ssp_sqlite *d, int fd, off_t size, struct ssp_err *e)
+{
+	off_t in = 0, out = 0;
+	int kernel = 1, r = SSP_OK;
+	char *buf = NULL;
+	ssize_t n, w, k;
+
+	while (in < size && r == SSP_OK) {
+		size_t want = (size_t)(size - in);
+
+		if (kernel) {
+			n = copy_file_range(fd, &in, d->tmpfd, &out, want, 0);
+			if (n < 0 && (errno == EXDEV || errno == ENOSYS ||
+			    errno == EINVAL || errno == EOPNOTSUPP ||
+			    errno == EPERM))
+				kernel = 0;	/* read and write instead */
+			else if (n < 0 && errno != EINTR)
+				r = sys_fail(e, "cannot copy to", d->tmp);
+			else if (n == 0)	/* cannot happen under the lock */
+				r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: the file "
+				    "shrank while it was copied", d->name);
+			continue;
+		}
+		if (buf == NULL && (buf = malloc(1u << 20)) == NULL) {
+			r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+			break;
+		}
+		if (want > 1u << 20)
+			want = 1u << 20;
+		if ((n = pread(fd, buf, want, in)) < 0) {
+			if (errno != EINTR)
+				r = sys_fail(e, "cannot read", d->name);
+			continue;
+		}
+		if (n == 0) {
+			r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: the file shrank "
+			    "while it was copied", d->name);
+			break;
+		}
+		for (w = 0; w < n; w += k)
+			if ((k = pwrite(d->tmpfd, buf + w, (size_t)(n - w),
+			    out + w)) <= 0 && !(k < 0 && errno == EINTR)) {
+				r = sys_fail(e, "cannot write", d->tmp);
+				break;
+			} else if (k < 0) {
+				k = 0;
+			}
+		in += n;
+		out += n;
+	}
+	free(buf);
+	return r;
+}
+
+/*
+ * Check an existing database and copy it into the temporary file, byte for
+ * byte, inside a read transaction: SQLite holds its shared lock on the file
+ * meanwhile, so no other writer can commit, and a hot journal (a writer that
+ * died) makes the check fail rather than be copied.
+ */
 static int
 copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
 {
 	sqlite3 *src = NULL;
-	sqlite3_backup *b;
 	int64_t app, ver, nobj;
-	int want = ssp_sqlite_schema_version(), r = SSP_ERR_IO, fd;
+	int want = ssp_sqlite_schema_version(), r = SSP_ERR_IO, fd = -1;
 	unsigned char hdr[20];
+	struct stat sb;
 
 	/*
 	 * A WAL database cannot be replaced by rename: its -wal file would be
@@ -2511,6 +2577,7 @@ copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
 		ssize_t n = read(fd, hdr, sizeof(hdr));
 
 		close(fd);
+		fd = -1;
 		if (n == (ssize_t)sizeof(hdr) &&
 		    memcmp(hdr, "SQLite format 3", 16) == 0 && hdr[18] == 2)
 			return ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: in WAL mode; "
@@ -2519,7 +2586,8 @@ copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
 			    d->name, d->name);
 	}
 	if (sqlite3_open_v2(d->path, &src, SQLITE_OPEN_READONLY |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    sqlite3_exec(src, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 		db_fail(e, src, d->name);
 		goto out;
 	}
@@ -2547,30 +2615,23 @@ copy_existing(struct ssp_sqlite *d, struct ssp_err *e)
 		    "; no upgrade path, load into a new database");
 		goto out;
 	}
-	b = sqlite3_backup_init(d->db, "main", src, "main");
-	if (b == NULL) {
-		db_fail(e, d->db, d->name);
+	/* Closing any descriptor of the file drops the process's POSIX locks,
+	 * SQLite's shared lock among them: fd stays open until src is closed. */
+	if ((fd = open(d->path, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    fstat(fd, &sb) != 0) {
+		r = sys_fail(e, "", d->name);
 		goto out;
 	}
-	if (sqlite3_backup_step(b, -1) != SQLITE_DONE) {
-		sqlite3_backup_finish(b);
-		db_fail(e, d->db, d->name);
+	if ((r = copy_bytes(d, fd, sb.st_size, e)) != SSP_OK)
 		goto out;
-	}
-	if (sqlite3_backup_finish(b) != SQLITE_OK) {
-		db_fail(e, d->db, d->name);
-		goto out;
-	}
 	/* The copy is upgraded inside the load: if the load fails, the
 	 * original file stays as it was. */
-	if (ver == 1 && sqlite3_exec(d->db, migrate_1_2, NULL, NULL, NULL) !=
-	    SQLITE_OK) {
-		db_fail(e, d->db, d->name);
-		goto out;
-	}
+	d->upgrade = ver == 1;
 	r = SSP_OK;
 out:
-	sqlite3_close(src);
+	sqlite3_close(src);	/* ends the read transaction */
+	if (fd >= 0)
+		close(fd);
 	return r;
 }
 
@@ -2700,9 +2761,11 @@ ssp_sqlite_open_flags(struct ssp_sqlite **dp, const char *path,
 		d->mode = st.st_mode & 07777;
 		d->fresh = st.st_size == 0;
 	}
+	if (!d->fresh && (r = copy_existing(d, e)) != SSP_OK)
+		goto fail;
 	if ((r = open_tmp(d, e)) != SSP_OK)
 		goto fail;
-	if (!d->fresh && (r = copy_existing(d, e)) != SSP_OK)
+	if (d->upgrade && (r = exec(d->db, migrate_1_2, d->name, e)) != SSP_OK)
 		goto fail;
 	if ((r = exec(d->db, "PRAGMA journal_mode = OFF; BEGIN", d->tmp, e))
 	    != SSP_OK || (d->fresh && (r = ssp_sqlite_create(d->db, e)) != SSP_OK))

@@ -248,6 +248,37 @@ stderr_has "in WAL mode"
 check "WAL database unchanged" cmp "$T/wal.db" "$T/wal.copy"
 q "$T/wal.db" "pragma journal_mode = delete" > /dev/null
 check "appended after PRAGMA journal_mode = DELETE" span2sqlite "$T/wal.db" "$T/a.sp"
+eq "WAL database appended to" "$(q "$T/wal.db" "pragma journal_mode; pragma integrity_check; select count(*) from runs")" "delete
+ok
+2"
+# The copy is made under SQLite's shared lock: a database that a writer holds
+# locked mid-transaction is refused, not copied half-written.
+cp "$T/wal.db" "$T/locked.db"
+cp "$T/locked.db" "$T/locked.copy"
+{	# the writer holds its lock until $T/go exists
+	printf 'BEGIN EXCLUSIVE;\nDELETE FROM run_meta;\n'
+	n=0
+	until [ -e "$T/go" ] || [ $n -ge 600 ]; do sleep 0.05; n=$((n + 1)); done
+	printf 'ROLLBACK;\n'
+} | q "$T/locked.db" > /dev/null 2>&1 &
+holder=$!
+n=0
+until [ -e "$T/locked.db-journal" ] || [ $n -ge 200 ]; do sleep 0.05; n=$((n + 1)); done
+expect_rc 1 "a database locked by a writer is refused" span2sqlite "$T/locked.db" "$T/a.sp"
+stderr_has "database is locked"
+: > "$T/go"
+wait $holder || true
+check "locked database unchanged" cmp "$T/locked.db" "$T/locked.copy"
+# A schema version 1 database: the copy is upgraded (formats/sqlite.md, 1).
+span2sqlite "$T/v1.db" "$T/a.sp"
+q "$T/v1.db" "drop view host_irq; drop view host_softirq; drop view host_resume;
+    drop view host_app; drop table attr_host_irq; drop table attr_host_softirq;
+    drop table attr_host_resume; drop table attr_host_app; pragma user_version = 1"
+check "a version 1 database is appended to" span2sqlite "$T/v1.db" "$T/a.sp"
+eq "version 1 upgraded to 2" "$(q "$T/v1.db" "pragma user_version; pragma integrity_check; select count(*) from spans; select count(*) from host_irq")" "2
+ok
+504
+0"
 mkdir "$T/dir.db"
 expect_rc 1 "a directory as database: exit 1" span2sqlite "$T/dir.db" "$T/a.sp"
 no_temp "$T"
