@@ -134,6 +134,10 @@ print_stats(const struct ssp_sqlite_stats *st, const char *db,
 		fprintf(stderr, "%s: %" PRIu64 " span references resolved after "
 		    "the load, %" PRIu64 " to spans not in the input (left NULL)\n",
 		    PROG, st->late, st->unresolved);
+	if (st->resplit != 0)
+		fprintf(stderr, "%s: %" PRIu64 " traces too long or too many "
+		    "to split in memory, split from the database at the end\n",
+		    PROG, st->resplit);
 	fprintf(stderr, "%s: %.2f s load (%.0f spans/s), %.2f s total (%.0f "
 	    "spans/s), %s\n", PROG, load_s, load_s > 0 ? st->spans / load_s :
 	    0.0, total_s, total_s > 0 ? st->spans / total_s : 0.0,

@@ -40,6 +40,7 @@ __asm__(
 #define TRACE_CACHE	(1u << 15)
 #define TICK		4096	/* records between progress calls */
 #define IVL_MAX		(1u << 16)	/* spans of a trace split in memory */
+#define IVL_BUDGET	(1u << 22)	/* ... of all cached traces: 96 MiB */
 #define DCOLS		64	/* columns of an attribute table written directly */
 #define SORT_MEM	(128u << 20)	/* index keys in memory, direct writing */
 
@@ -417,6 +418,8 @@ struct loader {
 				 * strings (quoted, escaped), for split() */
 	size_t *jnlen;
 	uint64_t nresplit;
+	uint64_t ivl_cap, ivl_budget;	/* struct ivl slots allocated over
+					 * the cached traces, and their bound */
 	struct srow rows[BATCH];
 	unsigned nrows;
 	struct ssp_buf text;
@@ -888,6 +891,16 @@ split(struct loader *L, struct ivl *v, uint32_t n)
 	return sweep(L, v, n, 2, NULL);
 }
 
+/* A trace's spans for its split are no longer needed. */
+static void
+drop_ivl(struct loader *L, struct tracev *t)
+{
+	free(t->ivl);
+	L->ivl_cap -= t->capivl;
+	t->ivl = NULL;
+	t->nivl = t->capivl = 0;
+}
+
 static int
 write_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 {
@@ -902,9 +915,7 @@ write_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 		L->failed = 1;
 		return -1;
 	}
-	free(t->ivl);
-	t->ivl = NULL;
-	t->nivl = t->capivl = 0;
+	drop_ivl(L, t);
 	trace_hex(hex, hi, lo);
 	sqlite3_bind_int64(s, 1, t->id);
 	if (!t->in_db) {
@@ -942,9 +953,7 @@ write_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 static int
 mark_resplit(struct loader *L, struct tracev *t)
 {
-	free(t->ivl);
-	t->ivl = NULL;
-	t->nivl = t->capivl = 0;
+	drop_ivl(L, t);
 	t->resplit = 1;
 	L->nresplit++;
 	sqlite3_bind_int64(L->ins_resplit, 1, t->id);
@@ -961,11 +970,15 @@ add_ivl(struct loader *L, struct tracev *t, int64_t b, int64_t e,
 		uint32_t cap = t->capivl ? 2 * t->capivl : 16;
 		struct ivl *nv;
 
-		if (t->capivl >= IVL_MAX)
+		/* too long, or the cached traces hold too many: the
+		 * database has the spans, split it from there at the end */
+		if (t->capivl >= IVL_MAX ||
+		    L->ivl_cap + (cap - t->capivl) > L->ivl_budget)
 			return mark_resplit(L, t);
 		if ((nv = realloc(t->ivl, cap * sizeof(*nv))) == NULL)
 			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 		t->ivl = nv;
+		L->ivl_cap += cap - t->capivl;
 		t->capivl = cap;
 	}
 	t->ivl[t->nivl++] = (struct ivl){ b, e, stream, ft };
@@ -1677,6 +1690,7 @@ resplit_all(struct loader *L)
 	int64_t cur = 0, busy;
 	int rc, r = -1, more;
 
+	L->st->resplit = L->nresplit;
 	if (L->nresplit == 0)
 		return 0;
 	if (prep(L, &q, "SELECT trace, start_ps, end_ps, stream, kind FROM spans "
@@ -2067,9 +2081,7 @@ collect_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 
 	if (!t->resplit && (busy = split(L, t->ivl, t->nivl)) < 0)
 		goto nomem;
-	free(t->ivl);
-	t->ivl = NULL;
-	t->nivl = t->capivl = 0;
+	drop_ivl(L, t);
 	if (dw->ntrows == dw->captrows) {
 		size_t cap = dw->captrows ? 2 * dw->captrows : 1024;
 
@@ -2371,6 +2383,7 @@ load(sqlite3 *db, const char *name, struct ssp_rec_rd *rr,
 	    SPAN_CACHE, NULL, NULL);
 	L.traces = ssp_idmap_new(sizeof(struct tracev), o->trace_cache ?
 	    o->trace_cache : TRACE_CACHE, write_trace, &L);
+	L.ivl_budget = o->split_mem ? o->split_mem : IVL_BUDGET;
 	if (L.spans == NULL || L.traces == NULL) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		goto out;

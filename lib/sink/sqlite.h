@@ -39,6 +39,10 @@ struct ssp_sqlite_opts {
 	int sql_only;		/* a new database too with INSERTs, not written
 				 * directly (tests compare the two) */
 	size_t sort_mem;	/* index keys in memory (direct); 0: default */
+	size_t split_mem;	/* spans of the cached traces kept for their
+				 * latency split, over all of them; 0: default
+				 * (4 Mi, 96 MiB); a trace that would pass it
+				 * is split from the database at the end */
 	/* Called every few thousand records (progress display); may be NULL. */
 	void (*tick)(void *ctx, const struct ssp_sqlite_stats *st);
 	void *tick_ctx;
@@ -54,6 +58,9 @@ struct ssp_sqlite_stats {
 	uint64_t events_skipped;	/* member events not loaded (no --events) */
 	uint64_t unknown;		/* records of unknown types, skipped */
 	uint64_t late;			/* references resolved after the load */
+	uint64_t resplit;		/* traces split from the database at
+					 * the end (evicted, huge, or over
+					 * split_mem) */
 	uint64_t unresolved;		/* references to spans not in the run */
 	int direct;			/* the file was written directly */
 };
