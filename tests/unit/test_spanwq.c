@@ -126,12 +126,37 @@ test_same_bytes(void **state)
 	unlink(tmpname(1));
 }
 
+/* A queue on a span writer into path; SSP_OK, or the writer's error
+ * (the header may already fail to write, buffered or not). */
+static int
+open_queue(const char *path, struct ssp_out **o, struct ssp_rec_wr **w,
+    struct ssp_spanwq **q)
+{
+	static const struct ssp_span_source src[1] = {
+		{ "client", 6, SSP_SIM_GEM5 } };
+	struct ssp_err e;
+
+	assert_int_equal(ssp_out_open(o, path, 0, &e), SSP_OK);
+	if (ssp_span_writer_open(w, *o, "test", src, 1, 0, &e) != SSP_OK) {
+		ssp_out_abort(*o);
+		return e.code;
+	}
+	assert_int_equal(ssp_spanwq_new(q, *w, ssp_span_schema(0), &e), SSP_OK);
+	return SSP_OK;
+}
+
+static void
+abort_queue(struct ssp_out *o, struct ssp_rec_wr *w, struct ssp_spanwq *q)
+{
+	ssp_spanwq_free(q);
+	ssp_rec_wr_abort(w);
+	ssp_out_abort(o);
+}
+
 /* A write that fails in the thread: a later put or the finish says so. */
 static void
 test_write_error(void **state)
 {
-	const struct ssp_schema *s = ssp_span_schema(0);
-	struct ssp_span_source src[1] = { { "client", 6, SSP_SIM_GEM5 } };
 	struct ssp_spanwq *q;
 	struct ssp_out *o;
 	struct ssp_rec_wr *w;
@@ -143,13 +168,8 @@ test_write_error(void **state)
 	(void)state;
 	if (access("/dev/full", W_OK) != 0)
 		skip();
-	assert_int_equal(ssp_out_open(&o, "/dev/full", 0, &e), SSP_OK);
-	/* the header may already fail, buffered or not */
-	if (ssp_span_writer_open(&w, o, "test", src, 1, 0, &e) != SSP_OK) {
-		ssp_out_abort(o);
+	if (open_queue("/dev/full", &o, &w, &q) != SSP_OK)
 		return;
-	}
-	assert_int_equal(ssp_spanwq_new(&q, w, s, &e), SSP_OK);
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < 200000 && rc == SSP_OK; i++) {
 		r.ts = i;
@@ -159,17 +179,13 @@ test_write_error(void **state)
 		rc = ssp_spanwq_finish(q, &e);
 	assert_int_equal(rc, SSP_ERR_IO);
 	assert_non_null(strstr(e.msg, "No space left"));
-	ssp_spanwq_free(q);
-	ssp_rec_wr_abort(w);
-	ssp_out_abort(o);
+	abort_queue(o, w, q);
 }
 
 /* Freed without finishing (an error elsewhere): the thread stops. */
 static void
 test_free_early(void **state)
 {
-	const struct ssp_schema *s = ssp_span_schema(0);
-	struct ssp_span_source src[1] = { { "client", 6, SSP_SIM_GEM5 } };
 	struct ssp_spanwq *q;
 	struct ssp_out *o;
 	struct ssp_rec_wr *w;
@@ -178,18 +194,13 @@ test_free_early(void **state)
 	unsigned i;
 
 	(void)state;
-	assert_int_equal(ssp_out_open(&o, tmpname(0), 0, &e), SSP_OK);
-	assert_int_equal(ssp_span_writer_open(&w, o, "test", src, 1, 0, &e),
-	    SSP_OK);
-	assert_int_equal(ssp_spanwq_new(&q, w, s, &e), SSP_OK);
+	assert_int_equal(open_queue(tmpname(0), &o, &w, &q), SSP_OK);
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < 5000; i++)
 		assert_int_equal(ssp_spanwq_put(q, &r, &e), SSP_OK);
-	r.type = s->ntypes;	/* not in the schema */
+	r.type = ssp_span_schema(0)->ntypes;	/* not in the schema */
 	assert_int_equal(ssp_spanwq_put(q, &r, &e), SSP_ERR_INVAL);
-	ssp_spanwq_free(q);
-	ssp_rec_wr_abort(w);
-	ssp_out_abort(o);
+	abort_queue(o, w, q);
 	unlink(tmpname(0));
 }
 
