@@ -98,6 +98,8 @@ UNIT_SRC  = $(sort $(wildcard tests/unit/test_*.c))
 UNITS     = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HELP_SRC  = $(sort $(wildcard tests/helpers/*.c))
 HELPERS   = $(HELP_SRC:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
+PRELOAD_SRC = $(sort $(wildcard tests/preload/*.c))
+PRELOADS  = $(PRELOAD_SRC:tests/preload/%.c=$(BUILD)/tests/helpers/%.so)
 FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_REPLAY = $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 FUZZ_BIN  = $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
@@ -159,6 +161,12 @@ $(BUILD)/tests/helpers/%: $(BUILD)/tests/helpers/%.o $(SYNLIB) $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(SYNLIB) $(LIB) $(LDLIBS)
 
+# LD_PRELOAD libraries the shell tests use to make a system call fail.
+# Not instrumented under SANITIZE: they are loaded into the sanitized tools.
+$(BUILD)/tests/helpers/%.so: tests/preload/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=c17 $(WARN) $(CFLAGS) -D_GNU_SOURCE -fPIC -shared -o $@ $<
+
 # Fuzz targets are replayed over their committed corpus without libFuzzer.
 $(BUILD)/fuzz-replay/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/tests/fuzz/regress.o $(SYNLIB) $(LIB)
 	@mkdir -p $(@D)
@@ -185,13 +193,13 @@ quick: all-tests
 	    checksymbols CLI_TESTS="$(QUICK_CLI:%=tests/cli/%.sh)"
 
 .PHONY: all-tests
-all-tests: $(TOOLS) $(UNITS) $(FUZZ_REPLAY) $(HELPERS)
+all-tests: $(TOOLS) $(UNITS) $(FUZZ_REPLAY) $(HELPERS) $(PRELOADS)
 
 unit: $(UNITS)
 	@sh tests/run-unit.sh $(UNITS)
 
 CLI_TESTS ?= $(sort $(wildcard tests/cli/*.sh))
-cli: $(TOOLS) $(HELPERS)
+cli: $(TOOLS) $(HELPERS) $(PRELOADS)
 	@SSP_BIN=$(CURDIR)/$(BUILD)/bin SSP_HELPERS=$(CURDIR)/$(BUILD)/tests/helpers \
 	    sh tests/run-cli.sh $(CLI_TESTS)
 
