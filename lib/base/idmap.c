@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hugemem.h"
 #include "base/idmap.h"
 
 enum { FREE, LIVE, MOVED };	/* MOVED: promoted out of the old generation */
@@ -55,8 +56,10 @@ ssp_idmap_new(size_t vsize, size_t limit, ssp_idmap_evict_fn evict, void *ctx)
 	m->mask = m->cap - 1;
 	m->evict = evict;
 	m->ctx = ctx;
-	m->cur.slots = calloc(m->cap, m->slot_size);
-	m->old.slots = calloc(m->cap, m->slot_size);
+	/* looked up at random: huge pages save a fault per 4 KiB and most
+	 * TLB misses */
+	m->cur.slots = ssp_hugemem_alloc(m->cap * m->slot_size);
+	m->old.slots = ssp_hugemem_alloc(m->cap * m->slot_size);
 	if (m->cur.slots == NULL || m->old.slots == NULL)
 		goto fail;
 	return m;
@@ -70,8 +73,8 @@ ssp_idmap_free(struct ssp_idmap *m)
 {
 	if (m == NULL)
 		return;
-	free(m->cur.slots);
-	free(m->old.slots);
+	ssp_hugemem_free(m->cur.slots);
+	ssp_hugemem_free(m->old.slots);
 	free(m);
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/hugemem.h"
 #include "sink/ksort.h"
 
 #define MIN_MEM		(1u << 16)
@@ -73,14 +74,14 @@ ssp_ksort_free(struct ssp_ksort *s)
 		free(s->runs[i].buf);
 	free(s->runs);
 	free(s->heap);
-	free(s->keys);
-	free(s->tmp);
+	ssp_hugemem_free(s->keys);
+	ssp_hugemem_free(s->tmp);
 	if (s->fd >= 0)
 		close(s->fd);
 	if (s->pool != NULL)
 		*s->pool += s->taken;
 	if (--live == 0) {
-		free(spare);
+		ssp_hugemem_free(spare);
 		spare = NULL;
 		spare_bytes = 0;
 	}
@@ -145,8 +146,8 @@ radix(struct ssp_ksort *s)
 		tmp = spare;
 		tbytes = spare_bytes;
 	} else {
-		free(spare);
-		if ((tmp = malloc(bytes)) == NULL) {
+		ssp_hugemem_free(spare);
+		if ((tmp = ssp_hugemem_alloc(bytes)) == NULL) {
 			spare = NULL;
 			return s->status = SSP_ERR_NOMEM;
 		}
@@ -259,7 +260,8 @@ ssp_ksort_add(struct ssp_ksort *s, const uint64_t *key)
 			if (spill(s) != SSP_OK)
 				return s->status;
 		} else {
-			if ((k = realloc(s->keys, cap * s->w * sizeof(*k))) == NULL)
+			if ((k = ssp_hugemem_realloc(s->keys,
+			    cap * s->w * sizeof(*k))) == NULL)
 				return s->status = SSP_ERR_NOMEM;
 			s->keys = k;
 			s->cap = cap;
@@ -361,8 +363,8 @@ ssp_ksort_done(struct ssp_ksort *s)
 		return radix(s);
 	if (s->n > 0 && spill(s) != SSP_OK)
 		return s->status;
-	free(s->keys);
-	free(s->tmp);
+	ssp_hugemem_free(s->keys);
+	ssp_hugemem_free(s->tmp);
 	s->keys = s->tmp = NULL;
 	s->cap = 0;
 	if (s->pool != NULL) {
@@ -398,7 +400,8 @@ ssp_ksort_next(struct ssp_ksort *s)
 	 * run's buffer before the buffer is refilled. */
 	top = s->heap[0];
 	r = &s->runs[top];
-	if (s->keys == NULL && (s->keys = malloc(s->w * sizeof(uint64_t))) == NULL) {
+	if (s->keys == NULL &&
+	    (s->keys = ssp_hugemem_alloc(s->w * sizeof(uint64_t))) == NULL) {
 		s->status = SSP_ERR_NOMEM;
 		return NULL;
 	}

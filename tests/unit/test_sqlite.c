@@ -23,15 +23,39 @@
 
 #define NC SSP_SF_NCOMMON
 
+static char dir[200];	/* this process's own, so that loads running at
+			 * once (make check in two trees) do not wait for
+			 * each other's lock on a shared directory */
+
+static void
+remove_dir(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "test_sqlite: cannot remove %s\n", dir);
+}
+
 static char *
 tmpname(const char *what)
 {
-	static char path[4][96];
+	static char path[4][256];
 	static int i;
 
+	if (dir[0] == 0) {
+		const char *t = getenv("TMPDIR");
+
+		snprintf(dir, sizeof(dir), "%s/ssp-test-sqlite.XXXXXX",
+		    t != NULL && t[0] == '/' && strlen(t) < 150 ? t : "/tmp");
+		if (mkdtemp(dir) == NULL) {
+			perror(dir);
+			exit(1);
+		}
+		atexit(remove_dir);
+	}
 	i = (i + 1) % 4;
-	snprintf(path[i], sizeof(path[i]), "/tmp/ssp-test-sqlite-%d-%s",
-	    (int)getpid(), what);
+	snprintf(path[i], sizeof(path[i]), "%s/%s", dir, what);
 	return path[i];
 }
 

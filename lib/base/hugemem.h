@@ -1,0 +1,27 @@
+/*
+ * Large arrays backed by transparent huge pages where the kernel offers
+ * them (THP in "madvise" mode, Debian's default).  A sink that fills
+ * tens of MiB of hash tables or sort keys at random pays a page fault per
+ * 4 KiB and a TLB miss per access otherwise: span2sqlite spent about a
+ * quarter of its CPU time there.
+ *
+ * Blocks of HUGEMEM_MIN bytes or more are their own 2 MiB-aligned
+ * anonymous mappings with MADV_HUGEPAGE; smaller ones come from malloc.
+ * Either way the caller frees with ssp_hugemem_free, never free(3).
+ */
+#ifndef SSP_HUGEMEM_H
+#define SSP_HUGEMEM_H
+
+#include <stddef.h>
+
+#define SSP_HUGEMEM_MIN	((size_t)1 << 20)
+
+/* n zeroed bytes, 64-byte aligned; NULL when out of memory. */
+void *ssp_hugemem_alloc(size_t n);
+/* Resize to n bytes, keeping the contents; a mapping is moved by its page
+ * tables, not copied.  Bytes past the old size are unspecified.  NULL
+ * (and p left as it was) when out of memory; p NULL allocates. */
+void *ssp_hugemem_realloc(void *p, size_t n);
+void ssp_hugemem_free(void *p);
+
+#endif

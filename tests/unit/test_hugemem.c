@@ -1,0 +1,155 @@
+/* Huge-page arrays: zeroed, aligned, contents kept across every kind of
+ * resize, and the kernel told that a large block may use huge pages. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "base/hugemem.h"
+
+#define MiB ((size_t)1 << 20)
+
+static int
+all_zero(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != 0)
+			return 0;
+	return 1;
+}
+
+static void
+fill(unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 7 + i / 4093);
+}
+
+static int
+filled(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != (unsigned char)(i * 7 + i / 4093))
+			return 0;
+	return 1;
+}
+
+static void
+test_zeroed_and_aligned(void **state)
+{
+	size_t sizes[] = { 1, 100, SSP_HUGEMEM_MIN - 64, SSP_HUGEMEM_MIN,
+	    5 * MiB + 3 }, i;
+
+	(void)state;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unsigned char *p = ssp_hugemem_alloc(sizes[i]);
+
+		assert_non_null(p);
+		assert_int_equal((uintptr_t)p % 64, 0);
+		assert_true(all_zero(p, sizes[i]));
+		memset(p, 0xff, sizes[i]);	/* all of it is writable */
+		ssp_hugemem_free(p);
+	}
+	ssp_hugemem_free(NULL);
+}
+
+/* From the heap into a mapping, a mapping grown (in place or moved) and
+ * shrunk, and back down: the contents stay. */
+static void
+test_realloc_keeps_contents(void **state)
+{
+	unsigned char *p = ssp_hugemem_realloc(NULL, 1000), *q, *block;
+
+	(void)state;
+	assert_non_null(p);
+	fill(p, 1000);
+	p = ssp_hugemem_realloc(p, 300 * 1024);		/* heap to heap */
+	assert_non_null(p);
+	assert_true(filled(p, 1000));
+	fill(p, 300 * 1024);
+	p = ssp_hugemem_realloc(p, 3 * MiB);		/* heap to mapping */
+	assert_non_null(p);
+	assert_true(filled(p, 300 * 1024));
+	fill(p, 3 * MiB);
+	/* a block right after it makes growing in place less likely */
+	block = ssp_hugemem_alloc(3 * MiB);
+	assert_non_null(block);
+	q = ssp_hugemem_realloc(p, 17 * MiB);		/* mapping grows */
+	assert_non_null(q);
+	assert_true(filled(q, 3 * MiB));
+	fill(q, 17 * MiB);
+	p = ssp_hugemem_realloc(q, 2 * MiB);		/* shrinks */
+	assert_non_null(p);
+	assert_true(filled(p, 2 * MiB));
+	ssp_hugemem_free(p);
+	ssp_hugemem_free(block);
+}
+
+/* The line of /proc/self/smaps "THPeligible:" for the mapping holding p:
+ * 1 when the kernel may back it with huge pages. */
+static int
+thp_eligible(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256];
+	unsigned long a = (unsigned long)(uintptr_t)p, lo, hi;
+	int in = 0, r = -1;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)	/* a mapping */
+			in = a >= lo && a < hi;
+		else if (in && sscanf(line, "THPeligible: %d", &r) == 1)
+			break;
+	}
+	fclose(f);
+	return r;
+}
+
+static void
+test_large_blocks_ask_for_huge_pages(void **state)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char mode[128] = "";
+	unsigned char *p;
+
+	(void)state;
+	if (f != NULL) {
+		if (fgets(mode, sizeof(mode), f) == NULL)
+			mode[0] = 0;
+		fclose(f);
+	}
+	if (strstr(mode, "[never]") != NULL || mode[0] == 0)
+		skip();		/* no THP in this kernel: nothing to ask */
+	p = ssp_hugemem_alloc(8 * MiB);
+	assert_non_null(p);
+	assert_int_equal((uintptr_t)(p - 64) % (2 * MiB), 0);
+	assert_int_equal(thp_eligible(p), 1);
+	p = ssp_hugemem_realloc(p, 40 * MiB);		/* still, after a move */
+	assert_non_null(p);
+	assert_int_equal(thp_eligible(p + 39 * MiB), 1);
+	ssp_hugemem_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zeroed_and_aligned),
+		cmocka_unit_test(test_realloc_keeps_contents),
+		cmocka_unit_test(test_large_blocks_ask_for_huge_pages),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
