@@ -8,6 +8,7 @@
  * old generation is dropped, each of its entries passed to the evict
  * callback (write it back, or forget it).  A lookup that hits the old
  * generation moves the entry to the current one, so entries in use stay.
+ * Ids that are mostly counters are placed in order (idmap.c says how).
  * Memory is fixed at about 4 * limit * (24 + vsize) bytes.
  */
 #ifndef SSP_IDMAP_H
@@ -42,5 +43,8 @@ int ssp_idmap_drain(struct ssp_idmap *m, ssp_idmap_evict_fn fn, void *ctx);
 void ssp_idmap_prefetch(const struct ssp_idmap *m, uint64_t hi, uint64_t lo);
 size_t ssp_idmap_count(const struct ssp_idmap *m);
 uint64_t ssp_idmap_evicted(const struct ssp_idmap *m);	/* entries dropped so far */
+/* 1 once ids that crowd each other in order turned the map to a mixing
+ * hash (for tests and statistics). */
+int ssp_idmap_mixed(const struct ssp_idmap *m);
 
 #endif

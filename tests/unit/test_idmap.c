@@ -57,6 +57,69 @@ test_put_get(void **state)
 	assert_true(*(uint64_t *)ssp_idmap_get(m, 0, 0x10000) == 1);
 	assert_int_equal(ssp_idmap_count(m), 501);
 	assert_int_equal(ssp_idmap_evicted(m), 0);
+	/* 500 ids with equal low bits cannot be placed in order */
+	assert_int_equal(ssp_idmap_mixed(m), 1);
+	ssp_idmap_free(m);
+}
+
+/* Counters are placed in order, through many generations; lookups of ids
+ * a table size away (the same home slot) and of dropped ids find nothing. */
+static void
+test_counters_in_order(void **state)
+{
+	struct seen s = { 0 };
+	struct ssp_idmap *m = ssp_idmap_new(sizeof(uint64_t), 1000, count, &s);
+	uint64_t i, j, *v;
+
+	(void)state;
+	assert_non_null(m);
+	for (i = 1; i <= 10000; i++) {
+		v = ssp_idmap_put(m, 7, 1000000 + i);
+		assert_non_null(v);
+		*v = i;
+		for (j = i > 50 ? i - 50 : 1; j <= i; j += 7) {	/* recent */
+			v = ssp_idmap_get(m, 7, 1000000 + j);
+			assert_non_null(v);
+			assert_true(*v == j);
+		}
+		assert_null(ssp_idmap_get(m, 7, 1000000 + i + 2048));
+		assert_null(ssp_idmap_get(m, 7, 1000000 + i - 2048));
+		assert_null(ssp_idmap_get(m, 8, 1000000 + i));
+	}
+	assert_int_equal(ssp_idmap_mixed(m), 0);
+	assert_true(ssp_idmap_evicted(m) > 0);
+	assert_true(s.n == ssp_idmap_evicted(m));
+	ssp_idmap_free(m);
+}
+
+/* Turning to the mixing hash keeps both generations' entries. */
+static void
+test_turn_to_mixing(void **state)
+{
+	struct ssp_idmap *m = ssp_idmap_new(sizeof(uint64_t), 100, NULL, NULL);
+	uint64_t i, *v;
+
+	(void)state;
+	for (i = 1; i <= 150; i++) {	/* 100 in the old generation */
+		v = ssp_idmap_put(m, 0, i);
+		*v = i;
+	}
+	assert_int_equal(ssp_idmap_mixed(m), 0);
+	for (i = 1; i <= 40; i++) {	/* crowd one home slot */
+		v = ssp_idmap_put(m, 0, i << 20);
+		assert_non_null(v);
+		*v = i << 20;
+	}
+	assert_int_equal(ssp_idmap_mixed(m), 1);
+	for (i = 1; i <= 40; i++)
+		assert_true(*(uint64_t *)ssp_idmap_get(m, 0, i << 20) == i << 20);
+	for (i = 150; i >= 1; i--) {	/* promotions drop the oldest */
+		v = ssp_idmap_get(m, 0, i);
+		if (i > 150 - 60) {
+			assert_non_null(v);
+			assert_true(*v == i);
+		}
+	}
 	ssp_idmap_free(m);
 }
 
@@ -198,6 +261,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_get),
+		cmocka_unit_test(test_counters_in_order),
+		cmocka_unit_test(test_turn_to_mixing),
 		cmocka_unit_test(test_generations),
 		cmocka_unit_test(test_promotion_keeps_used_entries),
 		cmocka_unit_test(test_drain),
