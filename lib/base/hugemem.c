@@ -136,3 +136,20 @@ ssp_hugemem_free(void *p)
 	else
 		munmap(h, h->len);
 }
+
+void
+ssp_hugemem_zero(void *p, size_t n)
+{
+	struct hdr *h = hdr_of(p);
+	char *c = p, *edge;
+
+	if (h->kind == HEAP || n < HUGE_PAGE) {
+		memset(p, 0, n);
+		return;
+	}
+	/* the huge page holding the header stays; the others go */
+	edge = (char *)h + HUGE_PAGE;
+	memset(c, 0, (size_t)(edge - c));
+	if (madvise(edge, h->len - HUGE_PAGE, MADV_DONTNEED) != 0)
+		memset(edge, 0, n - (size_t)(edge - c));
+}

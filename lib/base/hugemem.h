@@ -23,5 +23,10 @@ void *ssp_hugemem_alloc(size_t n);
  * (and p left as it was) when out of memory; p NULL allocates. */
 void *ssp_hugemem_realloc(void *p, size_t n);
 void ssp_hugemem_free(void *p);
+/* Zero the first n bytes of block p.  A mapping's whole huge pages are
+ * given back to the kernel instead (they read as zeros, and cost nothing
+ * until touched again), so emptying a large table that was only touched
+ * in part does not write all of it. */
+void ssp_hugemem_zero(void *p, size_t n);
 
 #endif

@@ -183,7 +183,7 @@ drop_gen(struct ssp_idmap *m, struct gen *g, ssp_idmap_evict_fn fn, void *ctx)
 			h->state = MOVED;	/* not passed twice after a retry */
 			g->n--;
 		}
-	memset(g->slots, 0, m->cap * m->slot_size);
+	ssp_hugemem_zero(g->slots, m->cap * m->slot_size);
 	g->n = 0;
 	return 0;
 }

@@ -95,23 +95,29 @@ test_realloc_keeps_contents(void **state)
 	ssp_hugemem_free(block);
 }
 
-/* The line of /proc/self/smaps "THPeligible:" for the mapping holding p:
- * 1 when the kernel may back it with huge pages. */
-static int
-thp_eligible(const void *p)
+/* A number of /proc/self/smaps for the mapping holding p, e.g.
+ * "THPeligible" (1 when the kernel may back it with huge pages) or "Rss"
+ * (KiB); -1 when not found. */
+static long
+smaps(const void *p, const char *key)
 {
+	size_t klen = strlen(key);
 	FILE *f = fopen("/proc/self/smaps", "r");
 	char line[256];
 	unsigned long a = (unsigned long)(uintptr_t)p, lo, hi;
-	int in = 0, r = -1;
+	long r = -1;
+	int in = 0;
 
 	if (f == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)	/* a mapping */
 			in = a >= lo && a < hi;
-		else if (in && sscanf(line, "THPeligible: %d", &r) == 1)
+		else if (in && strncmp(line, key, klen) == 0 &&
+		    line[klen] == ':') {
+			r = strtol(line + klen + 1, NULL, 10);
 			break;
+		}
 	}
 	fclose(f);
 	return r;
@@ -135,11 +141,36 @@ test_large_blocks_ask_for_huge_pages(void **state)
 	p = ssp_hugemem_alloc(8 * MiB);
 	assert_non_null(p);
 	assert_int_equal((uintptr_t)(p - 64) % (2 * MiB), 0);
-	assert_int_equal(thp_eligible(p), 1);
+	assert_int_equal(smaps(p, "THPeligible"), 1);
 	p = ssp_hugemem_realloc(p, 40 * MiB);		/* still, after a move */
 	assert_non_null(p);
-	assert_int_equal(thp_eligible(p + 39 * MiB), 1);
+	assert_int_equal(smaps(p + 39 * MiB, "THPeligible"), 1);
 	ssp_hugemem_free(p);
+}
+
+/* Zeroing a block: all of it reads as zeros after, heap or mapping, and
+ * the mapping's pages past the first huge page leave the process. */
+static void
+test_zero(void **state)
+{
+	size_t sizes[] = { 1000, 2 * MiB + 5, 9 * MiB }, i;
+
+	(void)state;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unsigned char *p = ssp_hugemem_alloc(sizes[i]);
+
+		assert_non_null(p);
+		memset(p, 0x5a, sizes[i]);
+		if (sizes[i] > 8 * MiB)
+			assert_true(smaps(p, "Rss") >= 8 * 1024);
+		ssp_hugemem_zero(p, sizes[i]);
+		if (sizes[i] > 8 * MiB)	/* all but the first huge page */
+			assert_true(smaps(p, "Rss") <= 2 * 1024);
+		assert_true(all_zero(p, sizes[i]));
+		memset(p, 0x33, sizes[i]);	/* usable again */
+		assert_int_equal(p[sizes[i] - 1], 0x33);
+		ssp_hugemem_free(p);
+	}
 }
 
 int
@@ -149,6 +180,7 @@ main(void)
 		cmocka_unit_test(test_zeroed_and_aligned),
 		cmocka_unit_test(test_realloc_keeps_contents),
 		cmocka_unit_test(test_large_blocks_ask_for_huge_pages),
+		cmocka_unit_test(test_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
