@@ -196,6 +196,7 @@ struct ssp_rec_wr {
 	struct ssp_buf blk;		/* the data block: BLK_ROOM bytes, after */
 	uint8_t *blkmem;	/* room for its header (one write per block) */
 	int64_t last_ts;	/* delta base within the block */
+	struct ssp_varint_big big;	/* a span's trace_hi, mostly */
 	struct strtab strs;
 	uint64_t ndef;		/* strings whose definition is written */
 	uint64_t nrec, nblocks;
@@ -370,7 +371,7 @@ rw_encode(struct ssp_rec_wr *w, uint32_t type, int64_t ts, const uint64_t *f,
 			v = ssp_zigzag((int64_t)v);
 		else if (st & 1)
 			v = map[v];
-		p = ssp_varint_put_fast(p, v);
+		p = ssp_varint_put_cached(p, v, &w->big);
 	}
 	w->blk.len = (size_t)(p - w->blk.p);
 	w->last_ts = ts;
