@@ -554,15 +554,15 @@ mirror_add(struct mirror *s, const uint8_t *p)
 	return 0;
 }
 
-int
-ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
+/* ssp_mergeq_run past its usual case: a new buffer, strings, a reset, an
+ * end or an error (out of line: the usual case then needs no frame). */
+static __attribute__((noinline)) int
+run_slow(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
     size_t *n, struct ssp_err *e)
 {
 	const struct ent *x;
 	struct mirror *s;
 
-	if (q->cdone)
-		return SSP_MQ_DONE;
 	for (;;) {
 		if (q->rp >= q->rend)
 			next_buf(q);
@@ -603,6 +603,26 @@ ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
 		}
 		}
 	}
+}
+
+int
+ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
+    size_t *n, struct ssp_err *e)
+{
+	const struct ent *x = (const struct ent *)q->rp;
+
+	if (q->cdone)
+		return SSP_MQ_DONE;
+	/* the usual case: the next entry of the buffer is a run of a stream
+	 * that is not left out */
+	if (q->rp < q->rend && x->kind == E_RUN && !q->m[x->stream].broken) {
+		q->rp += (size_t)x->words * 8;
+		*idx = x->stream;
+		*r = (const struct ssp_rec *)(x + 1);
+		*n = x->n;
+		return SSP_MQ_REC;
+	}
+	return run_slow(q, idx, r, n, e);
 }
 
 const char *
