@@ -271,21 +271,6 @@ queue_head(struct ssp_mergeq *q, struct ssp_ring_buf *b, unsigned i)
 	return 1;
 }
 
-/* Count the records of s whose timestamp goes back, n packed at r. */
-static void
-count_backwards(struct pstream *s, const struct ssp_rec *r, unsigned n)
-{
-	int64_t last = s->last;
-	uint64_t back = 0;
-
-	for (; n > 0; n--, r = ssp_rec_packed_next(r)) {
-		back += r->ts < last;
-		last = r->ts;
-	}
-	s->last = last;
-	s->backwards += back;
-}
-
 /* The record at r comes after another stream's: it becomes the head of
  * stream i, back in the heap. */
 static void
@@ -328,8 +313,7 @@ extend_run(struct ssp_mergeq *q, struct ssp_ring_buf *b)
 		r = (struct ssp_rec *)(b->p + b->len);
 		if (packed) {	/* the usual case, many records at once */
 			n = ssp_rec_rd_next_packed(s->rr, r, SSP_MQ_BUFSZ - b->len, limit,
-			    &used, &over);
-			count_backwards(s, r, n + (unsigned)over);
+			    &used, &over, &s->last, &s->backwards);
 			b->len += used;
 			q->on += n;
 			if (over) {

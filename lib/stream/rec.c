@@ -1097,17 +1097,18 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 
 unsigned
 ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room, int64_t limit,
-    size_t *used, int *over)
+    size_t *used, int *over, int64_t *last, uint64_t *back)
 {
 	/* the reader's state in locals while the loop runs */
 	const uint8_t *p = rr->p, *blk = rr->blk, *fence;
 	const struct ftype *ftypes = rr->ftypes;
 	uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
-	int64_t ts = rr->ts;
+	int64_t ts = rr->ts, prev = *last;
 	uint8_t *o = buf, *full;
 	struct ssp_rec *r;
 	struct span sp;		/* not kept: ssp_rec_wr_copy_raw is not for these */
 	unsigned n = 0;
+	uint64_t nback = 0;
 
 	rr->nspan = 0;
 	*used = 0;
@@ -1120,13 +1121,17 @@ ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room, int64_t li
 		r = (struct ssp_rec *)(void *)o;
 		if (!rec_fast(&p, blk, ftypes, ntypes, nstr, &ts, r, &sp))
 			break;
-		if (r->ts > limit) {
+		nback += ts < prev;
+		prev = ts;
+		if (ts > limit) {
 			*over = 1;
 			break;
 		}
 		o += SSP_REC_PACKED(r->nf);
 		n++;
 	}
+	*last = prev;
+	*back += nback;
 	rr->p = p;
 	rr->ts = ts;
 	rr->nrec += n + (unsigned)*over;
