@@ -149,8 +149,18 @@ ssp_varint_spread(uint64_t v)
  * position then need not wait for the value.  Longer values are spread
  * into 7-bit groups and stored with one 8-byte write.
  */
-static inline uint8_t *
-ssp_varint_put_fast(uint8_t *p, uint64_t v)
+/* The last value of 57 bits or more an encoder wrote and its bytes: such
+ * values (random ids) tend to repeat, and copying beats encoding them. */
+struct ssp_varint_big {
+	uint64_t v;
+	uint8_t n;		/* 0: none yet */
+	uint8_t b[SSP_VARINT_MAX];
+};
+
+/* ssp_varint_put_fast, with the repeat of a long value copied (big may be
+ * NULL). */
+__attribute__((always_inline)) static inline uint8_t *
+ssp_varint_put_cached(uint8_t *p, uint64_t v, struct ssp_varint_big *big)
 {
 	if (v < 0x80) {
 		*p = (uint8_t)v;
@@ -202,21 +212,41 @@ ssp_varint_put_fast(uint8_t *p, uint64_t v)
 		memcpy(p, &x, 8);
 		return p + len[bits].n;
 	} else {	/* 9 or 10 bytes: 56 bits at once, then the rest */
-		uint64_t x = ssp_varint_spread(v) | 0x8080808080808080ULL;
-		uint64_t hi = v >> 56;
+		uint64_t x, hi;
+		uint8_t *end;
 
+		if (big != NULL && big->n != 0 && big->v == v) {
+			memcpy(p, big->b, SSP_VARINT_MAX);
+			return p + big->n;
+		}
+		x = ssp_varint_spread(v) | 0x8080808080808080ULL;
+		hi = v >> 56;
 		memcpy(p, &x, 8);
 		if (hi < 0x80) {
 			p[8] = (uint8_t)hi;
-			return p + 9;
+			end = p + 9;
+		} else {
+			p[8] = (uint8_t)(hi | 0x80);
+			p[9] = 1;
+			end = p + 10;
 		}
-		p[8] = (uint8_t)(hi | 0x80);
-		p[9] = 1;
-		return p + 10;
+		if (big != NULL) {
+			big->v = v;
+			big->n = (uint8_t)(end - p);
+			memcpy(big->b, p, SSP_VARINT_MAX);
+		}
+		return end;
 	}
 #else
+	(void)big;
 	return p + ssp_varint_put(p, v);
 #endif
+}
+
+static inline uint8_t *
+ssp_varint_put_fast(uint8_t *p, uint64_t v)
+{
+	return ssp_varint_put_cached(p, v, NULL);
 }
 
 /* The low 7 bits of each of the 8 bytes of x packed into 56 bits (the

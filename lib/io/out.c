@@ -1,7 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -11,14 +11,13 @@
 #include <zstd.h>
 
 #include "base/path.h"
+#include "base/ring.h"
 #include "io/out.h"
 
 #define OUT_BUF    (256 * 1024)
 #define OUT_WINDOW_LOG 20	/* zstd window: 1 MiB (formats/framing.md §1) */
 #define OUT_DIRECT (64 * 1024)	/* plain writes this large skip the buffer */
 #define OUTQ_BUFS  4		/* ssp_out_async: buffers filled or queued */
-
-struct outq;
 
 struct ssp_out {
 	int fd;
@@ -31,27 +30,15 @@ struct ssp_out {
 	uint8_t *zbuf;
 	size_t zcap;
 	int failed;
-	struct outq *q;		/* the writer thread, or NULL */
-};
-
-/*
- * The writer thread of ssp_out_async: the caller fills a buffer and hands
- * it over; the thread compresses and writes it while the caller fills the
- * next one.  Buffers [head, head + count) of the ring wait for the thread
- * (it works on head), the caller fills buffer fill, the next after them.
- */
-struct outq {
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;	/* count, stop or err changed */
-	uint8_t *buf[OUTQ_BUFS];
-	size_t len[OUTQ_BUFS];
-	uint64_t pos[OUTQ_BUFS];	/* stream offset at the buffer's end */
-	ZSTD_EndDirective mode[OUTQ_BUFS];
-	unsigned head, count, fill;	/* under mu */
-	uint64_t rawpos;	/* under mu: bytes the thread wrote */
-	int stop;		/* under mu */
-	struct ssp_err err;	/* under mu: the first failure */
+	/*
+	 * The writer thread of ssp_out_async, or NULL: the caller fills
+	 * buffer cur (buf is cur->p) and hands it over with the stream offset
+	 * at its end (pos) and its ZSTD_EndDirective (mode); the thread
+	 * compresses and writes it while the caller fills the next one.
+	 */
+	struct ssp_ring *ring;
+	struct ssp_ring_buf *cur;
+	_Atomic uint64_t qraw;	/* bytes the thread wrote */
 };
 
 int
@@ -158,39 +145,23 @@ static void *
 writer_main(void *arg)
 {
 	struct ssp_out *o = arg;
-	struct outq *q = o->q;
+	const struct ssp_ring_buf *b;
 	struct ssp_err e;
 	uint64_t raw;
-	unsigned k;
-	int old, rc;
+	int rc;
 
-	/* Cancellable only while writing, when no lock is held: ssp_out_abort
-	 * cancels a thread blocked writing to a pipe nobody reads. */
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-	pthread_mutex_lock(&q->mu);
-	for (;;) {
-		while (q->count == 0 && !q->stop)
-			pthread_cond_wait(&q->cv, &q->mu);
-		if (q->count == 0)
-			break;
-		k = q->head;
-		pthread_mutex_unlock(&q->mu);
+	while ((b = ssp_ring_get(o->ring)) != NULL) {
 		raw = 0;
-		e.code = SSP_OK;
-		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
-		rc = emit(o, q->buf[k], q->len[k], q->mode[k], q->pos[k], &raw, &e);
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-		pthread_mutex_lock(&q->mu);
-		q->rawpos += raw;
-		if (rc != SSP_OK && q->err.code == SSP_OK) {
-			q->err = e;
-			q->err.code = rc;
+		rc = emit(o, b->p, b->len, (ZSTD_EndDirective)b->mode, b->pos,
+		    &raw, &e);
+		atomic_fetch_add(&o->qraw, raw);
+		if (rc != SSP_OK) {
+			e.code = rc;
+			ssp_ring_fail(o->ring, &e);
+			break;
 		}
-		q->head = (q->head + 1) % OUTQ_BUFS;
-		q->count--;
-		pthread_cond_broadcast(&q->cv);
+		ssp_ring_release(o->ring);
 	}
-	pthread_mutex_unlock(&q->mu);
 	return NULL;
 }
 
@@ -199,9 +170,7 @@ static int
 writer_failed(struct ssp_out *o, struct ssp_err *e)
 {
 	o->failed = 1;
-	if (e != NULL)
-		*e = o->q->err;
-	return o->q->err.code;
+	return ssp_ring_error(o->ring, e);
 }
 
 /* Hand the buffer on: write it now, or queue it for the writer thread
@@ -209,30 +178,23 @@ writer_failed(struct ssp_out *o, struct ssp_err *e)
 static int
 drain(struct ssp_out *o, ZSTD_EndDirective mode, struct ssp_err *e)
 {
-	struct outq *q = o->q;
 	int r = SSP_OK;
 
-	if (q == NULL) {
+	if (o->ring == NULL) {
 		r = emit(o, o->buf, o->len, mode, o->pos, &o->rawpos, e);
 		if (r != SSP_OK)
 			o->failed = 1;
 		o->len = 0;
 		return r;
 	}
-	pthread_mutex_lock(&q->mu);
-	q->len[q->fill] = o->len;
-	q->mode[q->fill] = mode;
-	q->pos[q->fill] = o->pos;
-	q->count++;
-	pthread_cond_broadcast(&q->cv);
-	q->fill = (q->fill + 1) % OUTQ_BUFS;
-	while (q->count == OUTQ_BUFS && q->err.code == SSP_OK)
-		pthread_cond_wait(&q->cv, &q->mu);	/* all are queued */
-	if (q->err.code != SSP_OK)
+	o->cur->len = o->len;
+	o->cur->mode = (int)mode;
+	o->cur->pos = o->pos;
+	ssp_ring_push(o->ring);
+	if ((o->cur = ssp_ring_fill(o->ring)) == NULL)
 		r = writer_failed(o, e);
-	o->rawpos = q->rawpos;
-	pthread_mutex_unlock(&q->mu);
-	o->buf = q->buf[q->fill];
+	o->rawpos = atomic_load(&o->qraw);
+	o->buf = o->cur != NULL ? o->cur->p : NULL;
 	o->len = 0;
 	return r;
 }
@@ -241,79 +203,51 @@ drain(struct ssp_out *o, ZSTD_EndDirective mode, struct ssp_err *e)
 static int
 drained(struct ssp_out *o, struct ssp_err *e)
 {
-	struct outq *q = o->q;
 	int r = SSP_OK;
 
-	if (q == NULL)
+	if (o->ring == NULL)
 		return SSP_OK;
-	pthread_mutex_lock(&q->mu);
-	while (q->count > 0 && q->err.code == SSP_OK)
-		pthread_cond_wait(&q->cv, &q->mu);
-	if (q->err.code != SSP_OK)
+	if (ssp_ring_drain(o->ring) != SSP_OK)
 		r = writer_failed(o, e);
-	o->rawpos = q->rawpos;
-	pthread_mutex_unlock(&q->mu);
+	o->rawpos = atomic_load(&o->qraw);
 	return r;
 }
 
 /* Stop the writer thread (cancelled if it is stuck writing) and free the
- * queue; o->buf is kept. */
+ * ring, o->buf with it. */
 static void
-writer_stop(struct ssp_out *o, int cancel)
+writer_stop(struct ssp_out *o)
 {
-	struct outq *q = o->q;
-	unsigned k;
-
-	if (q == NULL)
+	if (o->ring == NULL)
 		return;
-	pthread_mutex_lock(&q->mu);
-	q->stop = 1;
-	pthread_cond_broadcast(&q->cv);
-	if (cancel && q->count > 0)
-		pthread_cancel(q->th);
-	pthread_mutex_unlock(&q->mu);
-	pthread_join(q->th, NULL);
-	pthread_mutex_destroy(&q->mu);
-	pthread_cond_destroy(&q->cv);
-	for (k = 0; k < OUTQ_BUFS; k++)
-		if (q->buf[k] != o->buf)
-			free(q->buf[k]);
-	free(q);
-	o->q = NULL;
+	ssp_ring_free(o->ring);
+	o->ring = NULL;
+	o->cur = NULL;
+	o->buf = NULL;
+	o->len = 0;
 }
 
 int
 ssp_out_async(struct ssp_out *o, struct ssp_err *e)
 {
-	struct outq *q;
-	unsigned k;
+	int rc;
 
-	if (o->q != NULL)
+	if (o->ring != NULL)
 		return SSP_OK;
-	if ((q = calloc(1, sizeof(*q))) == NULL)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	q->buf[0] = o->buf;	/* the one being filled */
-	for (k = 1; k < OUTQ_BUFS; k++)
-		if ((q->buf[k] = malloc(OUT_BUF)) == NULL) {
-			while (--k > 0)
-				free(q->buf[k]);
-			free(q);
-			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-		}
-	pthread_mutex_init(&q->mu, NULL);
-	pthread_cond_init(&q->cv, NULL);
-	q->rawpos = o->rawpos;
-	o->q = q;
-	if (pthread_create(&q->th, NULL, writer_main, o) != 0) {
-		pthread_mutex_destroy(&q->mu);
-		pthread_cond_destroy(&q->cv);
-		for (k = 1; k < OUTQ_BUFS; k++)
-			free(q->buf[k]);
-		free(q);
-		o->q = NULL;
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "cannot start the "
-		    "writer thread");
+	if ((rc = ssp_ring_new(&o->ring, OUTQ_BUFS, OUT_BUF, 1, 1, e)) != SSP_OK)
+		return rc;
+	o->cur = ssp_ring_fill(o->ring);	/* a fresh ring: never NULL */
+	memcpy(o->cur->p, o->buf, o->len);	/* what was written so far */
+	atomic_store(&o->qraw, o->rawpos);
+	if ((rc = ssp_ring_start(o->ring, SSP_RING_CONSUMER, writer_main, o, 1,
+	    e)) != SSP_OK) {
+		ssp_ring_free(o->ring);
+		o->ring = NULL;
+		o->cur = NULL;
+		return rc;
 	}
+	free(o->buf);
+	o->buf = o->cur->p;
 	return SSP_OK;
 }
 
@@ -325,7 +259,7 @@ ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e)
 	if (o->failed)
 		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
 		    o->name);
-	if (o->zcs == NULL && o->q == NULL && n >= OUT_DIRECT) {
+	if (o->zcs == NULL && o->ring == NULL && n >= OUT_DIRECT) {
 		/* big plain write: no copy */
 		if (o->len > 0 && drain(o, ZSTD_e_continue, e) != SSP_OK)
 			return SSP_ERR_IO;
@@ -378,7 +312,7 @@ ssp_out_close(struct ssp_out *o, struct ssp_err *e)
 		r = ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
 		    o->name);
 	}
-	writer_stop(o, 0);
+	writer_stop(o);
 	if (o->own_fd && close(o->fd) != 0 && r == SSP_OK)
 		r = ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: close: %s", o->name,
 		    strerror(errno));
@@ -392,7 +326,7 @@ ssp_out_abort(struct ssp_out *o)
 {
 	if (o == NULL)
 		return;
-	writer_stop(o, 1);
+	writer_stop(o);
 	if (o->own_fd)
 		close(o->fd);
 	ZSTD_freeCStream(o->zcs);

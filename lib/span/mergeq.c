@@ -1,8 +1,8 @@
 #include <limits.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/ring.h"
 #include "span/mergeq.h"
 
 /*
@@ -17,11 +17,9 @@
  * ends.  What crosses between the CPUs is small and sequential, and no
  * cache line is written by both.
  *
- * Buffers [head, head + count) of the ring are filled; the caller reads
- * buffer head; the producer fills buffer head + count, which stays the
- * same buffer while the caller gives buffers back (head + 1, count - 1).
- * One mutex guards head, count and the flags; filling and reading happen
- * outside it.
+ * The buffers go from the thread to the caller through a ring (base/ring.h;
+ * a buffer's pos is the input bytes read when it was filled).  Without
+ * the thread, the caller fills one buffer of its own on demand.
  */
 
 #define SLACK sizeof(struct ssp_rec)	/* records are decoded in place and
@@ -44,12 +42,6 @@ struct ent {			/* entry header; the payload follows */
  * or an error entry */
 #define STEP_BYTES (ERR_BYTES > sizeof(struct ent) + sizeof(struct ssp_rec) ? \
 	ERR_BYTES : sizeof(struct ent) + sizeof(struct ssp_rec))
-
-struct qbuf {
-	uint8_t *p;		/* SSP_MQ_BUFSZ + SLACK bytes */
-	size_t len;
-	uint64_t rawpos;
-};
 
 struct hnode {			/* heap entry: the key inline */
 	int64_t ts;
@@ -81,8 +73,8 @@ struct mirror {			/* a stream's strings, on the caller's side */
 
 struct ssp_mergeq {
 	size_t n;
-	int threaded, started;
-	pthread_t th;
+	struct ssp_ring *ring;	/* from the thread, or NULL */
+	struct ssp_ring_buf solo;	/* without it: SSP_MQ_BUFSZ + SLACK bytes */
 	/* producer */
 	_Alignas(LINE) struct pstream *s;
 	struct hnode *heap;	/* the streams with a head; min (ts, index) on top */
@@ -95,15 +87,6 @@ struct ssp_mergeq {
 	size_t ostart;		/* where its records start, */
 	uint32_t on;		/* and how many it has */
 	int pdone;		/* E_DONE queued */
-	/* queue: a buffer's fields are set once it is filled */
-	_Alignas(LINE) struct qbuf buf[SSP_MQ_BUFS];
-	/* under mu */
-	_Alignas(LINE) pthread_mutex_t mu;
-	pthread_cond_t room;	/* the thread waits for a free buffer */
-	pthread_cond_t data;	/* the caller waits for a filled buffer */
-	unsigned head, count;
-	int held;		/* caller holds buffer head */
-	int stop, finished, sleeping, waiting;
 	/* caller */
 	_Alignas(LINE) struct mirror *m;
 	const uint8_t *rp, *rend;
@@ -192,7 +175,7 @@ decode(struct pstream *s, struct ssp_rec *r, int *plain, struct ssp_err *e)
 }
 
 static inline struct ent *
-put(struct qbuf *b, size_t bytes, unsigned kind, unsigned stream)
+put(struct ssp_ring_buf *b, size_t bytes, unsigned kind, unsigned stream)
 {
 	struct ent *x = (struct ent *)(b->p + b->len);
 
@@ -208,7 +191,7 @@ put(struct qbuf *b, size_t bytes, unsigned kind, unsigned stream)
 
 /* Finish the open run (an empty one is taken back). */
 static inline void
-close_run(struct ssp_mergeq *q, struct qbuf *b)
+close_run(struct ssp_mergeq *q, struct ssp_ring_buf *b)
 {
 	if (q->open == NULL)
 		return;
@@ -224,7 +207,7 @@ close_run(struct ssp_mergeq *q, struct qbuf *b)
 
 /* Make sure a run of stream i is open (the caller checked the room). */
 static inline void
-open_run(struct ssp_mergeq *q, struct qbuf *b, unsigned i)
+open_run(struct ssp_mergeq *q, struct ssp_ring_buf *b, unsigned i)
 {
 	if (q->open != NULL && q->ostream == i)
 		return;
@@ -236,7 +219,7 @@ open_run(struct ssp_mergeq *q, struct qbuf *b, unsigned i)
 }
 
 static void
-put_end(struct ssp_mergeq *q, struct qbuf *b, unsigned i, int got,
+put_end(struct ssp_mergeq *q, struct ssp_ring_buf *b, unsigned i, int got,
     const struct ssp_err *err)
 {
 	close_run(q, b);
@@ -249,7 +232,7 @@ put_end(struct ssp_mergeq *q, struct qbuf *b, unsigned i, int got,
 /* Queue the head of stream i, after the reset and strings it needs.
  * 0 when the buffer is full first. */
 static int
-queue_head(struct ssp_mergeq *q, struct qbuf *b, unsigned i)
+queue_head(struct ssp_mergeq *q, struct ssp_ring_buf *b, unsigned i)
 {
 	struct pstream *s = &q->s[i];
 	size_t bytes;
@@ -288,21 +271,6 @@ queue_head(struct ssp_mergeq *q, struct qbuf *b, unsigned i)
 	return 1;
 }
 
-/* Count the records of s whose timestamp goes back, n packed at r. */
-static void
-count_backwards(struct pstream *s, const struct ssp_rec *r, unsigned n)
-{
-	int64_t last = s->last;
-	uint64_t back = 0;
-
-	for (; n > 0; n--, r = ssp_rec_packed_next(r)) {
-		back += r->ts < last;
-		last = r->ts;
-	}
-	s->last = last;
-	s->backwards += back;
-}
-
 /* The record at r comes after another stream's: it becomes the head of
  * stream i, back in the heap. */
 static void
@@ -322,7 +290,7 @@ to_head(struct ssp_mergeq *q, unsigned i, const struct ssp_rec *r)
  * head, ties to the smaller stream index.  0 when the buffer is full.
  */
 static int
-extend_run(struct ssp_mergeq *q, struct qbuf *b)
+extend_run(struct ssp_mergeq *q, struct ssp_ring_buf *b)
 {
 	unsigned i = (unsigned)q->pend, n;
 	struct pstream *s = &q->s[i];
@@ -345,8 +313,7 @@ extend_run(struct ssp_mergeq *q, struct qbuf *b)
 		r = (struct ssp_rec *)(b->p + b->len);
 		if (packed) {	/* the usual case, many records at once */
 			n = ssp_rec_rd_next_packed(s->rr, r, SSP_MQ_BUFSZ - b->len, limit,
-			    &used, &over);
-			count_backwards(s, r, n + (unsigned)over);
+			    &used, &over, &s->last, &s->backwards);
 			b->len += used;
 			q->on += n;
 			if (over) {
@@ -379,9 +346,9 @@ extend_run(struct ssp_mergeq *q, struct qbuf *b)
 
 /* Fill buffer qb with merged entries, up to its size or the end. */
 static void
-produce(struct ssp_mergeq *q, struct qbuf *qb)
+produce(struct ssp_mergeq *q, struct ssp_ring_buf *qb)
 {
-	struct qbuf w = *qb, *b = &w;	/* on our stack while it fills */
+	struct ssp_ring_buf w = *qb, *b = &w;	/* on our stack while it fills */
 	struct ssp_err err;
 	struct pstream *s;
 	int got, plain;
@@ -429,9 +396,9 @@ produce(struct ssp_mergeq *q, struct qbuf *qb)
 	}
 full:
 	close_run(q, b);
-	b->rawpos = 0;
+	b->pos = 0;
 	for (k = 0; k < q->n; k++)
-		b->rawpos += ssp_in_rawpos(q->s[k].in);
+		b->pos += ssp_in_rawpos(q->s[k].in);
 	*qb = w;
 }
 
@@ -439,32 +406,13 @@ static void *
 thread_main(void *arg)
 {
 	struct ssp_mergeq *q = arg;
-	struct qbuf *b;
-	int old;
+	struct ssp_ring_buf *b;
 
-	/* Cancellable only while producing, when no lock is held: ssp_mergeq_free
-	 * cancels a thread blocked reading a pipe. */
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-	pthread_mutex_lock(&q->mu);
-	while (!q->stop && !q->pdone) {
-		if (q->count == SSP_MQ_BUFS) {
-			q->sleeping = 1;
-			pthread_cond_wait(&q->room, &q->mu);
-			q->sleeping = 0;
-			continue;
-		}
-		b = &q->buf[(q->head + q->count) % SSP_MQ_BUFS];
-		pthread_mutex_unlock(&q->mu);
-		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, &old);
+	while (!q->pdone && (b = ssp_ring_fill(q->ring)) != NULL) {
 		produce(q, b);
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-		pthread_mutex_lock(&q->mu);
-		q->count++;
-		if (q->waiting)
-			pthread_cond_signal(&q->data);
+		ssp_ring_push(q->ring);
 	}
-	q->finished = 1;
-	pthread_mutex_unlock(&q->mu);
+	ssp_ring_close(q->ring);
 	return NULL;
 }
 
@@ -485,7 +433,7 @@ ssp_mergeq_new(struct ssp_mergeq **qp, struct ssp_rec_rd *const *rr,
     struct ssp_in *const *in, size_t n, int threaded, struct ssp_err *e)
 {
 	struct ssp_mergeq *q;
-	size_t i, k;
+	size_t i;
 
 	*qp = NULL;
 	if ((q = line_calloc(1, sizeof(*q))) == NULL ||
@@ -505,22 +453,24 @@ ssp_mergeq_new(struct ssp_mergeq **qp, struct ssp_rec_rd *const *rr,
 		s->gen = ssp_rec_rd_strgen(rr[i]);
 		s->last = INT64_MIN;
 	}
-	for (k = 0; k < (threaded ? SSP_MQ_BUFS : 1); k++)
-		if ((q->buf[k].p = malloc(SSP_MQ_BUFSZ + SLACK)) == NULL) {
+	if (!threaded) {
+		if ((q->solo.p = malloc(SSP_MQ_BUFSZ + SLACK)) == NULL) {
 			ssp_mergeq_free(q);
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		}
-	if (threaded) {
-		pthread_mutex_init(&q->mu, NULL);
-		pthread_cond_init(&q->room, NULL);
-		pthread_cond_init(&q->data, NULL);
-		q->threaded = 1;
-		if (pthread_create(&q->th, NULL, thread_main, q) != 0) {
+	} else {
+		int rc;
+
+		/* The thread is woken for a good amount of work only: a
+		 * wake-up per buffer costs more than it gains.  It may block
+		 * reading a pipe: ssp_mergeq_free cancels it. */
+		if ((rc = ssp_ring_new(&q->ring, SSP_MQ_BUFS, SSP_MQ_BUFSZ + SLACK,
+		    1, SSP_MQ_BUFS / 2, e)) != SSP_OK ||
+		    (rc = ssp_ring_start(q->ring, SSP_RING_PRODUCER, thread_main,
+		    q, 1, e)) != SSP_OK) {
 			ssp_mergeq_free(q);
-			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "cannot start "
-			    "the reader thread");
+			return rc;
 		}
-		q->started = 1;
 	}
 	*qp = q;
 	return SSP_OK;
@@ -532,34 +482,21 @@ ssp_mergeq_new(struct ssp_mergeq **qp, struct ssp_rec_rd *const *rr,
 static void
 next_buf(struct ssp_mergeq *q)
 {
-	struct qbuf *b;
+	const struct ssp_ring_buf *b;
 
-	if (!q->threaded) {
-		b = &q->buf[0];
-		produce(q, b);
+	if (q->ring == NULL) {
+		produce(q, &q->solo);
+		b = &q->solo;
 	} else {
-		pthread_mutex_lock(&q->mu);
-		if (q->held) {
-			q->held = 0;
-			q->head = (q->head + 1) % SSP_MQ_BUFS;
-			q->count--;
-			/* Wake the thread for a good amount of work only: a
-			 * wake-up per buffer costs more than it gains. */
-			if (q->sleeping && q->count <= SSP_MQ_BUFS / 2)
-				pthread_cond_signal(&q->room);
-		}
-		while (q->count == 0) {
-			q->waiting = 1;
-			pthread_cond_wait(&q->data, &q->mu);
-			q->waiting = 0;
-		}
-		q->held = 1;
-		b = &q->buf[q->head];
-		pthread_mutex_unlock(&q->mu);
+		ssp_ring_release(q->ring);	/* none held the first time */
+		/* the thread ends with E_DONE, and only ssp_mergeq_free
+		 * stops it: the ring does not run dry before */
+		if ((b = ssp_ring_get(q->ring)) == NULL)
+			abort();
 	}
 	q->rp = b->p;
 	q->rend = b->p + b->len;
-	q->rawpos = b->rawpos;
+	q->rawpos = b->pos;
 }
 
 static int
@@ -601,15 +538,15 @@ mirror_add(struct mirror *s, const uint8_t *p)
 	return 0;
 }
 
-int
-ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
+/* ssp_mergeq_run past its usual case: a new buffer, strings, a reset, an
+ * end or an error (out of line: the usual case then needs no frame). */
+static __attribute__((noinline)) int
+run_slow(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
     size_t *n, struct ssp_err *e)
 {
 	const struct ent *x;
 	struct mirror *s;
 
-	if (q->cdone)
-		return SSP_MQ_DONE;
 	for (;;) {
 		if (q->rp >= q->rend)
 			next_buf(q);
@@ -652,6 +589,26 @@ ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
 	}
 }
 
+int
+ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
+    size_t *n, struct ssp_err *e)
+{
+	const struct ent *x = (const struct ent *)q->rp;
+
+	if (q->cdone)
+		return SSP_MQ_DONE;
+	/* the usual case: the next entry of the buffer is a run of a stream
+	 * that is not left out */
+	if (q->rp < q->rend && x->kind == E_RUN && !q->m[x->stream].broken) {
+		q->rp += (size_t)x->words * 8;
+		*idx = x->stream;
+		*r = (const struct ssp_rec *)(x + 1);
+		*n = x->n;
+		return SSP_MQ_REC;
+	}
+	return run_slow(q, idx, r, n, e);
+}
+
 const char *
 ssp_mergeq_str(const struct ssp_mergeq *q, size_t i, uint64_t id, size_t *len)
 {
@@ -675,26 +632,12 @@ ssp_mergeq_backwards(const struct ssp_mergeq *q, size_t i)
 void
 ssp_mergeq_free(struct ssp_mergeq *q)
 {
-	size_t i, k;
+	size_t i;
 
 	if (q == NULL)
 		return;
-	if (q->started) {
-		pthread_mutex_lock(&q->mu);
-		q->stop = 1;
-		pthread_cond_signal(&q->room);
-		if (!q->finished)	/* may be blocked reading a pipe */
-			pthread_cancel(q->th);
-		pthread_mutex_unlock(&q->mu);
-		pthread_join(q->th, NULL);
-	}
-	if (q->threaded) {
-		pthread_mutex_destroy(&q->mu);
-		pthread_cond_destroy(&q->room);
-		pthread_cond_destroy(&q->data);
-	}
-	for (k = 0; k < SSP_MQ_BUFS; k++)
-		free(q->buf[k].p);
+	ssp_ring_free(q->ring);		/* stops the thread */
+	free(q->solo.p);
 	for (i = 0; q->m != NULL && i < q->n; i++) {
 		struct mirror *s = &q->m[i];
 

@@ -565,38 +565,45 @@ fclass(struct ssp_spanb *b, unsigned st, uint64_t id)
 	return (si->have & HAVE_FCLS) ? si->fcls : fclass_new(b, st, id, si);
 }
 
-/* The pcie link an adapter component of a host names, or -1. */
-static int
-link_of(struct ssp_spanb *b, unsigned st, uint64_t comp)
+static __attribute__((noinline)) void
+link_new(struct ssp_spanb *b, unsigned st, uint64_t comp, struct sinfo *si)
 {
 	struct stream *h = &b->s[st];
-	struct sinfo *si;
 	const char *t;
 	size_t len, k;
 
-	if (h->nplinks == 0)
+	si->link = 0;
+	t = text(b, st, comp, &len);
+	if (len > 4 && memcmp(t + len - 4, ".pio", 4) == 0)
+		len -= 4;	/* the posted-write responder of the adapter */
+	for (k = 0; k < h->nplinks; k++) {
+		const char *a = b->t->pcie[h->plinks[k]].adapter;
+
+		if (a == NULL || (strlen(a) == len && memcmp(a, t, len) == 0)) {
+			si->link = (uint16_t)(h->plinks[k] + 1);
+			break;
+		}
+	}
+	if (si->link == 0 && b->st.nolink_comp[0] == '\0') {
+		snprintf(b->st.nolink_comp, sizeof(b->st.nolink_comp),
+		    "%.*s", (int)len, t);
+		b->st.nolink_stream = st;
+	}
+	si->have |= HAVE_LINK;
+}
+
+/* The pcie link an adapter component of a host names, or -1 (found once
+ * per name, out of line). */
+static inline int
+link_of(struct ssp_spanb *b, unsigned st, uint64_t comp)
+{
+	struct sinfo *si;
+
+	if (b->s[st].nplinks == 0)
 		return -1;
 	si = sinfo(b, st, comp);
-	if (!(si->have & HAVE_LINK)) {
-		si->link = 0;
-		t = text(b, st, comp, &len);
-		if (len > 4 && memcmp(t + len - 4, ".pio", 4) == 0)
-			len -= 4;	/* the posted-write responder of the adapter */
-		for (k = 0; k < h->nplinks; k++) {
-			const char *a = b->t->pcie[h->plinks[k]].adapter;
-
-			if (a == NULL || (strlen(a) == len && memcmp(a, t, len) == 0)) {
-				si->link = (uint16_t)(h->plinks[k] + 1);
-				break;
-			}
-		}
-		if (si->link == 0 && b->st.nolink_comp[0] == '\0') {
-			snprintf(b->st.nolink_comp, sizeof(b->st.nolink_comp),
-			    "%.*s", (int)len, t);
-			b->st.nolink_stream = st;
-		}
-		si->have |= HAVE_LINK;
-	}
+	if (!(si->have & HAVE_LINK))
+		link_new(b, st, comp, si);
 	return (int)si->link - 1;
 }
 
@@ -1006,16 +1013,13 @@ send(struct ssp_spanb *b, struct ring *q, struct span *s, unsigned kind)
 
 /* --- host ------------------------------------------------------------------ */
 
-static unsigned
-cpu_of(struct ssp_spanb *b, unsigned st, uint64_t cpu)
+static __attribute__((noinline)) unsigned
+cpu_new(struct ssp_spanb *b, unsigned st, uint64_t cpu, struct sinfo *si)
 {
 	struct stream *h = &b->s[st];
-	struct sinfo *si = sinfo(b, st, cpu);
 	uint64_t out;
 	unsigned i;
 
-	if (si->have & HAVE_CPU)
-		return si->cpu - 1u;
 	out = ostr(b, st, cpu);
 	for (i = 0; i < h->ncpu; i++)
 		if (h->cpu_out[i] == out)
@@ -1044,6 +1048,16 @@ cpu_of(struct ssp_spanb *b, unsigned st, uint64_t cpu)
 	si->cpu = (uint16_t)(i + 1);
 	si->have |= HAVE_CPU;
 	return i;
+}
+
+/* A host's CPU index by its name's string id (found once per name, out of
+ * line). */
+static inline unsigned
+cpu_of(struct ssp_spanb *b, unsigned st, uint64_t cpu)
+{
+	struct sinfo *si = sinfo(b, st, cpu);
+
+	return (si->have & HAVE_CPU) ? si->cpu - 1u : cpu_new(b, st, cpu, si);
 }
 
 /* The syscall span new host spans hang under. */
@@ -2294,22 +2308,28 @@ elink_at(struct ssp_spanb *b, unsigned st, uint64_t node, uint64_t dev)
 	return hm_get(&b->elmap, node << 32 | (dev & 0xffffffffu), 0, st);
 }
 
-/* What a network device type name is (DEV_*), computed once per name. */
-static unsigned
+static __attribute__((noinline)) unsigned
+dev_kind_new(struct ssp_spanb *b, unsigned st, uint64_t devtype,
+    struct sinfo *si)
+{
+	size_t len;
+	const char *t = text(b, st, devtype, &len);
+
+	si->dev = len == 15 && memcmp(t, "SimpleNetDevice", 15) == 0 ?
+	    DEV_SIMPLE : len == 9 && memcmp(t, "NetSwitch", 9) == 0 ?
+	    DEV_SWITCH : DEV_OTHER;
+	si->have |= HAVE_DEV;
+	return si->dev;
+}
+
+/* What a network device type name is (DEV_*), computed once per name
+ * (out of line: the lookup is all an event pays). */
+static inline unsigned
 dev_kind(struct ssp_spanb *b, unsigned st, uint64_t devtype)
 {
 	struct sinfo *si = sinfo(b, st, devtype);
 
-	if (!(si->have & HAVE_DEV)) {
-		size_t len;
-		const char *t = text(b, st, devtype, &len);
-
-		si->dev = len == 15 && memcmp(t, "SimpleNetDevice", 15) == 0 ?
-		    DEV_SIMPLE : len == 9 && memcmp(t, "NetSwitch", 9) == 0 ?
-		    DEV_SWITCH : DEV_OTHER;
-		si->have |= HAVE_DEV;
-	}
-	return si->dev;
+	return (si->have & HAVE_DEV) ? si->dev : dev_kind_new(b, st, devtype, si);
 }
 
 static void

@@ -196,6 +196,7 @@ struct ssp_rec_wr {
 	struct ssp_buf blk;		/* the data block: BLK_ROOM bytes, after */
 	uint8_t *blkmem;	/* room for its header (one write per block) */
 	int64_t last_ts;	/* delta base within the block */
+	struct ssp_varint_big big;	/* a span's trace_hi, mostly */
 	struct strtab strs;
 	uint64_t ndef;		/* strings whose definition is written */
 	uint64_t nrec, nblocks;
@@ -370,7 +371,7 @@ rw_encode(struct ssp_rec_wr *w, uint32_t type, int64_t ts, const uint64_t *f,
 			v = ssp_zigzag((int64_t)v);
 		else if (st & 1)
 			v = map[v];
-		p = ssp_varint_put_fast(p, v);
+		p = ssp_varint_put_cached(p, v, &w->big);
 	}
 	w->blk.len = (size_t)(p - w->blk.p);
 	w->last_ts = ts;
@@ -1096,17 +1097,18 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 
 unsigned
 ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room, int64_t limit,
-    size_t *used, int *over)
+    size_t *used, int *over, int64_t *last, uint64_t *back)
 {
 	/* the reader's state in locals while the loop runs */
 	const uint8_t *p = rr->p, *blk = rr->blk, *fence;
 	const struct ftype *ftypes = rr->ftypes;
 	uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
-	int64_t ts = rr->ts;
+	int64_t ts = rr->ts, prev = *last;
 	uint8_t *o = buf, *full;
 	struct ssp_rec *r;
 	struct span sp;		/* not kept: ssp_rec_wr_copy_raw is not for these */
 	unsigned n = 0;
+	uint64_t nback = 0;
 
 	rr->nspan = 0;
 	*used = 0;
@@ -1119,13 +1121,17 @@ ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room, int64_t li
 		r = (struct ssp_rec *)(void *)o;
 		if (!rec_fast(&p, blk, ftypes, ntypes, nstr, &ts, r, &sp))
 			break;
-		if (r->ts > limit) {
+		nback += ts < prev;
+		prev = ts;
+		if (ts > limit) {
 			*over = 1;
 			break;
 		}
 		o += SSP_REC_PACKED(r->nf);
 		n++;
 	}
+	*last = prev;
+	*back += nback;
 	rr->p = p;
 	rr->ts = ts;
 	rr->nrec += n + (unsigned)*over;

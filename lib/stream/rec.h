@@ -186,10 +186,12 @@ ssp_rec_packed_next(const struct ssp_rec *r)
  * well inside its block (a string definition, the end of a block, an
  * error): ssp_rec_rd_next then deals with it.  Returns how many records are at
  * most limit (their bytes: *used).  Several times cheaper than ssp_rec_rd_next
- * per record.
+ * per record.  *back counts the records decoded (the one above limit too)
+ * whose timestamp is below the one before, *last (updated): the timestamp
+ * of the record before them.
  */
 unsigned ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room,
-    int64_t limit, size_t *used, int *over);
+    int64_t limit, size_t *used, int *over, int64_t *last, uint64_t *back);
 /* String by id (NUL-terminated); NULL if the id is not defined.  Valid
  * until the next ssp_rec_rd_next: copy what you keep. */
 const char *ssp_rec_rd_str(const struct ssp_rec_rd *rr, uint64_t id, size_t *len);

@@ -454,6 +454,8 @@ test_schema_evolution(void **state)
 static void
 test_event_old_layout(void **state)
 {
+	int64_t last = INT64_MIN;
+	uint64_t back = 0;
 	static struct ssp_rec_type old[SSP_EV_USER];
 	static const struct ssp_meta m[] = { { "stream", "h" }, { "simulator", "gem5" } };
 	const struct ssp_schema os = { SSP_EV_USER, old };
@@ -519,7 +521,7 @@ test_event_old_layout(void **state)
 				p = batch;
 			} else {
 				n = ssp_rec_rd_next_packed(rr, buf, sizeof(buf), INT64_MAX,
-				    &used, &over);
+				    &used, &over, &last, &back);
 				k = 1;
 				if (n == 0) {	/* what packed leaves: plain next */
 					k = ssp_rec_rd_next(rr, &batch[0], &e);
@@ -1052,6 +1054,8 @@ test_varint_fast_paths(void **state)
 static void
 test_packed_reader(void **state)
 {
+	int64_t last = INT64_MIN;
+	uint64_t back = 0;
 	static struct ssp_rec a[13000];
 	static uint64_t buf[4096];
 	static const size_t rooms[] = { sizeof(struct ssp_rec), 1000, 32768 };
@@ -1083,7 +1087,7 @@ test_packed_reader(void **state)
 			unsigned n, i;
 
 			n = ssp_rec_rd_next_packed(rr, buf, rooms[round % 3], limit,
-			    &used, &over);
+			    &used, &over, &last, &back);
 			for (i = 0; i < n; i++, r = ssp_rec_packed_next(r)) {
 				assert_true(k < na);
 				assert_true(r->ts <= limit);
@@ -1104,6 +1108,65 @@ test_packed_reader(void **state)
 		}
 		assert_int_equal(got, 0);
 		assert_int_equal(k, na);
+		ssp_rec_rd_close(rr);
+		ssp_in_close(in);
+	}
+	unlink(tmpname());
+}
+
+/* ssp_rec_rd_next_packed counts the timestamps that go back, across calls,
+ * limits and the records it leaves to ssp_rec_rd_next (counted here): the
+ * count over the whole stream is the one of its timestamps. */
+static void
+test_packed_backwards(void **state)
+{
+	static uint64_t buf[4096];
+	struct ssp_out *o;
+	struct ssp_rec_wr *w;
+	struct ssp_in *in;
+	struct ssp_rec_rd *rr;
+	struct ssp_rec r;
+	struct ssp_err e = { 0 };
+	uint64_t back, want = 0;
+	int64_t last, prev = INT64_MIN, limit;
+	unsigned i, n, round;
+	size_t used;
+	int got, over;
+
+	(void)state;
+	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
+	assert_int_equal(ssp_event_writer_open(&w, o, "host0", SSP_SIM_GEM5,
+	    "test", NULL, 0, &e), SSP_OK);
+	for (i = 0; i < 20000; i++) {
+		memset(&r, 0, sizeof(r));
+		r.type = SSP_EV_NIC_TX;
+		r.ts = (int64_t)i * 100 - (i % 7 == 3 ? 250 : 0) - (i % 11 == 5);
+		want += r.ts < prev;
+		prev = r.ts;
+		assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+	}
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	assert_true(want > 2000);
+	for (round = 0; round < 3; round++) {
+		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+		assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+		last = INT64_MIN;
+		back = 0;
+		for (i = 0;; i++) {
+			limit = round == 0 ? INT64_MAX : (int64_t)i * (round == 1 ?
+			    37 : 1000);
+			n = ssp_rec_rd_next_packed(rr, buf, round == 2 ? 300 :
+			    sizeof(buf), limit, &used, &over, &last, &back);
+			if (n > 0 || over)
+				continue;
+			if ((got = ssp_rec_rd_next(rr, &r, &e)) != 1)
+				break;
+			back += r.ts < last;
+			last = r.ts;
+		}
+		assert_int_equal(got, 0);
+		assert_int_equal(back, want);
 		ssp_rec_rd_close(rr);
 		ssp_in_close(in);
 	}
@@ -1133,6 +1196,8 @@ check_wide(const struct ssp_rec *x, unsigned i)
 static void
 test_wide_records(void **state)
 {
+	int64_t last = INT64_MIN;
+	uint64_t back = 0;
 	static struct ssp_rec_type t1[1] = { { "w", 20, { { "f0", 'u' } } } };
 	static const struct ssp_schema sch = { 1, t1 };
 	static char names[20][4];
@@ -1180,7 +1245,7 @@ test_wide_records(void **state)
 				continue;
 			}
 			n = pass == 0 ? 0 : (int)ssp_rec_rd_next_packed(rr, buf,
-			    sizeof(buf), INT64_MAX, &used, &over);
+			    sizeof(buf), INT64_MAX, &used, &over, &last, &back);
 			if (n == 0) {
 				assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
 				check_wide(&r, i++);
@@ -1214,6 +1279,7 @@ main(void)
 		cmocka_unit_test(test_varint_fast_paths),
 		cmocka_unit_test(test_minor_versions),
 		cmocka_unit_test(test_packed_reader),
+		cmocka_unit_test(test_packed_backwards),
 		cmocka_unit_test(test_wide_records),
 	};
 

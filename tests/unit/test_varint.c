@@ -63,6 +63,33 @@ test_put(void **state)
 	}
 }
 
+/* The cached form: the same bytes whether a long value is new, repeats
+ * (copied) or alternates with another, of 9 and 10 bytes. */
+static void
+test_put_cached(void **state)
+{
+	uint8_t ref[SSP_VARINT_MAX], b[SSP_VARINT_MAX + 8];
+	struct ssp_varint_big big = { 0 };
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		uint64_t v = i % 4 == 3 ? 0xfedcba9876543210ULL :
+		    i % 5 == 4 ? (1ULL << 56) + 5 : value(i / 2);
+		size_t n = ssp_varint_ref_put(ref, v);
+
+		memset(b, 0xaa, sizeof(b));
+		assert_ptr_equal(ssp_varint_put_cached(b, v, &big), b + n);
+		assert_memory_equal(b, ref, n);
+		if (v >= 1ULL << 56) {	/* cached now: the copy is the same */
+			memset(b, 0x55, sizeof(b));
+			assert_true(big.v == v);
+			assert_ptr_equal(ssp_varint_put_cached(b, v, &big), b + n);
+			assert_memory_equal(b, ref, n);
+		}
+	}
+}
+
 static void
 test_get(void **state)
 {
@@ -150,6 +177,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put),
+		cmocka_unit_test(test_put_cached),
 		cmocka_unit_test(test_get),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_run),
