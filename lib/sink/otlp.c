@@ -197,6 +197,7 @@ struct ftinfo {			/* one record type of the file */
 	int cls;
 	unsigned kind;		/* enum ssp_span_kind, SSP_SK_NKINDS if unknown */
 	int posted;		/* field index of "posted", or -1 */
+	uint8_t okind[2];	/* SpanKind when posted is not 1, and when it is */
 	char *jname;		/* span or event name as a JSON string */
 	size_t jnlen;
 	uint8_t *pbname;	/* ... as protobuf field Span.name or
@@ -298,6 +299,7 @@ struct ssp_otlp {
 	struct ssp_buf msg;	/* status message of the current span */
 	struct ssp_otlp_stats stats;
 	double avg;		/* bytes an encoded record takes, lately */
+	size_t full_items;	/* records at which a batch is full by avg */
 };
 
 /* Span id -> index maps (ids are never 0). */
@@ -423,6 +425,11 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		fi->name = t->name;
 		fi->kind = ssp_span_kind_parse(t->name);
 		fi->posted = ssp_rec_type_field(t, "posted");
+		fi->okind[0] = fi->okind[1] = SSP_OTLP_KIND_INTERNAL;
+		if (fi->kind < SSP_SK_NKINDS) {
+			fi->okind[0] = (uint8_t)ssp_otlp_kind_of(fi->kind, 0);
+			fi->okind[1] = (uint8_t)ssp_otlp_kind_of(fi->kind, 1);
+		}
 		from = SSP_SF_NCOMMON;
 	} else
 		return 0;
@@ -519,6 +526,30 @@ stream_init(struct ssp_otlp *o, struct stream *s, const struct ssp_span_source *
 	return s->res_json.failed || s->res_pb.failed ? -1 : 0;
 }
 
+/*
+ * The record count at which a batch is full by the size estimate: the
+ * least n with n * avg > 0.9 * max_bytes, found with that comparison
+ * itself, so batches end where the test on every record ended them.
+ */
+static void
+set_full_items(struct ssp_otlp *o)
+{
+	double lim = 0.9 * (double)o->opt.max_bytes, g;
+	size_t n;
+
+	if (o->opt.max_bytes == 0 || !(o->avg > 0) ||
+	    (g = lim / o->avg) > 1e15) {
+		o->full_items = SIZE_MAX;
+		return;
+	}
+	n = (size_t)g;
+	while (!((double)n * o->avg > lim))
+		n++;
+	while (n > 0 && (double)(n - 1) * o->avg > lim)
+		n--;
+	o->full_items = n;
+}
+
 int
 ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
     const struct ssp_rec_rd *rr, struct ssp_err *e)
@@ -572,6 +603,7 @@ ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
 	o->last_idx = NONE;
 	/* first guess of a record's size (JSON, protobuf); then measured */
 	o->avg = o->opt.proto == SSP_OTLP_JSON ? 700 : 300;
+	set_full_items(o);
 	*op = o;
 	return SSP_OK;
 nomem:
@@ -650,8 +682,16 @@ ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r)
 	 * room for the new span's events; ssp_otlp_encode_each splits a
 	 * batch that is larger all the same). */
 	return o->nsp >= o->opt.batch || o->nev + o->nln >= 16 * o->opt.batch ||
-	    (o->opt.max_bytes > 0 && (double)(o->nsp + o->nev + o->nln + 1) *
-	    o->avg > 0.9 * (double)o->opt.max_bytes);
+	    o->nsp + o->nev + o->nln + 1 >= o->full_items;
+}
+
+struct ssp_rec *
+ssp_otlp_slot(struct ssp_otlp *o)
+{
+	if (ssp_buf_array((void **)&o->sp, &o->capsp, o->nsp + 1,
+	    sizeof(*o->sp)) != 0)
+		return NULL;
+	return &o->sp[o->nsp].r;
 }
 
 static int
@@ -810,7 +850,8 @@ add_span(struct ssp_otlp *o, const struct ssp_rec *r)
 		return -1;
 	si = (uint32_t)o->nsp++;
 	s = &o->sp[si];
-	s->r = *r;
+	if (r != &s->r)		/* not decoded in place (ssp_otlp_slot) */
+		s->r = *r;
 	s->ev = s->ln = s->next = NONE;
 	st = &o->st[stream];
 	if (st->head == NONE)
@@ -920,10 +961,10 @@ ssp_otlp_finish(struct ssp_otlp *o)
 
 /* --- strings of the stream ------------------------------------------------ */
 
-/* The cache entry of string id, or NULL (ids too large, out of memory).
- * Entries start over when the stream's string ids do. */
-static struct strc *
-strc_get(struct ssp_otlp *o, uint64_t id)
+/* Entries start over when the stream's string ids do: checked before
+ * each request is encoded (ids change only while records are read). */
+static void
+strc_sync(struct ssp_otlp *o)
 {
 	uint64_t gen = ssp_rec_rd_strgen(o->rr);
 
@@ -933,8 +974,20 @@ strc_get(struct ssp_otlp *o, uint64_t id)
 		ssp_buf_reset(&o->jarena);
 		o->strgen = gen;
 	}
-	if (id < o->nsc)
-		return &o->sc[id];
+}
+
+static struct strc *strc_grow(struct ssp_otlp *o, uint64_t id);
+
+/* The cache entry of string id, or NULL (ids too large, out of memory). */
+static inline struct strc *
+strc_get(struct ssp_otlp *o, uint64_t id)
+{
+	return id < o->nsc ? &o->sc[id] : strc_grow(o, id);
+}
+
+static struct strc *
+strc_grow(struct ssp_otlp *o, uint64_t id)
+{
 	if (id < STRC_MAX) {
 		size_t nn = o->nsc < 1024 ? 1024 : o->nsc;
 		struct strc *q;
@@ -1179,9 +1232,8 @@ span_info(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
 	si->end = ssp_otlp_ps_to_ns(end_ps, o->opt.epoch_ns);
 	if (si->end < si->start)
 		si->end = si->start;
-	si->kind = fi->kind < SSP_SK_NKINDS ? (int)ssp_otlp_kind_of(fi->kind,
-	    fi->posted >= 0 && (unsigned)fi->posted < r->nf ?
-	    (int64_t)r->f[fi->posted] : -1) : SSP_OTLP_KIND_INTERNAL;
+	si->kind = fi->okind[fi->posted >= 0 && (unsigned)fi->posted < r->nf &&
+	    r->f[fi->posted] == 1];
 	si->na = si->nt = 0;
 	av_int(&si->a[si->na++], &o->fkey[K_START_PS], r->ts);
 	av_int(&si->a[si->na++], &o->fkey[K_END_PS], end_ps);
@@ -1955,6 +2007,7 @@ encode_range(struct ssp_otlp *o, struct ssp_buf *b, uint32_t lo, uint32_t hi)
 	size_t k, first = 1;
 	uint32_t i, i0;
 
+	strc_sync(o);
 	if (o->opt.proto == SSP_OTLP_JSON)
 		ssp_buf_lit(b, "{\"resourceSpans\":[");
 	for (k = 0; k < o->nst; k++) {
@@ -2075,6 +2128,7 @@ ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
 			break;
 		/* what a record costs, for ssp_otlp_full() */
 		o->avg = (double)b->len / (double)items(o, lo, hi);
+		set_full_items(o);
 		o->stats.spans_out += hi - lo;
 		o->stats.batches++;
 		if (emit(ctx, b, hi - lo) != 0)
