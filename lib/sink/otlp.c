@@ -60,6 +60,8 @@ enum {
 #define STATUS_CODE_ERROR 2
 
 #define NONE UINT32_MAX
+/* Field tags below 16 take one byte: (field << 3) | wire type. */
+#define TAG1(field, wt) ((uint8_t)((field) << 3 | (wt)))
 #define ALWAYS_INLINE __attribute__((always_inline))
 
 /* --- pure helpers ---------------------------------------------------------- */
@@ -178,6 +180,7 @@ ssp_otlp_kind_of(unsigned kind, int64_t posted)
  * value type, and the protobuf KeyValue.key field (tag, length, bytes). */
 enum { J_INT, J_STR, J_BOOL, J_N };
 #define FRAG 64
+#define PBFRAG 32	/* protobuf keys and names: most are shorter */
 /* Room a protobuf KeyValue takes beyond its key's bytes, string values
  * of up to 24 bytes included (see pb_kv_int): tags, lengths, the key
  * fragment's overrun and ssp_varint_put_fast's. */
@@ -187,8 +190,11 @@ enum { J_INT, J_STR, J_BOOL, J_N };
 struct okey {
 	char *json[J_N];	/* {"key":"simspan.x","value":{"intValue":" ... */
 	size_t jlen[J_N];
-	uint8_t *pb;
+	uint8_t *pb;		/* ... then AnyValue's tag (in the padding) */
 	size_t plen;
+	int pb1;		/* short (below PBFRAG bytes with AnyValue's
+				 * tag): a KeyValue's lengths take one byte
+				 * each for values of up to 120 - plen bytes */
 };
 
 enum { C_SKIP, C_SPAN, C_LINK, C_EVENT };
@@ -365,7 +371,11 @@ okey_init(struct okey *k, const char *name, size_t len)
 	k->plen = b.len;
 	k->pb = (uint8_t *)okey_pad(&b);
 	ssp_buf_free(&b);
-	return k->pb != NULL ? 0 : -1;
+	if (k->pb == NULL)
+		return -1;
+	k->pb[k->plen] = TAG1(F_KV_VALUE, SSP_PB_LEN);
+	k->pb1 = k->plen < PBFRAG;
+	return 0;
 }
 
 static void
@@ -450,12 +460,11 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		ssp_pb_bytes(&pn, fi->cls == C_SPAN ? F_SPAN_NAME : F_EV_NAME,
 		    fixed.p, fixed.len);
 		ssp_buf_free(&fixed);
-		if (pn.failed || fixed.failed) {
-			ssp_buf_free(&pn);
-			return -1;
-		}
-		fi->pbname = pn.p;
+		fi->pbname = fixed.failed ? NULL : (uint8_t *)okey_pad(&pn);
 		fi->pbnlen = pn.len;
+		ssp_buf_free(&pn);
+		if (fi->pbname == NULL)
+			return -1;
 	}
 	fi->pbmax = fi->jsmax = 64;
 	for (k = from; k < t->nf; k++) {
@@ -1160,27 +1169,42 @@ mac_ascii(char *out, uint64_t v)
 	return 17;
 }
 
+/* Dotted quad; writes 16 bytes.  Each octet is one 4-byte copy of its
+ * digits and dots from a table. */
+static const char octets[] =
+    "0...1...2...3...4...5...6...7...8...9...10..11..12..13..14..15.."
+    "16..17..18..19..20..21..22..23..24..25..26..27..28..29..30..31.."
+    "32..33..34..35..36..37..38..39..40..41..42..43..44..45..46..47.."
+    "48..49..50..51..52..53..54..55..56..57..58..59..60..61..62..63.."
+    "64..65..66..67..68..69..70..71..72..73..74..75..76..77..78..79.."
+    "80..81..82..83..84..85..86..87..88..89..90..91..92..93..94..95.."
+    "96..97..98..99..100.101.102.103.104.105.106.107.108.109.110.111."
+    "112.113.114.115.116.117.118.119.120.121.122.123.124.125.126.127."
+    "128.129.130.131.132.133.134.135.136.137.138.139.140.141.142.143."
+    "144.145.146.147.148.149.150.151.152.153.154.155.156.157.158.159."
+    "160.161.162.163.164.165.166.167.168.169.170.171.172.173.174.175."
+    "176.177.178.179.180.181.182.183.184.185.186.187.188.189.190.191."
+    "192.193.194.195.196.197.198.199.200.201.202.203.204.205.206.207."
+    "208.209.210.211.212.213.214.215.216.217.218.219.220.221.222.223."
+    "224.225.226.227.228.229.230.231.232.233.234.235.236.237.238.239."
+    "240.241.242.243.244.245.246.247.248.249.250.251.252.253.254.255.";
+
+static inline size_t
+octet(char *p, unsigned o, unsigned dot)
+{
+	memcpy(p, octets + 4 * o, 4);
+	return 1 + (o >= 10) + (o >= 100) + dot;
+}
+
 static size_t
 ipv4_ascii(char *out, uint64_t v)
 {
 	char *p = out;
-	int i;
 
-	for (i = 0; i < 4; i++) {
-		unsigned o = (unsigned)(v >> (24 - 8 * i)) & 0xff;
-
-		if (i > 0)
-			*p++ = '.';
-		if (o >= 100) {
-			*p++ = (char)('0' + o / 100);
-			memcpy(p, dig2 + 2 * (o % 100), 2);
-			p += 2;
-		} else if (o >= 10) {
-			memcpy(p, dig2 + 2 * o, 2);
-			p += 2;
-		} else
-			*p++ = (char)('0' + o);
-	}
+	p += octet(p, (unsigned)(v >> 24) & 0xff, 1);
+	p += octet(p, (unsigned)(v >> 16) & 0xff, 1);
+	p += octet(p, (unsigned)(v >> 8) & 0xff, 1);
+	p += octet(p, (unsigned)v & 0xff, 0);
 	return (size_t)(p - out);
 }
 
@@ -1228,10 +1252,15 @@ span_info(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
 	const char *cause = NULL;
 	size_t causelen = 0;
 
-	si->start = ssp_otlp_ps_to_ns(r->ts, o->opt.epoch_ns);
-	si->end = ssp_otlp_ps_to_ns(end_ps, o->opt.epoch_ns);
-	if (si->end < si->start)
-		si->end = si->start;
+	if (o->opt.epoch_ns == 0 && r->ts >= 0 && end_ps >= r->ts) {
+		si->start = (uint64_t)r->ts / 1000;	/* the same, simply */
+		si->end = (uint64_t)end_ps / 1000;
+	} else {
+		si->start = ssp_otlp_ps_to_ns(r->ts, o->opt.epoch_ns);
+		si->end = ssp_otlp_ps_to_ns(end_ps, o->opt.epoch_ns);
+		if (si->end < si->start)
+			si->end = si->start;
+	}
 	si->kind = fi->okind[fi->posted >= 0 && (unsigned)fi->posted < r->nf &&
 	    r->f[fi->posted] == 1];
 	si->na = si->nt = 0;
@@ -1644,8 +1673,6 @@ pb_text(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field, const char *s,
 	ssp_pb_bytes(b, field, o->tmp.p, o->tmp.len);
 }
 
-/* Field tags below 16 take one byte: (field << 3) | wire type. */
-#define TAG1(field, wt) ((uint8_t)((field) << 3 | (wt)))
 
 /* Bytes of the varint v: 1 + floor(log2(v) / 7). */
 static inline size_t
@@ -1675,10 +1702,30 @@ pb_kv(uint8_t *p, uint8_t tag, const struct okey *k, size_t avlen)
 	return ssp_varint_put_fast(p, avlen);
 }
 
+/* The same when the KeyValue's length takes one byte (k->pb1, avlen of
+ * at most 120 - k->plen): the key and AnyValue tag in one fixed copy. */
+static inline ALWAYS_INLINE uint8_t *
+pb_kv1(uint8_t *p, uint8_t tag, const struct okey *k, size_t avlen)
+{
+	p[0] = tag;
+	p[1] = (uint8_t)(k->plen + 2 + avlen);
+	memcpy(p + 2, k->pb, PBFRAG);
+	p += 3 + k->plen;
+	*p++ = (uint8_t)avlen;
+	return p;
+}
+
 static inline ALWAYS_INLINE uint8_t *
 pb_kv_int(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
 {
-	p = pb_kv(p, tag, k, 1 + vsize(v));
+	size_t vs = vsize(v);
+
+	if (__builtin_expect(k->pb1, 1)) {
+		p = pb_kv1(p, tag, k, 1 + vs);
+		*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
+		return ssp_varint_put_fast(p, v);
+	}
+	p = pb_kv(p, tag, k, 1 + vs);
 	*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
 	return ssp_varint_put_fast(p, v);
 }
@@ -1686,7 +1733,7 @@ pb_kv_int(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
 static inline ALWAYS_INLINE uint8_t *
 pb_kv_bool(uint8_t *p, uint8_t tag, const struct okey *k, int v)
 {
-	p = pb_kv(p, tag, k, 2);
+	p = k->pb1 ? pb_kv1(p, tag, k, 2) : pb_kv(p, tag, k, 2);
 	*p++ = TAG1(F_AV_BOOL, SSP_PB_VARINT);
 	*p++ = (uint8_t)(v != 0);
 	return p;
@@ -1696,11 +1743,35 @@ static inline ALWAYS_INLINE uint8_t *
 pb_kv_str(uint8_t *p, uint8_t tag, const struct okey *k, const char *s,
     size_t n)
 {
-	p = pb_kv(p, tag, k, 1 + vsize(n) + n);
-	*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
-	p = ssp_varint_put_fast(p, n);
+	if (__builtin_expect(k->pb1 && n <= 118 - k->plen, 1)) {
+		p = pb_kv1(p, tag, k, 2 + n);
+		*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+		*p++ = (uint8_t)n;
+	} else {
+		p = pb_kv(p, tag, k, 1 + vsize(n) + n);
+		*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+		p = ssp_varint_put_fast(p, n);
+	}
 	memcpy(p, s, n);
 	return p + n;
+}
+
+/* "0x" and hex digits (hex_ascii) as a string value, formatted in place. */
+static inline ALWAYS_INLINE uint8_t *
+pb_kv_hex(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
+{
+	size_t n = 2 + (v != 0 ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1);
+
+	if (!__builtin_expect(k->pb1, 1)) {
+		char tmp[32];
+
+		n = hex_ascii(tmp, v);
+		return pb_kv_str(p, tag, k, tmp, n);
+	}
+	p = pb_kv1(p, tag, k, 2 + n);
+	*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+	*p++ = (uint8_t)n;
+	return p + hex_ascii((char *)p, v);
 }
 
 /* Fields [from, nf) of a record as KeyValue fields `tag`, written directly
@@ -1738,8 +1809,7 @@ pb_fields(struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
 				p = pb_kv_int(p, tag, key, v);
 			break;
 		case SSP_ENC_X:
-			n = hex_ascii(tmp, v);
-			p = pb_kv_str(p, tag, key, tmp, n);
+			p = pb_kv_hex(p, tag, key, v);
 			break;
 		case SSP_ENC_B:
 			p = pb_kv_bool(p, tag, key, v != 0);
@@ -1912,7 +1982,10 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			be64(p, r->f[SSP_SF_PARENT]);
 			p += 8;
 		}
-		memcpy(p, fi->pbname, fi->pbnlen);
+		if (fi->pbnlen <= PBFRAG)	/* padded: one fixed copy */
+			memcpy(p, fi->pbname, PBFRAG);
+		else
+			memcpy(p, fi->pbname, fi->pbnlen);
 		p += fi->pbnlen;
 		*p++ = TAG1(F_SPAN_KIND, SSP_PB_VARINT);
 		*p++ = (uint8_t)si.kind;
@@ -1950,7 +2023,10 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			*p++ = TAG1(F_EV_TIME, SSP_PB_I64);
 			le64(p, ssp_otlp_ps_to_ns(er->ts, o->opt.epoch_ns));
 			p += 8;
-			memcpy(p, efi->pbname, efi->pbnlen);
+			if (efi->pbnlen <= PBFRAG)
+				memcpy(p, efi->pbname, PBFRAG);
+			else
+				memcpy(p, efi->pbname, efi->pbnlen);
 			p += efi->pbnlen;
 			p = pb_kv_int(p, TAG1(F_EV_ATTRS, SSP_PB_LEN), a[0].k,
 			    (uint64_t)a[0].i);
