@@ -3,7 +3,6 @@
  * (or length-delimited protobuf) to a file, or POSTed in batches to an
  * OTLP/HTTP collector.  A sink: spans --> span2otlp --> OTLP.
  */
-#include <curl/curl.h>
 #include <err.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -208,8 +207,8 @@ main(int argc, char **argv)
 		case 'h': usage(0); break;
 		case 'o': outpath = optarg; break;
 		case 'V':
-			ssp_cli_version(PROG, "libcurl",
-			    curl_version_info(CURLVERSION_NOW)->version, (char *)NULL);
+			ssp_cli_version(PROG, "libcurl", ssp_http_curl_version() ?
+			    ssp_http_curl_version() : "not found", (char *)NULL);
 			return ssp_cli_done(PROG, 0);
 		case 'v': verbose = 1; break;
 		case O_BACKOFF: ho.backoff_ms = parse_ms("--backoff", optarg, 0); break;
