@@ -316,8 +316,9 @@ main(int argc, char **argv)
 	    (got = ssp_rec_rd_next(rr, rp, &e)) == 1) {
 		if (ssp_otlpout_add(&k, rp, &e) != SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
-		ssp_progress_tick(&pg, ssp_in_rawpos(in), ssp_rec_rd_records(rr),
-		    ssp_otlp_stats(k.o)->spans);
+		if (pg.on)	/* not three calls a record for nothing */
+			ssp_progress_tick(&pg, ssp_in_rawpos(in),
+			    ssp_rec_rd_records(rr), ssp_otlp_stats(k.o)->spans);
 	}
 	ssp_progress_done(&pg);
 	if (rp == NULL)
