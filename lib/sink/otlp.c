@@ -1243,7 +1243,7 @@ struct spaninfo {
 	size_t msglen;
 };
 
-static void
+static inline ALWAYS_INLINE void
 span_info(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
     struct spaninfo *si)
 {
@@ -1266,6 +1266,9 @@ span_info(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
 	si->na = si->nt = 0;
 	av_int(&si->a[si->na++], &o->fkey[K_START_PS], r->ts);
 	av_int(&si->a[si->na++], &o->fkey[K_END_PS], end_ps);
+	si->msg = NULL;
+	if (flags == 0 && r->f[SSP_SF_CAUSE] == 0)
+		return;		/* most spans */
 	if (flags & SSP_SPAN_ORPHAN)
 		av_bool(&si->t[si->nt++], &o->fkey[K_ORPHAN]);
 	if (flags & SSP_SPAN_OPEN)
@@ -1284,7 +1287,6 @@ span_info(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
 		x->s = cause;
 		x->n = causelen;
 	}
-	si->msg = NULL;
 	if (flags & SSP_SPAN_ORPHAN) {
 		ssp_buf_reset(&o->msg);
 		ssp_buf_lit(&o->msg, "orphan: expected parent is missing");
