@@ -1675,7 +1675,6 @@ pb_text(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field, const char *s,
 	ssp_pb_bytes(b, field, o->tmp.p, o->tmp.len);
 }
 
-
 /* Bytes of the varint v: 1 + floor(log2(v) / 7). */
 static inline size_t
 vsize(uint64_t v)
