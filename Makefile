@@ -58,9 +58,10 @@ LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
 # jansson) statically when their archives are installed, because mapping
 # and relocating three more shared objects was most of what a tool added
 # to exec's own cost (scripts/bench-startup.sh).  STATIC_DEPS=0 links them
-# shared, as a distribution package would; curl and SQLite are always
-# shared, and so are zstd and zlib in span2otlp, where libcurl loads them
-# anyway.
+# shared, as a distribution package would; SQLite is always shared.
+# span2otlp does not link libcurl: it opens libcurl.so.4 (dlopen) when it
+# sends to an --endpoint, since libcurl and the shared objects it needs
+# cost every start about 10 ms of CPU time (lib/sink/http.c).
 STATIC_DEPS ?= 1
 comma := ,
 static_lib = $(if $(and $(filter 1,$(STATIC_DEPS)),$(filter /%,$(shell $(CC) -print-file-name=lib$(1).a))),-Wl$(comma)-Bstatic -l$(1) -Wl$(comma)-Bdynamic,$(2))
@@ -75,7 +76,7 @@ LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON)
 LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON)
 LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) -lm
 LIBS_span2html   = $(T_ZSTD) $(T_ZLIB)
-LIBS_span2otlp   = $(ZSTD_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
+LIBS_span2otlp   = $(T_ZSTD) $(T_ZLIB) -ldl -lpthread
 LIBS_span2perfetto = $(T_ZSTD) $(T_ZLIB)
 LIBS_span2sqlite = $(T_ZSTD) $(SQLITE_LIBS) $(T_ZLIB)
 LIBS_spancat     = $(T_ZSTD) $(T_CSV) $(T_ZLIB)

@@ -24,8 +24,8 @@ need() {	# need PACKAGE TEST...
 }
 hdr() { [ -f "/usr/include/$1" ]; }
 # every tool links zstd and zlib, most libcsv; only span2sqlite links
-# SQLite and only span2otlp libcurl (the Makefile's LIBS_tool lists, found
-# with pkg-config)
+# SQLite; span2otlp opens libcurl at run time, to send (the Makefile's
+# LIBS_tool lists, found with pkg-config)
 need make                command -v make
 need gcc                 command -v gcc
 need pkg-config          command -v pkg-config

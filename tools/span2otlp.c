@@ -3,7 +3,6 @@
  * (or length-delimited protobuf) to a file, or POSTed in batches to an
  * OTLP/HTTP collector.  A sink: spans --> span2otlp --> OTLP.
  */
-#include <curl/curl.h>
 #include <err.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -180,11 +179,11 @@ main(int argc, char **argv)
 	struct ssp_err e = { 0 };
 	struct ssp_in *in;
 	struct ssp_rec_rd *rr;
-	struct ssp_rec r;
+	struct ssp_rec *rp;
 	const struct ssp_otlp_stats *st;
 	const char *outpath = NULL, *errstr, *proto = NULL, *hdrs[MAX_HEADERS];
 	size_t nhdr = 0;
-	int ch, force = 0, verbose = 0, got, rc = SSP_EXIT_OK;
+	int ch, force = 0, verbose = 0, got = 0, rc = SSP_EXIT_OK;
 	int64_t v;
 	uint64_t bytes = 0;
 
@@ -208,8 +207,8 @@ main(int argc, char **argv)
 		case 'h': usage(0); break;
 		case 'o': outpath = optarg; break;
 		case 'V':
-			ssp_cli_version(PROG, "libcurl",
-			    curl_version_info(CURLVERSION_NOW)->version, (char *)NULL);
+			ssp_cli_version(PROG, "libcurl", ssp_http_curl_version() ?
+			    ssp_http_curl_version() : "not found", (char *)NULL);
 			return ssp_cli_done(PROG, 0);
 		case 'v': verbose = 1; break;
 		case O_BACKOFF: ho.backoff_ms = parse_ms("--backoff", optarg, 0); break;
@@ -312,13 +311,18 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
 	ssp_progress_init(&pg, ssp_in_size(in), "spans");
-	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
-		if (ssp_otlpout_add(&k, &r, &e) != SSP_OK)
+	/* records are read straight into the batch */
+	while ((rp = ssp_otlp_slot(k.o)) != NULL &&
+	    (got = ssp_rec_rd_next(rr, rp, &e)) == 1) {
+		if (ssp_otlpout_add(&k, rp, &e) != SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
-		ssp_progress_tick(&pg, ssp_in_rawpos(in), ssp_rec_rd_records(rr),
-		    ssp_otlp_stats(k.o)->spans);
+		if (pg.on)	/* not three calls a record for nothing */
+			ssp_progress_tick(&pg, ssp_in_rawpos(in),
+			    ssp_rec_rd_records(rr), ssp_otlp_stats(k.o)->spans);
 	}
 	ssp_progress_done(&pg);
+	if (rp == NULL)
+		errx(SSP_EXIT_FAIL, "out of memory");
 	if (got < 0) {		/* export what came before the damage */
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;

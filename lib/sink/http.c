@@ -1,6 +1,8 @@
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,9 @@
 #include "sink/pb.h"
 
 #define RESP_MAX (1u << 20)	/* response bytes kept */
+#ifndef SSP_HTTP_LIBCURL
+#define SSP_HTTP_LIBCURL "libcurl.so.4"	/* its soname since 2006 */
+#endif
 
 #define BODY_PB SSP_HTTP_BODY_PB
 #define BODY_JSON SSP_HTTP_BODY_JSON
@@ -38,6 +43,90 @@ struct ssp_http {
 	uint64_t job_spans, seq;
 	struct ssp_http_stats st;	/* written by the sender under mu */
 };
+
+/*
+ * libcurl is opened at its first use (dlopen), not linked: mapping and
+ * relocating it and the thirty shared objects it needs (TLS, HTTP/2, SSH,
+ * LDAP, Kerberos) took about 10 ms of CPU time at every start of
+ * span2otlp, most of whose runs write files.  These are the functions
+ * this file calls, by their libcurl names without "curl_".
+ */
+static struct {
+	CURLcode (*global_init)(long);
+	void (*global_cleanup)(void);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	void (*easy_cleanup)(CURL *);
+	const char *(*easy_strerror)(CURLcode);
+	CURLHcode (*easy_header)(CURL *, const char *, size_t, unsigned int,
+	    int, struct curl_header **);
+	void (*free)(void *);
+	time_t (*getdate)(const char *, const time_t *);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
+	CURLU *(*url)(void);
+	void (*url_cleanup)(CURLU *);
+	CURLUcode (*url_get)(const CURLU *, CURLUPart, char **, unsigned int);
+	CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
+	const char *(*url_strerror)(CURLUcode);
+	curl_version_info_data *(*version_info)(CURLversion);
+} C;
+
+#define SYM(f) { "curl_" #f, offsetof(__typeof__(C), f) }
+static const struct { const char *name; size_t off; } syms[] = {
+	SYM(global_init), SYM(global_cleanup), SYM(easy_init),
+	SYM(easy_setopt), SYM(easy_perform), SYM(easy_getinfo),
+	SYM(easy_cleanup), SYM(easy_strerror), SYM(easy_header), SYM(free),
+	SYM(getdate), SYM(slist_append), SYM(slist_free_all), SYM(url),
+	SYM(url_cleanup), SYM(url_get), SYM(url_set), SYM(url_strerror),
+	SYM(version_info),
+};
+#undef SYM
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static char curl_err[160];	/* why libcurl could not be loaded, or "" */
+
+static void
+curl_open(void)
+{
+	void *lib = dlopen(SSP_HTTP_LIBCURL, RTLD_NOW | RTLD_LOCAL), *f;
+	size_t i;
+
+	if (lib == NULL) {
+		snprintf(curl_err, sizeof(curl_err), "%s", dlerror());
+		return;
+	}
+	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		if ((f = dlsym(lib, syms[i].name)) == NULL) {
+			snprintf(curl_err, sizeof(curl_err), "%s: no %s (libcurl "
+			    "7.84 or later is needed)", SSP_HTTP_LIBCURL,
+			    syms[i].name);
+			return;
+		}
+		/* POSIX: a function's address fits a void * */
+		memcpy((char *)&C + syms[i].off, &f, sizeof(f));
+	}
+}
+
+/* 0 when libcurl is loaded, else -1 and e set. */
+static int
+curl_load(struct ssp_err *e)
+{
+	pthread_once(&curl_once, curl_open);
+	if (curl_err[0] == '\0')
+		return 0;
+	ssp_err_set(e, SSP_ERR_IO, 0, "cannot load libcurl: %s", curl_err);
+	return -1;
+}
+
+const char *
+ssp_http_curl_version(void)
+{
+	return curl_load(NULL) == 0 ? C.version_info(CURLVERSION_NOW)->version :
+	    NULL;
+}
 
 /* --- pure functions ---------------------------------------------------------- */
 
@@ -91,7 +180,7 @@ ssp_http_retry_after(const char *v, int64_t now, uint64_t *ms)
 		return 0;
 	}
 	/* IMF-fixdate, RFC 850 and asctime dates (RFC 9110 5.6.7) */
-	if ((t = curl_getdate(v, NULL)) == -1)
+	if (curl_load(NULL) != 0 || (t = C.getdate(v, NULL)) == -1)
 		return -1;
 	*ms = (int64_t)t <= now ? 0 : (uint64_t)((int64_t)t - now) * 1000;
 	return 0;
@@ -265,46 +354,48 @@ ssp_http_error_text(const void *body, size_t n, int json, char *msg,
 char *
 ssp_http_endpoint(const char *url, struct ssp_err *e)
 {
-	CURLU *u = curl_url();
+	CURLU *u;
 	CURLUcode rc;
 	char *scheme = NULL, *host = NULL, *path = NULL, *full = NULL, *out = NULL;
 
-	if (u == NULL) {
+	if (curl_load(e) != 0)
+		return NULL;
+	if ((u = C.url()) == NULL) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		return NULL;
 	}
-	if ((rc = curl_url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK) {
+	if ((rc = C.url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK) {
 		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': %s",
-		    url, curl_url_strerror(rc));
+		    url, C.url_strerror(rc));
 		goto out;
 	}
-	if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	if (C.url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)) {
 		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': "
 		    "not http or https", url);
 		goto out;
 	}
-	if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	if (C.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
 	    *host == '\0') {
 		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': "
 		    "no host", url);
 		goto out;
 	}
-	if (curl_url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK ||
+	if (C.url_get(u, CURLUPART_PATH, &path, 0) != CURLUE_OK ||
 	    strcmp(path, "/") == 0 || *path == '\0')
-		(void)curl_url_set(u, CURLUPART_PATH, "/v1/traces", 0);
-	if (curl_url_get(u, CURLUPART_URL, &full, 0) != CURLUE_OK) {
+		(void)C.url_set(u, CURLUPART_PATH, "/v1/traces", 0);
+	if (C.url_get(u, CURLUPART_URL, &full, 0) != CURLUE_OK) {
 		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s'", url);
 		goto out;
 	}
 	if ((out = strdup(full)) == NULL)
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 out:
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(path);
-	curl_free(full);
-	curl_url_cleanup(u);
+	C.free(scheme);
+	C.free(host);
+	C.free(path);
+	C.free(full);
+	C.url_cleanup(u);
 	return out;
 }
 
@@ -373,7 +464,7 @@ header(CURL *c, const char *name)
 {
 	struct curl_header *hd;
 
-	if (curl_easy_header(c, name, 0, CURLH_HEADER, -1, &hd) != CURLHE_OK)
+	if (C.easy_header(c, name, 0, CURLH_HEADER, -1, &hd) != CURLHE_OK)
 		return NULL;
 	return hd->value;
 }
@@ -392,16 +483,16 @@ attempt(struct ssp_http *h, const void *body, size_t n, int64_t *ra_ms,
 
 	ssp_buf_reset(&h->resp);
 	h->errbuf[0] = '\0';
-	curl_easy_setopt(h->c, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(h->c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)n);
-	cc = curl_easy_perform(h->c);
-	curl_easy_getinfo(h->c, CURLINFO_RESPONSE_CODE, &status);
+	C.easy_setopt(h->c, CURLOPT_POSTFIELDS, body);
+	C.easy_setopt(h->c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)n);
+	cc = C.easy_perform(h->c);
+	C.easy_getinfo(h->c, CURLINFO_RESPONSE_CODE, &status);
 	v = ssp_http_classify(status, (int)cc);
 	*ra_ms = -1;
 	*rkind = h->o.json ? BODY_JSON : BODY_PB;
 	if (cc != CURLE_OK) {
 		snprintf(what, whatsz, "%s", h->errbuf[0] ? h->errbuf :
-		    curl_easy_strerror(cc));
+		    C.easy_strerror(cc));
 		return v;
 	}
 	if ((ct = header(h->c, "Content-Type")) != NULL)
@@ -572,7 +663,9 @@ ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
 			return ssp_err_set(e, SSP_ERR_INVAL, 0, "bad header '%.100s': "
 			    "expected 'Name: value'", o->headers[i]);
 	}
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+	if (curl_load(e) != 0)
+		return e != NULL ? e->code : SSP_ERR_IO;
+	if (C.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "libcurl initialisation failed");
 	if ((h = calloc(1, sizeof(*h))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
@@ -589,34 +682,34 @@ ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
 		h->rnd = 1;
 	snprintf(ua, sizeof(ua), "User-Agent: %s",
 	    o->user_agent ? o->user_agent : "simspan");
-	if ((h->c = curl_easy_init()) == NULL ||
-	    (h->hdrs = curl_slist_append(NULL, o->json ?
+	if ((h->c = C.easy_init()) == NULL ||
+	    (h->hdrs = C.slist_append(NULL, o->json ?
 	    "Content-Type: application/json" :
 	    "Content-Type: application/x-protobuf")) == NULL ||
 	    /* no "Expect: 100-continue" round trip before large bodies */
-	    curl_slist_append(h->hdrs, "Expect:") == NULL ||
-	    curl_slist_append(h->hdrs, ua) == NULL ||
-	    (o->gzip && curl_slist_append(h->hdrs,
+	    C.slist_append(h->hdrs, "Expect:") == NULL ||
+	    C.slist_append(h->hdrs, ua) == NULL ||
+	    (o->gzip && C.slist_append(h->hdrs,
 	    "Content-Encoding: gzip") == NULL)) {
 		ssp_http_close(h, NULL);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
 	for (i = 0; i < o->nheaders; i++)
-		if (curl_slist_append(h->hdrs, o->headers[i]) == NULL) {
+		if (C.slist_append(h->hdrs, o->headers[i]) == NULL) {
 			ssp_http_close(h, NULL);
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		}
-	curl_easy_setopt(h->c, CURLOPT_URL, h->url);
-	curl_easy_setopt(h->c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h->c, CURLOPT_HTTPHEADER, h->hdrs);
-	curl_easy_setopt(h->c, CURLOPT_POST, 1L);
-	curl_easy_setopt(h->c, CURLOPT_NOSIGNAL, 1L);	/* threads */
-	curl_easy_setopt(h->c, CURLOPT_TIMEOUT_MS, (long)o->timeout_ms);
-	curl_easy_setopt(h->c, CURLOPT_CONNECTTIMEOUT_MS, (long)o->timeout_ms);
-	curl_easy_setopt(h->c, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(h->c, CURLOPT_ERRORBUFFER, h->errbuf);
-	curl_easy_setopt(h->c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h->c, CURLOPT_WRITEDATA, &h->resp);
+	C.easy_setopt(h->c, CURLOPT_URL, h->url);
+	C.easy_setopt(h->c, CURLOPT_PROTOCOLS_STR, "http,https");
+	C.easy_setopt(h->c, CURLOPT_HTTPHEADER, h->hdrs);
+	C.easy_setopt(h->c, CURLOPT_POST, 1L);
+	C.easy_setopt(h->c, CURLOPT_NOSIGNAL, 1L);	/* threads */
+	C.easy_setopt(h->c, CURLOPT_TIMEOUT_MS, (long)o->timeout_ms);
+	C.easy_setopt(h->c, CURLOPT_CONNECTTIMEOUT_MS, (long)o->timeout_ms);
+	C.easy_setopt(h->c, CURLOPT_TCP_KEEPALIVE, 1L);
+	C.easy_setopt(h->c, CURLOPT_ERRORBUFFER, h->errbuf);
+	C.easy_setopt(h->c, CURLOPT_WRITEFUNCTION, on_body);
+	C.easy_setopt(h->c, CURLOPT_WRITEDATA, &h->resp);
 	if (pthread_create(&h->thr, NULL, sender, h) != 0) {
 		ssp_http_close(h, NULL);
 		return ssp_err_set(e, SSP_ERR_IO, 0, "cannot start the sender "
@@ -688,8 +781,8 @@ ssp_http_close(struct ssp_http *h, struct ssp_http_stats *st)
 	if (st != NULL)
 		*st = h->st;
 	if (h->c != NULL)
-		curl_easy_cleanup(h->c);
-	curl_slist_free_all(h->hdrs);
+		C.easy_cleanup(h->c);
+	C.slist_free_all(h->hdrs);
 	ssp_buf_free(&h->resp);
 	ssp_buf_free(&h->gz);
 	ssp_buf_free(&h->job);
@@ -697,5 +790,5 @@ ssp_http_close(struct ssp_http *h, struct ssp_http_stats *st)
 	pthread_mutex_destroy(&h->mu);
 	pthread_cond_destroy(&h->cv);
 	free(h);
-	curl_global_cleanup();
+	C.global_cleanup();
 }

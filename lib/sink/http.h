@@ -64,6 +64,9 @@ int ssp_http_gave_up(struct ssp_http *h);
 void ssp_http_not_sent(struct ssp_http *h, uint64_t batches, uint64_t spans);
 /* Wait for the last request, stop the sender, fill *st (may be NULL). */
 void ssp_http_close(struct ssp_http *h, struct ssp_http_stats *st);
+/* libcurl is loaded at the first sender (or URL) and not before: its
+ * version, loading it; NULL when it cannot be loaded. */
+const char *ssp_http_curl_version(void);
 
 /* --- the policy as pure functions (unit tested) ------------------------- */
 

@@ -60,6 +60,8 @@ enum {
 #define STATUS_CODE_ERROR 2
 
 #define NONE UINT32_MAX
+/* Field tags below 16 take one byte: (field << 3) | wire type. */
+#define TAG1(field, wt) ((uint8_t)((field) << 3 | (wt)))
 #define ALWAYS_INLINE __attribute__((always_inline))
 
 /* --- pure helpers ---------------------------------------------------------- */
@@ -178,6 +180,7 @@ ssp_otlp_kind_of(unsigned kind, int64_t posted)
  * value type, and the protobuf KeyValue.key field (tag, length, bytes). */
 enum { J_INT, J_STR, J_BOOL, J_N };
 #define FRAG 64
+#define PBFRAG 32	/* protobuf keys and names: most are shorter */
 /* Room a protobuf KeyValue takes beyond its key's bytes, string values
  * of up to 24 bytes included (see pb_kv_int): tags, lengths, the key
  * fragment's overrun and ssp_varint_put_fast's. */
@@ -187,8 +190,11 @@ enum { J_INT, J_STR, J_BOOL, J_N };
 struct okey {
 	char *json[J_N];	/* {"key":"simspan.x","value":{"intValue":" ... */
 	size_t jlen[J_N];
-	uint8_t *pb;
+	uint8_t *pb;		/* ... then AnyValue's tag (in the padding) */
 	size_t plen;
+	int pb1;		/* short (below PBFRAG bytes with AnyValue's
+				 * tag): a KeyValue's lengths take one byte
+				 * each for values of up to 120 - plen bytes */
 };
 
 enum { C_SKIP, C_SPAN, C_LINK, C_EVENT };
@@ -197,6 +203,7 @@ struct ftinfo {			/* one record type of the file */
 	int cls;
 	unsigned kind;		/* enum ssp_span_kind, SSP_SK_NKINDS if unknown */
 	int posted;		/* field index of "posted", or -1 */
+	uint8_t okind[2];	/* SpanKind when posted is not 1, and when it is */
 	char *jname;		/* span or event name as a JSON string */
 	size_t jnlen;
 	uint8_t *pbname;	/* ... as protobuf field Span.name or
@@ -298,6 +305,7 @@ struct ssp_otlp {
 	struct ssp_buf msg;	/* status message of the current span */
 	struct ssp_otlp_stats stats;
 	double avg;		/* bytes an encoded record takes, lately */
+	size_t full_items;	/* records at which a batch is full by avg */
 };
 
 /* Span id -> index maps (ids are never 0). */
@@ -363,7 +371,11 @@ okey_init(struct okey *k, const char *name, size_t len)
 	k->plen = b.len;
 	k->pb = (uint8_t *)okey_pad(&b);
 	ssp_buf_free(&b);
-	return k->pb != NULL ? 0 : -1;
+	if (k->pb == NULL)
+		return -1;
+	k->pb[k->plen] = TAG1(F_KV_VALUE, SSP_PB_LEN);
+	k->pb1 = k->plen < PBFRAG;
+	return 0;
 }
 
 static void
@@ -423,6 +435,11 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		fi->name = t->name;
 		fi->kind = ssp_span_kind_parse(t->name);
 		fi->posted = ssp_rec_type_field(t, "posted");
+		fi->okind[0] = fi->okind[1] = SSP_OTLP_KIND_INTERNAL;
+		if (fi->kind < SSP_SK_NKINDS) {
+			fi->okind[0] = (uint8_t)ssp_otlp_kind_of(fi->kind, 0);
+			fi->okind[1] = (uint8_t)ssp_otlp_kind_of(fi->kind, 1);
+		}
 		from = SSP_SF_NCOMMON;
 	} else
 		return 0;
@@ -443,12 +460,11 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		ssp_pb_bytes(&pn, fi->cls == C_SPAN ? F_SPAN_NAME : F_EV_NAME,
 		    fixed.p, fixed.len);
 		ssp_buf_free(&fixed);
-		if (pn.failed || fixed.failed) {
-			ssp_buf_free(&pn);
-			return -1;
-		}
-		fi->pbname = pn.p;
+		fi->pbname = fixed.failed ? NULL : (uint8_t *)okey_pad(&pn);
 		fi->pbnlen = pn.len;
+		ssp_buf_free(&pn);
+		if (fi->pbname == NULL)
+			return -1;
 	}
 	fi->pbmax = fi->jsmax = 64;
 	for (k = from; k < t->nf; k++) {
@@ -519,6 +535,30 @@ stream_init(struct ssp_otlp *o, struct stream *s, const struct ssp_span_source *
 	return s->res_json.failed || s->res_pb.failed ? -1 : 0;
 }
 
+/*
+ * The record count at which a batch is full by the size estimate: the
+ * least n with n * avg > 0.9 * max_bytes, found with that comparison
+ * itself, so batches end where the test on every record ended them.
+ */
+static void
+set_full_items(struct ssp_otlp *o)
+{
+	double lim = 0.9 * (double)o->opt.max_bytes, g;
+	size_t n;
+
+	if (o->opt.max_bytes == 0 || !(o->avg > 0) ||
+	    (g = lim / o->avg) > 1e15) {
+		o->full_items = SIZE_MAX;
+		return;
+	}
+	n = (size_t)g;
+	while (!((double)n * o->avg > lim))
+		n++;
+	while (n > 0 && (double)(n - 1) * o->avg > lim)
+		n--;
+	o->full_items = n;
+}
+
 int
 ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
     const struct ssp_rec_rd *rr, struct ssp_err *e)
@@ -572,6 +612,7 @@ ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
 	o->last_idx = NONE;
 	/* first guess of a record's size (JSON, protobuf); then measured */
 	o->avg = o->opt.proto == SSP_OTLP_JSON ? 700 : 300;
+	set_full_items(o);
 	*op = o;
 	return SSP_OK;
 nomem:
@@ -650,8 +691,16 @@ ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r)
 	 * room for the new span's events; ssp_otlp_encode_each splits a
 	 * batch that is larger all the same). */
 	return o->nsp >= o->opt.batch || o->nev + o->nln >= 16 * o->opt.batch ||
-	    (o->opt.max_bytes > 0 && (double)(o->nsp + o->nev + o->nln + 1) *
-	    o->avg > 0.9 * (double)o->opt.max_bytes);
+	    o->nsp + o->nev + o->nln + 1 >= o->full_items;
+}
+
+struct ssp_rec *
+ssp_otlp_slot(struct ssp_otlp *o)
+{
+	if (ssp_buf_array((void **)&o->sp, &o->capsp, o->nsp + 1,
+	    sizeof(*o->sp)) != 0)
+		return NULL;
+	return &o->sp[o->nsp].r;
 }
 
 static int
@@ -810,7 +859,8 @@ add_span(struct ssp_otlp *o, const struct ssp_rec *r)
 		return -1;
 	si = (uint32_t)o->nsp++;
 	s = &o->sp[si];
-	s->r = *r;
+	if (r != &s->r)		/* not decoded in place (ssp_otlp_slot) */
+		s->r = *r;
 	s->ev = s->ln = s->next = NONE;
 	st = &o->st[stream];
 	if (st->head == NONE)
@@ -920,10 +970,10 @@ ssp_otlp_finish(struct ssp_otlp *o)
 
 /* --- strings of the stream ------------------------------------------------ */
 
-/* The cache entry of string id, or NULL (ids too large, out of memory).
- * Entries start over when the stream's string ids do. */
-static struct strc *
-strc_get(struct ssp_otlp *o, uint64_t id)
+/* Entries start over when the stream's string ids do: checked before
+ * each request is encoded (ids change only while records are read). */
+static void
+strc_sync(struct ssp_otlp *o)
 {
 	uint64_t gen = ssp_rec_rd_strgen(o->rr);
 
@@ -933,8 +983,20 @@ strc_get(struct ssp_otlp *o, uint64_t id)
 		ssp_buf_reset(&o->jarena);
 		o->strgen = gen;
 	}
-	if (id < o->nsc)
-		return &o->sc[id];
+}
+
+static struct strc *strc_grow(struct ssp_otlp *o, uint64_t id);
+
+/* The cache entry of string id, or NULL (ids too large, out of memory). */
+static inline struct strc *
+strc_get(struct ssp_otlp *o, uint64_t id)
+{
+	return id < o->nsc ? &o->sc[id] : strc_grow(o, id);
+}
+
+static struct strc *
+strc_grow(struct ssp_otlp *o, uint64_t id)
+{
 	if (id < STRC_MAX) {
 		size_t nn = o->nsc < 1024 ? 1024 : o->nsc;
 		struct strc *q;
@@ -1107,27 +1169,42 @@ mac_ascii(char *out, uint64_t v)
 	return 17;
 }
 
+/* Dotted quad; writes 16 bytes.  Each octet is one 4-byte copy of its
+ * digits and dots from a table. */
+static const char octets[] =
+    "0...1...2...3...4...5...6...7...8...9...10..11..12..13..14..15.."
+    "16..17..18..19..20..21..22..23..24..25..26..27..28..29..30..31.."
+    "32..33..34..35..36..37..38..39..40..41..42..43..44..45..46..47.."
+    "48..49..50..51..52..53..54..55..56..57..58..59..60..61..62..63.."
+    "64..65..66..67..68..69..70..71..72..73..74..75..76..77..78..79.."
+    "80..81..82..83..84..85..86..87..88..89..90..91..92..93..94..95.."
+    "96..97..98..99..100.101.102.103.104.105.106.107.108.109.110.111."
+    "112.113.114.115.116.117.118.119.120.121.122.123.124.125.126.127."
+    "128.129.130.131.132.133.134.135.136.137.138.139.140.141.142.143."
+    "144.145.146.147.148.149.150.151.152.153.154.155.156.157.158.159."
+    "160.161.162.163.164.165.166.167.168.169.170.171.172.173.174.175."
+    "176.177.178.179.180.181.182.183.184.185.186.187.188.189.190.191."
+    "192.193.194.195.196.197.198.199.200.201.202.203.204.205.206.207."
+    "208.209.210.211.212.213.214.215.216.217.218.219.220.221.222.223."
+    "224.225.226.227.228.229.230.231.232.233.234.235.236.237.238.239."
+    "240.241.242.243.244.245.246.247.248.249.250.251.252.253.254.255.";
+
+static inline size_t
+octet(char *p, unsigned o, unsigned dot)
+{
+	memcpy(p, octets + 4 * o, 4);
+	return 1 + (o >= 10) + (o >= 100) + dot;
+}
+
 static size_t
 ipv4_ascii(char *out, uint64_t v)
 {
 	char *p = out;
-	int i;
 
-	for (i = 0; i < 4; i++) {
-		unsigned o = (unsigned)(v >> (24 - 8 * i)) & 0xff;
-
-		if (i > 0)
-			*p++ = '.';
-		if (o >= 100) {
-			*p++ = (char)('0' + o / 100);
-			memcpy(p, dig2 + 2 * (o % 100), 2);
-			p += 2;
-		} else if (o >= 10) {
-			memcpy(p, dig2 + 2 * o, 2);
-			p += 2;
-		} else
-			*p++ = (char)('0' + o);
-	}
+	p += octet(p, (unsigned)(v >> 24) & 0xff, 1);
+	p += octet(p, (unsigned)(v >> 16) & 0xff, 1);
+	p += octet(p, (unsigned)(v >> 8) & 0xff, 1);
+	p += octet(p, (unsigned)v & 0xff, 0);
 	return (size_t)(p - out);
 }
 
@@ -1166,7 +1243,7 @@ struct spaninfo {
 	size_t msglen;
 };
 
-static void
+static inline ALWAYS_INLINE void
 span_info(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
     struct spaninfo *si)
 {
@@ -1175,16 +1252,23 @@ span_info(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
 	const char *cause = NULL;
 	size_t causelen = 0;
 
-	si->start = ssp_otlp_ps_to_ns(r->ts, o->opt.epoch_ns);
-	si->end = ssp_otlp_ps_to_ns(end_ps, o->opt.epoch_ns);
-	if (si->end < si->start)
-		si->end = si->start;
-	si->kind = fi->kind < SSP_SK_NKINDS ? (int)ssp_otlp_kind_of(fi->kind,
-	    fi->posted >= 0 && (unsigned)fi->posted < r->nf ?
-	    (int64_t)r->f[fi->posted] : -1) : SSP_OTLP_KIND_INTERNAL;
+	if (o->opt.epoch_ns == 0 && r->ts >= 0 && end_ps >= r->ts) {
+		si->start = (uint64_t)r->ts / 1000;	/* the same, simply */
+		si->end = (uint64_t)end_ps / 1000;
+	} else {
+		si->start = ssp_otlp_ps_to_ns(r->ts, o->opt.epoch_ns);
+		si->end = ssp_otlp_ps_to_ns(end_ps, o->opt.epoch_ns);
+		if (si->end < si->start)
+			si->end = si->start;
+	}
+	si->kind = fi->okind[fi->posted >= 0 && (unsigned)fi->posted < r->nf &&
+	    r->f[fi->posted] == 1];
 	si->na = si->nt = 0;
 	av_int(&si->a[si->na++], &o->fkey[K_START_PS], r->ts);
 	av_int(&si->a[si->na++], &o->fkey[K_END_PS], end_ps);
+	si->msg = NULL;
+	if (flags == 0 && r->f[SSP_SF_CAUSE] == 0)
+		return;		/* most spans */
 	if (flags & SSP_SPAN_ORPHAN)
 		av_bool(&si->t[si->nt++], &o->fkey[K_ORPHAN]);
 	if (flags & SSP_SPAN_OPEN)
@@ -1203,7 +1287,6 @@ span_info(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
 		x->s = cause;
 		x->n = causelen;
 	}
-	si->msg = NULL;
 	if (flags & SSP_SPAN_ORPHAN) {
 		ssp_buf_reset(&o->msg);
 		ssp_buf_lit(&o->msg, "orphan: expected parent is missing");
@@ -1592,9 +1675,6 @@ pb_text(struct ssp_otlp *o, struct ssp_buf *b, uint32_t field, const char *s,
 	ssp_pb_bytes(b, field, o->tmp.p, o->tmp.len);
 }
 
-/* Field tags below 16 take one byte: (field << 3) | wire type. */
-#define TAG1(field, wt) ((uint8_t)((field) << 3 | (wt)))
-
 /* Bytes of the varint v: 1 + floor(log2(v) / 7). */
 static inline size_t
 vsize(uint64_t v)
@@ -1623,10 +1703,30 @@ pb_kv(uint8_t *p, uint8_t tag, const struct okey *k, size_t avlen)
 	return ssp_varint_put_fast(p, avlen);
 }
 
+/* The same when the KeyValue's length takes one byte (k->pb1, avlen of
+ * at most 120 - k->plen): the key and AnyValue tag in one fixed copy. */
+static inline ALWAYS_INLINE uint8_t *
+pb_kv1(uint8_t *p, uint8_t tag, const struct okey *k, size_t avlen)
+{
+	p[0] = tag;
+	p[1] = (uint8_t)(k->plen + 2 + avlen);
+	memcpy(p + 2, k->pb, PBFRAG);
+	p += 3 + k->plen;
+	*p++ = (uint8_t)avlen;
+	return p;
+}
+
 static inline ALWAYS_INLINE uint8_t *
 pb_kv_int(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
 {
-	p = pb_kv(p, tag, k, 1 + vsize(v));
+	size_t vs = vsize(v);
+
+	if (__builtin_expect(k->pb1, 1)) {
+		p = pb_kv1(p, tag, k, 1 + vs);
+		*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
+		return ssp_varint_put_fast(p, v);
+	}
+	p = pb_kv(p, tag, k, 1 + vs);
 	*p++ = TAG1(F_AV_INT, SSP_PB_VARINT);
 	return ssp_varint_put_fast(p, v);
 }
@@ -1634,7 +1734,7 @@ pb_kv_int(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
 static inline ALWAYS_INLINE uint8_t *
 pb_kv_bool(uint8_t *p, uint8_t tag, const struct okey *k, int v)
 {
-	p = pb_kv(p, tag, k, 2);
+	p = k->pb1 ? pb_kv1(p, tag, k, 2) : pb_kv(p, tag, k, 2);
 	*p++ = TAG1(F_AV_BOOL, SSP_PB_VARINT);
 	*p++ = (uint8_t)(v != 0);
 	return p;
@@ -1644,11 +1744,35 @@ static inline ALWAYS_INLINE uint8_t *
 pb_kv_str(uint8_t *p, uint8_t tag, const struct okey *k, const char *s,
     size_t n)
 {
-	p = pb_kv(p, tag, k, 1 + vsize(n) + n);
-	*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
-	p = ssp_varint_put_fast(p, n);
+	if (__builtin_expect(k->pb1 && n <= 118 - k->plen, 1)) {
+		p = pb_kv1(p, tag, k, 2 + n);
+		*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+		*p++ = (uint8_t)n;
+	} else {
+		p = pb_kv(p, tag, k, 1 + vsize(n) + n);
+		*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+		p = ssp_varint_put_fast(p, n);
+	}
 	memcpy(p, s, n);
 	return p + n;
+}
+
+/* "0x" and hex digits (hex_ascii) as a string value, formatted in place. */
+static inline ALWAYS_INLINE uint8_t *
+pb_kv_hex(uint8_t *p, uint8_t tag, const struct okey *k, uint64_t v)
+{
+	size_t n = 2 + (v != 0 ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1);
+
+	if (!__builtin_expect(k->pb1, 1)) {
+		char tmp[32];
+
+		n = hex_ascii(tmp, v);
+		return pb_kv_str(p, tag, k, tmp, n);
+	}
+	p = pb_kv1(p, tag, k, 2 + n);
+	*p++ = TAG1(F_AV_STRING, SSP_PB_LEN);
+	*p++ = (uint8_t)n;
+	return p + hex_ascii((char *)p, v);
 }
 
 /* Fields [from, nf) of a record as KeyValue fields `tag`, written directly
@@ -1686,8 +1810,7 @@ pb_fields(struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
 				p = pb_kv_int(p, tag, key, v);
 			break;
 		case SSP_ENC_X:
-			n = hex_ascii(tmp, v);
-			p = pb_kv_str(p, tag, key, tmp, n);
+			p = pb_kv_hex(p, tag, key, v);
 			break;
 		case SSP_ENC_B:
 			p = pb_kv_bool(p, tag, key, v != 0);
@@ -1860,7 +1983,10 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			be64(p, r->f[SSP_SF_PARENT]);
 			p += 8;
 		}
-		memcpy(p, fi->pbname, fi->pbnlen);
+		if (fi->pbnlen <= PBFRAG)	/* padded: one fixed copy */
+			memcpy(p, fi->pbname, PBFRAG);
+		else
+			memcpy(p, fi->pbname, fi->pbnlen);
 		p += fi->pbnlen;
 		*p++ = TAG1(F_SPAN_KIND, SSP_PB_VARINT);
 		*p++ = (uint8_t)si.kind;
@@ -1898,7 +2024,10 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			*p++ = TAG1(F_EV_TIME, SSP_PB_I64);
 			le64(p, ssp_otlp_ps_to_ns(er->ts, o->opt.epoch_ns));
 			p += 8;
-			memcpy(p, efi->pbname, efi->pbnlen);
+			if (efi->pbnlen <= PBFRAG)
+				memcpy(p, efi->pbname, PBFRAG);
+			else
+				memcpy(p, efi->pbname, efi->pbnlen);
 			p += efi->pbnlen;
 			p = pb_kv_int(p, TAG1(F_EV_ATTRS, SSP_PB_LEN), a[0].k,
 			    (uint64_t)a[0].i);
@@ -1955,6 +2084,7 @@ encode_range(struct ssp_otlp *o, struct ssp_buf *b, uint32_t lo, uint32_t hi)
 	size_t k, first = 1;
 	uint32_t i, i0;
 
+	strc_sync(o);
 	if (o->opt.proto == SSP_OTLP_JSON)
 		ssp_buf_lit(b, "{\"resourceSpans\":[");
 	for (k = 0; k < o->nst; k++) {
@@ -2075,6 +2205,7 @@ ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
 			break;
 		/* what a record costs, for ssp_otlp_full() */
 		o->avg = (double)b->len / (double)items(o, lo, hi);
+		set_full_items(o);
 		o->stats.spans_out += hi - lo;
 		o->stats.batches++;
 		if (emit(ctx, b, hi - lo) != 0)

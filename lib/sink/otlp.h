@@ -76,6 +76,11 @@ int ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
 int ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r);
 int ssp_otlp_add(struct ssp_otlp *o, const struct ssp_rec *r,
     struct ssp_err *e);
+/* Room for the next record inside the batch, or NULL when out of memory:
+ * a record read into it and then given to ssp_otlp_add (after
+ * ssp_otlp_full and any encoding) is not copied again.  Good until the
+ * next call of ssp_otlp_add. */
+struct ssp_rec *ssp_otlp_slot(struct ssp_otlp *o);
 size_t ssp_otlp_nspans(const struct ssp_otlp *o);	/* in the current batch */
 /* Append the current batch as one request to out (JSON: no newline) and
  * start a new batch.  *nspans gets the number of spans encoded. */

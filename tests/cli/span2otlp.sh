@@ -66,6 +66,14 @@ expect_rc 2 "header without a colon" span2otlp -H "Authorization" \
 stderr_has "expected 'Name: value'"
 expect_rc 2 "--header needs --endpoint" span2otlp -H "A: b" "$T/in.sp"
 
+# libcurl is opened only to send (lib/sink/http.c): writing a file does not
+# load it, checking a URL does (LD_DEBUG=files: glibc lists what it loads).
+LD_DEBUG=files span2otlp -o "$T/x.json" "$T/in.sp" 2>"$T/ld.file" || :
+LD_DEBUG=files span2otlp --endpoint http:// "$T/in.sp" 2>"$T/ld.url" || :
+eq "a file export does not load libcurl" "$(grep -c 'file=libcurl' "$T/ld.file")" 0
+check "a URL loads libcurl" grep -q 'file=libcurl' "$T/ld.url"
+rm -f "$T/x.json"
+
 # --- bad input and output ---------------------------------------------------
 expect_rc 1 "missing input" span2otlp "$T/nonexistent.sp"
 stderr_has "$T/nonexistent.sp"

@@ -515,6 +515,231 @@ test_strings_and_times(void **state)
 	ssp_buf_free(&fixed);
 }
 
+/*
+ * KeyValues are written with one-byte lengths when key and value are
+ * short (one fixed copy of the key) and in the general form otherwise:
+ * string values of every length around those edges, under keys of 31,
+ * 32 and 50 bytes (the copy is 32 bytes), and hex, int and bool values
+ * under short and long keys, read back field by field.  Also the same
+ * records read into the batch in place (ssp_otlp_slot) give the same
+ * requests as records added as copies.
+ */
+#define EDGE_NF (SSP_SF_NCOMMON + 8)
+static const struct ssp_rec_type edge_type = { "edge.kind", EDGE_NF, {
+	{ "trace_hi", 'x' }, { "trace_lo", 'x' }, { "span", 'x' },
+	{ "parent", 'x' }, { "stream", 'u' }, { "dur", 't' }, { "flags", 'u' },
+	{ "cause", 's' },
+	{ "s21_kkkkkkkkkkkkkkkkk", 's' }, { "s22_kkkkkkkkkkkkkkkkkk", 's' },
+	{ "s40_kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk", 's' },
+	{ "x21_kkkkkkkkkkkkkkkkk", 'x' },
+	{ "x40_kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk", 'x' },
+	{ "i22_kkkkkkkkkkkkkkkkkk", 'i' },
+	{ "b40_kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk", 'b' }, { "u", 'u' } } };
+static const size_t edge_len[] = { 0, 1, 60, 70, 80, 85, 86, 87, 88, 89, 90,
+    95, 100, 120, 125, 126, 127, 128, 129, 200, 300 };
+#define NEDGELEN (sizeof(edge_len) / sizeof(edge_len[0]))
+static const uint64_t edge_x[] = { 0, 1, 0xabc, UINT64_MAX };
+static const int64_t edge_i[] = { -1, -2, 0, 127, 128, INT64_MIN };
+static const uint64_t edge_u[] = { 0, 300, (uint64_t)INT64_MAX,
+    (uint64_t)INT64_MAX + 1, UINT64_MAX };
+
+static void
+fx_open_edges(struct fx *f, enum ssp_otlp_proto proto, size_t batch)
+{
+	static const struct ssp_schema sch = { 1, &edge_type };
+	static const struct ssp_meta meta[] = { { "producer", "test" },
+	    { "time-unit", "ps" }, { "stream", "client gem5" } };
+	struct ssp_otlp_opts oo = { .proto = proto, .events = 0,
+	    .batch = batch, .scope_version = "9.9" };
+	struct ssp_out *out;
+	char v[301];
+	size_t i;
+
+	memset(v, 'a', sizeof(v) - 1);
+	snprintf(f->path, sizeof(f->path), "/tmp/ssp-test-otlp-e%d", (int)getpid());
+	assert_int_equal(ssp_out_open(&out, f->path, 0, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_open_minor(&w, out, ssp_frame_magic_spans,
+	    SSP_SPAN_MINOR, &sch, meta, 3, &e), SSP_OK);
+	for (i = 0; i < NEDGELEN; i++) {
+		uint64_t s;
+
+		v[edge_len[i]] = '\0';
+		s = edge_len[i] > 0 ? str(v) : 0;	/* 0: no string */
+		v[edge_len[i]] = 'a';
+		put(0, 1000 * (int64_t)i, EDGE_NF, U(1), U(2), U(0x50 + i), U(0),
+		    U(0), U(10), U(0), U(0), s, s, s, U(edge_x[i % 4]),
+		    U(edge_x[(i + 1) % 4]), U(edge_i[i % 6]), U(i % 2),
+		    U(edge_u[i % 5]));
+	}
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
+	assert_int_equal(ssp_in_open(&f->in, f->path, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_span_reader_open(&f->rr, f->in, &e), SSP_OK);
+	assert_int_equal(ssp_otlp_open(&f->o, &oo, f->rr, &e), SSP_OK);
+}
+
+/* One attribute of span i, named simspan.<key>: its AnyValue checked. */
+static void
+check_edge_kv(const struct ssp_pb_field *attr, size_t i)
+{
+	struct walk kv, av;
+	char want[64];
+	const char *key;
+	size_t k, n;
+
+	walk(attr->p, attr->n, &kv);
+	key = (const char *)kv.first[1].p + 8;
+	n = kv.first[1].n - 8;
+	walk(kv.first[2].p, kv.first[2].n, &av);
+	for (k = SSP_SF_NCOMMON; k < EDGE_NF; k++)
+		if (strlen(edge_type.f[k].name) == n &&
+		    memcmp(edge_type.f[k].name, key, n) == 0)
+			break;
+	if (k == EDGE_NF) {	/* simspan.start_ps, end_ps */
+		assert_true(n >= 3 && memcmp(key + n - 3, "_ps", 3) == 0);
+		return;
+	}
+	switch (edge_type.f[k].enc) {
+	case 's':
+		assert_int_equal(av.first[1].n, edge_len[i]);
+		for (n = 0; n < edge_len[i]; n++)
+			assert_int_equal(av.first[1].p[n], 'a');
+		break;
+	case 'x':
+		snprintf(want, sizeof(want), "0x%llx", (unsigned long long)
+		    edge_x[(i + (k == SSP_SF_NCOMMON + 4)) % 4]);
+		assert_int_equal(av.first[1].n, strlen(want));
+		assert_memory_equal(av.first[1].p, want, strlen(want));
+		break;
+	case 'i':
+		assert_int_equal(av.count[3], 1);
+		assert_true((int64_t)av.first[3].v == edge_i[i % 6]);
+		break;
+	case 'b':
+		assert_int_equal(av.count[2], 1);
+		assert_int_equal(av.first[2].v, i % 2);
+		break;
+	default:
+		if (edge_u[i % 5] > (uint64_t)INT64_MAX) {
+			snprintf(want, sizeof(want), "%llu",
+			    (unsigned long long)edge_u[i % 5]);
+			assert_int_equal(av.first[1].n, strlen(want));
+			assert_memory_equal(av.first[1].p, want, strlen(want));
+		} else
+			assert_true(av.first[3].v == edge_u[i % 5]);
+	}
+}
+
+/* The records of f read into the batch in place, as span2otlp does. */
+static size_t
+run_slots(struct fx *f, struct ssp_buf *b, size_t *batches)
+{
+	struct ssp_rec *r;
+	size_t n, total = 0;
+	int got;
+
+	*batches = 0;
+	while ((r = ssp_otlp_slot(f->o)) != NULL &&
+	    (got = ssp_rec_rd_next(f->rr, r, &e)) == 1) {
+		if (ssp_otlp_full(f->o, r)) {
+			assert_int_equal(ssp_otlp_encode(f->o, b, &n, &e), SSP_OK);
+			ssp_buf_putc(b, '\n');
+			total += n;
+			(*batches)++;
+		}
+		assert_int_equal(ssp_otlp_add(f->o, r, &e), SSP_OK);
+	}
+	assert_non_null(r);
+	assert_int_equal(got, 0);
+	n = 0;
+	if (ssp_otlp_nspans(f->o) > 0) {
+		assert_int_equal(ssp_otlp_encode(f->o, b, &n, &e), SSP_OK);
+		ssp_buf_putc(b, '\n');
+		(*batches)++;
+	}
+	ssp_otlp_finish(f->o);
+	return total + n;
+}
+
+static void
+test_kv_edges_and_slots(void **state)
+{
+	static const size_t bsz[] = { 1, 2, 3, 100 };
+	struct ssp_buf b = SSP_BUF_INIT, b2 = SSP_BUF_INIT;
+	struct walk req, rs, ss, sp;
+	struct fx f;
+	size_t batches, batches2, i, k, nattr;
+
+	(void)state;
+	fx_open_edges(&f, SSP_OTLP_PROTOBUF, 100);
+	assert_int_equal(run(&f, &b, &batches), NEDGELEN);
+	b.len--;
+	walk(b.p, b.len, &req);
+	walk(req.first[1].p, req.first[1].n, &rs);
+	walk(rs.first[2].p, rs.first[2].n, &ss);
+	assert_int_equal(ss.count[2], NEDGELEN);
+	{
+		struct ssp_pb_rd sr = { rs.first[2].p, rs.first[2].p +
+		    rs.first[2].n };
+		struct ssp_pb_field fl;
+
+		i = 0;
+		while (ssp_pb_next(&sr, &fl) == 1) {
+			struct ssp_pb_rd ar;
+			struct ssp_pb_field at;
+
+			if (fl.num != 2)
+				continue;
+			walk(fl.p, fl.n, &sp);
+			ar = (struct ssp_pb_rd){ fl.p, fl.p + fl.n };
+			nattr = 0;
+			while (ssp_pb_next(&ar, &at) == 1)
+				if (at.num == 9) {
+					check_edge_kv(&at, i);
+					nattr++;
+				}
+			/* start, end, 3 strings (or none), 2 hex, int unless
+			 * absent, bool, u */
+			assert_int_equal(nattr, 2 + (edge_len[i] > 0 ? 3 : 0) +
+			    2 + (edge_i[i % 6] != -1) + 1 + 1);
+			i++;
+		}
+		assert_int_equal(i, NEDGELEN);
+	}
+	fx_close(&f);
+	/* the same requests from records decoded in place, in both
+	 * encodings and batch sizes that end batches between them */
+	for (k = 0; k < 2 * (sizeof(bsz) / sizeof(bsz[0])); k++) {
+		enum ssp_otlp_proto pr = k % 2 ? SSP_OTLP_JSON : SSP_OTLP_PROTOBUF;
+
+		ssp_buf_reset(&b);
+		ssp_buf_reset(&b2);
+		fx_open_edges(&f, pr, bsz[k / 2]);
+		assert_int_equal(run(&f, &b, &batches), NEDGELEN);
+		fx_close(&f);
+		fx_open_edges(&f, pr, bsz[k / 2]);
+		assert_int_equal(run_slots(&f, &b2, &batches2), NEDGELEN);
+		fx_close(&f);
+		assert_int_equal(batches, batches2);
+		assert_int_equal(b.len, b2.len);
+		assert_memory_equal(b.p, b2.p, b.len);
+		/* and the stream with events, links and pending records */
+		ssp_buf_reset(&b);
+		ssp_buf_reset(&b2);
+		fx_open(&f, pr, 1, bsz[k / 2]);
+		run(&f, &b, &batches);
+		fx_close(&f);
+		fx_open(&f, pr, 1, bsz[k / 2]);
+		run_slots(&f, &b2, &batches2);
+		fx_close(&f);
+		assert_int_equal(batches, batches2);
+		assert_int_equal(b.len, b2.len);
+		assert_memory_equal(b.p, b2.p, b.len);
+	}
+	ssp_buf_free(&b);
+	ssp_buf_free(&b2);
+}
+
 int
 main(void)
 {
@@ -526,6 +751,7 @@ main(void)
 		cmocka_unit_test(test_no_events_and_small_batches),
 		cmocka_unit_test(test_protobuf_request),
 		cmocka_unit_test(test_strings_and_times),
+		cmocka_unit_test(test_kv_edges_and_slots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
