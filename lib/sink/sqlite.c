@@ -1998,8 +1998,9 @@ direct_begin(struct loader *L, struct ssp_sqlite *d)
 		return rc < 0 ? -1 : 0;
 	}
 	L->dw = dw;
-	/* The indexes, while the tables are empty; then how each is built. */
-	if (create_indexes(L->db, L->e) != SSP_OK ||
+	/* The indexes (a new database: while the tables are empty); then how
+	 * each is built. */
+	if ((d->fresh && create_indexes(L->db, L->e) != SSP_OK) ||
 	    ssp_sqlite_direct_indexes(dw->w, L->db) != SSP_OK)
 		goto out;
 	/* The run's own rows go in with SQL; then SQLite lets go of the file. */
@@ -2390,8 +2391,7 @@ load(sqlite3 *db, const char *name, struct ssp_rec_rd *rr,
 	}
 	if (classify(&L) != SSP_OK)
 		goto out;
-	if (d != NULL && d->fresh && !o->sql_only &&
-	    direct_begin(&L, d) < 0)
+	if (d != NULL && !o->sql_only && direct_begin(&L, d) < 0)
 		goto out;
 	if (L.dw == NULL && (prepare_rows(&L) != SSP_OK || add_run(&L) != 0 ||
 	    next_id(&L, "SELECT max(id) FROM spans", &L.next_span) != 0 ||

@@ -421,7 +421,13 @@ test_refused(void **state)
 	unlink(p);
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (randomblob(9000)); "
-	    "DELETE FROM t");	/* free pages */
+	    "DELETE FROM t");	/* free pages: kept, not refused */
+	sqlite3_close(db);
+	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_OK);
+	ssp_btree_abort(b);
+	unlink(p);
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	exec(db, "PRAGMA encoding = 'UTF-16le'; CREATE TABLE t(x)");
 	sqlite3_close(db);
 	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_FORMAT);
 	assert_non_null(f = fopen(p, "w"));
