@@ -1088,7 +1088,7 @@ body_len(uint64_t t)
 	return t >= 12 ? (size_t)(t - 12) / 2 : t < 10 ? type_len[t] : 0;
 }
 
-static int64_t
+static inline int64_t
 get_int(const unsigned char *p, uint64_t t)
 {
 	unsigned n = type_len[t], i;
@@ -1153,26 +1153,45 @@ val_cmp(const unsigned char *a, uint64_t ta, const unsigned char *b,
 	return na < nb ? -1 : na > nb;
 }
 
-/* Two records as SQLite orders them: column by column. */
+/* The varint at p + *pos, which moves past it: one byte mostly. */
+static inline uint64_t
+next_varint(const unsigned char *p, size_t *pos)
+{
+	unsigned len;
+	uint64_t v;
+
+	if (p[*pos] < 0x80)
+		return p[(*pos)++];
+	v = get_varint(p + *pos, &len);
+	*pos += len;
+	return v;
+}
+
+/* Two records as SQLite orders them: column by column.  Integers of
+ * both (the usual key) compare without val_cmp(). */
 static int
 rec_cmp(const unsigned char *a, size_t na, const unsigned char *b, size_t nb)
 {
-	unsigned la, lb;
-	uint64_t ha = get_varint(a, &la), hb = get_varint(b, &lb);
-	size_t pa = la, pb = lb, da = (size_t)ha, db = (size_t)hb;
+	size_t pa = 0, pb = 0, ha = (size_t)next_varint(a, &pa),
+	    hb = (size_t)next_varint(b, &pb), da = ha, db = hb;
 
 	while (pa < ha && pb < hb) {
-		uint64_t ta = get_varint(a + pa, &la), tb = get_varint(b + pb, &lb);
+		uint64_t ta = next_varint(a, &pa), tb = next_varint(b, &pb);
+		size_t la = body_len(ta), lb = body_len(tb);
 		int c;
 
-		pa += la;
-		pb += lb;
-		if (da + body_len(ta) > na || db + body_len(tb) > nb)
+		if (da + la > na || db + lb > nb)
 			return 0;	/* not a record: parse_cell bounds it */
-		if ((c = val_cmp(a + da, ta, b + db, tb)) != 0)
+		if (ta - 1 < 6 && tb - 1 < 6) {	/* serial types 1 to 6 */
+			int64_t x = get_int(a + da, ta), y = get_int(b + db, tb);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+		} else if ((c = val_cmp(a + da, ta, b + db, tb)) != 0) {
 			return c;
-		da += body_len(ta);
-		db += body_len(tb);
+		}
+		da += la;
+		db += lb;
 	}
 	return (pa < ha) - (pb < hb);
 }
