@@ -390,7 +390,7 @@ check(unsigned nrows, int64_t first, int64_t step, uint32_t pending,
  */
 static void
 check_append(unsigned n1, unsigned n2, unsigned n3, int old_sql,
-    const char *pragmas)
+    uint32_t pending, const char *pragmas)
 {
 	const char *a = tmpname("append.db"), *b = tmpname("sql.db");
 	char *fl;
@@ -398,9 +398,9 @@ check_append(unsigned n1, unsigned n2, unsigned n3, int old_sql,
 	if (old_sql)
 		reference(a, n1, 1, 1, pragmas);
 	else
-		fill(a, n1, 1, 1, 0, pragmas, 0);
-	fill_from(a, n1, n2, 1, 1, 0, pragmas, 0);
-	fill_from(a, n2, n3, 1, 1, 0, pragmas, 0);
+		fill(a, n1, 1, 1, pending, pragmas, 0);
+	fill_from(a, n1, n2, 1, 1, pending, pragmas, 0);
+	fill_from(a, n2, n3, 1, 1, pending, pragmas, 0);
 	reference(b, n3, 1, 1, pragmas);
 	compare(a, b);
 	if (n3 > n1 && n1 > 1000) {	/* old pages were freed */
@@ -422,11 +422,11 @@ static void
 test_append(void **state)
 {
 	(void)state;
-	check_append(12000, 15000, 15100, 0, "PRAGMA page_size = 512");
-	check_append(12000, 15000, 15100, 1, "PRAGMA page_size = 512");
-	check_append(20000, 20001, 26000, 1, "");
-	check_append(3, 5, 3000, 1, "");	/* roots that are leaves */
-	check_append(3000, 3000, 3001, 0, "");	/* no rows, one row */
+	check_append(12000, 15000, 15100, 0, 0, "PRAGMA page_size = 512");
+	check_append(12000, 15000, 15100, 1, 0, "PRAGMA page_size = 512");
+	check_append(20000, 20001, 26000, 1, 0, "");
+	check_append(3, 5, 3000, 1, 0, "");	/* roots that are leaves */
+	check_append(3000, 3000, 3001, 0, 0, "");	/* no rows, one row */
 }
 
 static void
@@ -459,6 +459,8 @@ test_lock_byte_page(void **state)
 	(void)state;
 	sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, 0x8000);
 	check(20000, 1, 1, 0x8000, "PRAGMA page_size = 512");
+	/* old pages on both sides of it, new ones after it */
+	check_append(3000, 9000, 9100, 1, 0x8000, "PRAGMA page_size = 512");
 	sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, 0x40000000);
 }
 
