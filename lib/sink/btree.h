@@ -76,8 +76,8 @@ struct ssp_btree_tree;
 
 /*
  * Take a database file that SQLite has closed.  Refused (SSP_ERR_FORMAT)
- * unless it is a plain rollback-journal database without auto-vacuum or
- * reserved bytes, in UTF-8 (its freelist is kept).  pending_byte is SQLite's lock
+ * unless it is a plain rollback-journal database without auto-vacuum, in
+ * UTF-8, of schema format 4 (its freelist is kept).  pending_byte is SQLite's lock
  * byte offset (0: the default, 0x40000000); its page is never used.
  */
 int ssp_btree_open(struct ssp_btree **bp, const char *path, uint32_t pending_byte,
