@@ -6,7 +6,7 @@
 #   2. evspan --threads 1 turns them into spans (18 N + 2);
 #   3. span2sqlite loads the spans into a fresh file (written directly,
 #      and with -i through INSERTs), and appends them to an existing
-#      database once (INSERTs too);
+#      database once (written directly into its b-trees);
 #   4. baseline: sqlite3 .import of the same rows (spans and attr_*
 #      tables, as CSV) with the same pragmas, then the same indexes.
 #
@@ -72,7 +72,7 @@ row "span2sqlite, new file: whole run (+ fsync, rename)" "$(get s2s wall)" "$(ge
 row "span2sqlite -i, new file with INSERTs: load" "$iload" "-"
 row "span2sqlite -i, new file with INSERTs: whole run" "$(get ins wall)" "$(get ins cpu)"
 echo "INSERTs / direct, whole run: $(ratio "$(get ins wall)" "$(get s2s wall)")"
-row "span2sqlite, append to a copy of it (INSERTs)" "$(get append wall)" "$(get append cpu)"
+row "span2sqlite, append to a copy of it" "$(get append wall)" "$(get append cpu)"
 echo "database: $dbmb MiB; target >= 1000000 spans/s whole run on one core:" \
     "$(awk -v r="$(rate "$spans" "$(get s2s wall)")" 'BEGIN { print (r >= 1e6 ? "met" : "NOT met") }')"
 

@@ -43,8 +43,8 @@ usage(int code)
 		    "SQLite database DB as a new run; DB is created or appended to.\n"
 		    "  -e, --events    also load the member events of the spans\n"
 		    "  -f, --force     replace DB even when it is write-protected\n"
-		    "  -i, --insert    a new database too with SQL INSERTs, not written\n"
-		    "                  directly in the file format (slower)\n"
+		    "  -i, --insert    load with SQL INSERTs, not written directly in the\n"
+		    "                  file format (slower)\n"
 		    "  -r, --run NAME  name of the run (default: input name@UTC time)\n"
 		    "  -v, --stats     print what was loaded to standard error\n"
 		    "  -h, --help      this help\n"
@@ -141,7 +141,7 @@ print_stats(const struct ssp_sqlite_stats *st, const char *db,
 	fprintf(stderr, "%s: %.2f s load (%.0f spans/s), %.2f s total (%.0f "
 	    "spans/s), %s\n", PROG, load_s, load_s > 0 ? st->spans / load_s :
 	    0.0, total_s, total_s > 0 ? st->spans / total_s : 0.0,
-	    st->direct ? "new database written directly" : "rows inserted");
+	    st->direct ? "rows written directly" : "rows inserted");
 }
 
 int

@@ -35,6 +35,20 @@ struct level {
 	unsigned char *spare;	/* a cell taken out of a full page */
 };
 
+#define MAXDEPTH	20	/* of an existing tree (SQLite's limit) */
+
+/* Walking the entries of an existing index in order (section "old trees"):
+ * the pages from the root down to the current one, at each the position:
+ * interior pages 2i (child i; i = n: the right child), 2i + 1 (cell i);
+ * leaves the next cell. */
+struct ocur {
+	unsigned char *pg[MAXDEPTH];
+	uint32_t no[MAXDEPTH];
+	unsigned idx[MAXDEPTH], n[MAXDEPTH];
+	int depth;		/* of the current page; -1: past the end */
+	int height;		/* depth of the leaves */
+};
+
 struct ssp_btree_tree {
 	struct ssp_btree *b;
 	int index;
@@ -43,6 +57,14 @@ struct ssp_btree_tree {
 	unsigned nlv;
 	uint64_t rows;
 	int64_t last;
+	int old;		/* the root holds rows already: appended to */
+	int started;		/* the old tree was taken up */
+	uint32_t pend;		/* index: an old leaf reused, waiting for the
+				 * entry after it (its divider) */
+	unsigned char *pcell;	/* that entry, when it came */
+	size_t pclen;
+	int haspcell;
+	struct ocur cur;
 };
 
 struct ssp_btree {
@@ -57,6 +79,11 @@ struct ssp_btree {
 	size_t reccap;
 	struct ssp_btree_tree **trees;
 	unsigned ntrees;
+	uint32_t ftrunk, fcount;	/* the freelist found: first trunk, pages */
+	uint32_t *freed;	/* old pages no tree uses any more */
+	size_t nfreed, capfreed;
+	unsigned char *obuf;	/* a record of an old cell with overflow */
+	size_t obufcap;
 	struct ssp_err e;
 };
 
@@ -65,6 +92,12 @@ be32(const unsigned char *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	    (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t
+be16(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 8 | p[1];
 }
 
 static void
@@ -172,6 +205,30 @@ write_all(struct ssp_btree *b, const unsigned char *p, size_t n, uint64_t off)
 		p += w;
 		n -= (size_t)w;
 		off += (uint64_t)w;
+	}
+	return SSP_OK;
+}
+
+/* Page pg of the file as it was opened (new pages are not read back). */
+static int
+read_page(struct ssp_btree *b, uint32_t pg, unsigned char *buf)
+{
+	size_t got = 0;
+
+	if (pg < 2 || pg > b->npages || pg == b->pending)
+		return ssp_err_set(&b->e, SSP_ERR_FORMAT, 0, "database: no page "
+		    "%u", (unsigned)pg);
+	while (got < b->psz) {
+		ssize_t r = pread(b->fd, buf + got, b->psz - got,
+		    (off_t)((uint64_t)(pg - 1) * b->psz + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r == 0 ? ssp_err_set(&b->e, SSP_ERR_FORMAT, 0,
+			    "database: page %u cut short", (unsigned)pg) :
+			    fail(b, "read");
+		got += (size_t)r;
 	}
 	return SSP_OK;
 }
@@ -602,6 +659,13 @@ push_index(struct ssp_btree_tree *t, unsigned i, uint32_t child,
 	return add_cell(b, lv, 1, cell, len, child, 0);
 }
 
+static int take_table(struct ssp_btree_tree *t);
+static int merge_upto(struct ssp_btree_tree *t, const unsigned char *k,
+    size_t nk);
+static int put_cell(struct ssp_btree_tree *t, const unsigned char *c,
+    size_t len);
+static int finish_old_index(struct ssp_btree_tree *t, uint32_t *child);
+
 int
 ssp_btree_row(struct ssp_btree_tree *t, int64_t rowid, const struct ssp_btree_val *v,
     unsigned n)
@@ -614,7 +678,9 @@ ssp_btree_row(struct ssp_btree_tree *t, int64_t rowid, const struct ssp_btree_va
 
 	if (b->e.code != SSP_OK)
 		return b->e.code;
-	if (t->rows > 0 && rowid <= t->last)
+	if (t->old && !t->started && take_table(t) != SSP_OK)
+		return b->e.code;
+	if ((t->rows > 0 || t->old) && rowid <= t->last)
 		return ssp_err_set(&b->e, SSP_ERR_INVAL, 0, "database: rowid %lld "
 		    "after %lld", (long long)rowid, (long long)t->last);
 	if ((len = record(b, v, n)) == 0 || (lv = leaf(t)) == NULL)
@@ -665,11 +731,7 @@ entry(struct ssp_btree_tree *t, size_t len)
 	if ((lv = leaf(t)) == NULL)
 		return b->e.code;
 	clen = make_cell(b, 1, 0, len, &cell);
-	if (b->e.code != SSP_OK)
-		return b->e.code;
-	if (!fits(b, lv, 0, clen) && (lv = leaf_full(t, lv)) == NULL)
-		return b->e.code;
-	if (add_cell(b, lv, 0, cell, clen, 0, 0) != SSP_OK)
+	if (b->e.code != SSP_OK || put_cell(t, cell, clen) != SSP_OK)
 		return b->e.code;
 	t->rows++;
 	return SSP_OK;
@@ -684,6 +746,8 @@ ssp_btree_entry(struct ssp_btree_tree *t, const struct ssp_btree_val *v, unsigne
 	if (b->e.code != SSP_OK)
 		return b->e.code;
 	if ((len = record(b, v, n)) == 0)
+		return b->e.code;
+	if (t->old && merge_upto(t, b->rec + REC_HEAD, len) != SSP_OK)
 		return b->e.code;
 	return entry(t, len);
 }
@@ -702,7 +766,9 @@ ssp_btree_entry_rec(struct ssp_btree_tree *t, const unsigned char *rec,
 	if (n == 0)
 		return ssp_err_set(&b->e, SSP_ERR_INVAL, 0, "database: empty "
 		    "record");
-	if (n <= b->maxlocal[1]) {	/* no overflow: straight into the page */
+	if (t->old && merge_upto(t, rec, n) != SSP_OK)
+		return b->e.code;
+	if (n <= b->maxlocal[1] && t->pend == 0) {	/* no overflow: straight into the page */
 		hl = varint_len(n);
 		if ((lv = leaf(t)) == NULL)
 			return b->e.code;
@@ -744,7 +810,13 @@ finish(struct ssp_btree_tree *t)
 
 	if (t->rows == 0)
 		return SSP_OK;	/* the root SQLite made stays an empty leaf */
-	for (i = 0; i < t->nlv; i++) {
+	i = 0;
+	if (t->old && t->index) {
+		if (finish_old_index(t, &child) != SSP_OK)
+			return b->e.code;
+		i = child != 0;	/* a reused leaf is the right-most one */
+	}
+	for (; i < t->nlv; i++) {
 		struct level *lv = &t->lv[i];
 		int flag = i == 0 ? (t->index ? F_LEAF_INDEX : F_LEAF_TABLE) :
 		    (t->index ? F_INTERIOR_INDEX : F_INTERIOR_TABLE);
@@ -781,6 +853,18 @@ new_tree(struct ssp_btree *b, uint32_t root, int index)
 	t->b = b;
 	t->root = root;
 	t->index = index;
+	t->cur.depth = -1;
+	if (read_page(b, root, b->page) != SSP_OK)
+		return NULL;
+	if (b->page[0] != (index ? F_LEAF_INDEX : F_LEAF_TABLE) &&
+	    b->page[0] != (index ? F_INTERIOR_INDEX : F_INTERIOR_TABLE)) {
+		ssp_err_set(&b->e, SSP_ERR_FORMAT, 0, "database: page %u is not "
+		    "the root of %s", (unsigned)root, index ? "an index" :
+		    "a table");
+		return NULL;
+	}
+	t->old = be16(b->page + 3) > 0 || b->page[0] != (index ?
+	    F_LEAF_INDEX : F_LEAF_TABLE);
 	return t;
 }
 
@@ -794,6 +878,630 @@ struct ssp_btree_tree *
 ssp_btree_index(struct ssp_btree *b, uint32_t root)
 {
 	return new_tree(b, root, 1);
+}
+
+/* --- old trees: appending to tables and indexes that hold rows ----------- */
+
+/*
+ * A table that holds rows gets the new ones at its right edge: its leaf
+ * pages stay where they are, and the levels above are built again over
+ * them (each with the divider that followed it in its parent) and the new
+ * leaves.  Only interior pages are read; they are freed, except the root,
+ * which gets the new top.  A root that is a leaf is copied to a new page.
+ *
+ * An index that holds entries is merged with the new ones (given in
+ * order): its entries are walked in order, and each new entry goes in
+ * after the old ones that sort before it.  An old leaf whose entries all
+ * sort before the next new one is kept as it is: it becomes a child of the
+ * new level above, with the entry after it as its divider.  It is not even
+ * read when the divider that bounds it in the old tree sorts before the
+ * next new entry.  The cells of the other leaves and of the interior pages
+ * are copied (an overflowing cell keeps its overflow pages) and those pages
+ * are freed.  Records compare as SQLite compares them with the BINARY
+ * collation, all columns ascending.
+ */
+
+static int
+corrupt(struct ssp_btree *b, uint32_t pg)
+{
+	return ssp_err_set(&b->e, SSP_ERR_FORMAT, 0, "database: page %u is not "
+	    "a b-tree page this writer can take up", (unsigned)pg);
+}
+
+static int
+add_freed(struct ssp_btree *b, uint32_t pg)
+{
+	if (b->nfreed == b->capfreed) {
+		size_t cap = b->capfreed ? 2 * b->capfreed : 256;
+		uint32_t *f = realloc(b->freed, cap * sizeof(*f));
+
+		if (f == NULL)
+			return nomem(b);
+		b->freed = f;
+		b->capfreed = cap;
+	}
+	b->freed[b->nfreed++] = pg;
+	return SSP_OK;
+}
+
+/* SQLite's varint at p; its length into *len. */
+static uint64_t
+get_varint(const unsigned char *p, unsigned *len)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < 8; i++) {
+		v = v << 7 | (p[i] & 0x7f);
+		if (!(p[i] & 0x80)) {
+			*len = i + 1;
+			return v;
+		}
+	}
+	*len = 9;
+	return v << 8 | p[8];
+}
+
+/* The old leaves of table t, from page pg down, pushed to level 1 with
+ * the divider after each; the last one (its divider is the parent's) into
+ * *last.  Interior pages other than the root are freed. */
+static int
+walk_table(struct ssp_btree_tree *t, uint32_t pg, unsigned depth,
+    uint32_t *last)
+{
+	struct ssp_btree *b = t->b;
+	unsigned char *p;
+	unsigned n, i, len;
+
+	if (depth >= MAXDEPTH)
+		return corrupt(b, pg);
+	if ((p = malloc(b->psz + 16)) == NULL)
+		return nomem(b);
+	*last = 0;
+	if (read_page(b, pg, p) != SSP_OK)
+		goto out;
+	if (p[0] == F_LEAF_TABLE && depth > 0) {
+		*last = pg;
+		goto out;
+	}
+	if (p[0] != F_INTERIOR_TABLE) {
+		corrupt(b, pg);
+		goto out;
+	}
+	n = be16(p + 3);
+	for (i = 0; i < n && b->e.code == SSP_OK; i++) {
+		unsigned off = be16(p + 12 + 2 * i);
+
+		if (off < 12 || off + 5 > b->usable) {
+			corrupt(b, pg);
+			break;
+		}
+		if (walk_table(t, be32(p + off), depth + 1, last) != SSP_OK)
+			break;
+		if (push_table(t, 1, *last, (int64_t)get_varint(p + off + 4,
+		    &len)) != SSP_OK)
+			break;
+	}
+	if (b->e.code == SSP_OK &&
+	    walk_table(t, be32(p + 8), depth + 1, last) == SSP_OK && depth > 0)
+		add_freed(b, pg);
+out:
+	free(p);
+	return b->e.code;
+}
+
+/* The first row of table t that holds rows: take the old tree up. */
+static int
+take_table(struct ssp_btree_tree *t)
+{
+	struct ssp_btree *b = t->b;
+	unsigned char *p = b->page;
+	uint32_t last = 0;
+	unsigned n, off, len;
+	int64_t key;
+
+	t->started = 1;
+	if (level(t, 0) == NULL || read_page(b, t->root, p) != SSP_OK)
+		return b->e.code;
+	if (p[0] == F_LEAF_TABLE) {	/* the root's page gets the top */
+		if ((last = put_page(b, p)) == 0)
+			return b->e.code;
+	} else if (walk_table(t, t->root, 0, &last) != SSP_OK ||
+	    read_page(b, last, p) != SSP_OK) {
+		return b->e.code;
+	}
+	/* the last old leaf's divider: its last rowid, as SQLite's */
+	if ((n = be16(p + 3)) == 0 || (off = be16(p + 8 + 2 * (n - 1))) < 8 ||
+	    off + 2 > b->usable)	/* b->page has 16 bytes more */
+		return corrupt(b, last);
+	get_varint(p + off, &len);
+	key = (int64_t)get_varint(p + off + len, &len);
+	if (push_table(t, 1, last, key) != SSP_OK)
+		return b->e.code;
+	t->lv[0].closed = 1;	/* level 0 is not the top */
+	t->last = key;
+	return SSP_OK;
+}
+
+/* A cell of an old index page. */
+struct ocell {
+	const unsigned char *c;	/* the cell (after a child pointer) */
+	size_t len;		/* its bytes */
+	const unsigned char *rec;	/* its local payload */
+	size_t n, local;	/* the record's size, bytes kept on the page */
+};
+
+static int
+parse_cell(struct ssp_btree *b, const unsigned char *p, uint32_t pg,
+    unsigned i, struct ocell *oc)
+{
+	unsigned hdr = p[0] == F_INTERIOR_INDEX ? 12 : 8, off, vl;
+
+	if (i >= be16(p + 3) || (off = be16(p + hdr + 2 * i)) < hdr ||
+	    off + (hdr - 8) + 1 > b->usable)	/* the page has 16 bytes more */
+		return corrupt(b, pg);
+	oc->c = p + off + (hdr - 8);
+	oc->n = (size_t)get_varint(oc->c, &vl);
+	oc->local = local_size(b, 1, oc->n);
+	oc->rec = oc->c + vl;
+	oc->len = vl + oc->local + (oc->local < oc->n ? 4 : 0);
+	if (oc->n == 0 || off + (hdr - 8) + oc->len > b->usable)
+		return corrupt(b, pg);
+	return SSP_OK;
+}
+
+/* The whole record of an old cell (its overflow pages read); NULL on
+ * error. */
+static const unsigned char *
+cell_rec(struct ssp_btree *b, const struct ocell *oc)
+{
+	size_t have = oc->local, chunk = b->usable - 4;
+	uint32_t next;
+
+	if (oc->local == oc->n)
+		return oc->rec;
+	if (oc->n > b->obufcap) {
+		unsigned char *p = realloc(b->obuf, oc->n);
+
+		if (p == NULL)
+			return nomem(b), NULL;
+		b->obuf = p;
+		b->obufcap = oc->n;
+	}
+	memcpy(b->obuf, oc->rec, oc->local);
+	next = be32(oc->rec + oc->local);
+	while (have < oc->n) {
+		size_t k = oc->n - have < chunk ? oc->n - have : chunk;
+
+		if (read_page(b, next, b->page) != SSP_OK)
+			return NULL;
+		memcpy(b->obuf + have, b->page + 4, k);
+		have += k;
+		next = be32(b->page);
+	}
+	return b->obuf;
+}
+
+static size_t
+body_len(uint64_t t)
+{
+	return t >= 12 ? (size_t)(t - 12) / 2 : t < 10 ? type_len[t] : 0;
+}
+
+static inline int64_t
+get_int(const unsigned char *p, uint64_t t)
+{
+	unsigned n = type_len[t], i;
+	uint64_t v;
+
+	if (t >= 8)
+		return (int64_t)t - 8;	/* 8, 9: the integers 0 and 1 */
+	v = (p[0] & 0x80) ? ~0ull : 0;
+	for (i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return (int64_t)v;
+}
+
+static long double
+get_num(const unsigned char *p, uint64_t t)
+{
+	uint64_t u;
+	double d;
+	unsigned i;
+
+	if (t != 7)
+		return (long double)get_int(p, t);
+	for (u = 0, i = 0; i < 8; i++)
+		u = u << 8 | p[i];
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/* NULL, numbers, text, blobs (fileformat2.html, 2.1; datatype3.html 4.1). */
+static int
+type_class(uint64_t t)
+{
+	return t == 0 ? 0 : t <= 9 ? 1 : t >= 13 && (t & 1) ? 2 : 3;
+}
+
+static int
+val_cmp(const unsigned char *a, uint64_t ta, const unsigned char *b,
+    uint64_t tb)
+{
+	int ca = type_class(ta), cb = type_class(tb), c;
+	size_t na, nb;
+
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	if (ca == 0)
+		return 0;
+	if (ca == 1) {
+		if (ta != 7 && tb != 7) {
+			int64_t x = get_int(a, ta), y = get_int(b, tb);
+
+			return x < y ? -1 : x > y;
+		} else {
+			long double x = get_num(a, ta), y = get_num(b, tb);
+
+			return x < y ? -1 : x > y;
+		}
+	}
+	na = body_len(ta);
+	nb = body_len(tb);
+	if ((c = memcmp(a, b, na < nb ? na : nb)) != 0)
+		return c;
+	return na < nb ? -1 : na > nb;
+}
+
+/* The varint at p + *pos, which moves past it: one byte mostly. */
+static inline uint64_t
+next_varint(const unsigned char *p, size_t *pos)
+{
+	unsigned len;
+	uint64_t v;
+
+	if (p[*pos] < 0x80)
+		return p[(*pos)++];
+	v = get_varint(p + *pos, &len);
+	*pos += len;
+	return v;
+}
+
+/* Two records as SQLite orders them: column by column.  Integers of
+ * both (the usual key) compare without val_cmp(). */
+static int
+rec_cmp(const unsigned char *a, size_t na, const unsigned char *b, size_t nb)
+{
+	size_t pa = 0, pb = 0, ha = (size_t)next_varint(a, &pa),
+	    hb = (size_t)next_varint(b, &pb), da = ha, db = hb;
+
+	while (pa < ha && pb < hb) {
+		uint64_t ta = next_varint(a, &pa), tb = next_varint(b, &pb);
+		size_t la = body_len(ta), lb = body_len(tb);
+		int c;
+
+		if (da + la > na || db + lb > nb)
+			return 0;	/* not a record: parse_cell bounds it */
+		if (ta - 1 < 6 && tb - 1 < 6) {	/* serial types 1 to 6 */
+			int64_t x = get_int(a + da, ta), y = get_int(b + db, tb);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+		} else if ((c = val_cmp(a + da, ta, b + db, tb)) != 0) {
+			return c;
+		}
+		da += la;
+		db += lb;
+	}
+	return (pa < ha) - (pb < hb);
+}
+
+/* Go down to page pg of the old index. */
+static int
+cur_push(struct ssp_btree_tree *t, uint32_t pg)
+{
+	struct ssp_btree *b = t->b;
+	struct ocur *o = &t->cur;
+	int d = o->depth + 1;
+	unsigned char *p;
+
+	if (d >= MAXDEPTH)
+		return corrupt(b, pg);
+	if (o->pg[d] == NULL && (o->pg[d] = malloc(b->psz + 16)) == NULL)
+		return nomem(b);
+	p = o->pg[d];
+	if (read_page(b, pg, p) != SSP_OK)
+		return b->e.code;
+	if ((p[0] != F_LEAF_INDEX && p[0] != F_INTERIOR_INDEX) ||
+	    (o->height >= 0 && (p[0] == F_LEAF_INDEX) != (d == o->height)))
+		return corrupt(b, pg);
+	o->no[d] = pg;
+	o->idx[d] = 0;
+	o->n[d] = be16(p + 3);
+	o->depth = d;
+	return SSP_OK;
+}
+
+/* Done with the current page: freed (keep: a leaf reused whole) and the
+ * parent moves on. */
+static int
+cur_pop(struct ssp_btree_tree *t, int keep)
+{
+	struct ocur *o = &t->cur;
+
+	if (!keep && o->no[o->depth] != t->root &&
+	    add_freed(t->b, o->no[o->depth]) != SSP_OK)
+		return t->b->e.code;
+	if (--o->depth >= 0)
+		o->idx[o->depth]++;
+	return SSP_OK;
+}
+
+/* The first entry for an index that holds entries: the cursor at its
+ * first leaf. */
+static int
+take_index(struct ssp_btree_tree *t)
+{
+	struct ssp_btree *b = t->b;
+	struct ocur *o = &t->cur;
+
+	t->started = 1;
+	o->depth = o->height = -1;
+	if (level(t, 0) == NULL)
+		return b->e.code;
+	if ((t->pcell = malloc(b->psz)) == NULL)
+		return nomem(b);
+	if (cur_push(t, t->root) != SSP_OK)
+		return b->e.code;
+	while (o->pg[o->depth][0] == F_INTERIOR_INDEX) {
+		const unsigned char *p = o->pg[o->depth];
+
+		if (cur_push(t, be32(p + (o->n[o->depth] > 0 ? be16(p + 12) :
+		    8))) != SSP_OK)
+			return b->e.code;
+	}
+	o->height = o->depth;
+	return SSP_OK;
+}
+
+/* May an old leaf be reused now?  Not when the page being filled holds
+ * one entry (the divider before the leaf would leave it empty), nor when
+ * a reused leaf still waits for its divider. */
+static int
+can_reuse(const struct ssp_btree_tree *t)
+{
+	return t->lv[0].n != 1 && !(t->pend != 0 && !t->haspcell);
+}
+
+/* Does the child at the position of depth d lie before k?  Its bound is
+ * the cell after it, here or in a page above; without one, unknown. */
+static int
+child_before(struct ssp_btree_tree *t, int d, const unsigned char *k,
+    size_t nk)
+{
+	struct ssp_btree *b = t->b;
+	struct ocur *o = &t->cur;
+	const unsigned char *r;
+	struct ocell oc;
+
+	for (; d >= 0; d--) {
+		unsigned i = o->idx[d] / 2;
+
+		if (i < o->n[d]) {
+			if (parse_cell(b, o->pg[d], o->no[d], i, &oc) != SSP_OK ||
+			    (r = cell_rec(b, &oc)) == NULL)
+				return 0;
+			return rec_cmp(r, oc.n, k, nk) < 0;
+		}
+	}
+	return 0;
+}
+
+/* Old leaf pg goes into the new tree as it is. */
+static int
+reuse_leaf(struct ssp_btree_tree *t, uint32_t pg)
+{
+	struct ssp_btree *b = t->b;
+	struct level *lv = &t->lv[0];
+	uint32_t wp;
+
+	if (t->pend != 0) {	/* the one before, with its divider */
+		if (push_index(t, 1, t->pend, t->pcell, t->pclen) != SSP_OK)
+			return b->e.code;
+		t->pend = 0;
+		t->haspcell = 0;
+		lv = &t->lv[0];
+	}
+	if (lv->n > 0) {	/* the page being filled, before it */
+		size_t dlen = pop_cell(lv, 0);
+
+		if ((wp = write_page(b, lv, F_LEAF_INDEX, 0, 0)) == 0 ||
+		    push_index(t, 1, wp, t->lv[0].spare, dlen) != SSP_OK)
+			return b->e.code;
+	}
+	t->lv[0].closed++;	/* level 0 is not the top */
+	t->pend = pg;
+	return SSP_OK;
+}
+
+/* An index cell into the new tree: after a reused leaf, its divider. */
+static int
+put_cell(struct ssp_btree_tree *t, const unsigned char *c, size_t len)
+{
+	struct ssp_btree *b = t->b;
+	struct level *lv;
+
+	if (t->pend != 0) {
+		if (!t->haspcell) {	/* held: the next one decides */
+			memcpy(t->pcell, c, len);
+			t->pclen = len;
+			t->haspcell = 1;
+			return SSP_OK;
+		}
+		if (push_index(t, 1, t->pend, t->pcell, t->pclen) != SSP_OK)
+			return b->e.code;
+		t->pend = 0;
+		t->haspcell = 0;
+	}
+	if ((lv = leaf(t)) == NULL)
+		return b->e.code;
+	if (!fits(b, lv, 0, len) && (lv = leaf_full(t, lv)) == NULL)
+		return b->e.code;
+	return add_cell(b, lv, 0, c, len, 0, 0);
+}
+
+/*
+ * The old entries of index t that sort before record k (k NULL: all that
+ * are left) into the new tree.
+ */
+static int
+merge_upto(struct ssp_btree_tree *t, const unsigned char *k, size_t nk)
+{
+	struct ssp_btree *b = t->b;
+	struct ocur *o = &t->cur;
+	const unsigned char *r;
+	struct ocell oc;
+
+	if (!t->started && take_index(t) != SSP_OK)
+		return b->e.code;
+	while (o->depth >= 0 && b->e.code == SSP_OK) {
+		int d = o->depth;
+		const unsigned char *p = o->pg[d];
+		unsigned i = o->idx[d];
+
+		if (p[0] == F_LEAF_INDEX) {
+			if (i == o->n[d]) {
+				cur_pop(t, 0);
+				continue;
+			}
+			if (i == 0 && o->no[d] != t->root && can_reuse(t)) {
+				if (parse_cell(b, p, o->no[d], o->n[d] - 1, &oc) !=
+				    SSP_OK || (r = cell_rec(b, &oc)) == NULL)
+					break;
+				if (k == NULL || rec_cmp(r, oc.n, k, nk) < 0) {
+					if (reuse_leaf(t, o->no[d]) == SSP_OK)
+						cur_pop(t, 1);
+					continue;
+				}
+			}
+			if (parse_cell(b, p, o->no[d], i, &oc) != SSP_OK)
+				break;
+		} else {
+			if (i > 2 * o->n[d]) {
+				cur_pop(t, 0);
+				continue;
+			}
+			if (i % 2 == 0) {	/* a child */
+				uint32_t child = be32(p + (i / 2 < o->n[d] ?
+				    be16(p + 12 + i) : 8));
+
+				if (d + 1 == o->height && can_reuse(t) && (k == NULL ||
+				    child_before(t, d, k, nk))) {
+					if (reuse_leaf(t, child) == SSP_OK)
+						o->idx[d]++;
+					continue;
+				}
+				cur_push(t, child);
+				continue;
+			}
+			if (parse_cell(b, p, o->no[d], i / 2, &oc) != SSP_OK)
+				break;
+		}
+		if (k != NULL) {
+			if ((r = cell_rec(b, &oc)) == NULL)
+				break;
+			if (rec_cmp(r, oc.n, k, nk) > 0)
+				break;	/* the new entry comes first */
+		}
+		if (put_cell(t, oc.c, oc.len) != SSP_OK)
+			break;
+		o->idx[d]++;
+	}
+	return b->e.code;
+}
+
+/*
+ * The old entries left, at the end.  A reused leaf that is the last page
+ * goes to *child (the right-most child of level 1); one followed by a
+ * single entry is copied after all (that entry has nothing to divide).
+ */
+static int
+finish_old_index(struct ssp_btree_tree *t, uint32_t *child)
+{
+	struct ssp_btree *b = t->b;
+	unsigned char *p;
+	struct ocell oc;
+	uint32_t pg = t->pend;
+	unsigned i, n;
+
+	*child = 0;
+	if (merge_upto(t, NULL, 0) != SSP_OK || (pg = t->pend) == 0)
+		return b->e.code;
+	if (!t->haspcell) {
+		if (t->nlv < 2)
+			return ssp_err_set(&b->e, SSP_ERR_INVAL, 0, "database: "
+			    "index without a top");	/* not reached */
+		*child = pg;
+		t->pend = 0;
+		return SSP_OK;
+	}
+	if ((p = malloc(b->psz + 16)) == NULL)
+		return nomem(b);
+	t->pend = 0;
+	t->haspcell = 0;
+	if (read_page(b, pg, p) == SSP_OK) {
+		n = be16(p + 3);
+		for (i = 0; i < n; i++)
+			if (parse_cell(b, p, pg, i, &oc) != SSP_OK ||
+			    put_cell(t, oc.c, oc.len) != SSP_OK)
+				break;
+		if (b->e.code == SSP_OK && put_cell(t, t->pcell, t->pclen) ==
+		    SSP_OK)
+			add_freed(b, pg);
+	}
+	free(p);
+	return b->e.code;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The freed pages onto the freelist (fileformat2.html, 1.5): trunk pages
+ * of up to usable/4 - 8 leaves each (what SQLite writes), the last one
+ * chained to the freelist the file had.  Sets header h.
+ */
+static int
+write_freelist(struct ssp_btree *b, unsigned char *h)
+{
+	size_t per = b->usable / 4 - 8, nch, c, j;
+	uint32_t first = b->ftrunk;
+
+	qsort(b->freed, b->nfreed, sizeof(*b->freed), cmp_u32);
+	nch = (b->nfreed + per) / (per + 1);
+	for (c = nch; c-- > 0;) {
+		size_t start = c * (per + 1), end = start + per + 1;
+
+		if (end > b->nfreed)
+			end = b->nfreed;
+		memset(b->page, 0, b->psz);
+		put32(b->page, first);
+		put32(b->page + 4, (uint32_t)(end - start - 1));
+		for (j = start + 1; j < end; j++)
+			put32(b->page + 8 + 4 * (j - start - 1), b->freed[j]);
+		if (write_all(b, b->page, b->psz, (uint64_t)(b->freed[start] - 1) *
+		    b->psz) != SSP_OK)
+			return b->e.code;
+		first = b->freed[start];
+	}
+	put32(h + 32, first);
+	put32(h + 36, b->fcount + (uint32_t)b->nfreed);
+	return SSP_OK;
 }
 
 /* --- the file ------------------------------------------------------------- */
@@ -833,20 +1541,22 @@ ssp_btree_open(struct ssp_btree **bp, const char *path, uint32_t pending_byte,
 	b->npages = be32(h + 28);
 	if (be32(h + 24) != be32(h + 92) || b->npages == 0)
 		b->npages = (uint32_t)(st.st_size / psz);
-	/* rollback journal (1), no free pages, no auto-vacuum, UTF-8,
-	 * schema format 4 (0 and 1 as serial types 8 and 9) */
+	b->ftrunk = be32(h + 32);
+	b->fcount = be32(h + 36);
+	/* rollback journal (1), no auto-vacuum, UTF-8, schema format 4 (0
+	 * and 1 as serial types 8 and 9); free pages are kept */
 	if (psz < 512 || (psz & (psz - 1)) != 0 || h[18] != 1 || h[19] != 1 ||
 	    b->usable < 480 || h[21] != 64 || h[22] != 32 || h[23] != 32 ||
-	    be32(h + 32) != 0 || be32(h + 36) != 0 || be32(h + 44) != 4 ||
+	    (b->ftrunk == 0) != (b->fcount == 0) || be32(h + 44) != 4 ||
 	    be32(h + 52) != 0 || be32(h + 56) != 1 ||
 	    (uint64_t)st.st_size != (uint64_t)b->npages * psz) {
-		ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: not a new database this "
+		ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: not a database this "
 		    "loader can fill directly", path);
 		goto fail;
 	}
 	b->pending = (pending_byte ? pending_byte : PENDING_BYTE) / psz + 1;
 	b->wbuf = malloc((size_t)WBUF_PAGES * psz);
-	b->page = malloc(psz);
+	b->page = malloc(psz + 16);	/* a varint read at its end */
 	b->cell = malloc(psz + 32);
 	if (b->wbuf == NULL || b->page == NULL || b->cell == NULL) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
@@ -875,6 +1585,9 @@ free_trees(struct ssp_btree *b)
 			free(t->lv[j].key);
 			free(t->lv[j].spare);
 		}
+		for (j = 0; j < MAXDEPTH; j++)
+			free(t->cur.pg[j]);
+		free(t->pcell);
 		free(t->lv);
 		free(t);
 	}
@@ -898,6 +1611,8 @@ ssp_btree_close(struct ssp_btree *b, struct ssp_err *e)
 			fail(b, "read");
 		else {
 			change = be32(h + 24) + 1;
+			if (b->nfreed > 0)
+				write_freelist(b, h);
 			put32(h + 24, change);
 			put32(h + 28, b->npages);
 			put32(h + 92, change);
@@ -927,5 +1642,7 @@ ssp_btree_abort(struct ssp_btree *b)
 	free(b->page);
 	free(b->cell);
 	free(b->rec);
+	free(b->freed);
+	free(b->obuf);
 	free(b);
 }

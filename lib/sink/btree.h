@@ -1,11 +1,19 @@
 /*
- * Filling the empty tables and indexes of a new SQLite database directly,
- * in the SQLite file format (https://www.sqlite.org/fileformat2.html),
- * without SQLite's virtual machine.  A bulk loader's shortcut: rows are
- * appended in key order, pages are filled completely and written once,
- * sequentially, at the end of the file; the root page of each tree (which
- * SQLite allocated when it created the table or index) gets the top of the
- * tree when it is finished.
+ * Filling the tables and indexes of an SQLite database directly, in the
+ * SQLite file format (https://www.sqlite.org/fileformat2.html), without
+ * SQLite's virtual machine.  A bulk loader's shortcut: rows are appended in
+ * key order, pages are filled completely and written once, sequentially,
+ * at the end of the file; the root page of each tree (which SQLite
+ * allocated when it created the table or index) gets the top of the tree
+ * when it is finished.
+ *
+ * A tree that holds rows already is appended to: a table's new rows (their
+ * rowids above the old ones) go after its old leaf pages, which stay where
+ * they are, under interior levels built again; an index's new entries are
+ * merged with its old ones in SQLite's order, an old leaf page reused as
+ * it is when the next new entry sorts after all of it.  The old interior
+ * pages, and the index leaves whose entries were copied, go to the
+ * freelist.  A tree that gets no new rows is not touched.
  *
  * Use: SQLite creates the schema and commits; the connection is closed;
  * ssp_btree_open() takes the file, the trees are filled, ssp_btree_close()
@@ -14,8 +22,9 @@
  * SQLite itself would store for the same values (records, b-tree pages),
  * so `PRAGMA integrity_check` holds.  The caller is responsible for the
  * meaning: values must have the types the columns' affinities would give
- * them, indexes must hold one entry per row (in SQLite's order), and the
- * trees filled must be empty when ssp_btree_open() is called.
+ * them, indexes must hold one entry per row (in SQLite's order, BINARY
+ * collation, all columns ascending: the old entries are compared so), and
+ * new rowids must be above the old ones.
  */
 #ifndef SSP_BTREE_H
 #define SSP_BTREE_H
@@ -67,8 +76,8 @@ struct ssp_btree_tree;
 
 /*
  * Take a database file that SQLite has closed.  Refused (SSP_ERR_FORMAT)
- * unless it is a plain rollback-journal database without free pages,
- * auto-vacuum or reserved bytes, in UTF-8.  pending_byte is SQLite's lock
+ * unless it is a plain rollback-journal database without auto-vacuum, in
+ * UTF-8, of schema format 4 (its freelist is kept).  pending_byte is SQLite's lock
  * byte offset (0: the default, 0x40000000); its page is never used.
  */
 int ssp_btree_open(struct ssp_btree **bp, const char *path, uint32_t pending_byte,

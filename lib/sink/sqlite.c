@@ -1275,14 +1275,16 @@ add_text(struct loader *L, struct ssp_buf *b, struct cell *c, const char *p,
 	return SSP_OK;
 }
 
-/* --- writing a new database directly: the rows ---------------------------- */
+/* --- writing directly: the rows -------------------------------------------- */
 
 /*
- * A new database (nothing to append to) is not filled with INSERTs: SQLite
- * creates the schema, indexes included, and the run's own rows (runs,
- * run_meta, streams) and commits; then ssp_sqlite_direct fills the
- * spans, attribute, links and events tables as the stream is read, the
- * traces table at the end, and every index from its sorted keys.  While
+ * A database is not filled with INSERTs: SQLite creates the schema of a
+ * new one, indexes included, and the run's own rows (runs, run_meta,
+ * streams) and commits; then ssp_sqlite_direct fills the spans,
+ * attribute, links and events tables as the stream is read, the traces
+ * table at the end, and every index from its sorted keys.  Appending, the
+ * rows go at the right edge of the existing tables and the sorted keys
+ * are merged into the existing indexes (ssp_btree).  While
  * loading, traces and pending references live in a private SQLite
  * database (trace_of() looks evicted traces up there as usual).  SQLite
  * then opens the file again for what is left: references resolved late,
@@ -1944,7 +1946,7 @@ next_id(struct loader *L, const char *sql, int64_t *out)
 	return 0;
 }
 
-/* --- writing a new database directly: before and after the stream ------- */
+/* --- writing directly: before and after the stream ----------------------- */
 
 struct ssp_sqlite {
 	char *name;		/* the database as the user named it */
@@ -1974,7 +1976,8 @@ open_tmp(struct ssp_sqlite *d, struct ssp_err *e)
 }
 
 /*
- * Start writing a new database directly: 1 when that is under way (the
+ * Start writing the rows directly (a new database, or the copy of one
+ * appended to): 1 when that is under way (the
  * SQLite connection d->db is closed), 0 when the load has to use INSERTs
  * (nothing was changed), -1 on error.
  */
@@ -2004,8 +2007,9 @@ direct_begin(struct loader *L, struct ssp_sqlite *d)
 		return rc < 0 ? -1 : 0;
 	}
 	L->dw = dw;
-	/* The indexes, while the tables are empty; then how each is built. */
-	if (create_indexes(L->db, L->e) != SSP_OK ||
+	/* The indexes (a new database: while the tables are empty); then how
+	 * each is built. */
+	if ((d->fresh && create_indexes(L->db, L->e) != SSP_OK) ||
 	    ssp_sqlite_direct_indexes(dw->w, L->db) != SSP_OK)
 		goto out;
 	/* The run's own rows go in with SQL; then SQLite lets go of the file. */
@@ -2396,8 +2400,7 @@ load(sqlite3 *db, const char *name, struct ssp_rec_rd *rr,
 	}
 	if (classify(&L) != SSP_OK)
 		goto out;
-	if (d != NULL && d->fresh && !o->sql_only &&
-	    direct_begin(&L, d) < 0)
+	if (d != NULL && !o->sql_only && direct_begin(&L, d) < 0)
 		goto out;
 	if (L.dw == NULL && (prepare_rows(&L) != SSP_OK || add_run(&L) != 0 ||
 	    next_id(&L, "SELECT max(id) FROM spans", &L.next_span) != 0 ||

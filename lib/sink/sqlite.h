@@ -36,8 +36,8 @@ struct ssp_sqlite_opts {
 	time_t now;		/* load time; 0: time(NULL) */
 	size_t span_cache;	/* span ids kept per generation; 0: default */
 	size_t trace_cache;	/* traces kept per generation; 0: default */
-	int sql_only;		/* a new database too with INSERTs, not written
-				 * directly (tests compare the two) */
+	int sql_only;		/* load with INSERTs, not written directly
+				 * (tests compare the two) */
 	size_t sort_mem;	/* index keys in memory (direct); 0: default */
 	size_t split_mem;	/* spans of the cached traces kept for their
 				 * latency split, over all of them; 0: default
@@ -62,7 +62,7 @@ struct ssp_sqlite_stats {
 					 * the end (evicted, huge, or over
 					 * split_mem) */
 	uint64_t unresolved;		/* references to spans not in the run */
-	int direct;			/* the file was written directly */
+	int direct;			/* the rows were written directly */
 };
 
 /* --- on an open SQLite handle (tests, fuzzing, other tools) ------------ */

@@ -449,9 +449,7 @@ check(struct ssp_sqlite_direct *dw, sqlite3 *db)
 	/* a file ssp_btree_open() takes (it checks the header again) */
 	if (!text_is(db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
 	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
-	    "(SELECT encoding FROM pragma_encoding) || ',' || (SELECT "
-	    "freelist_count FROM pragma_freelist_count) || ?", "",
-	    "off,0,UTF-8,0"))
+	    "(SELECT encoding FROM pragma_encoding) || ?", "", "off,0,UTF-8"))
 		return 0;
 	for (t = 0; t < T_N; t++)
 		if ((r = table_layout(dw, db, t)) != 1 ||

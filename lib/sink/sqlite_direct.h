@@ -1,7 +1,8 @@
 /*
- * The rows and indexes of a new simspan database written directly in the
+ * The rows and indexes of a simspan database written directly in the
  * SQLite file format (formats/sqlite.md, "How a load is written"): rows
- * with ssp_btree, each index from its keys sorted with ssp_ksort.
+ * with ssp_btree, each index from its keys sorted with ssp_ksort (merged
+ * with its old entries when the database is appended to).
  *
  * The schema is formats/simspan.sql only.  The writer knows what the
  * columns of spans, links, events and traces mean by their names (the
@@ -42,8 +43,8 @@ struct ssp_sqlite_direct;
 char ssp_sqlite_direct_affinity(const char *type);
 
 /*
- * Plan writing the tables of db (the schema, no rows, no indexes yet)
- * directly.  attr[ft]: the attribute table of file type ft, or NULL.
+ * Plan writing the tables of db (the schema; a new database has no rows
+ * and no indexes yet) directly.  attr[ft]: the attribute table of file type ft, or NULL.
  * 1: *dp is the plan; 0: db cannot be written directly (use INSERTs;
  * nothing changed); < 0: an error (e).  e is kept for the later calls.
  */

@@ -43,7 +43,7 @@ check "load mkspans -n 14" span2sqlite --run first -v "$DB" "$T/a.sp"
 stderr_has "252 spans, 13 links, 0 events, 16 traces written"
 stderr_has "265 records read = 252 spans + 13 links + 0 events"
 stderr_has "56 net.device"
-stderr_has "new database written directly"
+stderr_has "rows written directly"
 eq "direct: integrity check" "$(q "$DB" "pragma integrity_check")" ok
 # --insert: the same database through SQL INSERTs (every table and view
 # compared row by row; the runs row differs only in its load time)
@@ -141,7 +141,20 @@ eq "split_streams sums" "$(q "$JDB" "select printf('%.4f', (select sum(busy_ps) 
 
 # --- append a second run ----------------------------------------------------
 check "append a second run (default name)" span2sqlite -v "$DB" "$T/a.sp"
+stderr_has "rows written directly"
+# appended directly (tables at their right edge, indexes merged) and with
+# INSERTs: the same rows and index contents
+check "append --insert" span2sqlite --insert -v "$T/ins.db" "$T/a.sp"
 stderr_has "rows inserted"
+for t in streams traces spans links attr_host_syscall attr_net_device \
+    latency split_streams orphans; do
+	eq "append: table $t as with --insert" \
+	    "$(q "$T/ins.db" "select * from $t order by 1, 2" | md5sum)" \
+	    "$(q "$DB" "select * from $t order by 1, 2" | md5sum)"
+done
+eq "append: index spans_kind as with --insert" \
+    "$(q "$T/ins.db" "select kind, run, dur_ps, id from spans indexed by spans_kind where kind > ''" | md5sum)" \
+    "$(q "$DB" "select kind, run, dur_ps, id from spans indexed by spans_kind where kind > ''" | md5sum)"
 eq "two runs" "$(q "$DB" "select count(*) from runs")" 2
 name=$(q "$DB" "select name from runs where id = 2")
 case $name in
@@ -274,7 +287,13 @@ span2sqlite "$T/v1.db" "$T/a.sp"
 q "$T/v1.db" "drop view host_irq; drop view host_softirq; drop view host_resume;
     drop view host_app; drop table attr_host_irq; drop table attr_host_softirq;
     drop table attr_host_resume; drop table attr_host_app; pragma user_version = 1"
-check "a version 1 database is appended to" span2sqlite "$T/v1.db" "$T/a.sp"
+cp "$T/v1.db" "$T/v1ins.db"
+check "a version 1 database is appended to" span2sqlite -v "$T/v1.db" "$T/a.sp"
+stderr_has "rows written directly"
+check "a version 1 database is appended to (--insert)" span2sqlite -i "$T/v1ins.db" "$T/a.sp"
+eq "version 1 appended: spans as with --insert" \
+    "$(q "$T/v1ins.db" "select * from spans order by id" | md5sum)" \
+    "$(q "$T/v1.db" "select * from spans order by id" | md5sum)"
 eq "version 1 upgraded to 2" "$(q "$T/v1.db" "pragma user_version; pragma integrity_check; select count(*) from spans; select count(*) from host_irq")" "2
 ok
 504

@@ -2,9 +2,9 @@
  * Span streams into SQLite: any bytes through the span reader and the
  * loader into an in-memory database with tiny id caches, so the paths for
  * late references, evicted traces, newer kinds and events all run; then
- * the same into a new database file, written directly (ssp_btree): the
- * same outcome, a file that passes SQLite's integrity check, the same
- * rows.
+ * the same into a new database file, written directly (ssp_btree), and
+ * appended to it once more: the same outcome, a file that passes SQLite's
+ * integrity check, the same rows.
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -33,11 +33,11 @@ count(sqlite3 *db, const char *sql)
 }
 
 /* The direct writer on the same input: its result (SSP_OK or not) and,
- * when it loaded, a checked file with n spans. */
+ * when it loaded, a checked file with n spans; then the same appended to
+ * it (rows into the existing trees): 2n spans. */
 static void
 direct(const uint8_t *data, size_t size, int want, int64_t n)
 {
-	struct ssp_in *in = fuzz_in(data, size, SSP_IN_ZSTD_AUTO);
 	struct ssp_sqlite_opts o = { .events = 1, .span_cache = 2,
 	    .trace_cache = 1, .source = "fuzz", .now = 1, .sort_mem = 1 };
 	struct ssp_sqlite_stats st;
@@ -46,33 +46,39 @@ direct(const uint8_t *data, size_t size, int want, int64_t n)
 	struct ssp_err e;
 	char path[64];
 	sqlite3 *db;
-	int r;
+	int r, pass;
 
 	snprintf(path, sizeof(path), "/tmp/ssp-fuzz-sqlite-%d.db", (int)getpid());
 	unlink(path);
-	if (ssp_span_reader_open(&rr, in, &e) != SSP_OK)
-		abort();
-	if (ssp_sqlite_open(&d, path, &e) != SSP_OK)
-		abort();
-	r = ssp_sqlite_load(d, rr, &o, &st, &e);
-	if ((r == SSP_OK) != (want == SSP_OK))
-		abort();
-	if (r == SSP_OK) {
-		if (ssp_sqlite_commit(d, &e) != SSP_OK || !st.direct)
+	for (pass = 1; pass <= 2; pass++) {
+		struct ssp_in *in = fuzz_in(data, size, SSP_IN_ZSTD_AUTO);
+
+		if (ssp_span_reader_open(&rr, in, &e) != SSP_OK)
 			abort();
-		if (sqlite3_open(path, &db) != SQLITE_OK)
+		if (ssp_sqlite_open(&d, path, &e) != SSP_OK)
 			abort();
-		if (count(db, "SELECT count(*) FROM pragma_integrity_check "
-		    "WHERE integrity_check <> 'ok'") != 0 ||
-		    count(db, "SELECT count(*) FROM spans") != n)
+		r = ssp_sqlite_load(d, rr, &o, &st, &e);
+		if ((r == SSP_OK) != (want == SSP_OK))
 			abort();
-		sqlite3_close(db);
-	} else {
-		ssp_sqlite_abort(d);
+		if (r == SSP_OK) {
+			if (ssp_sqlite_commit(d, &e) != SSP_OK || !st.direct)
+				abort();
+			if (sqlite3_open(path, &db) != SQLITE_OK)
+				abort();
+			if (count(db, "SELECT count(*) FROM pragma_integrity_check "
+			    "WHERE integrity_check <> 'ok'") != 0 ||
+			    count(db, "SELECT count(*) FROM spans") != pass * n)
+				abort();
+			sqlite3_close(db);
+		} else {
+			ssp_sqlite_abort(d);
+		}
+		ssp_rec_rd_close(rr);
+		ssp_in_close(in);
+		if (r != SSP_OK)
+			break;
 	}
 	unlink(path);
-	ssp_rec_rd_close(rr);
-	ssp_in_close(in);
 }
 
 int

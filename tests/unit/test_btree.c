@@ -175,8 +175,8 @@ text_rowid_rec(unsigned char *out, const struct ssp_btree_val *t, int64_t rowid)
 /* Create the schema with SQLite, fill t and its indexes directly; with
  * mistake, end with a row that goes backwards (refused, file dropped). */
 static void
-fill(const char *path, unsigned nrows, int64_t first, int64_t step,
-    uint32_t pending, const char *pragmas, int mistake)
+fill_from(const char *path, unsigned from, unsigned nrows, int64_t first,
+    int64_t step, uint32_t pending, const char *pragmas, int mistake)
 {
 	struct ssp_err e = { 0 };
 	struct ssp_btree *b;
@@ -192,10 +192,13 @@ fill(const char *path, unsigned nrows, int64_t first, int64_t step,
 
 	assert_non_null(ka);
 	assert_non_null(kb);
-	unlink(path);
+	if (from == 0)
+		unlink(path);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	exec(db, pragmas);
-	exec(db, schema);
+	if (from == 0) {
+		exec(db, pragmas);
+		exec(db, schema);
+	}
 	for (i = 0; i < 3; i++) {
 		char sql[96];
 		sqlite3_stmt *s;
@@ -214,10 +217,10 @@ fill(const char *path, unsigned nrows, int64_t first, int64_t step,
 	assert_non_null(t = ssp_btree_table(b, (uint32_t)roots[0]));
 	assert_non_null(ta = ssp_btree_index(b, (uint32_t)roots[1]));
 	assert_non_null(tb = ssp_btree_index(b, (uint32_t)roots[2]));
-	for (i = 0; i < nrows; i++) {
-		int64_t rowid = first + (int64_t)i * step;
+	for (i = 0; i + from < nrows; i++) {
+		int64_t rowid = first + (int64_t)(i + from) * step;
 
-		row(i, v, text, blob);
+		row(i + from, v, text, blob);
 		assert_int_equal(ssp_btree_row(t, rowid, v, 4), SSP_OK);
 		ka[i] = (struct key){ i, rowid, v[1], NULL };
 		assert_non_null(kb[i].text = malloc(v[2].n + 1));
@@ -227,6 +230,7 @@ fill(const char *path, unsigned nrows, int64_t first, int64_t step,
 		kb[i].v = v[2];
 		kb[i].v.p = kb[i].text;
 	}
+	nrows -= from;
 	qsort(ka, nrows, sizeof(*ka), cmp_key);
 	qsort(kb, nrows, sizeof(*kb), cmp_key);
 	for (i = 0; i < nrows; i++) {
@@ -256,6 +260,13 @@ fill(const char *path, unsigned nrows, int64_t first, int64_t step,
 	} else {
 		assert_int_equal(ssp_btree_close(b, &e), SSP_OK);
 	}
+}
+
+static void
+fill(const char *path, unsigned nrows, int64_t first, int64_t step,
+    uint32_t pending, const char *pragmas, int mistake)
+{
+	fill_from(path, 0, nrows, first, step, pending, pragmas, mistake);
 }
 
 static void
@@ -370,6 +381,54 @@ check(unsigned nrows, int64_t first, int64_t step, uint32_t pending,
 	unlink(b);
 }
 
+/*
+ * Trees that hold rows appended to: the old part written directly or by
+ * SQLite (its own page layout: interior cells, pages not full), then two
+ * appends whose keys interleave with the old ones (ta: integers and
+ * NULLs; tb: text, long ones with overflow pages), the second onto the
+ * freelist the first one left.
+ */
+static void
+check_append(unsigned n1, unsigned n2, unsigned n3, int old_sql,
+    uint32_t pending, const char *pragmas)
+{
+	const char *a = tmpname("append.db"), *b = tmpname("sql.db");
+	char *fl;
+
+	if (old_sql)
+		reference(a, n1, 1, 1, pragmas);
+	else
+		fill(a, n1, 1, 1, pending, pragmas, 0);
+	fill_from(a, n1, n2, 1, 1, pending, pragmas, 0);
+	fill_from(a, n2, n3, 1, 1, pending, pragmas, 0);
+	reference(b, n3, 1, 1, pragmas);
+	compare(a, b);
+	if (n3 > n1 && n1 > 1000) {	/* old pages were freed */
+		sqlite3 *db;
+
+		assert_int_equal(sqlite3_open(b, &db), SQLITE_OK);
+		sqlite3_close(db);
+		assert_int_equal(sqlite3_open(a, &db), SQLITE_OK);
+		fl = query(db, "PRAGMA freelist_count");
+		assert_true(atoi(fl) > 0);
+		free(fl);
+		sqlite3_close(db);
+	}
+	unlink(a);
+	unlink(b);
+}
+
+static void
+test_append(void **state)
+{
+	(void)state;
+	check_append(12000, 15000, 15100, 0, 0, "PRAGMA page_size = 512");
+	check_append(12000, 15000, 15100, 1, 0, "PRAGMA page_size = 512");
+	check_append(20000, 20001, 26000, 1, 0, "");
+	check_append(3, 5, 3000, 1, 0, "");	/* roots that are leaves */
+	check_append(3000, 3000, 3001, 0, 0, "");	/* no rows, one row */
+}
+
 static void
 test_small_pages_deep_trees(void **state)
 {
@@ -400,6 +459,8 @@ test_lock_byte_page(void **state)
 	(void)state;
 	sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, 0x8000);
 	check(20000, 1, 1, 0x8000, "PRAGMA page_size = 512");
+	/* old pages on both sides of it, new ones after it */
+	check_append(3000, 9000, 9100, 1, 0x8000, "PRAGMA page_size = 512");
 	sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, 0x40000000);
 }
 
@@ -421,7 +482,13 @@ test_refused(void **state)
 	unlink(p);
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (randomblob(9000)); "
-	    "DELETE FROM t");	/* free pages */
+	    "DELETE FROM t");	/* free pages: kept, not refused */
+	sqlite3_close(db);
+	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_OK);
+	ssp_btree_abort(b);
+	unlink(p);
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	exec(db, "PRAGMA encoding = 'UTF-16le'; CREATE TABLE t(x)");
 	sqlite3_close(db);
 	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_FORMAT);
 	assert_non_null(f = fopen(p, "w"));
@@ -442,6 +509,7 @@ main(void)
 		cmocka_unit_test(test_empty_trees),
 		cmocka_unit_test(test_lock_byte_page),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_append),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

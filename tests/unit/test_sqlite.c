@@ -807,16 +807,21 @@ xrnd(uint64_t *x)
  * parents that come late or never.
  */
 static void
-write_mixed(const char *path, unsigned n)
+write_mixed_seed(const char *path, unsigned n, uint64_t seed, int longcause)
 {
-	static const char *const causes[] = { "net.device", "host.mmio",
-	    "nic.rx", "a", "host.dma.x" };
+	static char big[3001];
+	const char *causes[] = { "net.device", "host.mmio", "nic.rx", "a",
+	    "host.dma.x" };
 	const struct ssp_schema *sch = ssp_span_schema(1);
-	uint64_t x = 0x9e3779b97f4a7c15ull, id;
+	uint64_t x = seed, id;
 	struct ssp_rec r;
 	struct tw t;
 	unsigned i, k;
 
+	if (longcause) {	/* index entries with overflow pages */
+		memset(big, 'z', sizeof(big) - 1);
+		causes[3] = big;
+	}
 	tw_open(&t, path, sch);
 	for (i = 0; i < n; i++) {
 		unsigned kind = (unsigned)(xrnd(&x) % SSP_SK_NKINDS);
@@ -862,6 +867,34 @@ write_mixed(const char *path, unsigned n)
 			    (unsigned)(i % 3), (int64_t)i * 10, 1, (uint64_t)i);
 	}
 	tw_close(&t);
+}
+
+static void
+write_mixed(const char *path, unsigned n)
+{
+	write_mixed_seed(path, n, 0x9e3779b97f4a7c15ull, 0);
+}
+
+/* Load sp into dbp (appended when it exists). */
+static void
+file_append(const char *dbp, const char *sp, struct ssp_sqlite_opts *o,
+    struct ssp_sqlite_stats *st)
+{
+	struct ssp_sqlite *d;
+	struct ssp_in *in;
+	struct ssp_rec_rd *rr;
+	struct ssp_err e = { 0 };
+
+	if (ssp_sqlite_open(&d, dbp, &e) != SSP_OK)
+		fail_msg("open: %s", e.msg);
+	assert_int_equal(ssp_in_open(&in, sp, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
+	if (ssp_sqlite_load(d, rr, o, st, &e) != SSP_OK)
+		fail_msg("load: %s", e.msg);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	if (ssp_sqlite_commit(d, &e) != SSP_OK)
+		fail_msg("commit: %s", e.msg);
 }
 
 static void
@@ -999,6 +1032,67 @@ test_direct_same_as_sql(void **state)
 	unlink(db);
 }
 
+/*
+ * Appending writes the new rows into the existing trees directly (tables
+ * at their right edge, indexes merged): the same rows and index contents
+ * as INSERTs, onto a database written directly and onto one written with
+ * INSERTs, over several runs: keys that interleave with the old ones
+ * (the same spans again, other spans), small caches, index keys spilled,
+ * index entries with overflow pages (long orphan causes), a small run.
+ */
+static void
+test_append_same_as_sql(void **state)
+{
+	char sa[96], sb[96], sc[96], da[96], db[96];	/* tmpname() has 4 */
+	struct ssp_sqlite_opts o[4] = {
+		{ .events = 1, .now = 1700000000 },
+		{ .events = 1, .now = 1700000000, .span_cache = 50,
+		    .trace_cache = 20, .sort_mem = 1 },
+		{ .events = 0, .now = 1700000000, .trace_cache = 3 },
+		{ .events = 1, .now = 1700000000 },
+	};
+	const char *in[4];
+	struct ssp_sqlite_stats st;
+	unsigned base, i;
+
+	(void)state;
+	snprintf(sa, sizeof(sa), "%s", tmpname("a.sp"));
+	snprintf(sb, sizeof(sb), "%s", tmpname("b.sp"));
+	snprintf(sc, sizeof(sc), "%s", tmpname("c.sp"));
+	snprintf(da, sizeof(da), "%s", tmpname("dappend.db"));
+	snprintf(db, sizeof(db), "%s", tmpname("sappend.db"));
+	write_mixed(sa, 3000);
+	write_mixed_seed(sb, 2500, 0x1234567890abcdefull, 1);
+	write_mixed_seed(sc, 40, 77, 1);
+	in[0] = sb;
+	in[1] = sa;
+	in[2] = sc;
+	in[3] = sb;
+	for (base = 0; base < 2; base++) {	/* written directly, by SQL */
+		struct ssp_sqlite_opts ob = { .events = 1, .now = 1700000000,
+		    .source = sa, .sql_only = base };
+
+		file_load(da, sa, &ob, &st);
+		ob.sql_only = 1;
+		file_load(db, sa, &ob, &st);
+		for (i = 0; i < 4; i++) {
+			o[i].source = in[i];
+			o[i].sql_only = 0;
+			file_append(da, in[i], &o[i], &st);
+			assert_true(st.direct);
+			o[i].sql_only = 1;
+			file_append(db, in[i], &o[i], &st);
+			assert_false(st.direct);
+			compare_dbs(da, db);
+		}
+	}
+	unlink(sa);
+	unlink(sb);
+	unlink(sc);
+	unlink(da);
+	unlink(db);
+}
+
 static struct ssp_btree_val
 bv_int(int64_t i)
 {
@@ -1106,6 +1200,7 @@ main(void)
 		cmocka_unit_test(test_run_names),
 		cmocka_unit_test(test_file_copy_on_write),
 		cmocka_unit_test(test_direct_same_as_sql),
+		cmocka_unit_test(test_append_same_as_sql),
 		cmocka_unit_test(test_direct_layout_from_schema),
 	};
 
