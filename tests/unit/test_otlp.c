@@ -338,6 +338,22 @@ walk(const uint8_t *p, size_t n, struct walk *wk)
 	assert_int_equal(k, 0);
 }
 
+/* The one request in b (run()'s output, its newline dropped): a reader over
+ * its first ScopeSpans message, which must hold nspans spans. */
+static struct ssp_pb_rd
+scope_spans(struct ssp_buf *b, unsigned nspans)
+{
+	struct walk req, rs, ss;
+
+	b->len--;	/* run() appended a newline */
+	walk(b->p, b->len, &req);
+	walk(req.first[1].p, req.first[1].n, &rs);
+	walk(rs.first[2].p, rs.first[2].n, &ss);
+	assert_int_equal(ss.count[2], nspans);
+	return (struct ssp_pb_rd){ rs.first[2].p, rs.first[2].p +
+	    rs.first[2].n };
+}
+
 static void
 test_protobuf_request(void **state)
 {
@@ -444,7 +460,7 @@ static void
 test_strings_and_times(void **state)
 {
 	struct ssp_buf b = SSP_BUF_INIT, want = SSP_BUF_INIT, fixed = SSP_BUF_INIT;
-	struct walk req, rs, ss, sp, kv, av;
+	struct walk sp, kv, av;
 	char pat[320];
 	const char *p;
 	struct fx f;
@@ -482,14 +498,8 @@ test_strings_and_times(void **state)
 	ssp_buf_reset(&b);
 	fx_open_strings(&f, SSP_OTLP_PROTOBUF);
 	assert_int_equal(run(&f, &b, &batches), NEDGE);
-	b.len--;	/* run() appended a newline */
-	walk(b.p, b.len, &req);
-	walk(req.first[1].p, req.first[1].n, &rs);
-	walk(rs.first[2].p, rs.first[2].n, &ss);
-	assert_int_equal(ss.count[2], NEDGE);
 	{
-		struct ssp_pb_rd sr = { rs.first[2].p, rs.first[2].p +
-		    rs.first[2].n };
+		struct ssp_pb_rd sr = scope_spans(&b, NEDGE);
 		struct ssp_pb_field fl;
 
 		n = 0;
@@ -666,21 +676,15 @@ test_kv_edges_and_slots(void **state)
 {
 	static const size_t bsz[] = { 1, 2, 3, 100 };
 	struct ssp_buf b = SSP_BUF_INIT, b2 = SSP_BUF_INIT;
-	struct walk req, rs, ss, sp;
+	struct walk sp;
 	struct fx f;
 	size_t batches, batches2, i, k, nattr;
 
 	(void)state;
 	fx_open_edges(&f, SSP_OTLP_PROTOBUF, 100);
 	assert_int_equal(run(&f, &b, &batches), NEDGELEN);
-	b.len--;
-	walk(b.p, b.len, &req);
-	walk(req.first[1].p, req.first[1].n, &rs);
-	walk(rs.first[2].p, rs.first[2].n, &ss);
-	assert_int_equal(ss.count[2], NEDGELEN);
 	{
-		struct ssp_pb_rd sr = { rs.first[2].p, rs.first[2].p +
-		    rs.first[2].n };
+		struct ssp_pb_rd sr = scope_spans(&b, NEDGELEN);
 		struct ssp_pb_field fl;
 
 		i = 0;

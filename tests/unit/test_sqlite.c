@@ -897,25 +897,13 @@ file_append(const char *dbp, const char *sp, struct ssp_sqlite_opts *o,
 		fail_msg("commit: %s", e.msg);
 }
 
+/* Load sp into a new database dbp. */
 static void
 file_load(const char *dbp, const char *sp, struct ssp_sqlite_opts *o,
     struct ssp_sqlite_stats *st)
 {
-	struct ssp_sqlite *d;
-	struct ssp_in *in;
-	struct ssp_rec_rd *rr;
-	struct ssp_err e = { 0 };
-
 	unlink(dbp);
-	assert_int_equal(ssp_sqlite_open(&d, dbp, &e), SSP_OK);
-	assert_int_equal(ssp_in_open(&in, sp, 0, NULL, &e), SSP_OK);
-	assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
-	if (ssp_sqlite_load(d, rr, o, st, &e) != SSP_OK)
-		fail_msg("load: %s", e.msg);
-	ssp_rec_rd_close(rr);
-	ssp_in_close(in);
-	if (ssp_sqlite_commit(d, &e) != SSP_OK)
-		fail_msg("commit: %s", e.msg);
+	file_append(dbp, sp, o, st);
 }
 
 /* All rows of a query, each value with its type, in a malloc'd string. */
