@@ -121,17 +121,11 @@ create_indexes(sqlite3 *db, struct ssp_err *e)
 }
 
 /* Approximate statistics (analysis_limit) cost milliseconds and let the
- * planner choose between the indexes.  ANALYZE still counts the rows of
- * every table and index, reading all their pages: through a mapping of
- * the file it takes them from the page cache without a copy each (half
- * its time; SQLite maps at most its SQLITE_MAX_MMAP_SIZE, 2 GB in Debian,
- * and reads the rest). */
+ * planner choose between the indexes. */
 static int
 analyze(sqlite3 *db, struct ssp_err *e)
 {
-	return exec(db, "PRAGMA mmap_size = 1099511627776; "
-	    "PRAGMA analysis_limit = 1000; ANALYZE; PRAGMA mmap_size = 0;",
-	    dbname(db), e);
+	return exec(db, "PRAGMA analysis_limit = 1000; ANALYZE;", dbname(db), e);
 }
 
 int
