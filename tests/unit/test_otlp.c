@@ -132,6 +132,15 @@ write_stream(const char *path)
 	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
 }
 
+/* Open the stream f->path for reading and an exporter on it. */
+static void
+fx_read(struct fx *f, const struct ssp_otlp_opts *oo)
+{
+	assert_int_equal(ssp_in_open(&f->in, f->path, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_span_reader_open(&f->rr, f->in, &e), SSP_OK);
+	assert_int_equal(ssp_otlp_open(&f->o, oo, f->rr, &e), SSP_OK);
+}
+
 static void
 fx_open(struct fx *f, enum ssp_otlp_proto proto, int events, size_t batch)
 {
@@ -140,9 +149,7 @@ fx_open(struct fx *f, enum ssp_otlp_proto proto, int events, size_t batch)
 
 	snprintf(f->path, sizeof(f->path), "/tmp/ssp-test-otlp-%d", (int)getpid());
 	write_stream(f->path);
-	assert_int_equal(ssp_in_open(&f->in, f->path, 0, NULL, &e), SSP_OK);
-	assert_int_equal(ssp_span_reader_open(&f->rr, f->in, &e), SSP_OK);
-	assert_int_equal(ssp_otlp_open(&f->o, &oo, f->rr, &e), SSP_OK);
+	fx_read(f, &oo);
 }
 
 static void
@@ -451,9 +458,7 @@ fx_open_strings(struct fx *f, enum ssp_otlp_proto proto)
 		    U(0), U(0), U(1000 * i + 1), U(0), U(0), str(BADSTR));
 	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
-	assert_int_equal(ssp_in_open(&f->in, f->path, 0, NULL, &e), SSP_OK);
-	assert_int_equal(ssp_span_reader_open(&f->rr, f->in, &e), SSP_OK);
-	assert_int_equal(ssp_otlp_open(&f->o, &oo, f->rr, &e), SSP_OK);
+	fx_read(f, &oo);
 }
 
 static void
@@ -583,9 +588,7 @@ fx_open_edges(struct fx *f, enum ssp_otlp_proto proto, size_t batch)
 	}
 	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
-	assert_int_equal(ssp_in_open(&f->in, f->path, 0, NULL, &e), SSP_OK);
-	assert_int_equal(ssp_span_reader_open(&f->rr, f->in, &e), SSP_OK);
-	assert_int_equal(ssp_otlp_open(&f->o, &oo, f->rr, &e), SSP_OK);
+	fx_read(f, &oo);
 }
 
 /* One attribute of span i, named simspan.<key>: its AnyValue checked. */
