@@ -153,3 +153,27 @@ ssp_hugemem_zero(void *p, size_t n)
 	if (madvise(edge, h->len - HUGE_PAGE, MADV_DONTNEED) != 0)
 		memset(edge, 0, n - (size_t)(edge - c));
 }
+
+void
+ssp_hugemem_zero_range(void *p, size_t off, size_t n)
+{
+	struct hdr *h = hdr_of(p);
+	char *c = (char *)p + off, *end = c + n, *lo, *hi;
+
+	if (h->kind == HEAP || n < HUGE_PAGE) {
+		memset(c, 0, n);
+		return;
+	}
+	/* the whole huge pages inside go back; the huge page holding the
+	 * header stays */
+	lo = (char *)h + round_up((size_t)(c - (char *)h), HUGE_PAGE);
+	if (lo == (char *)h)
+		lo += HUGE_PAGE;
+	hi = (char *)h + (size_t)(end - (char *)h) / HUGE_PAGE * HUGE_PAGE;
+	if (hi <= lo || madvise(lo, (size_t)(hi - lo), MADV_DONTNEED) != 0) {
+		memset(c, 0, n);
+		return;
+	}
+	memset(c, 0, (size_t)(lo - c));
+	memset(hi, 0, (size_t)(end - hi));
+}

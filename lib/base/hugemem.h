@@ -28,5 +28,8 @@ void ssp_hugemem_free(void *p);
  * until touched again), so emptying a large table that was only touched
  * in part does not write all of it. */
 void ssp_hugemem_zero(void *p, size_t n);
+/* Zero bytes [off, off + n) of block p and no others: the whole huge
+ * pages inside the range go back to the kernel, the rest is written. */
+void ssp_hugemem_zero_range(void *p, size_t off, size_t n);
 
 #endif

@@ -9,6 +9,10 @@ enum { FREE, LIVE, MOVED };	/* MOVED: promoted out of the old generation */
 struct gen {
 	unsigned char *slots;	/* cap slots of slot_size bytes */
 	size_t n;		/* LIVE entries */
+	/* slots [lo, hi) hold every slot written since the last clear: a
+	 * clear zeroes only those (ids in order fill a small part of a
+	 * table that is often left almost empty) */
+	size_t lo, hi;
 };
 
 struct slot_head {
@@ -80,6 +84,7 @@ ssp_idmap_new(size_t vsize, size_t limit, ssp_idmap_evict_fn evict, void *ctx)
 	 * TLB misses */
 	m->cur.slots = ssp_hugemem_alloc(m->cap * m->slot_size);
 	m->old.slots = ssp_hugemem_alloc(m->cap * m->slot_size);
+	m->cur.lo = m->old.lo = SIZE_MAX;
 	if (m->cur.slots == NULL || m->old.slots == NULL)
 		goto fail;
 	return m;
@@ -115,16 +120,20 @@ find(const struct ssp_idmap *m, const struct gen *g, uint64_t hi, uint64_t lo)
 	return NULL;
 }
 
-/* The free slot for an id in generation g: NULL when it would lie more
- * than PROBE_MAX past its home while ids are placed in order. */
+/* The free slot for an id in generation g, now counted as written: NULL
+ * when it would lie more than PROBE_MAX past its home while ids are
+ * placed in order. */
 static struct slot_head *
 free_slot(const struct ssp_idmap *m, struct gen *g, uint64_t hi, uint64_t lo)
 {
 	size_t i = home(m, hi, lo), n;
 
 	for (n = 0; m->mixed || n <= PROBE_MAX; n++) {
-		if (HEAD(m, g, i)->state != LIVE)
+		if (HEAD(m, g, i)->state != LIVE) {
+			g->lo = i < g->lo ? i : g->lo;
+			g->hi = i >= g->hi ? i + 1 : g->hi;
 			return HEAD(m, g, i);
+		}
 		i = (i + 1) & m->mask;
 	}
 	return NULL;
@@ -134,7 +143,7 @@ free_slot(const struct ssp_idmap *m, struct gen *g, uint64_t hi, uint64_t lo)
 static void
 remix_gen(struct ssp_idmap *m, struct gen *g, unsigned char *slots)
 {
-	struct gen ng = { slots, g->n };
+	struct gen ng = { slots, g->n, SIZE_MAX, 0 };
 	size_t i;
 
 	for (i = 0; i < m->cap; i++) {
@@ -173,7 +182,7 @@ drop_gen(struct ssp_idmap *m, struct gen *g, ssp_idmap_evict_fn fn, void *ctx)
 	size_t i;
 
 	if (fn != NULL)
-		for (i = 0; i < m->cap && g->n > 0; i++) {
+		for (i = g->lo; i < g->hi && g->n > 0; i++) {
 			struct slot_head *h = HEAD(m, g, i);
 
 			if (h->state != LIVE)
@@ -183,8 +192,12 @@ drop_gen(struct ssp_idmap *m, struct gen *g, ssp_idmap_evict_fn fn, void *ctx)
 			h->state = MOVED;	/* not passed twice after a retry */
 			g->n--;
 		}
-	ssp_hugemem_zero(g->slots, m->cap * m->slot_size);
+	if (g->hi > g->lo)
+		ssp_hugemem_zero_range(g->slots, g->lo * m->slot_size,
+		    (g->hi - g->lo) * m->slot_size);
 	g->n = 0;
+	g->lo = SIZE_MAX;
+	g->hi = 0;
 	return 0;
 }
 

@@ -173,6 +173,43 @@ test_zero(void **state)
 	}
 }
 
+/* Zeroing a part: only that part, and the whole huge pages inside it
+ * leave the process while the bytes around them stay. */
+static void
+test_zero_range(void **state)
+{
+	struct { size_t size, off, n; } c[] = {
+		{ 1000, 100, 300 },		/* heap */
+		{ 9 * MiB, 5, 1000 },		/* less than a huge page */
+		{ 9 * MiB, 1 * MiB, 7 * MiB },	/* three whole huge pages inside */
+		{ 9 * MiB, 0, 9 * MiB },	/* all */
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned char *p = ssp_hugemem_alloc(c[i].size);
+		long before, after;
+
+		assert_non_null(p);
+		memset(p, 0x5a, c[i].size);
+		before = smaps(p, "Rss");
+		ssp_hugemem_zero_range(p, c[i].off, c[i].n);
+		after = smaps(p, "Rss");	/* before reading faults pages in */
+		for (j = 0; j < c[i].size; j += 4093)
+			assert_int_equal(p[j], j >= c[i].off &&
+			    j < c[i].off + c[i].n ? 0 : 0x5a);
+		assert_int_equal(p[c[i].off + c[i].n - 1], 0);
+		if (c[i].off > 0)
+			assert_int_equal(p[c[i].off - 1], 0x5a);
+		if (c[i].off + c[i].n < c[i].size)
+			assert_int_equal(p[c[i].off + c[i].n], 0x5a);
+		if (c[i].n >= 7 * MiB)	/* 6 MiB given back */
+			assert_true(after <= before - 4 * 1024);
+		ssp_hugemem_free(p);
+	}
+}
+
 int
 main(void)
 {
@@ -181,6 +218,7 @@ main(void)
 		cmocka_unit_test(test_realloc_keeps_contents),
 		cmocka_unit_test(test_large_blocks_ask_for_huge_pages),
 		cmocka_unit_test(test_zero),
+		cmocka_unit_test(test_zero_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
