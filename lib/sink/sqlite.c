@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/blkpool.h"
 #include "base/buf.h"
 #include "base/idmap.h"
 #include "base/strfmt.h"
@@ -39,7 +40,9 @@ __asm__(
 #define SPAN_CACHE	(1u << 18)
 #define TRACE_CACHE	(1u << 15)
 #define TICK		4096	/* records between progress calls */
+#define IVL_MIN		16u		/* a trace's first span slots */
 #define IVL_MAX		(1u << 16)	/* spans of a trace split in memory */
+#define IVL_CLASSES	13		/* IVL_MIN << 12 == IVL_MAX */
 #define IVL_BUDGET	(1u << 22)	/* ... of all cached traces: 96 MiB */
 #define DCOLS		64	/* columns of an attribute table written directly */
 #define SORT_MEM	(128u << 20)	/* index keys in memory, direct writing */
@@ -420,6 +423,7 @@ struct loader {
 	uint64_t nresplit;
 	uint64_t ivl_cap, ivl_budget;	/* struct ivl slots allocated over
 					 * the cached traces, and their bound */
+	struct ssp_blkpool *ivpool;	/* where those slots come from */
 	struct srow rows[BATCH];
 	unsigned nrows;
 	struct ssp_buf text;
@@ -892,10 +896,18 @@ split(struct loader *L, struct ivl *v, uint32_t n)
 }
 
 /* A trace's spans for its split are no longer needed. */
+/* The block class of a capacity of IVL_MIN << k slots: k. */
+static unsigned
+ivl_class(uint32_t cap)
+{
+	return (unsigned)__builtin_ctz(cap / IVL_MIN);
+}
+
 static void
 drop_ivl(struct loader *L, struct tracev *t)
 {
-	free(t->ivl);
+	if (t->ivl != NULL)
+		ssp_blkpool_put(L->ivpool, t->ivl, ivl_class(t->capivl));
 	L->ivl_cap -= t->capivl;
 	t->ivl = NULL;
 	t->nivl = t->capivl = 0;
@@ -967,7 +979,7 @@ add_ivl(struct loader *L, struct tracev *t, int64_t b, int64_t e,
 	if (t->resplit)
 		return SSP_OK;
 	if (t->nivl == t->capivl) {
-		uint32_t cap = t->capivl ? 2 * t->capivl : 16;
+		uint32_t cap = t->capivl ? 2 * t->capivl : IVL_MIN;
 		struct ivl *nv;
 
 		/* too long, or the cached traces hold too many: the
@@ -975,8 +987,12 @@ add_ivl(struct loader *L, struct tracev *t, int64_t b, int64_t e,
 		if (t->capivl >= IVL_MAX ||
 		    L->ivl_cap + (cap - t->capivl) > L->ivl_budget)
 			return mark_resplit(L, t);
-		if ((nv = realloc(t->ivl, cap * sizeof(*nv))) == NULL)
+		if ((nv = ssp_blkpool_get(L->ivpool, ivl_class(cap))) == NULL)
 			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		if (t->ivl != NULL) {
+			memcpy(nv, t->ivl, t->nivl * sizeof(*nv));
+			ssp_blkpool_put(L->ivpool, t->ivl, ivl_class(t->capivl));
+		}
 		t->ivl = nv;
 		L->ivl_cap += cap - t->capivl;
 		t->capivl = cap;
@@ -988,13 +1004,9 @@ add_ivl(struct loader *L, struct tracev *t, int64_t b, int64_t e,
 static int
 free_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 {
-	struct tracev *t = value;
-
-	(void)ctx;
 	(void)hi;
 	(void)lo;
-	free(t->ivl);
-	t->ivl = NULL;
+	drop_ivl(ctx, value);
 	return 0;
 }
 
@@ -2388,7 +2400,9 @@ load(sqlite3 *db, const char *name, struct ssp_rec_rd *rr,
 	L.traces = ssp_idmap_new(sizeof(struct tracev), o->trace_cache ?
 	    o->trace_cache : TRACE_CACHE, write_trace, &L);
 	L.ivl_budget = o->split_mem ? o->split_mem : IVL_BUDGET;
-	if (L.spans == NULL || L.traces == NULL) {
+	L.ivpool = ssp_blkpool_new(IVL_MIN * sizeof(struct ivl), IVL_CLASSES,
+	    (size_t)L.ivl_budget * sizeof(struct ivl));
+	if (L.spans == NULL || L.traces == NULL || L.ivpool == NULL) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
@@ -2448,7 +2462,8 @@ out:
 	free_kinds(&L);
 	direct_free(&L);
 	if (L.traces != NULL)
-		ssp_idmap_drain(L.traces, free_trace, NULL);
+		ssp_idmap_drain(L.traces, free_trace, &L);
+	ssp_blkpool_free(L.ivpool);
 	ssp_idmap_free(L.spans);
 	ssp_idmap_free(L.traces);
 	ssp_buf_free(&L.sbuf);
