@@ -346,6 +346,7 @@ struct kbatch {
 	int dok;		/* the table can be written directly */
 	unsigned dn;
 	int dmap[DCOLS];	/* the field of each column; -1 NULL, -2 rowid */
+	int64_t drows;		/* rows written directly */
 	char table[80];
 };
 
@@ -1390,6 +1391,7 @@ d_attrs(struct loader *L, struct kbatch *kb, unsigned ft,
 	}
 	if (ssp_sqlite_direct_attr(L->dw->w, ft, row, v, kb->dn) != SSP_OK)
 		return -1;
+	kb->drows++;
 	return SSP_OK;
 }
 
@@ -1965,6 +1967,13 @@ struct ssp_sqlite {
 	int direct;		/* written directly: indexed already */
 	int upgrade;		/* the copy is schema version 1: migrate it */
 	mode_t mode;
+	/* a new database written directly: the rows of its attribute
+	 * tables, for their statistics (analyze_fresh) */
+	struct tcount {
+		char table[80];
+		int64_t rows;
+	} *counts;
+	size_t ncounts;
 };
 
 /* Open the temporary file with SQLite (no transaction yet). */
@@ -2281,6 +2290,32 @@ out:
 	return r;
 }
 
+/* The rows written into each attribute table, for analyze_fresh(). */
+static int
+count_rows(struct loader *L, struct ssp_sqlite *d)
+{
+	size_t i, t;
+
+	free(d->counts);
+	d->ncounts = 0;
+	if ((d->counts = calloc(L->nft + 1, sizeof(*d->counts))) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	for (t = 0; t < L->nft; t++) {
+		const struct kbatch *kb = L->ft[t].kb;
+
+		if (kb == NULL)
+			continue;
+		for (i = 0; i < d->ncounts; i++)	/* a table two types share */
+			if (strcmp(d->counts[i].table, kb->table) == 0)
+				break;
+		if (i == d->ncounts)
+			memcpy(d->counts[d->ncounts++].table, kb->table,
+			    sizeof(kb->table));
+		d->counts[i].rows += kb->drows;
+	}
+	return 0;
+}
+
 /*
  * The stream is read: traces and indexes into the file, the file closed;
  * SQLite opens it again (in a transaction) for the rest.
@@ -2315,6 +2350,8 @@ direct_finish(struct loader *L, struct ssp_sqlite *d)
 			return -1;
 	}
 	if (copy_pending(L, L->db) != 0)
+		return -1;
+	if (d->fresh && count_rows(L, d) != 0)
 		return -1;
 	d->direct = 1;
 	return 0;
@@ -2830,6 +2867,108 @@ sorter_threads(sqlite3 *db, struct ssp_err *e)
 	return exec(db, sql, dbname(db), e);
 }
 
+/* The rows counted of table name, or -1. */
+static int64_t
+counted(const struct ssp_sqlite *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncounts; i++)
+		if (strcmp(d->counts[i].table, name) == 0)
+			return d->counts[i].rows;
+	return -1;
+}
+
+/*
+ * The statistics of a new database written directly: what analyze()
+ * gives, without reading every page of the attribute tables.  A table
+ * without an index gets from ANALYZE its count of rows (none when
+ * empty), found by reading all its pages; the load counted those it
+ * wrote, so their sqlite_stat1 rows are written from that.  Every other
+ * table is analyzed as before (its indexes sampled), one by one.
+ */
+static int
+analyze_fresh(struct ssp_sqlite *d, struct ssp_err *e)
+{
+	sqlite3_stmt *s = NULL, *ins = NULL;
+	struct tname {
+		char *name;
+		int indexed;
+	} *tn = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc, r = SSP_ERR_IO;
+
+	/* ANALYZE sqlite_schema creates sqlite_stat1, analyzes nothing */
+	if ((r = exec(d->db, "PRAGMA analysis_limit = 1000; ANALYZE sqlite_schema",
+	    d->name, e)) != SSP_OK)
+		return r;
+	r = SSP_ERR_IO;
+	if (sqlite3_prepare_v2(d->db, "SELECT name, EXISTS (SELECT 1 FROM "
+	    "sqlite_schema AS i WHERE i.type = 'index' AND i.tbl_name = t.name) "
+	    "FROM sqlite_schema AS t WHERE type = 'table' AND name NOT LIKE "
+	    "'sqlite\\_%' ESCAPE '\\'", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, "INSERT INTO sqlite_stat1(tbl, idx, stat) "
+	    "VALUES (?, NULL, ?)", -1, &ins, NULL) != SQLITE_OK) {
+		db_fail(e, d->db, d->name);
+		goto out;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+
+		if (n == cap) {
+			struct tname *nt = realloc(tn, (cap = cap ? 2 * cap : 32) *
+			    sizeof(*nt));
+
+			if (nt == NULL)
+				goto nomem;
+			tn = nt;
+		}
+		if (name == NULL || (tn[n].name = strdup(name)) == NULL)
+			goto nomem;
+		tn[n++].indexed = sqlite3_column_int(s, 1);
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(e, d->db, d->name);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int64_t rows = tn[i].indexed ? -1 : counted(d, tn[i].name);
+		char *sql;
+
+		if (rows > 0) {
+			char stat[24];
+
+			snprintf(stat, sizeof(stat), "%" PRId64, rows);
+			sqlite3_bind_text(ins, 1, tn[i].name, -1, SQLITE_STATIC);
+			sqlite3_bind_text(ins, 2, stat, -1, SQLITE_STATIC);
+			if (sqlite3_step(ins) != SQLITE_DONE ||
+			    sqlite3_reset(ins) != SQLITE_OK) {
+				db_fail(e, d->db, d->name);
+				goto out;
+			}
+		} else if (rows < 0) {
+			if ((sql = sqlite3_mprintf("ANALYZE \"%w\"", tn[i].name)) ==
+			    NULL)
+				goto nomem;
+			r = exec(d->db, sql, d->name, e);
+			sqlite3_free(sql);
+			if (r != SSP_OK)
+				goto out;
+		}
+	}
+	r = SSP_OK;
+	goto out;
+nomem:
+	r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+out:
+	sqlite3_finalize(s);
+	sqlite3_finalize(ins);
+	for (i = 0; i < n; i++)
+		free(tn[i].name);
+	free(tn);
+	return r;
+}
+
 int
 ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 {
@@ -2842,7 +2981,8 @@ ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 	if (d->fresh && !d->direct && ((r = sorter_threads(d->db, e)) != SSP_OK ||
 	    (r = create_indexes(d->db, e)) != SSP_OK))
 		goto fail;
-	if ((r = analyze(d->db, e)) != SSP_OK)
+	if ((r = d->fresh && d->direct ? analyze_fresh(d, e) :
+	    analyze(d->db, e)) != SSP_OK)
 		goto fail;
 	if ((r = exec(d->db, "COMMIT", d->name, e)) != SSP_OK)
 		goto fail;
@@ -2891,6 +3031,7 @@ ssp_sqlite_abort(struct ssp_sqlite *d)
 		close(d->tmpfd);
 	if (d->dirfd >= 0)
 		close(d->dirfd);	/* releases the lock */
+	free(d->counts);
 	free(d->path);
 	free(d->name);
 	free(d);

@@ -56,6 +56,20 @@ for t in run_meta streams traces spans links attr_host_syscall attr_host_dma \
 	    "$(q "$T/ins.db" "select * from $t order by 1, 2" | md5sum)" \
 	    "$(q "$DB" "select * from $t order by 1, 2" | md5sum)"
 done
+# statistics: the attribute tables' rows counted by the load, the rest
+# from ANALYZE table by table; the same as one ANALYZE of it all
+stat1() { q "$1" "select tbl, idx, stat from sqlite_stat1 order by 1, 2"; }
+eq "direct: attr_host_syscall's statistics are its rows" \
+    "$(q "$DB" "select stat from sqlite_stat1 where tbl = 'attr_host_syscall'")" \
+    "$(q "$DB" "select count(*) from attr_host_syscall")"
+cp "$DB" "$T/an.db"
+q "$T/an.db" "delete from sqlite_stat1; pragma analysis_limit = 1000; analyze" >/dev/null
+eq "direct: statistics as ANALYZE gives them" "$(stat1 "$DB" | md5sum)" \
+    "$(stat1 "$T/an.db" | md5sum)"
+eq "direct: statistics as --insert's" "$(stat1 "$DB" | md5sum)" \
+    "$(stat1 "$T/ins.db" | md5sum)"
+[ "$(stat1 "$DB" | grep -c '^attr_')" -ge 3 ] && ok "direct: statistics of the attribute tables" ||
+    not_ok "direct: statistics of the attribute tables"
 eq "runs row" "$(q "$DB" "select id, name, source, spans, links, events is null, traces from runs")" \
     "1|first|$T/a.sp|252|13|1|16"
 eq "spans: 18 per request" "$(q "$DB" "select count(*) from spans")" 252
