@@ -2327,7 +2327,9 @@ direct_finish(struct loader *L, struct ssp_sqlite *d)
 	const char *const *reindex;
 	size_t i, n;
 
-	if (ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
+	/* the other tables' index keys sort meanwhile */
+	if (ssp_sqlite_direct_presort(dw->w) != SSP_OK ||
+	    ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
 	    d_traces(L) != 0)
 		return -1;
 	if (ssp_sqlite_direct_finish(dw->w) != SSP_OK)
