@@ -88,6 +88,14 @@ ssp_ksort_free(struct ssp_ksort *s)
 	free(s);
 }
 
+void
+ssp_ksort_drop_scratch(void)
+{
+	ssp_hugemem_free(spare);
+	spare = NULL;
+	spare_bytes = 0;
+}
+
 int ssp_ksort_status(const struct ssp_ksort *s) { return s->status; }
 uint64_t ssp_ksort_count(const struct ssp_ksort *s) { return s->count; }
 unsigned ssp_ksort_spills(const struct ssp_ksort *s) { return s->nruns; }

@@ -40,5 +40,9 @@ uint64_t ssp_ksort_count(const struct ssp_ksort *s);
 /* Chunks written to the temporary file (0: everything fit in memory). */
 unsigned ssp_ksort_spills(const struct ssp_ksort *s);
 void ssp_ksort_free(struct ssp_ksort *s);
+/* Free the radix scratch the calling thread keeps between its sorts (it
+ * is freed with the thread's last sorter otherwise): for a thread that
+ * sorts other threads' sorters, before it ends. */
+void ssp_ksort_drop_scratch(void);
 
 #endif

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/blkpool.h"
 #include "base/buf.h"
 #include "base/idmap.h"
 #include "base/strfmt.h"
@@ -39,7 +40,9 @@ __asm__(
 #define SPAN_CACHE	(1u << 18)
 #define TRACE_CACHE	(1u << 15)
 #define TICK		4096	/* records between progress calls */
+#define IVL_MIN		16u		/* a trace's first span slots */
 #define IVL_MAX		(1u << 16)	/* spans of a trace split in memory */
+#define IVL_CLASSES	13		/* IVL_MIN << 12 == IVL_MAX */
 #define IVL_BUDGET	(1u << 22)	/* ... of all cached traces: 96 MiB */
 #define DCOLS		64	/* columns of an attribute table written directly */
 #define SORT_MEM	(128u << 20)	/* index keys in memory, direct writing */
@@ -346,6 +349,7 @@ struct kbatch {
 	int dok;		/* the table can be written directly */
 	unsigned dn;
 	int dmap[DCOLS];	/* the field of each column; -1 NULL, -2 rowid */
+	int64_t drows;		/* rows written directly */
 	char table[80];
 };
 
@@ -423,6 +427,7 @@ struct loader {
 	uint64_t nresplit;
 	uint64_t ivl_cap, ivl_budget;	/* struct ivl slots allocated over
 					 * the cached traces, and their bound */
+	struct ssp_blkpool *ivpool;	/* where those slots come from */
 	struct srow rows[BATCH];
 	unsigned nrows;
 	struct ssp_buf text;
@@ -893,10 +898,18 @@ split(struct loader *L, struct ivl *v, uint32_t n)
 }
 
 /* A trace's spans for its split are no longer needed. */
+/* The block class of a capacity of IVL_MIN << k slots: k. */
+static unsigned
+ivl_class(uint32_t cap)
+{
+	return (unsigned)__builtin_ctz(cap / IVL_MIN);
+}
+
 static void
 drop_ivl(struct loader *L, struct tracev *t)
 {
-	free(t->ivl);
+	if (t->ivl != NULL)
+		ssp_blkpool_put(L->ivpool, t->ivl, ivl_class(t->capivl));
 	L->ivl_cap -= t->capivl;
 	t->ivl = NULL;
 	t->nivl = t->capivl = 0;
@@ -968,7 +981,7 @@ add_ivl(struct loader *L, struct tracev *t, int64_t b, int64_t e,
 	if (t->resplit)
 		return SSP_OK;
 	if (t->nivl == t->capivl) {
-		uint32_t cap = t->capivl ? 2 * t->capivl : 16;
+		uint32_t cap = t->capivl ? 2 * t->capivl : IVL_MIN;
 		struct ivl *nv;
 
 		/* too long, or the cached traces hold too many: the
@@ -976,8 +989,12 @@ add_ivl(struct loader *L, struct tracev *t, int64_t b, int64_t e,
 		if (t->capivl >= IVL_MAX ||
 		    L->ivl_cap + (cap - t->capivl) > L->ivl_budget)
 			return mark_resplit(L, t);
-		if ((nv = realloc(t->ivl, cap * sizeof(*nv))) == NULL)
+		if ((nv = ssp_blkpool_get(L->ivpool, ivl_class(cap))) == NULL)
 			return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
+		if (t->ivl != NULL) {
+			memcpy(nv, t->ivl, t->nivl * sizeof(*nv));
+			ssp_blkpool_put(L->ivpool, t->ivl, ivl_class(t->capivl));
+		}
 		t->ivl = nv;
 		L->ivl_cap += cap - t->capivl;
 		t->capivl = cap;
@@ -989,13 +1006,9 @@ add_ivl(struct loader *L, struct tracev *t, int64_t b, int64_t e,
 static int
 free_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 {
-	struct tracev *t = value;
-
-	(void)ctx;
 	(void)hi;
 	(void)lo;
-	free(t->ivl);
-	t->ivl = NULL;
+	drop_ivl(ctx, value);
 	return 0;
 }
 
@@ -1386,6 +1399,7 @@ d_attrs(struct loader *L, struct kbatch *kb, unsigned ft,
 	}
 	if (ssp_sqlite_direct_attr(L->dw->w, ft, row, v, kb->dn) != SSP_OK)
 		return -1;
+	kb->drows++;
 	return SSP_OK;
 }
 
@@ -1961,6 +1975,13 @@ struct ssp_sqlite {
 	int direct;		/* written directly: indexed already */
 	int upgrade;		/* the copy is schema version 1: migrate it */
 	mode_t mode;
+	/* a new database written directly: the rows of its attribute
+	 * tables, for their statistics (analyze_fresh) */
+	struct tcount {
+		char table[80];
+		int64_t rows;
+	} *counts;
+	size_t ncounts;
 };
 
 /* Open the temporary file with SQLite (no transaction yet). */
@@ -2277,6 +2298,32 @@ out:
 	return r;
 }
 
+/* The rows written into each attribute table, for analyze_fresh(). */
+static int
+count_rows(struct loader *L, struct ssp_sqlite *d)
+{
+	size_t i, t;
+
+	free(d->counts);
+	d->ncounts = 0;
+	if ((d->counts = calloc(L->nft + 1, sizeof(*d->counts))) == NULL)
+		return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+	for (t = 0; t < L->nft; t++) {
+		const struct kbatch *kb = L->ft[t].kb;
+
+		if (kb == NULL)
+			continue;
+		for (i = 0; i < d->ncounts; i++)	/* a table two types share */
+			if (strcmp(d->counts[i].table, kb->table) == 0)
+				break;
+		if (i == d->ncounts)
+			memcpy(d->counts[d->ncounts++].table, kb->table,
+			    sizeof(kb->table));
+		d->counts[i].rows += kb->drows;
+	}
+	return 0;
+}
+
 /*
  * The stream is read: traces and indexes into the file, the file closed;
  * SQLite opens it again (in a transaction) for the rest.
@@ -2288,7 +2335,9 @@ direct_finish(struct loader *L, struct ssp_sqlite *d)
 	const char *const *reindex;
 	size_t i, n;
 
-	if (ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
+	/* the other tables' index keys sort meanwhile */
+	if (ssp_sqlite_direct_presort(dw->w) != SSP_OK ||
+	    ssp_idmap_drain(L->traces, collect_trace, L) != 0 ||
 	    d_traces(L) != 0)
 		return -1;
 	if (ssp_sqlite_direct_finish(dw->w) != SSP_OK)
@@ -2311,6 +2360,8 @@ direct_finish(struct loader *L, struct ssp_sqlite *d)
 			return -1;
 	}
 	if (copy_pending(L, L->db) != 0)
+		return -1;
+	if (d->fresh && count_rows(L, d) != 0)
 		return -1;
 	d->direct = 1;
 	return 0;
@@ -2396,7 +2447,9 @@ load(sqlite3 *db, const char *name, struct ssp_rec_rd *rr,
 	L.traces = ssp_idmap_new(sizeof(struct tracev), o->trace_cache ?
 	    o->trace_cache : TRACE_CACHE, write_trace, &L);
 	L.ivl_budget = o->split_mem ? o->split_mem : IVL_BUDGET;
-	if (L.spans == NULL || L.traces == NULL) {
+	L.ivpool = ssp_blkpool_new(IVL_MIN * sizeof(struct ivl), IVL_CLASSES,
+	    (size_t)L.ivl_budget * sizeof(struct ivl));
+	if (L.spans == NULL || L.traces == NULL || L.ivpool == NULL) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		goto out;
 	}
@@ -2456,7 +2509,8 @@ out:
 	free_kinds(&L);
 	direct_free(&L);
 	if (L.traces != NULL)
-		ssp_idmap_drain(L.traces, free_trace, NULL);
+		ssp_idmap_drain(L.traces, free_trace, &L);
+	ssp_blkpool_free(L.ivpool);
 	ssp_idmap_free(L.spans);
 	ssp_idmap_free(L.traces);
 	ssp_buf_free(&L.sbuf);
@@ -2823,6 +2877,108 @@ sorter_threads(sqlite3 *db, struct ssp_err *e)
 	return exec(db, sql, dbname(db), e);
 }
 
+/* The rows counted of table name, or -1. */
+static int64_t
+counted(const struct ssp_sqlite *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->ncounts; i++)
+		if (strcmp(d->counts[i].table, name) == 0)
+			return d->counts[i].rows;
+	return -1;
+}
+
+/*
+ * The statistics of a new database written directly: what analyze()
+ * gives, without reading every page of the attribute tables.  A table
+ * without an index gets from ANALYZE its count of rows (none when
+ * empty), found by reading all its pages; the load counted those it
+ * wrote, so their sqlite_stat1 rows are written from that.  Every other
+ * table is analyzed as before (its indexes sampled), one by one.
+ */
+static int
+analyze_fresh(struct ssp_sqlite *d, struct ssp_err *e)
+{
+	sqlite3_stmt *s = NULL, *ins = NULL;
+	struct tname {
+		char *name;
+		int indexed;
+	} *tn = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc, r = SSP_ERR_IO;
+
+	/* ANALYZE sqlite_schema creates sqlite_stat1, analyzes nothing */
+	if ((r = exec(d->db, "PRAGMA analysis_limit = 1000; ANALYZE sqlite_schema",
+	    d->name, e)) != SSP_OK)
+		return r;
+	r = SSP_ERR_IO;
+	if (sqlite3_prepare_v2(d->db, "SELECT name, EXISTS (SELECT 1 FROM "
+	    "sqlite_schema AS i WHERE i.type = 'index' AND i.tbl_name = t.name) "
+	    "FROM sqlite_schema AS t WHERE type = 'table' AND name NOT LIKE "
+	    "'sqlite\\_%' ESCAPE '\\'", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(d->db, "INSERT INTO sqlite_stat1(tbl, idx, stat) "
+	    "VALUES (?, NULL, ?)", -1, &ins, NULL) != SQLITE_OK) {
+		db_fail(e, d->db, d->name);
+		goto out;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+
+		if (n == cap) {
+			struct tname *nt = realloc(tn, (cap = cap ? 2 * cap : 32) *
+			    sizeof(*nt));
+
+			if (nt == NULL)
+				goto nomem;
+			tn = nt;
+		}
+		if (name == NULL || (tn[n].name = strdup(name)) == NULL)
+			goto nomem;
+		tn[n++].indexed = sqlite3_column_int(s, 1);
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(e, d->db, d->name);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int64_t rows = tn[i].indexed ? -1 : counted(d, tn[i].name);
+		char *sql;
+
+		if (rows > 0) {
+			char stat[24];
+
+			snprintf(stat, sizeof(stat), "%" PRId64, rows);
+			sqlite3_bind_text(ins, 1, tn[i].name, -1, SQLITE_STATIC);
+			sqlite3_bind_text(ins, 2, stat, -1, SQLITE_STATIC);
+			if (sqlite3_step(ins) != SQLITE_DONE ||
+			    sqlite3_reset(ins) != SQLITE_OK) {
+				db_fail(e, d->db, d->name);
+				goto out;
+			}
+		} else if (rows < 0) {
+			if ((sql = sqlite3_mprintf("ANALYZE \"%w\"", tn[i].name)) ==
+			    NULL)
+				goto nomem;
+			r = exec(d->db, sql, d->name, e);
+			sqlite3_free(sql);
+			if (r != SSP_OK)
+				goto out;
+		}
+	}
+	r = SSP_OK;
+	goto out;
+nomem:
+	r = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+out:
+	sqlite3_finalize(s);
+	sqlite3_finalize(ins);
+	for (i = 0; i < n; i++)
+		free(tn[i].name);
+	free(tn);
+	return r;
+}
+
 int
 ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 {
@@ -2835,7 +2991,8 @@ ssp_sqlite_commit(struct ssp_sqlite *d, struct ssp_err *e)
 	if (d->fresh && !d->direct && ((r = sorter_threads(d->db, e)) != SSP_OK ||
 	    (r = create_indexes(d->db, e)) != SSP_OK))
 		goto fail;
-	if ((r = analyze(d->db, e)) != SSP_OK)
+	if ((r = d->fresh && d->direct ? analyze_fresh(d, e) :
+	    analyze(d->db, e)) != SSP_OK)
 		goto fail;
 	if ((r = exec(d->db, "COMMIT", d->name, e)) != SSP_OK)
 		goto fail;
@@ -2884,6 +3041,7 @@ ssp_sqlite_abort(struct ssp_sqlite *d)
 		close(d->tmpfd);
 	if (d->dirfd >= 0)
 		close(d->dirfd);	/* releases the lock */
+	free(d->counts);
 	free(d->path);
 	free(d->name);
 	free(d);

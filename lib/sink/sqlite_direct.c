@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +80,7 @@ struct dindex {			/* an index built from sorted keys */
 	uint32_t root;
 	struct ssp_btree_tree *tree;
 	struct ssp_ksort *ks;
+	int sorted;		/* ks sorted by the helper thread: its status */
 };
 
 struct cdict {			/* distinct strings (orphan causes), ids 1.. */
@@ -119,6 +122,8 @@ struct ssp_sqlite_direct {
 	unsigned char tix[T_N][XMAX];
 	unsigned ntix[T_N];
 	struct cdict causes;
+	pthread_t sorter;	/* ssp_sqlite_direct_presort's thread */
+	int sorting;		/* ... running (to be joined) */
 };
 
 static int
@@ -1038,8 +1043,8 @@ d_index(struct ssp_sqlite_direct *dw, struct dindex *x)
 
 	if (x->bad)
 		return add_reindex(dw, x->name);
-	r = x->cause >= 0 ? rank_causes(dw, x, &byrank, &nw) :
-	    ssp_ksort_done(x->ks);
+	r = x->sorted ? ssp_ksort_status(x->ks) : x->cause >= 0 ?
+	    rank_causes(dw, x, &byrank, &nw) : ssp_ksort_done(x->ks);
 	while (r == SSP_OK && (k = ssp_ksort_next(x->ks)) != NULL)
 		r = d_entry(dw, x, k, nw, byrank);
 	if (r == SSP_OK)
@@ -1218,12 +1223,75 @@ ssp_sqlite_direct_attr(struct ssp_sqlite_direct *dw, unsigned ft, int64_t row,
 	return SSP_OK;
 }
 
+/* An index the helper thread may sort: complete (not of traces), all
+ * its keys in memory (a sort that merges spilled chunks takes from the
+ * memory pool, which the caller's sorters share), causes not to rank. */
+static int
+presortable(const struct ssp_sqlite_direct *dw, const struct dindex *x)
+{
+	return x->t != T_TRACES && x->ks != NULL && !x->bad && x->cause < 0 &&
+	    ssp_ksort_spills(x->ks) == 0 && dw->sort_mem > 0;
+}
+
+static void *
+presort(void *arg)
+{
+	struct ssp_sqlite_direct *dw = arg;
+	unsigned x;
+
+	for (x = 0; x < dw->nix; x++)
+		if (presortable(dw, &dw->ix[x])) {
+			(void)ssp_ksort_done(dw->ix[x].ks);	/* status kept */
+			dw->ix[x].sorted = 1;
+		}
+	ssp_ksort_drop_scratch();
+	return NULL;
+}
+
+/* More than one CPU to run on. */
+static int
+cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	return CPU_COUNT(&set);
+}
+
+int
+ssp_sqlite_direct_presort(struct ssp_sqlite_direct *dw)
+{
+	unsigned x, n = 0;
+
+	for (x = 0; x < dw->nix; x++)
+		n += presortable(dw, &dw->ix[x]) != 0;
+	if (n == 0 || dw->sorting || cpus() < 2)
+		return SSP_OK;	/* sorted one by one in d_index */
+	if ((errno = pthread_create(&dw->sorter, NULL, presort, dw)) != 0)
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "%s: a thread: %s",
+		    dw->name, strerror(errno));
+	dw->sorting = 1;
+	return SSP_OK;
+}
+
+/* The helper thread's sorts are over. */
+static void
+presorted(struct ssp_sqlite_direct *dw)
+{
+	if (dw->sorting) {
+		pthread_join(dw->sorter, NULL);
+		dw->sorting = 0;
+	}
+}
+
 int
 ssp_sqlite_direct_finish(struct ssp_sqlite_direct *dw)
 {
 	unsigned x;
 	int r;
 
+	presorted(dw);
 	for (x = 0; x < dw->nix; x++)
 		if ((r = d_index(dw, &dw->ix[x])) != SSP_OK)
 			return r;
@@ -1247,6 +1315,7 @@ ssp_sqlite_direct_free(struct ssp_sqlite_direct *dw)
 
 	if (dw == NULL)
 		return;
+	presorted(dw);
 	ssp_btree_abort(dw->bt);
 	for (i = 0; i < dw->nix; i++) {
 		ssp_ksort_free(dw->ix[i].ks);

@@ -74,6 +74,12 @@ int ssp_sqlite_direct_row(struct ssp_sqlite_direct *w, unsigned t,
 /* The attribute row of a span of file type ft: every stored column. */
 int ssp_sqlite_direct_attr(struct ssp_sqlite_direct *w, unsigned ft,
     int64_t row, const struct ssp_btree_val *v, unsigned n);
+/*
+ * The rows of every table but traces are in: sort those tables' index keys
+ * in a helper thread (when this process may use more than one CPU) while
+ * the caller writes the traces.  SSP_OK, or an error starting it.
+ */
+int ssp_sqlite_direct_presort(struct ssp_sqlite_direct *w);
 /* The indexes from their sorted keys; the file is complete and closed. */
 int ssp_sqlite_direct_finish(struct ssp_sqlite_direct *w);
 /* The indexes to rebuild with REINDEX after the load. */

@@ -56,6 +56,32 @@ for t in run_meta streams traces spans links attr_host_syscall attr_host_dma \
 	    "$(q "$T/ins.db" "select * from $t order by 1, 2" | md5sum)" \
 	    "$(q "$DB" "select * from $t order by 1, 2" | md5sum)"
 done
+# on one CPU the indexes' keys are sorted without the helper thread: the
+# same rows, and indexes that hold (integrity check)
+if command -v taskset >/dev/null 2>&1 && [ "$(nproc)" -gt 1 ]; then
+	check "load on one CPU" taskset -c 0 span2sqlite --run first "$T/one.db" "$T/a.sp"
+	eq "one CPU: integrity check" "$(q "$T/one.db" "pragma integrity_check")" ok
+	for t in spans traces links attr_host_syscall; do
+		eq "one CPU: table $t as with two (indexes: integrity check)" \
+		    "$(q "$T/one.db" ".dump $t" | md5sum)" "$(q "$DB" ".dump $t" | md5sum)"
+	done
+else
+	ok "# SKIP load on one CPU (no taskset, or one CPU)"
+fi
+# statistics: the attribute tables' rows counted by the load, the rest
+# from ANALYZE table by table; the same as one ANALYZE of it all
+stat1() { q "$1" "select tbl, idx, stat from sqlite_stat1 order by 1, 2"; }
+eq "direct: attr_host_syscall's statistics are its rows" \
+    "$(q "$DB" "select stat from sqlite_stat1 where tbl = 'attr_host_syscall'")" \
+    "$(q "$DB" "select count(*) from attr_host_syscall")"
+cp "$DB" "$T/an.db"
+q "$T/an.db" "delete from sqlite_stat1; pragma analysis_limit = 1000; analyze" >/dev/null
+eq "direct: statistics as ANALYZE gives them" "$(stat1 "$DB" | md5sum)" \
+    "$(stat1 "$T/an.db" | md5sum)"
+eq "direct: statistics as --insert's" "$(stat1 "$DB" | md5sum)" \
+    "$(stat1 "$T/ins.db" | md5sum)"
+[ "$(stat1 "$DB" | grep -c '^attr_')" -ge 3 ] && ok "direct: statistics of the attribute tables" ||
+    not_ok "direct: statistics of the attribute tables"
 eq "runs row" "$(q "$DB" "select id, name, source, spans, links, events is null, traces from runs")" \
     "1|first|$T/a.sp|252|13|1|16"
 eq "spans: 18 per request" "$(q "$DB" "select count(*) from spans")" 252

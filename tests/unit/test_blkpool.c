@@ -1,0 +1,127 @@
+/* Power-of-two blocks from one mapping: sizes, reuse of freed blocks,
+ * and malloc once the mapping is used up. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "base/blkpool.h"
+
+#define UNIT	384
+
+static void
+test_bad_arguments(void **state)
+{
+	(void)state;
+	assert_null(ssp_blkpool_new(0, 4, 1 << 20));
+	assert_null(ssp_blkpool_new(24, 4, 1 << 20));	/* not a multiple of 16 */
+	assert_null(ssp_blkpool_new(UNIT, 0, 1 << 20));
+	assert_null(ssp_blkpool_new(UNIT, 33, 1 << 20));
+}
+
+/* Blocks of every class are disjoint and writable in full; a class past
+ * the last is refused. */
+static void
+test_blocks_are_disjoint(void **state)
+{
+	struct ssp_blkpool *p = ssp_blkpool_new(UNIT, 4, 1 << 20);
+	unsigned char *b[4];
+	unsigned c, d;
+
+	(void)state;
+	assert_non_null(p);
+	for (c = 0; c < 4; c++) {
+		assert_non_null(b[c] = ssp_blkpool_get(p, c));
+		assert_int_equal((uintptr_t)b[c] % 16, 0);
+		memset(b[c], (int)c + 1, (size_t)UNIT << c);
+	}
+	for (c = 0; c < 4; c++)
+		for (d = 0; d < ((size_t)UNIT << c); d++)
+			assert_int_equal(b[c][d], c + 1);
+	assert_null(ssp_blkpool_get(p, 4));
+	assert_int_equal(ssp_blkpool_mapped(p), 4);
+	for (c = 0; c < 4; c++)
+		ssp_blkpool_put(p, b[c], c);
+	ssp_blkpool_put(p, NULL, 0);
+	assert_int_equal(ssp_blkpool_mapped(p), 0);
+	ssp_blkpool_free(p);
+	ssp_blkpool_free(NULL);
+}
+
+/* A freed block is the next one of its class, not of another class. */
+static void
+test_freed_blocks_are_reused(void **state)
+{
+	struct ssp_blkpool *p = ssp_blkpool_new(UNIT, 3, 1 << 20);
+	void *a, *b, *c;
+
+	(void)state;
+	assert_non_null(p);
+	a = ssp_blkpool_get(p, 1);
+	b = ssp_blkpool_get(p, 1);
+	ssp_blkpool_put(p, a, 1);
+	c = ssp_blkpool_get(p, 0);
+	assert_ptr_not_equal(c, a);
+	assert_ptr_equal(ssp_blkpool_get(p, 1), a);	/* last in, first out */
+	ssp_blkpool_put(p, b, 1);
+	ssp_blkpool_put(p, a, 1);
+	ssp_blkpool_put(p, c, 0);
+	ssp_blkpool_free(p);
+}
+
+/* A mapping of 4 units: then malloc, whose blocks are reused and freed
+ * like the others (the sanitizer build sees a leak otherwise). */
+static void
+test_malloc_when_used_up(void **state)
+{
+	struct ssp_blkpool *p = ssp_blkpool_new(UNIT, 3, 4 * UNIT);
+	unsigned char *a, *b, *c;
+
+	(void)state;
+	assert_non_null(p);
+	a = ssp_blkpool_get(p, 2);			/* all of the mapping */
+	b = ssp_blkpool_get(p, 0);			/* from malloc */
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(ssp_blkpool_mapped(p), 1);
+	assert_true(b < a || b >= a + 4 * UNIT);
+	memset(b, 7, UNIT);
+	ssp_blkpool_put(p, b, 0);
+	assert_ptr_equal(c = ssp_blkpool_get(p, 0), b);
+	ssp_blkpool_put(p, c, 0);
+	ssp_blkpool_put(p, a, 2);
+	assert_int_equal(ssp_blkpool_mapped(p), 0);
+	ssp_blkpool_free(p);
+}
+
+/* No mapping at all: every block from malloc. */
+static void
+test_no_mapping(void **state)
+{
+	struct ssp_blkpool *p = ssp_blkpool_new(UNIT, 2, 0);
+	void *a;
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(a = ssp_blkpool_get(p, 1));
+	assert_int_equal(ssp_blkpool_mapped(p), 0);
+	ssp_blkpool_put(p, a, 1);
+	ssp_blkpool_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_blocks_are_disjoint),
+		cmocka_unit_test(test_freed_blocks_are_reused),
+		cmocka_unit_test(test_malloc_when_used_up),
+		cmocka_unit_test(test_no_mapping),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
