@@ -9,6 +9,7 @@
 #endif
 
 #include "base/buf.h"
+#include "base/hugemem.h"
 #include "base/map.h"
 #include "base/strfmt.h"
 #include "sink/otlp.h"
@@ -640,8 +641,8 @@ ssp_otlp_close(struct ssp_otlp *o)
 			ssp_buf_free(&o->st[i].res_pb);
 		}
 	free(o->st);
-	free(o->sp);
-	free(o->ev);
+	ssp_hugemem_free(o->sp);
+	ssp_hugemem_free(o->ev);
 	free(o->ln);
 	free(o->pend);
 	ssp_map_free(&o->spmap);
@@ -694,11 +695,43 @@ ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r)
 	    o->nsp + o->nev + o->nln + 1 >= o->full_items;
 }
 
+/*
+ * The batch's spans and member events: MiBs filled once per batch (a
+ * batch of 8192 spans takes 2 MB), on huge pages (base/hugemem) so that
+ * the first batch faults their memory in per 2 MiB rather than per
+ * 4 KiB.  The spans' array is made for a whole batch at once (growing
+ * it by doubling would touch fresh memory at every step); pages are only
+ * backed where spans are written.
+ */
+static int
+batch_grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t c = *cap ? *cap : first;
+	void *np;
+
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			return -1;
+		c *= 2;
+	}
+	if (c > SIZE_MAX / size || (np = ssp_hugemem_realloc(*p, c * size)) == NULL)
+		return -1;
+	*p = np;
+	*cap = c;
+	return 0;
+}
+
+static inline int
+batch_array(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	return need <= *cap ? 0 : batch_grow(p, cap, need, size, first);
+}
+
 struct ssp_rec *
 ssp_otlp_slot(struct ssp_otlp *o)
 {
-	if (ssp_buf_array((void **)&o->sp, &o->capsp, o->nsp + 1,
-	    sizeof(*o->sp)) != 0)
+	if (batch_array((void **)&o->sp, &o->capsp, o->nsp + 1,
+	    sizeof(*o->sp), o->opt.batch) != 0)
 		return NULL;
 	return &o->sp[o->nsp].r;
 }
@@ -708,8 +741,8 @@ attach_event(struct ssp_otlp *o, uint32_t si, const struct ssp_rec *r)
 {
 	struct sitem *s = &o->sp[si];
 
-	if (ssp_buf_array((void **)&o->ev, &o->capev, o->nev + 1,
-	    sizeof(*o->ev)) != 0)
+	if (batch_array((void **)&o->ev, &o->capev, o->nev + 1,
+	    sizeof(*o->ev), 16) != 0)
 		return -1;
 	o->ev[o->nev].r = *r;
 	o->ev[o->nev].next = NONE;
@@ -854,8 +887,8 @@ add_span(struct ssp_otlp *o, const struct ssp_rec *r)
 		o->stats.spans_bad_stream++;
 		return 0;
 	}
-	if (ssp_buf_array((void **)&o->sp, &o->capsp, o->nsp + 1,
-	    sizeof(*o->sp)) != 0)
+	if (batch_array((void **)&o->sp, &o->capsp, o->nsp + 1,
+	    sizeof(*o->sp), o->opt.batch) != 0)
 		return -1;
 	si = (uint32_t)o->nsp++;
 	s = &o->sp[si];
@@ -2238,6 +2271,15 @@ ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
 	size_t max = o->opt.max_bytes;
 	uint32_t lo = 0, hi, n = (uint32_t)o->nsp;
 	int rc = SSP_OK;
+
+	/* Requests of up to max bytes, and a batch before it is split, in
+	 * memory on huge pages (base/buf). */
+	if (max != 0 && max <= SIZE_MAX / 4 &&
+	    ssp_buf_reserve_huge(b, max + max / 2) != 0) {
+		batch_reset(o);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory for a "
+		    "request buffer");
+	}
 
 	while (lo < n && rc == SSP_OK) {
 		struct ssp_otlp_stats saved = o->stats;
