@@ -703,7 +703,7 @@ ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r)
  * it by doubling would touch fresh memory at every step); pages are only
  * backed where spans are written.
  */
-static int
+static __attribute__((noinline)) int
 batch_grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
 {
 	size_t c = *cap ? *cap : first;
