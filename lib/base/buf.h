@@ -24,6 +24,13 @@ void ssp_buf_free(struct ssp_buf *b);
 /* Empty the buffer, keeping its memory; clears failed. */
 void ssp_buf_reset(struct ssp_buf *b);
 void ssp_buf_swap(struct ssp_buf *a, struct ssp_buf *b);
+/* Room for n bytes in all, in memory aligned to and advised for
+ * transparent huge pages (a request buffer of MiBs, filled anew for each
+ * request, then costs a page fault per 2 MiB instead of one per 4 KiB
+ * when first filled).  Keeps the contents; the memory stays malloc(3)'s,
+ * so later growth and ssp_buf_free are as before.  0, or -1 (and failed
+ * set). */
+int ssp_buf_reserve_huge(struct ssp_buf *b, size_t n);
 
 static inline int
 ssp_buf_reserve(struct ssp_buf *b, size_t more)

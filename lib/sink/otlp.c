@@ -9,6 +9,7 @@
 #endif
 
 #include "base/buf.h"
+#include "base/hugemem.h"
 #include "base/map.h"
 #include "base/strfmt.h"
 #include "sink/otlp.h"
@@ -640,8 +641,8 @@ ssp_otlp_close(struct ssp_otlp *o)
 			ssp_buf_free(&o->st[i].res_pb);
 		}
 	free(o->st);
-	free(o->sp);
-	free(o->ev);
+	ssp_hugemem_free(o->sp);
+	ssp_hugemem_free(o->ev);
 	free(o->ln);
 	free(o->pend);
 	ssp_map_free(&o->spmap);
@@ -694,11 +695,43 @@ ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r)
 	    o->nsp + o->nev + o->nln + 1 >= o->full_items;
 }
 
+/*
+ * The batch's spans and member events: MiBs filled once per batch (a
+ * batch of 8192 spans takes 2 MB), on huge pages (base/hugemem) so that
+ * the first batch faults their memory in per 2 MiB rather than per
+ * 4 KiB.  The spans' array is made for a whole batch at once (growing
+ * it by doubling would touch fresh memory at every step); pages are only
+ * backed where spans are written.
+ */
+static __attribute__((noinline)) int
+batch_grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t c = *cap ? *cap : first;
+	void *np;
+
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			return -1;
+		c *= 2;
+	}
+	if (c > SIZE_MAX / size || (np = ssp_hugemem_realloc(*p, c * size)) == NULL)
+		return -1;
+	*p = np;
+	*cap = c;
+	return 0;
+}
+
+static inline int
+batch_array(void **p, size_t *cap, size_t need, size_t size, size_t first)
+{
+	return need <= *cap ? 0 : batch_grow(p, cap, need, size, first);
+}
+
 struct ssp_rec *
 ssp_otlp_slot(struct ssp_otlp *o)
 {
-	if (ssp_buf_array((void **)&o->sp, &o->capsp, o->nsp + 1,
-	    sizeof(*o->sp)) != 0)
+	if (batch_array((void **)&o->sp, &o->capsp, o->nsp + 1,
+	    sizeof(*o->sp), o->opt.batch) != 0)
 		return NULL;
 	return &o->sp[o->nsp].r;
 }
@@ -708,8 +741,8 @@ attach_event(struct ssp_otlp *o, uint32_t si, const struct ssp_rec *r)
 {
 	struct sitem *s = &o->sp[si];
 
-	if (ssp_buf_array((void **)&o->ev, &o->capev, o->nev + 1,
-	    sizeof(*o->ev)) != 0)
+	if (batch_array((void **)&o->ev, &o->capev, o->nev + 1,
+	    sizeof(*o->ev), 16) != 0)
 		return -1;
 	o->ev[o->nev].r = *r;
 	o->ev[o->nev].next = NONE;
@@ -854,8 +887,8 @@ add_span(struct ssp_otlp *o, const struct ssp_rec *r)
 		o->stats.spans_bad_stream++;
 		return 0;
 	}
-	if (ssp_buf_array((void **)&o->sp, &o->capsp, o->nsp + 1,
-	    sizeof(*o->sp)) != 0)
+	if (batch_array((void **)&o->sp, &o->capsp, o->nsp + 1,
+	    sizeof(*o->sp), o->opt.batch) != 0)
 		return -1;
 	si = (uint32_t)o->nsp++;
 	s = &o->sp[si];
@@ -1070,17 +1103,71 @@ json_strid(struct ssp_otlp *o, uint64_t id, const char *s, size_t *n)
 /* --- gathering attributes ---------------------------------------------------- */
 
 /*
- * Decimal digits of v: the count from its bit length (no branch on each
- * digit count), then 8 digits at a time in 32-bit arithmetic from the end,
- * two at a time from a table.
+ * Decimal digits of v, written at a known length: the count from the bit
+ * length, then groups of 8 digits, each made in one word without a table
+ * (dig8) and stored at once, the leading zeros of the first shifted out.
+ * Below 100 (most field values) from a table of digit pairs.  May write
+ * up to 8 bytes at out even for fewer digits (every caller has that room:
+ * the field reserves and the 24-byte scratch buffers).
  */
 static const char dig2[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+static const uint64_t p10[20] = { 1ULL, 10ULL, 100ULL, 1000ULL,
+    10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+    1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+    10000000000000000ULL, 100000000000000000ULL,
+    1000000000000000000ULL, 10000000000000000000ULL };
+
+/* Digits of v >= 1, 1 + floor(log10(v)). */
+static inline ALWAYS_INLINE unsigned
+ndigits(uint64_t v)
+{
+	unsigned t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
+
+	return t + 1 - (v < p10[t]);
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 digits of v < 10^8 as the bytes of a little-endian word, the
+ * first digit in byte 0: halves of 4 digits in 32-bit lanes, split into
+ * pairs in 16-bit lanes, then into digits in bytes (division by 100 and
+ * 10 as multiplications, exact for these ranges), with no table. */
+static inline ALWAYS_INLINE uint64_t
+dig8(uint32_t v)
+{
+	uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+	uint64_t h = (x * 10486 >> 20) & 0x0000007f0000007fULL;	/* / 100 */
+	uint64_t y = h | (x - 100 * h) << 16;
+	uint64_t t = (y * 103 >> 10) & 0x000f000f000f000fULL;	/* / 10 */
+
+	return (t | (y - 10 * t) << 8) + 0x3030303030303030ULL;
+}
+
+/* The 8 digits of v < 10^8 at p. */
+static inline ALWAYS_INLINE void
+put8w(char *p, uint32_t v)
+{
+	uint64_t w = dig8(v);
+
+	memcpy(p, &w, 8);
+}
+
+/* The last n (1..8) of the 8 digits of v < 10^8 at p, in one 8-byte store
+ * (the bytes after them are zeros). */
+static inline ALWAYS_INLINE void
+put_last(char *p, uint32_t v, unsigned n)
+{
+	uint64_t w = dig8(v) >> 8 * (8 - n);	/* leading zeros out */
+
+	memcpy(p, &w, 8);
+}
+#else
 static inline void
-put8(char *p, uint32_t v)
+put8w(char *p, uint32_t v)
 {
 	uint32_t hi = v / 10000, lo = v % 10000;
 
@@ -1090,48 +1177,54 @@ put8(char *p, uint32_t v)
 	memcpy(p + 6, dig2 + 2 * (lo % 100), 2);
 }
 
-static inline size_t
+static inline void
+put_last(char *p, uint32_t v, unsigned n)
+{
+	char d[8];
+
+	put8w(d, v);
+	memcpy(p, d + 8 - n, n);
+}
+#endif
+
+static inline ALWAYS_INLINE size_t
 fmt_u64(char *out, uint64_t v)
 {
-	static const uint64_t p10[20] = { 1ULL, 10ULL, 100ULL, 1000ULL,
-	    10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
-	    1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-	    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
-	    10000000000000000ULL, 100000000000000000ULL,
-	    1000000000000000000ULL, 10000000000000000000ULL };
-	unsigned t;
-	size_t n;
-	char *p;
-	uint32_t w;
+	unsigned n;
 
-	if (v < 10) {
-		*out = (char)('0' + v);
-		return 1;
+	if (v < 100) {		/* flags, sizes, ports */
+		if (v < 10) {
+			*out = (char)('0' + v);
+			return 1;
+		}
+		memcpy(out, dig2 + 2 * v, 2);
+		return 2;
 	}
-	t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
-	n = t + 1 - (v < p10[t]);
-	p = out + n;
-	while (v >= 100000000) {
+	n = ndigits(v);
+	if (n <= 8) {
+		put_last(out, (uint32_t)v, n);
+		return n;
+	}
+	if (n <= 16) {		/* ps times, ids: two groups of 8 */
 		uint64_t q = v / 100000000;
 
-		p -= 8;
-		put8(p, (uint32_t)(v - q * 100000000));
-		v = q;
+		put_last(out, (uint32_t)q, n - 8);
+		put8w(out + n - 8, (uint32_t)(v - q * 100000000));
+		return n;
 	}
-	w = (uint32_t)v;
-	while (w >= 100) {
-		p -= 2;
-		memcpy(p, dig2 + 2 * (w % 100), 2);
-		w /= 100;
+	{
+		uint64_t q = v / 10000000000000000ULL, r;
+
+		put_last(out, (uint32_t)q, n - 16);
+		r = v - q * 10000000000000000ULL;
+		q = r / 100000000;
+		put8w(out + n - 16, (uint32_t)q);
+		put8w(out + n - 8, (uint32_t)(r - q * 100000000));
 	}
-	if (w >= 10)
-		memcpy(p - 2, dig2 + 2 * w, 2);
-	else
-		p[-1] = (char)('0' + w);
 	return n;
 }
 
-static inline size_t
+static inline ALWAYS_INLINE size_t
 fmt_i64(char *out, int64_t v)
 {
 	if (v >= 0)
@@ -2178,6 +2271,15 @@ ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
 	size_t max = o->opt.max_bytes;
 	uint32_t lo = 0, hi, n = (uint32_t)o->nsp;
 	int rc = SSP_OK;
+
+	/* Requests of up to max bytes, and a batch before it is split, in
+	 * memory on huge pages (base/buf). */
+	if (max != 0 && max <= SIZE_MAX / 4 &&
+	    ssp_buf_reserve_huge(b, max + max / 2) != 0) {
+		batch_reset(o);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory for a "
+		    "request buffer");
+	}
 
 	while (lo < n && rc == SSP_OK) {
 		struct ssp_otlp_stats saved = o->stats;

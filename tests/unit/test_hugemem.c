@@ -1,5 +1,6 @@
 /* Huge-page arrays: zeroed, aligned, contents kept across every kind of
- * resize, and the kernel told that a large block may use huge pages. */
+ * resize, and the kernel told that a large block may use huge pages; and
+ * byte buffers given room on huge pages (ssp_buf_reserve_huge). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/buf.h"
 #include "base/hugemem.h"
 
 #define MiB ((size_t)1 << 20)
@@ -210,6 +212,50 @@ test_zero_range(void **state)
 	}
 }
 
+/* A byte buffer given room on huge pages: aligned, its contents kept,
+ * asked for huge pages, and an ordinary buffer after (growth, free). */
+static void
+test_buf_reserve_huge(void **state)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	struct ssp_buf b = SSP_BUF_INIT;
+	unsigned char *big = malloc(9 * MiB);
+	char mode[128] = "";
+
+	(void)state;
+	if (f != NULL) {
+		if (fgets(mode, sizeof(mode), f) == NULL)
+			mode[0] = 0;
+		fclose(f);
+	}
+	assert_non_null(big);
+	fill(big, 9 * MiB);
+	ssp_buf_put(&b, big, 5000);
+	assert_int_equal(ssp_buf_reserve_huge(&b, 3 * MiB), 0);
+	assert_int_equal((uintptr_t)b.p % (2 * MiB), 0);
+	assert_true(b.cap >= 3 * MiB);
+	assert_int_equal(b.len, 5000);
+	assert_true(filled(b.p, 5000));
+	if (strstr(mode, "[never]") == NULL && mode[0] != 0)
+		assert_int_equal(smaps(b.p + 3 * MiB - 1, "THPeligible"), 1);
+	{
+		uint8_t *p = b.p;
+
+		/* enough room already: nothing moves */
+		assert_int_equal(ssp_buf_reserve_huge(&b, MiB), 0);
+		assert_ptr_equal(b.p, p);
+	}
+	ssp_buf_put(&b, big + 5000, 9 * MiB - 5000);	/* grows past it */
+	assert_false(b.failed);
+	assert_int_equal(b.len, 9 * MiB);
+	assert_true(filled(b.p, 9 * MiB));
+	ssp_buf_reset(&b);
+	assert_int_equal(ssp_buf_reserve_huge(&b, (size_t)-1), -1);
+	assert_true(b.failed);
+	ssp_buf_free(&b);
+	free(big);
+}
+
 int
 main(void)
 {
@@ -219,6 +265,7 @@ main(void)
 		cmocka_unit_test(test_large_blocks_ask_for_huge_pages),
 		cmocka_unit_test(test_zero),
 		cmocka_unit_test(test_zero_range),
+		cmocka_unit_test(test_buf_reserve_huge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

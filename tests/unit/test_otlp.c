@@ -747,6 +747,101 @@ test_kv_edges_and_slots(void **state)
 	ssp_buf_free(&b2);
 }
 
+/*
+ * JSON numbers at every digit count: 'u' and 'i' fields and the span's
+ * times (ps, and ns cut from them) at 10^k - 1, 10^k and 10^k + 1 for
+ * k = 0..19, negative 'i' values and times, against printf.
+ */
+#define NUM_NF (SSP_SF_NCOMMON + 2)
+static const struct ssp_rec_type num_type = { "num.kind", NUM_NF, {
+	{ "trace_hi", 'x' }, { "trace_lo", 'x' }, { "span", 'x' },
+	{ "parent", 'x' }, { "stream", 'u' }, { "dur", 't' }, { "flags", 'u' },
+	{ "cause", 's' }, { "u", 'u' }, { "i", 'i' } } };
+
+/* 10^k + d - 1 for k = i / 3 (0..19), d = i % 3, wrapping at 2^64 */
+static uint64_t
+num_edge(size_t i)
+{
+	uint64_t p = 1;
+	size_t k;
+
+	for (k = 0; k < i / 3; k++)
+		p *= 10;
+	return p + i % 3 - 1;
+}
+
+#define NNUM 60
+
+static void
+has(const struct ssp_buf *b, const char *want)
+{
+	if (memmem(b->p, b->len, want, strlen(want)) == NULL)
+		fail_msg("not in the request: %s", want);
+}
+
+static void
+test_json_numbers(void **state)
+{
+	static const struct ssp_schema sch = { 1, &num_type };
+	static const struct ssp_meta meta[] = { { "producer", "test" },
+	    { "time-unit", "ps" }, { "stream", "client gem5" } };
+	struct ssp_otlp_opts oo = { .proto = SSP_OTLP_JSON, .batch = 1000 };
+	struct ssp_buf b = SSP_BUF_INIT;
+	struct ssp_out *out;
+	struct fx f;
+	char want[512];
+	size_t batches, i;
+
+	(void)state;
+	snprintf(f.path, sizeof(f.path), "/tmp/ssp-test-otlp-n%d", (int)getpid());
+	assert_int_equal(ssp_out_open(&out, f.path, 0, &e), SSP_OK);
+	assert_int_equal(ssp_rec_wr_open_minor(&w, out, ssp_frame_magic_spans,
+	    SSP_SPAN_MINOR, &sch, meta, 3, &e), SSP_OK);
+	for (i = 0; i < NNUM; i++) {
+		uint64_t v = num_edge(i);
+		/* times: positive below 2^63, then their negatives */
+		int64_t ts = (int64_t)(v > (uint64_t)INT64_MAX / 2 ?
+		    v / 4 : v) * (i % 2 ? -1 : 1);
+
+		put(0, ts, NUM_NF, U(1), U(2), U(0x10 + i), U(0), U(0), U(0),
+		    U(0), U(0), U(v), U(i % 2 ? (int64_t)v : -(int64_t)v));
+	}
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
+	fx_read(&f, &oo);
+	assert_int_equal(run(&f, &b, &batches), NNUM);
+	for (i = 0; i < NNUM; i++) {
+		uint64_t v = num_edge(i);
+		int64_t ts = (int64_t)(v > (uint64_t)INT64_MAX / 2 ?
+		    v / 4 : v) * (i % 2 ? -1 : 1);
+		int64_t iv = i % 2 ? (int64_t)v : -(int64_t)v;
+
+		if (v > (uint64_t)INT64_MAX)
+			snprintf(want, sizeof(want), KV("u", "stringValue",
+			    "\"%llu\""), (unsigned long long)v);
+		else
+			snprintf(want, sizeof(want), KV("u", "intValue",
+			    "\"%llu\""), (unsigned long long)v);
+		has(&b, want);
+		if (iv != -1) {	/* -1: absent */
+			snprintf(want, sizeof(want), KV("i", "intValue",
+			    "\"%lld\""), (long long)iv);
+			has(&b, want);
+		}
+		snprintf(want, sizeof(want), "\"spanId\":\"%016llx\",\"name\":"
+		    "\"num.kind\",\"kind\":1,\"startTimeUnixNano\":\"%llu\","
+		    "\"endTimeUnixNano\":\"%llu\",\"attributes\":[" KV("start_ps",
+		    "intValue", "\"%lld\"") "," KV("end_ps", "intValue",
+		    "\"%lld\""), (unsigned long long)(0x10 + i),
+		    (unsigned long long)(ts < 0 ? 0 : ts / 1000),
+		    (unsigned long long)(ts < 0 ? 0 : ts / 1000), (long long)ts,
+		    (long long)ts);
+		has(&b, want);
+	}
+	fx_close(&f);
+	ssp_buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -759,6 +854,7 @@ main(void)
 		cmocka_unit_test(test_protobuf_request),
 		cmocka_unit_test(test_strings_and_times),
 		cmocka_unit_test(test_kv_edges_and_slots),
+		cmocka_unit_test(test_json_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
