@@ -699,14 +699,18 @@ ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r)
  * The batch's spans and member events: MiBs filled once per batch (a
  * batch of 8192 spans takes 2 MB), on huge pages (base/hugemem) so that
  * the first batch faults their memory in per 2 MiB rather than per
- * 4 KiB.  The spans' array is made for a whole batch at once (growing
- * it by doubling would touch fresh memory at every step); pages are only
- * backed where spans are written.
+ * 4 KiB.  The spans' array is made for a whole batch (full) at its
+ * second growth (growing it by doubling would touch fresh memory at every
+ * step); the first is small and from the heap, so that a short stream
+ * does not fault in (and the kernel zero) a 2 MiB page for a few spans.
  */
+#define BATCH_FIRST	256
+
 static __attribute__((noinline)) int
-batch_grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
+batch_grow(void **p, size_t *cap, size_t need, size_t size, size_t full)
 {
-	size_t c = *cap ? *cap : first;
+	size_t c = *cap == 0 ? (full < BATCH_FIRST ? full : BATCH_FIRST) :
+	    *cap < full ? full : *cap;
 	void *np;
 
 	while (c < need) {
@@ -722,9 +726,9 @@ batch_grow(void **p, size_t *cap, size_t need, size_t size, size_t first)
 }
 
 static inline int
-batch_array(void **p, size_t *cap, size_t need, size_t size, size_t first)
+batch_array(void **p, size_t *cap, size_t need, size_t size, size_t full)
 {
-	return need <= *cap ? 0 : batch_grow(p, cap, need, size, first);
+	return need <= *cap ? 0 : batch_grow(p, cap, need, size, full);
 }
 
 struct ssp_rec *
@@ -2273,8 +2277,9 @@ ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
 	int rc = SSP_OK;
 
 	/* Requests of up to max bytes, and a batch before it is split, in
-	 * memory on huge pages (base/buf). */
-	if (max != 0 && max <= SIZE_MAX / 4 &&
+	 * memory on huge pages (base/buf): for full batches only, so that a
+	 * short stream does not fault in 2 MiB pages for a few KB. */
+	if (max != 0 && max <= SIZE_MAX / 4 && o->nsp >= o->opt.batch &&
 	    ssp_buf_reserve_huge(b, max + max / 2) != 0) {
 		batch_reset(o);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory for a "
