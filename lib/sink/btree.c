@@ -1053,35 +1053,55 @@ out:
 	return b->e.code;
 }
 
-/* The first row of table t that holds rows: take the old tree up. */
+/*
+ * The first row of table t that holds rows: take the old tree up.  The
+ * last old leaf is not kept as it is but filled on: its cells go into the
+ * leaf being filled (it held them, so they fit), and its page is free
+ * (a root that is a leaf stays the root).  Else each append would leave
+ * a page not full at the end of every table.
+ */
 static int
 take_table(struct ssp_btree_tree *t)
 {
 	struct ssp_btree *b = t->b;
 	unsigned char *p = b->page;
-	uint32_t last = 0;
-	unsigned n, off, len;
-	int64_t key;
+	struct level *lv;
+	uint32_t last = t->root;
+	unsigned n, i, off, len, vl;
+	uint64_t size;
+	int64_t key = 0;
 
 	t->started = 1;
 	if (level(t, 0) == NULL || read_page(b, t->root, p) != SSP_OK)
 		return b->e.code;
-	if (p[0] == F_LEAF_TABLE) {	/* the root's page gets the top */
-		if ((last = put_page(b, p)) == 0)
-			return b->e.code;
-	} else if (walk_table(t, t->root, 0, &last) != SSP_OK ||
-	    read_page(b, last, p) != SSP_OK) {
+	if (p[0] != F_LEAF_TABLE && (walk_table(t, t->root, 0, &last) !=
+	    SSP_OK || read_page(b, last, p) != SSP_OK))
 		return b->e.code;
-	}
-	/* the last old leaf's divider: its last rowid, as SQLite's */
-	if ((n = be16(p + 3)) == 0 || (off = be16(p + 8 + 2 * (n - 1))) < 8 ||
-	    off + 2 > b->usable)	/* b->page has 16 bytes more */
+	if ((n = be16(p + 3)) == 0)
 		return corrupt(b, last);
-	get_varint(p + off, &len);
-	key = (int64_t)get_varint(p + off + len, &len);
-	if (push_table(t, 1, last, key) != SSP_OK)
-		return b->e.code;
-	t->lv[0].closed = 1;	/* level 0 is not the top */
+	lv = &t->lv[0];
+	for (i = 0; i < n; i++) {	/* b->page has 16 bytes more */
+		if ((off = be16(p + 8 + 2 * i)) < 8 || off + 2 > b->usable)
+			return corrupt(b, last);
+		size = get_varint(p + off, &len);
+		key = (int64_t)get_varint(p + off + len, &vl);
+		len += vl;
+		if (size > 0x7fffffff || (i > 0 && key <= lv->maxkey))
+			return corrupt(b, last);
+		len += (unsigned)local_size(b, 0, (size_t)size);
+		if (local_size(b, 0, (size_t)size) < size)
+			len += 4;	/* the first overflow page */
+		if (off + len > b->usable || !fits(b, lv, 0, len))
+			return corrupt(b, last);
+		if (add_cell(b, lv, 0, p + off, len, 0, key) != SSP_OK)
+			return b->e.code;
+		lv->maxkey = key;
+	}
+	if (last != t->root) {
+		if (free_page(b, last) != SSP_OK)
+			return b->e.code;
+		lv->closed = 1;	/* level 0 is not the top */
+	}
 	t->last = key;
 	return SSP_OK;
 }
@@ -1329,16 +1349,26 @@ take_index(struct ssp_btree_tree *t)
 
 /* May an old leaf be reused now?  Not when the page being filled holds
  * one entry (the divider before the leaf would leave it empty), nor when
- * a reused leaf still waits for its divider.  Nor while the page being
- * filled is less than half full: it would be closed so, and the old
- * leaf's entries are copied into it instead. */
+ * a reused leaf still waits for its divider. */
 static int
 can_reuse(const struct ssp_btree_tree *t)
 {
-	const struct level *lv = &t->lv[0];
+	return t->lv[0].n != 1 && !(t->pend != 0 && !t->haspcell);
+}
 
-	return (lv->n == 0 || (lv->n > 1 && 2 * lv->used >= t->b->usable)) &&
-	    !(t->pend != 0 && !t->haspcell);
+/* Is every page above depth d at its right-most child?  Then the page at
+ * d (at its right-most child, for an interior page) leads to the old
+ * tree's last leaf, which is not reused but filled on, like a table's:
+ * else each append would leave a page not full at the end of the index. */
+static int
+right_edge(const struct ocur *o, int d)
+{
+	int j;
+
+	for (j = 0; j < d; j++)
+		if (o->idx[j] != 2 * o->n[j])
+			return 0;
+	return 1;
 }
 
 /* Does the child at the position of depth d lie before k?  Its bound is
@@ -1442,7 +1472,8 @@ merge_upto(struct ssp_btree_tree *t, const unsigned char *k, size_t nk)
 				cur_pop(t, 0);
 				continue;
 			}
-			if (i == 0 && o->no[d] != t->root && can_reuse(t)) {
+			if (i == 0 && o->no[d] != t->root && can_reuse(t) &&
+			    !right_edge(o, d)) {
 				if (parse_cell(b, p, o->no[d], o->n[d] - 1, &oc) !=
 				    SSP_OK || (r = cell_rec(b, &oc)) == NULL)
 					break;
@@ -1463,7 +1494,9 @@ merge_upto(struct ssp_btree_tree *t, const unsigned char *k, size_t nk)
 				uint32_t child = be32(p + (i / 2 < o->n[d] ?
 				    be16(p + 12 + i) : 8));
 
-				if (d + 1 == o->height && can_reuse(t) && (k == NULL ||
+				if (d + 1 == o->height && can_reuse(t) &&
+				    !(i == 2 * o->n[d] && right_edge(o, d)) &&
+				    (k == NULL ||
 				    child_before(t, d, k, nk))) {
 					if (reuse_leaf(t, child) == SSP_OK)
 						o->idx[d]++;

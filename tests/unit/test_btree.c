@@ -434,8 +434,7 @@ old_db(const char *path, unsigned n, int old_sql, uint32_t pending,
  * the first one freed.  The same appends with SQL give the same rows.
  * The direct appends write their new pages into the freelist they find
  * and the old pages they free, so few pages are left free: those freed
- * after the last new page was written.  Their file is no larger than
- * SQL's (whose pages split half full).
+ * after the last new page was written.
  */
 static void
 check_append(unsigned n1, unsigned n2, unsigned n3, int old_sql,
@@ -459,7 +458,10 @@ check_append(unsigned n1, unsigned n2, unsigned n3, int old_sql,
 	    "%ld, %ld free\n", n1, n2, n3, sa, fa, sb, fb);
 	/* pages are left free only when the file did not grow */
 	assert_true(fa <= 4 || sa == s1);
-	assert_true(sa <= sb);	/* new pages full, old ones reused */
+	/* New pages are full, but an old leaf reused closes the page being
+	 * filled before it: with 512-byte pages (9 entries a page, new keys
+	 * on most pages) that costs up to 2 % more than SQL's splits. */
+	assert_true(sa <= sb + sb / 40);
 	compare(a, b);
 	unlink(a);
 	unlink(b);
