@@ -1005,104 +1005,109 @@ get_varint(const unsigned char *p, unsigned *len)
 	return v << 8 | p[8];
 }
 
-/* The old leaves of table t, from page pg down, pushed to level 1 with
- * the divider after each; the last one (its divider is the parent's) into
- * *last.  Interior pages other than the root are freed. */
+/* The cells of interior page p (page pg) of an old table into the page
+ * being filled at level i: the children left of its right-most one, with
+ * their dividers. */
 static int
-walk_table(struct ssp_btree_tree *t, uint32_t pg, unsigned depth,
-    uint32_t *last)
+take_interior(struct ssp_btree_tree *t, unsigned i, const unsigned char *p,
+    uint32_t pg)
 {
 	struct ssp_btree *b = t->b;
-	unsigned char *p;
-	unsigned n, i, len;
+	struct level *lv = &t->lv[i];
+	unsigned n = be16(p + 3), c, off, len;
+	int64_t key;
 
-	if (depth >= MAXDEPTH)
+	if (n == 0)
 		return corrupt(b, pg);
-	if ((p = malloc(b->psz + 16)) == NULL)
-		return nomem(b);
-	*last = 0;
-	if (read_page(b, pg, p) != SSP_OK)
-		goto out;
-	if (p[0] == F_LEAF_TABLE && depth > 0) {
-		*last = pg;
-		goto out;
+	for (c = 0; c < n; c++) {	/* p has 16 bytes more */
+		if ((off = be16(p + 12 + 2 * c)) < 12 || off + 5 > b->usable)
+			return corrupt(b, pg);
+		key = (int64_t)get_varint(p + off + 4, &len);
+		if (off + 4 + len > b->usable || !fits(b, lv, 1, len) ||
+		    (c > 0 && key <= lv->key[lv->n - 1]))
+			return corrupt(b, pg);
+		if (add_cell(b, lv, 1, p + off + 4, len, be32(p + off), key) !=
+		    SSP_OK)
+			return b->e.code;
 	}
-	if (p[0] != F_INTERIOR_TABLE) {
-		corrupt(b, pg);
-		goto out;
-	}
-	n = be16(p + 3);
-	for (i = 0; i < n && b->e.code == SSP_OK; i++) {
-		unsigned off = be16(p + 12 + 2 * i);
+	return SSP_OK;
+}
 
-		if (off < 12 || off + 5 > b->usable) {
-			corrupt(b, pg);
-			break;
-		}
-		if (walk_table(t, be32(p + off), depth + 1, last) != SSP_OK)
-			break;
-		if (push_table(t, 1, *last, (int64_t)get_varint(p + off + 4,
-		    &len)) != SSP_OK)
-			break;
+/* The cells of the last old leaf p (page pg) of a table into the leaf
+ * being filled (it held them, so they fit). */
+static int
+take_leaf(struct ssp_btree_tree *t, const unsigned char *p, uint32_t pg)
+{
+	struct ssp_btree *b = t->b;
+	struct level *lv = &t->lv[0];
+	unsigned n = be16(p + 3), i, off, len, vl;
+	uint64_t size;
+	int64_t key;
+
+	if (n == 0)
+		return corrupt(b, pg);
+	for (i = 0; i < n; i++) {	/* p has 16 bytes more */
+		if ((off = be16(p + 8 + 2 * i)) < 8 || off + 2 > b->usable)
+			return corrupt(b, pg);
+		size = get_varint(p + off, &len);
+		key = (int64_t)get_varint(p + off + len, &vl);
+		len += vl;
+		if (size > 0x7fffffff || (i > 0 && key <= lv->maxkey))
+			return corrupt(b, pg);
+		len += (unsigned)local_size(b, 0, (size_t)size);
+		if (local_size(b, 0, (size_t)size) < size)
+			len += 4;	/* the first overflow page */
+		if (off + len > b->usable || !fits(b, lv, 0, len))
+			return corrupt(b, pg);
+		if (add_cell(b, lv, 0, p + off, len, 0, key) != SSP_OK)
+			return b->e.code;
+		lv->maxkey = key;
 	}
-	if (b->e.code == SSP_OK &&
-	    walk_table(t, be32(p + 8), depth + 1, last) == SSP_OK && depth > 0)
-		free_page(b, pg);
-out:
-	free(p);
-	return b->e.code;
+	return SSP_OK;
 }
 
 /*
- * The first row of table t that holds rows: take the old tree up.  The
- * last old leaf is not kept as it is but filled on: its cells go into the
- * leaf being filled (it held them, so they fit), and its page is free
- * (a root that is a leaf stays the root).  Else each append would leave
- * a page not full at the end of every table.
+ * The first row of table t that holds rows: take the old tree up.  Only
+ * its right edge changes: the pages from the root down the right-most
+ * children to the last leaf.  Their cells go into the pages being filled
+ * at their levels, where the new rows and the pages above them are added
+ * after them, and the pages are freed (the root stays the root and gets
+ * the new top).  Everything left of the edge stays as it is, unread.  So
+ * the last leaf is filled on, not left part empty, and taking a tree up
+ * costs its height, not its number of leaves.
  */
 static int
 take_table(struct ssp_btree_tree *t)
 {
 	struct ssp_btree *b = t->b;
 	unsigned char *p = b->page;
-	struct level *lv;
-	uint32_t last = t->root;
-	unsigned n, i, off, len, vl;
-	uint64_t size;
-	int64_t key = 0;
+	uint32_t edge[MAXDEPTH];
+	unsigned h, d;
 
 	t->started = 1;
-	if (level(t, 0) == NULL || read_page(b, t->root, p) != SSP_OK)
-		return b->e.code;
-	if (p[0] != F_LEAF_TABLE && (walk_table(t, t->root, 0, &last) !=
-	    SSP_OK || read_page(b, last, p) != SSP_OK))
-		return b->e.code;
-	if ((n = be16(p + 3)) == 0)
-		return corrupt(b, last);
-	lv = &t->lv[0];
-	for (i = 0; i < n; i++) {	/* b->page has 16 bytes more */
-		if ((off = be16(p + 8 + 2 * i)) < 8 || off + 2 > b->usable)
-			return corrupt(b, last);
-		size = get_varint(p + off, &len);
-		key = (int64_t)get_varint(p + off + len, &vl);
-		len += vl;
-		if (size > 0x7fffffff || (i > 0 && key <= lv->maxkey))
-			return corrupt(b, last);
-		len += (unsigned)local_size(b, 0, (size_t)size);
-		if (local_size(b, 0, (size_t)size) < size)
-			len += 4;	/* the first overflow page */
-		if (off + len > b->usable || !fits(b, lv, 0, len))
-			return corrupt(b, last);
-		if (add_cell(b, lv, 0, p + off, len, 0, key) != SSP_OK)
+	/* down to the last leaf (its depth h), then again from the top */
+	for (h = 0, edge[0] = t->root;; h++) {
+		if (read_page(b, edge[h], p) != SSP_OK)
 			return b->e.code;
-		lv->maxkey = key;
+		if (p[0] == F_LEAF_TABLE)
+			break;
+		if (p[0] != F_INTERIOR_TABLE || h + 1 == MAXDEPTH)
+			return corrupt(b, edge[h]);
+		edge[h + 1] = be32(p + 8);
 	}
-	if (last != t->root) {
-		if (free_page(b, last) != SSP_OK)
+	if (level(t, h) == NULL)
+		return b->e.code;
+	for (d = 0; d <= h; d++) {
+		if (read_page(b, edge[d], p) != SSP_OK ||
+		    (d < h && p[0] != F_INTERIOR_TABLE) ||
+		    (d < h ? take_interior(t, h - d, p, edge[d]) :
+		    take_leaf(t, p, edge[d])) != SSP_OK ||
+		    (d > 0 && free_page(b, edge[d]) != SSP_OK))
 			return b->e.code;
-		lv->closed = 1;	/* level 0 is not the top */
+		if (d > 0)
+			t->lv[h - d].closed = 1;	/* not the top */
 	}
-	t->last = key;
+	t->last = t->lv[0].maxkey;
 	return SSP_OK;
 }
 
