@@ -962,11 +962,9 @@ ssp_btree_index(struct ssp_btree *b, uint32_t root)
 /* --- old trees: appending to tables and indexes that hold rows ----------- */
 
 /*
- * A table that holds rows gets the new ones at its right edge: its leaf
- * pages stay where they are, and the levels above are built again over
- * them (each with the divider that followed it in its parent) and the new
- * leaves.  Only interior pages are read; they are freed, except the root,
- * which gets the new top.  A root that is a leaf is copied to a new page.
+ * A table that holds rows gets the new ones at its right edge: the pages
+ * from the root down to the last leaf are taken up (take_table()), the
+ * rest stays where it is.
  *
  * An index that holds entries is merged with the new ones (given in
  * order): its entries are walked in order, and each new entry goes in
