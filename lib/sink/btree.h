@@ -11,11 +11,11 @@
  * rowids above the old ones) go at its right edge, whose pages are taken
  * up (the rest of the tree stays as it is); an index's new entries are
  * merged with its old ones in SQLite's order, an old leaf page reused as
- * it is when the next new entry sorts after all of it.  The old interior
- * pages (of an index; of a table, its right edge), and the index leaves
- * whose entries were copied, are free once
- * read; new pages go into free pages (these and the freelist the file
- * had) before the file grows, and the free pages left go to the freelist.
+ * it is when the next new entry sorts after all of it.  The old pages
+ * taken up (a table's right edge, an index's interior pages and the leaves
+ * whose entries were copied) are free once read; new pages go into free
+ * pages (these and the freelist the file had) before the file grows, and
+ * the free pages left go to the freelist.
  * A tree that gets no new rows is not touched.
  *
  * Use: SQLite creates the schema and commits; the connection is closed;
