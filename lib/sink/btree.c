@@ -1586,7 +1586,8 @@ write_freelist(struct ssp_btree *b, unsigned char *h)
 	size_t per = b->usable / 4 - 8, nch, c, j;
 	uint32_t first = 0;
 
-	qsort(b->pool, b->npool, sizeof(*b->pool), cmp_u32);
+	if (b->npool > 0)	/* else the pool may be NULL */
+		qsort(b->pool, b->npool, sizeof(*b->pool), cmp_u32);
 	nch = (b->npool + per) / (per + 1);
 	for (c = nch; c-- > 0;) {
 		size_t start = c * (per + 1), end = start + per + 1;

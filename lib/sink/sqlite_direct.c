@@ -470,6 +470,7 @@ schema_format(sqlite3 *db)
 static int
 check(struct ssp_sqlite_direct *dw, sqlite3 *db)
 {
+	uint32_t f;
 	unsigned t;
 	int r;
 
@@ -481,7 +482,8 @@ check(struct ssp_sqlite_direct *dw, sqlite3 *db)
 	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
 	    "(SELECT encoding FROM pragma_encoding) || ?", "", "off,0,UTF-8"))
 		return 0;
-	if (schema_format(db) % 4 != 0)	/* a legacy format, 1 to 3 */
+	f = schema_format(db);
+	if (f >= 1 && f <= 3)	/* a legacy format */
 		return 0;
 	for (t = 0; t < T_N; t++)
 		if ((r = table_layout(dw, db, t)) != 1 ||
