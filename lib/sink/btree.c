@@ -72,6 +72,7 @@ struct ssp_btree {
 	uint32_t psz, usable;	/* page size, usable bytes of a page */
 	uint32_t maxlocal[2];	/* payload kept on a table, index page */
 	uint32_t npages;	/* pages in the file */
+	uint32_t oldpages;	/* pages in the file as it was opened */
 	uint32_t pending;	/* the lock-byte page, never used */
 	unsigned char *wbuf;	/* pages wfirst.. not yet written */
 	uint32_t wfirst, wn;
@@ -79,9 +80,11 @@ struct ssp_btree {
 	size_t reccap;
 	struct ssp_btree_tree **trees;
 	unsigned ntrees;
-	uint32_t ftrunk, fcount;	/* the freelist found: first trunk, pages */
-	uint32_t *freed;	/* old pages no tree uses any more */
-	size_t nfreed, capfreed;
+	uint32_t *pool;		/* free pages, a min-heap: the freelist found
+				 * and old pages no tree uses any more */
+	size_t npool, cappool;
+	uint64_t *gone;		/* old pages freed (reused or in the pool):
+				 * never read again */
 	unsigned char *obuf;	/* a record of an old cell with overflow */
 	size_t obufcap;
 	struct ssp_err e;
@@ -215,9 +218,12 @@ read_page(struct ssp_btree *b, uint32_t pg, unsigned char *buf)
 {
 	size_t got = 0;
 
-	if (pg < 2 || pg > b->npages || pg == b->pending)
+	if (pg < 2 || pg > b->oldpages || pg == b->pending)
 		return ssp_err_set(&b->e, SSP_ERR_FORMAT, 0, "database: no page "
 		    "%u", (unsigned)pg);
+	if (b->gone[pg / 64] >> pg % 64 & 1)	/* a damaged file */
+		return ssp_err_set(&b->e, SSP_ERR_FORMAT, 0, "database: page "
+		    "%u is used twice", (unsigned)pg);
 	while (got < b->psz) {
 		ssize_t r = pread(b->fd, buf + got, b->psz - got,
 		    (off_t)((uint64_t)(pg - 1) * b->psz + got));
@@ -252,30 +258,102 @@ after(const struct ssp_btree *b, uint32_t pg)
 	return pg + 1 == b->pending ? pg + 2 : pg + 1;
 }
 
-/* Append a page at the end of the file; its number, 0 on error. */
-static uint32_t
-put_page(struct ssp_btree *b, const unsigned char *data)
+/*
+ * Free pages.  New pages go into free pages before the file grows: the
+ * freelist the file had (taken up when it is opened) and the old pages an
+ * append frees as it goes.  A page is freed only once nothing is left to
+ * read in it (its cells are in memory or copied), so it can be written
+ * over at once.  The lowest first: new pages land near each other, and
+ * the writes coalesce where free pages are consecutive.
+ */
+static int
+free_page(struct ssp_btree *b, uint32_t pg)
 {
-	uint32_t pg = after(b, b->npages);
+	size_t i;
+
+	if (pg < 2 || pg > b->oldpages || pg == b->pending ||
+	    (b->gone[pg / 64] >> pg % 64 & 1))
+		return ssp_err_set(&b->e, SSP_ERR_FORMAT, 0, "database: page "
+		    "%u freed twice or out of the file", (unsigned)pg);
+	if (b->npool == b->cappool) {
+		size_t cap = b->cappool ? 2 * b->cappool : 256;
+		uint32_t *f = realloc(b->pool, cap * sizeof(*f));
+
+		if (f == NULL)
+			return nomem(b);
+		b->pool = f;
+		b->cappool = cap;
+	}
+	b->gone[pg / 64] |= 1ull << pg % 64;
+	for (i = b->npool++; i > 0 && b->pool[(i - 1) / 2] > pg; i = (i - 1) / 2)
+		b->pool[i] = b->pool[(i - 1) / 2];
+	b->pool[i] = pg;
+	return SSP_OK;
+}
+
+/* The lowest free page, taken out of the pool (which is not empty). */
+static uint32_t
+pool_take(struct ssp_btree *b)
+{
+	uint32_t top = b->pool[0], last = b->pool[--b->npool];
+	size_t i = 0, c, n = b->npool;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && b->pool[c + 1] < b->pool[c])
+			c++;
+		if (last <= b->pool[c])
+			break;
+		b->pool[i] = b->pool[c];
+		i = c;
+	}
+	if (n > 0)
+		b->pool[i] = last;
+	return top;
+}
+
+/* The number of a new page: a free one, else the file grows; 0 on error. */
+static uint32_t
+new_page(struct ssp_btree *b)
+{
+	uint32_t pg;
 
 	if (b->e.code != SSP_OK)
 		return 0;
+	if (b->npool > 0)
+		return pool_take(b);
+	pg = after(b, b->npages);
 	if (pg >= MAX_PAGES) {
 		ssp_err_set(&b->e, SSP_ERR_LIMIT, 0, "database: too many pages");
 		return 0;
 	}
-	while (b->npages < pg) {
-		if (b->wn == 0)
-			b->wfirst = b->npages + 1;
-		if (b->npages + 1 == pg)
-			memcpy(b->wbuf + (size_t)b->wn * b->psz, data, b->psz);
-		else		/* the lock-byte page: zeros */
-			memset(b->wbuf + (size_t)b->wn * b->psz, 0, b->psz);
-		b->npages++;
-		if (++b->wn == WBUF_PAGES && flush_pages(b) != SSP_OK)
-			return 0;
-	}
+	b->npages = pg;	/* a lock-byte page skipped stays a hole: zeros */
 	return pg;
+}
+
+/* Write page pg (from new_page()): buffered while the pages written are
+ * consecutive. */
+static int
+write_at(struct ssp_btree *b, uint32_t pg, const unsigned char *data)
+{
+	if (b->e.code != SSP_OK)
+		return b->e.code;
+	if (b->wn > 0 && pg != b->wfirst + b->wn && flush_pages(b) != SSP_OK)
+		return b->e.code;
+	if (b->wn == 0)
+		b->wfirst = pg;
+	memcpy(b->wbuf + (size_t)b->wn * b->psz, data, b->psz);
+	if (++b->wn == WBUF_PAGES)
+		flush_pages(b);
+	return b->e.code;
+}
+
+/* Write a new page; its number, 0 on error. */
+static uint32_t
+put_page(struct ssp_btree *b, const unsigned char *data)
+{
+	uint32_t pg = new_page(b);
+
+	return pg != 0 && write_at(b, pg, data) == SSP_OK ? pg : 0;
 }
 
 /*
@@ -299,16 +377,17 @@ static uint32_t
 overflow(struct ssp_btree *b, const unsigned char *p, size_t n)
 {
 	size_t chunk = b->usable - 4;
-	uint32_t first = after(b, b->npages);
+	uint32_t first = new_page(b), pg = first, next;
 
 	while (n > 0 && b->e.code == SSP_OK) {
 		size_t k = n < chunk ? n : chunk;
 
-		/* this page is after(npages); the next one after that */
+		next = n > k ? new_page(b) : 0;
 		memset(b->page, 0, b->psz);
-		put32(b->page, n > k ? after(b, after(b, b->npages)) : 0);
+		put32(b->page, next);
 		memcpy(b->page + 4, p, k);
-		put_page(b, b->page);
+		write_at(b, pg, b->page);
+		pg = next;
 		p += k;
 		n -= k;
 	}
@@ -883,11 +962,9 @@ ssp_btree_index(struct ssp_btree *b, uint32_t root)
 /* --- old trees: appending to tables and indexes that hold rows ----------- */
 
 /*
- * A table that holds rows gets the new ones at its right edge: its leaf
- * pages stay where they are, and the levels above are built again over
- * them (each with the divider that followed it in its parent) and the new
- * leaves.  Only interior pages are read; they are freed, except the root,
- * which gets the new top.  A root that is a leaf is copied to a new page.
+ * A table that holds rows gets the new ones at its right edge: the pages
+ * from the root down to the last leaf are taken up (take_table()), the
+ * rest stays where it is.
  *
  * An index that holds entries is merged with the new ones (given in
  * order): its entries are walked in order, and each new entry goes in
@@ -908,22 +985,6 @@ corrupt(struct ssp_btree *b, uint32_t pg)
 	    "a b-tree page this writer can take up", (unsigned)pg);
 }
 
-static int
-add_freed(struct ssp_btree *b, uint32_t pg)
-{
-	if (b->nfreed == b->capfreed) {
-		size_t cap = b->capfreed ? 2 * b->capfreed : 256;
-		uint32_t *f = realloc(b->freed, cap * sizeof(*f));
-
-		if (f == NULL)
-			return nomem(b);
-		b->freed = f;
-		b->capfreed = cap;
-	}
-	b->freed[b->nfreed++] = pg;
-	return SSP_OK;
-}
-
 /* SQLite's varint at p; its length into *len. */
 static uint64_t
 get_varint(const unsigned char *p, unsigned *len)
@@ -942,84 +1003,109 @@ get_varint(const unsigned char *p, unsigned *len)
 	return v << 8 | p[8];
 }
 
-/* The old leaves of table t, from page pg down, pushed to level 1 with
- * the divider after each; the last one (its divider is the parent's) into
- * *last.  Interior pages other than the root are freed. */
+/* The cells of interior page p (page pg) of an old table into the page
+ * being filled at level i: the children left of its right-most one, with
+ * their dividers. */
 static int
-walk_table(struct ssp_btree_tree *t, uint32_t pg, unsigned depth,
-    uint32_t *last)
+take_interior(struct ssp_btree_tree *t, unsigned i, const unsigned char *p,
+    uint32_t pg)
 {
 	struct ssp_btree *b = t->b;
-	unsigned char *p;
-	unsigned n, i, len;
+	struct level *lv = &t->lv[i];
+	unsigned n = be16(p + 3), c, off, len;
+	int64_t key;
 
-	if (depth >= MAXDEPTH)
+	if (n == 0)
 		return corrupt(b, pg);
-	if ((p = malloc(b->psz + 16)) == NULL)
-		return nomem(b);
-	*last = 0;
-	if (read_page(b, pg, p) != SSP_OK)
-		goto out;
-	if (p[0] == F_LEAF_TABLE && depth > 0) {
-		*last = pg;
-		goto out;
+	for (c = 0; c < n; c++) {	/* p has 16 bytes more */
+		if ((off = be16(p + 12 + 2 * c)) < 12 || off + 5 > b->usable)
+			return corrupt(b, pg);
+		key = (int64_t)get_varint(p + off + 4, &len);
+		if (off + 4 + len > b->usable || !fits(b, lv, 1, len) ||
+		    (c > 0 && key <= lv->key[lv->n - 1]))
+			return corrupt(b, pg);
+		if (add_cell(b, lv, 1, p + off + 4, len, be32(p + off), key) !=
+		    SSP_OK)
+			return b->e.code;
 	}
-	if (p[0] != F_INTERIOR_TABLE) {
-		corrupt(b, pg);
-		goto out;
-	}
-	n = be16(p + 3);
-	for (i = 0; i < n && b->e.code == SSP_OK; i++) {
-		unsigned off = be16(p + 12 + 2 * i);
-
-		if (off < 12 || off + 5 > b->usable) {
-			corrupt(b, pg);
-			break;
-		}
-		if (walk_table(t, be32(p + off), depth + 1, last) != SSP_OK)
-			break;
-		if (push_table(t, 1, *last, (int64_t)get_varint(p + off + 4,
-		    &len)) != SSP_OK)
-			break;
-	}
-	if (b->e.code == SSP_OK &&
-	    walk_table(t, be32(p + 8), depth + 1, last) == SSP_OK && depth > 0)
-		add_freed(b, pg);
-out:
-	free(p);
-	return b->e.code;
+	return SSP_OK;
 }
 
-/* The first row of table t that holds rows: take the old tree up. */
+/* The cells of the last old leaf p (page pg) of a table into the leaf
+ * being filled (it held them, so they fit). */
+static int
+take_leaf(struct ssp_btree_tree *t, const unsigned char *p, uint32_t pg)
+{
+	struct ssp_btree *b = t->b;
+	struct level *lv = &t->lv[0];
+	unsigned n = be16(p + 3), i, off, len, vl;
+	uint64_t size;
+	int64_t key;
+
+	if (n == 0)
+		return corrupt(b, pg);
+	for (i = 0; i < n; i++) {	/* p has 16 bytes more */
+		if ((off = be16(p + 8 + 2 * i)) < 8 || off + 2 > b->usable)
+			return corrupt(b, pg);
+		size = get_varint(p + off, &len);
+		key = (int64_t)get_varint(p + off + len, &vl);
+		len += vl;
+		if (size > 0x7fffffff || (i > 0 && key <= lv->maxkey))
+			return corrupt(b, pg);
+		len += (unsigned)local_size(b, 0, (size_t)size);
+		if (local_size(b, 0, (size_t)size) < size)
+			len += 4;	/* the first overflow page */
+		if (off + len > b->usable || !fits(b, lv, 0, len))
+			return corrupt(b, pg);
+		if (add_cell(b, lv, 0, p + off, len, 0, key) != SSP_OK)
+			return b->e.code;
+		lv->maxkey = key;
+	}
+	return SSP_OK;
+}
+
+/*
+ * The first row of table t that holds rows: take the old tree up.  Only
+ * its right edge changes: the pages from the root down the right-most
+ * children to the last leaf.  Their cells go into the pages being filled
+ * at their levels, where the new rows and the pages above them are added
+ * after them, and the pages are freed (the root stays the root and gets
+ * the new top).  Everything left of the edge stays as it is, unread.  So
+ * the last leaf is filled on, not left part empty, and taking a tree up
+ * costs its height, not its number of leaves.
+ */
 static int
 take_table(struct ssp_btree_tree *t)
 {
 	struct ssp_btree *b = t->b;
 	unsigned char *p = b->page;
-	uint32_t last = 0;
-	unsigned n, off, len;
-	int64_t key;
+	uint32_t edge[MAXDEPTH];
+	unsigned h, d;
 
 	t->started = 1;
-	if (level(t, 0) == NULL || read_page(b, t->root, p) != SSP_OK)
-		return b->e.code;
-	if (p[0] == F_LEAF_TABLE) {	/* the root's page gets the top */
-		if ((last = put_page(b, p)) == 0)
+	/* down to the last leaf (its depth h), then again from the top */
+	for (h = 0, edge[0] = t->root;; h++) {
+		if (read_page(b, edge[h], p) != SSP_OK)
 			return b->e.code;
-	} else if (walk_table(t, t->root, 0, &last) != SSP_OK ||
-	    read_page(b, last, p) != SSP_OK) {
-		return b->e.code;
+		if (p[0] == F_LEAF_TABLE)
+			break;
+		if (p[0] != F_INTERIOR_TABLE || h + 1 == MAXDEPTH)
+			return corrupt(b, edge[h]);
+		edge[h + 1] = be32(p + 8);
 	}
-	/* the last old leaf's divider: its last rowid, as SQLite's */
-	if ((n = be16(p + 3)) == 0 || (off = be16(p + 8 + 2 * (n - 1))) < 8 ||
-	    off + 2 > b->usable)	/* b->page has 16 bytes more */
-		return corrupt(b, last);
-	get_varint(p + off, &len);
-	key = (int64_t)get_varint(p + off + len, &len);
-	if (push_table(t, 1, last, key) != SSP_OK)
+	if (level(t, h) == NULL)
 		return b->e.code;
-	t->lv[0].closed = 1;	/* level 0 is not the top */
-	t->last = key;
+	for (d = 0; d <= h; d++) {
+		if (read_page(b, edge[d], p) != SSP_OK ||
+		    (d < h && p[0] != F_INTERIOR_TABLE) ||
+		    (d < h ? take_interior(t, h - d, p, edge[d]) :
+		    take_leaf(t, p, edge[d])) != SSP_OK ||
+		    (d > 0 && free_page(b, edge[d]) != SSP_OK))
+			return b->e.code;
+		if (d > 0)
+			t->lv[h - d].closed = 1;	/* not the top */
+	}
+	t->last = t->lv[0].maxkey;
 	return SSP_OK;
 }
 
@@ -1230,7 +1316,7 @@ cur_pop(struct ssp_btree_tree *t, int keep)
 	struct ocur *o = &t->cur;
 
 	if (!keep && o->no[o->depth] != t->root &&
-	    add_freed(t->b, o->no[o->depth]) != SSP_OK)
+	    free_page(t->b, o->no[o->depth]) != SSP_OK)
 		return t->b->e.code;
 	if (--o->depth >= 0)
 		o->idx[o->depth]++;
@@ -1271,6 +1357,21 @@ static int
 can_reuse(const struct ssp_btree_tree *t)
 {
 	return t->lv[0].n != 1 && !(t->pend != 0 && !t->haspcell);
+}
+
+/* Is every page above depth d at its right-most child?  Then the page at
+ * d (at its right-most child, for an interior page) leads to the old
+ * tree's last leaf, which is not reused but filled on, like a table's:
+ * else each append would leave a page not full at the end of the index. */
+static int
+right_edge(const struct ocur *o, int d)
+{
+	int j;
+
+	for (j = 0; j < d; j++)
+		if (o->idx[j] != 2 * o->n[j])
+			return 0;
+	return 1;
 }
 
 /* Does the child at the position of depth d lie before k?  Its bound is
@@ -1374,7 +1475,8 @@ merge_upto(struct ssp_btree_tree *t, const unsigned char *k, size_t nk)
 				cur_pop(t, 0);
 				continue;
 			}
-			if (i == 0 && o->no[d] != t->root && can_reuse(t)) {
+			if (i == 0 && o->no[d] != t->root && can_reuse(t) &&
+			    !right_edge(o, d)) {
 				if (parse_cell(b, p, o->no[d], o->n[d] - 1, &oc) !=
 				    SSP_OK || (r = cell_rec(b, &oc)) == NULL)
 					break;
@@ -1395,7 +1497,9 @@ merge_upto(struct ssp_btree_tree *t, const unsigned char *k, size_t nk)
 				uint32_t child = be32(p + (i / 2 < o->n[d] ?
 				    be16(p + 12 + i) : 8));
 
-				if (d + 1 == o->height && can_reuse(t) && (k == NULL ||
+				if (d + 1 == o->height && can_reuse(t) &&
+				    !(i == 2 * o->n[d] && right_edge(o, d)) &&
+				    (k == NULL ||
 				    child_before(t, d, k, nk))) {
 					if (reuse_leaf(t, child) == SSP_OK)
 						o->idx[d]++;
@@ -1457,7 +1561,7 @@ finish_old_index(struct ssp_btree_tree *t, uint32_t *child)
 				break;
 		if (b->e.code == SSP_OK && put_cell(t, t->pcell, t->pclen) ==
 		    SSP_OK)
-			add_freed(b, pg);
+			free_page(b, pg);
 	}
 	free(p);
 	return b->e.code;
@@ -1472,36 +1576,67 @@ cmp_u32(const void *a, const void *b)
 }
 
 /*
- * The freed pages onto the freelist (fileformat2.html, 1.5): trunk pages
- * of up to usable/4 - 8 leaves each (what SQLite writes), the last one
- * chained to the freelist the file had.  Sets header h.
+ * The free pages left onto the freelist (fileformat2.html, 1.5): trunk
+ * pages of up to usable/4 - 8 leaves each (what SQLite writes).  The
+ * freelist the file had is among them.  Sets header h.
  */
 static int
 write_freelist(struct ssp_btree *b, unsigned char *h)
 {
 	size_t per = b->usable / 4 - 8, nch, c, j;
-	uint32_t first = b->ftrunk;
+	uint32_t first = 0;
 
-	qsort(b->freed, b->nfreed, sizeof(*b->freed), cmp_u32);
-	nch = (b->nfreed + per) / (per + 1);
+	if (b->npool > 0)	/* else the pool may be NULL */
+		qsort(b->pool, b->npool, sizeof(*b->pool), cmp_u32);
+	nch = (b->npool + per) / (per + 1);
 	for (c = nch; c-- > 0;) {
 		size_t start = c * (per + 1), end = start + per + 1;
 
-		if (end > b->nfreed)
-			end = b->nfreed;
+		if (end > b->npool)
+			end = b->npool;
 		memset(b->page, 0, b->psz);
 		put32(b->page, first);
 		put32(b->page + 4, (uint32_t)(end - start - 1));
 		for (j = start + 1; j < end; j++)
-			put32(b->page + 8 + 4 * (j - start - 1), b->freed[j]);
-		if (write_all(b, b->page, b->psz, (uint64_t)(b->freed[start] - 1) *
+			put32(b->page + 8 + 4 * (j - start - 1), b->pool[j]);
+		if (write_all(b, b->page, b->psz, (uint64_t)(b->pool[start] - 1) *
 		    b->psz) != SSP_OK)
 			return b->e.code;
-		first = b->freed[start];
+		first = b->pool[start];
 	}
 	put32(h + 32, first);
-	put32(h + 36, b->fcount + (uint32_t)b->nfreed);
+	put32(h + 36, (uint32_t)b->npool);
 	return SSP_OK;
+}
+
+/*
+ * The freelist of the file as it was opened into the pool: its trunk
+ * pages (read first) and their leaves.  count: the header's page count.
+ */
+static int
+take_freelist(struct ssp_btree *b, uint32_t trunk, uint32_t count)
+{
+	uint32_t seen = 0, n, i;
+
+	while (trunk != 0 && b->e.code == SSP_OK) {
+		if (read_page(b, trunk, b->page) != SSP_OK)
+			return b->e.code;
+		n = be32(b->page + 4);
+		if (n > b->usable / 4 - 2 || n >= count - seen)
+			break;
+		for (i = 0; i < n; i++)
+			if (free_page(b, be32(b->page + 8 + 4 * i)) != SSP_OK)
+				return b->e.code;
+		seen += n + 1;
+		n = be32(b->page);
+		if (free_page(b, trunk) != SSP_OK)
+			return b->e.code;
+		trunk = n;
+	}
+	if (b->e.code == SSP_OK && (trunk != 0 || seen != count))
+		ssp_err_set(&b->e, SSP_ERR_FORMAT, 0, "database: a freelist "
+		    "this writer cannot take up");
+	return b->e.code;
 }
 
 /* --- the file ------------------------------------------------------------- */
@@ -1541,13 +1676,12 @@ ssp_btree_open(struct ssp_btree **bp, const char *path, uint32_t pending_byte,
 	b->npages = be32(h + 28);
 	if (be32(h + 24) != be32(h + 92) || b->npages == 0)
 		b->npages = (uint32_t)(st.st_size / psz);
-	b->ftrunk = be32(h + 32);
-	b->fcount = be32(h + 36);
+	b->oldpages = b->npages;
 	/* rollback journal (1), no auto-vacuum, UTF-8, schema format 4 (0
-	 * and 1 as serial types 8 and 9); free pages are kept */
+	 * and 1 as serial types 8 and 9); free pages are reused */
 	if (psz < 512 || (psz & (psz - 1)) != 0 || h[18] != 1 || h[19] != 1 ||
 	    b->usable < 480 || h[21] != 64 || h[22] != 32 || h[23] != 32 ||
-	    (b->ftrunk == 0) != (b->fcount == 0) || be32(h + 44) != 4 ||
+	    (be32(h + 32) == 0) != (be32(h + 36) == 0) || be32(h + 44) != 4 ||
 	    be32(h + 52) != 0 || be32(h + 56) != 1 ||
 	    (uint64_t)st.st_size != (uint64_t)b->npages * psz) {
 		ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: not a database this "
@@ -1558,8 +1692,15 @@ ssp_btree_open(struct ssp_btree **bp, const char *path, uint32_t pending_byte,
 	b->wbuf = malloc((size_t)WBUF_PAGES * psz);
 	b->page = malloc(psz + 16);	/* a varint read at its end */
 	b->cell = malloc(psz + 32);
-	if (b->wbuf == NULL || b->page == NULL || b->cell == NULL) {
+	b->gone = calloc((size_t)b->npages / 64 + 1, sizeof(*b->gone));
+	if (b->wbuf == NULL || b->page == NULL || b->cell == NULL ||
+	    b->gone == NULL) {
 		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		goto fail;
+	}
+	if (take_freelist(b, be32(h + 32), be32(h + 36)) != SSP_OK) {
+		if (e != NULL)
+			*e = b->e;
 		goto fail;
 	}
 	*bp = b;
@@ -1611,8 +1752,7 @@ ssp_btree_close(struct ssp_btree *b, struct ssp_err *e)
 			fail(b, "read");
 		else {
 			change = be32(h + 24) + 1;
-			if (b->nfreed > 0)
-				write_freelist(b, h);
+			write_freelist(b, h);
 			put32(h + 24, change);
 			put32(h + 28, b->npages);
 			put32(h + 92, change);
@@ -1642,7 +1782,8 @@ ssp_btree_abort(struct ssp_btree *b)
 	free(b->page);
 	free(b->cell);
 	free(b->rec);
-	free(b->freed);
+	free(b->pool);
+	free(b->gone);
 	free(b->obuf);
 	free(b);
 }

@@ -8,12 +8,15 @@
  * when it is finished.
  *
  * A tree that holds rows already is appended to: a table's new rows (their
- * rowids above the old ones) go after its old leaf pages, which stay where
- * they are, under interior levels built again; an index's new entries are
+ * rowids above the old ones) go at its right edge, whose pages are taken
+ * up (the rest of the tree stays as it is); an index's new entries are
  * merged with its old ones in SQLite's order, an old leaf page reused as
- * it is when the next new entry sorts after all of it.  The old interior
- * pages, and the index leaves whose entries were copied, go to the
- * freelist.  A tree that gets no new rows is not touched.
+ * it is when the next new entry sorts after all of it.  The old pages
+ * taken up (a table's right edge, an index's interior pages and the leaves
+ * whose entries were copied) are free once read; new pages go into free
+ * pages (these and the freelist the file had) before the file grows, and
+ * the free pages left go to the freelist.
+ * A tree that gets no new rows is not touched.
  *
  * Use: SQLite creates the schema and commits; the connection is closed;
  * ssp_btree_open() takes the file, the trees are filled, ssp_btree_close()
@@ -77,8 +80,9 @@ struct ssp_btree_tree;
 /*
  * Take a database file that SQLite has closed.  Refused (SSP_ERR_FORMAT)
  * unless it is a plain rollback-journal database without auto-vacuum, in
- * UTF-8, of schema format 4 (its freelist is kept).  pending_byte is SQLite's lock
- * byte offset (0: the default, 0x40000000); its page is never used.
+ * UTF-8, of schema format 4, with a freelist that holds together (its
+ * pages are reused).  pending_byte is SQLite's lock byte offset (0: the
+ * default, 0x40000000); its page is never used.
  */
 int ssp_btree_open(struct ssp_btree **bp, const char *path, uint32_t pending_byte,
     struct ssp_err *e);

@@ -1,9 +1,11 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/map.h"
 #include "sink/ksort.h"
@@ -441,10 +443,39 @@ gen_check(struct ssp_sqlite_direct *dw, sqlite3 *db)
 	return SSP_OK;
 }
 
+/*
+ * The schema format number in the header of db's file (fileformat2.html,
+ * 1.3): 4, or 1 to 3 in a legacy file, where SQLite stores the integers 0
+ * and 1 with a byte of body (the writer uses serial types 8 and 9, which
+ * format 4 brought, and ssp_btree_open() refuses it).  0 when the file has
+ * no header yet: a new database, which SQLite creates in format 4.  The
+ * header on disk is the one that counts: SQLite changes this number only
+ * when it is 0, or for a descending index.
+ */
+static uint32_t
+schema_format(sqlite3 *db)
+{
+	const char *path = sqlite3_db_filename(db, "main");
+	unsigned char h[100];
+	ssize_t n;
+	int fd;
+
+	if (path == NULL || *path == '\0' ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	if (n != (ssize_t)sizeof(h))
+		return 0;
+	return (uint32_t)h[44] << 24 | (uint32_t)h[45] << 16 |
+	    (uint32_t)h[46] << 8 | h[47];
+}
+
 /* 1: the schema is one the direct writer can fill; 0: it is not; -1 error. */
 static int
 check(struct ssp_sqlite_direct *dw, sqlite3 *db)
 {
+	uint32_t f;
 	unsigned t;
 	int r;
 
@@ -455,6 +486,9 @@ check(struct ssp_sqlite_direct *dw, sqlite3 *db)
 	if (!text_is(db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
 	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
 	    "(SELECT encoding FROM pragma_encoding) || ?", "", "off,0,UTF-8"))
+		return 0;
+	f = schema_format(db);
+	if (f >= 1 && f <= 3)	/* a legacy format */
 		return 0;
 	for (t = 0; t < T_N; t++)
 		if ((r = table_layout(dw, db, t)) != 1 ||

@@ -308,6 +308,31 @@ stderr_has "database is locked"
 : > "$T/go"
 wait $holder || true
 check "locked database unchanged" cmp "$T/locked.db" "$T/locked.copy"
+# A database of a legacy schema format (1 to 3 in its header,
+# fileformat2.html 1.3: 0 and 1 stored with a byte of body) is appended to
+# with INSERTs, as --insert does.  SQLite writes format 4; the byte is
+# patched, and SQLite still reads the file.
+for fmt in 1 3; do
+	span2sqlite "$T/fmt$fmt.db" "$T/a.sp"
+	printf "\\00$fmt" | dd of="$T/fmt$fmt.db" bs=1 seek=47 conv=notrunc 2>/dev/null
+	eq "schema format $fmt patched, still read" "$(od -An -tu1 -j44 -N4 "$T/fmt$fmt.db" | tr -s ' ')
+$(q "$T/fmt$fmt.db" "pragma integrity_check; select count(*) from spans")" " 0 0 0 $fmt
+ok
+252"
+	cp "$T/fmt$fmt.db" "$T/fmt${fmt}ins.db"
+	check "schema format $fmt: appended" span2sqlite -v "$T/fmt$fmt.db" "$T/a.sp"
+	stderr_has "rows inserted"
+	check "schema format $fmt: appended (--insert)" span2sqlite -i "$T/fmt${fmt}ins.db" "$T/a.sp"
+	for t in spans links traces; do
+		eq "schema format $fmt appended: $t as with --insert" \
+		    "$(q "$T/fmt${fmt}ins.db" "select * from $t order by id" | md5sum)" \
+		    "$(q "$T/fmt$fmt.db" "select * from $t order by id" | md5sum)"
+	done
+	eq "schema format $fmt appended: kept, intact" "$(od -An -tu1 -j44 -N4 "$T/fmt$fmt.db" | tr -s ' ')
+$(q "$T/fmt$fmt.db" "pragma integrity_check; select count(*) from spans")" " 0 0 0 $fmt
+ok
+504"
+done
 # A schema version 1 database: the copy is upgraded (formats/sqlite.md, 1).
 span2sqlite "$T/v1.db" "$T/a.sp"
 q "$T/v1.db" "drop view host_irq; drop view host_softirq; drop view host_resume;

@@ -1020,6 +1020,18 @@ test_direct_same_as_sql(void **state)
 	unlink(db);
 }
 
+/* The pages of database file path, and how many of them are free. */
+static void
+pages_free(const char *path, int64_t *pages, int64_t *free_pages)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	*pages = qi(db, "PRAGMA page_count");
+	*free_pages = qi(db, "PRAGMA freelist_count");
+	sqlite3_close(db);
+}
+
 /*
  * Appending writes the new rows into the existing trees directly (tables
  * at their right edge, indexes merged): the same rows and index contents
@@ -1027,11 +1039,14 @@ test_direct_same_as_sql(void **state)
  * INSERTs, over several runs: keys that interleave with the old ones
  * (the same spans again, other spans), small caches, index keys spilled,
  * index entries with overflow pages (long orphan causes), a small run.
+ * New pages go into the pages an append frees: none are left free, and
+ * the file takes no more pages than with INSERTs.
  */
 static void
 test_append_same_as_sql(void **state)
 {
 	char sa[96], sb[96], sc[96], da[96], db[96];	/* tmpname() has 4 */
+	int64_t pa, fa, pb, fb;
 	struct ssp_sqlite_opts o[4] = {
 		{ .events = 1, .now = 1700000000 },
 		{ .events = 1, .now = 1700000000, .span_cache = 50,
@@ -1072,6 +1087,15 @@ test_append_same_as_sql(void **state)
 			file_append(db, in[i], &o[i], &st);
 			assert_false(st.direct);
 			compare_dbs(da, db);
+			pages_free(da, &pa, &fa);
+			pages_free(db, &pb, &fb);
+			print_message("append %u: %lld pages, %lld free; with "
+			    "INSERTs %lld, %lld free\n", i, (long long)pa,
+			    (long long)fa, (long long)pb, (long long)fb);
+			/* new pages went into the free ones: none left over
+			 * appends, and no more pages than INSERTs take */
+			assert_true(fa <= 4);
+			assert_true(pa <= pb);
 		}
 	}
 	unlink(sa);
