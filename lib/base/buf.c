@@ -17,7 +17,9 @@ ssp_buf_grow(struct ssp_buf *b, size_t more)
 		b->failed = 1;
 		return -1;
 	}
-	cap = b->cap ? b->cap : 4096;
+	/* small at first: a process holds many short buffers (names,
+	 * encoded keys), and each 4 KiB one cost a page fault */
+	cap = b->cap ? b->cap : 256;
 	while (cap - b->len < more)
 		cap *= 2;
 	if ((np = realloc(b->p, cap)) == NULL) {
