@@ -1,7 +1,7 @@
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "base/buf.h"
+#include "base/hugemem.h"
 
 int
 ssp_buf_grow(struct ssp_buf *b, size_t more)
@@ -43,24 +43,16 @@ ssp_buf_free(struct ssp_buf *b)
 int
 ssp_buf_reserve_huge(struct ssp_buf *b, size_t n)
 {
-	const size_t huge = (size_t)2 << 20;
 	void *np;
 
 	if (b->failed)
 		return -1;
 	if (b->cap >= n)
 		return 0;
-	if (n > SIZE_MAX - huge) {
+	if ((np = ssp_hugemem_malloc(n)) == NULL) {
 		b->failed = 1;
 		return -1;
 	}
-	n = (n + huge - 1) / huge * huge;
-	if (posix_memalign(&np, huge, n) != 0) {
-		b->failed = 1;
-		return -1;
-	}
-	/* A hint: without THP the pages are just small ones. */
-	(void)madvise(np, n, MADV_HUGEPAGE);
 	if (b->len > 0)
 		memcpy(np, b->p, b->len);
 	free(b->p);

@@ -14,6 +14,7 @@ enum { HEAP = 0x68656170, MAP = 0x6d617070 };
 struct hdr {
 	uint32_t kind;
 	size_t len;		/* bytes from the header on */
+	size_t n;		/* the caller's bytes */
 };
 
 static struct hdr *
@@ -70,6 +71,7 @@ ssp_hugemem_alloc(size_t n)
 		h = b;
 		h->kind = HEAP;
 		h->len = n + HDR;
+		h->n = n;
 	} else {
 		size_t len = round_up(n + HDR, HUGE_PAGE);
 
@@ -77,6 +79,7 @@ ssp_hugemem_alloc(size_t n)
 			return NULL;
 		h->kind = MAP;
 		h->len = len;
+		h->n = n;
 	}
 	return (char *)h + HDR;
 }
@@ -103,8 +106,10 @@ ssp_hugemem_realloc(void *p, size_t n)
 		return m;
 	}
 	len = round_up(n + HDR, HUGE_PAGE);
-	if (len <= h->len)
+	if (len <= h->len) {
+		h->n = n;
 		return p;	/* shrinking keeps the mapping */
+	}
 	/* In place when the addresses after it are free, else the pages
 	 * move (page tables only) into a new aligned range. */
 	m = mremap(h, h->len, len, 0);
@@ -120,6 +125,7 @@ ssp_hugemem_realloc(void *p, size_t n)
 	(void)madvise(m, len, MADV_HUGEPAGE);
 	nh = (struct hdr *)m;
 	nh->len = len;
+	nh->n = n;
 	return m + HDR;
 }
 
@@ -138,24 +144,7 @@ ssp_hugemem_free(void *p)
 }
 
 void
-ssp_hugemem_zero(void *p, size_t n)
-{
-	struct hdr *h = hdr_of(p);
-	char *c = p, *edge;
-
-	if (h->kind == HEAP || n < HUGE_PAGE) {
-		memset(p, 0, n);
-		return;
-	}
-	/* the huge page holding the header stays; the others go */
-	edge = (char *)h + HUGE_PAGE;
-	memset(c, 0, (size_t)(edge - c));
-	if (madvise(edge, h->len - HUGE_PAGE, MADV_DONTNEED) != 0)
-		memset(edge, 0, n - (size_t)(edge - c));
-}
-
-void
-ssp_hugemem_zero_range(void *p, size_t off, size_t n)
+ssp_hugemem_zero(void *p, size_t off, size_t n)
 {
 	struct hdr *h = hdr_of(p);
 	char *c = (char *)p + off, *end = c + n, *lo, *hi;
@@ -164,16 +153,31 @@ ssp_hugemem_zero_range(void *p, size_t off, size_t n)
 		memset(c, 0, n);
 		return;
 	}
-	/* the whole huge pages inside go back; the huge page holding the
-	 * header stays */
+	/* The whole huge pages inside go back, up to the mapping's end when
+	 * the range reaches the block's (nothing after is the caller's); the
+	 * huge page holding the header stays (c lies past it). */
 	lo = (char *)h + round_up((size_t)(c - (char *)h), HUGE_PAGE);
-	if (lo == (char *)h)
-		lo += HUGE_PAGE;
-	hi = (char *)h + (size_t)(end - (char *)h) / HUGE_PAGE * HUGE_PAGE;
+	hi = off + n == h->n ? (char *)h + h->len :
+	    (char *)h + (size_t)(end - (char *)h) / HUGE_PAGE * HUGE_PAGE;
 	if (hi <= lo || madvise(lo, (size_t)(hi - lo), MADV_DONTNEED) != 0) {
 		memset(c, 0, n);
 		return;
 	}
 	memset(c, 0, (size_t)(lo - c));
-	memset(hi, 0, (size_t)(end - hi));
+	if (hi < end)
+		memset(hi, 0, (size_t)(end - hi));
+}
+
+void *
+ssp_hugemem_malloc(size_t n)
+{
+	void *p;
+
+	if (n > SIZE_MAX - HUGE_PAGE)
+		return NULL;
+	n = round_up(n, HUGE_PAGE);
+	if (posix_memalign(&p, HUGE_PAGE, n) != 0)
+		return NULL;
+	(void)madvise(p, n, MADV_HUGEPAGE);	/* a hint, as in map_aligned */
+	return p;
 }

@@ -23,13 +23,15 @@ void *ssp_hugemem_alloc(size_t n);
  * (and p left as it was) when out of memory; p NULL allocates. */
 void *ssp_hugemem_realloc(void *p, size_t n);
 void ssp_hugemem_free(void *p);
-/* Zero the first n bytes of block p.  A mapping's whole huge pages are
- * given back to the kernel instead (they read as zeros, and cost nothing
- * until touched again), so emptying a large table that was only touched
- * in part does not write all of it. */
-void ssp_hugemem_zero(void *p, size_t n);
-/* Zero bytes [off, off + n) of block p and no others: the whole huge
- * pages inside the range go back to the kernel, the rest is written. */
-void ssp_hugemem_zero_range(void *p, size_t off, size_t n);
+/* Zero bytes [off, off + n) of block p.  A mapping's whole huge pages
+ * in the range are given back to the kernel instead (they read as zeros,
+ * and cost nothing until touched again), so emptying a large table that
+ * was only touched in part does not write all of it. */
+void ssp_hugemem_zero(void *p, size_t off, size_t n);
+
+/* n bytes of malloc(3)'s memory (free and realloc work on it) that start
+ * on a huge page, with MADV_HUGEPAGE: for a buffer that grows as usual
+ * (base/buf) but is first given room for MiBs.  NULL when out of memory. */
+void *ssp_hugemem_malloc(size_t n);
 
 #endif

@@ -193,7 +193,7 @@ drop_gen(struct ssp_idmap *m, struct gen *g, ssp_idmap_evict_fn fn, void *ctx)
 			g->n--;
 		}
 	if (g->hi > g->lo)
-		ssp_hugemem_zero_range(g->slots, g->lo * m->slot_size,
+		ssp_hugemem_zero(g->slots, g->lo * m->slot_size,
 		    (g->hi - g->lo) * m->slot_size);
 	g->n = 0;
 	g->lo = SIZE_MAX;

@@ -165,7 +165,7 @@ test_zero(void **state)
 		memset(p, 0x5a, sizes[i]);
 		if (sizes[i] > 8 * MiB)
 			assert_true(smaps(p, "Rss") >= 8 * 1024);
-		ssp_hugemem_zero(p, sizes[i]);
+		ssp_hugemem_zero(p, 0, sizes[i]);
 		if (sizes[i] > 8 * MiB)	/* all but the first huge page */
 			assert_true(smaps(p, "Rss") <= 2 * 1024);
 		assert_true(all_zero(p, sizes[i]));
@@ -196,7 +196,7 @@ test_zero_range(void **state)
 		assert_non_null(p);
 		memset(p, 0x5a, c[i].size);
 		before = smaps(p, "Rss");
-		ssp_hugemem_zero_range(p, c[i].off, c[i].n);
+		ssp_hugemem_zero(p, c[i].off, c[i].n);
 		after = smaps(p, "Rss");	/* before reading faults pages in */
 		for (j = 0; j < c[i].size; j += 4093)
 			assert_int_equal(p[j], j >= c[i].off &&
