@@ -20,6 +20,8 @@ INSTALL  ?= install
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 SANITIZE ?= 0
+# Precondition checks (SSP_ASSERT, lib/base/err.h): on in sanitizer builds.
+ASSERTS  ?= $(SANITIZE)
 
 ifeq ($(SANITIZE),1)
 BUILD    ?= build-san
@@ -43,7 +45,7 @@ ZLIB_LIBS   := $(call pkg,libs,zlib,-lz)
 CSV_LIBS    ?= -lcsv
 PKG_CFLAGS  := $(call pkg,cflags,libzstd sqlite3 libcurl zlib jansson,)
 
-ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -Ilib -I. \
+ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -DSSP_ASSERTS=$(ASSERTS) -Ilib -I. \
                $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS   = -std=c17 $(WARN) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS  = $(SANFLAGS) -Wl,--as-needed $(LDFLAGS)
@@ -237,7 +239,7 @@ bench-large: all $(HELPERS)
 # libFuzzer builds: always clang, separate tree.  The library is compiled
 # once with the fuzzer's coverage instrumentation (fuzzer-no-link) and
 # every target links against it, instead of compiling all of lib/ per target.
-FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined
+FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined -DSSP_ASSERTS=1
 FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(SYN_SRC:%.c=build-fuzz/obj/%.o)
 FUZZ_LIB  = build-fuzz/libfuzzlib.a
 

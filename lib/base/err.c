@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "base/err.h"
 
@@ -34,4 +35,15 @@ ssp_err_str(int code)
 	case SSP_ERR_SCHEMA:	return "schema mismatch";
 	}
 	return "unknown error";
+}
+
+/* The one place the library writes to stderr: a caller broke a
+ * precondition, and the process cannot go on. */
+void
+ssp_err_assert_fail(const char *cond, const char *file, unsigned line,
+    const char *func)
+{
+	fprintf(stderr, "simspan: precondition failed: %s (%s:%u, %s)\n",
+	    cond, file, line, func);
+	abort();
 }

@@ -36,6 +36,27 @@ struct ssp_err {
 	char msg[256];
 };
 
+/*
+ * A function whose status must not be dropped: callers pass it on (or
+ * handle it), never rebuild one from the error record.
+ */
+#define SSP_MUST_USE __attribute__((warn_unused_result))
+
+/*
+ * Preconditions of public entry points: a broken one is the caller's bug,
+ * not bad data (babeltrace's "narrow contract").  Checked in debug,
+ * sanitizer and fuzz builds (make ASSERTS=1, on with SANITIZE=1), compiled
+ * out otherwise; a failure names the condition and aborts.
+ */
+#if defined(SSP_ASSERTS) && SSP_ASSERTS
+#define SSP_ASSERT(c) ((c) ? (void)0 : \
+	ssp_err_assert_fail(#c, __FILE__, __LINE__, __func__))
+#else
+#define SSP_ASSERT(c) ((void)0)
+#endif
+void ssp_err_assert_fail(const char *cond, const char *file, unsigned line,
+    const char *func) __attribute__((noreturn, cold));
+
 /* Fill e (may be NULL) and return code. */
 int ssp_err_set(struct ssp_err *e, int code, uint64_t offset,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
