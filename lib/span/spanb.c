@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/map.h"
+#include "base/fifo.h"
+#include "base/map3.h"
+#include "base/pool.h"
 #include "span/spanb.h"
 
 #define NC SSP_SF_NCOMMON
@@ -83,257 +85,11 @@ struct span {
 	uint64_t a[NA];		/* attributes, field NC + i */
 };
 
-struct pool {
-	size_t size;
-	void *free;
-	void **chunk;
-	size_t nchunk, cchunk;
-};
-
-static void * __attribute__((noinline))
-pool_refill(struct pool *p)
+/* The i-th oldest span of a context queue. */
+static inline struct span *
+q_at(const struct ssp_fifo *q, uint32_t i)
 {
-	enum { PER = 256 };
-	char *c;
-	size_t i;
-
-	if (p->nchunk == p->cchunk) {
-		size_t n = p->cchunk ? p->cchunk * 2 : 16;
-		void **nc = realloc(p->chunk, n * sizeof(*nc));
-
-		if (nc == NULL)
-			return NULL;
-		p->chunk = nc;
-		p->cchunk = n;
-	}
-	if ((c = malloc(p->size * PER)) == NULL)
-		return NULL;
-	p->chunk[p->nchunk++] = c;
-	for (i = 0; i < PER; i++) {
-		*(void **)(c + i * p->size) = p->free;
-		p->free = c + i * p->size;
-	}
-	return p->free;
-}
-
-static inline void *
-pool_get(struct pool *p)
-{
-	void *x = p->free;
-
-	if (x == NULL && (x = pool_refill(p)) == NULL)
-		return NULL;
-	p->free = *(void **)x;
-	return x;
-}
-
-static void
-pool_put(struct pool *p, void *x)
-{
-	*(void **)x = p->free;
-	p->free = x;
-}
-
-static void
-pool_fini(struct pool *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->nchunk; i++)
-		free(p->chunk[i]);
-	free(p->chunk);
-}
-
-/* --- maps: (k1, k2, k3) -> pointer --------------------------------- */
-
-/*
- * Entries sit in an array (a deleted one is reused first), found through
- * base/map by a hash of the key.  Sweeps walk the array, not the hash
- * slots, so no order they take depends on the hash.
- */
-struct hent {
-	uint64_t k1, k2;
-	uint32_t k3, used;
-	void *v;
-};
-
-struct hmap {
-	struct ssp_map idx;	/* key hash -> index into t */
-	struct hent *t;		/* cap entries; unused ones have used == 0 */
-	size_t cap, n;
-	uint32_t freel;		/* first unused entry (chained by k1), or cap */
-};
-
-static inline uint64_t
-hkey(uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	return k1 ^ (k2 << 21 | k2 >> 43) ^ ((uint64_t)k3 << 47);
-}
-
-/* The index slot of a key's entry, or NULL. */
-static inline struct ssp_map_slot *
-hm_slot(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	struct ssp_map_slot *sl;
-
-	for (sl = ssp_map_find(&m->idx, hkey(k1, k2, k3)); sl != NULL;
-	    sl = ssp_map_next(&m->idx, sl)) {
-		const struct hent *h = &m->t[sl->val];
-
-		if (h->k1 == k1 && h->k2 == k2 && h->k3 == k3)
-			return sl;
-	}
-	return NULL;
-}
-
-static inline struct hent *
-hm_find(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	const struct ssp_map_slot *sl = hm_slot(m, k1, k2, k3);
-
-	return sl != NULL ? &m->t[sl->val] : NULL;
-}
-
-static inline void *
-hm_get(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	struct hent *h = hm_find(m, k1, k2, k3);
-
-	return h != NULL ? h->v : NULL;
-}
-
-static int __attribute__((noinline))
-hm_grow(struct hmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 64, i;
-	struct hent *t;
-
-	if (cap > UINT32_MAX || (t = realloc(m->t, cap * sizeof(*t))) == NULL)
-		return -1;
-	memset(t + m->cap, 0, (cap - m->cap) * sizeof(*t));
-	for (i = m->cap; i < cap; i++)
-		t[i].k1 = i + 1;
-	m->freel = (uint32_t)m->cap;
-	m->t = t;
-	m->cap = cap;
-	return 0;
-}
-
-/* Insert or replace; *old gets the replaced value (or NULL). */
-static int
-hm_put(struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3, void *v,
-    void **old)
-{
-	struct hent *h = hm_find(m, k1, k2, k3);
-	uint32_t i;
-
-	*old = NULL;
-	if (h != NULL) {
-		*old = h->v;
-		h->v = v;
-		return 0;
-	}
-	if (m->n == m->cap && hm_grow(m) != 0)
-		return -1;
-	i = m->freel;
-	if (ssp_map_add(&m->idx, hkey(k1, k2, k3), i) == NULL)
-		return -1;
-	h = &m->t[i];
-	m->freel = (uint32_t)h->k1;
-	*h = (struct hent){ k1, k2, k3, 1, v };
-	m->n++;
-	return 0;
-}
-
-static void
-hm_del_slot(struct hmap *m, struct ssp_map_slot *sl)
-{
-	uint32_t i = sl->val;
-
-	ssp_map_del(&m->idx, sl);
-	m->t[i] = (struct hent){ .k1 = m->freel };
-	m->freel = i;
-	m->n--;
-}
-
-/* Remove entry i (the array does not move: a sweep goes on at i + 1). */
-static void
-hm_del_at(struct hmap *m, size_t i)
-{
-	const struct hent *h = &m->t[i];
-	struct ssp_map_slot *sl;
-
-	for (sl = ssp_map_find(&m->idx, hkey(h->k1, h->k2, h->k3));
-	    sl->val != i; sl = ssp_map_next(&m->idx, sl))
-		;
-	hm_del_slot(m, sl);
-}
-
-static void *
-hm_del(struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	struct ssp_map_slot *sl = hm_slot(m, k1, k2, k3);
-	void *v;
-
-	if (sl == NULL)
-		return NULL;
-	v = m->t[sl->val].v;
-	hm_del_slot(m, sl);
-	return v;
-}
-
-static void
-hm_free(struct hmap *m)
-{
-	ssp_map_free(&m->idx);
-	free(m->t);
-}
-
-/* --- context queues ---------------------------------------------------- */
-
-struct ring {
-	struct span **v;
-	uint32_t head, n, cap;
-};
-
-static struct span *
-ring_at(const struct ring *q, uint32_t i)
-{
-	return q->v[(q->head + i) & (q->cap - 1)];
-}
-
-static struct span *
-ring_pop(struct ring *q)
-{
-	struct span *s;
-
-	if (q->n == 0)
-		return NULL;
-	s = q->v[q->head];
-	q->head = (q->head + 1) & (q->cap - 1);
-	q->n--;
-	return s;
-}
-
-static int
-ring_push(struct ring *q, struct span *s)
-{
-	if (q->n == q->cap) {
-		uint32_t cap = q->cap ? q->cap * 2 : 16, i;
-		struct span **v = malloc(cap * sizeof(*v));
-
-		if (v == NULL)
-			return -1;
-		for (i = 0; i < q->n; i++)
-			v[i] = ring_at(q, i);
-		free(q->v);
-		q->v = v;
-		q->head = 0;
-		q->cap = cap;
-	}
-	q->v[(q->head + q->n) & (q->cap - 1)] = s;
-	q->n++;
-	return 0;
+	return ssp_fifo_at(q, i);
 }
 
 /* --- streams and links --------------------------------------------------- */
@@ -370,10 +126,10 @@ struct stream {
 	struct span *pci;	/* pci_host access waiting for its config line */
 	struct span *intr;	/* postInt waiting for clearInt */
 	unsigned *plinks, nplinks;
-	struct ring recv;	/* rx contexts for receiving syscalls */
+	struct ssp_fifo recv;	/* rx contexts for receiving syscalls */
 	struct ssp_kctx *kctx;	/* kernel contexts (SPEC §3b), or NULL */
 	struct khost kh;
-	struct ring irqq;	/* host msix spans for irq entries (kctx) */
+	struct ssp_fifo irqq;	/* host msix spans for irq entries (kctx) */
 	/* nic */
 	int plink, elink;
 	struct span *last;	/* last causing span (reference); switch: the
@@ -399,16 +155,16 @@ struct stream {
 struct plink {
 	unsigned host, nic;
 	unsigned bars;		/* BARs addressing the NIC */
-	struct ring mmio;	/* host -> NIC */
-	struct ring msix;	/* NIC -> host */
+	struct ssp_fifo mmio;	/* host -> NIC */
+	struct ssp_fifo msix;	/* NIC -> host */
 	struct span *msix_open;	/* host msix waiting for "completed DMA id 0" */
 };
 
 struct elink {
 	unsigned nic, net;
 	uint32_t node, dev;
-	struct ring tx;		/* NIC -> network */
-	struct ring rx;		/* network -> NIC */
+	struct ssp_fifo tx;		/* NIC -> network */
+	struct ssp_fifo rx;		/* network -> NIC */
 };
 
 struct ssp_spanb {
@@ -420,14 +176,14 @@ struct ssp_spanb {
 	size_t ns;
 	struct plink *pl;
 	struct elink *el;
-	struct hmap mmio_open;	/* (id, 0, host) */
-	struct hmap hdma_open;	/* (id, adapter key, host) */
-	struct hmap ndma_open;	/* (op, 0, nic) */
-	struct hmap dma_ctx;	/* (op, 0, pcie link) */
-	struct hmap net_open;	/* (uid, node << 32 | dev, net) */
-	struct hmap chain;	/* (uid, 0, net): last hop of a packet */
-	struct hmap elmap;	/* (node << 32 | dev, 0, net) -> elink */
-	struct pool spool, evsmall, evlarge, lpool;
+	struct ssp_map3 mmio_open;	/* (id, 0, host) */
+	struct ssp_map3 hdma_open;	/* (id, adapter key, host) */
+	struct ssp_map3 ndma_open;	/* (op, 0, nic) */
+	struct ssp_map3 dma_ctx;	/* (op, 0, pcie link) */
+	struct ssp_map3 net_open;	/* (uid, node << 32 | dev, net) */
+	struct ssp_map3 chain;	/* (uid, 0, net): last hop of a packet */
+	struct ssp_map3 elmap;	/* (node << 32 | dev, 0, net) -> elink */
+	struct ssp_pool spool, evsmall, evlarge, lpool;
 	struct span *ready_head, *ready_tail;
 	uint64_t seq, next_id, live, peak;
 	uint64_t cause_str[SSP_CAUSE_N];
@@ -620,7 +376,7 @@ cause_str(struct ssp_spanb *b, unsigned c)
 static struct span *
 mk(struct ssp_spanb *b, unsigned kind, unsigned st, int64_t ts)
 {
-	struct span *s = pool_get(&b->spool);
+	struct span *s = ssp_pool_get(&b->spool);
 
 	if (s == NULL) {
 		nomem(b);
@@ -650,7 +406,7 @@ mk(struct ssp_spanb *b, unsigned kind, unsigned st, int64_t ts)
 static void
 sfree(struct ssp_spanb *b, struct span *s)
 {
-	pool_put(&b->spool, s);
+	ssp_pool_put(&b->spool, s);
 	b->live--;
 }
 
@@ -679,7 +435,7 @@ static void __attribute__((noinline))
 keep_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
 {
 	unsigned nf = ssp_event_schema.types[ev->type].nf, i;
-	struct evn *n = pool_get(nf <= EV_SMALL ? &b->evsmall : &b->evlarge);
+	struct evn *n = ssp_pool_get(nf <= EV_SMALL ? &b->evsmall : &b->evlarge);
 
 	if (n == NULL) {
 		nomem(b);
@@ -717,7 +473,7 @@ free_evs(struct ssp_spanb *b, struct span *s)
 
 	for (n = s->ev_head; n != NULL; n = nx) {
 		nx = n->next;
-		pool_put(n->nf <= EV_SMALL ? &b->evsmall : &b->evlarge, n);
+		ssp_pool_put(n->nf <= EV_SMALL ? &b->evsmall : &b->evlarge, n);
 	}
 	s->ev_head = s->ev_tail = NULL;
 }
@@ -843,7 +599,7 @@ emit_links(struct ssp_spanb *b, struct span *s)
 		if (l->dst->state == ST_WRITTEN)
 			emit_link(b, l);
 		unref(b, l->dst);
-		pool_put(&b->lpool, l);
+		ssp_pool_put(&b->lpool, l);
 	}
 	s->out = NULL;
 }
@@ -929,7 +685,7 @@ gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 	for (l = s->out; l != NULL; l = nx) {
 		nx = l->next;
 		unref(b, l->dst);
-		pool_put(&b->lpool, l);
+		ssp_pool_put(&b->lpool, l);
 	}
 	s->out = NULL;
 	if (s->in != NULL)
@@ -998,13 +754,13 @@ set_parent(struct span *s, struct span *p)
 /* A context is queued: the queue holds a reference.  Beyond the limit the
  * oldest is dropped. */
 static void
-send(struct ssp_spanb *b, struct ring *q, struct span *s, unsigned kind)
+send(struct ssp_spanb *b, struct ssp_fifo *q, struct span *s, unsigned kind)
 {
 	if (q->n >= b->ctx_limit) {
-		unref(b, ring_pop(q));
+		unref(b, ssp_fifo_pop(q));
 		b->st.ctx_overflow[kind]++;
 	}
-	if (ring_push(q, s) != 0) {
+	if (ssp_fifo_push(q, s) != 0) {
 		nomem(b);
 		return;
 	}
@@ -1128,15 +884,15 @@ receive(struct ssp_spanb *b, struct stream *h, struct span *sc)
 	/* Only contexts made before the syscall (seq): with timestamps going
 	 * backwards a later one could be its own descendant, and a span
 	 * cannot wait for its descendant. */
-	while (h->recv.n > 0 && ring_at(&h->recv, 0)->start < sc->start &&
-	    ring_at(&h->recv, 0)->seq < sc->seq) {
-		c = ring_pop(&h->recv);		/* its reference moves over */
+	while (h->recv.n > 0 && q_at(&h->recv, 0)->start < sc->start &&
+	    q_at(&h->recv, 0)->seq < sc->seq) {
+		c = ssp_fifo_pop(&h->recv);		/* its reference moves over */
 		if (sc->parent == NULL) {
 			sc->parent = c;
 			continue;
 		}
 		{
-			struct lnk *l = pool_get(&b->lpool);
+			struct lnk *l = ssp_pool_get(&b->lpool);
 
 			if (l == NULL) {
 				nomem(b);
@@ -1201,7 +957,7 @@ k_open(void *ctx, const struct ssp_kctx_open *o)
 	if (o->kind == SSP_KCTX_IRQ) {
 		if (b->kcls & FC_SYSVEC) {
 			s->cause = SSP_CAUSE_SYSVEC + 1;	/* a root */
-		} else if ((p = ring_pop(&h->irqq)) != NULL) {
+		} else if ((p = ssp_fifo_pop(&h->irqq)) != NULL) {
 			s->parent = p;		/* the queue's reference moves */
 			s->cause = SSP_CAUSE_MSIX_FIFO + 1;
 		} else {
@@ -1293,7 +1049,7 @@ k_link(void *ctx, void *sysp, void *resp)
 			b->st.links_cyclic++;
 			return;
 		}
-	if ((l = pool_get(&b->lpool)) == NULL) {
+	if ((l = ssp_pool_get(&b->lpool)) == NULL) {
 		nomem(b);
 		return;
 	}
@@ -1320,7 +1076,7 @@ k_woke(void *ctx, void *waker, void *sys)
 	(void)waker;
 	(void)sys;
 	while (h->recv.n > 0) {
-		unref(b, ring_pop(&h->recv));
+		unref(b, ssp_fifo_pop(&h->recv));
 		b->st.rx_woken++;
 	}
 }
@@ -1526,7 +1282,7 @@ ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		h->posted = s;
 		return;
 	}
-	if (hm_put(&b->mmio_open, ev->f[SSP_F_MMIO_ID], 0, st, s, &o) != 0) {
+	if (ssp_map3_put(&b->mmio_open, ev->f[SSP_F_MMIO_ID], 0, st, s, &o) != 0) {
 		nomem(b);
 		return;
 	}
@@ -1547,7 +1303,7 @@ ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	if (s == NULL)
 		return;
 	if (link >= 0)
-		c = hm_del(&b->dma_ctx, id, 0, (uint32_t)link);
+		c = ssp_map3_del(&b->dma_ctx, id, 0, (uint32_t)link);
 	if (c != NULL)
 		s->parent = c;		/* the map's reference moves over */
 	else
@@ -1561,7 +1317,7 @@ ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	/* Two NICs on one host may use the same DMA op pointer (nicbm
 	 * processes with ASLR off): open host DMA spans are keyed by (id,
 	 * adapter component). */
-	if (hm_put(&b->hdma_open, id, s->a[SSP_SA_HDMA_COMP - NC], st, s,
+	if (ssp_map3_put(&b->hdma_open, id, s->a[SSP_SA_HDMA_COMP - NC], st, s,
 	    &o) != 0) {
 		nomem(b);
 		return;
@@ -1589,7 +1345,7 @@ ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		return;
 	}
-	if ((s = hm_del(&b->hdma_open, id, ostr(b, st, ev->f[SSP_F_DONE_COMP]),
+	if ((s = ssp_map3_del(&b->hdma_open, id, ostr(b, st, ev->f[SSP_F_DONE_COMP]),
 	    st)) == NULL) {
 		drop(b, st, SSP_DROP_NO_START);
 		return;
@@ -1613,7 +1369,7 @@ ev_msix(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			finish_incomplete(b, l->msix_open);
 			l->msix_open = NULL;
 		}
-		if ((c = ring_pop(&l->msix)) != NULL &&
+		if ((c = ssp_fifo_pop(&l->msix)) != NULL &&
 		    c->a[SSP_SA_NMSIX_VEC - NC] != ev->f[SSP_F_IRQ_VEC])
 			b->st.msix_mismatch++;
 		l->msix_open = s;
@@ -1626,10 +1382,10 @@ ev_msix(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	s->a[SSP_SA_HMSIX_COMP - NC] = ostr(b, st, ev->f[SSP_F_IRQ_COMP]);
 	s->a[SSP_SA_HMSIX_VEC - NC] = ev->f[SSP_F_IRQ_VEC];
 	if (b->s[st].kctx != NULL) {	/* for the irq entry that serves it */
-		struct ring *q = &b->s[st].irqq;
+		struct ssp_fifo *q = &b->s[st].irqq;
 
 		if (q->n >= IRQQ_MAX) {	/* a log without irq entries */
-			unref(b, ring_pop(q));
+			unref(b, ssp_fifo_pop(q));
 			b->st.ctx_overflow[SSP_CTX_IRQ]++;
 		}
 		send(b, q, s, SSP_CTX_IRQ);
@@ -1703,7 +1459,7 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		break;
 	case SSP_EV_MMIO_RD_DONE:
 	case SSP_EV_MMIO_WR_DONE:
-		if ((s = hm_del(&b->mmio_open, ev->f[SSP_F_DONE_ID], 0, st)) != NULL) {
+		if ((s = ssp_map3_del(&b->mmio_open, ev->f[SSP_F_DONE_ID], 0, st)) != NULL) {
 			add_ev(b, s, ev);
 			finish(b, s);
 		} else {
@@ -1943,25 +1699,25 @@ ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	if (s == NULL)
 		return;
 	if (n->plink >= 0) {
-		struct ring *q = &b->pl[n->plink].mmio;
+		struct ssp_fifo *q = &b->pl[n->plink].mmio;
 		uint32_t i, k = 0;
 
 		/* FIFO order per link, checked by the BAR offset; a short look
 		 * ahead skips host contexts that never reached the NIC. */
-		if (q->n > 0 && ring_at(q, 0)->a[SSP_SA_HMMIO_OFFS - NC] != off) {
+		if (q->n > 0 && q_at(q, 0)->a[SSP_SA_HMMIO_OFFS - NC] != off) {
 			for (i = 1; i < q->n && i <= RESYNC; i++)
-				if (ring_at(q, i)->a[SSP_SA_HMMIO_OFFS - NC] == off) {
+				if (q_at(q, i)->a[SSP_SA_HMMIO_OFFS - NC] == off) {
 					k = i;
 					break;
 				}
 			if (k == 0)
 				b->st.mmio_mismatch++;
 			for (i = 0; i < k; i++) {
-				unref(b, ring_pop(q));
+				unref(b, ssp_fifo_pop(q));
 				b->st.mmio_skipped++;
 			}
 		}
-		c = ring_pop(q);
+		c = ssp_fifo_pop(q);
 	}
 	if (c != NULL)
 		s->parent = c;
@@ -2011,7 +1767,7 @@ trim_dma_ctx(struct ssp_spanb *b)
 		struct span *x = b->dma_ctx.t[i].v;
 
 		if (b->dma_ctx.t[i].used && x->seq < cut) {
-			hm_del_at(&b->dma_ctx, i);
+			ssp_map3_del_at(&b->dma_ctx, i);
 			unref(b, x);
 			b->st.ctx_overflow[SSP_CTX_DMA]++;
 		} else {
@@ -2025,7 +1781,7 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	struct stream *n = &b->s[st];
 	uint64_t op = ev->f[SSP_F_NDMA_OP], addr = ev->f[SSP_F_NDMA_ADDR];
-	struct hent *hf = hm_find(&b->ndma_open, op, 0, st);
+	struct ssp_map3_ent *hf = ssp_map3_find(&b->ndma_open, op, 0, st);
 	struct span *s = hf != NULL ? hf->v : NULL, *old;
 	void *o;
 
@@ -2034,7 +1790,7 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	case SSP_EV_NIC_DMA_ENQ:
 		if (s != NULL) {
 			b->st.dup_ids++;
-			hm_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
+			ssp_map3_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
 			finish_incomplete(b, s);
 		}
 		if (b->kctx && (old = chain_at(n, ev->ts, 0)) != NULL) {
@@ -2061,7 +1817,7 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		s->a[SSP_SA_NDMA_OP - NC] = op;
 		s->a[SSP_SA_NDMA_ADDR - NC] = addr;
 		s->a[SSP_SA_NDMA_LEN - NC] = ev->f[SSP_F_NDMA_LEN];
-		if (hm_put(&b->ndma_open, op, 0, st, s, &o) != 0)
+		if (ssp_map3_put(&b->ndma_open, op, 0, st, s, &o) != 0)
 			nomem(b);
 		return;
 	case SSP_EV_NIC_DMA_EXEC:
@@ -2071,7 +1827,7 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			s->a[SSP_SA_NDMA_OP - NC] = op;
 			s->a[SSP_SA_NDMA_ADDR - NC] = addr;
 			s->a[SSP_SA_NDMA_LEN - NC] = ev->f[SSP_F_NDMA_LEN];
-			if (hm_put(&b->ndma_open, op, 0, st, s, &o) != 0) {
+			if (ssp_map3_put(&b->ndma_open, op, 0, st, s, &o) != 0) {
 				nomem(b);
 				return;
 			}
@@ -2084,7 +1840,7 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			b->st.ctx_nowhere[SSP_CTX_DMA]++;
 			return;
 		}
-		if (hm_put(&b->dma_ctx, op, 0, (uint32_t)n->plink, s, &o) != 0) {
+		if (ssp_map3_put(&b->dma_ctx, op, 0, (uint32_t)n->plink, s, &o) != 0) {
 			nomem(b);
 			return;
 		}
@@ -2101,7 +1857,7 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			drop(b, st, SSP_DROP_NO_START);
 			return;
 		}
-		hm_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
+		ssp_map3_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
 		if (s->a[SSP_SA_NDMA_ADDR - NC] != addr)
 			b->st.dma_mismatch++;
 		s->a[SSP_SA_NDMA_WRITE - NC] = ev->type == SSP_EV_NIC_DMA_DONE_WR;
@@ -2151,7 +1907,7 @@ nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	s->parent = sel[--nsel];	/* the reference moves over */
 	tail = &s->out;
 	for (i = 0; i < nsel; i++) {
-		struct lnk *l = pool_get(&b->lpool);
+		struct lnk *l = ssp_pool_get(&b->lpool);
 
 		if (l == NULL) {
 			nomem(b);
@@ -2262,7 +2018,7 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	case SSP_EV_NIC_RX:
 		if ((s = mk(b, SSP_SK_NIC_RX, st, ev->ts)) == NULL)
 			break;
-		c = n->elink >= 0 ? ring_pop(&b->el[n->elink].rx) : NULL;
+		c = n->elink >= 0 ? ssp_fifo_pop(&b->el[n->elink].rx) : NULL;
 		if (c != NULL)
 			s->parent = c;
 		else
@@ -2305,7 +2061,7 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 static struct elink *
 elink_at(struct ssp_spanb *b, unsigned st, uint64_t node, uint64_t dev)
 {
-	return hm_get(&b->elmap, node << 32 | (dev & 0xffffffffu), 0, st);
+	return ssp_map3_get(&b->elmap, node << 32 | (dev & 0xffffffffu), 0, st);
 }
 
 static __attribute__((noinline)) unsigned
@@ -2380,7 +2136,7 @@ net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	if (ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_FROM_ADAPTER) {
 		el = elink_at(b, st, ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
 		if (el != NULL)
-			c = ring_pop(&el->tx);
+			c = ssp_fifo_pop(&el->tx);
 		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL) {
 			if (c != NULL)
 				unref(b, c);
@@ -2392,7 +2148,7 @@ net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			orphan(s, SSP_CAUSE_TX);
 		bg = !interesting && c == NULL;
 	} else {
-		prev = hm_get(&b->chain, uid, 0, st);
+		prev = ssp_map3_get(&b->chain, uid, 0, st);
 		if (prev == NULL && !interesting) {
 			if (b->bg == SSP_BG_ADAPTER) {
 				el = elink_at(b, st, ev->f[SSP_F_NET_NODE],
@@ -2434,7 +2190,7 @@ sweep(struct ssp_spanb *b)
 		struct span *x = b->chain.t[i].v;
 
 		if (b->chain.t[i].used && x->end < horizon) {
-			hm_del_at(&b->chain, i);
+			ssp_map3_del_at(&b->chain, i);
 			unref(b, x);
 			b->st.packets_expired++;
 		} else {
@@ -2469,7 +2225,7 @@ net_end(struct ssp_spanb *b, unsigned st, struct span *s,
 	 * reaches another NIC starts a trace of its own, the others vanish. */
 	if (ev->type == SSP_EV_NET_DEQ && !(b->bg == SSP_BG_ADAPTER &&
 	    (s->flags & SSP_SPAN_BACKGROUND))) {
-		if (hm_put(&b->chain, ev->f[SSP_F_NET_UID], 0, st, s, &o) != 0) {
+		if (ssp_map3_put(&b->chain, ev->f[SSP_F_NET_UID], 0, st, s, &o) != 0) {
 			nomem(b);
 			return;
 		}
@@ -2548,9 +2304,8 @@ ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		n->last = NULL;
 		held->a[SSP_SA_NET_DROPPED - NC] = 1;
 		add_ev(b, held, ev);
-		if (el != NULL && el->rx.n > 0 &&
-		    el->rx.v[(el->rx.head + el->rx.n - 1) & (el->rx.cap - 1)] == held) {
-			el->rx.n--;
+		if (el != NULL && ssp_fifo_last(&el->rx) == held) {
+			ssp_fifo_pop_last(&el->rx);
 			unref(b, held);
 		}
 		finish(b, held);
@@ -2558,7 +2313,7 @@ ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 	sw_flush(b, n);
 	if (ev->type == SSP_EV_NET_ENQ) {
-		c = el != NULL ? ring_pop(&el->tx) : NULL;
+		c = el != NULL ? ssp_fifo_pop(&el->tx) : NULL;
 		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL) {
 			if (c != NULL)
 				unref(b, c);
@@ -2571,7 +2326,7 @@ ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		/* else a port without a NIC (another network): a root */
 		add_ev(b, s, ev);
 		net_attrs(b, st, s, ev, 1);
-		if (hm_put(&b->chain, uid, key, st, s, &o) != 0) {
+		if (ssp_map3_put(&b->chain, uid, key, st, s, &o) != 0) {
 			nomem(b);
 			return;
 		}
@@ -2584,7 +2339,7 @@ ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		return;
 	}
 	/* net_deq (a copy sent on a port), net_drop (a copy dropped) */
-	c = hm_get(&b->chain, uid, key, st);
+	c = ssp_map3_get(&b->chain, uid, key, st);
 	if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL)
 		return;
 	if (c != NULL)
@@ -2635,7 +2390,7 @@ ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			drop(b, st, SSP_DROP_BACKGROUND);
 			return;
 		}
-		if (hm_put(&b->net_open, uid, nd, st, s, &o) != 0) {
+		if (ssp_map3_put(&b->net_open, uid, nd, st, s, &o) != 0) {
 			nomem(b);
 			return;
 		}
@@ -2648,10 +2403,10 @@ ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		return;
 	}
-	s = hm_del(&b->net_open, uid, nd, st);
+	s = ssp_map3_del(&b->net_open, uid, nd, st);
 	if (s == NULL) {
 		if (ev->type != SSP_EV_NET_DROP) {
-			drop(b, st, hm_get(&b->chain, uid, 0, st) != NULL ||
+			drop(b, st, ssp_map3_get(&b->chain, uid, 0, st) != NULL ||
 			    ev->f[SSP_F_NET_INTERESTING] ? SSP_DROP_NO_START :
 			    SSP_DROP_BACKGROUND);
 			return;
@@ -2758,7 +2513,7 @@ by_seq(const void *a, const void *b)
 
 /* Remove the entries of stream st from m (k3 == st), in creation order. */
 static struct span **
-take_stream(struct ssp_spanb *b, struct hmap *m, unsigned st, size_t *np)
+take_stream(struct ssp_spanb *b, struct ssp_map3 *m, unsigned st, size_t *np)
 {
 	struct span **v;
 	size_t i, n = 0;
@@ -2773,7 +2528,7 @@ take_stream(struct ssp_spanb *b, struct hmap *m, unsigned st, size_t *np)
 	for (i = 0; i < m->cap; ) {
 		if (m->t[i].used && m->t[i].k3 == st) {
 			v[n++] = m->t[i].v;
-			hm_del_at(m, i);
+			ssp_map3_del_at(m, i);
 		} else {
 			i++;
 		}
@@ -2898,18 +2653,18 @@ ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 }
 
 static void
-drain(struct ssp_spanb *b, struct ring *q, unsigned kind)
+drain(struct ssp_spanb *b, struct ssp_fifo *q, unsigned kind)
 {
 	struct span *s;
 
-	while ((s = ring_pop(q)) != NULL) {
+	while ((s = ssp_fifo_pop(q)) != NULL) {
 		b->st.ctx_unused[kind]++;
 		unref(b, s);
 	}
 }
 
 static void
-drain_map(struct ssp_spanb *b, struct hmap *m, unsigned kind)
+drain_map(struct ssp_spanb *b, struct ssp_map3 *m, unsigned kind)
 {
 	size_t i;
 
@@ -2918,7 +2673,7 @@ drain_map(struct ssp_spanb *b, struct hmap *m, unsigned kind)
 			if (kind < SSP_CTX_N)
 				b->st.ctx_unused[kind]++;
 			unref(b, m->t[i].v);
-			hm_del_at(m, i);
+			ssp_map3_del_at(m, i);
 		}
 }
 
@@ -2981,10 +2736,10 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	b->root = ssp_rules_root(rules);
 	b->bg = ssp_rules_background(rules);
 	b->kctx = b->st.kctx = ssp_rules_kctx(rules);
-	b->spool.size = sizeof(struct span);
-	b->evsmall.size = sizeof(struct evn) + EV_SMALL * sizeof(uint64_t);
-	b->evlarge.size = sizeof(struct evn) + SSP_MAXF * sizeof(uint64_t);
-	b->lpool.size = sizeof(struct lnk);
+	ssp_pool_init(&b->spool, sizeof(struct span));
+	ssp_pool_init(&b->evsmall, sizeof(struct evn) + EV_SMALL * sizeof(uint64_t));
+	ssp_pool_init(&b->evlarge, sizeof(struct evn) + SSP_MAXF * sizeof(uint64_t));
+	ssp_pool_init(&b->lpool, sizeof(struct lnk));
 	for (k = 0; k < SSP_SK_NKINDS; k++)
 		b->nattr[k] = sch->types[k].nf - NC;
 	for (k = 0; k < SSP_EV_NTYPES; k++) {
@@ -3046,7 +2801,7 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		l->net = t->eth[i].net;
 		l->node = t->eth[i].node;
 		l->dev = t->eth[i].dev;
-		if (hm_put(&b->elmap, (uint64_t)l->node << 32 | l->dev, 0, l->net,
+		if (ssp_map3_put(&b->elmap, (uint64_t)l->node << 32 | l->dev, 0, l->net,
 		    l, &old) != 0)
 			goto nomem;
 	}
@@ -3069,32 +2824,32 @@ ssp_spanb_free(struct ssp_spanb *b)
 		free(b->s[i].cur);
 		free(b->s[i].cpu_out);
 		free(b->s[i].plinks);
-		free(b->s[i].recv.v);
-		free(b->s[i].irqq.v);
+		ssp_fifo_free(&b->s[i].recv);
+		ssp_fifo_free(&b->s[i].irqq);
 		ssp_kctx_free(b->s[i].kctx);
 	}
 	for (i = 0; b->pl != NULL && i < b->t->npcie; i++) {
-		free(b->pl[i].mmio.v);
-		free(b->pl[i].msix.v);
+		ssp_fifo_free(&b->pl[i].mmio);
+		ssp_fifo_free(&b->pl[i].msix);
 	}
 	for (i = 0; b->el != NULL && i < b->t->neth; i++) {
-		free(b->el[i].tx.v);
-		free(b->el[i].rx.v);
+		ssp_fifo_free(&b->el[i].tx);
+		ssp_fifo_free(&b->el[i].rx);
 	}
 	free(b->s);
 	free(b->pl);
 	free(b->el);
-	hm_free(&b->mmio_open);
-	hm_free(&b->hdma_open);
-	hm_free(&b->ndma_open);
-	hm_free(&b->dma_ctx);
-	hm_free(&b->net_open);
-	hm_free(&b->chain);
-	hm_free(&b->elmap);
-	pool_fini(&b->spool);
-	pool_fini(&b->evsmall);
-	pool_fini(&b->evlarge);
-	pool_fini(&b->lpool);
+	ssp_map3_free(&b->mmio_open);
+	ssp_map3_free(&b->hdma_open);
+	ssp_map3_free(&b->ndma_open);
+	ssp_map3_free(&b->dma_ctx);
+	ssp_map3_free(&b->net_open);
+	ssp_map3_free(&b->chain);
+	ssp_map3_free(&b->elmap);
+	ssp_pool_fini(&b->spool);
+	ssp_pool_fini(&b->evsmall);
+	ssp_pool_fini(&b->evlarge);
+	ssp_pool_fini(&b->lpool);
 	free(b->st.in);
 	free(b->st.used);
 	free(b->st.dropped);
