@@ -12,6 +12,10 @@
 #define NA 12			/* attribute slots: the most any kind has */
 _Static_assert(NC + NA <= SSP_MAXF, "attributes fit a record");
 _Static_assert(NA == 12, "mk() clears 12 attribute slots");
+/* Attribute field f (a constant SSP_SA_*) of span s, an lvalue; a field
+ * outside the slots does not compile. */
+#define SA(s, f) ((s)->a[(f) - NC + 0 * sizeof(struct { int sa_ok; \
+	_Static_assert((unsigned)(f) - (unsigned)NC < NA, "SA: no such slot"); })])
 #define RESYNC 8		/* mmio contexts looked at past a mismatch */
 
 /* --- names ------------------------------------------------------------- */
@@ -626,10 +630,10 @@ write_span(struct ssp_spanb *b, struct span *s)
 	r.f[SSP_SF_FLAGS] = s->flags;
 	r.f[SSP_SF_CAUSE] = s->cause ? cause_str(b, s->cause - 1u) : 0;
 	if (s->kind == SSP_SK_HOST_SYSCALL) {
-		s->a[SSP_SA_SYSCALL_KTX - NC] = !!(s->fcls & SSP_FC_KERNEL_TX);
-		s->a[SSP_SA_SYSCALL_DTX - NC] = !!(s->fcls & SSP_FC_DRIVER_TX);
-		s->a[SSP_SA_SYSCALL_KRX - NC] = !!(s->fcls & SSP_FC_KERNEL_RX);
-		s->a[SSP_SA_SYSCALL_DRX - NC] = !!(s->fcls & SSP_FC_DRIVER_RX);
+		SA(s, SSP_SA_SYSCALL_KTX) = !!(s->fcls & SSP_FC_KERNEL_TX);
+		SA(s, SSP_SA_SYSCALL_DTX) = !!(s->fcls & SSP_FC_DRIVER_TX);
+		SA(s, SSP_SA_SYSCALL_KRX) = !!(s->fcls & SSP_FC_KERNEL_RX);
+		SA(s, SSP_SA_SYSCALL_DRX) = !!(s->fcls & SSP_FC_DRIVER_RX);
 	}
 	/* all slots: a fixed-size copy; those past the kind's are not written */
 	memcpy(&r.f[NC], s->a, sizeof(s->a));
@@ -946,12 +950,12 @@ k_open(void *ctx, const struct ssp_kctx_open *o)
 	if (s == NULL)
 		return NULL;
 	if (kind == SSP_SK_HOST_SYSCALL) {
-		s->a[SSP_SA_SYSCALL_CPU - NC] = h->cpu_out[o->cpu];
-		s->a[SSP_SA_SYSCALL_ENTRY - NC] = ostr(b, kh->st,
+		SA(s, SSP_SA_SYSCALL_CPU) = h->cpu_out[o->cpu];
+		SA(s, SSP_SA_SYSCALL_ENTRY) = ostr(b, kh->st,
 		    ev->f[SSP_F_FUNC_SYM]);
 	} else {
-		s->a[SSP_SA_CTX_CPU - NC] = h->cpu_out[o->cpu];
-		s->a[SSP_SA_CTX_ENTRY - NC] = ostr(b, kh->st,
+		SA(s, SSP_SA_CTX_CPU) = h->cpu_out[o->cpu];
+		SA(s, SSP_SA_CTX_ENTRY) = ostr(b, kh->st,
 		    ev->f[SSP_F_FUNC_SYM]);
 	}
 	if (o->kind == SSP_KCTX_IRQ) {
@@ -981,12 +985,12 @@ k_member(struct ssp_spanb *b, unsigned st, struct span *s,
 {
 	add_ev(b, s, ev);
 	if (s->kind != SSP_SK_HOST_SYSCALL) {
-		s->a[SSP_SA_CTX_FUNCS - NC]++;
+		SA(s, SSP_SA_CTX_FUNCS)++;
 		return;
 	}
-	s->a[SSP_SA_SYSCALL_FUNCS - NC]++;
-	if (s->a[SSP_SA_SYSCALL_CALL - NC] == 0 && !(cls & SSP_FC_SYSCALL_ENTRY))
-		s->a[SSP_SA_SYSCALL_CALL - NC] = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
+	SA(s, SSP_SA_SYSCALL_FUNCS)++;
+	if (SA(s, SSP_SA_SYSCALL_CALL) == 0 && !(cls & SSP_FC_SYSCALL_ENTRY))
+		SA(s, SSP_SA_SYSCALL_CALL) = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
 	s->fcls |= cls & ~FC_SYSVEC;
 }
 
@@ -1119,8 +1123,8 @@ ev_func_kctx(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 	if ((kc & SSP_KCTX_C_SYSCALL_ENTRY) &&
 	    (t = ssp_kctx_task(h->kctx, cpu)) != NULL &&
 	    ssp_kctx_top(h->kctx, cpu) == t &&
-	    t->a[SSP_SA_SYSCALL_CALL - NC] == 0 &&
-	    t->a[SSP_SA_SYSCALL_ENTRY - NC] != ostr(b, st, ev->f[SSP_F_FUNC_SYM]))
+	    SA(t, SSP_SA_SYSCALL_CALL) == 0 &&
+	    SA(t, SSP_SA_SYSCALL_ENTRY) != ostr(b, st, ev->f[SSP_F_FUNC_SYM]))
 		kc &= ~(unsigned)SSP_KCTX_C_SYSCALL_ENTRY;
 	b->kev = ev;
 	b->kcls = cls;
@@ -1168,22 +1172,22 @@ ev_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		 * then its label entry_SYSCALL_64_safe_stack, which gem5 names
 		 * too): the same syscall.  Its own entry function again is a
 		 * new syscall. */
-		if (sc != NULL && sc->a[SSP_SA_SYSCALL_CALL - NC] == 0 &&
-		    sc->a[SSP_SA_SYSCALL_ENTRY - NC] !=
+		if (sc != NULL && SA(sc, SSP_SA_SYSCALL_CALL) == 0 &&
+		    SA(sc, SSP_SA_SYSCALL_ENTRY) !=
 		    ostr(b, st, ev->f[SSP_F_FUNC_SYM])) {
 			add_ev(b, sc, ev);
-			sc->a[SSP_SA_SYSCALL_FUNCS - NC]++;
+			SA(sc, SSP_SA_SYSCALL_FUNCS)++;
 			return;
 		}
 		if (sc != NULL)
 			finish(b, sc);
 		if ((sc = h->cur[cpu] = mk(b, SSP_SK_HOST_SYSCALL, st, ev->ts)) == NULL)
 			return;
-		sc->a[SSP_SA_SYSCALL_CPU - NC] = h->cpu_out[cpu];
+		SA(sc, SSP_SA_SYSCALL_CPU) = h->cpu_out[cpu];
 		/* interned after finish(): the output's string order stays */
-		sc->a[SSP_SA_SYSCALL_ENTRY - NC] = ostr(b, st,
+		SA(sc, SSP_SA_SYSCALL_ENTRY) = ostr(b, st,
 		    ev->f[SSP_F_FUNC_SYM]);
-		sc->a[SSP_SA_SYSCALL_FUNCS - NC] = 1;
+		SA(sc, SSP_SA_SYSCALL_FUNCS) = 1;
 		sc->fcls = cls;
 		add_ev(b, sc, ev);
 		return;
@@ -1194,9 +1198,9 @@ ev_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		return;
 	}
 	add_ev(b, sc, ev);
-	sc->a[SSP_SA_SYSCALL_FUNCS - NC]++;
-	if (sc->a[SSP_SA_SYSCALL_CALL - NC] == 0)
-		sc->a[SSP_SA_SYSCALL_CALL - NC] = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
+	SA(sc, SSP_SA_SYSCALL_FUNCS)++;
+	if (SA(sc, SSP_SA_SYSCALL_CALL) == 0)
+		SA(sc, SSP_SA_SYSCALL_CALL) = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
 	sc->fcls |= cls;
 	if ((cls & SSP_FC_RX) && !(sc->xf & X_RECEIVED))
 		receive(b, h, sc);
@@ -1247,14 +1251,14 @@ ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 
 	if (s == NULL)
 		return;
-	s->a[SSP_SA_HMMIO_COMP - NC] = ostr(b, st, ev->f[SSP_F_MMIO_COMP]);
-	s->a[SSP_SA_HMMIO_WRITE - NC] = (uint64_t)write;
-	s->a[SSP_SA_HMMIO_ADDR - NC] = ev->f[SSP_F_MMIO_ADDR];
-	s->a[SSP_SA_HMMIO_SIZE - NC] = ev->f[SSP_F_MMIO_SIZE];
-	s->a[SSP_SA_HMMIO_ID - NC] = ev->f[SSP_F_MMIO_ID];
-	s->a[SSP_SA_HMMIO_BAR - NC] = (uint64_t)bar;
-	s->a[SSP_SA_HMMIO_OFFS - NC] = ev->f[SSP_F_MMIO_OFFS];
-	s->a[SSP_SA_HMMIO_POSTED - NC] = (uint64_t)posted;
+	SA(s, SSP_SA_HMMIO_COMP) = ostr(b, st, ev->f[SSP_F_MMIO_COMP]);
+	SA(s, SSP_SA_HMMIO_WRITE) = (uint64_t)write;
+	SA(s, SSP_SA_HMMIO_ADDR) = ev->f[SSP_F_MMIO_ADDR];
+	SA(s, SSP_SA_HMMIO_SIZE) = ev->f[SSP_F_MMIO_SIZE];
+	SA(s, SSP_SA_HMMIO_ID) = ev->f[SSP_F_MMIO_ID];
+	SA(s, SSP_SA_HMMIO_BAR) = (uint64_t)bar;
+	SA(s, SSP_SA_HMMIO_OFFS) = ev->f[SSP_F_MMIO_OFFS];
+	SA(s, SSP_SA_HMMIO_POSTED) = (uint64_t)posted;
 	/* Other BARs (the MSI-X table) and MSI programming are answered
 	 * inside gem5: no NIC line, no completion. */
 	if ((bar >= 0 && (bar > 31 || !(bars & (1u << bar)))) ||
@@ -1309,15 +1313,15 @@ ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	else
 		orphan(s, SSP_CAUSE_DMA);
 	add_ev(b, s, ev);
-	s->a[SSP_SA_HDMA_COMP - NC] = ostr(b, st, ev->f[SSP_F_DMA_COMP]);
-	s->a[SSP_SA_HDMA_WRITE - NC] = ev->type == SSP_EV_DMA_WR;
-	s->a[SSP_SA_HDMA_ID - NC] = id;
-	s->a[SSP_SA_HDMA_ADDR - NC] = ev->f[SSP_F_DMA_ADDR];
-	s->a[SSP_SA_HDMA_SIZE - NC] = ev->f[SSP_F_DMA_SIZE];
+	SA(s, SSP_SA_HDMA_COMP) = ostr(b, st, ev->f[SSP_F_DMA_COMP]);
+	SA(s, SSP_SA_HDMA_WRITE) = ev->type == SSP_EV_DMA_WR;
+	SA(s, SSP_SA_HDMA_ID) = id;
+	SA(s, SSP_SA_HDMA_ADDR) = ev->f[SSP_F_DMA_ADDR];
+	SA(s, SSP_SA_HDMA_SIZE) = ev->f[SSP_F_DMA_SIZE];
 	/* Two NICs on one host may use the same DMA op pointer (nicbm
 	 * processes with ASLR off): open host DMA spans are keyed by (id,
 	 * adapter component). */
-	if (ssp_map3_put(&b->hdma_open, id, s->a[SSP_SA_HDMA_COMP - NC], st, s,
+	if (ssp_map3_put(&b->hdma_open, id, SA(s, SSP_SA_HDMA_COMP), st, s,
 	    &o) != 0) {
 		nomem(b);
 		return;
@@ -1370,7 +1374,7 @@ ev_msix(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			l->msix_open = NULL;
 		}
 		if ((c = ssp_fifo_pop(&l->msix)) != NULL &&
-		    c->a[SSP_SA_NMSIX_VEC - NC] != ev->f[SSP_F_IRQ_VEC])
+		    SA(c, SSP_SA_NMSIX_VEC) != ev->f[SSP_F_IRQ_VEC])
 			b->st.msix_mismatch++;
 		l->msix_open = s;
 	}
@@ -1379,8 +1383,8 @@ ev_msix(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	else
 		orphan(s, SSP_CAUSE_MSIX);
 	add_ev(b, s, ev);
-	s->a[SSP_SA_HMSIX_COMP - NC] = ostr(b, st, ev->f[SSP_F_IRQ_COMP]);
-	s->a[SSP_SA_HMSIX_VEC - NC] = ev->f[SSP_F_IRQ_VEC];
+	SA(s, SSP_SA_HMSIX_COMP) = ostr(b, st, ev->f[SSP_F_IRQ_COMP]);
+	SA(s, SSP_SA_HMSIX_VEC) = ev->f[SSP_F_IRQ_VEC];
 	if (b->s[st].kctx != NULL) {	/* for the irq entry that serves it */
 		struct ssp_fifo *q = &b->s[st].irqq;
 
@@ -1398,13 +1402,13 @@ static void
 pci_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
     const struct ssp_rec *ev)
 {
-	s->a[SSP_SA_HPCI_COMP - NC] = ostr(b, st, ev->f[SSP_F_CFG_COMP]);
-	s->a[SSP_SA_HPCI_WRITE - NC] = ev->type == SSP_EV_CFG_WR;
-	s->a[SSP_SA_HPCI_DEV - NC] = ev->f[SSP_F_CFG_DEV];
-	s->a[SSP_SA_HPCI_FUNC - NC] = ev->f[SSP_F_CFG_FUNC];
-	s->a[SSP_SA_HPCI_REG - NC] = ev->f[SSP_F_CFG_REG];
-	s->a[SSP_SA_HPCI_BYTES - NC] = ev->f[SSP_F_CFG_BYTES];
-	s->a[SSP_SA_HPCI_DATA - NC] = ev->f[SSP_F_CFG_DATA];
+	SA(s, SSP_SA_HPCI_COMP) = ostr(b, st, ev->f[SSP_F_CFG_COMP]);
+	SA(s, SSP_SA_HPCI_WRITE) = ev->type == SSP_EV_CFG_WR;
+	SA(s, SSP_SA_HPCI_DEV) = ev->f[SSP_F_CFG_DEV];
+	SA(s, SSP_SA_HPCI_FUNC) = ev->f[SSP_F_CFG_FUNC];
+	SA(s, SSP_SA_HPCI_REG) = ev->f[SSP_F_CFG_REG];
+	SA(s, SSP_SA_HPCI_BYTES) = ev->f[SSP_F_CFG_BYTES];
+	SA(s, SSP_SA_HPCI_DATA) = ev->f[SSP_F_CFG_DATA];
 }
 
 static void
@@ -1481,7 +1485,7 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	case SSP_EV_CFG_RD:
 	case SSP_EV_CFG_WR:
 		s = h->pci;
-		if (s != NULL && s->a[SSP_SA_HPCI_WRITE - NC] ==
+		if (s != NULL && SA(s, SSP_SA_HPCI_WRITE) ==
 		    (ev->type == SSP_EV_CFG_WR)) {
 			h->pci = NULL;
 			add_ev(b, s, ev);
@@ -1499,12 +1503,12 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		if ((s = host_child(b, SSP_SK_HOST_PCI, st, ev)) == NULL)
 			break;
-		s->a[SSP_SA_HPCI_COMP - NC] = ostr(b, st, ev->f[SSP_F_PH_COMP]);
-		s->a[SSP_SA_HPCI_WRITE - NC] = ev->type == SSP_EV_PCIHOST_WR;
-		s->a[SSP_SA_HPCI_DEV - NC] = ev->f[SSP_F_PH_DEV];
-		s->a[SSP_SA_HPCI_FUNC - NC] = ev->f[SSP_F_PH_FUNC];
-		s->a[SSP_SA_HPCI_REG - NC] = ev->f[SSP_F_PH_OFFSET];
-		s->a[SSP_SA_HPCI_BYTES - NC] = ev->f[SSP_F_PH_SIZE];
+		SA(s, SSP_SA_HPCI_COMP) = ostr(b, st, ev->f[SSP_F_PH_COMP]);
+		SA(s, SSP_SA_HPCI_WRITE) = ev->type == SSP_EV_PCIHOST_WR;
+		SA(s, SSP_SA_HPCI_DEV) = ev->f[SSP_F_PH_DEV];
+		SA(s, SSP_SA_HPCI_FUNC) = ev->f[SSP_F_PH_FUNC];
+		SA(s, SSP_SA_HPCI_REG) = ev->f[SSP_F_PH_OFFSET];
+		SA(s, SSP_SA_HPCI_BYTES) = ev->f[SSP_F_PH_SIZE];
 		h->pci = s;
 		break;
 	case SSP_EV_POST_INT:
@@ -1514,7 +1518,7 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		if ((s = host_child(b, SSP_SK_HOST_INTR, st, ev)) == NULL)
 			break;
-		s->a[SSP_SA_HINTR_COMP - NC] = ostr(b, st, ev->f[SSP_F_INT_COMP]);
+		SA(s, SSP_SA_HINTR_COMP) = ostr(b, st, ev->f[SSP_F_INT_COMP]);
 		h->intr = s;
 		break;
 	case SSP_EV_CLEAR_INT:
@@ -1522,7 +1526,7 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			h->intr = NULL;
 			add_ev(b, s, ev);
 		} else if ((s = host_child(b, SSP_SK_HOST_INTR, st, ev)) != NULL) {
-			s->a[SSP_SA_HINTR_COMP - NC] =
+			SA(s, SSP_SA_HINTR_COMP) =
 			    ostr(b, st, ev->f[SSP_F_INT_COMP]);
 		} else {
 			break;
@@ -1704,9 +1708,9 @@ ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 
 		/* FIFO order per link, checked by the BAR offset; a short look
 		 * ahead skips host contexts that never reached the NIC. */
-		if (q->n > 0 && q_at(q, 0)->a[SSP_SA_HMMIO_OFFS - NC] != off) {
+		if (q->n > 0 && SA(q_at(q, 0), SSP_SA_HMMIO_OFFS) != off) {
 			for (i = 1; i < q->n && i <= RESYNC; i++)
-				if (q_at(q, i)->a[SSP_SA_HMMIO_OFFS - NC] == off) {
+				if (SA(q_at(q, i), SSP_SA_HMMIO_OFFS) == off) {
 					k = i;
 					break;
 				}
@@ -1724,11 +1728,11 @@ ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	else
 		orphan(s, SSP_CAUSE_MMIO);
 	add_ev(b, s, ev);
-	s->a[SSP_SA_NMMIO_WRITE - NC] = (uint64_t)write;
-	s->a[SSP_SA_NMMIO_OFF - NC] = off;
-	s->a[SSP_SA_NMMIO_LEN - NC] = ev->f[SSP_F_NMMIO_LEN];
-	s->a[SSP_SA_NMMIO_VAL - NC] = ev->f[SSP_F_NMMIO_VAL];
-	s->a[SSP_SA_NMMIO_POSTED - NC] = write && ev->nf > SSP_F_NMMIO_POSTED ?
+	SA(s, SSP_SA_NMMIO_WRITE) = (uint64_t)write;
+	SA(s, SSP_SA_NMMIO_OFF) = off;
+	SA(s, SSP_SA_NMMIO_LEN) = ev->f[SSP_F_NMMIO_LEN];
+	SA(s, SSP_SA_NMMIO_VAL) = ev->f[SSP_F_NMMIO_VAL];
+	SA(s, SSP_SA_NMMIO_POSTED) = write && ev->nf > SSP_F_NMMIO_POSTED ?
 	    ev->f[SSP_F_NMMIO_POSTED] : (uint64_t)-1;
 	if (write)
 		set_last(b, n, s);
@@ -1814,9 +1818,9 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		    s->parent->kind == SSP_SK_NIC_RX) {
 			rx_dma(n, s->parent, 1);
 		}
-		s->a[SSP_SA_NDMA_OP - NC] = op;
-		s->a[SSP_SA_NDMA_ADDR - NC] = addr;
-		s->a[SSP_SA_NDMA_LEN - NC] = ev->f[SSP_F_NDMA_LEN];
+		SA(s, SSP_SA_NDMA_OP) = op;
+		SA(s, SSP_SA_NDMA_ADDR) = addr;
+		SA(s, SSP_SA_NDMA_LEN) = ev->f[SSP_F_NDMA_LEN];
 		if (ssp_map3_put(&b->ndma_open, op, 0, st, s, &o) != 0)
 			nomem(b);
 		return;
@@ -1824,15 +1828,15 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		if (s == NULL) {	/* its issue line is missing */
 			if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL)
 				return;
-			s->a[SSP_SA_NDMA_OP - NC] = op;
-			s->a[SSP_SA_NDMA_ADDR - NC] = addr;
-			s->a[SSP_SA_NDMA_LEN - NC] = ev->f[SSP_F_NDMA_LEN];
+			SA(s, SSP_SA_NDMA_OP) = op;
+			SA(s, SSP_SA_NDMA_ADDR) = addr;
+			SA(s, SSP_SA_NDMA_LEN) = ev->f[SSP_F_NDMA_LEN];
 			if (ssp_map3_put(&b->ndma_open, op, 0, st, s, &o) != 0) {
 				nomem(b);
 				return;
 			}
 		} else {
-			if (s->a[SSP_SA_NDMA_ADDR - NC] != addr)
+			if (SA(s, SSP_SA_NDMA_ADDR) != addr)
 				b->st.dma_mismatch++;
 			add_ev(b, s, ev);
 		}
@@ -1858,9 +1862,9 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			return;
 		}
 		ssp_map3_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
-		if (s->a[SSP_SA_NDMA_ADDR - NC] != addr)
+		if (SA(s, SSP_SA_NDMA_ADDR) != addr)
 			b->st.dma_mismatch++;
-		s->a[SSP_SA_NDMA_WRITE - NC] = ev->type == SSP_EV_NIC_DMA_DONE_WR;
+		SA(s, SSP_SA_NDMA_WRITE) = ev->type == SSP_EV_NIC_DMA_DONE_WR;
 		add_ev(b, s, ev);
 		if (b->kctx && s->parent != NULL) {
 			if (ev->type == SSP_EV_NIC_DMA_DONE_RD)
@@ -1992,8 +1996,8 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		if (s == NULL)
 			break;
-		s->a[SSP_SA_NMSIX_VEC - NC] = ev->f[SSP_F_NIRQ_VEC];
-		s->a[SSP_SA_NMSIX_MSI - NC] = ev->type == SSP_EV_NIC_MSI;
+		SA(s, SSP_SA_NMSIX_VEC) = ev->f[SSP_F_NIRQ_VEC];
+		SA(s, SSP_SA_NMSIX_MSI) = ev->type == SSP_EV_NIC_MSI;
 		if (n->plink >= 0)
 			send(b, &b->pl[n->plink].msix, s, SSP_CTX_MSIX);
 		else
@@ -2008,7 +2012,7 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		} else if ((s = nic_caused(b, SSP_SK_NIC_TX, st, ev)) == NULL) {
 			break;
 		}
-		s->a[SSP_SA_NTX_LEN - NC] = ev->f[SSP_F_NTX_LEN];
+		SA(s, SSP_SA_NTX_LEN) = ev->f[SSP_F_NTX_LEN];
 		if (n->elink >= 0)
 			send(b, &b->el[n->elink].tx, s, SSP_CTX_TX);
 		else
@@ -2024,8 +2028,8 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		else
 			orphan(s, SSP_CAUSE_RX);
 		add_ev(b, s, ev);
-		s->a[SSP_SA_NRX_PORT - NC] = ev->f[SSP_F_NRX_PORT];
-		s->a[SSP_SA_NRX_LEN - NC] = ev->f[SSP_F_NRX_LEN];
+		SA(s, SSP_SA_NRX_PORT) = ev->f[SSP_F_NRX_PORT];
+		SA(s, SSP_SA_NRX_LEN) = ev->f[SSP_F_NRX_LEN];
 		set_last(b, n, s);
 		if (b->kctx)
 			chain_set(b, n, NULL, 0, 0);
@@ -2092,31 +2096,29 @@ static void
 net_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
     const struct ssp_rec *ev, int first)
 {
-	uint64_t *a = s->a;
-
 	if (first) {
-		a[SSP_SA_NET_NODE - NC] = ev->f[SSP_F_NET_NODE];
-		a[SSP_SA_NET_DEV - NC] = ev->f[SSP_F_NET_DEV];
-		a[SSP_SA_NET_DEVTYPE - NC] = ostr(b, st, ev->f[SSP_F_NET_DEVTYPE]);
-		a[SSP_SA_NET_UID - NC] = ev->f[SSP_F_NET_UID];
-		a[SSP_SA_NET_INTERESTING - NC] = ev->f[SSP_F_NET_INTERESTING];
-		a[SSP_SA_NET_PAYLOAD - NC] = (uint64_t)-1;
-		a[SSP_SA_NET_IP_PROTO - NC] = (uint64_t)-1;
+		SA(s, SSP_SA_NET_NODE) = ev->f[SSP_F_NET_NODE];
+		SA(s, SSP_SA_NET_DEV) = ev->f[SSP_F_NET_DEV];
+		SA(s, SSP_SA_NET_DEVTYPE) = ostr(b, st, ev->f[SSP_F_NET_DEVTYPE]);
+		SA(s, SSP_SA_NET_UID) = ev->f[SSP_F_NET_UID];
+		SA(s, SSP_SA_NET_INTERESTING) = ev->f[SSP_F_NET_INTERESTING];
+		SA(s, SSP_SA_NET_PAYLOAD) = (uint64_t)-1;
+		SA(s, SSP_SA_NET_IP_PROTO) = (uint64_t)-1;
 	}
 	if (ev->f[SSP_F_NET_BOUNDARY] != SSP_NET_INTERNAL)
-		a[SSP_SA_NET_BOUNDARY - NC] = ev->f[SSP_F_NET_BOUNDARY];
-	if ((int64_t)a[SSP_SA_NET_PAYLOAD - NC] < 0)
-		a[SSP_SA_NET_PAYLOAD - NC] = ev->f[SSP_F_NET_PAYLOAD];
+		SA(s, SSP_SA_NET_BOUNDARY) = ev->f[SSP_F_NET_BOUNDARY];
+	if ((int64_t)SA(s, SSP_SA_NET_PAYLOAD) < 0)
+		SA(s, SSP_SA_NET_PAYLOAD) = ev->f[SSP_F_NET_PAYLOAD];
 	/* The manual Ethernet header of SimpleNetDevice lines is garbage. */
-	if (a[SSP_SA_NET_ETH_TYPE - NC] == 0 &&
+	if (SA(s, SSP_SA_NET_ETH_TYPE) == 0 &&
 	    dev_kind(b, st, ev->f[SSP_F_NET_DEVTYPE]) != DEV_SIMPLE)
-		a[SSP_SA_NET_ETH_TYPE - NC] = ev->f[SSP_F_NET_ETH_TYPE];
-	if (a[SSP_SA_NET_IP_SRC - NC] == 0 && a[SSP_SA_NET_IP_DST - NC] == 0) {
-		a[SSP_SA_NET_IP_SRC - NC] = ev->f[SSP_F_NET_IP_SRC];
-		a[SSP_SA_NET_IP_DST - NC] = ev->f[SSP_F_NET_IP_DST];
+		SA(s, SSP_SA_NET_ETH_TYPE) = ev->f[SSP_F_NET_ETH_TYPE];
+	if (SA(s, SSP_SA_NET_IP_SRC) == 0 && SA(s, SSP_SA_NET_IP_DST) == 0) {
+		SA(s, SSP_SA_NET_IP_SRC) = ev->f[SSP_F_NET_IP_SRC];
+		SA(s, SSP_SA_NET_IP_DST) = ev->f[SSP_F_NET_IP_DST];
 	}
-	if ((int64_t)a[SSP_SA_NET_IP_PROTO - NC] < 0)
-		a[SSP_SA_NET_IP_PROTO - NC] = ev->f[SSP_F_NET_IP_PROTO];
+	if ((int64_t)SA(s, SSP_SA_NET_IP_PROTO) < 0)
+		SA(s, SSP_SA_NET_IP_PROTO) = ev->f[SSP_F_NET_IP_PROTO];
 }
 
 /*
@@ -2209,7 +2211,7 @@ net_end(struct ssp_spanb *b, unsigned st, struct span *s,
 	void *o;
 
 	if (ev->type == SSP_EV_NET_DROP)
-		s->a[SSP_SA_NET_DROPPED - NC] = 1;
+		SA(s, SSP_SA_NET_DROPPED) = 1;
 	if (s->xf & X_TENTATIVE) {
 		if (!to_adapter) {	/* background that stays inside ns-3 */
 			add_ev(b, s, ev);
@@ -2298,11 +2300,11 @@ ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	void *o;
 
 	if (ev->type == SSP_EV_NET_DROP && (int64_t)uid < 0 && key == 1 &&
-	    held != NULL && held->a[SSP_SA_NET_DEV - NC] == ev->f[SSP_F_NET_DEV]) {
+	    held != NULL && SA(held, SSP_SA_NET_DEV) == ev->f[SSP_F_NET_DEV]) {
 		/* "forward_pkt: dropping packet on port N": the copy just
 		 * forwarded there never reached the NIC */
 		n->last = NULL;
-		held->a[SSP_SA_NET_DROPPED - NC] = 1;
+		SA(held, SSP_SA_NET_DROPPED) = 1;
 		add_ev(b, held, ev);
 		if (el != NULL && ssp_fifo_last(&el->rx) == held) {
 			ssp_fifo_pop_last(&el->rx);
@@ -2349,7 +2351,7 @@ ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	add_ev(b, s, ev);
 	net_attrs(b, st, s, ev, 1);
 	if (ev->type == SSP_EV_NET_DROP) {
-		s->a[SSP_SA_NET_DROPPED - NC] = 1;
+		SA(s, SSP_SA_NET_DROPPED) = 1;
 		finish(b, s);
 		return;
 	}
@@ -2416,7 +2418,7 @@ ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			drop(b, st, SSP_DROP_BACKGROUND);
 			return;
 		}
-		s->a[SSP_SA_NET_DROPPED - NC] = 1;
+		SA(s, SSP_SA_NET_DROPPED) = 1;
 		if (s->xf & X_TENTATIVE) {
 			gone(b, s, SSP_DROP_BACKGROUND);
 			return;
