@@ -109,18 +109,25 @@ struct sinfo {			/* what an input string id means, computed once */
 enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16 };
 enum { DEV_OTHER, DEV_SIMPLE, DEV_SWITCH };	/* SimpleNetDevice, NetSwitch */
 
-struct stream;
+struct ssp_spanb_sim;
+
+/* Every stream: what the core keeps, and its simulator's own state. */
+struct stream {
+	const struct ssp_spanb_sim *sim;	/* its handlers */
+	enum ssp_sim kind;
+	int ended;
+	struct sinfo *si;
+	size_t nsi;
+	void *x;		/* sim->size bytes, zeroed at the start */
+};
+
 struct khost {			/* the kctx callbacks' context */
 	struct ssp_spanb *b;
 	unsigned st;
 };
 
-struct stream {
-	enum ssp_sim kind;
-	int ended;
-	struct sinfo *si;
-	size_t nsi;
-	/* host */
+/* A host stream (gem5). */
+struct hstate {
 	struct span **cur;	/* current syscall per cpu */
 	uint64_t *cpu_out;	/* output string id of each cpu */
 	unsigned ncpu, ccpu;
@@ -129,15 +136,20 @@ struct stream {
 	struct span *posted;	/* posted write waiting for its response */
 	struct span *pci;	/* pci_host access waiting for its config line */
 	struct span *intr;	/* postInt waiting for clearInt */
-	unsigned *plinks, nplinks;
+	unsigned *plinks, nplinks;	/* its pcie links */
 	struct ssp_fifo recv;	/* rx contexts for receiving syscalls */
+	struct ssp_fifo irqq;	/* host msix spans for irq entries (kctx) */
 	struct ssp_kctx *kctx;	/* kernel contexts (SPEC §3b), or NULL */
 	struct khost kh;
-	struct ssp_fifo irqq;	/* host msix spans for irq entries (kctx) */
-	/* nic */
-	int plink, elink;
-	struct span *last;	/* last causing span (reference); switch: the
-				 * last egress span, not finished yet */
+	const struct ssp_rec *kev;	/* the function entry kctx works on */
+	unsigned kcls;			/* its classes */
+	int kev_used;			/* a closing context took it */
+};
+
+/* A NIC stream (nicbm). */
+struct nstate {
+	int plink, elink;	/* its pcie and eth links, or -1 */
+	struct span *last;	/* last causing span (reference) */
 	struct span *rxb[RXB_MAX];	/* rx since the last MSI-X (kctx; references) */
 	uint8_t rxo[RXB_MAX];	/* their DMAs not completed yet */
 	unsigned nrxb;
@@ -156,9 +168,17 @@ struct stream {
 	struct span *txwb;	/* doorbell of the newest tx write-back (reference) */
 };
 
+/* A network stream (ns-3 and net_switch). */
+struct wstate {
+	struct span *held;	/* switch: the last egress span, not finished
+				 * yet (a drop line may still end it) */
+};
+
 struct plink {
 	unsigned host, nic;
 	unsigned bars;		/* BARs addressing the NIC */
+	struct ssp_fifo *recv;	/* the host's rx contexts for receiving
+				 * syscalls, or NULL */
 	struct ssp_fifo mmio;	/* host -> NIC */
 	struct ssp_fifo msix;	/* NIC -> host */
 	struct span *msix_open;	/* host msix waiting for "completed DMA id 0" */
@@ -193,9 +213,6 @@ struct ssp_spanb {
 	uint64_t cause_str[SSP_CAUSE_N];
 	uint64_t link_kind, link_resume;
 	int kctx;			/* the kernel context model is on */
-	const struct ssp_rec *kev;	/* the function entry kctx works on */
-	unsigned kcls;			/* its classes */
-	int kev_used;			/* a closing context took it */
 	unsigned nattr[SSP_SK_NKINDS];
 	uint32_t strmask[SSP_EV_NTYPES];	/* string fields per event type */
 	uint8_t evsim[SSP_EV_NTYPES];	/* simulator of each event type */
@@ -208,6 +225,11 @@ struct ssp_spanb {
 	struct ssp_err err;
 	struct ssp_spanb_stats st;
 };
+
+/* The state of stream st, by its kind. */
+static inline struct hstate *host_of(struct ssp_spanb *b, unsigned st) { return b->s[st].x; }
+static inline struct nstate *nic_of(struct ssp_spanb *b, unsigned st) { return b->s[st].x; }
+static inline struct wstate *net_of(struct ssp_spanb *b, unsigned st) { return b->s[st].x; }
 
 static void
 fail(struct ssp_spanb *b, int code, const char *what)
@@ -328,7 +350,7 @@ fclass(struct ssp_spanb *b, unsigned st, uint64_t id)
 static __attribute__((noinline)) void
 link_new(struct ssp_spanb *b, unsigned st, uint64_t comp, struct sinfo *si)
 {
-	struct stream *h = &b->s[st];
+	struct hstate *h = host_of(b, st);
 	const char *t;
 	size_t len, k;
 
@@ -359,7 +381,7 @@ link_of(struct ssp_spanb *b, unsigned st, uint64_t comp)
 {
 	struct sinfo *si;
 
-	if (b->s[st].nplinks == 0)
+	if (host_of(b, st)->nplinks == 0)
 		return -1;
 	si = sinfo(b, st, comp);
 	if (!(si->have & HAVE_LINK))
@@ -776,7 +798,7 @@ send(struct ssp_spanb *b, struct ssp_fifo *q, struct span *s, unsigned kind)
 static __attribute__((noinline)) unsigned
 cpu_new(struct ssp_spanb *b, unsigned st, uint64_t cpu, struct sinfo *si)
 {
-	struct stream *h = &b->s[st];
+	struct hstate *h = host_of(b, st);
 	uint64_t out;
 	unsigned i;
 
@@ -822,7 +844,7 @@ cpu_of(struct ssp_spanb *b, unsigned st, uint64_t cpu)
 
 /* The syscall span new host spans hang under. */
 static struct span *
-cur_syscall(const struct stream *h)
+cur_syscall(const struct hstate *h)
 {
 	return h->last_cpu >= 0 ? h->cur[h->last_cpu] : NULL;
 }
@@ -834,7 +856,7 @@ static void
 kctx_work_parent(struct ssp_spanb *b, unsigned st, struct span *s,
     const struct ssp_rec *ev)
 {
-	struct stream *h = &b->s[st];
+	struct hstate *h = host_of(b, st);
 	int f = ssp_event_cpu_field(ev->type), cpu = h->last_cpu, guess = 1;
 	struct span *p;
 
@@ -858,16 +880,17 @@ static struct span *
 host_child(struct ssp_spanb *b, unsigned kind, unsigned st,
     const struct ssp_rec *ev)
 {
+	struct hstate *h = host_of(b, st);
 	struct span *s = mk(b, kind, st, ev->ts), *sc;
 
 	if (s == NULL)
 		return NULL;
-	if (b->s[st].kctx != NULL) {
+	if (h->kctx != NULL) {
 		kctx_work_parent(b, st, s, ev);
 		add_ev(b, s, ev);
 		return s;
 	}
-	sc = cur_syscall(&b->s[st]);
+	sc = cur_syscall(h);
 	if (sc != NULL)
 		set_parent(s, sc);
 	else
@@ -879,7 +902,7 @@ host_child(struct ssp_spanb *b, unsigned kind, unsigned st,
 /* A receiving syscall: parent = oldest rx context that started before it,
  * links to the other such contexts. */
 static void
-receive(struct ssp_spanb *b, struct stream *h, struct span *sc)
+receive(struct ssp_spanb *b, struct hstate *h, struct span *sc)
 {
 	struct lnk **tail = &sc->out;
 	struct span *c;
@@ -942,8 +965,8 @@ k_open(void *ctx, const struct ssp_kctx_open *o)
 {
 	struct khost *kh = ctx;
 	struct ssp_spanb *b = kh->b;
-	struct stream *h = &b->s[kh->st];
-	const struct ssp_rec *ev = b->kev;
+	struct hstate *h = host_of(b, kh->st);
+	const struct ssp_rec *ev = h->kev;
 	unsigned kind = kctx_kinds[o->kind];
 	struct span *s = mk(b, kind, kh->st, ev->ts), *p = o->parent;
 
@@ -959,7 +982,7 @@ k_open(void *ctx, const struct ssp_kctx_open *o)
 		    ev->f[SSP_F_FUNC_SYM]);
 	}
 	if (o->kind == SSP_KCTX_IRQ) {
-		if (b->kcls & FC_SYSVEC) {
+		if (h->kcls & FC_SYSVEC) {
 			s->cause = SSP_CAUSE_SYSVEC + 1;	/* a root */
 		} else if ((p = ssp_fifo_pop(&h->irqq)) != NULL) {
 			s->parent = p;		/* the queue's reference moves */
@@ -999,18 +1022,19 @@ k_close(void *ctx, void *c, unsigned why, int last)
 {
 	struct khost *kh = ctx;
 	struct ssp_spanb *b = kh->b;
+	struct hstate *h = host_of(b, kh->st);
 	struct span *s = c;
 
-	if (b->kev != NULL) {
+	if (h->kev != NULL) {
 		if (last) {
-			k_member(b, kh->st, s, b->kev, b->kcls);
-			b->kev_used = 1;
+			k_member(b, kh->st, s, h->kev, h->kcls);
+			h->kev_used = 1;
 		}
 		/* It lasted until now; not a syscall ended by the next entry
 		 * (SPEC §3: up to its last function). */
-		if (b->kev->ts > s->end && !(s->kind == SSP_SK_HOST_SYSCALL &&
-		    (b->kcls & SSP_FC_SYSCALL_ENTRY)))
-			s->end = b->kev->ts;
+		if (h->kev->ts > s->end && !(s->kind == SSP_SK_HOST_SYSCALL &&
+		    (h->kcls & SSP_FC_SYSCALL_ENTRY)))
+			s->end = h->kev->ts;
 	}
 	if (why == SSP_KCTX_WHY_END) {
 		s->flags |= SSP_SPAN_OPEN;
@@ -1075,7 +1099,7 @@ k_woke(void *ctx, void *waker, void *sys)
 {
 	struct khost *kh = ctx;
 	struct ssp_spanb *b = kh->b;
-	struct stream *h = &b->s[kh->st];
+	struct hstate *h = host_of(b, kh->st);
 
 	(void)waker;
 	(void)sys;
@@ -1109,7 +1133,7 @@ static void
 ev_func_kctx(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
     unsigned cls)
 {
-	struct stream *h = &b->s[st];
+	struct hstate *h = host_of(b, st);
 	unsigned cpu = cpu_of(b, st, ev->f[SSP_F_FUNC_CPU]), kc;
 	struct span *c, *t;
 
@@ -1126,13 +1150,13 @@ ev_func_kctx(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 	    SA(t, SSP_SA_SYSCALL_CALL) == 0 &&
 	    SA(t, SSP_SA_SYSCALL_ENTRY) != ostr(b, st, ev->f[SSP_F_FUNC_SYM]))
 		kc &= ~(unsigned)SSP_KCTX_C_SYSCALL_ENTRY;
-	b->kev = ev;
-	b->kcls = cls;
-	b->kev_used = 0;
+	h->kev = ev;
+	h->kcls = cls;
+	h->kev_used = 0;
 	c = ssp_kctx_func(h->kctx, cpu, kc);
-	b->kev = NULL;
+	h->kev = NULL;
 	if (c == NULL) {
-		if (!b->kev_used)
+		if (!h->kev_used)
 			drop(b, st, SSP_DROP_NO_SYSCALL);
 		return;
 	}
@@ -1147,7 +1171,7 @@ ev_func_kctx(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 static void
 ev_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	struct stream *h = &b->s[st];
+	struct hstate *h = host_of(b, st);
 	unsigned cls = fclass(b, st, ev->f[SSP_F_FUNC_SYM]), cpu;
 	struct span *sc;
 
@@ -1224,7 +1248,7 @@ finish_incomplete(struct ssp_spanb *b, struct span *s)
 /* A posted write whose immediate response did not come: expected for
  * accesses answered inside gem5, else the span is incomplete. */
 static void
-close_posted(struct ssp_spanb *b, struct stream *h)
+close_posted(struct ssp_spanb *b, struct hstate *h)
 {
 	struct span *s = h->posted;
 
@@ -1238,7 +1262,7 @@ close_posted(struct ssp_spanb *b, struct stream *h)
 static void
 ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	struct stream *h = &b->s[st];
+	struct hstate *h = host_of(b, st);
 	int write = ev->type == SSP_EV_MMIO_WR;
 	int link = link_of(b, st, ev->f[SSP_F_MMIO_COMP]);
 	int64_t bar = (int64_t)ev->f[SSP_F_MMIO_BAR];
@@ -1385,8 +1409,8 @@ ev_msix(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	add_ev(b, s, ev);
 	SA(s, SSP_SA_HMSIX_COMP) = ostr(b, st, ev->f[SSP_F_IRQ_COMP]);
 	SA(s, SSP_SA_HMSIX_VEC) = ev->f[SSP_F_IRQ_VEC];
-	if (b->s[st].kctx != NULL) {	/* for the irq entry that serves it */
-		struct ssp_fifo *q = &b->s[st].irqq;
+	if (host_of(b, st)->kctx != NULL) {	/* for the irq entry that serves it */
+		struct ssp_fifo *q = &host_of(b, st)->irqq;
 
 		if (q->n >= IRQQ_MAX) {	/* a log without irq entries */
 			unref(b, ssp_fifo_pop(q));
@@ -1414,7 +1438,7 @@ pci_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
 static void
 ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	struct stream *h = &b->s[st];
+	struct hstate *h = host_of(b, st);
 	struct span *s;
 
 	/* Lines gem5 prints at the same tick as their start are over. */
@@ -1437,10 +1461,10 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			unsigned cpu = cpu_of(b, st, ev->f[SSP_F_USER_CPU]);
 
 			if (b->status == SSP_OK) {
-				b->kev = ev;	/* the time contexts close */
-				b->kcls = 0;
+				h->kev = ev;	/* the time contexts close */
+				h->kcls = 0;
 				ssp_kctx_user(h->kctx, cpu);
-				b->kev = NULL;
+				h->kev = NULL;
 			}
 		}
 		drop(b, st, SSP_DROP_INSN);
@@ -1545,12 +1569,12 @@ static struct span *
 nic_caused(struct ssp_spanb *b, unsigned kind, unsigned st,
     const struct ssp_rec *ev)
 {
-	struct span *s = mk(b, kind, st, ev->ts);
+	struct span *s = mk(b, kind, st, ev->ts), *last = nic_of(b, st)->last;
 
 	if (s == NULL)
 		return NULL;
-	if (b->s[st].last != NULL)
-		set_parent(s, b->s[st].last);
+	if (last != NULL)
+		set_parent(s, last);
 	else
 		orphan(s, SSP_CAUSE_NIC);
 	add_ev(b, s, ev);
@@ -1558,7 +1582,7 @@ nic_caused(struct ssp_spanb *b, unsigned kind, unsigned st,
 }
 
 static void
-set_last(struct ssp_spanb *b, struct stream *n, struct span *s)
+set_last(struct ssp_spanb *b, struct nstate *n, struct span *s)
 {
 	ref(s);
 	if (n->last != NULL)
@@ -1569,7 +1593,7 @@ set_last(struct ssp_spanb *b, struct stream *n, struct span *s)
 /* --- NIC work chains (kctx) ---------------------------------------------- */
 
 static void
-chain_set(struct ssp_spanb *b, struct stream *n, struct span *c, int64_t ts,
+chain_set(struct ssp_spanb *b, struct nstate *n, struct span *c, int64_t ts,
     int tx)
 {
 	if (c != NULL)
@@ -1584,14 +1608,14 @@ chain_set(struct ssp_spanb *b, struct stream *n, struct span *c, int64_t ts,
 /* The cause a NIC line at ts inherits from the read completion (tx: 0) or
  * eth tx (tx: 1) just before it at the same time, or NULL. */
 static struct span *
-chain_at(const struct stream *n, int64_t ts, int tx)
+chain_at(const struct nstate *n, int64_t ts, int tx)
 {
 	return n->chain != NULL && n->chain_ts == ts && n->chain_tx == tx ?
 	    n->chain : NULL;
 }
 
 static void
-tso_del(struct ssp_spanb *b, struct stream *n, unsigned i)
+tso_del(struct ssp_spanb *b, struct nstate *n, unsigned i)
 {
 	unref(b, n->tso[i].cause);
 	memmove(&n->tso[i], &n->tso[i + 1],
@@ -1603,7 +1627,7 @@ tso_del(struct ssp_spanb *b, struct stream *n, unsigned i)
  * segment is due closest to ts (one wire time after its last one).  The
  * wire time per byte is learnt from the first send seen alone. */
 static struct span *
-tso_next(struct stream *n, int64_t ts, uint64_t len)
+tso_next(struct nstate *n, int64_t ts, uint64_t len)
 {
 	struct tso *j, *best = NULL;
 	int64_t d, bd = 0;
@@ -1629,7 +1653,7 @@ tso_next(struct stream *n, int64_t ts, uint64_t len)
 }
 
 static void
-tso_start(struct ssp_spanb *b, struct stream *n, struct span *c, int64_t ts,
+tso_start(struct ssp_spanb *b, struct nstate *n, struct span *c, int64_t ts,
     uint64_t len)
 {
 	if (n->ntso == TSO_MAX)
@@ -1643,7 +1667,7 @@ tso_start(struct ssp_spanb *b, struct stream *n, struct span *c, int64_t ts,
 
 /* A tx write-back is issued with the send's last segment: the send ends. */
 static void
-tso_end(struct ssp_spanb *b, struct stream *n, const struct span *c)
+tso_end(struct ssp_spanb *b, struct nstate *n, const struct span *c)
 {
 	unsigned i;
 
@@ -1656,7 +1680,7 @@ tso_end(struct ssp_spanb *b, struct stream *n, const struct span *c)
 
 /* An rx of the batch list issued (d = 1) or completed (-1) a DMA. */
 static void
-rx_dma(struct stream *n, const struct span *rx, int d)
+rx_dma(struct nstate *n, const struct span *rx, int d)
 {
 	unsigned i = n->nrxb;
 
@@ -1670,7 +1694,7 @@ rx_dma(struct stream *n, const struct span *rx, int d)
 
 /* Whether an rx of the batch list has all its DMAs completed. */
 static int
-rx_any_done(const struct stream *n)
+rx_any_done(const struct nstate *n)
 {
 	unsigned i;
 
@@ -1681,7 +1705,7 @@ rx_any_done(const struct stream *n)
 }
 
 static void
-nic_chain_free(struct ssp_spanb *b, struct stream *n)
+nic_chain_free(struct ssp_spanb *b, struct nstate *n)
 {
 	chain_set(b, n, NULL, 0, 0);
 	while (n->ntso > 0)
@@ -1695,7 +1719,7 @@ nic_chain_free(struct ssp_spanb *b, struct stream *n)
 static void
 ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	struct stream *n = &b->s[st];
+	struct nstate *n = nic_of(b, st);
 	int write = ev->type == SSP_EV_NIC_WR;
 	struct span *s = mk(b, SSP_SK_NIC_MMIO, st, ev->ts), *c = NULL;
 	uint64_t off = ev->f[SSP_F_NMMIO_OFF];
@@ -1783,7 +1807,7 @@ trim_dma_ctx(struct ssp_spanb *b)
 static void
 ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	struct stream *n = &b->s[st];
+	struct nstate *n = nic_of(b, st);
 	uint64_t op = ev->f[SSP_F_NDMA_OP], addr = ev->f[SSP_F_NDMA_ADDR];
 	struct ssp_map3_ent *hf = ssp_map3_find(&b->ndma_open, op, 0, st);
 	struct span *s = hf != NULL ? hf->v : NULL, *old;
@@ -1887,7 +1911,7 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 static struct span *
 nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	struct stream *n = &b->s[st];
+	struct nstate *n = nic_of(b, st);
 	struct span *s = mk(b, SSP_SK_NIC_MSIX, st, ev->ts);
 	struct span *sel[RXB_MAX];
 	struct lnk **tail;
@@ -1937,7 +1961,7 @@ nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 static struct span *
 nic_tx_chained(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	struct stream *n = &b->s[st];
+	struct nstate *n = nic_of(b, st);
 	struct span *s, *c = chain_at(n, ev->ts, 0);
 	uint64_t len = ev->f[SSP_F_NTX_LEN];
 	unsigned why = SSP_CAUSE_DMA_CHAIN;
@@ -1960,7 +1984,7 @@ nic_tx_chained(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 static void
 ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	struct stream *n = &b->s[st];
+	struct nstate *n = nic_of(b, st);
 	struct span *s, *c;
 
 	switch (ev->type) {
@@ -2047,7 +2071,7 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			n->rxb[n->nrxb++] = s;
 		}
 		if (n->plink >= 0)
-			send(b, &b->s[b->pl[n->plink].host].recv, s, SSP_CTX_RECV);
+			send(b, b->pl[n->plink].recv, s, SSP_CTX_RECV);
 		else
 			b->st.ctx_nowhere[SSP_CTX_RECV]++;
 		finish(b, s);
@@ -2272,12 +2296,12 @@ sw_key(const struct ssp_rec *ev)
 
 /* The held egress span is complete: no drop line followed it. */
 static void
-sw_flush(struct ssp_spanb *b, struct stream *n)
+sw_flush(struct ssp_spanb *b, struct wstate *w)
 {
-	struct span *s = n->last;
+	struct span *s = w->held;
 
 	if (s != NULL) {
-		n->last = NULL;
+		w->held = NULL;
 		finish(b, s);
 	}
 }
@@ -2293,17 +2317,17 @@ sw_flush(struct ssp_spanb *b, struct stream *n)
 static void
 ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	struct stream *n = &b->s[st];
+	struct wstate *w = net_of(b, st);
 	uint64_t uid = ev->f[SSP_F_NET_UID], key = sw_key(ev);
 	struct elink *el = elink_at(b, st, ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
-	struct span *s, *c, *held = n->last;
+	struct span *s, *c, *held = w->held;
 	void *o;
 
 	if (ev->type == SSP_EV_NET_DROP && (int64_t)uid < 0 && key == 1 &&
 	    held != NULL && SA(held, SSP_SA_NET_DEV) == ev->f[SSP_F_NET_DEV]) {
 		/* "forward_pkt: dropping packet on port N": the copy just
 		 * forwarded there never reached the NIC */
-		n->last = NULL;
+		w->held = NULL;
 		SA(held, SSP_SA_NET_DROPPED) = 1;
 		add_ev(b, held, ev);
 		if (el != NULL && ssp_fifo_last(&el->rx) == held) {
@@ -2313,7 +2337,7 @@ ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		finish(b, held);
 		return;
 	}
-	sw_flush(b, n);
+	sw_flush(b, w);
 	if (ev->type == SSP_EV_NET_ENQ) {
 		c = el != NULL ? ssp_fifo_pop(&el->tx) : NULL;
 		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL) {
@@ -2359,7 +2383,7 @@ ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		send(b, &el->rx, s, SSP_CTX_RX);
 	else
 		b->st.ctx_nowhere[SSP_CTX_RX]++;
-	n->last = s;
+	w->held = s;
 }
 
 static void
@@ -2429,14 +2453,280 @@ ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	net_end(b, st, s, ev);
 }
 
-/* --- public ---------------------------------------------------------------- */
+/* --- the simulators' handlers ------------------------------------------- */
 
-/* Is ev of this stream's simulator (and of a known type)? */
+/*
+ * What the core calls for a stream of one simulator kind: one row of sims[]
+ * per enum ssp_sim.
+ */
+struct ssp_spanb_sim {
+	size_t size;		/* bytes of its state (stream.x), zeroed */
+	/* Set up the state once every stream has its own (NULL: nothing). */
+	int (*init)(struct ssp_spanb *b, unsigned st, struct ssp_err *e);
+	/* A run of n >= 1 events of the stream, packed (ssp_rec_packed_next). */
+	void (*events)(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+	    size_t n);
+	/* No more events: close what is open (SSP_SPAN_OPEN), drop references. */
+	void (*end)(struct ssp_spanb *b, unsigned st);
+	/* The end of all input, every stream ended: contexts the stream still
+	 * queues were never used (NULL: none). */
+	void (*drain)(struct ssp_spanb *b, unsigned st);
+	/* Free what init allocated, also after it failed (NULL: nothing). */
+	void (*free)(struct ssp_spanb *b, unsigned st);
+};
+
+/* Is ev of this stream kind's simulator (and of a known type)? */
 static inline int
-ours(const struct ssp_spanb *b, const struct stream *s, const struct ssp_rec *ev)
+ours(const struct ssp_spanb *b, enum ssp_sim kind, const struct ssp_rec *ev)
 {
-	return ev->type < SSP_EV_NTYPES && b->evsim[ev->type] == s->kind;
+	return ev->type < SSP_EV_NTYPES && b->evsim[ev->type] == kind;
 }
+
+static int by_seq(const void *a, const void *b);
+static struct span **take_stream(struct ssp_spanb *b, struct ssp_map3 *m,
+    unsigned st, size_t *np);
+static void close_open(struct ssp_spanb *b, struct span *s);
+static void drain(struct ssp_spanb *b, struct ssp_fifo *q, unsigned kind);
+
+/* Close the spans of a map that belong to stream st, in creation order. */
+static void
+close_stream(struct ssp_spanb *b, struct ssp_map3 *m, unsigned st)
+{
+	struct span **v;
+	size_t n, i;
+
+	v = take_stream(b, m, st, &n);
+	for (i = 0; i < n; i++)
+		close_open(b, v[i]);
+	free(v);
+}
+
+/* host (gem5) */
+
+static int
+host_init(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
+{
+	struct hstate *h = host_of(b, st);
+	const struct ssp_topo *t = b->t;
+	size_t i;
+
+	h->last_cpu = -1;
+	for (i = 0; i < t->npcie; i++) {
+		unsigned *np;
+
+		if (t->pcie[i].host != st)
+			continue;
+		if ((np = realloc(h->plinks, (h->nplinks + 1) * sizeof(*np))) == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		h->plinks = np;
+		h->plinks[h->nplinks++] = (unsigned)i;
+		b->pl[i].recv = &h->recv;
+	}
+	if (b->kctx) {
+		struct ssp_kctx_cfg kc = { ssp_rules_count(b->rules,
+		    SSP_FC_SYSCALL_EXIT) > 0 };
+		struct ssp_kctx_ops ops = { &h->kh, k_open, k_close, k_hold,
+		    k_release, k_link, k_woke };
+
+		h->kh.b = b;
+		h->kh.st = st;
+		return ssp_kctx_new(&h->kctx, &kc, &ops, e);
+	}
+	return SSP_OK;
+}
+
+static void
+host_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+    size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++, ev = ssp_rec_packed_next(ev))
+		if (ours(b, SSP_SIM_GEM5, ev))
+			ev_host(b, st, ev);
+		else
+			drop(b, st, SSP_DROP_FOREIGN);
+}
+
+/* Close the spans in list (k of them) in creation order. */
+static void
+close_list(struct ssp_spanb *b, struct span **list, size_t k)
+{
+	size_t i;
+
+	qsort(list, k, sizeof(list[0]), by_seq);
+	for (i = 0; i < k; i++)
+		close_open(b, list[i]);
+}
+
+static void
+host_stream_end(struct ssp_spanb *b, unsigned st)
+{
+	struct hstate *h = host_of(b, st);
+	struct span *list[8];
+	size_t i, k = 0;
+	unsigned c;
+
+	if (h->kctx != NULL) {
+		const struct ssp_kctx_stats *ks;
+		const uint64_t *from;
+		uint64_t *to;
+
+		h->kev = NULL;
+		ssp_kctx_end(h->kctx);
+		ks = ssp_kctx_stats(h->kctx);
+		from = (const uint64_t *)ks;
+		to = (uint64_t *)&b->st.kst;
+		for (i = 0; i < sizeof(*ks) / sizeof(uint64_t); i++)
+			to[i] += from[i];
+	}
+	/* the spans held in slots, in creation order */
+	for (c = 0; c < h->ncpu; c++) {
+		if (h->cur[c] == NULL)
+			continue;
+		if (k == sizeof(list) / sizeof(list[0])) {
+			close_list(b, list, k);
+			k = 0;
+		}
+		list[k++] = h->cur[c];
+		h->cur[c] = NULL;
+	}
+	close_list(b, list, k);
+	k = 0;
+	if (h->posted != NULL)
+		list[k++] = h->posted;
+	if (h->pci != NULL)
+		list[k++] = h->pci;
+	if (h->intr != NULL)
+		list[k++] = h->intr;
+	h->posted = h->pci = h->intr = NULL;
+	for (c = 0; c < h->nplinks; c++) {
+		struct plink *l = &b->pl[h->plinks[c]];
+
+		if (l->msix_open != NULL) {
+			if (k == sizeof(list) / sizeof(list[0])) {
+				close_list(b, list, k);
+				k = 0;
+			}
+			list[k++] = l->msix_open;
+			l->msix_open = NULL;
+		}
+	}
+	close_list(b, list, k);
+	close_stream(b, &b->mmio_open, st);
+	close_stream(b, &b->hdma_open, st);
+}
+
+static void
+host_drain(struct ssp_spanb *b, unsigned st)
+{
+	struct hstate *h = host_of(b, st);
+
+	drain(b, &h->recv, SSP_CTX_RECV);
+	drain(b, &h->irqq, SSP_CTX_IRQ);
+}
+
+static void
+host_free(struct ssp_spanb *b, unsigned st)
+{
+	struct hstate *h = host_of(b, st);
+
+	free(h->cur);
+	free(h->cpu_out);
+	free(h->plinks);
+	ssp_fifo_free(&h->recv);
+	ssp_fifo_free(&h->irqq);
+	ssp_kctx_free(h->kctx);
+}
+
+static const struct ssp_spanb_sim host_sim = {
+	sizeof(struct hstate), host_init, host_events, host_stream_end, host_drain,
+	host_free,
+};
+
+/* NIC (nicbm) */
+
+static int
+nic_init(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
+{
+	struct nstate *n = nic_of(b, st);
+
+	(void)e;
+	n->plink = b->t->streams[st].pcie;
+	n->elink = b->t->streams[st].eth;
+	return SSP_OK;
+}
+
+static void
+nic_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+    size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++, ev = ssp_rec_packed_next(ev))
+		if (ours(b, SSP_SIM_NICBM, ev))
+			ev_nic(b, st, ev);
+		else
+			drop(b, st, SSP_DROP_FOREIGN);
+}
+
+static void
+nic_stream_end(struct ssp_spanb *b, unsigned st)
+{
+	struct nstate *n = nic_of(b, st);
+	unsigned i;
+
+	close_stream(b, &b->ndma_open, st);
+	if (n->last != NULL) {
+		unref(b, n->last);
+		n->last = NULL;
+	}
+	for (i = 0; i < n->nrxb; i++)
+		unref(b, n->rxb[i]);
+	n->nrxb = 0;
+	nic_chain_free(b, n);
+}
+
+static const struct ssp_spanb_sim nic_sim = {
+	sizeof(struct nstate), nic_init, nic_events, nic_stream_end, NULL, NULL,
+};
+
+/* network (ns-3, net_switch) */
+
+static void
+net_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+    size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++, ev = ssp_rec_packed_next(ev)) {
+		b->now = ev->ts;	/* packet-idle sweeps */
+		if (ours(b, SSP_SIM_NS3, ev))
+			ev_net(b, st, ev);
+		else
+			drop(b, st, SSP_DROP_FOREIGN);
+	}
+}
+
+static void
+net_stream_end(struct ssp_spanb *b, unsigned st)
+{
+	sw_flush(b, net_of(b, st));
+	close_stream(b, &b->net_open, st);
+}
+
+static const struct ssp_spanb_sim net_sim = {
+	sizeof(struct wstate), NULL, net_events, net_stream_end, NULL, NULL,
+};
+
+/* The handlers of each simulator kind a topology stream may have. */
+static const struct ssp_spanb_sim *const sims[SSP_SIM_N] = {
+	[SSP_SIM_GEM5] = &host_sim,
+	[SSP_SIM_NICBM] = &nic_sim,
+	[SSP_SIM_NS3] = &net_sim,
+};
+
+/* --- public ---------------------------------------------------------------- */
 
 int
 ssp_spanb_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
@@ -2445,50 +2735,18 @@ ssp_spanb_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 	return ssp_spanb_events(b, st, ev, 1, e);
 }
 
-/* The next of a packed run. */
-static inline const struct ssp_rec *
-packed_next(const struct ssp_rec *ev)
-{
-	return (const struct ssp_rec *)((const char *)ev +
-	    offsetof(struct ssp_rec, f) + ev->nf * sizeof(ev->f[0]));
-}
-
 int
 ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
     size_t n, struct ssp_err *e)
 {
 	struct stream *s = &b->s[st];
-	size_t k;
 
 	b->st.in[st] += n;
 	if (s->ended) {
 		b->st.drop[SSP_DROP_FOREIGN] += n;
 		b->st.dropped[st] += n;
-	} else {
-		switch (s->kind) {	/* the same for the whole run */
-		case SSP_SIM_GEM5:
-			for (k = 0; k < n; k++, ev = packed_next(ev))
-				if (ours(b, s, ev))
-					ev_host(b, st, ev);
-				else
-					drop(b, st, SSP_DROP_FOREIGN);
-			break;
-		case SSP_SIM_NICBM:
-			for (k = 0; k < n; k++, ev = packed_next(ev))
-				if (ours(b, s, ev))
-					ev_nic(b, st, ev);
-				else
-					drop(b, st, SSP_DROP_FOREIGN);
-			break;
-		default:
-			for (k = 0; k < n; k++, ev = packed_next(ev)) {
-				b->now = ev->ts;	/* packet-idle sweeps */
-				if (ours(b, s, ev))
-					ev_net(b, st, ev);
-				else
-					drop(b, st, SSP_DROP_FOREIGN);
-			}
-		}
+	} else if (n > 0) {
+		s->sim->events(b, st, ev, n);
 	}
 	if (b->status != SSP_OK && e != NULL)
 		*e = b->err;
@@ -2555,100 +2813,11 @@ int
 ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 {
 	struct stream *s = &b->s[st];
-	struct span **v, *list[8];
-	size_t n, i, k = 0;
-	unsigned c;
 
 	if (s->ended)
 		return b->status;
 	s->ended = 1;
-	switch (s->kind) {
-	case SSP_SIM_GEM5:
-		if (s->kctx != NULL) {
-			const struct ssp_kctx_stats *ks;
-			const uint64_t *from;
-			uint64_t *to;
-
-			b->kev = NULL;
-			ssp_kctx_end(s->kctx);
-			ks = ssp_kctx_stats(s->kctx);
-			from = (const uint64_t *)ks;
-			to = (uint64_t *)&b->st.kst;
-			for (i = 0; i < sizeof(*ks) / sizeof(uint64_t); i++)
-				to[i] += from[i];
-		}
-		/* the spans held in slots, in creation order */
-		for (c = 0; c < s->ncpu; c++) {
-			if (s->cur[c] == NULL)
-				continue;
-			if (k == sizeof(list) / sizeof(list[0])) {
-				qsort(list, k, sizeof(list[0]), by_seq);
-				for (i = 0; i < k; i++)
-					close_open(b, list[i]);
-				k = 0;
-			}
-			list[k++] = s->cur[c];
-			s->cur[c] = NULL;
-		}
-		qsort(list, k, sizeof(list[0]), by_seq);
-		for (i = 0; i < k; i++)
-			close_open(b, list[i]);
-		k = 0;
-		if (s->posted != NULL)
-			list[k++] = s->posted;
-		if (s->pci != NULL)
-			list[k++] = s->pci;
-		if (s->intr != NULL)
-			list[k++] = s->intr;
-		s->posted = s->pci = s->intr = NULL;
-		for (c = 0; c < s->nplinks; c++) {
-			struct plink *l = &b->pl[s->plinks[c]];
-
-			if (l->msix_open != NULL) {
-				if (k == sizeof(list) / sizeof(list[0])) {
-					qsort(list, k, sizeof(list[0]), by_seq);
-					for (i = 0; i < k; i++)
-						close_open(b, list[i]);
-					k = 0;
-				}
-				list[k++] = l->msix_open;
-				l->msix_open = NULL;
-			}
-		}
-		qsort(list, k, sizeof(list[0]), by_seq);
-		for (i = 0; i < k; i++)
-			close_open(b, list[i]);
-		v = take_stream(b, &b->mmio_open, st, &n);
-		for (i = 0; i < n; i++)
-			close_open(b, v[i]);
-		free(v);
-		v = take_stream(b, &b->hdma_open, st, &n);
-		for (i = 0; i < n; i++)
-			close_open(b, v[i]);
-		free(v);
-		break;
-	case SSP_SIM_NICBM:
-		v = take_stream(b, &b->ndma_open, st, &n);
-		for (i = 0; i < n; i++)
-			close_open(b, v[i]);
-		free(v);
-		if (s->last != NULL) {
-			unref(b, s->last);
-			s->last = NULL;
-		}
-		for (i = 0; i < s->nrxb; i++)
-			unref(b, s->rxb[i]);
-		s->nrxb = 0;
-		nic_chain_free(b, s);
-		break;
-	default:
-		sw_flush(b, s);
-		v = take_stream(b, &b->net_open, st, &n);
-		for (i = 0; i < n; i++)
-			close_open(b, v[i]);
-		free(v);
-		break;
-	}
+	s->sim->end(b, st);
 	if (b->status != SSP_OK && e != NULL)
 		*e = b->err;
 	return b->status;
@@ -2694,10 +2863,9 @@ ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e)
 		drain(b, &b->el[i].tx, SSP_CTX_TX);
 		drain(b, &b->el[i].rx, SSP_CTX_RX);
 	}
-	for (i = 0; i < b->ns; i++) {
-		drain(b, &b->s[i].recv, SSP_CTX_RECV);
-		drain(b, &b->s[i].irqq, SSP_CTX_IRQ);
-	}
+	for (i = 0; i < b->ns; i++)
+		if (b->s[i].sim->drain != NULL)
+			b->s[i].sim->drain(b, (unsigned)i);
 	drain_map(b, &b->dma_ctx, SSP_CTX_DMA);
 	drain_map(b, &b->chain, SSP_CTX_N);
 	settle(b);
@@ -2724,6 +2892,7 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	const struct ssp_schema *sch = ssp_span_schema(0);
 	size_t i;
 	unsigned k;
+	int rc;
 
 	*bp = NULL;
 	if ((b = calloc(1, sizeof(*b))) == NULL)
@@ -2767,33 +2936,21 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		struct stream *s = &b->s[i];
 
 		s->kind = t->streams[i].kind;
-		s->plink = t->streams[i].pcie;
-		s->elink = t->streams[i].eth;
-		s->last_cpu = -1;
-		if (b->kctx && s->kind == SSP_SIM_GEM5) {
-			struct ssp_kctx_cfg kc = { ssp_rules_count(rules,
-			    SSP_FC_SYSCALL_EXIT) > 0 };
-			struct ssp_kctx_ops ops = { &s->kh, k_open, k_close, k_hold,
-			    k_release, k_link, k_woke };
-
-			s->kh.b = b;
-			s->kh.st = (unsigned)i;
-			if (ssp_kctx_new(&s->kctx, &kc, &ops, e) != SSP_OK)
-				goto nomem;
+		if ((unsigned)s->kind >= SSP_SIM_N || sims[s->kind] == NULL) {
+			rc = ssp_err_set(e, SSP_ERR_INVAL, 0, "stream %s: no span "
+			    "builder for its kind", t->streams[i].name);
+			goto fail;
 		}
+		s->sim = sims[s->kind];
+		if ((s->x = calloc(1, s->sim->size)) == NULL)
+			goto nomem;
 	}
 	for (i = 0; i < t->npcie; i++) {
 		struct plink *l = &b->pl[i];
-		struct stream *h = &b->s[t->pcie[i].host];
-		unsigned *np;
 
 		l->host = t->pcie[i].host;
 		l->nic = t->pcie[i].nic;
 		l->bars = ssp_rules_device_bars(rules, t->streams[l->nic].name);
-		if ((np = realloc(h->plinks, (h->nplinks + 1) * sizeof(*np))) == NULL)
-			goto nomem;
-		h->plinks = np;
-		h->plinks[h->nplinks++] = (unsigned)i;
 	}
 	for (i = 0; i < t->neth; i++) {
 		struct elink *l = &b->el[i];
@@ -2803,15 +2960,21 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		l->net = t->eth[i].net;
 		l->node = t->eth[i].node;
 		l->dev = t->eth[i].dev;
-		if (ssp_map3_put(&b->elmap, (uint64_t)l->node << 32 | l->dev, 0, l->net,
-		    l, &old) != 0)
+		if (ssp_map3_put(&b->elmap, (uint64_t)l->node << 32 | l->dev, 0,
+		    l->net, l, &old) != 0)
 			goto nomem;
 	}
+	for (i = 0; i < b->ns; i++)
+		if (b->s[i].sim->init != NULL &&
+		    (rc = b->s[i].sim->init(b, (unsigned)i, e)) != SSP_OK)
+			goto fail;
 	*bp = b;
 	return SSP_OK;
 nomem:
+	rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+fail:
 	ssp_spanb_free(b);
-	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	return rc;
 }
 
 void
@@ -2822,13 +2985,12 @@ ssp_spanb_free(struct ssp_spanb *b)
 	if (b == NULL)
 		return;
 	for (i = 0; b->s != NULL && i < b->ns; i++) {
-		free(b->s[i].si);
-		free(b->s[i].cur);
-		free(b->s[i].cpu_out);
-		free(b->s[i].plinks);
-		ssp_fifo_free(&b->s[i].recv);
-		ssp_fifo_free(&b->s[i].irqq);
-		ssp_kctx_free(b->s[i].kctx);
+		struct stream *s = &b->s[i];
+
+		if (s->x != NULL && s->sim->free != NULL)
+			s->sim->free(b, (unsigned)i);
+		free(s->x);
+		free(s->si);
 	}
 	for (i = 0; b->pl != NULL && i < b->t->npcie; i++) {
 		ssp_fifo_free(&b->pl[i].mmio);
