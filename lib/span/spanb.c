@@ -46,7 +46,7 @@ const char *ssp_spanb_ctx_name(unsigned c) { return c < SSP_CTX_N ? ctx_names[c]
 /* --- errors and strings ---------------------------------------------------- */
 
 void
-ssp_spanb_fail(struct ssp_spanb *b, int code, const char *what)
+ssp_spanb_fail(struct ssp_spanb *b, enum ssp_status code, const char *what)
 {
 	if (b->status == SSP_OK)
 		b->status = ssp_err_set(&b->err, code, 0, "%s", what);
@@ -81,8 +81,10 @@ intern(struct ssp_spanb *b, const char *s, size_t len)
 
 	if (b->status != SSP_OK)
 		return 0;
-	if ((id = b->sink.intern(b->sink.ctx, s, len, &b->err)) == 0)
-		b->status = b->err.code ? b->err.code : SSP_ERR_IO;
+	if ((b->status = b->sink.intern(b->sink.ctx, s, len, &id, &b->err)) !=
+	    SSP_OK)
+		return 0;
+	SSP_ASSERT(id != 0);
 	return id;
 }
 
@@ -179,12 +181,8 @@ free_evs(struct ssp_spanb *b, struct span *s)
 static void
 put(struct ssp_spanb *b, const struct ssp_rec *r)
 {
-	int rc;
-
-	if (b->status != SSP_OK)
-		return;
-	if ((rc = b->sink.put(b->sink.ctx, r, &b->err)) != SSP_OK)
-		b->status = rc;
+	if (b->status == SSP_OK)
+		b->status = b->sink.put(b->sink.ctx, r, &b->err);
 }
 
 static void
@@ -569,19 +567,31 @@ drain_map(struct ssp_spanb *b, struct ssp_map3 *m, unsigned kind)
 
 /* --- public ------------------------------------------------------------------ */
 
-int
+/* The status of the calls so far, into e too when one failed. */
+static enum ssp_status
+status(const struct ssp_spanb *b, struct ssp_err *e)
+{
+	if (b->status != SSP_OK && e != NULL)
+		*e = b->err;
+	return b->status;
+}
+
+enum ssp_status
 ssp_spanb_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
     struct ssp_err *e)
 {
 	return ssp_spanb_events(b, st, ev, 1, e);
 }
 
-int
+enum ssp_status
 ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
     size_t n, struct ssp_err *e)
 {
-	struct stream *s = &b->s[st];
+	struct stream *s;
 
+	SSP_ASSERT(b != NULL && st < b->ns);
+	SSP_ASSERT(ev != NULL || n == 0);
+	s = &b->s[st];
 	b->st.in[st] += n;
 	if (s->ended) {
 		b->st.drop[SSP_DROP_FOREIGN] += n;
@@ -589,43 +599,48 @@ ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 	} else if (n > 0) {
 		s->sim->events(b, st, ev, n);
 	}
-	if (b->status != SSP_OK && e != NULL)
-		*e = b->err;
-	return b->status;
+	return status(b, e);
 }
 
 void
 ssp_spanb_strings_reset(struct ssp_spanb *b, unsigned st)
 {
-	struct stream *s = &b->s[st];
+	struct stream *s;
 
+	SSP_ASSERT(b != NULL && st < b->ns);
+	s = &b->s[st];
 	if (s->si != NULL)
 		memset(s->si, 0, s->nsi * sizeof(*s->si));
 }
 
 
-int
-ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
+static void
+stream_end(struct ssp_spanb *b, unsigned st)
 {
 	struct stream *s = &b->s[st];
 
-	if (s->ended)
-		return b->status;
-	s->ended = 1;
-	s->sim->end(b, st);
-	if (b->status != SSP_OK && e != NULL)
-		*e = b->err;
-	return b->status;
+	if (!s->ended) {
+		s->ended = 1;
+		s->sim->end(b, st);
+	}
 }
 
+enum ssp_status
+ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
+{
+	SSP_ASSERT(b != NULL && st < b->ns);
+	stream_end(b, st);
+	return status(b, e);
+}
 
-int
+enum ssp_status
 ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e)
 {
 	size_t i;
 
+	SSP_ASSERT(b != NULL);
 	for (i = 0; i < b->ns; i++)
-		ssp_spanb_stream_end(b, (unsigned)i, NULL);
+		stream_end(b, (unsigned)i);
 	for (i = 0; i < b->t->npcie; i++) {
 		ssp_spanb_drain(b, &b->pl[i].mmio, SSP_CTX_MMIO);
 		ssp_spanb_drain(b, &b->pl[i].msix, SSP_CTX_MSIX);
@@ -640,9 +655,7 @@ ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e)
 	drain_map(b, &b->dma_ctx, SSP_CTX_DMA);
 	drain_map(b, &b->chain, SSP_CTX_N);
 	settle(b);
-	if (b->status != SSP_OK && e != NULL)
-		*e = b->err;
-	return b->status;
+	return status(b, e);
 }
 
 const struct ssp_spanb_stats *
@@ -654,7 +667,7 @@ ssp_spanb_stats(const struct ssp_spanb *b)
 uint64_t ssp_spanb_live(const struct ssp_spanb *b) { return b->live; }
 uint64_t ssp_spanb_peak(const struct ssp_spanb *b) { return b->peak; }
 
-int
+enum ssp_status
 ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
     const struct ssp_rules *rules, const struct ssp_spanb_opts *o,
     const struct ssp_spanb_sink *sink, struct ssp_err *e)
@@ -663,8 +676,12 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	const struct ssp_schema *sch = ssp_span_schema(0);
 	size_t i;
 	unsigned k;
-	int rc;
+	enum ssp_status rc;
 
+	SSP_ASSERT(bp != NULL && t != NULL && rules != NULL && o != NULL);
+	SSP_ASSERT(sink != NULL && sink->text != NULL &&
+	    sink->intern != NULL && sink->put != NULL);
+	SSP_ASSERT(t->nstreams <= UINT16_MAX);	/* struct span's stream */
 	*bp = NULL;
 	if ((b = calloc(1, sizeof(*b))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");

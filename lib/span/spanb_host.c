@@ -559,7 +559,7 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 }
 
-static int
+static enum ssp_status
 host_init(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 {
 	struct hstate *h = host_of(b, st);

@@ -247,7 +247,7 @@ struct ssp_spanb {
 	enum ssp_root_policy root;
 	enum ssp_bg_policy bg;
 	int64_t next_sweep;
-	int status;
+	enum ssp_status status;	/* the first error (b->err), sticky */
 	struct ssp_err err;
 	struct ssp_spanb_stats st;
 };
@@ -258,7 +258,8 @@ struct ssp_spanb {
 struct ssp_spanb_sim {
 	size_t size;		/* bytes of its state (stream.x), zeroed */
 	/* Set up the state once every stream has its own (NULL: nothing). */
-	int (*init)(struct ssp_spanb *b, unsigned st, struct ssp_err *e);
+	enum ssp_status (*init)(struct ssp_spanb *b, unsigned st,
+	    struct ssp_err *e);
 	/* A run of n >= 1 events of the stream (ssp_rec_packed_next). */
 	void (*events)(struct ssp_spanb *b, unsigned st,
 	    const struct ssp_rec *ev, size_t n);
@@ -301,7 +302,8 @@ void ssp_spanb_close_stream(struct ssp_spanb *b, struct ssp_map3 *m,
 /* Drop the contexts left in q, counted as never used (ctx_unused). */
 void ssp_spanb_drain(struct ssp_spanb *b, struct ssp_fifo *q, unsigned ctx);
 /* Behind the inline helpers: */
-void ssp_spanb_fail(struct ssp_spanb *b, int code, const char *what);
+void ssp_spanb_fail(struct ssp_spanb *b, enum ssp_status code,
+    const char *what);
 struct sinfo *ssp_spanb_sinfo_grow(struct ssp_spanb *b, unsigned st,
     uint64_t id);
 uint64_t ssp_spanb_ostr_new(struct ssp_spanb *b, unsigned st, uint64_t id,
@@ -320,7 +322,8 @@ void ssp_spanb_host_receive(struct ssp_spanb *b, struct hstate *h,
 /* spanb_kctx.c: the kernel context model of a host stream (the rules turn
  * it on): its set-up, a function entry, a user-mode event, the stream's
  * end, and the parent of host device work. */
-int ssp_spanb_kctx_new(struct ssp_spanb *b, unsigned st, struct ssp_err *e);
+enum ssp_status ssp_spanb_kctx_new(struct ssp_spanb *b, unsigned st,
+    struct ssp_err *e);
 void ssp_spanb_kctx_func(struct ssp_spanb *b, unsigned st,
     const struct ssp_rec *ev, unsigned cls);
 void ssp_spanb_kctx_user(struct ssp_spanb *b, unsigned st,

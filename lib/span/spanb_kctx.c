@@ -267,7 +267,7 @@ ssp_spanb_kctx_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 		ssp_spanb_host_receive(b, h, c);
 }
 
-int
+enum ssp_status
 ssp_spanb_kctx_new(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 {
 	struct hstate *h = host_of(b, st);

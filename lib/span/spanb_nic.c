@@ -540,7 +540,7 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 }
 
-static int
+static enum ssp_status
 nic_init(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 {
 	struct nstate *n = nic_of(b, st);
