@@ -730,8 +730,6 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 			goto fail;
 		}
 		s->sim = sims[s->kind];
-		if ((s->x = calloc(1, s->sim->size)) == NULL)
-			goto nomem;
 	}
 	for (i = 0; i < t->npcie; i++) {
 		struct plink *l = &b->pl[i];
@@ -775,9 +773,8 @@ ssp_spanb_free(struct ssp_spanb *b)
 	for (i = 0; b->s != NULL && i < b->ns; i++) {
 		struct stream *s = &b->s[i];
 
-		if (s->x != NULL && s->sim->free != NULL)
+		if (s->sim != NULL && s->sim->free != NULL)
 			s->sim->free(b, (unsigned)i);
-		free(s->x);
 		free(s->si);
 	}
 	for (i = 0; b->pl != NULL && i < b->t->npcie; i++) {

@@ -664,6 +664,5 @@ host_free(struct ssp_spanb *b, unsigned st)
 }
 
 const struct ssp_spanb_sim ssp_spanb_host_sim = {
-	sizeof(struct hstate), host_init, host_events, host_stream_end,
-	host_drain, host_free,
+	host_init, host_events, host_stream_end, host_drain, host_free,
 };

@@ -292,5 +292,5 @@ net_stream_end(struct ssp_spanb *b, unsigned st)
 }
 
 const struct ssp_spanb_sim ssp_spanb_net_sim = {
-	sizeof(struct wstate), NULL, net_events, net_stream_end, NULL, NULL,
+	NULL, net_events, net_stream_end, NULL, NULL,
 };

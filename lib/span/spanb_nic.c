@@ -582,5 +582,5 @@ nic_stream_end(struct ssp_spanb *b, unsigned st)
 }
 
 const struct ssp_spanb_sim ssp_spanb_nic_sim = {
-	sizeof(struct nstate), nic_init, nic_events, nic_stream_end, NULL, NULL,
+	nic_init, nic_events, nic_stream_end, NULL, NULL,
 };
