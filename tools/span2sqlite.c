@@ -17,7 +17,7 @@
 
 #include "base/clock.h"
 #include "io/in.h"
-#include "sink/sqlite.h"
+#include "sqlite/sqlite.h"
 #include "stream/frame.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"

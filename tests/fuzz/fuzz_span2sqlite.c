@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fuzz_mem.h"
-#include "sink/sqlite.h"
+#include "sqlite/sqlite.h"
 #include "stream/span.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

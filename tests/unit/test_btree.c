@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "sink/btree.h"
+#include "sqlite/btree.h"
 
 static char *
 tmpname(const char *what)

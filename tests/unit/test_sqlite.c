@@ -17,8 +17,8 @@
 
 #include "io/in.h"
 #include "io/out.h"
-#include "sink/sqlite.h"
-#include "sink/sqlite_direct.h"
+#include "sqlite/sqlite.h"
+#include "sqlite/sqlite_direct.h"
 #include "stream/span.h"
 
 #define NC SSP_SF_NCOMMON

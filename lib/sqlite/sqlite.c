@@ -15,8 +15,8 @@
 #include "base/buf.h"
 #include "base/idmap.h"
 #include "base/strfmt.h"
-#include "sink/sqlite.h"
-#include "sink/sqlite_direct.h"
+#include "sqlite/sqlite.h"
+#include "sqlite/sqlite_direct.h"
 
 /*
  * formats/simspan.sql is the one source of the schema; the assembler

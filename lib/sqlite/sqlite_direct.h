@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "sink/btree.h"
+#include "sqlite/btree.h"
 
 /*
  * The tables, and the values of their rows in the order a row is given:

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sink/btree.h"
+#include "sqlite/btree.h"
 
 /*
  * Page and record formats as in https://www.sqlite.org/fileformat2.html

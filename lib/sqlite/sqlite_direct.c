@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "base/map.h"
-#include "sink/ksort.h"
-#include "sink/sqlite_direct.h"
+#include "sqlite/ksort.h"
+#include "sqlite/sqlite_direct.h"
 
 /*
  * What a load gives: the rows of spans, the attribute tables, links and
