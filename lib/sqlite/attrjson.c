@@ -104,6 +104,7 @@ ssp_attrjson_fields(char *buf, size_t n, const struct ssp_rec_type *t,
 	unsigned k;
 	int any = 0;
 
+	SSP_ASSERT(t != NULL && r != NULL && (buf != NULL || n == 0));
 	ssp_attrjson_ch(&w, '{');
 	for (k = 0; k < t->nf && k < r->nf; k++) {
 		uint64_t v = r->f[k];

@@ -662,7 +662,7 @@ ssp_btree_row(struct ssp_btree_tree *t, int64_t rowid, const struct ssp_value *v
 	size_t len, clen;
 	uint32_t pg;
 
-	SSP_ASSERT(v != NULL || n == 0);
+	SSP_ASSERT(t != NULL && (v != NULL || n == 0));
 	if (b->e.code != SSP_OK)
 		return b->e.code;
 	if (t->rows > 0 && rowid <= t->last)
@@ -742,6 +742,7 @@ ssp_btree_entry(struct ssp_btree_tree *t, const struct ssp_value *v, unsigned n)
 	struct ssp_btree *b = t->b;
 	size_t len;
 
+	SSP_ASSERT(v != NULL && n > 0);
 	if (b->e.code != SSP_OK)
 		return b->e.code;
 	if ((len = record(b, v, n)) == 0)
@@ -758,6 +759,7 @@ ssp_btree_entry_rec(struct ssp_btree_tree *t, const unsigned char *rec,
 	unsigned char *c;
 	size_t hl;
 
+	SSP_ASSERT(rec != NULL || n == 0);
 	if (b->e.code != SSP_OK)
 		return b->e.code;
 	if (n == 0)
@@ -865,12 +867,14 @@ new_tree(struct ssp_btree *b, uint32_t root, int index)
 struct ssp_btree_tree *
 ssp_btree_table(struct ssp_btree *b, uint32_t root)
 {
+	SSP_ASSERT(b != NULL);
 	return new_tree(b, root, 0);
 }
 
 struct ssp_btree_tree *
 ssp_btree_index(struct ssp_btree *b, uint32_t root)
 {
+	SSP_ASSERT(b != NULL);
 	return new_tree(b, root, 1);
 }
 

@@ -143,14 +143,6 @@ bt_fail(struct ssp_direct *dw)
 	return be->code != SSP_OK ? (enum ssp_status)be->code : SSP_ERR_IO;
 }
 
-/* The error status e holds, or fallback if it holds none (e NULL). */
-static enum ssp_status
-status_of(const struct ssp_direct *dw, enum ssp_status fallback)
-{
-	return dw->e != NULL && dw->e->code != SSP_OK ?
-	    (enum ssp_status)dw->e->code : fallback;
-}
-
 static enum ssp_status
 prep(struct ssp_direct *dw, sqlite3 *db, sqlite3_stmt **s,
     const char *sql)
@@ -288,20 +280,22 @@ rowid_table(sqlite3 *db, const char *table)
 
 /*
  * The layout of table t: which of the writer's values each stored column
- * holds.  1: it can be written directly (each value once, as SQLite would
- * store it, id the rowid); 0: it cannot; -1: error.
+ * holds.  *can 1: it can be written directly (each value once, as SQLite
+ * would store it, id the rowid); 0: it cannot.
  */
-static int
-table_layout(struct ssp_direct *dw, sqlite3 *db, unsigned t)
+static enum ssp_status
+table_layout(struct ssp_direct *dw, sqlite3 *db, unsigned t, int *can)
 {
 	sqlite3_stmt *s = NULL;
 	uint32_t seen = 0;
 	unsigned n = 0, i;
+	enum ssp_status r;
 	int rc, ok = 1;
 
-	if (prep(dw, db, &s, "SELECT name, ifnull(type, ''), pk, hidden FROM "
-	    "pragma_table_xinfo(?)") != SSP_OK)
-		return -1;
+	*can = 0;
+	if ((r = prep(dw, db, &s, "SELECT name, ifnull(type, ''), pk, hidden "
+	    "FROM pragma_table_xinfo(?)")) != SSP_OK)
+		return r;
 	sqlite3_bind_text(s, 1, ssp_rows_tables[t].name, -1, SQLITE_STATIC);
 	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *col = (const char *)sqlite3_column_text(s, 0);
@@ -332,35 +326,38 @@ table_layout(struct ssp_direct *dw, sqlite3 *db, unsigned t)
 		dw->cmap[t][n++] = (unsigned char)i;
 	}
 	if (ok && rc != SQLITE_DONE) {
+		r = db_fail(dw, db);
 		sqlite3_finalize(s);
-		return db_fail(dw, db), -1;
+		return r;
 	}
 	sqlite3_finalize(s);
 	dw->ncol[t] = n;
 	dw->ident[t] = n == ssp_rows_tables[t].ncols;
 	for (i = 0; i < n; i++)
 		dw->ident[t] &= dw->cmap[t][i] == i;
-	return ok && seen == (((1u << ssp_rows_tables[t].ncols) - 1) & ~ssp_rows_tables[t].gen);
+	*can = ok && seen == (((1u << ssp_rows_tables[t].ncols) - 1) &
+	    ~ssp_rows_tables[t].gen);
+	return SSP_OK;
 }
 
 /* Create table name of db in m too. */
-static int
+static enum ssp_status
 copy_table(struct ssp_direct *dw, sqlite3 *db, sqlite3 *m,
     const char *name)
 {
 	sqlite3_stmt *s = NULL;
-	int r = SSP_ERR_IO;
+	enum ssp_status r;
 
-	if (prep(dw, db, &s, "SELECT sql FROM sqlite_schema WHERE type = "
-	    "'table' AND name = ?") != SSP_OK)
-		return SSP_ERR_IO;
+	if ((r = prep(dw, db, &s, "SELECT sql FROM sqlite_schema WHERE type = "
+	    "'table' AND name = ?")) != SSP_OK)
+		return r;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0) != NULL &&
 	    sqlite3_exec(m, (const char *)sqlite3_column_text(s, 0), NULL, NULL,
 	    NULL) == SQLITE_OK)
 		r = SSP_OK;
 	else
-		db_fail(dw, m);
+		r = db_fail(dw, m);
 	sqlite3_finalize(s);
 	return r;
 }
@@ -370,7 +367,7 @@ copy_table(struct ssp_direct *dw, sqlite3 *db, sqlite3 *m,
  * start_ps)?  Two probe rows in an empty copy of the table say.  If not,
  * an index on it is REINDEXed.
  */
-static int
+static enum ssp_status
 gen_check(struct ssp_direct *dw, sqlite3 *db)
 {
 	static const int64_t probe[][2] = { { 5, 12 }, { 12, -30 } };
@@ -379,6 +376,7 @@ gen_check(struct ssp_direct *dw, sqlite3 *db)
 	char sql[512];
 	size_t len = 0;
 	unsigned i, t = T_TRACES;
+	enum ssp_status r;
 	int ok = 1;
 
 	if (dw->gen[t] == 0)
@@ -396,15 +394,15 @@ gen_check(struct ssp_direct *dw, sqlite3 *db)
 			    "%s?%u", i > 1 ? ", " : "", i);
 	snprintf(sql + len, sizeof(sql) - len, ")");
 	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK || copy_table(dw, db, m,
-	    ssp_rows_tables[t].name) != SSP_OK || prep(dw, m, &ins, sql) != SSP_OK ||
-	    prep(dw, m, &q, "SELECT dur_ps FROM traces WHERE rowid = ?") !=
-	    SSP_OK) {
-		if (dw->e != NULL && dw->e->code == SSP_OK)
-			db_fail(dw, m);
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		r = db_fail(dw, m);
+	else if ((r = copy_table(dw, db, m, ssp_rows_tables[t].name)) ==
+	    SSP_OK && (r = prep(dw, m, &ins, sql)) == SSP_OK)
+		r = prep(dw, m, &q, "SELECT dur_ps FROM traces WHERE rowid = ?");
+	if (r != SSP_OK) {
 		sqlite3_finalize(ins);
 		sqlite3_close(m);
-		return SSP_ERR_IO;
+		return r;
 	}
 	for (i = 0; ok && i < sizeof(probe) / sizeof(probe[0]); i++) {
 		unsigned c;
@@ -434,30 +432,37 @@ gen_check(struct ssp_direct *dw, sqlite3 *db)
 	return SSP_OK;
 }
 
-/* 1: the schema is one the direct writer can fill; 0: it is not; -1 error. */
-static int
-check(struct ssp_direct *dw, sqlite3 *db)
+/* *can 1: the schema is one the direct writer can fill; 0: it is not. */
+static enum ssp_status
+check(struct ssp_direct *dw, sqlite3 *db, int *can)
 {
+	enum ssp_status r;
 	unsigned t;
-	int r;
 
+	*can = 0;
 	if (!text_is(db, "SELECT count(*) || ? FROM sqlite_schema WHERE type = "
 	    "'trigger'", "", "0"))
-		return 0;
+		return SSP_OK;
 	/* a file ssp_btree_open() takes (it checks the header again) */
 	if (!text_is(db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
 	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
 	    "(SELECT encoding FROM pragma_encoding) || ?", "", "off,0,UTF-8"))
-		return 0;
-	for (t = 0; t < T_N; t++)
-		if ((r = table_layout(dw, db, t)) != 1 ||
-		    !rowid_table(db, ssp_rows_tables[t].name))
-			return r < 0 ? -1 : 0;
+		return SSP_OK;
+	for (t = 0; t < T_N; t++) {
+		if ((r = table_layout(dw, db, t, can)) != SSP_OK)
+			return r;
+		if (!*can || !rowid_table(db, ssp_rows_tables[t].name)) {
+			*can = 0;
+			return SSP_OK;
+		}
+	}
 	for (t = 0; t < dw->nft; t++)
 		if (dw->attr[t] != NULL && (!dw->attr[t]->direct ||
-		    !rowid_table(db, dw->attr[t]->table)))
-			return 0;
-	return 1;
+		    !rowid_table(db, dw->attr[t]->table))) {
+			*can = 0;
+			return SSP_OK;
+		}
+	return SSP_OK;
 }
 
 /* "WHERE col & mask" at the end of a partial index's definition, col a
@@ -503,28 +508,30 @@ partial_mask(struct dindex *x, const char *sql)
 
 /*
  * How to build index name (on table t) from sorted keys, from its key
- * columns as pragma_index_xinfo lists them.  1: a new dw->ix entry; 0: it
- * cannot be (REINDEX it); -1: error.
+ * columns as pragma_index_xinfo lists them.  *can 1: a new dw->ix entry;
+ * 0: it cannot be (REINDEX it).
  */
-static int
+static enum ssp_status
 index_layout(struct ssp_direct *dw, sqlite3 *db, const char *name,
-    unsigned t, int64_t root, const char *sql)
+    unsigned t, int64_t root, const char *sql, int *can)
 {
-		struct dindex *x = &dw->ix[dw->nix];
+	struct dindex *x = &dw->ix[dw->nix];
 	sqlite3_stmt *s = NULL;
 	unsigned j, w, half, i, nhex = 0;
+	enum ssp_status r;
 	int rc, ok = 1;
 
+	*can = 0;
 	if (dw->nix == XMAX || root <= 1 || root >= UINT32_MAX)
-		return 0;
+		return SSP_OK;
 	memset(x, 0, sizeof(*x));
 	x->t = t;
 	x->pval = -1;
 	x->cause = -1;
-	if (prep(dw, db, &s, "SELECT name, desc, coll, key, (SELECT partial FROM "
-	    "pragma_index_list(?2) WHERE name = ?1) FROM pragma_index_xinfo(?1)")
-	    != SSP_OK)
-		return -1;
+	if ((r = prep(dw, db, &s, "SELECT name, desc, coll, key, (SELECT partial "
+	    "FROM pragma_index_list(?2) WHERE name = ?1) FROM "
+	    "pragma_index_xinfo(?1)")) != SSP_OK)
+		return r;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 2, ssp_rows_tables[t].name, -1, SQLITE_STATIC);
 	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -556,8 +563,9 @@ index_layout(struct ssp_direct *dw, sqlite3 *db, const char *name,
 		}
 	}
 	if (ok && rc != SQLITE_DONE) {
+		r = db_fail(dw, db);
 		sqlite3_finalize(s);
-		return db_fail(dw, db), -1;
+		return r;
 	}
 	sqlite3_finalize(s);
 	/* the words: two half-word columns share one */
@@ -577,12 +585,13 @@ index_layout(struct ssp_direct *dw, sqlite3 *db, const char *name,
 	x->nw = w;
 	/* the sorter takes 7 words; a cause ranked later takes the row too */
 	if (!ok || x->np == 0 || w + (x->cause >= 0) > 6)
-		return 0;
+		return SSP_OK;
 	if ((x->name = strdup(name)) == NULL)
-		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
 	x->root = (uint32_t)root;
 	dw->nix++;
-	return 1;
+	*can = 1;
+	return SSP_OK;
 }
 
 static int
@@ -592,7 +601,7 @@ cmp_str(const void *a, const void *b)
 }
 
 /* Ranks of the kind and stream names in SQLite's BINARY order. */
-static int
+static enum ssp_status
 ranks(struct ssp_direct *dw, const char *const *kinds,
     const char *const *streams, size_t nstreams)
 {
@@ -662,7 +671,7 @@ kind_rank(const struct ssp_direct *dw, const char *name, size_t n)
 	return 0;
 }
 
-static int
+static enum ssp_status
 add_reindex(struct ssp_direct *dw, const char *name)
 {
 		char **nr = realloc(dw->reindex, (dw->nreindex + 1) * sizeof(*nr));
@@ -694,7 +703,7 @@ root_of(sqlite3 *db, const char *type, const char *name)
 }
 
 /* A row of table t from its values (by named column), in the file. */
-static int
+static enum ssp_status
 d_row(struct ssp_direct *dw, unsigned t, int64_t row,
     const struct ssp_value *v)
 {
@@ -714,7 +723,7 @@ d_row(struct ssp_direct *dw, unsigned t, int64_t row,
  * The keys of a row of table t for its indexes.  kind and stream: the
  * ranks of its K_KIND and K_STREAM values (their names are ranked once).
  */
-static int
+static enum ssp_status
 d_keys(struct ssp_direct *dw, unsigned t, const struct ssp_value *v,
     uint32_t kind, uint32_t stream, int64_t row)
 {
@@ -883,7 +892,7 @@ entry_rec(const struct ssp_direct *dw, const struct dindex *x,
 }
 
 /* An index entry from its sorted key: the key columns, then the row. */
-static int
+static enum ssp_status
 d_entry(struct ssp_direct *dw, const struct dindex *x,
     const uint64_t *k, unsigned nw, const uint32_t *byrank)
 {
@@ -1027,7 +1036,7 @@ nomem:
 }
 
 /* An index from its sorted keys. */
-static int
+static enum ssp_status
 d_index(struct ssp_direct *dw, struct dindex *x)
 {
 	const uint64_t *k;
@@ -1076,8 +1085,8 @@ ssp_direct_plan(struct ssp_direct **dp, sqlite3 *db, const char *name,
     struct ssp_err *e)
 {
 	struct ssp_direct *dw;
+	enum ssp_status r;
 	unsigned t, u;
-	int r;
 
 	SSP_ASSERT(dp != NULL && db != NULL && name != NULL && ok != NULL);
 	SSP_ASSERT(attr != NULL || nft == 0);
@@ -1104,27 +1113,28 @@ ssp_direct_plan(struct ssp_direct **dp, sqlite3 *db, const char *name,
 				ssp_direct_free(dw);
 				return SSP_OK;
 			}
-	if ((r = check(dw, db)) == 1 && (r = gen_check(dw, db)) == SSP_OK) {
+	if ((r = check(dw, db, ok)) == SSP_OK && *ok &&
+	    (r = gen_check(dw, db)) == SSP_OK) {
 		*dp = dw;
-		*ok = 1;
 		return SSP_OK;
 	}
-	r = r < 0 ? status_of(dw, SSP_ERR_IO) : SSP_OK;
+	*ok = 0;
 	ssp_direct_free(dw);
-	return (enum ssp_status)r;
+	return r;
 }
 
 enum ssp_status
 ssp_direct_indexes(struct ssp_direct *dw, sqlite3 *db)
 {
 	sqlite3_stmt *s = NULL;
+	enum ssp_status r;
 	unsigned t;
 	int rc, x;
 
 	SSP_ASSERT(dw != NULL && db != NULL);
-	if (prep(dw, db, &s, "SELECT name, tbl_name, rootpage, sql FROM "
-	    "sqlite_schema WHERE type = 'index'") != SSP_OK)
-		return status_of(dw, SSP_ERR_IO);
+	if ((r = prep(dw, db, &s, "SELECT name, tbl_name, rootpage, sql FROM "
+	    "sqlite_schema WHERE type = 'index'")) != SSP_OK)
+		return r;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(s, 0);
 		const char *tbl = (const char *)sqlite3_column_text(s, 1);
@@ -1136,10 +1146,12 @@ ssp_direct_indexes(struct ssp_direct *dw, sqlite3 *db)
 		for (t = 0; t < T_N; t++)
 			if (strcmp(tbl, ssp_rows_tables[t].name) == 0)
 				break;
-		if ((x = t < T_N ? index_layout(dw, db, name, t, root, sql) :
-		    0) < 0 || (x == 0 && add_reindex(dw, name) != SSP_OK)) {
+		x = 0;
+		if ((t < T_N && (r = index_layout(dw, db, name, t, root, sql,
+		    &x)) != SSP_OK) || (x == 0 && (r = add_reindex(dw, name)) !=
+		    SSP_OK)) {
 			sqlite3_finalize(s);
-			return status_of(dw, SSP_ERR_IO);
+			return r;
 		}
 	}
 	sqlite3_finalize(s);
@@ -1163,6 +1175,7 @@ ssp_direct_open(struct ssp_direct *dw, const char *path,
     const char *const *kinds, const char *const *streams, size_t nstreams,
     size_t sort_mem)
 {
+	enum ssp_status r;
 	unsigned t, x;
 
 	SSP_ASSERT(dw != NULL && path != NULL && dw->bt == NULL);
@@ -1170,9 +1183,9 @@ ssp_direct_open(struct ssp_direct *dw, const char *path,
 	SSP_ASSERT(streams != NULL || nstreams == 0);
 	if ((dw->path = strdup(path)) == NULL)
 		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
-	if (ssp_btree_open(&dw->bt, path, dw->name, 0, dw->e) != SSP_OK ||
-	    ranks(dw, kinds, streams, nstreams) != SSP_OK)
-		return status_of(dw, SSP_ERR_IO);
+	if ((r = ssp_btree_open(&dw->bt, path, dw->name, 0, dw->e)) != SSP_OK ||
+	    (r = ranks(dw, kinds, streams, nstreams)) != SSP_OK)
+		return r;
 	for (t = 0; t < T_N; t++)
 		if ((dw->tab[t] = ssp_btree_table(dw->bt, dw->troot[t])) == NULL)
 			return bt_fail(dw);
@@ -1213,6 +1226,7 @@ direct_row(struct ssp_rows *w, unsigned t, int64_t row, struct ssp_value *v,
     int ft, uint32_t stream)
 {
 	struct ssp_direct *dw = (struct ssp_direct *)w;
+	enum ssp_status r;
 	uint32_t kind = 0;
 	int64_t dur;
 	unsigned i;
@@ -1234,10 +1248,10 @@ direct_row(struct ssp_rows *w, unsigned t, int64_t row, struct ssp_value *v,
 		    v[SSP_TRACES_START_PS].i, &dur))
 			v[SSP_TRACES_DUR_PS] = ssp_value_int(dur);
 	}
-	if (d_row(dw, t, row, v) != SSP_OK || d_keys(dw, t, v, kind,
-	    stream < dw->nstreams ? dw->srank[stream] : 0, row) != SSP_OK)
-		return status_of(dw, SSP_ERR_IO);
-	return SSP_OK;
+	if ((r = d_row(dw, t, row, v)) != SSP_OK)
+		return r;
+	return d_keys(dw, t, v, kind, stream < dw->nstreams ?
+	    dw->srank[stream] : 0, row);
 }
 
 static enum ssp_status

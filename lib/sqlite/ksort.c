@@ -253,6 +253,7 @@ spill(struct ssp_ksort *s)
 enum ssp_status
 ssp_ksort_add(struct ssp_ksort *s, const uint64_t *key)
 {
+	SSP_ASSERT(s != NULL && key != NULL && !s->done);
 	if (s->status != SSP_OK)
 		return s->status;
 	if (s->n == s->cap) {

@@ -73,7 +73,8 @@ struct loader {
 	size_t span_lim, trace_lim, span_max, trace_max;
 	int64_t first_span, next_span, next_event, next_trace, next_link;
 	uint64_t npending, nresplit;
-	int failed;		/* an error inside an idmap callback */
+	int failed;		/* an error inside an idmap callback: */
+	enum ssp_status cbst;	/* ... its status, passed on after it */
 	struct ssp_split *split;
 	char *traces_ddl;	/* CREATE TABLE traces, for the private db */
 	/*
@@ -101,19 +102,20 @@ nomem(struct loader *L)
 	return ssp_err_set(L->e, SSP_ERR_NOMEM, 0, "out of memory");
 }
 
+/* An error in an idmap callback (which returns -1): its status kept for
+ * the caller of the idmap to pass on. */
+static int
+cb_fail(struct loader *L, enum ssp_status st)
+{
+	L->failed = 1;
+	L->cbst = st;
+	return -1;
+}
+
 static enum ssp_status
 lfail_on(struct loader *L, sqlite3 *db)
 {
-	L->failed = 1;
 	return ssp_dberr_set(L->e, db, L->dbname);
-}
-
-/* The status the error record holds (an idmap callback failed). */
-static enum ssp_status
-failed(const struct loader *L)
-{
-	return L->e != NULL && L->e->code != SSP_OK ?
-	    (enum ssp_status)L->e->code : SSP_ERR_IO;
 }
 
 /* A data error of the input, at the current block. */
@@ -174,6 +176,7 @@ take_id(struct loader *L, int64_t *next, int64_t *id)
 static enum ssp_status
 aux_open(struct loader *L)
 {
+	enum ssp_status r;
 	sqlite3 *db;
 
 	if (L->aux != NULL)
@@ -183,28 +186,28 @@ aux_open(struct loader *L)
 		return lfail_on(L, L->aux);
 	db = L->aux;
 	/* a temporary file on disk once its 16 MiB of cache are full */
-	if (ssp_dberr_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous "
-	    "= OFF; PRAGMA cache_size = -16384; BEGIN", L->dbname, L->e) !=
-	    SSP_OK || ssp_dberr_exec(db, L->traces_ddl, L->dbname, L->e) !=
-	    SSP_OK || ssp_dberr_exec(db, "CREATE TABLE pending(what INTEGER, "
-	    "row INTEGER, ref INTEGER); CREATE TABLE resplit(trace INTEGER "
-	    "PRIMARY KEY)", L->dbname, L->e) != SSP_OK)
-		return failed(L);
-	if (prep(L, db, &L->ins_trace, "INSERT INTO traces(id, run, trace_id, "
-	    "root, root_kind, root_stream, start_ps, end_ps, spans, busy_ps, "
-	    "streams, kinds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)") ||
-	    prep(L, db, &L->upd_trace, "UPDATE traces SET root = ?4, "
+	if ((r = ssp_dberr_exec(db, "PRAGMA journal_mode = OFF; PRAGMA "
+	    "synchronous = OFF; PRAGMA cache_size = -16384; BEGIN", L->dbname,
+	    L->e)) != SSP_OK ||
+	    (r = ssp_dberr_exec(db, L->traces_ddl, L->dbname, L->e)) != SSP_OK ||
+	    (r = ssp_dberr_exec(db, "CREATE TABLE pending(what INTEGER, row "
+	    "INTEGER, ref INTEGER); CREATE TABLE resplit(trace INTEGER PRIMARY "
+	    "KEY)", L->dbname, L->e)) != SSP_OK ||
+	    (r = prep(L, db, &L->ins_trace, "INSERT INTO traces(id, run, "
+	    "trace_id, root, root_kind, root_stream, start_ps, end_ps, spans, "
+	    "busy_ps, streams, kinds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")) != SSP_OK ||
+	    (r = prep(L, db, &L->upd_trace, "UPDATE traces SET root = ?4, "
 	    "root_kind = ?5, root_stream = ?6, start_ps = ?7, end_ps = ?8, "
-	    "spans = ?9, busy_ps = ?10, streams = ?11, kinds = ?12 WHERE id = ?1") ||
-	    prep(L, db, &L->ins_resplit, "INSERT OR IGNORE INTO resplit(trace) "
-	    "VALUES (?)") ||
-	    prep(L, db, &L->get_trace, "SELECT id, root, root_kind, "
+	    "spans = ?9, busy_ps = ?10, streams = ?11, kinds = ?12 WHERE id = "
+	    "?1")) != SSP_OK ||
+	    (r = prep(L, db, &L->ins_resplit, "INSERT OR IGNORE INTO "
+	    "resplit(trace) VALUES (?)")) != SSP_OK ||
+	    (r = prep(L, db, &L->get_trace, "SELECT id, root, root_kind, "
 	    "root_stream, start_ps, end_ps, spans FROM traces WHERE run = ? AND "
-	    "trace_id = ?") ||
-	    prep(L, db, &L->ins_pending, "INSERT INTO pending(what, row, ref) "
-	    "VALUES (?,?,?)"))
-		return failed(L);
-	return SSP_OK;
+	    "trace_id = ?")) != SSP_OK)
+		return r;
+	return prep(L, db, &L->ins_pending, "INSERT INTO pending(what, row, ref) "
+	    "VALUES (?,?,?)");
 }
 
 static void
@@ -226,8 +229,10 @@ aux_close(struct loader *L)
 static enum ssp_status
 pending(struct loader *L, int what, int64_t row, uint64_t ref)
 {
-	if (aux_open(L) != SSP_OK)
-		return failed(L);
+	enum ssp_status r;
+
+	if ((r = aux_open(L)) != SSP_OK)
+		return r;
 	sqlite3_bind_int(L->ins_pending, 1, what);
 	sqlite3_bind_int64(L->ins_pending, 2, row);
 	sqlite3_bind_int64(L->ins_pending, 3, (int64_t)ref);
@@ -394,8 +399,10 @@ classify(struct loader *L)
 			}
 		}
 		if (fi->cls == C_SPAN) {
-			if (setup_kind(L, fi, ty) != SSP_OK)
-				return failed(L);
+			enum ssp_status r;
+
+			if ((r = setup_kind(L, fi, ty)) != SSP_OK)
+				return r;
 			L->attr[t] = fi->attr;
 			L->kinds[t] = fi->name;
 		}
@@ -499,17 +506,14 @@ write_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 	char hex[33];
 	int64_t busy = 0;
 
-	if (aux_open(L) != SSP_OK) {
-		L->failed = 1;
-		return -1;
-	}
+	enum ssp_status r;
+
+	if ((r = aux_open(L)) != SSP_OK)
+		return cb_fail(L, r);
 	s = t->in_db ? L->upd_trace : L->ins_trace;
 	if (!t->resplit && (busy = ssp_split_run(L->split, t->ivl.v,
-	    t->ivl.n)) < 0) {
-		nomem(L);
-		L->failed = 1;
-		return -1;
-	}
+	    t->ivl.n)) < 0)
+		return cb_fail(L, nomem(L));
 	ssp_split_drop(L->split, &t->ivl);
 	ssp_attrjson_hex128(hex, hi, lo);
 	sqlite3_bind_int64(s, 1, t->id);
@@ -541,18 +545,20 @@ write_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 		sqlite3_bind_text(s, 11, js, (int)ls, SQLITE_STATIC);
 		sqlite3_bind_text(s, 12, jk, (int)lk, SQLITE_STATIC);
 	}
-	return step(L, s) == SSP_OK ? 0 : -1;
+	return (r = step(L, s)) == SSP_OK ? 0 : cb_fail(L, r);
 }
 
 /* Leave the split of a trace to resplit_all(). */
 static enum ssp_status
 mark_resplit(struct loader *L, struct tracev *t)
 {
+	enum ssp_status r;
+
 	ssp_split_drop(L->split, &t->ivl);
 	t->resplit = 1;
 	L->nresplit++;
-	if (aux_open(L) != SSP_OK)
-		return failed(L);
+	if ((r = aux_open(L)) != SSP_OK)
+		return r;
 	sqlite3_bind_int64(L->ins_resplit, 1, t->id);
 	return step(L, L->ins_resplit);
 }
@@ -572,27 +578,34 @@ free_trace_cb(void *ctx, uint64_t hi, uint64_t lo, void *value)
 	return 0;
 }
 
-/* The trace of a span: from the cache, from the private database
- * (written when it was evicted), or new.  NULL on error. */
-static struct tracev *
-trace_of(struct loader *L, uint64_t hi, uint64_t lo)
+/* The status of an idmap call that gave NULL: its callback's, else it
+ * ran out of memory. */
+static enum ssp_status
+map_fail(struct loader *L)
 {
-	struct tracev *t = ssp_idmap_get(L->traces, hi, lo);
+	return L->failed ? L->cbst : nomem(L);
+}
+
+/* The trace of a span into *tp: from the cache, from the private database
+ * (written when it was evicted), or new. */
+static enum ssp_status
+trace_of(struct loader *L, uint64_t hi, uint64_t lo, struct tracev **tp)
+{
+	struct tracev *t = ssp_idmap_get(L->traces, hi, lo), v;
+	sqlite3_stmt *s = L->get_trace;
+	enum ssp_status r;
 	char hex[33];
 	int rc;
 
-	if (t != NULL || L->failed)
-		return t;
+	if ((*tp = t) != NULL)
+		return SSP_OK;
+	if (L->failed)	/* moving it out of the old generation failed */
+		return L->cbst;
 	if (ssp_idmap_evicted(L->traces) > 0 && L->aux != NULL) {
-		sqlite3_stmt *s = L->get_trace;
-
 		ssp_attrjson_hex128(hex, hi, lo);
 		sqlite3_bind_int64(s, 1, L->run);
 		sqlite3_bind_text(s, 2, hex, 32, SQLITE_STATIC);
-		rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW) {
-			struct tracev v;
-
+		if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 			memset(&v, 0, sizeof(v));
 			v.id = sqlite3_column_int64(s, 0);
 			v.root = sqlite3_column_int64(s, 1);
@@ -607,39 +620,32 @@ trace_of(struct loader *L, uint64_t hi, uint64_t lo)
 			sqlite3_reset(s);
 			/* Its earlier spans are gone from memory: split it at
 			 * the end, from the table. */
-			if ((t = ssp_idmap_put(L->traces, hi, lo)) != NULL) {
-				*t = v;
-				if (mark_resplit(L, t) != SSP_OK)
-					return NULL;
-			}
-			goto out;
+			if ((t = ssp_idmap_put(L->traces, hi, lo)) == NULL)
+				return map_fail(L);
+			*t = v;
+			*tp = t;
+			return mark_resplit(L, t);
 		}
 		if (rc != SQLITE_DONE) {
-			lfail_on(L, L->aux);
+			r = lfail_on(L, L->aux);
 			sqlite3_reset(s);
-			return NULL;
+			return r;
 		}
 		sqlite3_reset(s);
 	}
-	if (grow(L, &L->traces, &L->trace_lim, L->trace_max,
-	    sizeof(struct tracev), write_trace) != SSP_OK) {
-		L->failed = 1;
-		return NULL;
-	}
-	if ((t = ssp_idmap_put(L->traces, hi, lo)) != NULL) {
-		if (take_id(L, &L->next_trace, &t->id) != SSP_OK) {
-			L->failed = 1;
-			return NULL;
-		}
-		t->start = INT64_MAX;
-		t->end = INT64_MIN;
-		t->root_ft = -1;
-		L->st->traces++;
-	}
-out:
-	if (t == NULL && !L->failed)
-		nomem(L);
-	return t;
+	if ((r = grow(L, &L->traces, &L->trace_lim, L->trace_max,
+	    sizeof(struct tracev), write_trace)) != SSP_OK)
+		return r;
+	if ((t = ssp_idmap_put(L->traces, hi, lo)) == NULL)
+		return map_fail(L);
+	if ((r = take_id(L, &L->next_trace, &t->id)) != SSP_OK)
+		return r;
+	t->start = INT64_MAX;
+	t->end = INT64_MIN;
+	t->root_ft = -1;
+	L->st->traces++;
+	*tp = t;
+	return SSP_OK;
 }
 
 /*
@@ -688,9 +694,7 @@ collect_trace(void *ctx, uint64_t hi, uint64_t lo, void *value)
 	L->tjson.len += tr->slen + tr->klen;
 	return 0;
 nomem:
-	nomem(L);
-	L->failed = 1;
-	return -1;
+	return cb_fail(L, nomem(L));
 }
 
 static int
@@ -894,8 +898,9 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 		    (unsigned long long)L->nstreams);
 	if ((x = take_id(L, &L->next_span, &row)) != SSP_OK)
 		return x;
-	if ((t = trace_of(L, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO])) == NULL)
-		return failed(L);
+	if ((x = trace_of(L, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO],
+	    &t)) != SSP_OK)
+		return x;
 	if (r->ts < t->start)
 		t->start = r->ts;
 	if (end > t->end)
@@ -918,11 +923,11 @@ add_span(struct loader *L, const struct ssp_rec *r, const struct ftinfo *fi)
 	if (pid != 0 && (parent = span_row(L, pid)) == 0 &&
 	    (x = pending(L, P_PARENT, row, pid)) != SSP_OK)
 		return x;
-	if (grow(L, &L->spans, &L->span_lim, L->span_max, sizeof(int64_t),
-	    NULL) != SSP_OK)
-		return failed(L);
+	if ((x = grow(L, &L->spans, &L->span_lim, L->span_max, sizeof(int64_t),
+	    NULL)) != SSP_OK)
+		return x;
 	if ((slot = ssp_idmap_put(L->spans, 0, sid)) == NULL)
-		return nomem(L);
+		return map_fail(L);
 	*slot = row;
 
 	L->text.len = 0;
@@ -1468,7 +1473,7 @@ begin_rows(struct loader *L, sqlite3 **dbp)
 	if (!ok) {
 		if ((L->w = ssp_insert_new(L->db, L->dbname, L->attr, L->nft,
 		    L->e)) == NULL)
-			return failed(L);
+			return SSP_ERR_NOMEM;	/* its only failure */
 		return SSP_OK;
 	}
 	if (L->run < 1 || L->run > INT32_MAX)	/* a half word in index keys */
@@ -1524,7 +1529,8 @@ read_stream(struct loader *L)
 		if (x != SSP_OK)
 			return x;
 	}
-	return got < 0 ? failed(L) : SSP_OK;
+	/* a negated status (base/err.h) */
+	return got < 0 ? (enum ssp_status)-got : SSP_OK;
 }
 
 static void
@@ -1625,7 +1631,7 @@ load(sqlite3 **dbp, const char *path, const char *name, struct ssp_rec_rd *rr,
 	if ((r = ssp_rows_traces(L.w)) != SSP_OK)
 		goto out;
 	if (ssp_idmap_drain(L.traces, collect_trace, &L) != 0) {
-		r = failed(&L);
+		r = L.cbst;
 		goto out;
 	}
 	if ((r = write_traces(&L)) != SSP_OK ||
