@@ -1465,7 +1465,7 @@ begin_rows(struct loader *L, sqlite3 **dbp)
 	if (L->path != NULL && !L->o->sql_only &&
 	    ((r = ssp_direct_plan(&L->plan, L->db, L->dbname, L->attr, L->nft,
 	    &ok, L->e)) != SSP_OK || (ok &&
-	    ((r = ssp_schema_indexes(L->db, L->e)) != SSP_OK ||
+	    ((r = ssp_schema_indexes(L->db, L->dbname, L->e)) != SSP_OK ||
 	    (r = ssp_direct_indexes(L->plan, L->db)) != SSP_OK))))
 		return r;
 	if ((r = add_run(L)) != SSP_OK)

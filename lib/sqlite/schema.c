@@ -33,15 +33,17 @@ ssp_schema_version(void)
 }
 
 static const char *
-dbname(sqlite3 *db)
+dbname(sqlite3 *db, const char *name)
 {
 	const char *f = sqlite3_db_filename(db, "main");
 
+	if (name != NULL)
+		return name;
 	return f != NULL && *f != '\0' ? f : "database";
 }
 
 enum ssp_status
-ssp_schema_create(sqlite3 *db, struct ssp_err *e)
+ssp_schema_create(sqlite3 *db, const char *name, struct ssp_err *e)
 {
 	const char *m = strstr(ssp_schema_sql, INDEX_MARKER);
 	size_t n = m != NULL ? (size_t)(m - ssp_schema_sql) :
@@ -54,28 +56,28 @@ ssp_schema_create(sqlite3 *db, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	memcpy(sql, ssp_schema_sql, n);
 	sql[n] = '\0';
-	r = ssp_dberr_exec(db, sql, dbname(db), e);
+	r = ssp_dberr_exec(db, sql, dbname(db, name), e);
 	free(sql);
 	return r;
 }
 
 enum ssp_status
-ssp_schema_indexes(sqlite3 *db, struct ssp_err *e)
+ssp_schema_indexes(sqlite3 *db, const char *name, struct ssp_err *e)
 {
 	const char *m = strstr(ssp_schema_sql, INDEX_MARKER);
 
 	SSP_ASSERT(db != NULL);
-	return m != NULL ? ssp_dberr_exec(db, m, dbname(db), e) : SSP_OK;
+	return m != NULL ? ssp_dberr_exec(db, m, dbname(db, name), e) : SSP_OK;
 }
 
 /* Approximate statistics (analysis_limit) cost milliseconds and let the
  * planner choose between the indexes. */
 enum ssp_status
-ssp_schema_analyze(sqlite3 *db, struct ssp_err *e)
+ssp_schema_analyze(sqlite3 *db, const char *name, struct ssp_err *e)
 {
 	SSP_ASSERT(db != NULL);
 	return ssp_dberr_exec(db, "PRAGMA analysis_limit = 1000; ANALYZE;",
-	    dbname(db), e);
+	    dbname(db, name), e);
 }
 
 enum ssp_status

@@ -18,15 +18,16 @@ extern const char ssp_schema_sql[];
 /* The schema version it sets (PRAGMA user_version), -1 if it sets none. */
 int ssp_schema_version(void);
 
-/* Create the tables and views (not the indexes) in an empty database. */
-SSP_MUST_USE enum ssp_status ssp_schema_create(sqlite3 *db,
+/* Create the tables and views (not the indexes) in an empty database.
+ * name: the database for messages (NULL: its file's name). */
+SSP_MUST_USE enum ssp_status ssp_schema_create(sqlite3 *db, const char *name,
     struct ssp_err *e);
 /* Create the indexes (after a bulk load: inserts are faster without). */
 SSP_MUST_USE enum ssp_status ssp_schema_indexes(sqlite3 *db,
-    struct ssp_err *e);
+    const char *name, struct ssp_err *e);
 /* Statistics for the planner (ANALYZE with analysis_limit). */
 SSP_MUST_USE enum ssp_status ssp_schema_analyze(sqlite3 *db,
-    struct ssp_err *e);
+    const char *name, struct ssp_err *e);
 
 /*
  * What the database "main" of db is to a load, read in the caller's

@@ -375,15 +375,15 @@ load_new(struct ssp_sqlite *d, struct ssp_rec_rd *rr, struct ssp_err *e)
 	if ((r = ssp_dberr_exec(db, "PRAGMA journal_mode = OFF; "
 	    "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; "
 	    "PRAGMA cache_size = -65536; BEGIN", d->name, e)) != SSP_OK ||
-	    (r = ssp_schema_create(db, e)) != SSP_OK ||
+	    (r = ssp_schema_create(db, d->name, e)) != SSP_OK ||
 	    (r = ssp_load_new(&db, d->work, d->name, rr, d->o, d->st, &counts,
 	    &ncounts, e)) != SSP_OK)
 		goto out;
 	if (!d->st->direct && ((r = sorter_threads(db, d->name, e)) != SSP_OK ||
-	    (r = ssp_schema_indexes(db, e)) != SSP_OK))
+	    (r = ssp_schema_indexes(db, d->name, e)) != SSP_OK))
 		goto out;
 	if ((r = d->st->direct ? analyze_new(db, d->name, counts, ncounts, e) :
-	    ssp_schema_analyze(db, e)) != SSP_OK ||
+	    ssp_schema_analyze(db, d->name, e)) != SSP_OK ||
 	    (r = ssp_dberr_exec(db, "COMMIT", d->name, e)) != SSP_OK)
 		goto out;
 	if (sqlite3_close(db) != SQLITE_OK) {

@@ -5,6 +5,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 q() { sqlite3 -batch "$@"; }
+no_tmp_name() {	# the last message names the user's file, no temporary one
+	if grep -q '\.tmp' "$T/.err"; then
+		not_ok "$1: no temporary file named"; sed 's/^/# /' "$T/.err"
+	else ok "$1: no temporary file named"; fi
+}
 no_temp() {	# no temporary database left in directory $1
 	if ls "$1" | grep -q '\.tmp'; then
 		not_ok "no temporary file left in $1"; ls "$1" | sed 's/^/# /'
@@ -205,6 +210,7 @@ eq "default names made unique" "$(q "$DB" "select count(distinct name) from runs
 cp "$DB" "$T/before.db"
 expect_rc 1 "an existing run name is refused" span2sqlite --run first "$DB" "$T/a.sp"
 stderr_has "a run named 'first' already exists"
+no_tmp_name "a run name taken"
 check "database unchanged after refusal" cmp "$DB" "$T/before.db"
 no_temp "$T"
 
@@ -367,6 +373,7 @@ cp "$T/dmg.db" "$T/dmg.copy"
 expect_rc 1 "a damaged index page: exit 1" span2sqlite "$T/dmg.db" "$T/a.sp"
 stderr_has "dmg.db: database disk image is malformed"
 stderr_has "integrity_check"
+no_tmp_name "damaged database"
 check "damaged database unchanged" cmp "$T/dmg.db" "$T/dmg.copy"
 no_temp "$T"
 # A UNIQUE index of the user's: an append that would break it is refused
@@ -377,6 +384,7 @@ q "$T/uniq.db" "create unique index by_span_id on spans(span_id)"
 cp "$T/uniq.db" "$T/uniq.copy"
 expect_rc 1 "an append that breaks a user's UNIQUE index is refused" span2sqlite "$T/uniq.db" "$T/a.sp"
 stderr_has "UNIQUE constraint failed: spans.span_id"
+no_tmp_name "UNIQUE index"
 check "database unchanged" cmp "$T/uniq.db" "$T/uniq.copy"
 eq "integrity after the refusal" "$(q "$T/uniq.db" "pragma integrity_check")" ok
 q "$T/uniq.db" "drop index by_span_id; create unique index by_run_span on spans(run, span_id)"

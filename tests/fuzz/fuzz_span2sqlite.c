@@ -117,7 +117,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int64_t n = -1;
 
 		if (sqlite3_open(":memory:", &db) != SQLITE_OK ||
-		    ssp_schema_create(db, &e) != SSP_OK)
+		    ssp_schema_create(db, NULL, &e) != SSP_OK)
 			abort();
 		if ((r = ssp_load_db(db, rr, &o, &st, &e)) == SSP_OK) {
 			n = count(db, "SELECT count(*) FROM spans");
@@ -125,8 +125,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (st.records != st.spans + st.links + st.events +
 			    st.events_skipped + st.unknown)
 				abort();
-			if (ssp_schema_indexes(db, &e) != SSP_OK ||
-			    ssp_schema_analyze(db, &e) != SSP_OK ||
+			if (ssp_schema_indexes(db, NULL, &e) != SSP_OK ||
+			    ssp_schema_analyze(db, NULL, &e) != SSP_OK ||
 			    sqlite3_exec(db, "SELECT * FROM latency; SELECT * FROM "
 			    "split_streams; SELECT * FROM split_kinds; SELECT * "
 			    "FROM span_kinds", NULL, NULL, NULL) != SQLITE_OK)

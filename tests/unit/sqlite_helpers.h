@@ -165,7 +165,7 @@ mem_db(void)
 	struct ssp_err e = { 0 };
 
 	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
-	assert_int_equal(ssp_schema_create(db, &e), SSP_OK);
+	assert_int_equal(ssp_schema_create(db, NULL, &e), SSP_OK);
 	return db;
 }
 

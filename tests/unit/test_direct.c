@@ -42,7 +42,7 @@ test_direct_layout_from_schema(void **state)
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = OFF; BEGIN",
 	    NULL, NULL, NULL), SQLITE_OK);
-	assert_int_equal(ssp_schema_create(db, &e), SSP_OK);
+	assert_int_equal(ssp_schema_create(db, NULL, &e), SSP_OK);
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE spans; CREATE TABLE "
 	    "spans (extra TEXT, cause TEXT, flags INTEGER, id INTEGER PRIMARY "
 	    "KEY, dur_ps INTEGER, start_ps INTEGER, end_ps INTEGER GENERATED "

@@ -47,8 +47,8 @@ test_schema_matches_span_kinds(void **state)
 		    "WHERE type = 'view' AND name = '%s'", table);
 		assert_int_equal(qi(db, sql), 1);
 	}
-	assert_int_equal(ssp_schema_indexes(db, &e), SSP_OK);
-	assert_int_equal(ssp_schema_analyze(db, &e), SSP_OK);
+	assert_int_equal(ssp_schema_indexes(db, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_schema_analyze(db, NULL, &e), SSP_OK);
 	assert_true(qi(db, "SELECT count(*) FROM sqlite_schema WHERE type = "
 	    "'index' AND name LIKE 'spans_%'") >= 4);
 	sqlite3_close(db);
@@ -124,10 +124,10 @@ test_migrate(void **state)
 	(void)state;
 	unlink(src);
 	assert_int_equal(sqlite3_open(src, &s), SQLITE_OK);
-	assert_int_equal(ssp_schema_create(s, &e), SSP_OK);
-	assert_int_equal(ssp_schema_indexes(s, &e), SSP_OK);
+	assert_int_equal(ssp_schema_create(s, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_schema_indexes(s, NULL, &e), SSP_OK);
 	sqlite3_close(s);
-	assert_int_equal(ssp_schema_indexes(db, &e), SSP_OK);
+	assert_int_equal(ssp_schema_indexes(db, NULL, &e), SSP_OK);
 	want = objects(db);
 	assert_int_equal(sqlite3_exec(db, "DROP VIEW host_irq; DROP VIEW "
 	    "host_softirq; DROP VIEW host_resume; DROP VIEW host_app; DROP TABLE "

@@ -212,6 +212,7 @@ test_append_keeps_unique_index(void **state)
 	assert_int_not_equal(file_try(dbp, sp, &o, &st, &e), SSP_OK);
 	assert_non_null(strstr(e.msg, "UNIQUE constraint failed"));
 	assert_non_null(strstr(e.msg, dbp));
+	assert_null(strstr(e.msg, ".tmp"));	/* the user's file, no other */
 	assert_true(same_file(dbp, copy));
 	assert_true(no_work_left(dbp));
 	assert_int_equal(sqlite3_open(dbp, &db), SQLITE_OK);
