@@ -42,7 +42,7 @@ __asm__(
 #define NB		SSP_HTML_BINS
 #define HSUB		(1u << SSP_HTML_HIST_BITS)
 #define KW		7		/* words of a trace aggregate in the sort */
-#define SORT_MEM	(4u << 20)	/* bytes of aggregates the sort holds */
+#define SORT_MEM	(1u << 20)	/* bytes of aggregates the sort holds */
 
 enum { C_SKIP, C_SPAN, C_LINK, C_EVENT };
 
@@ -218,7 +218,7 @@ grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 
 	if (need <= *cap)
 		return 0;
-	n = *cap ? *cap : 256;
+	n = *cap ? *cap : 4;	/* small: a listed trace has a few of each */
 	while (n < need) {
 		if (n > UINT32_MAX / 2)
 			return -1;

@@ -19,8 +19,8 @@
  * (formats/sqlite.md §5, as SQLite's trace_streams view).  The page says
  * what it left out.
  *
- * Memory: about 80 bytes per trace of the in-memory table (at most
- * SSP_HTML_LIVE traces), 4 MiB for the sort, 64 KiB per timeline lane,
+ * Memory: about 100 bytes per trace of the in-memory table (at most
+ * SSP_HTML_LIVE traces), 2 MiB for the sort, 64 KiB per timeline lane,
  * the listed traces and the detailed spans (at most --max-spans).
  */
 #ifndef SSP_HTML_H
@@ -39,7 +39,7 @@
 #define SSP_HTML_SAMPLE		1000
 #define SSP_HTML_MAX_SPANS	200000	/* detail cap, spans */
 #define SSP_HTML_BINS		2000	/* timeline density bins per lane */
-#define SSP_HTML_LIVE		65536	/* traces aggregated in memory at once */
+#define SSP_HTML_LIVE		8192	/* traces aggregated in memory at once */
 #define SSP_HTML_HIST_BITS	7	/* latency buckets: 2^7 per octave */
 
 struct ssp_html_opts {
