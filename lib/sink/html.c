@@ -231,6 +231,14 @@ grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 	return 0;
 }
 
+/* qsort, which must not see a null array even when it is empty */
+static void
+sort_n(void *p, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(p, n, size, cmp);
+}
+
 static void
 put_mac(struct ssp_buf *b, uint64_t v)
 {
@@ -399,7 +407,7 @@ setup_types(struct ssp_html *h, struct ssp_err *e)
 			    strcmp(t->name, "host.softirq") == 0 ||
 			    strcmp(t->name, "host.app") == 0) {
 				f->ctx_field = ssp_rec_type_field(t, "cpu");
-				f->ctx_suffix = t->name + 5;
+				f->ctx_suffix = f->tname + 5;	/* a copy: the reader goes */
 			}
 		}
 	}
@@ -1124,7 +1132,7 @@ finish_traces(struct ssp_html *h, struct ssp_err *e)
 	int have = 0, rc;
 
 	if (h->ks == NULL) {
-		qsort(h->live, h->nlive, sizeof(*h->live), cmp_agg_id);
+		sort_n(h->live, h->nlive, sizeof(*h->live), cmp_agg_id);
 		for (i = 0; i < h->nlive; i++)
 			if (consume(h, &h->live[i]) != 0)
 				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
@@ -1195,7 +1203,7 @@ select_traces(struct ssp_html *h, struct ssp_err *e)
 	uint32_t i, n, nrest, want, taken, next;
 
 	if (!h->all) {
-		qsort(h->heap, h->nheap, sizeof(*h->heap), cmp_slow);
+		sort_n(h->heap, h->nheap, sizeof(*h->heap), cmp_slow);
 		for (i = 0; i < h->nheap; i++)
 			if (sel_add(h, &h->heap[i]) != 0 ||
 			    ssp_map_add(&h->smap, idhash(h->heap[i].hi,
@@ -1241,7 +1249,7 @@ select_traces(struct ssp_html *h, struct ssp_err *e)
 	for (i = 0; i < h->nsel; i++)
 		h->order[i] = i;
 	sort_h = h;
-	qsort(h->order, h->nsel, sizeof(uint32_t), cmp_start);
+	sort_n(h->order, h->nsel, sizeof(uint32_t), cmp_start);
 	for (i = n = 0; i < h->nsel; i++) {
 		struct strace *t = &h->sel[h->order[i]];
 
@@ -1612,7 +1620,7 @@ ssp_html_detail(struct ssp_html *h, struct ssp_rec_rd *rr, struct ssp_err *e)
 			free(t->sp[k].is.v);
 			t->sp[k].is.v = NULL;
 		}
-		qsort(t->sp, t->nsp, sizeof(*t->sp), cmp_split);
+		sort_n(t->sp, t->nsp, sizeof(*t->sp), cmp_split);
 	}
 	h->pass = 3;
 	return SSP_OK;
@@ -1678,7 +1686,7 @@ write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
 		byid[n].i = n;
 		(*idx)[n++] = s;
 	}
-	qsort(byid, n, sizeof(*byid), cmp_idpos);
+	sort_n(byid, n, sizeof(*byid), cmp_idpos);
 	ssp_buf_lit(b, "{\"trace\":");
 	put_num(b, tr->pos);
 	ssp_buf_lit(b, ",\"spans\":[");
@@ -1826,7 +1834,7 @@ write_latency(struct ssp_html *h, struct ssp_buf *b)
 	uint32_t i, k;
 	int any;
 
-	qsort(h->groups, h->ngroups, sizeof(*h->groups), cmp_group);
+	sort_n(h->groups, h->ngroups, sizeof(*h->groups), cmp_group);
 	h->last_group = NONE;
 	ssp_buf_lit(b, "\"latency\":{\"bits\":");
 	put_num(b, SSP_HTML_HIST_BITS);
