@@ -12,7 +12,7 @@
 #include "sqlite/attrjson.h"
 #include "sqlite/dberr.h"
 #include "sqlite/direct.h"
-#include "sqlite/ksort.h"
+#include "base/ksort.h"
 
 /*
  * What a load gives: the rows of spans, the attribute tables, links and

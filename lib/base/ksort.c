@@ -6,7 +6,7 @@
 
 #include "base/err.h"
 #include "base/hugemem.h"
-#include "sqlite/ksort.h"
+#include "base/ksort.h"
 
 #define MIN_MEM		(1u << 16)
 #define MIN_KEYS	16384	/* keys a chunk may always hold, pool or not */
