@@ -73,7 +73,7 @@ bad() {	# bad DESCRIPTION FILE TEXT
 IB=$D/sigcomm22-netperf_paper_nf-gt-ns3-ib-1.json
 SW=$D/sigcomm22-pci-latency_updated_pci-gt-ib-sw-10-1.json
 printf '{"a": 1}\n' >"$T/notsb.json"
-bad "not SimBricks output" "$T/notsb.json" "not SimBricks experiment output (out/<exp>-<run>.json): no \"exp_name\" string"
+bad "not SimBricks output" "$T/notsb.json" "not SimBricks experiment output (2022 out/<exp>-<run>.json or symphony output/out.json): no \"exp_name\" (2022) or \"_sim_name\" (symphony) string"
 printf '[1, 2]\n' >"$T/array.json"
 bad "a JSON array" "$T/array.json" "the top level is not a JSON object"
 head -c 3000 "$IB" >"$T/trunc.json"
@@ -121,13 +121,27 @@ if grep -q 'needs a sim2ev\|no -f switch' "$T/.out" "$T/.err"; then
 else
 	ok "SwitchNet: no placeholder for the switch command"
 fi
-check "sim2ev -f switch on the real SwitchNet stderr" sim2ev -f switch --strict --stats \
+# (without NETSWITCH_DEBUG: no packet, which sim2ev says; --strict fails)
+check "sim2ev -f switch on the real SwitchNet stderr" sim2ev -f switch --stats \
     --simbricks-json "$SW" --sim net. --sim-stderr -o "$T/sw.ev"
 stderr_has "6 lines = 0 events + 6 skipped"
 stderr_has "6 skipped: unknown-message"
-check "sim2ev -f switch on its stdout" sim2ev -f switch --strict --stats \
+stderr_has "net.:stderr: a net_switch log without NETSWITCH_DEBUG lines (6 status lines, no packet)"
+expect_rc 1 "sim2ev -f switch --strict on its stdout" sim2ev -f switch --strict --stats \
     --simbricks-json "$SW" --sim net. -o "$T/sw2.ev"
 stderr_has "3 skipped: unknown-message"
+stderr_has "a net_switch log without NETSWITCH_DEBUG lines (3 status lines, no packet)"
+# a NIC built without DEBUG_NICBM: its status lines, no event, one warning
+check "sim2ev on a nicbm log without DEBUG_NICBM" sim2ev -f nicbm \
+    --simbricks-json "$IB" --sim nic.server.0. -o "$T/nd.ev"
+stderr_has "nic.server.0.:stdout: a nicbm log without debug output"
+stderr_has "DEBUG_NICBM"
+# nicbm lines in the other stream: the hint names the option
+check "nicbm lines in stderr" sim2ev -f nicbm --simbricks-json "$J" --sim nic.client.0. -o "$T/ne.ev"
+stderr_has "no nicbm event lines, but its stderr has 3: add --sim-stderr"
+# the name without the 2022 trailing dot
+expect_rc 2 "--sim without the trailing dot" sim2ev -f nicbm --simbricks-json "$J" --sim nic.server.0 -o "$T/d.ev"
+stderr_has "no simulator named 'nic.server.0'; it is 'nic.server.0.' (2022 runs end the names of NICs and networks with a dot)"
 
 check "--help" simspan-simbricks --help
 stdout_has "usage: simspan-simbricks"
