@@ -22,6 +22,7 @@
 #include "base/num.h"
 #include "config/sbcmds.h"
 #include "config/sbplan.h"
+#include "config/sbsim.h"
 #include "config/simbricks.h"
 #include "tools/common/cli.h"
 #include "tools/common/outfile.h"
@@ -37,13 +38,15 @@ usage(int code)
 
 	fprintf(f, "usage: simspan-simbricks [-chqV] [-d dir] [-o file] [--force] "
 	    "[--json-name path]\n"
-	    "                         [--log sim=file]... [--logs dir] [--strict] "
-	    "[run]\n"
+	    "                         [--log sim=file]... [--logs dir] "
+	    "[--simulation file]\n"
+	    "                         [--strict] [--system file] [run]\n"
 	    "       simspan-simbricks run [-qv] [-C config] [-d dir] [-j n] "
 	    "[-r rules]\n"
 	    "                         [-s symtab]... [--force] [--log sim=file]... "
 	    "[--logs dir]\n"
-	    "                         [--strict] run\n");
+	    "                         [--simulation file] [--strict] "
+	    "[--system file] run\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Read a SimBricks run: a 2022 out/<exp>-<run>.json, or a symphony run\n"
@@ -67,6 +70,9 @@ usage(int code)
 		    "      --force           trace a symphony run that was interrupted\n"
 		    "      --log SIM=FILE    simulator SIM's log is FILE\n"
 		    "      --logs DIR        look for the logs the run names in DIR first\n"
+		    "      --simulation FILE symphony's simulation.json: check the run's\n"
+		    "                        simulators against it (two with one name, ...)\n"
+		    "      --system FILE     with --simulation, system.json: check the links\n"
 		    "      --strict          refuse a run without synchronization; with\n"
 		    "                        'run', any warning makes the exit status 1\n"
 		    "  -q, --quiet           no warnings about what the logs lack\n"
@@ -226,19 +232,44 @@ load(const char *inpath)
 	return r;
 }
 
+/* Plan r; with --simulation (and --system), check it against them: the
+ * findings that do not stop it in *warn. */
 static struct ssp_sbplan *
-plan(const struct ssp_simbricks *r, const struct ssp_sbplan_opts *o)
+plan(const struct ssp_simbricks *r, const struct ssp_sbplan_opts *o,
+    const char *simulation, const char *system, char ***warn, size_t *nwarn)
 {
 	struct ssp_sbplan *p;
+	struct ssp_sbsim *s;
 	struct ssp_err e = { 0 };
 
 	if (ssp_sbplan_make(&p, r, o, &e) != SSP_OK)
 		errx(e.code == SSP_ERR_NOMEM || e.code == SSP_ERR_IO ?
 		    SSP_EXIT_FAIL : SSP_EXIT_USAGE, "%s", e.msg);
+	if (simulation == NULL) {
+		if (system != NULL)
+			errx(SSP_EXIT_USAGE, "--system needs --simulation (which "
+			    "simulator simulates which component)");
+		return p;
+	}
+	if (ssp_sbsim_load(&s, simulation, system, &e) != SSP_OK ||
+	    ssp_sbsim_check(s, r, p, warn, nwarn, &e) != SSP_OK)
+		errx(e.code == SSP_ERR_NOMEM || e.code == SSP_ERR_IO ?
+		    SSP_EXIT_FAIL : SSP_EXIT_USAGE, "%s", e.msg);
+	ssp_sbsim_free(s);
 	return p;
 }
 
-enum { O_JSON = 256, O_FORCE, O_LOG, O_LOGS, O_STRICT };
+static void
+free_list(char **w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(w[i]);
+	free(w);
+}
+
+enum { O_JSON = 256, O_FORCE, O_LOG, O_LOGS, O_STRICT, O_SIMULATION, O_SYSTEM };
 
 static int
 run_main(int argc, char **argv)
@@ -253,21 +284,25 @@ run_main(int argc, char **argv)
 		{ "logs", required_argument, NULL, O_LOGS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rules", required_argument, NULL, 'r' },
+		{ "simulation", required_argument, NULL, O_SIMULATION },
 		{ "strict", no_argument, NULL, O_STRICT },
 		{ "symtab", required_argument, NULL, 's' },
+		{ "system", required_argument, NULL, O_SYSTEM },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ssp_sbrun_opts ro = { PROG, "simspan-out", NULL, NULL, 0, 2, 0, 0, 0 };
+	struct ssp_sbrun_opts ro = { PROG, "simspan-out", NULL, NULL, 0, 2, 0, 0, 0,
+	    NULL, 0 };
 	struct ssp_sbplan_opts o = { 0 };
 	struct lists *l;
 	struct ssp_simbricks *r;
 	struct ssp_sbplan *p;
-	const char *config = NULL, *errstr;
+	const char *config = NULL, *errstr, *simulation = NULL, *system = NULL;
+	char **extra = NULL;
+	size_t i, nextra = 0;
 	uint64_t n;
 	int ch, rc;
-	size_t i;
 
 	if ((l = calloc(1, sizeof(*l))) == NULL)
 		err(SSP_EXIT_FAIL, NULL);
@@ -296,6 +331,8 @@ run_main(int argc, char **argv)
 		case O_LOG: push(l->log, &l->nlog, optarg, "logs"); break;
 		case O_LOGS: l->logs = optarg; break;
 		case O_STRICT: o.strict = ro.strict = 1; break;
+		case O_SIMULATION: simulation = optarg; break;
+		case O_SYSTEM: system = optarg; break;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}
@@ -313,11 +350,14 @@ run_main(int argc, char **argv)
 	o.logs = l->logs;
 	o.logmap = l->log;
 	o.nlogmap = l->nlog;
-	p = plan(r, &o);
+	p = plan(r, &o, simulation, system, &extra, &nextra);
+	ro.extra = (const char *const *)extra;
+	ro.nextra = nextra;
 	ro.rules = l->rules;
 	ro.symtabs = l->sym;
 	ro.nsymtabs = l->nsym;
 	rc = ssp_sbrun_run(p, r, &ro);
+	free_list(extra, nextra);
 	ssp_sbplan_free(p);
 	ssp_simbricks_free(r);
 	for (i = 0; i < l->nown; i++)
@@ -341,11 +381,16 @@ main(int argc, char **argv)
 		{ "logs", required_argument, NULL, O_LOGS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "simulation", required_argument, NULL, O_SIMULATION },
 		{ "strict", no_argument, NULL, O_STRICT },
+		{ "system", required_argument, NULL, O_SYSTEM },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ssp_sbplan_opts o = { NULL, "topology.csv", NULL, NULL, 0, 0, 0 };
+	const char *simulation = NULL, *system = NULL;
+	char **extra = NULL;
+	size_t nextra = 0;
 	struct ssp_buf topo = SSP_BUF_INIT, cmd = SSP_BUF_INIT;
 	const char *logmap[MAXLIST];
 	struct ssp_sbplan *p;
@@ -375,6 +420,8 @@ main(int argc, char **argv)
 		case O_LOG: push(logmap, &nlog, optarg, "logs"); break;
 		case O_LOGS: o.logs = optarg; break;
 		case O_STRICT: o.strict = 1; break;
+		case O_SIMULATION: simulation = optarg; break;
+		case O_SYSTEM: system = optarg; break;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}
@@ -396,10 +443,14 @@ main(int argc, char **argv)
 		o.json = ssp_simbricks_path(r);
 	o.logmap = logmap;
 	o.nlogmap = nlog;
-	p = plan(r, &o);
-	if (!quiet)
+	p = plan(r, &o, simulation, system, &extra, &nextra);
+	if (!quiet) {
 		for (i = 0; i < p->nwarn; i++)
 			warnx("%s", p->warn[i]);
+		for (i = 0; i < nextra; i++)
+			warnx("%s", extra[i]);
+	}
+	free_list(extra, nextra);
 	if (ssp_sbplan_topology(p, r, 0, &topo) != 0 ||
 	    ssp_sbcmds_script(p, r, &o, &cmd) != 0)
 		errx(SSP_EXIT_FAIL, "out of memory");

@@ -562,10 +562,8 @@ scan_ns3(struct planner *pl, size_t i)
 		if ((in->params = locate(pl, cfg, 0, tried, sizeof(tried), &oom)) == NULL)
 			return oom ? ssp_err_set(pl->e, SSP_ERR_NOMEM, 0, "out of "
 			    "memory") : refuse(pl, i, "its params file %s "
-			    "(--ConfigFile) is missing (looked at %s): the NIC "
-			    "links of the network are in it; copy the run "
-			    "directory's output/ whole, or give --logs DIR",
-			    cfg, tried);
+			    "(--ConfigFile, with the NIC links) is missing; give "
+			    "--logs DIR", base_of(cfg));
 		if (stat(in->params, &st) != 0 || !S_ISREG(st.st_mode))
 			return refuse(pl, i, "its params file %s is not a regular "
 			    "file", in->params);
@@ -643,10 +641,19 @@ same(const struct end *a, const struct end *b)
 	return a->len == b->len && memcmp(a->p, b->p, a->len) == 0;
 }
 
+/* A socket for messages: as written (2022), or its base name, which
+ * names the channel (symphony: <workdir>/tmp/shm/pci-7.8.6). */
 static const char *
-sockname(const struct end *x, char *b, size_t n)
+sockname(const struct planner *pl, const struct end *x, char *b, size_t n)
 {
-	snprintf(b, n, "%.*s", (int)(x->len < n ? x->len : n - 1), x->p);
+	const char *p = x->p, *sl;
+	size_t len = x->len;
+
+	if (pl->sym && (sl = memrchr(p, '/', len)) != NULL) {
+		len -= (size_t)(sl + 1 - p);
+		p = sl + 1;
+	}
+	snprintf(b, n, "%.*s", (int)(len < n ? len : n - 1), p);
 	return b;
 }
 
@@ -668,12 +675,11 @@ peer_of(struct planner *pl, size_t x, const enum endk *kinds, size_t nk,
 		if (j == x || !same(a, c))
 			continue;
 		if (c->k == E_PROXY) {
-			*rc = refuse(pl, a->sim, "its %s socket %s goes to %s (%s): "
-			    "the other end is in another fragment of a distributed "
-			    "run, which this out.json does not hold; simspan "
-			    "cannot pair through proxies yet: run the experiment in "
-			    "one fragment (simbricks-run)", what, sockname(a, b,
-			    sizeof(b)), simname(pl, c->sim), simcls(pl, c->sim));
+			*rc = refuse(pl, a->sim, "its %s socket %s goes to %s (%s), "
+			    "to another fragment: simspan cannot pair through "
+			    "proxies yet; run it in one fragment", what,
+			    sockname(pl, a, b, sizeof(b)), simname(pl, c->sim),
+			    simcls(pl, c->sim));
 			return -2;
 		}
 		for (t = 0; t < nk && kinds[t] != c->k; t++)
@@ -683,7 +689,7 @@ peer_of(struct planner *pl, size_t x, const enum endk *kinds, size_t nk,
 		if (found >= 0) {
 			*rc = refuse(pl, a->sim, "%s and %s both use its %s socket "
 			    "%s", simname(pl, pl->ends[found].sim), simname(pl,
-			    c->sim), what, sockname(a, b, sizeof(b)));
+			    c->sim), what, sockname(pl, a, b, sizeof(b)));
 			return -2;
 		}
 		found = (int)j;
@@ -716,10 +722,10 @@ pair(struct planner *pl)
 				return rc;
 			if (j < 0)
 				return refuse(pl, x->sim, "no host uses its PCI socket "
-				    "%s%s", sockname(x, b, sizeof(b)), dup_hint(pl));
+				    "%s%s", sockname(pl, x, b, sizeof(b)), dup_hint(pl));
 			if (pl->ends[j].peer >= 0)
 				return refuse(pl, x->sim, "PCI socket %s is also "
-				    "simulator '%s''s", sockname(x, b, sizeof(b)),
+				    "simulator '%s''s", sockname(pl, x, b, sizeof(b)),
 				    simname(pl, pl->ends[pl->ends[j].peer].sim));
 			x->peer = j;
 			pl->ends[j].peer = (int)i;
@@ -729,11 +735,11 @@ pair(struct planner *pl)
 				return rc;
 			if (j < 0)
 				return refuse(pl, x->sim, "no network uses its Ethernet "
-				    "socket %s%s", sockname(x, b, sizeof(b)),
+				    "socket %s%s", sockname(pl, x, b, sizeof(b)),
 				    dup_hint(pl));
 			if (pl->ends[j].peer >= 0)
 				return refuse(pl, x->sim, "Ethernet socket %s is also "
-				    "simulator '%s''s", sockname(x, b, sizeof(b)),
+				    "simulator '%s''s", sockname(pl, x, b, sizeof(b)),
 				    simname(pl, pl->ends[pl->ends[j].peer].sim));
 			x->peer = j;
 			pl->ends[j].peer = (int)i;
@@ -750,10 +756,10 @@ pair(struct planner *pl)
 		if (j >= 0)
 			return refuse(pl, x->sim, "switch-to-switch link (socket %s, "
 			    "with %s): not supported yet (a topology has no "
-			    "network-to-network link)", sockname(x, b, sizeof(b)),
+			    "network-to-network link)", sockname(pl, x, b, sizeof(b)),
 			    simname(pl, pl->ends[j].sim));
 		return refuse(pl, x->sim, "no NIC serves its %s socket %s%s",
-		    x->k == E_PCI_HOST ? "PCI" : "port", sockname(x, b, sizeof(b)),
+		    x->k == E_PCI_HOST ? "PCI" : "port", sockname(pl, x, b, sizeof(b)),
 		    dup_hint(pl));
 	}
 	return SSP_OK;
@@ -809,10 +815,11 @@ sync_check(struct planner *pl)
 	}
 	pl->p->unsync = n;
 	if (n > 0 && pl->o->strict)
-		rc = ssp_err_set(pl->e, SSP_ERR_INVAL, 0, "%s: the run is not "
-		    "synchronized: %zu of %zu channels (%s): --strict refuses it; "
-		    "call simulation.enable_synchronization() in the experiment "
-		    "script", ssp_simbricks_path(pl->r), n, nch, (char *)b.p);
+		rc = ssp_err_set(pl->e, SSP_ERR_INVAL, 0, "the run is not "
+		    "synchronized (%zu of %zu channels, first %.*s): --strict "
+		    "refuses it; call simulation.enable_synchronization() in the "
+		    "experiment script", n, nch, (int)strcspn((char *)b.p, ";"),
+		    (char *)b.p);
 	else if (n > 0)
 		rc = warn(pl, "the run is not synchronized: %zu of %zu channels run "
 		    "without SimBricks synchronization (%s), so timestamps of "
@@ -1249,10 +1256,9 @@ ssp_sbplan_make(struct ssp_sbplan **pp, const struct ssp_simbricks *r,
 	pl.sym = ssp_simbricks_format(r) == SSP_SIMBRICKS_SYMPHONY;
 	if (pl.sym && ssp_simbricks_interrupted(r) && !o->force)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "%s: \"_interrupted\" is "
-		    "true: the run was stopped before its simulators finished "
-		    "(Ctrl-C or a timeout), so its logs end early and simulators "
-		    "that had not started are missing; --force traces it anyway",
-		    ssp_simbricks_path(r));
+		    "true: the run was stopped early, its logs end early and "
+		    "simulators that had not started are missing; --force traces "
+		    "it anyway", ssp_simbricks_path(r));
 	if ((p = calloc(1, sizeof(*p))) == NULL ||
 	    (p->streams = calloc(n + 1, sizeof(*p->streams))) == NULL ||
 	    (pl.in = calloc(n + 1, sizeof(*pl.in))) == NULL ||

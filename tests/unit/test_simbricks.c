@@ -15,6 +15,7 @@
 #include "config/sbcmds.h"
 #include "config/sbns3.h"
 #include "config/sbplan.h"
+#include "config/sbsim.h"
 #include "config/shword.h"
 #include "config/simbricks.h"
 
@@ -451,7 +452,8 @@ test_symphony_plan(void **state)
 	assert_int_equal(p->unsync, 3);	/* gem5 without :sync, -u, sync=off */
 	ssp_sbplan_free(p);
 	/* --strict refuses, naming the channels */
-	sym_plan(NULL, NULL, &so, SSP_ERR_INVAL, "the run is not synchronized: 3 of 4 channels");
+	sym_plan(NULL, NULL, &so, SSP_ERR_INVAL, "the run is not synchronized (3 of 4 "
+	    "channels, first pci-3.4.2 (host.QemuSim-9 sync=off)): --strict refuses it");
 	/* interrupted: refused unless forced */
 	sym_plan("\"_interrupted\": false", "\"_interrupted\": true", &o,
 	    SSP_ERR_INVAL, "\"_interrupted\" is true");
@@ -463,17 +465,17 @@ test_symphony_plan(void **state)
 	/* a socket that pairs nothing; one that goes to a proxy */
 	sym_plan("-s /w/tmp/shm/eth-1.2.3", "-s /w/tmp/shm/eth-1.2.4", &o, SSP_ERR_INVAL,
 	    "simulator 'nic.NICSim-2' (I40eNicSim): no network uses its Ethernet socket "
-	    "/w/tmp/shm/eth-1.2.3 (two simulators with one name?");
+	    "eth-1.2.3 (two simulators with one name?");
 	sym_plan(" \"net.SwitchNet-99\": {\"class\": \"SwitchNet\"",
 	    " \"proxy_7\": {\"class\": \"TCPProxy\", \"output\": [{\"cmd\": \"net_sockets"
 	    " -l -s /w/tmp/shm/x -C /w/tmp/shm/eth-1.2.3 1.2.3.4 0 /f /g\"}]},"
 	    " \"net.SwitchNet-99\": {\"class\": \"SwitchNet\"", &o, SSP_ERR_INVAL,
-	    "goes to proxy_7 (TCPProxy): the other end is in another fragment");
+	    "its Ethernet socket eth-1.2.3 goes to proxy_7 (TCPProxy), to another fragment");
 	/* switch to switch */
 	sym_plan("-s /w/tmp/shm/eth-1.2.3\"", "-s /w/tmp/shm/eth-1.2.3 -h /w/tmp/shm/n2n\"}]},"
 	    " \"net.SwitchNet-5\": {\"class\": \"SwitchNet\", \"output\": [{\"cmd\":"
 	    " \"simb_net_switch -s /w/tmp/shm/n2n\"", &o, SSP_ERR_INVAL,
-	    "switch-to-switch link (socket /w/tmp/shm/n2n, with net.SwitchNet-");
+	    "switch-to-switch link (socket n2n, with net.SwitchNet-");
 	/* bad input */
 	sym_plan("\"host.QemuSim-9\"", "\"host.Gem5Sim-24\"", &o, SSP_ERR_FORMAT,
 	    "duplicate object key near '\"host.Gem5Sim-24\"' (two simulators with one name?)");
@@ -647,6 +649,75 @@ fixture(const char *name, size_t unsync)
 	for (i = 0; i < nw; i++)
 		assert_string_equal(got[i], want[i]);
 	assert_int_equal(p->unsync, unsync);
+	/* the same files as the optional extra input: no finding */
+	{
+		char sp[512], yp[512], **w = NULL;
+		struct ssp_sbsim *sb;
+		size_t nw2 = 0;
+
+		snprintf(sp, sizeof(sp), FIX "/%s/simulation.json", name);
+		snprintf(yp, sizeof(yp), FIX "/%s/system.json", name);
+		assert_int_equal(ssp_sbsim_load(&sb, sp, yp, &e), SSP_OK);
+		if (ssp_sbsim_check(sb, r, p, &w, &nw2, &e) != SSP_OK)
+			fail_msg("%s: %s", name, e.msg);
+		assert_int_equal(nw2, 0);
+		ssp_sbsim_free(sb);
+		free(w);
+	}
+	ssp_sbplan_free(p);
+	ssp_simbricks_free(r);
+}
+
+/* simulation.json of another run, or with two simulators of one name. */
+static void
+test_sbsim(void **state)
+{
+	struct ssp_sbplan_opts o = { "out.json", "topology.csv", NULL, NULL, 0, 0, 0 };
+	char path[256], *text, **w = NULL;
+	struct ssp_simbricks *r;
+	struct ssp_sbplan *p;
+	struct ssp_sbsim *sb;
+	struct ssp_err e;
+	size_t nw = 0, len;
+	json_t *j, *a;
+	FILE *f;
+
+	(void)state;
+	r = parse(sym1);
+	assert_int_equal(ssp_sbplan_make(&p, r, &o, &e), SSP_OK);
+	/* another simulation */
+	assert_int_equal(ssp_sbsim_load(&sb, FIX "/qemu-i40e-ns3/simulation.json",
+	    NULL, &e), SSP_OK);
+	assert_int_equal(ssp_sbsim_check(sb, r, p, &w, &nw, &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, "simulation.json: another run's: its simulation "
+	    "is 'simple-ping-ns3', out.json's 's'"));
+	ssp_sbsim_free(sb);
+	/* the same name twice */
+	assert_non_null(j = json_load_file(FIX "/qemu-i40e-ns3/simulation.json", 0, NULL));
+	a = json_object_get(j, "sim_list");
+	json_object_set(json_array_get(a, 3), "name", json_object_get(
+	    json_array_get(a, 1), "name"));
+	json_object_set_new(j, "name", json_string("s"));
+	assert_non_null(text = json_dumps(j, 0));
+	json_decref(j);
+	snprintf(path, sizeof(path), "%s/test_sbsim.%ld.json", getenv("TMPDIR") ?
+	    getenv("TMPDIR") : "/tmp", (long)getpid());
+	assert_non_null(f = fopen(path, "w"));
+	len = strlen(text);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+	free(text);
+	assert_int_equal(ssp_sbsim_load(&sb, path, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_sbsim_check(sb, r, p, &w, &nw, &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, "sim_list[1] (I40eNicSim, id 25) and sim_list[3] "
+	    "(I40eNicSim, id 27) are both 'nic.NICSim-25'"));
+	ssp_sbsim_free(sb);
+	unlink(path);
+	/* not the shape */
+	assert_int_equal(ssp_sbsim_load(&sb, FIX "/qemu-i40e-ns3/system.json", NULL,
+	    &e), SSP_ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "no \"sim_list\" list"));
+	assert_int_equal(ssp_sbsim_load(&sb, FIX "/nope.json", NULL, &e), SSP_ERR_IO);
 	ssp_sbplan_free(p);
 	ssp_simbricks_free(r);
 }
@@ -684,6 +755,7 @@ main(void)
 		cmocka_unit_test(test_symphony_model),
 		cmocka_unit_test(test_symphony_plan),
 		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_sbsim),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -543,6 +543,8 @@ ssp_sbrun_run(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 		err(SSP_EXIT_FAIL, "%s", o->dir);
 	for (i = 0; i < p->nwarn; i++)
 		note(&x, "%s", p->warn[i]);
+	for (i = 0; i < o->nextra; i++)
+		note(&x, "%s", o->extra[i]);
 	check_symtabs(&x, names, nsym);
 	if (ssp_sbplan_present(p) == 0) {
 		warnx("%s: nothing can be traced: no simulator of the run has a log "

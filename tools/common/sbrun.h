@@ -27,6 +27,8 @@ struct ssp_sbrun_opts {
 	int quiet;		/* no warnings */
 	int verbose;		/* stage lines even off a terminal */
 	int strict;		/* a warning makes the exit status 1 */
+	const char *const *extra;	/* more warnings, for the summary */
+	size_t nextra;
 };
 
 /* The exit status: 0, 1 (a stage failed, nothing could be traced, or a
