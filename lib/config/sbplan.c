@@ -456,6 +456,25 @@ tried_add(char *tried, size_t n, const char *p)
 		snprintf(tried + k, n - k, "%s%s", k ? ", " : "", p);
 }
 
+/* "a/b/../c" -> "a/c", in place, where b is a name (not . or ..):
+ * the path as a person would write it. */
+static void
+tidy(char *p)
+{
+	char *s, *prev;
+
+	for (;;) {
+		if ((s = strstr(p, "/../")) == NULL || s == p)
+			return;
+		for (prev = s - 1; prev > p && prev[-1] != '/'; prev--)
+			;
+		if ((s - prev == 2 && prev[0] == '.' && prev[1] == '.') ||
+		    (s - prev == 1 && prev[0] == '.'))
+			return;	/* a leading ../ stays */
+		memmove(prev, s + 4, strlen(s + 4) + 1);
+	}
+}
+
 static char *
 try_path(const char *a, const char *b, const char *c, char *tried, size_t n)
 {
@@ -464,6 +483,7 @@ try_path(const char *a, const char *b, const char *c, char *tried, size_t n)
 	if (asprintf(&p, "%s%s%s%s%s", a, b ? "/" : "", b ? b : "", c ? "/" : "",
 	    c ? c : "") < 0)
 		return NULL;
+	tidy(p);
 	if (readable(p))
 		return p;
 	tried_add(tried, n, p);
