@@ -342,6 +342,9 @@ run_main(int argc, char **argv)
 		warnx("run: one run directory or out.json, please");
 		usage(SSP_EXIT_USAGE);
 	}
+	if (strcmp(argv[0], "-") == 0)
+		errx(SSP_EXIT_USAGE, "run: a run directory or file, not standard "
+		    "input (the logs are found from where it is)");
 	if (config != NULL)
 		read_config(config, l);
 	r = load(argv[0]);

@@ -210,29 +210,16 @@ printf '{"_sim_name": "s", "nic.a": {"class": "I40eNicSim", "output": [{"cmd": "
 bad "a NUL in a command" "$T/nulcmd.json" "\"nic.a\".output[0].cmd: a control character"
 
 # --- run: from the run directory to traces ------------------------------------
-# simsynth's gem5 + i40e + net_switch scenario in the debug run's places:
-# server0 is host.Gem5Sim-24 (its NIC nic.NICSim-26 on switch port 0),
-# client0 host.Gem5Sim-28 (nic.NICSim-30, port 1), as the run's sockets say
-expect_rc 0 "simsynth: gem5, i40e, net_switch" simsynth --net switch -H 2 -n 30 \
-    --exec-rate 1 -s 3 "$T/syn"
-E2E=$(mkrun "$F/gem5-i40e-switch-debug" "$T/e2e")
+# scripts/symphony-sample.sh: simsynth's gem5 + i40e + net_switch scenario
+# in the debug run's places (server0 is host.Gem5Sim-24, its NIC
+# nic.NICSim-26 on switch port 0, client0 host.Gem5Sim-28, as the run's
+# sockets say), with a run.conf naming simsynth's tables and rules
 W=$T/e2e
-cp "$T/syn/server0.gem5.log" "$E2E/output/output.host.Gem5Sim-24-24/gem5-debug.log"
-cp "$T/syn/client0.gem5.log" "$E2E/output/output.host.Gem5Sim-28-28/gem5-debug.log"
-cp "$T/syn/server0-nic.nicbm.log" "$W/i40e-NICSim-26.log"
-cp "$T/syn/client0-nic.nicbm.log" "$W/i40e-NICSim-30.log"
-python3 - "$E2E/output/out.json" "$T/syn/switch.net_switch.log" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-d["net.SwitchNet-32"]["output"][-1]["stderr"] = open(sys.argv[2]).read().splitlines()
-json.dump(d, open(sys.argv[1], "w"), indent=2)
-EOF
-cat > "$T/run.conf" <<EOF
-# simspan-simbricks run configuration
-symtab $T/syn/vmlinux.syms
-symtab $T/syn/i40e.syms,i40e,0xffffffffa0000000
-rules  $T/syn/rules.csv
-EOF
+E2E=$(sh "$TOP/scripts/symphony-sample.sh" "$W") && ok "symphony-sample.sh" ||
+    not_ok "symphony-sample.sh"
+cp "$W/trace.conf" "$T/run.conf.rel"
+sed "s|syn/|$W/syn/|" "$W/trace.conf" > "$T/run.conf"
+ln -s "$W/syn" "$T/syn"
 check "run" simspan-simbricks run -C "$T/run.conf" -d "$T/out" "$E2E"
 stdout_has "streams: 5 of 5 simulators"
 stdout_has "spans: "
@@ -256,6 +243,9 @@ stdout_has "spans: $n in "
 # commands.sh reruns exactly that
 (cd "$T/out" && sh commands.sh) && ok "run: commands.sh reruns it" || not_ok "run: commands.sh reruns it"
 eq "run: the rerun makes the same spans" "$(spancat -c "$T/out/spans.sp" | cksum)" "$(cksum < "$T/spans.csv")"
+# the sample's own config, its paths relative to it
+check "run: a config with relative paths" simspan-simbricks run -q -C "$W/trace.conf" -d "$T/outr" "$E2E"
+eq "run: the same spans" "$(spancat -c "$T/outr/spans.sp" | cksum)" "$(cksum < "$T/spans.csv")"
 # the same from -s/-r flags and the default rules by name (the source
 # tree's rules/): the kernel-context rules meet the one-CPU logs
 check "run with flags" simspan-simbricks run -q -d "$T/out2" -s "$T/syn/vmlinux.syms" \

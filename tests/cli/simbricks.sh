@@ -48,6 +48,18 @@ grep -q 'objdump --syms /simbricks/images/vmlinux > vmlinux.syms' "$T/cmds.sh" &
     ok "kernel from --kernel" || not_ok "kernel from --kernel"
 grep -q '^evspan -t topology.csv -r "$RULES" -o spans.sp$' "$T/cmds.sh" &&
     ok "evspan line, without --force" || not_ok "evspan line, without --force"
+# names a shell would read as code (issue 26): every variable name valid,
+# every word quoted; a name starting with a digit gave "0NET_TRACE=" once
+sed -e 's/"net\."/"0net $(touch pwned);"/' -e 's/"nic\.server\.0\."/"9nic`id`."/' \
+    "$D/sigcomm22-netperf_paper_nf-gt-ns3-ib-1.json" > "$T/hostile.json"
+check "hostile names: commands" simspan-simbricks -q -c -o "$T/hostile.sh" "$T/hostile.json"
+check "hostile names: sh -n" sh -n "$T/hostile.sh"
+grep -q '^_0NET--TOUCH-PWNED--_TRACE=\|^_0NET_' "$T/hostile.sh" &&
+    ok "hostile names: the trace variable starts with _" || {
+    not_ok "hostile names: the trace variable starts with _"; grep TRACE "$T/hostile.sh" | sed 's/^/# /'; }
+(cd "$T" && grep -E '^[A-Za-z_][A-Za-z0-9_]*=' hostile.sh > hvars.sh && sh -eu hvars.sh) &&
+    [ ! -e "$T/pwned" ] && ok "hostile names: the variables run nothing" ||
+    not_ok "hostile names: the variables run nothing"
 check "-d" simspan-simbricks -q -d "$T/out" "$D/sigcomm22-netperf_paper_nf-gt-ns3-cb-1.json"
 cmp -s "$T/out/topology.csv" "$D/gt-ns3-cb.topology.csv" && ok "-d: topology.csv" || not_ok "-d: topology.csv"
 grep -q 'MQNIC_TEXT' "$T/out/commands.sh" && ok "-d: commands.sh, Corundum's mqnic" || not_ok "-d: commands.sh, Corundum's mqnic"

@@ -169,11 +169,11 @@ symspec(const char *spec, char *name, size_t n)
 	return out;
 }
 
-/* Warnings of a child (its "prog: warning: ..." lines) relayed; the
- * event count of a sim2ev --stats report ("N lines = M events + ...",
- * "= L with events (M events)"). */
+/* Warnings of a child (its "prog: warning: ..." lines) relayed, counted
+ * in *nwarn; the event count of a sim2ev --stats report ("N lines = M
+ * events + ...", "= L with events (M events)"). */
 static uint64_t
-relay(struct run *x, const char *path)
+relay(struct run *x, const char *path, unsigned *nwarn)
 {
 	char line[4096], *w, *q;
 	uint64_t events = 0;
@@ -183,8 +183,11 @@ relay(struct run *x, const char *path)
 		return 0;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
-		if ((w = strstr(line, ": warning: ")) != NULL)
+		if ((w = strstr(line, ": warning: ")) != NULL) {
 			note(x, "%.*s: %s", (int)(w - line), line, w + 11);
+			if (nwarn != NULL)
+				++*nwarn;
+		}
 		if ((q = strstr(line, " lines = ")) != NULL) {
 			q += 9;
 			if (strstr(q, " with events (") != NULL)
@@ -568,8 +571,10 @@ ssp_sbrun_run(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 			sim2ev_job(&x, &jobs[n++], i, specs, nsym, json);
 	bad = run_jobs(&x, jobs, n, o->jobs);
 	for (i = 0; i < n; i++) {
-		jobs[i].events = relay(&x, jobs[i].errpath);
-		if (jobs[i].status == 0 && jobs[i].events == 0)
+		unsigned said = 0;
+
+		jobs[i].events = relay(&x, jobs[i].errpath, &said);
+		if (jobs[i].status == 0 && jobs[i].events == 0 && said == 0)
 			note(&x, "%s: no events (%s)", p->streams[jobs[i].stream].name,
 			    jobs[i].errpath);
 	}
@@ -583,7 +588,7 @@ ssp_sbrun_run(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 	    "topology.csv", "-r", rules, "-e", "--stats", "-o", "spans.sp",
 	    (char *)NULL);
 	bad = run_jobs(&x, &tj, 1, 1);
-	relay(&x, tj.errpath);
+	relay(&x, tj.errpath, NULL);
 	job_free(&tj);
 	if (bad > 0) {
 		rc = SSP_EXIT_FAIL;
