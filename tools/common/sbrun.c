@@ -629,7 +629,7 @@ ssp_sbrun_run(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 
 		fprintf(mf, "  %-24s %-6s %10" PRIu64 "  %s%s\n", st->name,
 		    ssp_event_sim_name(st->sim), jobs[i].events, st->log != NULL ?
-		    st->log : "out.json, its ", st->log != NULL ? "" :
+		    st->log : "captured ", st->log != NULL ? "" :
 		    st->which == SSP_SIMBRICKS_STDERR ? "stderr" : "stdout");
 	}
 	summary_db(mf, dbpath);
