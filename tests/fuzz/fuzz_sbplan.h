@@ -28,13 +28,16 @@ check_plan(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 		    l->sb >= (int)p->nstreams)
 			abort();
 		if (l->type == SSP_SBPLAN_PCIE && l->sa >= 0 &&
-		    p->streams[l->sa].sim != SSP_SIM_GEM5)
+		    p->streams[l->sa].cls->role != SSP_SBCLASS_HOST)
 			abort();
 		if (l->sb >= 0 && l->type == SSP_SBPLAN_PCIE &&
-		    p->streams[l->sb].sim != SSP_SIM_NICBM)
+		    p->streams[l->sb].cls->role != SSP_SBCLASS_NIC)
 			abort();
 		if (l->type == SSP_SBPLAN_ETH && l->sa >= 0 &&
-		    p->streams[l->sa].sim != SSP_SIM_NICBM)
+		    p->streams[l->sa].cls->role != SSP_SBCLASS_NIC)
+			abort();
+		if (l->type == SSP_SBPLAN_ETH && l->sb >= 0 &&
+		    p->streams[l->sb].cls->role != SSP_SBCLASS_NET)
 			abort();
 	}
 	if (ssp_sbplan_topology(p, r, 0, &b) != 0 ||
