@@ -87,6 +87,7 @@ struct ssp_sbplan {
 	char *rundir;		/* symphony: where the run is now, else NULL */
 };
 
+/* The plan borrows strings of r (kernel, socket paths): free it first. */
 int ssp_sbplan_make(struct ssp_sbplan **pp, const struct ssp_simbricks *r,
     const struct ssp_sbplan_opts *o, struct ssp_err *e) SSP_MUST_USE;
 /* Streams with something to read (a log found, or captured lines). */

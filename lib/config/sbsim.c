@@ -185,8 +185,8 @@ linked(const struct ssp_sbplan *p, const struct ssp_simbricks *r, const char *a,
 	return 0;
 }
 
-int
-ssp_sbsim_check(const struct ssp_sbsim *s, const struct ssp_simbricks *r,
+static int
+check(const struct ssp_sbsim *s, const struct ssp_simbricks *r,
     const struct ssp_sbplan *p, char ***warn, size_t *nwarn,
     struct ssp_err *e)
 {
@@ -265,4 +265,23 @@ ssp_sbsim_check(const struct ssp_sbsim *s, const struct ssp_simbricks *r,
 			    b, ssp_simbricks_path(r));
 	}
 	return SSP_OK;
+}
+
+int
+ssp_sbsim_check(const struct ssp_sbsim *s, const struct ssp_simbricks *r,
+    const struct ssp_sbplan *p, char ***warn, size_t *nwarn,
+    struct ssp_err *e)
+{
+	size_t n0 = *nwarn;
+	int rc = check(s, r, p, warn, nwarn, e);
+
+	if (rc != SSP_OK) {	/* an error: no findings added */
+		while (*nwarn > n0)
+			free((*warn)[--*nwarn]);
+		if (n0 == 0) {
+			free(*warn);
+			*warn = NULL;
+		}
+	}
+	return rc;
 }

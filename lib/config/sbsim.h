@@ -33,7 +33,7 @@ void ssp_sbsim_free(struct ssp_sbsim *s);
  * whose two simulators the command lines do not link (another run's
  * files?).  Findings that do not stop the plan (a simulator out.json
  * lacks, one simulation.json lacks) are appended to *warn (malloc'd
- * lines, *nwarn of them).
+ * lines, *nwarn of them); on an error none are added.
  */
 int ssp_sbsim_check(const struct ssp_sbsim *s, const struct ssp_simbricks *r,
     const struct ssp_sbplan *p, char ***warn, size_t *nwarn,

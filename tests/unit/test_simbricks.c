@@ -372,7 +372,19 @@ test_symphony_model(void **state)
 	ssp_simbricks_free(r);
 }
 
-/* Plan sym1 with from replaced by to; expect code and msg (NULL: any). */
+/* The run of the last sym_plan: the plan borrows from it. */
+static struct ssp_simbricks *sym_run;
+
+static void
+sym_free(struct ssp_sbplan *p)
+{
+	ssp_sbplan_free(p);
+	ssp_simbricks_free(sym_run);
+	sym_run = NULL;
+}
+
+/* Plan sym1 with from replaced by to; expect code and msg (NULL: any).
+ * A plan returned is freed with sym_free (its run with it). */
 static struct ssp_sbplan *
 sym_plan(const char *from, const char *to, const struct ssp_sbplan_opts *o,
     int code, const char *msg)
@@ -393,7 +405,10 @@ sym_plan(const char *from, const char *to, const struct ssp_sbplan_opts *o,
 	rc = ssp_simbricks_parse(&r, "out.json", buf, strlen(buf), &e);
 	if (rc == SSP_OK) {
 		rc = ssp_sbplan_make(&p, r, o, &e);
-		ssp_simbricks_free(r);
+		if (rc == SSP_OK)
+			sym_run = r;
+		else
+			ssp_simbricks_free(r);
 	}
 	if (rc != code)
 		fail_msg("%s -> %s: status %d, want %d (%s)", from, to, rc, code,
@@ -445,12 +460,12 @@ test_symphony_plan(void **state)
 	assert_true(has_warn(p, "host.QemuSim-9 (QemuSim): no parser reads QEMU's"));
 	assert_true(has_warn(p, "no NETSWITCH_DEBUG lines in its stderr"));
 	assert_string_equal(p->rules, "linux-i40e.csv");
-	ssp_sbplan_free(p);
+	sym_free(p);
 	/* synchronized everywhere: no warning */
 	p = sym_plan("sync=false:latency=500 listen:/w/tmp/shm/eth-5.18.17:/w/tmp/shm/p:sync=false",
 	    "sync=true listen:/w/tmp/shm/eth-5.18.17:/w/tmp/shm/p:sync=true", &o, SSP_OK, NULL);
 	assert_int_equal(p->unsync, 3);	/* gem5 without :sync, -u, sync=off */
-	ssp_sbplan_free(p);
+	sym_free(p);
 	/* --strict refuses, naming the channels */
 	sym_plan(NULL, NULL, &so, SSP_ERR_INVAL, "the run is not synchronized (3 of 4 "
 	    "channels, first pci-3.4.2 (host.QemuSim-9 sync=off)): --strict refuses it");
@@ -459,7 +474,7 @@ test_symphony_plan(void **state)
 	    SSP_ERR_INVAL, "\"_interrupted\" is true");
 	p = sym_plan("\"_interrupted\": false", "\"_interrupted\": true", &fo, SSP_OK, NULL);
 	assert_true(has_warn(p, "the run was interrupted"));
-	ssp_sbplan_free(p);
+	sym_free(p);
 	sym_plan("\"_interrupted\": false", "\"_interrupted\": 1", &o, SSP_ERR_FORMAT,
 	    "\"_interrupted\" is not true or false");
 	/* a socket that pairs nothing; one that goes to a proxy */
@@ -498,7 +513,7 @@ test_symphony_plan(void **state)
 	    " \"simb_corundum listen:/w/tmp/shm/pci-3", &o, SSP_OK, NULL);
 	assert_true(has_warn(p, "nic.NICSim-2 (CorundumVerilatorNICSim): no parser reads"));
 	assert_int_equal(p->nstreams, 4);
-	ssp_sbplan_free(p);
+	sym_free(p);
 }
 
 /* ---- the shared fixtures (tests/data/simbricks-symphony) ---- */
