@@ -170,19 +170,28 @@ symspec(const char *spec, char *name, size_t n)
 }
 
 /* Warnings of a child (its "prog: warning: ..." lines) relayed, counted
- * in *nwarn; the event count of a sim2ev --stats report ("N lines = M
- * events + ...", "= L with events (M events)"). */
+ * in *nwarn; the count its --stats report gives: sim2ev's events ("N
+ * lines = M events + ...", "= L with events (M events)"), evspan's spans
+ * (the "N  total" line after "spans by kind:"). */
 static uint64_t
 relay(struct run *x, const char *path, unsigned *nwarn)
 {
 	char line[4096], *w, *q;
 	uint64_t events = 0;
+	int spans = 0;
 	FILE *f;
 
 	if ((f = fopen(path, "r")) == NULL)
 		return 0;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line, "spans by kind:") == 0)
+			spans = 1;
+		else if (spans == 1 && (q = strstr(line, "  total")) != NULL &&
+		    q[7] == '\0') {
+			events = strtoull(line, NULL, 10);
+			spans = 2;
+		}
 		if ((w = strstr(line, ": warning: ")) != NULL) {
 			note(x, "%.*s: %s", (int)(w - line), line, w + 11);
 			if (nwarn != NULL)
@@ -525,6 +534,7 @@ ssp_sbrun_run(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 	struct ssp_buf topo = SSP_BUF_INIT, sum = SSP_BUF_INIT;
 	struct job *jobs, tj;
 	size_t i, n = 0, nsym = o->nsymtabs, bad;
+	uint64_t nspans;
 	int rc = SSP_EXIT_OK;
 	char *text;
 	size_t len;
@@ -588,9 +598,16 @@ ssp_sbrun_run(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 	    "topology.csv", "-r", rules, "-e", "--stats", "-o", "spans.sp",
 	    (char *)NULL);
 	bad = run_jobs(&x, &tj, 1, 1);
-	relay(&x, tj.errpath, NULL);
+	nspans = relay(&x, tj.errpath, NULL);
 	job_free(&tj);
 	if (bad > 0) {
+		rc = SSP_EXIT_FAIL;
+		goto jobs_out;
+	}
+	if (nspans == 0) {	/* no database of nothing */
+		write_in_dir(&x, "commands.sh", &x.script);
+		warnx("%s: no spans: nothing could be traced (the warnings above "
+		    "say what is missing)", ssp_simbricks_path(r));
 		rc = SSP_EXIT_FAIL;
 		goto jobs_out;
 	}
