@@ -45,19 +45,28 @@ int
 ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
     struct ssp_err *e)
 {
+	return ssp_out_open_as(op, path, path, zlevel, e);
+}
+
+int
+ssp_out_open_as(struct ssp_out **op, const char *path, const char *name,
+    int zlevel, struct ssp_err *e)
+{
 	struct ssp_out *o;
 	int stdout_ = path == NULL || strcmp(path, "-") == 0;
 
 	*op = NULL;
+	if (!stdout_ && name == NULL)
+		name = path;
 	if (zlevel == SSP_OUT_ZAUTO)
-		zlevel = !stdout_ && ssp_path_is_zst(path) ? SSP_OUT_ZDEFAULT : 0;
+		zlevel = !stdout_ && ssp_path_is_zst(name) ? SSP_OUT_ZDEFAULT : 0;
 	if (zlevel < 0 || zlevel > ZSTD_maxCLevel())
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "zstd level %d out of "
 		    "range 1..%d", zlevel, ZSTD_maxCLevel());
 	o = calloc(1, sizeof(*o));
 	if (o == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	o->name = strdup(stdout_ ? "stdout" : path);
+	o->name = strdup(stdout_ ? "stdout" : name);
 	o->buf = malloc(OUT_BUF);
 	if (o->name == NULL || o->buf == NULL)
 		goto nomem;
@@ -68,7 +77,7 @@ ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
 		if (o->fd < 0) {
 			int err = errno;
 			ssp_out_abort(o);
-			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", name,
 			    strerror(err));
 		}
 		o->own_fd = 1;

@@ -21,6 +21,13 @@ struct ssp_out;
 #define SSP_OUT_ZDEFAULT 3
 int ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
     struct ssp_err *e);
+/*
+ * The same, writing path but called name in messages, with SSP_OUT_ZAUTO
+ * deciding from name: for a temporary file that becomes name once
+ * complete (tools/common/outfile.h).  name NULL: path.
+ */
+int ssp_out_open_as(struct ssp_out **op, const char *path, const char *name,
+    int zlevel, struct ssp_err *e);
 int ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e);
 /*
  * Compress and write in a thread of its own from now on: ssp_out_write
