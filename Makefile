@@ -83,12 +83,18 @@ LIBS_span2perfetto = $(T_ZSTD) $(T_ZLIB)
 LIBS_span2sqlite = $(T_ZSTD) $(SQLITE_LIBS) $(T_ZLIB)
 LIBS_spancat     = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 
+# Data compiled in (lib/base/embed.h): each header with SSP_EMBED lines
+# gets $(BUILD)/gen/<header's path>.c from scripts/embed.sh, linked into
+# the library of its folder.
+lparen   := (
+EMBED_H  := $(sort $(shell grep -l '^SSP_EMBED$(lparen)' lib/*/*.h synth/*.h))
+GEN_C     = $(EMBED_H:%.h=$(BUILD)/gen/%.c)
 LIB_SRC   = $(sort $(wildcard lib/*/*.c))
-LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o) $(filter $(BUILD)/gen/lib/%,$(GEN_C:.c=.o))
 LIB       = $(BUILD)/libsimspan.a
 # The scenario generator: its own library, linked only by simsynth and tests.
 SYN_SRC   = $(sort $(wildcard synth/*.c))
-SYN_OBJ   = $(SYN_SRC:%.c=$(BUILD)/%.o)
+SYN_OBJ   = $(SYN_SRC:%.c=$(BUILD)/%.o) $(filter $(BUILD)/gen/synth/%,$(GEN_C:.c=.o))
 SYNLIB    = $(BUILD)/libsimsynth.a
 # What the tools share and the library has no business with (version
 # line, terminal checks, the progress line): linked into the tools only.
@@ -129,6 +135,14 @@ deps-demo:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The data files it holds are listed in its .data.d.
+$(BUILD)/gen/%.c: %.h scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh $< $@ $(@:.c=.data.d)
 
 # The SQLite schema is embedded with .incbin; make sees that dependency here.
 $(BUILD)/lib/sink/sqlite.o: formats/simspan.sql
@@ -239,13 +253,19 @@ bench-large: all $(HELPERS)
 # libFuzzer builds: always clang, separate tree.  The library is compiled
 # once with the fuzzer's coverage instrumentation (fuzzer-no-link) and
 # every target links against it, instead of compiling all of lib/ per target.
-FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined -DSSP_ASSERTS=1
-FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(SYN_SRC:%.c=build-fuzz/obj/%.o)
+FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined
+FUZZ_CPPFLAGS = $(filter-out -DSSP_ASSERTS=%,$(ALL_CPPFLAGS)) -DSSP_ASSERTS=1
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(SYN_SRC:%.c=build-fuzz/obj/%.o) \
+               $(GEN_C:$(BUILD)/gen/%.c=build-fuzz/obj/gen/%.o)
 FUZZ_LIB  = build-fuzz/libfuzzlib.a
 
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+	clang $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+build-fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	clang $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	@rm -f $@
@@ -253,7 +273,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 
 build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP \
+	clang $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP \
 	    -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
@@ -280,7 +300,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(GEN_C:.c=.data.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
     $(HELP_SRC:%.c=$(BUILD)/%.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d) \
     $(BUILD)/tests/fuzz/regress.d
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)
