@@ -124,8 +124,8 @@ FUZZ_TIME ?= 10
 
 all: $(TOOLS)
 
-# What each target needs (scripts/deps.sh): check needs cmocka, mandoc,
-# python3 and Node; the demo only the build libraries, zstd and sqlite3.
+# The Debian packages each target needs: scripts/deps.txt, the one list
+# (scripts/deps.sh checks it and installs what is missing).
 deps:
 	@sh scripts/deps.sh check
 
