@@ -35,7 +35,7 @@ struct ssp_ring {
 	struct ssp_err err;	/* the first failure */
 };
 
-int
+enum ssp_status
 ssp_ring_new(struct ssp_ring **rp, unsigned nbufs, size_t cap,
     unsigned wake_filled, unsigned wake_free, struct ssp_err *e)
 {
@@ -108,7 +108,7 @@ trampoline(void *p)
 	return NULL;
 }
 
-int
+enum ssp_status
 ssp_ring_start(struct ssp_ring *r, int side, void *(*worker)(void *),
     void *arg, int cancel, struct ssp_err *e)
 {
@@ -207,7 +207,7 @@ ssp_ring_close(struct ssp_ring *r)
 	pthread_mutex_unlock(&r->mu);
 }
 
-int
+enum ssp_status
 ssp_ring_drain(struct ssp_ring *r)
 {
 	int rc;
@@ -286,7 +286,7 @@ ssp_ring_fail(struct ssp_ring *r, const struct ssp_err *e)
 	pthread_mutex_unlock(&r->mu);
 }
 
-int
+enum ssp_status
 ssp_ring_error(struct ssp_ring *r, struct ssp_err *e)
 {
 	int rc;
@@ -299,7 +299,7 @@ ssp_ring_error(struct ssp_ring *r, struct ssp_err *e)
 	return rc;
 }
 
-int
+enum ssp_status
 ssp_ring_join(struct ssp_ring *r, struct ssp_err *e)
 {
 	if (r->started) {

@@ -111,7 +111,7 @@ set_full_items(struct ssp_otlp *o)
 	o->full_items = n;
 }
 
-int
+enum ssp_status
 ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
     const struct ssp_rec_rd *rr, struct ssp_err *e)
 {
@@ -456,7 +456,7 @@ add_span(struct ssp_otlp *o, const struct ssp_rec *r)
 	return 0;
 }
 
-int
+enum ssp_status
 ssp_otlp_add(struct ssp_otlp *o, const struct ssp_rec *r, struct ssp_err *e)
 {
 	const struct ftinfo *fi = info(o, r);
@@ -596,7 +596,7 @@ encode_range(struct ssp_otlp *o, struct ssp_buf *b, uint32_t lo, uint32_t hi)
 		ssp_otlp_pb_request(o, b, lo, hi);
 }
 
-int
+enum ssp_status
 ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *b, size_t *nspans,
     struct ssp_err *e)
 {
@@ -628,13 +628,13 @@ items(const struct ssp_otlp *o, uint32_t lo, uint32_t hi)
 	return n;
 }
 
-int
+enum ssp_status
 ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
     ssp_otlp_emit_fn emit, void *ctx, struct ssp_err *e)
 {
 	size_t max = o->opt.max_bytes;
 	uint32_t lo = 0, hi, n = (uint32_t)o->nsp;
-	int rc = SSP_OK;
+	enum ssp_status rc = SSP_OK;
 
 	/* Requests of up to max bytes, and a batch before it is split, in
 	 * memory on huge pages (base/buf): for full batches only, so that a
@@ -675,8 +675,7 @@ ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
 		set_full_items(o);
 		o->stats.spans_out += hi - lo;
 		o->stats.batches++;
-		if (emit(ctx, b, hi - lo) != 0)
-			rc = ssp_err_set(e, SSP_ERR_IO, 0, "writing a request");
+		rc = emit(ctx, b, hi - lo, e);
 		lo = hi;
 	}
 	batch_reset(o);

@@ -115,7 +115,7 @@ ssp_span_kind_sim(unsigned kind)
  * Sources are listed as repeated "stream" metadata entries whose value is
  * "<name> <simulator>", in stream-index order.
  */
-int
+enum ssp_status
 ssp_span_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o, const char *producer,
     const struct ssp_span_source *src, size_t nsrc, int with_events,
     struct ssp_err *e)
@@ -154,7 +154,7 @@ out:
 	return r;
 }
 
-int
+enum ssp_status
 ssp_span_reader_open(struct ssp_rec_rd **rp, struct ssp_in *in, struct ssp_err *e)
 {
 	return ssp_rec_rd_open(rp, in, ssp_frame_magic_spans, ssp_span_schema(1), 0, e);
