@@ -112,9 +112,11 @@ enum ssp_status
 ssp_ring_start(struct ssp_ring *r, int side, void *(*worker)(void *),
     void *arg, int cancel, struct ssp_err *e)
 {
-	struct start *st = malloc(sizeof(*st));
+	struct start *st;
 
-	if (st == NULL)
+	SSP_ASSERT((side == SSP_RING_PRODUCER || side == SSP_RING_CONSUMER) &&
+	    !r->started);
+	if ((st = malloc(sizeof(*st))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	st->r = r;
 	st->worker = worker;

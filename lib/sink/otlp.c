@@ -529,6 +529,7 @@ ssp_otlp_finish(struct ssp_otlp *o)
 {
 	size_t i;
 
+	SSP_ASSERT(o->nsp == 0);	/* the batch was encoded or discarded */
 	for (i = 0; i < o->npend; i++) {
 		/* Entries already attached are unlinked from the map. */
 		const struct ssp_rec *r = &o->pend[i].r;

@@ -276,6 +276,7 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
 	size_t n = t->v.nspans, before;
 	enum ssp_status rc;
 
+	SSP_ASSERT(t->flow == NULL);	/* not laid out yet */
 	if (r->type >= SSP_SK_NKINDS) {
 		if (r->type == SSP_SPAN_T_LINK) {
 			t->st.links++;
@@ -765,6 +766,7 @@ ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 	size_t *gstart = NULL, ngroups = 0;
 	enum ssp_status rc;
 
+	SSP_ASSERT(t->flow == NULL);	/* once */
 	/* span ids 1, 2, ..., n in order (as evspan writes them): an id is its
 	 * index + 1, no table needed */
 	t->dense = t->byid_sorted && (n == 0 || (t->span[0].id == 1 &&

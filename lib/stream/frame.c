@@ -243,6 +243,7 @@ ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
 	uint8_t h[SSP_BLOCK_HDR];
 	enum ssp_status rc;
 
+	SSP_ASSERT(type <= 0xff);
 	if (len > SSP_BLOCK_MAX)
 		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "
 		    "exceeds the limit", len);
@@ -256,6 +257,7 @@ enum ssp_status
 ssp_frame_block_inplace(struct ssp_out *o, unsigned type, uint8_t *payload,
     size_t len, struct ssp_err *e)
 {
+	SSP_ASSERT(type <= 0xff);
 	if (len > SSP_BLOCK_MAX)
 		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "
 		    "exceeds the limit", len);

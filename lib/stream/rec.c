@@ -1063,6 +1063,7 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 	unsigned k = 0, k0;
 	int got;
 
+	SSP_ASSERT(n >= 1);	/* 0 would read as the end */
 	rr->nspan = 0;
 	if (rr->pend.code != SSP_OK) {	/* an error found by the last call */
 		if (e != NULL)
