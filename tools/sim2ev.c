@@ -113,13 +113,14 @@ load_symtabs(struct ssp_atoms *atoms, char **spec, size_t n, int verbose)
 {
 	struct ssp_symtab *st;
 	struct ssp_err e = { 0 };
+	int rc;
 
-	if (ssp_symtab_load_specs(&st, atoms, spec, n, verbose ? symtab_loaded :
-	    NULL, NULL, &e) != SSP_OK) {
-		if (e.code == SSP_ERR_INVAL)
+	if ((rc = ssp_symtab_load_specs(&st, atoms, spec, n, verbose ?
+	    symtab_loaded : NULL, NULL, &e)) != SSP_OK) {
+		if (rc == SSP_ERR_INVAL)
 			warnx("%s", e.msg), usage(SSP_EXIT_USAGE);
-		errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE :
-		    SSP_EXIT_FAIL, "%s", e.msg);
+		errx(rc == SSP_ERR_FORMAT ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
+		    "%s", e.msg);
 	}
 	if (verbose)
 		fprintf(stderr, "sim2ev: %zu function symbols, lookup tables "

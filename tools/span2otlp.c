@@ -291,8 +291,10 @@ main(int argc, char **argv)
 	}
 	ho.verbose = verbose;
 	if (ho.url != NULL) {
-		if (ssp_http_open(&k.http, &ho, &e) != SSP_OK) {
-			if (e.code == SSP_ERR_INVAL) {
+		enum ssp_status hs_rc;
+
+		if ((hs_rc = ssp_http_open(&k.http, &ho, &e)) != SSP_OK) {
+			if (hs_rc == SSP_ERR_INVAL) {
 				warnx("%s", e.msg);
 				usage(SSP_EXIT_USAGE);
 			}
