@@ -188,6 +188,26 @@ test_outfile_write(void **state)
 	assert_int_equal(ntmp(), 0);
 }
 
+/* A symbolic link stays a link: the file it names is replaced, in its own
+ * directory. */
+static void
+test_outfile_symlink(void **state)
+{
+	char sub[128];
+	struct stat st;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	assert_int_equal(mkdir(sub, 0777), 0);
+	put_file(at("sub/real"), "old");
+	assert_int_equal(symlink("sub/real", at("link")), 0);
+	assert_int_equal(ssp_outfile_write(at("link"), "new", 3), 0);
+	assert_int_equal(lstat(at("link"), &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_string_equal(text_of(at("sub/real")), "new");
+	assert_int_equal(ntmp(), 0);
+}
+
 /* What is not a regular file is written in place; failures set errno. */
 static void
 test_outfile_in_place(void **state)
@@ -228,6 +248,7 @@ main(void)
 		cmocka_unit_test(test_outfile_abort),
 		cmocka_unit_test(test_outfile_several),
 		cmocka_unit_test(test_outfile_write),
+		cmocka_unit_test(test_outfile_symlink),
 		cmocka_unit_test(test_outfile_in_place),
 	};
 

@@ -62,22 +62,34 @@ block(int how, sigset_t *old)
 static const char *
 begin(const char *path, struct slot **sp)
 {
+	char *real = NULL;
 	sigset_t old;
+	struct stat st;
 	struct slot *s;
-	size_t n = strlen(path);
+	size_t n;
 	mode_t um;
 	int fd, saved;
 
 	*sp = NULL;
 	if (!ssp_cli_replaceable(path))
 		return path;
-	if ((s = malloc(sizeof(*s) + 2 * n + 1 + sizeof(SUFFIX))) == NULL)
+	/* A symbolic link stays: the file it names is replaced (a link
+	 * that names nothing is replaced itself). */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (real = realpath(path, NULL)) != NULL)
+		path = real;
+	n = strlen(path);
+	s = malloc(sizeof(*s) + 2 * n + 1 + sizeof(SUFFIX));
+	if (s == NULL) {
+		free(real);
 		return NULL;
+	}
 	s->target = (char *)(s + 1);
 	memcpy(s->target, path, n + 1);
 	s->tmp = s->target + n + 1;
 	memcpy(s->tmp, path, n);
 	memcpy(s->tmp + n, SUFFIX, sizeof(SUFFIX));
+	free(real);
 	atomic_init(&s->next, NULL);
 	atomic_init(&s->live, 0);
 	if (!caught) {

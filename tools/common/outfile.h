@@ -4,7 +4,8 @@
  * so a failure or a signal never leaves half a file where a good one was
  * (the old file stays byte for byte).  /dev/null, a FIFO, a terminal or
  * any other target that is not a regular file is written in place
- * (renaming over it would replace the device or cut off its reader).
+ * (renaming over it would replace the device or cut off its reader).  A
+ * symbolic link is followed: the file it names is replaced, the link stays.
  *
  * Several outputs may be pending at once (a tool that writes a directory
  * of files): each ssp_outfile_begin adds one, ssp_outfile_commit puts all
