@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -55,7 +56,7 @@ block(int how, sigset_t *old)
 	sigemptyset(&set);
 	for (i = 0; i < NSIGS; i++)
 		sigaddset(&set, cleanup_signals[i]);
-	sigprocmask(how, &set, old);
+	pthread_sigmask(how, &set, old);
 }
 
 /* begin, also giving the slot (NULL for in-place output). */
@@ -108,7 +109,7 @@ begin(const char *path, struct slot **sp)
 		last = s;
 	}
 	saved = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		free(s);
 		errno = saved;
