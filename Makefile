@@ -83,12 +83,18 @@ LIBS_span2perfetto = $(T_ZSTD) $(T_ZLIB)
 LIBS_span2sqlite = $(T_ZSTD) $(SQLITE_LIBS) $(T_ZLIB)
 LIBS_spancat     = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 
+# Data compiled in (lib/base/embed.h): each header with SSP_EMBED lines
+# gets $(BUILD)/gen/<header's path>.c from scripts/embed.sh, linked into
+# the library of its folder.
+lparen   := (
+EMBED_H  := $(sort $(shell grep -l '^SSP_EMBED$(lparen)' lib/*/*.h synth/*.h))
+GEN_C     = $(EMBED_H:%.h=$(BUILD)/gen/%.c)
 LIB_SRC   = $(sort $(wildcard lib/*/*.c))
-LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o) $(filter $(BUILD)/gen/lib/%,$(GEN_C:.c=.o))
 LIB       = $(BUILD)/libsimspan.a
 # The scenario generator: its own library, linked only by simsynth and tests.
 SYN_SRC   = $(sort $(wildcard synth/*.c))
-SYN_OBJ   = $(SYN_SRC:%.c=$(BUILD)/%.o)
+SYN_OBJ   = $(SYN_SRC:%.c=$(BUILD)/%.o) $(filter $(BUILD)/gen/synth/%,$(GEN_C:.c=.o))
 SYNLIB    = $(BUILD)/libsimsynth.a
 # What the tools share and the library has no business with (version
 # line, terminal checks, the progress line): linked into the tools only.
@@ -118,8 +124,8 @@ FUZZ_TIME ?= 10
 
 all: $(TOOLS)
 
-# What each target needs (scripts/deps.sh): check needs cmocka, mandoc,
-# python3 and Node; the demo only the build libraries, zstd and sqlite3.
+# The Debian packages each target needs: scripts/deps.txt, the one list
+# (scripts/deps.sh checks it and installs what is missing).
 deps:
 	@sh scripts/deps.sh check
 
@@ -129,6 +135,14 @@ deps-demo:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The data files it holds are listed in its .data.d.
+$(BUILD)/gen/%.c: %.h scripts/embed.sh
+	@mkdir -p $(@D)
+	sh scripts/embed.sh $< $@ $(@:.c=.data.d)
 
 # The SQLite schema is embedded with .incbin; make sees that dependency here.
 $(BUILD)/lib/sqlite/schema.o: formats/simspan.sql
@@ -190,17 +204,23 @@ check: deps
 	@$(MAKE) --no-print-directory all-tests
 	@SSP_TEST_STRICT=1 $(MAKE) --no-print-directory checkdeps unit cli fuzz-replay lint-man checksymbols
 
-# The cli scripts quick runs: each took under 4 s alone (time sh
-# tests/run-cli.sh tests/cli/X.sh, gcc -O2 build, 2 cores, load 3-6).  Left
-# out: span2otlp 84 s, online 14, sim2ev 12, evstream 9, simsynth-shapes 9,
-# evspan-truth 6, simsynth 5, span2sqlite 5.  The unit tests (17 s one at a
-# time) run 4 at a time (tests/run-unit.sh), these scripts 2 at a time.
+# The cli scripts quick runs: those that took under 4 s wall and 1.5 s of
+# CPU alone (time sh tests/run-cli.sh tests/cli/X.sh, gcc -O2 build, 2
+# cores, load 5-12), and demo and readme (4 s of CPU each), which check
+# the README.  Left out (wall / CPU s): span2html 85 / 22, span2otlp 54 /
+# 32, evspan-truth 12 / 2.8, online 11 / 1.8 and sim2ev 11 / 1.2 (they
+# wait for signals and timeouts), span2perfetto 6.3 / 2.0, simsynth 6.8 /
+# 1.0, simsynth-shapes 9 / 4, evstream 8.5 / 2.6, span2sqlite-copy 4.8 /
+# 1.9, span2sqlite 2.9 / 1.1 (the SQLite sink is being reworked).  The
+# unit tests wait on fsync more than they compute (test_btree 13.6 s for
+# 2.8 s of CPU), so they run beside the cli scripts: unit 4 binaries at a
+# time (tests/run-unit.sh), cli 2 scripts at a time.
 QUICK_CLI = bench-compare checkdeps demo evcat evfilter evspan-bytes evspan-e2e evspan-kctx evspan-sim2ev evspan \
-            man-examples readme reliab sample-spans sample score-truth sim2ev-cpu simsynth-dialects \
-            simsynth-linux simsynth-sim2ev spancat truth-evspan
+            man-examples outfile readme reliab sample-spans sample score-truth sim2ev-cpu sim2ev-switch \
+            simbricks simsynth-dialects simsynth-linux simsynth-sim2ev spancat truth-evspan warn
 quick: all-tests
-	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory checkdeps unit cli fuzz-replay \
-	    checksymbols CLI_TESTS="$(QUICK_CLI:%=tests/cli/%.sh)"
+	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory -j3 -Otarget checkdeps unit cli \
+	    fuzz-replay checksymbols CLI_TESTS="$(QUICK_CLI:%=tests/cli/%.sh)"
 
 .PHONY: all-tests
 all-tests: $(TOOLS) $(UNITS) $(FUZZ_REPLAY) $(HELPERS) $(PRELOADS)
@@ -246,13 +266,19 @@ bench-large: all $(HELPERS)
 # libFuzzer builds: always clang, separate tree.  The library is compiled
 # once with the fuzzer's coverage instrumentation (fuzzer-no-link) and
 # every target links against it, instead of compiling all of lib/ per target.
-FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined -DSSP_ASSERTS=1
-FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(SYN_SRC:%.c=build-fuzz/obj/%.o)
+FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined
+FUZZ_CPPFLAGS = $(filter-out -DSSP_ASSERTS=%,$(ALL_CPPFLAGS)) -DSSP_ASSERTS=1
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(SYN_SRC:%.c=build-fuzz/obj/%.o) \
+               $(GEN_C:$(BUILD)/gen/%.c=build-fuzz/obj/gen/%.o)
 FUZZ_LIB  = build-fuzz/libfuzzlib.a
 
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+	clang $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+build-fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	clang $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	@rm -f $@
@@ -260,7 +286,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 
 build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP \
+	clang $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP \
 	    -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
@@ -287,7 +313,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(GEN_C:.c=.data.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
     $(HELP_SRC:%.c=$(BUILD)/%.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d) \
     $(BUILD)/tests/fuzz/regress.d
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

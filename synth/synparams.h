@@ -78,6 +78,10 @@ struct ssp_synparams {
 	int zlevel;		/* compress logs with zstd at this level (0 = no) */
 	uint64_t pace;		/* output limit in bytes/s (0 = none) */
 	const char *cmdline;	/* how the scenario was made, for the notes */
+	/* The path to write for each output file (NULL: the file itself):
+	 * simsynth's ssp_outfile_begin, a temporary file it renames into
+	 * place once the run is complete.  NULL with errno on failure. */
+	const char *(*out_path)(const char *path);
 	enum ssp_synparams_nicbm nicbm_dialect;	/* which nicbm prints the NIC logs */
 	unsigned gem5_dialect;	/* SSP_SYN_G5_* bits */
 	enum ssp_synparams_nic nic;	/* which NIC and driver */

@@ -132,42 +132,41 @@ net_log(const struct syn *s)
 
 /* --- output files ------------------------------------------------------- */
 
-static int
-write_text(const char *dir, const char *name, const char *text,
-    struct ssp_err *e)
+/* dir/name into path (for messages), and the path to write it to
+ * (p->out_path); NULL after filling e. */
+static const char *
+out_path(const struct ssp_synparams *p, char *path, size_t size,
+    const char *dir, const char *name, struct ssp_err *e)
 {
-	char path[4096];
-	FILE *f;
-	int bad;
+	const char *to;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if ((f = fopen(path, "w")) == NULL)
-		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
-		    strerror(errno));
-	fputs(text, f);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
-	return SSP_OK;
+	snprintf(path, size, "%s/%s", dir, name);
+	if (p->out_path == NULL)
+		return path;
+	if ((to = p->out_path(path)) == NULL)
+		ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path, strerror(errno));
+	return to;
 }
 
 /* rules.csv: the embedded Columbo rules; --kernel linux appends the
  * kernel-context classes (SPEC §3b). */
 static int
-write_rules(const char *dir, const char *base, int lx, struct ssp_err *e)
+write_rules(const struct ssp_synparams *p, const char *dir, const char *base,
+    int lx, struct ssp_err *e)
 {
 	char path[4096];
+	const char *to;
 	FILE *f;
 	int bad;
 
-	if (!lx)
-		return write_text(dir, "rules.csv", base, e);
-	snprintf(path, sizeof(path), "%s/rules.csv", dir);
-	if ((f = fopen(path, "w")) == NULL)
+	if ((to = out_path(p, path, sizeof(path), dir, "rules.csv", e)) == NULL)
+		return SSP_ERR_IO;
+	if ((f = fopen(to, "w")) == NULL)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
 	fputs(base, f);
-	fputs(ssp_synlinux_rules, f);
+	if (lx)
+		fputs(ssp_synlinux_rules, f);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
@@ -204,12 +203,15 @@ static int
 write_topology(struct syn *s, const char *dir, struct ssp_err *e)
 {
 	char path[4096], a[64], b[64], c[16], d[16];
+	const char *to;
 	FILE *f;
 	unsigned i;
 	int bad;
 
-	snprintf(path, sizeof(path), "%s/topology.csv", dir);
-	if ((f = fopen(path, "w")) == NULL)
+	if ((to = out_path(s->p, path, sizeof(path), dir, "topology.csv",
+	    e)) == NULL)
+		return SSP_ERR_IO;
+	if ((f = fopen(to, "w")) == NULL)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
 	if (s->p->net == SSP_SYN_NET_SWITCH)
@@ -251,13 +253,15 @@ static int
 write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 {
 	char path[4096], off[64];
-	const char *drv = s->p->nic == SSP_SYN_NIC_CORUNDUM ? "mqnic" : "i40e";
+	const char *to, *drv = s->p->nic == SSP_SYN_NIC_CORUNDUM ? "mqnic" : "i40e";
 	FILE *f;
 	unsigned i;
 	int bad;
 
-	snprintf(path, sizeof(path), "%s/commands.sh", dir);
-	if ((f = fopen(path, "w")) == NULL)
+	if ((to = out_path(s->p, path, sizeof(path), dir, "commands.sh",
+	    e)) == NULL)
+		return SSP_ERR_IO;
+	if ((f = fopen(to, "w")) == NULL)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
 	snprintf(off, sizeof(off), "%s", s->p->ckpt_offset > 0 ?
@@ -308,11 +312,13 @@ open_log(struct syn *s, struct ssp_synlog **lp, const char *dir,
     const char *file, struct ssp_err *e)
 {
 	char path[4096];
+	const char *to;
 
 	if (s->dry)
 		return ssp_synlog_open(lp, NULL, 0, NULL, 0, e);
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return ssp_synlog_open(lp, path, s->p->zlevel, &s->pacer,
+	if ((to = out_path(s->p, path, sizeof(path), dir, file, e)) == NULL)
+		return SSP_ERR_IO;
+	return ssp_synlog_open(lp, to, s->p->zlevel, &s->pacer,
 	    s->p->pace > 0 ? 4096 : 0, e);
 }
 
@@ -349,6 +355,7 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 {
 	const struct ssp_synparams *p = s->p;
 	char file[128], path[4096];
+	const char *to;
 	unsigned i, nsw[2] = { 0, 0 };
 	int r;
 
@@ -412,9 +419,13 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	snprintf(file, sizeof(file), "%s%s", net_log(s), zsuffix(s));
 	if ((r = open_log(s, &s->net.log, dir, file, e)) != SSP_OK)
 		return r;
-	snprintf(path, sizeof(path), "%s/truth.csv", dir);
-	if ((r = ssp_syntruth_open_ex(&s->truth, s->dry ? NULL : path,
-	    s->nstreams, s->lx, e)) != SSP_OK)
+	if (s->dry)
+		to = NULL;
+	else if ((to = out_path(s->p, path, sizeof(path), dir, "truth.csv",
+	    e)) == NULL)
+		return SSP_ERR_IO;
+	if ((r = ssp_syntruth_open_ex(&s->truth, to, s->nstreams, s->lx,
+	    e)) != SSP_OK)
 		return r;
 	ssp_synnet_init(s);
 	if (p->net == SSP_SYN_NET_SWITCH)
@@ -625,8 +636,9 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	struct ssp_syngem5_execpool *lkpool[4] = { NULL }, *lupool[4] = { NULL };
 	struct ssp_synparams lp;
 	double *density = NULL;
-	int lx;
+	int lx, crd;
 	char path[4096];
+	const char *to;
 	uint64_t t0;
 	unsigned i;
 	int r;
@@ -719,20 +731,23 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	memcpy(s.lupool, lupool, sizeof(lupool));
 	s.pacer.rate = p->pace;
 	t0 = ssp_clock_ns();
-	if ((r = ssp_synsym_write_vmlinux(syms, (snprintf(path, sizeof(path),
-	    "%s/vmlinux.syms", outdir), path), e)) != SSP_OK)
-		goto out;
-	if (p->nic == SSP_SYN_NIC_CORUNDUM)
-		r = ssp_synsym_write_mqnic((snprintf(path, sizeof(path),
-		    "%s/mqnic.syms", outdir), path), e);
-	else
-		r = ssp_synsym_write_i40e((snprintf(path, sizeof(path),
-		    "%s/i40e.syms", outdir), path), e);
-	if (r != SSP_OK || (r = write_rules(outdir,
-	    p->nic == SSP_SYN_NIC_CORUNDUM ? ssp_syndata_rules_corundum :
-	    ssp_syndata_rules, lx, e)) != SSP_OK ||
-	    (lx && (r = ssp_synlinux_write_app((snprintf(path, sizeof(path),
-	    "%s/app.syms", outdir), path), e)) != SSP_OK))
+	crd = p->nic == SSP_SYN_NIC_CORUNDUM;
+	to = out_path(p, path, sizeof(path), outdir, "vmlinux.syms", e);
+	r = to == NULL ? SSP_ERR_IO : ssp_synsym_write_vmlinux(syms, to, e);
+	if (r == SSP_OK) {
+		to = out_path(p, path, sizeof(path), outdir, crd ? "mqnic.syms" :
+		    "i40e.syms", e);
+		r = to == NULL ? SSP_ERR_IO : crd ? ssp_synsym_write_mqnic(to, e) :
+		    ssp_synsym_write_i40e(to, e);
+	}
+	if (r == SSP_OK)
+		r = write_rules(p, outdir, crd ? ssp_syndata_rules_corundum :
+		    ssp_syndata_rules, lx, e);
+	if (r == SSP_OK && lx) {
+		to = out_path(p, path, sizeof(path), outdir, "app.syms", e);
+		r = to == NULL ? SSP_ERR_IO : ssp_synlinux_write_app(to, e);
+	}
+	if (r != SSP_OK)
 		goto out;
 	r = run_once(&s, outdir, density, e);
 	if (r == SSP_OK)

@@ -21,6 +21,7 @@
 #include "stream/span.h"
 #include "tools/common/cli.h"
 #include "tools/common/datafile.h"
+#include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
 
@@ -231,7 +232,7 @@ main(int argc, char **argv)
 		{ "zstd", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0, 0 };
+	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0, 0, NULL };
 	const char *topo_path = NULL, *rules_path = NULL, *errstr;
 	char *rules_found = NULL, tried[2048];
 	struct ssp_topo *t = NULL;
@@ -324,6 +325,12 @@ main(int argc, char **argv)
 		errx(rc == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
 		    "%s", e.msg);
 	}
+	/* a file is written whole (tools/common/outfile.h) */
+	if (o.out != NULL && strcmp(o.out, "-") != 0) {
+		o.out_name = o.out;
+		if ((o.out = ssp_outfile_begin(o.out_name)) == NULL)
+			err(SSP_EXIT_FAIL, "%s", o.out_name);
+	}
 	t0 = ssp_clock_ns();
 	if ((rc = ssp_evspan_open(&ev, t, r, &o, &e)) != SSP_OK) {
 		ssp_rules_free(r);
@@ -337,9 +344,7 @@ main(int argc, char **argv)
 	ssp_evcheck_free(&chk);
 	if (rc) {
 		ssp_evspan_free(ev);
-		/* opened (and truncated) already; nothing was written */
-		if (o.out != NULL && strcmp(o.out, "-") != 0)
-			unlink(o.out);
+		ssp_outfile_abort();	/* nothing was written */
 		ssp_rules_free(r);
 		ssp_topo_free(t);
 		return SSP_EXIT_USAGE;
@@ -353,6 +358,15 @@ main(int argc, char **argv)
 		rc = ssp_evspan_close(ev, &e);
 	if (rc != SSP_OK) {
 		warnx("%s", e.msg);
+		ssp_evspan_free(ev);
+		ssp_outfile_abort();	/* the old file stays */
+		ssp_rules_free(r);
+		ssp_topo_free(t);
+		return SSP_EXIT_FAIL;
+	}
+	/* also after a damaged input stream: the spans before the damage */
+	if (ssp_outfile_commit() != 0) {
+		warn("%s", o.out_name);
 		ssp_evspan_free(ev);
 		ssp_rules_free(r);
 		ssp_topo_free(t);

@@ -24,6 +24,7 @@
 #include "source/pline.h"
 #include "source/symtab.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
 
@@ -169,13 +170,14 @@ load_symtabs(struct ssp_atoms *atoms, char **spec, size_t n, int verbose)
 {
 	struct ssp_symtab *st;
 	struct ssp_err e = { 0 };
+	int rc;
 
-	if (ssp_symtab_load_specs(&st, atoms, spec, n, verbose ? symtab_loaded :
-	    NULL, NULL, &e) != SSP_OK) {
-		if (e.code == SSP_ERR_INVAL)
+	if ((rc = ssp_symtab_load_specs(&st, atoms, spec, n, verbose ?
+	    symtab_loaded : NULL, NULL, &e)) != SSP_OK) {
+		if (rc == SSP_ERR_INVAL)
 			warnx("%s", e.msg), usage(SSP_EXIT_USAGE);
-		errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE :
-		    SSP_EXIT_FAIL, "%s", e.msg);
+		errx(rc == SSP_ERR_FORMAT ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
+		    "%s", e.msg);
 	}
 	if (verbose)
 		fprintf(stderr, "sim2ev: %zu function symbols, lookup tables "
@@ -215,7 +217,7 @@ main(int argc, char **argv)
 	struct ssp_meta meta[2];
 	char *symdesc = NULL, *symspec[MAX_SYMTABS], *name = NULL;
 	char *stream, *outpath = NULL, producer[64];
-	const char *errstr, *inpath;
+	const char *errstr, *inpath, *to;
 	struct ssp_atoms *atoms;
 	struct ssp_symtab *syms = NULL;
 	struct ssp_in *in;
@@ -226,7 +228,7 @@ main(int argc, char **argv)
 	struct ssp_warn w = { "sim2ev", 0, 0 };
 	size_t nsym = 0, nmeta = 0;
 	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
-	int rc = 0;
+	int rc = 0, written = 0;
 	const char *sbjson = NULL, *sbsim = NULL;
 	struct ssp_simbricks_input *sbin = NULL;
 	int sberr = 0;
@@ -328,7 +330,15 @@ main(int argc, char **argv)
 	} else if (ssp_in_open(&in, inpath, SSP_IN_ZSTD_AUTO | (follow ? SSP_IN_FOLLOW : 0),
 	    &fol, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_out_open(&out, outpath, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK)
+	/* A file is written whole (tools/common/outfile.h), except with
+	 * --follow: readers follow it as it grows, and a stop signal ends the
+	 * stream cleanly. */
+	to = outpath;
+	if (!follow && outpath != NULL && strcmp(outpath, "-") != 0 &&
+	    (to = ssp_outfile_begin(outpath)) == NULL)
+		err(SSP_EXIT_FAIL, "%s", outpath);
+	if (ssp_out_open_as(&out, to, outpath, z ? SSP_OUT_ZDEFAULT :
+	    SSP_OUT_ZAUTO, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (ssp_cli_refuse_tty(ssp_out_fd(out), force, "sim2ev") != 0) {
 		ssp_out_abort(out);
@@ -363,14 +373,23 @@ main(int argc, char **argv)
 	ssp_progress_done(&pg);
 	if (rc == SSP_OK) {
 		rc = ssp_out_close(out, &e) == SSP_OK ? 0 : SSP_EXIT_FAIL;
+		written = rc == 0;
 		out = NULL;
 	} else {
 		rc = SSP_EXIT_FAIL;
 	}
 	if (rc != 0) {
 		warnx("%s", e.msg);
+		/* after bad input, the events before it (no end block) */
 		ssp_conv_abort(c);
-		ssp_out_close(out, NULL);
+		written = out != NULL && ssp_out_close(out, NULL) == SSP_OK;
+	}
+	/* the old file stays unless the new one was written */
+	if (!written)
+		ssp_outfile_abort();
+	else if (ssp_outfile_commit() != 0) {
+		warn("%s", outpath);
+		rc = SSP_EXIT_FAIL;
 	}
 	if (stats)
 		ssp_convcheck_stats(stderr, c, "sim2ev", ssp_in_name(in));

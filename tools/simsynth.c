@@ -17,6 +17,7 @@
 #include "synth/synsim.h"
 #include "synth/syntruth.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 
 enum {
 	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
@@ -376,8 +377,15 @@ main(int argc, char **argv)
 	if (n < sizeof(cmdline))
 		snprintf(cmdline + n, sizeof(cmdline) - n, " DIR");
 	p.cmdline = cmdline;
-	if (ssp_synsim_run(&p, argv[optind], &res, &e) != SSP_OK)
+	/* Every file is written whole, and all of them are put in place at
+	 * the end (named pipes are written as they are). */
+	p.out_path = ssp_outfile_begin;
+	if (ssp_synsim_run(&p, argv[optind], &res, &e) != SSP_OK) {
+		ssp_outfile_abort();
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	if (ssp_outfile_commit() != 0)
+		err(SSP_EXIT_FAIL, "%s", argv[optind]);
 	if (stats)
 		print_stats(&res, p.zlevel);
 	ssp_synsim_result_free(&res);

@@ -209,8 +209,8 @@ main(int argc, char **argv)
 		if (to == NULL)
 			err(SSP_EXIT_FAIL, "%s: cannot create a temporary file",
 			    outpath);
-		if (ssp_out_open(&out, to, ends_with(outpath, strlen(outpath),
-		    ".zst") ? SSP_OUT_ZDEFAULT : 0, &e) != SSP_OK)
+		if (ssp_out_open_as(&out, to, outpath, ends_with(outpath,
+		    strlen(outpath), ".zst") ? SSP_OUT_ZDEFAULT : 0, &e) != SSP_OK)
 			fail(e.msg);
 	} else if (ssp_out_open(&out, NULL, 0, &e) != SSP_OK) {
 		errx(SSP_EXIT_FAIL, "%s", e.msg);

@@ -180,7 +180,7 @@ flow(struct ssp_buf *b, const struct ssp_tracks_view *v,
 	ssp_buf_putc(b, '}');
 }
 
-int
+enum ssp_status
 ssp_chrome_write(const struct ssp_tracks_view *v, const char *producer,
     struct ssp_out *o, struct ssp_err *e)
 {

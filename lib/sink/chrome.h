@@ -20,8 +20,8 @@
 void ssp_chrome_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
     const struct ssp_rec_type *rt, const struct ssp_rec *r);
 /* Write the whole trace to o; producer goes into "otherData". */
-int ssp_chrome_write(const struct ssp_tracks_view *v, const char *producer,
-    struct ssp_out *o, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_chrome_write(const struct ssp_tracks_view *v,
+    const char *producer, struct ssp_out *o, struct ssp_err *e);
 /* ns as microseconds with three decimals ("12.345"), no NUL; returns the
  * length (at most 24). */
 size_t ssp_chrome_us(char *out, uint64_t ns);

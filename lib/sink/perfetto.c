@@ -282,7 +282,7 @@ descriptors(const struct ssp_tracks_view *v, struct ssp_buf *b)
 	}
 }
 
-int
+enum ssp_status
 ssp_perfetto_write(struct ssp_perfetto *p, const struct ssp_tracks_view *v,
     struct ssp_out *o, struct ssp_err *e)
 {

@@ -72,8 +72,8 @@ void ssp_perfetto_args(void *ctx, struct ssp_buf *b,
     const struct ssp_rec_rd *rr, const struct ssp_rec_type *rt,
     const struct ssp_rec *r);
 /* Write the whole trace to o. */
-int ssp_perfetto_write(struct ssp_perfetto *p, const struct ssp_tracks_view *v,
-    struct ssp_out *o, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_perfetto_write(struct ssp_perfetto *p,
+    const struct ssp_tracks_view *v, struct ssp_out *o, struct ssp_err *e);
 void ssp_perfetto_free(struct ssp_perfetto *p);
 
 #endif

@@ -86,13 +86,13 @@ grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-static int
+static enum ssp_status
 nomem(struct ssp_err *e)
 {
 	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 }
 
-int
+enum ssp_status
 ssp_tracks_open(struct ssp_tracks **tp, const struct ssp_rec_rd *rr,
     ssp_tracks_args_fn args, void *ctx, struct ssp_err *e)
 {
@@ -137,7 +137,7 @@ ssp_tracks_open(struct ssp_tracks **tp, const struct ssp_rec_rd *rr,
 }
 
 /* A process for a stream index the header does not list. */
-static int
+static enum ssp_status
 proc_for(struct ssp_tracks *t, uint64_t stream, struct ssp_err *e)
 {
 	size_t n = t->v.nprocs, i;
@@ -202,7 +202,7 @@ new_track(struct ssp_tracks *t, uint32_t proc, uint32_t group, uint64_t sub,
 }
 
 /* The lane-0 track of a stream and group (sub: CPU string, node/dev). */
-static int
+static enum ssp_status
 base_track(struct ssp_tracks *t, const struct ssp_rec *r, unsigned kind,
     uint32_t *out, struct ssp_err *e)
 {
@@ -267,14 +267,16 @@ base_track(struct ssp_tracks *t, const struct ssp_rec *r, unsigned kind,
 	return 0;
 }
 
-int
+enum ssp_status
 ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
     struct ssp_err *e)
 {
 	const struct ssp_schema *fs = ssp_rec_rd_file_schema(t->rr);
 	struct ssp_tracks_span *s;
 	size_t n = t->v.nspans, before;
+	enum ssp_status rc;
 
+	SSP_ASSERT(t->flow == NULL);	/* not laid out yet */
 	if (r->type >= SSP_SK_NKINDS) {
 		if (r->type == SSP_SPAN_T_LINK) {
 			t->st.links++;
@@ -296,8 +298,8 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
 	if (n >= SSP_TRACKS_NONE - 1)
 		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "more than %" PRIu32
 		    " spans", SSP_TRACKS_NONE - 2);
-	if (proc_for(t, r->f[SSP_SF_STREAM], e) != 0)
-		return e->code;
+	if ((rc = proc_for(t, r->f[SSP_SF_STREAM], e)) != SSP_OK)
+		return rc;
 	if (grow((void **)&t->span, &t->cap, n + 1, sizeof(*t->span)) != 0)
 		return nomem(e);
 	s = &t->span[n];
@@ -316,8 +318,8 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
 	/* parent id, kept in out0/nout until layout resolves it */
 	s->out0 = (uint32_t)r->f[SSP_SF_PARENT];
 	s->nout = (uint32_t)(r->f[SSP_SF_PARENT] >> 32);
-	if (base_track(t, r, r->type, &s->track, e) != 0)
-		return e->code;
+	if ((rc = base_track(t, r, r->type, &s->track, e)) != SSP_OK)
+		return rc;
 	before = t->arena.len;
 	t->args(t->ctx, &t->arena, t->rr, &fs->types[r->ftag - 1], r);
 	if (t->arena.failed)
@@ -570,7 +572,7 @@ lh_up(struct lheap *q, size_t i)
  * (leave their lane) in time order too, so the events of each group come
  * out sorted by time; group k's are ev[gstart[k] .. gstart[k + 1]).
  */
-static int
+static enum ssp_status
 lanes(struct ssp_tracks *t, const struct idx *order, size_t **gstart,
     size_t *ngroups, struct ssp_err *e)
 {
@@ -756,13 +758,15 @@ track_cmp(const void *a, const void *b, void *arg)
 	return x->lane < y->lane ? -1 : x->lane > y->lane;
 }
 
-int
+enum ssp_status
 ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 {
 	size_t n = t->v.nspans, i, nf = 0;
 	struct idx *a = NULL, *b = NULL, *r;
 	size_t *gstart = NULL, ngroups = 0;
+	enum ssp_status rc;
 
+	SSP_ASSERT(t->flow == NULL);	/* once */
 	/* span ids 1, 2, ..., n in order (as evspan writes them): an id is its
 	 * index + 1, no table needed */
 	t->dense = t->byid_sorted && (n == 0 || (t->span[0].id == 1 &&
@@ -808,7 +812,7 @@ ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e)
 sorted:
 	/* the events go into the other buffer, sorted within each group */
 	t->ev = r == a ? b : a;
-	if (lanes(t, r, &gstart, &ngroups, e) != SSP_OK)
+	if ((rc = lanes(t, r, &gstart, &ngroups, e)) != SSP_OK)
 		goto fail;
 	/* thread ids in display order: viewers sort tracks by them */
 	if (t->v.ntracks > 0) {
@@ -902,14 +906,14 @@ sorted:
 	free(gstart);
 	return SSP_OK;
 oom:
-	nomem(e);
+	rc = nomem(e);
 fail:
 	if (t->ev == a || t->ev == b)
 		t->ev = NULL;
 	free(a);
 	free(b);
 	free(gstart);
-	return e->code;
+	return rc;
 }
 
 void

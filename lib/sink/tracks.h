@@ -114,12 +114,14 @@ typedef void (*ssp_tracks_args_fn)(void *ctx, struct ssp_buf *b,
 struct ssp_tracks;
 
 /* rr: an open span reader; it must stay open while spans are added. */
-int ssp_tracks_open(struct ssp_tracks **tp, const struct ssp_rec_rd *rr,
-    ssp_tracks_args_fn args, void *ctx, struct ssp_err *e);
-int ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
+SSP_MUST_USE enum ssp_status ssp_tracks_open(struct ssp_tracks **tp,
+    const struct ssp_rec_rd *rr, ssp_tracks_args_fn args, void *ctx,
     struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_tracks_add(struct ssp_tracks *t,
+    const struct ssp_rec *r, struct ssp_err *e);
 /* After the last add: lanes, flows, events. */
-int ssp_tracks_layout(struct ssp_tracks *t, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_tracks_layout(struct ssp_tracks *t,
+    struct ssp_err *e);
 const struct ssp_tracks_view *ssp_tracks_view(const struct ssp_tracks *t);
 const struct ssp_tracks_stats *ssp_tracks_stats(const struct ssp_tracks *t);
 void ssp_tracks_free(struct ssp_tracks *t);

@@ -377,7 +377,9 @@ void
 ssp_conv_abort(struct ssp_conv *c)
 {
 	if (c->w != NULL) {
-		ssp_rec_wr_flush(c->w, NULL);
+		if (ssp_rec_wr_flush(c->w, NULL) != SSP_OK) {
+			/* the output keeps it: ssp_out_close reports it */
+		}
 		ssp_rec_wr_abort(c->w);
 		c->w = NULL;
 	}

@@ -212,7 +212,8 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		src[i].sim = sim;	/* ns3 or switch for a net stream */
 	}
 	ev->salt = o->have_seed ? o->seed : derive_salt(ev);
-	if ((rc = ssp_out_open(&ev->out, o->out, o->zlevel, e)) != SSP_OK)
+	if ((rc = ssp_out_open_as(&ev->out, o->out, o->out_name, o->zlevel,
+	    e)) != SSP_OK)
 		goto fail;
 	/* Compressing the output costs about as much as building the spans:
 	 * a thread of its own does it.  (Plain output is not worth a third

@@ -133,7 +133,7 @@ ssp_event_cpu_field(unsigned type)
 	}
 }
 
-int
+enum ssp_status
 ssp_event_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o, const char *stream,
     enum ssp_sim sim, const char *producer, const struct ssp_meta *extra,
     size_t nextra, struct ssp_err *e)
@@ -158,7 +158,7 @@ ssp_event_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o, const char *str
 	return r;
 }
 
-int
+enum ssp_status
 ssp_event_reader_open(struct ssp_rec_rd **rp, struct ssp_in *in, struct ssp_err *e)
 {
 	return ssp_rec_rd_open(rp, in, ssp_frame_magic_events, &ssp_event_schema,

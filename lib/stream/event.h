@@ -153,12 +153,13 @@ ssp_event_dev_cpu(const struct ssp_rec *r)
 
 /* Open an event stream writer with the standard metadata.  extra may add
  * more key/value pairs (source file, symbol tables, time offset). */
-int ssp_event_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o,
-    const char *stream, enum ssp_sim sim, const char *producer,
-    const struct ssp_meta *extra, size_t nextra, struct ssp_err *e);
-/* Open an event stream reader (concatenated segments accepted). */
-int ssp_event_reader_open(struct ssp_rec_rd **rp, struct ssp_in *in,
+SSP_MUST_USE enum ssp_status ssp_event_writer_open(struct ssp_rec_wr **wp,
+    struct ssp_out *o, const char *stream, enum ssp_sim sim,
+    const char *producer, const struct ssp_meta *extra, size_t nextra,
     struct ssp_err *e);
+/* Open an event stream reader (concatenated segments accepted). */
+SSP_MUST_USE enum ssp_status ssp_event_reader_open(struct ssp_rec_rd **rp,
+    struct ssp_in *in, struct ssp_err *e);
 /* The simulator a reader's stream header names (SSP_SIM_NONE if absent). */
 enum ssp_sim ssp_event_reader_sim(const struct ssp_rec_rd *rr);
 

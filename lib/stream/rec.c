@@ -218,21 +218,23 @@ struct ssp_rec_wr {
 	uint32_t nrawt;
 };
 
-static int
+static enum ssp_status
 rw_block(struct ssp_rec_wr *w, struct ssp_err *e)
 {
+	enum ssp_status rc;
+
 	if (w->blk.len == 0)
 		return SSP_OK;
-	if (ssp_frame_block_inplace(w->out, SSP_BLOCK_DATA, w->blk.p, w->blk.len,
-	    e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if ((rc = ssp_frame_block_inplace(w->out, SSP_BLOCK_DATA, w->blk.p,
+	    w->blk.len, e)) != SSP_OK)
+		return rc;
 	w->blk.len = 0;
 	w->last_ts = 0;
 	w->nblocks++;
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_open(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *magic,
     const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
     struct ssp_err *e)
@@ -240,7 +242,7 @@ ssp_rec_wr_open(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *magic,
 	return ssp_rec_wr_open_minor(wp, o, magic, SSP_REC_MINOR, s, meta, nmeta, e);
 }
 
-int
+enum ssp_status
 ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *magic,
     unsigned minor, const struct ssp_schema *s, const struct ssp_meta *meta,
     size_t nmeta, struct ssp_err *e)
@@ -286,45 +288,49 @@ ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *
 	return SSP_OK;
 }
 
-/* The id s has or gets; *fresh: it is new, its definition not written. */
+/* The id s has or gets in *id; *fresh: it is new, its definition not
+ * written. */
+static inline enum ssp_status
+str_intern(struct ssp_rec_wr *w, const char *s, size_t len, uint64_t *id,
+    int *fresh, struct ssp_err *e)
+{
+	*fresh = 0;
+	if ((*id = strtab_find(&w->strs, s, len)) != 0)
+		return SSP_OK;
+	if (len > STR_MAX)
+		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "string of %zu bytes "
+		    "exceeds the %d-byte limit", len, STR_MAX);
+	if (w->strs.n >= STRS_MAX)
+		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "more than %u distinct "
+		    "strings in one stream", STRS_MAX);
+	if ((*id = strtab_add(&w->strs, s, len, 1)) == 0)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	*fresh = 1;
+	return SSP_OK;
+}
+
 uint64_t
 ssp_rec_wr_str_intern(struct ssp_rec_wr *w, const char *s, size_t len, int *fresh,
     struct ssp_err *e)
 {
 	uint64_t id;
 
-	*fresh = 0;
-	if ((id = strtab_find(&w->strs, s, len)) != 0)
-		return id;
-	if (len > STR_MAX) {
-		ssp_err_set(e, SSP_ERR_LIMIT, 0, "string of %zu bytes exceeds "
-		    "the %d-byte limit", len, STR_MAX);
-		return 0;
-	}
-	if (w->strs.n >= STRS_MAX) {
-		ssp_err_set(e, SSP_ERR_LIMIT, 0, "more than %u distinct strings "
-		    "in one stream", STRS_MAX);
-		return 0;
-	}
-	if ((id = strtab_add(&w->strs, s, len, 1)) == 0) {
-		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-		return 0;
-	}
-	*fresh = 1;
-	return id;
+	return str_intern(w, s, len, &id, fresh, e) == SSP_OK ? id : 0;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_str_define(struct ssp_rec_wr *w, uint64_t id, const char *s, size_t len,
     struct ssp_err *e)
 {
+	enum ssp_status rc;
+
 	if (id != w->ndef + 1 || len > STR_MAX)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "string %llu defined out "
 		    "of order (%llu defined)", (unsigned long long)id,
 		    (unsigned long long)w->ndef);
 	if (w->blk.len + len + 3 * SSP_VARINT_MAX > BLOCK_TARGET &&
-	    rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	    (rc = rw_block(w, e)) != SSP_OK)
+		return rc;
 	put_varint(&w->blk, 0);
 	put_varint(&w->blk, id);
 	put_varint(&w->blk, len);
@@ -334,17 +340,24 @@ ssp_rec_wr_str_define(struct ssp_rec_wr *w, uint64_t id, const char *s, size_t l
 	return SSP_OK;
 }
 
+enum ssp_status
+ssp_rec_wr_str_id(struct ssp_rec_wr *w, const char *s, size_t len, uint64_t *id,
+    struct ssp_err *e)
+{
+	enum ssp_status rc;
+	int fresh;
+
+	if ((rc = str_intern(w, s, len, id, &fresh, e)) != SSP_OK || !fresh)
+		return rc;
+	return ssp_rec_wr_str_define(w, *id, s, len, e);
+}
+
 uint64_t
 ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len, struct ssp_err *e)
 {
 	uint64_t id;
-	int fresh;
 
-	if ((id = ssp_rec_wr_str_intern(w, s, len, &fresh, e)) == 0 || !fresh)
-		return id;
-	if (ssp_rec_wr_str_define(w, id, s, len, e) != SSP_OK)
-		return 0;
-	return id;
+	return ssp_rec_wr_str_id(w, s, len, &id, e) == SSP_OK ? id : 0;
 }
 
 /*
@@ -378,31 +391,35 @@ rw_encode(struct ssp_rec_wr *w, uint32_t type, int64_t ts, const uint64_t *f,
 	w->nrec++;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_put(struct ssp_rec_wr *w, const struct ssp_rec *r, struct ssp_err *e)
 {
+	enum ssp_status rc;
+
 	if (r->type >= w->schema->ntypes)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record type %u not in "
 		    "schema", r->type);
-	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if (w->blk.len >= BLOCK_TARGET && (rc = rw_block(w, e)) != SSP_OK)
+		return rc;
 	rw_encode(w, r->type, r->ts, r->f, NULL);
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec_rd *rr,
     struct ssp_err *e);	/* defined after the reader */
 
-int
+enum ssp_status
 ssp_rec_wr_flush(struct ssp_rec_wr *w, struct ssp_err *e)
 {
-	if (rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	enum ssp_status rc;
+
+	if ((rc = rw_block(w, e)) != SSP_OK)
+		return rc;
 	return ssp_out_flush(w->out, e);
 }
 
-int
+enum ssp_status
 ssp_rec_wr_close(struct ssp_rec_wr *w, struct ssp_err *e)
 {
 	uint8_t end[3 * SSP_VARINT_MAX];
@@ -768,7 +785,7 @@ rr_fill(struct ssp_rec_rd *rr, struct ssp_err *e)
 	}
 }
 
-int
+enum ssp_status
 ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
     const struct ssp_schema *expect, int flags, struct ssp_err *e)
 {
@@ -1046,6 +1063,7 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 	unsigned k = 0, k0;
 	int got;
 
+	SSP_ASSERT(n >= 1);	/* 0 would read as the end */
 	rr->nspan = 0;
 	if (rr->pend.code != SSP_OK) {	/* an error found by the last call */
 		if (e != NULL)
@@ -1188,11 +1206,13 @@ ssp_rec_rd_close(struct ssp_rec_rd *rr)
 /* --- copying between streams ------------------------------------------ */
 
 /* Intern reader string id in the writer and remember its id here. */
-static int
+static enum ssp_status
 rw_map_str(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, uint64_t id,
     struct ssp_err *e)
 {
+	enum ssp_status rc;
 	const char *s;
+	uint64_t wid;
 	size_t n;
 
 	if (id >= w->map_cap) {
@@ -1211,14 +1231,14 @@ rw_map_str(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, uint64_t id,
 	if ((s = ssp_rec_rd_str(rr, id, &n)) == NULL)
 		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "undefined string id %llu",
 		    (unsigned long long)id);
-	if ((w->map[id] = ssp_rec_wr_str(w, s, n, e)) == 0)
-		return e != NULL ? e->code : SSP_ERR_NOMEM;
-	return SSP_OK;
+	if ((rc = ssp_rec_wr_str_id(w, s, n, &wid, e)) == SSP_OK)
+		w->map[id] = wid;
+	return rc;
 }
 
 /* The general copy: strings first, in field order (interning may end
  * the block), then the block check, then the record. */
-__attribute__((noinline)) static int
+__attribute__((noinline)) static enum ssp_status
 rw_copy_slow(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec_rd *rr,
     struct ssp_err *e)
 {
@@ -1278,8 +1298,8 @@ rw_copy_slow(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec
 		    (s = rw_map_str(w, rr, id, e)) != SSP_OK)
 			return s;
 	}
-	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if (w->blk.len >= BLOCK_TARGET && (s = rw_block(w, e)) != SSP_OK)
+		return s;
 	rw_encode(w, r->type, r->ts, r->f, w->map);
 	return SSP_OK;
 }
@@ -1290,7 +1310,7 @@ rw_copy_slow(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec
  * bytes written past the block's length are left uncommitted and the
  * general copy starts over.
  */
-int
+enum ssp_status
 ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec_rd *rr,
     struct ssp_err *e)
 {
@@ -1358,11 +1378,12 @@ rw_raw_encode(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
 	w->nrec++;
 }
 
-__attribute__((noinline)) static int
+__attribute__((noinline)) static enum ssp_status
 rw_raw_slow(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
     const struct ssp_rec *r, struct ssp_err *e)
 {
 	uint32_t ft = r->ftag - 1;
+	enum ssp_status rc;
 
 	if (w->raw_state == 0) {
 		/* Same ids as the reader only if we have none of our own. */
@@ -1405,8 +1426,8 @@ rw_raw_slow(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
 		if ((s = ssp_rec_rd_str(rr, w->ident + 1, &n)) == NULL)
 			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "undefined "
 			    "string id %llu", (unsigned long long)w->ident + 1);
-		if ((id = ssp_rec_wr_str(w, s, n, e)) == 0)
-			return e != NULL ? e->code : SSP_ERR_NOMEM;
+		if ((rc = ssp_rec_wr_str_id(w, s, n, &id, e)) != SSP_OK)
+			return rc;
 		if (id != w->ident + 1) {	/* the reader repeats a string */
 			w->raw_state = -1;
 			w->raw_on = NULL;
@@ -1414,13 +1435,13 @@ rw_raw_slow(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
 		}
 		w->ident++;
 	}
-	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if (w->blk.len >= BLOCK_TARGET && (rc = rw_block(w, e)) != SSP_OK)
+		return rc;
 	rw_raw_encode(w, rr, i, r);
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_copy_raw(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
     const struct ssp_rec *r, struct ssp_err *e)
 {
@@ -1433,7 +1454,7 @@ ssp_rec_wr_copy_raw(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned 
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_copy_raw_batch(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr,
     const struct ssp_rec *r, const unsigned *idx, unsigned n,
     struct ssp_err *e)

@@ -78,15 +78,20 @@ struct ssp_rec {
 struct ssp_rec_wr;
 struct ssp_rec_rd;
 
-int ssp_rec_wr_open(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *magic,
-    const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_open(struct ssp_rec_wr **wp,
+    struct ssp_out *o, const uint8_t *magic, const struct ssp_schema *s,
+    const struct ssp_meta *meta, size_t nmeta, struct ssp_err *e);
 /* The same, writing format version 1.minor (ssp_rec_wr_open: 1.SSP_REC_MINOR);
  * a format may raise its minor version for guarantees readers can test. */
-int ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o,
-    const uint8_t *magic, unsigned minor, const struct ssp_schema *s,
-    const struct ssp_meta *meta, size_t nmeta, struct ssp_err *e);
-/* Intern a string; returns its id (>0) or 0 on error (e set). */
+SSP_MUST_USE enum ssp_status ssp_rec_wr_open_minor(struct ssp_rec_wr **wp,
+    struct ssp_out *o, const uint8_t *magic, unsigned minor,
+    const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
+    struct ssp_err *e);
+/* Intern a string: its id (> 0) in *id, writing its definition when it is
+ * new. */
+SSP_MUST_USE enum ssp_status ssp_rec_wr_str_id(struct ssp_rec_wr *w,
+    const char *s, size_t len, uint64_t *id, struct ssp_err *e);
+/* The same, returning the id (> 0), or 0 on an error (e set). */
 uint64_t ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len,
     struct ssp_err *e);
 /*
@@ -101,15 +106,16 @@ uint64_t ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len,
  */
 uint64_t ssp_rec_wr_str_intern(struct ssp_rec_wr *w, const char *s, size_t len,
     int *fresh, struct ssp_err *e);
-int ssp_rec_wr_str_define(struct ssp_rec_wr *w, uint64_t id, const char *s,
-    size_t len, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_str_define(struct ssp_rec_wr *w,
+    uint64_t id, const char *s, size_t len, struct ssp_err *e);
 /* Append a record; r->type indexes the writer's schema, r->nf is ignored. */
-int ssp_rec_wr_put(struct ssp_rec_wr *w, const struct ssp_rec *r, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_put(struct ssp_rec_wr *w,
+    const struct ssp_rec *r, struct ssp_err *e);
 /* Copy a record read by rr, translating its string ids.  r->type indexes
  * w's schema; that type's fields must be a prefix of the fields of the
  * record's type in rr's stream (SSP_ERR_SCHEMA otherwise). */
-int ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r,
-    const struct ssp_rec_rd *rr, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_copy(struct ssp_rec_wr *w,
+    const struct ssp_rec *r, const struct ssp_rec_rd *rr, struct ssp_err *e);
 /*
  * Copy record i of rr's last ssp_rec_rd_next (i = 0) or ssp_rec_rd_next_batch
  * call, r, as it is in the file: its field bytes are copied and only its
@@ -123,17 +129,20 @@ int ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r,
  * differ), it does what ssp_rec_wr_copy does.  Several times cheaper than
  * ssp_rec_wr_copy; the output is a valid stream either way.
  */
-int ssp_rec_wr_copy_raw(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
-    const struct ssp_rec *r, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_copy_raw(struct ssp_rec_wr *w,
+    const struct ssp_rec_rd *rr, unsigned i, const struct ssp_rec *r,
+    struct ssp_err *e);
 /* The same for records r[idx[0]], ..., r[idx[n - 1]] of rr's last
  * ssp_rec_rd_next_batch into r, in that order; cheaper per record. */
-int ssp_rec_wr_copy_raw_batch(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr,
-    const struct ssp_rec *r, const unsigned *idx, unsigned n,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_copy_raw_batch(struct ssp_rec_wr *w,
+    const struct ssp_rec_rd *rr, const struct ssp_rec *r, const unsigned *idx,
+    unsigned n, struct ssp_err *e);
 /* Write the current block and flush the output (online use). */
-int ssp_rec_wr_flush(struct ssp_rec_wr *w, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_flush(struct ssp_rec_wr *w,
+    struct ssp_err *e);
 /* Write the end block; the ssp_out stays open.  Frees w. */
-int ssp_rec_wr_close(struct ssp_rec_wr *w, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_close(struct ssp_rec_wr *w,
+    struct ssp_err *e);
 void ssp_rec_wr_abort(struct ssp_rec_wr *w);
 uint64_t ssp_rec_wr_records(const struct ssp_rec_wr *w);
 
@@ -153,11 +162,13 @@ struct ssp_rec_rd;
  * metadata matches (cat a.ev b.ev).
  */
 #define SSP_RR_CONCAT 0x1
-int ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
-    const struct ssp_schema *expect, int flags, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_rd_open(struct ssp_rec_rd **rp,
+    struct ssp_in *in, const uint8_t *magic, const struct ssp_schema *expect,
+    int flags, struct ssp_err *e);
 /* 1: record in *r, 0: end of stream, or -status on an error (e set, with
  * offset). */
-int ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r, struct ssp_err *e);
+SSP_MUST_USE int ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r,
+    struct ssp_err *e);
 /*
  * Up to n records into r[0..n), as many calls of ssp_rec_rd_next would, but
  * several times cheaper per record.  Returns how many (string ids of all
@@ -165,8 +176,8 @@ int ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r, struct ssp_err *e)
  * segments), 0 at the end of the stream, -status on an error (e set),
  * which is returned only once the records before it have been.
  */
-int ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
-    struct ssp_err *e);
+SSP_MUST_USE int ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r,
+    unsigned n, struct ssp_err *e);
 /*
  * A record packed: struct ssp_rec without the fields past its nf.  Runs
  * of packed records lie one after the other (ssp_rec_packed_next).

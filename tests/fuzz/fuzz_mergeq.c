@@ -1,10 +1,10 @@
 /*
- * Merge queue against the plain merge: the input is up to three event
- * streams separated by the 4 bytes "\377SEP" (the first byte's low bit
+ * Merge queue against the reference merge (tests/unit/refmerge.h): the
+ * input is up to three event streams separated by the 4 bytes "\377SEP" (the first byte's low bit
  * asks for the reader thread).  Whatever the streams hold (damage,
  * concatenated segments, strings redefined, time going backwards),
  * ssp_mergeq_run must give the records, string texts, resets, ends and
- * errors of ssp_merge over ssp_rec_rd_next, in the same order.
+ * errors of the reference merge over ssp_rec_rd_next, in the same order.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -15,7 +15,7 @@
 #include "fuzz_mem.h"
 #include "span/mergeq.h"
 #include "stream/event.h"
-#include "stream/merge.h"
+#include "tests/unit/refmerge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -146,9 +146,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ssp_in *in[MAXS];
 	struct ssp_rec_rd *rr[MAXS];
 	struct direct d[MAXS];
-	struct ssp_merge *m;
+	struct ref_merge *m;
 	struct ssp_mergeq *q;
-	const struct ssp_rec *r;
+	const struct ssp_rec *r = NULL;
 	struct ssp_err e;
 	struct log want = { 0 }, got = { 0 };
 	unsigned i;
@@ -174,16 +174,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	n = open_all(part, plen, np, in, rr);
-	if (ssp_merge_new(&m, n, &e) != SSP_OK)
+	if ((m = ref_merge_new(n)) == NULL)
 		abort();
 	for (k = 0; k < n; k++) {
 		d[k].rr = rr[k];
 		d[k].gen = ssp_rec_rd_strgen(rr[k]);
 		d[k].reset = 0;
-		ssp_merge_set(m, k, direct_next, &d[k]);
+		ref_merge_set(m, k, direct_next, &d[k]);
 	}
-	while ((rc = ssp_merge_next(m, &i, &r, &e)) != SSP_MERGE_DONE) {
-		if (rc == SSP_MERGE_END)
+	while ((rc = ref_merge_next(m, &i, &r, &e)) != REF_MERGE_DONE) {
+		if (rc == REF_MERGE_END)
 			add(&want, "end %u\n", i);
 		else if (rc < 0)	/* -status */
 			add(&want, "error %u: %s (%d)\n", i, e.msg, -rc);
@@ -197,8 +197,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (k = 0; k < n; k++)
 		add(&want, "backwards %zu %llu\n", k,
-		    (unsigned long long)ssp_merge_backwards(m, k));
-	ssp_merge_free(m);
+		    (unsigned long long)ref_merge_backwards(m, k));
+	ref_merge_free(m);
 	close_all(in, rr, n);
 
 	n = open_all(part, plen, np, in, rr);

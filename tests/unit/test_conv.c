@@ -202,7 +202,7 @@ test_sync_missing(void **state)
 	assert_int_equal(ssp_conv_finish(r.c, &r.e), SSP_ERR_FORMAT);
 	assert_non_null(strstr(r.e.msg, "--time-offset"));
 	assert_non_null(strstr(r.e.msg, "1 events held"));
-	ssp_out_close(r.out, NULL);
+	assert_int_equal(ssp_out_close(r.out, NULL), SSP_OK);
 	done(&r);
 	/* the hold buffer overflows */
 	start(&r, SSP_OFFSET_SYNC, 0, 0, 200);
@@ -213,7 +213,7 @@ test_sync_missing(void **state)
 	assert_non_null(strstr(r.e.msg, "--time-offset PS"));
 	assert_true(r.e.line > 1 && r.e.line < 100);
 	ssp_conv_abort(r.c);
-	ssp_out_close(r.out, NULL);
+	assert_int_equal(ssp_out_close(r.out, NULL), SSP_OK);
 	done(&r);
 }
 
@@ -231,7 +231,7 @@ test_strict(void **state)
 	assert_non_null(strstr(r.e.msg, "sending read"));
 	assert_int_equal(r.e.line, 2);
 	ssp_conv_abort(r.c);
-	ssp_out_close(r.out, NULL);
+	assert_int_equal(ssp_out_close(r.out, NULL), SSP_OK);
 	done(&r);
 }
 

@@ -1,7 +1,7 @@
 /* Merge queue: exactly the records, strings, resets, ends and errors, in
- * exactly the order, of ssp_merge over ssp_rec_rd_next, threaded or not,
- * across batch, buffer and segment boundaries; freeing stops a thread
- * blocked on a pipe. */
+ * exactly the order, of the reference merge (refmerge.h) over
+ * ssp_rec_rd_next, threaded or not, across batch, buffer and segment
+ * boundaries; freeing stops a thread blocked on a pipe. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include "io/out.h"
 #include "span/mergeq.h"
 #include "stream/event.h"
-#include "stream/merge.h"
+#include "tests/unit/refmerge.h"
 #include "stream/rec.h"
 
 #define MAXS 4
@@ -136,30 +136,30 @@ direct_next(void *arg, struct ssp_rec *r, struct ssp_err *e)
 	return got;
 }
 
-/* What ssp_merge over ssp_rec_rd_next gives. */
+/* What the reference merge over ssp_rec_rd_next gives. */
 static void
 expect(char **paths, size_t ns, struct log *l)
 {
 	struct ssp_in *in[MAXS];
 	struct direct d[MAXS];
-	struct ssp_merge *m;
-	const struct ssp_rec *r;
+	struct ref_merge *m;
+	const struct ssp_rec *r = NULL;
 	struct ssp_err e;
 	unsigned i;
 	size_t k;
 	int got;
 
-	assert_int_equal(ssp_merge_new(&m, ns, &e), SSP_OK);
+	assert_non_null(m = ref_merge_new(ns));
 	for (k = 0; k < ns; k++) {
 		assert_int_equal(ssp_in_open(&in[k], paths[k], SSP_IN_ZSTD_AUTO,
 		    NULL, &e), SSP_OK);
 		assert_int_equal(ssp_event_reader_open(&d[k].rr, in[k], &e), SSP_OK);
 		d[k].gen = ssp_rec_rd_strgen(d[k].rr);
 		d[k].reset = 0;
-		ssp_merge_set(m, k, direct_next, &d[k]);
+		ref_merge_set(m, k, direct_next, &d[k]);
 	}
-	while ((got = ssp_merge_next(m, &i, &r, &e)) != SSP_MERGE_DONE) {
-		if (got == SSP_MERGE_END)
+	while ((got = ref_merge_next(m, &i, &r, &e)) != REF_MERGE_DONE) {
+		if (got == REF_MERGE_END)
 			logf_(l, "end %u", i);
 		else if (got < 0)	/* -status */
 			logf_(l, "error %u: %s (%s)", i, e.msg, ssp_err_str(-got));
@@ -175,8 +175,8 @@ expect(char **paths, size_t ns, struct log *l)
 	logf_(l, "done");
 	for (k = 0; k < ns; k++)
 		logf_(l, "backwards %zu %llu", k,
-		    (unsigned long long)ssp_merge_backwards(m, k));
-	ssp_merge_free(m);
+		    (unsigned long long)ref_merge_backwards(m, k));
+	ref_merge_free(m);
 	for (k = 0; k < ns; k++) {
 		ssp_rec_rd_close(d[k].rr);
 		ssp_in_close(in[k]);

@@ -1,5 +1,6 @@
-/* Stream merger: global time order, ties by source index, file order
- * within a source, ends and failures reported once each. */
+/* The reference merge of test_mergeq and fuzz_mergeq (refmerge.h): global
+ * time order, ties by source index, file order within a source, ends and
+ * failures reported once each. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "stream/merge.h"
+#include "tests/unit/refmerge.h"
 
 struct src {
 	const int64_t *ts;	/* -1 ends the list; -2 fails there */
@@ -41,18 +42,18 @@ test_order(void **state)
 	static const int64_t d[] = { 0, 20, -2 };
 	struct src s[4] = { { a, 0, 0 }, { b, 0, 1 }, { c, 0, 2 }, { d, 0, 3 } };
 	static const uint64_t want[] = { 300, 0, 1, 2, 100, 301, 101, 3, 4, 5 };
-	struct ssp_merge *m;
-	const struct ssp_rec *r;
+	struct ref_merge *m;
+	const struct ssp_rec *r = NULL;
 	struct ssp_err e;
 	unsigned idx, k = 0, ended = 0, failed = 0;
 	int got, i;
 
 	(void)state;
-	assert_int_equal(ssp_merge_new(&m, 4, &e), SSP_OK);
+	assert_non_null(m = ref_merge_new(4));
 	for (i = 0; i < 4; i++)
-		ssp_merge_set(m, (size_t)i, next, &s[i]);
-	while ((got = ssp_merge_next(m, &idx, &r, &e)) != SSP_MERGE_DONE) {
-		if (got == SSP_MERGE_END) {
+		ref_merge_set(m, (size_t)i, next, &s[i]);
+	while ((got = ref_merge_next(m, &idx, &r, &e)) != REF_MERGE_DONE) {
+		if (got == REF_MERGE_END) {
 			ended |= 1u << idx;
 			continue;
 		}
@@ -73,11 +74,11 @@ test_order(void **state)
 	assert_int_equal(k, sizeof(want) / sizeof(want[0]));
 	assert_int_equal(ended, 0x7);
 	assert_int_equal(failed, 1);
-	assert_int_equal(ssp_merge_backwards(m, 0), 1);
-	assert_int_equal(ssp_merge_backwards(m, 1), 0);
+	assert_int_equal(ref_merge_backwards(m, 0), 1);
+	assert_int_equal(ref_merge_backwards(m, 1), 0);
 	/* done stays done */
-	assert_int_equal(ssp_merge_next(m, &idx, &r, &e), SSP_MERGE_DONE);
-	ssp_merge_free(m);
+	assert_int_equal(ref_merge_next(m, &idx, &r, &e), REF_MERGE_DONE);
+	ref_merge_free(m);
 }
 
 static void
@@ -85,8 +86,8 @@ test_many_sources(void **state)
 {
 	static int64_t ts[64][101];
 	struct src s[64];
-	struct ssp_merge *m;
-	const struct ssp_rec *r;
+	struct ref_merge *m;
+	const struct ssp_rec *r = NULL;
 	struct ssp_err e;
 	unsigned idx, n = 0;
 	int64_t last = -1;
@@ -100,11 +101,11 @@ test_many_sources(void **state)
 		ts[i][100] = -1;
 		s[i] = (struct src){ ts[i], 0, (unsigned)i };
 	}
-	assert_int_equal(ssp_merge_new(&m, 64, &e), SSP_OK);
+	assert_non_null(m = ref_merge_new(64));
 	for (i = 0; i < 64; i++)
-		ssp_merge_set(m, (size_t)i, next, &s[i]);
-	while ((got = ssp_merge_next(m, &idx, &r, &e)) != SSP_MERGE_DONE) {
-		if (got != SSP_MERGE_REC)
+		ref_merge_set(m, (size_t)i, next, &s[i]);
+	while ((got = ref_merge_next(m, &idx, &r, &e)) != REF_MERGE_DONE) {
+		if (got != REF_MERGE_REC)
 			continue;
 		assert_true(r->ts > last || (r->ts == last && idx >= lastidx));
 		last = r->ts;
@@ -112,7 +113,7 @@ test_many_sources(void **state)
 		n++;
 	}
 	assert_int_equal(n, 6400);
-	ssp_merge_free(m);
+	ref_merge_free(m);
 }
 
 int

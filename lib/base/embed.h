@@ -1,0 +1,20 @@
+/*
+ * Data files compiled into the binaries, the one way the tree embeds data.
+ * A header declares each one on a line of its own,
+ *
+ *	SSP_EMBED(ssp_syndata_rules, "rules/linux-i40e.csv");
+ *
+ * (the path from the top of the tree), and the build makes the C file that
+ * defines them: scripts/embed.sh turns synth/syndata.h into
+ * $(BUILD)/gen/synth/syndata.c, one NUL-terminated const char array per
+ * line holding the file's bytes, recompiled when a file changes.  The
+ * Makefile finds such headers itself (lines that begin with "SSP_EMBED(")
+ * and links the object into the library of the header's folder.  Keep such
+ * a header for data alone: its generated object takes its name.
+ */
+#ifndef SSP_EMBED_H
+#define SSP_EMBED_H
+
+#define SSP_EMBED(name, path) extern const char name[]
+
+#endif
