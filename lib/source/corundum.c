@@ -275,17 +275,21 @@ is_status(const char *p, const char *end)
 {
 	static const char *const pfx[] = { "sync_pci=", "corundum start main",
 	    "corundum simbricks adapter", "corundum-verilator-nic tx_status",
-	    "main_time = ", "exit main_time", "SimbricksPcieIfD2HOutSync",
+	    "exit main_time", "SimbricksPcieIfD2HOutSync",
 	    "poll_h2d: ", "poll_n2d: ", "write to unexpected bar",
 	    "h2d_write() ", "corundum packet_d2n ", "MsiInterruptHandler::msi_issue: unable",
 	    "CorundumAXI" };
+	const char *q = p;
+	uint64_t v;
 	size_t i;
 
 	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
 		if ((size_t)(end - p) >= strlen(pfx[i]) &&
 		    memcmp(p, pfx[i], strlen(pfx[i])) == 0)
 			return 1;
-	return 0;
+	/* SIGUSR1: "main_time = <ps>" */
+	return SSP_LIT(&q, end, "main_time = ") == 0 && ssp_scan_dec(&q, end, &v) == 0 &&
+	    at_end(q, end);
 }
 
 void

@@ -253,6 +253,16 @@ sync_line(struct ssp_qemu *q, const char *p, const char *end, struct ssp_pline *
 	o->ev.f[SSP_F_SYNC_TS] = pts;
 }
 
+static unsigned
+spaces(const char *p, const char *end)
+{
+	unsigned n = 0;
+
+	for (; p < end; p++)
+		n += *p == ' ';
+	return n;
+}
+
 /* A line that names no adapter function: one of QEMU's own (its
  * "<prog>: warning: " envelope, or "qemu-system-..."), or console text. */
 static void
@@ -273,7 +283,12 @@ ssp_qemu_line(struct ssp_qemu *q, const char *s, size_t len,
 {
 	const char *end = s + len, *m, *p;
 
-	m = memmem(s, len, "simbricks_", 10);
+	/* "<prog>: warning: simbricks_" at the first colon, else search */
+	m = memchr(s, ':', len);
+	if (m != NULL && SSP_HAS(m, end, ": warning: simbricks_"))
+		m += 11;
+	else
+		m = memmem(s, len, "simbricks_", 10);
 	if (m == NULL || m - s < 9 || memcmp(m - 9, "warning: ", 9) != 0) {
 		/* panic() reports through error_report: no "warning: " */
 		if (m != NULL && SSP_HAS(m, end, "simbricks_comm_poll_d2h: "))
@@ -281,10 +296,11 @@ ssp_qemu_line(struct ssp_qemu *q, const char *s, size_t len,
 		return other_line(s, end, o);
 	}
 	/* "[<time> ][<guest> ]<prog>: warning: ", or "warning: " alone in a
-	 * monitor: anything else before it is console text without its
-	 * newline, spliced in front of the line */
+	 * monitor: more than that before it (another ": ", more spaces) is
+	 * console text without its newline, spliced in front of the line */
 	p = m - 9;
-	if (p > s && (p - s < 2 || p[-2] != ':' || p[-1] != ' '))
+	if (p > s && (p - s < 2 || p[-2] != ':' || p[-1] != ' ' ||
+	    ssp_find_colsp(s, p - 2) != NULL || spaces(s, p - 2) > 2))
 		o->recovered = 1;
 	p = m + 10;
 	if (SSP_LIT(&p, end, "mmio_rw: ") == 0)

@@ -182,7 +182,8 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		if (sim == SSP_SIM_NONE) {
 			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
 			    "the header names an unknown simulator '%s' (expected "
-			    "gem5, nicbm, ns3 or switch)", ssp_in_name(ev->in[i]), ts->name,
+			    "gem5, nicbm, ns3, switch, qemu, corundum or e1000)",
+			    ssp_in_name(ev->in[i]), ts->name,
 			    simname);
 			goto fail;
 		}
