@@ -23,6 +23,7 @@ enum {
 	O_ETH_LAT, O_EXEC_RATE, O_GEM5_DIALECT, O_GEM5_SIZE, O_HOUSE, O_INTERVAL,
 	O_ITR, O_NET_LAT, O_NIC, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
 	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL, O_NET, O_KERNEL, O_CPUS,
+	O_HOST,
 	O_FLOW, O_NAPI_BUDGET,
 };
 
@@ -61,6 +62,7 @@ usage(int code)
 		    "      --housekeeping F      scale of unrelated syscalls and ioctls (1)\n"
 		    "      --itr TIME            NIC interrupt throttling (0; linux: 8us)\n"
 		    "      --kernel K            columbo (one CPU, no preemption) or linux (columbo)\n"
+		    "      --host H              gem5, or qemu (simbricks-pci DEBUG_PRINTS) (gem5)\n"
 		    "      --cpus N              CPUs per host, 1..4 (linux; 1)\n"
 		    "      --flow F              udp-rr, tcp-rr or tcp-stream (linux; udp-rr)\n"
 		    "      --napi-budget N       frames per NAPI poll and softirq pass (linux; 8)\n"
@@ -229,6 +231,7 @@ main(int argc, char **argv)
 		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "flow", required_argument, NULL, O_FLOW },
 		{ "kernel", required_argument, NULL, O_KERNEL },
+		{ "host", required_argument, NULL, O_HOST },
 		{ "napi-budget", required_argument, NULL, O_NAPI_BUDGET },
 		{ "eth-latency", required_argument, NULL, O_ETH_LAT },
 		{ "exec-rate", required_argument, NULL, O_EXEC_RATE },
@@ -318,6 +321,14 @@ main(int argc, char **argv)
 				bad(o, optarg, "want columbo or linux");
 			break;
 		case O_CPUS: p.cpus = num(o, optarg, 1, 4); break;
+		case O_HOST:
+			if (strcmp(optarg, "gem5") == 0)
+				p.host = SSP_SYN_HOST_GEM5;
+			else if (strcmp(optarg, "qemu") == 0)
+				p.host = SSP_SYN_HOST_QEMU;
+			else
+				bad(o, optarg, "want gem5 or qemu");
+			break;
 		case O_FLOW:
 			if (ssp_synparams_flow(optarg, &p.flow) != SSP_OK)
 				bad(o, optarg, "want udp-rr, tcp-rr or tcp-stream");

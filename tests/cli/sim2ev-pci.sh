@@ -139,6 +139,28 @@ check "evcat" evcat "$T/en.ev"
 stdout_has "nic_rx          port=0 len=94"
 stdout_has "nic_tx          len=64"
 
+# --- simsynth's QEMU hosts parse: every event, only its noise skipped -----------
+if have simsynth; then
+	check "simsynth --host qemu" simsynth -v --host qemu -H 3 -c 2 -n 15 --nic corundum \
+	    "$T/sq"
+	cp "$T/.err" "$T/sq.stats"
+	for h in server0 client0 client1; do
+		f=$h.qemu.log
+		check "sim2ev $f" sim2ev -f qemu --stats -n "$h" -o "$T/$h.ev" "$T/sq/$f"
+		eq "$f: events as simsynth counted" \
+		    "$(sed -n 's/.* lines = \([0-9]*\) events.*/\1/p' "$T/.err")" \
+		    "$(awk -v f="$f" '$1 == f { print $4 }' "$T/sq.stats")"
+		eq "$f: the noise simsynth wrote, as simbricks-other" \
+		    "$(awk '$2 == "skipped:" { print $3, $1 }' "$T/.err")" \
+		    "simbricks-other $(sed -n "s/^$f .*sbother=\([0-9]*\).*/\1/p" "$T/sq.stats")"
+		stderr_has "time offset 2500000000 ps subtracted (from the sync line)"
+		eq "$f: silent" "$(grep -c 'sim2ev: warning' "$T/.err")" 0
+	done
+	eq "commands.sh reads the QEMU logs with -f qemu" \
+	    "$(grep -c '^sim2ev -f qemu ' "$T/sq/commands.sh")" 3
+	eq "the truth has no host.syscall spans" "$(grep -c '"host.syscall"' "$T/sq/truth.csv")" 0
+fi
+
 # --- the wrong -f, empty input, interleaved logs --------------------------------
 warns() {	# warns DESCRIPTION TEXT COMMAND...: exit 0, one warning with TEXT
 	d=$1 text=$2; shift 2
