@@ -782,8 +782,11 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 		if (h->qemu != NULL) {
 			if (st->bar != 0)	/* QEMU answers the MSI-X table */
 				return 0;
-			id = ssp_synqemu_mmio(h->qemu, t, st->write, st->off,
-			    st->size, st->val);
+			/* QEMU's request id is the CPU's index (one CPU),
+			 * the span's key the id sim2ev numbers */
+			snprintf(key, sizeof(key), "%" PRIu64, ssp_synqemu_mmio(h->qemu,
+			    t, st->write, st->off, st->size, st->val));
+			id = 0;
 		} else {
 			id = mmio_id(h);
 			ssp_syngem5_mmio(&h->g, t, st->write, (st->bar == 3 ?
@@ -791,8 +794,8 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 			    st->off, st->posted);
 			if (st->write && st->posted)
 				ssp_syngem5_posted(&h->g, t);
+			snprintf(key, sizeof(key), "%" PRIu64, id);
 		}
-		snprintf(key, sizeof(key), "%" PRIu64, id);
 		{
 			uint64_t span = ssp_synmodel_span(s, h->stream,
 			    SSP_SK_HOST_MMIO, t, key, h->cur_sys, h->cur_sys);

@@ -86,6 +86,8 @@ enum sev_type {
 	EV_LX_IPI,		/* a reschedule IPI reaches a CPU (a = CPU) */
 	EV_LX_MMIO_DONE,	/* read/write completion reaches the host */
 	EV_NIC_TSO,		/* the NIC sends the next segment of a TSO send */
+	EV_NIC_RTL,		/* --nic corundum-verilator: an AXI-Lite access
+				 * completes (p = the nic_mmio) */
 };
 
 struct sev {

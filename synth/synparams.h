@@ -94,6 +94,8 @@ struct ssp_synparams {
 	int64_t itr_linux;	/* interrupt throttling when --itr is not given */
 	int itr_set;		/* --itr was given */
 	enum ssp_synparams_host host;	/* which host simulator prints the logs */
+	int corundum_rtl;	/* --nic corundum-verilator: nic is corundum,
+				 * as the Verilator RTL model logs it */
 };
 
 void ssp_synparams_defaults(struct ssp_synparams *p);

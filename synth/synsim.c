@@ -24,6 +24,7 @@
 #include "synth/synswitch.h"
 #include "synth/synnic.h"
 #include "synth/synsim.h"
+#include "synth/synverilator.h"
 
 #define PS_US 1000000LL
 #define PS_MS 1000000000LL
@@ -104,8 +105,11 @@ dispatch(struct syn *s, const struct sev *ev)
 		ssp_synlinux_event(s, ev);
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
-	case EV_NIC_RX: case EV_NIC_INFO: case EV_NIC_TSO:
-		ssp_synnic_event(s, ev);
+	case EV_NIC_RX: case EV_NIC_INFO: case EV_NIC_TSO: case EV_NIC_RTL:
+		if (s->p->corundum_rtl)
+			ssp_synverilator_event(s, ev);
+		else
+			ssp_synnic_event(s, ev);
 		break;
 	default:
 		if (s->p->net == SSP_SYN_NET_SWITCH)
@@ -135,6 +139,13 @@ static const char *
 host_log(const struct syn *s)
 {
 	return s->p->host == SSP_SYN_HOST_QEMU ? "qemu" : "gem5";
+}
+
+/* A NIC's log: nicbm's, or the Corundum Verilator adapter's stdout. */
+static const char *
+nic_log(const struct syn *s)
+{
+	return s->p->corundum_rtl ? "corundum" : "nicbm";
 }
 
 /* --- output files ------------------------------------------------------- */
@@ -300,8 +311,9 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 		    s->hosts[i].name, zsuffix(s));
 	}
 	for (i = 0; i < s->nhosts; i++)
-		fprintf(f, "sim2ev -f nicbm -n %s -o %s.ev.zst %s.nicbm.log%s\n",
-		    s->nics[i].name, s->nics[i].name, s->nics[i].name, zsuffix(s));
+		fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s.%s.log%s\n",
+		    nic_log(s), s->nics[i].name, s->nics[i].name, s->nics[i].name,
+		    nic_log(s), zsuffix(s));
 	fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s%s\n",
 	    s->p->net == SSP_SYN_NET_SWITCH ? "switch" : "ns3", net_name(s),
 	    net_name(s), net_log(s), zsuffix(s));
@@ -425,7 +437,8 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 			    p->sync_interval);
 			s->qemu_stream[h->stream] = 1;
 		}
-		snprintf(file, sizeof(file), "%s.nicbm.log%s", n->name, zsuffix(s));
+		snprintf(file, sizeof(file), "%s.%s.log%s", n->name, nic_log(s),
+		    zsuffix(s));
 		if ((r = open_log(s, &n->log, dir, file, e)) != SSP_OK)
 			return r;
 	}
@@ -445,7 +458,10 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	if (p->net == SSP_SYN_NET_SWITCH)
 		ssp_synswitch_init(s);
 	for (i = 0; i < s->nhosts; i++) {
-		ssp_synnic_init(s, &s->nics[i]);
+		if (p->corundum_rtl)
+			ssp_synverilator_init(s, &s->nics[i]);
+		else
+			ssp_synnic_init(s, &s->nics[i]);
 		if (s->lx)
 			continue;
 		if ((r = ssp_synhost_init(s, &s->hosts[i])) != SSP_OK)
@@ -489,9 +505,9 @@ collect(struct syn *s, struct ssp_synsim_result *res)
 				hl->nskip[k] = h->g.nskip[k];	/* same order */
 		}
 		snprintf(nl->name, sizeof(nl->name), "%s", nc->name);
-		snprintf(nl->file, sizeof(nl->file), "%s.nicbm.log%s", nc->name,
-		    zsuffix(s));
-		nl->sim = SSP_SIM_NICBM;
+		snprintf(nl->file, sizeof(nl->file), "%s.%s.log%s", nc->name,
+		    nic_log(s), zsuffix(s));
+		nl->sim = s->p->corundum_rtl ? SSP_SIM_CORUNDUM : SSP_SIM_NICBM;
 		nl->io = *ssp_synlog_stats(nc->log);
 		memcpy(nl->nev, nc->nev, sizeof(nl->nev));
 		memcpy(nl->nskip, nc->nskip, sizeof(nc->nskip));
@@ -578,8 +594,12 @@ run_once(struct syn *s, const char *dir, const double *density,
 		s->ending = 1;
 		s->end = s->t0 + TAIL_PS;
 	}
-	for (i = 0; i < s->nhosts; i++)
-		ssp_synnic_start(s, &s->nics[i]);
+	for (i = 0; i < s->nhosts; i++) {
+		if (s->p->corundum_rtl)
+			ssp_synverilator_start(s, &s->nics[i]);
+		else
+			ssp_synnic_start(s, &s->nics[i]);
+	}
 	if (s->p->net == SSP_SYN_NET_SWITCH)
 		ssp_synswitch_start_bg(s);
 	else
@@ -621,7 +641,10 @@ run_once(struct syn *s, const char *dir, const double *density,
 			ssp_synlinux_finish(s, &s->hosts[i]);
 		else
 			ssp_synhost_finish(s, &s->hosts[i]);
-		ssp_synnic_finish(s, &s->nics[i]);
+		if (s->p->corundum_rtl)
+			ssp_synverilator_finish(s, &s->nics[i]);
+		else
+			ssp_synnic_finish(s, &s->nics[i]);
 	}
 	return SSP_OK;
 }

@@ -69,7 +69,8 @@ usage(int code)
 		    "      --sync-interval TIME  SimBricks sync messages (500ns)\n"
 		    "      --checkpoint-offset TIME  gem5 prints absolute ticks (0)\n"
 		    "      --gem5-dialect LIST   fmtflag, noposted, nobar: older gem5 output (current)\n"
-		    "      --nic NIC             i40e, or corundum (corundum_bm, mqnic) (i40e)\n"
+		    "      --nic NIC             i40e, corundum (corundum_bm, mqnic) or\n"
+		    "                            corundum-verilator (its RTL model's adapter) (i40e)\n"
 		    "      --nicbm-dialect D     upstream, columbo or sigcomm22 (upstream)\n"
 		    "      --gem5-size SIZE      pad each gem5 log to about SIZE (k/M/G)\n"
 		    "      --exec-rate N         else: padding Exec lines per us (10)\n"
@@ -269,7 +270,7 @@ main(int argc, char **argv)
 	char cmdline[2048], o[40];
 	const char *errstr;
 	size_t n = 0;
-	int ch, stats = 0, i, li = -1;
+	int ch, stats = 0, i, li = -1, nonposted_set = 0;
 
 	ssp_synparams_defaults(&p);
 	while ((ch = getopt_long(argc, argv, "c:H:hn:s:Vvz", longopts,
@@ -344,15 +345,22 @@ main(int argc, char **argv)
 			break;
 		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
 		case O_NIC:
-			if (ssp_synparams_nic(optarg, &p.nic) != SSP_OK)
-				bad(o, optarg, "want i40e or corundum");
+			p.corundum_rtl = strcmp(optarg, "corundum-verilator") == 0;
+			if (p.corundum_rtl)
+				p.nic = SSP_SYN_NIC_CORUNDUM;
+			else if (ssp_synparams_nic(optarg, &p.nic) != SSP_OK)
+				bad(o, optarg, "want i40e, corundum or "
+				    "corundum-verilator");
 			break;
 		case O_NICBM_DIALECT:
 			if (ssp_synparams_nicbm_dialect(optarg, &p.nicbm_dialect) !=
 			    SSP_OK)
 				bad(o, optarg, "want upstream, columbo or sigcomm22");
 			break;
-		case O_NONPOSTED: p.nonposted = frac(o, optarg, 1); break;
+		case O_NONPOSTED:
+			p.nonposted = frac(o, optarg, 1);
+			nonposted_set = 1;
+			break;
 		case O_PACE:
 			if (parse_scaled(optarg, 1, &p.pace) != 0)
 				bad(o, optarg, "invalid rate");
@@ -375,6 +383,10 @@ main(int argc, char **argv)
 			warnx("too many arguments");
 		usage(SSP_EXIT_USAGE);
 	}
+	/* the RTL adapter answers non-posted writes twice: gem5 hosts send
+	 * posted ones unless told otherwise (ssp_synparams_check) */
+	if (p.corundum_rtl && p.host == SSP_SYN_HOST_GEM5 && !nonposted_set)
+		p.nonposted = 0;
 	if (ssp_synparams_check(&p, &e) != SSP_OK) {
 		warnx("%s", e.msg);
 		usage(SSP_EXIT_USAGE);

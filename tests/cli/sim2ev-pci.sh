@@ -159,6 +159,28 @@ if have simsynth; then
 	eq "commands.sh reads the QEMU logs with -f qemu" \
 	    "$(grep -c '^sim2ev -f qemu ' "$T/sq/commands.sh")" 3
 	eq "the truth has no host.syscall spans" "$(grep -c '"host.syscall"' "$T/sq/truth.csv")" 0
+	# the Corundum Verilator model, behind gem5 hosts and behind QEMU
+	for hs in gem5 qemu; do
+		check "simsynth --host $hs --nic corundum-verilator" simsynth -v --host "$hs" \
+		    --nic corundum-verilator -H 3 -c 2 -n 15 "$T/sv-$hs"
+		cp "$T/.err" "$T/sv.stats"
+		for nc in server0-nic client0-nic client1-nic; do
+			f=$nc.corundum.log
+			check "$hs: sim2ev $f" sim2ev -f corundum --stats -n "$nc" -o "$T/$nc.ev" \
+			    "$T/sv-$hs/$f"
+			eq "$hs: $f: events as simsynth counted" \
+			    "$(sed -n 's/.* lines = \([0-9]*\) events.*/\1/p' "$T/.err")" \
+			    "$(awk -v f="$f" '$1 == f { print $4 }' "$T/sv.stats")"
+			eq "$hs: $f: skipped as simsynth counted" \
+			    "$(awk '$2 == "skipped:" { print $3, $1 }' "$T/.err" | sort | tr '\n' ' ')" \
+			    "nic-info $(sed -n "s/^$f .*nicinfo=\([0-9]*\).*/\1/p" "$T/sv.stats") simbricks-other $(sed -n "s/^$f .*sbother=\([0-9]*\).*/\1/p" "$T/sv.stats") "
+			eq "$hs: $f: silent" "$(grep -c 'sim2ev: warning' "$T/.err")" 0
+		done
+		check "$hs: read completions carry the host's request id" \
+		    grep -q 'read_done() ts=[0-9]*  id=[0-9]*  addr=0x' "$T/sv-$hs/client0-nic.corundum.log"
+	done
+	check "gem5: the request id is gem5's MMIO id" sh -c \
+	    "grep -q \"id \$(sed -n 's/.*read_done() ts=[0-9]*  id=\\([0-9]*\\) .*/\\1/p' '$T/sv-gem5/client0-nic.corundum.log' | head -1) \" '$T/sv-gem5/client0.gem5.log'"
 fi
 
 # --- the wrong -f, empty input, interleaved logs --------------------------------
