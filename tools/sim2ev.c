@@ -56,8 +56,8 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: sim2ev -f FORMAT [-IVhvz] [-n name] [-o file] "
-	    "[-s symtab[,name[,offset]]]...\n"
+	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3|switch|qemu|corundum|e1000 "
+	    "[-IVhvz] [-n name]\n              [-o file] [-s symtab[,name[,offset]]]...\n"
 	    "              [--follow] [--follow-timeout time] [--force] [--stats] "
 	    "[--strict]\n              [--time-offset ps|sync] [log | -]\n"
 	    "       sim2ev -f FORMAT [options] --simbricks-json run.json --sim NAME "
