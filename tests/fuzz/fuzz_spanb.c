@@ -109,7 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ssp_rules *r;
 	struct ssp_spanb *b;
 	struct ssp_spanb_sink sink = { NULL, text, intern, put };
-	struct ssp_spanb_opts opts = { 7, 0 };
+	struct ssp_spanb_opts opts = { 7, 0, NULL };
 	const struct ssp_spanb_stats *st;
 	struct out o = { 0, 0, NULL, 0 };
 	struct ssp_rec ev;
