@@ -18,6 +18,21 @@ cor_of(struct ssp_spanb *b, unsigned st)
 	return &b->s[st].u.corundum;
 }
 
+/* An access waits for its completion line: the queue holds its maker's
+ * reference.  Beyond the context limit the oldest ends incomplete. */
+static void
+wait_done(struct ssp_spanb *b, struct ssp_fifo *q, struct span *s)
+{
+	if (q->n >= b->ctx_limit) {
+		ssp_spanb_incomplete(b, ssp_fifo_pop(q));
+		b->st.ctx_overflow[SSP_CTX_MMIO]++;
+	}
+	if (ssp_fifo_push(q, s) != 0) {
+		nomem(b);
+		ssp_spanb_incomplete(b, s);
+	}
+}
+
 /* h2d_read / h2d_write: a nic.mmio span under the host's context, open
  * until its completion line. */
 static void
@@ -43,7 +58,7 @@ ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	    (uint64_t)-1;
 	if (write)	/* the doorbell: what the NIC does next it causes */
 		ssp_spanb_nic_set_last(b, &c->n, s);
-	ssp_spanb_send(b, write ? &c->wr : &c->rd, s, SSP_CTX_MMIO);
+	wait_done(b, write ? &c->wr : &c->rd, s);
 }
 
 /* read_done / write_done: the oldest access of its kind (AXI-Lite
@@ -79,7 +94,6 @@ ev_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		b->st.mmio_mismatch++;
 	}
 	ssp_spanb_done(b, s);
-	unref(b, s);	/* the queue's */
 }
 
 /* doRead / doWrite: nicbm's DMA without an issue line; ended at once
@@ -125,12 +139,11 @@ cor_init(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 {
 	struct cstate *c = cor_of(b, st);
 
-	(void)e;
-	c->n.plink = b->t->streams[st].pcie;
-	c->n.elink = b->t->streams[st].eth;
-	if (c->n.plink >= 0)	/* write ids repeat: in order, by id */
+	enum ssp_status rc = ssp_spanb_nic_sim.init(b, st, e);
+
+	if (rc == SSP_OK && c->n.plink >= 0)	/* write ids repeat: in order, by id */
 		b->pl[c->n.plink].dma_fifo = b->pl[c->n.plink].dma_keyed = 1;
-	return SSP_OK;
+	return rc;
 }
 
 static void
@@ -152,10 +165,8 @@ close_fifo(struct ssp_spanb *b, struct ssp_fifo *q)
 {
 	struct span *s;
 
-	while ((s = ssp_fifo_pop(q)) != NULL) {
+	while ((s = ssp_fifo_pop(q)) != NULL)
 		ssp_spanb_close_open(b, s);
-		unref(b, s);
-	}
 }
 
 static void
@@ -165,11 +176,7 @@ cor_stream_end(struct ssp_spanb *b, unsigned st)
 
 	close_fifo(b, &c->rd);
 	close_fifo(b, &c->wr);
-	ssp_spanb_close_stream(b, &b->ndma_open, st);
-	if (c->n.last != NULL) {
-		unref(b, c->n.last);
-		c->n.last = NULL;
-	}
+	ssp_spanb_nic_sim.end(b, st);	/* c->n, as a nicbm NIC's */
 }
 
 static void

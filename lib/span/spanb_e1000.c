@@ -24,13 +24,11 @@ static enum ssp_status
 e1000_init(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 {
 	struct nstate *n = nic_of(b, st);
+	enum ssp_status rc = ssp_spanb_nic_sim.init(b, st, e);
 
-	(void)e;
-	n->plink = b->t->streams[st].pcie;
-	n->elink = b->t->streams[st].eth;
-	if (n->plink >= 0)
+	if (rc == SSP_OK && n->plink >= 0)
 		b->pl[n->plink].dma_fifo = 1;
-	return SSP_OK;
+	return rc;
 }
 
 static void
@@ -46,16 +44,11 @@ e1000_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 			drop(b, st, SSP_DROP_FOREIGN);
 }
 
+/* Its state is nicbm's. */
 static void
 e1000_stream_end(struct ssp_spanb *b, unsigned st)
 {
-	struct nstate *n = nic_of(b, st);
-
-	ssp_spanb_close_stream(b, &b->ndma_open, st);
-	if (n->last != NULL) {
-		unref(b, n->last);
-		n->last = NULL;
-	}
+	ssp_spanb_nic_sim.end(b, st);
 }
 
 const struct ssp_spanb_sim ssp_spanb_e1000_sim = {

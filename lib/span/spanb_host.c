@@ -387,10 +387,16 @@ ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		return;
 	if (link >= 0 && b->pl[link].dma_keyed) {
 		/* a repeated AXI id: the older one completes first (AXI
-		 * answers an id in order); this one waits its turn */
+		 * answers an id in order); this one waits its turn (the
+		 * oldest waiting ends incomplete beyond the context limit) */
+		struct ssp_fifo *q = &host_of(b, st)->hdma_dup;
+
+		if (q->n >= b->ctx_limit) {
+			ssp_spanb_incomplete(b, ssp_fifo_pop(q));
+			b->st.ctx_overflow[SSP_CTX_DMA]++;
+		}
 		if (ssp_map3_put(&b->hdma_open, id, SA(s, SSP_SA_HDMA_COMP),
-		    st, old, &o) != 0 ||
-		    ssp_fifo_push(&host_of(b, st)->hdma_dup, s) != 0)
+		    st, old, &o) != 0 || ssp_fifo_push(q, s) != 0)
 			nomem(b);
 		return;
 	}

@@ -220,9 +220,9 @@ struct qstate {
 /* A Corundum Verilator NIC: a NIC (nicbm's state first, so that
  * nic_of() finds it) whose register accesses finish apart. */
 struct cstate {
-	struct nstate n;
+	struct nstate n;	/* first: nicbm's handlers see it as u.nic */
 	struct ssp_fifo rd, wr;	/* nic.mmio spans waiting for read_done /
-				 * write_done, in order (references) */
+				 * write_done, in order (their makers' references) */
 	int dma_done_seen;	/* the AXI library's DMA completions are in the
 				 * log: nic.dma spans end at them */
 };
