@@ -131,7 +131,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The SQLite schema is embedded with .incbin; make sees that dependency here.
-$(BUILD)/lib/sink/sqlite.o: formats/simspan.sql
+$(BUILD)/lib/sqlite/schema.o: formats/simspan.sql
 # span2html's viewer, the same way.
 $(BUILD)/lib/sink/html.o: $(wildcard lib/sink/html/viewer.*)
 

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
+
 struct ssp_ksort;
 
 /*
@@ -29,13 +31,14 @@ struct ssp_ksort;
 struct ssp_ksort *ssp_ksort_new(unsigned nw, size_t mem, size_t *pool);
 /* Add a key: nw words then the payload.  SSP_OK, SSP_ERR_NOMEM or
  * SSP_ERR_IO (spilling; errno is kept). */
-int ssp_ksort_add(struct ssp_ksort *s, const uint64_t *key);
+SSP_MUST_USE enum ssp_status ssp_ksort_add(struct ssp_ksort *s,
+    const uint64_t *key);
 /* No more keys: sort.  Then ssp_ksort_next() gives them in order. */
-int ssp_ksort_done(struct ssp_ksort *s);
+SSP_MUST_USE enum ssp_status ssp_ksort_done(struct ssp_ksort *s);
 /* The next key (nw + 1 words), NULL at the end or on an error. */
 const uint64_t *ssp_ksort_next(struct ssp_ksort *s);
 /* SSP_OK, or the error that stopped add, done or next. */
-int ssp_ksort_status(const struct ssp_ksort *s);
+enum ssp_status ssp_ksort_status(const struct ssp_ksort *s);
 uint64_t ssp_ksort_count(const struct ssp_ksort *s);
 /* Chunks written to the temporary file (0: everything fit in memory). */
 unsigned ssp_ksort_spills(const struct ssp_ksort *s);

@@ -6,7 +6,7 @@
 
 #include "base/err.h"
 #include "base/hugemem.h"
-#include "sink/ksort.h"
+#include "base/ksort.h"
 
 #define MIN_MEM		(1u << 16)
 #define MIN_KEYS	16384	/* keys a chunk may always hold, pool or not */
@@ -24,7 +24,7 @@ struct ssp_ksort {
 	size_t n, cap, max;	/* keys in the chunk, allocated, limit */
 	size_t *pool, taken;	/* shared bytes, what this sorter took */
 	uint64_t count;
-	int status;
+	enum ssp_status status;
 	int fd;			/* spilled chunks, or -1 */
 	uint64_t fsize;
 	struct run *runs;
@@ -96,7 +96,7 @@ ssp_ksort_drop_scratch(void)
 	spare_bytes = 0;
 }
 
-int ssp_ksort_status(const struct ssp_ksort *s) { return s->status; }
+enum ssp_status ssp_ksort_status(const struct ssp_ksort *s) { return s->status; }
 uint64_t ssp_ksort_count(const struct ssp_ksort *s) { return s->count; }
 unsigned ssp_ksort_spills(const struct ssp_ksort *s) { return s->nruns; }
 
@@ -123,7 +123,7 @@ copy_key(uint64_t *dst, const uint64_t *src, unsigned w)
  * time from the least significant byte of the last word; bytes that are
  * the same in every key are skipped.
  */
-static int
+static enum ssp_status
 radix(struct ssp_ksort *s)
 {
 	size_t (*hist)[256] = NULL, i, d, sz = s->w, bytes, tbytes;
@@ -209,7 +209,7 @@ radix(struct ssp_ksort *s)
 	return SSP_OK;
 }
 
-static int
+static enum ssp_status
 spill(struct ssp_ksort *s)
 {
 	size_t bytes = s->n * s->w * sizeof(uint64_t);
@@ -250,9 +250,10 @@ spill(struct ssp_ksort *s)
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_ksort_add(struct ssp_ksort *s, const uint64_t *key)
 {
+	SSP_ASSERT(s != NULL && key != NULL && !s->done);
 	if (s->status != SSP_OK)
 		return s->status;
 	if (s->n == s->cap) {
@@ -359,7 +360,7 @@ sift_down(struct ssp_ksort *s, unsigned i)
 	}
 }
 
-int
+enum ssp_status
 ssp_ksort_done(struct ssp_ksort *s)
 {
 	unsigned i;

@@ -8,8 +8,11 @@
 #include <unistd.h>
 
 #include "base/map.h"
-#include "sink/ksort.h"
-#include "sink/sqlite_direct.h"
+#include "sqlite/btree.h"
+#include "sqlite/attrjson.h"
+#include "sqlite/dberr.h"
+#include "sqlite/direct.h"
+#include "base/ksort.h"
 
 /*
  * What a load gives: the rows of spans, the attribute tables, links and
@@ -19,10 +22,12 @@
  * and stream names by their rank in SQLite's BINARY order, orphan causes
  * numbered as they come and renumbered by rank at the end.
  */
-enum { T_SPANS = SSP_SQLITE_DIRECT_SPANS, T_LINKS = SSP_SQLITE_DIRECT_LINKS,
-	T_EVENTS = SSP_SQLITE_DIRECT_EVENTS, T_TRACES = SSP_SQLITE_DIRECT_TRACES,
-	T_N };
-#define TVALS	SSP_SQLITE_DIRECT_NVALS
+#define T_SPANS		SSP_ROWS_SPANS
+#define T_LINKS		SSP_ROWS_LINKS
+#define T_EVENTS	SSP_ROWS_EVENTS
+#define T_TRACES	SSP_ROWS_TRACES
+#define T_N		SSP_ROWS_NTABLES
+#define TVALS		SSP_ROWS_MAXCOLS
 #define XMAX	16	/* indexes on them built from sorted keys */
 #define XPARTS	6	/* key columns of such an index */
 
@@ -32,39 +37,30 @@ enum { T_SPANS = SSP_SQLITE_DIRECT_SPANS, T_LINKS = SSP_SQLITE_DIRECT_LINKS,
 enum { K_NONE, K_INT, K_REF, K_RUN, K_KIND, K_STREAM, K_CAUSE, K_HEX };
 
 /*
- * The values d_span, d_link, d_event and d_trace_out fill, in that order.
- * Generated values SQLite computes itself (gen_check() makes sure it
- * computes them as d_trace_out does): for index keys only.
+ * How each named column (rows.h) sorts as an index key.  Generated
+ * values SQLite computes itself (gen_check() makes sure it computes them
+ * as ssp_direct_row does): for index keys only.
  */
-static const struct {
-	const char *name;
-	unsigned n;
-	const char *col[TVALS];
-	unsigned char key[TVALS];
-	uint32_t text;		/* the values that are text */
-	uint32_t gen;		/* generated values */
-} dtables[T_N] = {
-	{ "spans", 12, { "id", "run", "trace", "parent", "span_id", "kind",
-	    "stream", "start_ps", "dur_ps", "flags", "cause", "extra" },
-	    { K_NONE, K_RUN, K_INT, K_REF, K_INT, K_KIND, K_STREAM, K_INT,
-	    K_INT, K_INT, K_CAUSE, K_NONE }, 1u << 5 | 1u << 6 | 1u << 10 |
-	    1u << 11, 0 },
-	{ "links", 8, { "id", "run", "span", "target", "kind", "span_id",
-	    "target_span_id", "target_trace_id" },
-	    { K_NONE, K_RUN, K_REF, K_REF, K_NONE, K_INT, K_INT, K_HEX },
-	    1u << 4 | 1u << 7, 0 },
-	{ "events", 7, { "id", "run", "span", "ts_ps", "type", "stream",
-	    "attrs" }, { K_NONE, K_RUN, K_REF, K_INT, K_NONE, K_STREAM,
-	    K_NONE }, 1u << 4 | 1u << 5 | 1u << 6, 0 },
-	{ "traces", 13, { "id", "run", "trace_id", "root", "root_kind",
-	    "root_stream", "start_ps", "end_ps", "spans", "busy_ps", "streams",
-	    "kinds", "dur_ps" }, { K_NONE, K_RUN, K_HEX, K_REF, K_KIND, K_NONE,
-	    K_INT, K_INT, K_INT, K_INT, K_NONE, K_NONE, K_INT }, 1u << 2 |
-	    1u << 4 | 1u << 5 | 1u << 10 | 1u << 11, 1u << 12 },
+static const unsigned char keyenc[T_N][TVALS] = {
+	[T_SPANS] = { [SSP_SPANS_RUN] = K_RUN, [SSP_SPANS_TRACE] = K_INT,
+	    [SSP_SPANS_PARENT] = K_REF, [SSP_SPANS_SPAN_ID] = K_INT,
+	    [SSP_SPANS_KIND] = K_KIND, [SSP_SPANS_STREAM] = K_STREAM,
+	    [SSP_SPANS_START_PS] = K_INT, [SSP_SPANS_DUR_PS] = K_INT,
+	    [SSP_SPANS_FLAGS] = K_INT, [SSP_SPANS_CAUSE] = K_CAUSE },
+	[T_LINKS] = { [SSP_LINKS_RUN] = K_RUN, [SSP_LINKS_SPAN] = K_REF,
+	    [SSP_LINKS_TARGET] = K_REF, [SSP_LINKS_SPAN_ID] = K_INT,
+	    [SSP_LINKS_TARGET_SPAN_ID] = K_INT,
+	    [SSP_LINKS_TARGET_TRACE_ID] = K_HEX },
+	[T_EVENTS] = { [SSP_EVENTS_RUN] = K_RUN, [SSP_EVENTS_SPAN] = K_REF,
+	    [SSP_EVENTS_TS_PS] = K_INT, [SSP_EVENTS_STREAM] = K_STREAM },
+	[T_TRACES] = { [SSP_TRACES_RUN] = K_RUN, [SSP_TRACES_TRACE_ID] = K_HEX,
+	    [SSP_TRACES_ROOT] = K_REF, [SSP_TRACES_ROOT_KIND] = K_KIND,
+	    [SSP_TRACES_START_PS] = K_INT, [SSP_TRACES_END_PS] = K_INT,
+	    [SSP_TRACES_SPANS] = K_INT, [SSP_TRACES_BUSY_PS] = K_INT,
+	    [SSP_TRACES_DUR_PS] = K_INT },
 };
-
 struct dpart {			/* a key column of an index */
-	unsigned char val;	/* its value (dtables[].col) */
+	unsigned char val;	/* its value (ssp_rows_tables[].col) */
 	unsigned char enc;	/* K_* */
 	unsigned char word;	/* where its bits go */
 	unsigned char half;	/* 0: the whole word(s), 1: high, 2: low half */
@@ -92,9 +88,11 @@ struct cdict {			/* distinct strings (orphan causes), ids 1.. */
 	struct ssp_map map;	/* string hash -> id */
 };
 
-struct ssp_sqlite_direct {
+struct ssp_direct {
+	struct ssp_rows rows;	/* the writer interface: first */
 	struct ssp_err *e;
-	const char *name;	/* the database, for messages */
+	char *name;		/* the database, for messages */
+	char *path;		/* its file */
 	struct ssp_btree *bt;
 	uint32_t troot[T_N];
 	struct ssp_btree_tree *tab[T_N];
@@ -103,7 +101,8 @@ struct ssp_sqlite_direct {
 	int ident[T_N];		/* cmap is the identity */
 	uint32_t gen[T_N];	/* generated values SQLite computes as we do */
 	unsigned nft;
-	char **attr;		/* file type -> its attribute table, or NULL */
+	const struct ssp_rows_attr *const *attr;	/* file type -> its
+				 * attribute table, or NULL (the caller's) */
 	uint32_t *aroot;
 	struct ssp_btree_tree **atab;
 	struct dindex ix[XMAX];
@@ -124,29 +123,28 @@ struct ssp_sqlite_direct {
 	unsigned char tix[T_N][XMAX];
 	unsigned ntix[T_N];
 	struct cdict causes;
-	pthread_t sorter;	/* ssp_sqlite_direct_presort's thread */
+	pthread_t sorter;	/* ssp_direct_presort's thread */
 	int sorting;		/* ... running (to be joined) */
 };
 
-static int
-db_fail(struct ssp_sqlite_direct *dw, sqlite3 *db)
+static enum ssp_status
+db_fail(struct ssp_direct *dw, sqlite3 *db)
 {
-	return ssp_err_set(dw->e, SSP_ERR_IO, 0, "%s: %s", dw->name,
-	    db != NULL ? sqlite3_errmsg(db) : "out of memory");
+	return ssp_dberr_set(dw->e, db, dw->name);
 }
 
-static int
-bt_fail(struct ssp_sqlite_direct *dw)
+static enum ssp_status
+bt_fail(struct ssp_direct *dw)
 {
 	const struct ssp_err *be = ssp_btree_err(dw->bt);
 
 	if (dw->e != NULL && be->code != SSP_OK)
 		*dw->e = *be;
-	return be->code != SSP_OK ? be->code : SSP_ERR_IO;
+	return be->code != SSP_OK ? (enum ssp_status)be->code : SSP_ERR_IO;
 }
 
-static int
-prep(struct ssp_sqlite_direct *dw, sqlite3 *db, sqlite3_stmt **s,
+static enum ssp_status
+prep(struct ssp_direct *dw, sqlite3 *db, sqlite3_stmt **s,
     const char *sql)
 {
 	if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK)
@@ -154,24 +152,9 @@ prep(struct ssp_sqlite_direct *dw, sqlite3 *db, sqlite3_stmt **s,
 	return SSP_OK;
 }
 
-static void
-trace_hex(char out[33], uint64_t hi, uint64_t lo)
-{
-	static const char hexd[] = "0123456789abcdef";
-	int i;
-
-	for (i = 15; i >= 0; i--) {
-		out[i] = hexd[hi & 15];
-		out[16 + i] = hexd[lo & 15];
-		hi >>= 4;
-		lo >>= 4;
-	}
-	out[32] = '\0';
-}
-
 /* The affinity SQLite gives a declared column type (datatype3.html, 3.1). */
 char
-ssp_sqlite_direct_affinity(const char *type)
+ssp_direct_affinity(const char *type)
 {
 	if (strcasestr(type, "INT") != NULL)
 		return 'i';
@@ -297,42 +280,44 @@ rowid_table(sqlite3 *db, const char *table)
 
 /*
  * The layout of table t: which of the writer's values each stored column
- * holds.  1: it can be written directly (each value once, as SQLite would
- * store it, id the rowid); 0: it cannot; -1: error.
+ * holds.  *can 1: it can be written directly (each value once, as SQLite
+ * would store it, id the rowid); 0: it cannot.
  */
-static int
-table_layout(struct ssp_sqlite_direct *dw, sqlite3 *db, unsigned t)
+static enum ssp_status
+table_layout(struct ssp_direct *dw, sqlite3 *db, unsigned t, int *can)
 {
 	sqlite3_stmt *s = NULL;
 	uint32_t seen = 0;
 	unsigned n = 0, i;
+	enum ssp_status r;
 	int rc, ok = 1;
 
-	if (prep(dw, db, &s, "SELECT name, ifnull(type, ''), pk, hidden FROM "
-	    "pragma_table_xinfo(?)") != SSP_OK)
-		return -1;
-	sqlite3_bind_text(s, 1, dtables[t].name, -1, SQLITE_STATIC);
+	*can = 0;
+	if ((r = prep(dw, db, &s, "SELECT name, ifnull(type, ''), pk, hidden "
+	    "FROM pragma_table_xinfo(?)")) != SSP_OK)
+		return r;
+	sqlite3_bind_text(s, 1, ssp_rows_tables[t].name, -1, SQLITE_STATIC);
 	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *col = (const char *)sqlite3_column_text(s, 0);
 		const char *type = (const char *)sqlite3_column_text(s, 1);
 		int pk = sqlite3_column_int(s, 2), hidden = sqlite3_column_int(s, 3);
-		char aff = ssp_sqlite_direct_affinity(type != NULL ? type : "");
+		char aff = ssp_direct_affinity(type != NULL ? type : "");
 
-		for (i = 0; col != NULL && i < dtables[t].n; i++)
-			if (strcmp(col, dtables[t].col[i]) == 0)
+		for (i = 0; col != NULL && i < ssp_rows_tables[t].ncols; i++)
+			if (strcmp(col, ssp_rows_tables[t].col[i]) == 0)
 				break;
 		if (hidden == 2) {	/* generated, virtual: not stored */
-			if (i < dtables[t].n && (dtables[t].gen >> i & 1))
+			if (i < ssp_rows_tables[t].ncols && (ssp_rows_tables[t].gen >> i & 1))
 				dw->gen[t] |= 1u << i;	/* if gen_check() agrees */
 			continue;
 		}
-		if (col == NULL || hidden != 0 || i == dtables[t].n ||
-		    (seen >> i & 1) || (dtables[t].gen >> i & 1) || n == TVALS)
+		if (col == NULL || hidden != 0 || i == ssp_rows_tables[t].ncols ||
+		    (seen >> i & 1) || (ssp_rows_tables[t].gen >> i & 1) || n == TVALS)
 			ok = 0;		/* stored generated, unknown, twice */
 		else if ((pk != 0) != (i == 0) || (i == 0 &&
 		    strcasecmp(type, "INTEGER") != 0))
 			ok = 0;		/* id INTEGER PRIMARY KEY, the rowid */
-		else if ((dtables[t].text >> i & 1) ? aff != 't' && aff != 'b' :
+		else if ((ssp_rows_tables[t].text >> i & 1) ? aff != 't' && aff != 'b' :
 		    aff != 'i' && aff != 'n' && aff != 'b')
 			ok = 0;		/* SQLite would convert the value */
 		if (!ok)
@@ -341,35 +326,38 @@ table_layout(struct ssp_sqlite_direct *dw, sqlite3 *db, unsigned t)
 		dw->cmap[t][n++] = (unsigned char)i;
 	}
 	if (ok && rc != SQLITE_DONE) {
+		r = db_fail(dw, db);
 		sqlite3_finalize(s);
-		return db_fail(dw, db), -1;
+		return r;
 	}
 	sqlite3_finalize(s);
 	dw->ncol[t] = n;
-	dw->ident[t] = n == dtables[t].n;
+	dw->ident[t] = n == ssp_rows_tables[t].ncols;
 	for (i = 0; i < n; i++)
 		dw->ident[t] &= dw->cmap[t][i] == i;
-	return ok && seen == (((1u << dtables[t].n) - 1) & ~dtables[t].gen);
+	*can = ok && seen == (((1u << ssp_rows_tables[t].ncols) - 1) &
+	    ~ssp_rows_tables[t].gen);
+	return SSP_OK;
 }
 
 /* Create table name of db in m too. */
-static int
-copy_table(struct ssp_sqlite_direct *dw, sqlite3 *db, sqlite3 *m,
+static enum ssp_status
+copy_table(struct ssp_direct *dw, sqlite3 *db, sqlite3 *m,
     const char *name)
 {
 	sqlite3_stmt *s = NULL;
-	int r = SSP_ERR_IO;
+	enum ssp_status r;
 
-	if (prep(dw, db, &s, "SELECT sql FROM sqlite_schema WHERE type = "
-	    "'table' AND name = ?") != SSP_OK)
-		return SSP_ERR_IO;
+	if ((r = prep(dw, db, &s, "SELECT sql FROM sqlite_schema WHERE type = "
+	    "'table' AND name = ?")) != SSP_OK)
+		return r;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0) != NULL &&
 	    sqlite3_exec(m, (const char *)sqlite3_column_text(s, 0), NULL, NULL,
 	    NULL) == SQLITE_OK)
 		r = SSP_OK;
 	else
-		db_fail(dw, m);
+		r = db_fail(dw, m);
 	sqlite3_finalize(s);
 	return r;
 }
@@ -379,8 +367,8 @@ copy_table(struct ssp_sqlite_direct *dw, sqlite3 *db, sqlite3 *m,
  * start_ps)?  Two probe rows in an empty copy of the table say.  If not,
  * an index on it is REINDEXed.
  */
-static int
-gen_check(struct ssp_sqlite_direct *dw, sqlite3 *db)
+static enum ssp_status
+gen_check(struct ssp_direct *dw, sqlite3 *db)
 {
 	static const int64_t probe[][2] = { { 5, 12 }, { 12, -30 } };
 	sqlite3 *m = NULL;
@@ -388,38 +376,39 @@ gen_check(struct ssp_sqlite_direct *dw, sqlite3 *db)
 	char sql[512];
 	size_t len = 0;
 	unsigned i, t = T_TRACES;
+	enum ssp_status r;
 	int ok = 1;
 
 	if (dw->gen[t] == 0)
 		return SSP_OK;
 	len += (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s(",
-	    dtables[t].name);
-	for (i = 1; i < dtables[t].n; i++)
-		if (!(dtables[t].gen >> i & 1))
+	    ssp_rows_tables[t].name);
+	for (i = 1; i < ssp_rows_tables[t].ncols; i++)
+		if (!(ssp_rows_tables[t].gen >> i & 1))
 			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
-			    "%s%s", i > 1 ? ", " : "", dtables[t].col[i]);
+			    "%s%s", i > 1 ? ", " : "", ssp_rows_tables[t].col[i]);
 	len += (size_t)snprintf(sql + len, sizeof(sql) - len, ") VALUES (");
-	for (i = 1; i < dtables[t].n; i++)
-		if (!(dtables[t].gen >> i & 1))
+	for (i = 1; i < ssp_rows_tables[t].ncols; i++)
+		if (!(ssp_rows_tables[t].gen >> i & 1))
 			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
 			    "%s?%u", i > 1 ? ", " : "", i);
 	snprintf(sql + len, sizeof(sql) - len, ")");
 	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK || copy_table(dw, db, m,
-	    dtables[t].name) != SSP_OK || prep(dw, m, &ins, sql) != SSP_OK ||
-	    prep(dw, m, &q, "SELECT dur_ps FROM traces WHERE rowid = ?") !=
-	    SSP_OK) {
-		if (dw->e != NULL && dw->e->code == SSP_OK)
-			db_fail(dw, m);
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		r = db_fail(dw, m);
+	else if ((r = copy_table(dw, db, m, ssp_rows_tables[t].name)) ==
+	    SSP_OK && (r = prep(dw, m, &ins, sql)) == SSP_OK)
+		r = prep(dw, m, &q, "SELECT dur_ps FROM traces WHERE rowid = ?");
+	if (r != SSP_OK) {
 		sqlite3_finalize(ins);
 		sqlite3_close(m);
-		return SSP_ERR_IO;
+		return r;
 	}
 	for (i = 0; ok && i < sizeof(probe) / sizeof(probe[0]); i++) {
 		unsigned c;
 
-		for (c = 1; c < dtables[t].n; c++)
-			if (dtables[t].text >> c & 1)
+		for (c = 1; c < ssp_rows_tables[t].ncols; c++)
+			if (ssp_rows_tables[t].text >> c & 1)
 				sqlite3_bind_text(ins, (int)c, "0123456789abcdef"
 				    "0123456789abcdef", 32, SQLITE_STATIC);
 			else
@@ -443,61 +432,37 @@ gen_check(struct ssp_sqlite_direct *dw, sqlite3 *db)
 	return SSP_OK;
 }
 
-/*
- * The schema format number in the header of db's file (fileformat2.html,
- * 1.3): 4, or 1 to 3 in a legacy file, where SQLite stores the integers 0
- * and 1 with a byte of body (the writer uses serial types 8 and 9, which
- * format 4 brought, and ssp_btree_open() refuses it).  0 when the file has
- * no header yet: a new database, which SQLite creates in format 4.  The
- * header on disk is the one that counts: SQLite changes this number only
- * when it is 0, or for a descending index.
- */
-static uint32_t
-schema_format(sqlite3 *db)
+/* *can 1: the schema is one the direct writer can fill; 0: it is not. */
+static enum ssp_status
+check(struct ssp_direct *dw, sqlite3 *db, int *can)
 {
-	const char *path = sqlite3_db_filename(db, "main");
-	unsigned char h[100];
-	ssize_t n;
-	int fd;
-
-	if (path == NULL || *path == '\0' ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	n = pread(fd, h, sizeof(h), 0);
-	close(fd);
-	if (n != (ssize_t)sizeof(h))
-		return 0;
-	return (uint32_t)h[44] << 24 | (uint32_t)h[45] << 16 |
-	    (uint32_t)h[46] << 8 | h[47];
-}
-
-/* 1: the schema is one the direct writer can fill; 0: it is not; -1 error. */
-static int
-check(struct ssp_sqlite_direct *dw, sqlite3 *db)
-{
-	uint32_t f;
+	enum ssp_status r;
 	unsigned t;
-	int r;
 
+	*can = 0;
 	if (!text_is(db, "SELECT count(*) || ? FROM sqlite_schema WHERE type = "
 	    "'trigger'", "", "0"))
-		return 0;
+		return SSP_OK;
 	/* a file ssp_btree_open() takes (it checks the header again) */
 	if (!text_is(db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
 	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
 	    "(SELECT encoding FROM pragma_encoding) || ?", "", "off,0,UTF-8"))
-		return 0;
-	f = schema_format(db);
-	if (f >= 1 && f <= 3)	/* a legacy format */
-		return 0;
-	for (t = 0; t < T_N; t++)
-		if ((r = table_layout(dw, db, t)) != 1 ||
-		    !rowid_table(db, dtables[t].name))
-			return r < 0 ? -1 : 0;
+		return SSP_OK;
+	for (t = 0; t < T_N; t++) {
+		if ((r = table_layout(dw, db, t, can)) != SSP_OK)
+			return r;
+		if (!*can || !rowid_table(db, ssp_rows_tables[t].name)) {
+			*can = 0;
+			return SSP_OK;
+		}
+	}
 	for (t = 0; t < dw->nft; t++)
-		if (dw->attr[t] != NULL && !rowid_table(db, dw->attr[t]))
-			return 0;
-	return 1;
+		if (dw->attr[t] != NULL && (!dw->attr[t]->direct ||
+		    !rowid_table(db, dw->attr[t]->table))) {
+			*can = 0;
+			return SSP_OK;
+		}
+	return SSP_OK;
 }
 
 /* "WHERE col & mask" at the end of a partial index's definition, col a
@@ -531,11 +496,11 @@ partial_mask(struct dindex *x, const char *sql)
 	x->pmask = strtoll(p, &end, 10);
 	if (errno != 0 || end[strspn(end, " \t\n")] != '\0')
 		return 0;
-	for (i = 0; i < dtables[x->t].n; i++)
-		if (strcmp(col, dtables[x->t].col[i]) == 0 &&
-		    dtables[x->t].key[i] == K_INT)
+	for (i = 0; i < ssp_rows_tables[x->t].ncols; i++)
+		if (strcmp(col, ssp_rows_tables[x->t].col[i]) == 0 &&
+		    keyenc[x->t][i] == K_INT)
 			break;
-	if (i == dtables[x->t].n)
+	if (i == ssp_rows_tables[x->t].ncols)
 		return 0;
 	x->pval = (int)i;
 	return 1;
@@ -543,30 +508,32 @@ partial_mask(struct dindex *x, const char *sql)
 
 /*
  * How to build index name (on table t) from sorted keys, from its key
- * columns as pragma_index_xinfo lists them.  1: a new dw->ix entry; 0: it
- * cannot be (REINDEX it); -1: error.
+ * columns as pragma_index_xinfo lists them.  *can 1: a new dw->ix entry;
+ * 0: it cannot be (REINDEX it).
  */
-static int
-index_layout(struct ssp_sqlite_direct *dw, sqlite3 *db, const char *name,
-    unsigned t, int64_t root, const char *sql)
+static enum ssp_status
+index_layout(struct ssp_direct *dw, sqlite3 *db, const char *name,
+    unsigned t, int64_t root, const char *sql, int *can)
 {
-		struct dindex *x = &dw->ix[dw->nix];
+	struct dindex *x = &dw->ix[dw->nix];
 	sqlite3_stmt *s = NULL;
 	unsigned j, w, half, i, nhex = 0;
+	enum ssp_status r;
 	int rc, ok = 1;
 
+	*can = 0;
 	if (dw->nix == XMAX || root <= 1 || root >= UINT32_MAX)
-		return 0;
+		return SSP_OK;
 	memset(x, 0, sizeof(*x));
 	x->t = t;
 	x->pval = -1;
 	x->cause = -1;
-	if (prep(dw, db, &s, "SELECT name, desc, coll, key, (SELECT partial FROM "
-	    "pragma_index_list(?2) WHERE name = ?1) FROM pragma_index_xinfo(?1)")
-	    != SSP_OK)
-		return -1;
+	if ((r = prep(dw, db, &s, "SELECT name, desc, coll, key, (SELECT partial "
+	    "FROM pragma_index_list(?2) WHERE name = ?1) FROM "
+	    "pragma_index_xinfo(?1)")) != SSP_OK)
+		return r;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, dtables[t].name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, ssp_rows_tables[t].name, -1, SQLITE_STATIC);
 	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *col = (const char *)sqlite3_column_text(s, 0);
 		const char *coll = (const char *)sqlite3_column_text(s, 2);
@@ -576,28 +543,29 @@ index_layout(struct ssp_sqlite_direct *dw, sqlite3 *db, const char *name,
 			ok = 0;
 		if (sqlite3_column_int(s, 3) == 0)
 			continue;	/* the rowid at the end */
-		for (i = 0; col != NULL && i < dtables[t].n; i++)
-			if (strcmp(col, dtables[t].col[i]) == 0)
+		for (i = 0; col != NULL && i < ssp_rows_tables[t].ncols; i++)
+			if (strcmp(col, ssp_rows_tables[t].col[i]) == 0)
 				break;
 		/* an expression, a generated column, DESC, a collation */
-		if (col == NULL || i == dtables[t].n || dtables[t].key[i] == K_NONE ||
-		    ((dtables[t].gen >> i & 1) && !(dw->gen[t] >> i & 1)) ||
+		if (col == NULL || i == ssp_rows_tables[t].ncols || keyenc[t][i] == K_NONE ||
+		    ((ssp_rows_tables[t].gen >> i & 1) && !(dw->gen[t] >> i & 1)) ||
 		    sqlite3_column_int(s, 1) != 0 || coll == NULL ||
 		    strcmp(coll, "BINARY") != 0 || x->np == XPARTS)
 			ok = 0;
-		else if ((dtables[t].key[i] == K_HEX && nhex++ > 0) ||
-		    (dtables[t].key[i] == K_CAUSE && x->cause >= 0))
+		else if ((keyenc[t][i] == K_HEX && nhex++ > 0) ||
+		    (keyenc[t][i] == K_CAUSE && x->cause >= 0))
 			ok = 0;		/* one of each at most */
 		else {
-			if (dtables[t].key[i] == K_CAUSE)
+			if (keyenc[t][i] == K_CAUSE)
 				x->cause = (int)x->np;
 			x->part[x->np].val = (unsigned char)i;
-			x->part[x->np++].enc = dtables[t].key[i];
+			x->part[x->np++].enc = keyenc[t][i];
 		}
 	}
 	if (ok && rc != SQLITE_DONE) {
+		r = db_fail(dw, db);
 		sqlite3_finalize(s);
-		return db_fail(dw, db), -1;
+		return r;
 	}
 	sqlite3_finalize(s);
 	/* the words: two half-word columns share one */
@@ -617,12 +585,13 @@ index_layout(struct ssp_sqlite_direct *dw, sqlite3 *db, const char *name,
 	x->nw = w;
 	/* the sorter takes 7 words; a cause ranked later takes the row too */
 	if (!ok || x->np == 0 || w + (x->cause >= 0) > 6)
-		return 0;
+		return SSP_OK;
 	if ((x->name = strdup(name)) == NULL)
-		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory"), -1;
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
 	x->root = (uint32_t)root;
 	dw->nix++;
-	return 1;
+	*can = 1;
+	return SSP_OK;
 }
 
 static int
@@ -632,8 +601,8 @@ cmp_str(const void *a, const void *b)
 }
 
 /* Ranks of the kind and stream names in SQLite's BINARY order. */
-static int
-ranks(struct ssp_sqlite_direct *dw, const char *const *kinds,
+static enum ssp_status
+ranks(struct ssp_direct *dw, const char *const *kinds,
     const char *const *streams, size_t nstreams)
 {
 		const char **names;
@@ -682,7 +651,7 @@ ranks(struct ssp_sqlite_direct *dw, const char *const *kinds,
 
 /* Rank of a kind name (from the traces table), 0 for NULL or unknown. */
 static uint32_t
-kind_rank(const struct ssp_sqlite_direct *dw, const char *name, size_t n)
+kind_rank(const struct ssp_direct *dw, const char *name, size_t n)
 {
 	uint32_t lo = 1, hi = dw->nkinds;
 
@@ -702,8 +671,8 @@ kind_rank(const struct ssp_sqlite_direct *dw, const char *name, size_t n)
 	return 0;
 }
 
-static int
-add_reindex(struct ssp_sqlite_direct *dw, const char *name)
+static enum ssp_status
+add_reindex(struct ssp_direct *dw, const char *name)
 {
 		char **nr = realloc(dw->reindex, (dw->nreindex + 1) * sizeof(*nr));
 
@@ -733,12 +702,12 @@ root_of(sqlite3 *db, const char *type, const char *name)
 	return root > 1 && root < UINT32_MAX ? (uint32_t)root : 0;
 }
 
-/* A row of table t from its values (in dtables order), in the file. */
-static int
-d_row(struct ssp_sqlite_direct *dw, unsigned t, int64_t row,
-    const struct ssp_btree_val *v)
+/* A row of table t from its values (by named column), in the file. */
+static enum ssp_status
+d_row(struct ssp_direct *dw, unsigned t, int64_t row,
+    const struct ssp_value *v)
 {
-	struct ssp_btree_val rec[TVALS];
+	struct ssp_value rec[TVALS];
 	unsigned j;
 
 	if (!dw->ident[t])
@@ -754,8 +723,8 @@ d_row(struct ssp_sqlite_direct *dw, unsigned t, int64_t row,
  * The keys of a row of table t for its indexes.  kind and stream: the
  * ranks of its K_KIND and K_STREAM values (their names are ranked once).
  */
-static int
-d_keys(struct ssp_sqlite_direct *dw, unsigned t, const struct ssp_btree_val *v,
+static enum ssp_status
+d_keys(struct ssp_direct *dw, unsigned t, const struct ssp_value *v,
     uint32_t kind, uint32_t stream, int64_t row)
 {
 	unsigned i, j;
@@ -771,7 +740,7 @@ d_keys(struct ssp_sqlite_direct *dw, unsigned t, const struct ssp_btree_val *v,
 		    (v[x->pval].i & x->pmask) == 0))
 			continue;
 		for (j = 0; j < x->np; j++) {
-			const struct ssp_btree_val *c = &v[x->part[j].val];
+			const struct ssp_value *c = &v[x->part[j].val];
 
 			switch (x->part[j].enc) {
 			case K_INT:
@@ -856,7 +825,7 @@ rec_int(unsigned char **hp, unsigned char *q, int64_t i)
 /* The record of an index entry from its sorted key (the key columns, then
  * the row) into rec; its length, 0 when a text is too long for it. */
 static size_t
-entry_rec(const struct ssp_sqlite_direct *dw, const struct dindex *x,
+entry_rec(const struct ssp_direct *dw, const struct dindex *x,
     const uint64_t *k, unsigned nw, const uint32_t *byrank,
     unsigned char *rec)
 {
@@ -904,7 +873,7 @@ entry_rec(const struct ssp_sqlite_direct *dw, const struct dindex *x,
 			break;
 		case K_HEX:
 			*hp++ = 13 + 2 * 32;
-			trace_hex((char *)q, w, k[x->part[j].word + 1]);
+			ssp_attrjson_hex128((char *)q, w, k[x->part[j].word + 1]);
 			q += 32;	/* the NUL is overwritten next */
 			continue;
 		}
@@ -923,14 +892,14 @@ entry_rec(const struct ssp_sqlite_direct *dw, const struct dindex *x,
 }
 
 /* An index entry from its sorted key: the key columns, then the row. */
-static int
-d_entry(struct ssp_sqlite_direct *dw, const struct dindex *x,
+static enum ssp_status
+d_entry(struct ssp_direct *dw, const struct dindex *x,
     const uint64_t *k, unsigned nw, const uint32_t *byrank)
 {
 	/* header (< 10 bytes), XPARTS texts or 8-byte integers, the row,
 	 * and room for a last 8-byte store or trace_hex's NUL */
 	unsigned char rec[16 + XPARTS * (REC_TEXT + 32) + 16];
-	struct ssp_btree_val v[XPARTS + 1];
+	struct ssp_value v[XPARTS + 1];
 	uint32_t h, id;
 	char hex[33];
 	unsigned j;
@@ -947,33 +916,33 @@ d_entry(struct ssp_sqlite_direct *dw, const struct dindex *x,
 		h = (uint32_t)(x->part[j].half == 1 ? w >> 32 : w);
 		switch (x->part[j].enc) {
 		case K_INT:
-			v[j] = ssp_btree_int(unflip(w));
+			v[j] = ssp_value_int(unflip(w));
 			break;
 		case K_REF:
-			v[j] = w != 0 ? ssp_btree_int(unflip(w)) : ssp_btree_null();
+			v[j] = w != 0 ? ssp_value_int(unflip(w)) : ssp_value_null();
 			break;
 		case K_RUN:
-			v[j] = ssp_btree_int(h);
+			v[j] = ssp_value_int(h);
 			break;
 		case K_KIND:
-			v[j] = h != 0 ? ssp_btree_text(dw->kname[h], dw->knlen[h]) :
-			    ssp_btree_null();
+			v[j] = h != 0 ? ssp_value_text(dw->kname[h], dw->knlen[h]) :
+			    ssp_value_null();
 			break;
 		case K_STREAM:
-			v[j] = ssp_btree_text(dw->sname[h], dw->snlen[h]);
+			v[j] = ssp_value_text(dw->sname[h], dw->snlen[h]);
 			break;
 		case K_CAUSE:
 			id = byrank[h];
-			v[j] = id != 0 ? ssp_btree_text(dw->causes.s[id],
-			    dw->causes.len[id]) : ssp_btree_null();
+			v[j] = id != 0 ? ssp_value_text(dw->causes.s[id],
+			    dw->causes.len[id]) : ssp_value_null();
 			break;
 		case K_HEX:
-			trace_hex(hex, w, k[x->part[j].word + 1]);
-			v[j] = ssp_btree_text(hex, 32);	/* one K_HEX column at most */
+			ssp_attrjson_hex128(hex, w, k[x->part[j].word + 1]);
+			v[j] = ssp_value_text(hex, 32);	/* one K_HEX column at most */
 			break;
 		}
 	}
-	v[j++] = ssp_btree_int((int64_t)k[nw]);
+	v[j++] = ssp_value_int((int64_t)k[nw]);
 	if (ssp_btree_entry(x->tree, v, j) != SSP_OK)
 		return bt_fail(dw);
 	return SSP_OK;
@@ -1000,8 +969,8 @@ cmp_cause(const void *a, const void *b)
  * text order.  Renumber by rank and sort again when the orders differ.
  * Sets *byrank (rank -> string id) and may replace the sorter.
  */
-static int
-rank_causes(struct ssp_sqlite_direct *dw, struct dindex *x, uint32_t **byrank,
+static enum ssp_status
+rank_causes(struct ssp_direct *dw, struct dindex *x, uint32_t **byrank,
     unsigned *nw)
 {
 		struct cdict *d = &dw->causes;
@@ -1067,8 +1036,8 @@ nomem:
 }
 
 /* An index from its sorted keys. */
-static int
-d_index(struct ssp_sqlite_direct *dw, struct dindex *x)
+static enum ssp_status
+d_index(struct ssp_direct *dw, struct dindex *x)
 {
 	const uint64_t *k;
 	uint32_t *byrank = NULL;
@@ -1095,61 +1064,77 @@ d_index(struct ssp_sqlite_direct *dw, struct dindex *x)
 
 /* A table the writer fills. */
 static int
-written(const struct ssp_sqlite_direct *dw, const char *name)
+written(const struct ssp_direct *dw, const char *name)
 {
 	unsigned t;
 
 	for (t = 0; t < T_N; t++)
-		if (strcmp(name, dtables[t].name) == 0)
+		if (strcmp(name, ssp_rows_tables[t].name) == 0)
 			return 1;
 	for (t = 0; t < dw->nft; t++)
-		if (dw->attr[t] != NULL && strcmp(dw->attr[t], name) == 0)
+		if (dw->attr[t] != NULL && strcmp(dw->attr[t]->table, name) == 0)
 			return 1;
 	return 0;
 }
 
-int
-ssp_sqlite_direct_plan(struct ssp_sqlite_direct **dp, sqlite3 *db,
-    const char *const *attr, unsigned nft, struct ssp_err *e)
-{
-	struct ssp_sqlite_direct *dw;
-	const char *f = sqlite3_db_filename(db, "main");
-	unsigned t;
-	int r;
+static const struct ssp_rows_ops direct_ops;
 
+enum ssp_status
+ssp_direct_plan(struct ssp_direct **dp, sqlite3 *db, const char *name,
+    const struct ssp_rows_attr *const *attr, unsigned nft, int *ok,
+    struct ssp_err *e)
+{
+	struct ssp_direct *dw;
+	enum ssp_status r;
+	unsigned t, u;
+
+	SSP_ASSERT(dp != NULL && db != NULL && name != NULL && ok != NULL);
+	SSP_ASSERT(attr != NULL || nft == 0);
 	*dp = NULL;
+	*ok = 0;
 	if ((dw = calloc(1, sizeof(*dw))) == NULL ||
-	    (dw->attr = calloc(nft + 1, sizeof(*dw->attr))) == NULL ||
+	    (dw->name = strdup(name)) == NULL ||
 	    (dw->aroot = calloc(nft + 1, sizeof(*dw->aroot))) == NULL ||
-	    (dw->atab = calloc(nft + 1, sizeof(*dw->atab))) == NULL)
-		goto nomem;
-	dw->e = e;
-	dw->name = f != NULL && *f != '\0' ? f : "database";
-	dw->nft = nft;
-	for (t = 0; t < nft; t++)
-		if (attr[t] != NULL && (dw->attr[t] = strdup(attr[t])) == NULL)
-			goto nomem;
-	if ((r = check(dw, db)) == 1 && (r = gen_check(dw, db)) == SSP_OK) {
-		*dp = dw;
-		return 1;
+	    (dw->atab = calloc(nft + 1, sizeof(*dw->atab))) == NULL) {
+		ssp_direct_free(dw);
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
-	ssp_sqlite_direct_free(dw);
+	dw->rows.ops = &direct_ops;
+	dw->rows.direct = 1;
+	dw->e = e;
+	dw->nft = nft;
+	dw->attr = attr;
+	/* two record types in one table (kinds newer than this build whose
+	 * names differ only in '.' and '_') would be two trees at one root */
+	for (t = 0; t < nft; t++)
+		for (u = 0; attr[t] != NULL && u < t; u++)
+			if (attr[u] != NULL && strcmp(attr[u]->table,
+			    attr[t]->table) == 0) {
+				ssp_direct_free(dw);
+				return SSP_OK;
+			}
+	if ((r = check(dw, db, ok)) == SSP_OK && *ok &&
+	    (r = gen_check(dw, db)) == SSP_OK) {
+		*dp = dw;
+		return SSP_OK;
+	}
+	*ok = 0;
+	ssp_direct_free(dw);
 	return r;
-nomem:
-	ssp_sqlite_direct_free(dw);
-	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 }
 
-int
-ssp_sqlite_direct_indexes(struct ssp_sqlite_direct *dw, sqlite3 *db)
+enum ssp_status
+ssp_direct_indexes(struct ssp_direct *dw, sqlite3 *db)
 {
 	sqlite3_stmt *s = NULL;
+	enum ssp_status r;
 	unsigned t;
 	int rc, x;
 
-	if (prep(dw, db, &s, "SELECT name, tbl_name, rootpage, sql FROM "
-	    "sqlite_schema WHERE type = 'index'") != SSP_OK)
-		return SSP_ERR_IO;
+	SSP_ASSERT(dw != NULL && db != NULL);
+	if ((r = prep(dw, db, &s, "SELECT name, tbl_name, rootpage, sql FROM "
+	    "sqlite_schema WHERE type = 'index'")) != SSP_OK)
+		return r;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(s, 0);
 		const char *tbl = (const char *)sqlite3_column_text(s, 1);
@@ -1159,39 +1144,48 @@ ssp_sqlite_direct_indexes(struct ssp_sqlite_direct *dw, sqlite3 *db)
 		if (name == NULL || tbl == NULL || !written(dw, tbl))
 			continue;
 		for (t = 0; t < T_N; t++)
-			if (strcmp(tbl, dtables[t].name) == 0)
+			if (strcmp(tbl, ssp_rows_tables[t].name) == 0)
 				break;
-		if ((x = t < T_N ? index_layout(dw, db, name, t, root, sql) :
-		    0) < 0 || (x == 0 && add_reindex(dw, name) != SSP_OK)) {
+		x = 0;
+		if ((t < T_N && (r = index_layout(dw, db, name, t, root, sql,
+		    &x)) != SSP_OK) || (x == 0 && (r = add_reindex(dw, name)) !=
+		    SSP_OK)) {
 			sqlite3_finalize(s);
-			return dw->e != NULL ? dw->e->code : SSP_ERR_IO;
+			return r;
 		}
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
 		return db_fail(dw, db);
 	for (t = 0; t < T_N; t++)
-		if ((dw->troot[t] = root_of(db, "table", dtables[t].name)) == 0)
+		if ((dw->troot[t] = root_of(db, "table", ssp_rows_tables[t].name))
+		    == 0)
 			return ssp_err_set(dw->e, SSP_ERR_INVAL, 0, "%s: no table "
-			    "%s", dw->name, dtables[t].name);
+			    "%s", dw->name, ssp_rows_tables[t].name);
 	for (t = 0; t < dw->nft; t++)
 		if (dw->attr[t] != NULL &&
-		    (dw->aroot[t] = root_of(db, "table", dw->attr[t])) == 0)
+		    (dw->aroot[t] = root_of(db, "table", dw->attr[t]->table)) == 0)
 			return ssp_err_set(dw->e, SSP_ERR_INVAL, 0, "%s: no table "
-			    "%s", dw->name, dw->attr[t]);
+			    "%s", dw->name, dw->attr[t]->table);
 	return SSP_OK;
 }
 
-int
-ssp_sqlite_direct_open(struct ssp_sqlite_direct *dw, const char *path,
+enum ssp_status
+ssp_direct_open(struct ssp_direct *dw, const char *path,
     const char *const *kinds, const char *const *streams, size_t nstreams,
     size_t sort_mem)
 {
+	enum ssp_status r;
 	unsigned t, x;
 
-	if (ssp_btree_open(&dw->bt, path, 0, dw->e) != SSP_OK ||
-	    ranks(dw, kinds, streams, nstreams) != SSP_OK)
-		return dw->e != NULL ? dw->e->code : SSP_ERR_IO;
+	SSP_ASSERT(dw != NULL && path != NULL && dw->bt == NULL);
+	SSP_ASSERT(kinds != NULL || dw->nft == 0);
+	SSP_ASSERT(streams != NULL || nstreams == 0);
+	if ((dw->path = strdup(path)) == NULL)
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
+	if ((r = ssp_btree_open(&dw->bt, path, dw->name, 0, dw->e)) != SSP_OK ||
+	    (r = ranks(dw, kinds, streams, nstreams)) != SSP_OK)
+		return r;
 	for (t = 0; t < T_N; t++)
 		if ((dw->tab[t] = ssp_btree_table(dw->bt, dw->troot[t])) == NULL)
 			return bt_fail(dw);
@@ -1219,40 +1213,55 @@ ssp_sqlite_direct_open(struct ssp_sqlite_direct *dw, const char *path,
 	return SSP_OK;
 }
 
-int
-ssp_sqlite_direct_row(struct ssp_sqlite_direct *dw, unsigned t, int64_t row,
-    struct ssp_btree_val *v, int ft, uint32_t stream)
+struct ssp_rows *
+ssp_direct_rows(struct ssp_direct *dw)
 {
+	SSP_ASSERT(dw != NULL && dw->bt != NULL);
+	return &dw->rows;
+}
+
+/* A row of table t (rows.h): into its table, its keys to the sorters. */
+static enum ssp_status
+direct_row(struct ssp_rows *w, unsigned t, int64_t row, struct ssp_value *v,
+    int ft, uint32_t stream)
+{
+	struct ssp_direct *dw = (struct ssp_direct *)w;
+	enum ssp_status r;
 	uint32_t kind = 0;
 	int64_t dur;
 	unsigned i;
 
+	SSP_ASSERT(t < T_N && v != NULL);
 	if (ft >= 0 && (unsigned)ft < dw->nft)
 		kind = dw->krank[ft];
 	else	/* by the name of its K_KIND value */
-		for (i = 0; i < dtables[t].n; i++)
-			if (dtables[t].key[i] == K_KIND && v[i].type == SQLITE_TEXT)
+		for (i = 0; i < ssp_rows_tables[t].ncols; i++)
+			if (keyenc[t][i] == K_KIND && v[i].type == SQLITE_TEXT)
 				kind = kind_rank(dw, v[i].p, v[i].n);
 	/* traces.dur_ps as SQLite computes it (a difference that overflows
 	 * would be a REAL: NULL here, the index REINDEXed) */
 	if (t == T_TRACES) {
-		v[12] = ssp_btree_null();
-		if (v[6].type == SQLITE_INTEGER && v[7].type == SQLITE_INTEGER &&
-		    !__builtin_sub_overflow(v[7].i, v[6].i, &dur))
-			v[12] = ssp_btree_int(dur);
+		v[SSP_TRACES_DUR_PS] = ssp_value_null();
+		if (v[SSP_TRACES_START_PS].type == SQLITE_INTEGER &&
+		    v[SSP_TRACES_END_PS].type == SQLITE_INTEGER &&
+		    !__builtin_sub_overflow(v[SSP_TRACES_END_PS].i,
+		    v[SSP_TRACES_START_PS].i, &dur))
+			v[SSP_TRACES_DUR_PS] = ssp_value_int(dur);
 	}
-	if (d_row(dw, t, row, v) != SSP_OK || d_keys(dw, t, v, kind,
-	    stream < dw->nstreams ? dw->srank[stream] : 0, row) != SSP_OK)
-		return dw->e != NULL && dw->e->code != SSP_OK ? dw->e->code :
-		    SSP_ERR_IO;
-	return SSP_OK;
+	if ((r = d_row(dw, t, row, v)) != SSP_OK)
+		return r;
+	return d_keys(dw, t, v, kind, stream < dw->nstreams ?
+	    dw->srank[stream] : 0, row);
 }
 
-int
-ssp_sqlite_direct_attr(struct ssp_sqlite_direct *dw, unsigned ft, int64_t row,
-    const struct ssp_btree_val *v, unsigned n)
+static enum ssp_status
+direct_attr(struct ssp_rows *w, unsigned ft, int64_t row,
+    const struct ssp_value *v)
 {
-	if (ssp_btree_row(dw->atab[ft], row, v, n) != SSP_OK)
+	struct ssp_direct *dw = (struct ssp_direct *)w;
+
+	SSP_ASSERT(ft < dw->nft && dw->atab[ft] != NULL);
+	if (ssp_btree_row(dw->atab[ft], row, v, dw->attr[ft]->ncols) != SSP_OK)
 		return bt_fail(dw);
 	return SSP_OK;
 }
@@ -1261,7 +1270,7 @@ ssp_sqlite_direct_attr(struct ssp_sqlite_direct *dw, unsigned ft, int64_t row,
  * its keys in memory (a sort that merges spilled chunks takes from the
  * memory pool, which the caller's sorters share), causes not to rank. */
 static int
-presortable(const struct ssp_sqlite_direct *dw, const struct dindex *x)
+presortable(const struct ssp_direct *dw, const struct dindex *x)
 {
 	return x->t != T_TRACES && x->ks != NULL && !x->bad && x->cause < 0 &&
 	    ssp_ksort_spills(x->ks) == 0 && dw->sort_mem > 0;
@@ -1270,12 +1279,14 @@ presortable(const struct ssp_sqlite_direct *dw, const struct dindex *x)
 static void *
 presort(void *arg)
 {
-	struct ssp_sqlite_direct *dw = arg;
+	struct ssp_direct *dw = arg;
 	unsigned x;
 
 	for (x = 0; x < dw->nix; x++)
 		if (presortable(dw, &dw->ix[x])) {
-			(void)ssp_ksort_done(dw->ix[x].ks);	/* status kept */
+			/* its status is kept, d_index() looks */
+			if (ssp_ksort_done(dw->ix[x].ks) != SSP_OK)
+				continue;
 			dw->ix[x].sorted = 1;
 		}
 	ssp_ksort_drop_scratch();
@@ -1293,14 +1304,27 @@ cpus(void)
 	return CPU_COUNT(&set);
 }
 
-int
-ssp_sqlite_direct_presort(struct ssp_sqlite_direct *dw)
+/*
+ * The rows of every table but traces are in: their index keys are sorted
+ * by a helper thread (when this process may run on more than one CPU and
+ * there are enough keys to pay for a thread) while the caller writes the
+ * traces.
+ */
+#define PRESORT_MIN	(1u << 16)	/* keys, over the indexes */
+
+static enum ssp_status
+direct_traces(struct ssp_rows *w)
 {
+	struct ssp_direct *dw = (struct ssp_direct *)w;
+	uint64_t keys = 0;
 	unsigned x, n = 0;
 
 	for (x = 0; x < dw->nix; x++)
-		n += presortable(dw, &dw->ix[x]) != 0;
-	if (n == 0 || dw->sorting || cpus() < 2)
+		if (presortable(dw, &dw->ix[x])) {
+			n++;
+			keys += ssp_ksort_count(dw->ix[x].ks);
+		}
+	if (n == 0 || keys < PRESORT_MIN || dw->sorting || cpus() < 2)
 		return SSP_OK;	/* sorted one by one in d_index */
 	if ((errno = pthread_create(&dw->sorter, NULL, presort, dw)) != 0)
 		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "%s: a thread: %s",
@@ -1311,7 +1335,7 @@ ssp_sqlite_direct_presort(struct ssp_sqlite_direct *dw)
 
 /* The helper thread's sorts are over. */
 static void
-presorted(struct ssp_sqlite_direct *dw)
+presorted(struct ssp_direct *dw)
 {
 	if (dw->sorting) {
 		pthread_join(dw->sorter, NULL);
@@ -1319,31 +1343,69 @@ presorted(struct ssp_sqlite_direct *dw)
 	}
 }
 
-int
-ssp_sqlite_direct_finish(struct ssp_sqlite_direct *dw)
+/*
+ * The indexes from their sorted keys, the file closed; SQLite opens it
+ * again, in a transaction, for the rest of the load (a pass over rows: a
+ * page cache of 16 MiB), after it has rebuilt the indexes the writer
+ * could not.
+ */
+static enum ssp_status
+direct_finish(struct ssp_rows *w, sqlite3 **db)
 {
+	struct ssp_direct *dw = (struct ssp_direct *)w;
+	enum ssp_status r;
+	sqlite3 *d = NULL;
 	unsigned x;
-	int r;
+	size_t i;
 
+	SSP_ASSERT(db != NULL && dw->bt != NULL);
+	*db = NULL;
 	presorted(dw);
 	for (x = 0; x < dw->nix; x++)
 		if ((r = d_index(dw, &dw->ix[x])) != SSP_OK)
 			return r;
 	r = ssp_btree_close(dw->bt, dw->e);
 	dw->bt = NULL;
-	return r;
+	if (r != SSP_OK)
+		return r;
+	if (sqlite3_open_v2(dw->path, &d, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		r = db_fail(dw, d);
+		sqlite3_close(d);
+		return r;
+	}
+	if ((r = ssp_dberr_exec(d, "PRAGMA journal_mode = OFF; "
+	    "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; "
+	    "PRAGMA cache_size = -16384; BEGIN", dw->name, dw->e)) != SSP_OK) {
+		sqlite3_close(d);
+		return r;
+	}
+	for (i = 0; i < dw->nreindex; i++) {
+		char *sql = sqlite3_mprintf("REINDEX \"%w\"", dw->reindex[i]);
+
+		if (sql == NULL)
+			r = ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
+		else
+			r = ssp_dberr_exec(d, sql, dw->name, dw->e);
+		sqlite3_free(sql);
+		if (r != SSP_OK) {
+			sqlite3_close(d);
+			return r;
+		}
+	}
+	*db = d;
+	return SSP_OK;
 }
 
 size_t
-ssp_sqlite_direct_reindex(const struct ssp_sqlite_direct *dw,
-    const char *const **names)
+ssp_direct_reindexed(const struct ssp_direct *dw)
 {
-	*names = (const char *const *)dw->reindex;
+	SSP_ASSERT(dw != NULL);
 	return dw->nreindex;
 }
 
 void
-ssp_sqlite_direct_free(struct ssp_sqlite_direct *dw)
+ssp_direct_free(struct ssp_direct *dw)
 {
 	size_t i;
 
@@ -1358,9 +1420,6 @@ ssp_sqlite_direct_free(struct ssp_sqlite_direct *dw)
 	for (i = 0; i < dw->nreindex; i++)
 		free(dw->reindex[i]);
 	free(dw->reindex);
-	for (i = 0; dw->attr != NULL && i < dw->nft; i++)
-		free(dw->attr[i]);
-	free(dw->attr);
 	free(dw->aroot);
 	free(dw->atab);
 	free(dw->krank);
@@ -1370,5 +1429,21 @@ ssp_sqlite_direct_free(struct ssp_sqlite_direct *dw)
 	free(dw->knlen);
 	free(dw->snlen);
 	cdict_free(&dw->causes);
+	free(dw->name);
+	free(dw->path);
 	free(dw);
 }
+
+static void
+direct_free(struct ssp_rows *w)
+{
+	ssp_direct_free((struct ssp_direct *)w);
+}
+
+static const struct ssp_rows_ops direct_ops = {
+	.row = direct_row,
+	.attr = direct_attr,
+	.traces = direct_traces,
+	.finish = direct_finish,
+	.free = direct_free,
+};
