@@ -19,6 +19,7 @@
 #include "synth/syngem5.h"
 #include "synth/synlog.h"
 #include "synth/synparams.h"
+#include "synth/synqemu.h"
 #include "synth/synrng.h"
 #include "synth/synsym.h"
 #include "synth/syntruth.h"
@@ -85,6 +86,8 @@ enum sev_type {
 	EV_LX_IPI,		/* a reschedule IPI reaches a CPU (a = CPU) */
 	EV_LX_MMIO_DONE,	/* read/write completion reaches the host */
 	EV_NIC_TSO,		/* the NIC sends the next segment of a TSO send */
+	EV_NIC_RTL,		/* --nic corundum-verilator: an AXI-Lite access
+				 * completes (p = the nic_mmio) */
 };
 
 struct sev {
@@ -225,6 +228,7 @@ struct host {
 	unsigned rx_missing;		/* RX buffers used since the last refill */
 	uint32_t eq_tail, txcq_tail, rxcq_tail;	/* the driver's pointers */
 	struct lhost *lx;		/* --kernel linux: the host model */
+	struct ssp_synqemu *qemu;	/* --host qemu: its log writer, else NULL */
 };
 
 /* One NIC DMA operation; its address is the nicbm op pointer. */
@@ -367,6 +371,7 @@ struct syn {
 	const struct ssp_synsym *lbl_safe_stack;	/* inside fn_entry */
 	int failed;
 	struct ssp_err err;
+	uint8_t *qemu_stream;		/* --host qemu: 1 for the hosts' streams */
 };
 
 /* The event queue, a min-heap on (t, seq).  Never schedules into the

@@ -33,6 +33,10 @@ enum ssp_synparams_nic {
 int ssp_synparams_nic(const char *name, enum ssp_synparams_nic *n);
 const char *ssp_synparams_nic_name(enum ssp_synparams_nic n);
 
+/* The host simulator: gem5 (Exec trace and adapter lines) or QEMU (the
+ * simbricks-pci device's DEBUG_PRINTS lines, no instruction trace). */
+enum ssp_synparams_host { SSP_SYN_HOST_GEM5, SSP_SYN_HOST_QEMU };
+
 /* The host model: Columbo's one-CPU world, or Linux 5.15 contexts. */
 enum ssp_synparams_kernel { SSP_SYN_KERNEL_COLUMBO, SSP_SYN_KERNEL_LINUX };
 /* What the applications of --kernel linux send. */
@@ -93,6 +97,9 @@ struct ssp_synparams {
 	unsigned napi_budget;	/* packets per NAPI poll and per net_rx_action */
 	int64_t itr_linux;	/* interrupt throttling when --itr is not given */
 	int itr_set;		/* --itr was given */
+	enum ssp_synparams_host host;	/* which host simulator prints the logs */
+	int corundum_rtl;	/* --nic corundum-verilator: nic is corundum,
+				 * as the Verilator RTL model logs it */
 };
 
 void ssp_synparams_defaults(struct ssp_synparams *p);

@@ -24,6 +24,7 @@
 #include "synth/synswitch.h"
 #include "synth/synnic.h"
 #include "synth/synsim.h"
+#include "synth/synverilator.h"
 
 #define PS_US 1000000LL
 #define PS_MS 1000000000LL
@@ -104,8 +105,11 @@ dispatch(struct syn *s, const struct sev *ev)
 		ssp_synlinux_event(s, ev);
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
-	case EV_NIC_RX: case EV_NIC_INFO: case EV_NIC_TSO:
-		ssp_synnic_event(s, ev);
+	case EV_NIC_RX: case EV_NIC_INFO: case EV_NIC_TSO: case EV_NIC_RTL:
+		if (s->p->corundum_rtl)
+			ssp_synverilator_event(s, ev);
+		else
+			ssp_synnic_event(s, ev);
 		break;
 	default:
 		if (s->p->net == SSP_SYN_NET_SWITCH)
@@ -128,6 +132,20 @@ net_log(const struct syn *s)
 {
 	return s->p->net == SSP_SYN_NET_SWITCH ? "switch.net_switch.log" :
 	    "net.ns3.log";
+}
+
+/* A host's log: gem5's, or QEMU's stderr (--host qemu). */
+static const char *
+host_log(const struct syn *s)
+{
+	return s->p->host == SSP_SYN_HOST_QEMU ? "qemu" : "gem5";
+}
+
+/* A NIC's log: nicbm's, or the Corundum Verilator adapter's stdout. */
+static const char *
+nic_log(const struct syn *s)
+{
+	return s->p->corundum_rtl ? "corundum" : "nicbm";
 }
 
 /* --- output files ------------------------------------------------------- */
@@ -234,8 +252,9 @@ write_topology(struct syn *s, const char *dir, struct ssp_err *e)
 	}
 	snprintf(a, sizeof(a), "%s.ev.zst", net_name(s));
 	csv_row(f, 4, "stream", net_name(s), "net", a);
-	for (i = 0; i < s->nhosts; i++)
+	for (i = 0; i < s->nhosts; i++)	/* the adapter's comp in its events */
 		csv_row(f, 4, "pcie", s->hosts[i].name, s->nics[i].name,
+		    s->p->host == SSP_SYN_HOST_QEMU ? "simbricks-pci" :
 		    "system.pc.simbricks_0");
 	for (i = 0; i < s->nhosts; i++) {
 		snprintf(c, sizeof(c), "%d", s->hosts[i].sw);
@@ -280,7 +299,10 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 	if (s->lx)
 		fprintf(f, "# the application's functions: app.syms, loaded at "
 		    "0x%llx\n", (unsigned long long)SSP_SYNLINUX_APP_BASE);
-	for (i = 0; i < s->nhosts; i++) {
+	for (i = 0; s->p->host == SSP_SYN_HOST_QEMU && i < s->nhosts; i++)
+		fprintf(f, "sim2ev -f qemu -n %s -o %s.ev.zst %s.qemu.log%s\n",
+		    s->hosts[i].name, s->hosts[i].name, s->hosts[i].name, zsuffix(s));
+	for (i = 0; s->p->host == SSP_SYN_HOST_GEM5 && i < s->nhosts; i++) {
 		char app[96] = "";
 
 		if (s->lx)
@@ -293,8 +315,9 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 		    s->hosts[i].name, zsuffix(s));
 	}
 	for (i = 0; i < s->nhosts; i++)
-		fprintf(f, "sim2ev -f nicbm -n %s -o %s.ev.zst %s.nicbm.log%s\n",
-		    s->nics[i].name, s->nics[i].name, s->nics[i].name, zsuffix(s));
+		fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s.%s.log%s\n",
+		    nic_log(s), s->nics[i].name, s->nics[i].name, s->nics[i].name,
+		    nic_log(s), zsuffix(s));
 	fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s%s\n",
 	    s->p->net == SSP_SYN_NET_SWITCH ? "switch" : "ns3", net_name(s),
 	    net_name(s), net_log(s), zsuffix(s));
@@ -332,8 +355,11 @@ free_syn(struct syn *s)
 			ssp_synmodel_pkt_put(s->heap[i].p);
 	free(s->heap);
 	if (s->hosts != NULL)
-		for (i = 0; i < s->nhosts; i++)
+		for (i = 0; i < s->nhosts; i++) {
 			ssp_synlog_close(s->hosts[i].log, NULL);
+			free(s->hosts[i].qemu);
+		}
+	free(s->qemu_stream);
 	if (s->nics != NULL)
 		for (i = 0; i < s->nhosts; i++)
 			ssp_synlog_close(s->nics[i].log, NULL);
@@ -371,8 +397,11 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	s->nics = calloc(s->nhosts, sizeof(*s->nics));
 	s->reqs = calloc(s->nreqs + 1, sizeof(*s->reqs));
 	s->stream_names = calloc(s->nstreams, sizeof(*s->stream_names));
+	if (p->host == SSP_SYN_HOST_QEMU)
+		s->qemu_stream = calloc(s->nstreams, sizeof(*s->qemu_stream));
 	if (s->hosts == NULL || s->nics == NULL || s->reqs == NULL ||
-	    s->stream_names == NULL)
+	    s->stream_names == NULL || (p->host == SSP_SYN_HOST_QEMU &&
+	    s->qemu_stream == NULL))
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	s->fn_entry = ssp_synmodel_fn(s, "entry_SYSCALL_64");
 	s->fn_error_entry = ssp_synmodel_fn(s, "error_entry");
@@ -404,10 +433,19 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		if ((s->stream_names[h->stream] = strdup(h->name)) == NULL ||
 		    (s->stream_names[n->stream] = strdup(n->name)) == NULL)
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-		snprintf(file, sizeof(file), "%s.gem5.log%s", h->name, zsuffix(s));
+		snprintf(file, sizeof(file), "%s.%s.log%s", h->name, host_log(s),
+		    zsuffix(s));
 		if ((r = open_log(s, &h->log, dir, file, e)) != SSP_OK)
 			return r;
-		snprintf(file, sizeof(file), "%s.nicbm.log%s", n->name, zsuffix(s));
+		if (p->host == SSP_SYN_HOST_QEMU) {
+			if ((h->qemu = malloc(sizeof(*h->qemu))) == NULL)
+				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+			ssp_synqemu_init(h->qemu, h->log, SSP_SYNQEMU_BASE_NS,
+			    p->sync_interval);
+			s->qemu_stream[h->stream] = 1;
+		}
+		snprintf(file, sizeof(file), "%s.%s.log%s", n->name, nic_log(s),
+		    zsuffix(s));
 		if ((r = open_log(s, &n->log, dir, file, e)) != SSP_OK)
 			return r;
 	}
@@ -431,7 +469,10 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	if (p->net == SSP_SYN_NET_SWITCH)
 		ssp_synswitch_init(s);
 	for (i = 0; i < s->nhosts; i++) {
-		ssp_synnic_init(s, &s->nics[i]);
+		if (p->corundum_rtl)
+			ssp_synverilator_init(s, &s->nics[i]);
+		else
+			ssp_synnic_init(s, &s->nics[i]);
 		if (s->lx)
 			continue;
 		if ((r = ssp_synhost_init(s, &s->hosts[i])) != SSP_OK)
@@ -462,17 +503,22 @@ collect(struct syn *s, struct ssp_synsim_result *res)
 		struct nic *nc = &s->nics[i];
 
 		snprintf(hl->name, sizeof(hl->name), "%s", h->name);
-		snprintf(hl->file, sizeof(hl->file), "%s.gem5.log%s", h->name,
-		    zsuffix(s));
-		hl->sim = SSP_SIM_GEM5;
+		snprintf(hl->file, sizeof(hl->file), "%s.%s.log%s", h->name,
+		    host_log(s), zsuffix(s));
+		hl->sim = h->qemu != NULL ? SSP_SIM_QEMU : SSP_SIM_GEM5;
 		hl->io = *ssp_synlog_stats(h->log);
-		memcpy(hl->nev, h->g.nev, sizeof(hl->nev));
-		for (k = 0; k < SSP_G5_NSKIP; k++)
-			hl->nskip[k] = h->g.nskip[k];	/* same order */
+		if (h->qemu != NULL) {
+			memcpy(hl->nev, h->qemu->nev, sizeof(hl->nev));
+			memcpy(hl->nskip, h->qemu->nskip, sizeof(h->qemu->nskip));
+		} else {
+			memcpy(hl->nev, h->g.nev, sizeof(hl->nev));
+			for (k = 0; k < SSP_G5_NSKIP; k++)
+				hl->nskip[k] = h->g.nskip[k];	/* same order */
+		}
 		snprintf(nl->name, sizeof(nl->name), "%s", nc->name);
-		snprintf(nl->file, sizeof(nl->file), "%s.nicbm.log%s", nc->name,
-		    zsuffix(s));
-		nl->sim = SSP_SIM_NICBM;
+		snprintf(nl->file, sizeof(nl->file), "%s.%s.log%s", nc->name,
+		    nic_log(s), zsuffix(s));
+		nl->sim = s->p->corundum_rtl ? SSP_SIM_CORUNDUM : SSP_SIM_NICBM;
 		nl->io = *ssp_synlog_stats(nc->log);
 		memcpy(nl->nev, nc->nev, sizeof(nl->nev));
 		memcpy(nl->nskip, nc->nskip, sizeof(nc->nskip));
@@ -559,8 +605,12 @@ run_once(struct syn *s, const char *dir, const double *density,
 		s->ending = 1;
 		s->end = s->t0 + TAIL_PS;
 	}
-	for (i = 0; i < s->nhosts; i++)
-		ssp_synnic_start(s, &s->nics[i]);
+	for (i = 0; i < s->nhosts; i++) {
+		if (s->p->corundum_rtl)
+			ssp_synverilator_start(s, &s->nics[i]);
+		else
+			ssp_synnic_start(s, &s->nics[i]);
+	}
 	if (s->p->net == SSP_SYN_NET_SWITCH)
 		ssp_synswitch_start_bg(s);
 	else
@@ -602,7 +652,10 @@ run_once(struct syn *s, const char *dir, const double *density,
 			ssp_synlinux_finish(s, &s->hosts[i]);
 		else
 			ssp_synhost_finish(s, &s->hosts[i]);
-		ssp_synnic_finish(s, &s->nics[i]);
+		if (s->p->corundum_rtl)
+			ssp_synverilator_finish(s, &s->nics[i]);
+		else
+			ssp_synnic_finish(s, &s->nics[i]);
 	}
 	return SSP_OK;
 }

@@ -114,8 +114,8 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3|switch [-IVhvz] [-n name] [-o file] "
-	    "[-s symtab[,name[,offset]]]...\n"
+	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3|switch|qemu|corundum|e1000 "
+	    "[-IVhvz] [-n name]\n              [-o file] [-s symtab[,name[,offset]]]...\n"
 	    "              [--follow] [--follow-timeout time] [--force] [--stats] "
 	    "[--strict]\n              [--time-offset ps|sync] [log | -]\n"
 	    "       sim2ev -f FORMAT [options] --simbricks-json run.json --sim NAME "
@@ -123,8 +123,11 @@ usage(int code)
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Parse a simulator log into a simspan event stream.\n"
-		    "  -f, --format SIM        gem5, nicbm, ns3 (both ns-3 trace dialects) or\n"
-		    "                          switch (SimBricks net_switch, NETSWITCH_DEBUG)\n"
+		    "  -f, --format SIM        gem5, nicbm (and Enso), ns3 (both ns-3 trace\n"
+		    "                          dialects), switch (SimBricks net_switch,\n"
+		    "                          NETSWITCH_DEBUG), qemu (simbricks-pci\n"
+		    "                          DEBUG_PRINTS), corundum (Corundum Verilator,\n"
+		    "                          CORUNDUM_VERILATOR_DEBUG), e1000 (E1000_DEBUG)\n"
 		    "  -n, --name NAME         stream name (default: log name without extension)\n"
 		    "  -s, --symtab FILE[,NAME[,OFFSET]]\n"
 		    "                          objdump -t or nm symbol table for gem5 function\n"
@@ -137,7 +140,8 @@ usage(int code)
 		    "      --force             write binary output to a terminal\n"
 		    "      --time-offset PS|sync\n"
 		    "                          subtract PS (units ps, ns, us, ms, s) from every\n"
-		    "                          timestamp, or take it from gem5's first sync line\n"
+		    "                          timestamp, or take it from the first sync line\n"
+		    "                          (gem5; qemu takes it by default when present)\n"
 		    "      --follow            keep reading a named pipe across writer restarts\n"
 		    "                          until SIGTERM, SIGINT or SIGHUP\n"
 		    "      --follow-timeout T  with --follow, also stop when no writer has had the\n"
@@ -228,6 +232,7 @@ main(int argc, char **argv)
 	struct ssp_warn w = { "sim2ev", 0, 0 };
 	size_t nsym = 0, nmeta = 0;
 	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
+	int toff_given = 0;
 	int rc = 0, written = 0;
 	const char *sbjson = NULL, *sbsim = NULL;
 	struct ssp_simbricks_input *sbin = NULL;
@@ -238,7 +243,8 @@ main(int argc, char **argv)
 		switch (ch) {
 		case 'f':
 			if ((cfg.sim = ssp_event_sim_parse(optarg)) == SSP_SIM_NONE) {
-				warnx("unknown format '%s' (gem5, nicbm, ns3 or switch)", optarg);
+				warnx("unknown format '%s' (gem5, nicbm, ns3, switch, "
+				    "qemu, corundum or e1000)", optarg);
 				usage(SSP_EXIT_USAGE);
 			}
 			break;
@@ -270,6 +276,7 @@ main(int argc, char **argv)
 		case O_STATS: stats = 1; break;
 		case O_STRICT: cfg.strict = w.strict = 1; break;
 		case O_TOFF:
+			toff_given = 1;
 			if (strcmp(optarg, "sync") == 0) {
 				cfg.offset_mode = SSP_OFFSET_SYNC;
 			} else if (ssp_num_parse_time(optarg, &cfg.offset, &errstr) == 0) {
@@ -285,14 +292,20 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (cfg.sim == SSP_SIM_NONE) {
-		warnx("-f gem5|nicbm|ns3|switch is required");
+		warnx("-f gem5|nicbm|ns3|switch|qemu|corundum|e1000 is required");
 		usage(SSP_EXIT_USAGE);
 	}
 	if (argc > 1)
 		usage(SSP_EXIT_USAGE);
-	if (cfg.offset_mode == SSP_OFFSET_SYNC && cfg.sim != SSP_SIM_GEM5)
-		errx(SSP_EXIT_USAGE, "--time-offset sync needs -f gem5 (sync lines "
-		    "are gem5's)");
+	if (cfg.offset_mode == SSP_OFFSET_SYNC && cfg.sim != SSP_SIM_GEM5 &&
+	    cfg.sim != SSP_SIM_QEMU)
+		errx(SSP_EXIT_USAGE, "--time-offset sync needs -f gem5 or -f qemu "
+		    "(sync lines are theirs)");
+	/* QEMU prints its own clock: its timer-sync lines, when there are
+	 * any, convert it to SimBricks time */
+	if (cfg.sim == SSP_SIM_QEMU && cfg.offset_mode == SSP_OFFSET_NONE &&
+	    !toff_given)
+		cfg.offset_mode = SSP_OFFSET_SYNC_AUTO;
 	if ((nsym > 0 || cfg.insn) && cfg.sim != SSP_SIM_GEM5)
 		errx(SSP_EXIT_USAGE, "-s and -I apply to -f gem5 only");
 	if (ftimeout && !follow)

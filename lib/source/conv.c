@@ -42,7 +42,7 @@ open_writer(struct ssp_conv *c, struct ssp_err *e)
 	if (n > 0)
 		memcpy(m, c->cfg.meta, n * sizeof(*m));
 	snprintf(c->offset_buf, sizeof(c->offset_buf), "%" PRId64, c->st.offset);
-	if (c->cfg.offset_mode == SSP_OFFSET_SYNC)
+	if (c->st.offset_line != 0)
 		snprintf(c->from_buf, sizeof(c->from_buf), "sync line %" PRIu64,
 		    c->st.offset_line);
 	else
@@ -249,6 +249,8 @@ sniff(struct ssp_conv *c, const char *s, size_t n)
 		ssp_parser_line(c->sniff[t], s, n, &o);
 		if (o.skip != SSP_SKIP_TEXT && o.skip != SSP_SKIP_EMPTY)
 			c->st.looked[t]++;
+		if (o.skip == SSP_SKIP_NONE)
+			c->st.sniff_events[t]++;
 	}
 	if (c->st.sniffed == SSP_CONV_SNIFF_LINES) {
 		for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
@@ -281,6 +283,8 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
 	if (pl->skip != SSP_SKIP_NONE)
 		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
 	c->st.recovered += (uint64_t)pl->recovered;
+	if (pl->untimed && c->st.untimed++ == 0)
+		c->st.untimed_line = lineno;
 	c->skipped_ts = 0;
 	/* the two events share the ts: a line skipped for it is skipped once */
 	if (pl->pre && ((r = event(c, &pl->pre_ev, s, n, lineno, e)) !=
@@ -308,6 +312,15 @@ event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
 			if (release(c, e) != SSP_OK)
 				return e != NULL ? e->code : SSP_ERR_IO;
 		} else {
+			if (c->hlen + need > c->hmax &&
+			    c->cfg.offset_mode == SSP_OFFSET_SYNC_AUTO) {
+				/* no sync line early on: times as printed */
+				c->st.offset_known = 1;
+				c->st.sync_missing = 1;
+				if (release(c, e) != SSP_OK)
+					return e != NULL ? e->code : SSP_ERR_IO;
+				return event(c, ev, s, n, lineno, e);
+			}
 			if (c->hlen + need > c->hmax) {
 				ssp_err_set(e, SSP_ERR_LIMIT, 0, "%s:%" PRIu64 ": "
 				    "--time-offset sync: %" PRIu64 " events (%zu bytes) "
@@ -363,6 +376,12 @@ ssp_conv_finish(struct ssp_conv *c, struct ssp_err *e)
 {
 	int r;
 
+	if (!c->st.offset_known && c->cfg.offset_mode == SSP_OFFSET_SYNC_AUTO) {
+		c->st.offset_known = 1;
+		c->st.sync_missing = 1;
+		if ((r = release(c, e)) != SSP_OK)
+			return r;
+	}
 	if (!c->st.offset_known)
 		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: --time-offset sync: no "
 		    "'sending sync message for ts=' line in %" PRIu64 " lines (%" PRIu64

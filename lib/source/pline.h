@@ -1,7 +1,8 @@
 /*
  * What a simulator log parser yields for one line: one event (SPEC §2,
  * stream/event.h) or the reason the line yields none, with the helpers the
- * parser modules (gem5, nicbm, ns3) fill it with.  Below parser.h, which
+ * parser modules (gem5, nicbm, ns3, switch, qemu, corundum, e1000) fill it
+ * with.  Below parser.h, which
  * dispatches to those modules, so that they need not include it.
  */
 #ifndef SSP_PLINE_H
@@ -44,6 +45,8 @@ const char *ssp_pline_skip_desc(unsigned reason);
 struct ssp_pline {
 	int skip;		/* enum ssp_skip; SSP_SKIP_NONE: ev holds an event */
 	int recovered;		/* event taken from inside a spliced/glued line */
+	int untimed;		/* the line prints no usable time: ev.ts is the
+				 * time of the log's previous timed line (qemu) */
 	const char *why;	/* SSP_SKIP_MALFORMED: what was expected (static) */
 	int pre;		/* 1: pre_ev is an event too, before ev (switch;
 				 * gem5: a user event before the line's own) */

@@ -122,6 +122,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 {
 	struct ssp_evspan *ev;
 	struct ssp_span_source *src = NULL;
+	enum ssp_sim *sims = NULL;
 	struct ssp_spanb_opts bo;
 	struct ssp_spanb_sink sink;
 	size_t i, nstdin = 0;
@@ -151,7 +152,8 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	ev->in = calloc(ev->n, sizeof(*ev->in));
 	ev->rr = calloc(ev->n, sizeof(*ev->rr));
 	src = calloc(ev->n, sizeof(*src));
-	if (ev->in == NULL || ev->rr == NULL || src == NULL) {
+	sims = calloc(ev->n, sizeof(*sims));
+	if (ev->in == NULL || ev->rr == NULL || src == NULL || sims == NULL) {
 		rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		goto fail;
 	}
@@ -188,7 +190,8 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		if (sim == SSP_SIM_NONE) {
 			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
 			    "the header names an unknown simulator '%s' (expected "
-			    "gem5, nicbm, ns3 or switch)", ssp_in_name(ev->in[i]), ts->name,
+			    "gem5, nicbm, ns3, switch, qemu, corundum or e1000)",
+			    ssp_in_name(ev->in[i]), ts->name,
 			    simname);
 			goto fail;
 		}
@@ -210,6 +213,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		}
 		src[i].name = ts->name;
 		src[i].sim = sim;	/* ns3 or switch for a net stream */
+		sims[i] = sim;		/* a simulator's own span handlers */
 	}
 	ev->salt = o->have_seed ? o->seed : derive_salt(ev);
 	if ((rc = ssp_out_open_as(&ev->out, o->out, o->out_name, o->zlevel,
@@ -235,6 +239,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		goto fail;
 	bo.salt = ev->salt;
 	bo.events = o->events;
+	bo.sims = sims;
 	sink.ctx = ev;
 	sink.text = sk_text;
 	sink.intern = sk_intern;
@@ -246,10 +251,12 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	    e)) != SSP_OK)
 		goto fail;
 	free(src);
+	free(sims);
 	*ep = ev;
 	return SSP_OK;
 fail:
 	free(src);
+	free(sims);
 	ssp_evspan_free(ev);
 	return rc;
 }

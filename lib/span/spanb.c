@@ -18,6 +18,9 @@ static const struct ssp_spanb_sim *const sims[SSP_SIM_N] = {
 	[SSP_SIM_GEM5] = &ssp_spanb_host_sim,
 	[SSP_SIM_NICBM] = &ssp_spanb_nic_sim,
 	[SSP_SIM_NS3] = &ssp_spanb_net_sim,
+	[SSP_SIM_QEMU] = &ssp_spanb_qemu_sim,
+	[SSP_SIM_CORUNDUM] = &ssp_spanb_corundum_sim,
+	[SSP_SIM_E1000] = &ssp_spanb_e1000_sim,
 };
 
 /* --- names ----------------------------------------------------------------- */
@@ -644,6 +647,7 @@ ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e)
 	for (i = 0; i < b->t->npcie; i++) {
 		ssp_spanb_drain(b, &b->pl[i].mmio, SSP_CTX_MMIO);
 		ssp_spanb_drain(b, &b->pl[i].msix, SSP_CTX_MSIX);
+		ssp_spanb_drain(b, &b->pl[i].dma, SSP_CTX_DMA);
 	}
 	for (i = 0; i < b->t->neth; i++) {
 		ssp_spanb_drain(b, &b->el[i].tx, SSP_CTX_TX);
@@ -724,6 +728,11 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		struct stream *s = &b->s[i];
 
 		s->kind = t->streams[i].kind;
+		/* the simulator the stream's header names, when it has
+		 * handlers of its own (qemu for a host, corundum for a NIC) */
+		if (o->sims != NULL && (unsigned)o->sims[i] < SSP_SIM_N &&
+		    sims[o->sims[i]] != NULL)
+			s->kind = o->sims[i];
 		if ((unsigned)s->kind >= SSP_SIM_N || sims[s->kind] == NULL) {
 			rc = ssp_err_set(e, SSP_ERR_INVAL, 0, "stream %s: no span "
 			    "builder for its kind", t->streams[i].name);
@@ -780,6 +789,7 @@ ssp_spanb_free(struct ssp_spanb *b)
 	for (i = 0; b->pl != NULL && i < b->t->npcie; i++) {
 		ssp_fifo_free(&b->pl[i].mmio);
 		ssp_fifo_free(&b->pl[i].msix);
+		ssp_fifo_free(&b->pl[i].dma);
 	}
 	for (i = 0; b->el != NULL && i < b->t->neth; i++) {
 		ssp_fifo_free(&b->el[i].tx);

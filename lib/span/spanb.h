@@ -134,6 +134,10 @@ struct ssp_spanb_sink {
 struct ssp_spanb_opts {
 	uint64_t salt;		/* trace_hi of every trace */
 	int events;		/* emit member events after each span */
+	/* Per stream (NULL: none): the simulator its header names, whose
+	 * span handlers it gets when the simulator has its own (qemu,
+	 * corundum, e1000); others get their topology kind's. */
+	const enum ssp_sim *sims;
 };
 
 struct ssp_spanb;

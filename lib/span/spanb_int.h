@@ -14,6 +14,10 @@
  *                   chains, TSO, rx batching
  *   spanb_net.c     ns-3 networks: device spans, packet chains, sweeps
  *   spanb_switch.c  SimBricks net_switch ports, inside a net stream
+ *   spanb_qemu.c    QEMU hosts: mmio, dma and msix spans, no syscalls
+ *   spanb_corundum.c  Corundum Verilator NICs: nicbm's handlers, and the
+ *                   register completions with the host's request id
+ *   spanb_e1000.c   e1000 NICs: nicbm's handlers, DMAs matched in order
  *
  * A simulator is one row of sims[] (spanb.c): a struct ssp_spanb_sim of
  * handlers the core calls for every stream of that enum ssp_sim; nothing
@@ -123,6 +127,20 @@ q_at(const struct ssp_fifo *q, uint32_t i)
 	return ssp_fifo_at(q, i);
 }
 
+/* Take the i-th oldest span out of a context queue (i < n), keeping the
+ * others' order. */
+static inline struct span *
+q_take(struct ssp_fifo *q, uint32_t i)
+{
+	struct span *x = ssp_fifo_at(q, i);
+
+	for (; i > 0; i--)
+		q->v[(q->head + i) & (q->cap - 1)] =
+		    q->v[(q->head + i - 1) & (q->cap - 1)];
+	ssp_fifo_pop(q);
+	return x;
+}
+
 /* --- streams and links --------------------------------------------------- */
 
 struct sinfo {			/* what an input string id means, computed once */
@@ -156,6 +174,8 @@ struct hstate {
 	unsigned *plinks, nplinks;	/* its pcie links */
 	struct ssp_fifo recv;	/* rx contexts for receiving syscalls */
 	struct ssp_fifo irqq;	/* host msix spans for irq entries (kctx) */
+	struct ssp_fifo hdma_dup;	/* open dma spans whose id another open
+					 * one has (a dma_keyed link) */
 	struct ssp_kctx *kctx;	/* kernel contexts (SPEC §3b), or NULL */
 	struct khost kh;
 	const struct ssp_rec *kev;	/* the function entry kctx works on */
@@ -191,6 +211,22 @@ struct wstate {
 				 * yet (a drop line may still end it) */
 };
 
+/* A QEMU host stream: one simbricks-pci device per log (QEMU prints no
+ * device name), the host's first pcie link. */
+struct qstate {
+	int plink;		/* or -1 */
+};
+
+/* A Corundum Verilator NIC: a NIC (nicbm's state first, so that
+ * nic_of() finds it) whose register accesses finish apart. */
+struct cstate {
+	struct nstate n;	/* first: nicbm's handlers see it as u.nic */
+	struct ssp_fifo rd, wr;	/* nic.mmio spans waiting for read_done /
+				 * write_done, in order (their makers' references) */
+	int dma_done_seen;	/* the AXI library's DMA completions are in the
+				 * log: nic.dma spans end at them */
+};
+
 /* Every stream: what the core keeps, and the state of its simulator (a
  * union: one more load on each access to a separate allocation cost 0.5 %
  * of evspan's instructions). */
@@ -204,6 +240,8 @@ struct stream {
 		struct hstate host;
 		struct nstate nic;
 		struct wstate net;
+		struct qstate qemu;
+		struct cstate corundum;
 	} u;
 };
 
@@ -214,6 +252,12 @@ struct plink {
 				 * syscalls, or NULL */
 	struct ssp_fifo mmio;	/* host -> NIC */
 	struct ssp_fifo msix;	/* NIC -> host */
+	struct ssp_fifo dma;	/* NIC -> host, when dma_fifo */
+	int dma_fifo;		/* DMAs are matched in order, not by the NIC's
+				 * op (a QEMU host or an e1000 NIC prints none
+				 * the other side knows) */
+	int dma_keyed;		/* ... checked against the op, which repeats
+				 * (Corundum's AXI write ids; with dma_fifo) */
 	struct span *msix_open;	/* host msix waiting for "completed DMA id 0" */
 };
 
@@ -281,6 +325,9 @@ struct ssp_spanb_sim {
 extern const struct ssp_spanb_sim ssp_spanb_host_sim;	/* gem5 */
 extern const struct ssp_spanb_sim ssp_spanb_nic_sim;	/* nicbm */
 extern const struct ssp_spanb_sim ssp_spanb_net_sim;	/* ns-3, net_switch */
+extern const struct ssp_spanb_sim ssp_spanb_qemu_sim;	/* qemu */
+extern const struct ssp_spanb_sim ssp_spanb_corundum_sim;	/* corundum */
+extern const struct ssp_spanb_sim ssp_spanb_e1000_sim;	/* e1000 */
 
 /* --- the core (spanb.c) -------------------------------------------------- */
 
@@ -318,6 +365,17 @@ void ssp_spanb_keep_ev(struct ssp_spanb *b, struct span *s,
     const struct ssp_rec *ev);
 
 /* --- between the handlers ------------------------------------------------ */
+
+/* spanb_nic.c, for the NICs built on nicbm's handlers: one event of a NIC
+ * stream as nicbm's; the host mmio context a NIC access at BAR offset off
+ * takes from the NIC's pcie link (NULL: none); the NIC's last causing
+ * span. */
+void ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+struct span *ssp_spanb_nic_mmio_ctx(struct ssp_spanb *b, struct nstate *n,
+    uint64_t off);
+void ssp_spanb_nic_set_last(struct ssp_spanb *b, struct nstate *n,
+    struct span *s);
 
 /* spanb_host.c: a host CPU's index by name (behind cpu_of); a receiving
  * syscall takes its rx contexts. */

@@ -66,6 +66,10 @@ static const struct ssp_rec_type types[SSP_EV_NTYPES] = {
 	[SSP_EV_NET_DROP]    = { "net_drop", 18, { NET_F } },
 	[SSP_EV_NET_RX]      = { "net_rx", 18, { NET_F } },
 	[SSP_EV_USER]        = { "user", 2, { { "cpu", 's' }, { "pc", 'x' } } },
+	[SSP_EV_NIC_RD_DONE] = { "nic_rd_done", 3, { { "id", 'u' }, { "off", 'x' },
+	    { "val", 'x' } } },
+	[SSP_EV_NIC_WR_DONE] = { "nic_wr_done", 4, { { "id", 'u' }, { "off", 'x' },
+	    { "val", 'x' }, { "posted", 'i' } } },
 };
 
 const struct ssp_schema ssp_event_schema = { SSP_EV_NTYPES, types };
@@ -78,6 +82,9 @@ static const struct {
 	[SSP_SIM_NICBM] = { "nicbm", "nic" },
 	[SSP_SIM_NS3]   = { "ns3", "net" },
 	[SSP_SIM_SWITCH] = { "switch", "net" },
+	[SSP_SIM_QEMU]  = { "qemu", "host" },
+	[SSP_SIM_CORUNDUM] = { "corundum", "nic" },
+	[SSP_SIM_E1000] = { "e1000", "nic" },
 };
 
 const char *ssp_event_sim_name(enum ssp_sim s) { return sims[s].name; }
@@ -114,6 +121,8 @@ ssp_event_sim(unsigned type)
 		return SSP_SIM_NICBM;
 	if (type <= SSP_EV_NET_RX)
 		return SSP_SIM_NS3;
+	if (type == SSP_EV_NIC_RD_DONE || type == SSP_EV_NIC_WR_DONE)
+		return SSP_SIM_NICBM;
 	return SSP_SIM_NONE;
 }
 

@@ -17,6 +17,9 @@
 # (sim2ev: the trailing `cpu` field of host device events, type `user`):
 # only the --events outputs changed, their ev.* records of host device
 # events gained the `cpu` field (spancat output identical but for ` cpu=...`).
+# Updated for event format 1.2 (types nic_rd_done, nic_wr_done): only the
+# --events outputs changed, their header lists two more ev.* types;
+# `spancat --csv` of the dumbbell's is the same as the 1.1 evspan's.
 . "$(dirname "$0")/../lib.sh"
 RULES="$TOP/rules/linux-i40e.csv"
 
@@ -36,7 +39,7 @@ mkdumbbell -n 300 "$T/d" > /dev/null
 sed 's/^root,all-syscalls$/root,net-syscalls/' "$RULES" > "$T/net.csv"
 same "dumbbell" c6ce55cf5157561173b97e2bb130c77dea3aade0fb358828338932c335cc7e9e \
     -t "$T/d/topology.csv" -r "$RULES"
-same "dumbbell, --events" 89b91a0b3e8406a245eb93dda826566c5558af0eb98542738c83954c5478a055 \
+same "dumbbell, --events" 99675b08f284282bbfad37179f511bbc7e6130b503d30e29128611a3dcec5e17 \
     -e -t "$T/d/topology.csv" -r "$RULES"
 same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df042992ff804c56012694 \
     -t "$T/d/topology.csv" -r "$T/net.csv"
@@ -46,7 +49,7 @@ same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df0
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" 75c0b472a7e61d790edbb0b59d3136d293f903f5fd4b573f8b66013a7b999195 \
+same "samples/dumbbell, --events" ce7878c5675f96e81fcc22e3ca53d1f845093e9a28f104c4c6e0ab7ab2605b7a \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic
@@ -58,17 +61,17 @@ for f in "$S"/*.txt; do
 	case $b in *-nic) k=nic ;; net) k=net ;; *) k=host ;; esac
 	txt2ev -s "$b" -k $k -o "$T/tc/$b.ev" "$f"
 done
-same "twoclients, --events" 71ce2c00b50c296c80917d039a7038c91cbe0344d9f9572a72842e6e61234d76 \
+same "twoclients, --events" 11644a16bf1174f768326d520ab8a7df3b2e56b323294a48e7d0408b15e5d9e3 \
     -e -t "$T/tc/topology.csv" -r "$RULES"
 
 # a truncated NIC stream (orphans, open spans) and concatenated segments
 head -c $(($(wc -c < "$T/d/client-nic.ev") * 3 / 10)) "$T/d/client-nic.ev" > "$T/cut.ev"
-same "truncated stream, --events" 414bf78ab422208e55bdde463a1884d706bba78235c1a5d6bdbd2c381b3a8abd \
+same "truncated stream, --events" 4b6d82fa2d09805a31fd5f94e0b25bdafc583850892e5506490b3c3509ae1721 \
     -e -t "$T/d/topology.csv" -r "$RULES" client-nic="$T/cut.ev"
 stderr_has "stream client-nic:"
 mkdumbbell -n 3 "$T/c" > /dev/null
 cat "$T/c/server.ev" "$T/c/server.ev" > "$T/cat.ev"
-same "concatenated segments, --events" 23009904ad4d1846feec58cc9a418348b4a8eecbcbd90b1764baf25b277dde2d \
+same "concatenated segments, --events" 1cbebc23e50e8aa20defc4e091450660109f9c07b36e3794a053aab4d227211c \
     -e -t "$T/c/topology.csv" -r "$RULES" server="$T/cat.ev"
 
 # compressed output (written by a thread of its own with 2 threads): the

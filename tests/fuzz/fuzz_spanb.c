@@ -5,7 +5,9 @@
  * must not crash and its output must keep the stream's guarantees: span
  * ids in order, parents written before children, a span's member events
  * and then its links right after it (their targets written before),
- * counts adding up, no span left in memory at the end.
+ * counts adding up, no span left in memory at the end.  Bits of the first
+ * byte turn the kernel context model on and make streams QEMU, Corundum
+ * Verilator or e1000 ones.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -109,7 +111,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ssp_rules *r;
 	struct ssp_spanb *b;
 	struct ssp_spanb_sink sink = { NULL, text, intern, put };
-	struct ssp_spanb_opts opts = { 7, 0 };
+	struct ssp_spanb_opts opts = { 7, 0, NULL };
 	const struct ssp_spanb_stats *st;
 	struct out o = { 0, 0, NULL, 0 };
 	struct ssp_rec ev;
@@ -118,8 +120,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i, k;
 	char rules[1024];
 
-	if (size > 0)
+	enum ssp_sim sims[5] = { SSP_SIM_GEM5, SSP_SIM_GEM5, SSP_SIM_NICBM,
+	    SSP_SIM_NICBM, SSP_SIM_NS3 };
+
+	if (size > 0) {
 		opts.events = data[0] & 1;
+		/* bits 2-4: h1 a QEMU host, n1 a Corundum Verilator, n2 an
+		 * e1000 NIC (their own span handlers) */
+		if (data[0] & 4)
+			sims[0] = SSP_SIM_QEMU;
+		if (data[0] & 8)
+			sims[2] = SSP_SIM_CORUNDUM;
+		if (data[0] & 16)
+			sims[3] = SSP_SIM_E1000;
+		opts.sims = sims;
+	}
 	snprintf(rules, sizeof(rules), "%s%s", rules_csv,
 	    size > 0 && (data[0] & 2) ? kctx_csv : "");
 	if (ssp_topo_parse(&t, "t", NULL, topo_csv, sizeof(topo_csv) - 1, &e) != SSP_OK ||
@@ -163,7 +178,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			default: ev.f[f] = (v >> (f % 3)) % 4;
 			}
 		}
-		if (type >= SSP_EV_NET_ENQ) {
+		if (type >= SSP_EV_NET_ENQ && type <= SSP_EV_NET_RX) {
 			ev.f[SSP_F_NET_BOUNDARY] = p[4] % 3;
 			ev.f[SSP_F_NET_NODE] = p[5] & 1;
 			ev.f[SSP_F_NET_DEV] = 1 + (p[5] >> 1) % 2;

@@ -13,6 +13,7 @@
 #include "source/conv.h"
 
 static char path[64];
+static enum ssp_sim sim = SSP_SIM_GEM5;	/* start()'s simulator */
 
 struct run {
 	struct ssp_atoms *atoms;
@@ -34,7 +35,7 @@ start(struct run *r, enum ssp_offset_mode mode, int64_t off, int strict,
 	assert_int_equal(ssp_atoms_new(&r->atoms, NULL), SSP_OK);
 	assert_int_equal(ssp_out_open(&r->out, path, 0, &r->e), SSP_OK);
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.sim = SSP_SIM_GEM5;
+	cfg.sim = sim;
 	cfg.stream = "host";
 	cfg.source = "test.log";
 	cfg.producer = "test";
@@ -186,6 +187,81 @@ test_sync_offset(void **state)
 	assert_int_equal(ty[2], SSP_EV_SYNC);
 	assert_int_equal(ts[2], 500000);	/* the sync line lands on its own ts */
 	assert_int_equal(ts[3], 1500000);
+	done(&r);
+}
+
+/* The mode qemu runs in: the offset from a sync line when one comes,
+ * else the times as printed (and sync_missing set). */
+static void
+test_sync_auto(void **state)
+{
+	struct run r;
+	int64_t ts[8];
+	unsigned ty[8];
+	char off[32];
+	const struct ssp_conv_stats *st;
+	int i;
+
+	(void)state;
+	start(&r, SSP_OFFSET_SYNC_AUTO, 0, 0, 0);
+	assert_int_equal(feed(&r, "2000: global: simbricks: processInEvent"), SSP_OK);
+	assert_int_equal(feed(&r, "3000: global: simbricks: sending sync message "
+	    "for ts=1000"), SSP_OK);
+	st = ssp_conv_stats(r.c);
+	assert_true(st->offset_known);
+	assert_int_equal(st->offset, 2000);
+	assert_false(st->sync_missing);
+	finish(&r);
+	assert_int_equal(readback(ts, ty, 8, off, sizeof(off)), 2);
+	assert_string_equal(off, "2000");
+	assert_int_equal(ts[0], 0);
+	done(&r);
+	/* none comes: the held events are written with offset 0 */
+	start(&r, SSP_OFFSET_SYNC_AUTO, 0, 0, 0);
+	assert_int_equal(feed(&r, "2000: global: simbricks: processInEvent"), SSP_OK);
+	st = ssp_conv_stats(r.c);
+	assert_false(st->offset_known);
+	finish(&r);
+	assert_true(st->sync_missing);
+	assert_int_equal(readback(ts, ty, 8, off, sizeof(off)), 1);
+	assert_string_equal(off, "0");
+	assert_int_equal(ts[0], 2000);
+	done(&r);
+	/* the hold buffer fills first: no error, the times as printed */
+	start(&r, SSP_OFFSET_SYNC_AUTO, 0, 0, 200);
+	for (i = 0; i < 100; i++)
+		assert_int_equal(feed(&r, "1: global: simbricks: processInEvent"), SSP_OK);
+	st = ssp_conv_stats(r.c);
+	assert_true(st->offset_known);
+	assert_true(st->sync_missing);
+	assert_int_equal(st->nevents, 100);
+	finish(&r);
+	done(&r);
+}
+
+/* qemu's unsynchronized d2h lines (ts=0) are counted, with the first. */
+static void
+test_untimed(void **state)
+{
+	struct run r;
+	const struct ssp_conv_stats *st;
+
+	(void)state;
+	sim = SSP_SIM_QEMU;
+	start(&r, SSP_OFFSET_SYNC_AUTO, 0, 0, 0);
+	sim = SSP_SIM_GEM5;
+	assert_int_equal(feed(&r, "qemu-system-x86_64: warning: simbricks_mmio_rw: "
+	    "finished write (5) addr=8 size=4 val=1"), SSP_OK);
+	assert_int_equal(feed(&r, "qemu-system-x86_64: warning: "
+	    "simbricks_comm_d2h_process: ts=0 type=68"), SSP_OK);
+	assert_int_equal(feed(&r, "qemu-system-x86_64: warning: "
+	    "simbricks_comm_d2h_process: ts=0 type=64"), SSP_OK);
+	finish(&r);
+	st = ssp_conv_stats(r.c);
+	assert_int_equal(st->untimed, 2);
+	assert_int_equal(st->untimed_line, 2);
+	assert_int_equal(st->nevents, 3);
+	assert_true(st->sync_missing);
 	done(&r);
 }
 
@@ -350,7 +426,7 @@ test_two_events_func(void **state)
 	assert_int_equal(ssp_symtab_finish(st, &r.e), SSP_OK);
 	assert_int_equal(ssp_out_open(&r.out, path, 0, &r.e), SSP_OK);
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.sim = SSP_SIM_GEM5;
+	cfg.sim = sim;
 	cfg.stream = "host";
 	cfg.source = "test.log";
 	cfg.producer = "test";
@@ -387,6 +463,8 @@ main(void)
 		cmocka_unit_test(test_fixed_offset),
 		cmocka_unit_test(test_sync_offset),
 		cmocka_unit_test(test_sync_missing),
+		cmocka_unit_test(test_sync_auto),
+		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_strict),
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_two_events),

@@ -115,11 +115,12 @@ sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 }
 
 static struct h *
-setup_topo(const char *topo, const char *extra_rules, int events)
+setup_sims(const char *topo, const char *extra_rules, int events,
+    const enum ssp_sim *sims)
 {
 	static const struct ssp_spanb_sink sink = { NULL, sk_text, sk_intern, sk_put };
 	struct ssp_spanb_sink s = sink;
-	struct ssp_spanb_opts o = { 0x5a17, events };
+	struct ssp_spanb_opts o = { 0x5a17, events, sims };
 	struct h *h = calloc(1, sizeof(*h));
 	char rules[2048];
 	struct ssp_err e;
@@ -135,6 +136,12 @@ setup_topo(const char *topo, const char *extra_rules, int events)
 	assert_int_equal(ssp_spanb_new(&h->b, h->t, h->r, &o, &s, &e), SSP_OK);
 	h->kctx = ssp_rules_kctx(h->r);
 	return h;
+}
+
+static struct h *
+setup_topo(const char *topo, const char *extra_rules, int events)
+{
+	return setup_sims(topo, extra_rules, events, NULL);
 }
 
 static struct h *
@@ -1878,6 +1885,173 @@ test_bad_stream_aborts(void **state)
 }
 #endif
 
+/* The topology's streams with h1 a QEMU host, or n1 a Corundum Verilator
+ * or an e1000 NIC (the simulators their headers name). */
+static const enum ssp_sim sims_qemu[] = { SSP_SIM_QEMU, SSP_SIM_GEM5,
+    SSP_SIM_NICBM, SSP_SIM_NICBM, SSP_SIM_NS3 };
+static const enum ssp_sim sims_corundum[] = { SSP_SIM_GEM5, SSP_SIM_GEM5,
+    SSP_SIM_CORUNDUM, SSP_SIM_NICBM, SSP_SIM_NS3 };
+static const enum ssp_sim sims_e1000[] = { SSP_SIM_GEM5, SSP_SIM_GEM5,
+    SSP_SIM_E1000, SSP_SIM_NICBM, SSP_SIM_NS3 };
+
+/* QEMU: host.mmio spans are roots (no kernel spans), a read lasts to its
+ * done line, a write is an instant; DMA and interrupt messages take the
+ * NIC's DMAs and interrupts in order, whatever their ops. */
+static void
+test_qemu_host(void **state)
+{
+	struct h *h = setup_sims(topo_csv, "", 0, sims_qemu);
+	const struct ssp_rec *s;
+
+	(void)state;
+	mmio_wr(h, H1, 200, 0, 0, 0x108000, 1);
+	nic_wr(h, N1, 700, 0x108000);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_ISSUE, 0x6000);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_EXEC, 0x6000);
+	ndma(h, N1, 900, SSP_EV_NIC_DMA_ISSUE, 0x5000);
+	ndma(h, N1, 900, SSP_EV_NIC_DMA_EXEC, 0x5000);
+	hdma(h, H1, 1000, 0, 0);
+	hdma(h, H1, 1010, 1, 0);
+	ndma(h, N1, 1500, SSP_EV_NIC_DMA_DONE_RD, 0x6000);
+	ndma(h, N1, 1510, SSP_EV_NIC_DMA_DONE_WR, 0x5000);
+	mmio_rd(h, H1, 2000, 0, 0, 0x20);
+	nic_rd(h, N1, 2100, 0x20);
+	hdone(h, H1, 2500, SSP_EV_MMIO_RD_DONE, 0);
+	nic1(h, N1, 3000, SSP_EV_NIC_MSIX, 3, 0);
+	hmsix(h, H1, 3400, 0);
+	hdma(h, H1, 3500, 0, 0);	/* no NIC DMA left */
+	finish(h);
+	s = span_at(h, SSP_SK_HOST_MMIO, 200);
+	assert_true(s->f[SSP_SF_PARENT] == 0);
+	assert_int_equal(s->f[SSP_SF_DUR], 0);
+	parent_is(h, SSP_SK_NIC_MMIO, 700, SSP_SK_HOST_MMIO, 200);
+	parent_is(h, SSP_SK_NIC_DMA, 800, SSP_SK_NIC_MMIO, 700);
+	parent_is(h, SSP_SK_HOST_DMA, 1000, SSP_SK_NIC_DMA, 800);
+	parent_is(h, SSP_SK_HOST_DMA, 1010, SSP_SK_NIC_DMA, 900);
+	s = span_at(h, SSP_SK_HOST_DMA, 1010);
+	assert_int_equal(s->f[SSP_SA_HDMA_WRITE], 1);
+	assert_int_equal(s->f[SSP_SA_HDMA_ADDR], 0x1000);	/* the NIC's */
+	assert_int_equal(s->f[SSP_SA_HDMA_SIZE], 64);
+	s = span_at(h, SSP_SK_HOST_MMIO, 2000);
+	assert_true(s->f[SSP_SF_PARENT] == 0);
+	assert_int_equal(s->f[SSP_SF_DUR], 500);
+	parent_is(h, SSP_SK_NIC_MMIO, 2100, SSP_SK_HOST_MMIO, 2000);
+	parent_is(h, SSP_SK_HOST_MSIX, 3400, SSP_SK_NIC_MSIX, 3000);
+	assert_int_equal(span_at(h, SSP_SK_HOST_MSIX, 3400)->f[SSP_SA_HMSIX_VEC],
+	    3);
+	root_is(h, SSP_SK_HOST_DMA, 3500, SSP_SPAN_ORPHAN, "dma");
+	check_invariants(h);
+	teardown(h);
+}
+
+static void
+ndone(struct h *h, int64_t ts, int write, uint64_t id, uint64_t off,
+    uint64_t val)
+{
+	if (write)
+		feed(h, N1, ts, SSP_EV_NIC_WR_DONE, 4, id, off, val, U(1));
+	else
+		feed(h, N1, ts, SSP_EV_NIC_RD_DONE, 3, id, off, val);
+}
+
+/* Corundum Verilator under gem5: a register access lasts to its AXI-Lite
+ * completion, whose id corrects the in-order match; DMA write ids repeat
+ * (the AXI id), matched in link order by id, skipping DMAs whose host
+ * lines are missing; a repeated id's host spans complete in order. */
+static void
+test_corundum_nic(void **state)
+{
+	struct h *h = setup_sims(topo_csv, "", 0, sims_corundum);
+	const uint64_t rd = (U(2) << 32) | 1;
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 200, 1, 0, 0x108000, 1);
+	posted(h, H1, 200);
+	nic_wr(h, N1, 700, 0x108000);
+	ndone(h, 720, 1, 1, 0x108000, 1);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_EXEC, 3);
+	ndma(h, N1, 810, SSP_EV_NIC_DMA_EXEC, 3);
+	ndma(h, N1, 820, SSP_EV_NIC_DMA_EXEC, rd);
+	hdma(h, H1, 1000, 1, 3);
+	hdma(h, H1, 1010, 1, 3);
+	hdma(h, H1, 1020, 0, rd);
+	hdone(h, H1, 1100, SSP_EV_DMA_DONE, 3);
+	hdone(h, H1, 1120, SSP_EV_DMA_DONE, 3);
+	hdone(h, H1, 1130, SSP_EV_DMA_DONE, rd);
+	/* two reads: the NIC's completions name the host ids */
+	mmio_rd(h, H1, 2000, 5, 0, 0x20);
+	mmio_rd(h, H1, 2010, 6, 0, 0x20);
+	nic_rd(h, N1, 2100, 0x20);
+	nic_rd(h, N1, 2110, 0x20);
+	ndone(h, 2200, 0, 5, 0x20, 0x77);
+	ndone(h, 2210, 0, 6, 0x20, 0x78);
+	hdone(h, H1, 2500, SSP_EV_MMIO_RD_DONE, 5);
+	hdone(h, H1, 2510, SSP_EV_MMIO_RD_DONE, 6);
+	/* the host line of op 4 is missing */
+	ndma(h, N1, 3000, SSP_EV_NIC_DMA_EXEC, 4);
+	ndma(h, N1, 3010, SSP_EV_NIC_DMA_EXEC, 5);
+	hdma(h, H1, 3100, 1, 5);
+	hdma(h, H1, 3200, 1, 9);	/* no NIC DMA of that id */
+	finish(h);
+	parent_is(h, SSP_SK_NIC_MMIO, 700, SSP_SK_HOST_MMIO, 200);
+	assert_int_equal(span_at(h, SSP_SK_NIC_MMIO, 700)->f[SSP_SF_DUR], 20);
+	parent_is(h, SSP_SK_NIC_DMA, 800, SSP_SK_NIC_MMIO, 700);
+	assert_int_equal(span_at(h, SSP_SK_NIC_DMA, 800)->f[SSP_SF_DUR], 0);
+	parent_is(h, SSP_SK_HOST_DMA, 1000, SSP_SK_NIC_DMA, 800);
+	parent_is(h, SSP_SK_HOST_DMA, 1010, SSP_SK_NIC_DMA, 810);
+	parent_is(h, SSP_SK_HOST_DMA, 1020, SSP_SK_NIC_DMA, 820);
+	s = span_at(h, SSP_SK_HOST_DMA, 1000);
+	assert_int_equal(s->f[SSP_SF_DUR], 100);
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+	s = span_at(h, SSP_SK_HOST_DMA, 1010);
+	assert_int_equal(s->f[SSP_SF_DUR], 110);
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+	assert_int_equal(span_at(h, SSP_SK_HOST_DMA, 1020)->f[SSP_SF_DUR], 110);
+	parent_is(h, SSP_SK_NIC_MMIO, 2100, SSP_SK_HOST_MMIO, 2000);
+	parent_is(h, SSP_SK_NIC_MMIO, 2110, SSP_SK_HOST_MMIO, 2010);
+	s = span_at(h, SSP_SK_NIC_MMIO, 2110);
+	assert_int_equal(s->f[SSP_SF_DUR], 100);
+	assert_int_equal(s->f[SSP_SA_NMMIO_VAL], 0x78);
+	parent_is(h, SSP_SK_HOST_DMA, 3100, SSP_SK_NIC_DMA, 3010);
+	root_is(h, SSP_SK_HOST_DMA, 3200, SSP_SPAN_ORPHAN | SSP_SPAN_OPEN, "dma");
+	assert_int_equal(ssp_spanb_stats(h->b)->dup_ids, 0);
+	assert_int_equal(ssp_spanb_stats(h->b)->ctx_unused[SSP_CTX_DMA], 1);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* e1000: no DMA id the host knows; the host takes the NIC's DMAs in the
+ * order they were issued. */
+static void
+test_e1000_nic(void **state)
+{
+	struct h *h = setup_sims(topo_csv, "", 0, sims_e1000);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 200, 1, 0, 0x3818, 1);
+	posted(h, H1, 200);
+	nic_wr(h, N1, 700, 0x3818);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_ISSUE, 1);
+	ndma(h, N1, 810, SSP_EV_NIC_DMA_ISSUE, 2);
+	hdma(h, H1, 1000, 0, 0xabc);
+	hdma(h, H1, 1010, 0, 0xdef);
+	hdone(h, H1, 1100, SSP_EV_DMA_DONE, 0xabc);
+	hdone(h, H1, 1110, SSP_EV_DMA_DONE, 0xdef);
+	ndma(h, N1, 1500, SSP_EV_NIC_DMA_DONE_RD, 1);
+	ndma(h, N1, 1510, SSP_EV_NIC_DMA_DONE_RD, 2);
+	finish(h);
+	parent_is(h, SSP_SK_NIC_MMIO, 700, SSP_SK_HOST_MMIO, 200);
+	parent_is(h, SSP_SK_NIC_DMA, 800, SSP_SK_NIC_MMIO, 700);
+	parent_is(h, SSP_SK_HOST_DMA, 1000, SSP_SK_NIC_DMA, 800);
+	parent_is(h, SSP_SK_HOST_DMA, 1010, SSP_SK_NIC_DMA, 810);
+	assert_int_equal(span_at(h, SSP_SK_NIC_DMA, 800)->f[SSP_SF_DUR], 700);
+	check_invariants(h);
+	teardown(h);
+}
+
 int
 main(void)
 {
@@ -1890,6 +2064,9 @@ main(void)
 		cmocka_unit_test(test_mmio_not_for_nic),
 		cmocka_unit_test(test_dma_join_by_key),
 		cmocka_unit_test(test_dma_two_nics_same_op),
+		cmocka_unit_test(test_qemu_host),
+		cmocka_unit_test(test_corundum_nic),
+		cmocka_unit_test(test_e1000_nic),
 		cmocka_unit_test(test_missing_completions),
 		cmocka_unit_test(test_duplicate_ids),
 		cmocka_unit_test(test_missing_contexts),
