@@ -104,7 +104,7 @@ check_empty(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
 		    "was it run with --debug-flags (" "ExecEnable,SimBricksPci, ...) "
 		    "and a gem5.opt or gem5.debug build (gem5.fast has no debug "
 		    "output)?", src, own);
-	else
+	else if (w->n == 0)	/* unless the format check named another -f */
 		ssp_warn(w, "%s: %" PRIu64 " %s lines, no event", src, own,
 		    ssp_event_sim_name(cfg->sim));
 }
