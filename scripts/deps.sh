@@ -35,6 +35,7 @@ need libsqlite3-dev      hdr sqlite3.h
 need libcurl4-openssl-dev hdr x86_64-linux-gnu/curl/curl.h
 need zlib1g-dev          hdr zlib.h
 need libjansson-dev      hdr jansson.h	# simspan-simbricks, sim2ev --simbricks-json
+need libpcap-dev         hdr pcap/pcap.h	# sim2ev -f pcap
 if [ "$mode" != build ]; then
 	need zstd        command -v zstd	# the demo sizes the .zst logs
 	need sqlite3     command -v sqlite3	# the demo's summary, score-truth.sh

@@ -182,7 +182,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		if (sim == SSP_SIM_NONE) {
 			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
 			    "the header names an unknown simulator '%s' (expected "
-			    "gem5, nicbm, ns3 or switch)", ssp_in_name(ev->in[i]), ts->name,
+			    "gem5, nicbm, ns3, switch or pcap)", ssp_in_name(ev->in[i]), ts->name,
 			    simname);
 			goto fail;
 		}
@@ -203,7 +203,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 			goto fail;
 		}
 		src[i].name = ts->name;
-		src[i].sim = sim;	/* ns3 or switch for a net stream */
+		src[i].sim = sim;	/* ns3, switch or pcap for a net stream */
 	}
 	ev->salt = o->have_seed ? o->seed : derive_salt(ev);
 	if ((rc = ssp_out_open(&ev->out, o->out, o->zlevel, e)) != SSP_OK)

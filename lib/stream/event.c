@@ -66,6 +66,7 @@ static const struct ssp_rec_type types[SSP_EV_NTYPES] = {
 	[SSP_EV_NET_DROP]    = { "net_drop", 18, { NET_F } },
 	[SSP_EV_NET_RX]      = { "net_rx", 18, { NET_F } },
 	[SSP_EV_USER]        = { "user", 2, { { "cpu", 's' }, { "pc", 'x' } } },
+	[SSP_EV_NET_SEEN]    = { "net_seen", 18, { NET_F } },
 };
 
 const struct ssp_schema ssp_event_schema = { SSP_EV_NTYPES, types };
@@ -78,6 +79,7 @@ static const struct {
 	[SSP_SIM_NICBM] = { "nicbm", "nic" },
 	[SSP_SIM_NS3]   = { "ns3", "net" },
 	[SSP_SIM_SWITCH] = { "switch", "net" },
+	[SSP_SIM_PCAP]  = { "pcap", "net" },
 };
 
 const char *ssp_event_sim_name(enum ssp_sim s) { return sims[s].name; }
@@ -112,7 +114,7 @@ ssp_event_sim(unsigned type)
 		return SSP_SIM_GEM5;
 	if (type < SSP_EV_NET_ENQ)
 		return SSP_SIM_NICBM;
-	if (type <= SSP_EV_NET_RX)
+	if (type <= SSP_EV_NET_RX || type == SSP_EV_NET_SEEN)
 		return SSP_SIM_NS3;
 	return SSP_SIM_NONE;
 }

@@ -52,6 +52,9 @@ enum ssp_ev_type {
 	SSP_EV_NET_RX,		/* r (standard ns-3 ascii traces only) */
 	/* gem5 host, added in 1.1 (types are appended, never inserted) */
 	SSP_EV_USER,		/* a CPU's first user-mode pc after kernel ones */
+	/* network, added in 1.2: a packet in a pcap capture (direction and
+	 * port not recorded) */
+	SSP_EV_NET_SEEN,
 	SSP_EV_NTYPES
 };
 
@@ -88,7 +91,7 @@ enum { SSP_F_NDMA_OP, SSP_F_NDMA_ADDR, SSP_F_NDMA_LEN,
 enum { SSP_F_NIRQ_VEC };				/* nic_msix, nic_msi; nic_intx: level */
 enum { SSP_F_NTX_LEN };					/* nic_tx */
 enum { SSP_F_NRX_PORT, SSP_F_NRX_LEN };			/* nic_rx */
-/* net_*: uid -1 when the trace has none; payload/ip_proto/ip_id -1 when
+/* net_* (net_seen too): uid -1 when the trace has none; payload/ip_proto/ip_id -1 when
  * absent; eth_type 0 when absent; boundary is enum ssp_net_boundary */
 enum { SSP_F_NET_NODE, SSP_F_NET_DEV, SSP_F_NET_DEVTYPE, SSP_F_NET_SOURCE,
 	SSP_F_NET_UID, SSP_F_NET_INTERESTING, SSP_F_NET_BOUNDARY,
@@ -110,12 +113,14 @@ enum ssp_sim {
 	SSP_SIM_NICBM,		/* kind "nic" */
 	SSP_SIM_NS3,		/* kind "net" */
 	SSP_SIM_SWITCH,		/* kind "net": SimBricks net_switch (net_* types) */
+	/* since 1.2 */
+	SSP_SIM_PCAP,		/* kind "net": a pcap capture (ns-3, net_switch -p) */
 	SSP_SIM_N
 };
 
 extern const struct ssp_schema ssp_event_schema;
 
-/* Names: "gem5"/"nicbm"/"ns3"/"switch" and "host"/"nic"/"net"; parse returns
+/* Names: "gem5"/"nicbm"/"ns3"/"switch"/"pcap" and "host"/"nic"/"net"; parse returns
  * SSP_SIM_NONE if unknown.  Kind "net" parses to SSP_SIM_NS3: a topology
  * kind names a role, and the net_* types are shared by ns3 and switch. */
 const char *ssp_event_sim_name(enum ssp_sim s);
@@ -149,7 +154,7 @@ ssp_event_dev_cpu(const struct ssp_rec *r)
 }
 
 /* The minor version event streams are written with (formats/events.md). */
-#define SSP_EVENT_MINOR 1
+#define SSP_EVENT_MINOR 2
 
 /* Open an event stream writer with the standard metadata.  extra may add
  * more key/value pairs (source file, symbol tables, time offset). */

@@ -66,7 +66,7 @@ stderr_has "kindonly.ev: stream 'client-nic': the header names no simulator"
 txt2ev -s client-nic -k none -m simulator=qemu -m kind=nic -o "$T/qemu.ev" "$T/nic.txt"
 expect_rc 2 "unknown simulator" evspan -t "$D/topology.csv" \
     client-nic="$T/qemu.ev" -o "$T/x.sp"
-stderr_has "qemu.ev: stream 'client-nic': the header names an unknown simulator 'qemu' (expected gem5, nicbm, ns3 or switch)"
+stderr_has "qemu.ev: stream 'client-nic': the header names an unknown simulator 'qemu' (expected gem5, nicbm, ns3, switch or pcap)"
 txt2ev -s client-nic -k none -m simulator=nicbm -m kind=host -o "$T/both.ev" "$T/nic.txt"
 expect_rc 2 "simulator and kind disagree" evspan -t "$D/topology.csv" \
     client-nic="$T/both.ev" -o "$T/x.sp"

@@ -14,6 +14,8 @@
 #   rx    the node's promiscuous handler   <- net_enq source=Receive|RxInContext
 #   qd-enq/qd-deq/qd-drop (queue disc)     <- devtype=QueueDisc Enqueue/
 #                                             Transmit/Drop*
+#   sniff PromiscSniffer (what a pcap      <- net_seen (-f pcap), its time
+#         file records)                       the truth's cut to whole us
 # at the same time (ps), node and device; "exact" when the uid is the same
 # too, "no uid" when sim2ev's uid is -1 (NS_LOG printed none: a packet no
 # bridge has seen yet, a queue-disc item).  Prints one line per kind and
@@ -30,6 +32,7 @@ FILENAME == ARGV[1] {
 	else if (t == "net_deq" && s == "StartTransmission") k = "deq"
 	else if (t == "net_drop") k = "drop"
 	else if (t == "net_enq" && (s == "Receive" || s == "RxInContext")) k = "rx"
+	else if (t == "net_seen") k = "sniff"
 	if (k == "") next
 	key = $col["ts"] "," $col["node"] "," $col["dev"]
 	uid = $col["uid"]
@@ -40,6 +43,8 @@ FILENAME == ARGV[1] {
 }
 {
 	k = $1; key = $2 "," $3 "," $4; uid = $5
+	if (k == "sniff")	# ns-3 writes pcap times in whole microseconds
+		key = sprintf("%.0f", int($2 / 1000000) * 1000000) "," $3 "," $4
 	total[k]++
 	if (ev[k "," key "," uid] > 0) { ev[k "," key "," uid]--; exact[k]++; used++ }
 	else if (nouid[k "," key] > 0) { nouid[k "," key]--; nuid[k]++; used++ }
