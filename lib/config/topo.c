@@ -443,8 +443,13 @@ ssp_topo_parse(struct ssp_topo **tp, const char *name, const char *dir,
 		free(p.pe[i].nic.name);
 		free(p.pe[i].net.name);
 	}
+	for (i = 0; i < p.npn; i++) {
+		free(p.pn[i].net[0].name);
+		free(p.pn[i].net[1].name);
+	}
 	free(p.pp);
 	free(p.pe);
+	free(p.pn);
 	if (r != SSP_OK) {
 		ssp_topo_free(p.t);
 		return r;
