@@ -8,6 +8,7 @@
 
 #define DEV_MAX   4096		/* devices remembered; later ones: unknown */
 #define FIFO_MAX  65536		/* packets one device queue may hold */
+#define NIC_UIDS  65536		/* packets from NICs remembered (power of 2) */
 #define NONE      ((uint64_t)(int64_t)-1)
 
 /* A packet waiting in a SimpleNetDevice's queue. */
@@ -58,6 +59,11 @@ struct ssp_nslog {
 	struct cur qenq;
 	uint32_t qenq_dev;
 	uint64_t qenq_item;
+	/* the uids of the last NIC_UIDS packets that came from a NIC, in a
+	 * ring (oldest first) and a set: what "interesting" means */
+	uint64_t *nic_uid;
+	size_t nic_head, nic_n;
+	struct ssp_map nic_set;
 	/* atoms */
 	uint32_t t_simple, t_simbricks, t_qdisc;
 	uint32_t s_sendfrom, s_start, s_receive, s_rxin, s_bridge, s_false,
@@ -100,6 +106,8 @@ ssp_nslog_free(struct ssp_nslog *l)
 	for (i = 0; i < l->ndev; i++)
 		free(l->dev[i].q);
 	free(l->dev);
+	free(l->nic_uid);
+	ssp_map_free(&l->nic_set);
 	ssp_map_free(&l->devs);
 	ssp_map_free(&l->queues);
 	ssp_map_free(&l->qdiscs);
@@ -152,6 +160,35 @@ bound(struct ssp_nslog *l, const struct ssp_map *m, uint64_t key)
 	struct ssp_map_slot *s = ssp_map_find(m, key);
 
 	return s != NULL ? &l->dev[s->val] : NULL;
+}
+
+/* A packet from a NIC: ns-3 has no Interesting flag, this is its meaning
+ * (the trace helper's: the packet came from a simulated host). */
+static void
+from_nic(struct ssp_nslog *l, int64_t uid)
+{
+	struct ssp_map_slot *s;
+
+	if (ssp_map_find(&l->nic_set, (uint64_t)uid) != NULL)
+		return;
+	if (l->nic_uid == NULL &&
+	    (l->nic_uid = malloc(NIC_UIDS * sizeof(*l->nic_uid))) == NULL)
+		return;		/* then nothing is interesting */
+	if (l->nic_n == NIC_UIDS) {	/* forget the oldest */
+		if ((s = ssp_map_find(&l->nic_set, l->nic_uid[l->nic_head])) != NULL)
+			ssp_map_del(&l->nic_set, s);
+		l->nic_head = (l->nic_head + 1) & (NIC_UIDS - 1);
+		l->nic_n--;
+	}
+	if (ssp_map_add(&l->nic_set, (uint64_t)uid, 0) == NULL)
+		return;
+	l->nic_uid[(l->nic_head + l->nic_n++) & (NIC_UIDS - 1)] = (uint64_t)uid;
+}
+
+static int
+interesting(const struct ssp_nslog *l, int64_t uid)
+{
+	return uid >= 0 && ssp_map_find(&l->nic_set, (uint64_t)uid) != NULL;
 }
 
 static int
@@ -320,9 +357,9 @@ seconds(const char *p, const char *end, int64_t *ps)
 /* --- events ------------------------------------------------------------------ */
 
 static void
-fill(struct ssp_rec *r, unsigned type, int64_t ts, uint32_t node, uint32_t dev,
-    uint32_t devtype, uint32_t source, int64_t uid, unsigned boundary,
-    uint64_t src, uint64_t dst, uint32_t proto)
+fill(const struct ssp_nslog *l, struct ssp_rec *r, unsigned type, int64_t ts,
+    uint32_t node, uint32_t dev, uint32_t devtype, uint32_t source, int64_t uid,
+    unsigned boundary, uint64_t src, uint64_t dst, uint32_t proto)
 {
 	r->type = type;
 	r->ts = ts;
@@ -331,7 +368,7 @@ fill(struct ssp_rec *r, unsigned type, int64_t ts, uint32_t node, uint32_t dev,
 	r->f[SSP_F_NET_DEVTYPE] = devtype;
 	r->f[SSP_F_NET_SOURCE] = source;
 	r->f[SSP_F_NET_UID] = (uint64_t)uid;
-	r->f[SSP_F_NET_INTERESTING] = 1;
+	r->f[SSP_F_NET_INTERESTING] = (uint64_t)interesting(l, uid);
 	r->f[SSP_F_NET_BOUNDARY] = boundary;
 	r->f[SSP_F_NET_PAYLOAD] = NONE;
 	r->f[SSP_F_NET_ETH_TYPE] = proto;
@@ -375,7 +412,7 @@ dequeue(struct ssp_nslog *l, struct dev *d, struct ssp_rec *r, int64_t ts,
 	d->qhead = (d->qhead + 1) & (d->qcap - 1);
 	d->qlen--;
 	d->busy = 1;
-	fill(r, SSP_EV_NET_DEQ, ts, node, d->ifindex, l->t_simple, l->s_start,
+	fill(l, r, SSP_EV_NET_DEQ, ts, node, d->ifindex, l->t_simple, l->s_start,
 	    f.uid, SSP_NET_INTERNAL, f.src, f.dst, f.proto);
 }
 
@@ -440,11 +477,11 @@ device_fn(struct ssp_nslog *l, int simbricks, struct line *ln,
 		f.proto = proto;
 		if (simbricks) {	/* straight to the adapter, no queue */
 			o->pre = 1;
-			fill(&o->pre_ev, SSP_EV_NET_ENQ, ln->ts, ln->node, ifx(d),
+			fill(l, &o->pre_ev, SSP_EV_NET_ENQ, ln->ts, ln->node, ifx(d),
 			    l->t_simbricks, l->s_sendfrom, f.uid, SSP_NET_INTERNAL,
 			    src, dst, proto);
 			ssp_pline_event(o, SSP_EV_NET_DEQ, (uint64_t)ln->ts);
-			fill(&o->ev, SSP_EV_NET_DEQ, ln->ts, ln->node, ifx(d),
+			fill(l, &o->ev, SSP_EV_NET_DEQ, ln->ts, ln->node, ifx(d),
 			    l->t_simbricks, l->s_sendfrom, f.uid, SSP_NET_TO_ADAPTER,
 			    src, dst, proto);
 			return;
@@ -454,7 +491,7 @@ device_fn(struct ssp_nslog *l, int simbricks, struct line *ln,
 		l->send_pkt = pk;
 		l->send_dropped = d == NULL;
 		ssp_pline_event(o, SSP_EV_NET_ENQ, (uint64_t)ln->ts);
-		fill(&o->ev, SSP_EV_NET_ENQ, ln->ts, ln->node, ifx(d), l->t_simple,
+		fill(l, &o->ev, SSP_EV_NET_ENQ, ln->ts, ln->node, ifx(d), l->t_simple,
 		    l->s_sendfrom, f.uid, SSP_NET_INTERNAL, src, dst, proto);
 		if (d == NULL || fifo_push(d, &f) != 0) {
 			l->send_dropped = 1;	/* beyond the bounds: no dequeue */
@@ -555,7 +592,7 @@ undo_send(struct ssp_nslog *l, struct line *ln, uint32_t source,
 	l->send_dropped = 1;
 	f = d->q[(d->qhead + --d->qlen) & (d->qcap - 1)];
 	ssp_pline_event(o, SSP_EV_NET_DROP, (uint64_t)ln->ts);
-	fill(&o->ev, SSP_EV_NET_DROP, ln->ts, ln->node, d->ifindex, l->t_simple,
+	fill(l, &o->ev, SSP_EV_NET_DROP, ln->ts, ln->node, d->ifindex, l->t_simple,
 	    source, f.uid, SSP_NET_INTERNAL, f.src, f.dst, f.proto);
 }
 
@@ -577,14 +614,16 @@ bridge_rx(struct ssp_nslog *l, struct line *ln, const char *p,
 	if (!same(&l->pend, ln->ts, ln->node))
 		return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
 	l->pend.valid = 0;
+	if (l->pend_boundary == SSP_NET_FROM_ADAPTER)
+		from_nic(l, (int64_t)uid);
 	d = l->pend_dev != UINT32_MAX ? &l->dev[l->pend_dev] : NULL;
 	type = d != NULL && d->cls == C_SIMBRICKS ? l->t_simbricks : l->t_simple;
 	o->pre = 1;
-	fill(&o->pre_ev, SSP_EV_NET_ENQ, ln->ts, ln->node, ifx(d), type,
+	fill(l, &o->pre_ev, SSP_EV_NET_ENQ, ln->ts, ln->node, ifx(d), type,
 	    type == l->t_simbricks ? l->s_rxin : l->s_receive, (int64_t)uid,
 	    l->pend_boundary, l->pend_src, l->pend_dst, l->pend_proto);
 	ssp_pline_event(o, SSP_EV_NET_DEQ, (uint64_t)ln->ts);
-	fill(&o->ev, SSP_EV_NET_DEQ, ln->ts, ln->node, ifx(d), type, l->s_bridge,
+	fill(l, &o->ev, SSP_EV_NET_DEQ, ln->ts, ln->node, ifx(d), type, l->s_bridge,
 	    (int64_t)uid, SSP_NET_INTERNAL, l->pend_src, l->pend_dst,
 	    l->pend_proto);
 }
@@ -700,7 +739,7 @@ qdisc_fn(struct ssp_nslog *l, int tc, struct line *ln, struct ssp_pline *o)
 		l->qenq_item = item;
 	}
 	ssp_pline_event(o, type, (uint64_t)ln->ts);
-	fill(&o->ev, type, ln->ts, ln->node, d->ifindex, l->t_qdisc, source, -1,
+	fill(l, &o->ev, type, ln->ts, ln->node, d->ifindex, l->t_qdisc, source, -1,
 	    SSP_NET_INTERNAL, 0, 0, 0);
 }
 

@@ -18,7 +18,8 @@
  *
  * Events (net_enq, net_deq, net_drop; uid = ns-3's packet uid where the
  * log gives it, -1 where it cannot, e.g. a packet an ns-3 host sends
- * before any bridge has seen it):
+ * before any bridge has seen it; interesting = the packet came from a NIC,
+ * i.e. its uid is one of the last 65536 a SimbricksNetDevice received):
  *   SimbricksNetDevice:RxInContext / SimpleNetDevice:Receive and the
  *     bridge's "UID is N" after it: net_enq + net_deq at that device
  *     (both written with the bridge line: the receive line is "deferred");

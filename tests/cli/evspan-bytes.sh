@@ -17,6 +17,9 @@
 # (sim2ev: the trailing `cpu` field of host device events, type `user`):
 # only the --events outputs changed, their ev.* records of host device
 # events gained the `cpu` field (spancat output identical but for ` cpu=...`).
+# Updated for event format 1.2 (type net_seen): the --events outputs of
+# list one more ev.* record type in their header; `spancat --csv` of every
+# --events output is the same as the 1.1 evspan's.
 . "$(dirname "$0")/../lib.sh"
 RULES="$TOP/rules/linux-i40e.csv"
 
@@ -36,7 +39,7 @@ mkdumbbell -n 300 "$T/d" > /dev/null
 sed 's/^root,all-syscalls$/root,net-syscalls/' "$RULES" > "$T/net.csv"
 same "dumbbell" c6ce55cf5157561173b97e2bb130c77dea3aade0fb358828338932c335cc7e9e \
     -t "$T/d/topology.csv" -r "$RULES"
-same "dumbbell, --events" 89b91a0b3e8406a245eb93dda826566c5558af0eb98542738c83954c5478a055 \
+same "dumbbell, --events" be40a266287a59936a74e134e3e5925e54b86212a5eaa51b34f4d7b18f76c2f2 \
     -e -t "$T/d/topology.csv" -r "$RULES"
 same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df042992ff804c56012694 \
     -t "$T/d/topology.csv" -r "$T/net.csv"
@@ -46,7 +49,7 @@ same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df0
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" 75c0b472a7e61d790edbb0b59d3136d293f903f5fd4b573f8b66013a7b999195 \
+same "samples/dumbbell, --events" 781aa7b4def1fdf2027cba8f0a7dc0397133c2cc0154c5befb3facd9fb996d08 \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic
@@ -58,17 +61,17 @@ for f in "$S"/*.txt; do
 	case $b in *-nic) k=nic ;; net) k=net ;; *) k=host ;; esac
 	txt2ev -s "$b" -k $k -o "$T/tc/$b.ev" "$f"
 done
-same "twoclients, --events" 71ce2c00b50c296c80917d039a7038c91cbe0344d9f9572a72842e6e61234d76 \
+same "twoclients, --events" 4d15eb06d10af19436b3c1cf7c60dd369d9afadbee4917da7de51b1529753509 \
     -e -t "$T/tc/topology.csv" -r "$RULES"
 
 # a truncated NIC stream (orphans, open spans) and concatenated segments
 head -c $(($(wc -c < "$T/d/client-nic.ev") * 3 / 10)) "$T/d/client-nic.ev" > "$T/cut.ev"
-same "truncated stream, --events" 414bf78ab422208e55bdde463a1884d706bba78235c1a5d6bdbd2c381b3a8abd \
+same "truncated stream, --events" f99f7000516e9112a25525764cbca18be683e59db7f568035b52b7e5bfa535d0 \
     -e -t "$T/d/topology.csv" -r "$RULES" client-nic="$T/cut.ev"
 stderr_has "stream client-nic:"
 mkdumbbell -n 3 "$T/c" > /dev/null
 cat "$T/c/server.ev" "$T/c/server.ev" > "$T/cat.ev"
-same "concatenated segments, --events" 23009904ad4d1846feec58cc9a418348b4a8eecbcbd90b1764baf25b277dde2d \
+same "concatenated segments, --events" d4df1eeaef9ffa3310b433a9e272744b832a25b9ec8d919b5d85f58cc1635195 \
     -e -t "$T/c/topology.csv" -r "$RULES" server="$T/cat.ev"
 
 # compressed output (written by a thread of its own with 2 threads): the

@@ -40,7 +40,8 @@ check "NS_LOG: drops at the bottleneck" grep -q " net_drop$" "$T/n.st"
 check "NS_LOG: SimBricks devices" sh -c "evcat '$T/n.ev' | grep -q 'devtype=SimbricksNetDevice source=SendFrom .*boundary=2'"
 pipeline nslog
 set -- $(row nslog net.device)
-eq "NS_LOG: every net.device span of the truth" "$3 $4" "$2 0"
+eq "NS_LOG: every net.device span of the truth, no other" "$3 $4 $5" "$2 0 0"
+eq "NS_LOG: every net.device parent right" "$7 $8 $9" "$2 0 0"
 
 # --- net_switch -p ------------------------------------------------------
 gen pcap --net switch-pcap

@@ -99,6 +99,7 @@ test_bridge(void **state)
 	EV(&h, T("00") "0 BridgeNetDevice:ReceiveFromDevice(): [DEBUG] UID is 1",
 	    SSP_EV_NET_DEQ);
 	pair(&h, SSP_EV_NET_DEQ, 2000724000, 0, 0, 1, "Receive", "ReceiveFromDevice");
+	assert_int_equal(F(&h.pl.pre_ev, INTERESTING), 0);	/* an ns-3 host's */
 	assert_int_equal(F(&h.pl.pre_ev, ETH_SRC), 1);
 	assert_int_equal(F(&h.pl.pre_ev, ETH_DST), 0xffffffffffffULL);
 	SKIP(&h, T("00") "0 BridgeNetDevice:ForwardBroadcast(): [DEBUG] "
@@ -194,6 +195,9 @@ test_simbricks(void **state)
 	    "ReceiveFromDevice");
 	assert_int_equal(F(&h.pl.pre_ev, BOUNDARY), SSP_NET_FROM_ADAPTER);
 	assert_int_equal(F(&h.pl.ev, BOUNDARY), SSP_NET_INTERNAL);
+	/* from a NIC: interesting, from here on */
+	assert_int_equal(F(&h.pl.pre_ev, INTERESTING), 1);
+	assert_int_equal(F(&h.pl.ev, INTERESTING), 1);
 	assert_string_equal(ssp_atoms_str(h.atoms, (uint32_t)F(&h.pl.ev, DEVTYPE),
 	    NULL), "SimbricksNetDevice");
 	SKIP(&h, "+1.905164778000s 0 BridgeNetDevice:ForwardUnicast(): [LOGIC] "
@@ -206,6 +210,7 @@ test_simbricks(void **state)
 	assert_int_equal(F(&h.pl.ev, BOUNDARY), SSP_NET_TO_ADAPTER);
 	assert_int_equal(F(&h.pl.ev, ETH_SRC), 0xb09aac673c98ULL);
 	assert_int_equal(F(&h.pl.ev, ETH_DST), 0xa832068c52b1ULL);
+	assert_int_equal(F(&h.pl.ev, INTERESTING), 1);
 	/* a device no SetIfIndex named, and a line without a node prefix */
 	EV(&h, "+1.905164779000s SimbricksNetDevice:SendFrom(0x5573c0, 0x5579000, "
 	    "02-06-b0:9a:ac:67:3c:98, 02-06-a8:32:06:8c:52:b1, 2048)", SSP_EV_NET_DEQ);
