@@ -55,6 +55,10 @@ struct ssp_nslog {
 	uint32_t send_dev;
 	uint64_t send_pkt;
 	int send_dropped;
+	/* the time prefix parsed last: the lines of one ns-3 event share it */
+	char last_tp[24];
+	size_t last_tpn;
+	int64_t last_ts;
 	/* the last root queue-disc enqueue, for a child's drop of that item */
 	struct cur qenq;
 	uint32_t qenq_dev;
@@ -213,22 +217,35 @@ fifo_push(struct dev *d, const struct fent *f)
 
 /* --- scanning ---------------------------------------------------------------- */
 
-/* "0x<hex>" or "0" (a null Ptr) */
+/* Hex digit values + 1, 0 for other bytes (pointers are 12 digits: a
+ * table beats both the branches and the SWAR set-up of scan.h here). */
+#define HX(c) ((c) >= '0' && (c) <= '9' ? (c) - '0' + 1 : (c) >= 'a' && \
+	(c) <= 'f' ? (c) - 'a' + 11 : (c) >= 'A' && (c) <= 'F' ? (c) - 'A' + 11 : 0)
+#define H4(b) HX(b), HX(b + 1), HX(b + 2), HX(b + 3)
+#define H16(b) H4(b), H4(b + 4), H4(b + 8), H4(b + 12)
+static const unsigned char hexv[256] = { H16(0), H16(16), H16(32), H16(48),
+	H16(64), H16(80), H16(96), H16(112) };
+
+/* "0x<hex>" (at most 16 digits) or "0" (a null Ptr) */
 static int
 ptr(const char **pp, const char *end, uint64_t *v)
 {
-	const char *p = *pp;
+	const char *p = *pp, *d;
+	uint64_t r = 0;
+	unsigned x;
 
-	if (SSP_LIT(&p, end, "0x") == 0) {
-		if (ssp_scan_hex(&p, end, v) != 0)
+	if (end - p >= 3 && p[0] == '0' && p[1] == 'x') {
+		for (d = p += 2; p < end && (x = hexv[(unsigned char)*p]) != 0; p++)
+			r = r << 4 | (x - 1);
+		if (p == d || p - d > 16)
 			return -1;
 	} else if (p < end && *p == '0') {
 		p++;
-		*v = 0;
 	} else {
 		return -1;
 	}
 	*pp = p;
+	*v = r;
 	return 0;
 }
 
@@ -326,25 +343,29 @@ seconds(const char *p, const char *end, int64_t *ps)
 	    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
 	    10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
 	    10000000000000000000ULL };
-	uint64_t whole, frac = 0;
+	uint64_t whole = 0, frac = 0;
 	const char *f;
 	size_t nd = 0;
+	unsigned d;
 
-	if (ssp_scan_dec(&p, end, &whole) != 0 || whole > (uint64_t)INT64_MAX /
-	    p10[12] - 1)
+	for (f = p; p < end && (d = (unsigned)*p - '0') < 10; p++)
+		whole = whole * 10 + d;
+	if (p == f || p - f > 7 || whole > (uint64_t)INT64_MAX / p10[12] - 1)
 		return -1;	/* past 9.2e6 s in ps */
 	if (p < end && *p == '.') {
-		f = ++p;
-		if (p < end && ssp_isdigit(*p) && ssp_scan_dec(&p, end, &frac) != 0)
+		for (f = ++p; p < end && (d = (unsigned)*p - '0') < 10; p++)
+			if (p - f < 19)
+				frac = frac * 10 + d;
+		if (p - f > 19)
 			return -1;	/* more than 19 decimals */
 		nd = (size_t)(p - f);
 	}
 	if (p >= end || *p != 's')
 		return -1;
 	if (nd > 12) {		/* finer than ps: round to nearest */
-		uint64_t d = p10[nd - 12];
+		uint64_t q = p10[nd - 12];
 
-		frac = frac / d + (frac % d >= d - frac % d);
+		frac = frac / q + (frac % q >= q - frac % q);
 	} else {
 		frac *= p10[12 - nd];
 	}
@@ -420,7 +441,7 @@ dequeue(struct ssp_nslog *l, struct dev *d, struct ssp_rec *r, int64_t ts,
 
 struct line {
 	int64_t ts;		/* valid once have_ts: parsed when needed */
-	const char *tsp;	/* the time prefix, after '+' */
+	const char *tsp, *tend;	/* the time prefix, after '+', up to 's' */
 	int have_ts;
 	uint32_t node;
 	const char *fn, *args, *end;	/* method name; after '(' */
@@ -430,20 +451,28 @@ struct line {
 
 /* The line's time, for the lines that need it; -1: malformed (o says). */
 static int
-ts_of(struct line *ln, struct ssp_pline *o)
+ts_of(struct ssp_nslog *l, struct line *ln, struct ssp_pline *o)
 {
+	size_t n = (size_t)(ln->tend - ln->tsp);
+
 	if (ln->have_ts)
 		return 0;
-	if (seconds(ln->tsp, ln->end, &ln->ts) != 0) {
+	if (n == l->last_tpn && memcmp(ln->tsp, l->last_tp, n) == 0) {
+		ln->ts = l->last_ts;
+	} else if (seconds(ln->tsp, ln->end, &ln->ts) != 0) {
 		ssp_pline_bad(o, "ns-3 NS_LOG: expected the time prefix "
 		    "'+<seconds>s ' (at most 9.2e6 s)");
 		return -1;
+	} else if (n <= sizeof(l->last_tp)) {
+		memcpy(l->last_tp, ln->tsp, n);
+		l->last_tpn = n;
+		l->last_ts = ln->ts;
 	}
 	ln->have_ts = 1;
 	return 0;
 }
 
-#define TS(ln, o) do { if (ts_of((ln), (o)) != 0) return; } while (0)
+#define TS(ln, o) do { if (ts_of(l, (ln), (o)) != 0) return; } while (0)
 
 static const char bad_send[] = "ns-3 NS_LOG SendFrom: expected '(0x<device>, "
     "0x<packet>, <source address>, <destination address>, <protocol>)'";
@@ -747,19 +776,35 @@ qdisc_fn(struct ssp_nslog *l, int tc, struct line *ln, struct ssp_pline *o)
 
 enum { K_OTHER, K_SIMPLE, K_SIMBRICKS, K_BRIDGE, K_QUEUE, K_QDISC, K_TC };
 
+/* The class a line at p starts with, and its length (*n): compared in
+ * place, so the many lines of other classes cost a byte or two. */
 static int
-class_kind(const char *c, size_t n)
+class_at(const char *p, const char *end, size_t *n)
 {
-	switch (n) {
-	case 5: return IS(c, n, "Queue") ? K_QUEUE : K_OTHER;
-	case 9: return IS(c, n, "QueueDisc") ? K_QDISC : K_OTHER;
-	case 15:
-		return IS(c, n, "SimpleNetDevice") ? K_SIMPLE :
-		    IS(c, n, "BridgeNetDevice") ? K_BRIDGE : K_OTHER;
-	case 18: return IS(c, n, "SimbricksNetDevice") ? K_SIMBRICKS : K_OTHER;
-	case 19: return IS(c, n, "TrafficControlLayer") ? K_TC : K_OTHER;
-	default: return K_OTHER;
+	size_t left = (size_t)(end - p);
+
+#define CL(s, k) if (left > sizeof(s) - 1 && memcmp(p, s ":", sizeof(s)) == 0) \
+	return *n = sizeof(s) - 1, (k)
+	switch (*p) {
+	case 'Q':
+		CL("Queue", K_QUEUE);
+		CL("QueueDisc", K_QDISC);
+		break;
+	case 'S':
+		CL("SimpleNetDevice", K_SIMPLE);
+		CL("SimbricksNetDevice", K_SIMBRICKS);
+		break;
+	case 'B':
+		CL("BridgeNetDevice", K_BRIDGE);
+		break;
+	case 'T':
+		CL("TrafficControlLayer", K_TC);
+		break;
+	default:
+		break;
 	}
+#undef CL
+	return K_OTHER;
 }
 
 void
@@ -769,6 +814,7 @@ ssp_nslog_line(struct ssp_nslog *l, const char *s, size_t len, struct ssp_pline 
 	struct line ln;
 	int kind, timed = 0;
 	uint64_t v;
+	size_t n;
 
 	ln.node = SSP_NSLOG_UNKNOWN;
 	ln.ts = 0;
@@ -790,8 +836,9 @@ ssp_nslog_line(struct ssp_nslog *l, const char *s, size_t len, struct ssp_pline 
 		if (end - p < 2 || p[0] != 's' || p[1] != ' ')
 			return ssp_pline_bad(o, "ns-3 NS_LOG: expected the time "
 			    "prefix '+<seconds>s '");
-		p += 2;
 		ln.tsp = tsp;
+		ln.tend = p;
+		p += 2;
 		timed = 1;
 	}
 	/* "<node> " (prefix_node; -1 outside any node's event) */
@@ -806,18 +853,19 @@ ssp_nslog_line(struct ssp_nslog *l, const char *s, size_t len, struct ssp_pline 
 		p++;
 	}
 	/* "<Class>:<Method>(": the class is one of a few or the line is
-	 * noise, so find ':' first and check identifiers only then */
-	q = memchr(p, ':', (size_t)(end - p < 65 ? end - p : 65));
-	if (q == NULL || q == p)
-		return ssp_pline_skip(o, timed ? SSP_SKIP_UNKNOWN : SSP_SKIP_TEXT);
-	kind = class_kind(p, (size_t)(q - p));
-	if (kind == K_OTHER && timed)	/* most lines: another class */
-		return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
-	if (kind == K_OTHER && ident(p, q) != q)
-		return ssp_pline_skip(o, SSP_SKIP_TEXT);
-	ln.fn = ++q;
-	q = ident(q, end);
-	if (q == ln.fn || q >= end || *q != '(')
+	 * noise; identifiers are checked only where that decides */
+	if ((kind = class_at(p, end, &n)) == K_OTHER) {
+		if (timed)	/* most lines: another class */
+			return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
+		q = ident(p, end);
+		if (q == p || q >= end || *q != ':' || (ln.fn = q + 1,
+		    q = ident(ln.fn, end)) == ln.fn || q >= end || *q != '(')
+			return ssp_pline_skip(o, SSP_SKIP_TEXT);
+		return ssp_pline_skip(o, SSP_SKIP_NOTS);
+	}
+	/* the method: up to '(' (the names compared below check it) */
+	ln.fn = p + n + 1;
+	if ((q = memchr(ln.fn, '(', (size_t)(end - ln.fn))) == NULL || q == ln.fn)
 		return ssp_pline_skip(o, timed ? SSP_SKIP_UNKNOWN : SSP_SKIP_TEXT);
 	ln.fnlen = (size_t)(q - ln.fn);
 	ln.args = q + 1;
@@ -825,15 +873,15 @@ ssp_nslog_line(struct ssp_nslog *l, const char *s, size_t len, struct ssp_pline 
 	if (end - q >= 4 && q[1] == ')' && q[2] == ':' && q[3] == ' ') {
 		/* a message: "(): [LEVEL] text" ([LEVEL] with prefix_level) */
 		ln.msg = q + 4;
-		if (ln.msg < end && *ln.msg == '[' &&
-		    (q = memchr(ln.msg, ']', (size_t)(end - ln.msg))) != NULL &&
-		    q - ln.msg <= 6 && q + 1 < end && q[1] == ' ')
-			ln.msg = q + 2;
+		if (ln.msg < end && *ln.msg == '[') {	/* "[DEBUG] ", "[INFO ] " */
+			for (q = ln.msg + 1; q < end && q - ln.msg <= 6 && *q != ']'; q++)
+				;
+			if (q + 1 < end && *q == ']' && q[1] == ' ')
+				ln.msg = q + 2;
+		}
 	} else if (end[-1] != ')') {
 		return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
 	}
-	if (kind == K_OTHER)
-		return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
 	if (!timed) {
 		/* no time, no event; the setup lines still say what is what */
 		if (ln.msg == NULL && (kind == K_SIMPLE || kind == K_SIMBRICKS ||

@@ -304,6 +304,11 @@ test_envelope(void **state)
 	    "02-06-00:00:00:00:00:02, 2048)", SSP_SKIP_MALFORMED);
 	SKIP(&h, "+99999999999.0s 2 SimpleNetDevice:SendFrom(0xa0, 0xb0, "
 	    "02-06-00:00:00:00:00:01, 02-06-00:00:00:00:00:02, 2048)", SSP_SKIP_MALFORMED);
+	SKIP(&h, "+9223372.0s 2 SimpleNetDevice:SendFrom(0xa0, 0xb0, "
+	    "02-06-00:00:00:00:00:01, 02-06-00:00:00:00:00:02, 2048)", SSP_SKIP_MALFORMED);
+	EV(&h, "+9223371.999999999999s 2 SimpleNetDevice:SendFrom(0xa0, 0xb0, "
+	    "02-06-00:00:00:00:00:01, 02-06-00:00:00:00:00:02, 2048)", SSP_EV_NET_ENQ);
+	assert_int_equal(h.pl.ev.ts, 9223371999999999999LL);
 	SKIP(&h, "+0.1s x SimpleNetDevice:GetMtu(0xa0)", SSP_SKIP_UNKNOWN);
 	SKIP(&h, "+0.1s 12x SimpleNetDevice:GetMtu(0xa0)", SSP_SKIP_MALFORMED);
 	SKIP(&h, "+0.1s 2 SimpleNetDevice:SendFrom(0xa0, 0xb0, 2048)", SSP_SKIP_MALFORMED);
