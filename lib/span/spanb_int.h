@@ -14,6 +14,8 @@
  *                   chains, TSO, rx batching
  *   spanb_net.c     ns-3 networks: device spans, packet chains, sweeps
  *   spanb_switch.c  SimBricks net_switch ports, inside a net stream
+ *   spanb_nslog.c   ns-3 NS_LOG device spans' parents, inside a net stream
+ *   spanb_pcap.c    packet captures (net_seen), inside a net stream
  *
  * A simulator is one row of sims[] (spanb.c): a struct ssp_spanb_sim of
  * handlers the core calls for every stream of that enum ssp_sim; nothing
@@ -132,9 +134,13 @@ struct sinfo {			/* what an input string id means, computed once */
 	uint16_t cpu;		/* host: cpu index + 1 */
 	uint8_t have;		/* HAVE_* */
 	uint8_t dev;		/* net: DEV_*, what a device type name is */
+	uint8_t src;		/* net: SRC_*, what a trace source name is */
 };
-enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16 };
+enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16,
+	HAVE_SRC = 32 };
 enum { DEV_OTHER, DEV_SIMPLE, DEV_SWITCH };	/* SimpleNetDevice, NetSwitch */
+/* NS_LOG sources: a device receives, the bridge takes, a device sends */
+enum { SRC_OTHER, SRC_NSLOG_IN, SRC_NSLOG_BRIDGE, SRC_NSLOG_OUT };
 
 struct ssp_spanb_sim;
 
@@ -217,11 +223,16 @@ struct plink {
 	struct span *msix_open;	/* host msix waiting for "completed DMA id 0" */
 };
 
+/* An eth link (NIC <-> network device), or one end of an n2n link
+ * (network device <-> network device, formats/topology.md): there the
+ * other end is peer, what comes in from it is queued on tx (as a NIC's
+ * transmissions are) and what leaves goes to the peer's tx; rx is unused. */
 struct elink {
 	unsigned nic, net;
 	uint32_t node, dev;
-	struct ssp_fifo tx;		/* NIC -> network */
+	struct ssp_fifo tx;		/* NIC -> network; n2n: peer -> here */
 	struct ssp_fifo rx;		/* network -> NIC */
+	struct elink *peer;		/* n2n: the other end; eth: NULL */
 };
 
 struct ssp_spanb {
@@ -232,7 +243,8 @@ struct ssp_spanb {
 	struct stream *s;
 	size_t ns;
 	struct plink *pl;
-	struct elink *el;
+	struct elink *el;		/* neth eth links, then 2 * nn2n n2n ends */
+	size_t nel;
 	struct ssp_map3 mmio_open;	/* (id, 0, host) */
 	struct ssp_map3 hdma_open;	/* (id, adapter key, host) */
 	struct ssp_map3 ndma_open;	/* (op, 0, nic) */
@@ -349,6 +361,17 @@ void ssp_spanb_net_sweep(struct ssp_spanb *b);
 void ssp_spanb_switch_event(struct ssp_spanb *b, unsigned st,
     const struct ssp_rec *ev);
 void ssp_spanb_switch_flush(struct ssp_spanb *b, struct wstate *w);
+/* spanb_nslog.c: the parent of an NS_LOG device span (the span that
+ * brought the packet into this node, for one that sends it on), and the
+ * chain key its dequeue is remembered under. */
+struct span *ssp_spanb_nslog_prev(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+uint64_t ssp_spanb_nslog_key(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+/* Which way an NS_LOG event's packet goes at its device: -1 in (a
+ * reception and the bridge taking it), 1 out (a send), 0 not NS_LOG. */
+int ssp_spanb_nslog_dir(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
 
 /* --- inline helpers ------------------------------------------------------ */
 
@@ -369,6 +392,24 @@ static inline struct wstate *
 net_of(struct ssp_spanb *b, unsigned st)
 {
 	return &b->s[st].u.net;
+}
+
+/* A packet leaves a network device by link el: its span's context goes to
+ * the NIC (eth), or into the other network at the peer end (n2n). */
+static inline void
+el_out(struct ssp_spanb *b, struct elink *el, struct span *s)
+{
+	if (el->peer != NULL)
+		ssp_spanb_send(b, &el->peer->tx, s, SSP_CTX_TX);
+	else
+		ssp_spanb_send(b, &el->rx, s, SSP_CTX_RX);
+}
+
+/* The queue el_out put s on last. */
+static inline struct ssp_fifo *
+el_outq(struct elink *el)
+{
+	return el->peer != NULL ? &el->peer->tx : &el->rx;
 }
 
 
