@@ -192,9 +192,11 @@ struct nstate {
 };
 
 /* A network stream (ns-3 and net_switch). */
+struct ssp_spanb_pcap;
 struct wstate {
 	struct span *held;	/* switch: the last egress span, not finished
 				 * yet (a drop line may still end it) */
+	struct ssp_spanb_pcap *pc;	/* a capture's state (spanb_pcap.c) */
 };
 
 /* Every stream: what the core keeps, and the state of its simulator (a
@@ -252,6 +254,9 @@ struct ssp_spanb {
 	struct ssp_map3 net_open;	/* (uid, node << 32 | dev, net) */
 	struct ssp_map3 chain;	/* (uid, 0, net): last hop of a packet */
 	struct ssp_map3 elmap;	/* (node << 32 | dev, 0, net) -> elink */
+	struct ssp_fifo pc_hold;	/* spanb_pcap.c: capture sightings of
+					 * time pc_hold_ts, still open */
+	int64_t pc_hold_ts;
 	struct ssp_pool spool, evsmall, evlarge, lpool;
 	struct span *ready_head, *ready_tail;
 	uint64_t seq, next_id, live, peak;
@@ -372,6 +377,18 @@ uint64_t ssp_spanb_nslog_key(struct ssp_spanb *b, unsigned st,
  * reception and the bridge taking it), 1 out (a send), 0 not NS_LOG. */
 int ssp_spanb_nslog_dir(struct ssp_spanb *b, unsigned st,
     const struct ssp_rec *ev);
+/* spanb_pcap.c: a net_seen event of a capture; the end of its stream, the
+ * drain of its unplaced copies, its state freed; the context of a NIC's
+ * reception at ts of len bytes over eth link el (what the network sent on
+ * el->rx, or a switch capture's copy whose port was not known: a
+ * reference, or NULL). */
+void ssp_spanb_pcap_event(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+void ssp_spanb_pcap_end(struct ssp_spanb *b, unsigned st);
+void ssp_spanb_pcap_drain(struct ssp_spanb *b, unsigned st);
+void ssp_spanb_pcap_free(struct ssp_spanb *b, unsigned st);
+struct span *ssp_spanb_pcap_rx(struct ssp_spanb *b, struct elink *el,
+    int64_t ts, uint64_t len);
 
 /* --- inline helpers ------------------------------------------------------ */
 

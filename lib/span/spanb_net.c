@@ -6,7 +6,8 @@
  * rules; packet chains forgotten after packet-idle.  A device at an n2n
  * link hands the context of what it sends to the device at the other end
  * (another network, or another node of this one), whose next span takes
- * it as parent.  Devices of type NetSwitch go to spanb_switch.c.
+ * it as parent.  Devices of type NetSwitch go to spanb_switch.c, capture
+ * records (net_seen) to spanb_pcap.c.
  */
 #include <stdint.h>
 #include <string.h>
@@ -220,6 +221,10 @@ ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		drop(b, st, SSP_DROP_NO_RULE);
 		return;
 	}
+	if (ev->type == SSP_EV_NET_SEEN) {	/* a capture's record */
+		ssp_spanb_pcap_event(b, st, ev);
+		return;
+	}
 	if (ev->type > SSP_EV_NET_RX || ev->type < SSP_EV_NET_ENQ) {
 		drop(b, st, SSP_DROP_FOREIGN);
 		return;
@@ -293,9 +298,11 @@ static void
 net_stream_end(struct ssp_spanb *b, unsigned st)
 {
 	ssp_spanb_switch_flush(b, net_of(b, st));
+	ssp_spanb_pcap_end(b, st);
 	ssp_spanb_close_stream(b, &b->net_open, st);
 }
 
 const struct ssp_spanb_sim ssp_spanb_net_sim = {
-	NULL, net_events, net_stream_end, NULL, NULL,
+	NULL, net_events, net_stream_end, ssp_spanb_pcap_drain,
+	ssp_spanb_pcap_free,
 };

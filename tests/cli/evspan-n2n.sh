@@ -5,7 +5,8 @@
 # span of the packet is one chain across both switches; without it sw1's
 # ingress is a root (a port with no NIC).  Also NS_LOG inside one ns-3
 # process: the real Debian sample's trunk between its two bridges as an n2n
-# row of the same stream.
+# row of the same stream.  And both as packet captures: net_switch -p
+# files of the two switches, ns-3's per-device pcap files of a router.
 . "$(dirname "$0")/../lib.sh"
 needs sim2ev evspan spancat txt2ev
 
@@ -51,6 +52,52 @@ check "without the n2n row" evspan -t "$T/t0.csv" -o "$T/s0.sp"
 check "spancat" spancat -c "$T/s0.sp"
 eq "sw1's ingress from sw0 is a root" \
     "$(awk -F, '/^1100000,/ && $2 == "net.device" { print $6; exit }' "$T/.out")" "0x0"
+
+# The same two switches as net_switch -p captures (net_seen: no port, no
+# direction; the ports come from the MACs learned, the queued contexts and
+# the topology's ports), made with txt2ev
+ip='eth_type=0x800 eth_src=00:00:00:00:00:a0 eth_dst=00:00:00:00:00:b0 ip_src=10.0.0.1 ip_dst=10.0.0.2 ip_proto=1 ip_len=84 ip_id=7 uid=-1 dev=4294967295'
+arp='eth_type=0x806 eth_src=00:00:00:00:00:b0 eth_dst=ff:ff:ff:ff:ff:ff ip_src=10.0.0.2 ip_dst=10.0.0.1 ip_proto=-1 ip_id=-1 uid=-1 dev=4294967295'
+printf '600000 net_seen %s\n2600000 net_seen %s\n' "$ip" "$arp" > "$T/p0.txt"
+printf '1100000 net_seen %s\n2100000 net_seen %s\n' "$ip" "$arp" > "$T/p1.txt"
+txt2ev -s sw0 -k net -o "$T/sw0.ev" "$T/p0.txt"
+txt2ev -s sw1 -k net -o "$T/sw1.ev" "$T/p1.txt"
+check "pcap: evspan across two switches" evspan -s -t "$T/t.csv" -o "$T/s.sp"
+check "spancat" spancat -c "$T/s.sp"
+eq "pcap: a -> sw0 in, out -> sw1 in, out -> b; b -> sw1 -> sw0 -> a" \
+    "$(awk -F, '/^[0-9]/ { printf "%s:%s:%s ", $2, $5, $6 }' "$T/.out")" \
+    "nic.tx:0x1:0x0 net.device:0x2:0x1 net.device:0x3:0x2 net.device:0x4:0x3 net.device:0x5:0x4 nic.rx:0x6:0x5 nic.tx:0x7:0x6 net.device:0x8:0x7 net.device:0x9:0x8 net.device:0xa:0x9 net.device:0xb:0xa nic.rx:0xc:0xb "
+eq "pcap: the ports found (in, out: sw0 0 1, sw1 1 0, back sw1 0 1, sw0 1 0)" \
+    "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$2 == "net.device" { printf "%s ", $c["dev"] }' "$T/.out")" "0 1 1 0 0 1 1 0 "
+
+# ns-3 pcap: the Debian sample pcap.cc, one stream per device's file, with
+# the two links as n2n rows and without; microsecond (ns-3's default) and
+# nanosecond timestamps (score-pcap.sh)
+for p in pcap pcapns; do
+	: > "$T/$p.csv"
+	for d in 0-0 1-0 1-1 2-0; do
+		sim2ev -f pcap -n "$p-$d" -o "$T/$p-$d.ev" "$DATA/ns3-nslog/$p-$d.pcap"
+		echo "stream,$p-$d,net,$p-$d.ev" >> "$T/$p.csv"
+	done
+	cp "$T/$p.csv" "$T/${p}0.csv"
+	printf 'n2n,%s-0-0,0,0,%s-1-0,1,0\nn2n,%s-1-1,1,1,%s-2-0,2,0\n' \
+	    $p $p $p $p >> "$T/$p.csv"
+	o=; [ $p = pcap ] && o=-u
+	for t in $p ${p}0; do
+		check "$t: evspan" evspan -t "$T/$t.csv" -o "$T/n.sp"
+		spancat -c "$T/n.sp" > "$T/n.out"
+		r=$(sh "$DATA/ns3-nslog/score-pcap.sh" $o "$T/n.out" "$DATA/ns3-nslog/pcap-truth.csv" | head -1)
+		set -- $r
+		if [ $t = $p ]; then
+			eq "$t: every span, every parent ($r)" "$4 $6 $9 ${11}" "$2 0 $2 0"
+		else	# without the links a router's same-time reception
+			# and send are in stream order: wrong on the way back
+			eq "$t: every span; parents as far as the records allow ($r)" \
+			    "$4 $6 $9 ${11}" "$2 0 66 18"
+		fi
+	done
+done
 
 # NS_LOG: the Debian samples, with their trunk (device 2 of both bridges)
 # as an n2n row of the one stream and without it, scored against the

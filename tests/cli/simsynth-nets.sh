@@ -53,4 +53,19 @@ eq "pcap: the file's size" "$(wc -c < "$T/pcap/switch.pcap" | tr -d ' ')" \
 check "pcap: commands.sh reads it with -f pcap" grep -q "^sim2ev -f pcap -n switch -o switch.ev.zst switch.pcap$" "$T/pcap/commands.sh"
 check "pcap: no debug lines in the switch's stderr" sh -c "! grep -q '\\[P ' '$T/pcap/switch.net_switch.log'"
 pipeline pcap
+# The capture names no port: evspan finds them (formats/spans.md §3), all
+# but the one port that has no topology row (the background traffic's):
+# its ingress spans have an unknown port, so their copies' parent is a
+# span the truth knows under another key.
+nbg=$(awk -F, '$3 == "\"net.device\"" && $5 == "\"0/4/-1\"" && $6 == ""' "$T/pcap/truth.csv" | wc -l)
+nbgc=$(awk -F, '$3 == "\"net.device\"" && $5 == "\"0/4/-1\"" && $6 == "" { bg[$1] = 1 }
+    $3 == "\"net.device\"" && ($6 in bg) { n++ } END { print n + 0 }' "$T/pcap/truth.csv")
+set -- $(row pcap net.device)
+eq "pcap: every net.device span of the truth but the unknown port's ingress" \
+    "$3 $4 $5" "$(($2 - nbg)) $nbg $nbg"
+eq "pcap: every parent right but those under them" "$7 $8 $9" "$(($3 - nbgc)) $nbgc 0"
+for k in nic.tx nic.rx; do
+	set -- $(row pcap $k)
+	eq "pcap: every $k span and parent" "$3 $4 $5 $7 $8" "$2 0 0 $2 0"
+done
 done_testing

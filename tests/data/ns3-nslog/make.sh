@@ -22,7 +22,10 @@ cd "$tmp"
 ./bridge --resolution=ns --echoes=1 --burst=6 --truth=bridge-ns-truth.csv 2> bridge-ns.log
 ./qdisc --truth=qdisc-truth.csv 2> qdisc.log
 ./pcap --truth=pcap-truth.csv --pcap=pcap
+./pcap --nanosec --truth=pcapns-truth.csv --pcap=pcapns
+cmp pcap-truth.csv pcapns-truth.csv	# the same run, other timestamps
 for f in bridge-ps.log bridge-ns.log qdisc.log; do
 	zstd -q -19 -f "$f" -o "$here/$f.zst"
 done
-cp bridge-ps-truth.csv bridge-ns-truth.csv qdisc-truth.csv pcap-truth.csv pcap-*.pcap "$here/"
+cp bridge-ps-truth.csv bridge-ns-truth.csv qdisc-truth.csv pcap-truth.csv \
+    pcap-*.pcap pcapns-*.pcap "$here/"

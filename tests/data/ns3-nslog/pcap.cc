@@ -10,6 +10,7 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/traffic-control-module.h"
 #include <fstream>
+#include <sstream>
 using namespace ns3;
 
 static std::ofstream truth;
@@ -22,7 +23,38 @@ Rec(const char* kind, std::string ctx, Ptr<const Packet> p)
     truth << kind << "," << Simulator::Now().GetPicoSeconds() << "," << n << "," << d << ","
           << p->GetUid() << "\n";
 }
-static void Sniff(std::string c, Ptr<const Packet> p) { Rec("sniff", c, p); }
+// A sniffed frame: also its IPv4 (ARP: protocol) addresses, "src>dst", so
+// that two records of one device at one time tell apart (an echo server
+// turns the request round at once)
+static void
+Sniff(std::string ctx, Ptr<const Packet> p)
+{
+    unsigned n = 0, d = 0;
+    sscanf(ctx.c_str(), "/NodeList/%u/DeviceList/%u", &n, &d);
+    Ptr<Packet> q = p->Copy();
+    uint16_t proto = 0;
+    if (ctx.find("CsmaNetDevice") != std::string::npos) {
+        EthernetHeader eth;
+        q->RemoveHeader(eth);
+        proto = eth.GetLengthType();
+    } else {
+        PppHeader ppp;
+        q->RemoveHeader(ppp);
+        proto = ppp.GetProtocol() == 0x0021 ? 0x0800 : 0;
+    }
+    std::ostringstream a;
+    if (proto == 0x0800) {
+        Ipv4Header ip;
+        q->PeekHeader(ip);
+        a << ip.GetSource() << ">" << ip.GetDestination();
+    } else if (proto == 0x0806) {
+        ArpHeader arp;
+        q->PeekHeader(arp);
+        a << arp.GetSourceIpv4Address() << ">" << arp.GetDestinationIpv4Address();
+    }
+    truth << "sniff," << Simulator::Now().GetPicoSeconds() << "," << n << "," << d << ","
+          << p->GetUid() << "," << a.str() << "\n";
+}
 static void Enq(std::string c, Ptr<const Packet> p) { Rec("enq", c, p); }
 static void Deq(std::string c, Ptr<const Packet> p) { Rec("deq", c, p); }
 static void Drp(std::string c, Ptr<const Packet> p) { Rec("drop", c, p); }
@@ -48,7 +80,11 @@ main(int argc, char* argv[])
     cmd.AddValue("truth", "uid bookkeeping output", truthFile);
     cmd.AddValue("pcap", "pcap file prefix", pcap);
     cmd.AddValue("burst", "packets in the UDP burst", burst);
+    bool nanosec = false;
+    cmd.AddValue("nanosec", "nanosecond pcap timestamps (default: microseconds)", nanosec);
     cmd.Parse(argc, argv);
+    if (nanosec)
+        Config::SetDefault("ns3::PcapFileWrapper::NanosecMode", BooleanValue(true));
     Config::SetDefault("ns3::ArpL3Protocol::RequestJitter",
                        StringValue("ns3::ConstantRandomVariable[Constant=0.0]"));
 
@@ -89,7 +125,7 @@ main(int argc, char* argv[])
     bl.Install(n.Get(0)).Start(Seconds(0.004));
 
     truth.open(truthFile);
-    truth << "kind,time_ps,node,dev,uid\n";
+    truth << "kind,time_ps,node,dev,uid,addr\n";
     Config::Connect("/NodeList/*/DeviceList/*/$ns3::CsmaNetDevice/PromiscSniffer",
                     MakeCallback(&Sniff));
     Config::Connect("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PromiscSniffer",
