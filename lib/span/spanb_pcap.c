@@ -16,10 +16,10 @@
  *
  * net_switch's -p file (dev SSP_PCAPIN_ANY): one record per copy the
  * switch forwards, all copies of one packet at the same time.  The first
- * copy makes an ingress span too, at the port the packet came in by: the
- * port its source MAC was learned at, else the port whose queued tx
- * context (a NIC's, or the other switch's across an n2n row) is the
- * oldest that fits the frame.  Each copy is an egress span under the
+ * copy makes an ingress span too (without a member event), at the port
+ * the packet came in by: the port its source MAC was learned at, else
+ * the port whose queued tx context (a NIC's, or the other switch's
+ * across an n2n row) is the oldest that fits the frame.  Each copy is an egress span under the
  * ingress.  Its port: the port the destination MAC was learned at; for a
  * flood whose copies are as many as the topology's other ports, those
  * ports in ascending order (the order net_switch sends them in); else it
@@ -546,8 +546,8 @@ sw_event(struct ssp_spanb *b, unsigned st, struct ssp_spanb_pcap *pc,
 	else if (in != ANY && ssp_spanb_net_elink(b, st,
 	    ev->f[SSP_F_NET_NODE], in) != NULL)
 		orphan(s, SSP_CAUSE_TX);
-	/* else a port without a NIC, or not known: a root */
-	add_ev(b, s, ev);
+	/* else a port without a NIC, or not known: a root.  The record is
+	 * the first copy's: the ingress has no member event of its own. */
 	ssp_spanb_net_attrs(b, st, s, ev, 1);
 	SA(s, SSP_SA_NET_DEV) = in;
 	learn(b, pc, ev->f[SSP_F_NET_ETH_SRC], in);
