@@ -21,6 +21,8 @@ static const char *const common_names[A_NCOMMON] = {
 
 struct ssp_perfetto {
 	const struct ssp_schema *fs;
+	struct ssp_out *out;
+	struct ssp_buf b;
 	uint16_t (*iid)[SSP_MAXF];	/* per file type and field */
 	const char **names;		/* annotation names by iid */
 	size_t nnames;
@@ -68,6 +70,7 @@ ssp_perfetto_free(struct ssp_perfetto *p)
 		return;
 	free(p->iid);
 	free(p->names);
+	ssp_buf_free(&p->b);
 	free(p);
 }
 
@@ -205,124 +208,181 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	}
 }
 
+/* Event names and categories: the span kinds (iid kind + 1), then the
+ * names of flows written as flow events of their own. */
+#define IID_CAUSE (SSP_SK_NKINDS + 1)
+#define IID_LINK  (SSP_SK_NKINDS + 2)
+
 static void
-interned(const struct ssp_perfetto *p, struct ssp_buf *b)
+intern(struct ssp_buf *b, uint32_t field, unsigned iid, const char *s)
 {
-	struct ssp_pb_mark pk, id, m;
-	const char *s;
+	struct ssp_pb_mark m = ssp_pb_begin(b, field, 1);
+
+	ssp_pb_uint(b, SSP_PF_IN_IID, iid);
+	ssp_pb_bytes(b, SSP_PF_IN_NAME, s, strlen(s));
+	ssp_pb_end(b, m);
+}
+
+enum ssp_status
+ssp_perfetto_start(struct ssp_perfetto *p, struct ssp_out *o,
+    struct ssp_err *e)
+{
+	struct ssp_buf *b = &p->b;
+	struct ssp_pb_mark pk, id, td;
 	unsigned k;
 	size_t i;
 
+	p->out = o;
 	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 2);
 	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
 	ssp_pb_uint(b, SSP_PF_PKT_SEQ_FLAGS, SSP_PF_SEQ_CLEARED);
 	id = ssp_pb_begin(b, SSP_PF_PKT_INTERNED, 2);
 	for (k = 0; k < SSP_SK_NKINDS; k++) {	/* categories and names */
-		s = ssp_span_kind_name(k);
-		m = ssp_pb_begin(b, SSP_PF_ID_CATEGORIES, 1);
-		ssp_pb_uint(b, SSP_PF_IN_IID, k + 1);
-		ssp_pb_bytes(b, SSP_PF_IN_NAME, s, strlen(s));
-		ssp_pb_end(b, m);
-		m = ssp_pb_begin(b, SSP_PF_ID_EVENT_NAMES, 1);
-		ssp_pb_uint(b, SSP_PF_IN_IID, k + 1);
-		ssp_pb_bytes(b, SSP_PF_IN_NAME, s, strlen(s));
-		ssp_pb_end(b, m);
+		intern(b, SSP_PF_ID_CATEGORIES, k + 1, ssp_span_kind_name(k));
+		intern(b, SSP_PF_ID_EVENT_NAMES, k + 1, ssp_span_kind_name(k));
 	}
-
-	for (i = A_TRACE; i < p->nnames; i++) {
-		m = ssp_pb_begin(b, SSP_PF_ID_ANNOT_NAMES, 1);
-		ssp_pb_uint(b, SSP_PF_IN_IID, i);
-		ssp_pb_bytes(b, SSP_PF_IN_NAME, p->names[i], strlen(p->names[i]));
-		ssp_pb_end(b, m);
-	}
+	intern(b, SSP_PF_ID_CATEGORIES, IID_CAUSE, "cause");
+	intern(b, SSP_PF_ID_EVENT_NAMES, IID_CAUSE, "cause");
+	intern(b, SSP_PF_ID_CATEGORIES, IID_LINK, "link");
+	intern(b, SSP_PF_ID_EVENT_NAMES, IID_LINK, "link");
+	for (i = A_TRACE; i < p->nnames; i++)
+		intern(b, SSP_PF_ID_ANNOT_NAMES, (unsigned)i, p->names[i]);
 	ssp_pb_end(b, id);
+	ssp_pb_end(b, pk);
+	/* the root track: thread tracks in the order of their ranks */
+	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
+	td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
+	ssp_pb_uint(b, SSP_PF_TD_UUID, 0);
+	ssp_pb_uint(b, SSP_PF_TD_THREAD_ORDERING, SSP_PF_THREAD_ORDERING_EXPLICIT);
+	ssp_pb_end(b, td);
+	ssp_pb_end(b, pk);
+	return ssp_out_buf(o, b, FLUSH_AT, e);
+}
+
+static void
+proc_desc(struct ssp_buf *b, const struct ssp_tracks_proc *pr)
+{
+	struct ssp_pb_mark pk, td, d;
+	char name[128];
+	int n = snprintf(name, sizeof(name), "%s%s%s%s", pr->name,
+	    pr->sim[0] ? " (" : "", pr->sim, pr->sim[0] ? ")" : "");
+
+	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
+	td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
+	ssp_pb_uint(b, SSP_PF_TD_UUID, pr->pid);
+	d = ssp_pb_begin(b, SSP_PF_TD_PROCESS, 1);
+	ssp_pb_uint(b, SSP_PF_PD_PID, pr->pid);
+	pb_str(b, SSP_PF_PD_NAME, name, n > 0 ? (size_t)n : 0);
+	ssp_pb_end(b, d);
+	ssp_pb_end(b, td);
 	ssp_pb_end(b, pk);
 }
 
 static void
-descriptors(const struct ssp_tracks_view *v, struct ssp_buf *b)
+track_desc(struct ssp_buf *b, const struct ssp_tracks_track *t,
+    const struct ssp_tracks_proc *pr)
 {
 	struct ssp_pb_mark pk, td, d;
-	size_t i;
-	char name[128];
+	size_t n = strlen(t->name);
 
-	for (i = 0; i < v->nprocs; i++) {
-		const struct ssp_tracks_proc *pr = &v->proc[i];
-		int n = snprintf(name, sizeof(name), "%s%s%s%s", pr->name,
-		    pr->sim[0] ? " (" : "", pr->sim, pr->sim[0] ? ")" : "");
+	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
+	td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
+	ssp_pb_uint(b, SSP_PF_TD_UUID, t->tid);
+	ssp_pb_uint(b, SSP_PF_TD_PARENT, pr->pid);
+	pb_str(b, SSP_PF_TD_NAME, t->name, n);
+	d = ssp_pb_begin(b, SSP_PF_TD_THREAD, 1);
+	ssp_pb_uint(b, SSP_PF_THD_PID, pr->pid);
+	ssp_pb_uint(b, SSP_PF_THD_TID, t->tid);
+	pb_str(b, SSP_PF_THD_NAME, t->name, n);
+	ssp_pb_end(b, d);
+	ssp_pb_uint(b, SSP_PF_TD_SIBLING_RANK, (uint64_t)(uint32_t)t->rank);
+	ssp_pb_end(b, td);
+	ssp_pb_end(b, pk);
+}
 
-		pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
-		ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
-		td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
-		ssp_pb_uint(b, SSP_PF_TD_UUID, pr->pid);
-		d = ssp_pb_begin(b, SSP_PF_TD_PROCESS, 1);
-		ssp_pb_uint(b, SSP_PF_PD_PID, pr->pid);
-		pb_str(b, SSP_PF_PD_NAME, name, n > 0 ? (size_t)n : 0);
-		ssp_pb_end(b, d);
-		ssp_pb_end(b, td);
-		ssp_pb_end(b, pk);
-	}
-	for (i = 0; i < v->ntracks; i++) {
-		const struct ssp_tracks_track *t = &v->track[i];
-		size_t n = strlen(t->name);
+/* A flow event of its own (a v1 flow): phase 's' on the source slice,
+ * 'f' bound to the enclosing slice on the target. */
+static void
+flow_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
+{
+	struct ssp_pb_mark pk, te, le;
+	unsigned iid = it->flow & SSP_TRACKS_LINK_FLOW ? IID_LINK : IID_CAUSE;
+	int in = it->what == SSP_TRACKS_FLOW_IN;
 
-		pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
-		ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
-		td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
-		ssp_pb_uint(b, SSP_PF_TD_UUID, t->tid);
-		ssp_pb_uint(b, SSP_PF_TD_PARENT, v->proc[t->proc].pid);
-		pb_str(b, SSP_PF_TD_NAME, t->name, n);
-		d = ssp_pb_begin(b, SSP_PF_TD_THREAD, 1);
-		ssp_pb_uint(b, SSP_PF_THD_PID, v->proc[t->proc].pid);
-		ssp_pb_uint(b, SSP_PF_THD_TID, t->tid);
-		pb_str(b, SSP_PF_THD_NAME, t->name, n);
-		ssp_pb_end(b, d);
-		ssp_pb_end(b, td);
-		ssp_pb_end(b, pk);
-	}
+	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
+	ssp_pb_uint(b, SSP_PF_PKT_TIMESTAMP, it->ts);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_FLAGS, SSP_PF_SEQ_NEEDS);
+	te = ssp_pb_begin(b, SSP_PF_PKT_TRACK_EVENT, 1);
+	ssp_pb_uint(b, SSP_PF_TE_TRACK_UUID, it->track->tid);
+	ssp_pb_uint(b, SSP_PF_TE_CATEGORY_IIDS, iid);
+	ssp_pb_uint(b, SSP_PF_TE_NAME_IID, iid);
+	le = ssp_pb_begin(b, SSP_PF_TE_LEGACY, 1);
+	ssp_pb_uint(b, SSP_PF_LE_PHASE, in ? 'f' : 's');
+	ssp_pb_uint(b, SSP_PF_LE_UNSCOPED_ID, it->flow);
+	if (in)
+		ssp_pb_uint(b, SSP_PF_LE_BIND_ENCLOSING, 1);
+	ssp_pb_end(b, le);
+	ssp_pb_end(b, te);
+	ssp_pb_end(b, pk);
 }
 
 enum ssp_status
-ssp_perfetto_write(struct ssp_perfetto *p, const struct ssp_tracks_view *v,
-    struct ssp_out *o, struct ssp_err *e)
+ssp_perfetto_emit(void *ctx, const struct ssp_tracks_item *it,
+    struct ssp_err *e)
 {
-	struct ssp_buf b = SSP_BUF_INIT;
-	size_t i, k;
-	int rc = SSP_OK;
+	struct ssp_perfetto *p = ctx;
+	struct ssp_buf *b = &p->b;
+	struct ssp_pb_mark pk, te;
+	size_t k;
+	int end = it->what == SSP_TRACKS_END;
 
-	interned(p, &b);
-	descriptors(v, &b);
-	for (i = 0; i < 2 * v->nspans; i++) {
-		const struct ssp_tracks_ev *ev = &v->ev[i];
-		const struct ssp_tracks_span *s = &v->span[ev->span];
-		struct ssp_pb_mark pk, te;
-
-		pk = ssp_pb_begin(&b, SSP_PF_TRACE_PACKET, ev->end ? 1 : 2);
-		ssp_pb_uint(&b, SSP_PF_PKT_TIMESTAMP, ev->ts);
-		ssp_pb_uint(&b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
-		ssp_pb_uint(&b, SSP_PF_PKT_SEQ_FLAGS, SSP_PF_SEQ_NEEDS);
-		te = ssp_pb_begin(&b, SSP_PF_PKT_TRACK_EVENT, ev->end ? 1 : 2);
-		ssp_pb_uint(&b, SSP_PF_TE_TYPE, ev->end ? SSP_PF_TYPE_SLICE_END :
+	switch (it->what) {
+	case SSP_TRACKS_PROC:
+		proc_desc(b, it->proc);
+		break;
+	case SSP_TRACKS_TRACK:
+		track_desc(b, it->track, it->proc);
+		break;
+	case SSP_TRACKS_FLOW_OUT:
+	case SSP_TRACKS_FLOW_IN:
+		flow_event(b, it);
+		break;
+	case SSP_TRACKS_BEGIN:
+	case SSP_TRACKS_END:
+		pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, end ? 1 : 2);
+		ssp_pb_uint(b, SSP_PF_PKT_TIMESTAMP, it->ts);
+		ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
+		ssp_pb_uint(b, SSP_PF_PKT_SEQ_FLAGS, SSP_PF_SEQ_NEEDS);
+		te = ssp_pb_begin(b, SSP_PF_PKT_TRACK_EVENT, end ? 1 : 2);
+		ssp_pb_uint(b, SSP_PF_TE_TYPE, end ? SSP_PF_TYPE_SLICE_END :
 		    SSP_PF_TYPE_SLICE_BEGIN);
-		ssp_pb_uint(&b, SSP_PF_TE_TRACK_UUID, v->track[s->track].tid);
-		if (!ev->end) {
-			ssp_pb_uint(&b, SSP_PF_TE_CATEGORY_IIDS, s->kind + 1);
-			ssp_pb_uint(&b, SSP_PF_TE_NAME_IID, s->kind + 1);
-			for (k = 0; k < s->nout; k++)
-				ssp_pb_fixed64(&b, SSP_PF_TE_FLOW_IDS,
-				    v->flow[s->out0 + k].id);
-			for (k = 0; k < s->nin; k++)
-				ssp_pb_fixed64(&b, SSP_PF_TE_TERM_FLOW_IDS,
-				    v->flow[v->in[s->in0 + k]].id);
-			ssp_buf_put(&b, v->arena + s->args, s->nargs);
+		ssp_pb_uint(b, SSP_PF_TE_TRACK_UUID, it->track->tid);
+		if (!end) {
+			ssp_pb_uint(b, SSP_PF_TE_CATEGORY_IIDS, it->kind + 1);
+			ssp_pb_uint(b, SSP_PF_TE_NAME_IID, it->kind + 1);
 		}
-		ssp_pb_end(&b, te);
-		ssp_pb_end(&b, pk);
-		if ((rc = ssp_out_buf(o, &b, FLUSH_AT, e)) != SSP_OK)
-			break;
+		for (k = 0; k < it->nfl; k++)
+			if (it->fl[k].part != SSP_TRACKS_FL_IN)
+				ssp_pb_fixed64(b, SSP_PF_TE_FLOW_IDS, it->fl[k].id);
+		for (k = 0; k < it->nfl; k++)
+			if (it->fl[k].part == SSP_TRACKS_FL_IN)
+				ssp_pb_fixed64(b, SSP_PF_TE_TERM_FLOW_IDS,
+				    it->fl[k].id);
+		if (!end)
+			ssp_buf_put(b, it->args, it->nargs);
+		ssp_pb_end(b, te);
+		ssp_pb_end(b, pk);
+		break;
 	}
-	if (rc == SSP_OK)
-		rc = ssp_out_buf(o, &b, 0, e);
-	ssp_buf_free(&b);
-	return rc;
+	return ssp_out_buf(p->out, b, FLUSH_AT, e);
+}
+
+enum ssp_status
+ssp_perfetto_finish(struct ssp_perfetto *p, struct ssp_err *e)
+{
+	return ssp_out_buf(p->out, &p->b, 0, e);
 }
