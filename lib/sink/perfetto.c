@@ -21,6 +21,12 @@ static const char *const common_names[A_NCOMMON] = {
 
 struct ssp_perfetto {
 	const struct ssp_schema *fs;
+	uint8_t *sval;		/* per string id: 0 not seen, 1 valid UTF-8,
+				 * 2 not */
+	size_t nsval;
+	uint64_t strgen;	/* of the reader's table sval describes */
+	uint64_t hi;		/* the trace_hi of hihex (one per stream) */
+	char hihex[16];
 	struct ssp_out *out;
 	struct ssp_buf b;
 	uint16_t (*iid)[SSP_MAXF];	/* per file type and field */
@@ -70,6 +76,7 @@ ssp_perfetto_free(struct ssp_perfetto *p)
 		return;
 	free(p->iid);
 	free(p->names);
+	free(p->sval);
 	ssp_buf_free(&p->b);
 	free(p);
 }
@@ -112,28 +119,35 @@ pb_str(struct ssp_buf *b, uint32_t field, const char *s, size_t n)
 	ssp_buf_free(&u);
 }
 
+/* A short string known to be valid (< 100 bytes): one reserve, one-byte
+ * lengths. */
+static void
+ann_short(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
+{
+	uint8_t *p;
+	size_t k;
+
+	if (ssp_buf_reserve(b, n + 8) != 0)
+		return;
+	p = b->p + b->len;
+	p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
+	p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
+	k = 3 + ssp_varint_put(p + 3, iid);
+	p[k++] = SSP_PF_DA_STRING << 3 | SSP_PB_LEN;
+	p[k++] = (uint8_t)n;
+	memcpy(p + k, s, n);
+	k += n;
+	p[1] = (uint8_t)(k - 2);
+	b->len += k;
+}
+
 static void
 ann_str(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
 {
 	struct ssp_pb_mark m;
 
-	/* short valid strings (most): one reserve, one-byte lengths */
 	if (n < 100 && ssp_strfmt_utf8_valid(s, n) == n) {
-		uint8_t *p;
-		size_t k;
-
-		if (ssp_buf_reserve(b, n + 8) != 0)
-			return;
-		p = b->p + b->len;
-		p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
-		p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
-		k = 3 + ssp_varint_put(p + 3, iid);
-		p[k++] = SSP_PF_DA_STRING << 3 | SSP_PB_LEN;
-		p[k++] = (uint8_t)n;
-		memcpy(p + k, s, n);
-		k += n;
-		p[1] = (uint8_t)(k - 2);
-		b->len += k;
+		ann_short(b, iid, s, n);
 		return;
 	}
 	m = ssp_pb_begin(b, SSP_PF_TE_ANNOTATION, 1);
@@ -141,6 +155,62 @@ ann_str(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
 	ssp_pb_uint(b, SSP_PF_DA_NAME_IID, iid);
 	pb_str(b, SSP_PF_DA_STRING, s, n);
 	ssp_pb_end(b, m);
+}
+
+/* 16 lowercase hex digits of v, two at a time. */
+static void
+hex_lo(char *out, uint64_t v)
+{
+	static const char pair[513] =
+	    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+	int i;
+
+	for (i = 7; i >= 0; i--, v >>= 8)
+		memcpy(out + 2 * i, pair + 2 * (v & 0xff), 2);
+}
+
+/* A string of the stream by id: checked for UTF-8 once per id. */
+static void
+ann_strid(struct ssp_perfetto *p, struct ssp_buf *b, unsigned iid,
+    const struct ssp_rec_rd *rr, uint64_t id)
+{
+	const char *s;
+	size_t n;
+
+	if ((s = ssp_rec_rd_str(rr, id, &n)) == NULL)
+		return;
+	if (p->strgen != ssp_rec_rd_strgen(rr)) {	/* a new segment */
+		memset(p->sval, 0, p->nsval);
+		p->strgen = ssp_rec_rd_strgen(rr);
+	}
+	if (id >= p->nsval && id < (UINT64_C(1) << 28)) {
+		size_t c = p->nsval ? p->nsval : 256;
+		uint8_t *nv;
+
+		while (c <= id)
+			c *= 2;
+		if ((nv = realloc(p->sval, c)) != NULL) {
+			memset(nv + p->nsval, 0, c - p->nsval);
+			p->sval = nv;
+			p->nsval = c;
+		}
+	}
+	if (id < p->nsval && n < 100) {
+		if (p->sval[id] == 0)
+			p->sval[id] = ssp_strfmt_utf8_valid(s, n) == n ? 1 : 2;
+		if (p->sval[id] == 1) {
+			ann_short(b, iid, s, n);
+			return;
+		}
+	}
+	ann_str(b, iid, s, n);
 }
 
 void
@@ -153,8 +223,14 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	const char *s;
 	size_t n;
 
-	ssp_tracks_trace_hex(hex, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO]);
-	ann_str(b, A_TRACE, hex, 32);
+	if (r->f[SSP_SF_TRACE_HI] != p->hi || p->hihex[0] == '\0') {
+		ssp_tracks_trace_hex(hex, r->f[SSP_SF_TRACE_HI], 0);
+		memcpy(p->hihex, hex, 16);
+		p->hi = r->f[SSP_SF_TRACE_HI];
+	}
+	memcpy(hex, p->hihex, 16);
+	hex_lo(hex + 16, r->f[SSP_SF_TRACE_LO]);
+	ann_short(b, A_TRACE, hex, 32);
 	ann_uint(b, A_SPAN, SSP_PF_DA_UINT, r->f[SSP_SF_SPAN]);
 	if (r->f[SSP_SF_PARENT] != 0)
 		ann_uint(b, A_PARENT, SSP_PF_DA_UINT, r->f[SSP_SF_PARENT]);
@@ -162,11 +238,11 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	ann_uint(b, A_DUR, SSP_PF_DA_INT, r->f[SSP_SF_DUR]);
 	if (r->f[SSP_SF_FLAGS] != 0) {
 		n = ssp_tracks_flags(hex, sizeof(hex), r->f[SSP_SF_FLAGS]);
-		ann_str(b, A_FLAGS, hex, n);
+		ann_short(b, A_FLAGS, hex, n);
 	}
 	if (r->f[SSP_SF_CAUSE] != 0 &&
 	    (s = ssp_rec_rd_str(rr, r->f[SSP_SF_CAUSE], &n)) != NULL && n > 0)
-		ann_str(b, A_CAUSE, s, n);
+		ann_strid(p, b, A_CAUSE, rr, r->f[SSP_SF_CAUSE]);
 	for (k = SSP_SF_NCOMMON; k < rt->nf && k < r->nf; k++) {
 		unsigned iid = p->iid[t][k];
 		uint64_t v = r->f[k];
@@ -186,13 +262,12 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 			ann_uint(b, iid, SSP_PF_DA_BOOL, v != 0);
 			break;
 		case SSP_ENC_S:
-			if (v == 0 || (s = ssp_rec_rd_str(rr, v, &n)) == NULL)
-				break;
-			ann_str(b, iid, s, n);
+			if (v != 0)
+				ann_strid(p, b, iid, rr, v);
 			break;
 		case SSP_ENC_A:
 			n = ssp_tracks_ipv4(hex, v);
-			ann_str(b, iid, hex, n);
+			ann_short(b, iid, hex, n);
 			break;
 		case SSP_ENC_M:
 			n = (size_t)snprintf(hex, sizeof(hex),
@@ -200,7 +275,7 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 			    (unsigned)(v >> 40) & 0xff, (unsigned)(v >> 32) & 0xff,
 			    (unsigned)(v >> 24) & 0xff, (unsigned)(v >> 16) & 0xff,
 			    (unsigned)(v >> 8) & 0xff, (unsigned)v & 0xff);
-			ann_str(b, iid, hex, n);
+			ann_short(b, iid, hex, n);
 			break;
 		default:
 			ann_uint(b, iid, SSP_PF_DA_UINT, v);

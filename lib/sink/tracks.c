@@ -147,7 +147,9 @@ struct ssp_tracks {
 	struct sp *sp;
 	size_t nsp, spcap;
 	uint32_t spfree;
-	struct ssp_map live;	/* span id -> sp index */
+	uint32_t *dm;		/* span id -> sp index, by id & (ndm - 1) */
+	size_t ndm;
+	struct ssp_map live;	/* the ids whose dm slot was taken */
 	struct fnode *fn;
 	size_t nfn, fncap;
 	uint32_t fnfree;
@@ -155,7 +157,11 @@ struct ssp_tracks {
 	size_t nrn, rncap;
 	uint32_t rnfree;
 
-	struct wkey *win;
+	/* the window: a ring in key order, for spans that come in order or
+	 * nearly (most), and a heap for the others */
+	struct wkey *ring;
+	size_t rhead, wrn, rcap;	/* power of two */
+	struct wkey *win;	/* the heap */
 	size_t nwin, wcap, wmax;
 	int64_t watermark;	/* start of the last span placed in order */
 	int placed_any;
@@ -427,6 +433,50 @@ sp_new(struct ssp_tracks *t)
 	return (uint32_t)t->nsp++;
 }
 
+/* The span index of a live id: its direct slot, or the map. */
+static uint32_t
+live_find(const struct ssp_tracks *t, uint64_t id)
+{
+	uint32_t i = t->dm[id & (t->ndm - 1)];
+	struct ssp_map_slot *sl;
+
+	if (i != NIL && t->sp[i].id == id)
+		return i;
+	if (t->live.n > 0 && (sl = ssp_map_find(&t->live, id)) != NULL)
+		return sl->val;
+	return NIL;
+}
+
+static int
+live_add(struct ssp_tracks *t, uint64_t id, uint32_t i)
+{
+	uint32_t *d = &t->dm[id & (t->ndm - 1)];
+
+	if (*d == NIL) {
+		*d = i;
+		return 0;
+	}
+	return ssp_map_add(&t->live, id, i) != NULL ? 0 : -1;
+}
+
+static void
+live_del(struct ssp_tracks *t, uint64_t id, uint32_t i)
+{
+	uint32_t *d = &t->dm[id & (t->ndm - 1)];
+	struct ssp_map_slot *sl;
+
+	if (*d == i) {
+		*d = NIL;
+		return;
+	}
+	for (sl = ssp_map_find(&t->live, id); sl != NULL;
+	    sl = ssp_map_next(&t->live, sl))
+		if (sl->val == i) {
+			ssp_map_del(&t->live, sl);
+			return;
+		}
+}
+
 static void
 fn_free_list(struct ssp_tracks *t, uint32_t k)
 {
@@ -444,18 +494,12 @@ static void
 sp_free(struct ssp_tracks *t, uint32_t i)
 {
 	struct sp *s = &t->sp[i];
-	struct ssp_map_slot *sl;
 	struct cent *c = &t->cache[s->id & (t->ccap - 1)];
 
 	c->id = s->id;
 	c->ts = ssp_tracks_ns(s->start);
 	c->track = s->track;
-	for (sl = ssp_map_find(&t->live, s->id); sl != NULL;
-	    sl = ssp_map_next(&t->live, sl))
-		if (sl->val == i) {
-			ssp_map_del(&t->live, sl);
-			break;
-		}
+	live_del(t, s->id, i);
 	fn_free_list(t, s->fl);
 	arg_free(t, s->ch);
 	s->ch = NULL;
@@ -529,16 +573,16 @@ static struct endp
 lookup(const struct ssp_tracks *t, uint64_t id)
 {
 	struct endp p = { E_NONE, NIL, NIL, 0 };
-	struct ssp_map_slot *sl;
 	const struct cent *c;
+	uint32_t i;
 
 	if (id == 0)
 		return p;
-	if ((sl = ssp_map_find(&t->live, id)) != NULL) {
-		const struct sp *s = &t->sp[sl->val];
+	if ((i = live_find(t, id)) != NIL) {
+		const struct sp *s = &t->sp[i];
 
 		p.where = E_LIVE;
-		p.idx = sl->val;
+		p.idx = i;
 		p.track = s->track;
 		p.ts = ssp_tracks_ns(s->start);
 		return p;
@@ -1027,14 +1071,67 @@ drain(struct ssp_tracks *t, size_t keep, struct ssp_err *e)
 	return t->rc;
 }
 
+#define RING_SCAN 8	/* places a span may move back in the ring */
+
+static int
+win_add(struct ssp_tracks *t, const struct wkey *k)
+{
+	size_t m, j, n;
+
+	if (t->wrn == t->rcap) {		/* double the ring, unwrapped */
+		size_t nc = t->rcap ? t->rcap * 2 : 1024, i;
+		struct wkey *nr = malloc(nc * sizeof(*nr));
+
+		if (nr == NULL)
+			return -1;
+		for (i = 0; i < t->wrn; i++)
+			nr[i] = t->ring[(t->rhead + i) & (t->rcap - 1)];
+		free(t->ring);
+		t->ring = nr;
+		t->rcap = nc;
+		t->rhead = 0;
+	}
+	m = t->rcap - 1;
+	/* its place in the ring, RING_SCAN from the end at most */
+	if (t->wrn > RING_SCAN && w_less(k, &t->ring[(t->rhead + t->wrn - 1 -
+	    RING_SCAN) & m]))
+		n = RING_SCAN + 1;
+	else
+		for (n = 0; n < t->wrn && n <= RING_SCAN &&
+		    w_less(k, &t->ring[(t->rhead + t->wrn - 1 - n) & m]); n++)
+			;
+	if (n > RING_SCAN || (n == t->wrn && n > 0)) {
+		if (grow((void **)&t->win, &t->wcap, t->nwin + 1,
+		    sizeof(*t->win)) != 0)
+			return -1;
+		t->win[t->nwin] = *k;
+		w_up(t->win, t->nwin++);
+		return 0;
+	}
+	for (j = t->wrn; j > t->wrn - n; j--)
+		t->ring[(t->rhead + j) & m] = t->ring[(t->rhead + j - 1) & m];
+	t->ring[(t->rhead + t->wrn - n) & m] = *k;
+	t->wrn++;
+	return 0;
+}
+
+/* The first span of the window leaves it and is laid out. */
 static int
 release(struct ssp_tracks *t)
 {
-	uint32_t i = t->win[0].idx;
+	uint32_t i;
 
-	t->win[0] = t->win[--t->nwin];
-	if (t->nwin > 0)
-		w_down(t->win, t->nwin, 0);
+	if (t->wrn > 0 && (t->nwin == 0 || w_less(&t->ring[t->rhead],
+	    &t->win[0]))) {
+		i = t->ring[t->rhead].idx;
+		t->rhead = (t->rhead + 1) & (t->rcap - 1);
+		t->wrn--;
+	} else {
+		i = t->win[0].idx;
+		t->win[0] = t->win[--t->nwin];
+		if (t->nwin > 0)
+			w_down(t->win, t->nwin, 0);
+	}
 	return place(t, i);
 }
 
@@ -1057,8 +1154,13 @@ ssp_tracks_open(struct ssp_tracks **tp, const struct ssp_rec_rd *rr,
 	t->err = e;
 	t->wmax = o->window ? o->window : SSP_TRACKS_WINDOW;
 	t->qmax = t->wmax < 1024 ? 1024 : t->wmax;
+	if (getenv("QMAX")) t->qmax = strtoul(getenv("QMAX"), NULL, 0);
 	for (t->ccap = 4096; t->ccap < 4 * t->wmax && t->ccap < (1u << 30);
 	    t->ccap *= 2)
+		;
+	/* live spans: the window, the queue's, the open ones */
+	for (t->ndm = 1024; t->ndm < 2 * (t->wmax + t->qmax) &&
+	    t->ndm < (1u << 30); t->ndm *= 2)
 		;
 	t->spfree = t->fnfree = t->rnfree = NIL;
 	t->kcap = 256;
@@ -1072,13 +1174,15 @@ ssp_tracks_open(struct ssp_tracks **tp, const struct ssp_rec_rd *rr,
 	    (t->nsub = calloc((size_t)n + 1, sizeof(*t->nsub))) == NULL ||
 	    (t->keys = malloc(t->kcap * sizeof(*t->keys))) == NULL ||
 	    (t->cache = calloc(t->ccap, sizeof(*t->cache))) == NULL ||
-	    ssp_map_init(&t->live, t->wmax * 2) != 0) {
+	    (t->dm = malloc(t->ndm * sizeof(*t->dm))) == NULL) {
 		free(src);
 		ssp_tracks_free(t);
 		return nomem(e);
 	}
 	for (k = 0; k < t->kcap; k++)
 		t->keys[k].gi = NIL;
+	for (k = 0; k < t->ndm; k++)
+		t->dm[k] = NIL;
 	ssp_span_reader_sources(rr, src, (size_t)n);
 	for (i = 0; i < n; i++) {
 		snprintf(t->proc[i].name, sizeof(t->proc[i].name), "%.*s",
@@ -1114,7 +1218,7 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
     struct ssp_err *e)
 {
 	const struct ssp_schema *fs = ssp_rec_rd_file_schema(t->rr);
-	struct ssp_map_slot *sl;
+	struct wkey k;
 	struct sp *s;
 	uint32_t i, gi = NIL;
 	enum ssp_status rc;
@@ -1166,19 +1270,17 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
 	s->below = NIL;
 	s->fl = s->fl_tail = s->req = NIL;
 	s->state = S_WINDOW;
-	if ((sl = ssp_map_add(&t->live, s->id, i)) == NULL ||
-	    grow((void **)&t->win, &t->wcap, t->nwin + 1, sizeof(*t->win)) != 0)
+	k.start = s->start;
+	k.end = s->end;
+	k.seq = s->seq;
+	k.idx = i;
+	if (live_add(t, s->id, i) != 0 || win_add(t, &k) != 0)
 		return nomem(e);
-	t->win[t->nwin].start = s->start;
-	t->win[t->nwin].end = s->end;
-	t->win[t->nwin].seq = s->seq;
-	t->win[t->nwin].idx = i;
-	w_up(t->win, t->nwin++);
-	if (t->nwin > t->st.held)
-		t->st.held = t->nwin;
-	while (t->nwin > t->wmax)
+	while (t->wrn + t->nwin > t->wmax)
 		if (release(t) != 0)
 			return nomem(e);
+	if (t->wrn + t->nwin > t->st.held)
+		t->st.held = t->wrn + t->nwin;
 	return drain(t, t->qmax, e);
 }
 
@@ -1186,7 +1288,7 @@ enum ssp_status
 ssp_tracks_finish(struct ssp_tracks *t, struct ssp_err *e)
 {
 	t->err = e;
-	while (t->nwin > 0 && t->rc == SSP_OK)
+	while (t->wrn + t->nwin > 0 && t->rc == SSP_OK)
 		if (release(t) != 0)
 			return nomem(e);
 	if (t->rc == SSP_OK && close_until(t, INT64_MAX) != 0)
@@ -1200,10 +1302,15 @@ ssp_tracks_trace_hex(char out[32], uint64_t hi, uint64_t lo)
 	static const char hx[] = "0123456789abcdef";
 	int i;
 
-	for (i = 15; i >= 0; i--, hi >>= 4)
-		out[i] = hx[hi & 15];
-	for (i = 31; i >= 16; i--, lo >>= 4)
-		out[i] = hx[lo & 15];
+	/* a byte at a time: this runs for every span */
+	for (i = 7; i >= 0; i--, hi >>= 8) {
+		out[2 * i] = hx[(hi >> 4) & 15];
+		out[2 * i + 1] = hx[hi & 15];
+	}
+	for (i = 7; i >= 0; i--, lo >>= 8) {
+		out[16 + 2 * i] = hx[(lo >> 4) & 15];
+		out[16 + 2 * i + 1] = hx[lo & 15];
+	}
 }
 
 size_t
@@ -1292,6 +1399,8 @@ ssp_tracks_free(struct ssp_tracks *t)
 	free(t->keys);
 	free(t->sp);
 	ssp_map_free(&t->live);
+	free(t->dm);
+	free(t->ring);
 	free(t->fn);
 	free(t->rn);
 	free(t->win);
