@@ -278,6 +278,8 @@ ssp_chrome_emit(void *ctx, const struct ssp_tracks_item *it,
 		flow(c, it, it->flow, it->ts, it->what == SSP_TRACKS_FLOW_IN);
 		break;
 	}
+	if (b->len < FLUSH_AT && !b->failed)
+		return SSP_OK;
 	return ssp_out_buf(c->out, b, FLUSH_AT, e);
 }
 

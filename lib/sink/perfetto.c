@@ -9,6 +9,10 @@
 #include "stream/span.h"
 
 #define FLUSH_AT (1u << 20)
+/* The two-byte varint tag of a fixed64 field numbered 16..2047, low byte
+ * first. */
+#define FLOW_TAG(f) (((((f) << 3 | SSP_PB_I64) & 0x7f) | 0x80) | \
+	((((f) << 3 | SSP_PB_I64) >> 7) << 8))
 
 /* Debug annotation names before the attribute names (iids 1..). */
 enum { A_TRACE = 1, A_SPAN, A_PARENT, A_START, A_DUR, A_FLAGS, A_CAUSE,
@@ -405,15 +409,83 @@ flow_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
 	ssp_pb_end(b, pk);
 }
 
+static uint8_t *
+put_fixed64(uint8_t *q, unsigned tag2, uint64_t v)
+{
+	unsigned i;
+
+	*q++ = (uint8_t)(tag2 & 0xff);	/* fields 47 and 48: two-byte tags */
+	*q++ = (uint8_t)(tag2 >> 8);
+	for (i = 0; i < 8; i++)		/* little-endian on the wire */
+		*q++ = (uint8_t)(v >> (8 * i));
+	return q;
+}
+
+/*
+ * A BEGIN or END packet, the bulk of a trace: sizes first, then one
+ * reserve and plain stores (the same bytes ssp_pb_begin/end would give).
+ *   TracePacket { timestamp, trusted_packet_sequence_id, sequence_flags,
+ *     track_event { type, track_uuid, [category_iids, name_iid,]
+ *       flow_ids..., terminating_flow_ids..., [debug_annotations] } }
+ */
+static void
+slice_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
+{
+	int end = it->what == SSP_TRACKS_END;
+	size_t te, pk, k, nin = 0;
+	uint8_t *q;
+
+	for (k = 0; k < it->nfl; k++)
+		nin += it->fl[k].part == SSP_TRACKS_FL_IN;
+	te = 2 + 1 + ssp_varint_len(it->track->tid) + 10 * it->nfl;
+	if (!end)
+		te += 1 + ssp_varint_len(it->kind + 1) + 1 +
+		    ssp_varint_len(it->kind + 1) + it->nargs;
+	pk = 1 + ssp_varint_len(it->ts) + 2 + 2 + 1 + ssp_varint_len(te) + te;
+	if (ssp_buf_reserve(b, 1 + ssp_varint_len(pk) + pk) != 0)
+		return;
+	q = b->p + b->len;
+	*q++ = SSP_PF_TRACE_PACKET << 3 | SSP_PB_LEN;
+	q += ssp_varint_put(q, pk);
+	*q++ = SSP_PF_PKT_TIMESTAMP << 3 | SSP_PB_VARINT;
+	q += ssp_varint_put(q, it->ts);
+	*q++ = SSP_PF_PKT_SEQ_ID << 3 | SSP_PB_VARINT;
+	*q++ = SSP_PF_SEQUENCE;
+	*q++ = SSP_PF_PKT_SEQ_FLAGS << 3 | SSP_PB_VARINT;
+	*q++ = SSP_PF_SEQ_NEEDS;
+	*q++ = SSP_PF_PKT_TRACK_EVENT << 3 | SSP_PB_LEN;
+	q += ssp_varint_put(q, te);
+	*q++ = SSP_PF_TE_TYPE << 3 | SSP_PB_VARINT;
+	*q++ = end ? SSP_PF_TYPE_SLICE_END : SSP_PF_TYPE_SLICE_BEGIN;
+	*q++ = SSP_PF_TE_TRACK_UUID << 3 | SSP_PB_VARINT;
+	q += ssp_varint_put(q, it->track->tid);
+	if (!end) {
+		*q++ = SSP_PF_TE_CATEGORY_IIDS << 3 | SSP_PB_VARINT;
+		q += ssp_varint_put(q, it->kind + 1);
+		*q++ = SSP_PF_TE_NAME_IID << 3 | SSP_PB_VARINT;
+		q += ssp_varint_put(q, it->kind + 1);
+	}
+	for (k = 0; k < it->nfl; k++)
+		if (it->fl[k].part != SSP_TRACKS_FL_IN)
+			q = put_fixed64(q, FLOW_TAG(SSP_PF_TE_FLOW_IDS),
+			    it->fl[k].id);
+	for (k = 0; nin > 0 && k < it->nfl; k++)
+		if (it->fl[k].part == SSP_TRACKS_FL_IN)
+			q = put_fixed64(q, FLOW_TAG(SSP_PF_TE_TERM_FLOW_IDS),
+			    it->fl[k].id);
+	if (!end && it->nargs > 0) {
+		memcpy(q, it->args, it->nargs);
+		q += it->nargs;
+	}
+	b->len = (size_t)(q - b->p);
+}
+
 enum ssp_status
 ssp_perfetto_emit(void *ctx, const struct ssp_tracks_item *it,
     struct ssp_err *e)
 {
 	struct ssp_perfetto *p = ctx;
 	struct ssp_buf *b = &p->b;
-	struct ssp_pb_mark pk, te;
-	size_t k;
-	int end = it->what == SSP_TRACKS_END;
 
 	switch (it->what) {
 	case SSP_TRACKS_PROC:
@@ -428,31 +500,11 @@ ssp_perfetto_emit(void *ctx, const struct ssp_tracks_item *it,
 		break;
 	case SSP_TRACKS_BEGIN:
 	case SSP_TRACKS_END:
-		pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, end ? 1 : 2);
-		ssp_pb_uint(b, SSP_PF_PKT_TIMESTAMP, it->ts);
-		ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
-		ssp_pb_uint(b, SSP_PF_PKT_SEQ_FLAGS, SSP_PF_SEQ_NEEDS);
-		te = ssp_pb_begin(b, SSP_PF_PKT_TRACK_EVENT, end ? 1 : 2);
-		ssp_pb_uint(b, SSP_PF_TE_TYPE, end ? SSP_PF_TYPE_SLICE_END :
-		    SSP_PF_TYPE_SLICE_BEGIN);
-		ssp_pb_uint(b, SSP_PF_TE_TRACK_UUID, it->track->tid);
-		if (!end) {
-			ssp_pb_uint(b, SSP_PF_TE_CATEGORY_IIDS, it->kind + 1);
-			ssp_pb_uint(b, SSP_PF_TE_NAME_IID, it->kind + 1);
-		}
-		for (k = 0; k < it->nfl; k++)
-			if (it->fl[k].part != SSP_TRACKS_FL_IN)
-				ssp_pb_fixed64(b, SSP_PF_TE_FLOW_IDS, it->fl[k].id);
-		for (k = 0; k < it->nfl; k++)
-			if (it->fl[k].part == SSP_TRACKS_FL_IN)
-				ssp_pb_fixed64(b, SSP_PF_TE_TERM_FLOW_IDS,
-				    it->fl[k].id);
-		if (!end)
-			ssp_buf_put(b, it->args, it->nargs);
-		ssp_pb_end(b, te);
-		ssp_pb_end(b, pk);
+		slice_event(b, it);
 		break;
 	}
+	if (b->len < FLUSH_AT && !b->failed)
+		return SSP_OK;
 	return ssp_out_buf(p->out, b, FLUSH_AT, e);
 }
 

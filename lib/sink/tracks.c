@@ -1154,7 +1154,6 @@ ssp_tracks_open(struct ssp_tracks **tp, const struct ssp_rec_rd *rr,
 	t->err = e;
 	t->wmax = o->window ? o->window : SSP_TRACKS_WINDOW;
 	t->qmax = t->wmax < 1024 ? 1024 : t->wmax;
-	if (getenv("QMAX")) t->qmax = strtoul(getenv("QMAX"), NULL, 0);
 	for (t->ccap = 4096; t->ccap < 4 * t->wmax && t->ccap < (1u << 30);
 	    t->ccap *= 2)
 		;
