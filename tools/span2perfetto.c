@@ -35,8 +35,7 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f, "usage: span2perfetto [-fhVv] [-F json|proto] [-o FILE] "
-	    "[-w SPANS]\n"
-	    "                     [SPANS|-]\n");
+	    "[-w N] [SPANS|-]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Convert a simspan span stream (plain or zstd) into a trace for "
@@ -130,8 +129,8 @@ print_notes(const struct ssp_tracks_stats *s)
 {
 	if (s->late > 0)
 		warnx("%" PRIu64 " spans came after the window had passed their "
-		    "start: laid out out of time order, never nested; a larger "
-		    "--window orders them", s->late);
+		    "start: written out of time order and never nested; a "
+		    "larger --window orders them", s->late);
 	if (s->flow_events > 0)
 		warnx("%" PRIu64 " flows were found after their source slice was "
 		    "written: written as flow events, which bind to the slice "
