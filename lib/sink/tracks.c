@@ -92,6 +92,8 @@ struct group {
 	uint64_t sub;
 	uint32_t stream, kg;
 	uint32_t subrank;	/* order of first use in (stream, kg) */
+	char name[64];		/* of its tracks: named while the CPU's
+				 * string id means what it meant */
 	struct lane *ln;
 	uint32_t nln, lcap;
 	uint32_t *heap;		/* lane numbers */
@@ -782,6 +784,17 @@ group_for(struct ssp_tracks *t, const struct ssp_rec *r, unsigned kind,
 	g->stream = stream;
 	g->kg = kg;
 	g->subrank = t->nsub[stream][kg] < 255 ? t->nsub[stream][kg]++ : 255;
+	if (kg == G_SYSCALL || kg >= G_KIRQ) {
+		const char *cpu = sub ? ssp_rec_rd_str(t->rr, sub, NULL) : NULL;
+
+		snprintf(g->name, sizeof(g->name), "%s%s%.48s", group_name[kg],
+		    cpu ? " " : "", cpu ? cpu : "");
+	} else if (kg == G_NET) {
+		snprintf(g->name, sizeof(g->name), "node %" PRIu64 " dev %" PRIu64,
+		    sub >> 32, sub & 0xffffffffu);
+	} else {
+		snprintf(g->name, sizeof(g->name), "%s", group_name[kg]);
+	}
 	t->keys[h].sub = sub;
 	t->keys[h].stream = stream;
 	t->keys[h].kg = kg;
@@ -799,7 +812,6 @@ new_lane(struct ssp_tracks *t, uint32_t gi, uint32_t *lane)
 	struct group *g = &t->grp[gi];
 	struct ssp_tracks_track *k;
 	uint32_t n = g->nln;
-	char name[64];
 
 	if (t->ntracks >= NIL - 1)
 		return -1;
@@ -832,18 +844,6 @@ new_lane(struct ssp_tracks *t, uint32_t gi, uint32_t *lane)
 		t->track_lane = b;
 		t->tcap = c;
 	}
-	if (g->kg == G_SYSCALL || g->kg >= G_KIRQ) {
-		const char *cpu = g->sub ? ssp_rec_rd_str(t->rr, g->sub, NULL) :
-		    NULL;
-
-		snprintf(name, sizeof(name), "%s%s%.48s", group_name[g->kg],
-		    cpu ? " " : "", cpu ? cpu : "");
-	} else if (g->kg == G_NET) {
-		snprintf(name, sizeof(name), "node %" PRIu64 " dev %" PRIu64,
-		    g->sub >> 32, g->sub & 0xffffffffu);
-	} else {
-		snprintf(name, sizeof(name), "%s", group_name[g->kg]);
-	}
 	k = &t->track[t->ntracks];
 	memset(k, 0, sizeof(*k));
 	k->proc = g->stream;
@@ -854,9 +854,10 @@ new_lane(struct ssp_tracks *t, uint32_t gi, uint32_t *lane)
 	k->rank = (int32_t)((uint32_t)g->kg << 24 | g->subrank << 16 |
 	    (n < 65535 ? n : 65535));
 	if (n == 0)
-		snprintf(k->name, sizeof(k->name), "%s", name);
+		snprintf(k->name, sizeof(k->name), "%s", g->name);
 	else
-		snprintf(k->name, sizeof(k->name), "%.52s #%" PRIu32, name, n + 1);
+		snprintf(k->name, sizeof(k->name), "%.52s #%" PRIu32, g->name,
+		    n + 1);
 	t->track_gi[t->ntracks] = gi;
 	t->track_lane[t->ntracks] = n;
 	g->ln[n].track = (uint32_t)t->ntracks;
@@ -1370,9 +1371,15 @@ ssp_tracks_free(struct ssp_tracks *t)
 
 	if (t == NULL)
 		return;
-	for (i = 0; i < t->nsp; i++)	/* the big ones are their own */
-		if (t->sp[i].ch != NULL && t->sp[i].ch->cap != CHUNK)
-			free(t->sp[i].ch);
+	/* chunks still holding arguments (an error stopped the layout) */
+	for (i = 0; i < t->nsp; i++) {
+		struct chunk *k = t->sp[i].ch;
+
+		if (k == NULL || k == t->cur)
+			continue;
+		if (k->cap != CHUNK || --k->live == 0)	/* big ones: their own */
+			free(k);
+	}
 	for (i = 0; i < t->ngrp; i++) {
 		free(t->grp[i].ln);
 		free(t->grp[i].heap);
@@ -1380,13 +1387,6 @@ ssp_tracks_free(struct ssp_tracks *t)
 	while ((c = t->spare) != NULL) {
 		t->spare = c->next;
 		free(c);
-	}
-	/* chunks still holding arguments (an error stopped the layout) */
-	for (i = 0; i < t->nsp; i++) {
-		struct chunk *k = t->sp[i].ch;
-
-		if (k != NULL && k->cap == CHUNK && k != t->cur && --k->live == 0)
-			free(k);
 	}
 	free(t->cur);
 	free(t->grp);
