@@ -81,6 +81,8 @@ struct fx {
 	struct ssp_rec_rd *rr;
 	struct ssp_tracks *t;
 	struct tc c;
+	struct ssp_out *pfout;	/* set: a protobuf trace there */
+	struct ssp_perfetto *pf;
 };
 
 /* Lay out the stream at path with emit and args (NULL: the model). */
@@ -93,9 +95,15 @@ fx_run(struct fx *f, size_t window, ssp_tracks_emit_fn emit,
 	int got;
 
 	memset(&f->c, 0, sizeof(f->c));
+	f->pf = NULL;
 	f->c.json = flows == SSP_TRACKS_FLOWS_JSON;
 	assert_int_equal(ssp_in_open(&f->in, path, 0, NULL, &e), SSP_OK);
 	assert_int_equal(ssp_span_reader_open(&f->rr, f->in, &e), SSP_OK);
+	if (f->pfout != NULL) {	/* the encoder names the reader's fields */
+		assert_non_null(f->pf = ssp_perfetto_new(f->rr));
+		assert_int_equal(ssp_perfetto_start(f->pf, f->pfout, &e), SSP_OK);
+		ctx = f->pf;
+	}
 	o.emit = emit != NULL ? emit : tc_emit;
 	o.args = args != NULL ? args : tc_args;
 	o.ctx = emit != NULL ? ctx : &f->c;
@@ -111,6 +119,9 @@ fx_run(struct fx *f, size_t window, ssp_tracks_emit_fn emit,
 static void
 fx_close(struct fx *f)
 {
+	ssp_perfetto_free(f->pf);
+	f->pf = NULL;
+	f->pfout = NULL;
 	ssp_tracks_free(f->t);
 	ssp_rec_rd_close(f->rr);
 	ssp_in_close(f->in);
@@ -178,7 +189,7 @@ check_model(struct tc *c, size_t *parents, size_t *links)
 static void
 test_layout(void **state)
 {
-	struct fx f;
+	struct fx f = { 0 };
 	const struct ssp_tracks_stats *st;
 	size_t parents, links, i;
 
@@ -244,10 +255,9 @@ slurp(const char *p, size_t *n)
 static void
 test_encoders(void **state)
 {
-	struct fx f;
+	struct fx f = { 0 };
 	struct ssp_out *o;
 	struct ssp_chrome *cj;
-	struct ssp_perfetto *pf;
 	char opath[80], *p, *q;
 	size_t n, x = 0;
 
@@ -283,18 +293,12 @@ test_encoders(void **state)
 	free(p);
 
 	assert_int_equal(ssp_out_open(&o, opath, 0, &e), SSP_OK);
-	assert_int_equal(ssp_in_open(&f.in, path, 0, NULL, &e), SSP_OK);
-	assert_int_equal(ssp_span_reader_open(&f.rr, f.in, &e), SSP_OK);
-	assert_non_null(pf = ssp_perfetto_new(f.rr));
-	ssp_rec_rd_close(f.rr);
-	ssp_in_close(f.in);
-	assert_int_equal(ssp_perfetto_start(pf, o, &e), SSP_OK);
-	fx_run(&f, 0, ssp_perfetto_emit, ssp_perfetto_args, pf,
+	f.pfout = o;
+	fx_run(&f, 0, ssp_perfetto_emit, ssp_perfetto_args, NULL,
 	    SSP_TRACKS_FLOWS_PROTO);
-	assert_int_equal(ssp_perfetto_finish(pf, &e), SSP_OK);
+	assert_int_equal(ssp_perfetto_finish(f.pf, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	fx_close(&f);
-	ssp_perfetto_free(pf);
 	p = slurp(opath, &n);
 	/* Trace.packet (1, LEN), then the first packet: sequence id 1 and
 	 * SEQ_INCREMENTAL_STATE_CLEARED */
@@ -315,7 +319,7 @@ static void
 test_many_lanes(void **state)
 {
 	enum { N = 40000 };
-	struct fx f;
+	struct fx f = { 0 };
 	uint64_t i;
 
 	(void)state;
@@ -344,7 +348,7 @@ static void
 test_late(void **state)
 {
 	enum { N = 50 };
-	struct fx f;
+	struct fx f = { 0 };
 	size_t parents, links;
 	uint64_t i;
 
@@ -377,7 +381,7 @@ static void
 test_far_flows(void **state)
 {
 	enum { FILL = 6000 };
-	struct fx f;
+	struct fx f = { 0 };
 	size_t parents, links;
 	uint64_t i;
 
@@ -422,7 +426,7 @@ test_random(void **state)
 
 	(void)state;
 	for (round = 0; round < 16; round++) {
-		struct fx f;
+		struct fx f = { 0 };
 		const struct ssp_tracks_stats *st;
 		size_t i, parents, links, bad, nchild = 0, nmissing = 0;
 		size_t nlinks = 0, nlinkmiss = 0;

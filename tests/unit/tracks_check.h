@@ -257,7 +257,8 @@ tc_check(struct tc *c)
 			    c->ev[i].tid);
 		nsl += c->ev[i].what == SSP_TRACKS_BEGIN;
 	}
-	qsort(c->ev, c->nev, sizeof(*c->ev), tc_ev_cmp);
+	if (c->nev > 0)
+		qsort(c->ev, c->nev, sizeof(*c->ev), tc_ev_cmp);
 	c->sl = calloc(nsl + 1, sizeof(*c->sl));
 	top = calloc(maxtid + 1, sizeof(*top));
 	depth = calloc(maxtid + 1, sizeof(*depth));
