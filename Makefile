@@ -139,15 +139,23 @@ $(BUILD)/%.o: %.c
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-# The data files it holds are listed in its .data.d.
+# The data files it holds are listed in its .data.d; those it names under
+# $(BUILD) are made by the rules below.
 $(BUILD)/gen/%.c: %.h scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh $< $@ $(@:.c=.data.d)
+	BUILD=$(BUILD) sh scripts/embed.sh $< $@ $(@:.c=.data.d)
 
-# The SQLite schema is embedded with .incbin; make sees that dependency here.
-$(BUILD)/lib/sqlite/schema.o: formats/simspan.sql
-# span2html's viewer, the same way.
-$(BUILD)/lib/sink/html.o: $(wildcard lib/sink/html/viewer.*)
+# span2html's Content-Security-Policy names its inline script and style by
+# their SHA-256, computed here; the check stops the build if a hash is not
+# that of the text compiled in.
+$(BUILD)/gen/lib/sink/html/%.csp: lib/sink/html/% scripts/csphash.sh
+	@mkdir -p $(@D)
+	sh scripts/csphash.sh $< $@
+$(BUILD)/gen/lib/sink/html_viewer.c: $(BUILD)/gen/lib/sink/html/viewer.css.csp \
+    $(BUILD)/gen/lib/sink/html/viewer.js.csp
+$(BUILD)/gen/lib/sink/html_viewer.o: $(BUILD)/gen/lib/sink/html_viewer.c scripts/csphash.sh
+	sh scripts/csphash.sh --check $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 # The installed data directory (rules found by name) is compiled into one
 # object; its stamp changes, and the object is rebuilt, when DATADIR does.
 .PHONY: FORCE

@@ -12,9 +12,6 @@
 
 #include "base/err.h"
 
-/* formats/simspan.sql (NUL-terminated). */
-extern const char ssp_schema_sql[];
-
 /* The schema version it sets (PRAGMA user_version), -1 if it sets none. */
 int ssp_schema_version(void);
 

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "sqlite/direct.h"
+#include "sqlite/sqlite_schema.h"
 #include "sqlite_helpers.h"
 
 /*
@@ -26,7 +27,7 @@ test_direct_layout_from_schema(void **state)
 	static const char *const streams[] = { "s1", "s0" };
 	static const struct ssp_rows_attr *const noattr[] = { NULL, NULL };
 	const char *path = tmpname("layout.db");
-	const char *ix = strstr(ssp_schema_sql, "-- span2sqlite: indexes");
+	const char *ix = strstr(ssp_sqlite_schema, "-- span2sqlite: indexes");
 	struct ssp_value v[SSP_ROWS_MAXCOLS];
 	struct ssp_direct *w;
 	struct ssp_rows *rw;
