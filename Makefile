@@ -156,6 +156,22 @@ $(BUILD)/gen/lib/sink/html_viewer.c: $(BUILD)/gen/lib/sink/html/viewer.css.csp \
 $(BUILD)/gen/lib/sink/html_viewer.o: $(BUILD)/gen/lib/sink/html_viewer.c scripts/csphash.sh
 	sh scripts/csphash.sh --check $<
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+# The schema image of a new database (lib/sqlite/image.h) and its
+# catalog: made with SQLite from formats/simspan.sql by
+# tools/gen/sqlite-image.c, linked with the library less the image.
+IMAGE_OBJ = $(BUILD)/lib/sqlite/image.o $(BUILD)/gen/lib/sqlite/sqlite_image.o
+BOOTLIB   = $(BUILD)/libsimspan-boot.a
+$(BOOTLIB): $(filter-out $(IMAGE_OBJ),$(LIB_OBJ))
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/gen/sqlite-image: $(BUILD)/tools/gen/sqlite-image.o $(BOOTLIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BOOTLIB) $(LDLIBS)
+$(BUILD)/gen/sqlite/schema.db: $(BUILD)/gen/sqlite-image
+	@mkdir -p $(@D)
+	$(BUILD)/gen/sqlite-image $@ $(@:.db=.cat)
+$(BUILD)/gen/sqlite/schema.cat: $(BUILD)/gen/sqlite/schema.db
+$(BUILD)/gen/lib/sqlite/sqlite_image.c: $(BUILD)/gen/sqlite/schema.db \
+    $(BUILD)/gen/sqlite/schema.cat
 # The installed data directory (rules found by name) is compiled into one
 # object; its stamp changes, and the object is rebuilt, when DATADIR does.
 .PHONY: FORCE
@@ -321,7 +337,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(GEN_C:.c=.data.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(BUILD)/tools/gen/sqlite-image.d $(SYN_OBJ:.o=.d) $(GEN_C:.c=.data.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
     $(HELP_SRC:%.c=$(BUILD)/%.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d) \
     $(BUILD)/tests/fuzz/regress.d
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

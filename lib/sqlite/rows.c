@@ -38,4 +38,23 @@ const struct ssp_rows_table ssp_rows_tables[SSP_ROWS_NTABLES] = {
 	    B(SSP_TRACES_TRACE_ID) | B(SSP_TRACES_ROOT_KIND) |
 	    B(SSP_TRACES_ROOT_STREAM) | B(SSP_TRACES_STREAMS) |
 	    B(SSP_TRACES_KINDS), B(SSP_TRACES_DUR_PS) },
+	[SSP_ROWS_RUNS] = { "runs", SSP_RUNS_NCOLS, {
+	    [SSP_RUNS_ID] = "id", [SSP_RUNS_NAME] = "name",
+	    [SSP_RUNS_SOURCE] = "source", [SSP_RUNS_LOADED] = "loaded",
+	    [SSP_RUNS_TOOL] = "tool", [SSP_RUNS_SPANS] = "spans",
+	    [SSP_RUNS_LINKS] = "links", [SSP_RUNS_EVENTS] = "events",
+	    [SSP_RUNS_TRACES] = "traces" },
+	    B(SSP_RUNS_NAME) | B(SSP_RUNS_SOURCE) | B(SSP_RUNS_LOADED) |
+	    B(SSP_RUNS_TOOL), 0, 1 },
+	[SSP_ROWS_RUN_META] = { "run_meta", SSP_RUN_META_NCOLS, {
+	    [SSP_RUN_META_ROWID] = "rowid", [SSP_RUN_META_RUN] = "run",
+	    [SSP_RUN_META_KEY] = "key", [SSP_RUN_META_VALUE] = "value" },
+	    B(SSP_RUN_META_KEY) | B(SSP_RUN_META_VALUE), 0, 1 },
+	[SSP_ROWS_STREAMS] = { "streams", SSP_STREAMS_NCOLS, {
+	    [SSP_STREAMS_ID] = "id", [SSP_STREAMS_RUN] = "run",
+	    [SSP_STREAMS_IDX] = "idx", [SSP_STREAMS_NAME] = "name",
+	    [SSP_STREAMS_SIM] = "sim", [SSP_STREAMS_KIND] = "kind",
+	    [SSP_STREAMS_SPANS] = "spans" },
+	    B(SSP_STREAMS_NAME) | B(SSP_STREAMS_SIM) | B(SSP_STREAMS_KIND),
+	    0, 1 },
 };

@@ -63,7 +63,7 @@ enum ssp_status
 ssp_schema_analyze(sqlite3 *db, const char *name, struct ssp_err *e)
 {
 	SSP_ASSERT(db != NULL);
-	return ssp_dberr_exec(db, "PRAGMA analysis_limit = 1000; ANALYZE;",
+	return ssp_dberr_exec(db, SSP_SCHEMA_ANALYSIS_PRAGMA "; ANALYZE;",
 	    dbname(db, name), e);
 }
 

@@ -22,6 +22,14 @@ SSP_MUST_USE enum ssp_status ssp_schema_create(sqlite3 *db, const char *name,
 /* Create the indexes (after a bulk load: inserts are faster without). */
 SSP_MUST_USE enum ssp_status ssp_schema_indexes(sqlite3 *db,
     const char *name, struct ssp_err *e);
+/* ANALYZE reads this many entries of an index at most (then samples);
+ * the direct writer counts the statistics of smaller ones itself. */
+#define SSP_SCHEMA_ANALYSIS_LIMIT	1000
+#define SSP_SCHEMA_STR_(n)		#n
+#define SSP_SCHEMA_STR(n)		SSP_SCHEMA_STR_(n)
+#define SSP_SCHEMA_ANALYSIS_PRAGMA	\
+	"PRAGMA analysis_limit = " SSP_SCHEMA_STR(SSP_SCHEMA_ANALYSIS_LIMIT)
+
 /* Statistics for the planner (ANALYZE with analysis_limit). */
 SSP_MUST_USE enum ssp_status ssp_schema_analyze(sqlite3 *db,
     const char *name, struct ssp_err *e);
