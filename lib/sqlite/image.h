@@ -24,5 +24,10 @@
  */
 SSP_MUST_USE enum ssp_status ssp_image_get(const unsigned char **img,
     size_t *n, struct ssp_catalog **cat, struct ssp_err *e);
+/* The same checks of an image of n bytes at img and a catalog's text (tn
+ * bytes): *cat, or SSP_ERR_INVAL (SSP_ERR_FORMAT: text is no catalog). */
+SSP_MUST_USE enum ssp_status ssp_image_check(const unsigned char *img,
+    size_t n, const char *text, size_t tn, struct ssp_catalog **cat,
+    struct ssp_err *e);
 
 #endif

@@ -1634,6 +1634,7 @@ load(sqlite3 **dbp, const struct ssp_catalog *cat, const unsigned char *image,
 	    (r = ssp_rows_finish(L.w, L.npending > 0 || L.nresplit > 0,
 	    &L.db)) != SSP_OK)
 		goto out;
+	st->complete = L.db == NULL;
 	if (L.db != NULL && ((r = copy_pending(&L)) != SSP_OK ||
 	    (r = resplit_all(&L)) != SSP_OK || (r = resolve_pending(&L)) != SSP_OK))
 		goto out;

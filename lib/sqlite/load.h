@@ -62,6 +62,9 @@ struct ssp_load_stats {
 					 * split_mem) */
 	uint64_t unresolved;		/* references to spans not in the run */
 	int direct;			/* the rows were written directly */
+	int complete;			/* ... and so was all the rest, the
+					 * statistics too: SQLite never
+					 * opened the new database */
 };
 
 /* Rows written into an attribute table (its statistics without reading

@@ -49,6 +49,21 @@ ssp_schema_create(sqlite3 *db, const char *name, struct ssp_err *e)
 }
 
 enum ssp_status
+ssp_schema_image(sqlite3 *db, const char *name, struct ssp_err *e)
+{
+	enum ssp_status r;
+
+	SSP_ASSERT(db != NULL);
+	name = dbname(db, name);
+	/* ANALYZE of sqlite_schema analyzes nothing: it makes sqlite_stat1 */
+	if ((r = ssp_dberr_exec(db, "PRAGMA journal_mode = OFF; BEGIN", name,
+	    e)) != SSP_OK || (r = ssp_dberr_exec(db, ssp_sqlite_schema, name,
+	    e)) != SSP_OK)
+		return r;
+	return ssp_dberr_exec(db, "ANALYZE sqlite_schema; COMMIT", name, e);
+}
+
+enum ssp_status
 ssp_schema_indexes(sqlite3 *db, const char *name, struct ssp_err *e)
 {
 	const char *m = strstr(ssp_sqlite_schema, INDEX_MARKER);

@@ -19,6 +19,11 @@ int ssp_schema_version(void);
  * name: the database for messages (NULL: its file's name). */
 SSP_MUST_USE enum ssp_status ssp_schema_create(sqlite3 *db, const char *name,
     struct ssp_err *e);
+/* The schema image (image.h) in the empty database db: the whole of
+ * formats/simspan.sql, indexes included, and sqlite_stat1 (empty), in one
+ * transaction without a journal, as a load once made it. */
+SSP_MUST_USE enum ssp_status ssp_schema_image(sqlite3 *db, const char *name,
+    struct ssp_err *e);
 /* Create the indexes (after a bulk load: inserts are faster without). */
 SSP_MUST_USE enum ssp_status ssp_schema_indexes(sqlite3 *db,
     const char *name, struct ssp_err *e);

@@ -1,10 +1,10 @@
 /*
  * sqlite-image DB CATALOG: the schema image of a new simspan database
- * (lib/sqlite/image.h), made when the library is built.  DB gets an empty
+ * (lib/sqlite/image.h), made when the library is built.  DB gets a new
  * database with the whole of formats/simspan.sql (tables, views, indexes,
- * the PRAGMAs) and sqlite_stat1, written by SQLite as a load used to
- * write it at run time; CATALOG gets its catalog as text
- * (lib/sqlite/catalog.h).  Exit 0, or 1 with a message.
+ * the PRAGMAs) and sqlite_stat1, written by SQLite (ssp_schema_image);
+ * CATALOG gets its catalog as text (lib/sqlite/catalog.h).  Exit 0, or 1
+ * with a message.
  */
 #include <err.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 
 #include "base/buf.h"
 #include "sqlite/catalog.h"
-#include "sqlite/sqlite_schema.h"
+#include "sqlite/schema.h"
 
 static void
 put_file(const char *path, const void *p, size_t n)
@@ -33,7 +33,6 @@ main(int argc, char **argv)
 	struct ssp_catalog *c;
 	struct ssp_err e = { 0 };
 	sqlite3 *db = NULL;
-	char *msg = NULL;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: sqlite-image DB CATALOG\n");
@@ -41,17 +40,11 @@ main(int argc, char **argv)
 	}
 	if (unlink(argv[1]) != 0 && access(argv[1], F_OK) == 0)
 		err(1, "%s", argv[1]);
-	/* as a load did: no journal, one transaction (the schema pages are
-	 * what SQLite writes for these statements in this order) */
 	if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK ||
-	    sqlite3_exec(db, "PRAGMA journal_mode = OFF; BEGIN", NULL, NULL,
-	    &msg) != SQLITE_OK ||
-	    sqlite3_exec(db, ssp_sqlite_schema, NULL, NULL, &msg) != SQLITE_OK ||
-	    sqlite3_exec(db, "ANALYZE sqlite_schema; COMMIT", NULL, NULL,
-	    &msg) != SQLITE_OK)
-		errx(1, "%s: %s", argv[1], msg != NULL ? msg : sqlite3_errmsg(db));
-	if (ssp_catalog_read(db, argv[1], &c, &e) != SSP_OK)
+	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+		errx(1, "%s: %s", argv[1], sqlite3_errmsg(db));
+	if (ssp_schema_image(db, argv[1], &e) != SSP_OK ||
+	    ssp_catalog_read(db, argv[1], &c, &e) != SSP_OK)
 		errx(1, "%s", e.msg);
 	if (sqlite3_close(db) != SQLITE_OK)
 		errx(1, "%s: cannot close", argv[1]);
