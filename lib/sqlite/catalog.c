@@ -37,28 +37,33 @@ ssp_catalog_free(struct ssp_catalog *c)
 	for (i = 0; i < c->ntables; i++) {
 		struct ssp_catalog_table *t = &c->table[i];
 
-		for (j = 0; j < t->ncols; j++) {
+		for (j = 0; c->arena == NULL && j < t->ncols; j++) {
 			free(t->col[j].name);
 			free(t->col[j].type);
 		}
 		free(t->col);
-		free(t->name);
-		free(t->sql);
+		if (c->arena == NULL) {
+			free(t->name);
+			free(t->sql);
+		}
 	}
 	for (i = 0; i < c->nindexes; i++) {
 		struct ssp_catalog_index *x = &c->index[i];
 
-		for (j = 0; j < x->nkeys; j++) {
+		for (j = 0; c->arena == NULL && j < x->nkeys; j++) {
 			free(x->key[j].name);
 			free(x->key[j].coll);
 		}
 		free(x->key);
-		free(x->name);
-		free(x->table);
-		free(x->sql);
+		if (c->arena == NULL) {
+			free(x->name);
+			free(x->table);
+			free(x->sql);
+		}
 	}
 	free(c->table);
 	free(c->index);
+	free(c->arena);
 	free(c);
 }
 
@@ -462,24 +467,25 @@ ssp_catalog_text(const struct ssp_catalog *c, struct ssp_buf *b)
 
 #define MAXF	8	/* fields of a line at most */
 
+/* A line of the text, its fields in place (not terminated). */
 struct line {
-	const char *f[MAXF];	/* its fields (not terminated) */
+	char *f[MAXF];
 	size_t len[MAXF];
 	unsigned n;
 };
 
 /* The line at *p (before end) split at tabs; *p moves past it. */
 static int
-next_line(const char **p, const char *end, struct line *l)
+next_line(char **p, char *end, struct line *l)
 {
-	const char *s = *p, *nl;
+	char *s = *p, *nl;
 
 	if (s >= end || (nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
 		return 0;
 	l->n = 0;
 	for (;;) {
-		const char *tab = memchr(s, '\t', (size_t)(nl - s));
-		const char *stop = tab != NULL ? tab : nl;
+		char *tab = memchr(s, '\t', (size_t)(nl - s));
+		char *stop = tab != NULL ? tab : nl;
 
 		if (l->n == MAXF)
 			return 0;
@@ -500,20 +506,17 @@ is(const struct line *l, const char *word, unsigned nf)
 	    memcmp(l->f[0], word, l->len[0]) == 0;
 }
 
-/* Field i as a string (unescaped, malloc'd; NULL for \N): 0, or -1. */
+/* Field i as a string, unescaped where it lies and terminated over the
+ * separator after it (NULL for \N): 0, or -1. */
 static int
 get_text(const struct line *l, unsigned i, char **out)
 {
-	const char *s = l->f[i];
+	char *s = l->f[i], *d = s;
 	size_t n = l->len[i], k;
-	char *d;
 
 	*out = NULL;
 	if (n == 2 && s[0] == '\\' && s[1] == 'N')
 		return 0;
-	if ((d = malloc(n + 1)) == NULL)
-		return -1;
-	*out = d;
 	for (k = 0; k < n; k++) {
 		if (s[k] != '\\') {
 			*d++ = s[k];
@@ -531,21 +534,27 @@ get_text(const struct line *l, unsigned i, char **out)
 			return -1;
 	}
 	*d = '\0';
+	*out = s;
 	return 0;
 }
 
-/* Field i as an integer: 0, or -1. */
+/* Field i as a decimal integer: 0, or -1. */
 static int
 get_int(const struct line *l, unsigned i, int64_t *v)
 {
-	char num[24], *end;
+	const char *s = l->f[i];
+	size_t n = l->len[i], k = s[0] == '-';
+	uint64_t u = 0;
 
-	if (l->len[i] == 0 || l->len[i] >= sizeof(num))
+	if (n == k || n - k > 18)
 		return -1;
-	memcpy(num, l->f[i], l->len[i]);
-	num[l->len[i]] = '\0';
-	*v = strtoll(num, &end, 10);
-	return *end == '\0' ? 0 : -1;
+	for (; k < n; k++) {
+		if (s[k] < '0' || s[k] > '9')
+			return -1;
+		u = u * 10 + (uint64_t)(s[k] - '0');
+	}
+	*v = s[0] == '-' ? -(int64_t)u : (int64_t)u;
+	return 0;
 }
 
 static int
@@ -580,8 +589,9 @@ more(void *p, unsigned n, size_t sz)
 	return realloc(p, (n ? 2 * (size_t)n : 1) * sz);
 }
 
+/* The catalog of the text p .. end, in place: its strings stay there. */
 static int
-parse(const char *p, const char *end, struct ssp_catalog *c)
+parse(char *p, char *end, struct ssp_catalog *c)
 {
 	struct ssp_catalog_table *t = NULL;
 	struct ssp_catalog_index *x = NULL;
@@ -671,9 +681,13 @@ ssp_catalog_parse(const char *text, size_t n, struct ssp_catalog **cp,
 
 	SSP_ASSERT(text != NULL && cp != NULL);
 	*cp = NULL;
-	if ((c = calloc(1, sizeof(*c))) == NULL)
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (c->arena = malloc(n + 1)) == NULL) {
+		free(c);
 		return nomem(e);
-	if (parse(text, text + n, c) != 0) {
+	}
+	memcpy(c->arena, text, n);
+	if (parse(c->arena, c->arena + n, c) != 0) {
 		ssp_catalog_free(c);
 		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "a schema catalog that "
 		    "does not parse");

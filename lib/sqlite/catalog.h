@@ -66,6 +66,7 @@ struct ssp_catalog {
 	unsigned ntables, nindexes;
 	struct ssp_catalog_table *table;	/* in sqlite_schema's order */
 	struct ssp_catalog_index *index;	/* the same */
+	char *arena;		/* parsed: every string points into it */
 };
 
 /* The catalog of the database "main" of db.  name: the database, for
