@@ -56,11 +56,13 @@ LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
 # run JSON) only simspan-simbricks and sim2ev (readelf -d shows it).  A
 # tool without a list links everything.
 #
-# Start-up: the tools link the four small libraries (zstd, libcsv, zlib,
-# jansson) statically when their archives are installed, because mapping
-# and relocating three more shared objects was most of what a tool added
-# to exec's own cost (scripts/bench-startup.sh).  STATIC_DEPS=0 links them
-# shared, as a distribution package would; SQLite is always shared.
+# Start-up: the tools link the small libraries (zstd, libcsv, zlib,
+# jansson) and SQLite statically when their archives are installed,
+# because mapping and relocating more shared objects was most of what a
+# tool added to exec's own cost (scripts/bench-startup.sh; Debian's
+# libsqlite3 is linked BIND_NOW: 1,600 symbols resolved at every start,
+# 1.0 M of the 2.5 M instructions of span2sqlite on 18 spans).
+# STATIC_DEPS=0 links them shared, as a distribution package would.
 # span2otlp does not link libcurl: it opens libcurl.so.4 (dlopen) when it
 # sends to an --endpoint, since libcurl and the shared objects it needs
 # cost every start about 10 ms of CPU time (lib/sink/http.c).
@@ -71,16 +73,17 @@ T_ZSTD := $(call static_lib,zstd,$(ZSTD_LIBS))
 T_CSV  := $(call static_lib,csv,$(CSV_LIBS))
 T_ZLIB := $(call static_lib,z,$(ZLIB_LIBS))
 T_JSON := $(call static_lib,jansson,$(JSON_LIBS))
+T_SQLITE := $(call static_lib,sqlite3,$(SQLITE_LIBS)) $(if $(filter 1,$(STATIC_DEPS)),-lm)
 LIBS_evcat       = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evfilter    = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evspan      = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON)
-LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(SQLITE_LIBS)
+LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(T_SQLITE)
 LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) -lm
 LIBS_span2html   = $(T_ZSTD) $(T_ZLIB)
 LIBS_span2otlp   = $(T_ZSTD) $(T_ZLIB) -ldl -lpthread
 LIBS_span2perfetto = $(T_ZSTD) $(T_ZLIB)
-LIBS_span2sqlite = $(T_ZSTD) $(SQLITE_LIBS) $(T_ZLIB)
+LIBS_span2sqlite = $(T_ZSTD) $(T_SQLITE) $(T_ZLIB)
 LIBS_spancat     = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 
 # Data compiled in (lib/base/embed.h): each header with SSP_EMBED lines
