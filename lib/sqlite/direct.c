@@ -14,6 +14,7 @@
 #include "sqlite/dberr.h"
 #include "sqlite/direct.h"
 #include "sqlite/schema.h"
+#include "sqlite/stat1.h"
 #include "base/ksort.h"
 
 /*
@@ -40,8 +41,8 @@ enum { K_NONE, K_INT, K_REF, K_RUN, K_KIND, K_STREAM, K_CAUSE, K_HEX };
 
 /*
  * How each named column (rows.h) sorts as an index key.  Generated
- * values SQLite computes itself (gen_check() makes sure it computes them
- * as ssp_direct_row does): for index keys only.
+ * values SQLite computes itself (the catalog's probe makes sure it
+ * computes them as direct_row does): for index keys only.
  */
 static const unsigned char keyenc[T_N][TVALS] = {
 	[T_SPANS] = { [SSP_SPANS_RUN] = K_RUN, [SSP_SPANS_TRACE] = K_INT,
@@ -68,13 +69,6 @@ struct dpart {			/* a key column of an index */
 	unsigned char half;	/* 0: the whole word(s), 1: high, 2: low half */
 };
 
-struct dstat {			/* the statistics of an index (stat1) */
-	uint64_t n;		/* entries */
-	uint64_t dist[XPARTS];	/* distinct values of its first 1, 2, ...
-				 * key columns */
-	int on;			/* counted (few enough entries) */
-};
-
 struct dindex {			/* an index built from sorted keys */
 	const char *name;	/* the catalog's */
 	unsigned t;		/* its table */
@@ -88,7 +82,8 @@ struct dindex {			/* an index built from sorted keys */
 	struct ssp_btree_tree *tree;
 	struct ssp_ksort *ks;
 	int sorted;		/* ks sorted by the helper thread: its status */
-	struct dstat st;
+	struct ssp_stat1 st;	/* its statistics ... */
+	int st_on;		/* ... counted (few enough entries) */
 };
 
 struct sindex {			/* an index of a table of few rows (rows.h):
@@ -99,7 +94,8 @@ struct sindex {			/* an index of a table of few rows (rows.h):
 	unsigned np;
 	uint32_t root;
 	struct ssp_btree_tree *tree;
-	struct dstat st;
+	struct ssp_stat1 st;
+	int st_on;
 };
 
 struct frow {			/* a row of a table of few rows, kept */
@@ -972,26 +968,7 @@ nomem:
 	return SSP_ERR_NOMEM;
 }
 
-/* --- statistics ------------------------------------------------------------ */
-
-/*
- * The statistics ANALYZE gives an index (sqlite_stat1), counted as its
- * entries are written in order: how many, and for each prefix of its key
- * columns how many distinct values (NULLs equal), the first entry
- * counting as one.  Only for an index of at most
- * SSP_SCHEMA_ANALYSIS_LIMIT entries: ANALYZE samples larger ones, and
- * the writer leaves those to it.
- */
-static void
-stat_add(struct dstat *st, unsigned np, unsigned chng)
-{
-	unsigned j;
-
-	if (st->n++ == 0)
-		chng = 0;
-	for (j = chng; j < np; j++)
-		st->dist[j]++;
-}
+/* --- the indexes from sorted keys ----------------------------------------- */
 
 /* The first key column of sorted key a that differs from b (x->np:
  * none). */
@@ -1024,12 +1001,14 @@ d_index(struct ssp_direct *dw, struct dindex *x)
 
 	if (x->bad)
 		return add_reindex(dw, x->name);
-	x->st.on = ssp_ksort_count(x->ks) <= SSP_SCHEMA_ANALYSIS_LIMIT;
+	/* the statistics ANALYZE reads whole (stat1.h) */
+	x->st.ncols = x->np;
+	x->st_on = ssp_ksort_count(x->ks) <= SSP_SCHEMA_ANALYSIS_LIMIT;
 	r = x->sorted ? ssp_ksort_status(x->ks) : x->cause >= 0 ?
 	    rank_causes(dw, x, &byrank, &nw) : ssp_ksort_done(x->ks);
 	while (r == SSP_OK && (k = ssp_ksort_next(x->ks)) != NULL) {
-		if (x->st.on) {
-			stat_add(&x->st, x->np, key_change(x, k, prev));
+		if (x->st_on) {
+			ssp_stat1_add(&x->st, key_change(x, k, prev));
 			memcpy(prev, k, x->nw * sizeof(*k));
 		}
 		r = d_entry(dw, x, k, nw, byrank);
@@ -1151,12 +1130,13 @@ write_few(struct ssp_direct *dw, unsigned t)
 			ent[i].n = sx->np + 1;
 		}
 		qsort(ent, n, sizeof(*ent), cmp_sentry);
-		sx->st.on = n <= SSP_SCHEMA_ANALYSIS_LIMIT;
+		sx->st.ncols = sx->np;
+		sx->st_on = n <= SSP_SCHEMA_ANALYSIS_LIMIT;
 		for (i = 0; i < n && r == SSP_OK; i++) {
 			for (j = 0; i > 0 && j < sx->np; j++)
 				if (value_cmp(&ent[i].v[j], &ent[i - 1].v[j]) != 0)
 					break;
-			stat_add(&sx->st, sx->np, j);
+			ssp_stat1_add(&sx->st, j);
 			if (ssp_btree_entry(sx->tree, ent[i].v, ent[i].n) != SSP_OK)
 				r = bt_fail(dw);
 		}
@@ -1167,10 +1147,11 @@ write_few(struct ssp_direct *dw, unsigned t)
 
 /* --- the statistics written -------------------------------------------------- */
 
-/* The rows written into table name. */
+/* The rows written into table name (stat1.h). */
 static uint64_t
-table_rows(const struct ssp_direct *dw, const char *name)
+table_rows(void *ctx, const char *name)
 {
+	const struct ssp_direct *dw = ctx;
 	unsigned t = row_table(name);
 
 	if (t < T_N)
@@ -1181,23 +1162,19 @@ table_rows(const struct ssp_direct *dw, const char *name)
 	return 0;
 }
 
-/* The statistics and key columns of the index name, if the writer built
- * it. */
-static const struct dstat *
-index_stat(const struct ssp_direct *dw, const char *name, unsigned *np)
+/* The statistics of the index name, if the writer built it. */
+static const struct ssp_stat1 *
+index_stat(void *ctx, const char *name)
 {
+	const struct ssp_direct *dw = ctx;
 	unsigned x;
 
 	for (x = 0; x < dw->nix; x++)
-		if (strcmp(dw->ix[x].name, name) == 0) {
-			*np = dw->ix[x].np;
+		if (strcmp(dw->ix[x].name, name) == 0)
 			return &dw->ix[x].st;
-		}
 	for (x = 0; x < dw->nsx; x++)
-		if (strcmp(dw->sx[x].name, name) == 0) {
-			*np = dw->sx[x].np;
+		if (strcmp(dw->sx[x].name, name) == 0)
 			return &dw->sx[x].st;
-		}
 	return NULL;
 }
 
@@ -1217,79 +1194,23 @@ stat_table(const struct ssp_direct *dw)
 	    dw->nreindex != 0)
 		return NULL;
 	for (x = 0; x < dw->nix; x++)
-		if (!dw->ix[x].st.on)
+		if (!dw->ix[x].st_on)
 			return NULL;
 	for (x = 0; x < dw->nsx; x++)
-		if (!dw->sx[x].st.on)
+		if (!dw->sx[x].st_on)
 			return NULL;
 	return st;
 }
 
-/*
- * The rows of sqlite_stat1 as ANALYZE writes them, table by table of
- * the schema ("sqlite_" ones aside), with their rowids: the indexes of a
- * table in the order SQLite keeps them (the last made first), each that
- * has entries as "N D1 D2 ...", Dk the average entries per distinct
- * value of its first k key columns (rounded up, and 1 for a 2 that is
- * within 10 % of unique: analyze.c); a table whose indexes are all
- * partial also gets its count of rows (when it has some) with idx NULL.
- */
 static enum ssp_status
 write_stats(struct ssp_direct *dw, const struct ssp_catalog_table *stat)
 {
-	const struct ssp_catalog *c = dw->cat;
+	const struct ssp_stat1_src src = { table_rows, index_stat, dw };
 	struct ssp_btree_tree *tree;
-	int64_t rowid = 0;
-	unsigned i, x, j, np;
 
-	if ((tree = ssp_btree_table(dw->bt, stat->root)) == NULL)
+	if ((tree = ssp_btree_table(dw->bt, stat->root)) == NULL ||
+	    ssp_stat1_write(dw->cat, &src, tree) != SSP_OK)
 		return bt_fail(dw);
-	for (i = 0; i < c->ntables; i++) {
-		const struct ssp_catalog_table *ct = &c->table[i];
-		uint64_t rows = table_rows(dw, ct->name);
-		struct ssp_value v[3];
-		char text[16 + 21 * (XPARTS + 1)];
-		int full = 0;
-
-		if (strncasecmp(ct->name, "sqlite_", 7) == 0)
-			continue;
-		for (x = c->nindexes; x-- > 0;) {
-			const struct ssp_catalog_index *ci = &c->index[x];
-			const struct dstat *st;
-			size_t len;
-
-			if (strcmp(ci->table, ct->name) != 0)
-				continue;
-			full |= !ci->partial;
-			if ((st = index_stat(dw, ci->name, &np)) == NULL ||
-			    st->n == 0)
-				continue;	/* not written: empty */
-			len = (size_t)snprintf(text, sizeof(text), "%llu",
-			    (unsigned long long)st->n);
-			for (j = 0; j < np; j++) {
-				uint64_t d = st->dist[j] ? st->dist[j] : 1;
-				uint64_t avg = (st->n + d - 1) / d;
-
-				if (avg == 2 && st->n * 10 <= d * 11)
-					avg = 1;
-				len += (size_t)snprintf(text + len, sizeof(text) - len,
-				    " %llu", (unsigned long long)avg);
-			}
-			v[0] = ssp_value_str(ct->name);
-			v[1] = ssp_value_str(ci->name);
-			v[2] = ssp_value_text(text, len);
-			if (ssp_btree_row(tree, ++rowid, v, 3) != SSP_OK)
-				return bt_fail(dw);
-		}
-		if (!full && rows > 0) {
-			snprintf(text, sizeof(text), "%llu", (unsigned long long)rows);
-			v[0] = ssp_value_str(ct->name);
-			v[1] = ssp_value_null();
-			v[2] = ssp_value_str(text);
-			if (ssp_btree_row(tree, ++rowid, v, 3) != SSP_OK)
-				return bt_fail(dw);
-		}
-	}
 	return SSP_OK;
 }
 
