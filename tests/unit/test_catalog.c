@@ -112,8 +112,9 @@ test_catalog_refused(void **state)
 		"simspan-catalog 1\t2\t0\t1\t0\ntable\tt\t-2\t1\tx\nend\n",
 		"simspan-catalog 1\t2\t0\t1\t0\ntable\t\\N\t2\t1\tx\nend\n",
 		"simspan-catalog 1\t2\t0\t1\t0\nkey\ta\tBINARY\t0\t1\nend\n",
-		"simspan-catalog 1\t2\t0\t1\t0\nindex\ti\tt\t3\t0\t0\t\\N\n"
-		    "table\tt\t2\t1\tx\nend\n",
+		/* a table after the indexes */
+		("simspan-catalog 1\t2\t0\t1\t0\nindex\ti\tt\t3\t0\t0\t\\N\n"
+		    "table\tt\t2\t1\tx\nend\n"),
 		"simspan-catalog 1\t2\t0\t1\t0\ntable\tt\t2\t1\tx\n",
 	};
 	sqlite3 *db = mem_db();
