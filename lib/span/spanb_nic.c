@@ -512,7 +512,8 @@ ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	case SSP_EV_NIC_RX:
 		if ((s = ssp_spanb_mk(b, SSP_SK_NIC_RX, st, ev->ts)) == NULL)
 			break;
-		c = n->elink >= 0 ? ssp_fifo_pop(&b->el[n->elink].rx) : NULL;
+		c = n->elink >= 0 ? ssp_spanb_pcap_rx(b, &b->el[n->elink],
+		    ev->ts, ev->f[SSP_F_NRX_LEN]) : NULL;
 		if (c != NULL)
 			s->parent = c;
 		else
@@ -592,6 +593,13 @@ nic_stream_end(struct ssp_spanb *b, unsigned st)
 	nic_chain_free(b, n);
 }
 
+static void
+nic_skips(struct ssp_spanb *b, unsigned st)
+{
+	skip_foreign(b, st, SSP_SIM_NICBM);
+	skip(b, st, SSP_EV_NIC_INTX, SSP_RA_SKIP, SSP_DROP_NO_RULE);
+}
+
 const struct ssp_spanb_sim ssp_spanb_nic_sim = {
-	nic_init, nic_events, nic_stream_end, NULL, NULL,
+	nic_init, nic_events, nic_stream_end, NULL, NULL, nic_skips,
 };
