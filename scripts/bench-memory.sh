@@ -5,7 +5,11 @@
 # be about the same (formats/*.md say each tool's bound).  Peak RSS from
 # runstat (wait4's ru_maxrss), one run each (REPS to change it).
 #
-#   sim2ev     each format, on a mksimlog log of LOG MB and 4 LOG MB
+#   sim2ev     each format, on a mksimlog log of LOG MB and 4 LOG MB (ns3
+#              also in its NS_LOG dialect, at 4 and 16 LOG MB: the set of
+#              the last 65,536 packet uids from NICs fills up to about 64
+#              MB of log; pcap on a net_switch capture of simsynth --net
+#              switch-pcap, repeated to LOG MB and 4 LOG MB)
 #   evfilter, evcat         the largest event stream of mkdumbbell -n N, 4N
 #   evspan                  all the streams of that dumbbell run
 #   spancat, span2otlp (a file), span2sqlite (a new database, and a run
@@ -90,6 +94,47 @@ for f in gem5 nicbm ns3 switch qemu corundum e1000; do
 	pair "sim2ev-$f" "$LOG MB log" "$LOG4 MB log"
 	rm -f "$DIR/$f.log" "$DIR/$f.ev"
 done
+if want sim2ev-nslog; then
+	for k in 1 4; do
+		"$SSP_HELPERS/mksimlog" -f nslog -b $((LOG4 * k * 1048576)) -o "$DIR/n.log"
+		run "sim2ev-nslog.$k" "$B/sim2ev" -f ns3 -o "$DIR/n.ev" "$DIR/n.log"
+	done
+	pair sim2ev-nslog "$LOG4 MB log" "$((LOG4 * 4)) MB log"
+	rm -f "$DIR/n.log" "$DIR/n.ev"
+fi
+# repeat_pcap IN OUT BYTES: the capture repeated, each copy after the one
+# before in time, to BYTES
+repeat_pcap() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+src, out, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+b = open(src, "rb").read()
+e = "<" if b[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+recs, off = [], 24
+while off + 16 <= len(b):
+    sec, frac, incl, orig = struct.unpack(e + "IIII", b[off:off + 16])
+    recs.append((sec, frac, b[off + 8:off + 16 + incl]))
+    off += 16 + incl
+span = recs[-1][0] - recs[0][0] + 1
+with open(out, "wb") as f:
+    f.write(b[:24])
+    n, k = 24, 0
+    while n < want:
+        for sec, frac, rest in recs:
+            f.write(struct.pack(e + "II", sec + k * span, frac) + rest)
+            n += 8 + len(rest)
+        k += 1
+EOF
+}
+if want sim2ev-pcap; then
+	"$B/simsynth" --net switch-pcap --exec-rate 1 -n 250 "$DIR/cap" >/dev/null
+	for k in 1 4; do
+		repeat_pcap "$DIR/cap/switch.pcap" "$DIR/c.pcap" $((LOG * k * 1048576))
+		run "sim2ev-pcap.$k" "$B/sim2ev" -f pcap -o "$DIR/c.ev" "$DIR/c.pcap"
+	done
+	pair sim2ev-pcap "$LOG MB capture" "$LOG4 MB capture"
+	rm -rf "$DIR/cap" "$DIR/c.pcap" "$DIR/c.ev"
+fi
 
 # --- phase 2 and the sinks: a dumbbell run and its spans, 4x apart --------
 dumbbell=0
