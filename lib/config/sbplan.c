@@ -1003,18 +1003,21 @@ nic_log(struct planner *pl, struct ssp_sbplan_stream *st)
 }
 
 /* A pcap file (libpcap's four magic numbers, either byte order; pcapng's
- * section header)?  1, or 0 when it is not or cannot be read. */
+ * section header)?  1, or 0 when it is not, is no regular file (a FIFO
+ * would block the planner) or cannot be read. */
 static int
 is_pcap(const char *path)
 {
 	static const uint32_t magic[] = { 0xa1b2c3d4u, 0xd4c3b2a1u, 0xa1b23c4du,
 	    0x4d3cb2a1u, 0x0a0d0d0au };
 	unsigned char b[4];
+	struct stat sb;
 	uint32_t v;
 	size_t k;
 	FILE *f;
 
-	if ((f = fopen(path, "rb")) == NULL)
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (f = fopen(path, "rb")) == NULL)
 		return 0;
 	k = fread(b, 1, 4, f);
 	fclose(f);
@@ -1133,15 +1136,13 @@ switch_log(struct planner *pl, struct ssp_sbplan_stream *st)
 
 /* ns-3's LogLevel bits (core/model/log.h) that matter here. */
 #define NSL_DEBUG 0x4u
+#define NSL_INFO 0x8u
 #define NSL_FUNCTION 0x10u
 #define NSL_LOGIC 0x20u
 #define NSL_PREFIX_FUNC 0x80000000u
 #define NSL_PREFIX_TIME 0x40000000u
 #define NSL_PREFIX_NODE 0x20000000u
-/* what sim2ev's NS_LOG parser reads: the function lines, the bridge's
- * DEBUG and LOGIC lines, each with its time, node and function */
-#define NSL_LEVELS (NSL_DEBUG | NSL_FUNCTION | NSL_LOGIC)
-#define NSL_PREFIXES (NSL_PREFIX_FUNC | NSL_PREFIX_TIME | NSL_PREFIX_NODE)
+#define NSL_WHEN (NSL_PREFIX_TIME | NSL_PREFIX_NODE)
 
 /* A level name as simbricks-ns3-net's table has it (e2e-cc-example.cc,
  * copied from ns-3's log.cc): its bits, 0 when unknown. */
@@ -1196,9 +1197,18 @@ nsl_levels(const char *logging, const char *comp, int *named)
 	return bits;
 }
 
-/* The ns-3 classes whose NS_LOG lines are the events. */
-static const char *const nsl_classes[] = { "BridgeNetDevice",
-	"SimbricksNetDevice", "SimpleNetDevice" };
+/* The ns-3 classes whose NS_LOG lines are the events, and what sim2ev's
+ * parser reads of each (source/nslog.h): the levels, and the prefixes
+ * (every line its time and node; a message line, unlike a function line,
+ * names its class and method only with prefix_func). */
+static const struct { const char *name; uint32_t levels, prefixes; }
+    nsl_classes[] = {
+	{ "BridgeNetDevice", NSL_FUNCTION | NSL_DEBUG | NSL_LOGIC,
+	    NSL_WHEN | NSL_PREFIX_FUNC },	/* "UID is", the port */
+	{ "SimbricksNetDevice", NSL_FUNCTION, NSL_WHEN },
+	{ "SimpleNetDevice", NSL_FUNCTION | NSL_INFO,	/* "enqueue false" */
+	    NSL_WHEN | NSL_PREFIX_FUNC },
+};
 
 /* NS3Net with --Logging naming one of them: a stream. */
 static int
@@ -1210,7 +1220,7 @@ nslog_on(const struct info *in)
 	if (in->ns3 == NULL || in->ns3->logging == NULL)
 		return 0;
 	for (k = 0; k < 3; k++)
-		if (nsl_levels(in->ns3->logging, nsl_classes[k], &named) != 0)
+		if (nsl_levels(in->ns3->logging, nsl_classes[k].name, &named) != 0)
 			return 1;
 	return 0;
 }
@@ -1236,22 +1246,23 @@ nslog_advice(struct planner *pl, struct ssp_sbplan_stream *st)
 
 	/* SimpleNetDevice only where there are channels or ns-3 hosts */
 	for (k = 0; k < need; k++) {
-		b = nsl_levels(in->ns3->logging, nsl_classes[k], &named);
-		if ((b & NSL_LEVELS) != NSL_LEVELS)
-			list_add(lack, sizeof(lack), nsl_classes[k]);
-		else if ((b & NSL_PREFIXES) != NSL_PREFIXES)
-			list_add(pre, sizeof(pre), nsl_classes[k]);
+		b = nsl_levels(in->ns3->logging, nsl_classes[k].name, &named);
+		if ((b & nsl_classes[k].levels) != nsl_classes[k].levels)
+			list_add(lack, sizeof(lack), nsl_classes[k].name);
+		else if ((b & nsl_classes[k].prefixes) != nsl_classes[k].prefixes)
+			list_add(pre, sizeof(pre), nsl_classes[k].name);
 	}
-	if (lack[0] != '\0' && warn(pl, "%s (%s): its --Logging (\"%s\") does "
-	    "not log %s at level_all (the function, debug and logic lines are "
-	    "the events); on the NS3Net simulator: logging.add_logging(\"<class>"
-	    "\", ns3_components.NS3LoggingLevel.LEVEL_ALL) for each", simname(pl,
+	if (lack[0] != '\0' && warn(pl, "%s (%s): its --Logging (\"%s\") leaves "
+	    "out lines of %s that are events (function, debug, logic, info); on "
+	    "the NS3Net simulator: logging.add_logging(\"<class>\", "
+	    "ns3_components.NS3LoggingLevel.LEVEL_ALL) for each", simname(pl,
 	    st->idx), simcls(pl, st->idx), in->ns3->logging, lack) != SSP_OK)
 		return SSP_ERR_NOMEM;
 	if (pre[0] != '\0' && warn(pl, "%s (%s): its --Logging (\"%s\") gives %s "
-	    "no time, node and function prefixes, without which an NS_LOG line "
-	    "is no event (unless NS_LOG in simbricks-run's environment adds "
-	    "them); on the NS3Net simulator: logging.add_logging(\"All\", "
+	    "not all of the time, node and function prefixes, without which an "
+	    "NS_LOG line is no event (unless NS_LOG in simbricks-run's "
+	    "environment adds them); on the NS3Net simulator: "
+	    "logging.add_logging(\"All\", "
 	    "ns3_components.NS3LoggingLevel.PREFIX_ALL)", simname(pl, st->idx),
 	    simcls(pl, st->idx), in->ns3->logging, pre) != SSP_OK)
 		return SSP_ERR_NOMEM;

@@ -99,7 +99,7 @@ grep -q 'net.NS3Net-28 (NS3Net): no network stream: its NS_LOG output is off (--
     "$T/qemu-i40e-ns3.err" && ok "NS3Net without logging: what to add" || not_ok "NS3Net without logging: what to add"
 # SimBricks' own example turns on level_all but no prefix: lines without
 # time and node
-grep -q 'net.NS3Net-28 (NS3Net): its --Logging ("Ping:level_all;BridgeNetDevice:level_all;SimpleNetDevice:level_all;SimbricksNetDevice:level_all") gives BridgeNetDevice, SimbricksNetDevice no time, node and function prefixes' \
+grep -q 'net.NS3Net-28 (NS3Net): its --Logging ("Ping:level_all;BridgeNetDevice:level_all;SimpleNetDevice:level_all;SimbricksNetDevice:level_all") gives BridgeNetDevice, SimbricksNetDevice not all of the time, node and function prefixes' \
     "$T/qemu-i40e-ns3-logging.err" && grep -q 'logging.add_logging("All", ns3_components.NS3LoggingLevel.PREFIX_ALL)' \
     "$T/qemu-i40e-ns3-logging.err" && ok "NS3Net with logging: the prefixes it lacks" ||
     not_ok "NS3Net with logging: the prefixes it lacks"

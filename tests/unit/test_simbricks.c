@@ -1011,24 +1011,29 @@ test_symphony_nslog(void **state)
 	assert_int_equal(st->ncaptured, 1);
 	assert_false(has_warn(p, "net.NS3Net-8"));
 	sym_free(p);
-	/* prefix_time|prefix_node|prefix_func one by one will do */
+	/* prefix_time|prefix_node|prefix_func one by one will do; the
+	 * SimBricks device prints function lines only */
 	p = ns3_plan("--Logging='BridgeNetDevice:level_all|prefix_time|prefix_node|func;"
-	    "SimbricksNetDevice:level_logic|prefix_all'", "", line);
+	    "SimbricksNetDevice:function|time|node'", "", line);
 	assert_false(has_warn(p, "net.NS3Net-8"));
+	sym_free(p);
+	p = ns3_plan("--Logging='BridgeNetDevice:level_all|prefix_time|prefix_node;"
+	    "SimbricksNetDevice:function|time|node'", "", line);
+	assert_true(has_warn(p, "gives BridgeNetDevice not all of"));
 	sym_free(p);
 	/* SimBricks' example: level_all, no prefix */
 	p = ns3_plan("--Logging='BridgeNetDevice:level_all;SimbricksNetDevice:level_all'",
 	    "", line);
-	assert_true(has_warn(p, "gives BridgeNetDevice, SimbricksNetDevice no time, "
-	    "node and function prefixes"));
+	assert_true(has_warn(p, "gives BridgeNetDevice, SimbricksNetDevice not all of "
+	    "the time, node and function prefixes"));
 	sym_free(p);
 	/* a class left out or at too low a level; SimpleNetDevice once there
 	 * are channels */
 	p = ns3_plan("--Logging='BridgeNetDevice:level_all;SimbricksNetDevice:level_info;"
 	    "All:prefix_all'", "--TopologyNode='Id:-17;Type:Switch' --TopologyChannel="
 	    "'Id:c;Type:Simple;LeftNode:-16;RightNode:-17'", "");
-	assert_true(has_warn(p, "does not log SimbricksNetDevice, SimpleNetDevice at "
-	    "level_all"));
+	assert_true(has_warn(p, "leaves out lines of SimbricksNetDevice, SimpleNetDevice "
+	    "that are events"));
 	assert_true(has_warn(p, "no NS_LOG lines of BridgeNetDevice, SimbricksNetDevice "
 	    "or SimpleNetDevice in its captured stderr"));
 	/* device 0 the bridge, 1 the channel's end, 2 the NIC's */
