@@ -55,6 +55,28 @@ ssp_synparams_kernel(const char *name, enum ssp_synparams_kernel *out)
 	return SSP_OK;
 }
 
+int
+ssp_synparams_print(const char *name, enum ssp_synparams_print *out)
+{
+	if (strcmp(name, "ideal") == 0)
+		*out = SSP_SYN_PRINT_IDEAL;
+	else if (strcmp(name, "real") == 0)
+		*out = SSP_SYN_PRINT_REAL;
+	else
+		return SSP_ERR_INVAL;
+	return SSP_OK;
+}
+
+enum ssp_synparams_print
+ssp_synparams_printing(const struct ssp_synparams *p)
+{
+	if (p->print != SSP_SYN_PRINT_AUTO)
+		return p->print;
+	/* the default stays ideal until the span builder follows the real
+	 * printing (issue 25, phase 2) */
+	return SSP_SYN_PRINT_IDEAL;
+}
+
 static const char *const flows[] = { "udp-rr", "tcp-rr", "tcp-stream" };
 
 int
@@ -244,6 +266,9 @@ check_common(const struct ssp_synparams *p, struct ssp_err *e)
 	if (p->kernel == SSP_SYN_KERNEL_LINUX && p->nic != SSP_SYN_NIC_I40E)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--kernel linux models "
 		    "the i40e driver only (not --nic corundum)");
+	if (p->print == SSP_SYN_PRINT_REAL && p->kernel != SSP_SYN_KERNEL_LINUX)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--print real needs "
+		    "--kernel linux (the Columbo world prints the ideal way)");
 	if (p->ckpt_offset < 0 || p->restart_at < 0 || p->itr < 0)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "times must not be "
 		    "negative");

@@ -23,6 +23,7 @@
 #include "synth/synnet.h"
 #include "synth/synswitch.h"
 #include "synth/synnic.h"
+#include "synth/synq.h"
 #include "synth/synsim.h"
 
 #define PS_US 1000000LL
@@ -100,7 +101,7 @@ dispatch(struct syn *s, const struct sev *ev)
 			ssp_synhost_event(s, ev);
 		break;
 	case EV_LX_STEP: case EV_LX_MSIX: case EV_LX_MSIX_DONE: case EV_LX_IPI:
-	case EV_LX_MMIO_DONE:
+	case EV_LX_MMIO_DONE: case EV_LX_IO_REQ: case EV_LX_IO_RESP:
 		ssp_synlinux_event(s, ev);
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
@@ -334,6 +335,8 @@ free_syn(struct syn *s)
 	ssp_synlog_close(s->net.log, NULL);
 	ssp_synnet_free(s);
 	ssp_synlinux_free(s);
+	for (i = 0; s->nics != NULL && i < s->nhosts; i++)
+		ssp_synq_free(&s->nics[i]);
 	ssp_syntruth_close(s->truth, NULL);
 	if (s->stream_names != NULL)
 		for (i = 0; i < s->nstreams; i++)
@@ -429,6 +432,9 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	if (s->lx && (r = ssp_synlinux_setup(s)) != SSP_OK)
 		return ssp_err_set(e, r, 0, "%s", s->failed ? s->err.msg :
 		    "out of memory");
+	for (i = 0; s->real && i < s->nhosts; i++)
+		if ((r = ssp_synq_new(s, &s->nics[i])) != SSP_OK)
+			return ssp_err_set(e, r, 0, "out of memory");
 	return s->failed ? ssp_err_set(e, s->err.code, 0, "%s", s->err.msg) :
 	    SSP_OK;
 }
@@ -686,6 +692,7 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 		s.kpool = kpool;
 		s.upool = upool;
 		s.lx = lx;
+		s.real = lx && ssp_synparams_printing(p) == SSP_SYN_PRINT_REAL;
 		memcpy(s.lkpool, lkpool, sizeof(lkpool));
 		memcpy(s.lupool, lupool, sizeof(lupool));
 		for (i = 0; i < p->hosts; i++)
@@ -715,6 +722,7 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	s.kpool = kpool;
 	s.upool = upool;
 	s.lx = lx;
+	s.real = lx && ssp_synparams_printing(p) == SSP_SYN_PRINT_REAL;
 	memcpy(s.lkpool, lkpool, sizeof(lkpool));
 	memcpy(s.lupool, lupool, sizeof(lupool));
 	s.pacer.rate = p->pace;
