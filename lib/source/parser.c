@@ -71,6 +71,8 @@ ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
 	out->recovered = 0;
 	out->why = NULL;
 	out->pre = 0;
+	out->acc = 0;
+	out->guess = 0;
 	if (n == 0) {
 		out->skip = SSP_SKIP_EMPTY;
 		return;
@@ -82,4 +84,11 @@ ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
 	case SSP_SIM_SWITCH: ssp_switch_line(p->impl, s, n, out); break;
 	default: out->skip = SSP_SKIP_TEXT; break;
 	}
+}
+
+void
+ssp_parser_want_access(struct ssp_parser *p, int on)
+{
+	if (p->sim == SSP_SIM_GEM5)
+		ssp_gem5_want_access(p->impl, on);
 }
