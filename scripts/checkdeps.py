@@ -8,6 +8,10 @@ include and fails.  synth/ (the scenario generator) and tools/ sit on top
 of the library: lib/ never includes them.  Within a layer, the modules (a
 .c and its .h) must not include each other in a cycle.
 
+A module split over several files shares an internal header m_int.h
+(lib/span/spanb_int.h): it belongs to module m, and only m.c and m_*.c
+(or .h) of its own folder may include it, nothing else in the tree.
+
 Prints one line per violation and exits 1, or "checkdeps: ok".
 """
 import os
@@ -30,6 +34,24 @@ ABOVE = {
     "tools/common": list(LAYERS) + ["tools/common"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+INTERNAL = "_int"   # m_int.h: the internal header of module m
+# other folders whose files must not include an internal header (ABOVE's
+# are checked with lib/)
+OUTSIDE = ["tools", "tests"]
+
+
+def module_of(name):
+    """The module a file or header belongs to: spanb_int.h -> spanb."""
+    base = os.path.splitext(os.path.basename(name))[0]
+    return base[:-len(INTERNAL)] if base.endswith(INTERNAL) else base
+
+
+def may_include_internal(path, inc):
+    """Only the files of module m (m.c, m_*.c/h) in m_int.h's folder."""
+    owner = module_of(inc)
+    base = os.path.splitext(os.path.basename(path))[0]
+    return (os.path.dirname(path) == os.path.join("lib", os.path.dirname(inc))
+            and (base == owner or base.startswith(owner + "_")))
 
 
 def includes(path):
@@ -69,14 +91,18 @@ def main(top):
             bad.append(f"lib/{f}: source file outside a layer folder")
     for layer, path in files:
         allowed = LAYERS[layer] if layer in LAYERS else ABOVE[layer]
-        mod = (layer, os.path.splitext(os.path.basename(path))[0])
+        mod = (layer, module_of(path))
         for line, inc in includes(path):
+            if module_of(inc) != os.path.splitext(os.path.basename(inc))[0] \
+                    and not may_include_internal(path, inc):
+                bad.append(f"{path}:{line}: \"{inc}\" is internal to "
+                           f"{os.path.dirname(inc)}/{module_of(inc)}*.c")
             dst = folder_of(inc)
             if dst is None:
                 bad.append(f"{path}:{line}: \"{inc}\" does not name its layer")
                 continue
             if dst == layer:
-                m = (layer, os.path.splitext(os.path.basename(inc))[0])
+                m = (layer, module_of(inc))
                 if m != mod:
                     edges.setdefault(mod, set()).add(m)
                 continue
@@ -87,6 +113,18 @@ def main(top):
                     kind = "forbidden"
                 bad.append(f"{path}:{line}: {kind} include of \"{inc}\" "
                            f"({layer} may include {', '.join(allowed) or 'only itself'})")
+    for top_dir in OUTSIDE:
+        for root, _, names in os.walk(top_dir):
+            for f in sorted(names):
+                if not f.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(root, f)
+                if os.path.dirname(path) in ABOVE:
+                    continue
+                for line, inc in includes(path):
+                    if os.path.splitext(inc)[0].endswith(INTERNAL):
+                        bad.append(f"{path}:{line}: \"{inc}\" is internal "
+                                   f"to lib/{os.path.dirname(inc)}")
     for cyc in cycles(edges):
         bad.append("include cycle: " +
                    " -> ".join(f"{l}/{m}" for l, m in cyc))

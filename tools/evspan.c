@@ -292,8 +292,8 @@ main(int argc, char **argv)
 		return SSP_EXIT_FAIL;
 
 	/* Configuration errors: exit 2. */
-	if (ssp_topo_load(&t, topo_path, &e) != SSP_OK)
-		errx(e.code == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
+	if ((rc = ssp_topo_load(&t, topo_path, &e)) != SSP_OK)
+		errx(rc == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
 		    "%s", e.msg);
 	for (i = 0; i < argc; i++)
 		if (ssp_topo_override(t, argv[i], &e) != SSP_OK) {
@@ -307,14 +307,14 @@ main(int argc, char **argv)
 	if (rc != SSP_OK) {
 		ssp_rules_free(r);
 		ssp_topo_free(t);
-		errx(e.code == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
+		errx(rc == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
 		    "%s", e.msg);
 	}
 	t0 = ssp_clock_ns();
-	if (ssp_evspan_open(&ev, t, r, &o, &e) != SSP_OK) {
+	if ((rc = ssp_evspan_open(&ev, t, r, &o, &e)) != SSP_OK) {
 		ssp_rules_free(r);
 		ssp_topo_free(t);
-		errx(e.code == SSP_ERR_INVAL || e.code == SSP_ERR_SCHEMA ?
+		errx(rc == SSP_ERR_INVAL || rc == SSP_ERR_SCHEMA ?
 		    SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
 	}
 	if (ssp_evcheck_headers(&chk, ev, t, &e) != SSP_OK)

@@ -61,7 +61,7 @@ otherdir(const char *a, const char *b)
  * SimBricks run keeps its logs in several directories, so the directory
  * is only a hint).
  */
-int
+enum ssp_status
 ssp_evcheck_headers(struct ssp_evcheck *c, const struct ssp_evspan *ev,
     const struct ssp_topo *t, struct ssp_err *e)
 {
@@ -70,6 +70,8 @@ ssp_evcheck_headers(struct ssp_evcheck *c, const struct ssp_evspan *ev,
 	char msg[1024];
 	int rc;
 
+	SSP_ASSERT(c != NULL && ev != NULL && t != NULL);
+	SSP_ASSERT(t->nstreams <= SSP_TOPO_MAXSTREAMS);
 	for (i = 0; i < t->nstreams; i++) {
 		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
 		const struct ssp_topo_stream *ts = &t->streams[i];
@@ -135,18 +137,20 @@ ssp_evcheck_blacklist(const char *filter, char *file, size_t fsize)
 	return n;
 }
 
-int
+enum ssp_status
 ssp_evcheck_result(struct ssp_evcheck *c, const struct ssp_evspan *ev,
     const struct ssp_topo *t, const struct ssp_rules *r,
     const char *rules_path, struct ssp_err *e)
 {
-	const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
+	const struct ssp_spanb_stats *st;
 	char why[8][512], file[256], orph_line[256];
 	uint64_t spans = 0, orph = 0, n, nowhere = 0, was;
 	size_t i, nwhy = 0, nhost = 0;
 	unsigned k;
 	int len, rc;
 
+	SSP_ASSERT(c != NULL && ev != NULL && t != NULL && r != NULL);
+	st = ssp_evspan_stats(ev);
 	for (k = 0; k < SSP_SK_NKINDS; k++)
 		spans += st->spans[k];
 	for (k = 0; k < SSP_CAUSE_N; k++)

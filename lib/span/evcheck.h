@@ -43,17 +43,17 @@ struct ssp_evcheck {
  * ssp_evspan_open): appends the findings to c.  Returns SSP_OK or
  * SSP_ERR_NOMEM.
  */
-int ssp_evcheck_headers(struct ssp_evcheck *c, const struct ssp_evspan *ev,
-    const struct ssp_topo *t, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_evcheck_headers(struct ssp_evcheck *c,
+    const struct ssp_evspan *ev, const struct ssp_topo *t, struct ssp_err *e);
 /*
  * After ssp_evspan_close: one finding (a warning) per likely cause; the
  * orphan share, when high, is put in front of the first one or stands
  * alone.  rules_path: where r came from (NULL: no -r).  Returns SSP_OK or
  * SSP_ERR_NOMEM.
  */
-int ssp_evcheck_result(struct ssp_evcheck *c, const struct ssp_evspan *ev,
-    const struct ssp_topo *t, const struct ssp_rules *r,
-    const char *rules_path, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_evcheck_result(struct ssp_evcheck *c,
+    const struct ssp_evspan *ev, const struct ssp_topo *t,
+    const struct ssp_rules *r, const char *rules_path, struct ssp_err *e);
 /* The total of "blacklist=FILE[...]:N" items in an evfilter description;
  * file gets the first FILE ("" if none). */
 uint64_t ssp_evcheck_blacklist(const char *filter, char *file, size_t fsize);

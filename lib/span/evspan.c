@@ -37,17 +37,22 @@ sk_text(void *ctx, unsigned st, uint64_t id, size_t *len)
 	return ssp_mergeq_str(ev->q, st, id, len);
 }
 
-static uint64_t
-sk_intern(void *ctx, const char *s, size_t len, struct ssp_err *e)
+/* The writers give an id, or 0 with e filled (the builder's own record,
+ * never NULL): its code is their status. */
+static enum ssp_status
+sk_intern(void *ctx, const char *s, size_t len, uint64_t *id,
+    struct ssp_err *e)
 {
 	struct ssp_evspan *ev = ctx;
 
-	if (ev->wq != NULL)
-		return ssp_spanwq_str(ev->wq, s, len, e);
-	return ssp_rec_wr_str(ev->w, s, len, e);
+	SSP_ASSERT(e != NULL);
+	*id = ev->wq != NULL ? ssp_spanwq_str(ev->wq, s, len, e) :
+	    ssp_rec_wr_str(ev->w, s, len, e);
+	SSP_ASSERT(*id != 0 || e->code != SSP_OK);
+	return *id != 0 ? SSP_OK : (enum ssp_status)e->code;
 }
 
-static int
+static enum ssp_status
 sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 {
 	struct ssp_evspan *ev = ctx;
@@ -110,7 +115,7 @@ threaded(const struct ssp_evspan_opts *o)
 	return nthreads(o) > 1;
 }
 
-int
+enum ssp_status
 ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
     const struct ssp_rules *r, const struct ssp_evspan_opts *o,
     struct ssp_err *e)
@@ -120,8 +125,9 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 	struct ssp_spanb_opts bo;
 	struct ssp_spanb_sink sink;
 	size_t i, nstdin = 0;
-	int rc;
+	enum ssp_status rc;
 
+	SSP_ASSERT(ep != NULL && t != NULL && r != NULL && o != NULL);
 	*ep = NULL;
 	for (i = 0; i < t->nstreams; i++) {
 		const char *f = t->streams[i].file;
@@ -247,7 +253,7 @@ fail:
 	return rc;
 }
 
-int
+enum ssp_status
 ssp_evspan_run(struct ssp_evspan *ev, ssp_evspan_progress_fn progress,
     void *pctx, ssp_evspan_warn_fn warn, void *ctx, struct ssp_err *e)
 {
@@ -256,8 +262,10 @@ ssp_evspan_run(struct ssp_evspan *ev, ssp_evspan_progress_fn progress,
 	uint64_t nev = 0, next = 0;
 	size_t n;
 	unsigned i;
-	int got, rc;
+	int got;
+	enum ssp_status rc;
 
+	SSP_ASSERT(ev != NULL && ev->b != NULL);
 	for (;;) {
 		got = ssp_mergeq_run(ev->q, &i, &r, &n, &se);
 		if (got == SSP_MQ_REC) {
@@ -289,11 +297,12 @@ ssp_evspan_run(struct ssp_evspan *ev, ssp_evspan_progress_fn progress,
 	return ssp_spanb_finish(ev->b, e);
 }
 
-int
+enum ssp_status
 ssp_evspan_close(struct ssp_evspan *ev, struct ssp_err *e)
 {
-	int rc = SSP_OK;
+	enum ssp_status rc = SSP_OK;
 
+	SSP_ASSERT(ev != NULL);
 	if (ev->wq != NULL) {	/* the thread's last spans, then w is ours */
 		rc = ssp_spanwq_finish(ev->wq, e);
 		ssp_spanwq_free(ev->wq);
@@ -329,6 +338,7 @@ ssp_evspan_stats(const struct ssp_evspan *ev)
 uint64_t
 ssp_evspan_backwards(const struct ssp_evspan *ev, size_t i)
 {
+	SSP_ASSERT(ev != NULL && i < ev->n);
 	return ssp_mergeq_backwards(ev->q, i);
 }
 

@@ -39,9 +39,9 @@ struct ssp_evspan;
  * the topology (all configuration errors); others: i/o or format.
  * t and r must outlive the pipeline.
  */
-int ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
-    const struct ssp_rules *r, const struct ssp_evspan_opts *o,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_evspan_open(struct ssp_evspan **ep,
+    const struct ssp_topo *t, const struct ssp_rules *r,
+    const struct ssp_evspan_opts *o, struct ssp_err *e);
 /* Called for each input stream that fails while reading. */
 typedef void (*ssp_evspan_warn_fn)(void *ctx, const char *stream,
     const struct ssp_err *e);
@@ -51,16 +51,18 @@ typedef void (*ssp_evspan_progress_fn)(void *ctx, uint64_t bytes,
     uint64_t events, uint64_t spans);
 /* Run to the end of all input.  progress (may be NULL) gets pctx, warn
  * ctx.  Returns a fatal error only (output). */
-int ssp_evspan_run(struct ssp_evspan *ev, ssp_evspan_progress_fn progress,
-    void *pctx, ssp_evspan_warn_fn warn, void *ctx, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_evspan_run(struct ssp_evspan *ev,
+    ssp_evspan_progress_fn progress, void *pctx, ssp_evspan_warn_fn warn,
+    void *ctx, struct ssp_err *e);
 /* Finish the span stream and close the output. */
-int ssp_evspan_close(struct ssp_evspan *ev, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_evspan_close(struct ssp_evspan *ev,
+    struct ssp_err *e);
 /* Input streams that failed while reading. */
 unsigned ssp_evspan_failed(const struct ssp_evspan *ev);
 uint64_t ssp_evspan_salt(const struct ssp_evspan *ev);
 const struct ssp_spanb_stats *ssp_evspan_stats(const struct ssp_evspan *ev);
-/* Records of input stream i whose timestamp is below the previous one's
- * (ssp_mergeq_backwards). */
+/* Records of input stream i (< the topology's streams) whose timestamp is
+ * below the previous one's (ssp_mergeq_backwards). */
 uint64_t ssp_evspan_backwards(const struct ssp_evspan *ev, size_t i);
 /* The reader of input stream i (its header metadata: ssp_rec_rd_meta),
  * for checks before ssp_evspan_run; NULL if i is out of range. */

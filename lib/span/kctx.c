@@ -61,13 +61,17 @@ ssp_kctx_why_name(unsigned why)
 	return why < SSP_KCTX_WHY_N ? why_names[why] : NULL;
 }
 
-int
+enum ssp_status
 ssp_kctx_new(struct ssp_kctx **kp, const struct ssp_kctx_cfg *cfg,
     const struct ssp_kctx_ops *ops, struct ssp_err *e)
 {
-	struct ssp_kctx *k = calloc(1, sizeof(*k));
+	struct ssp_kctx *k;
 
+	SSP_ASSERT(kp != NULL && cfg != NULL && ops != NULL);
+	SSP_ASSERT(ops->open != NULL && ops->close != NULL &&
+	    ops->hold != NULL && ops->release != NULL && ops->link != NULL);
 	*kp = NULL;
+	k = calloc(1, sizeof(*k));
 	if (k == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	k->cfg = *cfg;
@@ -91,6 +95,7 @@ ssp_kctx_free(struct ssp_kctx *k)
 const struct ssp_kctx_stats *
 ssp_kctx_stats(const struct ssp_kctx *k)
 {
+	SSP_ASSERT(k != NULL);
 	return &k->st;
 }
 
@@ -123,6 +128,7 @@ top(const struct kcpu *c)
 void *
 ssp_kctx_top(const struct ssp_kctx *k, unsigned cpu)
 {
+	SSP_ASSERT(k != NULL);
 	return cpu < SSP_KCTX_MAXCPU && k->cpu[cpu] != NULL ?
 	    top(k->cpu[cpu]) : NULL;
 }
@@ -130,8 +136,10 @@ ssp_kctx_top(const struct ssp_kctx *k, unsigned cpu)
 void *
 ssp_kctx_task(const struct ssp_kctx *k, unsigned cpu)
 {
-	const struct kcpu *c = cpu < SSP_KCTX_MAXCPU ? k->cpu[cpu] : NULL;
+	const struct kcpu *c;
 
+	SSP_ASSERT(k != NULL);
+	c = cpu < SSP_KCTX_MAXCPU ? k->cpu[cpu] : NULL;
 	return c != NULL && c->tkind == T_SYSCALL ? c->task : NULL;
 }
 
@@ -477,9 +485,12 @@ to_user(struct ssp_kctx *k, struct kcpu *c)
 void *
 ssp_kctx_func(struct ssp_kctx *k, unsigned cpu, unsigned cls)
 {
-	struct kcpu *c = getcpu(k, cpu);
+	struct kcpu *c;
 	int used = 0;
 
+	/* a cpu past SSP_KCTX_MAXCPU is data (counted), unknown classes not */
+	SSP_ASSERT(k != NULL && (cls & ~(unsigned)SSP_KCTX_C_ALL) == 0);
+	c = getcpu(k, cpu);
 	if (c == NULL)
 		return NULL;
 	if (c->n > 0 && c->ifuncs[c->n - 1] < UINT32_MAX)
@@ -531,8 +542,10 @@ ssp_kctx_func(struct ssp_kctx *k, unsigned cpu, unsigned cls)
 void
 ssp_kctx_user(struct ssp_kctx *k, unsigned cpu)
 {
-	struct kcpu *c = getcpu(k, cpu);
+	struct kcpu *c;
 
+	SSP_ASSERT(k != NULL);
+	c = getcpu(k, cpu);
 	if (c != NULL)
 		to_user(k, c);
 }
@@ -542,6 +555,7 @@ ssp_kctx_end(struct ssp_kctx *k)
 {
 	unsigned i, j;
 
+	SSP_ASSERT(k != NULL);
 	for (i = 0; i < k->ncpu; i++) {
 		struct kcpu *c = k->cpu[i];
 

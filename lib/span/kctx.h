@@ -59,6 +59,7 @@ enum {
 	SSP_KCTX_C_APP_ROOT      = 0x200,
 	SSP_KCTX_C_SYSVEC        = 0x400,	/* irq-entry of a system vector
 						 * (timer, IPI): no device */
+	SSP_KCTX_C_ALL           = 0x7ff	/* every class */
 };
 
 /*
@@ -144,8 +145,10 @@ struct ssp_kctx_cfg {
 
 struct ssp_kctx;
 
-int ssp_kctx_new(struct ssp_kctx **kp, const struct ssp_kctx_cfg *cfg,
-    const struct ssp_kctx_ops *ops, struct ssp_err *e);
+/* ops: all but woke must be set.  SSP_ERR_NOMEM. */
+SSP_MUST_USE enum ssp_status ssp_kctx_new(struct ssp_kctx **kp,
+    const struct ssp_kctx_cfg *cfg, const struct ssp_kctx_ops *ops,
+    struct ssp_err *e);
 /* A function entry of classes cls (SSP_KCTX_C_*) on cpu: applies its
  * transitions and returns the context it belongs to (NULL: none, or it
  * was handed to a closing context as its last member). */

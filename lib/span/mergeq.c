@@ -223,8 +223,12 @@ put_end(struct ssp_mergeq *q, struct ssp_ring_buf *b, unsigned i, int got,
     const struct ssp_err *err)
 {
 	close_run(q, b);
-	if (got < 0)
-		memcpy(put(b, ERR_BYTES, E_ERR, i) + 1, err, sizeof(*err));
+	if (got < 0) {		/* the status (in n) and the error record */
+		struct ent *x = put(b, ERR_BYTES, E_ERR, i);
+
+		x->n = (uint32_t)-got;
+		memcpy(x + 1, err, sizeof(*err));
+	}
 	else
 		put(b, sizeof(struct ent), E_END, i);
 }
@@ -428,13 +432,16 @@ line_calloc(size_t n, size_t size)
 	return p;
 }
 
-int
+enum ssp_status
 ssp_mergeq_new(struct ssp_mergeq **qp, struct ssp_rec_rd *const *rr,
     struct ssp_in *const *in, size_t n, int threaded, struct ssp_err *e)
 {
 	struct ssp_mergeq *q;
 	size_t i;
 
+	SSP_ASSERT(qp != NULL && (n == 0 || (rr != NULL && in != NULL)));
+	for (i = 0; i < n; i++)
+		SSP_ASSERT(rr[i] != NULL);
 	*qp = NULL;
 	if ((q = line_calloc(1, sizeof(*q))) == NULL ||
 	    (q->s = line_calloc(n, sizeof(*q->s))) == NULL ||
@@ -577,14 +584,11 @@ run_slow(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
 			return SSP_MQ_RESET;
 		case E_END:
 			return SSP_MQ_END;
-		default: {	/* E_ERR */
-			struct ssp_err xe;
-
-			memcpy(&xe, x + 1, sizeof(xe));
+		default:	/* E_ERR: the reader's status, its error */
+			SSP_ASSERT(x->kind == E_ERR && x->n != SSP_OK);
 			if (e != NULL)
-				*e = xe;
-			return xe.code != SSP_OK ? -xe.code : -SSP_ERR_FORMAT;
-		}
+				memcpy(e, x + 1, sizeof(*e));
+			return -(int)x->n;
 		}
 	}
 }
@@ -593,8 +597,10 @@ int
 ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
     size_t *n, struct ssp_err *e)
 {
-	const struct ent *x = (const struct ent *)q->rp;
+	const struct ent *x;
 
+	SSP_ASSERT(q != NULL && idx != NULL && r != NULL && n != NULL);
+	x = (const struct ent *)q->rp;
 	if (q->cdone)
 		return SSP_MQ_DONE;
 	/* the usual case: the next entry of the buffer is a run of a stream
@@ -612,8 +618,10 @@ ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
 const char *
 ssp_mergeq_str(const struct ssp_mergeq *q, size_t i, uint64_t id, size_t *len)
 {
-	const struct mirror *s = &q->m[i];
+	const struct mirror *s;
 
+	SSP_ASSERT(q != NULL && i < q->n);
+	s = &q->m[i];
 	if (id == 0 || id > s->nstr)
 		return NULL;
 	if (len != NULL)
@@ -626,6 +634,7 @@ uint64_t ssp_mergeq_rawpos(const struct ssp_mergeq *q) { return q->rawpos; }
 uint64_t
 ssp_mergeq_backwards(const struct ssp_mergeq *q, size_t i)
 {
+	SSP_ASSERT(q != NULL && i < q->n);
 	return q->s[i].backwards;
 }
 

@@ -41,8 +41,9 @@ struct ssp_mergeq;
  * threaded: in a background thread.  The readers must not be used by the
  * caller until ssp_mergeq_free.
  */
-int ssp_mergeq_new(struct ssp_mergeq **qp, struct ssp_rec_rd *const *rr,
-    struct ssp_in *const *in, size_t n, int threaded, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_mergeq_new(struct ssp_mergeq **qp,
+    struct ssp_rec_rd *const *rr, struct ssp_in *const *in, size_t n,
+    int threaded, struct ssp_err *e);
 /*
  * The next item.  SSP_MQ_REC: a run of *n >= 1 records of stream *idx
  * that come next in merged order, packed from *r on: each takes
@@ -50,21 +51,21 @@ int ssp_mergeq_new(struct ssp_mergeq **qp, struct ssp_rec_rd *const *rr,
  * follows (ssp_mergeq_rec_next).  Valid until the next call.  Waits for the
  * thread when it is behind.  After SSP_MQ_DONE, returns SSP_MQ_DONE.
  */
-int ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx, const struct ssp_rec **r,
-    size_t *n, struct ssp_err *e);
+SSP_MUST_USE int ssp_mergeq_run(struct ssp_mergeq *q, unsigned *idx,
+    const struct ssp_rec **r, size_t *n, struct ssp_err *e);
 #define SSP_MQ_RECSIZE(nf) SSP_REC_PACKED(nf)
 static inline const struct ssp_rec *
 ssp_mergeq_rec_next(const struct ssp_rec *r)
 {
 	return ssp_rec_packed_next(r);
 }
-/* A string of stream i by id, as ssp_rec_rd_str, for the records returned
- * so far; valid until the next ssp_mergeq_run. */
+/* A string of stream i (< n) by id, as ssp_rec_rd_str, for the records
+ * returned so far; valid until the next ssp_mergeq_run. */
 const char *ssp_mergeq_str(const struct ssp_mergeq *q, size_t i, uint64_t id,
     size_t *len);
 /* Input bytes read by the time the items returned so far were queued. */
 uint64_t ssp_mergeq_rawpos(const struct ssp_mergeq *q);
-/* Records of stream i whose timestamp is below the previous one's
+/* Records of stream i (< n) whose timestamp is below the previous one's
  * (ssp_merge_backwards); final once ssp_mergeq_run returned SSP_MQ_DONE. */
 uint64_t ssp_mergeq_backwards(const struct ssp_mergeq *q, size_t i);
 /* Stops the thread (also when it is blocked reading a pipe). */

@@ -1,18 +1,26 @@
+/*
+ * The span builder's core (spanb_int.h says which file does what): the
+ * life cycle of spans, their ids and write order, links, context queues,
+ * string ids, and the public API, which reaches each simulator's handlers
+ * only through sims[].
+ */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/map.h"
 #include "span/spanb.h"
+#include "span/spanb_int.h"
 
-#define NC SSP_SF_NCOMMON
-#define NA 12			/* attribute slots: the most any kind has */
-_Static_assert(NC + NA <= SSP_MAXF, "attributes fit a record");
-_Static_assert(NA == 12, "mk() clears 12 attribute slots");
-#define RESYNC 8		/* mmio contexts looked at past a mismatch */
+/* The handlers of each simulator kind a topology stream may have: one row
+ * per simulator (spanb_int.h, "To add a simulator"). */
+static const struct ssp_spanb_sim *const sims[SSP_SIM_N] = {
+	[SSP_SIM_GEM5] = &ssp_spanb_host_sim,
+	[SSP_SIM_NICBM] = &ssp_spanb_nic_sim,
+	[SSP_SIM_NS3] = &ssp_spanb_net_sim,
+};
 
-/* --- names ------------------------------------------------------------- */
+/* --- names ----------------------------------------------------------------- */
 
 static const char *const drop_names[SSP_DROP_N] = {
 	"noise (sync, processInEvent)", "instruction", "blacklisted function",
@@ -30,442 +38,22 @@ static const char *const cause_names[SSP_CAUSE_N] = {
 static const char *const ctx_names[SSP_CTX_N] = {
 	"mmio", "dma", "msix", "tx", "rx", "recv", "irq",
 };
-#define RXB_MAX 64		/* rx spans kept per NIC between two MSI-X */
-#define TSO_MAX 16		/* TSO sends followed per NIC (kctx) */
-#define IRQQ_MAX 64		/* host msix spans waiting for an irq entry */
-#define FC_SYSVEC 0x80000000u	/* sinfo: an asm_sysvec_* irq entry */
 
 const char *ssp_spanb_drop_name(unsigned r) { return r < SSP_DROP_N ? drop_names[r] : NULL; }
 const char *ssp_spanb_cause_name(unsigned c) { return c < SSP_CAUSE_N ? cause_names[c] : NULL; }
 const char *ssp_spanb_ctx_name(unsigned c) { return c < SSP_CTX_N ? ctx_names[c] : NULL; }
 
-/* --- spans, member events, links --------------------------------------- */
+/* --- errors and strings ---------------------------------------------------- */
 
-enum { ST_OPEN, ST_DONE, ST_WRITTEN, ST_GONE };
-enum {
-	X_NICWORK = 0x1,	/* syscall: sent a context to a NIC */
-	X_RECEIVED = 0x2,	/* syscall: looked for rx contexts */
-	X_TENTATIVE = 0x4,	/* background device span, adapter not reached */
-	X_INSIDE = 0x8,		/* host mmio answered inside gem5 */
-};
-
-struct evn {			/* a member event (with --events) */
-	struct evn *next;
-	int64_t ts;
-	uint32_t type, nf;
-	uint64_t f[];
-};
-#define EV_SMALL 4
-
-struct lnk {
-	struct lnk *next;	/* in the source's out list */
-	struct lnk *wnext;	/* in the target's in list, while waiting */
-	struct span *src;	/* the span that has the link */
-	struct span *dst;	/* the target; holds a reference */
-	int resume;		/* kind "resume" (else "rx") */
-};
-
-struct span {
-	struct span *parent;	/* holds a reference until written */
-	struct span *next;	/* in the parent's wait list or the ready list */
-	struct span *wait_head, *wait_tail;	/* finished children waiting */
-	struct evn *ev_head, *ev_tail;
-	struct lnk *out;	/* links from this span, until it is written */
-	struct lnk *in;		/* links whose source waits for this span */
-	uint64_t seq;		/* creation order */
-	uint64_t id, trace;	/* when written */
-	int64_t start, end;
-	uint32_t refs, nev;
-	uint32_t pend;		/* unwritten link targets waited for */
-	uint32_t fcls;		/* syscall: function classes entered */
-	uint16_t kind, stream;
-	uint8_t state, flags, cause, xf;
-	uint64_t a[NA];		/* attributes, field NC + i */
-};
-
-struct pool {
-	size_t size;
-	void *free;
-	void **chunk;
-	size_t nchunk, cchunk;
-};
-
-static void * __attribute__((noinline))
-pool_refill(struct pool *p)
-{
-	enum { PER = 256 };
-	char *c;
-	size_t i;
-
-	if (p->nchunk == p->cchunk) {
-		size_t n = p->cchunk ? p->cchunk * 2 : 16;
-		void **nc = realloc(p->chunk, n * sizeof(*nc));
-
-		if (nc == NULL)
-			return NULL;
-		p->chunk = nc;
-		p->cchunk = n;
-	}
-	if ((c = malloc(p->size * PER)) == NULL)
-		return NULL;
-	p->chunk[p->nchunk++] = c;
-	for (i = 0; i < PER; i++) {
-		*(void **)(c + i * p->size) = p->free;
-		p->free = c + i * p->size;
-	}
-	return p->free;
-}
-
-static inline void *
-pool_get(struct pool *p)
-{
-	void *x = p->free;
-
-	if (x == NULL && (x = pool_refill(p)) == NULL)
-		return NULL;
-	p->free = *(void **)x;
-	return x;
-}
-
-static void
-pool_put(struct pool *p, void *x)
-{
-	*(void **)x = p->free;
-	p->free = x;
-}
-
-static void
-pool_fini(struct pool *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->nchunk; i++)
-		free(p->chunk[i]);
-	free(p->chunk);
-}
-
-/* --- maps: (k1, k2, k3) -> pointer --------------------------------- */
-
-/*
- * Entries sit in an array (a deleted one is reused first), found through
- * base/map by a hash of the key.  Sweeps walk the array, not the hash
- * slots, so no order they take depends on the hash.
- */
-struct hent {
-	uint64_t k1, k2;
-	uint32_t k3, used;
-	void *v;
-};
-
-struct hmap {
-	struct ssp_map idx;	/* key hash -> index into t */
-	struct hent *t;		/* cap entries; unused ones have used == 0 */
-	size_t cap, n;
-	uint32_t freel;		/* first unused entry (chained by k1), or cap */
-};
-
-static inline uint64_t
-hkey(uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	return k1 ^ (k2 << 21 | k2 >> 43) ^ ((uint64_t)k3 << 47);
-}
-
-/* The index slot of a key's entry, or NULL. */
-static inline struct ssp_map_slot *
-hm_slot(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	struct ssp_map_slot *sl;
-
-	for (sl = ssp_map_find(&m->idx, hkey(k1, k2, k3)); sl != NULL;
-	    sl = ssp_map_next(&m->idx, sl)) {
-		const struct hent *h = &m->t[sl->val];
-
-		if (h->k1 == k1 && h->k2 == k2 && h->k3 == k3)
-			return sl;
-	}
-	return NULL;
-}
-
-static inline struct hent *
-hm_find(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	const struct ssp_map_slot *sl = hm_slot(m, k1, k2, k3);
-
-	return sl != NULL ? &m->t[sl->val] : NULL;
-}
-
-static inline void *
-hm_get(const struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	struct hent *h = hm_find(m, k1, k2, k3);
-
-	return h != NULL ? h->v : NULL;
-}
-
-static int __attribute__((noinline))
-hm_grow(struct hmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 64, i;
-	struct hent *t;
-
-	if (cap > UINT32_MAX || (t = realloc(m->t, cap * sizeof(*t))) == NULL)
-		return -1;
-	memset(t + m->cap, 0, (cap - m->cap) * sizeof(*t));
-	for (i = m->cap; i < cap; i++)
-		t[i].k1 = i + 1;
-	m->freel = (uint32_t)m->cap;
-	m->t = t;
-	m->cap = cap;
-	return 0;
-}
-
-/* Insert or replace; *old gets the replaced value (or NULL). */
-static int
-hm_put(struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3, void *v,
-    void **old)
-{
-	struct hent *h = hm_find(m, k1, k2, k3);
-	uint32_t i;
-
-	*old = NULL;
-	if (h != NULL) {
-		*old = h->v;
-		h->v = v;
-		return 0;
-	}
-	if (m->n == m->cap && hm_grow(m) != 0)
-		return -1;
-	i = m->freel;
-	if (ssp_map_add(&m->idx, hkey(k1, k2, k3), i) == NULL)
-		return -1;
-	h = &m->t[i];
-	m->freel = (uint32_t)h->k1;
-	*h = (struct hent){ k1, k2, k3, 1, v };
-	m->n++;
-	return 0;
-}
-
-static void
-hm_del_slot(struct hmap *m, struct ssp_map_slot *sl)
-{
-	uint32_t i = sl->val;
-
-	ssp_map_del(&m->idx, sl);
-	m->t[i] = (struct hent){ .k1 = m->freel };
-	m->freel = i;
-	m->n--;
-}
-
-/* Remove entry i (the array does not move: a sweep goes on at i + 1). */
-static void
-hm_del_at(struct hmap *m, size_t i)
-{
-	const struct hent *h = &m->t[i];
-	struct ssp_map_slot *sl;
-
-	for (sl = ssp_map_find(&m->idx, hkey(h->k1, h->k2, h->k3));
-	    sl->val != i; sl = ssp_map_next(&m->idx, sl))
-		;
-	hm_del_slot(m, sl);
-}
-
-static void *
-hm_del(struct hmap *m, uint64_t k1, uint64_t k2, uint32_t k3)
-{
-	struct ssp_map_slot *sl = hm_slot(m, k1, k2, k3);
-	void *v;
-
-	if (sl == NULL)
-		return NULL;
-	v = m->t[sl->val].v;
-	hm_del_slot(m, sl);
-	return v;
-}
-
-static void
-hm_free(struct hmap *m)
-{
-	ssp_map_free(&m->idx);
-	free(m->t);
-}
-
-/* --- context queues ---------------------------------------------------- */
-
-struct ring {
-	struct span **v;
-	uint32_t head, n, cap;
-};
-
-static struct span *
-ring_at(const struct ring *q, uint32_t i)
-{
-	return q->v[(q->head + i) & (q->cap - 1)];
-}
-
-static struct span *
-ring_pop(struct ring *q)
-{
-	struct span *s;
-
-	if (q->n == 0)
-		return NULL;
-	s = q->v[q->head];
-	q->head = (q->head + 1) & (q->cap - 1);
-	q->n--;
-	return s;
-}
-
-static int
-ring_push(struct ring *q, struct span *s)
-{
-	if (q->n == q->cap) {
-		uint32_t cap = q->cap ? q->cap * 2 : 16, i;
-		struct span **v = malloc(cap * sizeof(*v));
-
-		if (v == NULL)
-			return -1;
-		for (i = 0; i < q->n; i++)
-			v[i] = ring_at(q, i);
-		free(q->v);
-		q->v = v;
-		q->head = 0;
-		q->cap = cap;
-	}
-	q->v[(q->head + q->n) & (q->cap - 1)] = s;
-	q->n++;
-	return 0;
-}
-
-/* --- streams and links --------------------------------------------------- */
-
-struct sinfo {			/* what an input string id means, computed once */
-	uint32_t out;		/* output string id */
-	uint32_t fcls;		/* function classes (| FC_SYSVEC) */
-	uint16_t link;		/* host: pcie link + 1 of an adapter component */
-	uint16_t cpu;		/* host: cpu index + 1 */
-	uint8_t have;		/* HAVE_* */
-	uint8_t dev;		/* net: DEV_*, what a device type name is */
-};
-enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16 };
-enum { DEV_OTHER, DEV_SIMPLE, DEV_SWITCH };	/* SimpleNetDevice, NetSwitch */
-
-struct stream;
-struct khost {			/* the kctx callbacks' context */
-	struct ssp_spanb *b;
-	unsigned st;
-};
-
-struct stream {
-	enum ssp_sim kind;
-	int ended;
-	struct sinfo *si;
-	size_t nsi;
-	/* host */
-	struct span **cur;	/* current syscall per cpu */
-	uint64_t *cpu_out;	/* output string id of each cpu */
-	unsigned ncpu, ccpu;
-	int last_cpu;
-	unsigned last_fcls;	/* classes of the function entered last */
-	struct span *posted;	/* posted write waiting for its response */
-	struct span *pci;	/* pci_host access waiting for its config line */
-	struct span *intr;	/* postInt waiting for clearInt */
-	unsigned *plinks, nplinks;
-	struct ring recv;	/* rx contexts for receiving syscalls */
-	struct ssp_kctx *kctx;	/* kernel contexts (SPEC §3b), or NULL */
-	struct khost kh;
-	struct ring irqq;	/* host msix spans for irq entries (kctx) */
-	/* nic */
-	int plink, elink;
-	struct span *last;	/* last causing span (reference); switch: the
-				 * last egress span, not finished yet */
-	struct span *rxb[RXB_MAX];	/* rx since the last MSI-X (kctx; references) */
-	uint8_t rxo[RXB_MAX];	/* their DMAs not completed yet */
-	unsigned nrxb;
-	/* NIC work chains (kctx): a DMA issue or eth tx at the time of a read
-	 * completion inherits its cause; TSO segments follow their send. */
-	struct span *chain;	/* the cause to inherit (reference), or NULL */
-	int64_t chain_ts;
-	int chain_tx;		/* chain came from an eth tx (else a read) */
-	struct tso {
-		struct span *cause;	/* the doorbell (reference) */
-		int64_t last;	/* its last segment's time */
-		int64_t bytes;	/* that segment's wire bytes (frame + 20) */
-	} tso[TSO_MAX];
-	unsigned ntso;
-	int64_t tso_ppb;	/* ps per wire byte, learnt (0: not yet) */
-	struct span *txwb;	/* doorbell of the newest tx write-back (reference) */
-};
-
-struct plink {
-	unsigned host, nic;
-	unsigned bars;		/* BARs addressing the NIC */
-	struct ring mmio;	/* host -> NIC */
-	struct ring msix;	/* NIC -> host */
-	struct span *msix_open;	/* host msix waiting for "completed DMA id 0" */
-};
-
-struct elink {
-	unsigned nic, net;
-	uint32_t node, dev;
-	struct ring tx;		/* NIC -> network */
-	struct ring rx;		/* network -> NIC */
-};
-
-struct ssp_spanb {
-	const struct ssp_topo *t;
-	const struct ssp_rules *rules;
-	struct ssp_spanb_opts o;
-	struct ssp_spanb_sink sink;
-	struct stream *s;
-	size_t ns;
-	struct plink *pl;
-	struct elink *el;
-	struct hmap mmio_open;	/* (id, 0, host) */
-	struct hmap hdma_open;	/* (id, adapter key, host) */
-	struct hmap ndma_open;	/* (op, 0, nic) */
-	struct hmap dma_ctx;	/* (op, 0, pcie link) */
-	struct hmap net_open;	/* (uid, node << 32 | dev, net) */
-	struct hmap chain;	/* (uid, 0, net): last hop of a packet */
-	struct hmap elmap;	/* (node << 32 | dev, 0, net) -> elink */
-	struct pool spool, evsmall, evlarge, lpool;
-	struct span *ready_head, *ready_tail;
-	uint64_t seq, next_id, live, peak;
-	uint64_t cause_str[SSP_CAUSE_N];
-	uint64_t link_kind, link_resume;
-	int kctx;			/* the kernel context model is on */
-	const struct ssp_rec *kev;	/* the function entry kctx works on */
-	unsigned kcls;			/* its classes */
-	int kev_used;			/* a closing context took it */
-	unsigned nattr[SSP_SK_NKINDS];
-	uint32_t strmask[SSP_EV_NTYPES];	/* string fields per event type */
-	uint8_t evsim[SSP_EV_NTYPES];	/* simulator of each event type */
-	uint32_t ctx_limit;
-	int64_t idle, now;
-	enum ssp_root_policy root;
-	enum ssp_bg_policy bg;
-	int64_t next_sweep;
-	int status;
-	struct ssp_err err;
-	struct ssp_spanb_stats st;
-};
-
-static void
-fail(struct ssp_spanb *b, int code, const char *what)
+void
+ssp_spanb_fail(struct ssp_spanb *b, enum ssp_status code, const char *what)
 {
 	if (b->status == SSP_OK)
 		b->status = ssp_err_set(&b->err, code, 0, "%s", what);
 }
 
-static void
-nomem(struct ssp_spanb *b)
-{
-	fail(b, SSP_ERR_NOMEM, "out of memory");
-}
-
-/* --- strings --------------------------------------------------------------- */
-
-static struct sinfo * __attribute__((noinline))
-sinfo_grow(struct ssp_spanb *b, unsigned st, uint64_t id)
+struct sinfo * __attribute__((noinline))
+ssp_spanb_sinfo_grow(struct ssp_spanb *b, unsigned st, uint64_t id)
 {
 	struct stream *s = &b->s[st];
 	static struct sinfo none;
@@ -486,26 +74,6 @@ sinfo_grow(struct ssp_spanb *b, unsigned st, uint64_t id)
 	return &s->si[id];
 }
 
-static inline struct sinfo *
-sinfo(struct ssp_spanb *b, unsigned st, uint64_t id)
-{
-	struct stream *s = &b->s[st];
-
-	return id < s->nsi ? &s->si[id] : sinfo_grow(b, st, id);
-}
-
-static const char *
-text(struct ssp_spanb *b, unsigned st, uint64_t id, size_t *len)
-{
-	const char *t = id != 0 ? b->sink.text(b->sink.ctx, st, id, len) : NULL;
-
-	if (t == NULL) {
-		*len = 0;
-		return "";
-	}
-	return t;
-}
-
 static uint64_t
 intern(struct ssp_spanb *b, const char *s, size_t len)
 {
@@ -513,13 +81,16 @@ intern(struct ssp_spanb *b, const char *s, size_t len)
 
 	if (b->status != SSP_OK)
 		return 0;
-	if ((id = b->sink.intern(b->sink.ctx, s, len, &b->err)) == 0)
-		b->status = b->err.code ? b->err.code : SSP_ERR_IO;
+	if ((b->status = b->sink.intern(b->sink.ctx, s, len, &id, &b->err)) !=
+	    SSP_OK)
+		return 0;
+	SSP_ASSERT(id != 0);
 	return id;
 }
 
-static uint64_t __attribute__((noinline))
-ostr_new(struct ssp_spanb *b, unsigned st, uint64_t id, struct sinfo *si)
+uint64_t __attribute__((noinline))
+ssp_spanb_ostr_new(struct ssp_spanb *b, unsigned st, uint64_t id,
+    struct sinfo *si)
 {
 	const char *t;
 	size_t len;
@@ -528,83 +99,6 @@ ostr_new(struct ssp_spanb *b, unsigned st, uint64_t id, struct sinfo *si)
 	si->out = (uint32_t)intern(b, t, len);
 	si->have |= HAVE_OUT;
 	return si->out;
-}
-
-/* Output string id of an input string id. */
-static inline uint64_t
-ostr(struct ssp_spanb *b, unsigned st, uint64_t id)
-{
-	struct sinfo *si;
-
-	if (id == 0)
-		return 0;
-	si = sinfo(b, st, id);
-	return (si->have & HAVE_OUT) ? si->out : ostr_new(b, st, id, si);
-}
-
-static unsigned __attribute__((noinline))
-fclass_new(struct ssp_spanb *b, unsigned st, uint64_t id, struct sinfo *si)
-{
-	const char *t;
-	size_t len;
-
-	t = text(b, st, id, &len);
-	si->fcls = ssp_rules_fclass(b->rules, t, len);
-	if ((si->fcls & SSP_FC_IRQ_ENTRY) && len > 11 &&
-	    memcmp(t, "asm_sysvec_", 11) == 0)
-		si->fcls |= FC_SYSVEC;
-	si->have |= HAVE_FCLS;
-	return si->fcls;
-}
-
-static inline unsigned
-fclass(struct ssp_spanb *b, unsigned st, uint64_t id)
-{
-	struct sinfo *si = sinfo(b, st, id);
-
-	return (si->have & HAVE_FCLS) ? si->fcls : fclass_new(b, st, id, si);
-}
-
-static __attribute__((noinline)) void
-link_new(struct ssp_spanb *b, unsigned st, uint64_t comp, struct sinfo *si)
-{
-	struct stream *h = &b->s[st];
-	const char *t;
-	size_t len, k;
-
-	si->link = 0;
-	t = text(b, st, comp, &len);
-	if (len > 4 && memcmp(t + len - 4, ".pio", 4) == 0)
-		len -= 4;	/* the posted-write responder of the adapter */
-	for (k = 0; k < h->nplinks; k++) {
-		const char *a = b->t->pcie[h->plinks[k]].adapter;
-
-		if (a == NULL || (strlen(a) == len && memcmp(a, t, len) == 0)) {
-			si->link = (uint16_t)(h->plinks[k] + 1);
-			break;
-		}
-	}
-	if (si->link == 0 && b->st.nolink_comp[0] == '\0') {
-		snprintf(b->st.nolink_comp, sizeof(b->st.nolink_comp),
-		    "%.*s", (int)len, t);
-		b->st.nolink_stream = st;
-	}
-	si->have |= HAVE_LINK;
-}
-
-/* The pcie link an adapter component of a host names, or -1 (found once
- * per name, out of line). */
-static inline int
-link_of(struct ssp_spanb *b, unsigned st, uint64_t comp)
-{
-	struct sinfo *si;
-
-	if (b->s[st].nplinks == 0)
-		return -1;
-	si = sinfo(b, st, comp);
-	if (!(si->have & HAVE_LINK))
-		link_new(b, st, comp, si);
-	return (int)si->link - 1;
 }
 
 static uint64_t
@@ -617,10 +111,10 @@ cause_str(struct ssp_spanb *b, unsigned c)
 
 /* --- span life cycle ------------------------------------------------------- */
 
-static struct span *
-mk(struct ssp_spanb *b, unsigned kind, unsigned st, int64_t ts)
+struct span *
+ssp_spanb_mk(struct ssp_spanb *b, unsigned kind, unsigned st, int64_t ts)
 {
-	struct span *s = pool_get(&b->spool);
+	struct span *s = ssp_pool_get(&b->spool);
 
 	if (s == NULL) {
 		nomem(b);
@@ -647,39 +141,12 @@ mk(struct ssp_spanb *b, unsigned kind, unsigned st, int64_t ts)
 	return s;
 }
 
-static void
-sfree(struct ssp_spanb *b, struct span *s)
-{
-	pool_put(&b->spool, s);
-	b->live--;
-}
-
-static void
-unref(struct ssp_spanb *b, struct span *s)
-{
-	if (--s->refs == 0 && s->state >= ST_WRITTEN)
-		sfree(b, s);
-}
-
-static void
-ref(struct span *s)
-{
-	s->refs++;
-}
-
-static void
-orphan(struct span *s, unsigned cause)
-{
-	s->flags |= SSP_SPAN_ORPHAN;
-	s->cause = (uint8_t)(cause + 1);
-}
-
 /* Copy a member event (--events only). */
-static void __attribute__((noinline))
-keep_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
+void __attribute__((noinline))
+ssp_spanb_keep_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
 {
 	unsigned nf = ssp_event_schema.types[ev->type].nf, i;
-	struct evn *n = pool_get(nf <= EV_SMALL ? &b->evsmall : &b->evlarge);
+	struct evn *n = ssp_pool_get(nf <= EV_SMALL ? &b->evsmall : &b->evlarge);
 
 	if (n == NULL) {
 		nomem(b);
@@ -699,17 +166,6 @@ keep_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
 	s->ev_tail = n;
 }
 
-/* Attach an event (counted; copied with --events). */
-static inline void
-add_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
-{
-	s->nev++;
-	if (ev->ts > s->end)
-		s->end = ev->ts;
-	if (b->o.events)
-		keep_ev(b, s, ev);
-}
-
 static void
 free_evs(struct ssp_spanb *b, struct span *s)
 {
@@ -717,7 +173,7 @@ free_evs(struct ssp_spanb *b, struct span *s)
 
 	for (n = s->ev_head; n != NULL; n = nx) {
 		nx = n->next;
-		pool_put(n->nf <= EV_SMALL ? &b->evsmall : &b->evlarge, n);
+		ssp_pool_put(n->nf <= EV_SMALL ? &b->evsmall : &b->evlarge, n);
 	}
 	s->ev_head = s->ev_tail = NULL;
 }
@@ -725,12 +181,8 @@ free_evs(struct ssp_spanb *b, struct span *s)
 static void
 put(struct ssp_spanb *b, const struct ssp_rec *r)
 {
-	int rc;
-
-	if (b->status != SSP_OK)
-		return;
-	if ((rc = b->sink.put(b->sink.ctx, r, &b->err)) != SSP_OK)
-		b->status = rc;
+	if (b->status == SSP_OK)
+		b->status = b->sink.put(b->sink.ctx, r, &b->err);
 }
 
 static void
@@ -843,7 +295,7 @@ emit_links(struct ssp_spanb *b, struct span *s)
 		if (l->dst->state == ST_WRITTEN)
 			emit_link(b, l);
 		unref(b, l->dst);
-		pool_put(&b->lpool, l);
+		ssp_pool_put(&b->lpool, l);
 	}
 	s->out = NULL;
 }
@@ -870,10 +322,10 @@ write_span(struct ssp_spanb *b, struct span *s)
 	r.f[SSP_SF_FLAGS] = s->flags;
 	r.f[SSP_SF_CAUSE] = s->cause ? cause_str(b, s->cause - 1u) : 0;
 	if (s->kind == SSP_SK_HOST_SYSCALL) {
-		s->a[SSP_SA_SYSCALL_KTX - NC] = !!(s->fcls & SSP_FC_KERNEL_TX);
-		s->a[SSP_SA_SYSCALL_DTX - NC] = !!(s->fcls & SSP_FC_DRIVER_TX);
-		s->a[SSP_SA_SYSCALL_KRX - NC] = !!(s->fcls & SSP_FC_KERNEL_RX);
-		s->a[SSP_SA_SYSCALL_DRX - NC] = !!(s->fcls & SSP_FC_DRIVER_RX);
+		SA(s, SSP_SA_SYSCALL_KTX) = !!(s->fcls & SSP_FC_KERNEL_TX);
+		SA(s, SSP_SA_SYSCALL_DTX) = !!(s->fcls & SSP_FC_DRIVER_TX);
+		SA(s, SSP_SA_SYSCALL_KRX) = !!(s->fcls & SSP_FC_KERNEL_RX);
+		SA(s, SSP_SA_SYSCALL_DRX) = !!(s->fcls & SSP_FC_DRIVER_RX);
 	}
 	/* all slots: a fixed-size copy; those past the kind's are not written */
 	memcpy(&r.f[NC], s->a, sizeof(s->a));
@@ -915,8 +367,8 @@ write_span(struct ssp_spanb *b, struct span *s)
 
 /* Leave a span out (and everything waiting for it).  Never called while s
  * waits for link targets: s waits only once its parent is written. */
-static void
-gone(struct ssp_spanb *b, struct span *s, unsigned reason)
+void
+ssp_spanb_gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 {
 	struct lnk *l, *nx;
 
@@ -929,7 +381,7 @@ gone(struct ssp_spanb *b, struct span *s, unsigned reason)
 	for (l = s->out; l != NULL; l = nx) {
 		nx = l->next;
 		unref(b, l->dst);
-		pool_put(&b->lpool, l);
+		ssp_pool_put(&b->lpool, l);
 	}
 	s->out = NULL;
 	if (s->in != NULL)
@@ -948,7 +400,8 @@ settle(struct ssp_spanb *b)
 		if (b->ready_head == NULL)
 			b->ready_tail = NULL;
 		if (s->parent != NULL && s->parent->state == ST_GONE)
-			gone(b, s, SSP_DROP_NONNET);	/* under a left-out syscall */
+			/* under a left-out syscall */
+			ssp_spanb_gone(b, s, SSP_DROP_NONNET);
 		else if (s->out == NULL || !wait_links(s))
 			write_span(b, s);
 		/* else wake_linkers() makes it ready again */
@@ -962,15 +415,15 @@ is_net_syscall(const struct span *s)
 }
 
 /* The span has all its events. */
-static void
-finish(struct ssp_spanb *b, struct span *s)
+void
+ssp_spanb_done(struct ssp_spanb *b, struct span *s)
 {
 	struct span *p = s->parent;
 
 	s->state = ST_DONE;
 	if (s->kind == SSP_SK_HOST_SYSCALL && b->root == SSP_ROOT_NET_SYSCALLS &&
 	    !is_net_syscall(s)) {
-		gone(b, s, SSP_DROP_NONNET);
+		ssp_spanb_gone(b, s, SSP_DROP_NONNET);
 		settle(b);
 		return;
 	}
@@ -987,1765 +440,32 @@ finish(struct ssp_spanb *b, struct span *s)
 	p->wait_tail = s;
 }
 
-static void
-set_parent(struct span *s, struct span *p)
-{
-	s->parent = p;
-	if (p != NULL)
-		ref(p);
-}
-
 /* A context is queued: the queue holds a reference.  Beyond the limit the
  * oldest is dropped. */
-static void
-send(struct ssp_spanb *b, struct ring *q, struct span *s, unsigned kind)
+void
+ssp_spanb_send(struct ssp_spanb *b, struct ssp_fifo *q, struct span *s,
+    unsigned kind)
 {
 	if (q->n >= b->ctx_limit) {
-		unref(b, ring_pop(q));
+		unref(b, ssp_fifo_pop(q));
 		b->st.ctx_overflow[kind]++;
 	}
-	if (ring_push(q, s) != 0) {
+	if (ssp_fifo_push(q, s) != 0) {
 		nomem(b);
 		return;
 	}
 	ref(s);
-}
-
-/* --- host ------------------------------------------------------------------ */
-
-static __attribute__((noinline)) unsigned
-cpu_new(struct ssp_spanb *b, unsigned st, uint64_t cpu, struct sinfo *si)
-{
-	struct stream *h = &b->s[st];
-	uint64_t out;
-	unsigned i;
-
-	out = ostr(b, st, cpu);
-	for (i = 0; i < h->ncpu; i++)
-		if (h->cpu_out[i] == out)
-			break;
-	if (i == h->ncpu) {
-		if (h->ncpu == h->ccpu) {
-			unsigned n = h->ccpu ? h->ccpu * 2 : 4;
-			struct span **nc = realloc(h->cur, n * sizeof(*nc));
-			uint64_t *no;
-
-			if (nc == NULL) {
-				nomem(b);
-				return 0;
-			}
-			h->cur = nc;
-			if ((no = realloc(h->cpu_out, n * sizeof(*no))) == NULL) {
-				nomem(b);
-				return 0;
-			}
-			h->cpu_out = no;
-			h->ccpu = n;
-		}
-		h->cur[h->ncpu] = NULL;
-		h->cpu_out[h->ncpu++] = out;
-	}
-	si->cpu = (uint16_t)(i + 1);
-	si->have |= HAVE_CPU;
-	return i;
-}
-
-/* A host's CPU index by its name's string id (found once per name, out of
- * line). */
-static inline unsigned
-cpu_of(struct ssp_spanb *b, unsigned st, uint64_t cpu)
-{
-	struct sinfo *si = sinfo(b, st, cpu);
-
-	return (si->have & HAVE_CPU) ? si->cpu - 1u : cpu_new(b, st, cpu, si);
-}
-
-/* The syscall span new host spans hang under. */
-static struct span *
-cur_syscall(const struct stream *h)
-{
-	return h->last_cpu >= 0 ? h->cur[h->last_cpu] : NULL;
-}
-
-/* Kernel contexts: work is parented to the innermost context of the CPU
- * that issued it (the event's cpu field, else the last CPU that entered a
- * function: a heuristic when the host has several). */
-static void
-kctx_work_parent(struct ssp_spanb *b, unsigned st, struct span *s,
-    const struct ssp_rec *ev)
-{
-	struct stream *h = &b->s[st];
-	int f = ssp_event_cpu_field(ev->type), cpu = h->last_cpu, guess = 1;
-	struct span *p;
-
-	if (f >= 0 && ev->nf > (unsigned)f && ev->f[f] != 0 &&
-	    ev->f[f] != UINT64_MAX) {
-		cpu = (int)cpu_of(b, st, ev->f[f]);
-		guess = 0;
-	}
-	p = cpu >= 0 ? ssp_kctx_top(h->kctx, (unsigned)cpu) : NULL;
-	if (p == NULL) {
-		orphan(s, SSP_CAUSE_NO_CONTEXT);
-		return;
-	}
-	set_parent(s, p);
-	if (guess && h->ncpu > 1)
-		s->cause = SSP_CAUSE_LAST_CPU + 1;
-}
-
-/* A host span whose parent is the current syscall span. */
-static struct span *
-host_child(struct ssp_spanb *b, unsigned kind, unsigned st,
-    const struct ssp_rec *ev)
-{
-	struct span *s = mk(b, kind, st, ev->ts), *sc;
-
-	if (s == NULL)
-		return NULL;
-	if (b->s[st].kctx != NULL) {
-		kctx_work_parent(b, st, s, ev);
-		add_ev(b, s, ev);
-		return s;
-	}
-	sc = cur_syscall(&b->s[st]);
-	if (sc != NULL)
-		set_parent(s, sc);
-	else
-		orphan(s, SSP_CAUSE_SYSCALL);
-	add_ev(b, s, ev);
-	return s;
-}
-
-/* A receiving syscall: parent = oldest rx context that started before it,
- * links to the other such contexts. */
-static void
-receive(struct ssp_spanb *b, struct stream *h, struct span *sc)
-{
-	struct lnk **tail = &sc->out;
-	struct span *c;
-
-	sc->xf |= X_RECEIVED;
-	/* Only contexts made before the syscall (seq): with timestamps going
-	 * backwards a later one could be its own descendant, and a span
-	 * cannot wait for its descendant. */
-	while (h->recv.n > 0 && ring_at(&h->recv, 0)->start < sc->start &&
-	    ring_at(&h->recv, 0)->seq < sc->seq) {
-		c = ring_pop(&h->recv);		/* its reference moves over */
-		if (sc->parent == NULL) {
-			sc->parent = c;
-			continue;
-		}
-		{
-			struct lnk *l = pool_get(&b->lpool);
-
-			if (l == NULL) {
-				nomem(b);
-				unref(b, c);
-				return;
-			}
-			l->dst = c;
-			l->src = sc;
-			l->next = l->wnext = NULL;
-			l->resume = 0;
-			while (*tail != NULL)
-				tail = &(*tail)->next;
-			*tail = l;
-		}
-	}
-}
-
-static void drop(struct ssp_spanb *b, unsigned st, unsigned reason);
-
-/* --- kernel contexts (SPEC §3b): the callbacks of lib/span/kctx ------- */
-
-static const uint16_t kctx_kinds[SSP_KCTX_NKINDS] = {
-	[SSP_KCTX_SYSCALL] = SSP_SK_HOST_SYSCALL, [SSP_KCTX_IRQ] = SSP_SK_HOST_IRQ,
-	[SSP_KCTX_SOFTIRQ] = SSP_SK_HOST_SOFTIRQ,
-	[SSP_KCTX_RESUME] = SSP_SK_HOST_RESUME, [SSP_KCTX_APP] = SSP_SK_HOST_APP,
-};
-static const uint8_t kctx_causes[SSP_KCTX_WHY_N] = {
-	[SSP_KCTX_WHY_MSIX_FIFO] = SSP_CAUSE_MSIX_FIFO + 1,
-	[SSP_KCTX_WHY_RAISED_FIFO] = SSP_CAUSE_RAISED_FIFO + 1,
-	[SSP_KCTX_WHY_WAKEUP_FIFO] = SSP_CAUSE_WAKEUP_FIFO + 1,
-	[SSP_KCTX_WHY_APP_ROOT] = SSP_CAUSE_APP_ROOT + 1,
-	[SSP_KCTX_WHY_SYSVEC] = SSP_CAUSE_SYSVEC + 1,
-	[SSP_KCTX_WHY_NO_MSIX] = SSP_CAUSE_NO_MSIX + 1,
-	[SSP_KCTX_WHY_NO_IRQ] = SSP_CAUSE_NO_IRQ + 1,
-	[SSP_KCTX_WHY_NO_IRQ_EXIT] = SSP_CAUSE_NO_IRQ_EXIT + 1,
-	[SSP_KCTX_WHY_NO_SYSCALL_EXIT] = SSP_CAUSE_NO_SYSCALL_EXIT + 1,
-	[SSP_KCTX_WHY_NO_SCHED_IN] = SSP_CAUSE_NO_SCHED_IN + 1,
-	[SSP_KCTX_WHY_SUSPEND_LIMIT] = SSP_CAUSE_SUSPEND_LIMIT + 1,
-};
-
-static void *
-k_open(void *ctx, const struct ssp_kctx_open *o)
-{
-	struct khost *kh = ctx;
-	struct ssp_spanb *b = kh->b;
-	struct stream *h = &b->s[kh->st];
-	const struct ssp_rec *ev = b->kev;
-	unsigned kind = kctx_kinds[o->kind];
-	struct span *s = mk(b, kind, kh->st, ev->ts), *p = o->parent;
-
-	if (s == NULL)
-		return NULL;
-	if (kind == SSP_SK_HOST_SYSCALL) {
-		s->a[SSP_SA_SYSCALL_CPU - NC] = h->cpu_out[o->cpu];
-		s->a[SSP_SA_SYSCALL_ENTRY - NC] = ostr(b, kh->st,
-		    ev->f[SSP_F_FUNC_SYM]);
-	} else {
-		s->a[SSP_SA_CTX_CPU - NC] = h->cpu_out[o->cpu];
-		s->a[SSP_SA_CTX_ENTRY - NC] = ostr(b, kh->st,
-		    ev->f[SSP_F_FUNC_SYM]);
-	}
-	if (o->kind == SSP_KCTX_IRQ) {
-		if (b->kcls & FC_SYSVEC) {
-			s->cause = SSP_CAUSE_SYSVEC + 1;	/* a root */
-		} else if ((p = ring_pop(&h->irqq)) != NULL) {
-			s->parent = p;		/* the queue's reference moves */
-			s->cause = SSP_CAUSE_MSIX_FIFO + 1;
-		} else {
-			orphan(s, SSP_CAUSE_NO_MSIX);
-		}
-		return s;
-	}
-	if (p != NULL) {
-		set_parent(s, p);
-		s->cause = kctx_causes[o->why];
-	} else if (o->kind == SSP_KCTX_SOFTIRQ) {
-		orphan(s, SSP_CAUSE_NO_IRQ);
-	}
-	return s;
-}
-
-/* A member function entry of a context span. */
-static void
-k_member(struct ssp_spanb *b, unsigned st, struct span *s,
-    const struct ssp_rec *ev, unsigned cls)
-{
-	add_ev(b, s, ev);
-	if (s->kind != SSP_SK_HOST_SYSCALL) {
-		s->a[SSP_SA_CTX_FUNCS - NC]++;
-		return;
-	}
-	s->a[SSP_SA_SYSCALL_FUNCS - NC]++;
-	if (s->a[SSP_SA_SYSCALL_CALL - NC] == 0 && !(cls & SSP_FC_SYSCALL_ENTRY))
-		s->a[SSP_SA_SYSCALL_CALL - NC] = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
-	s->fcls |= cls & ~FC_SYSVEC;
-}
-
-static void
-k_close(void *ctx, void *c, unsigned why, int last)
-{
-	struct khost *kh = ctx;
-	struct ssp_spanb *b = kh->b;
-	struct span *s = c;
-
-	if (b->kev != NULL) {
-		if (last) {
-			k_member(b, kh->st, s, b->kev, b->kcls);
-			b->kev_used = 1;
-		}
-		/* It lasted until now; not a syscall ended by the next entry
-		 * (SPEC §3: up to its last function). */
-		if (b->kev->ts > s->end && !(s->kind == SSP_SK_HOST_SYSCALL &&
-		    (b->kcls & SSP_FC_SYSCALL_ENTRY)))
-			s->end = b->kev->ts;
-	}
-	if (why == SSP_KCTX_WHY_END) {
-		s->flags |= SSP_SPAN_OPEN;
-	} else if (why != SSP_KCTX_WHY_NONE) {
-		s->flags |= SSP_SPAN_INCOMPLETE;
-		if (!(s->flags & SSP_SPAN_ORPHAN))	/* the missing parent first */
-			s->cause = kctx_causes[why];
-	}
-	finish(b, s);
-}
-
-static void
-k_hold(void *ctx, void *c)
-{
-	(void)ctx;
-	ref(c);
-}
-
-static void
-k_release(void *ctx, void *c)
-{
-	struct khost *kh = ctx;
-
-	unref(kh->b, c);
-}
-
-/* The suspended syscall gets a link to its resume span, unless the resume
- * descends from it (the syscall's own request came back): the syscall
- * would then wait for a span that waits for it. */
-static void
-k_link(void *ctx, void *sysp, void *resp)
-{
-	struct khost *kh = ctx;
-	struct ssp_spanb *b = kh->b;
-	struct span *sys = sysp, *res = resp, *p;
-	struct lnk *l, **tail = &sys->out;
-
-	for (p = res; p != NULL; p = p->parent)
-		if (p == sys) {
-			b->st.links_cyclic++;
-			return;
-		}
-	if ((l = pool_get(&b->lpool)) == NULL) {
-		nomem(b);
-		return;
-	}
-	l->dst = res;
-	l->src = sys;
-	l->next = l->wnext = NULL;
-	l->resume = 1;
-	ref(res);
-	while (*tail != NULL)
-		tail = &(*tail)->next;
-	*tail = l;
-}
-
-/* A wakeup found a sleeping syscall: the rx contexts queued for receiving
- * syscalls were delivered through the waker (softirq -> resume); a later
- * syscall that reads without sleeping must not take them. */
-static void
-k_woke(void *ctx, void *waker, void *sys)
-{
-	struct khost *kh = ctx;
-	struct ssp_spanb *b = kh->b;
-	struct stream *h = &b->s[kh->st];
-
-	(void)waker;
-	(void)sys;
-	while (h->recv.n > 0) {
-		unref(b, ring_pop(&h->recv));
-		b->st.rx_woken++;
-	}
-}
-
-static unsigned
-kctx_classes(unsigned cls)
-{
-	unsigned k = 0;
-
-	if (cls & SSP_FC_SYSCALL_ENTRY)  k |= SSP_KCTX_C_SYSCALL_ENTRY;
-	if (cls & SSP_FC_SYSCALL_EXIT)   k |= SSP_KCTX_C_SYSCALL_EXIT;
-	if (cls & SSP_FC_IRQ_ENTRY)      k |= SSP_KCTX_C_IRQ_ENTRY;
-	if (cls & SSP_FC_IRQ_EXIT)       k |= SSP_KCTX_C_IRQ_EXIT;
-	if (cls & SSP_FC_SOFTIRQ_ENTRY)  k |= SSP_KCTX_C_SOFTIRQ_ENTRY;
-	if (cls & SSP_FC_SLEEP)          k |= SSP_KCTX_C_SLEEP;
-	if (cls & SSP_FC_SCHED_IN)       k |= SSP_KCTX_C_SCHED_IN;
-	if (cls & SSP_FC_WAKEUP)         k |= SSP_KCTX_C_WAKEUP;
-	if (cls & SSP_FC_IDLE)           k |= SSP_KCTX_C_IDLE;
-	if (cls & SSP_FC_APP_ROOT)       k |= SSP_KCTX_C_APP_ROOT;
-	if (cls & FC_SYSVEC)             k |= SSP_KCTX_C_SYSVEC;
-	return k;
-}
-
-/* A function entry with the kernel context model on. */
-static void
-ev_func_kctx(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
-    unsigned cls)
-{
-	struct stream *h = &b->s[st];
-	unsigned cpu = cpu_of(b, st, ev->f[SSP_F_FUNC_CPU]), kc;
-	struct span *c, *t;
-
-	if (b->status != SSP_OK)
-		return;
-	h->last_cpu = (int)cpu;
-	h->last_fcls = cls;
-	kc = kctx_classes(cls);
-	/* The entry trampoline going on (entry_SYSCALL_64, then
-	 * entry_SYSCALL_64_safe_stack): the same syscall, as in ev_func. */
-	if ((kc & SSP_KCTX_C_SYSCALL_ENTRY) &&
-	    (t = ssp_kctx_task(h->kctx, cpu)) != NULL &&
-	    ssp_kctx_top(h->kctx, cpu) == t &&
-	    t->a[SSP_SA_SYSCALL_CALL - NC] == 0 &&
-	    t->a[SSP_SA_SYSCALL_ENTRY - NC] != ostr(b, st, ev->f[SSP_F_FUNC_SYM]))
-		kc &= ~(unsigned)SSP_KCTX_C_SYSCALL_ENTRY;
-	b->kev = ev;
-	b->kcls = cls;
-	b->kev_used = 0;
-	c = ssp_kctx_func(h->kctx, cpu, kc);
-	b->kev = NULL;
-	if (c == NULL) {
-		if (!b->kev_used)
-			drop(b, st, SSP_DROP_NO_SYSCALL);
-		return;
-	}
-	k_member(b, st, c, ev, cls);
-	/* Columbo's case: the syscall itself (not a softirq, not after a
-	 * wakeup) reads packets that are already there. */
-	if (c->kind == SSP_SK_HOST_SYSCALL && (cls & SSP_FC_RX) &&
-	    !(c->xf & X_RECEIVED))
-		receive(b, h, c);
-}
-
-static void
-ev_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	struct stream *h = &b->s[st];
-	unsigned cls = fclass(b, st, ev->f[SSP_F_FUNC_SYM]), cpu;
-	struct span *sc;
-
-	if (cls & SSP_FC_BLACKLIST) {
-		b->st.drop[SSP_DROP_BLACKLIST]++;
-		b->st.dropped[st]++;
-		return;
-	}
-	if (h->kctx != NULL) {
-		ev_func_kctx(b, st, ev, cls);
-		return;
-	}
-	cpu = cpu_of(b, st, ev->f[SSP_F_FUNC_CPU]);
-	if (b->status != SSP_OK)
-		return;
-	h->last_cpu = (int)cpu;
-	h->last_fcls = cls;
-	sc = h->cur[cpu];
-	if (cls & SSP_FC_SYSCALL_ENTRY) {
-		/* Another syscall-entry function before any other function of
-		 * the syscall is the entry trampoline going on (entry_SYSCALL_64,
-		 * then its label entry_SYSCALL_64_safe_stack, which gem5 names
-		 * too): the same syscall.  Its own entry function again is a
-		 * new syscall. */
-		if (sc != NULL && sc->a[SSP_SA_SYSCALL_CALL - NC] == 0 &&
-		    sc->a[SSP_SA_SYSCALL_ENTRY - NC] !=
-		    ostr(b, st, ev->f[SSP_F_FUNC_SYM])) {
-			add_ev(b, sc, ev);
-			sc->a[SSP_SA_SYSCALL_FUNCS - NC]++;
-			return;
-		}
-		if (sc != NULL)
-			finish(b, sc);
-		if ((sc = h->cur[cpu] = mk(b, SSP_SK_HOST_SYSCALL, st, ev->ts)) == NULL)
-			return;
-		sc->a[SSP_SA_SYSCALL_CPU - NC] = h->cpu_out[cpu];
-		/* interned after finish(): the output's string order stays */
-		sc->a[SSP_SA_SYSCALL_ENTRY - NC] = ostr(b, st,
-		    ev->f[SSP_F_FUNC_SYM]);
-		sc->a[SSP_SA_SYSCALL_FUNCS - NC] = 1;
-		sc->fcls = cls;
-		add_ev(b, sc, ev);
-		return;
-	}
-	if (sc == NULL) {
-		b->st.drop[SSP_DROP_NO_SYSCALL]++;
-		b->st.dropped[st]++;
-		return;
-	}
-	add_ev(b, sc, ev);
-	sc->a[SSP_SA_SYSCALL_FUNCS - NC]++;
-	if (sc->a[SSP_SA_SYSCALL_CALL - NC] == 0)
-		sc->a[SSP_SA_SYSCALL_CALL - NC] = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
-	sc->fcls |= cls;
-	if ((cls & SSP_FC_RX) && !(sc->xf & X_RECEIVED))
-		receive(b, h, sc);
-}
-
-static void
-drop(struct ssp_spanb *b, unsigned st, unsigned reason)
-{
-	b->st.drop[reason]++;
-	b->st.dropped[st]++;
 }
 
 /* Close a span whose last event will not come. */
-static void
-finish_incomplete(struct ssp_spanb *b, struct span *s)
+void
+ssp_spanb_incomplete(struct ssp_spanb *b, struct span *s)
 {
 	s->flags |= SSP_SPAN_INCOMPLETE;
-	finish(b, s);
+	ssp_spanb_done(b, s);
 }
 
-/* A posted write whose immediate response did not come: expected for
- * accesses answered inside gem5, else the span is incomplete. */
-static void
-close_posted(struct ssp_spanb *b, struct stream *h)
-{
-	struct span *s = h->posted;
-
-	h->posted = NULL;
-	if (s->xf & X_INSIDE)
-		finish(b, s);
-	else
-		finish_incomplete(b, s);
-}
-
-static void
-ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	struct stream *h = &b->s[st];
-	int write = ev->type == SSP_EV_MMIO_WR;
-	int link = link_of(b, st, ev->f[SSP_F_MMIO_COMP]);
-	int64_t bar = (int64_t)ev->f[SSP_F_MMIO_BAR];
-	int64_t posted = write && ev->nf > SSP_F_MMIO_POSTED ?
-	    (int64_t)ev->f[SSP_F_MMIO_POSTED] : -1;
-	unsigned bars = link >= 0 ? b->pl[link].bars :
-	    ssp_rules_device_bars(b->rules, "");
-	struct span *s = host_child(b, SSP_SK_HOST_MMIO, st, ev), *old;
-	void *o;
-
-	if (s == NULL)
-		return;
-	s->a[SSP_SA_HMMIO_COMP - NC] = ostr(b, st, ev->f[SSP_F_MMIO_COMP]);
-	s->a[SSP_SA_HMMIO_WRITE - NC] = (uint64_t)write;
-	s->a[SSP_SA_HMMIO_ADDR - NC] = ev->f[SSP_F_MMIO_ADDR];
-	s->a[SSP_SA_HMMIO_SIZE - NC] = ev->f[SSP_F_MMIO_SIZE];
-	s->a[SSP_SA_HMMIO_ID - NC] = ev->f[SSP_F_MMIO_ID];
-	s->a[SSP_SA_HMMIO_BAR - NC] = (uint64_t)bar;
-	s->a[SSP_SA_HMMIO_OFFS - NC] = ev->f[SSP_F_MMIO_OFFS];
-	s->a[SSP_SA_HMMIO_POSTED - NC] = (uint64_t)posted;
-	/* Other BARs (the MSI-X table) and MSI programming are answered
-	 * inside gem5: no NIC line, no completion. */
-	if ((bar >= 0 && (bar > 31 || !(bars & (1u << bar)))) ||
-	    (h->last_fcls & SSP_FC_PCI_WRITE)) {
-		if (posted == 1) {	/* may still get its immediate response */
-			if (h->posted != NULL)
-				close_posted(b, h);
-			s->xf |= X_INSIDE;
-			h->posted = s;
-			return;
-		}
-		finish(b, s);
-		return;
-	}
-	if (link >= 0) {
-		send(b, &b->pl[link].mmio, s, SSP_CTX_MMIO);
-		if (s->parent != NULL)
-			s->parent->xf |= X_NICWORK;
-	} else {
-		b->st.ctx_nowhere[SSP_CTX_MMIO]++;
-	}
-	if (posted == 1) {
-		if (h->posted != NULL)	/* the previous one got no response */
-			close_posted(b, h);
-		h->posted = s;
-		return;
-	}
-	if (hm_put(&b->mmio_open, ev->f[SSP_F_MMIO_ID], 0, st, s, &o) != 0) {
-		nomem(b);
-		return;
-	}
-	if ((old = o) != NULL) {
-		b->st.dup_ids++;
-		finish_incomplete(b, old);
-	}
-}
-
-static void
-ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	int link = link_of(b, st, ev->f[SSP_F_DMA_COMP]);
-	uint64_t id = ev->f[SSP_F_DMA_ID];
-	struct span *s = mk(b, SSP_SK_HOST_DMA, st, ev->ts), *c = NULL, *old;
-	void *o;
-
-	if (s == NULL)
-		return;
-	if (link >= 0)
-		c = hm_del(&b->dma_ctx, id, 0, (uint32_t)link);
-	if (c != NULL)
-		s->parent = c;		/* the map's reference moves over */
-	else
-		orphan(s, SSP_CAUSE_DMA);
-	add_ev(b, s, ev);
-	s->a[SSP_SA_HDMA_COMP - NC] = ostr(b, st, ev->f[SSP_F_DMA_COMP]);
-	s->a[SSP_SA_HDMA_WRITE - NC] = ev->type == SSP_EV_DMA_WR;
-	s->a[SSP_SA_HDMA_ID - NC] = id;
-	s->a[SSP_SA_HDMA_ADDR - NC] = ev->f[SSP_F_DMA_ADDR];
-	s->a[SSP_SA_HDMA_SIZE - NC] = ev->f[SSP_F_DMA_SIZE];
-	/* Two NICs on one host may use the same DMA op pointer (nicbm
-	 * processes with ASLR off): open host DMA spans are keyed by (id,
-	 * adapter component). */
-	if (hm_put(&b->hdma_open, id, s->a[SSP_SA_HDMA_COMP - NC], st, s,
-	    &o) != 0) {
-		nomem(b);
-		return;
-	}
-	if ((old = o) != NULL) {
-		b->st.dup_ids++;
-		finish_incomplete(b, old);
-	}
-}
-
-static void
-ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	uint64_t id = ev->f[SSP_F_DONE_ID];
-	int link = link_of(b, st, ev->f[SSP_F_DONE_COMP]);
-	struct span *s;
-
-	if (id == 0) {		/* the gem5-internal write of an MSI(-X) */
-		if (link >= 0 && (s = b->pl[link].msix_open) != NULL) {
-			b->pl[link].msix_open = NULL;
-			add_ev(b, s, ev);
-			finish(b, s);
-		} else {
-			drop(b, st, SSP_DROP_NO_START);
-		}
-		return;
-	}
-	if ((s = hm_del(&b->hdma_open, id, ostr(b, st, ev->f[SSP_F_DONE_COMP]),
-	    st)) == NULL) {
-		drop(b, st, SSP_DROP_NO_START);
-		return;
-	}
-	add_ev(b, s, ev);
-	finish(b, s);
-}
-
-static void
-ev_msix(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	int link = link_of(b, st, ev->f[SSP_F_IRQ_COMP]);
-	struct span *s = mk(b, SSP_SK_HOST_MSIX, st, ev->ts), *c = NULL;
-
-	if (s == NULL)
-		return;
-	if (link >= 0) {
-		struct plink *l = &b->pl[link];
-
-		if (l->msix_open != NULL) {	/* no completion came */
-			finish_incomplete(b, l->msix_open);
-			l->msix_open = NULL;
-		}
-		if ((c = ring_pop(&l->msix)) != NULL &&
-		    c->a[SSP_SA_NMSIX_VEC - NC] != ev->f[SSP_F_IRQ_VEC])
-			b->st.msix_mismatch++;
-		l->msix_open = s;
-	}
-	if (c != NULL)
-		s->parent = c;
-	else
-		orphan(s, SSP_CAUSE_MSIX);
-	add_ev(b, s, ev);
-	s->a[SSP_SA_HMSIX_COMP - NC] = ostr(b, st, ev->f[SSP_F_IRQ_COMP]);
-	s->a[SSP_SA_HMSIX_VEC - NC] = ev->f[SSP_F_IRQ_VEC];
-	if (b->s[st].kctx != NULL) {	/* for the irq entry that serves it */
-		struct ring *q = &b->s[st].irqq;
-
-		if (q->n >= IRQQ_MAX) {	/* a log without irq entries */
-			unref(b, ring_pop(q));
-			b->st.ctx_overflow[SSP_CTX_IRQ]++;
-		}
-		send(b, q, s, SSP_CTX_IRQ);
-	}
-	if (link < 0)
-		finish(b, s);	/* no link to take its completion from */
-}
-
-static void
-pci_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
-    const struct ssp_rec *ev)
-{
-	s->a[SSP_SA_HPCI_COMP - NC] = ostr(b, st, ev->f[SSP_F_CFG_COMP]);
-	s->a[SSP_SA_HPCI_WRITE - NC] = ev->type == SSP_EV_CFG_WR;
-	s->a[SSP_SA_HPCI_DEV - NC] = ev->f[SSP_F_CFG_DEV];
-	s->a[SSP_SA_HPCI_FUNC - NC] = ev->f[SSP_F_CFG_FUNC];
-	s->a[SSP_SA_HPCI_REG - NC] = ev->f[SSP_F_CFG_REG];
-	s->a[SSP_SA_HPCI_BYTES - NC] = ev->f[SSP_F_CFG_BYTES];
-	s->a[SSP_SA_HPCI_DATA - NC] = ev->f[SSP_F_CFG_DATA];
-}
-
-static void
-ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	struct stream *h = &b->s[st];
-	struct span *s;
-
-	/* Lines gem5 prints at the same tick as their start are over. */
-	if (h->posted != NULL && ev->ts > h->posted->start)
-		close_posted(b, h);
-	if (h->pci != NULL && ev->ts > h->pci->start) {
-		finish(b, h->pci);
-		h->pci = NULL;
-	}
-	switch (ev->type) {
-	case SSP_EV_SYNC:
-	case SSP_EV_PROC_IN:
-		drop(b, st, SSP_DROP_NOISE);
-		break;
-	case SSP_EV_INSN:
-		drop(b, st, SSP_DROP_INSN);
-		break;
-	case SSP_EV_USER:
-		if (h->kctx != NULL) {
-			unsigned cpu = cpu_of(b, st, ev->f[SSP_F_USER_CPU]);
-
-			if (b->status == SSP_OK) {
-				b->kev = ev;	/* the time contexts close */
-				b->kcls = 0;
-				ssp_kctx_user(h->kctx, cpu);
-				b->kev = NULL;
-			}
-		}
-		drop(b, st, SSP_DROP_INSN);
-		break;
-	case SSP_EV_FUNC:
-		ev_func(b, st, ev);
-		break;
-	case SSP_EV_MMIO_RD:
-	case SSP_EV_MMIO_WR:
-		ev_mmio(b, st, ev);
-		break;
-	case SSP_EV_MMIO_POSTED:
-		if ((s = h->posted) != NULL && ev->ts == s->start) {
-			h->posted = NULL;
-			add_ev(b, s, ev);
-			finish(b, s);
-		} else {
-			drop(b, st, SSP_DROP_NO_START);
-		}
-		break;
-	case SSP_EV_MMIO_RD_DONE:
-	case SSP_EV_MMIO_WR_DONE:
-		if ((s = hm_del(&b->mmio_open, ev->f[SSP_F_DONE_ID], 0, st)) != NULL) {
-			add_ev(b, s, ev);
-			finish(b, s);
-		} else {
-			drop(b, st, SSP_DROP_NO_START);
-		}
-		break;
-	case SSP_EV_DMA_RD:
-	case SSP_EV_DMA_WR:
-		ev_host_dma(b, st, ev);
-		break;
-	case SSP_EV_DMA_DONE:
-		ev_dma_done(b, st, ev);
-		break;
-	case SSP_EV_MSIX:
-	case SSP_EV_MSI:
-	case SSP_EV_INTR:
-		ev_msix(b, st, ev);
-		break;
-	case SSP_EV_CFG_RD:
-	case SSP_EV_CFG_WR:
-		s = h->pci;
-		if (s != NULL && s->a[SSP_SA_HPCI_WRITE - NC] ==
-		    (ev->type == SSP_EV_CFG_WR)) {
-			h->pci = NULL;
-			add_ev(b, s, ev);
-		} else if ((s = host_child(b, SSP_SK_HOST_PCI, st, ev)) == NULL) {
-			break;
-		}
-		pci_attrs(b, st, s, ev);
-		finish(b, s);
-		break;
-	case SSP_EV_PCIHOST_RD:
-	case SSP_EV_PCIHOST_WR:
-		if (h->pci != NULL) {
-			finish(b, h->pci);
-			h->pci = NULL;
-		}
-		if ((s = host_child(b, SSP_SK_HOST_PCI, st, ev)) == NULL)
-			break;
-		s->a[SSP_SA_HPCI_COMP - NC] = ostr(b, st, ev->f[SSP_F_PH_COMP]);
-		s->a[SSP_SA_HPCI_WRITE - NC] = ev->type == SSP_EV_PCIHOST_WR;
-		s->a[SSP_SA_HPCI_DEV - NC] = ev->f[SSP_F_PH_DEV];
-		s->a[SSP_SA_HPCI_FUNC - NC] = ev->f[SSP_F_PH_FUNC];
-		s->a[SSP_SA_HPCI_REG - NC] = ev->f[SSP_F_PH_OFFSET];
-		s->a[SSP_SA_HPCI_BYTES - NC] = ev->f[SSP_F_PH_SIZE];
-		h->pci = s;
-		break;
-	case SSP_EV_POST_INT:
-		if (h->intr != NULL) {
-			finish_incomplete(b, h->intr);
-			h->intr = NULL;
-		}
-		if ((s = host_child(b, SSP_SK_HOST_INTR, st, ev)) == NULL)
-			break;
-		s->a[SSP_SA_HINTR_COMP - NC] = ostr(b, st, ev->f[SSP_F_INT_COMP]);
-		h->intr = s;
-		break;
-	case SSP_EV_CLEAR_INT:
-		if ((s = h->intr) != NULL) {
-			h->intr = NULL;
-			add_ev(b, s, ev);
-		} else if ((s = host_child(b, SSP_SK_HOST_INTR, st, ev)) != NULL) {
-			s->a[SSP_SA_HINTR_COMP - NC] =
-			    ostr(b, st, ev->f[SSP_F_INT_COMP]);
-		} else {
-			break;
-		}
-		finish(b, s);
-		break;
-	default:
-		drop(b, st, SSP_DROP_FOREIGN);
-	}
-}
-
-/* --- NIC ------------------------------------------------------------------- */
-
-/* A NIC span caused by the NIC's last causing span. */
-static struct span *
-nic_caused(struct ssp_spanb *b, unsigned kind, unsigned st,
-    const struct ssp_rec *ev)
-{
-	struct span *s = mk(b, kind, st, ev->ts);
-
-	if (s == NULL)
-		return NULL;
-	if (b->s[st].last != NULL)
-		set_parent(s, b->s[st].last);
-	else
-		orphan(s, SSP_CAUSE_NIC);
-	add_ev(b, s, ev);
-	return s;
-}
-
-static void
-set_last(struct ssp_spanb *b, struct stream *n, struct span *s)
-{
-	ref(s);
-	if (n->last != NULL)
-		unref(b, n->last);
-	n->last = s;
-}
-
-/* --- NIC work chains (kctx) ---------------------------------------------- */
-
-static void
-chain_set(struct ssp_spanb *b, struct stream *n, struct span *c, int64_t ts,
-    int tx)
-{
-	if (c != NULL)
-		ref(c);
-	if (n->chain != NULL)
-		unref(b, n->chain);
-	n->chain = c;
-	n->chain_ts = ts;
-	n->chain_tx = tx;
-}
-
-/* The cause a NIC line at ts inherits from the read completion (tx: 0) or
- * eth tx (tx: 1) just before it at the same time, or NULL. */
-static struct span *
-chain_at(const struct stream *n, int64_t ts, int tx)
-{
-	return n->chain != NULL && n->chain_ts == ts && n->chain_tx == tx ?
-	    n->chain : NULL;
-}
-
-static void
-tso_del(struct ssp_spanb *b, struct stream *n, unsigned i)
-{
-	unref(b, n->tso[i].cause);
-	memmove(&n->tso[i], &n->tso[i + 1],
-	    (n->ntso - i - 1) * sizeof(n->tso[0]));
-	n->ntso--;
-}
-
-/* The TSO send an eth tx of len bytes at ts continues: the one whose next
- * segment is due closest to ts (one wire time after its last one).  The
- * wire time per byte is learnt from the first send seen alone. */
-static struct span *
-tso_next(struct stream *n, int64_t ts, uint64_t len)
-{
-	struct tso *j, *best = NULL;
-	int64_t d, bd = 0;
-	unsigned i;
-
-	if (n->ntso == 1 && n->tso_ppb == 0 && ts > n->tso[0].last)
-		n->tso_ppb = (ts - n->tso[0].last) / n->tso[0].bytes;
-	for (i = 0; i < n->ntso; i++) {
-		j = &n->tso[i];
-		d = ts - (j->last + j->bytes * n->tso_ppb);
-		if (d < 0)
-			d = -d;
-		if (best == NULL || d < bd) {
-			best = j;
-			bd = d;
-		}
-	}
-	if (best == NULL)
-		return NULL;
-	best->last = ts;
-	best->bytes = (int64_t)(len & 0xffff) + 20;
-	return best->cause;
-}
-
-static void
-tso_start(struct ssp_spanb *b, struct stream *n, struct span *c, int64_t ts,
-    uint64_t len)
-{
-	if (n->ntso == TSO_MAX)
-		tso_del(b, n, 0);
-	ref(c);
-	n->tso[n->ntso].cause = c;
-	n->tso[n->ntso].last = ts;
-	n->tso[n->ntso].bytes = (int64_t)(len & 0xffff) + 20;
-	n->ntso++;
-}
-
-/* A tx write-back is issued with the send's last segment: the send ends. */
-static void
-tso_end(struct ssp_spanb *b, struct stream *n, const struct span *c)
-{
-	unsigned i;
-
-	for (i = 0; i < n->ntso; i++)
-		if (n->tso[i].cause == c) {
-			tso_del(b, n, i);
-			return;
-		}
-}
-
-/* An rx of the batch list issued (d = 1) or completed (-1) a DMA. */
-static void
-rx_dma(struct stream *n, const struct span *rx, int d)
-{
-	unsigned i = n->nrxb;
-
-	while (i-- > 0)
-		if (n->rxb[i] == rx) {
-			if (d > 0 ? n->rxo[i] < UINT8_MAX : n->rxo[i] > 0)
-				n->rxo[i] = (uint8_t)(n->rxo[i] + d);
-			return;
-		}
-}
-
-/* Whether an rx of the batch list has all its DMAs completed. */
-static int
-rx_any_done(const struct stream *n)
-{
-	unsigned i;
-
-	for (i = 0; i < n->nrxb; i++)
-		if (n->rxo[i] == 0)
-			return 1;
-	return 0;
-}
-
-static void
-nic_chain_free(struct ssp_spanb *b, struct stream *n)
-{
-	chain_set(b, n, NULL, 0, 0);
-	while (n->ntso > 0)
-		tso_del(b, n, n->ntso - 1);
-	if (n->txwb != NULL) {
-		unref(b, n->txwb);
-		n->txwb = NULL;
-	}
-}
-
-static void
-ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	struct stream *n = &b->s[st];
-	int write = ev->type == SSP_EV_NIC_WR;
-	struct span *s = mk(b, SSP_SK_NIC_MMIO, st, ev->ts), *c = NULL;
-	uint64_t off = ev->f[SSP_F_NMMIO_OFF];
-
-	if (s == NULL)
-		return;
-	if (n->plink >= 0) {
-		struct ring *q = &b->pl[n->plink].mmio;
-		uint32_t i, k = 0;
-
-		/* FIFO order per link, checked by the BAR offset; a short look
-		 * ahead skips host contexts that never reached the NIC. */
-		if (q->n > 0 && ring_at(q, 0)->a[SSP_SA_HMMIO_OFFS - NC] != off) {
-			for (i = 1; i < q->n && i <= RESYNC; i++)
-				if (ring_at(q, i)->a[SSP_SA_HMMIO_OFFS - NC] == off) {
-					k = i;
-					break;
-				}
-			if (k == 0)
-				b->st.mmio_mismatch++;
-			for (i = 0; i < k; i++) {
-				unref(b, ring_pop(q));
-				b->st.mmio_skipped++;
-			}
-		}
-		c = ring_pop(q);
-	}
-	if (c != NULL)
-		s->parent = c;
-	else
-		orphan(s, SSP_CAUSE_MMIO);
-	add_ev(b, s, ev);
-	s->a[SSP_SA_NMMIO_WRITE - NC] = (uint64_t)write;
-	s->a[SSP_SA_NMMIO_OFF - NC] = off;
-	s->a[SSP_SA_NMMIO_LEN - NC] = ev->f[SSP_F_NMMIO_LEN];
-	s->a[SSP_SA_NMMIO_VAL - NC] = ev->f[SSP_F_NMMIO_VAL];
-	s->a[SSP_SA_NMMIO_POSTED - NC] = write && ev->nf > SSP_F_NMMIO_POSTED ?
-	    ev->f[SSP_F_NMMIO_POSTED] : (uint64_t)-1;
-	if (write)
-		set_last(b, n, s);
-	if (write && b->kctx)
-		chain_set(b, n, NULL, 0, 0);
-	finish(b, s);
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Bound the DMA context map: drop its older half (rare: the host stream
- * is missing its DMA lines). */
-static void
-trim_dma_ctx(struct ssp_spanb *b)
-{
-	size_t i, k = 0, m = b->dma_ctx.n;
-	uint64_t *seqs = malloc(m * sizeof(*seqs)), cut;
-
-	if (seqs == NULL) {
-		nomem(b);
-		return;
-	}
-	for (i = 0; i < b->dma_ctx.cap; i++)
-		if (b->dma_ctx.t[i].used)
-			seqs[k++] = ((struct span *)b->dma_ctx.t[i].v)->seq;
-	qsort(seqs, k, sizeof(*seqs), cmp_u64);
-	cut = seqs[k / 2];
-	free(seqs);
-	for (i = 0; i < b->dma_ctx.cap; ) {
-		struct span *x = b->dma_ctx.t[i].v;
-
-		if (b->dma_ctx.t[i].used && x->seq < cut) {
-			hm_del_at(&b->dma_ctx, i);
-			unref(b, x);
-			b->st.ctx_overflow[SSP_CTX_DMA]++;
-		} else {
-			i++;
-		}
-	}
-}
-
-static void
-ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	struct stream *n = &b->s[st];
-	uint64_t op = ev->f[SSP_F_NDMA_OP], addr = ev->f[SSP_F_NDMA_ADDR];
-	struct hent *hf = hm_find(&b->ndma_open, op, 0, st);
-	struct span *s = hf != NULL ? hf->v : NULL, *old;
-	void *o;
-
-	switch (ev->type) {
-	case SSP_EV_NIC_DMA_ISSUE:
-	case SSP_EV_NIC_DMA_ENQ:
-		if (s != NULL) {
-			b->st.dup_ids++;
-			hm_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
-			finish_incomplete(b, s);
-		}
-		if (b->kctx && (old = chain_at(n, ev->ts, 0)) != NULL) {
-			if ((s = mk(b, SSP_SK_NIC_DMA, st, ev->ts)) == NULL)
-				return;
-			set_parent(s, old);
-			s->cause = SSP_CAUSE_DMA_CHAIN + 1;
-			add_ev(b, s, ev);
-		} else if (b->kctx && (old = chain_at(n, ev->ts, 1)) != NULL) {
-			/* the write-back after a send's last segment */
-			if ((s = mk(b, SSP_SK_NIC_DMA, st, ev->ts)) == NULL)
-				return;
-			set_parent(s, old);
-			s->cause = SSP_CAUSE_DMA_CHAIN + 1;
-			add_ev(b, s, ev);
-			tso_end(b, n, old);
-			chain_set(b, n, NULL, 0, 0);
-		} else if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL) {
-			return;
-		} else if (b->kctx && s->parent != NULL &&
-		    s->parent->kind == SSP_SK_NIC_RX) {
-			rx_dma(n, s->parent, 1);
-		}
-		s->a[SSP_SA_NDMA_OP - NC] = op;
-		s->a[SSP_SA_NDMA_ADDR - NC] = addr;
-		s->a[SSP_SA_NDMA_LEN - NC] = ev->f[SSP_F_NDMA_LEN];
-		if (hm_put(&b->ndma_open, op, 0, st, s, &o) != 0)
-			nomem(b);
-		return;
-	case SSP_EV_NIC_DMA_EXEC:
-		if (s == NULL) {	/* its issue line is missing */
-			if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL)
-				return;
-			s->a[SSP_SA_NDMA_OP - NC] = op;
-			s->a[SSP_SA_NDMA_ADDR - NC] = addr;
-			s->a[SSP_SA_NDMA_LEN - NC] = ev->f[SSP_F_NDMA_LEN];
-			if (hm_put(&b->ndma_open, op, 0, st, s, &o) != 0) {
-				nomem(b);
-				return;
-			}
-		} else {
-			if (s->a[SSP_SA_NDMA_ADDR - NC] != addr)
-				b->st.dma_mismatch++;
-			add_ev(b, s, ev);
-		}
-		if (n->plink < 0) {
-			b->st.ctx_nowhere[SSP_CTX_DMA]++;
-			return;
-		}
-		if (hm_put(&b->dma_ctx, op, 0, (uint32_t)n->plink, s, &o) != 0) {
-			nomem(b);
-			return;
-		}
-		ref(s);
-		if ((old = o) != NULL) {	/* the host never took it */
-			b->st.ctx_unused[SSP_CTX_DMA]++;
-			unref(b, old);
-		}
-		if (b->dma_ctx.n > b->ctx_limit)
-			trim_dma_ctx(b);
-		return;
-	default:		/* completed dma read / write */
-		if (s == NULL) {
-			drop(b, st, SSP_DROP_NO_START);
-			return;
-		}
-		hm_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
-		if (s->a[SSP_SA_NDMA_ADDR - NC] != addr)
-			b->st.dma_mismatch++;
-		s->a[SSP_SA_NDMA_WRITE - NC] = ev->type == SSP_EV_NIC_DMA_DONE_WR;
-		add_ev(b, s, ev);
-		if (b->kctx && s->parent != NULL) {
-			if (ev->type == SSP_EV_NIC_DMA_DONE_RD)
-				chain_set(b, n, s->parent, ev->ts, 0);
-			else if (s->parent->kind == SSP_SK_NIC_RX)
-				rx_dma(n, s->parent, -1);
-			else if (s->parent->kind == SSP_SK_NIC_MMIO) {
-				ref(s->parent);	/* a tx write-back */
-				if (n->txwb != NULL)
-					unref(b, n->txwb);
-				n->txwb = s->parent;
-			}
-		}
-		finish(b, s);
-	}
-}
-
-/* Receive batching (SPEC §3b): an MSI-X after k rx has the newest as its
- * parent and links to the k-1 others. */
-static struct span *
-nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	struct stream *n = &b->s[st];
-	struct span *s = mk(b, SSP_SK_NIC_MSIX, st, ev->ts);
-	struct span *sel[RXB_MAX];
-	struct lnk **tail;
-	unsigned i, k = 0, nsel = 0, ndone = 0;
-
-	if (s == NULL)
-		return NULL;
-	/* only the rx whose write-backs completed asked for it (all when
-	 * none did: their completion lines are missing) */
-	for (i = 0; i < n->nrxb; i++)
-		ndone += n->rxo[i] == 0;
-	for (i = 0; i < n->nrxb; i++) {
-		if (ndone == 0 || n->rxo[i] == 0) {
-			sel[nsel++] = n->rxb[i];
-		} else {
-			n->rxb[k] = n->rxb[i];
-			n->rxo[k++] = n->rxo[i];
-		}
-	}
-	n->nrxb = k;
-	s->parent = sel[--nsel];	/* the reference moves over */
-	tail = &s->out;
-	for (i = 0; i < nsel; i++) {
-		struct lnk *l = pool_get(&b->lpool);
-
-		if (l == NULL) {
-			nomem(b);
-			unref(b, sel[i]);
-			continue;
-		}
-		l->dst = sel[i];	/* so does this one */
-		l->src = s;
-		l->next = l->wnext = NULL;
-		l->resume = 0;
-		*tail = l;
-		tail = &l->next;
-		b->st.rx_batched++;
-	}
-	if (nsel > 0)
-		s->cause = SSP_CAUSE_RX_BATCH + 1;
-	add_ev(b, s, ev);
-	return s;
-}
-
-/* kctx: an eth tx at the time of a read completion is the first segment of
- * that DMA's send; others continue the TSO send whose segment is due. */
-static struct span *
-nic_tx_chained(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	struct stream *n = &b->s[st];
-	struct span *s, *c = chain_at(n, ev->ts, 0);
-	uint64_t len = ev->f[SSP_F_NTX_LEN];
-	unsigned why = SSP_CAUSE_DMA_CHAIN;
-
-	if (c != NULL)
-		tso_start(b, n, c, ev->ts, len);
-	else if ((c = tso_next(n, ev->ts, len)) != NULL)
-		why = SSP_CAUSE_TSO;
-	else
-		return nic_caused(b, SSP_SK_NIC_TX, st, ev);
-	if ((s = mk(b, SSP_SK_NIC_TX, st, ev->ts)) == NULL)
-		return NULL;
-	set_parent(s, c);
-	s->cause = (uint8_t)(why + 1);
-	add_ev(b, s, ev);
-	chain_set(b, n, c, ev->ts, 1);
-	return s;
-}
-
-static void
-ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	struct stream *n = &b->s[st];
-	struct span *s, *c;
-
-	switch (ev->type) {
-	case SSP_EV_NIC_RD:
-	case SSP_EV_NIC_WR:
-		ev_nic_mmio(b, st, ev);
-		break;
-	case SSP_EV_NIC_DMA_ISSUE:
-	case SSP_EV_NIC_DMA_EXEC:
-	case SSP_EV_NIC_DMA_ENQ:
-	case SSP_EV_NIC_DMA_DONE_RD:
-	case SSP_EV_NIC_DMA_DONE_WR:
-		ev_nic_dma(b, st, ev);
-		break;
-	case SSP_EV_NIC_MSIX:
-	case SSP_EV_NIC_MSI:
-		if (b->kctx && n->nrxb > 0 &&
-		    (n->txwb == NULL || rx_any_done(n))) {
-			s = nic_msix_batch(b, st, ev);
-		} else if (b->kctx && n->txwb != NULL) {
-			if ((s = mk(b, SSP_SK_NIC_MSIX, st, ev->ts)) != NULL) {
-				s->parent = n->txwb;	/* the reference moves */
-				n->txwb = NULL;
-				s->cause = SSP_CAUSE_TX_WB + 1;
-				add_ev(b, s, ev);
-			}
-		} else {
-			s = nic_caused(b, SSP_SK_NIC_MSIX, st, ev);
-		}
-		if (b->kctx && n->txwb != NULL) {
-			unref(b, n->txwb);
-			n->txwb = NULL;
-		}
-		if (s == NULL)
-			break;
-		s->a[SSP_SA_NMSIX_VEC - NC] = ev->f[SSP_F_NIRQ_VEC];
-		s->a[SSP_SA_NMSIX_MSI - NC] = ev->type == SSP_EV_NIC_MSI;
-		if (n->plink >= 0)
-			send(b, &b->pl[n->plink].msix, s, SSP_CTX_MSIX);
-		else
-			b->st.ctx_nowhere[SSP_CTX_MSIX]++;
-		finish(b, s);
-		break;
-	case SSP_EV_NIC_TX:
-		if (b->kctx) {
-			s = nic_tx_chained(b, st, ev);
-			if (s == NULL)
-				break;
-		} else if ((s = nic_caused(b, SSP_SK_NIC_TX, st, ev)) == NULL) {
-			break;
-		}
-		s->a[SSP_SA_NTX_LEN - NC] = ev->f[SSP_F_NTX_LEN];
-		if (n->elink >= 0)
-			send(b, &b->el[n->elink].tx, s, SSP_CTX_TX);
-		else
-			b->st.ctx_nowhere[SSP_CTX_TX]++;
-		finish(b, s);
-		break;
-	case SSP_EV_NIC_RX:
-		if ((s = mk(b, SSP_SK_NIC_RX, st, ev->ts)) == NULL)
-			break;
-		c = n->elink >= 0 ? ring_pop(&b->el[n->elink].rx) : NULL;
-		if (c != NULL)
-			s->parent = c;
-		else
-			orphan(s, SSP_CAUSE_RX);
-		add_ev(b, s, ev);
-		s->a[SSP_SA_NRX_PORT - NC] = ev->f[SSP_F_NRX_PORT];
-		s->a[SSP_SA_NRX_LEN - NC] = ev->f[SSP_F_NRX_LEN];
-		set_last(b, n, s);
-		if (b->kctx)
-			chain_set(b, n, NULL, 0, 0);
-		if (b->kctx) {		/* for the next MSI-X */
-			if (n->nrxb == RXB_MAX) {
-				unref(b, n->rxb[0]);
-				memmove(&n->rxb[0], &n->rxb[1],
-				    (RXB_MAX - 1) * sizeof(n->rxb[0]));
-				memmove(&n->rxo[0], &n->rxo[1],
-				    (RXB_MAX - 1) * sizeof(n->rxo[0]));
-				n->nrxb--;
-			}
-			ref(s);
-			n->rxo[n->nrxb] = 0;
-			n->rxb[n->nrxb++] = s;
-		}
-		if (n->plink >= 0)
-			send(b, &b->s[b->pl[n->plink].host].recv, s, SSP_CTX_RECV);
-		else
-			b->st.ctx_nowhere[SSP_CTX_RECV]++;
-		finish(b, s);
-		break;
-	case SSP_EV_NIC_INTX:
-		drop(b, st, SSP_DROP_NO_RULE);
-		break;
-	default:
-		drop(b, st, SSP_DROP_FOREIGN);
-	}
-}
-
-/* --- network --------------------------------------------------------------- */
-
-static struct elink *
-elink_at(struct ssp_spanb *b, unsigned st, uint64_t node, uint64_t dev)
-{
-	return hm_get(&b->elmap, node << 32 | (dev & 0xffffffffu), 0, st);
-}
-
-static __attribute__((noinline)) unsigned
-dev_kind_new(struct ssp_spanb *b, unsigned st, uint64_t devtype,
-    struct sinfo *si)
-{
-	size_t len;
-	const char *t = text(b, st, devtype, &len);
-
-	si->dev = len == 15 && memcmp(t, "SimpleNetDevice", 15) == 0 ?
-	    DEV_SIMPLE : len == 9 && memcmp(t, "NetSwitch", 9) == 0 ?
-	    DEV_SWITCH : DEV_OTHER;
-	si->have |= HAVE_DEV;
-	return si->dev;
-}
-
-/* What a network device type name is (DEV_*), computed once per name
- * (out of line: the lookup is all an event pays). */
-static inline unsigned
-dev_kind(struct ssp_spanb *b, unsigned st, uint64_t devtype)
-{
-	struct sinfo *si = sinfo(b, st, devtype);
-
-	return (si->have & HAVE_DEV) ? si->dev : dev_kind_new(b, st, devtype, si);
-}
-
-static void
-net_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
-    const struct ssp_rec *ev, int first)
-{
-	uint64_t *a = s->a;
-
-	if (first) {
-		a[SSP_SA_NET_NODE - NC] = ev->f[SSP_F_NET_NODE];
-		a[SSP_SA_NET_DEV - NC] = ev->f[SSP_F_NET_DEV];
-		a[SSP_SA_NET_DEVTYPE - NC] = ostr(b, st, ev->f[SSP_F_NET_DEVTYPE]);
-		a[SSP_SA_NET_UID - NC] = ev->f[SSP_F_NET_UID];
-		a[SSP_SA_NET_INTERESTING - NC] = ev->f[SSP_F_NET_INTERESTING];
-		a[SSP_SA_NET_PAYLOAD - NC] = (uint64_t)-1;
-		a[SSP_SA_NET_IP_PROTO - NC] = (uint64_t)-1;
-	}
-	if (ev->f[SSP_F_NET_BOUNDARY] != SSP_NET_INTERNAL)
-		a[SSP_SA_NET_BOUNDARY - NC] = ev->f[SSP_F_NET_BOUNDARY];
-	if ((int64_t)a[SSP_SA_NET_PAYLOAD - NC] < 0)
-		a[SSP_SA_NET_PAYLOAD - NC] = ev->f[SSP_F_NET_PAYLOAD];
-	/* The manual Ethernet header of SimpleNetDevice lines is garbage. */
-	if (a[SSP_SA_NET_ETH_TYPE - NC] == 0 &&
-	    dev_kind(b, st, ev->f[SSP_F_NET_DEVTYPE]) != DEV_SIMPLE)
-		a[SSP_SA_NET_ETH_TYPE - NC] = ev->f[SSP_F_NET_ETH_TYPE];
-	if (a[SSP_SA_NET_IP_SRC - NC] == 0 && a[SSP_SA_NET_IP_DST - NC] == 0) {
-		a[SSP_SA_NET_IP_SRC - NC] = ev->f[SSP_F_NET_IP_SRC];
-		a[SSP_SA_NET_IP_DST - NC] = ev->f[SSP_F_NET_IP_DST];
-	}
-	if ((int64_t)a[SSP_SA_NET_IP_PROTO - NC] < 0)
-		a[SSP_SA_NET_IP_PROTO - NC] = ev->f[SSP_F_NET_IP_PROTO];
-}
-
-/*
- * A device span starts (enqueue, or a drop with no enqueue before it).
- * Returns NULL when the event is not traced (background, dropped here).
- */
-static struct span *
-net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	uint64_t uid = ev->f[SSP_F_NET_UID];
-	int interesting = ev->f[SSP_F_NET_INTERESTING] != 0;
-	struct elink *el;
-	struct span *s, *prev, *c = NULL;
-	unsigned xf = 0;
-	int bg = 0;
-
-	if (ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_FROM_ADAPTER) {
-		el = elink_at(b, st, ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
-		if (el != NULL)
-			c = ring_pop(&el->tx);
-		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL) {
-			if (c != NULL)
-				unref(b, c);
-			return NULL;
-		}
-		if (c != NULL)
-			s->parent = c;
-		else
-			orphan(s, SSP_CAUSE_TX);
-		bg = !interesting && c == NULL;
-	} else {
-		prev = hm_get(&b->chain, uid, 0, st);
-		if (prev == NULL && !interesting) {
-			if (b->bg == SSP_BG_ADAPTER) {
-				el = elink_at(b, st, ev->f[SSP_F_NET_NODE],
-				    ev->f[SSP_F_NET_DEV]);
-				if (el == NULL)
-					return NULL;
-				xf = X_TENTATIVE;	/* kept if it reaches the NIC */
-			}
-			bg = 1;
-		} else if (prev != NULL) {
-			bg = (prev->flags & SSP_SPAN_BACKGROUND) != 0;
-		}
-		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL)
-			return NULL;
-		if (prev != NULL)
-			set_parent(s, prev);
-		else if (interesting)
-			orphan(s, SSP_CAUSE_PACKET);
-		s->xf |= (uint8_t)xf;
-	}
-	if (bg)
-		s->flags |= SSP_SPAN_BACKGROUND;
-	add_ev(b, s, ev);
-	net_attrs(b, st, s, ev, 1);
-	return s;
-}
-
-/* Forget packets whose last hop is older than packet-idle.  Runs at most
- * once per half packet-idle of simulated time, so the map holds about 1.5
- * packet-idle worth of packets and each sweep costs O(1) per packet. */
-static void
-sweep(struct ssp_spanb *b)
-{
-	int64_t horizon = b->now - b->idle;
-	size_t i;
-
-	b->next_sweep = b->now + b->idle / 2;
-	for (i = 0; i < b->chain.cap; ) {
-		struct span *x = b->chain.t[i].v;
-
-		if (b->chain.t[i].used && x->end < horizon) {
-			hm_del_at(&b->chain, i);
-			unref(b, x);
-			b->st.packets_expired++;
-		} else {
-			i++;
-		}
-	}
-}
-
-static void
-net_end(struct ssp_spanb *b, unsigned st, struct span *s,
-    const struct ssp_rec *ev)
-{
-	int to_adapter = ev->type == SSP_EV_NET_DEQ &&
-	    ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_TO_ADAPTER;
-	struct elink *el;
-	void *o;
-
-	if (ev->type == SSP_EV_NET_DROP)
-		s->a[SSP_SA_NET_DROPPED - NC] = 1;
-	if (s->xf & X_TENTATIVE) {
-		if (!to_adapter) {	/* background that stays inside ns-3 */
-			add_ev(b, s, ev);
-			gone(b, s, SSP_DROP_BACKGROUND);
-			return;
-		}
-		s->xf &= (uint8_t)~X_TENTATIVE;
-	}
-	add_ev(b, s, ev);
-	net_attrs(b, st, s, ev, 0);
-	/* Chain the packet's next hops to this one; not for background
-	 * traffic kept only where it reaches a NIC: each copy of it that
-	 * reaches another NIC starts a trace of its own, the others vanish. */
-	if (ev->type == SSP_EV_NET_DEQ && !(b->bg == SSP_BG_ADAPTER &&
-	    (s->flags & SSP_SPAN_BACKGROUND))) {
-		if (hm_put(&b->chain, ev->f[SSP_F_NET_UID], 0, st, s, &o) != 0) {
-			nomem(b);
-			return;
-		}
-		ref(s);
-		if (o != NULL)
-			unref(b, o);
-		if (b->now >= b->next_sweep)
-			sweep(b);
-	}
-	if (to_adapter) {
-		el = elink_at(b, st, ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
-		if (el != NULL)
-			send(b, &el->rx, s, SSP_CTX_RX);
-		else
-			b->st.ctx_nowhere[SSP_CTX_RX]++;
-	}
-	finish(b, s);
-}
-
-/* --- net_switch ------------------------------------------------------------ */
-
-/*
- * The chain key of a switch packet: its uid (vaastav/simbricks), or, for
- * NETSWITCH_DEBUG lines that have none, its identity (MACs, IPv4 or ARP
- * addresses, length, EtherType): the latest ingress with that identity.
- */
-static uint64_t
-sw_key(const struct ssp_rec *ev)
-{
-	uint64_t h;
-
-	if ((int64_t)ev->f[SSP_F_NET_UID] >= 0)
-		return 0;
-	h = ev->f[SSP_F_NET_ETH_SRC] * 0x9e3779b97f4a7c15ULL;
-	h ^= (h >> 29) ^ ev->f[SSP_F_NET_ETH_DST] * 0xc2b2ae3d27d4eb4fULL;
-	h ^= (h >> 31) ^ (ev->f[SSP_F_NET_IP_SRC] << 32 | ev->f[SSP_F_NET_IP_DST]) *
-	    0x165667b19e3779f9ULL;
-	h ^= (h >> 27) ^ (ev->f[SSP_F_NET_IP_LEN] << 16 | ev->f[SSP_F_NET_ETH_TYPE]) *
-	    0x27d4eb2f165667c5ULL;
-	return h | 1;
-}
-
-/* The held egress span is complete: no drop line followed it. */
-static void
-sw_flush(struct ssp_spanb *b, struct stream *n)
-{
-	struct span *s = n->last;
-
-	if (s != NULL) {
-		n->last = NULL;
-		finish(b, s);
-	}
-}
-
-/*
- * A net_switch port (formats/spans.md §3): net_enq at the ingress port is
- * a span of its own whose parent is the NIC's tx context there; each
- * net_deq at an egress port is a span whose parent is that ingress (found
- * by uid or packet identity), and its context goes to the NIC of the
- * egress port.  An egress span is finished at the next event of the
- * stream, so that a "dropping packet on port" line can still end it.
- */
-static void
-ev_switch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	struct stream *n = &b->s[st];
-	uint64_t uid = ev->f[SSP_F_NET_UID], key = sw_key(ev);
-	struct elink *el = elink_at(b, st, ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
-	struct span *s, *c, *held = n->last;
-	void *o;
-
-	if (ev->type == SSP_EV_NET_DROP && (int64_t)uid < 0 && key == 1 &&
-	    held != NULL && held->a[SSP_SA_NET_DEV - NC] == ev->f[SSP_F_NET_DEV]) {
-		/* "forward_pkt: dropping packet on port N": the copy just
-		 * forwarded there never reached the NIC */
-		n->last = NULL;
-		held->a[SSP_SA_NET_DROPPED - NC] = 1;
-		add_ev(b, held, ev);
-		if (el != NULL && el->rx.n > 0 &&
-		    el->rx.v[(el->rx.head + el->rx.n - 1) & (el->rx.cap - 1)] == held) {
-			el->rx.n--;
-			unref(b, held);
-		}
-		finish(b, held);
-		return;
-	}
-	sw_flush(b, n);
-	if (ev->type == SSP_EV_NET_ENQ) {
-		c = el != NULL ? ring_pop(&el->tx) : NULL;
-		if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL) {
-			if (c != NULL)
-				unref(b, c);
-			return;
-		}
-		if (c != NULL)
-			s->parent = c;
-		else if (el != NULL)
-			orphan(s, SSP_CAUSE_TX);
-		/* else a port without a NIC (another network): a root */
-		add_ev(b, s, ev);
-		net_attrs(b, st, s, ev, 1);
-		if (hm_put(&b->chain, uid, key, st, s, &o) != 0) {
-			nomem(b);
-			return;
-		}
-		ref(s);
-		if (o != NULL)
-			unref(b, o);
-		if (b->now >= b->next_sweep)
-			sweep(b);
-		finish(b, s);
-		return;
-	}
-	/* net_deq (a copy sent on a port), net_drop (a copy dropped) */
-	c = hm_get(&b->chain, uid, key, st);
-	if ((s = mk(b, SSP_SK_NET_DEVICE, st, ev->ts)) == NULL)
-		return;
-	if (c != NULL)
-		set_parent(s, c);
-	else
-		orphan(s, SSP_CAUSE_PACKET);
-	add_ev(b, s, ev);
-	net_attrs(b, st, s, ev, 1);
-	if (ev->type == SSP_EV_NET_DROP) {
-		s->a[SSP_SA_NET_DROPPED - NC] = 1;
-		finish(b, s);
-		return;
-	}
-	if (el != NULL)
-		send(b, &el->rx, s, SSP_CTX_RX);
-	else
-		b->st.ctx_nowhere[SSP_CTX_RX]++;
-	n->last = s;
-}
-
-static void
-ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
-{
-	uint64_t uid = ev->f[SSP_F_NET_UID];
-	uint64_t nd = ev->f[SSP_F_NET_NODE] << 32 |
-	    (ev->f[SSP_F_NET_DEV] & 0xffffffffu);
-	struct span *s, *old;
-	void *o;
-
-	if (ev->type == SSP_EV_NET_RX) {
-		drop(b, st, SSP_DROP_NO_RULE);
-		return;
-	}
-	if (ev->type > SSP_EV_NET_RX || ev->type < SSP_EV_NET_ENQ) {
-		drop(b, st, SSP_DROP_FOREIGN);
-		return;
-	}
-	if (dev_kind(b, st, ev->f[SSP_F_NET_DEVTYPE]) == DEV_SWITCH) {
-		ev_switch(b, st, ev);
-		return;
-	}
-	if ((int64_t)uid < 0) {
-		drop(b, st, SSP_DROP_NO_UID);
-		return;
-	}
-	if (ev->type == SSP_EV_NET_ENQ) {
-		if ((s = net_start(b, st, ev)) == NULL) {
-			drop(b, st, SSP_DROP_BACKGROUND);
-			return;
-		}
-		if (hm_put(&b->net_open, uid, nd, st, s, &o) != 0) {
-			nomem(b);
-			return;
-		}
-		if ((old = o) != NULL) {	/* enqueued twice here */
-			b->st.dup_ids++;
-			if (old->xf & X_TENTATIVE)
-				gone(b, old, SSP_DROP_BACKGROUND);
-			else
-				finish_incomplete(b, old);
-		}
-		return;
-	}
-	s = hm_del(&b->net_open, uid, nd, st);
-	if (s == NULL) {
-		if (ev->type != SSP_EV_NET_DROP) {
-			drop(b, st, hm_get(&b->chain, uid, 0, st) != NULL ||
-			    ev->f[SSP_F_NET_INTERESTING] ? SSP_DROP_NO_START :
-			    SSP_DROP_BACKGROUND);
-			return;
-		}
-		/* dropped before it was enqueued: a one-event span */
-		if ((s = net_start(b, st, ev)) == NULL) {
-			drop(b, st, SSP_DROP_BACKGROUND);
-			return;
-		}
-		s->a[SSP_SA_NET_DROPPED - NC] = 1;
-		if (s->xf & X_TENTATIVE) {
-			gone(b, s, SSP_DROP_BACKGROUND);
-			return;
-		}
-		finish(b, s);
-		return;
-	}
-	net_end(b, st, s, ev);
-}
-
-/* --- public ---------------------------------------------------------------- */
-
-/* Is ev of this stream's simulator (and of a known type)? */
-static inline int
-ours(const struct ssp_spanb *b, const struct stream *s, const struct ssp_rec *ev)
-{
-	return ev->type < SSP_EV_NTYPES && b->evsim[ev->type] == s->kind;
-}
-
-int
-ssp_spanb_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
-    struct ssp_err *e)
-{
-	return ssp_spanb_events(b, st, ev, 1, e);
-}
-
-/* The next of a packed run. */
-static inline const struct ssp_rec *
-packed_next(const struct ssp_rec *ev)
-{
-	return (const struct ssp_rec *)((const char *)ev +
-	    offsetof(struct ssp_rec, f) + ev->nf * sizeof(ev->f[0]));
-}
-
-int
-ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
-    size_t n, struct ssp_err *e)
-{
-	struct stream *s = &b->s[st];
-	size_t k;
-
-	b->st.in[st] += n;
-	if (s->ended) {
-		b->st.drop[SSP_DROP_FOREIGN] += n;
-		b->st.dropped[st] += n;
-	} else {
-		switch (s->kind) {	/* the same for the whole run */
-		case SSP_SIM_GEM5:
-			for (k = 0; k < n; k++, ev = packed_next(ev))
-				if (ours(b, s, ev))
-					ev_host(b, st, ev);
-				else
-					drop(b, st, SSP_DROP_FOREIGN);
-			break;
-		case SSP_SIM_NICBM:
-			for (k = 0; k < n; k++, ev = packed_next(ev))
-				if (ours(b, s, ev))
-					ev_nic(b, st, ev);
-				else
-					drop(b, st, SSP_DROP_FOREIGN);
-			break;
-		default:
-			for (k = 0; k < n; k++, ev = packed_next(ev)) {
-				b->now = ev->ts;	/* packet-idle sweeps */
-				if (ours(b, s, ev))
-					ev_net(b, st, ev);
-				else
-					drop(b, st, SSP_DROP_FOREIGN);
-			}
-		}
-	}
-	if (b->status != SSP_OK && e != NULL)
-		*e = b->err;
-	return b->status;
-}
-
-void
-ssp_spanb_strings_reset(struct ssp_spanb *b, unsigned st)
-{
-	struct stream *s = &b->s[st];
-
-	if (s->si != NULL)
-		memset(s->si, 0, s->nsi * sizeof(*s->si));
-}
+/* --- the end of a stream ---------------------------------------------------- */
 
 static int
 by_seq(const void *a, const void *b)
@@ -2758,7 +478,7 @@ by_seq(const void *a, const void *b)
 
 /* Remove the entries of stream st from m (k3 == st), in creation order. */
 static struct span **
-take_stream(struct ssp_spanb *b, struct hmap *m, unsigned st, size_t *np)
+take_stream(struct ssp_spanb *b, struct ssp_map3 *m, unsigned st, size_t *np)
 {
 	struct span **v;
 	size_t i, n = 0;
@@ -2773,7 +493,7 @@ take_stream(struct ssp_spanb *b, struct hmap *m, unsigned st, size_t *np)
 	for (i = 0; i < m->cap; ) {
 		if (m->t[i].used && m->t[i].k3 == st) {
 			v[n++] = m->t[i].v;
-			hm_del_at(m, i);
+			ssp_map3_del_at(m, i);
 		} else {
 			i++;
 		}
@@ -2783,133 +503,56 @@ take_stream(struct ssp_spanb *b, struct hmap *m, unsigned st, size_t *np)
 	return v;
 }
 
-static void
-close_open(struct ssp_spanb *b, struct span *s)
+/* Stream end: the span will get no more events. */
+void
+ssp_spanb_close_open(struct ssp_spanb *b, struct span *s)
 {
 	if (s->xf & X_TENTATIVE) {
-		gone(b, s, SSP_DROP_BACKGROUND);
+		ssp_spanb_gone(b, s, SSP_DROP_BACKGROUND);
 		return;
 	}
 	s->flags |= SSP_SPAN_OPEN;
-	finish(b, s);
+	ssp_spanb_done(b, s);
 }
 
-int
-ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
+/* Close the spans of a map that belong to stream st, in creation order. */
+void
+ssp_spanb_close_stream(struct ssp_spanb *b, struct ssp_map3 *m, unsigned st)
 {
-	struct stream *s = &b->s[st];
-	struct span **v, *list[8];
-	size_t n, i, k = 0;
-	unsigned c;
+	struct span **v;
+	size_t n, i;
 
-	if (s->ended)
-		return b->status;
-	s->ended = 1;
-	switch (s->kind) {
-	case SSP_SIM_GEM5:
-		if (s->kctx != NULL) {
-			const struct ssp_kctx_stats *ks;
-			const uint64_t *from;
-			uint64_t *to;
-
-			b->kev = NULL;
-			ssp_kctx_end(s->kctx);
-			ks = ssp_kctx_stats(s->kctx);
-			from = (const uint64_t *)ks;
-			to = (uint64_t *)&b->st.kst;
-			for (i = 0; i < sizeof(*ks) / sizeof(uint64_t); i++)
-				to[i] += from[i];
-		}
-		/* the spans held in slots, in creation order */
-		for (c = 0; c < s->ncpu; c++) {
-			if (s->cur[c] == NULL)
-				continue;
-			if (k == sizeof(list) / sizeof(list[0])) {
-				qsort(list, k, sizeof(list[0]), by_seq);
-				for (i = 0; i < k; i++)
-					close_open(b, list[i]);
-				k = 0;
-			}
-			list[k++] = s->cur[c];
-			s->cur[c] = NULL;
-		}
-		qsort(list, k, sizeof(list[0]), by_seq);
-		for (i = 0; i < k; i++)
-			close_open(b, list[i]);
-		k = 0;
-		if (s->posted != NULL)
-			list[k++] = s->posted;
-		if (s->pci != NULL)
-			list[k++] = s->pci;
-		if (s->intr != NULL)
-			list[k++] = s->intr;
-		s->posted = s->pci = s->intr = NULL;
-		for (c = 0; c < s->nplinks; c++) {
-			struct plink *l = &b->pl[s->plinks[c]];
-
-			if (l->msix_open != NULL) {
-				if (k == sizeof(list) / sizeof(list[0])) {
-					qsort(list, k, sizeof(list[0]), by_seq);
-					for (i = 0; i < k; i++)
-						close_open(b, list[i]);
-					k = 0;
-				}
-				list[k++] = l->msix_open;
-				l->msix_open = NULL;
-			}
-		}
-		qsort(list, k, sizeof(list[0]), by_seq);
-		for (i = 0; i < k; i++)
-			close_open(b, list[i]);
-		v = take_stream(b, &b->mmio_open, st, &n);
-		for (i = 0; i < n; i++)
-			close_open(b, v[i]);
-		free(v);
-		v = take_stream(b, &b->hdma_open, st, &n);
-		for (i = 0; i < n; i++)
-			close_open(b, v[i]);
-		free(v);
-		break;
-	case SSP_SIM_NICBM:
-		v = take_stream(b, &b->ndma_open, st, &n);
-		for (i = 0; i < n; i++)
-			close_open(b, v[i]);
-		free(v);
-		if (s->last != NULL) {
-			unref(b, s->last);
-			s->last = NULL;
-		}
-		for (i = 0; i < s->nrxb; i++)
-			unref(b, s->rxb[i]);
-		s->nrxb = 0;
-		nic_chain_free(b, s);
-		break;
-	default:
-		sw_flush(b, s);
-		v = take_stream(b, &b->net_open, st, &n);
-		for (i = 0; i < n; i++)
-			close_open(b, v[i]);
-		free(v);
-		break;
-	}
-	if (b->status != SSP_OK && e != NULL)
-		*e = b->err;
-	return b->status;
+	v = take_stream(b, m, st, &n);
+	for (i = 0; i < n; i++)
+		ssp_spanb_close_open(b, v[i]);
+	free(v);
 }
 
-static void
-drain(struct ssp_spanb *b, struct ring *q, unsigned kind)
+/* Close the spans in list (k of them) in creation order. */
+void
+ssp_spanb_close_list(struct ssp_spanb *b, struct span **list, size_t k)
+{
+	size_t i;
+
+	qsort(list, k, sizeof(list[0]), by_seq);
+	for (i = 0; i < k; i++)
+		ssp_spanb_close_open(b, list[i]);
+}
+
+/* The end of all input: contexts nobody took. */
+void
+ssp_spanb_drain(struct ssp_spanb *b, struct ssp_fifo *q, unsigned kind)
 {
 	struct span *s;
 
-	while ((s = ring_pop(q)) != NULL) {
+	while ((s = ssp_fifo_pop(q)) != NULL) {
 		b->st.ctx_unused[kind]++;
 		unref(b, s);
 	}
 }
 
 static void
-drain_map(struct ssp_spanb *b, struct hmap *m, unsigned kind)
+drain_map(struct ssp_spanb *b, struct ssp_map3 *m, unsigned kind)
 {
 	size_t i;
 
@@ -2918,35 +561,101 @@ drain_map(struct ssp_spanb *b, struct hmap *m, unsigned kind)
 			if (kind < SSP_CTX_N)
 				b->st.ctx_unused[kind]++;
 			unref(b, m->t[i].v);
-			hm_del_at(m, i);
+			ssp_map3_del_at(m, i);
 		}
 }
 
-int
+/* --- public ------------------------------------------------------------------ */
+
+/* The status of the calls so far, into e too when one failed. */
+static enum ssp_status
+status(const struct ssp_spanb *b, struct ssp_err *e)
+{
+	if (b->status != SSP_OK && e != NULL)
+		*e = b->err;
+	return b->status;
+}
+
+enum ssp_status
+ssp_spanb_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+    struct ssp_err *e)
+{
+	return ssp_spanb_events(b, st, ev, 1, e);
+}
+
+enum ssp_status
+ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+    size_t n, struct ssp_err *e)
+{
+	struct stream *s;
+
+	SSP_ASSERT(b != NULL && st < b->ns);
+	SSP_ASSERT(ev != NULL || n == 0);
+	s = &b->s[st];
+	b->st.in[st] += n;
+	if (s->ended) {
+		b->st.drop[SSP_DROP_FOREIGN] += n;
+		b->st.dropped[st] += n;
+	} else if (n > 0) {
+		s->sim->events(b, st, ev, n);
+	}
+	return status(b, e);
+}
+
+void
+ssp_spanb_strings_reset(struct ssp_spanb *b, unsigned st)
+{
+	struct stream *s;
+
+	SSP_ASSERT(b != NULL && st < b->ns);
+	s = &b->s[st];
+	if (s->si != NULL)
+		memset(s->si, 0, s->nsi * sizeof(*s->si));
+}
+
+
+static void
+stream_end(struct ssp_spanb *b, unsigned st)
+{
+	struct stream *s = &b->s[st];
+
+	if (!s->ended) {
+		s->ended = 1;
+		s->sim->end(b, st);
+	}
+}
+
+enum ssp_status
+ssp_spanb_stream_end(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
+{
+	SSP_ASSERT(b != NULL && st < b->ns);
+	stream_end(b, st);
+	return status(b, e);
+}
+
+enum ssp_status
 ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e)
 {
 	size_t i;
 
+	SSP_ASSERT(b != NULL);
 	for (i = 0; i < b->ns; i++)
-		ssp_spanb_stream_end(b, (unsigned)i, NULL);
+		stream_end(b, (unsigned)i);
 	for (i = 0; i < b->t->npcie; i++) {
-		drain(b, &b->pl[i].mmio, SSP_CTX_MMIO);
-		drain(b, &b->pl[i].msix, SSP_CTX_MSIX);
+		ssp_spanb_drain(b, &b->pl[i].mmio, SSP_CTX_MMIO);
+		ssp_spanb_drain(b, &b->pl[i].msix, SSP_CTX_MSIX);
 	}
 	for (i = 0; i < b->t->neth; i++) {
-		drain(b, &b->el[i].tx, SSP_CTX_TX);
-		drain(b, &b->el[i].rx, SSP_CTX_RX);
+		ssp_spanb_drain(b, &b->el[i].tx, SSP_CTX_TX);
+		ssp_spanb_drain(b, &b->el[i].rx, SSP_CTX_RX);
 	}
-	for (i = 0; i < b->ns; i++) {
-		drain(b, &b->s[i].recv, SSP_CTX_RECV);
-		drain(b, &b->s[i].irqq, SSP_CTX_IRQ);
-	}
+	for (i = 0; i < b->ns; i++)
+		if (b->s[i].sim->drain != NULL)
+			b->s[i].sim->drain(b, (unsigned)i);
 	drain_map(b, &b->dma_ctx, SSP_CTX_DMA);
 	drain_map(b, &b->chain, SSP_CTX_N);
 	settle(b);
-	if (b->status != SSP_OK && e != NULL)
-		*e = b->err;
-	return b->status;
+	return status(b, e);
 }
 
 const struct ssp_spanb_stats *
@@ -2958,7 +667,7 @@ ssp_spanb_stats(const struct ssp_spanb *b)
 uint64_t ssp_spanb_live(const struct ssp_spanb *b) { return b->live; }
 uint64_t ssp_spanb_peak(const struct ssp_spanb *b) { return b->peak; }
 
-int
+enum ssp_status
 ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
     const struct ssp_rules *rules, const struct ssp_spanb_opts *o,
     const struct ssp_spanb_sink *sink, struct ssp_err *e)
@@ -2967,7 +676,12 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	const struct ssp_schema *sch = ssp_span_schema(0);
 	size_t i;
 	unsigned k;
+	enum ssp_status rc;
 
+	SSP_ASSERT(bp != NULL && t != NULL && rules != NULL && o != NULL);
+	SSP_ASSERT(sink != NULL && sink->text != NULL &&
+	    sink->intern != NULL && sink->put != NULL);
+	SSP_ASSERT(t->nstreams <= UINT16_MAX);	/* struct span's stream */
 	*bp = NULL;
 	if ((b = calloc(1, sizeof(*b))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
@@ -2981,10 +695,10 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	b->root = ssp_rules_root(rules);
 	b->bg = ssp_rules_background(rules);
 	b->kctx = b->st.kctx = ssp_rules_kctx(rules);
-	b->spool.size = sizeof(struct span);
-	b->evsmall.size = sizeof(struct evn) + EV_SMALL * sizeof(uint64_t);
-	b->evlarge.size = sizeof(struct evn) + SSP_MAXF * sizeof(uint64_t);
-	b->lpool.size = sizeof(struct lnk);
+	ssp_pool_init(&b->spool, sizeof(struct span));
+	ssp_pool_init(&b->evsmall, sizeof(struct evn) + EV_SMALL * sizeof(uint64_t));
+	ssp_pool_init(&b->evlarge, sizeof(struct evn) + SSP_MAXF * sizeof(uint64_t));
+	ssp_pool_init(&b->lpool, sizeof(struct lnk));
 	for (k = 0; k < SSP_SK_NKINDS; k++)
 		b->nattr[k] = sch->types[k].nf - NC;
 	for (k = 0; k < SSP_EV_NTYPES; k++) {
@@ -3010,33 +724,19 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		struct stream *s = &b->s[i];
 
 		s->kind = t->streams[i].kind;
-		s->plink = t->streams[i].pcie;
-		s->elink = t->streams[i].eth;
-		s->last_cpu = -1;
-		if (b->kctx && s->kind == SSP_SIM_GEM5) {
-			struct ssp_kctx_cfg kc = { ssp_rules_count(rules,
-			    SSP_FC_SYSCALL_EXIT) > 0 };
-			struct ssp_kctx_ops ops = { &s->kh, k_open, k_close, k_hold,
-			    k_release, k_link, k_woke };
-
-			s->kh.b = b;
-			s->kh.st = (unsigned)i;
-			if (ssp_kctx_new(&s->kctx, &kc, &ops, e) != SSP_OK)
-				goto nomem;
+		if ((unsigned)s->kind >= SSP_SIM_N || sims[s->kind] == NULL) {
+			rc = ssp_err_set(e, SSP_ERR_INVAL, 0, "stream %s: no span "
+			    "builder for its kind", t->streams[i].name);
+			goto fail;
 		}
+		s->sim = sims[s->kind];
 	}
 	for (i = 0; i < t->npcie; i++) {
 		struct plink *l = &b->pl[i];
-		struct stream *h = &b->s[t->pcie[i].host];
-		unsigned *np;
 
 		l->host = t->pcie[i].host;
 		l->nic = t->pcie[i].nic;
 		l->bars = ssp_rules_device_bars(rules, t->streams[l->nic].name);
-		if ((np = realloc(h->plinks, (h->nplinks + 1) * sizeof(*np))) == NULL)
-			goto nomem;
-		h->plinks = np;
-		h->plinks[h->nplinks++] = (unsigned)i;
 	}
 	for (i = 0; i < t->neth; i++) {
 		struct elink *l = &b->el[i];
@@ -3046,15 +746,21 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		l->net = t->eth[i].net;
 		l->node = t->eth[i].node;
 		l->dev = t->eth[i].dev;
-		if (hm_put(&b->elmap, (uint64_t)l->node << 32 | l->dev, 0, l->net,
-		    l, &old) != 0)
+		if (ssp_map3_put(&b->elmap, (uint64_t)l->node << 32 | l->dev, 0,
+		    l->net, l, &old) != 0)
 			goto nomem;
 	}
+	for (i = 0; i < b->ns; i++)
+		if (b->s[i].sim->init != NULL &&
+		    (rc = b->s[i].sim->init(b, (unsigned)i, e)) != SSP_OK)
+			goto fail;
 	*bp = b;
 	return SSP_OK;
 nomem:
+	rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+fail:
 	ssp_spanb_free(b);
-	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	return rc;
 }
 
 void
@@ -3065,36 +771,34 @@ ssp_spanb_free(struct ssp_spanb *b)
 	if (b == NULL)
 		return;
 	for (i = 0; b->s != NULL && i < b->ns; i++) {
-		free(b->s[i].si);
-		free(b->s[i].cur);
-		free(b->s[i].cpu_out);
-		free(b->s[i].plinks);
-		free(b->s[i].recv.v);
-		free(b->s[i].irqq.v);
-		ssp_kctx_free(b->s[i].kctx);
+		struct stream *s = &b->s[i];
+
+		if (s->sim != NULL && s->sim->free != NULL)
+			s->sim->free(b, (unsigned)i);
+		free(s->si);
 	}
 	for (i = 0; b->pl != NULL && i < b->t->npcie; i++) {
-		free(b->pl[i].mmio.v);
-		free(b->pl[i].msix.v);
+		ssp_fifo_free(&b->pl[i].mmio);
+		ssp_fifo_free(&b->pl[i].msix);
 	}
 	for (i = 0; b->el != NULL && i < b->t->neth; i++) {
-		free(b->el[i].tx.v);
-		free(b->el[i].rx.v);
+		ssp_fifo_free(&b->el[i].tx);
+		ssp_fifo_free(&b->el[i].rx);
 	}
 	free(b->s);
 	free(b->pl);
 	free(b->el);
-	hm_free(&b->mmio_open);
-	hm_free(&b->hdma_open);
-	hm_free(&b->ndma_open);
-	hm_free(&b->dma_ctx);
-	hm_free(&b->net_open);
-	hm_free(&b->chain);
-	hm_free(&b->elmap);
-	pool_fini(&b->spool);
-	pool_fini(&b->evsmall);
-	pool_fini(&b->evlarge);
-	pool_fini(&b->lpool);
+	ssp_map3_free(&b->mmio_open);
+	ssp_map3_free(&b->hdma_open);
+	ssp_map3_free(&b->ndma_open);
+	ssp_map3_free(&b->dma_ctx);
+	ssp_map3_free(&b->net_open);
+	ssp_map3_free(&b->chain);
+	ssp_map3_free(&b->elmap);
+	ssp_pool_fini(&b->spool);
+	ssp_pool_fini(&b->evsmall);
+	ssp_pool_fini(&b->evlarge);
+	ssp_pool_fini(&b->lpool);
 	free(b->st.in);
 	free(b->st.used);
 	free(b->st.dropped);

@@ -117,15 +117,18 @@ struct ssp_spanb_stats {
 
 /*
  * Where records go.  text: the text of an input string id of a stream (the
- * reader's string table); intern: an output string id for a text (0 on
- * error, e set); put: write one record (type indexes ssp_span_schema(1)).
+ * reader's string table; NULL: unknown); intern: *id gets the output
+ * string id (> 0) of a text; put: write one record (type indexes
+ * ssp_span_schema(1)).  intern and put return a status (e set), which the
+ * builder returns from then on.
  */
 struct ssp_spanb_sink {
 	void *ctx;
 	const char *(*text)(void *ctx, unsigned stream, uint64_t id, size_t *len);
-	uint64_t (*intern)(void *ctx, const char *s, size_t len,
+	enum ssp_status (*intern)(void *ctx, const char *s, size_t len,
+	    uint64_t *id, struct ssp_err *e);
+	enum ssp_status (*put)(void *ctx, const struct ssp_rec *r,
 	    struct ssp_err *e);
-	int (*put)(void *ctx, const struct ssp_rec *r, struct ssp_err *e);
 };
 
 struct ssp_spanb_opts {
@@ -135,25 +138,37 @@ struct ssp_spanb_opts {
 
 struct ssp_spanb;
 
-int ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
-    const struct ssp_rules *rules, const struct ssp_spanb_opts *o,
-    const struct ssp_spanb_sink *sink, struct ssp_err *e);
+/*
+ * A builder for the streams of t (t, rules and the sink must outlive it).
+ * SSP_ERR_INVAL: a stream of a kind the builder has no handlers for;
+ * SSP_ERR_NOMEM.
+ *
+ * stream, in the calls below, is an index of t->streams (checked with
+ * make ASSERTS=1).  Once a call failed, every later one returns the same
+ * status without doing anything: the sink's error, or SSP_ERR_NOMEM.
+ */
+SSP_MUST_USE enum ssp_status ssp_spanb_new(struct ssp_spanb **bp,
+    const struct ssp_topo *t, const struct ssp_rules *rules,
+    const struct ssp_spanb_opts *o, const struct ssp_spanb_sink *sink,
+    struct ssp_err *e);
 /* One event of a stream (type = SSP_EV_* or SSP_TYPE_UNKNOWN).  Events
  * must come in merged order.  Errors come only from the sink or memory. */
-int ssp_spanb_event(struct ssp_spanb *b, unsigned stream,
-    const struct ssp_rec *ev, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_spanb_event(struct ssp_spanb *b,
+    unsigned stream, const struct ssp_rec *ev, struct ssp_err *e);
 /* The same for n consecutive events of one stream (a merge run), packed:
  * each takes offsetof(struct ssp_rec, f) + nf * 8 bytes (the fields past
  * its nf are not there) and the next follows. */
-int ssp_spanb_events(struct ssp_spanb *b, unsigned stream,
-    const struct ssp_rec *ev, size_t n, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_spanb_events(struct ssp_spanb *b,
+    unsigned stream, const struct ssp_rec *ev, size_t n, struct ssp_err *e);
 /* The stream's input string ids start over (concatenated segment). */
 void ssp_spanb_strings_reset(struct ssp_spanb *b, unsigned stream);
-/* No more events of this stream: its open spans are closed (OPEN flag). */
-int ssp_spanb_stream_end(struct ssp_spanb *b, unsigned stream,
-    struct ssp_err *e);
+/* No more events of this stream: its open spans are closed (OPEN flag).
+ * Later events of the stream are dropped (SSP_DROP_FOREIGN). */
+SSP_MUST_USE enum ssp_status ssp_spanb_stream_end(struct ssp_spanb *b,
+    unsigned stream, struct ssp_err *e);
 /* End of all input: close everything, write what is left. */
-int ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_spanb_finish(struct ssp_spanb *b,
+    struct ssp_err *e);
 const struct ssp_spanb_stats *ssp_spanb_stats(const struct ssp_spanb *b);
 /* Spans in memory now, and the most at any time (memory bound checks). */
 uint64_t ssp_spanb_live(const struct ssp_spanb *b);

@@ -86,7 +86,7 @@ thread_main(void *arg)
 }
 
 /* Hand the buffer being filled over and take a free one to fill next. */
-static int
+static enum ssp_status
 publish(struct ssp_spanwq *q, struct ssp_err *e)
 {
 	ssp_ring_push(q->ring);
@@ -95,13 +95,14 @@ publish(struct ssp_spanwq *q, struct ssp_err *e)
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_spanwq_new(struct ssp_spanwq **qp, struct ssp_rec_wr *w,
     const struct ssp_schema *s, struct ssp_err *e)
 {
 	struct ssp_spanwq *q;
-	int rc;
+	enum ssp_status rc;
 
+	SSP_ASSERT(qp != NULL && w != NULL && s != NULL);
 	*qp = NULL;
 	if ((q = calloc(1, sizeof(*q))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
@@ -127,6 +128,7 @@ ssp_spanwq_str(struct ssp_spanwq *q, const char *s, size_t len, struct ssp_err *
 	uint64_t id;
 	int fresh;
 
+	SSP_ASSERT(q != NULL && q->started && (s != NULL || len == 0));
 	if ((id = ssp_rec_wr_str_intern(q->w, s, len, &fresh, e)) == 0 || !fresh)
 		return id;
 	if (q->cur == NULL) {
@@ -147,14 +149,16 @@ ssp_spanwq_str(struct ssp_spanwq *q, const char *s, size_t len, struct ssp_err *
 	return id;
 }
 
-int
+enum ssp_status
 ssp_spanwq_put(struct ssp_spanwq *q, const struct ssp_rec *r, struct ssp_err *e)
 {
-	struct ssp_ring_buf *b = q->cur;
+	struct ssp_ring_buf *b;
 	struct ent *x;
 	struct ssp_rec *o;
 	uint32_t nf;
 
+	SSP_ASSERT(q != NULL && q->started && r != NULL);
+	b = q->cur;
 	if (r->type >= q->s->ntypes)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record type %u not in "
 		    "schema", r->type);
@@ -180,9 +184,10 @@ ssp_spanwq_put(struct ssp_spanwq *q, const struct ssp_rec *r, struct ssp_err *e)
 
 uint64_t ssp_spanwq_records(const struct ssp_spanwq *q) { return q->nrec; }
 
-int
+enum ssp_status
 ssp_spanwq_finish(struct ssp_spanwq *q, struct ssp_err *e)
 {
+	SSP_ASSERT(q != NULL);
 	if (!q->started)
 		return SSP_OK;
 	if (q->cur != NULL && q->cur->len > 0)	/* the last, partly filled one */

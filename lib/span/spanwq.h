@@ -25,19 +25,21 @@ struct ssp_spanwq;
 
 /* Start the thread on w, whose schema is s; w belongs to the queue until
  * ssp_spanwq_finish or ssp_spanwq_free. */
-int ssp_spanwq_new(struct ssp_spanwq **qp, struct ssp_rec_wr *w,
-    const struct ssp_schema *s, struct ssp_err *e);
-/* As ssp_rec_wr_str. */
-uint64_t ssp_spanwq_str(struct ssp_spanwq *q, const char *s, size_t len,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_spanwq_new(struct ssp_spanwq **qp,
+    struct ssp_rec_wr *w, const struct ssp_schema *s, struct ssp_err *e);
+/* As ssp_rec_wr_str: the id (> 0), or 0 on an error (e set). */
+SSP_MUST_USE uint64_t ssp_spanwq_str(struct ssp_spanwq *q, const char *s,
+    size_t len, struct ssp_err *e);
 /* As ssp_rec_wr_put: r->type indexes the schema, its fields are copied. */
-int ssp_spanwq_put(struct ssp_spanwq *q, const struct ssp_rec *r, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_spanwq_put(struct ssp_spanwq *q,
+    const struct ssp_rec *r, struct ssp_err *e);
 /* Records queued so far. */
 uint64_t ssp_spanwq_records(const struct ssp_spanwq *q);
 /* Hand over what is queued, wait for the thread to encode it and stop it;
  * the writer is then the caller's again (to close).  The thread's error,
  * if it had one. */
-int ssp_spanwq_finish(struct ssp_spanwq *q, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_spanwq_finish(struct ssp_spanwq *q,
+    struct ssp_err *e);
 /* Stop the thread (without finishing) and free q; not the writer. */
 void ssp_spanwq_free(struct ssp_spanwq *q);
 

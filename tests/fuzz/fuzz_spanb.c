@@ -54,15 +54,16 @@ text(void *ctx, unsigned st, uint64_t id, size_t *len)
 	return pool[id - 1];
 }
 
-static uint64_t
-intern(void *ctx, const char *s, size_t len, struct ssp_err *e)
+static enum ssp_status
+intern(void *ctx, const char *s, size_t len, uint64_t *id, struct ssp_err *e)
 {
 	(void)ctx;
 	(void)e;
-	return 1 + (len + (len ? (uint8_t)s[0] : 0)) % 1000;
+	*id = 1 + (len + (len ? (uint8_t)s[0] : 0)) % 1000;
+	return SSP_OK;
 }
 
-static int
+static enum ssp_status
 put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 {
 	struct out *o = ctx;
@@ -133,7 +134,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct ssp_rec_type *rt;
 
 		if (st5 == 5) {		/* end a stream early now and then */
-			ssp_spanb_stream_end(b, p[1] % 5, &e);
+			if (ssp_spanb_stream_end(b, p[1] % 5, &e) != SSP_OK)
+				abort();	/* the sink never fails */
 			continue;
 		}
 		ts += p[2] & 0x7f;	/* bit 7 set: a step backwards */
@@ -143,7 +145,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ev.ts = ts;
 		if (type == SSP_EV_NTYPES) {
 			ev.type = SSP_TYPE_UNKNOWN;
-			ssp_spanb_event(b, st5, &ev, &e);
+			if (ssp_spanb_event(b, st5, &ev, &e) != SSP_OK)
+				abort();
 			continue;
 		}
 		ev.type = type;

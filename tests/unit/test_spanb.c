@@ -1,14 +1,18 @@
 /* Span builder: every span kind and context hand-over, fed event by event
  * through the library API (no files): out-of-order ids, missing
  * completions, missing contexts, duplicate ids, a syscall receiving two
- * packets, background traffic, write ordering, ids, memory. */
+ * packets, background traffic, write ordering, ids, memory, the sink's
+ * errors passed on, and (ASSERTS=1) a bad stream index. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "config/rules.h"
@@ -56,6 +60,8 @@ struct h {
 	size_t nrec, cap;
 	int events;
 	int kctx;		/* rules with kernel context classes */
+	size_t put_limit;	/* > 0: the sink fails on this many records */
+	const char *bad_str;	/* the sink fails to intern this string */
 };
 
 static const char *
@@ -69,27 +75,36 @@ sk_text(void *ctx, unsigned st, uint64_t id, size_t *len)
 	return h->in[st][id - 1];
 }
 
-static uint64_t
-sk_intern(void *ctx, const char *s, size_t len, struct ssp_err *e)
+static enum ssp_status
+sk_intern(void *ctx, const char *s, size_t len, uint64_t *id,
+    struct ssp_err *e)
 {
 	struct h *h = ctx;
 	unsigned i;
 
-	(void)e;
+	if (h->bad_str != NULL && strlen(h->bad_str) == len &&
+	    memcmp(h->bad_str, s, len) == 0) {
+		*id = 0;
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "intern: no room");
+	}
 	for (i = 0; i < h->nout; i++)
-		if (strlen(h->out[i]) == len && memcmp(h->out[i], s, len) == 0)
-			return i + 1;
+		if (strlen(h->out[i]) == len && memcmp(h->out[i], s, len) == 0) {
+			*id = i + 1;
+			return SSP_OK;
+		}
 	assert_true(h->nout < 256);
 	h->out[h->nout] = strndup(s, len);
-	return ++h->nout;
+	*id = ++h->nout;
+	return SSP_OK;
 }
 
-static int
+static enum ssp_status
 sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 {
 	struct h *h = ctx;
 
-	(void)e;
+	if (h->put_limit > 0 && h->nrec == h->put_limit)
+		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "put: full");
 	if (h->nrec == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 256;
 		h->recs = realloc(h->recs, h->cap * sizeof(*h->recs));
@@ -1783,6 +1798,86 @@ test_deterministic(void **state)
 	teardown(b);
 }
 
+/* The sink's status is what the builder returns, from the call that
+ * failed on (with the sink's error record) and from every later call. */
+static void
+test_sink_errors_pass_on(void **state)
+{
+	struct h *h = setup("", 0);
+	struct ssp_rec r;
+	struct ssp_err e;
+
+	(void)state;
+	h->put_limit = 1;	/* the second record fails */
+	fn(h, H1, 1000, "entry_SYSCALL_64");
+	fn(h, H1, 2000, "__sys_sendto");
+	fn(h, H1, 3000, "entry_SYSCALL_64");	/* writes the first syscall */
+	memset(&r, 0, sizeof(r));
+	r.ts = 4000;
+	r.type = SSP_EV_FUNC;
+	r.nf = ssp_event_schema.types[SSP_EV_FUNC].nf;
+	r.f[SSP_F_FUNC_CPU] = sid(h, H1, "cpu0");
+	r.f[SSP_F_FUNC_SYM] = sid(h, H1, "entry_SYSCALL_64");
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(ssp_spanb_event(h->b, H1, &r, &e), SSP_ERR_LIMIT);
+	assert_int_equal(e.code, SSP_ERR_LIMIT);
+	assert_string_equal(e.msg, "put: full");
+	assert_int_equal(ssp_spanb_stream_end(h->b, H2, &e), SSP_ERR_LIMIT);
+	assert_int_equal(ssp_spanb_finish(h->b, &e), SSP_ERR_LIMIT);
+	assert_int_equal(h->nrec, 1);
+	teardown(h);
+
+	h = setup("", 0);
+	h->bad_str = "cpu1";	/* the cpu attribute's string */
+	memset(&e, 0, sizeof(e));
+	r.f[SSP_F_FUNC_CPU] = sid(h, H1, "cpu1");
+	r.f[SSP_F_FUNC_SYM] = sid(h, H1, "entry_SYSCALL_64");
+	assert_int_equal(ssp_spanb_event(h->b, H1, &r, &e), SSP_ERR_NOMEM);
+	assert_string_equal(e.msg, "intern: no room");
+	assert_int_equal(ssp_spanb_finish(h->b, &e), SSP_ERR_NOMEM);
+	teardown(h);
+}
+
+#if SSP_ASSERTS
+/* A stream index past the topology's is the caller's bug: with
+ * ASSERTS=1 the builder aborts on it instead of indexing past its
+ * arrays. */
+static void
+test_bad_stream_aborts(void **state)
+{
+	int how;
+
+	(void)state;
+	for (how = 0; how < 3; how++) {
+		struct h *h = setup("", 0);
+		struct ssp_rec r;
+		struct ssp_err e;
+		pid_t pid;
+		int ws;
+
+		memset(&r, 0, sizeof(r));
+		r.type = SSP_EV_SYNC;
+		fflush(NULL);
+		if ((pid = fork()) == 0) {
+			/* the message on stderr is the test's own noise */
+			if (freopen("/dev/null", "w", stderr) == NULL)
+				_exit(3);
+			if (how == 0 && ssp_spanb_event(h->b, 5, &r, &e) == SSP_OK)
+				_exit(0);
+			if (how == 1 && ssp_spanb_stream_end(h->b, 99, &e) == SSP_OK)
+				_exit(0);
+			if (how == 2)
+				ssp_spanb_strings_reset(h->b, 5);
+			_exit(0);
+		}
+		assert_true(pid > 0);
+		assert_int_equal(waitpid(pid, &ws, 0), pid);
+		assert_true(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
+		teardown(h);
+	}
+}
+#endif
+
 int
 main(void)
 {
@@ -1820,6 +1915,10 @@ main(void)
 		cmocka_unit_test(test_kctx_unbalanced),
 		cmocka_unit_test(test_kctx_app_root),
 		cmocka_unit_test(test_kctx_ksoftirqd),
+		cmocka_unit_test(test_sink_errors_pass_on),
+#if SSP_ASSERTS
+		cmocka_unit_test(test_bad_stream_aborts),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,493 @@
+/*
+ * The span builder's insides, shared by its files and by nothing else
+ * (scripts/checkdeps.py refuses an include of this header from any file
+ * but lib/span/spanb.c and lib/span/spanb_*.c):
+ *
+ *   spanb.c         the core: span life cycle (make, reference, finish,
+ *                   write in parent order, leave out), ids, the ready and
+ *                   wait lists, links, context queues, string ids, the
+ *                   public API and the table of simulators (sims[])
+ *   spanb_host.c    gem5 hosts: syscalls, mmio, dma, msix, pci, intr
+ *   spanb_kctx.c    the kernel context model's glue with a host (the
+ *                   callbacks of span/kctx.h, function entries)
+ *   spanb_nic.c     nicbm NICs: mmio, dma, msix, tx, rx, the NIC work
+ *                   chains, TSO, rx batching
+ *   spanb_net.c     ns-3 networks: device spans, packet chains, sweeps
+ *   spanb_switch.c  SimBricks net_switch ports, inside a net stream
+ *
+ * A simulator is one row of sims[] (spanb.c): a struct ssp_spanb_sim of
+ * handlers the core calls for every stream of that enum ssp_sim; nothing
+ * outside the simulator's own file branches on the kind.  To add a
+ * simulator X (SSP_SIM_X in stream/event.h, given to its topology
+ * streams by config/topo.c):
+ *   1. lib/span/spanb_X.c with
+ *      - its per-stream state: struct hstate, nstate or wstate when it
+ *        plays that role, so that the other roles find what they share
+ *        (a host sets the recv queue of its pcie links; NICs and
+ *        networks meet on b->pl and b->el), or a struct of its own
+ *        (defined here, a member of struct stream's union u);
+ *      - events(b, st, ev, n): each of the n packed events
+ *        (ssp_rec_packed_next) is handled if ours(b, SSP_SIM_Y, ev),
+ *        Y the simulator whose event types X writes (ssp_event_sim),
+ *        else drop(b, st, SSP_DROP_FOREIGN);
+ *      - end(b, st): close what is still open (ssp_spanb_close_open,
+ *        _close_list, _close_stream) and drop the references it holds;
+ *      - init, drain and free if it needs them (NULL otherwise);
+ *      - const struct ssp_spanb_sim ssp_spanb_X_sim = { init, events,
+ *        end, drain, free };
+ *   2. its declaration with the others below (extern const ...);
+ *   3. the row [SSP_SIM_X] = &ssp_spanb_X_sim in sims[] (spanb.c);
+ *   4. its line in lib/span/README.md, its cases in tests/unit/test_spanb.c.
+ * Handlers make spans with ssp_spanb_mk, attach events with add_ev, set
+ * attributes with SA(s, SSP_SA_*), parents with set_parent (or orphan),
+ * hand contexts to other simulators with ssp_spanb_send on the links'
+ * queues, and end spans with ssp_spanb_done.  Names: what is shared
+ * across files and not inline is ssp_spanb_* (the core) or
+ * ssp_spanb_<file>_* (make checksymbols); inline helpers have short names.
+ */
+#ifndef SSP_SPANB_INT_H
+#define SSP_SPANB_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/fifo.h"
+#include "base/map3.h"
+#include "base/pool.h"
+#include "span/kctx.h"
+#include "span/spanb.h"
+#include "stream/event.h"
+
+#define NC SSP_SF_NCOMMON
+#define NA 12			/* attribute slots: the most any kind has */
+_Static_assert(NC + NA <= SSP_MAXF, "attributes fit a record");
+_Static_assert(NA == 12, "ssp_spanb_mk() clears 12 attribute slots");
+/* Attribute field f (a constant SSP_SA_*) of span s, an lvalue; a field
+ * outside the slots does not compile. */
+#define SA(s, f) ((s)->a[(f) - NC + 0 * sizeof(struct { int sa_ok; \
+	_Static_assert((unsigned)(f) - (unsigned)NC < NA, "SA: no such slot"); })])
+
+#define RXB_MAX 64		/* rx spans kept per NIC between two MSI-X */
+#define TSO_MAX 16		/* TSO sends followed per NIC (kctx) */
+#define IRQQ_MAX 64		/* host msix spans waiting for an irq entry */
+#define FC_SYSVEC 0x80000000u	/* sinfo: an asm_sysvec_* irq entry */
+
+/* --- spans, member events, links ----------------------------------------- */
+
+enum { ST_OPEN, ST_DONE, ST_WRITTEN, ST_GONE };
+enum {
+	X_NICWORK = 0x1,	/* syscall: sent a context to a NIC */
+	X_RECEIVED = 0x2,	/* syscall: looked for rx contexts */
+	X_TENTATIVE = 0x4,	/* background device span, adapter not reached */
+	X_INSIDE = 0x8,		/* host mmio answered inside gem5 */
+};
+
+struct evn {			/* a member event (with --events) */
+	struct evn *next;
+	int64_t ts;
+	uint32_t type, nf;
+	uint64_t f[];
+};
+#define EV_SMALL 4
+
+struct lnk {
+	struct lnk *next;	/* in the source's out list */
+	struct lnk *wnext;	/* in the target's in list, while waiting */
+	struct span *src;	/* the span that has the link */
+	struct span *dst;	/* the target; holds a reference */
+	int resume;		/* kind "resume" (else "rx") */
+};
+
+struct span {
+	struct span *parent;	/* holds a reference until written */
+	struct span *next;	/* in the parent's wait list or the ready list */
+	struct span *wait_head, *wait_tail;	/* finished children waiting */
+	struct evn *ev_head, *ev_tail;
+	struct lnk *out;	/* links from this span, until it is written */
+	struct lnk *in;		/* links whose source waits for this span */
+	uint64_t seq;		/* creation order */
+	uint64_t id, trace;	/* when written */
+	int64_t start, end;
+	uint32_t refs, nev;
+	uint32_t pend;		/* unwritten link targets waited for */
+	uint32_t fcls;		/* syscall: function classes entered */
+	uint16_t kind, stream;
+	uint8_t state, flags, cause, xf;
+	uint64_t a[NA];		/* attributes, field NC + i */
+};
+
+/* The i-th oldest span of a context queue. */
+static inline struct span *
+q_at(const struct ssp_fifo *q, uint32_t i)
+{
+	return ssp_fifo_at(q, i);
+}
+
+/* --- streams and links --------------------------------------------------- */
+
+struct sinfo {			/* what an input string id means, computed once */
+	uint32_t out;		/* output string id */
+	uint32_t fcls;		/* function classes (| FC_SYSVEC) */
+	uint16_t link;		/* host: pcie link + 1 of an adapter component */
+	uint16_t cpu;		/* host: cpu index + 1 */
+	uint8_t have;		/* HAVE_* */
+	uint8_t dev;		/* net: DEV_*, what a device type name is */
+};
+enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16 };
+enum { DEV_OTHER, DEV_SIMPLE, DEV_SWITCH };	/* SimpleNetDevice, NetSwitch */
+
+struct ssp_spanb_sim;
+
+struct khost {			/* the kctx callbacks' context */
+	struct ssp_spanb *b;
+	unsigned st;
+};
+
+/* A host stream (gem5). */
+struct hstate {
+	struct span **cur;	/* current syscall per cpu */
+	uint64_t *cpu_out;	/* output string id of each cpu */
+	unsigned ncpu, ccpu;
+	int last_cpu;
+	unsigned last_fcls;	/* classes of the function entered last */
+	struct span *posted;	/* posted write waiting for its response */
+	struct span *pci;	/* pci_host access waiting for its config line */
+	struct span *intr;	/* postInt waiting for clearInt */
+	unsigned *plinks, nplinks;	/* its pcie links */
+	struct ssp_fifo recv;	/* rx contexts for receiving syscalls */
+	struct ssp_fifo irqq;	/* host msix spans for irq entries (kctx) */
+	struct ssp_kctx *kctx;	/* kernel contexts (SPEC §3b), or NULL */
+	struct khost kh;
+	const struct ssp_rec *kev;	/* the function entry kctx works on */
+	unsigned kcls;			/* its classes */
+	int kev_used;			/* a closing context took it */
+};
+
+/* A NIC stream (nicbm). */
+struct nstate {
+	int plink, elink;	/* its pcie and eth links, or -1 */
+	struct span *last;	/* last causing span (reference) */
+	struct span *rxb[RXB_MAX];	/* rx since the last MSI-X (kctx; references) */
+	uint8_t rxo[RXB_MAX];	/* their DMAs not completed yet */
+	unsigned nrxb;
+	/* NIC work chains (kctx): a DMA issue or eth tx at the time of a read
+	 * completion inherits its cause; TSO segments follow their send. */
+	struct span *chain;	/* the cause to inherit (reference), or NULL */
+	int64_t chain_ts;
+	int chain_tx;		/* chain came from an eth tx (else a read) */
+	struct tso {
+		struct span *cause;	/* the doorbell (reference) */
+		int64_t last;	/* its last segment's time */
+		int64_t bytes;	/* that segment's wire bytes (frame + 20) */
+	} tso[TSO_MAX];
+	unsigned ntso;
+	int64_t tso_ppb;	/* ps per wire byte, learnt (0: not yet) */
+	struct span *txwb;	/* doorbell of the newest tx write-back (reference) */
+};
+
+/* A network stream (ns-3 and net_switch). */
+struct wstate {
+	struct span *held;	/* switch: the last egress span, not finished
+				 * yet (a drop line may still end it) */
+};
+
+/* Every stream: what the core keeps, and the state of its simulator (a
+ * union: one more load on each access to a separate allocation cost 0.5 %
+ * of evspan's instructions). */
+struct stream {
+	const struct ssp_spanb_sim *sim;	/* its handlers */
+	enum ssp_sim kind;
+	int ended;
+	struct sinfo *si;
+	size_t nsi;
+	union {			/* zeroed at the start */
+		struct hstate host;
+		struct nstate nic;
+		struct wstate net;
+	} u;
+};
+
+struct plink {
+	unsigned host, nic;
+	unsigned bars;		/* BARs addressing the NIC */
+	struct ssp_fifo *recv;	/* the host's rx contexts for receiving
+				 * syscalls, or NULL */
+	struct ssp_fifo mmio;	/* host -> NIC */
+	struct ssp_fifo msix;	/* NIC -> host */
+	struct span *msix_open;	/* host msix waiting for "completed DMA id 0" */
+};
+
+struct elink {
+	unsigned nic, net;
+	uint32_t node, dev;
+	struct ssp_fifo tx;		/* NIC -> network */
+	struct ssp_fifo rx;		/* network -> NIC */
+};
+
+struct ssp_spanb {
+	const struct ssp_topo *t;
+	const struct ssp_rules *rules;
+	struct ssp_spanb_opts o;
+	struct ssp_spanb_sink sink;
+	struct stream *s;
+	size_t ns;
+	struct plink *pl;
+	struct elink *el;
+	struct ssp_map3 mmio_open;	/* (id, 0, host) */
+	struct ssp_map3 hdma_open;	/* (id, adapter key, host) */
+	struct ssp_map3 ndma_open;	/* (op, 0, nic) */
+	struct ssp_map3 dma_ctx;	/* (op, 0, pcie link) */
+	struct ssp_map3 net_open;	/* (uid, node << 32 | dev, net) */
+	struct ssp_map3 chain;	/* (uid, 0, net): last hop of a packet */
+	struct ssp_map3 elmap;	/* (node << 32 | dev, 0, net) -> elink */
+	struct ssp_pool spool, evsmall, evlarge, lpool;
+	struct span *ready_head, *ready_tail;
+	uint64_t seq, next_id, live, peak;
+	uint64_t cause_str[SSP_CAUSE_N];
+	uint64_t link_kind, link_resume;
+	int kctx;			/* the kernel context model is on */
+	unsigned nattr[SSP_SK_NKINDS];
+	uint32_t strmask[SSP_EV_NTYPES];	/* string fields per event type */
+	uint8_t evsim[SSP_EV_NTYPES];	/* simulator of each event type */
+	uint32_t ctx_limit;
+	int64_t idle, now;
+	enum ssp_root_policy root;
+	enum ssp_bg_policy bg;
+	int64_t next_sweep;
+	enum ssp_status status;	/* the first error (b->err), sticky */
+	struct ssp_err err;
+	struct ssp_spanb_stats st;
+};
+
+/* --- simulators ---------------------------------------------------------- */
+
+/* What the core calls for the streams of one simulator kind (sims[]). */
+struct ssp_spanb_sim {
+	/* Set up the state once every stream has its own (NULL: nothing). */
+	enum ssp_status (*init)(struct ssp_spanb *b, unsigned st,
+	    struct ssp_err *e);
+	/* A run of n >= 1 events of the stream (ssp_rec_packed_next). */
+	void (*events)(struct ssp_spanb *b, unsigned st,
+	    const struct ssp_rec *ev, size_t n);
+	/* No more events: close what is open (OPEN), drop references. */
+	void (*end)(struct ssp_spanb *b, unsigned st);
+	/* The end of all input, every stream ended: contexts the stream still
+	 * queues were never used (NULL: none). */
+	void (*drain)(struct ssp_spanb *b, unsigned st);
+	/* Free what init allocated, also after it failed (NULL: nothing). */
+	void (*free)(struct ssp_spanb *b, unsigned st);
+};
+
+extern const struct ssp_spanb_sim ssp_spanb_host_sim;	/* gem5 */
+extern const struct ssp_spanb_sim ssp_spanb_nic_sim;	/* nicbm */
+extern const struct ssp_spanb_sim ssp_spanb_net_sim;	/* ns-3, net_switch */
+
+/* --- the core (spanb.c) -------------------------------------------------- */
+
+/* A new open span of stream st starting at ts (NULL: out of memory). */
+struct span *ssp_spanb_mk(struct ssp_spanb *b, unsigned kind, unsigned st,
+    int64_t ts);
+/* The span has all its events: written once its parent is (its links'
+ * targets first), or left out under a left-out syscall. */
+void ssp_spanb_done(struct ssp_spanb *b, struct span *s);
+/* The same for a span whose last event will not come (INCOMPLETE). */
+void ssp_spanb_incomplete(struct ssp_spanb *b, struct span *s);
+/* Leave a span out (its events counted as dropped for reason). */
+void ssp_spanb_gone(struct ssp_spanb *b, struct span *s, unsigned reason);
+/* Queue s as a context of kind ctx (SSP_CTX_*); the queue holds a
+ * reference, the oldest is dropped past the rules' context-limit. */
+void ssp_spanb_send(struct ssp_spanb *b, struct ssp_fifo *q, struct span *s,
+    unsigned ctx);
+/* Stream end: close s (OPEN), or leave it out if it was tentative. */
+void ssp_spanb_close_open(struct ssp_spanb *b, struct span *s);
+/* The same for k spans, in creation order (list is sorted). */
+void ssp_spanb_close_list(struct ssp_spanb *b, struct span **list, size_t k);
+/* The same for the spans of map m whose k3 is st (removed from m). */
+void ssp_spanb_close_stream(struct ssp_spanb *b, struct ssp_map3 *m,
+    unsigned st);
+/* Drop the contexts left in q, counted as never used (ctx_unused). */
+void ssp_spanb_drain(struct ssp_spanb *b, struct ssp_fifo *q, unsigned ctx);
+/* Behind the inline helpers: */
+void ssp_spanb_fail(struct ssp_spanb *b, enum ssp_status code,
+    const char *what);
+struct sinfo *ssp_spanb_sinfo_grow(struct ssp_spanb *b, unsigned st,
+    uint64_t id);
+uint64_t ssp_spanb_ostr_new(struct ssp_spanb *b, unsigned st, uint64_t id,
+    struct sinfo *si);
+void ssp_spanb_keep_ev(struct ssp_spanb *b, struct span *s,
+    const struct ssp_rec *ev);
+
+/* --- between the handlers ------------------------------------------------ */
+
+/* spanb_host.c: a host CPU's index by name (behind cpu_of); a receiving
+ * syscall takes its rx contexts. */
+unsigned ssp_spanb_host_cpu_new(struct ssp_spanb *b, unsigned st,
+    uint64_t cpu, struct sinfo *si);
+void ssp_spanb_host_receive(struct ssp_spanb *b, struct hstate *h,
+    struct span *sc);
+/* spanb_kctx.c: the kernel context model of a host stream (the rules turn
+ * it on): its set-up, a function entry, a user-mode event, the stream's
+ * end, and the parent of host device work. */
+enum ssp_status ssp_spanb_kctx_new(struct ssp_spanb *b, unsigned st,
+    struct ssp_err *e);
+void ssp_spanb_kctx_func(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev, unsigned cls);
+void ssp_spanb_kctx_user(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+void ssp_spanb_kctx_end(struct ssp_spanb *b, unsigned st);
+void ssp_spanb_kctx_parent(struct ssp_spanb *b, unsigned st, struct span *s,
+    const struct ssp_rec *ev);
+/* spanb_net.c, for the switch: the eth link of a network device, the
+ * attributes of a device span, the packet-idle sweep of b->chain. */
+struct elink *ssp_spanb_net_elink(struct ssp_spanb *b, unsigned st,
+    uint64_t node, uint64_t dev);
+void ssp_spanb_net_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
+    const struct ssp_rec *ev, int first);
+void ssp_spanb_net_sweep(struct ssp_spanb *b);
+/* spanb_switch.c: an event of a net_switch device; the held egress span
+ * is complete (the next event, the stream's end). */
+void ssp_spanb_switch_event(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+void ssp_spanb_switch_flush(struct ssp_spanb *b, struct wstate *w);
+
+/* --- inline helpers ------------------------------------------------------ */
+
+/* The state of stream st, by its kind. */
+static inline struct hstate *
+host_of(struct ssp_spanb *b, unsigned st)
+{
+	return &b->s[st].u.host;
+}
+
+static inline struct nstate *
+nic_of(struct ssp_spanb *b, unsigned st)
+{
+	return &b->s[st].u.nic;
+}
+
+static inline struct wstate *
+net_of(struct ssp_spanb *b, unsigned st)
+{
+	return &b->s[st].u.net;
+}
+
+
+/* The first error sticks (b->status, b->err); the builder goes on without
+ * effect until the caller sees it. */
+static inline void
+nomem(struct ssp_spanb *b)
+{
+	ssp_spanb_fail(b, SSP_ERR_NOMEM, "out of memory");
+}
+
+/* What input string id means in stream st (zeroed when new). */
+static inline struct sinfo *
+sinfo(struct ssp_spanb *b, unsigned st, uint64_t id)
+{
+	struct stream *s = &b->s[st];
+
+	return id < s->nsi ? &s->si[id] : ssp_spanb_sinfo_grow(b, st, id);
+}
+
+/* The text of an input string id ("" when unknown). */
+static inline const char *
+text(struct ssp_spanb *b, unsigned st, uint64_t id, size_t *len)
+{
+	const char *t = id != 0 ? b->sink.text(b->sink.ctx, st, id, len) : NULL;
+
+	if (t == NULL) {
+		*len = 0;
+		return "";
+	}
+	return t;
+}
+
+/* Output string id of an input string id. */
+static inline uint64_t
+ostr(struct ssp_spanb *b, unsigned st, uint64_t id)
+{
+	struct sinfo *si;
+
+	if (id == 0)
+		return 0;
+	si = sinfo(b, st, id);
+	return (si->have & HAVE_OUT) ? si->out :
+	    ssp_spanb_ostr_new(b, st, id, si);
+}
+
+/* Span references: the parent, links, context queues and maps each hold
+ * one; a span is freed when it is written (or left out) and unreferenced. */
+static inline void
+sfree(struct ssp_spanb *b, struct span *s)
+{
+	ssp_pool_put(&b->spool, s);
+	b->live--;
+}
+
+static inline void
+unref(struct ssp_spanb *b, struct span *s)
+{
+	if (--s->refs == 0 && s->state >= ST_WRITTEN)
+		sfree(b, s);
+}
+
+static inline void
+ref(struct span *s)
+{
+	s->refs++;
+}
+
+/* The span misses its parent: why (SSP_CAUSE_*). */
+static inline void
+orphan(struct span *s, unsigned cause)
+{
+	s->flags |= SSP_SPAN_ORPHAN;
+	s->cause = (uint8_t)(cause + 1);
+}
+
+/* Attach an event (counted; copied with --events). */
+static inline void
+add_ev(struct ssp_spanb *b, struct span *s, const struct ssp_rec *ev)
+{
+	s->nev++;
+	if (ev->ts > s->end)
+		s->end = ev->ts;
+	if (b->o.events)
+		ssp_spanb_keep_ev(b, s, ev);
+}
+
+static inline void
+set_parent(struct span *s, struct span *p)
+{
+	s->parent = p;
+	if (p != NULL)
+		ref(p);
+}
+
+/* An event used in no span, and why (SSP_DROP_*). */
+static inline void
+drop(struct ssp_spanb *b, unsigned st, unsigned reason)
+{
+	b->st.drop[reason]++;
+	b->st.dropped[st]++;
+}
+
+/* A host's CPU index by its name's string id (found once per name, out of
+ * line). */
+static inline unsigned
+cpu_of(struct ssp_spanb *b, unsigned st, uint64_t cpu)
+{
+	struct sinfo *si = sinfo(b, st, cpu);
+
+	return (si->have & HAVE_CPU) ? si->cpu - 1u :
+	    ssp_spanb_host_cpu_new(b, st, cpu, si);
+}
+
+/* Is ev of this stream kind's simulator (and of a known type)? */
+static inline int
+ours(const struct ssp_spanb *b, enum ssp_sim kind, const struct ssp_rec *ev)
+{
+	return ev->type < SSP_EV_NTYPES && b->evsim[ev->type] == kind;
+}
+
+#endif
