@@ -8,7 +8,9 @@
 # names no app-root function (rules/linux-i40e.csv names none): the
 # truth has a host.app span for every client_request entry, parent of
 # the client's syscalls in that request (formats/truth.md), so without it
-# every host.app would count as missing and those syscalls as wrong.  The
+# every host.app would count as missing and those syscalls as wrong.
+# --print ideal cells are scored without its ipi-send and ipi-entry rows
+# (their truth keeps reschedule IPIs roots, as SPEC §3b did).  The
 # "columbo" set has no app-root class (the Columbo model makes no
 # host.app spans): there host.app rows count as missing and the request
 # syscalls as wrong parents, which is what that model gets.
@@ -79,7 +81,7 @@ else
 	trap 'rm -rf "$dir"' EXIT INT TERM
 fi
 # The Columbo-model rules: the same file without the kernel-context classes.
-grep -v -E '^"?(syscall-exit|irq-entry|irq-exit|softirq-entry|sleep|sched-in|wakeup|idle|app-root)"?,' \
+grep -v -E '^"?(syscall-exit|irq-entry|irq-exit|softirq-entry|sleep|sched-in|wakeup|idle|app-root|ipi-send|ipi-entry)"?,' \
     "$rules" >"$dir/rules-columbo.csv"
 cp "$rules" "$dir/rules-full.csv"
 # simsynth's application enters client_request once per request
@@ -87,12 +89,16 @@ if ! grep -q -E '^"?app-root"?,' "$rules"; then
 	[ -n "$(tail -c 1 "$rules")" ] && echo >>"$dir/rules-full.csv"
 	echo 'app-root,client_request' >>"$dir/rules-full.csv"
 fi
+# --print ideal's truth has reschedule IPIs as roots, as SPEC §3b had
+# them: its cells are scored without the IPI classes of SPEC §3c
+grep -v -E '^"?ipi-(send|entry)"?,' "$dir/rules-full.csv" >"$dir/rules-full-ideal.csv"
 start=$(date +%s)
 
 # score DIR SET: one result line from score-truth.sh's table
 score() {
-	d=$1 set=$2
-	if ! (cd "$d" && evspan -t topology.csv -r "$dir/rules-$set.csv" \
+	d=$1 set=$2 rset=$2
+	[ "$set" = full ] && [ "$3" = ideal ] && rset=full-ideal
+	if ! (cd "$d" && evspan -t topology.csv -r "$dir/rules-$rset.csv" \
 	    -o "$set.sp" 2>"$set.err"); then
 		echo "evspan failed: $(head -n 1 "$d/$set.err")"
 		return
@@ -142,7 +148,7 @@ for l in $clients; do
 		continue
 	fi
 	for set in full columbo; do
-		echo "$set $cell $(score "$d" "$set")"
+		echo "$set $cell $(score "$d" "$set" "$pr")"
 	done
 done
 done

@@ -62,7 +62,7 @@ enum lact {
 	A_SCHED_IN, A_IRQ_OPEN, A_NAPI_PREP, A_IRQ_EXIT, A_RESCHED_USER,
 	A_RESCHED_SYS, A_SIRQ_OPEN, A_POLL_END, A_DELIVER, A_WAKE, A_ACK,
 	A_IDLE_CHECK, A_KSIRQ_OPEN, A_KSIRQ_END, A_IPI_RESCHED, A_TO_USER,
-	A_NAPI_DONE, A_WAKE_KSIRQ, A_FOREVER, A_IRQS_OFF,
+	A_NAPI_DONE, A_WAKE_KSIRQ, A_FOREVER, A_IRQS_OFF, A_SEND_IPI,
 };
 
 struct lstep {
@@ -233,6 +233,11 @@ const char ssp_synlinux_rules[] =
     "wakeup,try_to_wake_up\r\n"
     "idle,do_idle\r\n"
     "app-root,client_request\r\n";
+
+const char ssp_synlinux_rules_real[] =
+    "# --print real: the truth of a reschedule IPI is its sender (SPEC 3c)\r\n"
+    "ipi-entry,asm_sysvec_reschedule_ipi\r\n"
+    "ipi-send,native_smp_send_reschedule\r\n";
 
 static int64_t
 tick_round(int64_t t)
@@ -1114,9 +1119,11 @@ wake(struct syn *s, struct host *h, struct lcpu *c, struct script *sc,
 		c->need_resched = 1;
 	} else {
 		fn(s, h, sc, "native_smp_send_reschedule");
-		/* --print real: the IPI's truth is its sender (SPEC §3c) */
-		ssp_synmodel_schedule(s, tick_round(t + 300 * NS), EV_LX_IPI,
-		    h->idx, tc->idx | (s->real ? ctx_span(c) << 8 : 0), NULL);
+		if (s->real)	/* sent when native_smp_send_reschedule runs */
+			act(s, sc, A_SEND_IPI, NULL, tc->idx);
+		else
+			ssp_synmodel_schedule(s, tick_round(t + 300 * NS),
+			    EV_LX_IPI, h->idx, tc->idx, NULL);
 	}
 }
 
@@ -1526,6 +1533,10 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 		break;
 	case A_IPI_RESCHED:
 		c->need_resched = 1;
+		break;
+	case A_SEND_IPI:	/* --print real: its truth is the sender */
+		ssp_synmodel_schedule(s, tick_round(t + 300 * NS), EV_LX_IPI,
+		    h->idx, st->arg | ctx_span(c) << 8, NULL);
 		break;
 	case A_IRQS_OFF:
 		c->irqs_off = 1;

@@ -54,5 +54,7 @@ int ssp_synlinux_write_app(const char *path, struct ssp_err *e);
 /* The rules rows --kernel linux adds to rules.csv (kernel-context classes
  * of SPEC §3b and the application's request function). */
 extern const char ssp_synlinux_rules[];
+/* What --print real adds to them (the IPI classes, SPEC §3c). */
+extern const char ssp_synlinux_rules_real[];
 
 #endif

@@ -155,7 +155,8 @@ write_text(const char *dir, const char *name, const char *text,
 /* rules.csv: the embedded Columbo rules; --kernel linux appends the
  * kernel-context classes (SPEC §3b). */
 static int
-write_rules(const char *dir, const char *base, int lx, struct ssp_err *e)
+write_rules(const char *dir, const char *base, int lx, int real,
+    struct ssp_err *e)
 {
 	char path[4096];
 	FILE *f;
@@ -169,6 +170,8 @@ write_rules(const char *dir, const char *base, int lx, struct ssp_err *e)
 		    strerror(errno));
 	fputs(base, f);
 	fputs(ssp_synlinux_rules, f);
+	if (real)
+		fputs(ssp_synlinux_rules_real, f);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
@@ -738,7 +741,7 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 		    "%s/i40e.syms", outdir), path), e);
 	if (r != SSP_OK || (r = write_rules(outdir,
 	    p->nic == SSP_SYN_NIC_CORUNDUM ? ssp_syndata_rules_corundum :
-	    ssp_syndata_rules, lx, e)) != SSP_OK ||
+	    ssp_syndata_rules, lx, s.real, e)) != SSP_OK ||
 	    (lx && (r = ssp_synlinux_write_app((snprintf(path, sizeof(path),
 	    "%s/app.syms", outdir), path), e)) != SSP_OK))
 		goto out;

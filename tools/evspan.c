@@ -56,6 +56,9 @@ print_kctx(const struct ssp_spanb_stats *st, FILE *f)
 	fprintf(f, "\n  rx: %" PRIu64 " delivered by a wakeup, %" PRIu64
 	    " batched as msix links; %" PRIu64 " resume links left out (cycle)",
 	    st->rx_woken, st->rx_batched, st->links_cyclic);
+	if (st->ipi_dropped != 0)
+		fprintf(f, "\n  ipi: %" PRIu64 " sent and never taken (dropped)",
+		    st->ipi_dropped);
 	fprintf(f, "\n  causes:");
 	for (i = 0, c = SSP_CAUSE_COLUMBO; c < SSP_CAUSE_N; c++)
 		if (st->causes[c] != 0)

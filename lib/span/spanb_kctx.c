@@ -55,6 +55,43 @@ ssp_spanb_kctx_parent(struct ssp_spanb *b, unsigned st, struct span *s,
 		s->cause = SSP_CAUSE_LAST_CPU + 1;
 }
 
+/* --- reschedule IPIs (SPEC §3c) --------------------------------------------- */
+
+/* An ipi-send function on cpu, a member of context from: it sends one. */
+static void
+ipi_sent(struct ssp_spanb *b, struct hstate *h, struct span *from,
+    unsigned cpu)
+{
+	if (h->nipi == IPI_MAX) {	/* never taken: drop the oldest */
+		unref(b, h->ipi[0].from);
+		memmove(&h->ipi[0], &h->ipi[1], (IPI_MAX - 1) * sizeof(h->ipi[0]));
+		h->nipi--;
+		b->st.ipi_dropped++;
+	}
+	ref(from);
+	h->ipi[h->nipi].from = from;
+	h->ipi[h->nipi++].cpu = cpu;
+}
+
+/* The irq of an IPI on cpu: a child of the oldest IPI sent from another
+ * CPU (the log names no target: FIFO). */
+static void
+ipi_parent(struct hstate *h, struct span *s, unsigned cpu)
+{
+	unsigned i;
+
+	for (i = 0; i < h->nipi; i++)
+		if (h->ipi[i].cpu != cpu) {
+			s->parent = h->ipi[i].from;	/* the reference moves */
+			s->cause = SSP_CAUSE_IPI + 1;
+			memmove(&h->ipi[i], &h->ipi[i + 1],
+			    (h->nipi - i - 1) * sizeof(h->ipi[0]));
+			h->nipi--;
+			return;
+		}
+	orphan(s, SSP_CAUSE_NO_IPI);
+}
+
 /* --- the callbacks of span/kctx.h ------------------------------------------ */
 
 static void *
@@ -79,7 +116,9 @@ k_open(void *ctx, const struct ssp_kctx_open *o)
 		    ev->f[SSP_F_FUNC_SYM]);
 	}
 	if (o->kind == SSP_KCTX_IRQ) {
-		if (h->kcls & FC_SYSVEC) {
+		if (h->kcls & SSP_FC_IPI_ENTRY) {
+			ipi_parent(h, s, o->cpu);
+		} else if (h->kcls & FC_SYSVEC) {
 			s->cause = SSP_CAUSE_SYSVEC + 1;	/* a root */
 		} else if ((p = ssp_fifo_pop(&h->irqq)) != NULL) {
 			s->parent = p;		/* the queue's reference moves */
@@ -109,9 +148,9 @@ k_member(struct ssp_spanb *b, unsigned st, struct span *s,
 		return;
 	}
 	SA(s, SSP_SA_SYSCALL_FUNCS)++;
-	if (SA(s, SSP_SA_SYSCALL_CALL) == 0 && !(cls & SSP_FC_SYSCALL_ENTRY))
-		SA(s, SSP_SA_SYSCALL_CALL) = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
-	s->fcls |= cls & ~FC_SYSVEC;
+	if (!(cls & SSP_FC_SYSCALL_ENTRY))
+		ssp_spanb_host_call(b, st, s, ev, cls);
+	s->fcls |= cls & ~(FC_SYSVEC | FC_HANDLER);
 }
 
 static void
@@ -260,6 +299,8 @@ ssp_spanb_kctx_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 		return;
 	}
 	k_member(b, st, c, ev, cls);
+	if (cls & SSP_FC_IPI_SEND)
+		ipi_sent(b, h, c, cpu);
 	/* Columbo's case: the syscall itself (not a softirq, not after a
 	 * wakeup) reads packets that are already there. */
 	if (c->kind == SSP_SK_HOST_SYSCALL && (cls & SSP_FC_RX) &&
@@ -308,6 +349,8 @@ ssp_spanb_kctx_end(struct ssp_spanb *b, unsigned st)
 
 	h->kev = NULL;
 	ssp_kctx_end(h->kctx);
+	while (h->nipi > 0)
+		unref(b, h->ipi[--h->nipi].from);
 	ks = ssp_kctx_stats(h->kctx);
 	from = (const uint64_t *)ks;
 	to = (uint64_t *)&b->st.kst;

@@ -599,14 +599,20 @@ feed_tso(struct h *h)
 	ndma(h, N1, 5000, SSP_EV_NIC_DMA_DONE_WR, 5);
 	nic1(h, N1, 5044, SSP_EV_NIC_TX, 1502, 0);	/* B 3 */
 	feed(h, N1, 5100, SSP_EV_NIC_MSIX, 1, U(1));
-	/* two rx; the MSI-X comes after the first one's DMA completed */
+	/* two rx; the MSI-X comes after the first one's payload and
+	 * descriptor writes completed (it asked for it), the second one's
+	 * payload only */
 	nic1(h, N1, 5200, SSP_EV_NIC_RX, 0, 60);
 	ndma(h, N1, 5200, SSP_EV_NIC_DMA_ISSUE, 6);
+	ndma(h, N1, 5200, SSP_EV_NIC_DMA_ISSUE, 8);
 	ndma(h, N1, 5250, SSP_EV_NIC_DMA_DONE_WR, 6);
+	ndma(h, N1, 5255, SSP_EV_NIC_DMA_DONE_WR, 8);
 	nic1(h, N1, 5260, SSP_EV_NIC_RX, 0, 60);
 	ndma(h, N1, 5260, SSP_EV_NIC_DMA_ISSUE, 7);
+	ndma(h, N1, 5260, SSP_EV_NIC_DMA_ISSUE, 9);
+	ndma(h, N1, 5270, SSP_EV_NIC_DMA_DONE_WR, 7);
 	feed(h, N1, 5300, SSP_EV_NIC_MSIX, 1, U(1));
-	ndma(h, N1, 5350, SSP_EV_NIC_DMA_DONE_WR, 7);
+	ndma(h, N1, 5350, SSP_EV_NIC_DMA_DONE_WR, 9);
 	feed(h, N1, 5400, SSP_EV_NIC_MSIX, 1, U(1));
 	finish(h);
 	check_invariants(h);
@@ -654,6 +660,77 @@ test_kctx_nic_chain(void **state)
 	parent_is(h, SSP_SK_NIC_MSIX, 5100, SSP_SK_NIC_MMIO, 300);
 	parent_is(h, SSP_SK_NIC_MSIX, 5300, SSP_SK_NIC_RX, 5260);
 	assert_string_equal(cause_of(h, SSP_SK_NIC_TX, 400), "");
+	teardown(h);
+}
+
+/* Reschedule IPIs (SPEC §3c): the irq is a child of the context that sent
+ * it from another CPU (cause ipi); without one, an orphan (no-ipi); a
+ * timer stays a root; with the model on, call names the syscall too. */
+static void
+test_kctx_ipi(void **state)
+{
+	static const char rules[] =
+	    "syscall-exit,syscall_exit_to_user_mode\n"
+	    "irq-entry,asm_sysvec_apic_timer_interrupt\n"
+	    "irq-exit,irqentry_exit\n"
+	    "ipi-entry,asm_sysvec_reschedule_ipi\n"
+	    "ipi-send,native_smp_send_reschedule\n";
+	struct h *h = setup(rules, 0);
+	const struct ssp_rec *sc;
+
+	(void)state;
+	fn_cpu(h, H1, 100, "cpu0", "entry_SYSCALL_64");
+	fn_cpu(h, H1, 110, "cpu0", "do_syscall_64");
+	fn_cpu(h, H1, 120, "cpu0", "__x64_sys_sendto");
+	fn_cpu(h, H1, 130, "cpu0", "native_smp_send_reschedule");
+	/* its own CPU's IPI entry is not the one it sent */
+	fn_cpu(h, H1, 140, "cpu0", "asm_sysvec_reschedule_ipi");
+	fn_cpu(h, H1, 145, "cpu0", "irqentry_exit");
+	fn_cpu(h, H1, 150, "cpu1", "asm_sysvec_reschedule_ipi");
+	fn_cpu(h, H1, 160, "cpu1", "irqentry_exit");
+	fn_cpu(h, H1, 170, "cpu2", "asm_sysvec_reschedule_ipi");
+	fn_cpu(h, H1, 175, "cpu2", "irqentry_exit");
+	fn_cpu(h, H1, 180, "cpu2", "asm_sysvec_apic_timer_interrupt");
+	fn_cpu(h, H1, 185, "cpu2", "irqentry_exit");
+	fn_cpu(h, H1, 190, "cpu0", "syscall_exit_to_user_mode");
+	finish(h);
+	check_invariants(h);
+	sc = span_at(h, SSP_SK_HOST_SYSCALL, 100);
+	assert_string_equal(ostr(h, sc->f[SSP_SA_SYSCALL_CALL]), "sendto");
+	parent_is(h, SSP_SK_HOST_IRQ, 150, SSP_SK_HOST_SYSCALL, 100);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_IRQ, 150), "ipi");
+	root_is(h, SSP_SK_HOST_IRQ, 140, SSP_SPAN_ORPHAN, "no-ipi");
+	root_is(h, SSP_SK_HOST_IRQ, 170, SSP_SPAN_ORPHAN, "no-ipi");
+	root_is(h, SSP_SK_HOST_IRQ, 180, 0, "system-vector");
+	teardown(h);
+}
+
+/* i40e_bm's queues: a DMA issued right after a write completion (a
+ * descriptor write-back after the payload write, a refetch after the
+ * write-back) is a child of that completion's parent, the frame, not of
+ * the NIC's last causing span (a later frame). */
+static void
+test_kctx_nic_write_chain(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	nic1(h, N1, 100, SSP_EV_NIC_RX, 0, 60);
+	ndma(h, N1, 100, SSP_EV_NIC_DMA_ISSUE, 1);	/* payload */
+	nic1(h, N1, 150, SSP_EV_NIC_RX, 0, 60);		/* a later frame */
+	ndma(h, N1, 150, SSP_EV_NIC_DMA_ISSUE, 2);
+	ndma(h, N1, 200, SSP_EV_NIC_DMA_DONE_WR, 1);
+	ndma(h, N1, 200, SSP_EV_NIC_DMA_ISSUE, 3);	/* its write-back */
+	ndma(h, N1, 300, SSP_EV_NIC_DMA_DONE_WR, 3);
+	ndma(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 4);	/* the refetch */
+	ndma(h, N1, 310, SSP_EV_NIC_DMA_ISSUE, 5);	/* another time */
+	finish(h);
+	check_invariants(h);
+	parent_is(h, SSP_SK_NIC_DMA, 200, SSP_SK_NIC_RX, 100);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_DMA, 200), "dma-chain");
+	parent_is(h, SSP_SK_NIC_DMA, 300, SSP_SK_NIC_RX, 100);
+	parent_is(h, SSP_SK_NIC_DMA, 310, SSP_SK_NIC_RX, 150);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_DMA, 310), "");
 	teardown(h);
 }
 
@@ -802,6 +879,39 @@ test_syscall(void **state)
 	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_BLACKLIST], 1);
 	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NO_SYSCALL], 1);
 	assert_int_equal(ssp_spanb_stats(h->b)->used[H1], 6);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* call is the syscall a handler names (__x64_sys_X etc.: X), else the
+ * first function after the entry; the first handler stays. */
+static void
+test_syscall_call(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	fn(h, H1, 110, "do_syscall_64");
+	fn(h, H1, 120, "__x64_sys_sendto");
+	fn(h, H1, 130, "__se_sys_recvfrom");	/* not this syscall's name */
+	fn(h, H1, 200, "entry_SYSCALL_64");
+	fn(h, H1, 210, "do_syscall_64");
+	fn(h, H1, 220, "__do_sys_clock_nanosleep");
+	fn(h, H1, 300, "entry_SYSCALL_64");
+	fn(h, H1, 310, "do_syscall_64");	/* no handler: the first function */
+	fn(h, H1, 320, "__sys_sendto");
+	fn(h, H1, 400, "entry_SYSCALL_64");
+	fn(h, H1, 410, "__x64_sys_");		/* a prefix only: a function */
+	finish(h);
+	assert_string_equal(ostr(h, span_at(h, SSP_SK_HOST_SYSCALL, 100)->
+	    f[SSP_SA_SYSCALL_CALL]), "sendto");
+	assert_string_equal(ostr(h, span_at(h, SSP_SK_HOST_SYSCALL, 200)->
+	    f[SSP_SA_SYSCALL_CALL]), "clock_nanosleep");
+	assert_string_equal(ostr(h, span_at(h, SSP_SK_HOST_SYSCALL, 300)->
+	    f[SSP_SA_SYSCALL_CALL]), "do_syscall_64");
+	assert_string_equal(ostr(h, span_at(h, SSP_SK_HOST_SYSCALL, 400)->
+	    f[SSP_SA_SYSCALL_CALL]), "__x64_sys_");
 	check_invariants(h);
 	teardown(h);
 }
@@ -1883,6 +1993,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syscall),
+		cmocka_unit_test(test_syscall_call),
 		cmocka_unit_test(test_syscall_trampoline),
 		cmocka_unit_test(test_syscall_per_cpu),
 		cmocka_unit_test(test_mmio_handover),
@@ -1912,6 +2023,8 @@ main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_kctx_receive),
 		cmocka_unit_test(test_kctx_nic_chain),
+		cmocka_unit_test(test_kctx_nic_write_chain),
+		cmocka_unit_test(test_kctx_ipi),
 		cmocka_unit_test(test_kctx_unbalanced),
 		cmocka_unit_test(test_kctx_app_root),
 		cmocka_unit_test(test_kctx_ksoftirqd),
