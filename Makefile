@@ -75,7 +75,7 @@ LIBS_evcat       = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evfilter    = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evspan      = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON)
-LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON)
+LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(SQLITE_LIBS)
 LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) -lm
 LIBS_span2html   = $(T_ZSTD) $(T_ZLIB)
 LIBS_span2otlp   = $(T_ZSTD) $(T_ZLIB) -ldl -lpthread
@@ -131,9 +131,16 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The SQLite schema is embedded with .incbin; make sees that dependency here.
-$(BUILD)/lib/sink/sqlite.o: formats/simspan.sql
+$(BUILD)/lib/sqlite/schema.o: formats/simspan.sql
 # span2html's viewer, the same way.
 $(BUILD)/lib/sink/html.o: $(wildcard lib/sink/html/viewer.*)
+# The installed data directory (rules found by name) is compiled into one
+# object; its stamp changes, and the object is rebuilt, when DATADIR does.
+.PHONY: FORCE
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(@D); echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+$(BUILD)/tools/common/datafile.o: $(BUILD)/datadir.stamp
+$(BUILD)/tools/common/datafile.o: ALL_CPPFLAGS += -DSSP_DATADIR='"$(DATADIR)"'
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

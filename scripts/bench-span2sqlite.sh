@@ -6,9 +6,15 @@
 #   2. evspan --threads 1 turns them into spans (18 N + 2);
 #   3. span2sqlite loads the spans into a fresh file (written directly,
 #      and with -i through INSERTs), and appends them to an existing
-#      database once (written directly into its b-trees);
+#      database once (the run written into a file of its own, then merged
+#      through SQLite);
 #   4. baseline: sqlite3 .import of the same rows (spans and attr_*
-#      tables, as CSV) with the same pragmas, then the same indexes.
+#      tables, as CSV) with the same pragmas, then the same indexes;
+#   5. an append costs the run, not the database: the spans of 10
+#      requests appended to a database of APPEND_SMALL requests (2,000)
+#      and to one of APPEND_LARGE (200,000, about 3.6 M spans and 650 MB):
+#      the second must cost less than 4 times the first (CPU time, least
+#      of REPEAT runs; the database copied back before each).
 #
 # Everything runs pinned to one core (BENCH_CPU, default 1; a list such as
 # 0,1 lets CREATE INDEX use its helper threads) and REPEAT
@@ -17,7 +23,8 @@
 # spans/s on one core) and span2sqlite / sqlite3 .import.
 #
 #   SSP_BIN=build/bin SSP_HELPERS=build/tests/helpers sh scripts/bench-span2sqlite.sh [N]
-#   N = 50000 (default: 900,002 spans); BENCH_DIR (default $TMPDIR or /tmp)
+#   N = 50000 (default: 900,002 spans); BENCH_DIR (default $TMPDIR or /tmp);
+#   APPEND_SMALL, APPEND_LARGE (requests; APPEND_LARGE=0: no such rows)
 set -eu
 : "${SSP_BIN:?SSP_BIN must name the directory with span2sqlite}"
 : "${SSP_HELPERS:?SSP_HELPERS must name the directory with mkdumbbell}"
@@ -121,3 +128,46 @@ bench_summary sqlite-new "$(bench_rate "$spans" "$(get s2s wall)")" Mspans/s \
     "$(bench_time s2s)" "$bt" "$(bench_base sqlite3-import)"
 bench_summary sqlite-append "$(bench_rate "$spans" "$(get append wall)")" Mspans/s \
     "$(bench_time append)" "$bt" "$(bench_base sqlite3-import)"
+
+# --- an append costs the run, not the database ---------------------------------
+SMALL=${APPEND_SMALL:-2000}
+LARGE=${APPEND_LARGE:-200000}
+spans_of() {	# N OUT: the spans of mkdumbbell -n N into OUT
+	rm -rf "$W/aev"
+	"$SSP_HELPERS/mkdumbbell" -n "$1" "$W/aev" >/dev/null
+	"$SSP_BIN/evspan" --threads 1 -t "$W/aev/topology.csv" \
+	    -r "$TOP/rules/linux-i40e.csv" -o "$2"
+	rm -rf "$W/aev"
+}
+if [ "$LARGE" -gt 0 ]; then
+	rm -f "$W"/*.db "$W"/*.csv "$W"/ev/*.ev
+	spans_of 10 "$W/run10.sp"
+	BEFORE="rm -f '$W/n10.db'" run new10 "$SSP_BIN/span2sqlite" "$W/n10.db" "$W/run10.sp"
+	for n in "$SMALL" "$LARGE"; do
+		spans_of "$n" "$W/base.sp"
+		"$SSP_BIN/span2sqlite" "$W/base$n.db" "$W/base.sp"
+		rm -f "$W/base.sp"
+		BEFORE="cp '$W/base$n.db' '$W/a.db'" run "append$n" \
+		    "$SSP_BIN/span2sqlite" "$W/a.db" "$W/run10.sp"
+		rm -f "$W/a.db"
+	done
+	echo
+	printf '%-52s %7s %7s %9s\n' "10 requests ($(sqlite3 "$W/n10.db" 'SELECT count(*) FROM spans') spans)" \
+	    "wall s" "cpu s" "database"
+	printf '%-52s %7s %7s %9s\n' "  into a new database" "$(get new10 wall)" \
+	    "$(get new10 mincpu)" "-"
+	for n in "$SMALL" "$LARGE"; do
+		printf '%-52s %7s %7s %8sM\n' "  appended to $n requests" "$(get "append$n" wall)" \
+		    "$(get "append$n" mincpu)" "$(($(wc -c <"$W/base$n.db") / 1048576))"
+	done
+	big=$(get "append$LARGE" mincpu)
+	small=$(get "append$SMALL" mincpu)
+	echo "append onto $LARGE / onto $SMALL requests, cpu: $(ratio "$big" "$small")" \
+	    "(target < 4: $(awk -v a="$big" -v b="$small" 'BEGIN { print (a < 4 * b ? "met" : "NOT met") }'))"
+	bench_summary "sqlite-append-10-onto-$SMALL" \
+	    "$(awk -v t="$small" 'BEGIN { printf "%.1f", t * 1000 }')" ms-cpu \
+	    "$small" "$(get new10 mincpu)" sqlite-new-10:cpu
+	bench_summary "sqlite-append-10-onto-$LARGE" \
+	    "$(awk -v t="$big" 'BEGIN { printf "%.1f", t * 1000 }')" ms-cpu \
+	    "$big" "$small" "sqlite-append-10-onto-$SMALL:cpu"
+fi

@@ -80,7 +80,8 @@ if want evspan; then
 fi
 if want sqlite; then
 	section "span2sqlite against sqlite3 .import"
-	if [ "$QUICK" = 1 ]; then N=5000 REPEAT=1 sh "$TOP/scripts/bench-span2sqlite.sh"
+	if [ "$QUICK" = 1 ]; then N=5000 REPEAT=1 APPEND_SMALL=200 APPEND_LARGE=20000 \
+	    sh "$TOP/scripts/bench-span2sqlite.sh"
 	else sh "$TOP/scripts/bench-span2sqlite.sh"; fi
 fi
 if want otlp; then

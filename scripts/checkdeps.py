@@ -27,6 +27,7 @@ LAYERS = {
     "source": ["base", "io", "stream"],
     "span": ["base", "io", "stream", "config"],
     "sink": ["base", "io", "stream"],
+    "sqlite": ["base", "io", "stream"],
 }
 # folders outside lib/ that build on it: which lib layers and own folders
 ABOVE = {

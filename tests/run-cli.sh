@@ -3,6 +3,20 @@
 # line per script in the order given, then the summary line "N passed,
 # N failed, N skipped" (scripts; CI reads it).  A script that skips prints
 # the plan "1..0 # SKIP needs CMD" (tests/lib.sh: needs, have).
+#
+#   sh tests/run-cli.sh tests/cli/span2html.sh       (after make all-tests)
+#   make cli CLI_TESTS=tests/cli/span2html.sh        (builds first)
+#
+# The tools and helpers are those of SSP_BIN and SSP_HELPERS (make cli
+# sets them), by default the gcc build's: build/bin, build/tests/helpers.
+top=$(cd "$(dirname "$0")/.." && pwd)
+: "${SSP_BIN:=$top/build/bin}" "${SSP_HELPERS:=$top/build/tests/helpers}"
+export SSP_BIN SSP_HELPERS
+if [ ! -d "$SSP_BIN" ] || [ ! -d "$SSP_HELPERS" ]; then
+	echo "run-cli.sh: no tools in $SSP_BIN or no helpers in $SSP_HELPERS:" \
+	    "run make all-tests first, or set SSP_BIN and SSP_HELPERS" >&2
+	exit 2
+fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ssp-cli.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 i=0

@@ -20,6 +20,7 @@
 #include "stream/event.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
+#include "tools/common/datafile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
 
@@ -235,6 +236,7 @@ main(int argc, char **argv)
 	};
 	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0, 0 };
 	const char *topo_path = NULL, *rules_path = NULL, *errstr;
+	char *rules_found = NULL, tried[2048];
 	struct ssp_topo *t = NULL;
 	struct ssp_rules *r = NULL;
 	struct ssp_evspan *ev = NULL;
@@ -303,6 +305,18 @@ main(int argc, char **argv)
 			ssp_topo_free(t);
 			errx(SSP_EXIT_USAGE, "%s", e.msg);
 		}
+	/* a bare name the current directory lacks: the installed rules or
+	 * the source tree's (-r linux-i40e.csv) */
+	if (rules_path != NULL && access(rules_path, F_OK) != 0 &&
+	    strchr(rules_path, '/') == NULL) {
+		if ((rules_found = ssp_datafile_find("rules", rules_path, tried,
+		    sizeof(tried))) == NULL) {
+			ssp_topo_free(t);
+			errx(SSP_EXIT_FAIL, "%s: no such rules file (looked at %s)",
+			    rules_path, tried);
+		}
+		rules_path = rules_found;
+	}
 	rc = rules_path != NULL ? ssp_rules_load(&r, rules_path, &e) :
 	    ssp_rules_new(&r, &e);
 	if (rc == SSP_OK)
@@ -369,6 +383,7 @@ main(int argc, char **argv)
 	ssp_evspan_free(ev);
 	ssp_rules_free(r);
 	ssp_topo_free(t);
+	free(rules_found);
 	if ((o.out == NULL || strcmp(o.out, "-") == 0) &&
 	    ssp_cli_close_stdout("evspan") != 0)
 		rc = SSP_EXIT_FAIL;

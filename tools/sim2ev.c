@@ -51,6 +51,63 @@ check(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
 		ssp_warn(w, "%s", r.msg[i]);
 }
 
+/*
+ * A log of the right simulator with no event at all: the simulator was
+ * built or run without its debug output, which nothing else reports
+ * (the lines are its own status lines, so convcheck finds the format
+ * right).  With --simbricks-json, the other captured stream may hold
+ * the lines.
+ */
+static void
+check_empty(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
+    struct ssp_warn *w, const char *src, const struct ssp_simbricks_input *sb,
+    int sberr)
+{
+	const struct ssp_conv_stats *st = ssp_conv_stats(c);
+	uint64_t own = st->lines - st->skipped[SSP_SKIP_EMPTY] -
+	    st->skipped[SSP_SKIP_TEXT] - st->skipped[SSP_SKIP_PARTIAL] -
+	    st->skipped[SSP_SKIP_LONG];
+	size_t other = 0;
+
+	if (st->nevents > 0)
+		return;
+	if (sb != NULL && cfg->sim == SSP_SIM_NICBM)
+		other = ssp_simbricks_count(ssp_simbricks_input_run(sb),
+		    ssp_simbricks_input_sim(sb), sberr ? SSP_SIMBRICKS_STDOUT :
+		    SSP_SIMBRICKS_STDERR, "nicbm: ");
+	if (other == 0 && own == 0)
+		return;	/* nothing, or convcheck named the format */
+	/* only status lines: of nicbm its mac/sync/exit/statistics, of
+	 * net_switch and gem5 log lines of kinds that are no event */
+	if (other == 0 && own != st->skipped[cfg->sim == SSP_SIM_NICBM ?
+	    SSP_SKIP_NICINFO : SSP_SKIP_UNKNOWN] + (cfg->sim == SSP_SIM_GEM5 ?
+	    st->skipped[SSP_SKIP_SBOTHER] : 0))
+		return;
+	if (other > 0)
+		ssp_warn(w, "%s: no nicbm event lines, but its %s has %zu: add %s",
+		    src, sberr ? "stdout" : "stderr", other, sberr ?
+		    "nothing (drop --sim-stderr)" : "--sim-stderr");
+	else if (cfg->sim == SSP_SIM_NICBM)
+		ssp_warn(w, "%s: a nicbm log without debug output (%" PRIu64 " of "
+		    "its status lines, no event): nicbm prints its per-event lines "
+		    "(read(off=, issuing dma, eth tx, ...) only when built with "
+		    "DEBUG_NICBM; uncomment #define DEBUG_NICBM in "
+		    "lib/simbricks/nicbm/nicbm.cc and rebuild the NIC models", src,
+		    own);
+	else if (cfg->sim == SSP_SIM_SWITCH)
+		ssp_warn(w, "%s: a net_switch log without NETSWITCH_DEBUG lines (%"
+		    PRIu64 " status lines, no packet): net_switch prints a line per "
+		    "forwarded packet only when built with NETSWITCH_DEBUG", src, own);
+	else if (cfg->sim == SSP_SIM_GEM5)
+		ssp_warn(w, "%s: a gem5 log without event lines (%" PRIu64 " lines): "
+		    "was it run with --debug-flags (" "ExecEnable,SimBricksPci, ...) "
+		    "and a gem5.opt or gem5.debug build (gem5.fast has no debug "
+		    "output)?", src, own);
+	else
+		ssp_warn(w, "%s: %" PRIu64 " %s lines, no event", src, own,
+		    ssp_event_sim_name(cfg->sim));
+}
+
 static void
 usage(int code)
 {
@@ -318,6 +375,8 @@ main(int argc, char **argv)
 	if (stats)
 		ssp_convcheck_stats(stderr, c, "sim2ev", ssp_in_name(in));
 	check(c, &cfg, &w, ssp_in_name(in), rc == 0);
+	if (rc == 0)
+		check_empty(c, &cfg, &w, ssp_in_name(in), sbin, sberr);
 	ssp_conv_free(c);
 	ssp_in_close(in);
 	ssp_simbricks_input_close(sbin);

@@ -1,8 +1,11 @@
 /*
  * span2html: a span stream as one self-contained HTML page, a trace viewer
  * that needs no server and no network.  A sink: spans --> span2html -->
- * HTML.  The page is built in memory and written to a temporary file that
- * is renamed into place, so a failure leaves nothing half-written.
+ * HTML.  The stream is read twice (sink/html.h): a file by its name,
+ * standard input by seeking back when it is a file, else through a copy
+ * spooled to an unlinked temporary file during the first read.  The page
+ * is built in memory and written to a temporary file that is renamed into
+ * place, so a failure leaves nothing half-written.
  */
 #include <err.h>
 #include <errno.h>
@@ -34,7 +37,7 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: span2html [-hVv] [--traces all|slowest:N,sample:M] "
+	fprintf(f, "usage: span2html [-fhVv] [--traces all|slowest:N,sample:M] "
 	    "[--max-spans N]\n"
 	    "                 [--no-events] [-o FILE] [SPANS|-]\n");
 	if (code == 0)
@@ -43,7 +46,10 @@ usage(int code)
 		    "HTML page:\n"
 		    "trace list, waterfall, whole-run timeline, latency distribution "
 		    "and split.\n"
-		    "  -o, --output FILE  write to FILE (default: standard output)\n"
+		    "  -o, --output FILE  write to FILE (default: standard output, "
+		    "not a terminal)\n"
+		    "  -f, --force        write to standard output even if it is a "
+		    "terminal\n"
 		    "      --traces SPEC  traces with full span detail: all, or "
 		    "slowest:N,sample:M\n"
 		    "                     (default: all up to %d spans, else "
@@ -105,11 +111,63 @@ tick(void *ctx, uint64_t records, uint64_t spans)
 	ssp_progress_tick(p, 0, records, spans);
 }
 
+/* Standard input as it is read, copied to the spool (a pipe is read once,
+ * the second pass reads the copy). */
+struct tee {
+	int in, spool;
+	int err;		/* errno of a failed read or write, 0 */
+	int failed_write;
+};
+
+static ssize_t
+tee_read(void *ctx, void *buf, size_t n)
+{
+	struct tee *t = ctx;
+	ssize_t r, w;
+	size_t done = 0;
+
+	do
+		r = read(t->in, buf, n);
+	while (r < 0 && errno == EINTR);
+	if (r < 0) {
+		t->err = errno;
+		return -SSP_ERR_IO;
+	}
+	while (done < (size_t)r) {
+		w = write(t->spool, (const char *)buf + done, (size_t)r - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			t->err = w < 0 ? errno : ENOSPC;
+			t->failed_write = 1;
+			return -SSP_ERR_IO;
+		}
+		done += (size_t)w;
+	}
+	return r;
+}
+
+/* An unlinked temporary file in $TMPDIR (or /tmp): its descriptor, or -1. */
+static int
+spool_open(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/span2html.XXXXXX",
+	    dir != NULL && *dir != '\0' ? dir : "/tmp");
+	if ((fd = mkstemp(path)) >= 0)
+		unlink(path);
+	return fd;
+}
+
 int
 main(int argc, char **argv)
 {
 	enum { O_MAX_SPANS = 256, O_NO_EVENTS, O_TRACES };
 	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "max-spans", required_argument, NULL, O_MAX_SPANS },
 		{ "no-events", no_argument, NULL, O_NO_EVENTS },
@@ -129,15 +187,18 @@ main(int argc, char **argv)
 	struct ssp_in *in;
 	struct ssp_rec_rd *rr;
 	const struct ssp_html_stats *st;
-	const char *outpath = NULL, *input, *errstr;
+	const char *outpath = NULL, *input, *errstr, *env, *name;
+	struct tee tee = { .in = STDIN_FILENO, .spool = -1 };
 	char tool[64];
 	uint64_t t0, t1, t2;
 	struct stat sb;
+	off_t stdin_at = -1;
 	int64_t v;
-	int ch, verbose = 0;
+	int ch, verbose = 0, force = 0, spool, rc;
 
-	while ((ch = getopt_long(argc, argv, "ho:Vv", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "fho:Vv", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'f': force = 1; break;
 		case 'h': usage(0); break;
 		case 'o': outpath = optarg; break;
 		case 'V':
@@ -168,37 +229,85 @@ main(int argc, char **argv)
 		usage(SSP_EXIT_USAGE);
 	if (outpath != NULL && (*outpath == '\0' || strcmp(outpath, "-") == 0))
 		outpath = NULL;
+	/* 260 KB of HTML on a terminal helps nobody */
+	if (outpath == NULL && !force && isatty(STDOUT_FILENO))
+		errx(SSP_EXIT_FAIL, "refusing to write an HTML page to a terminal "
+		    "(redirect, use -o FILE, or --force)");
+	/* SSP_HTML_LIVE_TRACES: traces aggregated in memory (span2html(1)) */
+	if ((env = getenv("SSP_HTML_LIVE_TRACES")) != NULL && *env != '\0') {
+		if (ssp_num_strtonum(env, 1, UINT32_MAX, &v, &errstr) != 0)
+			errx(SSP_EXIT_USAGE, "SSP_HTML_LIVE_TRACES=%s: %s", env,
+			    errstr);
+		o.live_traces = (uint32_t)v;
+	}
 	input = argc == 1 ? argv[0] : "-";
 	snprintf(tool, sizeof(tool), "%s %s", PROG, SSP_VERSION);
 	o.tool = tool;
 	o.source = input;
 
 	t0 = ssp_clock_ns();
-	/* A regular file is read twice: first what every trace needs, then
-	 * the attributes, events and links of the detailed ones only. */
-	if (strcmp(input, "-") != 0 && stat(input, &sb) == 0 && S_ISREG(sb.st_mode))
-		o.two_pass = 1;
-	if (ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK ||
-	    ssp_span_reader_open(&rr, in, &e) != SSP_OK)
+	/* the first pass: a file by its name; standard input from where it
+	 * is when that is a file (read again from there); anything else (a
+	 * pipe, a FIFO, /dev/fd/N) through the spool */
+	if (strcmp(input, "-") == 0) {
+		name = "stdin";
+		if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode))
+			stdin_at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+		spool = stdin_at < 0;
+	} else {
+		name = input;
+		spool = stat(input, &sb) == 0 && !S_ISREG(sb.st_mode);
+	}
+	if (spool) {
+		if (strcmp(input, "-") != 0 &&
+		    (tee.in = open(input, O_RDONLY | O_CLOEXEC)) < 0)
+			err(SSP_EXIT_FAIL, "%s", input);
+		if ((tee.spool = spool_open()) < 0)
+			err(SSP_EXIT_FAIL, "a temporary file for %s (in $TMPDIR, "
+			    "else /tmp)", name);
+		rc = ssp_in_fnopen(&in, tee_read, &tee, name, SSP_IN_ZSTD_AUTO,
+		    &e);
+	} else {
+		rc = ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e);
+	}
+	if (rc != SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK) {
+		if (tee.err != 0)
+			goto tee_failed;
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
 	ssp_progress_init(&pg, -1, "spans");
 	o.tick = tick;
 	o.tick_ctx = &pg;
 	if (ssp_html_load(&h, rr, &o, &e) != SSP_OK) {
 		ssp_progress_done(&pg);
+		if (tee.err != 0)
+			goto tee_failed;
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	/* the second pass */
+	if (spool) {
+		if (tee.in != STDIN_FILENO)
+			close(tee.in);
+		if (lseek(tee.spool, 0, SEEK_SET) != 0)
+			err(SSP_EXIT_FAIL, "the copy of %s", name);
+		rc = ssp_in_fdopen(&in, tee.spool, name, SSP_IN_ZSTD_AUTO, &e);
+	} else if (stdin_at >= 0) {
+		if (lseek(STDIN_FILENO, stdin_at, SEEK_SET) != stdin_at)
+			err(SSP_EXIT_FAIL, "stdin");
+		rc = ssp_in_open(&in, "-", SSP_IN_ZSTD_AUTO, NULL, &e);
+	} else {
+		rc = ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e);
+	}
+	if (rc != SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK ||
+	    ssp_html_detail(h, rr, &e) != SSP_OK) {
+		ssp_progress_done(&pg);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
 	ssp_progress_done(&pg);
 	ssp_rec_rd_close(rr);
-	ssp_in_close(in);
-	if (o.two_pass && (ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e) !=
-	    SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK ||
-	    ssp_html_detail(h, rr, &e) != SSP_OK))
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (o.two_pass) {
-		ssp_rec_rd_close(rr);
-		ssp_in_close(in);
-	}
+	ssp_in_close(in);	/* closes the spool */
 	t1 = ssp_clock_ns();
 	if (ssp_html_page(h, &page, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -217,14 +326,20 @@ main(int argc, char **argv)
 		    " of unknown types, %" PRIu64 " links/events not after their "
 		    "span)\n", PROG, st->spans, st->traces, st->links, st->events,
 		    st->records, st->unknown, st->unattached);
-		fprintf(stderr, "%s: detail for %" PRIu64 " traces (%" PRIu64
-		    " spans, %" PRIu64 " events)\n", PROG, st->detail_traces,
-		    st->detail_spans, st->detail_events);
+		fprintf(stderr, "%s: %" PRIu64 " traces listed, detail for %"
+		    PRIu64 " (%" PRIu64 " spans, %" PRIu64 " events)\n", PROG,
+		    st->listed_traces, st->detail_traces, st->detail_spans,
+		    st->detail_events);
+		if (st->spilled > 0)
+			fprintf(stderr, "%s: %" PRIu64 " trace aggregates sorted "
+			    "through a temporary file (more than %" PRIu32 " traces "
+			    "at once)\n", PROG, st->spilled, o.live_traces ?
+			    o.live_traces : SSP_HTML_LIVE);
 		fprintf(stderr, "%s: %s: %" PRIu64 " bytes (data: %" PRIu64
 		    " bytes JSON, %" PRIu64 " gzip)\n", PROG, outpath ? outpath :
 		    "stdout", st->page_bytes, st->json_bytes, st->gz_bytes);
-		fprintf(stderr, "%s: %.2f s read (%.0f spans/s), %.2f s total "
-		    "(%.0f spans/s)\n", PROG, (t1 - t0) / 1e9, t1 > t0 ?
+		fprintf(stderr, "%s: %.2f s read twice (%.0f spans/s), %.2f s "
+		    "total (%.0f spans/s)\n", PROG, (t1 - t0) / 1e9, t1 > t0 ?
 		    st->spans / ((t1 - t0) / 1e9) : 0.0, (t2 - t0) / 1e9,
 		    t2 > t0 ? st->spans / ((t2 - t0) / 1e9) : 0.0);
 	}
@@ -233,4 +348,10 @@ main(int argc, char **argv)
 	if (ssp_cli_close_stdout(PROG) != 0)
 		return SSP_EXIT_FAIL;
 	return 0;
+tee_failed:
+	errno = tee.err;
+	if (tee.failed_write)
+		err(SSP_EXIT_FAIL, "copying %s to a temporary file (in $TMPDIR, "
+		    "else /tmp) for the second pass", name);
+	err(SSP_EXIT_FAIL, "%s", name);
 }

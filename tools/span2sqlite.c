@@ -1,34 +1,34 @@
 /*
  * span2sqlite: load a span stream into an SQLite database, as a new run.
- * A sink: spans --> span2sqlite --> SQLite.  The database is written
- * copy-on-write (ssp_sqlite.h): it is either updated completely or not at
- * all, whatever happens to the input or to this process.
+ * A sink: spans --> span2sqlite --> SQLite.  The database is updated
+ * completely or not at all, whatever happens to the input or to this
+ * process: a new database is written whole into a temporary file and
+ * renamed into place (tools/common/outfile.h), a run is appended in one
+ * SQLite transaction (sqlite/sqlite.h).
  */
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
 #include "io/in.h"
-#include "sink/sqlite.h"
+#include "sqlite/sqlite.h"
 #include "stream/frame.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 
 #define PROG "span2sqlite"
-
-static char tmp_path[4096];
-static volatile sig_atomic_t have_tmp;
-static const int cleanup_signals[] = { SIGHUP, SIGINT, SIGPIPE, SIGQUIT,
-    SIGTERM, SIGXFSZ };
 
 static void
 usage(int code)
@@ -54,43 +54,25 @@ usage(int code)
 	exit(ssp_cli_done(PROG, code));
 }
 
-/* Whether path starts like a span stream (plain or zstd-compressed). */
+/* Whether path is a regular file that starts like a span stream (plain
+ * or zstd-compressed).  Anything else is never opened: a FIFO would
+ * block. */
 static int
 db_is_spans(const char *path)
 {
 	static const uint8_t zstd[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	uint8_t m[SSP_MAGIC_LEN];
-	FILE *f = fopen(path, "rb");
-	size_t got;
+	struct stat st;
+	ssize_t got;
+	int fd;
 
-	if (f == NULL)
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return 0;
-	got = fread(m, 1, sizeof(m), f);
-	fclose(f);
-	return (got == sizeof(m) && memcmp(m, ssp_frame_magic_spans,
+	got = read(fd, m, sizeof(m));
+	close(fd);
+	return (got == (ssize_t)sizeof(m) && memcmp(m, ssp_frame_magic_spans,
 	    sizeof(m)) == 0) || (got >= 4 && memcmp(m, zstd, 4) == 0);
-}
-
-/* Remove the temporary database, then die of the signal as usual. */
-static void
-on_signal(int sig)
-{
-	if (have_tmp)
-		unlink(tmp_path);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void
-set_signals(int block)
-{
-	sigset_t set;
-	size_t i;
-
-	sigemptyset(&set);
-	for (i = 0; i < sizeof(cleanup_signals) / sizeof(cleanup_signals[0]); i++)
-		sigaddset(&set, cleanup_signals[i]);
-	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
 struct tick_ctx {
@@ -99,7 +81,7 @@ struct tick_ctx {
 };
 
 static void
-tick(void *ctx, const struct ssp_sqlite_stats *st)
+tick(void *ctx, const struct ssp_load_stats *st)
 {
 	struct tick_ctx *t = ctx;
 
@@ -108,7 +90,7 @@ tick(void *ctx, const struct ssp_sqlite_stats *st)
 }
 
 static void
-print_stats(const struct ssp_sqlite_stats *st, const char *db,
+print_stats(const struct ssp_load_stats *st, const char *db,
     const char *input, int events, double load_s, double total_s)
 {
 	unsigned k;
@@ -157,14 +139,14 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ssp_sqlite_opts o = { 0 };
-	struct ssp_sqlite_stats st;
+	struct ssp_load_opts o = { 0 };
+	struct ssp_load_stats st;
 	struct ssp_err e = { 0 };
 	struct ssp_sqlite *d;
 	struct ssp_in *in;
 	struct ssp_rec_rd *rr;
 	struct tick_ctx tc;
-	const char *db, *input;
+	const char *db, *input, *work;
 	char tool[64];
 	uint64_t t0, t1;
 	int ch, r, verbose = 0;
@@ -219,40 +201,54 @@ main(int argc, char **argv)
 	if (ssp_span_reader_open(&rr, in, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
-	set_signals(1);
-	ssp_cli_catch_signals(cleanup_signals, sizeof(cleanup_signals) /
-	    sizeof(cleanup_signals[0]), on_signal);
-	if (ssp_sqlite_open_flags(&d, db, flags, &e) != SSP_OK) {
-		set_signals(0);
+	if (ssp_sqlite_open(&d, db, flags, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	}
-	snprintf(tmp_path, sizeof(tmp_path), "%s", ssp_sqlite_tmp_path(d));
-	have_tmp = strlen(ssp_sqlite_tmp_path(d)) < sizeof(tmp_path);
-	set_signals(0);
+	/* written whole next to the database: the new database, or the run
+	 * to merge into it; removed on a signal or an error */
+	if ((work = ssp_outfile_begin(ssp_sqlite_target(d))) == NULL) {
+		int saved = errno;
 
+		ssp_sqlite_close(d);
+		errno = saved;
+		err(SSP_EXIT_FAIL, "%s: cannot create a file next to it", db);
+	}
 	ssp_progress_init(&tc.p, ssp_in_is_zstd(in) ? -1 : ssp_in_size(in),
 	    "spans");
 	tc.in = in;
 	o.tick = tick;
 	o.tick_ctx = &tc;
-	if (ssp_sqlite_load(d, rr, &o, &st, &e) != SSP_OK) {
-		ssp_progress_done(&tc.p);
-		ssp_sqlite_abort(d);
-		have_tmp = 0;
+	r = ssp_sqlite_load(d, work, rr, &o, &st, &e);
+	ssp_progress_done(&tc.p);
+	if (r != SSP_OK) {
+		ssp_outfile_abort();
+		ssp_sqlite_close(d);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
-	ssp_progress_done(&tc.p);
 	t1 = ssp_clock_ns();
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
-	if (tc.p.on)	/* indexes of a large new database take a while */
-		fprintf(stderr, "\rspan2sqlite: indexing and writing %s\033[K", db);
+	if (tc.p.on)	/* a large append takes a while */
+		fprintf(stderr, "\rspan2sqlite: writing %s\033[K", db);
 	r = ssp_sqlite_commit(d, &e);
-	have_tmp = 0;
 	if (tc.p.on)
 		fputs("\r\033[K", stderr);
-	if (r != SSP_OK)
+	if (r != SSP_OK) {
+		ssp_outfile_abort();
+		ssp_sqlite_close(d);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	/* a new database is synced and renamed into place; a run's file is
+	 * removed once merged */
+	if (!ssp_sqlite_is_new(d)) {
+		ssp_outfile_abort();
+	} else if (ssp_outfile_commit() != 0) {
+		int saved = errno;
+
+		ssp_sqlite_close(d);
+		errno = saved;
+		err(SSP_EXIT_FAIL, "%s", db);
+	}
+	ssp_sqlite_close(d);
 	if (verbose)
 		print_stats(&st, db, input, o.events, (t1 - t0) / 1e9,
 		    (ssp_clock_ns() - t0) / 1e9);

@@ -5,13 +5,18 @@
 #include "base/hugemem.h"
 
 #define NCLASS	32
+#define NMAP	16	/* mappings at most: they double up to the bound */
+#define FIRST	((size_t)2 << 20)	/* the first mapping's bytes */
 
 struct ssp_blkpool {
 	size_t unit;
 	unsigned nclass;
-	char *base;		/* the mapping */
-	size_t size, used;	/* its bytes, and those handed out */
-	size_t mapped;		/* blocks of it held */
+	char *map[NMAP];	/* the mappings, in the order made */
+	size_t mapsize[NMAP];
+	unsigned nmap;
+	size_t size, total;	/* bytes the mappings may have, and have */
+	size_t used;		/* of the last mapping, handed out */
+	size_t mapped;		/* blocks of the mappings held */
 	void *free[NCLASS];	/* freed blocks, linked through their first word */
 };
 
@@ -26,20 +31,48 @@ ssp_blkpool_new(size_t unit, unsigned nclass, size_t bytes)
 	p->unit = unit;
 	p->nclass = nclass;
 	p->size = bytes / unit * unit;
-	/* untouched pages of the mapping cost nothing */
-	if (p->size > 0 && (p->base = ssp_hugemem_alloc(p->size)) == NULL) {
-		free(p);
-		return NULL;
-	}
 	return p;
 }
 
 static int
 in_map(const struct ssp_blkpool *p, const void *b)
 {
-	uintptr_t a = (uintptr_t)b, lo = (uintptr_t)p->base;
+	uintptr_t a = (uintptr_t)b;
+	unsigned i;
 
-	return p->base != NULL && a >= lo && a - lo < p->size;
+	for (i = p->nmap; i-- > 0;)
+		if (a >= (uintptr_t)p->map[i] &&
+		    a - (uintptr_t)p->map[i] < p->mapsize[i])
+			return 1;
+	return 0;
+}
+
+/*
+ * A new mapping with room for n bytes at least: twice the last one (the
+ * first FIRST), within the bound.  Untouched pages of a mapping cost
+ * nothing but address space, which is what doubling keeps small for a
+ * small load.  0 when the bound is reached (or out of memory).
+ */
+static int
+grow(struct ssp_blkpool *p, size_t n)
+{
+	size_t sz = p->nmap > 0 ? 2 * p->mapsize[p->nmap - 1] : FIRST;
+	char *m;
+
+	if (p->nmap == NMAP || p->total >= p->size)
+		return 0;
+	if (sz < n)
+		sz = n;
+	if (sz > p->size - p->total || p->nmap == NMAP - 1)
+		sz = p->size - p->total;
+	sz = sz / p->unit * p->unit;
+	if (sz < n || (m = ssp_hugemem_alloc(sz)) == NULL)
+		return 0;
+	p->map[p->nmap] = m;
+	p->mapsize[p->nmap++] = sz;
+	p->total += sz;
+	p->used = 0;
+	return 1;
 }
 
 void *
@@ -56,8 +89,9 @@ ssp_blkpool_get(struct ssp_blkpool *p, unsigned cls)
 			p->mapped++;
 		return b;
 	}
-	if (p->size - p->used >= n) {
-		b = p->base + p->used;
+	if ((p->nmap > 0 && p->mapsize[p->nmap - 1] - p->used >= n) ||
+	    grow(p, n)) {
+		b = p->map[p->nmap - 1] + p->used;
 		p->used += n;
 		p->mapped++;
 		return b;
@@ -96,6 +130,7 @@ ssp_blkpool_free(struct ssp_blkpool *p)
 			if (!in_map(p, b))
 				free(b);
 		}
-	ssp_hugemem_free(p->base);
+	for (c = 0; c < p->nmap; c++)
+		ssp_hugemem_free(p->map[c]);
 	free(p);
 }

@@ -1,9 +1,16 @@
 /*
- * A SimBricks run as its orchestrator recorded it (out/<exp>-<run>.json:
- * every simulator's class, command line, stdout and stderr), and what
- * simspan makes of it: the topology (formats/topology.md) derived from
- * the command lines' sockets, and the sim2ev command of each stream
- * (simspan-simbricks(1) describes both).
+ * A SimBricks run as its orchestrator recorded it, in either shape:
+ *   2022 (out/<exp>-<run>.json): {"exp_name", "sims": {NAME: {"class",
+ *     "cmd": [argv], "stdout": [...], "stderr": [...]}}, "success"};
+ *   symphony, v0.3 to v0.5.2 (<run>/output/out.json, simbricks-run):
+ *     {"_sim_name", "_success", "_interrupted", ..., NAME: {"class",
+ *     "output": [{"cmd": "one string", "stdout", "stderr",
+ *     "merged_output"}, ...]}}, prepare commands first, the run command
+ *     last; "proxy_<id>" entries (class TCPProxy) in distributed runs.
+ * Both become the same model: every simulator's display name, class,
+ * command line as argv (symphony's string split as its runtime does,
+ * shlex), and captured stdout and stderr of its run command.  What
+ * simspan makes of a run is sbplan's.
  *
  * Memory: the whole JSON is held as a tree (about 3-5 times the file,
  * most of it the captured stdout and stderr lines).
@@ -15,10 +22,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "base/buf.h"
 #include "base/err.h"
 #include "io/in.h"
-#include "stream/event.h"
 
 /* Which captured output of a simulator. */
 enum ssp_simbricks_out {
@@ -26,32 +31,53 @@ enum ssp_simbricks_out {
 	SSP_SIMBRICKS_STDERR = 1,
 };
 
+enum ssp_simbricks_fmt {
+	SSP_SIMBRICKS_2022 = 1,		/* out/<exp>-<run>.json */
+	SSP_SIMBRICKS_SYMPHONY,		/* output/out.json */
+};
+
 struct ssp_simbricks;		/* a parsed run */
 
 struct ssp_simbricks_sim {
-	const char *name;	/* "host.client.0", "nic.client.0.", "net." */
-	const char *cls;	/* "Gem5Host", "I40eNIC", "SwitchNet", ... */
+	const char *name;	/* "host.client.0", "nic.NICSim-26", "proxy_40" */
+	const char *cls;	/* "Gem5Host", "I40eNicSim", "TCPProxy", ... */
 	const char **argv;	/* the command line, argc strings */
 	size_t argc;
+	const char *cmd;	/* symphony: the command as recorded; else NULL */
 	size_t nlines[2];	/* captured stdout, stderr lines */
 };
 
 /*
  * Parse the JSON text of a run; name is used in messages.  Anything that
- * is not SimBricks experiment output (no "sims" object, a simulator
- * without "class" or "cmd", ...) is SSP_ERR_FORMAT naming what is missing;
- * bad JSON is SSP_ERR_FORMAT with e->line and the column in the message.
+ * is not a run of either shape is SSP_ERR_FORMAT naming the key that is
+ * missing or wrong ("host.Gem5Sim-24".output[1].cmd); bad JSON is
+ * SSP_ERR_FORMAT with e->line and the column in the message.  Refused
+ * too: control characters or NUL bytes in names, classes and commands (a
+ * name reaches shell scripts and file names), a symphony command with
+ * an unclosed quote, a fragment runner's out.json (no simulators: its
+ * output went to the SimBricks backend).
  */
 int ssp_simbricks_parse(struct ssp_simbricks **rp, const char *name,
     const char *buf, size_t len, struct ssp_err *e);
 /* Read and parse from in (plain or zstd, as ssp_in delivers it). */
 int ssp_simbricks_read(struct ssp_simbricks **rp, struct ssp_in *in,
     struct ssp_err *e);
+/*
+ * Open path and parse it: a JSON file, or a symphony run directory
+ * (path/output/out.json) or its output directory (path/out.json).  The
+ * run records where it was read from (ssp_simbricks_path).
+ */
+int ssp_simbricks_load(struct ssp_simbricks **rp, const char *path,
+    struct ssp_err *e);
 void ssp_simbricks_free(struct ssp_simbricks *r);
 
+enum ssp_simbricks_fmt ssp_simbricks_format(const struct ssp_simbricks *r);
+/* The experiment (2022 "exp_name") or simulation (symphony "_sim_name"). */
 const char *ssp_simbricks_exp_name(const struct ssp_simbricks *r);
-/* 1 if the run succeeded / was interrupted (newer orchestrators write
- * "interrupted"; 0 when absent). */
+/* The JSON file as named in messages: the path it was read from. */
+const char *ssp_simbricks_path(const struct ssp_simbricks *r);
+/* 1 if the run succeeded / was interrupted (2022 "interrupted", written
+ * by newer orchestrators, 0 when absent; symphony "_interrupted"). */
 int ssp_simbricks_success(const struct ssp_simbricks *r);
 int ssp_simbricks_interrupted(const struct ssp_simbricks *r);
 size_t ssp_simbricks_nsims(const struct ssp_simbricks *r);
@@ -79,7 +105,9 @@ void ssp_simbricks_text_close(struct ssp_simbricks_text *t);
  * sim2ev --simbricks-json: the run JSON at path read, and simulator sim's
  * captured output opened as *inp, named "PATH:SIM:stdout" (or stderr).
  * *sp keeps the run alive; close it after the input.  SSP_ERR_FORMAT: not
- * SimBricks output; SSP_ERR_INVAL: no simulator named sim.
+ * SimBricks output; SSP_ERR_INVAL: no simulator named sim (the message
+ * names the one meant when sim differs only by trailing dots, as 2022
+ * names end in one: "nic.server.0.").
  */
 struct ssp_simbricks_input;
 int ssp_simbricks_input_open(struct ssp_simbricks_input **sp,
@@ -87,47 +115,10 @@ int ssp_simbricks_input_open(struct ssp_simbricks_input **sp,
     enum ssp_simbricks_out which, struct ssp_err *e);
 /* The default stream name: the simulator's name without trailing dots. */
 const char *ssp_simbricks_input_stem(const struct ssp_simbricks_input *s);
+/* The run and the simulator's index in it. */
+const struct ssp_simbricks *ssp_simbricks_input_run(
+    const struct ssp_simbricks_input *s);
+size_t ssp_simbricks_input_sim(const struct ssp_simbricks_input *s);
 void ssp_simbricks_input_close(struct ssp_simbricks_input *s);
-
-/*
- * The plan: topology and commands.  Refused with SSP_ERR_INVAL and a
- * message naming the simulator: a class simspan cannot trace yet,
- * several NICs in one process, switch-to-switch links, sockets that do
- * not pair up (a NIC no host or network uses, a host or network port no
- * NIC serves, a socket two NICs claim), an ns-3 example of unknown
- * layout.
- */
-struct ssp_simbricks_opts {
-	const char *json;	/* the run's path as the commands name it */
-	const char *topology;	/* the topology's file name in the commands */
-};
-
-struct ssp_simbricks_stream {
-	char *name;		/* stream name, from the simulator's name */
-	enum ssp_sim kind;	/* host (gem5), nic (nicbm), net */
-	size_t sim;		/* the simulator */
-};
-struct ssp_simbricks_pcie { size_t host, nic; unsigned adapter; };	/* stream indices, system.pc.simbricks_<adapter> */
-struct ssp_simbricks_eth { size_t nic, net; uint32_t node, dev; };
-
-struct ssp_simbricks_plan {
-	struct ssp_simbricks_stream *streams;
-	size_t nstreams;
-	struct ssp_simbricks_pcie *pcie;
-	size_t npcie;
-	struct ssp_simbricks_eth *eth;
-	size_t neth;
-	char **warn;		/* what the user should know, one line each */
-	size_t nwarn;
-	struct ssp_buf cmd;	/* the commands script */
-};
-
-int ssp_simbricks_plan(struct ssp_simbricks_plan **pp,
-    const struct ssp_simbricks *r, const struct ssp_simbricks_opts *o,
-    struct ssp_err *e);
-/* The topology CSV text (formats/topology.md): 0, or -1 out of memory. */
-int ssp_simbricks_topology(const struct ssp_simbricks_plan *p,
-    const struct ssp_simbricks *r, struct ssp_buf *b);
-void ssp_simbricks_plan_free(struct ssp_simbricks_plan *p);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * Span streams into one self-contained HTML page (ssp_html.h, the data
- * format in formats/html.md).
+ * Span streams into one self-contained HTML page (sink/html.h, the data
+ * format in formats/html.md), in two passes with bounded memory.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,12 @@
 #include <zlib.h>
 
 #include "base/atoms.h"
+#include "base/map.h"
+#include "base/sha256.h"
 #include "base/strfmt.h"
-#include "stream/span.h"
 #include "sink/html.h"
+#include "base/ksort.h"
+#include "stream/span.h"
 
 /*
  * The viewer's sources are embedded by the assembler (paths relative to
@@ -32,46 +36,15 @@ __asm__(
     EMBED("ssp_html_viewer_js", "lib/sink/html/viewer.js")
     "\t.popsection\n");
 
-#define FORMAT_VERSION	1
+#define FORMAT_VERSION	2
 #define TICK		4096
 #define NONE		UINT32_MAX
+#define NB		SSP_HTML_BINS
+#define HSUB		(1u << SSP_HTML_HIST_BITS)
+#define KW		7		/* words of a trace aggregate in the sort */
+#define SORT_MEM	(1u << 20)	/* bytes of aggregates the sort holds */
 
 enum { C_SKIP, C_SPAN, C_LINK, C_EVENT };
-
-struct span {
-	int64_t start, dur;
-	uint64_t id, parent;
-	uint32_t trace;		/* index into h->tr */
-	uint32_t next;		/* next span of the same trace */
-	uint32_t ft;		/* file record type */
-	uint32_t stream;
-	uint32_t flags;
-	uint32_t cause;		/* atom, 0: none */
-	uint32_t lane;
-	uint64_t attr;		/* offset of its attribute JSON in h->text */
-	uint32_t attrlen;
-	uint32_t nlinks, nevents;
-	uint64_t xtra;		/* offset of its events in h->xtext */
-	uint64_t ltra;		/* offset of its links in h->ltext */
-	uint32_t xlinks, xevents;	/* bytes of each */
-};
-
-struct trace {
-	uint64_t hi, lo;
-	int64_t start, end, busy;
-	uint32_t first, last;	/* span list */
-	uint32_t n, root;	/* spans; root span (NONE: none) */
-	uint32_t nstreams;	/* streams with spans */
-	uint32_t split;		/* offset into h->split: 3 per stream */
-	uint32_t flags;		/* or of its spans' flags */
-	int32_t detail;		/* index among detailed traces, -1: none */
-	int events;		/* its member events are in the page */
-	uint32_t pos;		/* its place in the page's trace list */
-};
-
-struct lane {
-	uint32_t stream, ctx;	/* ctx: atom of the CPU, 0: none */
-};
 
 struct ftype {
 	char *tname;		/* the record type's name (a copy) */
@@ -82,14 +55,87 @@ struct ftype {
 	const char *ctx_suffix;	/* lane of its own per CPU: "irq", ... */
 };
 
-struct sstat {			/* one stream's part of a trace */
-	uint32_t stream, spans;
-	int64_t busy;
-};
-
 struct stream {
 	char *name;
 	const char *sim, *kind;
+	int net;		/* a network simulator's stream */
+};
+
+/*
+ * A trace as the first pass knows it, mergeable: the parts of one trace
+ * aggregated at different times (before and after a spill) combine into
+ * the numbers of the whole.
+ */
+struct agg {
+	uint64_t hi, lo;
+	int64_t start, end;
+	uint64_t root_seq;	/* its root's place among the spans; max: none */
+	uint32_t n, nev;	/* spans, member events (saturating) */
+	int32_t root_kind;	/* index into kinds, -1: no root */
+	uint32_t root_stream;	/* NONE: no root */
+	uint32_t net;		/* a span on a network stream */
+};
+
+/* A timeline lane's density over the bins of the whole run (§2.4): the
+ * busy time in each bin, and difference arrays of how many spans touch a
+ * bin, cross the boundary after it, or cover it whole. */
+struct lane {
+	uint32_t stream, ctx;	/* ctx: atom of the CPU, 0: none */
+	double *busy;		/* NB, ps */
+	int64_t *cnt, *cross, *full;	/* NB + 1 each */
+};
+
+/* The latency histogram of one group of traces (root kind, root stream,
+ * crosses the network): counts of buckets [base, base + len). */
+struct lgroup {
+	int32_t kind;
+	uint32_t stream, net;
+	uint64_t n;
+	int64_t min, max;
+	uint32_t base, len;
+	uint64_t *c;
+};
+
+/* Disjoint intervals [v[2i], v[2i + 1]], sorted, none touching. */
+struct iset {
+	int64_t *v;
+	uint32_t n, cap;
+};
+
+struct ssplit {			/* one stream's part of a listed trace */
+	uint32_t stream, spans;
+	int64_t busy;
+	struct iset is;
+};
+
+/* A trace the page lists. */
+struct strace {
+	struct agg a;
+	uint32_t flags;		/* or of its spans' flags */
+	int32_t detail;		/* index among detailed traces, -1: none */
+	int events;		/* its member events are in the page */
+	uint32_t pos;		/* its place in the page's trace list */
+	uint32_t first, last;	/* its detailed spans */
+	uint32_t seen;		/* spans of the second pass */
+	int64_t busy;
+	struct iset all;
+	struct ssplit *sp;
+	uint32_t nsp, capsp;
+};
+
+/* A span of a detailed trace. */
+struct span {
+	int64_t start, dur;
+	uint64_t id, parent;
+	uint32_t next;		/* next span of the same trace */
+	uint32_t ft;		/* file record type */
+	uint32_t stream, flags, lane;
+	uint32_t cause;		/* atom, 0: none */
+	uint64_t attr;		/* offset of its attribute JSON in h->text */
+	uint32_t attrlen, nevents;
+	uint64_t xtra;		/* offset of its events in h->xtext */
+	uint64_t ltra;		/* offset of its links in h->ltext */
+	uint32_t xlinks, xevents;	/* bytes of each */
 };
 
 struct ssp_html {
@@ -103,34 +149,55 @@ struct ssp_html {
 	struct stream *streams;
 	uint32_t nstreams;
 	char *producer;
-	struct span *sp;
-	uint32_t nsp, capsp;
-	struct trace *tr;
-	uint32_t ntr, captr;
-	uint32_t *tmap;		/* open addressing: trace index + 1 */
-	size_t tmask;
-	uint32_t last_trace;	/* the trace of the last span (spans come in runs) */
-	/* reading: 0 one pass that keeps everything; 1 the first of two
-	 * passes (no attributes, events or links kept); 2 the second, which
-	 * keeps them for the detailed traces only */
-	int pass;
-	uint32_t cur;		/* the span whose events and links follow */
-	uint32_t cur_nl, cur_ne;	/* its links and events so far */
-	int keep;		/* keep the current span's text */
-	struct lane *lanes;
-	uint32_t nlanes, caplanes;
-	struct sstat *split;
-	uint32_t nsplit, capsplit;
 	struct ssp_atoms *atoms;
-	struct ssp_buf text, xtext, ltext;
-	int64_t t0, t1;
-	uint32_t *order;	/* traces by start */
+	int pass;		/* 1 reading the first time, 2 the second, 3 done */
+	int all;		/* every trace listed */
+	int64_t t0, t1;		/* the run: earliest start, latest end */
+	uint64_t check;		/* of the span records, to know the second
+				 * pass reads the same stream */
+	uint64_t records1;
+	/* the current span, whose events and links follow */
+	int have_cur;
+	uint64_t cur_id;
+	uint32_t cur;		/* pass 1: its live trace; 2: its detailed span */
+	uint32_t cur_nl, cur_ne;
+	int keep_events;
+	/* pass 1: traces aggregated in memory, the sort they spill to */
+	struct agg *live;
+	uint32_t nlive, caplive, maxlive, last_live;
+	struct ssp_map lmap;
+	struct ssp_ksort *ks;
+	uint64_t kpay;
+	/* lanes and their density bins: bin k of width dw is [k dw,
+	 * (k + 1) dw); array position p holds bin dlo + p */
+	struct lane *lanes;
+	uint32_t nlanes, caplanes, last_lane;
+	int64_t dw, dlo, occ_lo, occ_hi;
+	int docc;		/* occ_lo..occ_hi hold the bins touched */
+	/* latency groups */
+	struct lgroup *groups;
+	uint32_t ngroups, capgroups, last_group;
+	struct ssp_map gmap;
+	/* choosing the listed traces */
+	struct agg *heap;	/* the slowest so far, least slow first */
+	uint32_t nheap, capheap;
+	struct agg *samp;	/* every sstride-th trace in id order */
+	uint32_t nsamp, capsamp;
+	uint64_t srank, sstride, scap;
+	/* the listed traces */
+	struct strace *sel;
+	uint32_t nsel, capsel, last_sel;
+	struct ssp_map smap;
+	uint32_t *order;	/* listed traces by start */
 	uint32_t *detail;	/* detailed traces, by start */
 	uint32_t ndetail;
 	uint64_t omit_events;	/* member events left out (cap, --no-events) */
+	/* pass 2: the detailed spans */
+	struct span *sp;
+	uint32_t nsp, capsp;
+	struct ssp_buf text, xtext, ltext;
+	uint64_t seq2, records2, check2;
 };
-
-/* --- small helpers ------------------------------------------------------ */
 
 static uint64_t
 mix(uint64_t x)
@@ -151,7 +218,7 @@ grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 
 	if (need <= *cap)
 		return 0;
-	n = *cap ? *cap : 256;
+	n = *cap ? *cap : 4;	/* small: a listed trace has a few of each */
 	while (n < need) {
 		if (n > UINT32_MAX / 2)
 			return -1;
@@ -164,76 +231,12 @@ grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 	return 0;
 }
 
-/* Rehash a map of indices + 1 keyed by key(index). */
-static int
-rehash(uint32_t **map, size_t *mask, uint32_t count, const struct ssp_html *h)
+/* qsort, which must not see a null array even when it is empty */
+static void
+sort_n(void *p, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-	size_t size = *mask ? (*mask + 1) * 2 : 1024, i, j;
-	uint32_t *m, v;
-
-	if ((uint64_t)count * 2 < (uint64_t)(*mask + 1) && *map != NULL)
-		return 0;
-	if ((m = calloc(size, sizeof(*m))) == NULL)
-		return -1;
-	for (i = 0; *map != NULL && i <= *mask; i++) {
-		if ((v = (*map)[i]) == 0)
-			continue;
-		j = mix(h->tr[v - 1].hi ^ mix(h->tr[v - 1].lo)) & (size - 1);
-		while (m[j] != 0)
-			j = (j + 1) & (size - 1);
-		m[j] = v;
-	}
-	free(*map);
-	*map = m;
-	*mask = size - 1;
-	return 0;
-}
-
-/* The index of trace hi:lo, added when new; NONE when out of memory. */
-static uint32_t
-trace_get(struct ssp_html *h, uint64_t hi, uint64_t lo, int64_t start)
-{
-	size_t j;
-	uint32_t v;
-	struct trace *t;
-
-	if (h->last_trace < h->ntr && h->tr[h->last_trace].hi == hi &&
-	    h->tr[h->last_trace].lo == lo)
-		return h->last_trace;
-	if (rehash(&h->tmap, &h->tmask, h->ntr + 1, h) != 0)
-		return NONE;
-	for (j = mix(hi ^ mix(lo)) & h->tmask; (v = h->tmap[j]) != 0;
-	    j = (j + 1) & h->tmask)
-		if (h->tr[v - 1].hi == hi && h->tr[v - 1].lo == lo)
-			return h->last_trace = v - 1;
-	if (grow((void **)&h->tr, &h->captr, h->ntr + 1, sizeof(*h->tr)) != 0)
-		return NONE;
-	t = &h->tr[h->ntr];
-	memset(t, 0, sizeof(*t));
-	t->hi = hi;
-	t->lo = lo;
-	t->start = start;
-	t->end = start;
-	t->first = t->last = t->root = NONE;
-	t->detail = -1;
-	h->tmap[j] = ++h->ntr;
-	return h->last_trace = h->ntr - 1;
-}
-
-static uint32_t
-lane_get(struct ssp_html *h, uint32_t stream, uint32_t ctx)
-{
-	uint32_t i;
-
-	for (i = 0; i < h->nlanes; i++)
-		if (h->lanes[i].stream == stream && h->lanes[i].ctx == ctx)
-			return i;
-	if (grow((void **)&h->lanes, &h->caplanes, h->nlanes + 1,
-	    sizeof(*h->lanes)) != 0)
-		return NONE;
-	h->lanes[h->nlanes].stream = stream;
-	h->lanes[h->nlanes].ctx = ctx;
-	return h->nlanes++;
+	if (n > 1)
+		qsort(p, n, size, cmp);
 }
 
 static void
@@ -360,8 +363,6 @@ put_fields(struct ssp_buf *b, const struct ssp_rec_type *t, unsigned first,
 	ssp_buf_putc(b, '}');
 }
 
-/* --- reading ------------------------------------------------------------ */
-
 static int
 setup_types(struct ssp_html *h, struct ssp_err *e)
 {
@@ -406,7 +407,7 @@ setup_types(struct ssp_html *h, struct ssp_err *e)
 			    strcmp(t->name, "host.softirq") == 0 ||
 			    strcmp(t->name, "host.app") == 0) {
 				f->ctx_field = ssp_rec_type_field(t, "cpu");
-				f->ctx_suffix = t->name + 5;
+				f->ctx_suffix = f->tname + 5;	/* a copy: the reader goes */
 			}
 		}
 	}
@@ -437,6 +438,7 @@ setup_streams(struct ssp_html *h, struct ssp_rec_rd *rr, struct ssp_err *e)
 		}
 		h->streams[i].sim = ssp_event_sim_name(src[i].sim);
 		h->streams[i].kind = ssp_event_sim_kind(src[i].sim);
+		h->streams[i].net = strcmp(h->streams[i].kind, "net") == 0;
 	}
 	h->nstreams = (uint32_t)n;
 	free(src);
@@ -446,306 +448,721 @@ setup_streams(struct ssp_html *h, struct ssp_rec_rd *rr, struct ssp_err *e)
 	return SSP_OK;
 }
 
-static int
-add_span(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
-    struct ssp_rec_rd *rr, struct ssp_err *e)
+
+static uint64_t
+idhash(uint64_t hi, uint64_t lo)
 {
-	const struct ssp_rec_type *t = &h->fs->types[r->ftag - 1];
-	struct span *s;
-	struct trace *tr;
-	uint32_t ti, ctx = 0;
+	return mix(hi ^ mix(lo));
+}
+
+static uint32_t
+sat32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* start + dur, at most INT64_MAX (dur >= 0) */
+static int64_t
+span_end(int64_t start, int64_t dur)
+{
+	return start > INT64_MAX - dur ? INT64_MAX : start + dur;
+}
+
+/* floor(a / w) for w > 0 */
+static int64_t
+floordiv(int64_t a, int64_t w)
+{
+	int64_t q = a / w;
+
+	return (a % w != 0 && a < 0) ? q - 1 : q;
+}
+
+/* --- lanes and density ---------------------------------------------------- */
+
+static uint32_t
+lane_find(struct ssp_html *h, uint32_t stream, uint32_t ctx)
+{
+	uint32_t i;
+
+	if (h->last_lane < h->nlanes && h->lanes[h->last_lane].stream == stream &&
+	    h->lanes[h->last_lane].ctx == ctx)
+		return h->last_lane;
+	for (i = 0; i < h->nlanes; i++)
+		if (h->lanes[i].stream == stream && h->lanes[i].ctx == ctx)
+			return h->last_lane = i;
+	return NONE;
+}
+
+static uint32_t
+lane_get(struct ssp_html *h, uint32_t stream, uint32_t ctx)
+{
+	struct lane *l;
+	uint32_t i;
+
+	if ((i = lane_find(h, stream, ctx)) != NONE)
+		return i;
+	if (grow((void **)&h->lanes, &h->caplanes, h->nlanes + 1,
+	    sizeof(*h->lanes)) != 0)
+		return NONE;
+	l = &h->lanes[h->nlanes];
+	memset(l, 0, sizeof(*l));
+	l->stream = stream;
+	l->ctx = ctx;
+	if ((l->busy = calloc(NB, sizeof(*l->busy))) == NULL ||
+	    (l->cnt = calloc(NB + 1, sizeof(*l->cnt))) == NULL ||
+	    (l->cross = calloc(NB + 1, sizeof(*l->cross))) == NULL ||
+	    (l->full = calloc(NB + 1, sizeof(*l->full))) == NULL) {
+		free(l->busy);
+		free(l->cnt);
+		free(l->cross);
+		free(l->full);
+		return NONE;
+	}
+	return h->last_lane = h->nlanes++;
+}
+
+/* The lane's bins as plain values: busy with its whole bins added, cnt
+ * and cross as counts (prefix sums), full zero. */
+static void
+lane_concrete(struct lane *l, int64_t w)
+{
+	int64_t c = 0, x = 0, f = 0;
+	uint32_t i;
+
+	for (i = 0; i < NB; i++) {
+		c += l->cnt[i];
+		x += l->cross[i];
+		f += l->full[i];
+		l->cnt[i] = c;
+		l->cross[i] = x;
+		l->busy[i] += (double)f * (double)w;
+		l->full[i] = 0;
+	}
+	l->cnt[NB] = l->cross[NB] = l->full[NB] = 0;
+}
+
+/* Back from plain counts to difference arrays. */
+static void
+lane_diff(struct lane *l)
+{
+	int64_t pc = 0, px = 0, c, x;
+	uint32_t i;
+
+	for (i = 0; i < NB; i++) {
+		c = l->cnt[i];
+		x = l->cross[i];
+		l->cnt[i] = c - pc;
+		l->cross[i] = x - px;
+		pc = c;
+		px = x;
+	}
+	l->cnt[NB] = -pc;
+	l->cross[NB] = -px;
+}
+
+/*
+ * Make the bins hold absolute bins a..z (at the current width): double the
+ * width until the bins touched so far and a..z fit in NB bins (two bins
+ * merge into one: a span touching both counts once, which the crossings
+ * tell), then move the window so they lie inside it, with half the room
+ * left on either side.
+ */
+static void
+regrid(struct ssp_html *h, int64_t a_ps, int64_t z_ps)
+{
+	int64_t a = floordiv(a_ps, h->dw), z = floordiv(z_ps, h->dw);
+	int64_t need_lo, need_hi, nlo, shift, free_bins, r;
+	uint32_t i, p, q;
+
+	for (i = 0; i < h->nlanes; i++)
+		lane_concrete(&h->lanes[i], h->dw);
+	for (;;) {
+		need_lo = h->docc && h->occ_lo < a ? h->occ_lo : a;
+		need_hi = h->docc && h->occ_hi > z ? h->occ_hi : z;
+		if ((uint64_t)need_hi - (uint64_t)need_lo < NB)
+			break;
+		/* merge pairs: absolute bin k goes to floor(k / 2), so new
+		 * position q takes old positions 2q - r and 2q - r + 1, r the
+		 * parity of dlo (never ahead of q: done in place) */
+		nlo = floordiv(h->dlo, 2);
+		r = h->dlo - 2 * nlo;
+		for (i = 0; i < h->nlanes; i++) {
+			struct lane *l = &h->lanes[i];
+
+			for (q = 0; q < NB; q++) {
+				int64_t at = 2 * (int64_t)q - r;
+				double b = 0;
+				int64_t c = 0, x = 0;
+
+				if (at >= 0 && at < NB) {
+					b += l->busy[at];
+					c += l->cnt[at];
+					/* a span in both counts once */
+					if (at + 1 < NB)
+						c -= l->cross[at];
+				}
+				if (at + 1 >= 0 && at + 1 < NB) {
+					b += l->busy[at + 1];
+					c += l->cnt[at + 1];
+					x = l->cross[at + 1];
+				}
+				l->busy[q] = b;
+				l->cnt[q] = c;
+				l->cross[q] = x;
+			}
+		}
+		h->dw *= 2;	/* at most 2^54: then 2^64 ps fit in 1024 bins */
+		h->dlo = nlo;
+		h->occ_lo = floordiv(h->occ_lo, 2);
+		h->occ_hi = floordiv(h->occ_hi, 2);
+		a = floordiv(a_ps, h->dw);
+		z = floordiv(z_ps, h->dw);
+	}
+	if (need_lo < h->dlo || (uint64_t)need_hi - (uint64_t)h->dlo >= NB) {
+		free_bins = NB - 1 - (need_hi - need_lo);
+		nlo = need_lo >= INT64_MIN + free_bins / 2 ?
+		    need_lo - free_bins / 2 : INT64_MIN;
+		/* positions move up by shift (down when negative): less
+		 * than NB, as the bins touched are in both windows (before
+		 * the first span there is nothing to move) */
+		shift = h->docc ? (int64_t)((uint64_t)h->dlo - (uint64_t)nlo) : 0;
+		for (i = 0; shift != 0 && i < h->nlanes; i++) {
+			struct lane *l = &h->lanes[i];
+			size_t keep = (size_t)(NB - (shift > 0 ? shift : -shift));
+			size_t to = shift > 0 ? (size_t)shift : 0;
+			size_t from = shift > 0 ? 0 : (size_t)-shift;
+			size_t clr = shift > 0 ? 0 : keep;
+
+			memmove(l->busy + to, l->busy + from, keep * sizeof(*l->busy));
+			memmove(l->cnt + to, l->cnt + from, keep * sizeof(*l->cnt));
+			memmove(l->cross + to, l->cross + from,
+			    keep * sizeof(*l->cross));
+			for (p = 0; p < NB - keep; p++) {
+				l->busy[clr + p] = 0;
+				l->cnt[clr + p] = l->cross[clr + p] = 0;
+			}
+		}
+		h->dlo = nlo;
+	}
+	for (i = 0; i < h->nlanes; i++)
+		lane_diff(&h->lanes[i]);
+}
+
+/* A span [s, z] (ps) on lane l. */
+static void
+density_add(struct ssp_html *h, uint32_t li, int64_t s, int64_t z)
+{
+	struct lane *l;
+	int64_t ka, kz, ba, bz, ra, rz, w;
+
+	if (!h->docc) {		/* the first span: bins of 1 ps around it */
+		h->dw = 1;
+		h->dlo = s > INT64_MIN + NB / 2 ? s - NB / 2 : INT64_MIN;
+		h->occ_lo = h->occ_hi = floordiv(s, h->dw);
+	}
+	ka = floordiv(s, h->dw);
+	kz = floordiv(z, h->dw);
+	if (ka < h->dlo || (uint64_t)kz - (uint64_t)h->dlo >= NB) {
+		regrid(h, s, z);
+		ka = floordiv(s, h->dw);
+		kz = floordiv(z, h->dw);
+	}
+	if (!h->docc || ka < h->occ_lo)
+		h->occ_lo = ka;
+	if (!h->docc || kz > h->occ_hi)
+		h->occ_hi = kz;
+	h->docc = 1;
+	l = &h->lanes[li];
+	w = h->dw;
+	ba = ka - h->dlo;
+	bz = kz - h->dlo;
+	l->cnt[ba]++;
+	l->cnt[bz + 1]--;
+	if (ba == bz) {
+		l->busy[ba] += (double)(z - s);
+		return;
+	}
+	/* offsets in their bins, exact (modulo 2^64, and below w) */
+	ra = (int64_t)((uint64_t)s - (uint64_t)ka * (uint64_t)w);
+	rz = (int64_t)((uint64_t)z - (uint64_t)kz * (uint64_t)w);
+	l->busy[ba] += (double)(w - ra);
+	l->busy[bz] += (double)rz;
+	l->cross[ba]++;
+	l->cross[bz]--;
+	l->full[ba + 1]++;
+	l->full[bz]--;
+}
+
+/* --- latency histograms ----------------------------------------------- */
+
+/* The bucket of a latency (formats/html.md §2.5): exact below 2^BITS ps,
+ * then 2^BITS buckets per octave. */
+static uint32_t
+hist_index(int64_t v)
+{
+	uint64_t u = v < 0 ? 0 : (uint64_t)v;
+	unsigned e;
+
+	if (u < HSUB)
+		return (uint32_t)u;
+	e = 63 - (unsigned)__builtin_clzll(u);
+	return (uint32_t)((e - SSP_HTML_HIST_BITS) * HSUB +
+	    (u >> (e - SSP_HTML_HIST_BITS)));
+}
+
+static int
+group_add(struct ssp_html *h, const struct agg *a, int64_t dur)
+{
+	uint64_t key = (uint64_t)(uint32_t)(a->root_kind + 1) << 40 ^
+	    (uint64_t)a->root_stream << 1 ^ a->net;
+	struct ssp_map_slot *s;
+	struct lgroup *g;
+	uint32_t i = h->last_group, ix = hist_index(dur);
+	int isnew;
+
+	if (i >= h->ngroups || h->groups[i].kind != a->root_kind ||
+	    h->groups[i].stream != a->root_stream || h->groups[i].net != a->net) {
+		if ((s = ssp_map_put(&h->gmap, key, &isnew)) == NULL)
+			return -1;
+		if (isnew) {
+			if (grow((void **)&h->groups, &h->capgroups,
+			    h->ngroups + 1, sizeof(*h->groups)) != 0) {
+				ssp_map_del(&h->gmap, s);
+				return -1;
+			}
+			g = &h->groups[h->ngroups];
+			memset(g, 0, sizeof(*g));
+			g->kind = a->root_kind;
+			g->stream = a->root_stream;
+			g->net = a->net;
+			s->val = h->ngroups++;
+		}
+		i = h->last_group = s->val;
+	}
+	g = &h->groups[i];
+	if (g->n == 0 || dur < g->min)
+		g->min = dur;
+	if (g->n == 0 || dur > g->max)
+		g->max = dur;
+	g->n++;
+	if (g->len == 0 || ix < g->base || ix >= g->base + g->len) {
+		uint32_t lo = g->len && g->base < ix ? g->base : ix;
+		uint32_t hi = g->len && g->base + g->len - 1 > ix ?
+		    g->base + g->len - 1 : ix;
+		uint64_t *c = calloc((size_t)(hi - lo) + 1, sizeof(*c));
+
+		if (c == NULL)
+			return -1;
+		if (g->len)
+			memcpy(c + (g->base - lo), g->c, g->len * sizeof(*c));
+		free(g->c);
+		g->c = c;
+		g->base = lo;
+		g->len = hi - lo + 1;
+	}
+	g->c[ix - g->base]++;
+	return 0;
+}
+
+/* --- trace aggregates ------------------------------------------------------ */
+
+static void
+agg_merge(struct agg *a, const struct agg *b)
+{
+	if (b->start < a->start)
+		a->start = b->start;
+	if (b->end > a->end)
+		a->end = b->end;
+	if (b->root_seq < a->root_seq) {
+		a->root_seq = b->root_seq;
+		a->root_kind = b->root_kind;
+		a->root_stream = b->root_stream;
+	}
+	a->n = sat32((uint64_t)a->n + b->n);
+	a->nev = sat32((uint64_t)a->nev + b->nev);
+	a->net |= b->net;
+}
+
+static void
+agg_pack(const struct agg *a, uint64_t *k, uint64_t payload)
+{
+	k[0] = a->hi;
+	k[1] = a->lo;
+	k[2] = (uint64_t)a->start;
+	k[3] = (uint64_t)a->end;
+	k[4] = a->root_seq;
+	k[5] = (uint64_t)a->n << 32 | a->nev;
+	k[6] = (uint64_t)a->root_stream << 32 |
+	    (uint64_t)(uint32_t)(a->root_kind + 1) << 1 | (a->net & 1);
+	k[7] = payload;
+}
+
+static void
+agg_unpack(const uint64_t *k, struct agg *a)
+{
+	a->hi = k[0];
+	a->lo = k[1];
+	a->start = (int64_t)k[2];
+	a->end = (int64_t)k[3];
+	a->root_seq = k[4];
+	a->n = (uint32_t)(k[5] >> 32);
+	a->nev = (uint32_t)k[5];
+	a->root_stream = (uint32_t)(k[6] >> 32);
+	a->root_kind = (int32_t)((uint32_t)k[6] >> 1) - 1;
+	a->net = (uint32_t)(k[6] & 1);
+}
+
+/* The live traces to the sort, which keeps them on disk past SORT_MEM. */
+static int
+spill_live(struct ssp_html *h)
+{
+	uint64_t k[KW + 1];
+	uint32_t i;
+	int rc;
+
+	if (h->ks == NULL && (h->ks = ssp_ksort_new(KW, SORT_MEM, NULL)) == NULL)
+		return SSP_ERR_NOMEM;
+	for (i = 0; i < h->nlive; i++) {
+		agg_pack(&h->live[i], k, h->kpay++);
+		if ((rc = ssp_ksort_add(h->ks, k)) != SSP_OK)
+			return rc;
+	}
+	h->st.spilled += h->nlive;
+	h->nlive = 0;
+	h->last_live = NONE;
+	ssp_map_clear(&h->lmap);
+	return SSP_OK;
+}
+
+static int
+sort_error(struct ssp_html *h, int rc, struct ssp_err *e)
+{
+	if (rc == SSP_ERR_IO)
+		return ssp_err_set(e, SSP_ERR_IO, 0, "the temporary file of the "
+		    "trace sort (in $TMPDIR, else /tmp): %s", strerror(errno));
+	(void)h;
+	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+}
+
+/* The live trace hi:lo, added when new (after a spill when the table is
+ * full); NONE with *rc set on an error. */
+static uint32_t
+live_get(struct ssp_html *h, uint64_t hi, uint64_t lo, int *rc)
+{
+	uint64_t key = idhash(hi, lo);
+	struct ssp_map_slot *s;
+	struct agg *a;
+	uint32_t i = h->last_live;
+
+	if (i < h->nlive && h->live[i].hi == hi && h->live[i].lo == lo)
+		return i;
+	for (s = ssp_map_find(&h->lmap, key); s != NULL;
+	    s = ssp_map_next(&h->lmap, s))
+		if (h->live[s->val].hi == hi && h->live[s->val].lo == lo)
+			return h->last_live = s->val;
+	if (h->nlive == h->maxlive && (*rc = spill_live(h)) != SSP_OK)
+		return NONE;
+	*rc = SSP_ERR_NOMEM;
+	if (grow((void **)&h->live, &h->caplive, h->nlive + 1,
+	    sizeof(*h->live)) != 0 ||
+	    ssp_map_add(&h->lmap, key, h->nlive) == NULL)
+		return NONE;
+	a = &h->live[h->nlive];
+	memset(a, 0, sizeof(*a));
+	a->hi = hi;
+	a->lo = lo;
+	a->start = INT64_MAX;
+	a->end = INT64_MIN;
+	a->root_seq = UINT64_MAX;
+	a->root_kind = -1;
+	a->root_stream = NONE;
+	*rc = SSP_OK;
+	return h->last_live = h->nlive++;
+}
+
+/* The span's lane context: its CPU (and "irq", "softirq", "app"), an atom;
+ * 0 for none; NONE when it is not known and intern is 0, or out of
+ * memory. */
+static uint32_t
+span_ctx(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
+    struct ssp_rec_rd *rr, int intern)
+{
 	const char *str;
 	size_t len;
+	char lname[160];
+	uint32_t a;
 
+	if (f->ctx_field < 0 || (unsigned)f->ctx_field >= r->nf ||
+	    r->f[f->ctx_field] == 0 ||
+	    (str = ssp_rec_rd_str(rr, r->f[f->ctx_field], &len)) == NULL)
+		return 0;
+	if (f->ctx_suffix != NULL) {	/* "system.cpu0 softirq" */
+		len = (size_t)snprintf(lname, sizeof(lname), "%.*s %s",
+		    (int)(len < 120 ? len : 120), str, f->ctx_suffix);
+		str = lname;
+	}
+	a = intern ? ssp_atoms_intern(h->atoms, str, len) :
+	    ssp_atoms_find(h->atoms, str, len);
+	return a != 0 ? a : NONE;
+}
+
+static uint64_t
+span_check(uint64_t c, const struct ssp_rec *r)
+{
+	return mix(c ^ r->f[SSP_SF_SPAN] ^ mix((uint64_t)r->ts ^
+	    mix(r->f[SSP_SF_TRACE_LO] ^ r->f[SSP_SF_TRACE_HI] << 1 ^
+	    r->f[SSP_SF_STREAM] << 7)));
+}
+
+static int
+bad_span(const struct ssp_html *h, const struct ssp_rec *r,
+    struct ssp_rec_rd *rr, struct ssp_err *e)
+{
 	if (r->nf < SSP_SF_NCOMMON || r->f[SSP_SF_STREAM] >= h->nstreams ||
 	    (int64_t)r->f[SSP_SF_DUR] < 0)
 		return ssp_err_set(e, SSP_ERR_FORMAT, ssp_rec_rd_offset(rr),
 		    "%s: offset %" PRIu64 ": span record with a bad stream index "
 		    "or duration", ssp_rec_rd_name(rr), ssp_rec_rd_offset(rr));
-	if (grow((void **)&h->sp, &h->capsp, h->nsp + 1, sizeof(*h->sp)) != 0 ||
-	    (ti = trace_get(h, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO],
-	    r->ts)) == NONE)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	s = &h->sp[h->nsp];
-	memset(s, 0, sizeof(*s));
-	s->start = r->ts;
-	s->dur = (int64_t)r->f[SSP_SF_DUR];
-	s->id = r->f[SSP_SF_SPAN];
-	s->parent = r->f[SSP_SF_PARENT];
-	s->trace = ti;
-	s->next = NONE;
-	s->ft = r->ftag - 1;
-	s->stream = (uint32_t)r->f[SSP_SF_STREAM];
-	s->flags = (uint32_t)r->f[SSP_SF_FLAGS];
-	if (r->f[SSP_SF_CAUSE] != 0 &&
-	    (str = ssp_rec_rd_str(rr, r->f[SSP_SF_CAUSE], &len)) != NULL &&
-	    (s->cause = ssp_atoms_intern(h->atoms, str, len)) == 0)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	if (f->ctx_field >= 0 && (unsigned)f->ctx_field < r->nf &&
-	    r->f[f->ctx_field] != 0 &&
-	    (str = ssp_rec_rd_str(rr, r->f[f->ctx_field], &len)) != NULL) {
-		char lname[160];
+	return SSP_OK;
+}
 
-		if (f->ctx_suffix != NULL) {	/* "system.cpu0 softirq" */
-			len = (size_t)snprintf(lname, sizeof(lname), "%.*s %s",
-			    (int)(len < 120 ? len : 120), str, f->ctx_suffix);
-			str = lname;
-		}
-		if ((ctx = ssp_atoms_intern(h->atoms, str, len)) == 0)
-			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	}
-	if ((s->lane = lane_get(h, s->stream, ctx)) == NONE)
+static int
+add_span(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
+    struct ssp_rec_rd *rr, struct ssp_err *e)
+{
+	int64_t start = r->ts, end;
+	uint32_t stream, flags, ti, ctx, li;
+	struct agg *a;
+	int rc;
+
+	if ((rc = bad_span(h, r, rr, e)) != SSP_OK)
+		return rc;
+	end = span_end(start, (int64_t)r->f[SSP_SF_DUR]);
+	stream = (uint32_t)r->f[SSP_SF_STREAM];
+	flags = (uint32_t)r->f[SSP_SF_FLAGS];
+	if (h->st.spans == 0 || start < h->t0)
+		h->t0 = start;
+	if (h->st.spans == 0 || end > h->t1)
+		h->t1 = end;
+	if ((ctx = span_ctx(h, r, f, rr, 1)) == NONE ||
+	    (li = lane_get(h, stream, ctx)) == NONE)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	s->attr = h->text.len;
-	if (h->pass == 0)
-		put_fields(&h->text, t, SSP_SF_NCOMMON, r, rr);
-	s->attrlen = (uint32_t)(h->text.len - s->attr);
-	s->xtra = h->xtext.len;
-	s->ltra = h->ltext.len;
-	h->cur = h->nsp;
+	density_add(h, li, start, end);
+	if ((ti = live_get(h, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO],
+	    &rc)) == NONE)
+		return sort_error(h, rc, e);
+	a = &h->live[ti];
+	if (start < a->start)
+		a->start = start;
+	if (end > a->end)
+		a->end = end;
+	if (r->f[SSP_SF_PARENT] == 0 && a->root_seq == UINT64_MAX) {
+		a->root_seq = h->st.spans;
+		a->root_kind = f->kind;
+		a->root_stream = stream;
+	}
+	a->n = sat32((uint64_t)a->n + 1);
+	a->net |= (uint32_t)h->streams[stream].net;
+	h->check = span_check(h->check, r);
+	h->have_cur = 1;
+	h->cur_id = r->f[SSP_SF_SPAN];
+	h->cur = ti;
 	h->cur_nl = h->cur_ne = 0;
-	h->keep = h->pass == 0;
-	tr = &h->tr[ti];
-	if (tr->last == NONE)
-		tr->first = h->nsp;
-	else
-		h->sp[tr->last].next = h->nsp;
-	tr->last = h->nsp;
-	tr->n++;
-	if (s->start < tr->start)
-		tr->start = s->start;
-	if (s->start + s->dur > tr->end)
-		tr->end = s->start + s->dur;
-	tr->flags |= s->flags;
-	if (s->parent == 0 && tr->root == NONE)
-		tr->root = h->nsp;
-	h->nsp++;
 	h->st.spans++;
-	if (s->flags & SSP_SPAN_ORPHAN)
+	if (flags & SSP_SPAN_ORPHAN)
 		h->st.orphans++;
-	if (s->flags & SSP_SPAN_OPEN)
+	if (flags & SSP_SPAN_OPEN)
 		h->st.open++;
-	if (s->flags & SSP_SPAN_BACKGROUND)
+	if (flags & SSP_SPAN_BACKGROUND)
 		h->st.background++;
-	if (s->flags & SSP_SPAN_INCOMPLETE)
+	if (flags & SSP_SPAN_INCOMPLETE)
 		h->st.incomplete++;
 	return SSP_OK;
 }
 
-/* A member event or link of the span just read (spans.md §7: they follow
- * it at once, events first); anything else is counted as unattached. */
-static void
-add_extra(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
-    struct ssp_rec_rd *rr)
+/* Whether a member event or link belongs to the current span (spans.md
+ * §7: they follow it at once, events first); counted in either case. */
+static int
+attached(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f)
 {
-	const struct ssp_rec_type *t = &h->fs->types[r->ftag - 1];
-	struct span *s = h->cur != NONE ? &h->sp[h->cur] : NULL;
-	struct ssp_buf *b = f->cls == C_LINK ? &h->ltext : &h->xtext;
-	const char *str;
-	size_t len, at = b->len;
-
-	if (s == NULL || r->nf < 1 || r->f[0] != s->id ||
-	    (f->cls == C_EVENT && h->cur_nl > 0)) {
-		if (h->pass != 2)
-			h->st.unattached++;
-		return;
-	}
+	if (!h->have_cur || r->nf < 1 || r->f[0] != h->cur_id ||
+	    (f->cls == C_EVENT && h->cur_nl > 0))
+		return 0;
 	if (f->cls == C_LINK)
 		h->cur_nl++;
 	else
 		h->cur_ne++;
-	if (h->pass != 2) {	/* counted once */
-		if (f->cls == C_LINK)
-			s->nlinks++;
-		else
-			s->nevents++;
-	}
-	if (!h->keep || (f->cls == C_EVENT && (!h->o.events ||
-	    (h->pass == 2 && !h->tr[s->trace].events))))
-		return;
-	if (f->cls == C_LINK) {
-		if (s->xlinks > 0)
-			ssp_buf_putc(b, ',');
-		ssp_buf_putc(b, '[');
-		put_trace_id(b, r->f[SSP_LF_TRACE_HI], r->f[SSP_LF_TRACE_LO]);
-		ssp_buf_putc(b, ',');
-		put_hex(b, r->nf > SSP_LF_TARGET ? r->f[SSP_LF_TARGET] : 0);
-		ssp_buf_putc(b, ',');
-		if (r->nf > SSP_LF_KIND && r->f[SSP_LF_KIND] != 0 &&
-		    (str = ssp_rec_rd_str(rr, r->f[SSP_LF_KIND], &len)) != NULL)
-			ssp_strfmt_json_str(b, str, len);
-		else
-			ssp_buf_lit(b, "\"\"");
-		ssp_buf_putc(b, ']');
-		s->xlinks += (uint32_t)(b->len - at);
-	} else {
-		if (s->xevents > 0)
-			ssp_buf_putc(b, ',');
-		ssp_buf_putc(b, '[');
-		put_num(b, r->ts);
-		ssp_buf_putc(b, ',');
-		ssp_strfmt_json_str(b, f->name, strlen(f->name));
-		ssp_buf_putc(b, ',');
-		put_fields(b, t, SSP_EF_NCOMMON, r, rr);
-		ssp_buf_putc(b, ']');
-		s->xevents += (uint32_t)(b->len - at);
-	}
+	return 1;
 }
 
-/* The second pass's span record k: the same span as in the first, its
- * attributes kept when its trace is detailed. */
-static int
-detail_span(struct ssp_html *h, const struct ssp_rec *r, uint64_t k,
-    struct ssp_rec_rd *rr, struct ssp_err *e)
-{
-	struct span *s;
-
-	if (k >= h->nsp || r->nf < SSP_SF_NCOMMON ||
-	    h->sp[k].id != r->f[SSP_SF_SPAN] || h->sp[k].start != r->ts)
-		return ssp_err_set(e, SSP_ERR_FORMAT, ssp_rec_rd_offset(rr),
-		    "%s: offset %" PRIu64 ": not the span read there the first "
-		    "time (did the file change?)", ssp_rec_rd_name(rr),
-		    ssp_rec_rd_offset(rr));
-	s = &h->sp[k];
-	h->cur = (uint32_t)k;
-	h->cur_nl = h->cur_ne = 0;
-	h->keep = h->tr[s->trace].detail >= 0;
-	if (!h->keep)
-		return SSP_OK;
-	s->attr = h->text.len;
-	put_fields(&h->text, &h->fs->types[r->ftag - 1], SSP_SF_NCOMMON, r, rr);
-	s->attrlen = (uint32_t)(h->text.len - s->attr);
-	s->xtra = h->xtext.len;
-	s->ltra = h->ltext.len;
-	s->xlinks = s->xevents = 0;
-	return SSP_OK;
-}
-
-int
-ssp_html_detail(struct ssp_html *h, struct ssp_rec_rd *rr, struct ssp_err *e)
-{
-	const struct ssp_schema *fs = ssp_rec_rd_file_schema(rr);
-	struct ssp_rec r;
-	uint64_t k = 0;
-	unsigned i;
-	int got, rc;
-
-	if (h->pass != 1)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "ssp_html_detail: not "
-		    "loaded for two passes");
-	/* the same file: the same schema */
-	if (fs->ntypes != h->fs_ntypes)
-		goto changed;
-	for (i = 0; i < fs->ntypes; i++)
-		if (strcmp(fs->types[i].name, h->ft[i].tname) != 0)
-			goto changed;
-	h->fs = fs;
-	h->pass = 2;
-	h->cur = NONE;
-	while ((got = ssp_rec_rd_next(rr, &r, e)) == 1) {
-		const struct ftype *f = r.ftag >= 1 && r.ftag <= fs->ntypes ?
-		    &h->ft[r.ftag - 1] : NULL;
-
-		if (f == NULL || f->cls == C_SKIP)
-			continue;
-		if (f->cls == C_SPAN) {
-			if ((rc = detail_span(h, &r, k++, rr, e)) != SSP_OK)
-				return rc;
-		} else {
-			add_extra(h, &r, f, rr);
-		}
-	}
-	h->fs = NULL;
-	if (got < 0)
-		return got;
-	if (k != h->nsp)
-		goto changed;
-	if (h->text.failed || h->xtext.failed || h->ltext.failed)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	return SSP_OK;
-changed:
-	return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: not the stream read the "
-	    "first time (did the file change?)", ssp_rec_rd_name(rr));
-}
-
-/* --- after reading: splits, lanes, detail selection --------------------- */
-
-struct ivl {
-	int64_t b, e;
-	uint32_t stream;
-};
+/* --- choosing the listed traces ------------------------------------------ */
 
 static int
-cmp_ivl(const void *a, const void *b)
+cmp_agg_id(const void *x, const void *y)
 {
-	const struct ivl *x = a, *y = b;
+	const struct agg *a = x, *b = y;
 
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	return x->b < y->b ? -1 : x->b > y->b;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-/* Union length of v[0..n) sorted by start (formats/sqlite.md §5). */
-static int64_t
-union_len(const struct ivl *v, uint32_t n)
+/* a is slower than b: longer latency, then earlier start, then id */
+static int
+slower(const struct agg *a, const struct agg *b)
 {
-	int64_t busy = 0, reach = INT64_MIN, lo;
+	int64_t da = a->end - a->start, db = b->end - b->start;
+
+	if (da != db)
+		return da > db;
+	if (a->start != b->start)
+		return a->start < b->start;
+	return cmp_agg_id(a, b) < 0;
+}
+
+static int
+cmp_slow(const void *x, const void *y)
+{
+	return slower(x, y) ? -1 : slower(y, x) ? 1 : 0;
+}
+
+static void
+heap_down(struct agg *v, uint32_t n, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, m = i;
+		struct agg t;
+
+		if (l < n && slower(&v[m], &v[l]))
+			m = l;
+		if (l + 1 < n && slower(&v[m], &v[l + 1]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = v[i];
+		v[i] = v[m];
+		v[m] = t;
+		i = m;
+	}
+}
+
+/* Keep the o.slowest slowest traces: a heap with the least slow on top. */
+static int
+heap_push(struct ssp_html *h, const struct agg *a)
+{
 	uint32_t i;
 
-	for (i = 0; i < n; i++) {
-		lo = v[i].b > reach ? v[i].b : reach;
-		if (v[i].e > lo)
-			busy = (int64_t)((uint64_t)busy + (uint64_t)v[i].e -
-			    (uint64_t)lo);
-		if (v[i].e > reach)
-			reach = v[i].e;
+	if (h->nheap == h->o.slowest) {
+		if (slower(a, &h->heap[0])) {
+			h->heap[0] = *a;
+			heap_down(h->heap, h->nheap, 0);
+		}
+		return 0;
 	}
-	return busy;
+	if (grow((void **)&h->heap, &h->capheap, h->nheap + 1,
+	    sizeof(*h->heap)) != 0)
+		return -1;
+	for (i = h->nheap++; i > 0 && slower(&h->heap[(i - 1) / 2], a);
+	    i = (i - 1) / 2)
+		h->heap[i] = h->heap[(i - 1) / 2];
+	h->heap[i] = *a;
+	return 0;
+}
+
+/* Every sstride-th trace in id order; when scap are kept, every other one
+ * goes and the stride doubles, so they stay evenly spaced. */
+static int
+sample_push(struct ssp_html *h, const struct agg *a)
+{
+	uint32_t i, j;
+
+	if (h->srank++ % h->sstride != 0)
+		return 0;
+	if (grow((void **)&h->samp, &h->capsamp, h->nsamp + 1,
+	    sizeof(*h->samp)) != 0)
+		return -1;
+	h->samp[h->nsamp++] = *a;
+	if (h->nsamp >= h->scap) {
+		for (i = j = 0; i < h->nsamp; i += 2)
+			h->samp[j++] = h->samp[i];
+		h->nsamp = j;
+		h->sstride *= 2;
+	}
+	return 0;
 }
 
 static int
-splits(struct ssp_html *h, struct ssp_err *e)
+sel_add(struct ssp_html *h, const struct agg *a)
 {
-	struct ivl *v = NULL, *all = NULL;
-	uint32_t cap = 0, cap2 = 0, t, i, j, n;
+	struct strace *t;
 
-	for (t = 0; t < h->ntr; t++) {
-		struct trace *tr = &h->tr[t];
+	if (grow((void **)&h->sel, &h->capsel, h->nsel + 1, sizeof(*h->sel)) != 0)
+		return -1;
+	t = &h->sel[h->nsel++];
+	memset(t, 0, sizeof(*t));
+	t->a = *a;
+	t->detail = -1;
+	t->first = t->last = NONE;
+	return 0;
+}
 
-		if (grow((void **)&v, &cap, tr->n, sizeof(*v)) != 0 ||
-		    grow((void **)&all, &cap2, tr->n, sizeof(*all)) != 0)
-			goto nomem;
-		for (n = 0, i = tr->first; i != NONE; i = h->sp[i].next, n++) {
-			v[n].b = h->sp[i].start;
-			v[n].e = h->sp[i].start + h->sp[i].dur;
-			v[n].stream = h->sp[i].stream;
-			all[n] = v[n];
-			all[n].stream = 0;
+/* A finished trace: into its latency group and the choice. */
+static int
+consume(struct ssp_html *h, const struct agg *a)
+{
+	h->st.traces++;
+	if (group_add(h, a, a->end - a->start) != 0)
+		return -1;
+	if (h->all)
+		return sel_add(h, a);
+	if (h->o.slowest > 0 && heap_push(h, a) != 0)
+		return -1;
+	if (h->o.sample > 0 && sample_push(h, a) != 0)
+		return -1;
+	return 0;
+}
+
+/* Every trace once, complete, in id order (hi, lo). */
+static int
+finish_traces(struct ssp_html *h, struct ssp_err *e)
+{
+	const uint64_t *k;
+	struct agg cur, x;
+	uint32_t i;
+	int have = 0, rc;
+
+	if (h->ks == NULL) {
+		sort_n(h->live, h->nlive, sizeof(*h->live), cmp_agg_id);
+		for (i = 0; i < h->nlive; i++)
+			if (consume(h, &h->live[i]) != 0)
+				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	} else {
+		if ((rc = spill_live(h)) != SSP_OK ||
+		    (rc = ssp_ksort_done(h->ks)) != SSP_OK)
+			return sort_error(h, rc, e);
+		while ((k = ssp_ksort_next(h->ks)) != NULL) {
+			agg_unpack(k, &x);
+			if (have && x.hi == cur.hi && x.lo == cur.lo) {
+				agg_merge(&cur, &x);
+				continue;
+			}
+			if (have && consume(h, &cur) != 0)
+				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+			cur = x;
+			have = 1;
 		}
-		qsort(v, n, sizeof(*v), cmp_ivl);
-		qsort(all, n, sizeof(*all), cmp_ivl);
-		tr->busy = union_len(all, n);
-		tr->split = h->nsplit;
-		for (i = 0; i < n; i = j) {
-			for (j = i; j < n && v[j].stream == v[i].stream; j++)
-				;
-			if (grow((void **)&h->split, &h->capsplit, h->nsplit + 1,
-			    sizeof(*h->split)) != 0)
-				goto nomem;
-			h->split[h->nsplit].stream = v[i].stream;
-			h->split[h->nsplit].spans = j - i;
-			h->split[h->nsplit].busy = union_len(v + i, j - i);
-			h->nsplit++;
-			tr->nstreams++;
-		}
+		if ((rc = ssp_ksort_status(h->ks)) != SSP_OK)
+			return sort_error(h, rc, e);
+		if (have && consume(h, &cur) != 0)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		ssp_ksort_free(h->ks);
+		h->ks = NULL;
 	}
-	free(v);
-	free(all);
+	free(h->live);
+	h->live = NULL;
+	h->nlive = h->caplive = 0;
+	ssp_map_free(&h->lmap);
 	return SSP_OK;
-nomem:
-	free(v);
-	free(all);
-	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 }
 
 static const struct ssp_html *sort_h;
@@ -753,116 +1170,105 @@ static const struct ssp_html *sort_h;
 static int
 cmp_start(const void *a, const void *b)
 {
-	const struct trace *x = &sort_h->tr[*(const uint32_t *)a];
-	const struct trace *y = &sort_h->tr[*(const uint32_t *)b];
+	const struct agg *x = &sort_h->sel[*(const uint32_t *)a].a;
+	const struct agg *y = &sort_h->sel[*(const uint32_t *)b].a;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	if (x->hi != y->hi)
-		return x->hi < y->hi ? -1 : 1;
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
+	return cmp_agg_id(x, y);
 }
 
 static int
-cmp_slow(const void *a, const void *b)
+sel_has(const struct ssp_map *m, const struct strace *sel, const struct agg *a)
 {
-	const struct trace *x = &sort_h->tr[*(const uint32_t *)a];
-	const struct trace *y = &sort_h->tr[*(const uint32_t *)b];
-	int64_t dx = x->end - x->start, dy = y->end - y->start;
+	const struct ssp_map_slot *s;
 
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	return cmp_start(a, b);
+	for (s = ssp_map_find(m, idhash(a->hi, a->lo)); s != NULL;
+	    s = ssp_map_next(m, s))
+		if (sel[s->val].a.hi == a->hi && sel[s->val].a.lo == a->lo)
+			return 1;
+	return 0;
 }
 
+/*
+ * The listed traces, in priority order: all of them, or the slowest, then
+ * an even sample of the others.  They get detail in that order as long
+ * as their spans fit under max_spans.
+ */
 static int
-cmp_u32(const void *a, const void *b)
+select_traces(struct ssp_html *h, struct ssp_err *e)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
-select_detail(struct ssp_html *h, struct ssp_err *e)
-{
-	uint32_t *slow, i, n = 0, want, step_n, rest;
 	uint64_t spans = 0, events = 0, cap = h->o.max_spans;
 	uint64_t ecap = cap ? cap * 8 : UINT64_MAX;
-	int all = h->o.all < 0 ? h->nsp <= SSP_HTML_AUTO_ALL : h->o.all;
+	uint32_t i, n, nrest, want, taken, next;
 
-	if ((h->order = malloc(((size_t)h->ntr + 1) * sizeof(uint32_t))) == NULL ||
-	    (h->detail = malloc(((size_t)h->ntr + 1) * sizeof(uint32_t))) == NULL ||
-	    (slow = malloc(((size_t)h->ntr + 1) * sizeof(uint32_t))) == NULL)
-		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	for (i = 0; i < h->ntr; i++)
-		h->order[i] = slow[i] = i;
-	sort_h = h;
-	qsort(h->order, h->ntr, sizeof(uint32_t), cmp_start);
-	for (i = 0; i < h->ntr; i++)
-		h->tr[h->order[i]].pos = i;
-	qsort(slow, h->ntr, sizeof(uint32_t), cmp_slow);
-	/* candidates, in priority order, into slow[] */
-	if (!all) {
-		want = h->o.slowest < h->ntr ? h->o.slowest : h->ntr;
-		for (i = 0; i < want; i++)
-			h->tr[slow[i]].detail = -2;	/* taken */
-		n = want;
-		rest = h->ntr - want;
-		if (h->o.sample > 0 && rest > 0) {
-			step_n = h->o.sample < rest ? h->o.sample : rest;
-			/* every (rest / step_n)-th trace by start time */
-			uint32_t seen = 0, next = 0, taken = 0;
-
-			for (i = 0; i < h->ntr && taken < step_n; i++) {
-				uint32_t t = h->order[i];
-
-				if (h->tr[t].detail == -2)
-					continue;
-				if (seen++ == next) {
-					slow[n++] = t;
-					taken++;
-					next = (uint32_t)((uint64_t)taken * rest / step_n);
-				}
+	if (!h->all) {
+		sort_n(h->heap, h->nheap, sizeof(*h->heap), cmp_slow);
+		for (i = 0; i < h->nheap; i++)
+			if (sel_add(h, &h->heap[i]) != 0 ||
+			    ssp_map_add(&h->smap, idhash(h->heap[i].hi,
+			    h->heap[i].lo), i) == NULL)
+				goto nomem;
+		/* the sample without the slowest, then every (rest / M)-th */
+		for (i = nrest = 0; i < h->nsamp; i++)
+			if (!sel_has(&h->smap, h->sel, &h->samp[i]))
+				h->samp[nrest++] = h->samp[i];
+		want = h->o.sample < nrest ? h->o.sample : nrest;
+		for (i = taken = next = 0; i < nrest && taken < want; i++)
+			if (i == next) {
+				if (sel_add(h, &h->samp[i]) != 0)
+					goto nomem;
+				taken++;
+				next = (uint32_t)((uint64_t)taken * nrest / want);
 			}
-		}
-		for (i = 0; i < n; i++)
-			h->tr[slow[i]].detail = -1;
-	} else {
-		n = h->ntr;
+		ssp_map_clear(&h->smap);
 	}
-	for (i = 0; i < n; i++) {
-		struct trace *tr = &h->tr[slow[i]];
-		uint64_t ev = 0;
-		uint32_t s;
+	free(h->heap);
+	free(h->samp);
+	h->heap = h->samp = NULL;
+	for (i = 0; i < h->nsel; i++) {
+		struct strace *t = &h->sel[i];
 
-		if (cap && spans + tr->n > cap)
+		if (cap && spans + t->a.n > cap)
 			continue;
-		for (s = tr->first; s != NONE; s = h->sp[s].next)
-			ev += h->sp[s].nevents;
-		spans += tr->n;
-		if (h->o.events && events + ev <= ecap) {
-			events += ev;
-			tr->events = 1;
+		spans += t->a.n;
+		if (h->o.events && events + t->a.nev <= ecap) {
+			events += t->a.nev;
+			t->events = 1;
 		} else
-			h->omit_events += ev;
-		h->detail[h->ndetail++] = slow[i];
-		tr->detail = 0;
+			h->omit_events += t->a.nev;
+		t->detail = 0;
 	}
-	free(slow);
-	qsort(h->detail, h->ndetail, sizeof(uint32_t), cmp_u32);
-	/* by start: the order of h->order */
-	for (i = 0, n = 0; i < h->ntr; i++)
-		if (h->tr[h->order[i]].detail == 0)
+	for (i = 0; i < h->nsel; i++)	/* for the second pass */
+		if (ssp_map_add(&h->smap, idhash(h->sel[i].a.hi,
+		    h->sel[i].a.lo), i) == NULL)
+			goto nomem;
+	if ((h->order = malloc(((size_t)h->nsel + 1) * sizeof(uint32_t))) == NULL ||
+	    (h->detail = malloc(((size_t)h->nsel + 1) * sizeof(uint32_t))) == NULL)
+		goto nomem;
+	for (i = 0; i < h->nsel; i++)
+		h->order[i] = i;
+	sort_h = h;
+	sort_n(h->order, h->nsel, sizeof(uint32_t), cmp_start);
+	for (i = n = 0; i < h->nsel; i++) {
+		struct strace *t = &h->sel[h->order[i]];
+
+		t->pos = i;
+		if (t->detail >= 0) {
+			t->detail = (int32_t)n;
 			h->detail[n++] = h->order[i];
-	for (i = 0; i < h->ndetail; i++)
-		h->tr[h->detail[i]].detail = (int32_t)i;
-	h->st.detail_traces = h->ndetail;
+		}
+	}
+	h->ndetail = n;
+	h->st.listed_traces = h->nsel;
+	h->st.detail_traces = n;
 	h->st.detail_spans = spans;
 	h->st.detail_events = events;
 	if (!h->o.events)
 		h->omit_events = h->st.events;
 	return SSP_OK;
+nomem:
+	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 }
 
 int
@@ -872,15 +1278,22 @@ ssp_html_load(struct ssp_html **hp, struct ssp_rec_rd *rr,
 	struct ssp_html *h;
 	struct ssp_rec r;
 	int got, rc;
-	uint32_t i;
 
 	*hp = NULL;
 	if ((h = calloc(1, sizeof(*h))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	h->last_trace = NONE;
+	h->last_live = h->last_lane = h->last_group = h->last_sel = NONE;
 	h->cur = NONE;
 	h->o = *o;
-	h->pass = o->two_pass ? 1 : 0;
+	h->pass = 1;
+	h->maxlive = o->live_traces ? o->live_traces : SSP_HTML_LIVE;
+	h->dw = 1;
+	h->sstride = 1;
+	h->scap = 2 * ((uint64_t)o->sample + o->slowest);
+	if (h->scap < 2)
+		h->scap = 2;
+	if (h->scap > (1u << 30))
+		h->scap = 1u << 30;
 	if (h->o.source == NULL)
 		h->o.source = "-";
 	if (h->o.tool == NULL)
@@ -905,7 +1318,11 @@ ssp_html_load(struct ssp_html **hp, struct ssp_rec_rd *rr,
 				h->st.links++;
 			else
 				h->st.events++;
-			add_extra(h, &r, f, rr);
+			if (!attached(h, &r, f))
+				h->st.unattached++;
+			else if (f->cls == C_EVENT)
+				h->live[h->cur].nev = sat32((uint64_t)
+				    h->live[h->cur].nev + 1);
 		}
 		if (h->o.tick != NULL && h->st.records % TICK == 0)
 			h->o.tick(h->o.tick_ctx, h->st.records, h->st.spans);
@@ -914,19 +1331,12 @@ ssp_html_load(struct ssp_html **hp, struct ssp_rec_rd *rr,
 		rc = got;
 		goto fail;
 	}
-	if (h->text.failed || h->xtext.failed || h->ltext.failed) {
-		rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-		goto fail;
-	}
-	h->st.traces = h->ntr;
-	h->t0 = h->t1 = 0;
-	for (i = 0; i < h->ntr; i++) {
-		if (i == 0 || h->tr[i].start < h->t0)
-			h->t0 = h->tr[i].start;
-		if (i == 0 || h->tr[i].end > h->t1)
-			h->t1 = h->tr[i].end;
-	}
-	if ((rc = splits(h, e)) != SSP_OK || (rc = select_detail(h, e)) != SSP_OK)
+	h->fs = NULL;
+	h->have_cur = 0;
+	h->records1 = h->st.records;
+	h->all = h->o.all < 0 ? h->st.spans <= SSP_HTML_AUTO_ALL : h->o.all;
+	if ((rc = finish_traces(h, e)) != SSP_OK ||
+	    (rc = select_traces(h, e)) != SSP_OK)
 		goto fail;
 	*hp = h;
 	return SSP_OK;
@@ -935,7 +1345,286 @@ fail:
 	return rc;
 }
 
-/* --- writing ------------------------------------------------------------ */
+
+/* --- the second pass: the listed traces --------------------------------- */
+
+/* Add [b, e] to the set (its union length is the busy time; an empty
+ * interval adds nothing). */
+static int
+iset_add(struct iset *s, int64_t b, int64_t e)
+{
+	uint32_t lo = 0, hi = s->n, i, j;
+
+	if (e <= b)
+		return 0;
+	while (lo < hi) {	/* the first interval that ends at or after b */
+		uint32_t m = lo + (hi - lo) / 2;
+
+		if (s->v[2 * m + 1] < b)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	i = lo;
+	for (j = i; j < s->n && s->v[2 * j] <= e; j++) {
+		if (s->v[2 * j] < b)
+			b = s->v[2 * j];
+		if (s->v[2 * j + 1] > e)
+			e = s->v[2 * j + 1];
+	}
+	if (j == i) {		/* touches none: a new one at i */
+		if (grow((void **)&s->v, &s->cap, 2 * s->n + 2, sizeof(*s->v)) != 0)
+			return -1;
+		memmove(s->v + 2 * i + 2, s->v + 2 * i,
+		    (size_t)(s->n - i) * 2 * sizeof(*s->v));
+		s->n++;
+	} else if (j > i + 1) {	/* i .. j - 1 become one */
+		memmove(s->v + 2 * i + 2, s->v + 2 * j,
+		    (size_t)(s->n - j) * 2 * sizeof(*s->v));
+		s->n -= j - i - 1;
+	}
+	s->v[2 * i] = b;
+	s->v[2 * i + 1] = e;
+	return 0;
+}
+
+static int64_t
+iset_len(const struct iset *s)
+{
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->n; i++)
+		n += (uint64_t)s->v[2 * i + 1] - (uint64_t)s->v[2 * i];
+	return n > INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
+static int
+split_add(struct strace *t, uint32_t stream, int64_t b, int64_t e)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nsp && t->sp[i].stream != stream; i++)
+		;
+	if (i == t->nsp) {
+		if (grow((void **)&t->sp, &t->capsp, t->nsp + 1, sizeof(*t->sp)) != 0)
+			return -1;
+		memset(&t->sp[i], 0, sizeof(t->sp[i]));
+		t->sp[i].stream = stream;
+		t->nsp++;
+	}
+	t->sp[i].spans++;
+	return iset_add(&t->sp[i].is, b, e) != 0 || iset_add(&t->all, b, e) != 0 ?
+	    -1 : 0;
+}
+
+static uint32_t
+sel_find(struct ssp_html *h, uint64_t hi, uint64_t lo)
+{
+	const struct ssp_map_slot *s;
+	uint32_t i = h->last_sel;
+
+	if (i < h->nsel && h->sel[i].a.hi == hi && h->sel[i].a.lo == lo)
+		return i;
+	for (s = ssp_map_find(&h->smap, idhash(hi, lo)); s != NULL;
+	    s = ssp_map_next(&h->smap, s))
+		if (h->sel[s->val].a.hi == hi && h->sel[s->val].a.lo == lo)
+			return h->last_sel = s->val;
+	return NONE;
+}
+
+static int
+changed(struct ssp_rec_rd *rr, struct ssp_err *e)
+{
+	return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: not the stream read the "
+	    "first time (did the file change?)", ssp_rec_rd_name(rr));
+}
+
+/* The second pass's span record: its trace's split, and when the trace
+ * is detailed the span with its attributes. */
+static int
+detail_span(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
+    struct ssp_rec_rd *rr, struct ssp_err *e)
+{
+	struct strace *t;
+	struct span *s;
+	uint32_t ti, ctx, lane;
+	const char *str;
+	size_t len;
+	int64_t end;
+
+	h->have_cur = 0;
+	if (bad_span(h, r, rr, e) != SSP_OK)
+		return changed(rr, e);
+	h->seq2++;
+	h->check2 = span_check(h->check2, r);
+	if ((ti = sel_find(h, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO])) ==
+	    NONE)
+		return SSP_OK;
+	t = &h->sel[ti];
+	end = span_end(r->ts, (int64_t)r->f[SSP_SF_DUR]);
+	t->seen++;
+	t->flags |= (uint32_t)r->f[SSP_SF_FLAGS];
+	if (split_add(t, (uint32_t)r->f[SSP_SF_STREAM], r->ts, end) != 0)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	if (t->detail < 0)
+		return SSP_OK;
+	if ((ctx = span_ctx(h, r, f, rr, 0)) == NONE ||
+	    (lane = lane_find(h, (uint32_t)r->f[SSP_SF_STREAM], ctx)) == NONE)
+		return changed(rr, e);
+	if (grow((void **)&h->sp, &h->capsp, h->nsp + 1, sizeof(*h->sp)) != 0)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	s = &h->sp[h->nsp];
+	memset(s, 0, sizeof(*s));
+	s->start = r->ts;
+	s->dur = (int64_t)r->f[SSP_SF_DUR];
+	s->id = r->f[SSP_SF_SPAN];
+	s->parent = r->f[SSP_SF_PARENT];
+	s->next = NONE;
+	s->ft = r->ftag - 1;
+	s->stream = (uint32_t)r->f[SSP_SF_STREAM];
+	s->flags = (uint32_t)r->f[SSP_SF_FLAGS];
+	s->lane = lane;
+	if (r->f[SSP_SF_CAUSE] != 0 &&
+	    (str = ssp_rec_rd_str(rr, r->f[SSP_SF_CAUSE], &len)) != NULL &&
+	    (s->cause = ssp_atoms_intern(h->atoms, str, len)) == 0)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	s->attr = h->text.len;
+	put_fields(&h->text, &h->fs->types[r->ftag - 1], SSP_SF_NCOMMON, r, rr);
+	s->attrlen = (uint32_t)(h->text.len - s->attr);
+	s->xtra = h->xtext.len;
+	s->ltra = h->ltext.len;
+	if (t->last == NONE)
+		t->first = h->nsp;
+	else
+		h->sp[t->last].next = h->nsp;
+	t->last = h->nsp;
+	h->have_cur = 1;
+	h->cur_id = s->id;
+	h->cur = h->nsp++;
+	h->cur_nl = h->cur_ne = 0;
+	h->keep_events = t->events;
+	return SSP_OK;
+}
+
+/* A member event or link of the detailed span just read. */
+static void
+detail_extra(struct ssp_html *h, const struct ssp_rec *r, const struct ftype *f,
+    struct ssp_rec_rd *rr)
+{
+	const struct ssp_rec_type *t = &h->fs->types[r->ftag - 1];
+	struct ssp_buf *b = f->cls == C_LINK ? &h->ltext : &h->xtext;
+	struct span *s;
+	const char *str;
+	size_t len, at = b->len;
+
+	if (!attached(h, r, f))
+		return;
+	s = &h->sp[h->cur];
+	if (f->cls == C_LINK) {
+		if (s->xlinks > 0)
+			ssp_buf_putc(b, ',');
+		ssp_buf_putc(b, '[');
+		put_trace_id(b, r->f[SSP_LF_TRACE_HI], r->f[SSP_LF_TRACE_LO]);
+		ssp_buf_putc(b, ',');
+		put_hex(b, r->nf > SSP_LF_TARGET ? r->f[SSP_LF_TARGET] : 0);
+		ssp_buf_putc(b, ',');
+		if (r->nf > SSP_LF_KIND && r->f[SSP_LF_KIND] != 0 &&
+		    (str = ssp_rec_rd_str(rr, r->f[SSP_LF_KIND], &len)) != NULL)
+			ssp_strfmt_json_str(b, str, len);
+		else
+			ssp_buf_lit(b, "\"\"");
+		ssp_buf_putc(b, ']');
+		s->xlinks += (uint32_t)(b->len - at);
+		return;
+	}
+	s->nevents++;
+	if (!h->keep_events)
+		return;
+	if (s->xevents > 0)
+		ssp_buf_putc(b, ',');
+	ssp_buf_putc(b, '[');
+	put_num(b, r->ts);
+	ssp_buf_putc(b, ',');
+	ssp_strfmt_json_str(b, f->name, strlen(f->name));
+	ssp_buf_putc(b, ',');
+	put_fields(b, t, SSP_EF_NCOMMON, r, rr);
+	ssp_buf_putc(b, ']');
+	s->xevents += (uint32_t)(b->len - at);
+}
+
+static int
+cmp_split(const void *a, const void *b)
+{
+	const struct ssplit *x = a, *y = b;
+
+	return x->stream < y->stream ? -1 : x->stream > y->stream;
+}
+
+int
+ssp_html_detail(struct ssp_html *h, struct ssp_rec_rd *rr, struct ssp_err *e)
+{
+	const struct ssp_schema *fs = ssp_rec_rd_file_schema(rr);
+	struct ssp_rec r;
+	uint32_t i, k;
+	int got, rc;
+
+	if (h->pass != 1)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "ssp_html_detail: not "
+		    "after ssp_html_load");
+	/* the same file: the same schema */
+	if (fs->ntypes != h->fs_ntypes)
+		return changed(rr, e);
+	for (i = 0; i < fs->ntypes; i++)
+		if (strcmp(fs->types[i].name, h->ft[i].tname) != 0)
+			return changed(rr, e);
+	h->fs = fs;
+	h->pass = 2;
+	h->have_cur = 0;
+	while ((got = ssp_rec_rd_next(rr, &r, e)) == 1) {
+		const struct ftype *f = r.ftag >= 1 && r.ftag <= fs->ntypes ?
+		    &h->ft[r.ftag - 1] : NULL;
+
+		h->records2++;
+		if (f == NULL || f->cls == C_SKIP)
+			continue;
+		if (f->cls == C_SPAN) {
+			if ((rc = detail_span(h, &r, f, rr, e)) != SSP_OK)
+				return rc;
+		} else {
+			detail_extra(h, &r, f, rr);
+		}
+		if (h->o.tick != NULL && h->records2 % TICK == 0)
+			h->o.tick(h->o.tick_ctx, h->records1 + h->records2,
+			    h->st.spans + h->seq2);
+	}
+	h->fs = NULL;
+	h->have_cur = 0;
+	if (got < 0)
+		return got;
+	if (h->seq2 != h->st.spans || h->records2 != h->records1 ||
+	    h->check2 != h->check)
+		return changed(rr, e);
+	if (h->text.failed || h->xtext.failed || h->ltext.failed)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (i = 0; i < h->nsel; i++) {
+		struct strace *t = &h->sel[i];
+
+		if (t->seen != t->a.n && t->a.n != UINT32_MAX)
+			return changed(rr, e);
+		t->busy = iset_len(&t->all);
+		free(t->all.v);
+		t->all.v = NULL;
+		for (k = 0; k < t->nsp; k++) {
+			t->sp[k].busy = iset_len(&t->sp[k].is);
+			free(t->sp[k].is.v);
+			t->sp[k].is.v = NULL;
+		}
+		sort_n(t->sp, t->nsp, sizeof(*t->sp), cmp_split);
+	}
+	h->pass = 3;
+	return SSP_OK;
+}
 
 static void
 put_str(struct ssp_buf *b, const char *s)
@@ -960,61 +1649,6 @@ put_key(struct ssp_buf *b, const char *k)
 	ssp_buf_lit(b, "\":");
 }
 
-static int
-write_traces(struct ssp_html *h, struct ssp_buf *b)
-{
-	static const char *const cols[] = { "id", "root_kind", "root_stream",
-	    "start", "dur", "spans", "busy", "flags", "detail", "streams" };
-	uint32_t c, i, k;
-
-	ssp_buf_lit(b, "\"traces\":{");
-	for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
-		if (c > 0)
-			ssp_buf_putc(b, ',');
-		put_key(b, cols[c]);
-		ssp_buf_putc(b, '[');
-		for (i = 0; i < h->ntr; i++) {
-			const struct trace *tr = &h->tr[h->order[i]];
-			const struct span *root = tr->root != NONE ?
-			    &h->sp[tr->root] : NULL;
-
-			if (i > 0)
-				ssp_buf_putc(b, ',');
-			switch (c) {
-			case 0: put_trace_id(b, tr->hi, tr->lo); break;
-			case 1:
-				put_num(b, root ? h->ft[root->ft].kind : -1);
-				break;
-			case 2: put_num(b, root ? (int64_t)root->stream : -1); break;
-			case 3: put_num(b, tr->start); break;
-			case 4: put_num(b, tr->end - tr->start); break;
-			case 5: put_num(b, tr->n); break;
-			case 6: put_num(b, tr->busy); break;
-			case 7: put_num(b, tr->flags); break;
-			case 8: put_num(b, tr->detail); break;
-			case 9:
-				ssp_buf_putc(b, '[');
-				for (k = 0; k < tr->nstreams; k++) {
-					const struct sstat *sp = &h->split[tr->split + k];
-
-					if (k > 0)
-						ssp_buf_putc(b, ',');
-					put_num(b, sp->stream);
-					ssp_buf_putc(b, ',');
-					put_num(b, sp->spans);
-					ssp_buf_putc(b, ',');
-					put_num(b, sp->busy);
-				}
-				ssp_buf_putc(b, ']');
-				break;
-			}
-		}
-		ssp_buf_putc(b, ']');
-	}
-	ssp_buf_putc(b, '}');
-	return 0;
-}
-
 struct idpos {
 	uint64_t id;
 	uint32_t i;
@@ -1037,20 +1671,22 @@ static int
 write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
     uint32_t **idx, uint32_t *cap)
 {
-	const struct trace *tr = &h->tr[ti];
+	const struct strace *tr = &h->sel[ti];
 	struct idpos *byid, *hit;
-	uint32_t n = 0, i, s;
+	uint32_t n = 0, i, s, cnt = 0;
 	int64_t p;
 
-	if (grow((void **)idx, cap, tr->n, sizeof(**idx)) != 0 ||
-	    (byid = malloc(((size_t)tr->n + 1) * sizeof(*byid))) == NULL)
+	for (s = tr->first; s != NONE; s = h->sp[s].next)
+		cnt++;
+	if (grow((void **)idx, cap, cnt + 1, sizeof(**idx)) != 0 ||
+	    (byid = malloc(((size_t)cnt + 1) * sizeof(*byid))) == NULL)
 		return -1;
 	for (s = tr->first; s != NONE; s = h->sp[s].next) {
 		byid[n].id = h->sp[s].id;
 		byid[n].i = n;
 		(*idx)[n++] = s;
 	}
-	qsort(byid, n, sizeof(*byid), cmp_idpos);
+	sort_n(byid, n, sizeof(*byid), cmp_idpos);
 	ssp_buf_lit(b, "{\"trace\":");
 	put_num(b, tr->pos);
 	ssp_buf_lit(b, ",\"spans\":[");
@@ -1099,10 +1735,7 @@ write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
 		else
 			ssp_buf_lit(b, "\"\"");
 		ssp_buf_putc(b, ',');
-		if (x->attrlen > 0)
-			ssp_buf_put(b, h->text.p + x->attr, x->attrlen);
-		else	/* two passes but no second one */
-			ssp_buf_lit(b, "{}");
+		ssp_buf_put(b, h->text.p + x->attr, x->attrlen);
 		ssp_buf_lit(b, ",[");
 		if (x->xlinks > 0)
 			ssp_buf_put(b, h->ltext.p + x->ltra, x->xlinks);
@@ -1125,101 +1758,176 @@ write_detail(struct ssp_html *h, struct ssp_buf *b, uint32_t ti,
 }
 
 /* One lane's row of bins, written as a JSON array. */
-static void
-put_row(struct ssp_buf *b, const double *v, uint32_t nb, double scale)
-{
-	uint32_t i;
 
-	ssp_buf_putc(b, '[');
-	for (i = 0; i < nb; i++) {
+
+static int
+write_traces(struct ssp_html *h, struct ssp_buf *b)
+{
+	static const char *const cols[] = { "id", "root_kind", "root_stream",
+	    "start", "dur", "spans", "busy", "flags", "detail", "streams" };
+	uint32_t c, i, k;
+
+	ssp_buf_lit(b, "\"traces\":{");
+	for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		if (c > 0)
+			ssp_buf_putc(b, ',');
+		put_key(b, cols[c]);
+		ssp_buf_putc(b, '[');
+		for (i = 0; i < h->nsel; i++) {
+			const struct strace *tr = &h->sel[h->order[i]];
+			const struct agg *a = &tr->a;
+
+			if (i > 0)
+				ssp_buf_putc(b, ',');
+			switch (c) {
+			case 0: put_trace_id(b, a->hi, a->lo); break;
+			case 1: put_num(b, a->root_kind); break;
+			case 2:
+				put_num(b, a->root_stream == NONE ? -1 :
+				    (int64_t)a->root_stream);
+				break;
+			case 3: put_num(b, a->start); break;
+			case 4: put_num(b, a->end - a->start); break;
+			case 5: put_num(b, a->n); break;
+			case 6: put_num(b, tr->busy); break;
+			case 7: put_num(b, tr->flags); break;
+			case 8: put_num(b, tr->detail); break;
+			case 9:
+				ssp_buf_putc(b, '[');
+				for (k = 0; k < tr->nsp; k++) {
+					const struct ssplit *sp = &tr->sp[k];
+
+					if (k > 0)
+						ssp_buf_putc(b, ',');
+					put_num(b, sp->stream);
+					ssp_buf_putc(b, ',');
+					put_num(b, sp->spans);
+					ssp_buf_putc(b, ',');
+					put_num(b, sp->busy);
+				}
+				ssp_buf_putc(b, ']');
+				break;
+			}
+		}
+		ssp_buf_putc(b, ']');
+	}
+	ssp_buf_putc(b, '}');
+	return 0;
+}
+
+static int
+cmp_group(const void *x, const void *y)
+{
+	const struct lgroup *a = x, *b = y;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->stream != b->stream)
+		return a->stream < b->stream ? -1 : 1;
+	return a->net < b->net ? -1 : a->net > b->net;
+}
+
+/* The latency histograms of every trace, per group (formats/html.md §2.5). */
+static void
+write_latency(struct ssp_html *h, struct ssp_buf *b)
+{
+	uint32_t i, k;
+	int any;
+
+	sort_n(h->groups, h->ngroups, sizeof(*h->groups), cmp_group);
+	h->last_group = NONE;
+	ssp_buf_lit(b, "\"latency\":{\"bits\":");
+	put_num(b, SSP_HTML_HIST_BITS);
+	ssp_buf_lit(b, ",\"groups\":[");
+	for (i = 0; i < h->ngroups; i++) {
+		const struct lgroup *g = &h->groups[i];
+
 		if (i > 0)
 			ssp_buf_putc(b, ',');
-		ssp_strfmt_json_u64(b, (uint64_t)(v[i] * scale + 0.5));
+		ssp_buf_lit(b, "{\"root_kind\":");
+		put_num(b, g->kind);
+		ssp_buf_lit(b, ",\"root_stream\":");
+		put_num(b, g->stream == NONE ? -1 : (int64_t)g->stream);
+		ssp_buf_lit(b, ",\"net\":");
+		if (g->net)
+			ssp_buf_lit(b, "true");
+		else
+			ssp_buf_lit(b, "false");
+		ssp_buf_lit(b, ",\"traces\":");
+		put_num(b, (int64_t)g->n);
+		ssp_buf_lit(b, ",\"min\":");
+		put_num(b, g->min);
+		ssp_buf_lit(b, ",\"max\":");
+		put_num(b, g->max);
+		ssp_buf_lit(b, ",\"buckets\":[");
+		for (k = any = 0; k < g->len; k++) {
+			if (g->c[k] == 0)
+				continue;
+			if (any++)
+				ssp_buf_putc(b, ',');
+			put_num(b, g->base + k);
+			ssp_buf_putc(b, ',');
+			put_num(b, (int64_t)g->c[k]);
+		}
+		ssp_buf_lit(b, "]}");
 	}
-	ssp_buf_putc(b, ']');
+	ssp_buf_lit(b, "]}");
 }
 
 /*
- * Per lane and bin over the whole run (aggregates of all spans): the busy
- * fraction of the bin in millionths, and how many spans touch it.  Bins a
- * span covers whole go through difference arrays, so a long span costs
- * no more than a short one.
+ * Per lane and bin over the whole run (all spans): the busy fraction of
+ * the bin in millionths, and how many spans touch it; the bins from the
+ * first to the last any span touched.
  */
-static int
+static void
 write_density(struct ssp_html *h, struct ssp_buf *b)
 {
-	const uint32_t nb = SSP_HTML_BINS, rl = nb + 1;
-	int64_t span = h->t1 - h->t0, w;
-	double *busy, *cnt, *dfull, *dcnt, run_full, run_cnt;
-	size_t cells = (size_t)h->nlanes * rl + 1;
-	uint32_t i, l;
+	int64_t first = 0, nb = 0, w = h->dw;
+	uint32_t l, i;
 
-	w = span / nb + 1;
-	busy = calloc(cells, sizeof(double));
-	cnt = calloc(cells, sizeof(double));
-	dfull = calloc(cells, sizeof(double));
-	dcnt = calloc(cells, sizeof(double));
-	if (busy == NULL || cnt == NULL || dfull == NULL || dcnt == NULL) {
-		free(busy);
-		free(cnt);
-		free(dfull);
-		free(dcnt);
-		return -1;
+	if (h->docc) {
+		first = h->occ_lo - h->dlo;
+		nb = h->occ_hi - h->occ_lo + 1;
 	}
-	for (i = 0; i < h->nsp; i++) {
-		const struct span *s = &h->sp[i];
-		size_t row = (size_t)s->lane * rl;
-		int64_t a = s->start - h->t0, z = a + s->dur;
-		uint64_t ba, bz;
-
-		if (a < 0 || z < a || z > span)
-			continue;
-		ba = (uint64_t)a / (uint64_t)w;
-		bz = (uint64_t)z / (uint64_t)w;
-		dcnt[row + ba] += 1;		/* touches ba .. bz */
-		dcnt[row + bz + 1] -= 1;
-		if (ba == bz) {
-			busy[row + ba] += (double)(z - a);
-			continue;
-		}
-		busy[row + ba] += (double)((int64_t)(ba + 1) * w - a);
-		busy[row + bz] += (double)(z - (int64_t)bz * w);
-		dfull[row + ba + 1] += 1;	/* whole bins ba + 1 .. bz - 1 */
-		dfull[row + bz] -= 1;
-	}
-	for (l = 0; l < h->nlanes; l++) {
-		size_t row = (size_t)l * rl;
-
-		run_full = run_cnt = 0;
-		for (i = 0; i < nb; i++) {
-			run_full += dfull[row + i];
-			run_cnt += dcnt[row + i];
-			busy[row + i] += run_full * (double)w;
-			cnt[row + i] = run_cnt;
-		}
-	}
+	for (l = 0; l < h->nlanes; l++)
+		lane_concrete(&h->lanes[l], w);
 	ssp_buf_lit(b, "\"density\":{\"bins\":");
 	put_num(b, nb);
 	ssp_buf_lit(b, ",\"bin_ps\":");
 	put_num(b, w);
+	ssp_buf_lit(b, ",\"origin\":");
+	/* the first bin's start, in ps: occ_lo * w, which may lie below
+	 * INT64_MIN only for absurd times; then clamped */
+	put_num(b, h->docc && h->occ_lo >= INT64_MIN / w ? h->occ_lo * w :
+	    h->docc ? INT64_MIN : 0);
 	ssp_buf_lit(b, ",\"busy\":[");
 	for (l = 0; l < h->nlanes; l++) {
 		if (l > 0)
 			ssp_buf_putc(b, ',');
-		put_row(b, busy + (size_t)l * rl, nb, 1e6 / (double)w);
+		ssp_buf_putc(b, '[');
+		for (i = 0; i < nb; i++) {
+			if (i > 0)
+				ssp_buf_putc(b, ',');
+			ssp_strfmt_json_u64(b, (uint64_t)(h->lanes[l].busy[first + i] *
+			    (1e6 / (double)w) + 0.5));
+		}
+		ssp_buf_putc(b, ']');
 	}
 	ssp_buf_lit(b, "],\"count\":[");
 	for (l = 0; l < h->nlanes; l++) {
 		if (l > 0)
 			ssp_buf_putc(b, ',');
-		put_row(b, cnt + (size_t)l * rl, nb, 1);
+		ssp_buf_putc(b, '[');
+		for (i = 0; i < nb; i++) {
+			if (i > 0)
+				ssp_buf_putc(b, ',');
+			put_num(b, h->lanes[l].cnt[first + i]);
+		}
+		ssp_buf_putc(b, ']');
 	}
 	ssp_buf_lit(b, "]}");
-	free(busy);
-	free(cnt);
-	free(dfull);
-	free(dcnt);
-	return 0;
+	for (l = 0; l < h->nlanes; l++)
+		lane_diff(&h->lanes[l]);
 }
 
 int
@@ -1228,6 +1936,9 @@ ssp_html_json(struct ssp_html *h, struct ssp_buf *b, struct ssp_err *e)
 	uint32_t i, *idx = NULL, cap = 0;
 	const struct ssp_html_stats *st = &h->st;
 
+	if (h->pass != 3)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "ssp_html_json: the "
+		    "second pass (ssp_html_detail) has not run");
 	ssp_buf_lit(b, "{\"format\":\"simspan-html\",\"version\":");
 	put_num(b, FORMAT_VERSION);
 	ssp_buf_lit(b, ",\"producer\":");
@@ -1287,6 +1998,8 @@ ssp_html_json(struct ssp_html *h, struct ssp_buf *b, struct ssp_err *e)
 	put_num(b, (int64_t)st->unknown);
 	ssp_buf_lit(b, ",\"unattached\":");
 	put_num(b, (int64_t)st->unattached);
+	ssp_buf_lit(b, ",\"listed_traces\":");
+	put_num(b, (int64_t)st->listed_traces);
 	ssp_buf_lit(b, ",\"detail_traces\":");
 	put_num(b, (int64_t)st->detail_traces);
 	ssp_buf_lit(b, ",\"detail_spans\":");
@@ -1298,9 +2011,8 @@ ssp_html_json(struct ssp_html *h, struct ssp_buf *b, struct ssp_err *e)
 	ssp_buf_lit(b, "},\"selection\":");
 	{
 		char sel[96];
-		int all = h->o.all < 0 ? h->nsp <= SSP_HTML_AUTO_ALL : h->o.all;
 
-		if (all)
+		if (h->all)
 			snprintf(sel, sizeof(sel), "all");
 		else
 			snprintf(sel, sizeof(sel), "slowest:%" PRIu32 ",sample:%"
@@ -1310,12 +2022,11 @@ ssp_html_json(struct ssp_html *h, struct ssp_buf *b, struct ssp_err *e)
 	ssp_buf_lit(b, ",\"max_spans\":");
 	put_num(b, (int64_t)h->o.max_spans);
 	ssp_buf_lit(b, ",\"start\":");
-	put_num(b, h->t0);
+	put_num(b, h->st.spans ? h->t0 : 0);
 	ssp_buf_lit(b, ",\"end\":");
-	put_num(b, h->t1);
+	put_num(b, h->st.spans ? h->t1 : 0);
 	ssp_buf_putc(b, ',');
-	if (write_traces(h, b) != 0)
-		goto nomem;
+	write_traces(h, b);
 	ssp_buf_lit(b, ",\"details\":[");
 	for (i = 0; i < h->ndetail; i++) {
 		if (i > 0)
@@ -1324,8 +2035,9 @@ ssp_html_json(struct ssp_html *h, struct ssp_buf *b, struct ssp_err *e)
 			goto nomem;
 	}
 	ssp_buf_lit(b, "],");
-	if (write_density(h, b) != 0)
-		goto nomem;
+	write_latency(h, b);
+	ssp_buf_putc(b, ',');
+	write_density(h, b);
 	ssp_buf_lit(b, "}\n");
 	free(idx);
 	if (b->failed)
@@ -1426,14 +2138,40 @@ subst(struct ssp_buf *b, const char *tmpl, const char *const *mark,
 	ssp_buf_put(b, p, strlen(p));
 }
 
+
+/* The CSP source of an inline element's text: 'sha256-<base64>'. */
+static void
+csp_hash(struct ssp_buf *b, const char *text)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789+/";
+	uint8_t d[SSP_SHA256_LEN + 1];
+	size_t i;
+
+	ssp_sha256(text, strlen(text), d);
+	d[SSP_SHA256_LEN] = 0;
+	ssp_buf_lit(b, "'sha256-");
+	for (i = 0; i < SSP_SHA256_LEN; i += 3) {	/* 32 bytes: 10 full groups */
+		uint32_t v = (uint32_t)d[i] << 16 | (uint32_t)d[i + 1] << 8 |
+		    (i + 2 < SSP_SHA256_LEN ? d[i + 2] : 0);
+
+		ssp_buf_putc(b, tab[v >> 18]);
+		ssp_buf_putc(b, tab[(v >> 12) & 63]);
+		ssp_buf_putc(b, tab[(v >> 6) & 63]);
+		ssp_buf_putc(b, i + 2 < SSP_SHA256_LEN ? tab[v & 63] : '=');
+	}
+	ssp_buf_lit(b, "'");
+}
+
 int
 ssp_html_page(struct ssp_html *h, struct ssp_buf *out, struct ssp_err *e)
 {
 	static const char *const mark[] = { "/*@CSS@*/", "/*@JS@*/", "@DATA@",
-	    "@TITLE@" };
+	    "@TITLE@", "@SCRIPT_HASH@", "@STYLE_HASH@" };
 	struct ssp_buf json = SSP_BUF_INIT, b64 = SSP_BUF_INIT;
 	struct ssp_buf css = SSP_BUF_INIT, js = SSP_BUF_INIT, title = SSP_BUF_INIT;
-	const struct ssp_buf *val[] = { &css, &js, &b64, &title };
+	struct ssp_buf jsh = SSP_BUF_INIT, cssh = SSP_BUF_INIT;
+	const struct ssp_buf *val[] = { &css, &js, &b64, &title, &jsh, &cssh };
 	size_t before = out->len;
 	const char *s;
 	int rc;
@@ -1445,6 +2183,10 @@ ssp_html_page(struct ssp_html *h, struct ssp_buf *out, struct ssp_err *e)
 		goto done;
 	ssp_buf_put(&css, ssp_html_viewer_css, strlen(ssp_html_viewer_css));
 	ssp_buf_put(&js, ssp_html_viewer_js, strlen(ssp_html_viewer_js));
+	/* the policy allows the inline script and style by their hashes,
+	 * so an injected one would not run (viewer.html) */
+	csp_hash(&jsh, ssp_html_viewer_js);
+	csp_hash(&cssh, ssp_html_viewer_css);
 	/* the title is HTML text: escape what HTML would read */
 	for (s = h->o.source; *s != '\0'; s++) {
 		if (*s == '<')
@@ -1456,9 +2198,10 @@ ssp_html_page(struct ssp_html *h, struct ssp_buf *out, struct ssp_err *e)
 		else
 			ssp_buf_putc(&title, *s);
 	}
-	subst(out, ssp_html_viewer_html, mark, val, 4);
+	subst(out, ssp_html_viewer_html, mark, val, 6);
 	h->st.page_bytes = out->len - before;
-	rc = out->failed || css.failed || js.failed || title.failed ?
+	rc = out->failed || css.failed || js.failed || title.failed ||
+	    jsh.failed || cssh.failed ?
 	    ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory") : SSP_OK;
 done:
 	ssp_buf_free(&json);
@@ -1466,6 +2209,8 @@ done:
 	ssp_buf_free(&css);
 	ssp_buf_free(&js);
 	ssp_buf_free(&title);
+	ssp_buf_free(&jsh);
+	ssp_buf_free(&cssh);
 	return rc;
 }
 
@@ -1478,7 +2223,7 @@ ssp_html_stats(const struct ssp_html *h)
 void
 ssp_html_free(struct ssp_html *h)
 {
-	uint32_t i;
+	uint32_t i, k;
 
 	if (h == NULL)
 		return;
@@ -1491,16 +2236,36 @@ ssp_html_free(struct ssp_html *h)
 	for (i = 0; h->ft != NULL && i < h->fs_ntypes; i++)
 		free(h->ft[i].tname);
 	free(h->ft);
-	free(h->sp);
-	free(h->tr);
-	free(h->tmap);
-	free(h->lanes);
-	free(h->split);
 	ssp_atoms_free(h->atoms);
+	free(h->live);
+	ssp_map_free(&h->lmap);
+	ssp_ksort_free(h->ks);
+	for (i = 0; i < h->nlanes; i++) {
+		free(h->lanes[i].busy);
+		free(h->lanes[i].cnt);
+		free(h->lanes[i].cross);
+		free(h->lanes[i].full);
+	}
+	free(h->lanes);
+	for (i = 0; i < h->ngroups; i++)
+		free(h->groups[i].c);
+	free(h->groups);
+	ssp_map_free(&h->gmap);
+	free(h->heap);
+	free(h->samp);
+	for (i = 0; i < h->nsel; i++) {
+		free(h->sel[i].all.v);
+		for (k = 0; k < h->sel[i].nsp; k++)
+			free(h->sel[i].sp[k].is.v);
+		free(h->sel[i].sp);
+	}
+	free(h->sel);
+	ssp_map_free(&h->smap);
+	free(h->order);
+	free(h->detail);
+	free(h->sp);
 	ssp_buf_free(&h->text);
 	ssp_buf_free(&h->xtext);
 	ssp_buf_free(&h->ltext);
-	free(h->order);
-	free(h->detail);
 	free(h);
 }

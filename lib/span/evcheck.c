@@ -213,6 +213,23 @@ ssp_evcheck_result(struct ssp_evcheck *c, const struct ssp_evspan *ev,
 			break;	/* the same for every stream, usually */
 		}
 	}
+	/* kernel-context rules on logs of another kernel: no irq ever
+	 * exits, every host.irq is closed by whatever comes next */
+	if (st->kctx && nwhy < 8 &&
+	    st->kst.opened[SSP_KCTX_IRQ] >= SSP_EVCHECK_ORPHAN_MIN &&
+	    st->kst.closed_unbalanced * 10 >= (st->kst.opened[SSP_KCTX_IRQ] +
+	    st->kst.opened[SSP_KCTX_SOFTIRQ]) * 9)
+		snprintf(why[nwhy++], sizeof(why[0]), "%" PRIu64 " of %" PRIu64
+		    " host.irq spans were closed without an irq-exit (incomplete): "
+		    "the kernel-context classes of %s (irq-entry, irq-exit, "
+		    "softirq-entry, ...) do not fit the kernel of these logs, "
+		    "whose interrupt exit never appears; use rules for that "
+		    "kernel, or delete the irq-entry and syscall-exit rows for "
+		    "the one-CPU model (formats/rules.md)",
+		    st->kst.closed_unbalanced < st->kst.opened[SSP_KCTX_IRQ] ?
+		    st->kst.closed_unbalanced : st->kst.opened[SSP_KCTX_IRQ],
+		    st->kst.opened[SSP_KCTX_IRQ], rules_path != NULL ? rules_path :
+		    "the rules");
 	orph_line[0] = '\0';
 	if (orph >= SSP_EVCHECK_ORPHAN_MIN &&
 	    orph * 100 >= spans * SSP_EVCHECK_ORPHAN_PCT) {

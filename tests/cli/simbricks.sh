@@ -48,6 +48,18 @@ grep -q 'objdump --syms /simbricks/images/vmlinux > vmlinux.syms' "$T/cmds.sh" &
     ok "kernel from --kernel" || not_ok "kernel from --kernel"
 grep -q '^evspan -t topology.csv -r "$RULES" -o spans.sp$' "$T/cmds.sh" &&
     ok "evspan line, without --force" || not_ok "evspan line, without --force"
+# names a shell would read as code (issue 26): every variable name valid,
+# every word quoted; a name starting with a digit gave "0NET_TRACE=" once
+sed -e 's/"net\."/"0net $(touch pwned);"/' -e 's/"nic\.server\.0\."/"9nic`id`."/' \
+    "$D/sigcomm22-netperf_paper_nf-gt-ns3-ib-1.json" > "$T/hostile.json"
+check "hostile names: commands" simspan-simbricks -q -c -o "$T/hostile.sh" "$T/hostile.json"
+check "hostile names: sh -n" sh -n "$T/hostile.sh"
+grep -q '^_0NET--TOUCH-PWNED--_TRACE=\|^_0NET_' "$T/hostile.sh" &&
+    ok "hostile names: the trace variable starts with _" || {
+    not_ok "hostile names: the trace variable starts with _"; grep TRACE "$T/hostile.sh" | sed 's/^/# /'; }
+(cd "$T" && grep -E '^[A-Za-z_][A-Za-z0-9_]*=' hostile.sh > hvars.sh && sh -eu hvars.sh) &&
+    [ ! -e "$T/pwned" ] && ok "hostile names: the variables run nothing" ||
+    not_ok "hostile names: the variables run nothing"
 check "-d" simspan-simbricks -q -d "$T/out" "$D/sigcomm22-netperf_paper_nf-gt-ns3-cb-1.json"
 cmp -s "$T/out/topology.csv" "$D/gt-ns3-cb.topology.csv" && ok "-d: topology.csv" || not_ok "-d: topology.csv"
 grep -q 'MQNIC_TEXT' "$T/out/commands.sh" && ok "-d: commands.sh, Corundum's mqnic" || not_ok "-d: commands.sh, Corundum's mqnic"
@@ -73,7 +85,7 @@ bad() {	# bad DESCRIPTION FILE TEXT
 IB=$D/sigcomm22-netperf_paper_nf-gt-ns3-ib-1.json
 SW=$D/sigcomm22-pci-latency_updated_pci-gt-ib-sw-10-1.json
 printf '{"a": 1}\n' >"$T/notsb.json"
-bad "not SimBricks output" "$T/notsb.json" "not SimBricks experiment output (out/<exp>-<run>.json): no \"exp_name\" string"
+bad "not SimBricks output" "$T/notsb.json" "not SimBricks experiment output (2022 out/<exp>-<run>.json or symphony output/out.json): no \"exp_name\" (2022) or \"_sim_name\" (symphony) string"
 printf '[1, 2]\n' >"$T/array.json"
 bad "a JSON array" "$T/array.json" "the top level is not a JSON object"
 head -c 3000 "$IB" >"$T/trunc.json"
@@ -121,13 +133,27 @@ if grep -q 'needs a sim2ev\|no -f switch' "$T/.out" "$T/.err"; then
 else
 	ok "SwitchNet: no placeholder for the switch command"
 fi
-check "sim2ev -f switch on the real SwitchNet stderr" sim2ev -f switch --strict --stats \
+# (without NETSWITCH_DEBUG: no packet, which sim2ev says; --strict fails)
+check "sim2ev -f switch on the real SwitchNet stderr" sim2ev -f switch --stats \
     --simbricks-json "$SW" --sim net. --sim-stderr -o "$T/sw.ev"
 stderr_has "6 lines = 0 events + 6 skipped"
 stderr_has "6 skipped: unknown-message"
-check "sim2ev -f switch on its stdout" sim2ev -f switch --strict --stats \
+stderr_has "net.:stderr: a net_switch log without NETSWITCH_DEBUG lines (6 status lines, no packet)"
+expect_rc 1 "sim2ev -f switch --strict on its stdout" sim2ev -f switch --strict --stats \
     --simbricks-json "$SW" --sim net. -o "$T/sw2.ev"
 stderr_has "3 skipped: unknown-message"
+stderr_has "a net_switch log without NETSWITCH_DEBUG lines (3 status lines, no packet)"
+# a NIC built without DEBUG_NICBM: its status lines, no event, one warning
+check "sim2ev on a nicbm log without DEBUG_NICBM" sim2ev -f nicbm \
+    --simbricks-json "$IB" --sim nic.server.0. -o "$T/nd.ev"
+stderr_has "nic.server.0.:stdout: a nicbm log without debug output"
+stderr_has "DEBUG_NICBM"
+# nicbm lines in the other stream: the hint names the option
+check "nicbm lines in stderr" sim2ev -f nicbm --simbricks-json "$J" --sim nic.client.0. -o "$T/ne.ev"
+stderr_has "no nicbm event lines, but its stderr has 3: add --sim-stderr"
+# the name without the 2022 trailing dot
+expect_rc 2 "--sim without the trailing dot" sim2ev -f nicbm --simbricks-json "$J" --sim nic.server.0 -o "$T/d.ev"
+stderr_has "no simulator named 'nic.server.0'; it is 'nic.server.0.' (2022 runs end the names of NICs and networks with a dot)"
 
 check "--help" simspan-simbricks --help
 stdout_has "usage: simspan-simbricks"

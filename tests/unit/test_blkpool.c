@@ -1,4 +1,4 @@
-/* Power-of-two blocks from one mapping: sizes, reuse of freed blocks,
+/* Power-of-two blocks from growing mappings: sizes, reuse of freed blocks,
  * and malloc once the mapping is used up. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -97,6 +97,31 @@ test_malloc_when_used_up(void **state)
 	ssp_blkpool_free(p);
 }
 
+/* The mappings double (2 MiB, then 4 MiB) up to the bound: 6 blocks of
+ * 1 MiB from them, the 7th from malloc. */
+static void
+test_mappings_grow(void **state)
+{
+	struct ssp_blkpool *p = ssp_blkpool_new(1 << 20, 1, 6 << 20);
+	unsigned char *b[7];
+	int i, j;
+
+	(void)state;
+	assert_non_null(p);
+	for (i = 0; i < 7; i++) {
+		assert_non_null(b[i] = ssp_blkpool_get(p, 0));
+		memset(b[i], i, 1 << 20);
+		assert_int_equal(ssp_blkpool_mapped(p), i < 6 ? i + 1 : 6);
+	}
+	for (i = 0; i < 7; i++)
+		for (j = 0; j < i; j++)
+			assert_true(b[i] + (1 << 20) <= b[j] || b[j] + (1 << 20) <= b[i]);
+	for (i = 0; i < 7; i++)
+		ssp_blkpool_put(p, b[i], 0);
+	assert_int_equal(ssp_blkpool_mapped(p), 0);
+	ssp_blkpool_free(p);
+}
+
 /* No mapping at all: every block from malloc. */
 static void
 test_no_mapping(void **state)
@@ -120,6 +145,7 @@ main(void)
 		cmocka_unit_test(test_blocks_are_disjoint),
 		cmocka_unit_test(test_freed_blocks_are_reused),
 		cmocka_unit_test(test_malloc_when_used_up),
+		cmocka_unit_test(test_mappings_grow),
 		cmocka_unit_test(test_no_mapping),
 	};
 

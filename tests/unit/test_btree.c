@@ -1,8 +1,9 @@
 /*
- * Direct b-tree writing: tables and indexes filled by ssp_btree_* must pass
- * SQLite's integrity check and read back the same as the same rows
- * inserted with SQL; deep trees (small pages), overflow pages, all value
- * kinds, empty trees, the lock-byte page, refused files.
+ * Direct b-tree writing: tables and indexes of a new database filled by
+ * ssp_btree_* must pass SQLite's integrity check and read back the same
+ * as the same rows inserted with SQL; deep trees (small pages), overflow
+ * pages, all value kinds, empty trees, the lock-byte page, refused files
+ * (anything but a new database as SQLite makes it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +16,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "sink/btree.h"
+#include "sqlite/btree.h"
 
 static char *
 tmpname(const char *what)
@@ -79,38 +80,38 @@ static const char schema[] =
 /* Row i: a mix of integer sizes, NULL, 0 and 1, short and long text
  * (overflow pages), blobs. */
 static void
-row(unsigned i, struct ssp_btree_val v[4], char *text, unsigned char *blob)
+row(unsigned i, struct ssp_value v[4], char *text, unsigned char *blob)
 {
 	static const int64_t ints[] = { 0, 1, -1, 127, 128, -129, 32767, 32768,
 	    8388607, -8388609, 2147483647, 2147483648ll, 0x7fffffffffffll,
 	    0x800000000000ll, INT64_MAX, INT64_MIN, 5, 1000000007 };
 	size_t tl = i % 97 == 0 ? 3000 + i % 5000 : i % 40, k;
 
-	v[0] = (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
+	v[0] = (struct ssp_value){ SQLITE_NULL, 0, NULL, 0 };
 	if (i % 13 == 0)
-		v[1] = (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 };
+		v[1] = (struct ssp_value){ SQLITE_NULL, 0, NULL, 0 };
 	else {
 		/* negated every third time, plus a little (wrapping) */
 		uint64_t x = (uint64_t)ints[i % (sizeof(ints) / sizeof(ints[0]))];
 
-		v[1] = (struct ssp_btree_val){ SQLITE_INTEGER,
+		v[1] = (struct ssp_value){ SQLITE_INTEGER,
 		    (int64_t)((i % 3 ? x : 0 - x) + i % 7), NULL, 0 };
 	}
 	for (k = 0; k < tl; k++)
 		text[k] = (char)('a' + (i * 7 + k * 3) % 26);
 	if (i % 11 == 0 && tl > 0)
 		text[0] = '\xc3';	/* any bytes: SQLite does not check */
-	v[2] = (struct ssp_btree_val){ SQLITE_TEXT, 0, text, tl };
+	v[2] = (struct ssp_value){ SQLITE_TEXT, 0, text, tl };
 	for (k = 0; k < i % 9; k++)
 		blob[k] = (unsigned char)(i + k);
-	v[3] = i % 5 == 0 ? (struct ssp_btree_val){ SQLITE_NULL, 0, NULL, 0 } :
-	    (struct ssp_btree_val){ SQLITE_BLOB, 0, blob, i % 9 };
+	v[3] = i % 5 == 0 ? (struct ssp_value){ SQLITE_NULL, 0, NULL, 0 } :
+	    (struct ssp_value){ SQLITE_BLOB, 0, blob, i % 9 };
 }
 
 struct key {
 	unsigned i;
 	int64_t rowid;
-	struct ssp_btree_val v;
+	struct ssp_value v;
 	char *text;
 };
 
@@ -141,7 +142,7 @@ cmp_key(const void *pa, const void *pb)
 /* The record (text, rowid) as SQLite stores it (fileformat2.html, 2.1):
  * what ssp_btree_entry_rec() is given.  Its length. */
 static size_t
-text_rowid_rec(unsigned char *out, const struct ssp_btree_val *t, int64_t rowid)
+text_rowid_rec(unsigned char *out, const struct ssp_value *t, int64_t rowid)
 {
 	static const unsigned char len[7] = { 0, 1, 2, 3, 4, 6, 8 };
 	uint64_t st = 13 + 2 * (uint64_t)t->n;
@@ -175,13 +176,13 @@ text_rowid_rec(unsigned char *out, const struct ssp_btree_val *t, int64_t rowid)
 /* Create the schema with SQLite, fill t and its indexes directly; with
  * mistake, end with a row that goes backwards (refused, file dropped). */
 static void
-fill_from(const char *path, unsigned from, unsigned nrows, int64_t first,
+fill(const char *path, unsigned nrows, int64_t first,
     int64_t step, uint32_t pending, const char *pragmas, int mistake)
 {
 	struct ssp_err e = { 0 };
 	struct ssp_btree *b;
 	struct ssp_btree_tree *t, *ta, *tb;
-	struct ssp_btree_val v[4];
+	struct ssp_value v[4];
 	struct key *ka = calloc(nrows + 1, sizeof(*ka));
 	struct key *kb = calloc(nrows + 1, sizeof(*kb));
 	char text[8192];
@@ -192,13 +193,10 @@ fill_from(const char *path, unsigned from, unsigned nrows, int64_t first,
 
 	assert_non_null(ka);
 	assert_non_null(kb);
-	if (from == 0)
-		unlink(path);
+	unlink(path);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	if (from == 0) {
-		exec(db, pragmas);
-		exec(db, schema);
-	}
+	exec(db, pragmas);
+	exec(db, schema);
 	for (i = 0; i < 3; i++) {
 		char sql[96];
 		sqlite3_stmt *s;
@@ -213,14 +211,14 @@ fill_from(const char *path, unsigned from, unsigned nrows, int64_t first,
 	}
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 
-	assert_int_equal(ssp_btree_open(&b, path, pending, &e), SSP_OK);
+	assert_int_equal(ssp_btree_open(&b, path, NULL, pending, &e), SSP_OK);
 	assert_non_null(t = ssp_btree_table(b, (uint32_t)roots[0]));
 	assert_non_null(ta = ssp_btree_index(b, (uint32_t)roots[1]));
 	assert_non_null(tb = ssp_btree_index(b, (uint32_t)roots[2]));
-	for (i = 0; i + from < nrows; i++) {
-		int64_t rowid = first + (int64_t)(i + from) * step;
+	for (i = 0; i < nrows; i++) {
+		int64_t rowid = first + (int64_t)i * step;
 
-		row(i + from, v, text, blob);
+		row(i, v, text, blob);
 		assert_int_equal(ssp_btree_row(t, rowid, v, 4), SSP_OK);
 		ka[i] = (struct key){ i, rowid, v[1], NULL };
 		assert_non_null(kb[i].text = malloc(v[2].n + 1));
@@ -230,11 +228,10 @@ fill_from(const char *path, unsigned from, unsigned nrows, int64_t first,
 		kb[i].v = v[2];
 		kb[i].v.p = kb[i].text;
 	}
-	nrows -= from;
 	qsort(ka, nrows, sizeof(*ka), cmp_key);
 	qsort(kb, nrows, sizeof(*kb), cmp_key);
 	for (i = 0; i < nrows; i++) {
-		struct ssp_btree_val k[2] = { ka[i].v,
+		struct ssp_value k[2] = { ka[i].v,
 		    { SQLITE_INTEGER, ka[i].rowid, NULL, 0 } };
 
 		assert_int_equal(ssp_btree_entry(ta, k, 2), SSP_OK);
@@ -262,36 +259,26 @@ fill_from(const char *path, unsigned from, unsigned nrows, int64_t first,
 	}
 }
 
+/* The rows inserted with SQL into a new database. */
 static void
-fill(const char *path, unsigned nrows, int64_t first, int64_t step,
-    uint32_t pending, const char *pragmas, int mistake)
-{
-	fill_from(path, 0, nrows, first, step, pending, pragmas, mistake);
-}
-
-/* Rows from..nrows inserted with SQL (from 0: a new database). */
-static void
-reference_from(const char *path, unsigned from, unsigned nrows, int64_t first,
+reference(const char *path, unsigned nrows, int64_t first,
     int64_t step, const char *pragmas)
 {
-	struct ssp_btree_val v[4];
+	struct ssp_value v[4];
 	char text[8192];
 	unsigned char blob[16];
 	sqlite3_stmt *s;
 	sqlite3 *db;
 	unsigned i;
 
-	if (from == 0)
-		unlink(path);
+	unlink(path);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	if (from == 0) {
-		exec(db, pragmas);
-		exec(db, schema);
-	}
+	exec(db, pragmas);
+	exec(db, schema);
 	exec(db, "BEGIN");
 	assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO t VALUES "
 	    "(?,?,?,?)", -1, &s, NULL), SQLITE_OK);
-	for (i = from; i < nrows; i++) {
+	for (i = 0; i < nrows; i++) {
 		row(i, v, text, blob);
 		sqlite3_bind_int64(s, 1, first + (int64_t)i * step);
 		if (v[1].type == SQLITE_NULL)
@@ -309,13 +296,6 @@ reference_from(const char *path, unsigned from, unsigned nrows, int64_t first,
 	sqlite3_finalize(s);
 	exec(db, "COMMIT");
 	sqlite3_close(db);
-}
-
-static void
-reference(const char *path, unsigned nrows, int64_t first, int64_t step,
-    const char *pragmas)
-{
-	reference_from(path, 0, nrows, first, step, pragmas);
 }
 
 static void
@@ -392,92 +372,6 @@ check(unsigned nrows, int64_t first, int64_t step, uint32_t pending,
 	unlink(b);
 }
 
-static long
-pragma_int(const char *path, const char *pragma)
-{
-	sqlite3 *db;
-	char *v;
-	long r;
-
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	v = query(db, pragma);
-	r = atol(v);
-	free(v);
-	sqlite3_close(db);
-	return r;
-}
-
-/* The old database of an append: n rows written directly or with SQL,
- * and a freelist (rows of another table, with overflow pages, deleted). */
-static void
-old_db(const char *path, unsigned n, int old_sql, uint32_t pending,
-    const char *pragmas)
-{
-	sqlite3 *db;
-
-	if (old_sql)
-		reference(path, n, 1, 1, pragmas);
-	else
-		fill(path, n, 1, 1, pending, pragmas, 0);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	exec(db, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM "
-	    "c WHERE i < 300) INSERT INTO empty(x) SELECT zeroblob(i * 7 % "
-	    "1500) FROM c; DELETE FROM empty");
-	sqlite3_close(db);
-}
-
-/*
- * Trees that hold rows appended to: the old part written directly or by
- * SQLite (its own page layout: interior cells, pages not full), then two
- * appends whose keys interleave with the old ones (ta: integers and
- * NULLs; tb: text, long ones with overflow pages), the second onto what
- * the first one freed.  The same appends with SQL give the same rows.
- * The direct appends write their new pages into the freelist they find
- * and the old pages they free, so few pages are left free: those freed
- * after the last new page was written.
- */
-static void
-check_append(unsigned n1, unsigned n2, unsigned n3, int old_sql,
-    uint32_t pending, const char *pragmas)
-{
-	const char *a = tmpname("append.db"), *b = tmpname("sql.db");
-	long fa, fb, sa, sb, s1;
-
-	old_db(a, n1, old_sql, pending, pragmas);
-	s1 = pragma_int(a, "PRAGMA page_count");
-	fill_from(a, n1, n2, 1, 1, pending, pragmas, 0);
-	fill_from(a, n2, n3, 1, 1, pending, pragmas, 0);
-	old_db(b, n1, old_sql, pending, pragmas);
-	reference_from(b, n1, n2, 1, 1, pragmas);
-	reference_from(b, n2, n3, 1, 1, pragmas);
-	fa = pragma_int(a, "PRAGMA freelist_count");
-	fb = pragma_int(b, "PRAGMA freelist_count");
-	sa = pragma_int(a, "PRAGMA page_count");
-	sb = pragma_int(b, "PRAGMA page_count");
-	print_message("append %u, %u, %u rows: %ld pages, %ld free; with SQL "
-	    "%ld, %ld free\n", n1, n2, n3, sa, fa, sb, fb);
-	/* pages are left free only when the file did not grow */
-	assert_true(fa <= 4 || sa == s1);
-	/* New pages are full, but an old leaf reused closes the page being
-	 * filled before it: with 512-byte pages (9 entries a page, new keys
-	 * on most pages) that costs up to 2 % more than SQL's splits. */
-	assert_true(sa <= sb + sb / 40);
-	compare(a, b);
-	unlink(a);
-	unlink(b);
-}
-
-static void
-test_append(void **state)
-{
-	(void)state;
-	check_append(12000, 15000, 15100, 0, 0, "PRAGMA page_size = 512");
-	check_append(12000, 15000, 15100, 1, 0, "PRAGMA page_size = 512");
-	check_append(20000, 20001, 26000, 1, 0, "");
-	check_append(3, 5, 3000, 1, 0, "");	/* roots that are leaves */
-	check_append(3000, 3000, 3001, 0, 0, "");	/* no rows, one row */
-}
-
 static void
 test_small_pages_deep_trees(void **state)
 {
@@ -508,8 +402,6 @@ test_lock_byte_page(void **state)
 	(void)state;
 	sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, 0x8000);
 	check(20000, 1, 1, 0x8000, "PRAGMA page_size = 512");
-	/* old pages on both sides of it, new ones after it */
-	check_append(3000, 9000, 9100, 1, 0x8000, "PRAGMA page_size = 512");
 	sqlite3_test_control(SQLITE_TESTCTRL_PENDING_BYTE, 0x40000000);
 }
 
@@ -527,26 +419,40 @@ test_refused(void **state)
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	exec(db, "PRAGMA auto_vacuum = FULL; CREATE TABLE t(x)");
 	sqlite3_close(db);
-	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_FORMAT);
+	assert_int_equal(ssp_btree_open(&b, p, NULL, 0, &e), SSP_ERR_FORMAT);
 	unlink(p);
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES (randomblob(9000)); "
-	    "DELETE FROM t");	/* free pages: kept, not refused */
+	    "DELETE FROM t");	/* free pages: not a new database */
 	sqlite3_close(db);
-	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_OK);
+	assert_int_equal(ssp_btree_open(&b, p, NULL, 0, &e), SSP_ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "not a new database"));
+	unlink(p);
+	/* a tree that holds rows is not written to: only new ones are */
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	exec(db, "CREATE TABLE t(x); CREATE TABLE u(x); INSERT INTO t VALUES (1)");
+	sqlite3_close(db);
+	assert_int_equal(ssp_btree_open(&b, p, "mine.db", 0, &e), SSP_OK);
+	assert_null(ssp_btree_table(b, 2));
+	assert_non_null(strstr(ssp_btree_err(b)->msg, "mine.db: page 2 is not "
+	    "the root of an empty table"));
+	ssp_btree_abort(b);
+	assert_int_equal(ssp_btree_open(&b, p, NULL, 0, &e), SSP_OK);
+	assert_non_null(ssp_btree_table(b, 3));
+	assert_null(ssp_btree_table(b, 3));	/* two trees at one root */
 	ssp_btree_abort(b);
 	unlink(p);
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	exec(db, "PRAGMA encoding = 'UTF-16le'; CREATE TABLE t(x)");
 	sqlite3_close(db);
-	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_FORMAT);
+	assert_int_equal(ssp_btree_open(&b, p, NULL, 0, &e), SSP_ERR_FORMAT);
 	assert_non_null(f = fopen(p, "w"));
 	fputs("not a database, not a database, not a database, not a "
 	    "database, not a database, not a database\n", f);
 	fclose(f);
-	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_FORMAT);
+	assert_int_equal(ssp_btree_open(&b, p, NULL, 0, &e), SSP_ERR_FORMAT);
 	unlink(p);
-	assert_int_equal(ssp_btree_open(&b, p, 0, &e), SSP_ERR_IO);
+	assert_int_equal(ssp_btree_open(&b, p, NULL, 0, &e), SSP_ERR_IO);
 }
 
 int
@@ -558,7 +464,6 @@ main(void)
 		cmocka_unit_test(test_empty_trees),
 		cmocka_unit_test(test_lock_byte_page),
 		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_append),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,9 @@
 /* span2html's data: per-trace latency and the busy/idle split of
  * formats/sqlite.md §5 (union of intervals per stream, gaps idle), the
- * choice of traces in detail, links and member events attached to their
- * span, and the page around the data (gzip + base64, markers replaced). */
+ * choice of traces listed and in detail, links and member events attached
+ * to their span, the latency histograms and density bins, the same data
+ * when the trace aggregates go through the sort's temporary file, and the
+ * page around the data (gzip + base64, markers replaced, CSP hashes). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "base/sha256.h"
 #include "base/strfmt.h"
 #include "io/in.h"
 #include "io/out.h"
@@ -20,6 +23,7 @@
 #include "tests/unit/rec_helpers.h"
 
 static int kctx_stream;		/* write_stream: the kernel context one */
+static int interleave;		/* write_stream: trace 1 goes on after 0x20 */
 static char path[64];
 
 
@@ -72,11 +76,19 @@ write_stream(void)
 	put(SSP_SK_NIC_RX, 20000, 10, U(7), U(0x20), U(0x20), U(0), U(1), U(0),
 	    U(SSP_SPAN_ORPHAN), str("net.device"), U(0), U(98));
 	put(SSP_SPAN_T_LINK, 0, 5, U(0x20), U(7), U(1), U(1), str("rx"));
+	if (interleave) {	/* trace 1 again: a DMA [14000, 15000] */
+		put(SSP_SK_HOST_DMA, 14000, 10, U(7), U(1), U(0x21), U(1), U(0),
+		    U(1000), U(0), U(0), U(0), U(0));
+		put(SSP_SK_NIC_MMIO, 30000, 8, U(7), U(0x22), U(0x22), U(0),
+		    U(1), U(5), U(0), U(0));
+		put(SSP_SK_HOST_MMIO, 14500, 8, U(7), U(1), U(0x23), U(1), U(0),
+		    U(100), U(0), U(0));
+	}
 	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
 }
 
-/* Load the stream in one pass, or in two when o->two_pass. */
+/* Load the stream: both passes. */
 static struct ssp_html *
 load(const struct ssp_html_opts *o)
 {
@@ -90,20 +102,20 @@ load(const struct ssp_html_opts *o)
 	assert_int_equal(ssp_html_load(&h, rr, o, &e), SSP_OK);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
-	if (o->two_pass) {
-		assert_int_equal(ssp_in_open(&in, path, 0, NULL, &e), SSP_OK);
-		assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
-		assert_int_equal(ssp_html_detail(h, rr, &e), SSP_OK);
-		ssp_rec_rd_close(rr);
-		ssp_in_close(in);
-	}
+	assert_int_equal(ssp_in_open(&in, path, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_span_reader_open(&rr, in, &e), SSP_OK);
+	assert_int_equal(ssp_html_detail(h, rr, &e), SSP_OK);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
 	unlink(path);
 	return h;
 }
 
-/* Two passes give the same data as one, with every kind of selection. */
+/* Trace aggregates through the sort's temporary file (one live trace at a
+ * time, so every span of an interleaved trace is a part of its own) give
+ * the same data as all in memory, with every kind of selection. */
 static void
-test_two_passes(void **state)
+test_spill(void **state)
 {
 	struct ssp_html_opts o = { .tool = "t" };
 	struct ssp_buf a = SSP_BUF_INIT, b = SSP_BUF_INIT;
@@ -116,18 +128,22 @@ test_two_passes(void **state)
 	size_t i;
 
 	(void)state;
+	interleave = 1;
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		o.all = c[i].all;
 		o.events = c[i].events;
 		o.slowest = c[i].slowest;
 		o.sample = c[i].sample;
 		o.max_spans = c[i].max;
-		o.two_pass = 0;
+		o.live_traces = 0;
 		h = load(&o);
+		assert_int_equal(ssp_html_stats(h)->spilled, 0);
 		assert_int_equal(ssp_html_json(h, &a, &e), SSP_OK);
 		ssp_html_free(h);
-		o.two_pass = 1;
+		o.live_traces = 1;
 		h = load(&o);
+		/* trace 1 in three parts, 0x20 and 0x22 in one each */
+		assert_int_equal(ssp_html_stats(h)->spilled, 5);
 		assert_int_equal(ssp_html_json(h, &b, &e), SSP_OK);
 		ssp_html_free(h);
 		assert_int_equal(a.len, b.len);
@@ -135,6 +151,7 @@ test_two_passes(void **state)
 		ssp_buf_reset(&a);
 		ssp_buf_reset(&b);
 	}
+	interleave = 0;
 	ssp_buf_free(&a);
 	ssp_buf_free(&b);
 }
@@ -190,6 +207,19 @@ test_split(void **state)
 	/* lanes: the syscall's CPU has one of its own */
 	member(&b, "lanes", NULL, "[[0,\"cpu0\"],[0,\"\"],[1,\"\"]]");
 	member(&b, "counts", "detail_spans", "6");
+	member(&b, "counts", "listed_traces", "2");
+	/* latency: 13000 ps is bucket (13 - 7) * 128 + (13000 >> 6) = 971,
+	 * [12992, 13056); 0 is exact */
+	member(&b, "latency", "groups", "[{\"root_kind\":0,\"root_stream\":0,"
+	    "\"net\":false,\"traces\":1,\"min\":13000,\"max\":13000,"
+	    "\"buckets\":[971,1]},{\"root_kind\":9,\"root_stream\":1,"
+	    "\"net\":false,\"traces\":1,\"min\":0,\"max\":0,"
+	    "\"buckets\":[0,1]}]");
+	/* density: 0 .. 20000 ps in at most 2000 bins of a power of two:
+	 * 16 ps; the syscall's lane is busy for all of bin 0 */
+	member(&b, "density", "bin_ps", "16");
+	member(&b, "density", "origin", "0");
+	member(&b, "density", "bins", "1251");
 	/* the second trace: the orphan with its cause and link */
 	assert_non_null(strstr((const char *)b.p, "[\"20\",-1,9,1,2,20000,0,1,"
 	    "\"net.device\",{\"port\":0,\"len\":98},[[\"0000000000000007"
@@ -213,7 +243,11 @@ test_selection(void **state)
 	(void)state;
 	h = load(&o);
 	assert_int_equal(ssp_html_json(h, &b, &e), SSP_OK);
-	member(&b, "traces", "detail", "[0,-1]");
+	/* only the slowest is listed */
+	member(&b, "traces", "detail", "[0]");
+	member(&b, "traces", "dur", "[13000]");
+	member(&b, "counts", "listed_traces", "1");
+	member(&b, "counts", "traces", "2");
 	member(&b, "counts", "detail_traces", "1");
 	member(&b, "counts", "omitted_events", "1");
 	member(&b, "selection", NULL, "\"slowest:1,sample:0\"");
@@ -256,6 +290,37 @@ test_page(void **state)
 	assert_non_null(strstr(p, "<title>simspan: a&lt;b&gt;&amp;c</title>"));
 	assert_non_null(strstr(p, "DecompressionStream('gzip')"));
 	assert_non_null(strstr(p, "Content-Security-Policy"));
+	/* the policy names the hashes of the inline script and style, and
+	 * allows no inline code by other means, no form, no base */
+	{
+		static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+		const char *txt[2] = { ssp_html_viewer_js, ssp_html_viewer_css };
+		char want[64], *q;
+		uint8_t d[SSP_SHA256_LEN + 2] = { 0 };
+		int t, i;
+
+		for (t = 0; t < 2; t++) {
+			ssp_sha256(txt[t], strlen(txt[t]), d);
+			q = want + sprintf(want, "'sha256-");
+			for (i = 0; i < SSP_SHA256_LEN; i += 3) {
+				uint32_t v = (uint32_t)d[i] << 16 |
+				    (uint32_t)d[i + 1] << 8 | d[i + 2];
+
+				*q++ = tab[v >> 18];
+				*q++ = tab[(v >> 12) & 63];
+				*q++ = tab[(v >> 6) & 63];
+				*q++ = i + 2 < SSP_SHA256_LEN ? tab[v & 63] : '=';
+			}
+			*q++ = '\'';
+			*q = '\0';
+			d[SSP_SHA256_LEN] = d[SSP_SHA256_LEN + 1] = 0;
+			assert_non_null(strstr(p, want));
+		}
+	}
+	assert_null(strstr(p, "unsafe-inline"));
+	assert_non_null(strstr(p, "form-action 'none'"));
+	assert_non_null(strstr(p, "base-uri 'none'"));
 	/* gzip's magic 1f 8b 08, base64 "H4sI" */
 	assert_non_null(strstr(p, "type=\"application/octet-stream\">H4sI"));
 	ssp_buf_free(&b);
@@ -290,7 +355,7 @@ main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_selection),
 		cmocka_unit_test(test_page),
-		cmocka_unit_test(test_two_passes),
+		cmocka_unit_test(test_spill),
 		cmocka_unit_test(test_kctx_lanes),
 	};
 

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "base/err.h"
-#include "sink/ksort.h"
+#include "base/ksort.h"
 
 static unsigned gw;	/* words per key, with the payload, for cmp_ref */
 

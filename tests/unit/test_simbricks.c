@@ -8,7 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <jansson.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "config/sbcmds.h"
+#include "config/sbns3.h"
+#include "config/sbplan.h"
+#include "config/sbsim.h"
+#include "config/shword.h"
 #include "config/simbricks.h"
 
 /* A bridge run: one gem5 host with two NICs (connect: sockets), one
@@ -93,39 +101,58 @@ test_text(void **state)
 	ssp_simbricks_free(r);
 }
 
+/* The link of type t whose NIC is named nic, or NULL. */
+static const struct ssp_sbplan_link *
+link_of(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
+    enum ssp_sbplan_ltype t, const char *nic)
+{
+	size_t i;
+
+	for (i = 0; i < p->nlinks; i++)
+		if (p->links[i].type == t && strcmp(ssp_simbricks_sim(r,
+		    t == SSP_SBPLAN_PCIE ? p->links[i].b : p->links[i].a)->name, nic) == 0)
+			return &p->links[i];
+	return NULL;
+}
+
 static void
 test_plan(void **state)
 {
-	struct ssp_simbricks_opts o = { "run.json", "topology.csv" };
+	struct ssp_sbplan_opts o = { "run.json", "topology.csv", NULL, NULL, 0, 0, 0 };
 	struct ssp_simbricks *r = parse(run2);
-	struct ssp_simbricks_plan *p;
-	struct ssp_buf b = SSP_BUF_INIT;
+	struct ssp_sbplan *p;
+	struct ssp_buf b = SSP_BUF_INIT, cmd = SSP_BUF_INIT;
 	struct ssp_err e;
 
 	(void)state;
-	assert_int_equal(ssp_simbricks_plan(&p, r, &o, &e), SSP_OK);
+	assert_int_equal(ssp_sbplan_make(&p, r, &o, &e), SSP_OK);
 	/* the QEMU host has no stream */
 	assert_int_equal(p->nstreams, 5);
 	assert_string_equal(p->streams[0].name, "host.a");
 	assert_string_equal(p->streams[1].name, "nic.a0");
-	assert_int_equal(p->streams[4].kind, SSP_SIM_NS3);
-	assert_int_equal(p->npcie, 2);
-	assert_int_equal(p->pcie[1].adapter, 1);
-	assert_int_equal(p->neth, 3);
-	assert_int_equal(p->eth[0].dev, 3);	/* nic.a0: the second port */
-	assert_int_equal(p->eth[2].dev, 2);	/* nic.q: the first */
-	assert_int_equal(ssp_simbricks_topology(p, r, &b), 0);
+	assert_int_equal(p->streams[4].sim, SSP_SIM_NS3);
+	assert_int_equal(p->nlinks, 6);
+	assert_int_equal(link_of(p, r, SSP_SBPLAN_PCIE, "nic.a1.")->adapter, 1);
+	assert_int_equal(link_of(p, r, SSP_SBPLAN_PCIE, "nic.q.")->sa, -1);
+	/* nic.a0: the second port, nic.q the first */
+	assert_int_equal(link_of(p, r, SSP_SBPLAN_ETH, "nic.a0.")->dev, 3);
+	assert_int_equal(link_of(p, r, SSP_SBPLAN_ETH, "nic.q.")->dev, 2);
+	assert_int_equal(ssp_sbplan_topology(p, r, 0, &b), 0);
 	ssp_buf_putc(&b, '\0');
 	assert_non_null(strstr((char *)b.p,
 	    "\"pcie\",\"host.a\",\"nic.a1\",\"system.pc.simbricks_1\"\n"));
 	assert_non_null(strstr((char *)b.p, "\"eth\",\"nic.q\",\"net\",\"0\",\"2\"\n"));
-	ssp_buf_putc(&p->cmd, '\0');
+	/* a 2022 run: no comment rows for links without a stream */
+	assert_null(strstr((char *)b.p, "# \"pcie\""));
+	assert_int_equal(ssp_sbcmds_script(p, r, &o, &cmd), 0);
+	ssp_buf_putc(&cmd, '\0');
 	/* both drivers of the host, once each */
-	assert_non_null(strstr((char *)p->cmd.p, "-s \"$I40E_SYMS\",i40e,\"$I40E_TEXT\" "
+	assert_non_null(strstr((char *)cmd.p, "-s \"$I40E_SYMS\",i40e,\"$I40E_TEXT\" "
 	    "-s \"$MQNIC_SYMS\",mqnic,\"$MQNIC_TEXT\" -o host.a.ev.zst /o/d.log\n"));
 	assert_true(p->nwarn >= 2);	/* QEMU, nicbm lines missing */
 	ssp_buf_free(&b);
-	ssp_simbricks_plan_free(p);
+	ssp_buf_free(&cmd);
+	ssp_sbplan_free(p);
 	ssp_simbricks_free(r);
 }
 
@@ -133,11 +160,11 @@ test_plan(void **state)
 static void
 refused(const char *from, const char *to, int code, const char *msg)
 {
-	struct ssp_simbricks_opts o = { "run.json", "topology.csv" };
+	struct ssp_sbplan_opts o = { "run.json", "topology.csv", NULL, NULL, 0, 0, 0 };
 	char buf[sizeof(run2) + 256];
 	const char *at = strstr(run2, from);
 	struct ssp_simbricks *r;
-	struct ssp_simbricks_plan *p;
+	struct ssp_sbplan *p;
 	struct ssp_err e;
 	int rc;
 
@@ -145,10 +172,10 @@ refused(const char *from, const char *to, int code, const char *msg)
 	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - run2), run2, to, at + strlen(from));
 	rc = ssp_simbricks_parse(&r, "t.json", buf, strlen(buf), &e);
 	if (rc == SSP_OK) {
-		rc = ssp_simbricks_plan(&p, r, &o, &e);
+		rc = ssp_sbplan_make(&p, r, &o, &e);
 		ssp_simbricks_free(r);
 		if (rc == SSP_OK)
-			ssp_simbricks_plan_free(p);
+			ssp_sbplan_free(p);
 	}
 	if (rc != code)
 		fail_msg("%s -> %s: status %d, want %d (%s)", from, to, rc, code,
@@ -161,7 +188,8 @@ static void
 test_refused(void **state)
 {
 	(void)state;
-	refused("\"exp_name\": \"t\",", "", SSP_ERR_FORMAT, "no \"exp_name\" string");
+	refused("\"exp_name\": \"t\",", "", SSP_ERR_FORMAT,
+	    "no \"exp_name\" (2022) or \"_sim_name\" (symphony) string");
 	refused("\"sims\"", "\"simz\"", SSP_ERR_FORMAT, "no \"sims\" object");
 	refused("\"class\": \"QemuHost\", ", "", SSP_ERR_FORMAT,
 	    "simulator 'host.q' has no \"class\"");
@@ -191,6 +219,544 @@ test_refused(void **state)
 	    "control character");
 }
 
+/* ---- symphony ---- */
+
+static void
+test_shword(void **state)
+{
+	static const struct { const char *in; int n; const char *w[4]; } ok[] = {
+		{ "a  b\tc", 3, { "a", "b", "c" } },
+		{ "x 'y z' \"w\\\"v\"", 3, { "x", "y z", "w\"v" } },
+		{ "a\\ b \"c\\d\" ''", 3, { "a b", "c\\d", "" } },
+		{ "-o backing_file=\"/a b\"", 2, { "-o", "backing_file=/a b" } },
+		{ "  ", 0, { NULL } },
+	};
+	struct ssp_buf b = SSP_BUF_INIT;
+	struct ssp_err e;
+	char **v, var[32];
+	size_t i, n;
+	int k;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(ssp_shword_split(ok[i].in, &v, &n, &e), SSP_OK);
+		assert_int_equal(n, ok[i].n);
+		for (k = 0; k < ok[i].n; k++)
+			assert_string_equal(v[k], ok[i].w[k]);
+		assert_null(v[n]);
+		free(v);
+	}
+	assert_int_equal(ssp_shword_split("a 'b", &v, &n, &e), SSP_ERR_FORMAT);
+	assert_string_equal(e.msg, "no closing quotation");
+	assert_int_equal(ssp_shword_split("a \"b", &v, &n, &e), SSP_ERR_FORMAT);
+	assert_int_equal(ssp_shword_split("a\\", &v, &n, &e), SSP_ERR_FORMAT);
+	assert_string_equal(e.msg, "no escaped character");
+	/* quoting: what sh would read back as the same word */
+	ssp_shword_quote(&b, "it's a/b");
+	ssp_buf_putc(&b, ' ');
+	ssp_shword_quote(&b, "plain-1.2");
+	ssp_buf_putc(&b, '\0');
+	assert_string_equal((char *)b.p, "'it'\\''s a/b' plain-1.2");
+	ssp_buf_free(&b);
+	ssp_shword_var(var, sizeof(var), "0net", "TRACE");
+	assert_string_equal(var, "_0NET_TRACE");
+	ssp_shword_var(var, sizeof(var), "nic.client-NIC", "SYMS");
+	assert_string_equal(var, "NIC_CLIENT_NIC_SYMS");
+	ssp_shword_var(var, sizeof(var), "", NULL);
+	assert_string_equal(var, "_");
+	ssp_shword_var(var, 8, "abcdefghijkl", "X");
+	assert_string_equal(var, "ABCDEFG");
+}
+
+static void
+test_sbns3(void **state)
+{
+	const char *w[] = {
+		"--Global=StopTime:60s;MACStart:0",
+		"--Logging=Ping:level_all;SimbricksNetDevice:level_all",
+		"--TopologyNode=Id:-16;Type:Switch",
+		"--Network=UnixSocket:/t/eth-5.18.17;Sync:0;Id:-16/-4;Type:Simbricks",
+		"--TopologyNode=Id:sw2-20;Type:Switch",
+		"--TopologyChannel=Id:c;Type:Simple;LeftNode:-16;RightNode:sw2-20",
+		"--Host=Id:sw2-20/h;Type:SimpleNs3",
+		"--Network=UnixSocket:/t/eth-12.20.19;Sync:1;Id:sw2-20/-11;Type:Simbricks",
+		"--Network=UnixSocket:/t/eth-9.9.9;Id:-16/-9;Type:Simbricks",
+	};
+	struct ssp_sbns3 *n;
+	struct ssp_err e;
+	const char *bad[1];
+
+	(void)state;
+	assert_int_equal(ssp_sbns3_parse(&n, w, 9, "p", &e), SSP_OK);
+	assert_int_equal(n->nnodes, 2);
+	assert_int_equal(n->nports, 3);
+	assert_string_equal(n->logging, "Ping:level_all;SimbricksNetDevice:level_all");
+	/* node 0: bridge, channel end, then the networks in order */
+	assert_string_equal(n->ports[0].sock, "/t/eth-5.18.17");
+	assert_int_equal(n->ports[0].node, 0);
+	assert_int_equal(n->ports[0].dev, 2);
+	assert_int_equal(n->ports[0].sync, 0);
+	/* node 1: bridge, channel end, the host's device, this network */
+	assert_int_equal(n->ports[1].node, 1);
+	assert_int_equal(n->ports[1].dev, 3);
+	assert_int_equal(n->ports[1].sync, 1);
+	assert_int_equal(n->ports[2].dev, 3);
+	assert_int_equal(n->ports[2].sync, -1);
+	ssp_sbns3_free(n);
+	bad[0] = "--Network=UnixSocket:/x;Id:nonode/a;Type:Simbricks";
+	assert_int_equal(ssp_sbns3_parse(&n, bad, 1, "p", &e), SSP_ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "does not start with a --TopologyNode's Id"));
+	bad[0] = "--TopologyNode=Id;Type:Switch";
+	assert_int_equal(ssp_sbns3_parse(&n, bad, 1, "p", &e), SSP_ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "is not Key:Value"));
+	bad[0] = "--TopologyNode=Id:a;Type:Router";
+	assert_int_equal(ssp_sbns3_parse(&n, bad, 1, "p", &e), SSP_ERR_FORMAT);
+	{
+		const char *tr[] = { "--TopologyNode=Id:a;Type:Switch",
+		    "--Network=UnixSocket:/x;Id:a/t;Type:Trunk" };
+
+		assert_int_equal(ssp_sbns3_parse(&n, tr, 2, "p", &e), SSP_ERR_INVAL);
+		assert_non_null(strstr(e.msg, "trunk"));
+	}
+}
+
+/* A small symphony run: gem5 + i40e + SwitchNet, unsynchronized. */
+static const char sym1[] =
+    "{\"_sim_name\": \"s\", \"_start_time\": 1.0, \"_end_time\": 2.0,"
+    " \"_success\": true, \"_interrupted\": false, \"_metadata\": {},"
+    " \"generic_prepare\": [],"
+    " \"nic.NICSim-26\": {\"class\": \"I40eNicSim\", \"output\": [{\"cmd\":"
+    " \"simb_i40e_bm listen:/w/tmp/shm/pci-7.8.6:/w/tmp/shm/p:sync=false:latency=500"
+    " listen:/w/tmp/shm/eth-5.18.17:/w/tmp/shm/p:sync=false 0  \","
+    " \"stdout\": [\"info: exit main_time: 0\"], \"stderr\": [], \"merged_output\": []}]},"
+    " \"host.Gem5Sim-24\": {\"class\": \"Gem5Sim\", \"output\": [{\"cmd\":"
+    " \"/g/gem5.opt --outdir=/w/output/output.host.Gem5Sim-24-24"
+    " --debug-flags=ExecEnable,SimBricksAll --debug-file=d.log /g/simbricks.py"
+    " --kernel '/i/vmlinux' --simbricks-pci=connect:/w/tmp/shm/pci-7.8.6:latency=500ns:sync_interval=500ns\","
+    " \"stdout\": [\"gem5 Simulator System\"], \"stderr\": []}]},"
+    " \"net.SwitchNet-32\": {\"class\": \"SwitchNet\", \"output\": [{\"cmd\":"
+    " \"simb_net_switch -S 500 -E 500 -u -s /w/tmp/shm/eth-5.18.17\","
+    " \"stdout\": [], \"stderr\": [\"Switch connecting to: x\"]}]},"
+    " \"host.QemuSim-9\": {\"class\": \"QemuSim\", \"output\": ["
+    "  {\"cmd\": \"qemu-img create x\", \"stdout\": [], \"stderr\": []},"
+    "  {\"cmd\": \"qemu-system-x86_64 -device simbricks-pci,socket=/w/tmp/shm/pci-3.4.2,sync=off\","
+    "   \"stdout\": [\"boot\"], \"stderr\": []}]},"
+    " \"nic.NICSim-2\": {\"class\": \"I40eNicSim\", \"output\": [{\"cmd\":"
+    " \"simb_i40e_bm listen:/w/tmp/shm/pci-3.4.2:/w/tmp/shm/q listen:/w/tmp/shm/eth-1.2.3:/w/tmp/shm/q 0\","
+    " \"stdout\": [], \"stderr\": []}]},"
+    " \"net.SwitchNet-99\": {\"class\": \"SwitchNet\", \"output\": [{\"cmd\":"
+    " \"simb_net_switch -S 500 -E 500 -s /w/tmp/shm/eth-1.2.3\"}]}"
+    "}";
+
+static void
+test_symphony_model(void **state)
+{
+	struct ssp_simbricks *r = parse(sym1);
+	const struct ssp_simbricks_sim *s;
+	int i;
+
+	(void)state;
+	assert_int_equal(ssp_simbricks_format(r), SSP_SIMBRICKS_SYMPHONY);
+	assert_string_equal(ssp_simbricks_exp_name(r), "s");
+	assert_int_equal(ssp_simbricks_nsims(r), 6);
+	assert_true((i = ssp_simbricks_find(r, "host.Gem5Sim-24")) >= 0);
+	s = ssp_simbricks_sim(r, (size_t)i);
+	assert_string_equal(s->cls, "Gem5Sim");
+	assert_int_equal(s->argc, 8);
+	assert_string_equal(s->argv[6], "/i/vmlinux");	/* quotes gone */
+	assert_non_null(s->cmd);
+	/* the run command is the last output: the prepare step is not */
+	s = ssp_simbricks_sim(r, (size_t)ssp_simbricks_find(r, "host.QemuSim-9"));
+	assert_string_equal(s->argv[0], "qemu-system-x86_64");
+	assert_int_equal(s->nlines[SSP_SIMBRICKS_STDOUT], 1);
+	ssp_simbricks_free(r);
+}
+
+/* The run of the last sym_plan: the plan borrows from it. */
+static struct ssp_simbricks *sym_run;
+
+static void
+sym_free(struct ssp_sbplan *p)
+{
+	ssp_sbplan_free(p);
+	ssp_simbricks_free(sym_run);
+	sym_run = NULL;
+}
+
+/* Plan sym1 with from replaced by to; expect code and msg (NULL: any).
+ * A plan returned is freed with sym_free (its run with it). */
+static struct ssp_sbplan *
+sym_plan(const char *from, const char *to, const struct ssp_sbplan_opts *o,
+    int code, const char *msg)
+{
+	char buf[sizeof(sym1) + 512];
+	const char *at = from != NULL ? strstr(sym1, from) : sym1;
+	struct ssp_simbricks *r;
+	struct ssp_sbplan *p = NULL;
+	struct ssp_err e;
+	int rc;
+
+	assert_non_null(at);
+	if (from == NULL)
+		snprintf(buf, sizeof(buf), "%s", sym1);
+	else
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - sym1), sym1, to,
+		    at + strlen(from));
+	rc = ssp_simbricks_parse(&r, "out.json", buf, strlen(buf), &e);
+	if (rc == SSP_OK) {
+		rc = ssp_sbplan_make(&p, r, o, &e);
+		if (rc == SSP_OK)
+			sym_run = r;
+		else
+			ssp_simbricks_free(r);
+	}
+	if (rc != code)
+		fail_msg("%s -> %s: status %d, want %d (%s)", from, to, rc, code,
+		    rc != SSP_OK ? e.msg : "");
+	if (msg != NULL && strstr(e.msg, msg) == NULL)
+		fail_msg("message '%s' lacks '%s'", e.msg, msg);
+	return p;
+}
+
+static int
+has_warn(const struct ssp_sbplan *p, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < p->nwarn; i++)
+		if (strstr(p->warn[i], s) != NULL)
+			return 1;
+	return 0;
+}
+
+static void
+test_symphony_plan(void **state)
+{
+	struct ssp_sbplan_opts o = { "out.json", "topology.csv", NULL, NULL, 0, 0, 0 };
+	struct ssp_sbplan_opts so = o, fo = o;
+	struct ssp_sbplan *p;
+
+	(void)state;
+	so.strict = 1;
+	fo.force = 1;
+	p = sym_plan(NULL, NULL, &o, SSP_OK, NULL);
+	/* streams sorted by name within each role: gem5, the NICs, switches */
+	assert_int_equal(p->nstreams, 5);
+	assert_string_equal(p->streams[0].name, "host.Gem5Sim-24");
+	assert_string_equal(p->streams[1].name, "nic.NICSim-2");
+	assert_string_equal(p->streams[2].name, "nic.NICSim-26");
+	assert_int_equal(p->streams[0].time_sync, 1);
+	assert_string_equal(p->streams[0].want, "/w/output/output.host.Gem5Sim-24-24/d.log");
+	assert_int_equal(p->streams[0].missing, 1);
+	assert_string_equal(p->streams[0].kernel, "/i/vmlinux");
+	assert_int_equal(p->streams[3].sim, SSP_SIM_SWITCH);
+	assert_int_equal(p->streams[3].which, SSP_SIMBRICKS_STDERR);
+	assert_int_equal(p->nlinks, 4);
+	/* eth-1.2.3 is synchronized (no -u), pci-3.4.2 has a sync=off end */
+	assert_int_equal(p->unsync, 3);
+	assert_true(has_warn(p, "3 of 4 channels run without SimBricks synchronization"));
+	assert_true(has_warn(p, "pci-7.8.6 (nic.NICSim-26 sync=false, host.Gem5Sim-24 "
+	    "--simbricks-pci without :sync)"));
+	assert_true(has_warn(p, "host.QemuSim-9 (QemuSim): no parser reads QEMU's"));
+	assert_true(has_warn(p, "no NETSWITCH_DEBUG lines in its stderr"));
+	assert_string_equal(p->rules, "linux-i40e.csv");
+	sym_free(p);
+	/* synchronized everywhere: no warning */
+	p = sym_plan("sync=false:latency=500 listen:/w/tmp/shm/eth-5.18.17:/w/tmp/shm/p:sync=false",
+	    "sync=true listen:/w/tmp/shm/eth-5.18.17:/w/tmp/shm/p:sync=true", &o, SSP_OK, NULL);
+	assert_int_equal(p->unsync, 3);	/* gem5 without :sync, -u, sync=off */
+	sym_free(p);
+	/* --strict refuses, naming the channels */
+	sym_plan(NULL, NULL, &so, SSP_ERR_INVAL, "the run is not synchronized (3 of 4 "
+	    "channels, first pci-3.4.2 (host.QemuSim-9 sync=off)): --strict refuses it");
+	/* interrupted: refused unless forced */
+	sym_plan("\"_interrupted\": false", "\"_interrupted\": true", &o,
+	    SSP_ERR_INVAL, "\"_interrupted\" is true");
+	p = sym_plan("\"_interrupted\": false", "\"_interrupted\": true", &fo, SSP_OK, NULL);
+	assert_true(has_warn(p, "the run was interrupted"));
+	sym_free(p);
+	sym_plan("\"_interrupted\": false", "\"_interrupted\": 1", &o, SSP_ERR_FORMAT,
+	    "\"_interrupted\" is not true or false");
+	/* a socket that pairs nothing; one that goes to a proxy */
+	sym_plan("-s /w/tmp/shm/eth-1.2.3", "-s /w/tmp/shm/eth-1.2.4", &o, SSP_ERR_INVAL,
+	    "simulator 'nic.NICSim-2' (I40eNicSim): no network uses its Ethernet socket "
+	    "eth-1.2.3 (two simulators with one name?");
+	sym_plan(" \"net.SwitchNet-99\": {\"class\": \"SwitchNet\"",
+	    " \"proxy_7\": {\"class\": \"TCPProxy\", \"output\": [{\"cmd\": \"net_sockets"
+	    " -l -s /w/tmp/shm/x -C /w/tmp/shm/eth-1.2.3 1.2.3.4 0 /f /g\"}]},"
+	    " \"net.SwitchNet-99\": {\"class\": \"SwitchNet\"", &o, SSP_ERR_INVAL,
+	    "its Ethernet socket eth-1.2.3 goes to proxy_7 (TCPProxy), to another fragment");
+	/* switch to switch */
+	sym_plan("-s /w/tmp/shm/eth-1.2.3\"", "-s /w/tmp/shm/eth-1.2.3 -h /w/tmp/shm/n2n\"}]},"
+	    " \"net.SwitchNet-5\": {\"class\": \"SwitchNet\", \"output\": [{\"cmd\":"
+	    " \"simb_net_switch -s /w/tmp/shm/n2n\"", &o, SSP_ERR_INVAL,
+	    "switch-to-switch link (socket n2n, with net.SwitchNet-");
+	/* bad input */
+	sym_plan("\"host.QemuSim-9\"", "\"host.Gem5Sim-24\"", &o, SSP_ERR_FORMAT,
+	    "duplicate object key near '\"host.Gem5Sim-24\"' (two simulators with one name?)");
+	sym_plan("-u -s", "-u \\\"-s", &o, SSP_ERR_FORMAT,
+	    "\"net.SwitchNet-32\".output[0].cmd: no closing quotation");
+	sym_plan("\"class\": \"QemuSim\", ", "", &o, SSP_ERR_FORMAT,
+	    "\"host.QemuSim-9\" has no \"class\" string");
+	sym_plan("\"output\": [{\"cmd\": \"simb_net_switch -S 500 -E 500 -s",
+	    "\"output\": [{\"cmd\": 5, \"x\": \"", &o, SSP_ERR_FORMAT,
+	    "\"net.SwitchNet-99\".output[0] has no \"cmd\" string");
+	sym_plan("\"stderr\": [\"Switch", "\"stderr\": [7, \"Switch", &o, SSP_ERR_FORMAT,
+	    "\"net.SwitchNet-32\".output[0].stderr[0] is not a string");
+	sym_plan("\"nic.NICSim-2\"", "\"nic.NICSim\\u0000-2\"", &o, SSP_ERR_FORMAT, NULL);
+	sym_plan("\"class\": \"QemuSim\"", "\"class\": \"Qemu\\u0000Sim\"", &o,
+	    SSP_ERR_FORMAT, "control character");
+	/* a class with no parser is named, its links kept as comments */
+	p = sym_plan("\"class\": \"I40eNicSim\", \"output\": [{\"cmd\":"
+	    " \"simb_i40e_bm listen:/w/tmp/shm/pci-3",
+	    "\"class\": \"CorundumVerilatorNICSim\", \"output\": [{\"cmd\":"
+	    " \"simb_corundum listen:/w/tmp/shm/pci-3", &o, SSP_OK, NULL);
+	assert_true(has_warn(p, "nic.NICSim-2 (CorundumVerilatorNICSim): no parser reads"));
+	assert_int_equal(p->nstreams, 4);
+	sym_free(p);
+}
+
+/* ---- the shared fixtures (tests/data/simbricks-symphony) ---- */
+
+#define FIX "tests/data/simbricks-symphony"
+
+static char tmpdir[256];
+
+/* The fixture's run as simbricks-run left it (workdir-after-run.txt),
+ * out.json and the ns-3 params file in place, under tmpdir/name; the
+ * path of out.json in *out. */
+static void
+layout(const char *name, char *out, size_t n)
+{
+	char path[1024], line[1024], dst[1400], *s;
+	FILE *f, *in, *o;
+	int c;
+
+	snprintf(path, sizeof(path), FIX "/%s/workdir-after-run.txt", name);
+	assert_non_null(f = fopen(path, "r"));
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(dst, sizeof(dst), "%s/%s/%s", tmpdir, name, line);
+		for (s = dst + strlen(tmpdir) + 1; (s = strchr(s, '/')) != NULL; s++) {
+			*s = '\0';
+			mkdir(dst, 0777);
+			*s = '/';
+		}
+		if (line[strlen(line) - 1] == '/')
+			continue;
+		if (strstr(line, "/output/out.json") != NULL) {
+			snprintf(path, sizeof(path), FIX "/%s/out.json", name);
+			snprintf(out, n, "%s", dst);
+		} else if (strstr(line, "_params") != NULL) {
+			snprintf(path, sizeof(path), FIX "/%s/NS3Net-28_params.ns3-config.txt",
+			    name);
+		} else {
+			path[0] = '\0';
+		}
+		assert_non_null(o = fopen(dst, "w"));
+		if (path[0] != '\0') {
+			assert_non_null(in = fopen(path, "r"));
+			while ((c = getc(in)) != EOF)
+				putc(c, o);
+			fclose(in);
+		}
+		fclose(o);
+	}
+	fclose(f);
+	assert_true(out[0] != '\0');
+}
+
+static const char *
+prefix_of(const char *cls)
+{
+	static const struct { const char *cls, *prefix; } m[] = {
+		{ "Gem5Sim", "host." }, { "QemuSim", "host." },
+		{ "I40eNicSim", "nic." }, { "CorundumVerilatorNICSim", "nic." },
+		{ "SwitchNet", "net." }, { "NS3Net", "net." },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (strcmp(m[i].cls, cls) == 0)
+			return m[i].prefix;
+	fail_msg("simulation.json: class %s", cls);
+	return NULL;
+}
+
+/* The simulator (full name) that simulates component id. */
+static void
+sim_of(json_t *simj, json_int_t id, char *out, size_t n)
+{
+	json_t *s, *c;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(simj, "sim_list"), i, s)
+		json_array_foreach(json_object_get(s, "components"), k, c)
+			if (json_integer_value(c) == id) {
+				snprintf(out, n, "%s%s", prefix_of(json_string_value(
+				    json_object_get(s, "type"))), json_string_value(
+				    json_object_get(s, "name")));
+				return;
+			}
+	fail_msg("no simulator simulates component %lld", (long long)id);
+}
+
+static json_t *
+by_id(json_t *a, json_int_t id)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(a, i, o)
+		if (json_integer_value(json_object_get(o, "id")) == id)
+			return o;
+	fail_msg("no object with id %lld", (long long)id);
+	return NULL;
+}
+
+/* Each channel of system.json as "pcie HOST NIC" / "eth NIC NET" between
+ * simulators, sorted, against the plan's links the same way. */
+static void
+fixture(const char *name, size_t unsync)
+{
+	struct ssp_sbplan_opts o = { "out.json", "topology.csv", NULL, NULL, 0, 0, 0 };
+	char out[1500], path[512], a[128], b[128], want[64][300], got[64][300];
+	json_t *sys, *simj, *ch, *ia, *ib;
+	struct ssp_simbricks *r;
+	struct ssp_sbplan *p;
+	struct ssp_err e;
+	size_t i, nw = 0, ng = 0;
+	json_error_t je;
+
+	layout(name, out, sizeof(out));
+	snprintf(path, sizeof(path), FIX "/%s/system.json", name);
+	assert_non_null(sys = json_load_file(path, 0, &je));
+	snprintf(path, sizeof(path), FIX "/%s/simulation.json", name);
+	assert_non_null(simj = json_load_file(path, 0, &je));
+	json_array_foreach(json_object_get(sys, "channels"), i, ch) {
+		const char *t = json_string_value(json_object_get(ch, "type"));
+
+		ia = by_id(json_object_get(sys, "interfaces"),
+		    json_integer_value(json_object_get(ch, "interface_a")));
+		ib = by_id(json_object_get(sys, "interfaces"),
+		    json_integer_value(json_object_get(ch, "interface_b")));
+		sim_of(simj, json_integer_value(json_object_get(ia, "component")), a, sizeof(a));
+		sim_of(simj, json_integer_value(json_object_get(ib, "component")), b, sizeof(b));
+		if (strcmp(t, "PCIeChannel") == 0)
+			snprintf(want[nw++], sizeof(want[0]), "pcie %s %s", a, b);
+		else	/* EthChannel: a is the NIC (connect_eth_peer_if) */
+			snprintf(want[nw++], sizeof(want[0]), "eth %s %s", a, b);
+	}
+	json_decref(sys);
+	json_decref(simj);
+	assert_int_equal(ssp_simbricks_load(&r, out, &e), SSP_OK);
+	if (ssp_sbplan_make(&p, r, &o, &e) != SSP_OK)
+		fail_msg("%s: %s", name, e.msg);
+	for (i = 0; i < p->nlinks; i++)
+		snprintf(got[ng++], sizeof(got[0]), "%s %s %s",
+		    p->links[i].type == SSP_SBPLAN_PCIE ? "pcie" : "eth",
+		    ssp_simbricks_sim(r, p->links[i].a)->name,
+		    ssp_simbricks_sim(r, p->links[i].b)->name);
+	qsort(want, nw, sizeof(want[0]), (int (*)(const void *, const void *))strcmp);
+	qsort(got, ng, sizeof(got[0]), (int (*)(const void *, const void *))strcmp);
+	assert_int_equal(ng, nw);
+	for (i = 0; i < nw; i++)
+		assert_string_equal(got[i], want[i]);
+	assert_int_equal(p->unsync, unsync);
+	/* the same files as the optional extra input: no finding */
+	{
+		char sp[512], yp[512], **w = NULL;
+		struct ssp_sbsim *sb;
+		size_t nw2 = 0;
+
+		snprintf(sp, sizeof(sp), FIX "/%s/simulation.json", name);
+		snprintf(yp, sizeof(yp), FIX "/%s/system.json", name);
+		assert_int_equal(ssp_sbsim_load(&sb, sp, yp, &e), SSP_OK);
+		if (ssp_sbsim_check(sb, r, p, &w, &nw2, &e) != SSP_OK)
+			fail_msg("%s: %s", name, e.msg);
+		assert_int_equal(nw2, 0);
+		ssp_sbsim_free(sb);
+		free(w);
+	}
+	ssp_sbplan_free(p);
+	ssp_simbricks_free(r);
+}
+
+/* simulation.json of another run, or with two simulators of one name. */
+static void
+test_sbsim(void **state)
+{
+	struct ssp_sbplan_opts o = { "out.json", "topology.csv", NULL, NULL, 0, 0, 0 };
+	char path[256], *text, **w = NULL;
+	struct ssp_simbricks *r;
+	struct ssp_sbplan *p;
+	struct ssp_sbsim *sb;
+	struct ssp_err e;
+	size_t nw = 0, len;
+	json_t *j, *a;
+	FILE *f;
+
+	(void)state;
+	r = parse(sym1);
+	assert_int_equal(ssp_sbplan_make(&p, r, &o, &e), SSP_OK);
+	/* another simulation */
+	assert_int_equal(ssp_sbsim_load(&sb, FIX "/qemu-i40e-ns3/simulation.json",
+	    NULL, &e), SSP_OK);
+	assert_int_equal(ssp_sbsim_check(sb, r, p, &w, &nw, &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, "simulation.json: another run's: its simulation "
+	    "is 'simple-ping-ns3', out.json's 's'"));
+	ssp_sbsim_free(sb);
+	/* the same name twice */
+	assert_non_null(j = json_load_file(FIX "/qemu-i40e-ns3/simulation.json", 0, NULL));
+	a = json_object_get(j, "sim_list");
+	json_object_set(json_array_get(a, 3), "name", json_object_get(
+	    json_array_get(a, 1), "name"));
+	json_object_set_new(j, "name", json_string("s"));
+	assert_non_null(text = json_dumps(j, 0));
+	json_decref(j);
+	snprintf(path, sizeof(path), "%s/test_sbsim.%ld.json", getenv("TMPDIR") ?
+	    getenv("TMPDIR") : "/tmp", (long)getpid());
+	assert_non_null(f = fopen(path, "w"));
+	len = strlen(text);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+	free(text);
+	assert_int_equal(ssp_sbsim_load(&sb, path, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_sbsim_check(sb, r, p, &w, &nw, &e), SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, "sim_list[1] (I40eNicSim, id 25) and sim_list[3] "
+	    "(I40eNicSim, id 27) are both 'nic.NICSim-25'"));
+	ssp_sbsim_free(sb);
+	unlink(path);
+	/* not the shape */
+	assert_int_equal(ssp_sbsim_load(&sb, FIX "/qemu-i40e-ns3/system.json", NULL,
+	    &e), SSP_ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "no \"sim_list\" list"));
+	assert_int_equal(ssp_sbsim_load(&sb, FIX "/nope.json", NULL, &e), SSP_ERR_IO);
+	ssp_sbplan_free(p);
+	ssp_simbricks_free(r);
+}
+
+static void
+test_fixtures(void **state)
+{
+	const char *t = getenv("TMPDIR");
+	char cmd[400];
+
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "%s/test_simbricks.%ld",
+	    t != NULL ? t : "/tmp", (long)getpid());
+	assert_int_equal(mkdir(tmpdir, 0777), 0);
+	fixture("gem5-i40e-switch", 4);
+	fixture("gem5-i40e-switch-debug", 0);
+	fixture("qemu-i40e-switch", 4);
+	fixture("qemu-i40e-ns3", 4);
+	fixture("qemu-i40e-ns3-logging", 4);
+	fixture("corundum-verilator", 4);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int
 main(void)
 {
@@ -199,6 +765,12 @@ main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_shword),
+		cmocka_unit_test(test_sbns3),
+		cmocka_unit_test(test_symphony_model),
+		cmocka_unit_test(test_symphony_plan),
+		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_sbsim),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

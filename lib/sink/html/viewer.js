@@ -3,15 +3,30 @@
  * gzip-compressed, base64-encoded JSON in <script id="ssp-data">, decoded
  * with DecompressionStream.  Plain DOM, SVG and canvas; no libraries.
  *
+ * The page lists the traces span2html chose (all, or the slowest and a
+ * sample); the latency view covers every trace of the run, from the
+ * page's histograms when not all are listed (formats/html.md §2.5).
+ *
  * Test hook: the results of rendering are written to <body data-*>:
- * data-state (loading, ready, error), data-traces, data-spans (spans of all
- * traces listed), data-tti (ms from navigation start to interactive),
- * data-errors (errors seen), and for the selected trace data-sel-trace,
- * data-sel-spans (waterfall rows), data-sel-split (stream:busy_ps,...;
- * idle:ps); once the latency view was shown data-latency (root kind:
- * traces,min,p50,p90,p99,max in ps;...).  URL hash: #select=slowest|ID selects a trace, #view=timeline
- * or #view=latency opens that view, #tl=A,B shows µs A to B of the run in
- * the timeline, #scroll=ID scrolls to an element (screenshots).
+ * data-state (loading, ready, error), data-traces (traces listed),
+ * data-spans (spans of the traces listed), data-tti (ms from navigation
+ * start to interactive), data-errors (errors seen), data-notice (the URL
+ * hash parts ignored, and why), and for the selected trace
+ * data-sel-trace, data-sel-spans (waterfall rows), data-sel-split
+ * (stream:busy_ps,...;idle:ps), data-sel-share-sum (the streams' shares
+ * summed, %); once the latency view was shown data-latency (group:
+ * traces,min,p50,p90,p99,max in ps;...) and data-latency-exact (1: from
+ * every trace, 0: from the histograms).  URL hash: #select=slowest|ID
+ * selects a trace, #span=K its K-th span, #view=timeline or
+ * #view=latency opens that view, #by=kind|host and #net=1 choose the
+ * latency groups, #tl=A,B shows µs A to B of the run in the timeline,
+ * #scroll=ID scrolls to an element (screenshots), #maxrows=N caps the
+ * waterfall (tests).  A part that does not parse or names nothing is
+ * ignored, with one line in the page that says so.
+ *
+ * Written for the page's Content-Security-Policy: no inline style
+ * attributes (styles go through the CSSOM), no HTML strings (Trusted
+ * Types allow none).
  */
 'use strict';
 (function () {
@@ -44,7 +59,10 @@
 	function el(tag, attrs, text) {
 		const e = document.createElement(tag);
 		for (const k in attrs || {})
-			e.setAttribute(k, attrs[k]);
+			if (k === 'bg')	// CSSOM: the policy forbids style attributes
+				e.style.background = attrs[k];
+			else
+				e.setAttribute(k, attrs[k]);
 		if (text !== undefined)
 			e.textContent = text;
 		return e;
@@ -110,7 +128,10 @@
 		streamColor = D.streams.map((s, i) => PAL[i % PAL.length]);
 		T.kindName = T.root_kind.map((k) => k >= 0 ? D.kinds[k] : '(no root)');
 		T.hostName = T.root_stream.map((s) => s >= 0 ? D.streams[s].name : '');
+		// crosses the network: a span on a network simulator's stream
+		T.net = T.streams.map((s) => s.some((x, j) => j % 3 === 0 && D.streams[x].kind === 'net'));
 		T.search = null;	// built on the first filter
+		$('list').style.setProperty('--idx-digits', String(Math.max(2, String(nT).length)));
 	}
 	function searchText() {
 		if (T.search) return T.search;
@@ -130,7 +151,13 @@
 		    (c.open ? ', ' + c.open + ' open spans' : '') +
 		    (c.background ? ', ' + c.background + ' background' : '') + '.';
 		const notes = [];
-		if (c.detail_traces < c.traces)
+		if (c.listed_traces < c.traces)
+			notes.push('The page lists ' + c.listed_traces + ' of the ' + c.traces + ' traces (' +
+			    D.selection.replace(/^slowest:(\d+),sample:(\d+)$/, 'the $1 slowest and $2 others spread over the run') +
+			    '), with span detail for ' + c.detail_traces + ' of them (' + c.detail_spans + ' of ' + c.spans +
+			    ' spans' + (D.max_spans ? ', at most ' + D.max_spans : '') + '). The latency view covers all ' +
+			    c.traces + ' traces; the timeline shows all spans as density.');
+		else if (c.detail_traces < c.traces)
 			notes.push('Span detail for ' + c.detail_traces + ' of ' + c.traces + ' traces (' +
 			    c.detail_spans + ' of ' + c.spans + ' spans: ' + D.selection +
 			    (D.max_spans ? ', at most ' + D.max_spans + ' spans' : '') +
@@ -145,7 +172,7 @@
 		const lg = $('legend');
 		D.streams.forEach((s, i) => {
 			const d = el('span');
-			d.appendChild(el('span', { class: 'sw', style: 'background:' + streamColor[i] }));
+			d.appendChild(el('span', { class: 'sw', bg: streamColor[i] }));
 			d.appendChild(document.createTextNode(s.name + ' (' + s.sim + ')'));
 			lg.appendChild(d);
 		});
@@ -190,7 +217,8 @@
 			const x = keyOf(k, a), y = keyOf(k, b);
 			return (x < y ? -d : x > y ? d : a - b);
 		});
-		$('count').textContent = order.length + ' of ' + nT + ' traces';
+		$('count').textContent = order.length + ' of ' + nT + ' traces' +
+		    (nT < D.counts.traces ? ' listed (' + D.counts.traces + ' in the run)' : '');
 		$('list-rows').style.height = order.length * ROW + 'px';
 		cursor = Math.max(0, Math.min(cursor, order.length - 1));
 		renderRows();
@@ -290,7 +318,21 @@
 			bar.appendChild(fill);
 			sp.appendChild(bar);
 			sp.appendChild(el('div', { class: 'num' }, fmt(ps)));
-			sp.appendChild(el('div', { class: 'num' }, dur > 0 ? pct(ps / dur) : '')); 
+			sp.appendChild(el('div', { class: 'num' }, dur > 0 ? pct(ps / dur) : ''));
+		}
+		// the simulators run at once, so their shares overlap: say so
+		// where the numbers are
+		const sum = dur > 0 ? splitOf(i).reduce((a, r) => a + r.busy, 0) / dur : 0;
+		body.dataset.selShareSum = (100 * sum).toFixed(1);
+		if (sum > 1.0005) {
+			const note = el('div', { class: 'sum' });
+			note.appendChild(el('b', {}, 'The shares add up to ' + pct(sum) + ', not 100 %: '));
+			note.appendChild(document.createTextNode('the simulators run at the same time, so a moment ' +
+			    'when spans of several are open (a host syscall waiting while the NIC DMAs and the network ' +
+			    'queues) counts on each of them. Idle is the time when none of them had a span of this ' +
+			    'trace open; busy time of the whole trace is ' + pct(T.busy[i] / dur) + ' and idle ' +
+			    pct(idle / dur) + ', together 100 %.'));
+			sp.appendChild(note);
 		}
 		body.dataset.selSplit = splitOf(i).map((r) => D.streams[r.stream].name + ':' + r.busy).sort().join(',') +
 		    ';idle:' + idle;
@@ -328,7 +370,7 @@
 		for (let k = 0; k < n; k++)	// parents come first in the stream
 			if (S[k][1] >= 0 && S[k][1] < k) depth[k] = depth[S[k][1]] + 1;
 		// a huge trace: the first MAXROWS spans by start get rows
-		const MAXROWS = Number(hashArgs().maxrows) || 3000;	// #maxrows=N: tests
+		const MAXROWS = Number(ARGS.maxrows) || 3000;	// #maxrows=N: tests
 		const drawn = new Uint8Array(n);
 		idx.slice(0, MAXROWS).forEach((k) => { drawn[k] = 1; });
 		const groups = new Map();
@@ -354,10 +396,14 @@
 		const svg = sv('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, role: 'img',
 		    'aria-label': 'waterfall of trace ' + T.id[ti] });
 		const defs = sv('defs');
-		defs.innerHTML = '<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
-		    '<rect width="3" height="6" fill="#d0d0d0"/></pattern>' +
-		    '<marker id="arr" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto">' +
-		    '<path d="M0,0 L8,4 L0,8 z" fill="#333"/></marker>';
+		const pat = sv('pattern', { id: 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse',
+		    patternTransform: 'rotate(45)' });
+		pat.appendChild(sv('rect', { width: 3, height: 6, fill: '#d0d0d0' }));
+		const mk = sv('marker', { id: 'arr', viewBox: '0 0 8 8', refX: 7, refY: 4, markerWidth: 7,
+		    markerHeight: 7, orient: 'auto' });
+		mk.appendChild(sv('path', { d: 'M0,0 L8,4 L0,8 z', fill: '#333' }));
+		defs.appendChild(pat);
+		defs.appendChild(mk);
 		svg.appendChild(defs);
 		// idle gaps: no span of the trace open
 		const iv = idx.map((k) => [S[k][5], S[k][5] + S[k][6]]);
@@ -596,14 +642,14 @@
 			} else {
 				// density of all spans: bar height from the spans per
 				// pixel column (log scale, lane maximum = full height)
-				const cnt = D.density.count[l], bw = D.density.bin_ps;
+				const cnt = D.density.count[l], bw = D.density.bin_ps, org = D.density.origin;
 				let mx = 1;
 				for (const v of cnt) mx = Math.max(mx, v);
 				const lmx = Math.log1p(mx);
 				g.globalAlpha = detailed ? 0.45 : 1;
 				for (let px = 0; px < PW; px++) {
 					const a = v0 + px * ppx, z = a + ppx;
-					const ba = Math.max(0, Math.floor((a - D.start) / bw)), bz = Math.min(cnt.length - 1, Math.floor((z - D.start) / bw));
+					const ba = Math.max(0, Math.floor((a - org) / bw)), bz = Math.min(cnt.length - 1, Math.floor((z - org) / bw));
 					let m = 0;
 					for (let k = ba; k <= bz; k++) m = Math.max(m, cnt[k]);
 					if (!m) continue;
@@ -677,19 +723,99 @@
 	}
 
 	// --- latency distribution -------------------------------------------
+	// Per group of traces (root kind, or root kind and host; all traces or
+	// those that cross the network) a distribution: exact, the sorted
+	// latencies of the traces, when the page lists every trace; else the
+	// page's histograms of all traces (formats/html.md §2.5), whose
+	// buckets are exact below 2^bits ps and 2^bits per octave above.
+	function bucketLo(i) {
+		const s = 1 << D.latency.bits, q = Math.floor(i / s);
+		return q === 0 ? i : ((i % s) + s) * Math.pow(2, q - 1);
+	}
+	function bucketW(i) {
+		const q = Math.floor(i / (1 << D.latency.bits));
+		return q === 0 ? 1 : Math.pow(2, q - 1);
+	}
+	function latGroups(by, netOnly) {
+		const exact = D.counts.listed_traces === D.counts.traces, m = new Map();
+		const key = (kind, stream) => (kind >= 0 ? D.kinds[kind] : '(no root)') +
+		    (by === 'host' && stream >= 0 ? ' on ' + D.streams[stream].name : '');
+		if (exact) {
+			for (let i = 0; i < nT; i++) {
+				if (netOnly && !T.net[i]) continue;
+				const k = key(T.root_kind[i], T.root_stream[i]);
+				if (!m.has(k)) m.set(k, { vals: [] });
+				m.get(k).vals.push(T.dur[i]);
+			}
+			for (const g of m.values()) {
+				g.vals.sort((a, b) => a - b);
+				g.n = g.vals.length;
+				g.min = g.vals[0];
+				g.max = g.vals[g.n - 1];
+			}
+		} else {
+			for (const h of D.latency.groups) {
+				if (netOnly && !h.net) continue;
+				const k = key(h.root_kind, h.root_stream);
+				if (!m.has(k)) m.set(k, { n: 0, min: Infinity, max: -Infinity, b: new Map() });
+				const g = m.get(k);
+				g.n += h.traces;
+				g.min = Math.min(g.min, h.min);
+				g.max = Math.max(g.max, h.max);
+				for (let j = 0; j + 1 < h.buckets.length; j += 2)
+					g.b.set(h.buckets[j], (g.b.get(h.buckets[j]) || 0) + h.buckets[j + 1]);
+			}
+			for (const g of m.values())
+				g.idx = [...g.b.keys()].sort((a, b) => a - b);
+		}
+		const groups = [...m].filter(([, g]) => g.n > 0)
+		    .sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+		return { exact, groups };
+	}
+	// The nearest-rank p-th percentile: exact, or the middle of its
+	// bucket (within 2^-(bits+1) of the true value), min and max exact.
+	function quantile(g, p) {
+		const r = Math.max(1, Math.ceil(p * g.n / 100));
+		if (g.vals) return g.vals[r - 1];
+		if (r <= 1) return g.min;
+		if (r >= g.n) return g.max;
+		let c = 0;
+		for (const i of g.idx) {
+			c += g.b.get(i);
+			if (c >= r)
+				return Math.min(g.max, Math.max(g.min, Math.round(bucketLo(i) + (bucketW(i) - 1) / 2)));
+		}
+		return g.max;
+	}
+	// The cumulative distribution as [latency, fraction] corners.
+	function cdfPoints(g) {
+		const pts = [[g.min, 0]];
+		if (g.vals) {
+			g.vals.forEach((v, j) => { pts.push([v, j / g.n], [v, (j + 1) / g.n]); });
+			return pts;
+		}
+		let c = 0;
+		for (const i of g.idx) {
+			const lo = Math.max(g.min, bucketLo(i)), hi = Math.min(g.max, bucketLo(i) + bucketW(i) - 1);
+			pts.push([lo, c / g.n]);
+			c += g.b.get(i);
+			pts.push([hi, c / g.n]);
+		}
+		return pts;
+	}
+	const LAT = { by: 'host', net: false };
 	function drawLatency() {
 		const box = $('lat');
 		box.textContent = '';
-		const by = new Map();
-		for (let i = 0; i < nT; i++) {
-			const k = T.kindName[i];
-			if (!by.has(k)) by.set(k, []);
-			by.get(k).push(T.dur[i]);
-		}
+		const { exact, groups } = latGroups(LAT.by, LAT.net);
+		const all = groups.reduce((a, [, g]) => a + g.n, 0);
+		$('lat-hint').textContent = 'End-to-end latency of ' + (LAT.net ? 'the ' + all + ' traces that cross the network' :
+		    'all ' + all + ' traces') + ', per root ' + (LAT.by === 'host' ? 'kind and host' : 'kind') +
+		    ': cumulative distribution and percentiles (nearest rank, as the SQLite latency view).';
 		const W = Math.max(700, box.clientWidth || 1000), H = 340, L = 60, B = 36, R = 20, TOP = 12;
 		let mx = 1;
-		for (const v of by.values()) { v.sort((a, b) => a - b); mx = Math.max(mx, v[v.length - 1]); }
-		const svg = sv('svg', { width: W, height: H, role: 'img', 'aria-label': 'latency CDF per root kind' });
+		for (const [, g] of groups) mx = Math.max(mx, g.max);
+		const svg = sv('svg', { width: W, height: H, role: 'img', 'aria-label': 'latency CDF per root' });
 		const X = (ps) => L + ps / mx * (W - L - R), Y = (f) => TOP + (1 - f) * (H - TOP - B);
 		const st = step(mx, 10);
 		for (let v = 0; v <= mx; v += st) {
@@ -702,32 +828,38 @@
 		}
 		svg.appendChild(sv('text', { x: (W + L) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#333' }, 'end-to-end latency'));
 		const tab = el('table'), hr = el('tr');
-		for (const h of ['root kind', 'traces', 'min', 'p50', 'p90', 'p99', 'max'])
+		for (const h of ['root', 'traces', 'min', 'p50', 'p90', 'p99', 'max'])
 			hr.appendChild(el('th', {}, h));
 		tab.appendChild(hr);
 		let c = 0;
-		for (const [k, v] of by) {
-			const col = KPAL[c++ % KPAL.length], n = v.length;
-			let d = 'M' + X(v[0]) + ',' + Y(0);
-			for (let j = 0; j < n; j++)
-				d += ' L' + X(v[j]) + ',' + Y(j / n) + ' L' + X(v[j]) + ',' + Y((j + 1) / n);
+		const hook = [];
+		for (const [k, g] of groups) {
+			const col = KPAL[c++ % KPAL.length];
+			let d = '';
+			for (const [x, f] of cdfPoints(g))
+				d += (d ? ' L' : 'M') + X(x) + ',' + Y(f);
 			svg.appendChild(sv('path', { d, stroke: col, 'stroke-width': 2, fill: 'none' }));
-			const q = (p) => v[Math.max(0, Math.ceil(p * n / 100) - 1)];
+			const q = [g.min, quantile(g, 50), quantile(g, 90), quantile(g, 99), g.max];
 			const tr = el('tr');
 			const td = el('td');
-			td.appendChild(el('span', { class: 'sw', style: 'background:' + col }));
+			td.appendChild(el('span', { class: 'sw', bg: col }));
 			td.appendChild(document.createTextNode(k));
 			tr.appendChild(td);
-			for (const x of [String(n), fmt(v[0]), fmt(q(50)), fmt(q(90)), fmt(q(99)), fmt(v[n - 1])])
-				tr.appendChild(el('td', {}, x));
+			tr.appendChild(el('td', {}, String(g.n)));
+			q.forEach((x, j) => tr.appendChild(el('td', {}, (exact || j === 0 || j === 4 ? '' : '≈ ') + fmt(x))));
 			tab.appendChild(tr);
+			hook.push(k + ':' + g.n + ',' + q.join(','));
 		}
 		box.appendChild(svg);
 		box.appendChild(tab);
-		body.dataset.latency = [...by].map(([k, v]) => {
-			const n = v.length, q = (p) => v[Math.max(0, Math.ceil(p * n / 100) - 1)];
-			return k + ':' + n + ',' + v[0] + ',' + q(50) + ',' + q(90) + ',' + q(99) + ',' + v[n - 1];
-		}).sort().join(';');
+		if (!groups.length)
+			box.appendChild(el('p', { class: 'hint' }, 'No trace ' + (LAT.net ? 'crosses the network.' : 'in the run.')));
+		box.appendChild(el('p', { class: 'acc' }, exact ? 'Exact: the page lists every trace.' :
+		    'From histograms of all ' + D.counts.traces + ' traces (the page lists ' + D.counts.listed_traces +
+		    '): p50, p90 and p99 (≈) are within ' + (100 / (2 << D.latency.bits)).toFixed(2) +
+		    ' % of the exact value, min and max are exact.'));
+		body.dataset.latency = hook.sort().join(';');
+		body.dataset.latencyExact = exact ? '1' : '0';
 	}
 
 	// --- views ------------------------------------------------------------
@@ -742,27 +874,64 @@
 		if (v === 'traces') renderRows();
 	}
 
+	// The URL hash: key=value parts joined by '&'.  A part that is not
+	// valid URL encoding, has an unknown key, or names nothing in this
+	// page is ignored, and the page says so in one line.
+	const KNOWN = new Set(['select', 'span', 'view', 'tl', 'scroll', 'maxrows', 'by', 'net']);
+	let ARGS = {};
+	const ignored = [];
+	function shown(s) { return s.length > 40 ? s.slice(0, 39) + '…' : s; }
 	function hashArgs() {
-		const a = {};
-		for (const kv of location.hash.replace(/^#/, '').split('&'))
-			if (kv) { const [k, v] = kv.split('='); a[decodeURIComponent(k)] = decodeURIComponent(v || ''); }
+		const a = {}, raw = location.hash.replace(/^#/, '');
+		if (raw.length > 8192) {
+			ignored.push('the whole hash (' + raw.length + ' characters)');
+			return a;
+		}
+		for (const kv of raw.split('&')) {
+			if (!kv) continue;
+			const eq = kv.indexOf('=');
+			let k, v;
+			try {
+				k = decodeURIComponent(eq < 0 ? kv : kv.slice(0, eq));
+				v = decodeURIComponent(eq < 0 ? '' : kv.slice(eq + 1));
+			} catch (e) {
+				ignored.push(shown(kv) + ' (not valid URL encoding)');
+				continue;
+			}
+			if (!KNOWN.has(k))
+				ignored.push(shown(kv) + ' (not a setting of this page)');
+			else
+				a[k] = v;
+		}
 		return a;
+	}
+	function ignore(k, why) {
+		ignored.push(shown(k + '=' + ARGS[k]) + ' (' + why + ')');
+		delete ARGS[k];
+	}
+	function sayIgnored() {
+		if (!ignored.length) return;
+		const line = 'Ignored in the URL: ' + ignored.join('; ') + '.';
+		$('notice').textContent = line;
+		body.dataset.notice = line;
 	}
 
 	async function main() {
 		if ($('ssp-data').textContent.trim() === '') throw new Error('no data in the page');
 		D = await decode();
 		body.dataset.tDecoded = performance.now().toFixed(0);
-		if (D.format !== 'simspan-html' || D.version !== 1)
+		if (D.format !== 'simspan-html' || D.version !== 2)
 			throw new Error('data format ' + D.format + ' version ' + D.version + ' is not one this viewer reads');
 		setupData();
 		body.dataset.tSetup = performance.now().toFixed(0);
+		ARGS = hashArgs();
 		if (D.counts.spans === 0) {
 			$('summary').textContent = 'no spans: the span stream ' + D.source + ' is empty.';
 			document.querySelector('main').replaceChildren(el('p', { class: 'empty' }, 'no spans'));
 			$('tabs').style.display = 'none';
 			body.dataset.traces = '0';
 			body.dataset.spans = '0';
+			sayIgnored();
 			return;
 		}
 		header();
@@ -782,34 +951,66 @@
 		body.dataset.traces = String(order.length);
 		body.dataset.spans = String(spans);
 		body.dataset.detailSpans = String(D.details.reduce((a, d) => a + d.spans.length, 0));
-		const args = hashArgs();
+		// the hash: what names nothing in this page is ignored
+		const args = ARGS;
+		if (args.view !== undefined && !['traces', 'timeline', 'latency'].includes(args.view))
+			ignore('view', 'the views are traces, timeline and latency');
+		if (args.by !== undefined && args.by !== 'kind' && args.by !== 'host')
+			ignore('by', 'kind or host');
+		if (args.net !== undefined && args.net !== '0' && args.net !== '1')
+			ignore('net', '0 or 1');
+		if (args.maxrows !== undefined && !/^[1-9][0-9]{0,8}$/.test(args.maxrows))
+			ignore('maxrows', 'not a count of rows');
+		if (args.by) LAT.by = args.by;
+		if (args.net) LAT.net = args.net === '1';
+		$('lat-by').value = LAT.by;
+		$('lat-net').checked = LAT.net;
+		$('lat-by').addEventListener('change', () => { LAT.by = $('lat-by').value; drawLatency(); });
+		$('lat-net').addEventListener('change', () => { LAT.net = $('lat-net').checked; drawLatency(); });
 		let pick = -1;
 		if (args.select === 'slowest') {
 			for (let i = 0; i < nT; i++)
 				if (pick < 0 || T.dur[i] > T.dur[pick]) pick = i;
-		} else if (args.select) {
-			pick = T.id.indexOf(args.select);
-		} else {
+		} else if (args.select !== undefined) {
+			pick = T.id.indexOf(args.select.toLowerCase());
+			if (pick < 0)
+				ignore('select', 'no trace with that id in the page' + (nT < D.counts.traces ?
+				    ', which lists ' + nT + ' of the ' + D.counts.traces + ' traces' : ''));
+		}
+		if (pick < 0) {
 			// open on the slowest trace that crosses the most simulators
 			for (let i = 0; i < nT; i++)
 				if (pick < 0 || T.nstreams[i] > T.nstreams[pick] ||
 				    (T.nstreams[i] === T.nstreams[pick] && T.dur[i] > T.dur[pick])) pick = i;
+		}
+		if (args.span !== undefined) {
+			const det = pick >= 0 && T.detail[pick] >= 0 ? D.details[T.detail[pick]] : null;
+			if (!det)
+				ignore('span', 'the trace has no span detail in the page');
+			else if (!/^[0-9]{1,9}$/.test(args.span) || Number(args.span) >= det.spans.length)
+				ignore('span', 'the trace has spans 0 to ' + (det.spans.length - 1));
 		}
 		if (pick >= 0) {
 			cursor = order.indexOf(pick);
 			$('list-body').scrollTop = Math.max(0, (cursor + 0.5) * ROW - $('list-body').clientHeight / 2);
 			scrollToCursor();
 			select(pick);
-			if (args.span !== undefined && T.detail[pick] >= 0)
+			if (args.span !== undefined)
 				showSpan(pick, D.details[T.detail[pick]], Number(args.span));
 		}
-		if (args.tl) {	// timeline range in µs from the run's start
-			const [a, b] = args.tl.split(',').map(Number);
-			if (b > a) { TL.v0 = D.start + a * 1e6; TL.v1 = D.start + b * 1e6; }
+		if (args.tl !== undefined) {	// timeline range in µs from the run's start
+			const ab = args.tl.split(',');
+			const [a, b] = ab.map((x) => x.trim() === '' ? NaN : Number(x));
+			if (ab.length !== 2 || !Number.isFinite(a) || !Number.isFinite(b) || !(b > a))
+				ignore('tl', 'not A,B with A < B, in µs');
+			else { TL.v0 = D.start + a * 1e6; TL.v1 = D.start + b * 1e6; }
 		}
+		if (args.scroll !== undefined && !$(args.scroll))
+			ignore('scroll', 'no such element');
+		sayIgnored();
 		if (args.view) show(args.view);
 		$('list').focus({ preventScroll: true });
-		if (args.scroll) { const t = $(args.scroll); if (t) t.scrollIntoView(); }
+		if (args.scroll) $(args.scroll).scrollIntoView();
 	}
 	main().then(() => {
 		body.dataset.tti = performance.now().toFixed(0);
