@@ -222,12 +222,15 @@ ssp_chrome_write(const struct ssp_tracks_view *v, const char *producer,
 		const struct ssp_tracks_ev *ev = &v->ev[i];
 		const struct ssp_tracks_span *s = &v->span[ev->span];
 		const char *kn;
+		char sname[256];
+		size_t nn;
 
 		if (ev->end)
 			continue;
 		kn = ssp_span_kind_name(s->kind);
+		nn = ssp_tracks_span_name(v, s, sname, sizeof(sname));
 		ssp_buf_lit(&b, ",\n{\"ph\":\"X\",\"name\":");
-		ssp_strfmt_json_str(&b, kn, strlen(kn));
+		ssp_strfmt_json_str(&b, sname, nn);
 		ssp_buf_lit(&b, ",\"cat\":");
 		ssp_strfmt_json_str(&b, kn, strlen(kn));
 		where(&b, v, s->track);

@@ -182,6 +182,7 @@ ssp_otlp_kind_of(unsigned kind, int64_t posted)
 enum { J_INT, J_STR, J_BOOL, J_N };
 #define FRAG 64
 #define PBFRAG 32	/* protobuf keys and names: most are shorter */
+#define NAME_CALL_MAX 200	/* bytes of a syscall's call in its name */
 /* Room a protobuf KeyValue takes beyond its key's bytes, string values
  * of up to 24 bytes included (see pb_kv_int): tags, lengths, the key
  * fragment's overrun and ssp_varint_put_fast's. */
@@ -210,6 +211,8 @@ struct ftinfo {			/* one record type of the file */
 	uint8_t *pbname;	/* ... as protobuf field Span.name or
 				 * Event.name (tag, length, valid UTF-8) */
 	size_t pbnlen;
+	int call;		/* host.syscall: field index of its call, which
+				 * the span's name adds; -1 */
 	const char *name;	/* span or event name */
 	size_t nlen;
 	unsigned nf;
@@ -304,6 +307,9 @@ struct ssp_otlp {
 	uint64_t strgen;
 	struct ssp_buf jarena;	/* the JSON strings of sc */
 	struct ssp_buf msg;	/* status message of the current span */
+	struct ssp_buf name;	/* name of the current span when it is not
+				 * its kind's (name_of), encoded */
+	struct ssp_buf nraw, nfix;	/* ... as text, repaired */
 	struct ssp_otlp_stats stats;
 	double avg;		/* bytes an encoded record takes, lately */
 	size_t full_items;	/* records at which a batch is full by avg */
@@ -414,6 +420,7 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 	memset(fi, 0, sizeof(*fi));
 	fi->cls = C_SKIP;
 	fi->posted = -1;
+	fi->call = -1;
 	fi->nf = t->nf;
 	for (k = 0; k < t->nf; k++)
 		fi->enc[k] = t->f[k].enc;
@@ -436,6 +443,10 @@ ftinfo_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		fi->name = t->name;
 		fi->kind = ssp_span_kind_parse(t->name);
 		fi->posted = ssp_rec_type_field(t, "posted");
+		if (fi->kind == SSP_SK_HOST_SYSCALL &&
+		    (fi->call = ssp_rec_type_field(t, "call")) >= 0 &&
+		    t->f[fi->call].enc != 's')
+			fi->call = -1;
 		fi->okind[0] = fi->okind[1] = SSP_OTLP_KIND_INTERNAL;
 		if (fi->kind < SSP_SK_NKINDS) {
 			fi->okind[0] = (uint8_t)ssp_otlp_kind_of(fi->kind, 0);
@@ -649,6 +660,9 @@ ssp_otlp_close(struct ssp_otlp *o)
 	ssp_map_free(&o->pendmap);
 	ssp_buf_free(&o->tmp);
 	ssp_buf_free(&o->msg);
+	ssp_buf_free(&o->name);
+	ssp_buf_free(&o->nraw);
+	ssp_buf_free(&o->nfix);
 	free(o->sc);
 	ssp_buf_free(&o->jarena);
 	free(o);
@@ -1603,6 +1617,50 @@ json_fields(struct ssp_otlp *o, struct ssp_buf *b, const struct ftinfo *fi,
 	return n;
 }
 
+/* A span's name: its kind's, but a syscall's adds its call (the syscall,
+ * "host.syscall sendto", formats/otlp.md), as JSON string (pb 0) or as
+ * protobuf field Span.name (pb 1); *n its length.  The name of a syscall
+ * is built into o->name, the kind's name is fi's. */
+static const void *
+name_of(struct ssp_otlp *o, const struct ftinfo *fi, const struct ssp_rec *r,
+    int pb, size_t *n)
+{
+	const char *c;
+	size_t clen;
+
+	if (fi->call >= 0 && (unsigned)fi->call < r->nf &&
+	    r->f[fi->call] != 0 &&
+	    (c = ssp_rec_rd_str(o->rr, r->f[fi->call], &clen)) != NULL &&
+	    clen > 0) {
+		struct ssp_buf *t = &o->nraw;
+
+		if (clen > NAME_CALL_MAX)
+			clen = NAME_CALL_MAX;
+		ssp_buf_reset(&o->name);
+		ssp_buf_reset(t);
+		ssp_buf_put(t, fi->name, fi->nlen);
+		ssp_buf_lit(t, " ");
+		ssp_buf_put(t, c, clen);
+		if (pb) {
+			ssp_buf_reset(&o->nfix);
+			ssp_strfmt_utf8_repair(&o->nfix, (const char *)t->p,
+			    t->len);
+			ssp_pb_bytes(&o->name, F_SPAN_NAME, o->nfix.p,
+			    o->nfix.len);
+			o->name.failed |= o->nfix.failed;
+		} else {
+			ssp_strfmt_json_str(&o->name, (const char *)t->p,
+			    t->len);
+		}
+		if (!t->failed && !o->name.failed) {
+			*n = o->name.len;
+			return o->name.p;
+		}
+	}
+	*n = pb ? fi->pbnlen : fi->jnlen;
+	return pb ? (const void *)fi->pbname : (const void *)fi->jname;
+}
+
 static void
 json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 {
@@ -1612,9 +1670,11 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 	struct av a[MAXAV];
 	char id[32];
 	uint32_t i;
+	size_t jnlen;
+	const void *jname = name_of(o, fi, r, 0, &jnlen);
 
 	span_info(o, fi, r, &si);
-	if (ssp_buf_reserve(b, 256 + fi->jnlen + 4 * FRAG +
+	if (ssp_buf_reserve(b, 256 + jnlen + 4 * FRAG +
 	    si.a[0].k->jlen[J_INT] + si.a[1].k->jlen[J_INT]) == 0) {
 		char *p = (char *)b->p + b->len;
 		char ps[2][24];
@@ -1638,8 +1698,8 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 		}
 		memcpy(p, "\",\"name\":", 9);
 		p += 9;
-		memcpy(p, fi->jname, fi->jnlen);
-		p += fi->jnlen;
+		memcpy(p, jname, jnlen);
+		p += jnlen;
 		memcpy(p, ",\"kind\":", 8);
 		p += 8;
 		*p++ = (char)('0' + si.kind);
@@ -2050,13 +2110,14 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 	struct av a[MAXAV];
 	struct ssp_pb_mark mm;
 	uint8_t id[16];
-	size_t body;
+	size_t body, pbnlen;
+	const uint8_t *pbname = name_of(o, fi, r, 1, &pbnlen);
 	uint32_t i;
 
 	span_info(o, fi, r, &si);
 	/* Span as field ScopeSpans.spans with two bytes for its length, its
 	 * ids, name, kind, times and simspan.start_ps/end_ps, at one reserve */
-	if (ssp_buf_reserve(b, 96 + fi->pbnlen + o->fkey[K_START_PS].plen +
+	if (ssp_buf_reserve(b, 96 + pbnlen + PBFRAG + o->fkey[K_START_PS].plen +
 	    o->fkey[K_END_PS].plen + 2 * PB_KV_SLACK) != 0)
 		return;
 	{
@@ -2080,11 +2141,11 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			be64(p, r->f[SSP_SF_PARENT]);
 			p += 8;
 		}
-		if (fi->pbnlen <= PBFRAG)	/* padded: one fixed copy */
-			memcpy(p, fi->pbname, PBFRAG);
+		if (pbname == fi->pbname && pbnlen <= PBFRAG)
+			memcpy(p, pbname, PBFRAG);	/* padded: fixed copy */
 		else
-			memcpy(p, fi->pbname, fi->pbnlen);
-		p += fi->pbnlen;
+			memcpy(p, pbname, pbnlen);
+		p += pbnlen;
 		*p++ = TAG1(F_SPAN_KIND, SSP_PB_VARINT);
 		*p++ = (uint8_t)si.kind;
 		*p++ = TAG1(F_SPAN_START, SSP_PB_I64);

@@ -307,7 +307,15 @@ ssp_perfetto_write(struct ssp_perfetto *p, const struct ssp_tracks_view *v,
 		ssp_pb_uint(&b, SSP_PF_TE_TRACK_UUID, v->track[s->track].tid);
 		if (!ev->end) {
 			ssp_pb_uint(&b, SSP_PF_TE_CATEGORY_IIDS, s->kind + 1);
-			ssp_pb_uint(&b, SSP_PF_TE_NAME_IID, s->kind + 1);
+			if (s->ncall > 0) {	/* "host.syscall sendto" */
+				char name[256];
+				size_t nn = ssp_tracks_span_name(v, s, name,
+				    sizeof(name));
+
+				pb_str(&b, SSP_PF_TE_NAME, name, nn);
+			} else {
+				ssp_pb_uint(&b, SSP_PF_TE_NAME_IID, s->kind + 1);
+			}
 			for (k = 0; k < s->nout; k++)
 				ssp_pb_fixed64(&b, SSP_PF_TE_FLOW_IDS,
 				    v->flow[s->out0 + k].id);

@@ -324,6 +324,20 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
 		return nomem(e);
 	s->args = before;
 	s->nargs = (uint32_t)(t->arena.len - before);
+	if (r->type == SSP_SK_HOST_SYSCALL && r->nf > SSP_SA_SYSCALL_CALL &&
+	    r->f[SSP_SA_SYSCALL_CALL] != 0) {
+		size_t len = 0;
+		const char *c = ssp_rec_rd_str(t->rr, r->f[SSP_SA_SYSCALL_CALL],
+		    &len);
+
+		if (c != NULL && len > 0) {
+			s->call = t->arena.len;
+			s->ncall = (uint32_t)(len > 200 ? 200 : len);
+			ssp_buf_put(&t->arena, c, s->ncall);
+			if (t->arena.failed)
+				return nomem(e);
+		}
+	}
 	if (n > 0 && t->span[n - 1].id >= s->id)
 		t->byid_sorted = 0;
 	t->v.nspans++;
@@ -996,4 +1010,16 @@ ssp_tracks_free(struct ssp_tracks *t)
 	free(t->in);
 	free(t->ev);
 	free(t);
+}
+
+size_t
+ssp_tracks_span_name(const struct ssp_tracks_view *v,
+    const struct ssp_tracks_span *s, char *buf, size_t n)
+{
+	int k = s->ncall > 0 ? snprintf(buf, n, "%s %.*s",
+	    ssp_span_kind_name(s->kind), (int)s->ncall,
+	    (const char *)v->arena + s->call) :
+	    snprintf(buf, n, "%s", ssp_span_kind_name(s->kind));
+
+	return k < 0 ? 0 : (size_t)k >= n ? n - 1 : (size_t)k;
 }

@@ -44,6 +44,10 @@ struct ssp_tracks_span {
 	uint64_t id;
 	uint64_t args;		/* offset of the encoded arguments in arena */
 	uint32_t nargs;		/* their length in bytes */
+	uint32_t ncall;		/* host.syscall: its call (the system call's
+				 * name, formats/spans.md), in arena at
+				 * call, for the span's name; 0: none */
+	uint64_t call;
 	uint32_t track;		/* index into track[] (lane included) */
 	uint32_t kind;		/* enum ssp_span_kind */
 	uint32_t parent;	/* index of the parent span, or NONE */
@@ -96,6 +100,11 @@ struct ssp_tracks_view {
 	const struct ssp_tracks_ev *ev;		/* 2 * nspans, time order */
 	const uint8_t *arena;			/* encoded arguments */
 };
+
+/* A span's name: its kind, and for a syscall its call ("host.syscall
+ * sendto"), at most n - 1 bytes and a NUL into buf; returns the length. */
+size_t ssp_tracks_span_name(const struct ssp_tracks_view *v,
+    const struct ssp_tracks_span *s, char *buf, size_t n);
 
 /* Every record read ends in one of these counters. */
 struct ssp_tracks_stats {

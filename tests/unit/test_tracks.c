@@ -137,6 +137,19 @@ test_layout(void **state)
 	assert_string_equal(track_of(v, 7), "tx");
 	assert_int_equal(v->span[span_ix(v, 5)].nested, 1);
 	assert_int_equal(v->span[span_ix(v, 6)].nested, 0);
+	{	/* names: the kind; a syscall with a call adds it */
+		char nm[32];
+
+		assert_int_equal(ssp_tracks_span_name(v, &v->span[span_ix(v,
+		    3)], nm, sizeof(nm)), 25);
+		assert_string_equal(nm, "host.syscall __sys_sendto");
+		assert_int_equal(ssp_tracks_span_name(v, &v->span[span_ix(v,
+		    1)], nm, sizeof(nm)), 12);
+		assert_string_equal(nm, "host.syscall");
+		assert_int_equal(ssp_tracks_span_name(v, &v->span[span_ix(v,
+		    3)], nm, 8), 7);	/* cut */
+		assert_string_equal(nm, "host.sy");
+	}
 	assert_int_equal(st->lanes, 2);
 	assert_int_equal(st->nested, 1);
 	assert_int_equal(st->flows, 2);		/* 1 -> 2, 4 -> 6 */
