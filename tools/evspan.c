@@ -51,6 +51,9 @@ print_kctx(const struct ssp_spanb_stats *st, FILE *f)
 	    "context, %" PRIu64 " softirqs inside a syscall, %" PRIu64
 	    " preempted syscalls resumed", k->entry_in_syscall,
 	    k->softirq_in_task, k->resumed_unwoken);
+	if (k->resume_retracted != 0)
+		fprintf(f, "\n  taken back: %" PRIu64 " sched-ins of ksoftirqd "
+		    "first taken for a syscall's", k->resume_retracted);
 	fprintf(f, "\n  limits: %" PRIu64 " irq nesting, %" PRIu64 " suspended, %"
 	    PRIu64 " pending irqs, %" PRIu64 " cpus", k->stack_overflow,
 	    k->suspend_overflow, k->raised_overflow, k->cpu_limit);

@@ -32,6 +32,14 @@ struct kcpu {
 	void *raised[SSP_KCTX_MAXRAISED];	/* held irqs whose softirq did not run in them */
 	unsigned nraised;
 	void *app;
+	/* The syscall the last sched-in switched in, while it may still turn
+	 * out to be ksoftirqd (rfuncs function entries since, up to
+	 * SSP_KCTX_KSOFTIRQD_FUNCS): as it was suspended, and the wakeup
+	 * that resumed it (held; NULL for a preempted one). */
+	struct susp rin;
+	void *rwaker;
+	uint32_t rfuncs;
+	uint8_t rpend;
 };
 
 struct ssp_kctx {
@@ -196,10 +204,22 @@ clear_sleep(struct kcpu *c)
 	c->sleeping = 0;
 }
 
+/* The switched-in syscall is the task for good (or gone). */
+static void
+confirm_in(struct ssp_kctx *k, struct kcpu *c)
+{
+	if (!c->rpend)
+		return;
+	release(k, c->rwaker);
+	c->rwaker = NULL;
+	c->rpend = 0;
+}
+
 /* The task of a CPU ends (its resume first). */
 static void
 task_close(struct ssp_kctx *k, struct kcpu *c, unsigned why, int last)
 {
+	confirm_in(k, c);
 	if (c->resume != NULL) {
 		kclose(k, c->resume, why, last);
 		c->resume = NULL;
@@ -224,6 +244,7 @@ suspend_running(struct ssp_kctx *k, struct kcpu *c)
 	}
 	if (c->tkind != T_SYSCALL)
 		return;
+	confirm_in(k, c);
 	if (c->resume != NULL) {	/* it sleeps again: that resume is over */
 		kclose(k, c->resume, SSP_KCTX_WHY_NONE, 0);
 		c->resume = NULL;
@@ -289,6 +310,9 @@ sched_in(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	}
 	c->task = in.sys;
 	c->tkind = T_SYSCALL;
+	c->rin = in;
+	c->rpend = k->ops.retract != NULL;
+	c->rfuncs = 0;
 	if (in.state == S_SLEEPING) {	/* woken by the oldest pending wakeup */
 		void *w = k->wk[0];
 
@@ -296,12 +320,58 @@ sched_in(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 		k->nwk--;
 		c->resume = kopen(k, SSP_KCTX_RESUME, cpu, cls, w,
 		    SSP_KCTX_WHY_WAKEUP_FIFO);
-		release(k, w);
+		if (c->rpend)
+			c->rwaker = w;	/* the hold moves over */
+		else
+			release(k, w);
 		if (c->resume != NULL && k->ops.link != NULL)
 			k->ops.link(k->ops.ctx, in.sys, c->resume);
 	} else {
 		k->st.resumed_unwoken++;
 	}
+}
+
+/* A softirq-entry right after a sched-in that switched a syscall in: it
+ * was ksoftirqd.  The syscall is suspended again as it was, its wakeup
+ * pending again (the oldest), its resume forgotten. */
+static void
+retract_in(struct ssp_kctx *k, struct kcpu *c)
+{
+	unsigned i;
+
+	/* a wakeup the resume made in the meantime goes with it */
+	for (i = 0; c->resume != NULL && i < k->nwk; )
+		if (k->wk[i] == c->resume) {
+			release(k, k->wk[i]);
+			memmove(&k->wk[i], &k->wk[i + 1],
+			    (k->nwk - i - 1) * sizeof(k->wk[0]));
+			k->nwk--;
+		} else {
+			i++;
+		}
+	k->ops.retract(k->ops.ctx, c->task, c->resume);
+	k->st.resume_retracted++;
+	if (c->rin.state == S_RUNNABLE)
+		k->st.resumed_unwoken--;
+	c->resume = NULL;
+	if (c->nsus < SSP_KCTX_MAXSUSP)
+		c->sus[c->nsus++] = c->rin;
+	else	/* suspend_running made no room: cannot happen, closed */
+		kclose(k, c->rin.sys, SSP_KCTX_WHY_SUSPEND_LIMIT, 0);
+	if (c->rwaker != NULL) {
+		if (k->nwk == SSP_KCTX_MAXWAKE) {
+			k->st.wakeup_dropped++;
+			release(k, k->wk[--k->nwk]);
+		}
+		memmove(&k->wk[1], &k->wk[0], k->nwk * sizeof(k->wk[0]));
+		k->wk[0] = c->rwaker;	/* the hold moves back */
+		k->nwk++;
+	}
+	c->rwaker = NULL;
+	c->rpend = 0;
+	c->task = NULL;
+	c->tkind = T_NONE;
+	clear_sleep(c);
 }
 
 /* A wakeup: the waker is the innermost context of the CPU.  Which
@@ -423,6 +493,8 @@ softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	}
 	if (c->tkind == T_KSOFTIRQD)
 		return;
+	if (c->tkind == T_SYSCALL && c->rpend)	/* ksoftirqd, not it */
+		retract_in(k, c);
 	if (c->tkind == T_SYSCALL) {	/* local_bh_enable in the syscall */
 		k->st.softirq_in_task++;
 		return;
@@ -495,6 +567,8 @@ ssp_kctx_func(struct ssp_kctx *k, unsigned cpu, unsigned cls)
 		return NULL;
 	if (c->n > 0 && c->ifuncs[c->n - 1] < UINT32_MAX)
 		c->ifuncs[c->n - 1]++;
+	if (c->rpend && ++c->rfuncs > SSP_KCTX_KSOFTIRQD_FUNCS)
+		confirm_in(k, c);
 	if (cls == 0)		/* most function entries */
 		return top(c);
 	if (cls & SSP_KCTX_C_SYSCALL_EXIT) {
@@ -562,6 +636,7 @@ ssp_kctx_end(struct ssp_kctx *k)
 		if (c == NULL)
 			continue;
 		close_irqs(k, c, SSP_KCTX_WHY_END);
+		confirm_in(k, c);
 		task_close(k, c, SSP_KCTX_WHY_END, 0);
 		for (j = 0; j < c->nsus; j++)
 			kclose(k, c->sus[j].sys, SSP_KCTX_WHY_END, 0);

@@ -189,6 +189,11 @@ struct nstate {
 				 * descriptor write-back (0: none) */
 	uint32_t rxl[RXB_MAX];	/* ... its length */
 	int64_t rxt[RXB_MAX];	/* time it asked (its second write) */
+	uint8_t rxc[RXB_MAX];	/* a descriptor write-back covers it */
+	uint16_t rxm[RXB_MAX];	/* the rings (bits of ring[]) whose
+				 * write-back was under way when its
+				 * payload was written: it waits for one
+				 * of them (0: any) */
 	unsigned nrxb;
 	/* Which vector each ring's write-backs ask for (the log names
 	 * neither): evidence that an MSI-X of vector v came for that ring's
@@ -200,8 +205,16 @@ struct nstate {
 		uint32_t score[VEC_MAX];
 		uint32_t exact;		/* vectors with an exact delay, bits */
 		uint8_t tx;		/* a tx ring (head write-backs) */
+		uint64_t wbseq;		/* rx: the seq of its descriptor
+					 * write-back under way (0: none) */
+		uint64_t dsize;		/* rx: bytes per descriptor */
 	} ring[RING_MAX];
 	unsigned nring, nring_tx;
+	/* the rings whose write-back the current MSI-X answers first: the
+	 * vector's delay after it (or, that delay not known yet, the
+	 * oldest waiting one) */
+	uint64_t fire[RING_MAX];
+	unsigned nfire;
 	struct vdelay {
 		int64_t d[VDELAY_N];
 		uint32_t n[VDELAY_N];
@@ -211,6 +224,9 @@ struct nstate {
 	struct span *chain;	/* the cause to inherit (reference), or NULL */
 	int64_t chain_ts;
 	int chain_tx;		/* CHAIN_*: what it came from */
+	int chain_ring;		/* the rx ring whose descriptor write-back
+				 * completed (index into ring[]), or -1 */
+	uint64_t chain_end;	/* ... the address past it */
 	struct tso {
 		struct span *cause;	/* the doorbell (reference) */
 		int64_t last;	/* its last segment's time */

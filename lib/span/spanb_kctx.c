@@ -245,6 +245,29 @@ k_woke(void *ctx, void *waker, void *sys)
 	}
 }
 
+/* The sched-in was ksoftirqd's: the resume span goes (left out, its
+ * events counted as dropped before any syscall) with the syscall's link
+ * to it. */
+static void
+k_retract(void *ctx, void *sysp, void *resp)
+{
+	struct khost *kh = ctx;
+	struct ssp_spanb *b = kh->b;
+	struct span *sys = sysp, *res = resp;
+	struct lnk **lp, *l;
+
+	if (res == NULL)
+		return;
+	for (lp = &sys->out; (l = *lp) != NULL; lp = &l->next)
+		if (l->dst == res && l->resume) {
+			*lp = l->next;
+			unref(b, res);
+			ssp_pool_put(&b->lpool, l);
+			break;
+		}
+	ssp_spanb_gone(b, res, SSP_DROP_NO_SYSCALL);
+}
+
 static unsigned
 kctx_classes(unsigned cls)
 {
@@ -315,7 +338,7 @@ ssp_spanb_kctx_new(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 	struct ssp_kctx_cfg kc = { ssp_rules_count(b->rules,
 	    SSP_FC_SYSCALL_EXIT) > 0 };
 	struct ssp_kctx_ops ops = { &h->kh, k_open, k_close, k_hold,
-	    k_release, k_link, k_woke };
+	    k_release, k_link, k_woke, k_retract };
 
 	h->kh.b = b;
 	h->kh.st = st;

@@ -53,6 +53,7 @@ chain_set(struct ssp_spanb *b, struct nstate *n, struct span *c, int64_t ts,
 	n->chain = c;
 	n->chain_ts = ts;
 	n->chain_tx = tx;
+	n->chain_ring = -1;
 }
 
 /* The cause a NIC line at ts inherits from the completion or eth tx
@@ -140,6 +141,19 @@ tso_end(struct ssp_spanb *b, struct nstate *n, const struct span *c)
 		}
 }
 
+/* The rx rings with a descriptor write-back under way, bits of ring[]. */
+static uint16_t
+rings_writing(const struct nstate *n)
+{
+	unsigned r;
+	uint16_t m = 0;
+
+	for (r = 0; r < n->nring; r++)
+		if (n->ring[r].wbseq != 0)
+			m |= (uint16_t)(1u << r);
+	return m;
+}
+
 /* A write DMA (at addr, len bytes, time ts) of an rx of the batch list
  * completed. */
 static void
@@ -150,6 +164,8 @@ rx_written(struct nstate *n, const struct span *rx, uint64_t addr,
 
 	while (i-- > 0)
 		if (n->rxb[i] == rx) {
+			if (n->rxw[i] == 0)	/* its payload */
+				n->rxm[i] = rings_writing(n);
 			if (n->rxk[i] == 0 || len <= n->rxl[i]) {
 				n->rxk[i] = (addr >> RING_SHIFT) + 1;
 				n->rxl[i] = (uint32_t)(len > UINT32_MAX ?
@@ -159,6 +175,29 @@ rx_written(struct nstate *n, const struct span *rx, uint64_t addr,
 				n->rxt[i] = ts;
 			return;
 		}
+}
+
+/* The descriptor write-back of rx ring r issued when its previous one
+ * completed (i40e_bm keeps one under way per ring) covers len bytes of
+ * descriptors: those of the oldest frames written meanwhile that may be
+ * waiting for that ring.  Returns the oldest of them (its parent), or
+ * NULL. */
+static struct span *
+rx_cover(struct nstate *n, unsigned r, uint64_t len)
+{
+	uint64_t k = len / (n->ring[r].dsize != 0 ? n->ring[r].dsize : 32);
+	struct span *first = NULL;
+	unsigned i;
+
+	for (i = 0; i < n->nrxb && k > 0; i++)
+		if (n->rxw[i] >= 1 && !n->rxc[i] &&
+		    (n->rxm[i] == 0 || (n->rxm[i] & (1u << r)))) {
+			if (first == NULL)
+				first = n->rxb[i];
+			n->rxc[i] = 1;
+			k--;
+		}
+	return first;
 }
 
 /* The ring of key (add: a new one, tx: 1 a tx ring, 0 an rx ring). */
@@ -197,9 +236,12 @@ ring_vec(const struct ring *r)
 		} else if (r->score[v] > second) {
 			second = r->score[v];
 		}
-	/* a ring two vectors fired for at the exact delay serves both */
+	/* a ring two vectors fired for at the exact delay serves both; one
+	 * vector at the exact delay is its vector */
 	if (r->exact & (r->exact - 1))
 		return -1;
+	if (r->exact != 0)
+		return __builtin_ctz(r->exact);
 	return best >= 16 && best >= 4 * second ? bv : -1;
 }
 
@@ -211,22 +253,39 @@ key_other(struct nstate *n, uint64_t key, uint64_t vec)
 	struct ring *r;
 	int rv;
 
-	if (key == 0 || vec >= VEC_MAX || (r = ring_of(n, key, 0, 0)) == NULL ||
-	    (rv = ring_vec(r)) < 0)
+	if (key == 0 || vec >= VEC_MAX || (r = ring_of(n, key, 0, 0)) == NULL)
 		return -1;
 	/* one ring of its kind serves every queue (a NIC model with one
 	 * ring per direction): nothing to tell apart */
 	if ((r->tx ? n->nring_tx : n->nring - n->nring_tx) < 2)
+		return 0;
+	if ((rv = ring_vec(r)) < 0)
 		return -1;
 	return (uint64_t)rv != vec;
 }
 
-/* Can asked rx i be one the MSI-X of vector vec serves?  Not when its
- * ring is known to ask for another vector. */
+/* Does the MSI-X of vector vec answer the write-backs of ring key (+1)?
+ * Those of the rings that fired it and of the rings known to ask for
+ * vec; those of rings not known only when none is known to have fired
+ * it. */
+static int
+key_serves(struct nstate *n, uint64_t key, uint64_t vec)
+{
+	unsigned i;
+	int o;
+
+	for (i = 0; i < n->nfire; i++)
+		if (n->fire[i] == key)
+			return 1;
+	o = key_other(n, key, vec);
+	return o == 0 || (o < 0 && n->nfire == 0);
+}
+
+/* Can asked rx i be one the MSI-X of vector vec serves? */
 static int
 rx_for_vec(struct nstate *n, unsigned i, uint64_t vec)
 {
-	return key_other(n, n->rxk[i], vec) != 1;
+	return key_serves(n, n->rxk[i], vec);
 }
 
 /* A tx write-back (at addr) of doorbell db completed: it asks for the
@@ -273,14 +332,14 @@ tx_take(struct ssp_spanb *b, struct nstate *n, uint64_t vec, int keep)
 	unsigned i;
 
 	for (i = 0; i < n->ntxa; i++)
-		if (key_other(n, n->txa[i].key, vec) != 1 && n->txa[i].seq > best) {
+		if (key_serves(n, n->txa[i].key, vec) && n->txa[i].seq > best) {
 			best = n->txa[i].seq;
 			db = n->txa[i].db;
 		}
 	if (db != NULL && keep)
 		ref(db);
 	for (i = 0; i < n->ntxa; )
-		if (key_other(n, n->txa[i].key, vec) != 1) {
+		if (key_serves(n, n->txa[i].key, vec)) {
 			unref(b, n->txa[i].db);
 			n->txa[i] = n->txa[--n->ntxa];
 		} else {
@@ -341,6 +400,7 @@ ring_learn(struct nstate *n, uint64_t vec, int64_t ts)
 	int64_t first[RING_MAX], d;
 	unsigned i, k, ns = 0;
 
+	n->nfire = 0;
 	if (vec >= VEC_MAX)
 		return;
 	for (i = 0; i < n->nrxb + n->ntxa; i++) {
@@ -364,9 +424,20 @@ ring_learn(struct nstate *n, uint64_t vec, int64_t ts)
 		if (d >= 0 && ts - first[k] == d) {
 			seen[k]->score[vec] += 8;
 			seen[k]->exact |= 1u << vec;
+			n->fire[n->nfire++] = seen[k]->key;
 		} else {
 			seen[k]->score[vec]++;
 		}
+	/* the delay not known yet: vectors throttle alike, so the ring
+	 * waiting longest fired (a guess, not learnt as exact) */
+	if (d < 0 && ns > 0) {
+		unsigned o = 0;
+
+		for (k = 1; k < ns; k++)
+			if (first[k] < first[o])
+				o = k;
+		n->fire[n->nfire++] = seen[o]->key;
+	}
 }
 
 /* Has this rx asked for an interrupt: its payload and its descriptor
@@ -495,6 +566,43 @@ trim_dma_ctx(struct ssp_spanb *b)
 	}
 }
 
+/* A DMA s (at addr, len bytes) issued at a write completion that old
+ * caused: the next descriptor write-back of the ring whose write-back
+ * completed (at the address past it) covers the frames written meanwhile,
+ * the oldest is its parent; one issued as a frame's payload completes is
+ * that frame's write-back.  Returns s's parent. */
+static struct span *
+rx_wb_issue(struct nstate *n, const struct span *s, struct span *old,
+    uint64_t addr, uint64_t len)
+{
+	struct ring *r;
+	struct span *p;
+	unsigned i;
+
+	if (n->chain_tx != CHAIN_WRITE)
+		return old;
+	if (n->chain_ring >= 0) {
+		if (addr != n->chain_end)
+			return old;	/* a refetch */
+		r = &n->ring[n->chain_ring];
+		r->wbseq = s->seq;
+		p = rx_cover(n, (unsigned)n->chain_ring, len);
+		return p != NULL ? p : old;
+	}
+	if (old->kind != SSP_SK_NIC_RX)
+		return old;
+	for (i = 0; i < n->nrxb && n->rxb[i] != old; i++)
+		;
+	/* not its payload just written: a DMA this model does not know */
+	if (i == n->nrxb || n->rxc[i] || n->rxw[i] != 1 ||
+	    (r = ring_of(n, (addr >> RING_SHIFT) + 1, 1, 0)) == NULL)
+		return old;
+	r->wbseq = s->seq;
+	r->dsize = len;
+	n->rxc[i] = 1;
+	return old;
+}
+
 static void
 ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -516,7 +624,8 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			s = ssp_spanb_mk(b, SSP_SK_NIC_DMA, st, ev->ts);
 			if (s == NULL)
 				return;
-			set_parent(s, old);
+			set_parent(s, rx_wb_issue(n, s, old, addr,
+			    ev->f[SSP_F_NDMA_LEN]));
 			s->cause = SSP_CAUSE_DMA_CHAIN + 1;
 			add_ev(b, s, ev);
 		} else if (b->kctx && (old = chain_at(n, ev->ts, CHAIN_TX)) != NULL) {
@@ -581,9 +690,18 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		SA(s, SSP_SA_NDMA_WRITE) = ev->type == SSP_EV_NIC_DMA_DONE_WR;
 		add_ev(b, s, ev);
 		if (b->kctx && s->parent != NULL) {
+			struct ring *r;
+
 			chain_set(b, n, s->parent, ev->ts,
 			    ev->type == SSP_EV_NIC_DMA_DONE_RD ? CHAIN_READ :
 			    CHAIN_WRITE);
+			if (ev->type == SSP_EV_NIC_DMA_DONE_WR &&
+			    (r = ring_of(n, (addr >> RING_SHIFT) + 1, 0, 0)) !=
+			    NULL && r->wbseq == s->seq) {
+				r->wbseq = 0;
+				n->chain_ring = (int)(r - n->ring);
+				n->chain_end = addr + SA(s, SSP_SA_NDMA_LEN);
+			}
 			if (ev->type == SSP_EV_NIC_DMA_DONE_WR &&
 			    s->parent->kind == SSP_SK_NIC_RX)
 				rx_written(n, s->parent, addr,
@@ -621,6 +739,8 @@ nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 			n->rxk[k] = n->rxk[i];
 			n->rxl[k] = n->rxl[i];
 			n->rxt[k] = n->rxt[i];
+			n->rxc[k] = n->rxc[i];
+			n->rxm[k] = n->rxm[i];
 			n->rxw[k++] = n->rxw[i];
 		}
 	}
@@ -769,11 +889,17 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 				    (RXB_MAX - 1) * sizeof(n->rxt[0]));
 				memmove(&n->rxl[0], &n->rxl[1],
 				    (RXB_MAX - 1) * sizeof(n->rxl[0]));
+				memmove(&n->rxc[0], &n->rxc[1],
+				    (RXB_MAX - 1) * sizeof(n->rxc[0]));
+				memmove(&n->rxm[0], &n->rxm[1],
+				    (RXB_MAX - 1) * sizeof(n->rxm[0]));
 				n->nrxb--;
 			}
 			ref(s);
 			n->rxw[n->nrxb] = 0;
 			n->rxk[n->nrxb] = 0;
+			n->rxc[n->nrxb] = 0;
+			n->rxm[n->nrxb] = 0;
 			n->rxb[n->nrxb++] = s;
 		}
 		if (n->plink >= 0)

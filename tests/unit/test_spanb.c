@@ -268,6 +268,14 @@ ndma(struct h *h, unsigned st, int64_t ts, unsigned type, uint64_t op)
 	feed(h, st, ts, type, 4, op, U(0x1000), U(64), U(0));
 }
 
+/* ... at addr, len bytes */
+static void
+ndma_at(struct h *h, unsigned st, int64_t ts, unsigned type, uint64_t op,
+    uint64_t addr, uint64_t len)
+{
+	feed(h, st, ts, type, 4, op, addr, len, U(0));
+}
+
 static void
 nic1(struct h *h, unsigned st, int64_t ts, unsigned type, uint64_t a, uint64_t b)
 {
@@ -734,6 +742,112 @@ test_kctx_nic_write_chain(void **state)
 	teardown(h);
 }
 
+/* The start time of the parent of the nic.dma span of op. */
+static int64_t
+dma_parent_ts(const struct h *h, uint64_t op)
+{
+	size_t i;
+
+	for (i = 0; i < h->nrec; i++)
+		if (h->recs[i].type == SSP_SK_NIC_DMA &&
+		    h->recs[i].f[SSP_SA_NDMA_OP] == op) {
+			const struct ssp_rec *p = by_id(h,
+			    h->recs[i].f[SSP_SF_PARENT]);
+
+			assert_non_null(p);
+			assert_int_equal(p->type, SSP_SK_NIC_RX);
+			return p->ts;
+		}
+	fail_msg("no nic.dma of op %llu", (unsigned long long)op);
+	return -1;
+}
+
+/* i40e_bm keeps one descriptor write-back under way per rx ring: frames
+ * written meanwhile wait, and the write-back issued when it completes
+ * (at the address past it; the refetch at the same time reads elsewhere)
+ * covers them: its parent is the oldest it covers, not the frame of the
+ * write-back that completed. */
+static void
+test_kctx_rx_writeback_cover(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	nic1(h, N1, 100, SSP_EV_NIC_RX, 0, 60);			/* A */
+	ndma_at(h, N1, 100, SSP_EV_NIC_DMA_ISSUE, 1, 0x50000, 60);
+	nic1(h, N1, 120, SSP_EV_NIC_RX, 0, 60);			/* B */
+	ndma_at(h, N1, 120, SSP_EV_NIC_DMA_ISSUE, 2, 0x51000, 60);
+	nic1(h, N1, 130, SSP_EV_NIC_RX, 0, 60);			/* C */
+	ndma_at(h, N1, 130, SSP_EV_NIC_DMA_ISSUE, 3, 0x52000, 60);
+	nic1(h, N1, 140, SSP_EV_NIC_RX, 0, 60);			/* D */
+	ndma_at(h, N1, 140, SSP_EV_NIC_DMA_ISSUE, 8, 0x53000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_DONE_WR, 1, 0x50000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_ISSUE, 4, 0x10000, 32);	/* A's */
+	ndma_at(h, N1, 210, SSP_EV_NIC_DMA_DONE_WR, 2, 0x51000, 60);
+	ndma_at(h, N1, 220, SSP_EV_NIC_DMA_DONE_WR, 3, 0x52000, 60);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_DONE_WR, 4, 0x10000, 32);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 5, 0x11000, 32);	/* refetch */
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 6, 0x10020, 64);	/* B, C */
+	ndma_at(h, N1, 310, SSP_EV_NIC_DMA_DONE_WR, 8, 0x53000, 60);
+	ndma_at(h, N1, 400, SSP_EV_NIC_DMA_DONE_RD, 5, 0x11000, 32);
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_DONE_WR, 6, 0x10020, 64);
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_ISSUE, 7, 0x11020, 64);	/* refetch */
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_ISSUE, 9, 0x10060, 32);	/* D */
+	ndma_at(h, N1, 500, SSP_EV_NIC_DMA_DONE_WR, 9, 0x10060, 32);
+	ndma_at(h, N1, 500, SSP_EV_NIC_DMA_ISSUE, 10, 0x11060, 32);	/* refetch */
+	finish(h);
+	check_invariants(h);
+	assert_int_equal(dma_parent_ts(h, 4), 100);
+	assert_int_equal(dma_parent_ts(h, 5), 100);	/* A's write-back */
+	assert_int_equal(dma_parent_ts(h, 6), 120);	/* covers B and C */
+	assert_int_equal(dma_parent_ts(h, 7), 120);
+	assert_int_equal(dma_parent_ts(h, 9), 140);	/* then D */
+	assert_int_equal(dma_parent_ts(h, 10), 140);
+	teardown(h);
+}
+
+/* Four tx queues, one vector each (the log names neither): their head
+ * write-backs complete in turn, every vector fires its ITR (8 ns here)
+ * after its queue's.  Before that delay is known, the queue that waited
+ * longest fired (vectors throttle alike); once it has repeated, the queue
+ * whose write-back came exactly that delay before.  Each MSI-X is the
+ * child of its own queue's doorbell, not the newest. */
+static void
+test_kctx_msix_ring(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+	static const int64_t wb[4] = { 1000, 1200, 1300, 1600 };
+	static const uint64_t vec[4] = { 4, 2, 1, 3 };
+	unsigned q;
+
+	(void)state;
+	for (q = 0; q < 4; q++) {	/* doorbells, descriptor reads */
+		nic_wr(h, N1, 100 + 10 * q, 0x108000 + 4 * q);
+		ndma_at(h, N1, 100 + 10 * q, SSP_EV_NIC_DMA_ISSUE, 1 + q,
+		    0x100000 + ((uint64_t)q << 16), 16);
+	}
+	for (q = 0; q < 4; q++) {
+		ndma_at(h, N1, 500 + 10 * q, SSP_EV_NIC_DMA_DONE_RD, 1 + q,
+		    0x100000 + ((uint64_t)q << 16), 16);
+		ndma_at(h, N1, 500 + 10 * q, SSP_EV_NIC_DMA_ISSUE, 11 + q,
+		    0x100000 + ((uint64_t)q << 16) + 0x2000, 4);
+	}
+	for (q = 0; q < 4; q++)
+		ndma_at(h, N1, wb[q], SSP_EV_NIC_DMA_DONE_WR, 11 + q,
+		    0x100000 + ((uint64_t)q << 16) + 0x2000, 4);
+	for (q = 0; q < 4; q++)
+		feed(h, N1, wb[q] + 8000, SSP_EV_NIC_MSIX, 1, U(vec[q]));
+	finish(h);
+	check_invariants(h);
+	for (q = 0; q < 4; q++) {
+		parent_is(h, SSP_SK_NIC_MSIX, wb[q] + 8000, SSP_SK_NIC_MMIO,
+		    100 + 10 * q);
+		assert_string_equal(cause_of(h, SSP_SK_NIC_MSIX, wb[q] + 8000),
+		    "tx-writeback");
+	}
+	teardown(h);
+}
+
 /* Unbalanced input: a log starting inside an interrupt, a softirq
  * without irq, an irq without MSI-X, a timer irq, work on an idle CPU,
  * contexts open at the end, the model's limits. */
@@ -840,6 +954,53 @@ test_kctx_ksoftirqd(void **state)
 	assert_string_equal(cause_of(h, SSP_SK_HOST_SOFTIRQ, 40), "raised-fifo");
 	assert_int_equal(span_at(h, SSP_SK_HOST_SOFTIRQ, 40)->f[SSP_SF_DUR], 10);
 	assert_int_equal(span_at(h, SSP_SK_HOST_SOFTIRQ, 40)->f[SSP_SF_FLAGS], 0);
+	teardown(h);
+}
+
+/* One CPU: recvfrom sleeps, a softirq wakes it, a second irq leaves its
+ * softirq to ksoftirqd.  ksoftirqd's sched-in, first taken for the
+ * syscall's resume (a wakeup is pending), is taken back at run_ksoftirqd:
+ * no host.resume there, the softirq is ksoftirqd's with the second irq as
+ * parent, and the syscall is resumed, with its link, at the sched-in
+ * after. */
+static void
+test_kctx_ksoftirqd_after_wakeup(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+	const struct ssp_rec *l;
+
+	(void)state;
+	fn_cpu(h, H1, 10, "cpu0", "entry_SYSCALL_64");
+	fn_cpu(h, H1, 11, "cpu0", "schedule_timeout");
+	fn_cpu(h, H1, 12, "cpu0", "finish_task_switch");	/* to idle */
+	hmsix(h, H1, 15, 1);
+	hdone(h, H1, 16, SSP_EV_DMA_DONE, 0);
+	fn_cpu(h, H1, 20, "cpu0", "asm_common_interrupt");
+	fn_cpu(h, H1, 21, "cpu0", "__do_softirq");
+	fn_cpu(h, H1, 22, "cpu0", "try_to_wake_up");
+	fn_cpu(h, H1, 23, "cpu0", "irqentry_exit");
+	hmsix(h, H1, 25, 1);
+	hdone(h, H1, 26, SSP_EV_DMA_DONE, 0);
+	fn_cpu(h, H1, 30, "cpu0", "asm_common_interrupt");
+	fn_cpu(h, H1, 31, "cpu0", "irqentry_exit");
+	fn_cpu(h, H1, 40, "cpu0", "finish_task_switch");	/* ksoftirqd */
+	fn_cpu(h, H1, 41, "cpu0", "smpboot_thread_fn");
+	fn_cpu(h, H1, 42, "cpu0", "run_ksoftirqd");
+	fn_cpu(h, H1, 43, "cpu0", "__do_softirq");
+	fn_cpu(h, H1, 50, "cpu0", "finish_task_switch");	/* recvfrom */
+	fn_cpu(h, H1, 51, "cpu0", "tcp_recvmsg");
+	fn_cpu(h, H1, 60, "cpu0", "syscall_exit_to_user_mode");
+	finish(h);
+	check_invariants(h);
+	assert_int_equal(count(h, SSP_SK_HOST_RESUME), 1);
+	parent_is(h, SSP_SK_HOST_RESUME, 50, SSP_SK_HOST_SOFTIRQ, 21);
+	parent_is(h, SSP_SK_HOST_SOFTIRQ, 42, SSP_SK_HOST_IRQ, 30);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_SOFTIRQ, 42), "raised-fifo");
+	assert_int_equal(span_at(h, SSP_SK_HOST_SOFTIRQ, 42)->f[SSP_SF_DUR], 8);
+	assert_int_equal(links_of(h, span_at(h, SSP_SK_HOST_SYSCALL,
+	    10)->f[SSP_SF_SPAN], &l), 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->kst.resume_retracted, 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->kst.softirq_in_task, 0);
 	teardown(h);
 }
 
@@ -2024,10 +2185,13 @@ main(void)
 		cmocka_unit_test(test_kctx_receive),
 		cmocka_unit_test(test_kctx_nic_chain),
 		cmocka_unit_test(test_kctx_nic_write_chain),
+		cmocka_unit_test(test_kctx_rx_writeback_cover),
+		cmocka_unit_test(test_kctx_msix_ring),
 		cmocka_unit_test(test_kctx_ipi),
 		cmocka_unit_test(test_kctx_unbalanced),
 		cmocka_unit_test(test_kctx_app_root),
 		cmocka_unit_test(test_kctx_ksoftirqd),
+		cmocka_unit_test(test_kctx_ksoftirqd_after_wakeup),
 		cmocka_unit_test(test_sink_errors_pass_on),
 #if SSP_ASSERTS
 		cmocka_unit_test(test_bad_stream_aborts),
