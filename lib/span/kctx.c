@@ -31,6 +31,7 @@ struct kcpu {
 	unsigned nsus;
 	void *raised[SSP_KCTX_MAXRAISED];	/* held irqs whose softirq did not run in them */
 	unsigned nraised;
+	void *lastirq;		/* the irq whose softirq ran last in it (held) */
 	void *app;
 	/* The syscall the last sched-in switched in, while it may still turn
 	 * out to be ksoftirqd (rfuncs function entries since, up to
@@ -58,7 +59,7 @@ struct ssp_kctx {
 };
 
 static const char *const why_names[SSP_KCTX_WHY_N] = {
-	NULL, "msix-fifo", "raised-fifo", "wakeup-fifo", "app-root",
+	NULL, "msix-fifo", "raised-fifo", "wakeup-fifo", "app-root", "leftover",
 	"system-vector", "no-msix", "no-irq", "no-irq-exit", "no-syscall-exit",
 	"no-sched-in", "suspend-limit", "end",
 };
@@ -477,6 +478,7 @@ static void
 softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 {
 	void *x, *p;
+	unsigned why;
 
 	if (c->n > 0) {
 		if (c->ikind[c->n - 1] == SSP_KCTX_SOFTIRQ)
@@ -488,6 +490,9 @@ softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 		c->ikind[c->n - 1] = SSP_KCTX_SOFTIRQ;
 		c->ifuncs[c->n - 1] = 0;
 		c->irq[c->n - 1] = x;
+		hold(k, p);
+		release(k, c->lastirq);
+		c->lastirq = p;
 		kclose(k, p, SSP_KCTX_WHY_NONE, 0);	/* the irq ends here */
 		return;
 	}
@@ -500,16 +505,23 @@ softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 		return;
 	}
 	p = NULL;
+	why = SSP_KCTX_WHY_NO_IRQ;
 	if (c->nraised > 0) {
 		p = c->raised[0];
 		memmove(&c->raised[0], &c->raised[1],
 		    (c->nraised - 1) * sizeof(c->raised[0]));
 		c->nraised--;
+		why = SSP_KCTX_WHY_RAISED_FIFO;
+	} else if (c->lastirq != NULL) {
+		/* no irq left one to run: the last softirq's work goes on
+		 * (__do_softirq's wakeup_softirqd) */
+		p = c->lastirq;
+		hold(k, p);
+		why = SSP_KCTX_WHY_LEFTOVER;
 	} else {
 		k->st.softirq_no_irq++;
 	}
-	x = kopen(k, SSP_KCTX_SOFTIRQ, cpu, cls, p, p != NULL ?
-	    SSP_KCTX_WHY_RAISED_FIFO : SSP_KCTX_WHY_NO_IRQ);
+	x = kopen(k, SSP_KCTX_SOFTIRQ, cpu, cls, p, why);
 	release(k, p);
 	if (x != NULL) {
 		c->task = x;
@@ -644,6 +656,8 @@ ssp_kctx_end(struct ssp_kctx *k)
 		for (j = 0; j < c->nraised; j++)
 			release(k, c->raised[j]);
 		c->nraised = 0;
+		release(k, c->lastirq);
+		c->lastirq = NULL;
 		kclose(k, c->app, SSP_KCTX_WHY_END, 0);
 		c->app = NULL;
 	}

@@ -79,6 +79,7 @@ enum ssp_kctx_why {
 	SSP_KCTX_WHY_RAISED_FIFO,	/* softirq outside its irq: the oldest irq on the CPU that ran none */
 	SSP_KCTX_WHY_WAKEUP_FIFO,	/* resume: the oldest pending wakeup went to the syscall asleep longest on the CPU of the sched-in */
 	SSP_KCTX_WHY_APP_ROOT,		/* syscall: the app-root span of its CPU */
+	SSP_KCTX_WHY_LEFTOVER,		/* ksoftirqd with no irq pending: the irq whose softirq ran last on the CPU (wakeup_softirqd: work it left) */
 	/* parents missing: roots */
 	SSP_KCTX_WHY_SYSVEC,		/* irq of a system vector (timer, IPI) */
 	SSP_KCTX_WHY_NO_MSIX,		/* device irq with no host msix waiting */

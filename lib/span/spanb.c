@@ -33,6 +33,7 @@ static const char *const cause_names[SSP_CAUSE_N] = {
 	"no-context", "no-msix", "no-irq",
 	"msix-fifo", "raised-fifo", "wakeup-fifo", "app-root", "system-vector",
 	"last-cpu", "rx-batch", "dma-chain", "tso", "tx-writeback", "ipi", "no-ipi",
+	"leftover",
 	"no-irq-exit", "no-syscall-exit", "no-sched-in", "suspend-limit",
 };
 static const char *const ctx_names[SSP_CTX_N] = {

@@ -63,6 +63,7 @@ enum ssp_cause {
 	SSP_CAUSE_TX_WB,	/* nic msix: the doorbell of the newest tx write-back */
 	SSP_CAUSE_IPI,		/* irq of a reschedule IPI: the context that sent it */
 	SSP_CAUSE_NO_IPI,	/* ... orphan: no IPI sent from another CPU pending */
+	SSP_CAUSE_LEFTOVER,	/* ksoftirqd, no irq pending: the irq of the CPU's last softirq */
 	/* contexts closed early: */
 	SSP_CAUSE_NO_IRQ_EXIT,
 	SSP_CAUSE_NO_SYSCALL_EXIT,

@@ -71,6 +71,9 @@ _Static_assert(NA == 12, "ssp_spanb_mk() clears 12 attribute slots");
 #define RING_MAX 16		/* descriptor rings told apart per NIC */
 #define VEC_MAX 16		/* MSI-X vectors learnt per ring (vec < 16) */
 #define RING_SHIFT 14		/* ring key: address / 16 KiB (512 x 32 B) */
+#define RING_MASK ((UINT64_C(1) << RING_SHIFT) - 1)
+#define BUFR_SHIFT 20		/* rx buffer region: address / 1 MiB */
+#define BUFR_N 64		/* buffer regions remembered per NIC */
 #define VDELAY_N 8		/* interrupt delay candidates per NIC */
 #define TSO_MAX 16		/* TSO sends followed per NIC (kctx) */
 #define IRQQ_MAX 64		/* host msix spans waiting for an irq entry */
@@ -194,6 +197,7 @@ struct nstate {
 				 * write-back was under way when its
 				 * payload was written: it waits for one
 				 * of them (0: any) */
+	uint64_t rxp[RXB_MAX];	/* its payload's buffer region + 1 */
 	unsigned nrxb;
 	/* Which vector each ring's write-backs ask for (the log names
 	 * neither): evidence that an MSI-X of vector v came for that ring's
@@ -224,6 +228,13 @@ struct nstate {
 	struct span *chain;	/* the cause to inherit (reference), or NULL */
 	int64_t chain_ts;
 	int chain_tx;		/* CHAIN_*: what it came from */
+	/* The rx ring a buffer region (address / 1 MiB) was last seen
+	 * on for sure: a ring's buffers are allocated together (i40e fills
+	 * each ring at ifup and reuses its pages in it). */
+	struct bufring {
+		uint64_t key;	/* region + 1, 0: free */
+		unsigned ring;
+	} bufr[BUFR_N];
 	int chain_ring;		/* the rx ring whose descriptor write-back
 				 * completed (index into ring[]), or -1 */
 	uint64_t chain_end;	/* ... the address past it */

@@ -154,6 +154,24 @@ rings_writing(const struct nstate *n)
 	return m;
 }
 
+/* The rx ring of buffer region key (+1) as last seen for sure, or -1. */
+static int
+buf_ring(const struct nstate *n, uint64_t key)
+{
+	const struct bufring *e = &n->bufr[(key * 0x9e3779b97f4a7c15u) >> 58];
+
+	return e->key == key ? (int)e->ring : -1;
+}
+
+static void
+buf_ring_set(struct nstate *n, uint64_t key, unsigned ring)
+{
+	struct bufring *e = &n->bufr[(key * 0x9e3779b97f4a7c15u) >> 58];
+
+	e->key = key;
+	e->ring = ring;
+}
+
 /* A write DMA (at addr, len bytes, time ts) of an rx of the batch list
  * completed. */
 static void
@@ -164,8 +182,17 @@ rx_written(struct nstate *n, const struct span *rx, uint64_t addr,
 
 	while (i-- > 0)
 		if (n->rxb[i] == rx) {
-			if (n->rxw[i] == 0)	/* its payload */
-				n->rxm[i] = rings_writing(n);
+			if (n->rxw[i] == 0) {	/* its payload */
+				uint16_t m = rings_writing(n);
+				int r;
+
+				n->rxp[i] = (addr >> BUFR_SHIFT) + 1;
+				r = buf_ring(n, n->rxp[i]);
+				/* waiting for its buffer's ring, if busy */
+				if (r >= 0 && (m & (1u << r)))
+					m = (uint16_t)(1u << r);
+				n->rxm[i] = m;
+			}
 			if (n->rxk[i] == 0 || len <= n->rxl[i]) {
 				n->rxk[i] = (addr >> RING_SHIFT) + 1;
 				n->rxl[i] = (uint32_t)(len > UINT32_MAX ?
@@ -582,7 +609,11 @@ rx_wb_issue(struct nstate *n, const struct span *s, struct span *old,
 	if (n->chain_tx != CHAIN_WRITE)
 		return old;
 	if (n->chain_ring >= 0) {
-		if (addr != n->chain_end)
+		/* right past it, or at the ring's start after its last
+		 * descriptor (a ring of 1 << RING_SHIFT bytes, as aligned) */
+		if (addr != n->chain_end &&
+		    ((n->chain_end & RING_MASK) != 0 ||
+		    addr != ((n->chain_end - 1) & ~RING_MASK)))
 			return old;	/* a refetch */
 		r = &n->ring[n->chain_ring];
 		r->wbseq = s->seq;
@@ -600,6 +631,7 @@ rx_wb_issue(struct nstate *n, const struct span *s, struct span *old,
 	r->wbseq = s->seq;
 	r->dsize = len;
 	n->rxc[i] = 1;
+	buf_ring_set(n, n->rxp[i], (unsigned)(r - n->ring));
 	return old;
 }
 
@@ -741,6 +773,7 @@ nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 			n->rxt[k] = n->rxt[i];
 			n->rxc[k] = n->rxc[i];
 			n->rxm[k] = n->rxm[i];
+			n->rxp[k] = n->rxp[i];
 			n->rxw[k++] = n->rxw[i];
 		}
 	}
@@ -893,6 +926,8 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 				    (RXB_MAX - 1) * sizeof(n->rxc[0]));
 				memmove(&n->rxm[0], &n->rxm[1],
 				    (RXB_MAX - 1) * sizeof(n->rxm[0]));
+				memmove(&n->rxp[0], &n->rxp[1],
+				    (RXB_MAX - 1) * sizeof(n->rxp[0]));
 				n->nrxb--;
 			}
 			ref(s);
@@ -900,6 +935,7 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			n->rxk[n->nrxb] = 0;
 			n->rxc[n->nrxb] = 0;
 			n->rxm[n->nrxb] = 0;
+			n->rxp[n->nrxb] = 0;
 			n->rxb[n->nrxb++] = s;
 		}
 		if (n->plink >= 0)

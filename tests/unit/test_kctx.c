@@ -250,8 +250,29 @@ test_ksoftirqd(void **state)
 	done(k, &r);
 }
 
-/* An irq inside a softirq inside an irq-free syscall; a system vector is
- * not a pending device irq. */
+/* A softirq run in its irq leaves work (wakeup_softirqd): the ksoftirqd
+ * softirq after it, with no irq pending, is that irq's (leftover). */
+static void
+test_ksoftirqd_leftover(void **state)
+{
+	struct rec r;
+	struct ssp_kctx *k = mk(&r, 1);
+	struct ctx *irq, *soft, *ks;
+
+	(void)state;
+	irq = F(0, IE);
+	soft = F(0, SI);
+	assert_null(F(0, IX));
+	assert_true(irq->closed && soft->closed);
+	assert_int_equal(irq->holds, 1);	/* the CPU's last softirq's */
+	assert_null(F(0, SC));
+	ks = F(0, SI);				/* run_ksoftirqd */
+	assert_ptr_equal(ks->parent, irq);
+	assert_int_equal(ks->why, SSP_KCTX_WHY_LEFTOVER);
+	assert_int_equal(ssp_kctx_stats(k)->softirq_no_irq, 0);
+	done(k, &r);
+}
+
 /* One CPU: a softirq wakes the sleeping syscall, a later irq leaves its
  * softirq to ksoftirqd.  The next sched-in is ksoftirqd's, but with a
  * wakeup pending it is first taken for the syscall's: the softirq-entry
@@ -310,6 +331,8 @@ test_ksoftirqd_not_resume(void **state)
 	done(k, &r);
 }
 
+/* An irq inside a softirq inside an irq-free syscall; a system vector is
+ * not a pending device irq. */
 static void
 test_nested(void **state)
 {
@@ -574,6 +597,7 @@ main(void)
 		cmocka_unit_test(test_wakeup_resume),
 		cmocka_unit_test(test_ksoftirqd),
 		cmocka_unit_test(test_ksoftirqd_not_resume),
+		cmocka_unit_test(test_ksoftirqd_leftover),
 		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_two_cpus),
 		cmocka_unit_test(test_preempt),

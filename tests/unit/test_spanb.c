@@ -806,6 +806,67 @@ test_kctx_rx_writeback_cover(void **state)
 	teardown(h);
 }
 
+/* A write-back of a ring's last descriptor is followed by one at the
+ * ring's start (16 KiB, as aligned), not right past it. */
+static void
+test_kctx_rx_writeback_wrap(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	nic1(h, N1, 100, SSP_EV_NIC_RX, 0, 60);			/* A */
+	ndma_at(h, N1, 100, SSP_EV_NIC_DMA_ISSUE, 1, 0x500000, 60);
+	nic1(h, N1, 110, SSP_EV_NIC_RX, 0, 60);			/* B */
+	ndma_at(h, N1, 110, SSP_EV_NIC_DMA_ISSUE, 2, 0x500800, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_DONE_WR, 1, 0x500000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_ISSUE, 3, 0x13fe0, 32);
+	ndma_at(h, N1, 210, SSP_EV_NIC_DMA_DONE_WR, 2, 0x500800, 60);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_DONE_WR, 3, 0x13fe0, 32);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 4, 0x10fe0, 32);	/* refetch */
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 5, 0x10000, 32);	/* B */
+	finish(h);
+	check_invariants(h);
+	assert_int_equal(dma_parent_ts(h, 4), 100);
+	assert_int_equal(dma_parent_ts(h, 5), 110);
+	teardown(h);
+}
+
+/* Two rx rings, both with a write-back under way when frames C and D are
+ * written: each waits for the ring its buffer's region was last seen on
+ * (A's and B's), not the oldest for the first ring that completes. */
+static void
+test_kctx_rx_writeback_two_rings(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	nic1(h, N1, 100, SSP_EV_NIC_RX, 0, 60);			/* A, ring 1 */
+	ndma_at(h, N1, 100, SSP_EV_NIC_DMA_ISSUE, 1, 0x500000, 60);
+	nic1(h, N1, 110, SSP_EV_NIC_RX, 0, 60);			/* B, ring 2 */
+	ndma_at(h, N1, 110, SSP_EV_NIC_DMA_ISSUE, 2, 0x600000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_DONE_WR, 1, 0x500000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_ISSUE, 3, 0x10000, 32);
+	ndma_at(h, N1, 210, SSP_EV_NIC_DMA_DONE_WR, 2, 0x600000, 60);
+	ndma_at(h, N1, 210, SSP_EV_NIC_DMA_ISSUE, 4, 0x20000, 32);
+	nic1(h, N1, 220, SSP_EV_NIC_RX, 0, 60);			/* C, ring 2 */
+	ndma_at(h, N1, 220, SSP_EV_NIC_DMA_ISSUE, 5, 0x600800, 60);
+	nic1(h, N1, 230, SSP_EV_NIC_RX, 0, 60);			/* D, ring 1 */
+	ndma_at(h, N1, 230, SSP_EV_NIC_DMA_ISSUE, 6, 0x500800, 60);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_DONE_WR, 5, 0x600800, 60);
+	ndma_at(h, N1, 310, SSP_EV_NIC_DMA_DONE_WR, 6, 0x500800, 60);
+	ndma_at(h, N1, 400, SSP_EV_NIC_DMA_DONE_WR, 3, 0x10000, 32);
+	ndma_at(h, N1, 400, SSP_EV_NIC_DMA_ISSUE, 7, 0x10020, 32);	/* D */
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_DONE_WR, 4, 0x20000, 32);
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_ISSUE, 8, 0x20020, 32);	/* C */
+	finish(h);
+	check_invariants(h);
+	assert_int_equal(dma_parent_ts(h, 3), 100);
+	assert_int_equal(dma_parent_ts(h, 4), 110);
+	assert_int_equal(dma_parent_ts(h, 7), 230);
+	assert_int_equal(dma_parent_ts(h, 8), 220);
+	teardown(h);
+}
+
 /* Four tx queues, one vector each (the log names neither): their head
  * write-backs complete in turn, every vector fires its ITR (8 ns here)
  * after its queue's.  Before that delay is known, the queue that waited
@@ -2187,6 +2248,8 @@ main(void)
 		cmocka_unit_test(test_kctx_nic_write_chain),
 		cmocka_unit_test(test_kctx_rx_writeback_cover),
 		cmocka_unit_test(test_kctx_msix_ring),
+		cmocka_unit_test(test_kctx_rx_writeback_two_rings),
+		cmocka_unit_test(test_kctx_rx_writeback_wrap),
 		cmocka_unit_test(test_kctx_ipi),
 		cmocka_unit_test(test_kctx_unbalanced),
 		cmocka_unit_test(test_kctx_app_root),
