@@ -28,7 +28,8 @@
 #   -l "1 4"      client hosts (default: 1 4)
 #   -p "ideal"    simsynth --print: ideal (the printing SPEC §3/§3b's
 #                 rules assume) and/or real (TimingSimpleCPU and i40e_bm,
-#                 SPEC §3c) (default: ideal)
+#                 SPEC §3c, simsynth's default with --kernel linux)
+#                 (default: ideal real)
 #   -n N          requests per scenario (default: 30)
 #   -k dir        keep every scenario under dir (default: a temporary one)
 #
@@ -54,7 +55,7 @@ export LC_ALL
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ -n "${SSP_BIN:-}" ] && PATH="$SSP_BIN:$PATH"
 rules=$top/rules/linux-i40e.csv seeds="1 2 3 4 5" cpus="1 2 4"
-flows="udp-rr tcp-rr tcp-stream" clients="1 4" n=30 keep="" prints=ideal
+flows="udp-rr tcp-rr tcp-stream" clients="1 4" n=30 keep="" prints="ideal real"
 while getopts "c:f:hk:l:n:p:r:s:" opt; do
 	case $opt in
 	c) cpus=$OPTARG ;;

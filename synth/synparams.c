@@ -72,9 +72,10 @@ ssp_synparams_printing(const struct ssp_synparams *p)
 {
 	if (p->print != SSP_SYN_PRINT_AUTO)
 		return p->print;
-	/* the default stays ideal until the span builder follows the real
-	 * printing (issue 25, phase 2) */
-	return SSP_SYN_PRINT_IDEAL;
+	/* --kernel linux prints as gem5 and i40e_bm do (SPEC §3c); the
+	 * Columbo world keeps the printing its rules assume */
+	return p->kernel == SSP_SYN_KERNEL_LINUX ? SSP_SYN_PRINT_REAL :
+	    SSP_SYN_PRINT_IDEAL;
 }
 
 static const char *const flows[] = { "udp-rr", "tcp-rr", "tcp-stream" };

@@ -1,8 +1,8 @@
 # simsynth --print real (SPEC §3c): what gem5's TimingSimpleCPU and
 # i40e_bm print, checked in the logs themselves (formats/events.md §5,
-# synth/README.md), the truth's IPI parents, --print ideal giving the
-# earlier output byte for byte, and sim2ev giving each adapter access the
-# CPU whose store it is.
+# synth/README.md), the truth's IPI parents, --print real being the default
+# with --kernel linux, and sim2ev giving each adapter access the CPU whose
+# store it is.
 . "$(dirname "$0")/../lib.sh"
 
 needs simsynth sim2ev evcat evspan spancat sqlite3
@@ -12,11 +12,14 @@ stderr_has "needs --kernel linux"
 expect_rc 2 "unknown --print" simsynth --kernel linux --print fancy "$T/x"
 stderr_has "want ideal or real"
 
-# --print ideal is the default: the same files but the command line noted
+# --print real is the default with --kernel linux: the same files but the
+# command line noted; --print ideal prints otherwise
 A="--kernel linux --cpus 2 --flow tcp-rr -H 2 -n 6 --exec-rate 1"
 check "default" simsynth $A "$T/d"
-check "--print ideal" simsynth $A --print ideal "$T/i"
-check "--print ideal is the default, byte for byte" sh -c "
+check "--print real" simsynth $A --print real "$T/i"
+check "--print ideal" simsynth $A --print ideal "$T/id"
+check "--print ideal differs" sh -c "! cmp -s '$T/d/server0.gem5.log' '$T/id/server0.gem5.log'"
+check "--print real is the default, byte for byte" sh -c "
     for f in '$T'/d/*; do
 	b=\$(basename \"\$f\")
 	[ \"\$b\" = commands.sh ] && continue
