@@ -60,6 +60,9 @@ print_kctx(const struct ssp_spanb_stats *st, FILE *f)
 	fprintf(f, "\n  rx: %" PRIu64 " delivered by a wakeup, %" PRIu64
 	    " batched as msix links; %" PRIu64 " resume links left out (cycle)",
 	    st->rx_woken, st->rx_batched, st->links_cyclic);
+	if (st->rx_wb_none != 0)
+		fprintf(f, "\n  rx: %" PRIu64 " descriptor write-backs with no "
+		    "frame waiting (parent: the completed one's)", st->rx_wb_none);
 	if (st->ipi_dropped != 0)
 		fprintf(f, "\n  ipi: %" PRIu64 " sent and never taken (dropped)",
 		    st->ipi_dropped);

@@ -113,6 +113,7 @@ struct ssp_spanb_stats {
 	uint64_t rx_batched;		/* rx that became nic msix links */
 	uint64_t links_cyclic;		/* resume links left out: a cycle */
 	uint64_t ipi_dropped;		/* IPIs sent and never taken (past IPI_MAX) */
+	uint64_t rx_wb_none;		/* rx write-backs with no frame waiting (their chain's parent) */
 	/* The first adapter component of a host with PCIe links that none
 	 * of them names (a wrong adapter in the topology), and its stream. */
 	char nolink_comp[64];

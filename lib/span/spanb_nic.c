@@ -599,8 +599,8 @@ trim_dma_ctx(struct ssp_spanb *b)
  * the oldest is its parent; one issued as a frame's payload completes is
  * that frame's write-back.  Returns s's parent. */
 static struct span *
-rx_wb_issue(struct nstate *n, const struct span *s, struct span *old,
-    uint64_t addr, uint64_t len)
+rx_wb_issue(struct ssp_spanb *b, struct nstate *n, const struct span *s,
+    struct span *old, uint64_t addr, uint64_t len)
 {
 	struct ring *r;
 	struct span *p;
@@ -617,8 +617,10 @@ rx_wb_issue(struct nstate *n, const struct span *s, struct span *old,
 			return old;	/* a refetch */
 		r = &n->ring[n->chain_ring];
 		r->wbseq = s->seq;
-		p = rx_cover(n, (unsigned)n->chain_ring, len);
-		return p != NULL ? p : old;
+		if ((p = rx_cover(n, (unsigned)n->chain_ring, len)) != NULL)
+			return p;
+		b->st.rx_wb_none++;	/* their rx lines missing */
+		return old;
 	}
 	if (old->kind != SSP_SK_NIC_RX)
 		return old;
@@ -656,7 +658,7 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			s = ssp_spanb_mk(b, SSP_SK_NIC_DMA, st, ev->ts);
 			if (s == NULL)
 				return;
-			set_parent(s, rx_wb_issue(n, s, old, addr,
+			set_parent(s, rx_wb_issue(b, n, s, old, addr,
 			    ev->f[SSP_F_NDMA_LEN]));
 			s->cause = SSP_CAUSE_DMA_CHAIN + 1;
 			add_ev(b, s, ev);

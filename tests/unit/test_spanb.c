@@ -795,8 +795,12 @@ test_kctx_rx_writeback_cover(void **state)
 	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_ISSUE, 9, 0x10060, 32);	/* D */
 	ndma_at(h, N1, 500, SSP_EV_NIC_DMA_DONE_WR, 9, 0x10060, 32);
 	ndma_at(h, N1, 500, SSP_EV_NIC_DMA_ISSUE, 10, 0x11060, 32);	/* refetch */
+	/* a write-back with no frame waiting (its rx lines missing) */
+	ndma_at(h, N1, 500, SSP_EV_NIC_DMA_ISSUE, 11, 0x10080, 32);
 	finish(h);
 	check_invariants(h);
+	assert_int_equal(dma_parent_ts(h, 11), 140);	/* the chain's */
+	assert_int_equal(ssp_spanb_stats(h->b)->rx_wb_none, 1);
 	assert_int_equal(dma_parent_ts(h, 4), 100);
 	assert_int_equal(dma_parent_ts(h, 5), 100);	/* A's write-back */
 	assert_int_equal(dma_parent_ts(h, 6), 120);	/* covers B and C */
