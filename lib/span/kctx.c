@@ -427,7 +427,10 @@ irq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	x = kopen(k, SSP_KCTX_IRQ, cpu, cls, NULL, SSP_KCTX_WHY_NONE);
 	if (x == NULL)
 		return;
-	c->iunder[c->n] = c->n > 0 && c->ikind[c->n - 1] == SSP_KCTX_SOFTIRQ;
+	/* over a softirq (in an irq, or ksoftirqd's): that one's loop runs
+	 * what this irq raises */
+	c->iunder[c->n] = c->n > 0 ? c->ikind[c->n - 1] == SSP_KCTX_SOFTIRQ :
+	    c->tkind == T_KSOFTIRQD;
 	c->ikind[c->n] = SSP_KCTX_IRQ;
 	c->isysvec[c->n] = (cls & SSP_KCTX_C_SYSVEC) != 0;
 	c->ifuncs[c->n] = 0;

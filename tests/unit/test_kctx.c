@@ -257,7 +257,7 @@ test_ksoftirqd_leftover(void **state)
 {
 	struct rec r;
 	struct ssp_kctx *k = mk(&r, 1);
-	struct ctx *irq, *soft, *ks;
+	struct ctx *irq, *soft, *ks, *irq2, *ks2;
 
 	(void)state;
 	irq = F(0, IE);
@@ -270,6 +270,15 @@ test_ksoftirqd_leftover(void **state)
 	assert_ptr_equal(ks->parent, irq);
 	assert_int_equal(ks->why, SSP_KCTX_WHY_LEFTOVER);
 	assert_int_equal(ssp_kctx_stats(k)->softirq_no_irq, 0);
+	/* an irq while ksoftirqd runs: its loop takes what it raises, it is
+	 * not pending for a later ksoftirqd */
+	irq2 = F(0, IE);
+	assert_null(F(0, IX));
+	assert_int_equal(irq2->holds, 0);
+	assert_ptr_equal(F(0, 0), ks);
+	assert_null(F(0, SC));
+	ks2 = F(0, SI);
+	assert_ptr_equal(ks2->parent, irq);	/* still the leftover */
 	done(k, &r);
 }
 
