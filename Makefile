@@ -42,6 +42,7 @@ SQLITE_LIBS := $(call pkg,libs,sqlite3,-lsqlite3)
 CURL_LIBS   := $(call pkg,libs,libcurl,-lcurl)
 JSON_LIBS   := $(call pkg,libs,jansson,-ljansson)
 ZLIB_LIBS   := $(call pkg,libs,zlib,-lz)
+PCAP_LIBS   := $(call pkg,libs,libpcap,-lpcap)
 CSV_LIBS    ?= -lcsv
 PKG_CFLAGS  := $(call pkg,cflags,libzstd sqlite3 libcurl zlib jansson,)
 
@@ -50,17 +51,20 @@ ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -DSSP_ASSERTS=$(ASSERT
 ALL_CFLAGS   = -std=c17 $(WARN) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS  = $(SANFLAGS) -Wl,--as-needed $(LDFLAGS)
 # Everything, for the tests, helpers and fuzz targets.
-LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS) $(JSON_LIBS) -lm
+LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS) $(JSON_LIBS) $(PCAP_LIBS) -lm
 # Each tool links only what it uses: zstd and zlib (CRC-32) every tool,
 # curl only span2otlp, SQLite only span2sqlite, jansson (the SimBricks
-# run JSON) only simspan-simbricks and sim2ev (readelf -d shows it).  A
+# run JSON) only simspan-simbricks and sim2ev, libpcap (shared: its
+# archive needs dbus and systemd) only sim2ev (readelf -d shows it).  A
 # tool without a list links everything.
 #
-# Start-up: the tools link the four small libraries (zstd, libcsv, zlib,
-# jansson) statically when their archives are installed, because mapping
-# and relocating three more shared objects was most of what a tool added
-# to exec's own cost (scripts/bench-startup.sh).  STATIC_DEPS=0 links them
-# shared, as a distribution package would; SQLite is always shared.
+# Start-up: the tools link the small libraries (zstd, libcsv, zlib,
+# jansson) and SQLite statically when their archives are installed,
+# because mapping and relocating more shared objects was most of what a
+# tool added to exec's own cost (scripts/bench-startup.sh; Debian's
+# libsqlite3 is linked BIND_NOW: 1,600 symbols resolved at every start,
+# 1.0 M of the 2.5 M instructions of span2sqlite on 18 spans).
+# STATIC_DEPS=0 links them shared, as a distribution package would.
 # span2otlp does not link libcurl: it opens libcurl.so.4 (dlopen) when it
 # sends to an --endpoint, since libcurl and the shared objects it needs
 # cost every start about 10 ms of CPU time (lib/sink/http.c).
@@ -71,24 +75,31 @@ T_ZSTD := $(call static_lib,zstd,$(ZSTD_LIBS))
 T_CSV  := $(call static_lib,csv,$(CSV_LIBS))
 T_ZLIB := $(call static_lib,z,$(ZLIB_LIBS))
 T_JSON := $(call static_lib,jansson,$(JSON_LIBS))
+T_SQLITE := $(call static_lib,sqlite3,$(SQLITE_LIBS)) $(if $(filter 1,$(STATIC_DEPS)),-lm)
 LIBS_evcat       = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evfilter    = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evspan      = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
-LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON)
-LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(SQLITE_LIBS)
-LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) -lm
+LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(PCAP_LIBS)
+LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(T_SQLITE)
+LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) $(PCAP_LIBS) -lm
 LIBS_span2html   = $(T_ZSTD) $(T_ZLIB)
 LIBS_span2otlp   = $(T_ZSTD) $(T_ZLIB) -ldl -lpthread
 LIBS_span2perfetto = $(T_ZSTD) $(T_ZLIB)
-LIBS_span2sqlite = $(T_ZSTD) $(SQLITE_LIBS) $(T_ZLIB)
+LIBS_span2sqlite = $(T_ZSTD) $(T_SQLITE) $(T_ZLIB)
 LIBS_spancat     = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 
+# Data compiled in (lib/base/embed.h): each header with SSP_EMBED lines
+# gets $(BUILD)/gen/<header's path>.c from scripts/embed.sh, linked into
+# the library of its folder.
+lparen   := (
+EMBED_H  := $(sort $(shell grep -l '^SSP_EMBED$(lparen)' lib/*/*.h synth/*.h))
+GEN_C     = $(EMBED_H:%.h=$(BUILD)/gen/%.c)
 LIB_SRC   = $(sort $(wildcard lib/*/*.c))
-LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o) $(filter $(BUILD)/gen/lib/%,$(GEN_C:.c=.o))
 LIB       = $(BUILD)/libsimspan.a
 # The scenario generator: its own library, linked only by simsynth and tests.
 SYN_SRC   = $(sort $(wildcard synth/*.c))
-SYN_OBJ   = $(SYN_SRC:%.c=$(BUILD)/%.o)
+SYN_OBJ   = $(SYN_SRC:%.c=$(BUILD)/%.o) $(filter $(BUILD)/gen/synth/%,$(GEN_C:.c=.o))
 SYNLIB    = $(BUILD)/libsimsynth.a
 # What the tools share and the library has no business with (version
 # line, terminal checks, the progress line): linked into the tools only.
@@ -118,8 +129,8 @@ FUZZ_TIME ?= 10
 
 all: $(TOOLS)
 
-# What each target needs (scripts/deps.sh): check needs cmocka, mandoc,
-# python3 and Node; the demo only the build libraries, zstd and sqlite3.
+# The Debian packages each target needs: scripts/deps.txt, the one list
+# (scripts/deps.sh checks it and installs what is missing).
 deps:
 	@sh scripts/deps.sh check
 
@@ -130,10 +141,42 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-# The SQLite schema is embedded with .incbin; make sees that dependency here.
-$(BUILD)/lib/sqlite/schema.o: formats/simspan.sql
-# span2html's viewer, the same way.
-$(BUILD)/lib/sink/html.o: $(wildcard lib/sink/html/viewer.*)
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The data files it holds are listed in its .data.d; those it names under
+# $(BUILD) are made by the rules below.
+$(BUILD)/gen/%.c: %.h scripts/embed.sh
+	@mkdir -p $(@D)
+	BUILD=$(BUILD) sh scripts/embed.sh $< $@ $(@:.c=.data.d)
+
+# span2html's Content-Security-Policy names its inline script and style by
+# their SHA-256, computed here; the check stops the build if a hash is not
+# that of the text compiled in.
+$(BUILD)/gen/lib/sink/html/%.csp: lib/sink/html/% scripts/csphash.sh
+	@mkdir -p $(@D)
+	sh scripts/csphash.sh $< $@
+$(BUILD)/gen/lib/sink/html_viewer.c: $(BUILD)/gen/lib/sink/html/viewer.css.csp \
+    $(BUILD)/gen/lib/sink/html/viewer.js.csp
+$(BUILD)/gen/lib/sink/html_viewer.o: $(BUILD)/gen/lib/sink/html_viewer.c scripts/csphash.sh
+	sh scripts/csphash.sh --check $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+# The schema image of a new database (lib/sqlite/image.h) and its
+# catalog: made with SQLite from formats/simspan.sql by
+# tools/gen/sqlite-image.c, linked with the library less the image.
+IMAGE_OBJ = $(BUILD)/lib/sqlite/image.o $(BUILD)/gen/lib/sqlite/sqlite_image.o
+BOOTLIB   = $(BUILD)/libsimspan-boot.a
+$(BOOTLIB): $(filter-out $(IMAGE_OBJ),$(LIB_OBJ))
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/gen/sqlite-image: $(BUILD)/tools/gen/sqlite-image.o $(BOOTLIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BOOTLIB) $(LDLIBS)
+$(BUILD)/gen/sqlite/schema.db: $(BUILD)/gen/sqlite-image
+	@mkdir -p $(@D)
+	$(BUILD)/gen/sqlite-image $@ $(@:.db=.cat)
+$(BUILD)/gen/sqlite/schema.cat: $(BUILD)/gen/sqlite/schema.db
+$(BUILD)/gen/lib/sqlite/sqlite_image.c: $(BUILD)/gen/sqlite/schema.db \
+    $(BUILD)/gen/sqlite/schema.cat
 # The installed data directory (rules found by name) is compiled into one
 # object; its stamp changes, and the object is rebuilt, when DATADIR does.
 .PHONY: FORCE
@@ -190,17 +233,23 @@ check: deps
 	@$(MAKE) --no-print-directory all-tests
 	@SSP_TEST_STRICT=1 $(MAKE) --no-print-directory checkdeps unit cli fuzz-replay lint-man checksymbols
 
-# The cli scripts quick runs: each took under 4 s alone (time sh
-# tests/run-cli.sh tests/cli/X.sh, gcc -O2 build, 2 cores, load 3-6).  Left
-# out: span2otlp 84 s, online 14, sim2ev 12, evstream 9, simsynth-shapes 9,
-# evspan-truth 6, simsynth 5, span2sqlite 5.  The unit tests (17 s one at a
-# time) run 4 at a time (tests/run-unit.sh), these scripts 2 at a time.
+# The cli scripts quick runs: those that took under 4 s wall and 1.5 s of
+# CPU alone (time sh tests/run-cli.sh tests/cli/X.sh, gcc -O2 build, 2
+# cores, load 5-12), and demo and readme (4 s of CPU each), which check
+# the README.  Left out (wall / CPU s): span2html 85 / 22, span2otlp 54 /
+# 32, evspan-truth 12 / 2.8, online 11 / 1.8 and sim2ev 11 / 1.2 (they
+# wait for signals and timeouts), span2perfetto 6.3 / 2.0, simsynth 6.8 /
+# 1.0, simsynth-shapes 9 / 4, evstream 8.5 / 2.6, span2sqlite-copy 4.8 /
+# 1.9, span2sqlite 2.9 / 1.1 (the SQLite sink is being reworked).  The
+# unit tests wait on fsync more than they compute (test_btree 13.6 s for
+# 2.8 s of CPU), so they run beside the cli scripts: unit 4 binaries at a
+# time (tests/run-unit.sh), cli 2 scripts at a time.
 QUICK_CLI = bench-compare checkdeps demo evcat evfilter evspan-bytes evspan-e2e evspan-kctx evspan-sim2ev evspan \
-            man-examples readme reliab sample-spans sample score-truth sim2ev-cpu simsynth-dialects \
-            simsynth-linux simsynth-sim2ev spancat truth-evspan
+            man-examples outfile readme reliab sample-spans sample score-truth sim2ev-cpu sim2ev-switch \
+            simbricks simsynth-dialects simsynth-linux simsynth-sim2ev spancat truth-evspan warn
 quick: all-tests
-	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory checkdeps unit cli fuzz-replay \
-	    checksymbols CLI_TESTS="$(QUICK_CLI:%=tests/cli/%.sh)"
+	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory -j3 -Otarget checkdeps unit cli \
+	    fuzz-replay checksymbols CLI_TESTS="$(QUICK_CLI:%=tests/cli/%.sh)"
 
 .PHONY: all-tests
 all-tests: $(TOOLS) $(UNITS) $(FUZZ_REPLAY) $(HELPERS) $(PRELOADS)
@@ -246,13 +295,19 @@ bench-large: all $(HELPERS)
 # libFuzzer builds: always clang, separate tree.  The library is compiled
 # once with the fuzzer's coverage instrumentation (fuzzer-no-link) and
 # every target links against it, instead of compiling all of lib/ per target.
-FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined -DSSP_ASSERTS=1
-FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(SYN_SRC:%.c=build-fuzz/obj/%.o)
+FUZZ_FLAGS = -std=c17 -g -O1 -fsanitize=address,undefined
+FUZZ_CPPFLAGS = $(filter-out -DSSP_ASSERTS=%,$(ALL_CPPFLAGS)) -DSSP_ASSERTS=1
+FUZZ_LIB_OBJ = $(LIB_SRC:%.c=build-fuzz/obj/%.o) $(SYN_SRC:%.c=build-fuzz/obj/%.o) \
+               $(GEN_C:$(BUILD)/gen/%.c=build-fuzz/obj/gen/%.o)
 FUZZ_LIB  = build-fuzz/libfuzzlib.a
 
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+	clang $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+build-fuzz/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(@D)
+	clang $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	@rm -f $@
@@ -260,7 +315,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 
 build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
 	@mkdir -p $(@D)
-	clang $(ALL_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP \
+	clang $(FUZZ_CPPFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -MMD -MP \
 	    -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
@@ -287,7 +342,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(BUILD)/tools/gen/sqlite-image.d $(SYN_OBJ:.o=.d) $(GEN_C:.c=.data.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
     $(HELP_SRC:%.c=$(BUILD)/%.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d) \
     $(BUILD)/tests/fuzz/regress.d
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

@@ -1,64 +1,82 @@
 #!/bin/sh
-# Check the Debian packages simspan needs for one purpose; install the
-# missing ones when run as root (apt-get update first), otherwise print the
-# exact apt-get line and fail.
+# Check the Debian packages simspan needs for one target (scripts/deps.txt,
+# the one list); install the missing ones when run as root (apt-get update
+# first), otherwise print the exact apt-get line and fail.
 #
-# usage: deps.sh [build|demo|check]
+# usage: deps.sh [build|demo|check|ci]   check (the default) or install
+#        deps.sh --list TARGET            the packages TARGET adds to the
+#                                         targets before it, one a line
+#        deps.sh --commands TARGET        the commands the packages up to
+#                                         TARGET provide, one a line
 #   build  compile the tools (make)
-#   demo   build + what scripts/demo.sh runs: zstd, sqlite3 (the summary)
-#   check  demo + cmocka (unit tests), mandoc and man-db (man page lint), python3,
-#          Node.js with npm (the OTLP receiver of the span2otlp tests),
-#          chromium (span2html's page, tested headless)
-# Default: check.  SSP_DEPS_EXTRA adds packages (the CI adds what the
-# optional tests need).
+#   demo   build + what scripts/demo.sh runs
+#   check  demo + what make check runs
+#   ci     check + what .ci/run adds (clang's sanitizers, libFuzzer)
+# SSP_DEPS_EXTRA adds packages.
 set -u
-mode=${1:-check}
+list=$(dirname "$0")/deps.txt
+usage() {
+	echo "usage: deps.sh [build|demo|check|ci] | --list TARGET | --commands TARGET" >&2
+	exit 2
+}
+case ${1:-check} in
+--list|--commands) [ $# -eq 2 ] || usage; op=$1 mode=$2 ;;
+*) [ $# -le 1 ] || usage; op=install mode=${1:-check} ;;
+esac
+# its place in build < demo < check < ci
 case $mode in
-build|demo|check) ;;
-*) echo "usage: deps.sh [build|demo|check]" >&2; exit 2 ;;
+build) rank=1 ;; demo) rank=2 ;; check) rank=3 ;; ci) rank=4 ;;
+*) usage ;;
+esac
+# every row as "RANK package kind args..."
+rows=$(awk '
+	BEGIN { r["build"] = 1; r["demo"] = 2; r["check"] = 3; r["ci"] = 4 }
+	{ sub(/[ \t]*#.*/, "") }
+	NF == 0 { next }
+	!($2 in r) || $3 !~ /^(cmd|hdr|pkg)$/ {
+		printf "deps.sh: %s:%d: want: package build|demo|check|ci cmd|hdr|pkg ...\n",
+		    FILENAME, NR > "/dev/stderr"
+		exit 1
+	}
+	{
+		line = r[$2] " " $1
+		for (i = 3; i <= NF; i++)
+			line = line " " $i
+		print line
+	}' "$list") || exit 1
+case $op in
+--list)
+	echo "$rows" | awk -v n="$rank" '$1 == n { print $2 }'
+	exit 0 ;;
+--commands)
+	echo "$rows" | awk -v n="$rank" '$1 <= n && $3 == "cmd" {
+		for (i = 4; i <= NF; i++) print $i }'
+	exit 0 ;;
 esac
 missing=""
-need() {	# need PACKAGE TEST...
-	pkg=$1; shift
-	if ! "$@" >/dev/null 2>&1; then missing="$missing $pkg"; fi
+present() {	# present KIND ARGS...
+	kind=$1; shift
+	case $kind in
+	cmd)	for c in "$@"; do command -v "$c" >/dev/null 2>&1 || return 1; done ;;
+	hdr)	for h in "$@"; do
+			for f in /usr/include/$h; do [ -f "$f" ] && return 0; done
+		done
+		return 1 ;;
+	*)	return 1 ;;
+	esac
 }
-hdr() { [ -f "/usr/include/$1" ]; }
-# every tool links zstd and zlib, most libcsv; only span2sqlite links
-# SQLite; span2otlp opens libcurl at run time, to send (the Makefile's
-# LIBS_tool lists, found with pkg-config)
-need make                command -v make
-need gcc                 command -v gcc
-need pkg-config          command -v pkg-config
-need libzstd-dev         hdr zstd.h
-need libcsv-dev          hdr csv.h
-need libsqlite3-dev      hdr sqlite3.h
-need libcurl4-openssl-dev hdr x86_64-linux-gnu/curl/curl.h
-need zlib1g-dev          hdr zlib.h
-need libjansson-dev      hdr jansson.h	# simspan-simbricks, sim2ev --simbricks-json
-if [ "$mode" != build ]; then
-	need zstd        command -v zstd	# the demo sizes the .zst logs
-	need sqlite3     command -v sqlite3	# the demo's summary, score-truth.sh
-fi
-if [ "$mode" = check ]; then
-	need libcmocka-dev hdr cmocka.h
-	need mandoc      command -v mandoc
-	need man-db      command -v man	# troff warnings of the pages (lint-man)
-	need jq          command -v jq	# the README's commands (tests/cli/readme.sh)
-	need less        command -v less
-	need python3     command -v python3
-	need nodejs      command -v node	# OTLP receiver in the tests
-	command -v node >/dev/null 2>&1 && need npm command -v npm
-	need chromium    command -v chromium	# span2html.sh opens its pages
-fi
+while read -r n pkg kind args; do
+	[ "$n" -le "$rank" ] || continue
+	set -f	# the header globs are for present
+	set -- $args
+	set +f
+	present "$kind" "$@" || dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
+done <<EOR
+$rows
+EOR
 for p in ${SSP_DEPS_EXTRA:-}; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
 done
-# curl.h lives in an arch directory on Debian; accept any location.
-case "$missing" in *libcurl4-openssl-dev*)
-	if ls /usr/include/*/curl/curl.h /usr/include/curl/curl.h >/dev/null 2>&1; then
-		missing=$(echo "$missing" | sed 's/ libcurl4-openssl-dev//')
-	fi;;
-esac
 [ -z "$missing" ] && exit 0
 line="apt-get update && apt-get install -y --no-install-recommends$missing"
 if [ "$(id -u)" = 0 ]; then

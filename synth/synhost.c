@@ -753,7 +753,8 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 
 	switch (st->op) {
 	case ST_FUNC:
-		ssp_syngem5_func(&h->g, t, st->fn->addr);
+		if (h->qemu == NULL)	/* QEMU prints no instruction trace */
+			ssp_syngem5_func(&h->g, t, st->fn->addr);
 		/* On through the inner label, written when due: written
 		 * ahead, its lines could precede (in the file) lines of
 		 * events due in the next 625 ps, and time would go back. */
@@ -778,13 +779,23 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 		}
 		return 0;
 	case ST_MMIO:
-		id = mmio_id(h);
-		ssp_syngem5_mmio(&h->g, t, st->write, (st->bar == 3 ? BAR3_BASE :
-		    BAR0_BASE) + st->off, st->size, id, st->bar, st->off,
-		    st->posted);
-		if (st->write && st->posted)
-			ssp_syngem5_posted(&h->g, t);
-		snprintf(key, sizeof(key), "%" PRIu64, id);
+		if (h->qemu != NULL) {
+			if (st->bar != 0)	/* QEMU answers the MSI-X table */
+				return 0;
+			/* QEMU's request id is the CPU's index (one CPU),
+			 * the span's key the id sim2ev numbers */
+			snprintf(key, sizeof(key), "%" PRIu64, ssp_synqemu_mmio(h->qemu,
+			    t, st->write, st->off, st->size, st->val));
+			id = 0;
+		} else {
+			id = mmio_id(h);
+			ssp_syngem5_mmio(&h->g, t, st->write, (st->bar == 3 ?
+			    BAR3_BASE : BAR0_BASE) + st->off, st->size, id, st->bar,
+			    st->off, st->posted);
+			if (st->write && st->posted)
+				ssp_syngem5_posted(&h->g, t);
+			snprintf(key, sizeof(key), "%" PRIu64, id);
+		}
 		{
 			uint64_t span = ssp_synmodel_span(s, h->stream,
 			    SSP_SK_HOST_MMIO, t, key, h->cur_sys, h->cur_sys);
@@ -798,27 +809,35 @@ run_step(struct syn *s, struct host *h, const struct step *st, int64_t t)
 				    "out of memory");
 				return 0;
 			}
-			*m = (struct nic_mmio){ span, st->write, st->posted,
-			    st->off, st->size, st->val, id, st->pk, 0 };
+			/* QEMU sends every write non-posted, and does not
+			 * wait for it */
+			*m = (struct nic_mmio){ span, st->write, h->qemu == NULL &&
+			    st->posted, st->off, st->size, st->val, id, st->pk, 0 };
 			ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_NIC_MMIO,
 			    h->idx, 0, m);
-			return !st->write || !st->posted;
+			return !st->write || (!st->posted && h->qemu == NULL);
 		}
 	case ST_CFG:
-		ssp_syngem5_config(&h->g, t, st->write, st->off, st->size, st->val);
+		if (h->qemu == NULL)
+			ssp_syngem5_config(&h->g, t, st->write, st->off, st->size,
+			    st->val);
 		snprintf(key, sizeof(key), "0x%x", st->off);
 		ssp_synmodel_span(s, h->stream, SSP_SK_HOST_PCI, t, key, h->cur_sys,
 		    h->cur_sys);
 		return 0;
 	case ST_POSTINT:
-		ssp_syngem5_intx(&h->g, t, 1);
+		if (h->qemu == NULL)
+			ssp_syngem5_intx(&h->g, t, 1);
 		ssp_synmodel_span(s, h->stream, SSP_SK_HOST_INTR, t, "", h->cur_sys,
 		    h->cur_sys);
 		return 0;
 	case ST_CLEARINT:
-		ssp_syngem5_intx(&h->g, t, 0);
+		if (h->qemu == NULL)
+			ssp_syngem5_intx(&h->g, t, 0);
 		return 0;
 	case ST_FAULT:
+		if (h->qemu != NULL)
+			return 0;
 		ssp_syngem5_fault_intr(&h->g, t, 0x7fc14f71f8b0ull +
 		    ssp_synrng_below(&h->rng, 0x1000), st->off);
 		return 0;
@@ -908,7 +927,8 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 		ssp_synhost_task(s, h, (enum task_kind)ev->a, ev->p);
 		break;
 	case EV_HOST_PUSH:
-		ssp_syngem5_push_imm(&h->g, t, ev->a);
+		if (h->qemu == NULL)
+			ssp_syngem5_push_imm(&h->g, t, ev->a);
 		break;
 	case EV_HOST_HOUSE:
 		if (s->ending && t > s->end)
@@ -921,20 +941,30 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 	case EV_HOST_SYNC:
 		if (s->ending && t > s->end)
 			break;
-		if (t == 0)
-			ssp_syngem5_constructed(&h->g, 0);
-		ssp_syngem5_sync(&h->g, t, t);
-		ssp_syngem5_procin(&h->g, t == 0 ? 1 : t);
+		if (h->qemu != NULL) {
+			ssp_synqemu_sync(h->qemu, t);
+		} else {
+			if (t == 0)
+				ssp_syngem5_constructed(&h->g, 0);
+			ssp_syngem5_sync(&h->g, t, t);
+			ssp_syngem5_procin(&h->g, t == 0 ? 1 : t);
+		}
 		ssp_synmodel_schedule(s, t + s->p->sync_interval, EV_HOST_SYNC, h->idx,
 		    0, NULL);
 		break;
 	case EV_HOST_MMIO_DONE: {
 		struct nic_mmio *m = ev->p;
+		int nowait = h->qemu != NULL && m->write;	/* never waited */
 
-		ssp_syngem5_procin(&h->g, t);
-		ssp_syngem5_mmio_done(&h->g, t, m->write, m->id);
+		if (h->qemu != NULL) {
+			ssp_synqemu_mmio_done(h->qemu, t, m->write, m->off, m->len,
+			    m->val);
+		} else {
+			ssp_syngem5_procin(&h->g, t);
+			ssp_syngem5_mmio_done(&h->g, t, m->write, m->id);
+		}
 		free(m);
-		if (h->blocked) {
+		if (h->blocked && !nowait) {
 			const struct step *st = &h->steps[h->pc - 1];
 
 			h->blocked = 0;
@@ -949,9 +979,15 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 	case EV_HOST_DMA: {
 		struct dmaop *op = ev->p;
 
-		ssp_syngem5_procin(&h->g, t);
-		ssp_syngem5_dma(&h->g, t, op->write, op->ptr, op->addr, op->len);
-		snprintf(key, sizeof(key), "%" PRIu64, op->ptr);
+		if (h->qemu != NULL) {	/* QEMU prints no DMA id: sim2ev's */
+			snprintf(key, sizeof(key), "%" PRIu64,
+			    ssp_synqemu_dma(h->qemu, t, op->write));
+		} else {
+			ssp_syngem5_procin(&h->g, t);
+			ssp_syngem5_dma(&h->g, t, op->write, op->ptr, op->addr,
+			    op->len);
+			snprintf(key, sizeof(key), "%" PRIu64, op->ptr);
+		}
 		ssp_synmodel_span(s, h->stream, SSP_SK_HOST_DMA, t, key, op->span,
 		    op->span);
 		ssp_synmodel_schedule(s, t + mem_latency(op->len), EV_HOST_DMA_DONE,
@@ -961,17 +997,22 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 	case EV_HOST_DMA_DONE: {
 		struct dmaop *op = ev->p;
 
-		ssp_syngem5_dma_done(&h->g, t, op->ptr);
+		if (h->qemu == NULL)
+			ssp_syngem5_dma_done(&h->g, t, op->ptr);
 		ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_NIC_DMA_DONE, h->idx,
 		    0, op);
 		break;
 	}
 	case EV_HOST_MSIX:
-		ssp_syngem5_procin(&h->g, t);
-		if (h->nic->corundum)
-			ssp_syngem5_msi(&h->g, t, CQM_MSI_VEC, CQM_IRQ_VECTOR);
-		else
-			ssp_syngem5_msix(&h->g, t, RX_VEC);
+		if (h->qemu != NULL) {
+			ssp_synqemu_intr(h->qemu, t);
+		} else {
+			ssp_syngem5_procin(&h->g, t);
+			if (h->nic->corundum)
+				ssp_syngem5_msi(&h->g, t, CQM_MSI_VEC, CQM_IRQ_VECTOR);
+			else
+				ssp_syngem5_msix(&h->g, t, RX_VEC);
+		}
 		snprintf(key, sizeof(key), "%u", h->nic->corundum ? CQM_MSI_VEC :
 		    RX_VEC);
 		ssp_synmodel_span(s, h->stream, SSP_SK_HOST_MSIX, t, key, ev->a, ev->a);
@@ -979,7 +1020,8 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 		    0, NULL);
 		break;
 	case EV_HOST_MSIX_DONE:
-		ssp_syngem5_dma_done(&h->g, t, 0);
+		if (h->qemu == NULL)
+			ssp_syngem5_dma_done(&h->g, t, 0);
 		ssp_synmodel_schedule(s, t + 100 * NS + (int64_t)ssp_synrng_below(&h->rng,
 		    200 * NS), EV_HOST_TASK, h->idx, TK_IRQ, NULL);
 		break;
@@ -1030,8 +1072,13 @@ ssp_synhost_init(struct syn *s, struct host *h)
 void
 ssp_synhost_finish(struct syn *s, struct host *h)
 {
-	int64_t t = s->end > h->g.last ? s->end : h->g.last;
+	int64_t last = h->qemu != NULL ? h->qemu->last : h->g.last;
+	int64_t t = s->end > last ? s->end : last;
 
+	if (h->qemu != NULL) {	/* no instruction trace: no syscall */
+		ssp_synqemu_sync(h->qemu, t);
+		return;
+	}
 	/* A syscall still running when the simulation stops. */
 	ssp_syngem5_sync(&h->g, t, t);
 	ssp_syngem5_func(&h->g, t + 125, s->fn_entry->addr);

@@ -68,10 +68,29 @@ ssp_synmodel_pop(struct syn *s, struct sev *out)
 
 /* --- helpers for the model --------------------------------------------- */
 
+/*
+ * --host qemu: QEMU prints no instruction trace, so a QEMU host has no
+ * kernel spans (the truth has none: their children are roots), and its
+ * times are on its ns clock.  0 drops the span.
+ */
+static int
+qemu_span(const struct syn *s, unsigned stream, unsigned kind, int64_t *start)
+{
+	if (s->qemu_stream == NULL || !s->qemu_stream[stream])
+		return 1;
+	if (kind != SSP_SK_HOST_MMIO && kind != SSP_SK_HOST_DMA &&
+	    kind != SSP_SK_HOST_MSIX)
+		return 0;
+	*start = ssp_synqemu_time(*start);
+	return 1;
+}
+
 uint64_t
 ssp_synmodel_span(struct syn *s, unsigned stream, unsigned kind, int64_t start,
     const char *key, uint64_t parent, uint64_t rule_parent)
 {
+	if (!qemu_span(s, stream, kind, &start))
+		return 0;
 	return ssp_syntruth_span(s->truth, stream, s->stream_names[stream], kind,
 	    start, key, parent, NULL, 0, rule_parent == parent ? 0 :
 	    rule_parent == 0 ? SSP_TRUTH_RULE_ROOT : rule_parent);
@@ -82,6 +101,8 @@ ssp_synmodel_span_links(struct syn *s, unsigned stream, unsigned kind,
     int64_t start, const char *key, uint64_t parent, const uint64_t *links,
     size_t nlinks)
 {
+	if (!qemu_span(s, stream, kind, &start))
+		return 0;
 	return ssp_syntruth_span(s->truth, stream, s->stream_names[stream], kind,
 	    start, key, parent, links, nlinks, 0);
 }

@@ -19,6 +19,7 @@
 #include "synth/syngem5.h"
 #include "synth/synlog.h"
 #include "synth/synparams.h"
+#include "synth/synqemu.h"
 #include "synth/synrng.h"
 #include "synth/synsym.h"
 #include "synth/syntruth.h"
@@ -88,6 +89,8 @@ enum sev_type {
 	/* --print real (SPEC §3c) */
 	EV_LX_IO_REQ,		/* an uncached access reaches the adapter (p = nic_mmio) */
 	EV_LX_IO_RESP,		/* its response reaches the CPU (a = CPU) */
+	EV_NIC_RTL,		/* --nic corundum-verilator: an AXI-Lite access
+				 * completes (p = the nic_mmio) */
 };
 
 struct sev {
@@ -188,6 +191,8 @@ struct step {
 
 struct nic;
 struct synq;
+struct ssp_synnslog;
+struct ssp_synpcap;
 struct lhost;
 struct lworld;
 
@@ -229,6 +234,7 @@ struct host {
 	unsigned rx_missing;		/* RX buffers used since the last refill */
 	uint32_t eq_tail, txcq_tail, rxcq_tail;	/* the driver's pointers */
 	struct lhost *lx;		/* --kernel linux: the host model */
+	struct ssp_synqemu *qemu;	/* --host qemu: its log writer, else NULL */
 };
 
 /* One NIC DMA operation; its address is the nicbm op pointer. */
@@ -340,6 +346,9 @@ struct net {
 	uint64_t bg_packets, bg_drops, bg_to_nic;
 	struct ssp_synrng rng;
 	int64_t sw_fwd;			/* --net switch: last forwarding */
+	struct ssp_synnslog *nslog;	/* --net ns3-nslog: the printer's state */
+	struct ssp_synpcap *pcap;	/* --net switch-pcap: the capture */
+	uint64_t pcap_bytes;		/* its size */
 };
 
 struct req {
@@ -379,6 +388,7 @@ struct syn {
 	const struct ssp_synsym *lbl_safe_stack;	/* inside fn_entry */
 	int failed;
 	struct ssp_err err;
+	uint8_t *qemu_stream;		/* --host qemu: 1 for the hosts' streams */
 };
 
 /* The event queue, a min-heap on (t, seq).  Never schedules into the

@@ -3,7 +3,9 @@
  * SimpleNetDevice (device 1), one CosimNetDevice per NIC (devices 2..)
  * and one access SimpleNetDevice per ns-3 host, as in SimBricks'
  * cosim-dumbbell-hybrid.cc.  Lines are those of the SimBricks trace helper
- * (FORMATS.md §6).  The bottleneck is a FIFO with a rate, so packets queue;
+ * (FORMATS.md §6).  With ns3_e2e, symphony NS3Net's layout instead (its
+ * E2E program, one --TopologyNode with a --Network per NIC): every NIC on
+ * node 0, devices 1.., no bottleneck and no background traffic.  The bottleneck is a FIFO with a rate, so packets queue;
  * background TCP bursts between ns-3 hosts load it, and some background
  * packets (UDP probes, ARP broadcasts) reach the NICs.
  */
@@ -14,6 +16,7 @@
 
 #include "synth/synnet.h"
 #include "synth/synnicbm.h"
+#include "synth/synnslog.h"
 
 #define NS 1000LL
 #define US 1000000LL
@@ -145,6 +148,8 @@ nsline(struct syn *s, char c, int64_t t, int sw, unsigned dev, int cosim,
 	struct net *nt = &s->net;
 	char *p;
 
+	if (s->p->ns3_nslog)
+		return ssp_synnslog_line(s, c, t, sw, dev, cosim, source, pk);
 	nt->nev[c == '+' ? SSP_EV_NET_ENQ : c == '-' ? SSP_EV_NET_DEQ :
 	    SSP_EV_NET_DROP]++;
 	if (s->dry)	/* only gem5 logs are measured */
@@ -288,7 +293,7 @@ to_cosim(struct syn *s, struct hop *hp, int64_t t)
 	    H_INSIDE);
 	/* background packets start their trace where they reach a NIC */
 	hp->prev_span = dev_span(s, hp, t, hp->dev, !hp->pk->interesting);
-	if (out <= t)
+	if (out <= t || s->p->ns3_nslog)	/* SimbricksNetDevice: no queue */
 		to_adapter(s, hp, t);
 	else		/* one frame per nanosecond towards each NIC */
 		ssp_synmodel_schedule(s, out, EV_NET_OUT, 0, 0, hp);
@@ -595,6 +600,10 @@ ssp_synnet_init(struct syn *s)
 	nt->nflows = s->p->bg_flows > 0 ? s->p->bg_flows : 1;
 	nt->ndev[0] = 2 + nt->ncosim[0] + nt->nflows;
 	nt->ndev[1] = 2 + nt->ncosim[1] + nt->nflows;
+	if (s->p->ns3_e2e) {	/* the bridge, then the NICs' devices */
+		nt->ndev[0] = 1 + nt->ncosim[0];
+		nt->ndev[1] = 1;
+	}
 	nt->maxdev = nt->ndev[0] > nt->ndev[1] ? nt->ndev[0] : nt->ndev[1];
 	nt->last_out = calloc(2 * nt->maxdev, sizeof(*nt->last_out));
 	nt->seq = calloc(nt->nflows, sizeof(*nt->seq));
@@ -616,6 +625,8 @@ ssp_synnet_init(struct syn *s)
 		nt->seq[i] = 1;
 	for (i = 0; i < 2 * nt->nflows; i++)
 		nt->ipid[i] = (uint16_t)ssp_synrng_below(&nt->rng, 60000);
+	if (s->p->ns3_nslog && s->p->net == SSP_SYN_NET_NS3)
+		ssp_synnslog_init(s);
 	if (s->p->bg_load > 0)
 		nt->burst_mean = (int64_t)((double)BG_BURST * BG_FRAME * 8e12 *
 		    nt->nflows / (s->p->bg_load * (double)s->p->bandwidth));
@@ -627,7 +638,7 @@ ssp_synnet_start_bg(struct syn *s)
 	struct net *nt = &s->net;
 	unsigned f;
 
-	if (s->p->bg_load <= 0)
+	if (s->p->bg_load <= 0 || s->p->ns3_e2e)
 		return;
 	for (f = 0; f < nt->nflows; f++)
 		ssp_synmodel_schedule(s, ceil_ns(s->t0 / 2 + ssp_synrng_exp(&nt->rng,
@@ -643,6 +654,7 @@ ssp_synnet_free(struct syn *s)
 {
 	struct net *nt = &s->net;
 
+	ssp_synnslog_free(s);
 	free(nt->last_out);
 	free(nt->seq);
 	free(nt->acks);

@@ -270,6 +270,17 @@ check_common(const struct ssp_synparams *p, struct ssp_err *e)
 	if (p->print == SSP_SYN_PRINT_REAL && p->kernel != SSP_SYN_KERNEL_LINUX)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--print real needs "
 		    "--kernel linux (the Columbo world prints the ideal way)");
+	if (p->host == SSP_SYN_HOST_QEMU && p->kernel != SSP_SYN_KERNEL_COLUMBO)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--host qemu: QEMU prints "
+		    "no instruction trace, so the host model is --kernel columbo");
+	if (p->host == SSP_SYN_HOST_QEMU && (p->gem5_size > 0 || p->gem5_dialect))
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--host qemu writes no gem5 "
+		    "log (--gem5-size, --gem5-dialect)");
+	if (p->corundum_rtl && (p->nic != SSP_SYN_NIC_CORUNDUM ||
+	    (p->host == SSP_SYN_HOST_GEM5 && p->nonposted > 0)))
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--nic corundum-verilator: "
+		    "its adapter answers a non-posted write twice, which gem5 "
+		    "cannot take: --nonposted 0 (QEMU hosts ignore the answers)");
 	if (p->ckpt_offset < 0 || p->restart_at < 0 || p->itr < 0)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "times must not be "
 		    "negative");

@@ -33,6 +33,10 @@ enum ssp_synparams_nic {
 int ssp_synparams_nic(const char *name, enum ssp_synparams_nic *n);
 const char *ssp_synparams_nic_name(enum ssp_synparams_nic n);
 
+/* The host simulator: gem5 (Exec trace and adapter lines) or QEMU (the
+ * simbricks-pci device's DEBUG_PRINTS lines, no instruction trace). */
+enum ssp_synparams_host { SSP_SYN_HOST_GEM5, SSP_SYN_HOST_QEMU };
+
 /* The host model: Columbo's one-CPU world, or Linux 5.15 contexts. */
 enum ssp_synparams_kernel { SSP_SYN_KERNEL_COLUMBO, SSP_SYN_KERNEL_LINUX };
 /* What the applications of --kernel linux send. */
@@ -92,10 +96,19 @@ struct ssp_synparams {
 	int zlevel;		/* compress logs with zstd at this level (0 = no) */
 	uint64_t pace;		/* output limit in bytes/s (0 = none) */
 	const char *cmdline;	/* how the scenario was made, for the notes */
+	/* The path to write for each output file (NULL: the file itself):
+	 * simsynth's ssp_outfile_begin, a temporary file it renames into
+	 * place once the run is complete.  NULL with errno on failure. */
+	const char *(*out_path)(const char *path);
 	enum ssp_synparams_nicbm nicbm_dialect;	/* which nicbm prints the NIC logs */
 	unsigned gem5_dialect;	/* SSP_SYN_G5_* bits */
 	enum ssp_synparams_nic nic;	/* which NIC and driver */
 	enum ssp_synparams_net net;	/* which network simulator */
+	int ns3_nslog;		/* ns3: NS_LOG lines instead of the trace helper's */
+	int ns3_e2e;		/* ns3: symphony NS3Net's layout (SimBricks' E2E
+				 * program): one switch node, NIC i on device
+				 * i + 1, no bottleneck, no background */
+	int switch_pcap;	/* switch: its -p capture instead of debug lines */
 	/* --kernel linux only */
 	enum ssp_synparams_kernel kernel;
 	unsigned cpus;		/* CPUs per host, 1..4 */
@@ -104,6 +117,9 @@ struct ssp_synparams {
 	int64_t itr_linux;	/* interrupt throttling when --itr is not given */
 	int itr_set;		/* --itr was given */
 	enum ssp_synparams_print print;	/* SSP_SYN_PRINT_AUTO unless given */
+	enum ssp_synparams_host host;	/* which host simulator prints the logs */
+	int corundum_rtl;	/* --nic corundum-verilator: nic is corundum,
+				 * as the Verilator RTL model logs it */
 };
 
 void ssp_synparams_defaults(struct ssp_synparams *p);

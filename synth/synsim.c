@@ -21,10 +21,12 @@
 #include "synth/synlinux.h"
 #include "synth/synmodel.h"
 #include "synth/synnet.h"
+#include "synth/synpcap.h"
 #include "synth/synswitch.h"
 #include "synth/synnic.h"
 #include "synth/synq.h"
 #include "synth/synsim.h"
+#include "synth/synverilator.h"
 
 #define PS_US 1000000LL
 #define PS_MS 1000000000LL
@@ -105,8 +107,11 @@ dispatch(struct syn *s, const struct sev *ev)
 		ssp_synlinux_event(s, ev);
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
-	case EV_NIC_RX: case EV_NIC_INFO: case EV_NIC_TSO:
-		ssp_synnic_event(s, ev);
+	case EV_NIC_RX: case EV_NIC_INFO: case EV_NIC_TSO: case EV_NIC_RTL:
+		if (s->p->corundum_rtl)
+			ssp_synverilator_event(s, ev);
+		else
+			ssp_synnic_event(s, ev);
 		break;
 	default:
 		if (s->p->net == SSP_SYN_NET_SWITCH)
@@ -131,46 +136,58 @@ net_log(const struct syn *s)
 	    "net.ns3.log";
 }
 
+/* A host's log: gem5's, or QEMU's stderr (--host qemu). */
+static const char *
+host_log(const struct syn *s)
+{
+	return s->p->host == SSP_SYN_HOST_QEMU ? "qemu" : "gem5";
+}
+
+/* A NIC's log: nicbm's, or the Corundum Verilator adapter's stdout. */
+static const char *
+nic_log(const struct syn *s)
+{
+	return s->p->corundum_rtl ? "corundum" : "nicbm";
+}
+
 /* --- output files ------------------------------------------------------- */
 
-static int
-write_text(const char *dir, const char *name, const char *text,
-    struct ssp_err *e)
+/* dir/name into path (for messages), and the path to write it to
+ * (p->out_path); NULL after filling e. */
+static const char *
+out_path(const struct ssp_synparams *p, char *path, size_t size,
+    const char *dir, const char *name, struct ssp_err *e)
 {
-	char path[4096];
-	FILE *f;
-	int bad;
+	const char *to;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if ((f = fopen(path, "w")) == NULL)
-		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
-		    strerror(errno));
-	fputs(text, f);
-	bad = ferror(f);
-	if (fclose(f) != 0 || bad)
-		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
-	return SSP_OK;
+	snprintf(path, size, "%s/%s", dir, name);
+	if (p->out_path == NULL)
+		return path;
+	if ((to = p->out_path(path)) == NULL)
+		ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path, strerror(errno));
+	return to;
 }
 
 /* rules.csv: the embedded Columbo rules; --kernel linux appends the
  * kernel-context classes (SPEC §3b). */
 static int
-write_rules(const char *dir, const char *base, int lx, int real,
-    struct ssp_err *e)
+write_rules(const struct ssp_synparams *p, const char *dir, const char *base,
+    int lx, int real, struct ssp_err *e)
 {
 	char path[4096];
+	const char *to;
 	FILE *f;
 	int bad;
 
-	if (!lx)
-		return write_text(dir, "rules.csv", base, e);
-	snprintf(path, sizeof(path), "%s/rules.csv", dir);
-	if ((f = fopen(path, "w")) == NULL)
+	if ((to = out_path(p, path, sizeof(path), dir, "rules.csv", e)) == NULL)
+		return SSP_ERR_IO;
+	if ((f = fopen(to, "w")) == NULL)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
 	fputs(base, f);
-	fputs(ssp_synlinux_rules, f);
-	if (real)
+	if (lx)
+		fputs(ssp_synlinux_rules, f);
+	if (lx && real)
 		fputs(ssp_synlinux_rules_real, f);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
@@ -208,19 +225,24 @@ static int
 write_topology(struct syn *s, const char *dir, struct ssp_err *e)
 {
 	char path[4096], a[64], b[64], c[16], d[16];
+	const char *to;
 	FILE *f;
 	unsigned i;
 	int bad;
 
-	snprintf(path, sizeof(path), "%s/topology.csv", dir);
-	if ((f = fopen(path, "w")) == NULL)
+	if ((to = out_path(s->p, path, sizeof(path), dir, "topology.csv",
+	    e)) == NULL)
+		return SSP_ERR_IO;
+	if ((f = fopen(to, "w")) == NULL)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
-	if (s->p->net == SSP_SYN_NET_SWITCH)
+	if (s->p->net == SSP_SYN_NET_SWITCH || s->p->ns3_e2e)
 		fprintf(f, "# simsynth: %u hosts (%u server%s, %u client%s) on one "
-		    "SimBricks net_switch, NIC i on port i\r\n", s->nhosts,
-		    s->nservers, s->nservers == 1 ? "" : "s", s->nclients,
-		    s->nclients == 1 ? "" : "s");
+		    "%s, NIC i on %s\r\n", s->nhosts, s->nservers,
+		    s->nservers == 1 ? "" : "s", s->nclients,
+		    s->nclients == 1 ? "" : "s", s->p->ns3_e2e ? "ns-3 switch "
+		    "node (symphony NS3Net)" : "SimBricks net_switch", s->p->ns3_e2e ?
+		    "device i + 1" : "port i");
 	else
 		fprintf(f, "# simsynth dumbbell: %u hosts (%u server%s on switch 0, "
 		    "%u client%s on switch 1), one ns-3 network\r\n", s->nhosts,
@@ -236,8 +258,9 @@ write_topology(struct syn *s, const char *dir, struct ssp_err *e)
 	}
 	snprintf(a, sizeof(a), "%s.ev.zst", net_name(s));
 	csv_row(f, 4, "stream", net_name(s), "net", a);
-	for (i = 0; i < s->nhosts; i++)
+	for (i = 0; i < s->nhosts; i++)	/* the adapter's comp in its events */
 		csv_row(f, 4, "pcie", s->hosts[i].name, s->nics[i].name,
+		    s->p->host == SSP_SYN_HOST_QEMU ? "simbricks-pci" :
 		    "system.pc.simbricks_0");
 	for (i = 0; i < s->nhosts; i++) {
 		snprintf(c, sizeof(c), "%d", s->hosts[i].sw);
@@ -255,13 +278,15 @@ static int
 write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 {
 	char path[4096], off[64];
-	const char *drv = s->p->nic == SSP_SYN_NIC_CORUNDUM ? "mqnic" : "i40e";
+	const char *to, *drv = s->p->nic == SSP_SYN_NIC_CORUNDUM ? "mqnic" : "i40e";
 	FILE *f;
 	unsigned i;
 	int bad;
 
-	snprintf(path, sizeof(path), "%s/commands.sh", dir);
-	if ((f = fopen(path, "w")) == NULL)
+	if ((to = out_path(s->p, path, sizeof(path), dir, "commands.sh",
+	    e)) == NULL)
+		return SSP_ERR_IO;
+	if ((f = fopen(to, "w")) == NULL)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
 	snprintf(off, sizeof(off), "%s", s->p->ckpt_offset > 0 ?
@@ -280,7 +305,10 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 	if (s->lx)
 		fprintf(f, "# the application's functions: app.syms, loaded at "
 		    "0x%llx\n", (unsigned long long)SSP_SYNLINUX_APP_BASE);
-	for (i = 0; i < s->nhosts; i++) {
+	for (i = 0; s->p->host == SSP_SYN_HOST_QEMU && i < s->nhosts; i++)
+		fprintf(f, "sim2ev -f qemu -n %s -o %s.ev.zst %s.qemu.log%s\n",
+		    s->hosts[i].name, s->hosts[i].name, s->hosts[i].name, zsuffix(s));
+	for (i = 0; s->p->host == SSP_SYN_HOST_GEM5 && i < s->nhosts; i++) {
 		char app[96] = "";
 
 		if (s->lx)
@@ -293,11 +321,16 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 		    s->hosts[i].name, zsuffix(s));
 	}
 	for (i = 0; i < s->nhosts; i++)
-		fprintf(f, "sim2ev -f nicbm -n %s -o %s.ev.zst %s.nicbm.log%s\n",
-		    s->nics[i].name, s->nics[i].name, s->nics[i].name, zsuffix(s));
-	fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s%s\n",
-	    s->p->net == SSP_SYN_NET_SWITCH ? "switch" : "ns3", net_name(s),
-	    net_name(s), net_log(s), zsuffix(s));
+		fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s.%s.log%s\n",
+		    nic_log(s), s->nics[i].name, s->nics[i].name, s->nics[i].name,
+		    nic_log(s), zsuffix(s));
+	if (s->p->switch_pcap)	/* libpcap writes it plain */
+		fprintf(f, "sim2ev -f pcap -n %s -o %s.ev.zst switch.pcap\n",
+		    net_name(s), net_name(s));
+	else
+		fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s%s\n",
+		    s->p->net == SSP_SYN_NET_SWITCH ? "switch" : "ns3", net_name(s),
+		    net_name(s), net_log(s), zsuffix(s));
 	fprintf(f, "evspan -t topology.csv -r rules.csv -o spans.sp\n");
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
@@ -312,11 +345,13 @@ open_log(struct syn *s, struct ssp_synlog **lp, const char *dir,
     const char *file, struct ssp_err *e)
 {
 	char path[4096];
+	const char *to;
 
 	if (s->dry)
 		return ssp_synlog_open(lp, NULL, 0, NULL, 0, e);
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	return ssp_synlog_open(lp, path, s->p->zlevel, &s->pacer,
+	if ((to = out_path(s->p, path, sizeof(path), dir, file, e)) == NULL)
+		return SSP_ERR_IO;
+	return ssp_synlog_open(lp, to, s->p->zlevel, &s->pacer,
 	    s->p->pace > 0 ? 4096 : 0, e);
 }
 
@@ -330,12 +365,16 @@ free_syn(struct syn *s)
 			ssp_synmodel_pkt_put(s->heap[i].p);
 	free(s->heap);
 	if (s->hosts != NULL)
-		for (i = 0; i < s->nhosts; i++)
+		for (i = 0; i < s->nhosts; i++) {
 			ssp_synlog_close(s->hosts[i].log, NULL);
+			free(s->hosts[i].qemu);
+		}
+	free(s->qemu_stream);
 	if (s->nics != NULL)
 		for (i = 0; i < s->nhosts; i++)
 			ssp_synlog_close(s->nics[i].log, NULL);
 	ssp_synlog_close(s->net.log, NULL);
+	ssp_synpcap_close(s->net.pcap, NULL);
 	ssp_synnet_free(s);
 	ssp_synlinux_free(s);
 	for (i = 0; s->nics != NULL && i < s->nhosts; i++)
@@ -355,6 +394,7 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 {
 	const struct ssp_synparams *p = s->p;
 	char file[128], path[4096];
+	const char *to;
 	unsigned i, nsw[2] = { 0, 0 };
 	int r;
 
@@ -370,8 +410,11 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	s->nics = calloc(s->nhosts, sizeof(*s->nics));
 	s->reqs = calloc(s->nreqs + 1, sizeof(*s->reqs));
 	s->stream_names = calloc(s->nstreams, sizeof(*s->stream_names));
+	if (p->host == SSP_SYN_HOST_QEMU)
+		s->qemu_stream = calloc(s->nstreams, sizeof(*s->qemu_stream));
 	if (s->hosts == NULL || s->nics == NULL || s->reqs == NULL ||
-	    s->stream_names == NULL)
+	    s->stream_names == NULL || (p->host == SSP_SYN_HOST_QEMU &&
+	    s->qemu_stream == NULL))
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	s->fn_entry = ssp_synmodel_fn(s, "entry_SYSCALL_64");
 	s->fn_error_entry = ssp_synmodel_fn(s, "error_entry");
@@ -391,6 +434,10 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		snprintf(n->name, sizeof(n->name), "%s-nic", h->name);
 		h->sw = h->server ? 0 : 1;
 		h->dev = 2 + nsw[h->sw]++;
+		if (p->ns3_e2e) {	/* after the bridge, in --Network order */
+			h->sw = 0;
+			h->dev = 1 + i;
+		}
 		if (p->net == SSP_SYN_NET_SWITCH) {	/* port i, its -s order */
 			h->sw = 0;
 			h->dev = i;
@@ -403,30 +450,55 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		if ((s->stream_names[h->stream] = strdup(h->name)) == NULL ||
 		    (s->stream_names[n->stream] = strdup(n->name)) == NULL)
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-		snprintf(file, sizeof(file), "%s.gem5.log%s", h->name, zsuffix(s));
+		snprintf(file, sizeof(file), "%s.%s.log%s", h->name, host_log(s),
+		    zsuffix(s));
 		if ((r = open_log(s, &h->log, dir, file, e)) != SSP_OK)
 			return r;
-		snprintf(file, sizeof(file), "%s.nicbm.log%s", n->name, zsuffix(s));
+		if (p->host == SSP_SYN_HOST_QEMU) {
+			if ((h->qemu = malloc(sizeof(*h->qemu))) == NULL)
+				return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+			ssp_synqemu_init(h->qemu, h->log, SSP_SYNQEMU_BASE_NS,
+			    p->sync_interval);
+			s->qemu_stream[h->stream] = 1;
+		}
+		snprintf(file, sizeof(file), "%s.%s.log%s", n->name, nic_log(s),
+		    zsuffix(s));
 		if ((r = open_log(s, &n->log, dir, file, e)) != SSP_OK)
 			return r;
 	}
 	s->net.stream = 2 * s->nhosts;
-	s->net.ncosim[0] = nsw[0];
-	s->net.ncosim[1] = nsw[1];
+	s->net.ncosim[0] = p->ns3_e2e ? s->nhosts : nsw[0];
+	s->net.ncosim[1] = p->ns3_e2e ? 0 : nsw[1];
 	if ((s->stream_names[s->net.stream] = strdup(net_name(s))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	snprintf(file, sizeof(file), "%s%s", net_log(s), zsuffix(s));
 	if ((r = open_log(s, &s->net.log, dir, file, e)) != SSP_OK)
 		return r;
-	snprintf(path, sizeof(path), "%s/truth.csv", dir);
-	if ((r = ssp_syntruth_open_ex(&s->truth, s->dry ? NULL : path,
-	    s->nstreams, s->lx, e)) != SSP_OK)
+	if (p->net == SSP_SYN_NET_SWITCH && p->switch_pcap) {	/* its -p file */
+		if (s->dry)
+			to = NULL;
+		else if ((to = out_path(s->p, path, sizeof(path), dir,
+		    "switch.pcap", e)) == NULL)
+			return SSP_ERR_IO;
+		if ((r = ssp_synpcap_open(&s->net.pcap, to, e)) != SSP_OK)
+			return r;
+	}
+	if (s->dry)
+		to = NULL;
+	else if ((to = out_path(s->p, path, sizeof(path), dir, "truth.csv",
+	    e)) == NULL)
+		return SSP_ERR_IO;
+	if ((r = ssp_syntruth_open_ex(&s->truth, to, s->nstreams, s->lx,
+	    e)) != SSP_OK)
 		return r;
 	ssp_synnet_init(s);
 	if (p->net == SSP_SYN_NET_SWITCH)
 		ssp_synswitch_init(s);
 	for (i = 0; i < s->nhosts; i++) {
-		ssp_synnic_init(s, &s->nics[i]);
+		if (p->corundum_rtl)
+			ssp_synverilator_init(s, &s->nics[i]);
+		else
+			ssp_synnic_init(s, &s->nics[i]);
 		if (s->lx)
 			continue;
 		if ((r = ssp_synhost_init(s, &s->hosts[i])) != SSP_OK)
@@ -460,27 +532,37 @@ collect(struct syn *s, struct ssp_synsim_result *res)
 		struct nic *nc = &s->nics[i];
 
 		snprintf(hl->name, sizeof(hl->name), "%s", h->name);
-		snprintf(hl->file, sizeof(hl->file), "%s.gem5.log%s", h->name,
-		    zsuffix(s));
-		hl->sim = SSP_SIM_GEM5;
+		snprintf(hl->file, sizeof(hl->file), "%s.%s.log%s", h->name,
+		    host_log(s), zsuffix(s));
+		hl->sim = h->qemu != NULL ? SSP_SIM_QEMU : SSP_SIM_GEM5;
 		hl->io = *ssp_synlog_stats(h->log);
-		memcpy(hl->nev, h->g.nev, sizeof(hl->nev));
-		for (k = 0; k < SSP_G5_NSKIP; k++)
-			hl->nskip[k] = h->g.nskip[k];	/* same order */
+		if (h->qemu != NULL) {
+			memcpy(hl->nev, h->qemu->nev, sizeof(hl->nev));
+			memcpy(hl->nskip, h->qemu->nskip, sizeof(h->qemu->nskip));
+		} else {
+			memcpy(hl->nev, h->g.nev, sizeof(hl->nev));
+			for (k = 0; k < SSP_G5_NSKIP; k++)
+				hl->nskip[k] = h->g.nskip[k];	/* same order */
+		}
 		snprintf(nl->name, sizeof(nl->name), "%s", nc->name);
-		snprintf(nl->file, sizeof(nl->file), "%s.nicbm.log%s", nc->name,
-		    zsuffix(s));
-		nl->sim = SSP_SIM_NICBM;
+		snprintf(nl->file, sizeof(nl->file), "%s.%s.log%s", nc->name,
+		    nic_log(s), zsuffix(s));
+		nl->sim = s->p->corundum_rtl ? SSP_SIM_CORUNDUM : SSP_SIM_NICBM;
 		nl->io = *ssp_synlog_stats(nc->log);
 		memcpy(nl->nev, nc->nev, sizeof(nl->nev));
 		memcpy(nl->nskip, nc->nskip, sizeof(nc->nskip));
 		nl->glued = nc->glued;
 	}
 	snprintf(res->logs[s->net.stream].name, 64, "%s", net_name(s));
-	snprintf(res->logs[s->net.stream].file, 80, "%s%s", net_log(s), zsuffix(s));
-	res->logs[s->net.stream].sim = s->p->net == SSP_SYN_NET_SWITCH ?
-	    SSP_SIM_SWITCH : SSP_SIM_NS3;
+	snprintf(res->logs[s->net.stream].file, 80, "%s%s", s->p->switch_pcap ?
+	    "switch.pcap" : net_log(s), s->p->switch_pcap ? "" : zsuffix(s));
+	res->logs[s->net.stream].sim = s->p->switch_pcap ? SSP_SIM_PCAP :
+	    s->p->net == SSP_SYN_NET_SWITCH ? SSP_SIM_SWITCH : SSP_SIM_NS3;
 	res->logs[s->net.stream].io = *ssp_synlog_stats(s->net.log);
+	if (s->p->switch_pcap) {	/* the capture, records as lines */
+		res->logs[s->net.stream].io.bytes = SSP_SYNPCAP_HEADER + s->net.pcap_bytes;
+		res->logs[s->net.stream].io.lines = s->net.nev[SSP_EV_NET_SEEN];
+	}
 	memcpy(res->logs[s->net.stream].nev, s->net.nev, sizeof(s->net.nev));
 	res->spans = ssp_syntruth_count(s->truth);
 	res->ambiguous = ssp_syntruth_ambiguous(s->truth);
@@ -557,8 +639,12 @@ run_once(struct syn *s, const char *dir, const double *density,
 		s->ending = 1;
 		s->end = s->t0 + TAIL_PS;
 	}
-	for (i = 0; i < s->nhosts; i++)
-		ssp_synnic_start(s, &s->nics[i]);
+	for (i = 0; i < s->nhosts; i++) {
+		if (s->p->corundum_rtl)
+			ssp_synverilator_start(s, &s->nics[i]);
+		else
+			ssp_synnic_start(s, &s->nics[i]);
+	}
 	if (s->p->net == SSP_SYN_NET_SWITCH)
 		ssp_synswitch_start_bg(s);
 	else
@@ -600,7 +686,10 @@ run_once(struct syn *s, const char *dir, const double *density,
 			ssp_synlinux_finish(s, &s->hosts[i]);
 		else
 			ssp_synhost_finish(s, &s->hosts[i]);
-		ssp_synnic_finish(s, &s->nics[i]);
+		if (s->p->corundum_rtl)
+			ssp_synverilator_finish(s, &s->nics[i]);
+		else
+			ssp_synnic_finish(s, &s->nics[i]);
 	}
 	return SSP_OK;
 }
@@ -621,6 +710,9 @@ close_logs(struct syn *s, struct ssp_err *e)
 		ssp_synswitch_finish(s);
 	if ((r2 = ssp_synlog_flush(s->net.log, e)) != SSP_OK && r == SSP_OK)
 		r = r2;
+	if ((r2 = ssp_synpcap_close(s->net.pcap, e)) != SSP_OK && r == SSP_OK)
+		r = r2;
+	s->net.pcap = NULL;
 	return r;
 }
 
@@ -634,8 +726,9 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	struct ssp_syngem5_execpool *lkpool[4] = { NULL }, *lupool[4] = { NULL };
 	struct ssp_synparams lp;
 	double *density = NULL;
-	int lx;
+	int lx, crd;
 	char path[4096];
+	const char *to;
 	uint64_t t0;
 	unsigned i;
 	int r;
@@ -730,20 +823,23 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	memcpy(s.lupool, lupool, sizeof(lupool));
 	s.pacer.rate = p->pace;
 	t0 = ssp_clock_ns();
-	if ((r = ssp_synsym_write_vmlinux(syms, (snprintf(path, sizeof(path),
-	    "%s/vmlinux.syms", outdir), path), e)) != SSP_OK)
-		goto out;
-	if (p->nic == SSP_SYN_NIC_CORUNDUM)
-		r = ssp_synsym_write_mqnic((snprintf(path, sizeof(path),
-		    "%s/mqnic.syms", outdir), path), e);
-	else
-		r = ssp_synsym_write_i40e((snprintf(path, sizeof(path),
-		    "%s/i40e.syms", outdir), path), e);
-	if (r != SSP_OK || (r = write_rules(outdir,
-	    p->nic == SSP_SYN_NIC_CORUNDUM ? ssp_syndata_rules_corundum :
-	    ssp_syndata_rules, lx, s.real, e)) != SSP_OK ||
-	    (lx && (r = ssp_synlinux_write_app((snprintf(path, sizeof(path),
-	    "%s/app.syms", outdir), path), e)) != SSP_OK))
+	crd = p->nic == SSP_SYN_NIC_CORUNDUM;
+	to = out_path(p, path, sizeof(path), outdir, "vmlinux.syms", e);
+	r = to == NULL ? SSP_ERR_IO : ssp_synsym_write_vmlinux(syms, to, e);
+	if (r == SSP_OK) {
+		to = out_path(p, path, sizeof(path), outdir, crd ? "mqnic.syms" :
+		    "i40e.syms", e);
+		r = to == NULL ? SSP_ERR_IO : crd ? ssp_synsym_write_mqnic(to, e) :
+		    ssp_synsym_write_i40e(to, e);
+	}
+	if (r == SSP_OK)
+		r = write_rules(p, outdir, crd ? ssp_syndata_rules_corundum :
+		    ssp_syndata_rules, lx, s.real, e);
+	if (r == SSP_OK && lx) {
+		to = out_path(p, path, sizeof(path), outdir, "app.syms", e);
+		r = to == NULL ? SSP_ERR_IO : ssp_synlinux_write_app(to, e);
+	}
+	if (r != SSP_OK)
 		goto out;
 	r = run_once(&s, outdir, density, e);
 	if (r == SSP_OK)

@@ -56,11 +56,11 @@ done_testing() {
 	[ "$nfail" -eq 0 ]
 }
 
-# What scripts/deps.sh check installs (keep in step with it).  Under
+# The commands scripts/deps.sh check installs (scripts/deps.txt).  Under
 # SSP_TEST_STRICT=1 (make check, which runs deps.sh check first) one of
 # these missing, or a tool or helper the build makes, is a failure; any
 # other missing command is a skip.
-DEPS_CHECK="sqlite3 zstd zstdcat mandoc man python3 node npm jq less"
+DEPS_CHECK=$(sh "$TOP/scripts/deps.sh" --commands check | tr '\n' ' ')
 # covered CMD: deps.sh check or the build provides CMD
 covered() {
 	case " $DEPS_CHECK " in *" $1 "*) return 0 ;; esac

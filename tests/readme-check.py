@@ -13,6 +13,9 @@ lines before a block says what to do with it:
                                 output the README shows: run each command
                                 and compare (timings "1.23 s" and trailing
                                 blanks aside)
+  <!-- check: deps TARGET -->   the Debian packages TARGET adds (build,
+                                demo, check, ci), in the order of
+                                scripts/deps.txt, the one list
 
 A block that is neither ```sh nor marked is an error naming its line, so a
 new block is marked or fixed, never silently passed over.  All blocks run
@@ -139,12 +142,33 @@ def main():
                 print('skip %s: %s' % (where, arg))
                 skipped += 1
             continue
-        if kind not in ('run', 'transcript'):
+        if kind not in ('run', 'transcript', 'deps'):
             print('FAIL %s: unknown check directive %r' % (where, kind))
             failed += 1
             continue
         if listing:
             print('%s %s (%d lines)' % (kind, where, len(body)))
+            continue
+        if kind == 'deps':
+            top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            p = subprocess.run(['sh', os.path.join(top, 'scripts', 'deps.sh'),
+                                '--list', arg], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+            want = p.stdout.decode().split()
+            got = ' '.join(body).split()
+            if p.returncode != 0 or not want:
+                print('FAIL %s: deps.sh --list %s: %s' % (
+                    where, arg, p.stderr.decode().strip()))
+                failed += 1
+            elif got != want:
+                print('FAIL %s: the packages %s needs differ from '
+                      'scripts/deps.txt:\n#    README %s\n#    deps.txt %s' %
+                      (where, arg, ' '.join(got), ' '.join(want)))
+                failed += 1
+            else:
+                print('ok   %s: the %d packages %s adds, as in scripts/'
+                      'deps.txt' % (where, len(want), arg))
+                passed += 1
             continue
         if kind == 'run':
             try:

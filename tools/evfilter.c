@@ -17,6 +17,7 @@
 #include "io/out.h"
 #include "stream/event.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
 
@@ -190,6 +191,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL, *in_path = NULL, *classes = NULL, *errstr;
+	const char *wpath;
 	const char *lists[2][16];
 	struct ssp_filter *f;
 	struct ssp_err e = { 0 };
@@ -304,8 +306,13 @@ main(int argc, char **argv)
 			errx(SSP_EXIT_FAIL, "%s: the output is the input file",
 			    out_path);
 	}
-	if (ssp_out_open(&o, out_path, zstd ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO,
-	    &e) != SSP_OK)
+	/* a file is written whole (tools/common/outfile.h) */
+	wpath = out_path;
+	if (out_path != NULL && strcmp(out_path, "-") != 0 &&
+	    (wpath = ssp_outfile_begin(out_path)) == NULL)
+		err(SSP_EXIT_FAIL, "%s", out_path);
+	if (ssp_out_open_as(&o, wpath, out_path, zstd ? SSP_OUT_ZDEFAULT :
+	    SSP_OUT_ZAUTO, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (ssp_cli_refuse_tty(ssp_out_fd(o), force, PROG) != 0) {
 		ssp_out_abort(o);
@@ -334,8 +341,15 @@ main(int argc, char **argv)
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;
 	}
-	if (ssp_out_close(o, &e) != SSP_OK && rc == 0) {
-		warnx("%s", e.msg);
+	/* The old file stays unless the new one was written (after damaged
+	 * input: what came before it). */
+	if (ssp_out_close(o, &e) != SSP_OK || got == SSP_FILTER_EWRITE) {
+		if (rc == 0)
+			warnx("%s", e.msg);
+		rc = SSP_EXIT_FAIL;
+		ssp_outfile_abort();
+	} else if (ssp_outfile_commit() != 0) {
+		warn("%s", out_path);
 		rc = SSP_EXIT_FAIL;
 	}
 	if (want_stats)

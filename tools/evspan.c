@@ -21,10 +21,11 @@
 #include "stream/span.h"
 #include "tools/common/cli.h"
 #include "tools/common/datafile.h"
+#include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
 
-enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS };
+enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS, OPT_DECODE_ALL };
 
 /* The --stats report (counts add up: in = used + dropped). */
 /* The kernel context model's counters (SPEC §3b, evspan(1) --stats). */
@@ -143,6 +144,8 @@ print_stats(const struct ssp_evspan *ev, const struct ssp_topo *t,
 	    st->msix_mismatch, st->dma_mismatch, st->dup_ids, st->packets_expired);
 	fprintf(f, "memory: at most %" PRIu64 " spans held at once\n",
 	    ssp_evspan_peak(ev));
+	fprintf(f, "reading: %" PRIu64 " of the dropped events skipped by type, "
+	    "not decoded\n", st->skipped);
 	fprintf(f, "time: %.3f s, %.2f M events/s\n", secs,
 	    secs > 0 ? (double)in / secs / 1e6 : 0.0);
 }
@@ -153,7 +156,7 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f, "usage: evspan -t TOPOLOGY [-efhsVvz] [-o SPANS] [-r RULES] "
-	    "[--seed N] [--strict] [--threads N]\n              [NAME=FILE ...]\n");
+	    "[--decode-all] [--seed N] [--strict]\n              [--threads N] [NAME=FILE ...]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Build causally linked spans from the event streams of one "
@@ -170,6 +173,10 @@ usage(int code)
 		    "  -f, --force          write binary spans to a terminal; go on when "
 		    "a stream header\n"
 		    "                       does not fit the topology (name, run)\n"
+		    "      --decode-all     hand every event to the span builder "
+		    "(by default events it\n"
+		    "                       only counts are skipped by type; the "
+		    "same spans)\n"
 		    "      --seed N         trace id salt (default: derived from the "
 		    "inputs)\n"
 		    "      --threads N      1: one thread; 2: read and merge the "
@@ -225,6 +232,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "decode-all", no_argument, NULL, OPT_DECODE_ALL },
 		{ "events", no_argument, NULL, 'e' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -240,7 +248,7 @@ main(int argc, char **argv)
 		{ "zstd", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0, 0 };
+	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0, 0, NULL, 0 };
 	const char *topo_path = NULL, *rules_path = NULL, *errstr;
 	char *rules_found = NULL, tried[2048];
 	struct ssp_topo *t = NULL;
@@ -273,6 +281,7 @@ main(int argc, char **argv)
 			}
 			o.have_seed = 1;
 			break;
+		case OPT_DECODE_ALL: o.decode_all = 1; break;
 		case OPT_STRICT: w.strict = 1; break;
 		case OPT_THREADS:
 			if (ssp_num_strtou64(optarg, &n, &errstr) != 0 ||
@@ -333,6 +342,12 @@ main(int argc, char **argv)
 		errx(rc == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
 		    "%s", e.msg);
 	}
+	/* a file is written whole (tools/common/outfile.h) */
+	if (o.out != NULL && strcmp(o.out, "-") != 0) {
+		o.out_name = o.out;
+		if ((o.out = ssp_outfile_begin(o.out_name)) == NULL)
+			err(SSP_EXIT_FAIL, "%s", o.out_name);
+	}
 	t0 = ssp_clock_ns();
 	if ((rc = ssp_evspan_open(&ev, t, r, &o, &e)) != SSP_OK) {
 		ssp_rules_free(r);
@@ -346,9 +361,7 @@ main(int argc, char **argv)
 	ssp_evcheck_free(&chk);
 	if (rc) {
 		ssp_evspan_free(ev);
-		/* opened (and truncated) already; nothing was written */
-		if (o.out != NULL && strcmp(o.out, "-") != 0)
-			unlink(o.out);
+		ssp_outfile_abort();	/* nothing was written */
 		ssp_rules_free(r);
 		ssp_topo_free(t);
 		return SSP_EXIT_USAGE;
@@ -362,6 +375,15 @@ main(int argc, char **argv)
 		rc = ssp_evspan_close(ev, &e);
 	if (rc != SSP_OK) {
 		warnx("%s", e.msg);
+		ssp_evspan_free(ev);
+		ssp_outfile_abort();	/* the old file stays */
+		ssp_rules_free(r);
+		ssp_topo_free(t);
+		return SSP_EXIT_FAIL;
+	}
+	/* also after a damaged input stream: the spans before the damage */
+	if (ssp_outfile_commit() != 0) {
+		warn("%s", o.out_name);
 		ssp_evspan_free(ev);
 		ssp_rules_free(r);
 		ssp_topo_free(t);

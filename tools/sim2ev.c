@@ -21,9 +21,11 @@
 #include "io/out.h"
 #include "source/conv.h"
 #include "source/convcheck.h"
+#include "source/pcapin.h"
 #include "source/pline.h"
 #include "source/symtab.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
 
@@ -103,7 +105,7 @@ check_empty(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
 		    "was it run with --debug-flags (" "ExecEnable,SimBricksPci, ...) "
 		    "and a gem5.opt or gem5.debug build (gem5.fast has no debug "
 		    "output)?", src, own);
-	else
+	else if (w->n == 0)	/* unless the format check named another -f */
 		ssp_warn(w, "%s: %" PRIu64 " %s lines, no event", src, own,
 		    ssp_event_sim_name(cfg->sim));
 }
@@ -113,17 +115,25 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3|switch [-IVhvz] [-n name] [-o file] "
-	    "[-s symtab[,name[,offset]]]...\n"
+	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3|switch|qemu|corundum|e1000|pcap "
+	    "[-IVhvz] [-n name]\n              [-o file] [-s symtab[,name[,offset]]]...\n"
 	    "              [--follow] [--follow-timeout time] [--force] [--stats] "
 	    "[--strict]\n              [--time-offset ps|sync] [log | -]\n"
 	    "       sim2ev -f FORMAT [options] --simbricks-json run.json --sim NAME "
-	    "[--sim-stderr]\n");
+	    "[--sim-stderr]\n"
+	    "       sim2ev -f pcap [--node N] [--device D] [options] [capture | -]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Parse a simulator log into a simspan event stream.\n"
-		    "  -f, --format SIM        gem5, nicbm, ns3 (both ns-3 trace dialects) or\n"
-		    "                          switch (SimBricks net_switch, NETSWITCH_DEBUG)\n"
+		    "  -f, --format SIM        gem5, nicbm (and Enso), ns3 (ns-3 trace sinks,\n"
+		    "                          ASCII traces and NS_LOG), switch (SimBricks\n"
+		    "                          net_switch, NETSWITCH_DEBUG), qemu (simbricks-pci\n"
+		    "                          DEBUG_PRINTS), corundum (Corundum Verilator,\n"
+		    "                          CORUNDUM_VERILATOR_DEBUG), e1000 (E1000_DEBUG)\n"
+		    "                          or pcap (ns-3 PcapHelper files, net_switch -p)\n"
+		    "      --node N, --device D  -f pcap: where the capture was taken (default:\n"
+		    "                          from an ns-3 name prefix-N-D.pcap, else node 0\n"
+		    "                          and no device: a net_switch's capture)\n"
 		    "  -n, --name NAME         stream name (default: log name without extension)\n"
 		    "  -s, --symtab FILE[,NAME[,OFFSET]]\n"
 		    "                          objdump -t or nm symbol table for gem5 function\n"
@@ -136,7 +146,8 @@ usage(int code)
 		    "      --force             write binary output to a terminal\n"
 		    "      --time-offset PS|sync\n"
 		    "                          subtract PS (units ps, ns, us, ms, s) from every\n"
-		    "                          timestamp, or take it from gem5's first sync line\n"
+		    "                          timestamp, or take it from the first sync line\n"
+		    "                          (gem5; qemu takes it by default when present)\n"
 		    "      --follow            keep reading a named pipe across writer restarts\n"
 		    "                          until SIGTERM, SIGINT or SIGHUP\n"
 		    "      --follow-timeout T  with --follow, also stop when no writer has had the\n"
@@ -169,13 +180,14 @@ load_symtabs(struct ssp_atoms *atoms, char **spec, size_t n, int verbose)
 {
 	struct ssp_symtab *st;
 	struct ssp_err e = { 0 };
+	int rc;
 
-	if (ssp_symtab_load_specs(&st, atoms, spec, n, verbose ? symtab_loaded :
-	    NULL, NULL, &e) != SSP_OK) {
-		if (e.code == SSP_ERR_INVAL)
+	if ((rc = ssp_symtab_load_specs(&st, atoms, spec, n, verbose ?
+	    symtab_loaded : NULL, NULL, &e)) != SSP_OK) {
+		if (rc == SSP_ERR_INVAL)
 			warnx("%s", e.msg), usage(SSP_EXIT_USAGE);
-		errx(e.code == SSP_ERR_FORMAT ? SSP_EXIT_USAGE :
-		    SSP_EXIT_FAIL, "%s", e.msg);
+		errx(rc == SSP_ERR_FORMAT ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
+		    "%s", e.msg);
 	}
 	if (verbose)
 		fprintf(stderr, "sim2ev: %zu function symbols, lookup tables "
@@ -187,9 +199,10 @@ int
 main(int argc, char **argv)
 {
 	enum { O_FOLLOW = 256, O_FTIMEOUT, O_FORCE, O_STATS, O_STRICT, O_TOFF,
-	    O_SBJSON, O_SIM, O_SIMERR };
+	    O_SBJSON, O_SIM, O_SIMERR, O_NODE, O_DEVICE };
 	static const struct option longopts[] = {
 		{ "compress", no_argument, NULL, 'z' },
+		{ "device", required_argument, NULL, O_DEVICE },
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "follow-timeout", required_argument, NULL, O_FTIMEOUT },
 		{ "force", no_argument, NULL, O_FORCE },
@@ -197,6 +210,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "insn", no_argument, NULL, 'I' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "node", required_argument, NULL, O_NODE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "sim", required_argument, NULL, O_SIM },
 		{ "sim-stderr", no_argument, NULL, O_SIMERR },
@@ -215,7 +229,7 @@ main(int argc, char **argv)
 	struct ssp_meta meta[2];
 	char *symdesc = NULL, *symspec[MAX_SYMTABS], *name = NULL;
 	char *stream, *outpath = NULL, producer[64];
-	const char *errstr, *inpath;
+	const char *errstr, *inpath, *to;
 	struct ssp_atoms *atoms;
 	struct ssp_symtab *syms = NULL;
 	struct ssp_in *in;
@@ -226,17 +240,21 @@ main(int argc, char **argv)
 	struct ssp_warn w = { "sim2ev", 0, 0 };
 	size_t nsym = 0, nmeta = 0;
 	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
-	int rc = 0;
+	int toff_given = 0;
+	int rc = 0, written = 0;
 	const char *sbjson = NULL, *sbsim = NULL;
 	struct ssp_simbricks_input *sbin = NULL;
-	int sberr = 0;
+	int sberr = 0, node_set = 0, dev_set = 0;
+	struct ssp_pcapin_at at = { 0, SSP_PCAPIN_ANY };
+	int64_t v;
 
 	cfg.sim = SSP_SIM_NONE;
 	while ((ch = getopt_long(argc, argv, "f:hIn:o:s:Vvz", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			if ((cfg.sim = ssp_event_sim_parse(optarg)) == SSP_SIM_NONE) {
-				warnx("unknown format '%s' (gem5, nicbm, ns3 or switch)", optarg);
+				warnx("unknown format '%s' (gem5, nicbm, ns3, switch, "
+				    "qemu, corundum, e1000 or pcap)", optarg);
 				usage(SSP_EXIT_USAGE);
 			}
 			break;
@@ -265,9 +283,23 @@ main(int argc, char **argv)
 		case O_SBJSON: sbjson = optarg; break;
 		case O_SIM: sbsim = optarg; break;
 		case O_SIMERR: sberr = 1; break;
+		case O_NODE:
+		case O_DEVICE:
+			if (ssp_num_strtonum(optarg, 0, UINT32_MAX - 1, &v,
+			    &errstr) != 0) {
+				warnx("--%s %s: %s (a number below 2^32 - 1)", ch ==
+				    O_NODE ? "node" : "device", optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			if (ch == O_NODE)
+				at.node = (uint32_t)v, node_set = 1;
+			else
+				at.dev = (uint32_t)v, dev_set = 1;
+			break;
 		case O_STATS: stats = 1; break;
 		case O_STRICT: cfg.strict = w.strict = 1; break;
 		case O_TOFF:
+			toff_given = 1;
 			if (strcmp(optarg, "sync") == 0) {
 				cfg.offset_mode = SSP_OFFSET_SYNC;
 			} else if (ssp_num_parse_time(optarg, &cfg.offset, &errstr) == 0) {
@@ -283,16 +315,27 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (cfg.sim == SSP_SIM_NONE) {
-		warnx("-f gem5|nicbm|ns3|switch is required");
+		warnx("-f gem5|nicbm|ns3|switch|qemu|corundum|e1000|pcap is required");
 		usage(SSP_EXIT_USAGE);
 	}
 	if (argc > 1)
 		usage(SSP_EXIT_USAGE);
-	if (cfg.offset_mode == SSP_OFFSET_SYNC && cfg.sim != SSP_SIM_GEM5)
-		errx(SSP_EXIT_USAGE, "--time-offset sync needs -f gem5 (sync lines "
-		    "are gem5's)");
+	if (cfg.offset_mode == SSP_OFFSET_SYNC && cfg.sim != SSP_SIM_GEM5 &&
+	    cfg.sim != SSP_SIM_QEMU)
+		errx(SSP_EXIT_USAGE, "--time-offset sync needs -f gem5 or -f qemu "
+		    "(sync lines are theirs)");
+	/* QEMU prints its own clock: its timer-sync lines, when there are
+	 * any, convert it to SimBricks time */
+	if (cfg.sim == SSP_SIM_QEMU && cfg.offset_mode == SSP_OFFSET_NONE &&
+	    !toff_given)
+		cfg.offset_mode = SSP_OFFSET_SYNC_AUTO;
 	if ((nsym > 0 || cfg.insn) && cfg.sim != SSP_SIM_GEM5)
 		errx(SSP_EXIT_USAGE, "-s and -I apply to -f gem5 only");
+	if ((node_set || dev_set) && cfg.sim != SSP_SIM_PCAP)
+		errx(SSP_EXIT_USAGE, "--node and --device apply to -f pcap only");
+	if (cfg.sim == SSP_SIM_PCAP && (follow || sbjson != NULL))
+		errx(SSP_EXIT_USAGE, "-f pcap reads a capture file or standard input "
+		    "(no --follow, no --simbricks-json)");
 	if (ftimeout && !follow)
 		errx(SSP_EXIT_USAGE, "--follow-timeout needs --follow");
 	if ((sbjson == NULL) != (sbsim == NULL) || (sberr && sbjson == NULL))
@@ -302,6 +345,8 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_USAGE, "--simbricks-json takes no log operand and no "
 		    "--follow");
 	inpath = argc == 1 ? argv[0] : "-";
+	if (cfg.sim == SSP_SIM_PCAP && !node_set && !dev_set)
+		(void)ssp_pcapin_name(inpath, &at);	/* ns-3: prefix-N-D.pcap */
 
 	/* Before any file is opened: once the output exists, a stop signal
 	 * ends the stream cleanly (simspan-online waits for that). */
@@ -328,7 +373,15 @@ main(int argc, char **argv)
 	} else if (ssp_in_open(&in, inpath, SSP_IN_ZSTD_AUTO | (follow ? SSP_IN_FOLLOW : 0),
 	    &fol, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_out_open(&out, outpath, z ? SSP_OUT_ZDEFAULT : SSP_OUT_ZAUTO, &e) != SSP_OK)
+	/* A file is written whole (tools/common/outfile.h), except with
+	 * --follow: readers follow it as it grows, and a stop signal ends the
+	 * stream cleanly. */
+	to = outpath;
+	if (!follow && outpath != NULL && strcmp(outpath, "-") != 0 &&
+	    (to = ssp_outfile_begin(outpath)) == NULL)
+		err(SSP_EXIT_FAIL, "%s", outpath);
+	if (ssp_out_open_as(&out, to, outpath, z ? SSP_OUT_ZDEFAULT :
+	    SSP_OUT_ZAUTO, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (ssp_cli_refuse_tty(ssp_out_fd(out), force, "sim2ev") != 0) {
 		ssp_out_abort(out);
@@ -359,18 +412,30 @@ main(int argc, char **argv)
 	if (ssp_conv_open(&c, &cfg, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	ssp_progress_init(&pg, ssp_in_size(in), "events");
-	rc = ssp_conv_run(c, in, follow, pg.on ? ssp_progress_cb : NULL, &pg, &e);
+	if (cfg.sim == SSP_SIM_PCAP)
+		rc = ssp_pcapin_run(c, in, &at, atoms, &e);
+	else
+		rc = ssp_conv_run(c, in, follow, pg.on ? ssp_progress_cb : NULL, &pg, &e);
 	ssp_progress_done(&pg);
 	if (rc == SSP_OK) {
 		rc = ssp_out_close(out, &e) == SSP_OK ? 0 : SSP_EXIT_FAIL;
+		written = rc == 0;
 		out = NULL;
 	} else {
 		rc = SSP_EXIT_FAIL;
 	}
 	if (rc != 0) {
 		warnx("%s", e.msg);
+		/* after bad input, the events before it (no end block) */
 		ssp_conv_abort(c);
-		ssp_out_close(out, NULL);
+		written = out != NULL && ssp_out_close(out, NULL) == SSP_OK;
+	}
+	/* the old file stays unless the new one was written */
+	if (!written)
+		ssp_outfile_abort();
+	else if (ssp_outfile_commit() != 0) {
+		warn("%s", outpath);
+		rc = SSP_EXIT_FAIL;
 	}
 	if (stats)
 		ssp_convcheck_stats(stderr, c, "sim2ev", ssp_in_name(in));

@@ -83,8 +83,9 @@ usage(int code)
 	exit(ssp_cli_done(PROG, code));
 }
 
-/* Write b to path through a temporary file in its directory and rename:
- * nothing half-written.  NULL or "-": standard output. */
+/* Write b to path through a temporary file in its directory, renamed by
+ * ssp_outfile_commit: nothing half-written.  NULL or "-": standard
+ * output. */
 static int
 write_file(const char *path, const struct ssp_buf *b)
 {
@@ -95,7 +96,7 @@ write_file(const char *path, const struct ssp_buf *b)
 		}
 		return 0;
 	}
-	if (ssp_outfile_write(path, b->p, b->len) != 0) {
+	if (ssp_outfile_put(path, b->p, b->len) != 0) {
 		warn("%s", path);
 		return -1;
 	}
@@ -466,6 +467,13 @@ main(int argc, char **argv)
 		if (write_file(tpath, &topo) != 0 || write_file(cpath, &cmd) != 0)
 			rc = SSP_EXIT_FAIL;
 	} else if (write_file(outpath, cmds ? &cmd : &topo) != 0) {
+		rc = SSP_EXIT_FAIL;
+	}
+	/* -d: both files or neither */
+	if (rc != 0)
+		ssp_outfile_abort();
+	else if (ssp_outfile_commit() != 0) {
+		warn("%s", dir != NULL ? dir : outpath);
 		rc = SSP_EXIT_FAIL;
 	}
 	ssp_buf_free(&topo);

@@ -17,12 +17,14 @@
 #include "synth/synsim.h"
 #include "synth/syntruth.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 
 enum {
 	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
 	O_ETH_LAT, O_EXEC_RATE, O_GEM5_DIALECT, O_GEM5_SIZE, O_HOUSE, O_INTERVAL,
 	O_ITR, O_NET_LAT, O_NIC, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
 	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL, O_NET, O_KERNEL, O_CPUS,
+	O_HOST,
 	O_FLOW, O_NAPI_BUDGET, O_PRINT,
 };
 
@@ -49,8 +51,12 @@ usage(int code)
 		    "      --pcie-latency TIME   PCIe link latency (500ns)\n"
 		    "      --eth-latency TIME    NIC to ns-3 link latency (500ns)\n"
 		    "      --net-latency TIME    bottleneck propagation delay (1us)\n"
-		    "      --net MODEL           ns3 (the dumbbell) or switch (every NIC on one\n"
-		    "                            SimBricks net_switch, NETSWITCH_DEBUG log) (ns3)\n"
+		    "      --net MODEL           ns3 (the dumbbell), ns3-nslog (the same, logged\n"
+		    "                            with NS_LOG), ns3net-nslog (symphony NS3Net: every\n"
+		    "                            NIC on one ns-3 switch node, NS_LOG, no background),\n"
+		    "                            switch (every NIC on one SimBricks net_switch,\n"
+		    "                            NETSWITCH_DEBUG log) or switch-pcap (the same,\n"
+		    "                            its -p capture) (ns3)\n"
 		    "      --bandwidth RATE      bottleneck rate in bit/s, k/M/G (10G)\n"
 		    "      --queue-limit N       bottleneck queue for background packets (64)\n"
 		    "      --bg-load F           background share of the bottleneck (0.3)\n"
@@ -61,6 +67,7 @@ usage(int code)
 		    "      --housekeeping F      scale of unrelated syscalls and ioctls (1)\n"
 		    "      --itr TIME            NIC interrupt throttling (0; linux: 8us)\n"
 		    "      --kernel K            columbo (one CPU, no preemption) or linux (columbo)\n"
+		    "      --host H              gem5, or qemu (simbricks-pci DEBUG_PRINTS) (gem5)\n"
 		    "      --cpus N              CPUs per host, 1..4 (linux; 1)\n"
 		    "      --flow F              udp-rr, tcp-rr or tcp-stream (linux; udp-rr)\n"
 		    "      --napi-budget N       frames per NAPI poll and softirq pass (linux; 8)\n"
@@ -68,7 +75,8 @@ usage(int code)
 		    "      --sync-interval TIME  SimBricks sync messages (500ns)\n"
 		    "      --checkpoint-offset TIME  gem5 prints absolute ticks (0)\n"
 		    "      --gem5-dialect LIST   fmtflag, noposted, nobar: older gem5 output (current)\n"
-		    "      --nic NIC             i40e, or corundum (corundum_bm, mqnic) (i40e)\n"
+		    "      --nic NIC             i40e, corundum (corundum_bm, mqnic) or\n"
+		    "                            corundum-verilator (its RTL model's adapter) (i40e)\n"
 		    "      --nicbm-dialect D     upstream, columbo or sigcomm22 (upstream)\n"
 		    "      --gem5-size SIZE      pad each gem5 log to about SIZE (k/M/G)\n"
 		    "      --exec-rate N         else: padding Exec lines per us (10)\n"
@@ -230,6 +238,7 @@ main(int argc, char **argv)
 		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "flow", required_argument, NULL, O_FLOW },
 		{ "kernel", required_argument, NULL, O_KERNEL },
+		{ "host", required_argument, NULL, O_HOST },
 		{ "napi-budget", required_argument, NULL, O_NAPI_BUDGET },
 		{ "print", required_argument, NULL, O_PRINT },
 		{ "eth-latency", required_argument, NULL, O_ETH_LAT },
@@ -268,7 +277,7 @@ main(int argc, char **argv)
 	char cmdline[2048], o[40];
 	const char *errstr;
 	size_t n = 0;
-	int ch, stats = 0, i, li = -1;
+	int ch, stats = 0, i, li = -1, nonposted_set = 0;
 
 	ssp_synparams_defaults(&p);
 	while ((ch = getopt_long(argc, argv, "c:H:hn:s:Vvz", longopts,
@@ -320,6 +329,14 @@ main(int argc, char **argv)
 				bad(o, optarg, "want columbo or linux");
 			break;
 		case O_CPUS: p.cpus = num(o, optarg, 1, 4); break;
+		case O_HOST:
+			if (strcmp(optarg, "gem5") == 0)
+				p.host = SSP_SYN_HOST_GEM5;
+			else if (strcmp(optarg, "qemu") == 0)
+				p.host = SSP_SYN_HOST_QEMU;
+			else
+				bad(o, optarg, "want gem5 or qemu");
+			break;
 		case O_FLOW:
 			if (ssp_synparams_flow(optarg, &p.flow) != SSP_OK)
 				bad(o, optarg, "want udp-rr, tcp-rr or tcp-stream");
@@ -330,24 +347,35 @@ main(int argc, char **argv)
 				bad(o, optarg, "want ideal or real");
 			break;
 		case O_NET:
-			if (strcmp(optarg, "ns3") == 0)
+			p.ns3_e2e = strcmp(optarg, "ns3net-nslog") == 0;
+			p.ns3_nslog = strcmp(optarg, "ns3-nslog") == 0 || p.ns3_e2e;
+			p.switch_pcap = strcmp(optarg, "switch-pcap") == 0;
+			if (strcmp(optarg, "ns3") == 0 || p.ns3_nslog)
 				p.net = SSP_SYN_NET_NS3;
-			else if (strcmp(optarg, "switch") == 0)
+			else if (strcmp(optarg, "switch") == 0 || p.switch_pcap)
 				p.net = SSP_SYN_NET_SWITCH;
 			else
-				bad(o, optarg, "want ns3 or switch");
+				bad(o, optarg, "want ns3, ns3-nslog, ns3net-nslog, switch "
+				    "or switch-pcap");
 			break;
 		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
 		case O_NIC:
-			if (ssp_synparams_nic(optarg, &p.nic) != SSP_OK)
-				bad(o, optarg, "want i40e or corundum");
+			p.corundum_rtl = strcmp(optarg, "corundum-verilator") == 0;
+			if (p.corundum_rtl)
+				p.nic = SSP_SYN_NIC_CORUNDUM;
+			else if (ssp_synparams_nic(optarg, &p.nic) != SSP_OK)
+				bad(o, optarg, "want i40e, corundum or "
+				    "corundum-verilator");
 			break;
 		case O_NICBM_DIALECT:
 			if (ssp_synparams_nicbm_dialect(optarg, &p.nicbm_dialect) !=
 			    SSP_OK)
 				bad(o, optarg, "want upstream, columbo or sigcomm22");
 			break;
-		case O_NONPOSTED: p.nonposted = frac(o, optarg, 1); break;
+		case O_NONPOSTED:
+			p.nonposted = frac(o, optarg, 1);
+			nonposted_set = 1;
+			break;
 		case O_PACE:
 			if (parse_scaled(optarg, 1, &p.pace) != 0)
 				bad(o, optarg, "invalid rate");
@@ -370,6 +398,10 @@ main(int argc, char **argv)
 			warnx("too many arguments");
 		usage(SSP_EXIT_USAGE);
 	}
+	/* the RTL adapter answers non-posted writes twice: gem5 hosts send
+	 * posted ones unless told otherwise (ssp_synparams_check) */
+	if (p.corundum_rtl && p.host == SSP_SYN_HOST_GEM5 && !nonposted_set)
+		p.nonposted = 0;
 	if (ssp_synparams_check(&p, &e) != SSP_OK) {
 		warnx("%s", e.msg);
 		usage(SSP_EXIT_USAGE);
@@ -382,8 +414,15 @@ main(int argc, char **argv)
 	if (n < sizeof(cmdline))
 		snprintf(cmdline + n, sizeof(cmdline) - n, " DIR");
 	p.cmdline = cmdline;
-	if (ssp_synsim_run(&p, argv[optind], &res, &e) != SSP_OK)
+	/* Every file is written whole, and all of them are put in place at
+	 * the end (named pipes are written as they are). */
+	p.out_path = ssp_outfile_begin;
+	if (ssp_synsim_run(&p, argv[optind], &res, &e) != SSP_OK) {
+		ssp_outfile_abort();
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	}
+	if (ssp_outfile_commit() != 0)
+		err(SSP_EXIT_FAIL, "%s", argv[optind]);
 	if (stats)
 		print_stats(&res, p.zlevel);
 	ssp_synsim_result_free(&res);

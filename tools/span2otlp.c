@@ -21,6 +21,7 @@
 #include "sink/otlpout.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
+#include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 
 #define PROG "span2otlp"
@@ -182,6 +183,7 @@ main(int argc, char **argv)
 	struct ssp_rec *rp;
 	const struct ssp_otlp_stats *st;
 	const char *outpath = NULL, *errstr, *proto = NULL, *hdrs[MAX_HEADERS];
+	const char *to;
 	size_t nhdr = 0;
 	int ch, force = 0, verbose = 0, got = 0, rc = SSP_EXIT_OK;
 	int64_t v;
@@ -289,8 +291,10 @@ main(int argc, char **argv)
 	}
 	ho.verbose = verbose;
 	if (ho.url != NULL) {
-		if (ssp_http_open(&k.http, &ho, &e) != SSP_OK) {
-			if (e.code == SSP_ERR_INVAL) {
+		enum ssp_status hs_rc;
+
+		if ((hs_rc = ssp_http_open(&k.http, &ho, &e)) != SSP_OK) {
+			if (hs_rc == SSP_ERR_INVAL) {
 				warnx("%s", e.msg);
 				usage(SSP_EXIT_USAGE);
 			}
@@ -301,7 +305,13 @@ main(int argc, char **argv)
 		    strcmp(outpath, "-") == 0) &&
 		    ssp_cli_refuse_tty(STDOUT_FILENO, force, PROG) != 0)
 			return SSP_EXIT_FAIL;
-		if (ssp_out_open(&k.out, outpath, SSP_OUT_ZAUTO, &e) != SSP_OK)
+		/* a file is written whole (tools/common/outfile.h) */
+		to = outpath;
+		if (outpath != NULL && strcmp(outpath, "-") != 0 &&
+		    (to = ssp_outfile_begin(outpath)) == NULL)
+			err(SSP_EXIT_FAIL, "%s", outpath);
+		if (ssp_out_open_as(&k.out, to, outpath, SSP_OUT_ZAUTO, &e) !=
+		    SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
 	if (ssp_in_open(&in, argc == 1 ? argv[0] : NULL, SSP_IN_ZSTD_AUTO, NULL,
@@ -356,6 +366,9 @@ main(int argc, char **argv)
 		bytes = ssp_out_pos(k.out);
 		if (ssp_out_close(k.out, &e) != SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
+		/* also after damaged input: the spans before it */
+		if (ssp_outfile_commit() != 0)
+			err(SSP_EXIT_FAIL, "%s", outpath);
 		if (verbose)
 			print_stats(st, outpath ? outpath : "stdout", bytes, NULL, &ho);
 	}

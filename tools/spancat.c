@@ -145,10 +145,14 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 	if (mode == M_TREE && (tree = ssp_spantree_new(rr,
 	    (const char *const *)names, (size_t)n)) == NULL)
 		errx(SSP_EXIT_FAIL, "out of memory");
-	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
+	while (rc == 0 && (got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
 		switch (mode) {
 		case M_DUMP:
-			ssp_dump_rec(d, &r);
+			if (ssp_dump_rec(d, &r) != SSP_OK) {
+				fflush(stdout);
+				warnx("%s", ssp_dump_error(d));
+				rc = 1;
+			}
 			break;
 		case M_COUNT:
 			count(c, &r);

@@ -19,7 +19,7 @@ struct ssp_atoms {
 	int limited;
 };
 
-int
+enum ssp_status
 ssp_atoms_new(struct ssp_atoms **ap, struct ssp_err *e)
 {
 	struct ssp_atoms *a = calloc(1, sizeof(*a));

@@ -15,7 +15,8 @@
 
 struct ssp_atoms;
 
-int ssp_atoms_new(struct ssp_atoms **ap, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_atoms_new(struct ssp_atoms **ap,
+    struct ssp_err *e);
 void ssp_atoms_free(struct ssp_atoms *a);
 
 /*

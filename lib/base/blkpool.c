@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "base/blkpool.h"
+#include "base/err.h"
 #include "base/hugemem.h"
 
 #define NCLASS	32
@@ -102,6 +103,7 @@ ssp_blkpool_get(struct ssp_blkpool *p, unsigned cls)
 void
 ssp_blkpool_put(struct ssp_blkpool *p, void *b, unsigned cls)
 {
+	SSP_ASSERT(cls < p->nclass);
 	if (b == NULL)
 		return;
 	if (in_map(p, b))

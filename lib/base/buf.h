@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/err.h"
+
 struct ssp_buf {
 	uint8_t *p;
 	size_t len, cap;
@@ -61,7 +63,8 @@ ssp_buf_putc(struct ssp_buf *b, int c)
  * need elements, doubling its capacity.  0, or -1 when out of memory (the
  * array is kept as it was).
  */
-int ssp_buf_array_grow(void **p, size_t *cap, size_t need, size_t size);
+SSP_MUST_USE int ssp_buf_array_grow(void **p, size_t *cap, size_t need,
+    size_t size);
 
 static inline int
 ssp_buf_array(void **p, size_t *cap, size_t need, size_t size)

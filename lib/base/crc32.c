@@ -4,6 +4,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+#include <pthread.h>
 
 #define FOLD_MIN 64
 #define WIDE_MIN 512
@@ -160,28 +161,33 @@ crc32_fold_wide(const unsigned char *buf, size_t len, uint32_t crc)
 	    _mm512_extracti32x4_epi32(z3, 3), buf, len);
 }
 
+/* What the CPU has, looked at once (by whichever thread computes a CRC
+ * first). */
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+static int fold_ok, wide_ok;
+
+static void
+cpu_check(void)
+{
+	__builtin_cpu_init();
+	fold_ok = __builtin_cpu_supports("pclmul") &&
+	    __builtin_cpu_supports("sse4.1");
+	wide_ok = fold_ok && __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("vpclmulqdq");
+}
+
 static int
 have_fold(void)
 {
-	static int have = -1;
-
-	if (have < 0) {
-		__builtin_cpu_init();
-		have = __builtin_cpu_supports("pclmul") &&
-		    __builtin_cpu_supports("sse4.1");
-	}
-	return have;
+	pthread_once(&cpu_once, cpu_check);
+	return fold_ok;
 }
 
 static int
 have_wide(void)
 {
-	static int have = -1;
-
-	if (have < 0)
-		have = have_fold() && __builtin_cpu_supports("avx512f") &&
-		    __builtin_cpu_supports("vpclmulqdq");
-	return have;
+	pthread_once(&cpu_once, cpu_check);
+	return wide_ok;
 }
 
 uint32_t

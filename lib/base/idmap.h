@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
+
 struct ssp_idmap;
 
 /* Called for every entry of a dropped generation; non-zero stops the drop

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
+
 struct ssp_map_slot {
 	uint64_t key;
 	uint32_t val;
@@ -28,11 +30,11 @@ struct ssp_map {
 #define SSP_MAP_INIT { NULL, 0, 0, 64 }	/* a zeroed struct is empty too */
 
 /* Room for want keys without growing: 0, or -1 when out of memory. */
-int ssp_map_init(struct ssp_map *m, size_t want);
+SSP_MUST_USE int ssp_map_init(struct ssp_map *m, size_t want);
 void ssp_map_free(struct ssp_map *m);
 void ssp_map_clear(struct ssp_map *m);	/* keeps the memory */
 /* Move to a table of cap slots (a power of two, > 2 * n): 0 or -1. */
-int ssp_map_rehash(struct ssp_map *m, size_t cap);
+SSP_MUST_USE int ssp_map_rehash(struct ssp_map *m, size_t cap);
 
 /* Fibonacci hashing: the top bits of a multiplicative hash. */
 static inline size_t

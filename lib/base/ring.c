@@ -35,7 +35,7 @@ struct ssp_ring {
 	struct ssp_err err;	/* the first failure */
 };
 
-int
+enum ssp_status
 ssp_ring_new(struct ssp_ring **rp, unsigned nbufs, size_t cap,
     unsigned wake_filled, unsigned wake_free, struct ssp_err *e)
 {
@@ -108,13 +108,15 @@ trampoline(void *p)
 	return NULL;
 }
 
-int
+enum ssp_status
 ssp_ring_start(struct ssp_ring *r, int side, void *(*worker)(void *),
     void *arg, int cancel, struct ssp_err *e)
 {
-	struct start *st = malloc(sizeof(*st));
+	struct start *st;
 
-	if (st == NULL)
+	SSP_ASSERT((side == SSP_RING_PRODUCER || side == SSP_RING_CONSUMER) &&
+	    !r->started);
+	if ((st = malloc(sizeof(*st))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	st->r = r;
 	st->worker = worker;
@@ -207,7 +209,7 @@ ssp_ring_close(struct ssp_ring *r)
 	pthread_mutex_unlock(&r->mu);
 }
 
-int
+enum ssp_status
 ssp_ring_drain(struct ssp_ring *r)
 {
 	int rc;
@@ -286,7 +288,7 @@ ssp_ring_fail(struct ssp_ring *r, const struct ssp_err *e)
 	pthread_mutex_unlock(&r->mu);
 }
 
-int
+enum ssp_status
 ssp_ring_error(struct ssp_ring *r, struct ssp_err *e)
 {
 	int rc;
@@ -299,7 +301,7 @@ ssp_ring_error(struct ssp_ring *r, struct ssp_err *e)
 	return rc;
 }
 
-int
+enum ssp_status
 ssp_ring_join(struct ssp_ring *r, struct ssp_err *e)
 {
 	if (r->started) {

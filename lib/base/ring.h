@@ -37,16 +37,16 @@ struct ssp_ring;
 
 /* nbufs >= 2 buffers of cap bytes; the consumer is woken by wake_filled
  * filled buffers, the producer by wake_free free ones (1..nbufs - 1). */
-int ssp_ring_new(struct ssp_ring **rp, unsigned nbufs, size_t cap,
-    unsigned wake_filled, unsigned wake_free, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_ring_new(struct ssp_ring **rp, unsigned nbufs,
+    size_t cap, unsigned wake_filled, unsigned wake_free, struct ssp_err *e);
 /*
  * Run worker(arg) in a thread that plays side (SSP_RING_*).  cancel: the
  * worker may block outside the ring (reading or writing a pipe), and
  * ssp_ring_free cancels it there; it is cancellable only between taking a
  * buffer from the ring and its next ring call.
  */
-int ssp_ring_start(struct ssp_ring *r, int side, void *(*worker)(void *),
-    void *arg, int cancel, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_ring_start(struct ssp_ring *r, int side,
+    void *(*worker)(void *), void *arg, int cancel, struct ssp_err *e);
 
 /* Producer: the buffer to fill (len 0 when it is new), once one is free;
  * NULL when the ring was stopped or failed. */
@@ -58,7 +58,7 @@ void ssp_ring_push(struct ssp_ring *r);
 void ssp_ring_close(struct ssp_ring *r);
 /* Producer: wait until the consumer gave back every buffer pushed;
  * SSP_OK, or the ring's error (SSP_ERR_IO once stopped). */
-int ssp_ring_drain(struct ssp_ring *r);
+SSP_MUST_USE enum ssp_status ssp_ring_drain(struct ssp_ring *r);
 
 /* Consumer: the next filled buffer, once there is one; NULL at the end
  * (closed and all taken), or when the ring was stopped or failed. */
@@ -70,10 +70,11 @@ void ssp_ring_release(struct ssp_ring *r);
  * when e has none) and every wait of the other side ends. */
 void ssp_ring_fail(struct ssp_ring *r, const struct ssp_err *e);
 /* The first error (copied to e when not NULL), or SSP_OK. */
-int ssp_ring_error(struct ssp_ring *r, struct ssp_err *e);
+enum ssp_status ssp_ring_error(struct ssp_ring *r, struct ssp_err *e);
 /* Wait for the worker to return (after ssp_ring_close, or when it ends on
  * its own); its error as ssp_ring_error. */
-int ssp_ring_join(struct ssp_ring *r, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_ring_join(struct ssp_ring *r,
+    struct ssp_err *e);
 /* Stop: every wait ends, the worker is cancelled if it may block outside
  * the ring, joined, and the buffers freed. */
 void ssp_ring_free(struct ssp_ring *r);

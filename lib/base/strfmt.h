@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/buf.h"
+#include "base/err.h"
 
 /* Length of the longest valid UTF-8 prefix of s[0..n). */
 size_t ssp_strfmt_utf8_valid(const char *s, size_t n);
@@ -51,13 +52,15 @@ ssp_strfmt_json_i64(struct ssp_buf *b, int64_t v)
  * raw value text (strings include their quotes), 0 if absent, -1 if the
  * text is not well-formed JSON up to that point.
  */
-int ssp_strfmt_json_find(const char *s, size_t n, const char *const *path,
-    size_t depth, const char **val, size_t *vlen);
+SSP_MUST_USE int ssp_strfmt_json_find(const char *s, size_t n,
+    const char *const *path, size_t depth, const char **val, size_t *vlen);
 /* Decode a raw JSON string value (with quotes) into out, NUL-terminated and
  * cut to outsz; returns -1 if it is not a string. */
-int ssp_strfmt_json_unquote(const char *val, size_t vlen, char *out, size_t outsz);
+SSP_MUST_USE int ssp_strfmt_json_unquote(const char *val, size_t vlen,
+    char *out, size_t outsz);
 /* A raw value that is an integer or a string holding one (int64 in OTLP
  * JSON may be either); -1 if neither. */
-int ssp_strfmt_json_int(const char *val, size_t vlen, int64_t *out);
+SSP_MUST_USE int ssp_strfmt_json_int(const char *val, size_t vlen,
+    int64_t *out);
 
 #endif

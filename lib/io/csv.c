@@ -145,7 +145,7 @@ on_row(int c, void *data)
 	r->len = 0;
 }
 
-int
+enum ssp_status
 ssp_csv_read_mem(const char *name, const char *buf, size_t len,
     ssp_csv_row_fn fn, void *ctx, struct ssp_err *e)
 {
@@ -211,7 +211,7 @@ ssp_csv_read_mem(const char *name, const char *buf, size_t len,
 	return r.status;
 }
 
-int
+enum ssp_status
 ssp_csv_slurp(const char *path, char **bufp, size_t *lenp, struct ssp_err *e)
 {
 	FILE *f = fopen(path, "rb");
@@ -259,7 +259,7 @@ ssp_csv_slurp(const char *path, char **bufp, size_t *lenp, struct ssp_err *e)
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_csv_read_file(const char *path, ssp_csv_row_fn fn, void *ctx,
     struct ssp_err *e)
 {

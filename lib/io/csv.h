@@ -31,13 +31,13 @@ struct ssp_csv_row {
 typedef int (*ssp_csv_row_fn)(void *ctx, const struct ssp_csv_row *row,
     struct ssp_err *e);
 
-int ssp_csv_read_mem(const char *name, const char *buf, size_t len,
-    ssp_csv_row_fn fn, void *ctx, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_csv_read_mem(const char *name, const char *buf,
+    size_t len, ssp_csv_row_fn fn, void *ctx, struct ssp_err *e);
 /* Read a whole (small) file into a NUL-terminated buffer to free(). */
-int ssp_csv_slurp(const char *path, char **buf, size_t *len,
-    struct ssp_err *e);
-int ssp_csv_read_file(const char *path, ssp_csv_row_fn fn, void *ctx,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_csv_slurp(const char *path, char **buf,
+    size_t *len, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_csv_read_file(const char *path,
+    ssp_csv_row_fn fn, void *ctx, struct ssp_err *e);
 
 /* "FILE:LINE:COL: message" as SSP_ERR_INVAL, with e->line set. */
 int ssp_csv_err(struct ssp_err *e, const char *file, unsigned line,

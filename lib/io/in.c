@@ -67,7 +67,7 @@ pipe_grow(struct ssp_in *in)
 #endif
 }
 
-static int
+static enum ssp_status
 in_init(struct ssp_in **inp, int fd, const char *name, const char *path,
     int flags, const struct ssp_follow *follow, struct ssp_err *e)
 {
@@ -103,11 +103,12 @@ in_init(struct ssp_in **inp, int fd, const char *name, const char *path,
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_in_open(struct ssp_in **inp, const char *path, int flags,
     const struct ssp_follow *follow, struct ssp_err *e)
 {
 	int fd, oflags = O_RDONLY | O_CLOEXEC;
+	enum ssp_status rc;
 	struct stat st;
 
 	*inp = NULL;
@@ -119,14 +120,12 @@ ssp_in_open(struct ssp_in **inp, const char *path, int flags,
 	fd = open(path, oflags);
 	if (fd < 0)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path, strerror(errno));
-	if (in_init(inp, fd, path, path, flags, follow, e) != SSP_OK) {
+	if ((rc = in_init(inp, fd, path, path, flags, follow, e)) != SSP_OK)
 		close(fd);
-		return e != NULL ? e->code : SSP_ERR_NOMEM;
-	}
-	return SSP_OK;
+	return rc;
 }
 
-int
+enum ssp_status
 ssp_in_fdopen(struct ssp_in **inp, int fd, const char *name, int flags,
     struct ssp_err *e)
 {
@@ -134,13 +133,15 @@ ssp_in_fdopen(struct ssp_in **inp, int fd, const char *name, int flags,
 	return in_init(inp, fd, name, NULL, flags, NULL, e);
 }
 
-int
+enum ssp_status
 ssp_in_fnopen(struct ssp_in **inp, ssp_in_readfn *fn, void *ctx,
     const char *name, int flags, struct ssp_err *e)
 {
+	enum ssp_status rc;
+
 	*inp = NULL;
-	if (in_init(inp, -1, name, NULL, flags, NULL, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	if ((rc = in_init(inp, -1, name, NULL, flags, NULL, e)) != SSP_OK)
+		return rc;
 	(*inp)->fn = fn;
 	(*inp)->fnctx = ctx;
 	return SSP_OK;

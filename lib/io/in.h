@@ -47,19 +47,20 @@ struct ssp_follow {
 };
 
 /* path NULL or "-" means stdin.  follow may be NULL without SSP_IN_FOLLOW. */
-int ssp_in_open(struct ssp_in **inp, const char *path, int flags,
-    const struct ssp_follow *follow, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_in_open(struct ssp_in **inp, const char *path,
+    int flags, const struct ssp_follow *follow, struct ssp_err *e);
 /* Adopt an open descriptor (closed by ssp_in_close). */
-int ssp_in_fdopen(struct ssp_in **inp, int fd, const char *name, int flags,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_in_fdopen(struct ssp_in **inp, int fd,
+    const char *name, int flags, struct ssp_err *e);
 /*
  * Adopt a function instead of a descriptor (tests, fuzzing): fn(ctx, buf,
  * n) returns like ssp_in_read (bytes, SSP_IN_EOF, -SSP_ERR_IO, and with
  * SSP_IN_FOLLOW also SSP_IN_IDLE and SSP_IN_BREAK), never more than n.
  */
 typedef ssize_t ssp_in_readfn(void *ctx, void *buf, size_t n);
-int ssp_in_fnopen(struct ssp_in **inp, ssp_in_readfn *fn, void *ctx,
-    const char *name, int flags, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_in_fnopen(struct ssp_in **inp,
+    ssp_in_readfn *fn, void *ctx, const char *name, int flags,
+    struct ssp_err *e);
 /* Read up to n bytes: >0 bytes, SSP_IN_EOF, -status on an error (e set),
  * or in follow mode SSP_IN_IDLE / SSP_IN_BREAK. */
 ssize_t ssp_in_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e);

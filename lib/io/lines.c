@@ -19,7 +19,7 @@ struct ssp_lines {
 	int skipping;		/* discarding the tail of an over-long line */
 };
 
-int
+enum ssp_status
 ssp_lines_open(struct ssp_lines **lp, struct ssp_in *in, struct ssp_err *e)
 {
 	struct ssp_lines *l = calloc(1, sizeof(*l));

@@ -25,8 +25,9 @@ struct ssp_lines;
 #define SSP_LINE_EOF  0
 #define SSP_LINE_IDLE (-0x100)	/* follow mode: no data for a while */
 
-int ssp_lines_open(struct ssp_lines **lp, struct ssp_in *in, struct ssp_err *e);
-int ssp_lines_next(struct ssp_lines *l, char **line, size_t *len,
+SSP_MUST_USE enum ssp_status ssp_lines_open(struct ssp_lines **lp,
+    struct ssp_in *in, struct ssp_err *e);
+SSP_MUST_USE int ssp_lines_next(struct ssp_lines *l, char **line, size_t *len,
     struct ssp_err *e);
 uint64_t ssp_lines_lineno(const struct ssp_lines *l);	/* of the last line, from 1 */
 uint64_t ssp_lines_offset(const struct ssp_lines *l);	/* byte offset of its start */

@@ -41,23 +41,32 @@ struct ssp_out {
 	_Atomic uint64_t qraw;	/* bytes the thread wrote */
 };
 
-int
+enum ssp_status
 ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
     struct ssp_err *e)
+{
+	return ssp_out_open_as(op, path, path, zlevel, e);
+}
+
+enum ssp_status
+ssp_out_open_as(struct ssp_out **op, const char *path, const char *name,
+    int zlevel, struct ssp_err *e)
 {
 	struct ssp_out *o;
 	int stdout_ = path == NULL || strcmp(path, "-") == 0;
 
 	*op = NULL;
+	if (!stdout_ && name == NULL)
+		name = path;
 	if (zlevel == SSP_OUT_ZAUTO)
-		zlevel = !stdout_ && ssp_path_is_zst(path) ? SSP_OUT_ZDEFAULT : 0;
+		zlevel = !stdout_ && ssp_path_is_zst(name) ? SSP_OUT_ZDEFAULT : 0;
 	if (zlevel < 0 || zlevel > ZSTD_maxCLevel())
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "zstd level %d out of "
 		    "range 1..%d", zlevel, ZSTD_maxCLevel());
 	o = calloc(1, sizeof(*o));
 	if (o == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	o->name = strdup(stdout_ ? "stdout" : path);
+	o->name = strdup(stdout_ ? "stdout" : name);
 	o->buf = malloc(OUT_BUF);
 	if (o->name == NULL || o->buf == NULL)
 		goto nomem;
@@ -68,7 +77,7 @@ ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
 		if (o->fd < 0) {
 			int err = errno;
 			ssp_out_abort(o);
-			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
+			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", name,
 			    strerror(err));
 		}
 		o->own_fd = 1;
@@ -96,7 +105,7 @@ nomem:
 /* Write n bytes to the fd; *raw counts them.  pos (the stream offset)
  * is for the message.  Touches nothing else of o: the writer thread
  * runs it. */
-static int
+static enum ssp_status
 write_all(const struct ssp_out *o, const uint8_t *p, size_t n, uint64_t pos,
     uint64_t *raw, struct ssp_err *e)
 {
@@ -119,11 +128,12 @@ write_all(const struct ssp_out *o, const uint8_t *p, size_t n, uint64_t pos,
 
 /* Push len plain bytes through the compressor (or straight out), as
  * write_all. */
-static int
+static enum ssp_status
 emit(const struct ssp_out *o, const uint8_t *buf, size_t len,
     ZSTD_EndDirective mode, uint64_t pos, uint64_t *raw, struct ssp_err *e)
 {
 	ZSTD_inBuffer in = { buf, len, 0 };
+	enum ssp_status rc;
 	size_t left;
 
 	if (o->zcs == NULL)
@@ -135,8 +145,8 @@ emit(const struct ssp_out *o, const uint8_t *buf, size_t len,
 		if (ZSTD_isError(left))
 			return ssp_err_set(e, SSP_ERR_IO, pos, "%s: zstd: %s",
 			    o->name, ZSTD_getErrorName(left));
-		if (write_all(o, o->zbuf, out.pos, pos, raw, e) != SSP_OK)
-			return SSP_ERR_IO;
+		if ((rc = write_all(o, o->zbuf, out.pos, pos, raw, e)) != SSP_OK)
+			return rc;
 	} while (mode == ZSTD_e_continue ? in.pos < in.size : left != 0);
 	return SSP_OK;
 }
@@ -148,7 +158,7 @@ writer_main(void *arg)
 	const struct ssp_ring_buf *b;
 	struct ssp_err e;
 	uint64_t raw;
-	int rc;
+	enum ssp_status rc;
 
 	while ((b = ssp_ring_get(o->ring)) != NULL) {
 		raw = 0;
@@ -166,7 +176,7 @@ writer_main(void *arg)
 }
 
 /* The writer thread failed: the error, once, then "earlier write failed". */
-static int
+static enum ssp_status
 writer_failed(struct ssp_out *o, struct ssp_err *e)
 {
 	o->failed = 1;
@@ -175,10 +185,10 @@ writer_failed(struct ssp_out *o, struct ssp_err *e)
 
 /* Hand the buffer on: write it now, or queue it for the writer thread
  * and take the next free buffer. */
-static int
+static enum ssp_status
 drain(struct ssp_out *o, ZSTD_EndDirective mode, struct ssp_err *e)
 {
-	int r = SSP_OK;
+	enum ssp_status r = SSP_OK;
 
 	if (o->ring == NULL) {
 		r = emit(o, o->buf, o->len, mode, o->pos, &o->rawpos, e);
@@ -200,10 +210,10 @@ drain(struct ssp_out *o, ZSTD_EndDirective mode, struct ssp_err *e)
 }
 
 /* With a writer thread: wait until it wrote everything queued. */
-static int
+static enum ssp_status
 drained(struct ssp_out *o, struct ssp_err *e)
 {
-	int r = SSP_OK;
+	enum ssp_status r = SSP_OK;
 
 	if (o->ring == NULL)
 		return SSP_OK;
@@ -227,10 +237,10 @@ writer_stop(struct ssp_out *o)
 	o->len = 0;
 }
 
-int
+enum ssp_status
 ssp_out_async(struct ssp_out *o, struct ssp_err *e)
 {
-	int rc;
+	enum ssp_status rc;
 
 	if (o->ring != NULL)
 		return SSP_OK;
@@ -251,24 +261,23 @@ ssp_out_async(struct ssp_out *o, struct ssp_err *e)
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e)
 {
 	const uint8_t *s = p;
+	enum ssp_status rc;
 
 	if (o->failed)
 		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
 		    o->name);
 	if (o->zcs == NULL && o->ring == NULL && n >= OUT_DIRECT) {
 		/* big plain write: no copy */
-		if (o->len > 0 && drain(o, ZSTD_e_continue, e) != SSP_OK)
-			return SSP_ERR_IO;
+		if (o->len > 0 && (rc = drain(o, ZSTD_e_continue, e)) != SSP_OK)
+			return rc;
 		o->pos += n;
-		if (write_all(o, s, n, o->pos, &o->rawpos, e) != SSP_OK) {
+		if ((rc = write_all(o, s, n, o->pos, &o->rawpos, e)) != SSP_OK)
 			o->failed = 1;
-			return SSP_ERR_IO;
-		}
-		return SSP_OK;
+		return rc;
 	}
 	while (n > 0) {
 		size_t k = OUT_BUF - o->len;
@@ -280,27 +289,30 @@ ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e)
 		o->pos += k;
 		s += k;
 		n -= k;
-		if (o->len == OUT_BUF && drain(o, ZSTD_e_continue, e) != SSP_OK)
-			return SSP_ERR_IO;
+		if (o->len == OUT_BUF &&
+		    (rc = drain(o, ZSTD_e_continue, e)) != SSP_OK)
+			return rc;
 	}
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_out_flush(struct ssp_out *o, struct ssp_err *e)
 {
+	enum ssp_status rc;
+
 	if (o->failed)
 		return ssp_err_set(e, SSP_ERR_IO, o->pos, "%s: earlier write failed",
 		    o->name);
-	if (drain(o, ZSTD_e_flush, e) != SSP_OK)
-		return SSP_ERR_IO;
+	if ((rc = drain(o, ZSTD_e_flush, e)) != SSP_OK)
+		return rc;
 	return drained(o, e);
 }
 
-int
+enum ssp_status
 ssp_out_close(struct ssp_out *o, struct ssp_err *e)
 {
-	int r = SSP_OK;
+	enum ssp_status r = SSP_OK;
 
 	if (o == NULL)
 		return SSP_OK;
@@ -342,15 +354,17 @@ uint64_t ssp_out_rawpos(const struct ssp_out *o) { return o->rawpos; }
 int ssp_out_fd(const struct ssp_out *o) { return o->fd; }
 int ssp_out_is_zstd(const struct ssp_out *o) { return o->zcs != NULL; }
 
-int
+enum ssp_status
 ssp_out_buf(struct ssp_out *o, struct ssp_buf *b, size_t at, struct ssp_err *e)
 {
+	enum ssp_status rc;
+
 	if (b->failed)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	if (b->len < at || b->len == 0)
 		return SSP_OK;
-	if (ssp_out_write(o, b->p, b->len, e) != SSP_OK)
-		return e->code;
+	if ((rc = ssp_out_write(o, b->p, b->len, e)) != SSP_OK)
+		return rc;
 	b->len = 0;
 	return SSP_OK;
 }

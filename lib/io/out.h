@@ -19,26 +19,37 @@ struct ssp_out;
  */
 #define SSP_OUT_ZAUTO (-1)
 #define SSP_OUT_ZDEFAULT 3
-int ssp_out_open(struct ssp_out **op, const char *path, int zlevel,
-    struct ssp_err *e);
-int ssp_out_write(struct ssp_out *o, const void *p, size_t n, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_out_open(struct ssp_out **op, const char *path,
+    int zlevel, struct ssp_err *e);
+/*
+ * The same, writing path but called name in messages, with SSP_OUT_ZAUTO
+ * deciding from name: for a temporary file that becomes name once
+ * complete (tools/common/outfile.h).  name NULL: path.
+ */
+SSP_MUST_USE enum ssp_status ssp_out_open_as(struct ssp_out **op,
+    const char *path, const char *name, int zlevel, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_out_write(struct ssp_out *o, const void *p,
+    size_t n, struct ssp_err *e);
 /*
  * Compress and write in a thread of its own from now on: ssp_out_write
  * copies into a buffer and hands full ones over.  Errors show in a later
  * ssp_out_write, ssp_out_flush or ssp_out_close.
  */
-int ssp_out_async(struct ssp_out *o, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_out_async(struct ssp_out *o,
+    struct ssp_err *e);
 /* Hand everything written so far to the kernel (ends a zstd block). */
-int ssp_out_flush(struct ssp_out *o, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_out_flush(struct ssp_out *o,
+    struct ssp_err *e);
 /*
  * For encoders that build output in an ssp_buf: once b holds at least at
  * bytes (0: any), write them and empty b.  A failed b (out of memory) is
  * SSP_ERR_NOMEM.
  */
-int ssp_out_buf(struct ssp_out *o, struct ssp_buf *b, size_t at,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_out_buf(struct ssp_out *o, struct ssp_buf *b,
+    size_t at, struct ssp_err *e);
 /* Finish the zstd frame, flush and close; reports any pending error. */
-int ssp_out_close(struct ssp_out *o, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_out_close(struct ssp_out *o,
+    struct ssp_err *e);
 /* Free without finishing (after an error). */
 void ssp_out_abort(struct ssp_out *o);
 const char *ssp_out_name(const struct ssp_out *o);

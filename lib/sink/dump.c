@@ -300,7 +300,7 @@ value(struct ssp_dump *d, char enc, uint64_t v, char *buf, size_t *n)
 	return buf;
 }
 
-int
+enum ssp_status
 ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 {
 	const struct ssp_rec_type *t;

@@ -36,7 +36,8 @@ void ssp_dump_reader(struct ssp_dump *d, const struct ssp_rec_rd *rr);
 /* Print one record read from the current reader (r->ftag selects the file
  * type).  SSP_OK, or SSP_ERR_SCHEMA when the CSV header has no column for
  * one of its fields, SSP_ERR_NOMEM; ssp_dump_error() says why. */
-int ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r);
+SSP_MUST_USE enum ssp_status ssp_dump_rec(struct ssp_dump *d,
+    const struct ssp_rec *r);
 const char *ssp_dump_error(const struct ssp_dump *d);
 void ssp_dump_free(struct ssp_dump *d);
 

@@ -110,21 +110,21 @@ curl_open(void)
 	}
 }
 
-/* 0 when libcurl is loaded, else -1 and e set. */
-static int
+/* SSP_OK when libcurl is loaded, else SSP_ERR_IO (e set). */
+static enum ssp_status
 curl_load(struct ssp_err *e)
 {
 	pthread_once(&curl_once, curl_open);
 	if (curl_err[0] == '\0')
-		return 0;
-	ssp_err_set(e, SSP_ERR_IO, 0, "cannot load libcurl: %s", curl_err);
-	return -1;
+		return SSP_OK;
+	return ssp_err_set(e, SSP_ERR_IO, 0, "cannot load libcurl: %s",
+	    curl_err);
 }
 
 const char *
 ssp_http_curl_version(void)
 {
-	return curl_load(NULL) == 0 ? C.version_info(CURLVERSION_NOW)->version :
+	return curl_load(NULL) == SSP_OK ? C.version_info(CURLVERSION_NOW)->version :
 	    NULL;
 }
 
@@ -180,7 +180,7 @@ ssp_http_retry_after(const char *v, int64_t now, uint64_t *ms)
 		return 0;
 	}
 	/* IMF-fixdate, RFC 850 and asctime dates (RFC 9110 5.6.7) */
-	if (curl_load(NULL) != 0 || (t = C.getdate(v, NULL)) == -1)
+	if (curl_load(NULL) != SSP_OK || (t = C.getdate(v, NULL)) == -1)
 		return -1;
 	*ms = (int64_t)t <= now ? 0 : (uint64_t)((int64_t)t - now) * 1000;
 	return 0;
@@ -351,33 +351,34 @@ ssp_http_error_text(const void *body, size_t n, int json, char *msg,
 	clean_copy(msg, msgsz, body, n);
 }
 
-char *
-ssp_http_endpoint(const char *url, struct ssp_err *e)
+/* ssp_http_endpoint, the URL in *out: SSP_ERR_INVAL for a bad one. */
+static enum ssp_status
+endpoint(const char *url, char **out, struct ssp_err *e)
 {
 	CURLU *u;
-	CURLUcode rc;
-	char *scheme = NULL, *host = NULL, *path = NULL, *full = NULL, *out = NULL;
+	CURLUcode uc;
+	char *scheme = NULL, *host = NULL, *path = NULL, *full = NULL;
+	enum ssp_status rc;
 
-	if (curl_load(e) != 0)
-		return NULL;
-	if ((u = C.url()) == NULL) {
-		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-		return NULL;
-	}
-	if ((rc = C.url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK) {
-		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': %s",
-		    url, C.url_strerror(rc));
+	*out = NULL;
+	if ((rc = curl_load(e)) != SSP_OK)
+		return rc;
+	if ((u = C.url()) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	if ((uc = C.url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK) {
+		rc = ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': "
+		    "%s", url, C.url_strerror(uc));
 		goto out;
 	}
 	if (C.url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)) {
-		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': "
+		rc = ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': "
 		    "not http or https", url);
 		goto out;
 	}
 	if (C.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
 	    *host == '\0') {
-		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': "
+		rc = ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s': "
 		    "no host", url);
 		goto out;
 	}
@@ -385,18 +386,27 @@ ssp_http_endpoint(const char *url, struct ssp_err *e)
 	    strcmp(path, "/") == 0 || *path == '\0')
 		(void)C.url_set(u, CURLUPART_PATH, "/v1/traces", 0);
 	if (C.url_get(u, CURLUPART_URL, &full, 0) != CURLUE_OK) {
-		ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s'", url);
+		rc = ssp_err_set(e, SSP_ERR_INVAL, 0, "bad endpoint URL '%.200s'",
+		    url);
 		goto out;
 	}
-	if ((out = strdup(full)) == NULL)
-		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	if ((*out = strdup(full)) == NULL)
+		rc = ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 out:
 	C.free(scheme);
 	C.free(host);
 	C.free(path);
 	C.free(full);
 	C.url_cleanup(u);
-	return out;
+	return rc;
+}
+
+char *
+ssp_http_endpoint(const char *url, struct ssp_err *e)
+{
+	char *out;
+
+	return endpoint(url, &out, e) == SSP_OK ? out : NULL;
 }
 
 /* --- the sender thread ------------------------------------------------------- */
@@ -646,11 +656,12 @@ sender(void *arg)
 	return NULL;
 }
 
-int
+enum ssp_status
 ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
     struct ssp_err *e)
 {
 	struct ssp_http *h;
+	enum ssp_status rc;
 	char ua[128];
 	size_t i;
 
@@ -663,8 +674,8 @@ ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
 			return ssp_err_set(e, SSP_ERR_INVAL, 0, "bad header '%.100s': "
 			    "expected 'Name: value'", o->headers[i]);
 	}
-	if (curl_load(e) != 0)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if ((rc = curl_load(e)) != SSP_OK)
+		return rc;
 	if (C.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "libcurl initialisation failed");
 	if ((h = calloc(1, sizeof(*h))) == NULL)
@@ -672,9 +683,9 @@ ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
 	h->o = *o;
 	pthread_mutex_init(&h->mu, NULL);
 	pthread_cond_init(&h->cv, NULL);
-	if ((h->url = ssp_http_endpoint(o->url, e)) == NULL) {
+	if ((rc = endpoint(o->url, &h->url, e)) != SSP_OK) {
 		ssp_http_close(h, NULL);
-		return e != NULL ? e->code : SSP_ERR_INVAL;
+		return rc;
 	}
 	h->rnd = (uint32_t)time(NULL) ^ (uint32_t)getpid() << 16 ^
 	    (uint32_t)(uintptr_t)h;
@@ -726,7 +737,7 @@ ssp_http_url(const struct ssp_http *h)
 	return h->url;
 }
 
-int
+enum ssp_status
 ssp_http_submit(struct ssp_http *h, struct ssp_buf *body, uint64_t nspans)
 {
 	pthread_mutex_lock(&h->mu);

@@ -51,13 +51,14 @@ struct ssp_http_stats {
 struct ssp_http;
 
 /* Validates the URL (SSP_ERR_INVAL: bad usage) and starts the sender. */
-int ssp_http_open(struct ssp_http **hp, const struct ssp_http_opts *o,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_http_open(struct ssp_http **hp,
+    const struct ssp_http_opts *o, struct ssp_err *e);
 /* The URL requests go to. */
 const char *ssp_http_url(const struct ssp_http *h);
 /* Hand over a request body holding nspans spans: waits while the previous
  * one is in flight, then swaps *body with an empty buffer to refill. */
-int ssp_http_submit(struct ssp_http *h, struct ssp_buf *body, uint64_t nspans);
+SSP_MUST_USE enum ssp_status ssp_http_submit(struct ssp_http *h,
+    struct ssp_buf *body, uint64_t nspans);
 /* Has the sender given up (retries exhausted, or a fatal error)? */
 int ssp_http_gave_up(struct ssp_http *h);
 /* Count spans that were never handed over as not delivered. */
@@ -80,7 +81,8 @@ enum ssp_http_verdict {
 enum ssp_http_verdict ssp_http_classify(long status, int curlcode);
 /* Retry-After: delta-seconds or an HTTP-date, relative to now (seconds
  * since the epoch).  0 and *ms, or -1 if unparseable.  Past dates: 0 ms. */
-int ssp_http_retry_after(const char *value, int64_t now, uint64_t *ms);
+SSP_MUST_USE int ssp_http_retry_after(const char *value, int64_t now,
+    uint64_t *ms);
 /* Delay before retry number attempt (0-based): base * 2^attempt capped at
  * max, then a uniformly random point of its upper half (rnd: any 32-bit
  * random number), so clients that failed together do not retry together. */
@@ -93,12 +95,12 @@ uint64_t ssp_http_delay_ms(int64_t ra_ms, unsigned attempt, uint64_t base,
 /* What a response body holds (from its Content-Type). */
 enum { SSP_HTTP_BODY_PB, SSP_HTTP_BODY_JSON, SSP_HTTP_BODY_TEXT };
 /* gzip (RFC 1952) of p[0..n) appended to out: 0 or -1. */
-int ssp_http_gzip(struct ssp_buf *out, const void *p, size_t n);
+SSP_MUST_USE int ssp_http_gzip(struct ssp_buf *out, const void *p, size_t n);
 /* ExportTraceServiceResponse.partial_success of a response body (kind:
  * SSP_HTTP_BODY_*): 1 when
  * present (rejected spans and message filled), 0 if absent, -1 malformed. */
-int ssp_http_partial(const void *body, size_t n, int kind, int64_t *rejected,
-    char *msg, size_t msgsz);
+SSP_MUST_USE int ssp_http_partial(const void *body, size_t n, int kind,
+    int64_t *rejected, char *msg, size_t msgsz);
 /* A readable one-line message from an error response body (google.rpc.Status
  * in protobuf or JSON, or text); "" when there is none. */
 void ssp_http_error_text(const void *body, size_t n, int kind, char *msg,

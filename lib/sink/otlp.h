@@ -69,13 +69,14 @@ struct ssp_otlp_stats {
 struct ssp_otlp;
 
 /* rr must stay open while o is used: names and strings come from it. */
-int ssp_otlp_open(struct ssp_otlp **op, const struct ssp_otlp_opts *opts,
-    const struct ssp_rec_rd *rr, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_otlp_open(struct ssp_otlp **op,
+    const struct ssp_otlp_opts *opts, const struct ssp_rec_rd *rr,
+    struct ssp_err *e);
 /* Does r have to go into a new batch?  Encode (or discard) the current
  * batch first when it does. */
 int ssp_otlp_full(const struct ssp_otlp *o, const struct ssp_rec *r);
-int ssp_otlp_add(struct ssp_otlp *o, const struct ssp_rec *r,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_otlp_add(struct ssp_otlp *o,
+    const struct ssp_rec *r, struct ssp_err *e);
 /* Room for the next record inside the batch, or NULL when out of memory:
  * a record read into it and then given to ssp_otlp_add (after
  * ssp_otlp_full and any encoding) is not copied again.  Good until the
@@ -84,18 +85,20 @@ struct ssp_rec *ssp_otlp_slot(struct ssp_otlp *o);
 size_t ssp_otlp_nspans(const struct ssp_otlp *o);	/* in the current batch */
 /* Append the current batch as one request to out (JSON: no newline) and
  * start a new batch.  *nspans gets the number of spans encoded. */
-int ssp_otlp_encode(struct ssp_otlp *o, struct ssp_buf *out, size_t *nspans,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_otlp_encode(struct ssp_otlp *o,
+    struct ssp_buf *out, size_t *nspans, struct ssp_err *e);
 /*
  * Encode the current batch as requests of at most opts.max_bytes each:
  * usually one; a batch that is larger (the estimate that ends batches
  * early was off) is split by spans, in arrival order.  A single span
  * larger than that is a request of its own.  emit gets each request in b
- * (it may swap b for another buffer) and its span count; non-zero stops.
+ * (it may swap b for another buffer) and its span count; a status other
+ * than SSP_OK (e filled) stops, and is returned.
  */
-typedef int (*ssp_otlp_emit_fn)(void *ctx, struct ssp_buf *b, size_t nspans);
-int ssp_otlp_encode_each(struct ssp_otlp *o, struct ssp_buf *b,
-    ssp_otlp_emit_fn emit, void *ctx, struct ssp_err *e);
+typedef enum ssp_status (*ssp_otlp_emit_fn)(void *ctx, struct ssp_buf *b,
+    size_t nspans, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_otlp_encode_each(struct ssp_otlp *o,
+    struct ssp_buf *b, ssp_otlp_emit_fn emit, void *ctx, struct ssp_err *e);
 /* Drop the current batch, counting it as discarded. */
 void ssp_otlp_discard(struct ssp_otlp *o, size_t *nspans);
 /* At the end of input: events and links still waiting for their span are

@@ -26,15 +26,15 @@ struct ssp_otlpout {
 	int proto;		/* SSP_OTLP_JSON or SSP_OTLP_PROTOBUF */
 	struct ssp_buf buf;
 	uint64_t batches_discarded;
-	struct ssp_err werr;	/* why writing a request failed */
 };
 
 /* Encode and write or send the current batch (nothing when it is empty):
  * one request, or more when it is larger than the encoder's max_bytes. */
-int ssp_otlpout_flush(struct ssp_otlpout *k, struct ssp_err *e);
-/* Add a record, flushing the batch first when r would not fit. */
-int ssp_otlpout_add(struct ssp_otlpout *k, const struct ssp_rec *r,
+SSP_MUST_USE enum ssp_status ssp_otlpout_flush(struct ssp_otlpout *k,
     struct ssp_err *e);
+/* Add a record, flushing the batch first when r would not fit. */
+SSP_MUST_USE enum ssp_status ssp_otlpout_add(struct ssp_otlpout *k,
+    const struct ssp_rec *r, struct ssp_err *e);
 /* Free the request buffer (not o, out or http). */
 void ssp_otlpout_free(struct ssp_otlpout *k);
 

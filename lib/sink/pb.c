@@ -59,6 +59,7 @@ ssp_pb_end(struct ssp_buf *b, struct ssp_pb_mark m)
 
 	if (b->failed)
 		return;
+	SSP_ASSERT(m.body <= b->len);	/* a mark of this buffer */
 	n = b->len - m.body;
 	need = ssp_pb_varint_size(n);
 	if (need > m.hint) {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "base/buf.h"
+#include "base/err.h"
 #include "base/varint.h"
 
 enum ssp_pb_wire {
@@ -94,6 +95,6 @@ struct ssp_pb_rd {
 
 /* 1: next field in *f, 0: end of message, -1: malformed (bad wire type,
  * field number 0, truncated). */
-int ssp_pb_next(struct ssp_pb_rd *r, struct ssp_pb_field *f);
+SSP_MUST_USE int ssp_pb_next(struct ssp_pb_rd *r, struct ssp_pb_field *f);
 
 #endif

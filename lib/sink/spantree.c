@@ -163,7 +163,7 @@ attrs(const struct ssp_spantree *t, const struct ssp_rec_type *rt,
 		cat(buf, size, &len, "INCOMPLETE", NULL);
 }
 
-int
+enum ssp_status
 ssp_spantree_add(struct ssp_spantree *t, const struct ssp_rec *r,
     struct ssp_err *e)
 {

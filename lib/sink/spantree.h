@@ -21,8 +21,8 @@ struct ssp_spantree;
 struct ssp_spantree *ssp_spantree_new(const struct ssp_rec_rd *rr,
     const char *const *streams, size_t nstreams);
 /* A record read from rr: spans and links are kept, member events counted. */
-int ssp_spantree_add(struct ssp_spantree *t, const struct ssp_rec *r,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_spantree_add(struct ssp_spantree *t,
+    const struct ssp_rec *r, struct ssp_err *e);
 /* All traces, times in raw picoseconds (spancat --tree --ps). */
 void ssp_spantree_print(struct ssp_spantree *t, FILE *out);
 

@@ -45,7 +45,7 @@ open_writer(struct ssp_conv *c, struct ssp_err *e)
 	if (n > 0)
 		memcpy(m, c->cfg.meta, n * sizeof(*m));
 	snprintf(c->offset_buf, sizeof(c->offset_buf), "%" PRId64, c->st.offset);
-	if (c->cfg.offset_mode == SSP_OFFSET_SYNC)
+	if (c->st.offset_line != 0)
 		snprintf(c->from_buf, sizeof(c->from_buf), "sync line %" PRIu64,
 		    c->st.offset_line);
 	else
@@ -89,7 +89,9 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 		free(c);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
-	if (ssp_parser_new(&c->parser, cfg->sim, &pc, e) != SSP_OK) {
+	/* pcap has records, not lines: its reader calls ssp_conv_record */
+	if (cfg->sim != SSP_SIM_PCAP &&
+	    ssp_parser_new(&c->parser, cfg->sim, &pc, e) != SSP_OK) {
 		ssp_conv_free(c);
 		return e != NULL ? e->code : SSP_ERR_NOMEM;
 	}
@@ -105,7 +107,8 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
 		struct ssp_parser_cfg sc = { c->satoms, NULL, 0 };
 
-		if (ssp_parser_new(&c->sniff[t], (enum ssp_sim)t, &sc, e) != SSP_OK) {
+		if (t != SSP_SIM_PCAP && ssp_parser_new(&c->sniff[t],
+		    (enum ssp_sim)t, &sc, e) != SSP_OK) {
 			ssp_conv_free(c);
 			return e != NULL ? e->code : SSP_ERR_NOMEM;
 		}
@@ -253,10 +256,14 @@ sniff(struct ssp_conv *c, const char *s, size_t n)
 
 	c->st.sniffed++;
 	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
+		if (c->sniff[t] == NULL)
+			continue;
 		memset(&o, 0, sizeof(o));
 		ssp_parser_line(c->sniff[t], s, n, &o);
 		if (o.skip != SSP_SKIP_TEXT && o.skip != SSP_SKIP_EMPTY)
 			c->st.looked[t]++;
+		if (o.skip == SSP_SKIP_NONE)
+			c->st.sniff_events[t]++;
 	}
 	if (c->st.sniffed == SSP_CONV_SNIFF_LINES) {
 		for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
@@ -338,16 +345,25 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
     int cut, int partial, struct ssp_err *e)
 {
 	struct ssp_pline *pl = &c->pl;
+
+	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
+		sniff(c, s, n);
+	if (cut || partial) {
+		c->st.lines++;
+		return skip(c, cut ? SSP_SKIP_LONG : SSP_SKIP_PARTIAL, s, n,
+		    lineno, NULL, e);
+	}
+	ssp_parser_line(c->parser, s, n, pl);
+	return ssp_conv_record(c, pl, s, n, lineno, e);
+}
+
+int
+ssp_conv_record(struct ssp_conv *c, struct ssp_pline *pl, const char *s,
+    size_t n, uint64_t lineno, struct ssp_err *e)
+{
 	int r;
 
 	c->st.lines++;
-	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
-		sniff(c, s, n);
-	if (cut)
-		return skip(c, SSP_SKIP_LONG, s, n, lineno, NULL, e);
-	if (partial)
-		return skip(c, SSP_SKIP_PARTIAL, s, n, lineno, NULL, e);
-	ssp_parser_line(c->parser, s, n, pl);
 	if (c->ch != NULL && ssp_cpuhold_len(c->ch) > 0) {
 		hold_see(c, pl, lineno);
 		if ((r = hold_flush(c, e)) != SSP_OK)
@@ -356,6 +372,8 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
 	if (pl->skip != SSP_SKIP_NONE)
 		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
 	c->st.recovered += (uint64_t)pl->recovered;
+	if (pl->untimed && c->st.untimed++ == 0)
+		c->st.untimed_line = lineno;
 	if (c->ch != NULL && ssp_cpuhold_wants(c->ch, pl->guess))
 		return hold_line(c, pl, lineno, e);
 	c->skipped_ts = 0;
@@ -385,6 +403,15 @@ event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
 			if (release(c, e) != SSP_OK)
 				return e != NULL ? e->code : SSP_ERR_IO;
 		} else {
+			if (c->hlen + need > c->hmax &&
+			    c->cfg.offset_mode == SSP_OFFSET_SYNC_AUTO) {
+				/* no sync line early on: times as printed */
+				c->st.offset_known = 1;
+				c->st.sync_missing = 1;
+				if (release(c, e) != SSP_OK)
+					return e != NULL ? e->code : SSP_ERR_IO;
+				return event(c, ev, s, n, lineno, e);
+			}
 			if (c->hlen + need > c->hmax) {
 				ssp_err_set(e, SSP_ERR_LIMIT, 0, "%s:%" PRIu64 ": "
 				    "--time-offset sync: %" PRIu64 " events (%zu bytes) "
@@ -445,6 +472,12 @@ ssp_conv_finish(struct ssp_conv *c, struct ssp_err *e)
 		if ((r = hold_flush(c, e)) != SSP_OK)
 			return r;
 	}
+	if (!c->st.offset_known && c->cfg.offset_mode == SSP_OFFSET_SYNC_AUTO) {
+		c->st.offset_known = 1;
+		c->st.sync_missing = 1;
+		if ((r = release(c, e)) != SSP_OK)
+			return r;
+	}
 	if (!c->st.offset_known)
 		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: --time-offset sync: no "
 		    "'sending sync message for ts=' line in %" PRIu64 " lines (%" PRIu64
@@ -459,7 +492,9 @@ void
 ssp_conv_abort(struct ssp_conv *c)
 {
 	if (c->w != NULL) {
-		ssp_rec_wr_flush(c->w, NULL);
+		if (ssp_rec_wr_flush(c->w, NULL) != SSP_OK) {
+			/* the output keeps it: ssp_out_close reports it */
+		}
 		ssp_rec_wr_abort(c->w);
 		c->w = NULL;
 	}

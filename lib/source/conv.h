@@ -27,6 +27,9 @@ enum ssp_offset_mode {
 	SSP_OFFSET_NONE,	/* timestamps as printed */
 	SSP_OFFSET_FIXED,	/* subtract cfg.offset */
 	SSP_OFFSET_SYNC,	/* subtract tick - ts of the first gem5 sync line */
+	SSP_OFFSET_SYNC_AUTO,	/* the same when a sync line comes (qemu's
+				 * timer-sync lines) before the hold buffer
+				 * fills or the log ends, else none */
 };
 
 #define SSP_CONV_HOLD_MAX (8u * 1024 * 1024)	/* default hold buffer, bytes */
@@ -62,6 +65,8 @@ struct ssp_conv_stats {
 	uint64_t events[SSP_EV_NTYPES];
 	uint64_t skipped[SSP_SKIP_N];	/* lines that gave none, by reason */
 	uint64_t recovered;		/* events found inside spliced/glued lines */
+	uint64_t untimed, untimed_line;	/* events of lines without a usable
+					 * time (qemu ts=0), the first's line */
 	uint64_t held;			/* events waiting for the sync line */
 	int offset_known;
 	int64_t offset;			/* subtracted from every timestamp */
@@ -75,6 +80,8 @@ struct ssp_conv_stats {
 	 * the likely format when the one given recognises nothing. */
 	uint64_t sniffed;
 	uint64_t looked[SSP_SIM_N];
+	uint64_t sniff_events[SSP_SIM_N];	/* of those, lines with events */
+	int sync_missing;		/* SSP_OFFSET_SYNC_AUTO found no sync line */
 };
 
 struct ssp_conv_example {
@@ -95,6 +102,14 @@ int ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
  */
 int ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
     int cut, int partial, struct ssp_err *e);
+/*
+ * What a reader of another input (pcap records, no lines: cfg.sim has no
+ * line parser) decoded from its record number lineno: the event(s) or the
+ * skip reason in pl, counted as ssp_conv_line counts a line; s and n
+ * describe the record for the examples of a skip.
+ */
+int ssp_conv_record(struct ssp_conv *c, struct ssp_pline *pl, const char *s,
+    size_t n, uint64_t lineno, struct ssp_err *e);
 /* Hand every finished event to the output now (online use). */
 int ssp_conv_flush(struct ssp_conv *c, struct ssp_err *e);
 /* Events written since the last flush? */

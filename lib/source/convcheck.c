@@ -8,6 +8,22 @@
 static void add(struct ssp_convcheck *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* "a gem5", "an ns-3", ...: a log of that simulator. */
+static const char *
+article(enum ssp_sim s)
+{
+	switch (s) {
+	case SSP_SIM_GEM5: return "a gem5";
+	case SSP_SIM_NICBM: return "a nicbm";
+	case SSP_SIM_NS3: return "an ns-3";
+	case SSP_SIM_SWITCH: return "a net_switch";
+	case SSP_SIM_QEMU: return "a QEMU";
+	case SSP_SIM_CORUNDUM: return "a Corundum Verilator";
+	case SSP_SIM_E1000: return "an e1000";
+	default: return "a";
+	}
+}
+
 static void
 add(struct ssp_convcheck *r, const char *fmt, ...)
 {
@@ -18,6 +34,16 @@ add(struct ssp_convcheck *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->msg[r->n++], SSP_CONVCHECK_LEN, fmt, ap);
 	va_end(ap);
+}
+
+/* A QEMU log without one simbricks-pci debug line. */
+static void
+no_debug_prints(struct ssp_convcheck *r, const char *src, uint64_t lines)
+{
+	add(r, "%s: no simbricks-pci debug line in %" PRIu64 " lines: was QEMU's "
+	    "hw/misc/simbricks_pci.c built with DEBUG_PRINTS (it prints nothing "
+	    "without)? the host stream is empty and its traces start at the NIC",
+	    src, lines);
 }
 
 size_t
@@ -57,16 +83,43 @@ ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
 		if (best != 0)
 			add(r, "no line of %s looked like %s output (%" PRIu64
 			    " lines): is it %s log? try -f %s", src,
-			    ssp_event_sim_name(cfg->sim), st->lines,
-			    best == SSP_SIM_GEM5 ? "a gem5" : best == SSP_SIM_NICBM ?
-			    "a nicbm" : best == SSP_SIM_NS3 ? "an ns-3" : "a net_switch",
+			    ssp_event_sim_name(cfg->sim), st->lines, article((enum ssp_sim)best),
 			    ssp_event_sim_name((enum ssp_sim)best));
+		else if (cfg->sim == SSP_SIM_QEMU)
+			no_debug_prints(r, src, st->lines);
 		else
 			add(r, "no line of %s looked like %s output (%" PRIu64
 			    " lines), nor like gem5, nicbm, ns-3 or net_switch output: is it "
 			    "a simulator log?", src, ssp_event_sim_name(cfg->sim),
 			    st->lines);
+	} else if (st->nevents == 0 && st->lines > st->skipped[SSP_SKIP_EMPTY]) {
+		/* lines of its envelope, but none an event: another
+		 * simulator's parser may find events in them */
+		for (best = 0, i = SSP_SIM_GEM5; i < SSP_SIM_N; i++)
+			if (i != (unsigned)cfg->sim && st->sniff_events[i] > 0 &&
+			    (best == 0 || st->sniff_events[i] > st->sniff_events[best]))
+				best = i;
+		if (best != 0)
+			add(r, "no event in %s for -f %s (%" PRIu64 " lines), but -f %s "
+			    "finds %" PRIu64 " in its first %" PRIu64 ": is it %s log? "
+			    "try -f %s", src, ssp_event_sim_name(cfg->sim), st->lines,
+			    ssp_event_sim_name((enum ssp_sim)best), st->sniff_events[best],
+			    st->sniffed, article((enum ssp_sim)best),
+			    ssp_event_sim_name((enum ssp_sim)best));
+		else if (cfg->sim == SSP_SIM_QEMU)
+			no_debug_prints(r, src, st->lines);
 	}
+	if (st->untimed > 0)
+		add(r, "%s: QEMU ran unsynchronized: %" PRIu64 " device message line%s "
+		    "print ts=0 (first at line %" PRIu64 "); they take the time of the "
+		    "line before, and QEMU's clock is not SimBricks time, so its spans "
+		    "do not line up with the NIC's; run the simulation synchronized "
+		    "(simbricks-pci sync=on)", src, st->untimed, st->untimed == 1 ?
+		    "" : "s", st->untimed_line);
+	else if (st->sync_missing && st->nevents > 0)
+		add(r, "%s: no 'simbricks_timer_sync: ts=' line: times are QEMU's "
+		    "virtual clock (ns x 1000), not SimBricks time; give --time-offset "
+		    "to align them", src);
 	if (cfg->sim == SSP_SIM_GEM5 && !cfg->insn &&
 	    st->skipped[SSP_SKIP_EXEC] >= SSP_CONVCHECK_EXEC_MIN &&
 	    st->events[SSP_EV_FUNC] == 0) {
@@ -81,6 +134,14 @@ ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
 			    "tables; wrong kernel or module offset?", src,
 			    st->skipped[SSP_SKIP_EXEC]);
 	}
+	/* NS_LOG prints the time only with prefix_time (and SimBricks' NS3Net
+	 * asks for level_all alone) */
+	if (cfg->sim == SSP_SIM_NS3 && st->nevents == 0 &&
+	    st->skipped[SSP_SKIP_NOTS] > 0)
+		add(r, "%s: %" PRIu64 " ns-3 NS_LOG lines without a time prefix, no "
+		    "event: log with prefix_time and prefix_node (NS_LOG='C=level_all|"
+		    "prefix_all'; NS3Net: logging.add_logging(C, PREFIX_ALL))", src,
+		    st->skipped[SSP_SKIP_NOTS]);
 	if (st->backwards > SSP_CONVCHECK_BACKWARDS_MAX)
 		add(r, "%s: time goes backwards %" PRIu64 " time%s, first at "
 		    "line %" PRIu64 ": interleaved or concatenated logs? "

@@ -5,7 +5,7 @@
 #include "source/nicbm.h"
 
 struct ssp_nicbm {
-	int unused;
+	int debug_seen;		/* a DEBUG_NICBM line gave an event */
 };
 
 int
@@ -76,12 +76,13 @@ dma_line(unsigned type, uint64_t ts, const char *p, const char *end,
 		o->ev.f[SSP_F_NDMA_PENDING] = pending;
 }
 
-static void entry(const char *s, const char *end, struct ssp_pline *o, int depth);
+static void entry(struct ssp_nicbm *n, const char *s, const char *end,
+    struct ssp_pline *o, int depth);
 
 /* The message after "nicbm: ". */
 static void
-msg_line(uint64_t ts, const char *p, const char *end, struct ssp_pline *o,
-    int depth)
+msg_line(struct ssp_nicbm *n, uint64_t ts, const char *p, const char *end,
+    struct ssp_pline *o, int depth)
 {
 	uint64_t a, b, c;
 	int64_t posted = -1;
@@ -156,7 +157,7 @@ msg_line(uint64_t ts, const char *p, const char *end, struct ssp_pline *o,
 		const char *q = memmem(p, (size_t)(end - p), "main_time = ", 12);
 
 		if (q != NULL && depth < 4) {
-			entry(q, end, o, depth + 1);
+			entry(n, q, end, o, depth + 1);
 			if (o->skip == SSP_SKIP_NONE)
 				o->recovered = 1;
 			return;
@@ -164,6 +165,43 @@ msg_line(uint64_t ts, const char *p, const char *end, struct ssp_pline *o,
 		return ssp_pline_skip(o, SSP_SKIP_DMADATA);
 	}
 	ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
+}
+
+/*
+ * Enso's device logger (simbricks/component-enso enso_bm/logger.cc):
+ * "<ps> enso: <msg>" on stderr, every number in hex without 0x.  Its
+ * DEBUG_DEV lines "received packet len=<hex>" and "TX: sending packet to
+ * ethernet len=<hex>" are the NIC's rx and tx; the others are skipped.
+ * Once a DEBUG_NICBM line gave an event, nicbm's eth rx/tx lines are the
+ * events and these give none.
+ */
+static void
+enso_line(struct ssp_nicbm *n, uint64_t ts, const char *p, const char *end,
+    struct ssp_pline *o)
+{
+	uint64_t len;
+	unsigned type;
+
+	if (SSP_LIT(&p, end, "received packet len=") == 0)
+		type = SSP_EV_NIC_RX;
+	else if (SSP_LIT(&p, end, "TX: sending packet to ethernet len=") == 0)
+		type = SSP_EV_NIC_TX;
+	else
+		return ssp_pline_skip(o, SSP_SKIP_SBOTHER);
+	if (ssp_scan_hex(&p, end, &len) != 0 || !at_end(p, end))
+		return ssp_pline_bad(o, type == SSP_EV_NIC_RX ? "enso received packet: "
+		    "expected 'len=<hex>'" : "enso TX: expected 'len=<hex>'");
+	if (ts > INT64_MAX)
+		return ssp_pline_bad(o, "timestamp out of range");
+	if (n->debug_seen)
+		return ssp_pline_skip(o, SSP_SKIP_SBOTHER);
+	ssp_pline_event(o, type, ts);
+	if (type == SSP_EV_NIC_RX) {
+		o->ev.f[SSP_F_NRX_PORT] = 0;
+		o->ev.f[SSP_F_NRX_LEN] = len;
+	} else {
+		o->ev.f[SSP_F_NTX_LEN] = len;
+	}
 }
 
 static int
@@ -196,7 +234,8 @@ is_status(const char *p, const char *end)
 {
 	static const char *const pfx[] = { "mac_addr=", "sync_pci=", "exit main_time",
 	    "poll_h2d:", "[Runner ", "warn: ", "eth connection", "eth intro",
-	    "eth net info", "pci connection", "pci intro", "pci host info" };
+	    "eth net info", "pci connection", "pci intro", "pci host info",
+	    "Unknown RX pipe register", "Unknown notification buffer" /* enso */ };
 	const char *q;
 	size_t i;
 
@@ -217,7 +256,8 @@ is_status(const char *p, const char *end)
 }
 
 static void
-entry(const char *s, const char *end, struct ssp_pline *o, int depth)
+entry(struct ssp_nicbm *n, const char *s, const char *end, struct ssp_pline *o,
+    int depth)
 {
 	const char *p = s, *q;
 	uint64_t ts;
@@ -233,14 +273,17 @@ entry(const char *s, const char *end, struct ssp_pline *o, int depth)
 			return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
 		if (ts > INT64_MAX)
 			return ssp_pline_bad(o, "main_time out of range");
-		return msg_line(ts, p, end, o, depth);
+		msg_line(n, ts, p, end, o, depth);
+		if (o->skip == SSP_SKIP_NONE)
+			n->debug_seen = 1;
+		return;
 	}
 	if (SSP_HAS(p, end, "nicbm: "))
 		return ssp_pline_skip(o, SSP_SKIP_NOTS);
 	if (is_payload(p, end)) {
 		q = memmem(p, (size_t)(end - p), "main_time = ", 12);
 		if (q != NULL && depth < 4) {
-			entry(q, end, o, depth + 1);
+			entry(n, q, end, o, depth + 1);
 			if (o->skip == SSP_SKIP_NONE)
 				o->recovered = 1;
 			return;
@@ -249,12 +292,19 @@ entry(const char *s, const char *end, struct ssp_pline *o, int depth)
 	}
 	if (is_status(p, end))
 		return ssp_pline_skip(o, SSP_SKIP_NICINFO);
-	/* "<ps> nicbm: <msg>" (the 2021 trace parser's form) */
+	/* "<ps> nicbm: <msg>" (the 2021 trace parser's form); "<ps> enso: " */
 	q = p;
-	if (ssp_scan_dec(&q, end, &ts) == 0 && SSP_LIT(&q, end, " nicbm: ") == 0) {
-		if (ts > INT64_MAX)
-			return ssp_pline_bad(o, "timestamp out of range");
-		return msg_line(ts, q, end, o, depth);
+	if (ssp_scan_dec(&q, end, &ts) == 0 && SSP_LIT(&q, end, " ") == 0) {
+		if (SSP_LIT(&q, end, "enso: ") == 0)
+			return enso_line(n, ts, q, end, o);
+		if (SSP_LIT(&q, end, "nicbm: ") == 0) {
+			if (ts > INT64_MAX)
+				return ssp_pline_bad(o, "timestamp out of range");
+			msg_line(n, ts, q, end, o, depth);
+			if (o->skip == SSP_SKIP_NONE)
+				n->debug_seen = 1;
+			return;
+		}
 	}
 	ssp_pline_skip(o, info ? SSP_SKIP_UNKNOWN : SSP_SKIP_TEXT);
 }
@@ -263,6 +313,5 @@ void
 ssp_nicbm_line(struct ssp_nicbm *n, const char *s, size_t len,
     struct ssp_pline *o)
 {
-	(void)n;
-	entry(s, s + len, o, 0);
+	entry(n, s, s + len, o, 0);
 }

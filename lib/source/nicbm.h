@@ -5,6 +5,8 @@
  * versions' variants.  A "dma write data:" payload has no newline, so the
  * next message is glued behind the payload bytes: it is recovered.
  * Status lines (MAC, sync flags, exit time, statistics) are skipped.
+ * The Enso model's device logger ("<ps> enso: <msg>", hex numbers) is a
+ * dialect read here too: its packet rx and tx lines are events.
  */
 #ifndef SSP_NICBM_H
 #define SSP_NICBM_H

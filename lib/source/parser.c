@@ -1,8 +1,11 @@
 #include <stdlib.h>
 
+#include "source/corundum.h"
+#include "source/e1000.h"
 #include "source/gem5.h"
 #include "source/nicbm.h"
 #include "source/ns3.h"
+#include "source/qemu.h"
 #include "source/switch.h"
 #include "source/parser.h"
 
@@ -35,6 +38,15 @@ ssp_parser_new(struct ssp_parser **pp, enum ssp_sim sim,
 	case SSP_SIM_SWITCH:
 		r = ssp_switch_new((struct ssp_switch **)&p->impl, cfg, e);
 		break;
+	case SSP_SIM_QEMU:
+		r = ssp_qemu_new((struct ssp_qemu **)&p->impl, cfg, e);
+		break;
+	case SSP_SIM_CORUNDUM:
+		r = ssp_corundum_new((struct ssp_corundum **)&p->impl, cfg, e);
+		break;
+	case SSP_SIM_E1000:
+		r = ssp_e1000_new((struct ssp_e1000 **)&p->impl, cfg, e);
+		break;
 	default:
 		r = ssp_err_set(e, SSP_ERR_INVAL, 0, "no parser for simulator %d",
 		    (int)sim);
@@ -57,6 +69,9 @@ ssp_parser_free(struct ssp_parser *p)
 	case SSP_SIM_NICBM: ssp_nicbm_free(p->impl); break;
 	case SSP_SIM_NS3: ssp_ns3_free(p->impl); break;
 	case SSP_SIM_SWITCH: ssp_switch_free(p->impl); break;
+	case SSP_SIM_QEMU: ssp_qemu_free(p->impl); break;
+	case SSP_SIM_CORUNDUM: ssp_corundum_free(p->impl); break;
+	case SSP_SIM_E1000: ssp_e1000_free(p->impl); break;
 	default: break;
 	}
 	free(p);
@@ -73,6 +88,7 @@ ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
 	out->pre = 0;
 	out->acc = 0;
 	out->guess = 0;
+	out->untimed = 0;
 	if (n == 0) {
 		out->skip = SSP_SKIP_EMPTY;
 		return;
@@ -82,6 +98,9 @@ ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
 	case SSP_SIM_NICBM: ssp_nicbm_line(p->impl, s, n, out); break;
 	case SSP_SIM_NS3: ssp_ns3_line(p->impl, s, n, out); break;
 	case SSP_SIM_SWITCH: ssp_switch_line(p->impl, s, n, out); break;
+	case SSP_SIM_QEMU: ssp_qemu_line(p->impl, s, n, out); break;
+	case SSP_SIM_CORUNDUM: ssp_corundum_line(p->impl, s, n, out); break;
+	case SSP_SIM_E1000: ssp_e1000_line(p->impl, s, n, out); break;
 	default: out->skip = SSP_SKIP_TEXT; break;
 	}
 }

@@ -1,7 +1,8 @@
 /*
  * What a simulator log parser yields for one line: one event (SPEC §2,
  * stream/event.h) or the reason the line yields none, with the helpers the
- * parser modules (gem5, nicbm, ns3) fill it with.  Below parser.h, which
+ * parser modules (gem5, nicbm, ns3, switch, qemu, corundum, e1000) fill it
+ * with.  Below parser.h, which
  * dispatches to those modules, so that they need not include it.
  */
 #ifndef SSP_PLINE_H
@@ -32,8 +33,12 @@ enum ssp_skip {
 	SSP_SKIP_SBOTHER,	/* SimBricks adapter lines that are not events */
 	SSP_SKIP_NICINFO,	/* nicbm non-debug lines: mac, sync, exit, statistics */
 	SSP_SKIP_DMADATA,	/* nicbm dma write data header and payload bytes */
-	SSP_SKIP_NOTS,		/* nicbm debug line without main_time (before 2022-06) */
+	SSP_SKIP_NOTS,		/* debug line without a time: nicbm before 2022-06,
+				 * ns-3 NS_LOG without prefix_time */
 	SSP_SKIP_PARTIAL,	/* no newline: cut by a writer going away (not parsed) */
+	/* since simspan 0.2: ns-3 NS_LOG and net_switch */
+	SSP_SKIP_DEFERRED,	/* its event is written with a later line */
+	SSP_SKIP_STATUS,	/* a status dump on request (SIGUSR1) */
 	SSP_SKIP_N
 };
 
@@ -62,6 +67,8 @@ struct ssp_pline_access {
 struct ssp_pline {
 	int skip;		/* enum ssp_skip; SSP_SKIP_NONE: ev holds an event */
 	int recovered;		/* event taken from inside a spliced/glued line */
+	int untimed;		/* the line prints no usable time: ev.ts is the
+				 * time of the log's previous timed line (qemu) */
 	const char *why;	/* SSP_SKIP_MALFORMED: what was expected (static) */
 	int pre;		/* 1: pre_ev is an event too, before ev (switch;
 				 * gem5: a user event before the line's own) */

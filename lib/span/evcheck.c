@@ -155,12 +155,21 @@ ssp_evcheck_result(struct ssp_evcheck *c, const struct ssp_evspan *ev,
 		spans += st->spans[k];
 	for (k = 0; k < SSP_CAUSE_N; k++)
 		orph += st->orphans[k];
-	for (i = 0; i < t->nstreams; i++)
-		nhost += t->streams[i].kind == SSP_SIM_GEM5;
 	for (i = 0; i < t->nstreams && nwhy < 4; i++) {
 		const struct ssp_rec_rd *rr = ssp_evspan_reader(ev, i);
 		const char *prod = rr ? ssp_rec_rd_meta(rr, "producer") : NULL;
+		const char *sim = rr ? ssp_rec_rd_meta(rr, "simulator") : NULL;
 
+		/* a QEMU host has no instruction trace: no syscall spans */
+		if (sim != NULL && strcmp(sim, "qemu") == 0) {
+			if (i < st->nstreams && st->in[i] == 0)
+				snprintf(why[nwhy++], sizeof(why[0]), "%s: a QEMU "
+				    "host without events: was QEMU's simbricks-pci "
+				    "built with DEBUG_PRINTS? its NIC's spans are the "
+				    "traces' roots", t->streams[i].name);
+			continue;
+		}
+		nhost += t->streams[i].kind == SSP_SIM_GEM5;
 		if (t->streams[i].kind == SSP_SIM_GEM5 && prod != NULL &&
 		    strncmp(prod, "sim2ev ", 7) == 0 &&
 		    ssp_rec_rd_meta(rr, "symtabs") == NULL)

@@ -18,6 +18,9 @@ static const struct ssp_spanb_sim *const sims[SSP_SIM_N] = {
 	[SSP_SIM_GEM5] = &ssp_spanb_host_sim,
 	[SSP_SIM_NICBM] = &ssp_spanb_nic_sim,
 	[SSP_SIM_NS3] = &ssp_spanb_net_sim,
+	[SSP_SIM_QEMU] = &ssp_spanb_qemu_sim,
+	[SSP_SIM_CORUNDUM] = &ssp_spanb_corundum_sim,
+	[SSP_SIM_E1000] = &ssp_spanb_e1000_sim,
 };
 
 /* --- names ----------------------------------------------------------------- */
@@ -610,6 +613,31 @@ ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 }
 
 void
+ssp_spanb_skips(const struct ssp_spanb *b, unsigned st,
+    uint8_t act[SSP_EV_NTYPES + 1])
+{
+	SSP_ASSERT(b != NULL && st < b->ns && act != NULL);
+	_Static_assert(SSP_RA_KEEP == 0, "streams start with every type kept");
+	memcpy(act, b->s[st].act, SSP_EV_NTYPES + 1);
+}
+
+void
+ssp_spanb_skipped(struct ssp_spanb *b, unsigned st, uint32_t t, uint64_t n)
+{
+	struct stream *s;
+
+	SSP_ASSERT(b != NULL && st < b->ns);
+	s = &b->s[st];
+	if (t >= SSP_EV_NTYPES)
+		t = SSP_EV_NTYPES;
+	SSP_ASSERT(n == 0 || s->act[t] >= SSP_RA_TICK);
+	b->st.in[st] += n;
+	b->st.drop[s->why[t]] += n;
+	b->st.dropped[st] += n;
+	b->st.skipped += n;
+}
+
+void
 ssp_spanb_strings_reset(struct ssp_spanb *b, unsigned st)
 {
 	struct stream *s;
@@ -651,8 +679,9 @@ ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e)
 	for (i = 0; i < b->t->npcie; i++) {
 		ssp_spanb_drain(b, &b->pl[i].mmio, SSP_CTX_MMIO);
 		ssp_spanb_drain(b, &b->pl[i].msix, SSP_CTX_MSIX);
+		ssp_spanb_drain(b, &b->pl[i].dma, SSP_CTX_DMA);
 	}
-	for (i = 0; i < b->t->neth; i++) {
+	for (i = 0; i < b->nel; i++) {
 		ssp_spanb_drain(b, &b->el[i].tx, SSP_CTX_TX);
 		ssp_spanb_drain(b, &b->el[i].rx, SSP_CTX_RX);
 	}
@@ -719,7 +748,8 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	}
 	b->s = calloc(b->ns ? b->ns : 1, sizeof(*b->s));
 	b->pl = calloc(t->npcie ? t->npcie : 1, sizeof(*b->pl));
-	b->el = calloc(t->neth ? t->neth : 1, sizeof(*b->el));
+	b->nel = t->neth + 2 * t->nn2n;
+	b->el = calloc(b->nel ? b->nel : 1, sizeof(*b->el));
 	b->st.nstreams = b->ns;
 	b->st.in = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
 	b->st.used = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
@@ -731,6 +761,11 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		struct stream *s = &b->s[i];
 
 		s->kind = t->streams[i].kind;
+		/* the simulator the stream's header names, when it has
+		 * handlers of its own (qemu for a host, corundum for a NIC) */
+		if (o->sims != NULL && (unsigned)o->sims[i] < SSP_SIM_N &&
+		    sims[o->sims[i]] != NULL)
+			s->kind = o->sims[i];
 		if ((unsigned)s->kind >= SSP_SIM_N || sims[s->kind] == NULL) {
 			rc = ssp_err_set(e, SSP_ERR_INVAL, 0, "stream %s: no span "
 			    "builder for its kind", t->streams[i].name);
@@ -757,10 +792,29 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		    l->net, l, &old) != 0)
 			goto nomem;
 	}
+	for (i = 0; i < t->nn2n; i++) {		/* its two ends, each other's peer */
+		struct elink *l = &b->el[t->neth + 2 * i];
+		unsigned j;
+		void *old;
+
+		for (j = 0; j < 2; j++) {
+			l[j].nic = UINT32_MAX;
+			l[j].net = t->n2n[i].net[j];
+			l[j].node = t->n2n[i].node[j];
+			l[j].dev = t->n2n[i].dev[j];
+			l[j].peer = &l[!j];
+			if (ssp_map3_put(&b->elmap, (uint64_t)l[j].node << 32 |
+			    l[j].dev, 0, l[j].net, &l[j], &old) != 0)
+				goto nomem;
+		}
+	}
 	for (i = 0; i < b->ns; i++)
 		if (b->s[i].sim->init != NULL &&
 		    (rc = b->s[i].sim->init(b, (unsigned)i, e)) != SSP_OK)
 			goto fail;
+	for (i = 0; i < b->ns; i++)	/* act[] is zero, SSP_RA_KEEP */
+		if (b->s[i].sim->skips != NULL)
+			b->s[i].sim->skips(b, (unsigned)i);
 	*bp = b;
 	return SSP_OK;
 nomem:
@@ -787,8 +841,9 @@ ssp_spanb_free(struct ssp_spanb *b)
 	for (i = 0; b->pl != NULL && i < b->t->npcie; i++) {
 		ssp_fifo_free(&b->pl[i].mmio);
 		ssp_fifo_free(&b->pl[i].msix);
+		ssp_fifo_free(&b->pl[i].dma);
 	}
-	for (i = 0; b->el != NULL && i < b->t->neth; i++) {
+	for (i = 0; b->el != NULL && i < b->nel; i++) {
 		ssp_fifo_free(&b->el[i].tx);
 		ssp_fifo_free(&b->el[i].rx);
 	}

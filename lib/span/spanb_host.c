@@ -359,6 +359,36 @@ ev_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 }
 
+#define DMA_RESYNC 16	/* keyed DMA contexts looked at for the host's id */
+
+/* The NIC's dma span a host DMA answers: by op, or the oldest sent (an
+ * e1000 NIC), or the oldest with the host's id (a Corundum NIC: its AXI
+ * write ids repeat, and the link keeps the order), those before it being
+ * DMAs whose host lines are missing. */
+static struct span *
+dma_ctx(struct ssp_spanb *b, int link, uint64_t id)
+{
+	struct plink *l = &b->pl[link];
+	uint32_t i;
+
+	if (!l->dma_fifo)
+		return ssp_map3_del(&b->dma_ctx, id, 0, (uint32_t)link);
+	if (!l->dma_keyed)
+		return ssp_fifo_pop(&l->dma);
+	for (i = 0; i < l->dma.n && i < DMA_RESYNC; i++)
+		if (SA(q_at(&l->dma, i), SSP_SA_NDMA_OP) == id)
+			break;
+	if (i == l->dma.n || i == DMA_RESYNC) {
+		b->st.dma_mismatch++;
+		return NULL;
+	}
+	while (i-- > 0) {
+		unref(b, ssp_fifo_pop(&l->dma));
+		b->st.ctx_unused[SSP_CTX_DMA]++;
+	}
+	return ssp_fifo_pop(&l->dma);
+}
+
 static void
 ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -371,7 +401,7 @@ ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	if (s == NULL)
 		return;
 	if (link >= 0)
-		c = ssp_map3_del(&b->dma_ctx, id, 0, (uint32_t)link);
+		c = dma_ctx(b, link, id);
 	if (c != NULL)
 		s->parent = c;		/* the map's reference moves over */
 	else
@@ -390,10 +420,44 @@ ev_host_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		nomem(b);
 		return;
 	}
-	if ((old = o) != NULL) {
-		b->st.dup_ids++;
-		ssp_spanb_incomplete(b, old);
+	if ((old = o) == NULL)
+		return;
+	if (link >= 0 && b->pl[link].dma_keyed) {
+		/* a repeated AXI id: the older one completes first (AXI
+		 * answers an id in order); this one waits its turn (the
+		 * oldest waiting ends incomplete beyond the context limit) */
+		struct ssp_fifo *q = &host_of(b, st)->hdma_dup;
+
+		if (q->n >= b->ctx_limit) {
+			ssp_spanb_incomplete(b, ssp_fifo_pop(q));
+			b->st.ctx_overflow[SSP_CTX_DMA]++;
+		}
+		if (ssp_map3_put(&b->hdma_open, id, SA(s, SSP_SA_HDMA_COMP),
+		    st, old, &o) != 0 || ssp_fifo_push(q, s) != 0)
+			nomem(b);
+		return;
 	}
+	b->st.dup_ids++;
+	ssp_spanb_incomplete(b, old);
+}
+
+/* A dma span waiting behind an open one with its id and component takes
+ * its place. */
+static void
+dma_dup_next(struct ssp_spanb *b, unsigned st, uint64_t id, uint64_t comp)
+{
+	struct ssp_fifo *q = &host_of(b, st)->hdma_dup;
+	uint32_t i;
+	void *o;
+
+	for (i = 0; i < q->n; i++)
+		if (SA(q_at(q, i), SSP_SA_HDMA_ID) == id &&
+		    SA(q_at(q, i), SSP_SA_HDMA_COMP) == comp) {
+			if (ssp_map3_put(&b->hdma_open, id, comp, st,
+			    q_take(q, i), &o) != 0)
+				nomem(b);
+			return;
+		}
 }
 
 static void
@@ -401,6 +465,7 @@ ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	uint64_t id = ev->f[SSP_F_DONE_ID];
 	int link = link_of(b, st, ev->f[SSP_F_DONE_COMP]);
+	uint64_t comp;
 	struct span *s;
 
 	if (id == 0) {		/* the gem5-internal write of an MSI(-X) */
@@ -413,13 +478,15 @@ ev_dma_done(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		}
 		return;
 	}
-	if ((s = ssp_map3_del(&b->hdma_open, id, ostr(b, st, ev->f[SSP_F_DONE_COMP]),
-	    st)) == NULL) {
+	comp = ostr(b, st, ev->f[SSP_F_DONE_COMP]);
+	if ((s = ssp_map3_del(&b->hdma_open, id, comp, st)) == NULL) {
 		drop(b, st, SSP_DROP_NO_START);
 		return;
 	}
 	add_ev(b, s, ev);
 	ssp_spanb_done(b, s);
+	if (host_of(b, st)->hdma_dup.n > 0)
+		dma_dup_next(b, st, id, comp);
 }
 
 static void
@@ -635,7 +702,7 @@ static void
 host_stream_end(struct ssp_spanb *b, unsigned st)
 {
 	struct hstate *h = host_of(b, st);
-	struct span *list[8];
+	struct span *list[8], *s;
 	size_t k = 0;
 	unsigned c;
 
@@ -676,6 +743,8 @@ host_stream_end(struct ssp_spanb *b, unsigned st)
 	ssp_spanb_close_list(b, list, k);
 	ssp_spanb_close_stream(b, &b->mmio_open, st);
 	ssp_spanb_close_stream(b, &b->hdma_open, st);
+	while ((s = ssp_fifo_pop(&h->hdma_dup)) != NULL)
+		ssp_spanb_close_open(b, s);
 }
 
 static void
@@ -697,9 +766,29 @@ host_free(struct ssp_spanb *b, unsigned st)
 	free(h->plinks);
 	ssp_fifo_free(&h->recv);
 	ssp_fifo_free(&h->irqq);
+	ssp_fifo_free(&h->hdma_dup);
 	ssp_kctx_free(h->kctx);
+}
+
+/* Noise and instruction lines are dropped by ev_host, after it ended the
+ * posted write and pci_host access that a later line ends: ticks for the
+ * mmio and pci_host accesses that start those (ARM). */
+static void
+host_skips(struct ssp_spanb *b, unsigned st)
+{
+	skip_foreign(b, st, SSP_SIM_GEM5);
+	skip(b, st, SSP_EV_SYNC, SSP_RA_TICK, SSP_DROP_NOISE);
+	skip(b, st, SSP_EV_PROC_IN, SSP_RA_TICK, SSP_DROP_NOISE);
+	skip(b, st, SSP_EV_INSN, SSP_RA_TICK, SSP_DROP_INSN);
+	if (host_of(b, st)->kctx == NULL)
+		skip(b, st, SSP_EV_USER, SSP_RA_TICK, SSP_DROP_INSN);
+	skip(b, st, SSP_EV_MMIO_RD, SSP_RA_ARM, 0);
+	skip(b, st, SSP_EV_MMIO_WR, SSP_RA_ARM, 0);
+	skip(b, st, SSP_EV_PCIHOST_RD, SSP_RA_ARM, 0);
+	skip(b, st, SSP_EV_PCIHOST_WR, SSP_RA_ARM, 0);
 }
 
 const struct ssp_spanb_sim ssp_spanb_host_sim = {
 	host_init, host_events, host_stream_end, host_drain, host_free,
+	host_skips,
 };

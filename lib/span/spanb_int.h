@@ -14,6 +14,12 @@
  *                   chains, TSO, rx batching
  *   spanb_net.c     ns-3 networks: device spans, packet chains, sweeps
  *   spanb_switch.c  SimBricks net_switch ports, inside a net stream
+ *   spanb_qemu.c    QEMU hosts: mmio, dma and msix spans, no syscalls
+ *   spanb_corundum.c  Corundum Verilator NICs: nicbm's handlers, and the
+ *                   register completions with the host's request id
+ *   spanb_e1000.c   e1000 NICs: nicbm's handlers, DMAs matched in order
+ *   spanb_nslog.c   ns-3 NS_LOG device spans' parents, inside a net stream
+ *   spanb_pcap.c    packet captures (net_seen), inside a net stream
  *
  * A simulator is one row of sims[] (spanb.c): a struct ssp_spanb_sim of
  * handlers the core calls for every stream of that enum ssp_sim; nothing
@@ -33,8 +39,10 @@
  *      - end(b, st): close what is still open (ssp_spanb_close_open,
  *        _close_list, _close_stream) and drop the references it holds;
  *      - init, drain and free if it needs them (NULL otherwise);
+ *      - skips(b, st): the event types the stream's reader may leave out
+ *        (see struct ssp_spanb_sim), or NULL: it reads every event;
  *      - const struct ssp_spanb_sim ssp_spanb_X_sim = { init, events,
- *        end, drain, free };
+ *        end, drain, free, skips };
  *   2. its declaration with the others below (extern const ...);
  *   3. the row [SSP_SIM_X] = &ssp_spanb_X_sim in sims[] (spanb.c);
  *   4. its line in lib/span/README.md, its cases in tests/unit/test_spanb.c.
@@ -134,6 +142,20 @@ q_at(const struct ssp_fifo *q, uint32_t i)
 	return ssp_fifo_at(q, i);
 }
 
+/* Take the i-th oldest span out of a context queue (i < n), keeping the
+ * others' order. */
+static inline struct span *
+q_take(struct ssp_fifo *q, uint32_t i)
+{
+	struct span *x = ssp_fifo_at(q, i);
+
+	for (; i > 0; i--)
+		q->v[(q->head + i) & (q->cap - 1)] =
+		    q->v[(q->head + i - 1) & (q->cap - 1)];
+	ssp_fifo_pop(q);
+	return x;
+}
+
 /* --- streams and links --------------------------------------------------- */
 
 struct sinfo {			/* what an input string id means, computed once */
@@ -144,9 +166,13 @@ struct sinfo {			/* what an input string id means, computed once */
 	uint16_t cpu;		/* host: cpu index + 1 */
 	uint8_t have;		/* HAVE_* */
 	uint8_t dev;		/* net: DEV_*, what a device type name is */
+	uint8_t src;		/* net: SRC_*, what a trace source name is */
 };
-enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16 };
+enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16,
+	HAVE_SRC = 32 };
 enum { DEV_OTHER, DEV_SIMPLE, DEV_SWITCH };	/* SimpleNetDevice, NetSwitch */
+/* NS_LOG sources: a device receives, the bridge takes, a device sends */
+enum { SRC_OTHER, SRC_NSLOG_IN, SRC_NSLOG_BRIDGE, SRC_NSLOG_OUT };
 
 struct ssp_spanb_sim;
 
@@ -173,6 +199,8 @@ struct hstate {
 		unsigned cpu;
 	} ipi[IPI_MAX];
 	unsigned nipi;
+	struct ssp_fifo hdma_dup;	/* open dma spans whose id another open
+					 * one has (a dma_keyed link) */
 	struct ssp_kctx *kctx;	/* kernel contexts (SPEC §3b), or NULL */
 	struct khost kh;
 	const struct ssp_rec *kev;	/* the function entry kctx works on */
@@ -256,9 +284,27 @@ struct nstate {
 };
 
 /* A network stream (ns-3 and net_switch). */
+struct ssp_spanb_pcap;
 struct wstate {
 	struct span *held;	/* switch: the last egress span, not finished
 				 * yet (a drop line may still end it) */
+	struct ssp_spanb_pcap *pc;	/* a capture's state (spanb_pcap.c) */
+};
+
+/* A QEMU host stream: one simbricks-pci device per log (QEMU prints no
+ * device name), the host's first pcie link. */
+struct qstate {
+	int plink;		/* or -1 */
+};
+
+/* A Corundum Verilator NIC: a NIC (nicbm's state first, so that
+ * nic_of() finds it) whose register accesses finish apart. */
+struct cstate {
+	struct nstate n;	/* first: nicbm's handlers see it as u.nic */
+	struct ssp_fifo rd, wr;	/* nic.mmio spans waiting for read_done /
+				 * write_done, in order (their makers' references) */
+	int dma_done_seen;	/* the AXI library's DMA completions are in the
+				 * log: nic.dma spans end at them */
 };
 
 /* Every stream: what the core keeps, and the state of its simulator (a
@@ -270,10 +316,15 @@ struct stream {
 	int ended;
 	struct sinfo *si;
 	size_t nsi;
+	/* what its reader may leave out (enum ssp_rec_act) and why (SSP_DROP_*),
+	 * per event type, [SSP_EV_NTYPES] for unknown types */
+	uint8_t act[SSP_EV_NTYPES + 1], why[SSP_EV_NTYPES + 1];
 	union {			/* zeroed at the start */
 		struct hstate host;
 		struct nstate nic;
 		struct wstate net;
+		struct qstate qemu;
+		struct cstate corundum;
 	} u;
 };
 
@@ -284,14 +335,25 @@ struct plink {
 				 * syscalls, or NULL */
 	struct ssp_fifo mmio;	/* host -> NIC */
 	struct ssp_fifo msix;	/* NIC -> host */
+	struct ssp_fifo dma;	/* NIC -> host, when dma_fifo */
+	int dma_fifo;		/* DMAs are matched in order, not by the NIC's
+				 * op (a QEMU host or an e1000 NIC prints none
+				 * the other side knows) */
+	int dma_keyed;		/* ... checked against the op, which repeats
+				 * (Corundum's AXI write ids; with dma_fifo) */
 	struct span *msix_open;	/* host msix waiting for "completed DMA id 0" */
 };
 
+/* An eth link (NIC <-> network device), or one end of an n2n link
+ * (network device <-> network device, formats/topology.md): there the
+ * other end is peer, what comes in from it is queued on tx (as a NIC's
+ * transmissions are) and what leaves goes to the peer's tx; rx is unused. */
 struct elink {
 	unsigned nic, net;
 	uint32_t node, dev;
-	struct ssp_fifo tx;		/* NIC -> network */
+	struct ssp_fifo tx;		/* NIC -> network; n2n: peer -> here */
 	struct ssp_fifo rx;		/* network -> NIC */
+	struct elink *peer;		/* n2n: the other end; eth: NULL */
 };
 
 struct ssp_spanb {
@@ -302,7 +364,8 @@ struct ssp_spanb {
 	struct stream *s;
 	size_t ns;
 	struct plink *pl;
-	struct elink *el;
+	struct elink *el;		/* neth eth links, then 2 * nn2n n2n ends */
+	size_t nel;
 	struct ssp_map3 mmio_open;	/* (id, 0, host) */
 	struct ssp_map3 hdma_open;	/* (id, adapter key, host) */
 	struct ssp_map3 ndma_open;	/* (op, 0, nic) */
@@ -310,6 +373,9 @@ struct ssp_spanb {
 	struct ssp_map3 net_open;	/* (uid, node << 32 | dev, net) */
 	struct ssp_map3 chain;	/* (uid, 0, net): last hop of a packet */
 	struct ssp_map3 elmap;	/* (node << 32 | dev, 0, net) -> elink */
+	struct ssp_fifo pc_hold;	/* spanb_pcap.c: capture sightings of
+					 * time pc_hold_ts, still open */
+	int64_t pc_hold_ts;
 	struct ssp_pool spool, evsmall, evlarge, lpool;
 	struct span *ready_head, *ready_tail;
 	uint64_t seq, next_id, live, peak;
@@ -346,11 +412,27 @@ struct ssp_spanb_sim {
 	void (*drain)(struct ssp_spanb *b, unsigned st);
 	/* Free what init allocated, also after it failed (NULL: nothing). */
 	void (*free)(struct ssp_spanb *b, unsigned st);
+	/*
+	 * After init: which event types the reader may leave out, with
+	 * skip(b, st, type, act, why) (NULL: none).  SSP_RA_SKIP: events()
+	 * would only drop(b, st, why) them.  SSP_RA_TICK: it would drop them
+	 * too, but first end what waits for a later event of the stream
+	 * (host: a posted write, a pci_host access), and nothing else:
+	 * such waits must start at an event of an SSP_RA_ARM type, at its
+	 * timestamp.  A handler that gains a wait of this kind marks the
+	 * types that start it ARM; one that makes anything else of an event
+	 * type keeps it (tests/cli/evspan-skip.sh compares the output with
+	 * and without the filter).
+	 */
+	void (*skips)(struct ssp_spanb *b, unsigned st);
 };
 
 extern const struct ssp_spanb_sim ssp_spanb_host_sim;	/* gem5 */
 extern const struct ssp_spanb_sim ssp_spanb_nic_sim;	/* nicbm */
 extern const struct ssp_spanb_sim ssp_spanb_net_sim;	/* ns-3, net_switch */
+extern const struct ssp_spanb_sim ssp_spanb_qemu_sim;	/* qemu */
+extern const struct ssp_spanb_sim ssp_spanb_corundum_sim;	/* corundum */
+extern const struct ssp_spanb_sim ssp_spanb_e1000_sim;	/* e1000 */
 
 /* --- the core (spanb.c) -------------------------------------------------- */
 
@@ -391,6 +473,17 @@ void ssp_spanb_keep_ev(struct ssp_spanb *b, struct span *s,
 
 /* --- between the handlers ------------------------------------------------ */
 
+/* spanb_nic.c, for the NICs built on nicbm's handlers: one event of a NIC
+ * stream as nicbm's; the host mmio context a NIC access at BAR offset off
+ * takes from the NIC's pcie link (NULL: none); the NIC's last causing
+ * span. */
+void ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+struct span *ssp_spanb_nic_mmio_ctx(struct ssp_spanb *b, struct nstate *n,
+    uint64_t off);
+void ssp_spanb_nic_set_last(struct ssp_spanb *b, struct nstate *n,
+    struct span *s);
+
 /* spanb_host.c: a host CPU's index by name (behind cpu_of); a receiving
  * syscall takes its rx contexts. */
 unsigned ssp_spanb_host_cpu_new(struct ssp_spanb *b, unsigned st,
@@ -425,6 +518,29 @@ void ssp_spanb_net_sweep(struct ssp_spanb *b);
 void ssp_spanb_switch_event(struct ssp_spanb *b, unsigned st,
     const struct ssp_rec *ev);
 void ssp_spanb_switch_flush(struct ssp_spanb *b, struct wstate *w);
+/* spanb_nslog.c: the parent of an NS_LOG device span (the span that
+ * brought the packet into this node, for one that sends it on), and the
+ * chain key its dequeue is remembered under. */
+struct span *ssp_spanb_nslog_prev(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+uint64_t ssp_spanb_nslog_key(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+/* Which way an NS_LOG event's packet goes at its device: -1 in (a
+ * reception and the bridge taking it), 1 out (a send), 0 not NS_LOG. */
+int ssp_spanb_nslog_dir(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+/* spanb_pcap.c: a net_seen event of a capture; the end of its stream, the
+ * drain of its unplaced copies, its state freed; the context of a NIC's
+ * reception at ts of len bytes over eth link el (what the network sent on
+ * el->rx, or a switch capture's copy whose port was not known: a
+ * reference, or NULL). */
+void ssp_spanb_pcap_event(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+void ssp_spanb_pcap_end(struct ssp_spanb *b, unsigned st);
+void ssp_spanb_pcap_drain(struct ssp_spanb *b, unsigned st);
+void ssp_spanb_pcap_free(struct ssp_spanb *b, unsigned st);
+struct span *ssp_spanb_pcap_rx(struct ssp_spanb *b, struct elink *el,
+    int64_t ts, uint64_t len);
 
 /* --- inline helpers ------------------------------------------------------ */
 
@@ -445,6 +561,24 @@ static inline struct wstate *
 net_of(struct ssp_spanb *b, unsigned st)
 {
 	return &b->s[st].u.net;
+}
+
+/* A packet leaves a network device by link el: its span's context goes to
+ * the NIC (eth), or into the other network at the peer end (n2n). */
+static inline void
+el_out(struct ssp_spanb *b, struct elink *el, struct span *s)
+{
+	if (el->peer != NULL)
+		ssp_spanb_send(b, &el->peer->tx, s, SSP_CTX_TX);
+	else
+		ssp_spanb_send(b, &el->rx, s, SSP_CTX_RX);
+}
+
+/* The queue el_out put s on last. */
+static inline struct ssp_fifo *
+el_outq(struct elink *el)
+{
+	return el->peer != NULL ? &el->peer->tx : &el->rx;
 }
 
 
@@ -557,6 +691,28 @@ cpu_of(struct ssp_spanb *b, unsigned st, uint64_t cpu)
 
 	return (si->have & HAVE_CPU) ? si->cpu - 1u :
 	    ssp_spanb_host_cpu_new(b, st, cpu, si);
+}
+
+/* The reader of stream st may leave out events of type t (SSP_EV_NTYPES:
+ * unknown types) with action act (enum ssp_rec_act); they are dropped
+ * for reason why. */
+static inline void
+skip(struct ssp_spanb *b, unsigned st, unsigned t, unsigned act,
+    unsigned why)
+{
+	b->s[st].act[t] = (uint8_t)act;
+	b->s[st].why[t] = (uint8_t)why;
+}
+
+/* Every type not of simulator kind may be left out (ours() is false). */
+static inline void
+skip_foreign(struct ssp_spanb *b, unsigned st, enum ssp_sim kind)
+{
+	unsigned t;
+
+	for (t = 0; t <= SSP_EV_NTYPES; t++)
+		if (t == SSP_EV_NTYPES || b->evsim[t] != kind)
+			skip(b, st, t, SSP_RA_SKIP, SSP_DROP_FOREIGN);
 }
 
 /* Is ev of this stream kind's simulator (and of a known type)? */

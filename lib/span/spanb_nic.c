@@ -31,8 +31,8 @@ nic_caused(struct ssp_spanb *b, unsigned kind, unsigned st,
 	return s;
 }
 
-static void
-set_last(struct ssp_spanb *b, struct nstate *n, struct span *s)
+void
+ssp_spanb_nic_set_last(struct ssp_spanb *b, struct nstate *n, struct span *s)
 {
 	ref(s);
 	if (n->last != NULL)
@@ -504,38 +504,45 @@ nic_chain_free(struct ssp_spanb *b, struct nstate *n)
 		unref(b, n->txa[--n->ntxa].db);
 }
 
+struct span *
+ssp_spanb_nic_mmio_ctx(struct ssp_spanb *b, struct nstate *n, uint64_t off)
+{
+	struct ssp_fifo *q;
+	uint32_t i, k = 0;
+
+	if (n->plink < 0)
+		return NULL;
+	q = &b->pl[n->plink].mmio;
+	/* FIFO order per link, checked by the BAR offset; a short look ahead
+	 * skips host contexts that never reached the NIC. */
+	if (q->n > 0 && SA(q_at(q, 0), SSP_SA_HMMIO_OFFS) != off) {
+		for (i = 1; i < q->n && i <= RESYNC; i++)
+			if (SA(q_at(q, i), SSP_SA_HMMIO_OFFS) == off) {
+				k = i;
+				break;
+			}
+		if (k == 0)
+			b->st.mmio_mismatch++;
+		for (i = 0; i < k; i++) {
+			unref(b, ssp_fifo_pop(q));
+			b->st.mmio_skipped++;
+		}
+	}
+	return ssp_fifo_pop(q);
+}
+
 static void
 ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	struct nstate *n = nic_of(b, st);
 	int write = ev->type == SSP_EV_NIC_WR;
 	struct span *s = ssp_spanb_mk(b, SSP_SK_NIC_MMIO, st, ev->ts);
-	struct span *c = NULL;
+	struct span *c;
 	uint64_t off = ev->f[SSP_F_NMMIO_OFF];
 
 	if (s == NULL)
 		return;
-	if (n->plink >= 0) {
-		struct ssp_fifo *q = &b->pl[n->plink].mmio;
-		uint32_t i, k = 0;
-
-		/* FIFO order per link, checked by the BAR offset; a short look
-		 * ahead skips host contexts that never reached the NIC. */
-		if (q->n > 0 && SA(q_at(q, 0), SSP_SA_HMMIO_OFFS) != off) {
-			for (i = 1; i < q->n && i <= RESYNC; i++)
-				if (SA(q_at(q, i), SSP_SA_HMMIO_OFFS) == off) {
-					k = i;
-					break;
-				}
-			if (k == 0)
-				b->st.mmio_mismatch++;
-			for (i = 0; i < k; i++) {
-				unref(b, ssp_fifo_pop(q));
-				b->st.mmio_skipped++;
-			}
-		}
-		c = ssp_fifo_pop(q);
-	}
+	c = ssp_spanb_nic_mmio_ctx(b, n, off);
 	if (c != NULL)
 		s->parent = c;
 	else
@@ -548,7 +555,7 @@ ev_nic_mmio(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	SA(s, SSP_SA_NMMIO_POSTED) = write && ev->nf > SSP_F_NMMIO_POSTED ?
 	    ev->f[SSP_F_NMMIO_POSTED] : (uint64_t)-1;
 	if (write)
-		set_last(b, n, s);
+		ssp_spanb_nic_set_last(b, n, s);
 	if (write && b->kctx)
 		chain_set(b, n, NULL, 0, 0);
 	ssp_spanb_done(b, s);
@@ -701,6 +708,10 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			b->st.ctx_nowhere[SSP_CTX_DMA]++;
 			return;
 		}
+		if (b->pl[n->plink].dma_fifo) {	/* the host takes them in order */
+			ssp_spanb_send(b, &b->pl[n->plink].dma, s, SSP_CTX_DMA);
+			return;
+		}
 		if (ssp_map3_put(&b->dma_ctx, op, 0, (uint32_t)n->plink, s, &o) != 0) {
 			nomem(b);
 			return;
@@ -829,8 +840,8 @@ nic_tx_chained(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	return s;
 }
 
-static void
-ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+void
+ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	struct nstate *n = nic_of(b, st);
 	struct span *s, *c;
@@ -900,7 +911,8 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	case SSP_EV_NIC_RX:
 		if ((s = ssp_spanb_mk(b, SSP_SK_NIC_RX, st, ev->ts)) == NULL)
 			break;
-		c = n->elink >= 0 ? ssp_fifo_pop(&b->el[n->elink].rx) : NULL;
+		c = n->elink >= 0 ? ssp_spanb_pcap_rx(b, &b->el[n->elink],
+		    ev->ts, ev->f[SSP_F_NRX_LEN]) : NULL;
 		if (c != NULL)
 			s->parent = c;
 		else
@@ -908,7 +920,7 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		add_ev(b, s, ev);
 		SA(s, SSP_SA_NRX_PORT) = ev->f[SSP_F_NRX_PORT];
 		SA(s, SSP_SA_NRX_LEN) = ev->f[SSP_F_NRX_LEN];
-		set_last(b, n, s);
+		ssp_spanb_nic_set_last(b, n, s);
 		if (b->kctx)
 			chain_set(b, n, NULL, 0, 0);
 		if (b->kctx) {		/* for the next MSI-X */
@@ -940,10 +952,10 @@ ev_nic(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			n->rxp[n->nrxb] = 0;
 			n->rxb[n->nrxb++] = s;
 		}
-		if (n->plink >= 0)
+		if (n->plink >= 0 && b->pl[n->plink].recv != NULL)
 			ssp_spanb_send(b, b->pl[n->plink].recv, s,
 			    SSP_CTX_RECV);
-		else
+		else if (n->plink < 0)	/* a QEMU host: no receiving syscall */
 			b->st.ctx_nowhere[SSP_CTX_RECV]++;
 		ssp_spanb_done(b, s);
 		break;
@@ -974,7 +986,7 @@ nic_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 
 	for (k = 0; k < n; k++, ev = ssp_rec_packed_next(ev))
 		if (ours(b, SSP_SIM_NICBM, ev))
-			ev_nic(b, st, ev);
+			ssp_spanb_nic_event(b, st, ev);
 		else
 			drop(b, st, SSP_DROP_FOREIGN);
 }
@@ -996,6 +1008,13 @@ nic_stream_end(struct ssp_spanb *b, unsigned st)
 	nic_chain_free(b, n);
 }
 
+static void
+nic_skips(struct ssp_spanb *b, unsigned st)
+{
+	skip_foreign(b, st, SSP_SIM_NICBM);
+	skip(b, st, SSP_EV_NIC_INTX, SSP_RA_SKIP, SSP_DROP_NO_RULE);
+}
+
 const struct ssp_spanb_sim ssp_spanb_nic_sim = {
-	nic_init, nic_events, nic_stream_end, NULL, NULL,
+	nic_init, nic_events, nic_stream_end, NULL, NULL, nic_skips,
 };

@@ -66,6 +66,11 @@ static const struct ssp_rec_type types[SSP_EV_NTYPES] = {
 	[SSP_EV_NET_DROP]    = { "net_drop", 18, { NET_F } },
 	[SSP_EV_NET_RX]      = { "net_rx", 18, { NET_F } },
 	[SSP_EV_USER]        = { "user", 2, { { "cpu", 's' }, { "pc", 'x' } } },
+	[SSP_EV_NIC_RD_DONE] = { "nic_rd_done", 3, { { "id", 'u' }, { "off", 'x' },
+	    { "val", 'x' } } },
+	[SSP_EV_NIC_WR_DONE] = { "nic_wr_done", 4, { { "id", 'u' }, { "off", 'x' },
+	    { "val", 'x' }, { "posted", 'i' } } },
+	[SSP_EV_NET_SEEN]    = { "net_seen", 18, { NET_F } },
 };
 
 const struct ssp_schema ssp_event_schema = { SSP_EV_NTYPES, types };
@@ -78,6 +83,10 @@ static const struct {
 	[SSP_SIM_NICBM] = { "nicbm", "nic" },
 	[SSP_SIM_NS3]   = { "ns3", "net" },
 	[SSP_SIM_SWITCH] = { "switch", "net" },
+	[SSP_SIM_QEMU]  = { "qemu", "host" },
+	[SSP_SIM_CORUNDUM] = { "corundum", "nic" },
+	[SSP_SIM_E1000] = { "e1000", "nic" },
+	[SSP_SIM_PCAP]  = { "pcap", "net" },
 };
 
 const char *ssp_event_sim_name(enum ssp_sim s) { return sims[s].name; }
@@ -112,8 +121,10 @@ ssp_event_sim(unsigned type)
 		return SSP_SIM_GEM5;
 	if (type < SSP_EV_NET_ENQ)
 		return SSP_SIM_NICBM;
-	if (type <= SSP_EV_NET_RX)
+	if (type <= SSP_EV_NET_RX || type == SSP_EV_NET_SEEN)
 		return SSP_SIM_NS3;
+	if (type == SSP_EV_NIC_RD_DONE || type == SSP_EV_NIC_WR_DONE)
+		return SSP_SIM_NICBM;
 	return SSP_SIM_NONE;
 }
 
@@ -133,7 +144,7 @@ ssp_event_cpu_field(unsigned type)
 	}
 }
 
-int
+enum ssp_status
 ssp_event_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o, const char *stream,
     enum ssp_sim sim, const char *producer, const struct ssp_meta *extra,
     size_t nextra, struct ssp_err *e)
@@ -158,7 +169,7 @@ ssp_event_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o, const char *str
 	return r;
 }
 
-int
+enum ssp_status
 ssp_event_reader_open(struct ssp_rec_rd **rp, struct ssp_in *in, struct ssp_err *e)
 {
 	return ssp_rec_rd_open(rp, in, ssp_frame_magic_events, &ssp_event_schema,

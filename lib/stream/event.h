@@ -52,6 +52,14 @@ enum ssp_ev_type {
 	SSP_EV_NET_RX,		/* r (standard ns-3 ascii traces only) */
 	/* gem5 host, added in 1.1 (types are appended, never inserted) */
 	SSP_EV_USER,		/* a CPU's first user-mode pc after kernel ones */
+	/* NIC, added in 1.2: the Corundum Verilator adapter's register
+	 * access completions (AXI-Lite read/write done, with the host's
+	 * request id) */
+	SSP_EV_NIC_RD_DONE,	/* CorundumAXILManager::read_done() */
+	SSP_EV_NIC_WR_DONE,	/* CorundumAXILManager::write_done() */
+	/* network, also added in 1.2: a packet in a pcap capture (direction and
+	 * port not recorded) */
+	SSP_EV_NET_SEEN,
 	SSP_EV_NTYPES
 };
 
@@ -88,7 +96,9 @@ enum { SSP_F_NDMA_OP, SSP_F_NDMA_ADDR, SSP_F_NDMA_LEN,
 enum { SSP_F_NIRQ_VEC };				/* nic_msix, nic_msi; nic_intx: level */
 enum { SSP_F_NTX_LEN };					/* nic_tx */
 enum { SSP_F_NRX_PORT, SSP_F_NRX_LEN };			/* nic_rx */
-/* net_*: uid -1 when the trace has none; payload/ip_proto/ip_id -1 when
+/* nic_rd_done, nic_wr_done (posted: nic_wr_done only) */
+enum { SSP_F_NDONE_ID, SSP_F_NDONE_OFF, SSP_F_NDONE_VAL, SSP_F_NDONE_POSTED };
+/* net_* (net_seen too): uid -1 when the trace has none; payload/ip_proto/ip_id -1 when
  * absent; eth_type 0 when absent; boundary is enum ssp_net_boundary */
 enum { SSP_F_NET_NODE, SSP_F_NET_DEV, SSP_F_NET_DEVTYPE, SSP_F_NET_SOURCE,
 	SSP_F_NET_UID, SSP_F_NET_INTERESTING, SSP_F_NET_BOUNDARY,
@@ -110,20 +120,27 @@ enum ssp_sim {
 	SSP_SIM_NICBM,		/* kind "nic" */
 	SSP_SIM_NS3,		/* kind "net" */
 	SSP_SIM_SWITCH,		/* kind "net": SimBricks net_switch (net_* types) */
+	/* since 1.2: simulators that write the types of another one's kind */
+	SSP_SIM_QEMU,		/* kind "host": simbricks-pci DEBUG_PRINTS (host types) */
+	SSP_SIM_CORUNDUM,	/* kind "nic": Corundum Verilator adapter (nic types) */
+	SSP_SIM_E1000,		/* kind "nic": e1000_gem5 E1000_DEBUG (nic types) */
+	SSP_SIM_PCAP,		/* kind "net": a pcap capture (ns-3, net_switch -p) */
 	SSP_SIM_N
 };
 
 extern const struct ssp_schema ssp_event_schema;
 
-/* Names: "gem5"/"nicbm"/"ns3"/"switch" and "host"/"nic"/"net"; parse returns
- * SSP_SIM_NONE if unknown.  Kind "net" parses to SSP_SIM_NS3: a topology
- * kind names a role, and the net_* types are shared by ns3 and switch. */
+/* Names: "gem5"/"nicbm"/"ns3"/"switch"/"qemu"/"corundum"/"e1000"/"pcap" and
+ * "host"/"nic"/"net"; parse returns SSP_SIM_NONE if unknown.  A kind parses
+ * to its first simulator (host: gem5, nic: nicbm, net: ns3): a topology
+ * kind names a role, and the types of a kind are shared by its simulators. */
 const char *ssp_event_sim_name(enum ssp_sim s);
 const char *ssp_event_sim_kind(enum ssp_sim s);
 enum ssp_sim ssp_event_sim_parse(const char *name);
 enum ssp_sim ssp_event_sim_parse_kind(const char *kind);
-/* Which simulator produces an event type (ns3 for the net_* types,
- * which the switch writes too: compare kinds, not simulators). */
+/* The first simulator of the kind whose streams hold an event type
+ * (gem5 for host types, which QEMU writes too; nicbm for NIC types; ns3
+ * for the net_* types): compare kinds, not simulators. */
 enum ssp_sim ssp_event_sim(unsigned type);
 
 /* User-mode pcs are below this (x86-64 canonical lower half; FORMATS §4). */
@@ -149,16 +166,17 @@ ssp_event_dev_cpu(const struct ssp_rec *r)
 }
 
 /* The minor version event streams are written with (formats/events.md). */
-#define SSP_EVENT_MINOR 1
+#define SSP_EVENT_MINOR 2
 
 /* Open an event stream writer with the standard metadata.  extra may add
  * more key/value pairs (source file, symbol tables, time offset). */
-int ssp_event_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o,
-    const char *stream, enum ssp_sim sim, const char *producer,
-    const struct ssp_meta *extra, size_t nextra, struct ssp_err *e);
-/* Open an event stream reader (concatenated segments accepted). */
-int ssp_event_reader_open(struct ssp_rec_rd **rp, struct ssp_in *in,
+SSP_MUST_USE enum ssp_status ssp_event_writer_open(struct ssp_rec_wr **wp,
+    struct ssp_out *o, const char *stream, enum ssp_sim sim,
+    const char *producer, const struct ssp_meta *extra, size_t nextra,
     struct ssp_err *e);
+/* Open an event stream reader (concatenated segments accepted). */
+SSP_MUST_USE enum ssp_status ssp_event_reader_open(struct ssp_rec_rd **rp,
+    struct ssp_in *in, struct ssp_err *e);
 /* The simulator a reader's stream header names (SSP_SIM_NONE if absent). */
 enum ssp_sim ssp_event_reader_sim(const struct ssp_rec_rd *rr);
 

@@ -84,7 +84,7 @@ check_magic(struct ssp_frame_rd *f, const uint8_t *m, size_t got, struct ssp_err
 	}
 }
 
-int
+enum ssp_status
 ssp_frame_rd_open(struct ssp_frame_rd **fp, struct ssp_in *in, const uint8_t *magic,
     struct ssp_err *e)
 {
@@ -215,7 +215,7 @@ ssp_frame_rd_close(struct ssp_frame_rd *f)
 	free(f);
 }
 
-int
+enum ssp_status
 ssp_frame_magic(struct ssp_out *o, const uint8_t *magic, struct ssp_err *e)
 {
 	return ssp_out_write(o, magic, SSP_MAGIC_LEN, e);
@@ -236,25 +236,28 @@ block_header(uint8_t *h, unsigned type, const uint8_t *payload, size_t len)
 	put_le32(h + 8, (uint32_t)c);
 }
 
-int
+enum ssp_status
 ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
     size_t len, struct ssp_err *e)
 {
 	uint8_t h[SSP_BLOCK_HDR];
+	enum ssp_status rc;
 
+	SSP_ASSERT(type <= 0xff);
 	if (len > SSP_BLOCK_MAX)
 		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "
 		    "exceeds the limit", len);
 	block_header(h, type, payload, len);
-	if (ssp_out_write(o, h, sizeof(h), e) != SSP_OK)
-		return SSP_ERR_IO;
+	if ((rc = ssp_out_write(o, h, sizeof(h), e)) != SSP_OK)
+		return rc;
 	return ssp_out_write(o, payload, len, e);
 }
 
-int
+enum ssp_status
 ssp_frame_block_inplace(struct ssp_out *o, unsigned type, uint8_t *payload,
     size_t len, struct ssp_err *e)
 {
+	SSP_ASSERT(type <= 0xff);
 	if (len > SSP_BLOCK_MAX)
 		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "block of %zu bytes "
 		    "exceeds the limit", len);

@@ -44,22 +44,24 @@ struct ssp_frame_rd;
  * Open a block reader.  magic is the format expected; a stream with the
  * other simspan magic or no magic at all is reported as such.
  */
-int ssp_frame_rd_open(struct ssp_frame_rd **fp, struct ssp_in *in,
-    const uint8_t *magic, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_frame_rd_open(struct ssp_frame_rd **fp,
+    struct ssp_in *in, const uint8_t *magic, struct ssp_err *e);
 /* 1: block in *b (payload valid until the next call), 0: clean end of
  * input after an end block, or -status on an error (e set). */
-int ssp_frame_rd_next(struct ssp_frame_rd *f, struct ssp_block *b, struct ssp_err *e);
+SSP_MUST_USE int ssp_frame_rd_next(struct ssp_frame_rd *f, struct ssp_block *b,
+    struct ssp_err *e);
 const char *ssp_frame_rd_name(const struct ssp_frame_rd *f);
 void ssp_frame_rd_close(struct ssp_frame_rd *f);
 
 /* Write the magic, and one block. */
-int ssp_frame_magic(struct ssp_out *o, const uint8_t *magic, struct ssp_err *e);
-int ssp_frame_block(struct ssp_out *o, unsigned type, const uint8_t *payload,
-    size_t len, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_frame_magic(struct ssp_out *o,
+    const uint8_t *magic, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_frame_block(struct ssp_out *o, unsigned type,
+    const uint8_t *payload, size_t len, struct ssp_err *e);
 /* The same for a payload with SSP_BLOCK_HDR bytes of room before it, where
  * the header goes: the block is one write, which a large one makes without
  * a copy through the output's buffer. */
-int ssp_frame_block_inplace(struct ssp_out *o, unsigned type, uint8_t *payload,
-    size_t len, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_frame_block_inplace(struct ssp_out *o,
+    unsigned type, uint8_t *payload, size_t len, struct ssp_err *e);
 
 #endif

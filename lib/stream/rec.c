@@ -218,21 +218,23 @@ struct ssp_rec_wr {
 	uint32_t nrawt;
 };
 
-static int
+static enum ssp_status
 rw_block(struct ssp_rec_wr *w, struct ssp_err *e)
 {
+	enum ssp_status rc;
+
 	if (w->blk.len == 0)
 		return SSP_OK;
-	if (ssp_frame_block_inplace(w->out, SSP_BLOCK_DATA, w->blk.p, w->blk.len,
-	    e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if ((rc = ssp_frame_block_inplace(w->out, SSP_BLOCK_DATA, w->blk.p,
+	    w->blk.len, e)) != SSP_OK)
+		return rc;
 	w->blk.len = 0;
 	w->last_ts = 0;
 	w->nblocks++;
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_open(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *magic,
     const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
     struct ssp_err *e)
@@ -240,7 +242,7 @@ ssp_rec_wr_open(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *magic,
 	return ssp_rec_wr_open_minor(wp, o, magic, SSP_REC_MINOR, s, meta, nmeta, e);
 }
 
-int
+enum ssp_status
 ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *magic,
     unsigned minor, const struct ssp_schema *s, const struct ssp_meta *meta,
     size_t nmeta, struct ssp_err *e)
@@ -286,45 +288,49 @@ ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *
 	return SSP_OK;
 }
 
-/* The id s has or gets; *fresh: it is new, its definition not written. */
+/* The id s has or gets in *id; *fresh: it is new, its definition not
+ * written. */
+static inline enum ssp_status
+str_intern(struct ssp_rec_wr *w, const char *s, size_t len, uint64_t *id,
+    int *fresh, struct ssp_err *e)
+{
+	*fresh = 0;
+	if ((*id = strtab_find(&w->strs, s, len)) != 0)
+		return SSP_OK;
+	if (len > STR_MAX)
+		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "string of %zu bytes "
+		    "exceeds the %d-byte limit", len, STR_MAX);
+	if (w->strs.n >= STRS_MAX)
+		return ssp_err_set(e, SSP_ERR_LIMIT, 0, "more than %u distinct "
+		    "strings in one stream", STRS_MAX);
+	if ((*id = strtab_add(&w->strs, s, len, 1)) == 0)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	*fresh = 1;
+	return SSP_OK;
+}
+
 uint64_t
 ssp_rec_wr_str_intern(struct ssp_rec_wr *w, const char *s, size_t len, int *fresh,
     struct ssp_err *e)
 {
 	uint64_t id;
 
-	*fresh = 0;
-	if ((id = strtab_find(&w->strs, s, len)) != 0)
-		return id;
-	if (len > STR_MAX) {
-		ssp_err_set(e, SSP_ERR_LIMIT, 0, "string of %zu bytes exceeds "
-		    "the %d-byte limit", len, STR_MAX);
-		return 0;
-	}
-	if (w->strs.n >= STRS_MAX) {
-		ssp_err_set(e, SSP_ERR_LIMIT, 0, "more than %u distinct strings "
-		    "in one stream", STRS_MAX);
-		return 0;
-	}
-	if ((id = strtab_add(&w->strs, s, len, 1)) == 0) {
-		ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-		return 0;
-	}
-	*fresh = 1;
-	return id;
+	return str_intern(w, s, len, &id, fresh, e) == SSP_OK ? id : 0;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_str_define(struct ssp_rec_wr *w, uint64_t id, const char *s, size_t len,
     struct ssp_err *e)
 {
+	enum ssp_status rc;
+
 	if (id != w->ndef + 1 || len > STR_MAX)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "string %llu defined out "
 		    "of order (%llu defined)", (unsigned long long)id,
 		    (unsigned long long)w->ndef);
 	if (w->blk.len + len + 3 * SSP_VARINT_MAX > BLOCK_TARGET &&
-	    rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	    (rc = rw_block(w, e)) != SSP_OK)
+		return rc;
 	put_varint(&w->blk, 0);
 	put_varint(&w->blk, id);
 	put_varint(&w->blk, len);
@@ -334,17 +340,24 @@ ssp_rec_wr_str_define(struct ssp_rec_wr *w, uint64_t id, const char *s, size_t l
 	return SSP_OK;
 }
 
+enum ssp_status
+ssp_rec_wr_str_id(struct ssp_rec_wr *w, const char *s, size_t len, uint64_t *id,
+    struct ssp_err *e)
+{
+	enum ssp_status rc;
+	int fresh;
+
+	if ((rc = str_intern(w, s, len, id, &fresh, e)) != SSP_OK || !fresh)
+		return rc;
+	return ssp_rec_wr_str_define(w, *id, s, len, e);
+}
+
 uint64_t
 ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len, struct ssp_err *e)
 {
 	uint64_t id;
-	int fresh;
 
-	if ((id = ssp_rec_wr_str_intern(w, s, len, &fresh, e)) == 0 || !fresh)
-		return id;
-	if (ssp_rec_wr_str_define(w, id, s, len, e) != SSP_OK)
-		return 0;
-	return id;
+	return ssp_rec_wr_str_id(w, s, len, &id, e) == SSP_OK ? id : 0;
 }
 
 /*
@@ -378,31 +391,35 @@ rw_encode(struct ssp_rec_wr *w, uint32_t type, int64_t ts, const uint64_t *f,
 	w->nrec++;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_put(struct ssp_rec_wr *w, const struct ssp_rec *r, struct ssp_err *e)
 {
+	enum ssp_status rc;
+
 	if (r->type >= w->schema->ntypes)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "record type %u not in "
 		    "schema", r->type);
-	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if (w->blk.len >= BLOCK_TARGET && (rc = rw_block(w, e)) != SSP_OK)
+		return rc;
 	rw_encode(w, r->type, r->ts, r->f, NULL);
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec_rd *rr,
     struct ssp_err *e);	/* defined after the reader */
 
-int
+enum ssp_status
 ssp_rec_wr_flush(struct ssp_rec_wr *w, struct ssp_err *e)
 {
-	if (rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	enum ssp_status rc;
+
+	if ((rc = rw_block(w, e)) != SSP_OK)
+		return rc;
 	return ssp_out_flush(w->out, e);
 }
 
-int
+enum ssp_status
 ssp_rec_wr_close(struct ssp_rec_wr *w, struct ssp_err *e)
 {
 	uint8_t end[3 * SSP_VARINT_MAX];
@@ -446,9 +463,38 @@ struct ftype {			/* a record type as the file declares it */
 	uint32_t fill_neg;	/* of those filled fields, the ones set to -1 */
 	uint32_t signed_mask;	/* fields to unzigzag */
 	uint32_t str_mask;	/* fields holding string ids */
+	uint32_t slot;		/* its count of records filtered out */
+	uint8_t act;		/* enum ssp_rec_act of the filter */
 	uint8_t nstr;		/* how many, and which: */
 	uint8_t sidx[SSP_MAXF];
 };
+
+/* What the reader keeps of every record it reads, returned or filtered
+ * out: the merge key, backward steps, where TICK records are wanted. */
+struct rdstate {
+	int64_t last;		/* timestamp of the record before */
+	int64_t tsmax;		/* the largest timestamp */
+	uint64_t back;		/* records whose timestamp is below last */
+	uint64_t skips;		/* records the filter left out */
+	struct ssp_rec_tick tick;
+};
+
+static inline void
+rd_read(struct rdstate *st, int64_t ts)
+{
+	if (__builtin_expect(ts < st->last, 0))
+		st->back++;
+	st->last = ts;
+	st->tsmax = ts > st->tsmax ? ts : st->tsmax;
+}
+
+/* A record read and returned. */
+static inline void
+rd_took(struct rdstate *st, unsigned act, int64_t ts)
+{
+	rd_read(st, ts);
+	ssp_rec_tick_took(&st->tick, act, ts);
+}
 
 /* A record of an older minor whose type lacks fields the program's has:
  * append them as absent (formats/framing.md §3). */
@@ -497,6 +543,12 @@ struct ssp_rec_rd {
 	struct span *span;
 	unsigned nspan, capspan;
 	struct span slow_span;
+	/* the filter (ssp_rec_rd_filter): an action per program type and one
+	 * for unknown types, the records each left out; what every record
+	 * read leaves behind */
+	uint8_t *act;
+	uint64_t *skipped;
+	struct rdstate st;
 };
 
 /* Record a data error; returns -code like every failing reader step. */
@@ -652,6 +704,8 @@ rr_header(struct ssp_rec_rd *rr, const struct ssp_block *b, struct ssp_err *e)
 			continue;
 		}
 		pt = ssp_rec_schema_find(rr->expect, ft->name);
+		m->slot = pt < 0 ? rr->expect->ntypes : (uint32_t)pt;
+		m->act = rr->act != NULL ? rr->act[m->slot] : SSP_RA_KEEP;
 		if (pt < 0) {
 			m->prog = SSP_TYPE_UNKNOWN;
 			continue;
@@ -768,7 +822,7 @@ rr_fill(struct ssp_rec_rd *rr, struct ssp_err *e)
 	}
 }
 
-int
+enum ssp_status
 ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
     const struct ssp_schema *expect, int flags, struct ssp_err *e)
 {
@@ -782,6 +836,7 @@ ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	rr->magic = magic;
 	rr->expect = expect;
+	rr->st.last = rr->st.tsmax = INT64_MIN;
 	rr->flags = flags;
 	if ((r = ssp_frame_rd_open(&rr->frd, in, magic, e)) != SSP_OK) {
 		free(rr);
@@ -895,6 +950,17 @@ rr_next_slow(struct ssp_rec_rd *rr, struct ssp_rec *r, int may_fill,
 			if (r->f[i] > rr->slow_span.smax)
 				rr->slow_span.smax = r->f[i];
 		}
+		if (__builtin_expect(ft->act >= SSP_RA_TICK, 0) &&
+		    !ssp_rec_tick_wants(&rr->st.tick, ft->act, rr->ts)) {
+			rd_read(&rr->st, rr->ts);	/* filtered out */
+			rr->skipped[ft->slot]++;
+			rr->st.skips++;
+			rr->p = p;
+			rr->nrec++;
+			rr->seg_rec++;
+			continue;
+		}
+		rd_took(&rr->st, ft->act, rr->ts);
 		rr->slow_span.beg = (uint32_t)(fbeg - rr->blk);
 		rr->slow_span.end = (uint32_t)(p - rr->blk);
 		rr->p = p;
@@ -927,23 +993,53 @@ bad:
 #define WIDE 8
 
 /*
+ * A record the filter leaves out, its fields from p on: checked as
+ * rec_fast would (varints, string ids), not kept.  2, or 0 for anything
+ * unusual (then rr_next_slow reads the record again).
+ */
+__attribute__((always_inline)) static inline int
+rec_skip(const uint8_t **pp, const uint8_t *p, const struct ftype *ft,
+    uint64_t nstr, int64_t *ts, int64_t t, unsigned bad, struct rdstate *st,
+    uint64_t *skipped)
+{
+	uint64_t x, smax = 0;
+	uint32_t sm = ft->str_mask;
+	unsigned i;
+
+	for (i = 0; i < ft->nf; i++, sm >>= 1) {
+		p = ssp_varint_get_fast(p, &x, &bad);
+		smax = (sm & 1) && x > smax ? x : smax;
+	}
+	if (__builtin_expect((smax > nstr) | bad, 0))
+		return 0;
+	*pp = p;
+	*ts = t;
+	rd_read(st, t);
+	skipped[ft->slot]++;
+	st->skips++;
+	return 2;
+}
+
+/*
  * The hot path of every reader: one record well inside its block (at
  * least REC_MAXBYTES + 8 bytes before its end), decoded without per-byte
- * bounds checks.  Returns 0 for anything unusual (a string definition, a
- * bad tag, varint or string id): the general path then decodes the same
- * bytes again and reports errors.  The reader's state comes in locals so
- * that a loop keeps it in registers.
+ * bounds checks.  Returns 1, 2 when the filter left the record out, or 0
+ * for anything unusual (a string definition, a bad tag, varint or string
+ * id): the general path then decodes the same bytes again and reports
+ * errors.  The reader's state comes in locals so that a loop keeps it in
+ * registers.
  */
 __attribute__((always_inline)) static inline int
 rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
     uint64_t ntypes, uint64_t nstr, int64_t *ts, struct ssp_rec *r,
-    struct span *sp)
+    struct span *sp, struct rdstate *st, uint64_t *skipped)
 {
 	const uint8_t *p = *pp;
 	const struct ftype *ft;
 	uint64_t tag, v, smax = 0;
 	uint32_t m;
 	unsigned i, nf, bad = 0;
+	int64_t t;
 
 	if (__builtin_expect(*p < 0x80, 1))	/* tags fit one byte */
 		tag = *p++;
@@ -953,6 +1049,10 @@ rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
 		return 0;
 	ft = &ftypes[tag - 1];
 	p = ssp_varint_get_fast(p, &v, &bad);
+	t = (int64_t)((uint64_t)*ts + (uint64_t)ssp_unzigzag(v));
+	if (__builtin_expect(ft->act >= SSP_RA_TICK, 0) &&
+	    !ssp_rec_tick_wants(&st->tick, ft->act, t))
+		return rec_skip(pp, p, ft, nstr, ts, t, bad, st, skipped);
 	sp->beg = (uint32_t)(p - blk);
 	nf = ft->nf;
 	if (nf < WIDE) {
@@ -984,8 +1084,9 @@ rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
 	}
 	if (__builtin_expect((smax > nstr) | bad, 0))
 		return 0;
-	*ts = (int64_t)((uint64_t)*ts + (uint64_t)ssp_unzigzag(v));
-	r->ts = *ts;
+	*ts = t;
+	r->ts = t;
+	rd_took(st, ft->act, t);
 	r->ftag = (uint32_t)tag;
 	r->type = ft->prog;
 	r->nf = nf;
@@ -1022,15 +1123,17 @@ ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r, struct ssp_err *e)
 	rr->nspan = 0;
 	if (__builtin_expect(rr->capspan == 0, 0) && rr_spans(rr, 64) != 0)
 		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
-	if (__builtin_expect(rr->end - p >= REC_MAXBYTES + 8, 1) &&
-	    rec_fast(&p, rr->blk, rr->ftypes, rr->fschema.ntypes, rr->strs.n,
-	    &ts, r, &rr->span[0])) {
-		rr->nspan = 1;
+	while (__builtin_expect(rr->end - p >= REC_MAXBYTES + 8, 1) &&
+	    (got = rec_fast(&p, rr->blk, rr->ftypes, rr->fschema.ntypes,
+	    rr->strs.n, &ts, r, &rr->span[0], &rr->st, rr->skipped)) != 0) {
 		rr->p = p;
 		rr->ts = ts;
 		rr->nrec++;
 		rr->seg_rec++;
-		return 1;
+		if (got == 1) {
+			rr->nspan = 1;
+			return 1;
+		}
 	}
 	if ((got = rr_next_slow(rr, r, 1, e)) == 1) {
 		rr->span[0] = rr->slow_span;
@@ -1043,9 +1146,10 @@ int
 ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
     struct ssp_err *e)
 {
-	unsigned k = 0, k0;
+	unsigned k = 0, nread;
 	int got;
 
+	SSP_ASSERT(n >= 1);	/* 0 would read as the end */
 	rr->nspan = 0;
 	if (rr->pend.code != SSP_OK) {	/* an error found by the last call */
 		if (e != NULL)
@@ -1061,17 +1165,20 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 		struct span *span = rr->span;
 		int64_t ts = rr->ts;
 
-		k0 = k;
+		nread = 0;
 		if (rr->end - p >= REC_MAXBYTES + 8) {
 			limit = rr->end - (REC_MAXBYTES + 8);
-			while (k < n && p <= limit && rec_fast(&p, blk, ftypes,
-			    ntypes, nstr, &ts, &r[k], &span[k]))
-				k++;
+			while (k < n && p <= limit && (got = rec_fast(&p, blk,
+			    ftypes, ntypes, nstr, &ts, &r[k], &span[k], &rr->st,
+			    rr->skipped)) != 0) {
+				k += got == 1;
+				nread++;
+			}
 		}
 		rr->p = p;
 		rr->ts = ts;
-		rr->nrec += k - k0;
-		rr->seg_rec += k - k0;
+		rr->nrec += nread;
+		rr->seg_rec += nread;
 		if (k == n)
 			break;
 		/* Not across blocks: the next may begin another segment, whose
@@ -1097,18 +1204,21 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 
 unsigned
 ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room, int64_t limit,
-    size_t *used, int *over, int64_t *last, uint64_t *back)
+    size_t *used, int *over)
 {
 	/* the reader's state in locals while the loop runs */
 	const uint8_t *p = rr->p, *blk = rr->blk, *fence;
 	const struct ftype *ftypes = rr->ftypes;
 	uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
-	int64_t ts = rr->ts, prev = *last;
+	uint64_t *skipped = rr->skipped;
+	struct rdstate *st = &rr->st;	/* a copy here costs more than it saves */
+	int64_t ts = rr->ts;
 	uint8_t *o = buf, *full;
 	struct ssp_rec *r;
 	struct span sp;		/* not kept: ssp_rec_wr_copy_raw is not for these */
+	uint64_t nread;
 	unsigned n = 0;
-	uint64_t nback = 0;
+	int got;
 
 	rr->nspan = 0;
 	*used = 0;
@@ -1117,28 +1227,71 @@ ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room, int64_t li
 		return 0;
 	full = o + (room - sizeof(struct ssp_rec));
 	fence = rr->end - (REC_MAXBYTES + 8);
+	nread = st->skips;
 	while (o <= full && p <= fence) {
 		r = (struct ssp_rec *)(void *)o;
-		if (!rec_fast(&p, blk, ftypes, ntypes, nstr, &ts, r, &sp))
+		if ((got = rec_fast(&p, blk, ftypes, ntypes, nstr, &ts, r, &sp,
+		    st, skipped)) == 0)
 			break;
-		nback += ts < prev;
-		prev = ts;
-		if (ts > limit) {
+		if (__builtin_expect(got == 2, 0))
+			continue;
+		if (st->tsmax > limit) {
 			*over = 1;
 			break;
 		}
 		o += SSP_REC_PACKED(r->nf);
 		n++;
 	}
-	*last = prev;
-	*back += nback;
+	nread = st->skips - nread + n + (unsigned)*over;
 	rr->p = p;
 	rr->ts = ts;
-	rr->nrec += n + (unsigned)*over;
-	rr->seg_rec += n + (unsigned)*over;
+	rr->nrec += nread;
+	rr->seg_rec += nread;
 	*used = (size_t)(o - (uint8_t *)buf);
 	return n;
 }
+
+enum ssp_status
+ssp_rec_rd_filter(struct ssp_rec_rd *rr, const uint8_t *act, struct ssp_err *e)
+{
+	unsigned n, i;
+
+	SSP_ASSERT(rr != NULL && rr->expect != NULL);
+	n = rr->expect->ntypes + 1;
+	free(rr->act);
+	free(rr->skipped);
+	rr->act = NULL;
+	rr->skipped = NULL;
+	if (act != NULL) {
+		rr->act = malloc(n);
+		rr->skipped = calloc(n, sizeof(*rr->skipped));
+		if (rr->act == NULL || rr->skipped == NULL) {
+			free(rr->act);
+			rr->act = NULL;
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		}
+		for (i = 0; i < n; i++) {
+			SSP_ASSERT(act[i] <= SSP_RA_SKIP);
+			rr->act[i] = act[i];
+		}
+	}
+	for (i = 0; i < rr->fschema.ntypes; i++)	/* the current segment */
+		rr->ftypes[i].act = act != NULL ? act[rr->ftypes[i].slot] :
+		    SSP_RA_KEEP;
+	return SSP_OK;
+}
+
+uint64_t
+ssp_rec_rd_skipped(const struct ssp_rec_rd *rr, uint32_t t)
+{
+	SSP_ASSERT(rr != NULL && rr->expect != NULL);
+	if (rr->skipped == NULL)
+		return 0;
+	return rr->skipped[t < rr->expect->ntypes ? t : rr->expect->ntypes];
+}
+
+int64_t ssp_rec_rd_tsmax(const struct ssp_rec_rd *rr) { return rr->st.tsmax; }
+uint64_t ssp_rec_rd_backwards(const struct ssp_rec_rd *rr) { return rr->st.back; }
 
 const char *
 ssp_rec_rd_str(const struct ssp_rec_rd *rr, uint64_t id, size_t *len)
@@ -1182,17 +1335,21 @@ ssp_rec_rd_close(struct ssp_rec_rd *rr)
 	strtab_free(&rr->strs);
 	free(rr->stream_name);
 	free(rr->span);
+	free(rr->act);
+	free(rr->skipped);
 	free(rr);
 }
 
 /* --- copying between streams ------------------------------------------ */
 
 /* Intern reader string id in the writer and remember its id here. */
-static int
+static enum ssp_status
 rw_map_str(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, uint64_t id,
     struct ssp_err *e)
 {
+	enum ssp_status rc;
 	const char *s;
+	uint64_t wid;
 	size_t n;
 
 	if (id >= w->map_cap) {
@@ -1211,14 +1368,14 @@ rw_map_str(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, uint64_t id,
 	if ((s = ssp_rec_rd_str(rr, id, &n)) == NULL)
 		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "undefined string id %llu",
 		    (unsigned long long)id);
-	if ((w->map[id] = ssp_rec_wr_str(w, s, n, e)) == 0)
-		return e != NULL ? e->code : SSP_ERR_NOMEM;
-	return SSP_OK;
+	if ((rc = ssp_rec_wr_str_id(w, s, n, &wid, e)) == SSP_OK)
+		w->map[id] = wid;
+	return rc;
 }
 
 /* The general copy: strings first, in field order (interning may end
  * the block), then the block check, then the record. */
-__attribute__((noinline)) static int
+__attribute__((noinline)) static enum ssp_status
 rw_copy_slow(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec_rd *rr,
     struct ssp_err *e)
 {
@@ -1278,8 +1435,8 @@ rw_copy_slow(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec
 		    (s = rw_map_str(w, rr, id, e)) != SSP_OK)
 			return s;
 	}
-	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if (w->blk.len >= BLOCK_TARGET && (s = rw_block(w, e)) != SSP_OK)
+		return s;
 	rw_encode(w, r->type, r->ts, r->f, w->map);
 	return SSP_OK;
 }
@@ -1290,7 +1447,7 @@ rw_copy_slow(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec
  * bytes written past the block's length are left uncommitted and the
  * general copy starts over.
  */
-int
+enum ssp_status
 ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r, const struct ssp_rec_rd *rr,
     struct ssp_err *e)
 {
@@ -1358,11 +1515,12 @@ rw_raw_encode(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
 	w->nrec++;
 }
 
-__attribute__((noinline)) static int
+__attribute__((noinline)) static enum ssp_status
 rw_raw_slow(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
     const struct ssp_rec *r, struct ssp_err *e)
 {
 	uint32_t ft = r->ftag - 1;
+	enum ssp_status rc;
 
 	if (w->raw_state == 0) {
 		/* Same ids as the reader only if we have none of our own. */
@@ -1405,8 +1563,8 @@ rw_raw_slow(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
 		if ((s = ssp_rec_rd_str(rr, w->ident + 1, &n)) == NULL)
 			return ssp_err_set(e, SSP_ERR_FORMAT, 0, "undefined "
 			    "string id %llu", (unsigned long long)w->ident + 1);
-		if ((id = ssp_rec_wr_str(w, s, n, e)) == 0)
-			return e != NULL ? e->code : SSP_ERR_NOMEM;
+		if ((rc = ssp_rec_wr_str_id(w, s, n, &id, e)) != SSP_OK)
+			return rc;
 		if (id != w->ident + 1) {	/* the reader repeats a string */
 			w->raw_state = -1;
 			w->raw_on = NULL;
@@ -1414,13 +1572,13 @@ rw_raw_slow(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
 		}
 		w->ident++;
 	}
-	if (w->blk.len >= BLOCK_TARGET && rw_block(w, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if (w->blk.len >= BLOCK_TARGET && (rc = rw_block(w, e)) != SSP_OK)
+		return rc;
 	rw_raw_encode(w, rr, i, r);
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_copy_raw(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
     const struct ssp_rec *r, struct ssp_err *e)
 {
@@ -1433,7 +1591,7 @@ ssp_rec_wr_copy_raw(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned 
 	return SSP_OK;
 }
 
-int
+enum ssp_status
 ssp_rec_wr_copy_raw_batch(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr,
     const struct ssp_rec *r, const unsigned *idx, unsigned n,
     struct ssp_err *e)

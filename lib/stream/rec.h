@@ -78,15 +78,20 @@ struct ssp_rec {
 struct ssp_rec_wr;
 struct ssp_rec_rd;
 
-int ssp_rec_wr_open(struct ssp_rec_wr **wp, struct ssp_out *o, const uint8_t *magic,
-    const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_open(struct ssp_rec_wr **wp,
+    struct ssp_out *o, const uint8_t *magic, const struct ssp_schema *s,
+    const struct ssp_meta *meta, size_t nmeta, struct ssp_err *e);
 /* The same, writing format version 1.minor (ssp_rec_wr_open: 1.SSP_REC_MINOR);
  * a format may raise its minor version for guarantees readers can test. */
-int ssp_rec_wr_open_minor(struct ssp_rec_wr **wp, struct ssp_out *o,
-    const uint8_t *magic, unsigned minor, const struct ssp_schema *s,
-    const struct ssp_meta *meta, size_t nmeta, struct ssp_err *e);
-/* Intern a string; returns its id (>0) or 0 on error (e set). */
+SSP_MUST_USE enum ssp_status ssp_rec_wr_open_minor(struct ssp_rec_wr **wp,
+    struct ssp_out *o, const uint8_t *magic, unsigned minor,
+    const struct ssp_schema *s, const struct ssp_meta *meta, size_t nmeta,
+    struct ssp_err *e);
+/* Intern a string: its id (> 0) in *id, writing its definition when it is
+ * new. */
+SSP_MUST_USE enum ssp_status ssp_rec_wr_str_id(struct ssp_rec_wr *w,
+    const char *s, size_t len, uint64_t *id, struct ssp_err *e);
+/* The same, returning the id (> 0), or 0 on an error (e set). */
 uint64_t ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len,
     struct ssp_err *e);
 /*
@@ -101,15 +106,16 @@ uint64_t ssp_rec_wr_str(struct ssp_rec_wr *w, const char *s, size_t len,
  */
 uint64_t ssp_rec_wr_str_intern(struct ssp_rec_wr *w, const char *s, size_t len,
     int *fresh, struct ssp_err *e);
-int ssp_rec_wr_str_define(struct ssp_rec_wr *w, uint64_t id, const char *s,
-    size_t len, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_str_define(struct ssp_rec_wr *w,
+    uint64_t id, const char *s, size_t len, struct ssp_err *e);
 /* Append a record; r->type indexes the writer's schema, r->nf is ignored. */
-int ssp_rec_wr_put(struct ssp_rec_wr *w, const struct ssp_rec *r, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_put(struct ssp_rec_wr *w,
+    const struct ssp_rec *r, struct ssp_err *e);
 /* Copy a record read by rr, translating its string ids.  r->type indexes
  * w's schema; that type's fields must be a prefix of the fields of the
  * record's type in rr's stream (SSP_ERR_SCHEMA otherwise). */
-int ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r,
-    const struct ssp_rec_rd *rr, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_copy(struct ssp_rec_wr *w,
+    const struct ssp_rec *r, const struct ssp_rec_rd *rr, struct ssp_err *e);
 /*
  * Copy record i of rr's last ssp_rec_rd_next (i = 0) or ssp_rec_rd_next_batch
  * call, r, as it is in the file: its field bytes are copied and only its
@@ -123,17 +129,20 @@ int ssp_rec_wr_copy(struct ssp_rec_wr *w, const struct ssp_rec *r,
  * differ), it does what ssp_rec_wr_copy does.  Several times cheaper than
  * ssp_rec_wr_copy; the output is a valid stream either way.
  */
-int ssp_rec_wr_copy_raw(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr, unsigned i,
-    const struct ssp_rec *r, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_copy_raw(struct ssp_rec_wr *w,
+    const struct ssp_rec_rd *rr, unsigned i, const struct ssp_rec *r,
+    struct ssp_err *e);
 /* The same for records r[idx[0]], ..., r[idx[n - 1]] of rr's last
  * ssp_rec_rd_next_batch into r, in that order; cheaper per record. */
-int ssp_rec_wr_copy_raw_batch(struct ssp_rec_wr *w, const struct ssp_rec_rd *rr,
-    const struct ssp_rec *r, const unsigned *idx, unsigned n,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_copy_raw_batch(struct ssp_rec_wr *w,
+    const struct ssp_rec_rd *rr, const struct ssp_rec *r, const unsigned *idx,
+    unsigned n, struct ssp_err *e);
 /* Write the current block and flush the output (online use). */
-int ssp_rec_wr_flush(struct ssp_rec_wr *w, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_flush(struct ssp_rec_wr *w,
+    struct ssp_err *e);
 /* Write the end block; the ssp_out stays open.  Frees w. */
-int ssp_rec_wr_close(struct ssp_rec_wr *w, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_wr_close(struct ssp_rec_wr *w,
+    struct ssp_err *e);
 void ssp_rec_wr_abort(struct ssp_rec_wr *w);
 uint64_t ssp_rec_wr_records(const struct ssp_rec_wr *w);
 
@@ -153,11 +162,13 @@ struct ssp_rec_rd;
  * metadata matches (cat a.ev b.ev).
  */
 #define SSP_RR_CONCAT 0x1
-int ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
-    const struct ssp_schema *expect, int flags, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_rec_rd_open(struct ssp_rec_rd **rp,
+    struct ssp_in *in, const uint8_t *magic, const struct ssp_schema *expect,
+    int flags, struct ssp_err *e);
 /* 1: record in *r, 0: end of stream, or -status on an error (e set, with
  * offset). */
-int ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r, struct ssp_err *e);
+SSP_MUST_USE int ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r,
+    struct ssp_err *e);
 /*
  * Up to n records into r[0..n), as many calls of ssp_rec_rd_next would, but
  * several times cheaper per record.  Returns how many (string ids of all
@@ -165,8 +176,8 @@ int ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r, struct ssp_err *e)
  * segments), 0 at the end of the stream, -status on an error (e set),
  * which is returned only once the records before it have been.
  */
-int ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
-    struct ssp_err *e);
+SSP_MUST_USE int ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r,
+    unsigned n, struct ssp_err *e);
 /*
  * A record packed: struct ssp_rec without the fields past its nf.  Runs
  * of packed records lie one after the other (ssp_rec_packed_next).
@@ -179,19 +190,86 @@ ssp_rec_packed_next(const struct ssp_rec *r)
 }
 /*
  * For merging streams: the next records of rr packed into buf (8-byte
- * aligned) as long as their timestamp is at most limit and a whole struct
- * ssp_rec fits in the room left.  The first record above limit is decoded
- * too, at buf + *used, and *over is set: it is the stream's next record,
- * the caller keeps it.  Stops early, before anything but a plain record
- * well inside its block (a string definition, the end of a block, an
- * error): ssp_rec_rd_next then deals with it.  Returns how many records are at
- * most limit (their bytes: *used).  Several times cheaper than ssp_rec_rd_next
- * per record.  *back counts the records decoded (the one above limit too)
- * whose timestamp is below the one before, *last (updated): the timestamp
- * of the record before them.
+ * aligned) as long as their key is at most limit and a whole struct
+ * ssp_rec fits in the room left.  A record's key is ssp_rec_rd_tsmax once
+ * it is read: its timestamp, in a stream whose time never goes back (a
+ * heap merge by timestamp gives the order of a merge by this key, also
+ * when time goes back, and a filter leaves that order as it is).  The
+ * first record above limit is decoded too, at buf + *used, and *over is
+ * set: it is the stream's next record, the caller keeps it.  Stops early,
+ * before anything but a plain record well inside its block (a string
+ * definition, the end of a block, an error): ssp_rec_rd_next then deals
+ * with it.  Returns how many records are at most limit (their bytes:
+ * *used).  Several times cheaper than ssp_rec_rd_next per record.
  */
 unsigned ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room,
-    int64_t limit, size_t *used, int *over, int64_t *last, uint64_t *back);
+    int64_t limit, size_t *used, int *over);
+/*
+ * Filters: records a reader reads (their bytes are checked, their
+ * timestamps count) but does not return, by type, for a consumer that
+ * would only count them.  Each program type gets an action:
+ *   KEEP  returned;
+ *   ARM   returned, and it may leave the consumer waiting for a "later
+ *         record" of this stream: a TICK record whose timestamp is
+ *         greater than the ARM record's ends the wait;
+ *   TICK  left out, except where it may end such a wait: it is returned
+ *         when an ARM record was returned since the last returned record
+ *         whose timestamp exceeded every such ARM record's, and its
+ *         timestamp is greater than that of the last returned record
+ *         (ssp_rec_tick_wants below: everything still waiting started
+ *         at or after that record);
+ *   SKIP  left out.
+ * A consumer that handles a TICK record only by counting it and by
+ * ending what waits with an earlier start, and a SKIP record only by
+ * counting it, sees the same as with every record returned.
+ */
+enum ssp_rec_act { SSP_RA_KEEP, SSP_RA_ARM, SSP_RA_TICK, SSP_RA_SKIP };
+
+struct ssp_rec_tick {		/* where TICK records are wanted */
+	int64_t t;		/* timestamp of the last record returned */
+	int64_t u;		/* the largest ARM timestamp waiting, when on */
+	int on;
+};
+
+/* Is a record of action act at ts returned? */
+static inline int
+ssp_rec_tick_wants(const struct ssp_rec_tick *k, unsigned act, int64_t ts)
+{
+	return act < SSP_RA_TICK || (act == SSP_RA_TICK && k->on && ts > k->t);
+}
+
+/* The record of action act at ts was returned. */
+static inline void
+ssp_rec_tick_took(struct ssp_rec_tick *k, unsigned act, int64_t ts)
+{
+	if (__builtin_expect(!k->on && act != SSP_RA_ARM, 1))
+		return;		/* t matters only while on */
+	if (k->on && ts > k->u)
+		k->on = 0;	/* it ends every wait */
+	if (act == SSP_RA_ARM) {
+		if (!k->on || ts > k->u)
+			k->u = ts;
+		k->on = 1;
+	}
+	k->t = ts;
+}
+
+/*
+ * Set the filter of a reader opened with an expected schema: act[t] for
+ * each of its types t, act[ntypes] for types it does not know (NULL: none,
+ * every record returned).  For ssp_rec_rd_next and ssp_rec_rd_next_packed
+ * (ssp_rec_rd_next_batch does not filter).  SSP_ERR_NOMEM.
+ */
+SSP_MUST_USE enum ssp_status ssp_rec_rd_filter(struct ssp_rec_rd *rr,
+    const uint8_t *act, struct ssp_err *e);
+/* Records of program type t (SSP_TYPE_UNKNOWN: of types it does not know)
+ * the filter left out. */
+uint64_t ssp_rec_rd_skipped(const struct ssp_rec_rd *rr, uint32_t t);
+/* Of all records read so far (returned or left out): the largest
+ * timestamp (INT64_MIN before the first), and how many had a timestamp
+ * below the one before (ssp_merge_backwards). */
+int64_t ssp_rec_rd_tsmax(const struct ssp_rec_rd *rr);
+uint64_t ssp_rec_rd_backwards(const struct ssp_rec_rd *rr);
 /* String by id (NUL-terminated); NULL if the id is not defined.  Valid
  * until the next ssp_rec_rd_next: copy what you keep. */
 const char *ssp_rec_rd_str(const struct ssp_rec_rd *rr, uint64_t id, size_t *len);

@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,31 +53,38 @@ static struct ssp_rec_type with_ev[SSP_SPAN_T_EV0 + SSP_EV_NTYPES];
 static char ev_names[SSP_EV_NTYPES][40];
 static const struct ssp_schema plain = { SSP_SPAN_T_EV0, kinds };
 static struct ssp_schema full;
+static pthread_once_t full_once = PTHREAD_ONCE_INIT;
+
+/* The span types, then "ev.<type>" for each event type (all constant):
+ * built once, by whichever thread asks first. */
+static void
+full_build(void)
+{
+	unsigned i, k;
+
+	memcpy(with_ev, kinds, sizeof(kinds));
+	for (i = 0; i < SSP_EV_NTYPES; i++) {
+		const struct ssp_rec_type *et = &ssp_event_schema.types[i];
+		struct ssp_rec_type *t = &with_ev[SSP_SPAN_T_EV0 + i];
+
+		snprintf(ev_names[i], sizeof(ev_names[i]), "ev.%s", et->name);
+		t->name = ev_names[i];
+		t->nf = SSP_EF_NCOMMON + et->nf;
+		t->f[SSP_EF_SPAN] = (struct ssp_field){ "span", 'x' };
+		t->f[SSP_EF_STREAM] = (struct ssp_field){ "stream", 'u' };
+		for (k = 0; k < et->nf; k++)
+			t->f[SSP_EF_NCOMMON + k] = et->f[k];
+	}
+	full.types = with_ev;
+	full.ntypes = SSP_SPAN_T_EV0 + SSP_EV_NTYPES;
+}
 
 const struct ssp_schema *
 ssp_span_schema(int with_events)
 {
-	unsigned i, k;
-
 	if (!with_events)
 		return &plain;
-	if (full.ntypes == 0) {	/* build once; all inputs are constant */
-		memcpy(with_ev, kinds, sizeof(kinds));
-		for (i = 0; i < SSP_EV_NTYPES; i++) {
-			const struct ssp_rec_type *et = &ssp_event_schema.types[i];
-			struct ssp_rec_type *t = &with_ev[SSP_SPAN_T_EV0 + i];
-
-			snprintf(ev_names[i], sizeof(ev_names[i]), "ev.%s", et->name);
-			t->name = ev_names[i];
-			t->nf = SSP_EF_NCOMMON + et->nf;
-			t->f[SSP_EF_SPAN] = (struct ssp_field){ "span", 'x' };
-			t->f[SSP_EF_STREAM] = (struct ssp_field){ "stream", 'u' };
-			for (k = 0; k < et->nf; k++)
-				t->f[SSP_EF_NCOMMON + k] = et->f[k];
-		}
-		full.types = with_ev;
-		full.ntypes = SSP_SPAN_T_EV0 + SSP_EV_NTYPES;
-	}
+	pthread_once(&full_once, full_build);
 	return &full;
 }
 
@@ -115,7 +123,7 @@ ssp_span_kind_sim(unsigned kind)
  * Sources are listed as repeated "stream" metadata entries whose value is
  * "<name> <simulator>", in stream-index order.
  */
-int
+enum ssp_status
 ssp_span_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o, const char *producer,
     const struct ssp_span_source *src, size_t nsrc, int with_events,
     struct ssp_err *e)
@@ -154,7 +162,7 @@ out:
 	return r;
 }
 
-int
+enum ssp_status
 ssp_span_reader_open(struct ssp_rec_rd **rp, struct ssp_in *in, struct ssp_err *e)
 {
 	return ssp_rec_rd_open(rp, in, ssp_frame_magic_spans, ssp_span_schema(1), 0, e);

@@ -105,11 +105,11 @@ struct ssp_span_source {
 };
 
 /* Writes format 1.SSP_SPAN_MINOR: the caller keeps the order it promises. */
-int ssp_span_writer_open(struct ssp_rec_wr **wp, struct ssp_out *o,
-    const char *producer, const struct ssp_span_source *src, size_t nsrc,
-    int with_events, struct ssp_err *e);
-int ssp_span_reader_open(struct ssp_rec_rd **rp, struct ssp_in *in,
-    struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_span_writer_open(struct ssp_rec_wr **wp,
+    struct ssp_out *o, const char *producer, const struct ssp_span_source *src,
+    size_t nsrc, int with_events, struct ssp_err *e);
+SSP_MUST_USE enum ssp_status ssp_span_reader_open(struct ssp_rec_rd **rp,
+    struct ssp_in *in, struct ssp_err *e);
 /* Source streams from a reader's header: returns the count, fills up to
  * max entries (names point into the reader, namelen bytes long).
  * -SSP_ERR_FORMAT if the header is bad. */

@@ -67,7 +67,7 @@ eq "the others are still printed" "$(cat "$T/two.txt")" "$(cat "$T/out.txt" "$T/
 # --- header ----------------------------------------------------------------------
 mkevents -r -S host0 -m source=gem5.log -m custom=x < "$T/in.txt" > "$T/m.ev"
 check "-H" evcat -H "$T/m.ev"
-stdout_has "# file $T/m.ev (format 1.1)"
+stdout_has "# file $T/m.ev (format 1.2)"
 stdout_has "# stream: host0"
 stdout_has "# simulator: gem5"
 stdout_has "# time-unit: ps"

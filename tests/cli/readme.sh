@@ -49,4 +49,11 @@ expect_rc 1 "an unmarked block fails" python3 "$TOP/tests/readme-check.py" "$T/u
 if grep -q 'unknown.md:5: a fenced (none) code block the checker does not know' "$T/.out"; then
 	ok "and names its line"
 else not_ok "and names its line"; sed 's/^/# /' "$T/.out"; fi
+# a package list that is not scripts/deps.txt's fails
+printf '# x\n\n<!-- check: deps demo -->\n    zstd\n' > "$T/deps.md"
+expect_rc 1 "a package list that differs from deps.txt fails" \
+    python3 "$TOP/tests/readme-check.py" "$T/deps.md" "$T"
+if grep -q 'deps.md:4: the packages demo needs differ' "$T/.out"; then
+	ok "and names its line"
+else not_ok "and names its line"; sed 's/^/# /' "$T/.out"; fi
 done_testing

@@ -48,8 +48,8 @@ cat > "$T/want.txt" <<'EOF'
 EOF
 check "every event, its cpu, the user events" diff "$T/want.txt" "$T/mc.txt"
 check "header" sh -c "evcat -H '$T/mc.ev' > '$T/h.txt'"
-check "format 1.1" grep -q '^# file .* (format 1\.1)$' "$T/h.txt"
-check "user type in the schema, last" grep -q '^# type 38 user: cpu/s pc/x$' "$T/h.txt"
+check "format 1.2" grep -q '^# file .* (format 1\.2)$' "$T/h.txt"
+check "user type in the schema, after net_rx" grep -q '^# type 38 user: cpu/s pc/x$' "$T/h.txt"
 check "mmio_rd ends with cpu" grep -q ' mmio_rd: comp/s addr/x size/u id/u bar/i offs/x cpu/s$' "$T/h.txt"
 check "post_int ends with cpu" grep -q ' post_int: comp/s bus/u dev/u func/u cpu/s$' "$T/h.txt"
 check "msix has no cpu" grep -q ' msix: comp/s vec/u$' "$T/h.txt"
@@ -81,7 +81,7 @@ cat > "$T/want1.txt" <<'EOF'
 3500 user cpu=system.switch_cpus1 pc=0x555555555254
 EOF
 check "evfilter --cpu: that CPU's events, device events without a CPU" diff "$T/want1.txt" "$T/c1.txt"
-check "evfilter keeps the minor version" sh -c "evfilter -t func '$T/mc.ev' | evcat -H | head -1 | grep -q '(format 1.1)'"
+check "evfilter keeps the minor version" sh -c "evfilter -t func '$T/mc.ev' | evcat -H | head -1 | grep -q '(format 1.2)'"
 
 # -s errors name the spec
 expect_rc 2 "-s: bad offset" sim2ev -f gem5 -s "$T/app.syms,netperf,0x55x" -o "$T/x.ev" "$T/mc.log"

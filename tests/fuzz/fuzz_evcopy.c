@@ -49,12 +49,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	res = ssp_filter_run(f, rr, w, &st, UINT64_MAX, &e);
 	if (res == SSP_FILTER_EWRITE || (res == 0 && st.in != st.kept))
 		abort();
-	ssp_rec_wr_flush(w, &e);
-	if (res == 0)
-		ssp_rec_wr_close(w, &e);
-	else
+	/* a memfd takes every write */
+	if (ssp_rec_wr_flush(w, &e) != SSP_OK)
+		abort();
+	if (res != 0)
 		ssp_rec_wr_abort(w);
-	ssp_out_close(o, &e);
+	else if (ssp_rec_wr_close(w, &e) != SSP_OK)
+		abort();
+	if (ssp_out_close(o, &e) != SSP_OK)
+		abort();
 	ssp_rec_rd_close(rr);
 	/* read both again and compare event by event */
 	ssp_in_close(in);

@@ -70,8 +70,8 @@ struct fz {
 	size_t max;
 };
 
-static int
-check_req(void *ctx, struct ssp_buf *b, size_t nspans)
+static enum ssp_status
+check_req(void *ctx, struct ssp_buf *b, size_t nspans, struct ssp_err *e)
 {
 	const struct fz *z = ctx;
 	static const char *const path[] = { "resourceSpans" };
@@ -88,7 +88,8 @@ check_req(void *ctx, struct ssp_buf *b, size_t nspans)
 	} else {
 		check_pb(b->p, b->len, REQ);
 	}
-	return 0;
+	(void)e;
+	return SSP_OK;
 }
 
 static void

@@ -1,11 +1,14 @@
 /*
  * Span builder on arbitrary event sequences: every 6 input bytes are one
  * event (stream, type, time step, three field bytes) of a fixed two-host
- * topology, with small ids so they collide.  Whatever comes, the builder
+ * topology (an n2n link inside the network too; capture records of ns-3
+ * devices and of a net_switch), with small ids so they collide.  Whatever comes, the builder
  * must not crash and its output must keep the stream's guarantees: span
  * ids in order, parents written before children, a span's member events
  * and then its links right after it (their targets written before),
- * counts adding up, no span left in memory at the end.
+ * counts adding up, no span left in memory at the end.  Bits of the first
+ * byte turn the kernel context model on and make streams QEMU, Corundum
+ * Verilator or e1000 ones.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char topo_csv[] =
     "stream,h1,host\nstream,h2,host\nstream,n1,nic\nstream,n2,nic\n"
     "stream,net,net\npcie,h1,n1,system.pc.simbricks_0\npcie,h2,n2\n"
-    "eth,n1,net,1,2\neth,n2,net,0,2\n";
+    "eth,n1,net,1,2\neth,n2,net,0,2\nn2n,net,0,1,net,1,1\n";
 static const char rules_csv[] =
     "syscall-entry,entry_SYSCALL_64\nkernel-tx,__sys_sendto\n"
     "driver-rx,i40e_napi_poll\npci-write,__pci_write_msi_msg\n"
@@ -109,7 +112,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ssp_rules *r;
 	struct ssp_spanb *b;
 	struct ssp_spanb_sink sink = { NULL, text, intern, put };
-	struct ssp_spanb_opts opts = { 7, 0 };
+	struct ssp_spanb_opts opts = { 7, 0, NULL };
 	const struct ssp_spanb_stats *st;
 	struct out o = { 0, 0, NULL, 0 };
 	struct ssp_rec ev;
@@ -118,8 +121,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t i, k;
 	char rules[1024];
 
-	if (size > 0)
+	enum ssp_sim sims[5] = { SSP_SIM_GEM5, SSP_SIM_GEM5, SSP_SIM_NICBM,
+	    SSP_SIM_NICBM, SSP_SIM_NS3 };
+
+	if (size > 0) {
 		opts.events = data[0] & 1;
+		/* bits 2-4: h1 a QEMU host, n1 a Corundum Verilator, n2 an
+		 * e1000 NIC (their own span handlers) */
+		if (data[0] & 4)
+			sims[0] = SSP_SIM_QEMU;
+		if (data[0] & 8)
+			sims[2] = SSP_SIM_CORUNDUM;
+		if (data[0] & 16)
+			sims[3] = SSP_SIM_E1000;
+		opts.sims = sims;
+	}
 	snprintf(rules, sizeof(rules), "%s%s", rules_csv,
 	    size > 0 && (data[0] & 2) ? kctx_csv : "");
 	if (ssp_topo_parse(&t, "t", NULL, topo_csv, sizeof(topo_csv) - 1, &e) != SSP_OK ||
@@ -163,10 +179,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			default: ev.f[f] = (v >> (f % 3)) % 4;
 			}
 		}
-		if (type >= SSP_EV_NET_ENQ) {
+		if (type >= SSP_EV_NET_ENQ && type <= SSP_EV_NET_RX) {
 			ev.f[SSP_F_NET_BOUNDARY] = p[4] % 3;
 			ev.f[SSP_F_NET_NODE] = p[5] & 1;
 			ev.f[SSP_F_NET_DEV] = 1 + (p[5] >> 1) % 2;
+			if (type == SSP_EV_NET_SEEN && (p[5] & 8))
+				ev.f[SSP_F_NET_DEV] = UINT32_MAX;	/* net_switch -p */
 		}
 		if (ssp_spanb_event(b, st5, &ev, &e) != SSP_OK)
 			abort();

@@ -39,7 +39,8 @@ main(int argc, char **argv)
 	if ((d = ssp_dump_new(stdout, SSP_DUMP_CSV, rr)) == NULL)
 		errx(1, "out of memory");
 	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1)
-		ssp_dump_rec(d, &r);
+		if (ssp_dump_rec(d, &r) != SSP_OK)
+			errx(1, "%s", ssp_dump_error(d));
 	if (got < 0)
 		errx(1, "%s", e.msg);
 	ssp_dump_free(d);

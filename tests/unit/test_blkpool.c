@@ -1,11 +1,15 @@
 /* Power-of-two blocks from growing mappings: sizes, reuse of freed blocks,
  * and malloc once the mapping is used up. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "base/blkpool.h"
@@ -137,6 +141,35 @@ test_no_mapping(void **state)
 	ssp_blkpool_free(p);
 }
 
+#if SSP_ASSERTS
+/* Giving a block back to a class the pool does not have is the caller's
+ * bug: with ASSERTS=1 it aborts instead of writing past the free lists. */
+static void
+test_bad_class_aborts(void **state)
+{
+	struct ssp_blkpool *p = ssp_blkpool_new(UNIT, 4, 1 << 20);
+	void *b;
+	pid_t pid;
+	int ws;
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(b = ssp_blkpool_get(p, 0));
+	if ((pid = fork()) == 0) {
+		/* the message on stderr is the test's own noise */
+		if (freopen("/dev/null", "w", stderr) == NULL)
+			_exit(3);
+		ssp_blkpool_put(p, b, 4);
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_true(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGABRT);
+	ssp_blkpool_put(p, b, 0);
+	ssp_blkpool_free(p);
+}
+#endif
+
 int
 main(void)
 {
@@ -147,6 +180,9 @@ main(void)
 		cmocka_unit_test(test_malloc_when_used_up),
 		cmocka_unit_test(test_mappings_grow),
 		cmocka_unit_test(test_no_mapping),
+#if SSP_ASSERTS
+		cmocka_unit_test(test_bad_class_aborts),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include "source/conv.h"
 
 static char path[64];
+static enum ssp_sim sim = SSP_SIM_GEM5;	/* start()'s simulator */
 
 struct run {
 	struct ssp_atoms *atoms;
@@ -34,7 +35,7 @@ start(struct run *r, enum ssp_offset_mode mode, int64_t off, int strict,
 	assert_int_equal(ssp_atoms_new(&r->atoms, NULL), SSP_OK);
 	assert_int_equal(ssp_out_open(&r->out, path, 0, &r->e), SSP_OK);
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.sim = SSP_SIM_GEM5;
+	cfg.sim = sim;
 	cfg.stream = "host";
 	cfg.source = "test.log";
 	cfg.producer = "test";
@@ -189,6 +190,81 @@ test_sync_offset(void **state)
 	done(&r);
 }
 
+/* The mode qemu runs in: the offset from a sync line when one comes,
+ * else the times as printed (and sync_missing set). */
+static void
+test_sync_auto(void **state)
+{
+	struct run r;
+	int64_t ts[8];
+	unsigned ty[8];
+	char off[32];
+	const struct ssp_conv_stats *st;
+	int i;
+
+	(void)state;
+	start(&r, SSP_OFFSET_SYNC_AUTO, 0, 0, 0);
+	assert_int_equal(feed(&r, "2000: global: simbricks: processInEvent"), SSP_OK);
+	assert_int_equal(feed(&r, "3000: global: simbricks: sending sync message "
+	    "for ts=1000"), SSP_OK);
+	st = ssp_conv_stats(r.c);
+	assert_true(st->offset_known);
+	assert_int_equal(st->offset, 2000);
+	assert_false(st->sync_missing);
+	finish(&r);
+	assert_int_equal(readback(ts, ty, 8, off, sizeof(off)), 2);
+	assert_string_equal(off, "2000");
+	assert_int_equal(ts[0], 0);
+	done(&r);
+	/* none comes: the held events are written with offset 0 */
+	start(&r, SSP_OFFSET_SYNC_AUTO, 0, 0, 0);
+	assert_int_equal(feed(&r, "2000: global: simbricks: processInEvent"), SSP_OK);
+	st = ssp_conv_stats(r.c);
+	assert_false(st->offset_known);
+	finish(&r);
+	assert_true(st->sync_missing);
+	assert_int_equal(readback(ts, ty, 8, off, sizeof(off)), 1);
+	assert_string_equal(off, "0");
+	assert_int_equal(ts[0], 2000);
+	done(&r);
+	/* the hold buffer fills first: no error, the times as printed */
+	start(&r, SSP_OFFSET_SYNC_AUTO, 0, 0, 200);
+	for (i = 0; i < 100; i++)
+		assert_int_equal(feed(&r, "1: global: simbricks: processInEvent"), SSP_OK);
+	st = ssp_conv_stats(r.c);
+	assert_true(st->offset_known);
+	assert_true(st->sync_missing);
+	assert_int_equal(st->nevents, 100);
+	finish(&r);
+	done(&r);
+}
+
+/* qemu's unsynchronized d2h lines (ts=0) are counted, with the first. */
+static void
+test_untimed(void **state)
+{
+	struct run r;
+	const struct ssp_conv_stats *st;
+
+	(void)state;
+	sim = SSP_SIM_QEMU;
+	start(&r, SSP_OFFSET_SYNC_AUTO, 0, 0, 0);
+	sim = SSP_SIM_GEM5;
+	assert_int_equal(feed(&r, "qemu-system-x86_64: warning: simbricks_mmio_rw: "
+	    "finished write (5) addr=8 size=4 val=1"), SSP_OK);
+	assert_int_equal(feed(&r, "qemu-system-x86_64: warning: "
+	    "simbricks_comm_d2h_process: ts=0 type=68"), SSP_OK);
+	assert_int_equal(feed(&r, "qemu-system-x86_64: warning: "
+	    "simbricks_comm_d2h_process: ts=0 type=64"), SSP_OK);
+	finish(&r);
+	st = ssp_conv_stats(r.c);
+	assert_int_equal(st->untimed, 2);
+	assert_int_equal(st->untimed_line, 2);
+	assert_int_equal(st->nevents, 3);
+	assert_true(st->sync_missing);
+	done(&r);
+}
+
 static void
 test_sync_missing(void **state)
 {
@@ -202,7 +278,7 @@ test_sync_missing(void **state)
 	assert_int_equal(ssp_conv_finish(r.c, &r.e), SSP_ERR_FORMAT);
 	assert_non_null(strstr(r.e.msg, "--time-offset"));
 	assert_non_null(strstr(r.e.msg, "1 events held"));
-	ssp_out_close(r.out, NULL);
+	assert_int_equal(ssp_out_close(r.out, NULL), SSP_OK);
 	done(&r);
 	/* the hold buffer overflows */
 	start(&r, SSP_OFFSET_SYNC, 0, 0, 200);
@@ -213,7 +289,7 @@ test_sync_missing(void **state)
 	assert_non_null(strstr(r.e.msg, "--time-offset PS"));
 	assert_true(r.e.line > 1 && r.e.line < 100);
 	ssp_conv_abort(r.c);
-	ssp_out_close(r.out, NULL);
+	assert_int_equal(ssp_out_close(r.out, NULL), SSP_OK);
 	done(&r);
 }
 
@@ -231,7 +307,7 @@ test_strict(void **state)
 	assert_non_null(strstr(r.e.msg, "sending read"));
 	assert_int_equal(r.e.line, 2);
 	ssp_conv_abort(r.c);
-	ssp_out_close(r.out, NULL);
+	assert_int_equal(ssp_out_close(r.out, NULL), SSP_OK);
 	done(&r);
 }
 
@@ -350,7 +426,7 @@ test_two_events_func(void **state)
 	assert_int_equal(ssp_symtab_finish(st, &r.e), SSP_OK);
 	assert_int_equal(ssp_out_open(&r.out, path, 0, &r.e), SSP_OK);
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.sim = SSP_SIM_GEM5;
+	cfg.sim = sim;
 	cfg.stream = "host";
 	cfg.source = "test.log";
 	cfg.producer = "test";
@@ -471,6 +547,8 @@ main(void)
 		cmocka_unit_test(test_fixed_offset),
 		cmocka_unit_test(test_sync_offset),
 		cmocka_unit_test(test_sync_missing),
+		cmocka_unit_test(test_sync_auto),
+		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_strict),
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_two_events),

@@ -191,6 +191,37 @@ test_malformed(void **state)
 	ph_close(&h);
 }
 
+/* Enso's device logger (component-enso enso_bm/logger.cc): "<ps> enso: "
+ * and every number in hex without 0x. */
+static void
+test_enso(void **state)
+{
+	struct ph h;
+
+	(void)state;
+	ph_open(&h, SSP_SIM_NICBM, NULL, NULL, 0, 0);
+	EV(&h, "2000000 enso: received packet len=5e", SSP_EV_NIC_RX);
+	assert_int_equal(h.pl.ev.ts, 2000000);
+	assert_int_equal(ph_f(&h, "len"), 0x5e);
+	assert_int_equal(ph_f(&h, "port"), 0);
+	EV(&h, "2100000 enso: TX: sending packet to ethernet len=40", SSP_EV_NIC_TX);
+	assert_int_equal(ph_f(&h, "len"), 0x40);
+	SKIP(&h, "2000000 enso: RX: Flow director: dst_port=1f90 src_port=0 dst_ip=a000001 "
+	    "src_ip=0", SSP_SKIP_SBOTHER);
+	SKIP(&h, "2000000 enso: RX: Sending packet to enso pipe 3", SSP_SKIP_SBOTHER);
+	SKIP(&h, "2000000 enso: enso: DMA data to pipe 3 len=5e aligned_len=80 flits=2 "
+	    "nb_free_slots=3fff", SSP_SKIP_SBOTHER);
+	SKIP(&h, "2100000 enso: TX pipeline: enqueue data len=0x40", SSP_SKIP_SBOTHER);
+	SKIP(&h, "0 enso: unhandled mem read addr=40", SSP_SKIP_SBOTHER);
+	SKIP(&h, "Unknown RX pipe register offset: 24", SSP_SKIP_NICINFO);
+	SKIP(&h, "1 enso: received packet len=", SSP_SKIP_MALFORMED);
+	SKIP(&h, "1 enso: TX: sending packet to ethernet len=zz", SSP_SKIP_MALFORMED);
+	/* with DEBUG_NICBM too, nicbm's eth lines are the events */
+	EV(&h, "info: main_time = 2200000: nicbm: eth rx: port 0 len 94", SSP_EV_NIC_RX);
+	SKIP(&h, "2200000 enso: received packet len=5e", SSP_SKIP_SBOTHER);
+	ph_close(&h);
+}
+
 int
 main(void)
 {
@@ -201,6 +232,7 @@ main(void)
 		cmocka_unit_test(test_dma_payload),
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_enso),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

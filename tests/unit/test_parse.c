@@ -34,7 +34,8 @@ test_dispatch(void **state)
 	struct ssp_atoms *a;
 	struct ssp_err e;
 	struct ph h;
-	enum ssp_sim sims[] = { SSP_SIM_GEM5, SSP_SIM_NICBM, SSP_SIM_NS3 };
+	enum ssp_sim sims[] = { SSP_SIM_GEM5, SSP_SIM_NICBM, SSP_SIM_NS3,
+	    SSP_SIM_SWITCH, SSP_SIM_QEMU, SSP_SIM_CORUNDUM, SSP_SIM_E1000 };
 	size_t i;
 
 	(void)state;
@@ -43,7 +44,7 @@ test_dispatch(void **state)
 	assert_int_equal(ssp_parser_new(&p, SSP_SIM_NONE, &cfg, &e), SSP_ERR_INVAL);
 	assert_null(p);
 	ssp_atoms_free(a);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof(sims) / sizeof(sims[0]); i++) {
 		ph_open(&h, sims[i], NULL, NULL, 0, 0);
 		SKIP(&h, "", SSP_SKIP_EMPTY);
 		SKIP(&h, "\r", SSP_SKIP_EMPTY);

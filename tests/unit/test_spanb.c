@@ -115,11 +115,12 @@ sk_put(void *ctx, const struct ssp_rec *r, struct ssp_err *e)
 }
 
 static struct h *
-setup_topo(const char *topo, const char *extra_rules, int events)
+setup_sims(const char *topo, const char *extra_rules, int events,
+    const enum ssp_sim *sims)
 {
 	static const struct ssp_spanb_sink sink = { NULL, sk_text, sk_intern, sk_put };
 	struct ssp_spanb_sink s = sink;
-	struct ssp_spanb_opts o = { 0x5a17, events };
+	struct ssp_spanb_opts o = { 0x5a17, events, sims };
 	struct h *h = calloc(1, sizeof(*h));
 	char rules[2048];
 	struct ssp_err e;
@@ -135,6 +136,12 @@ setup_topo(const char *topo, const char *extra_rules, int events)
 	assert_int_equal(ssp_spanb_new(&h->b, h->t, h->r, &o, &s, &e), SSP_OK);
 	h->kctx = ssp_rules_kctx(h->r);
 	return h;
+}
+
+static struct h *
+setup_topo(const char *topo, const char *extra_rules, int events)
+{
+	return setup_sims(topo, extra_rules, events, NULL);
 }
 
 static struct h *
@@ -1601,6 +1608,150 @@ test_switch(void **state)
 	teardown(h);
 }
 
+/* A capture record (net_seen, formats/events.md "pcap"): dev -1 for a
+ * net_switch -p file; eth_type 0x800 with IPv4 length len - 14, else ARP. */
+static void
+seen(struct h *h, int64_t ts, unsigned node, uint32_t dev, uint64_t smac,
+    uint64_t dmac, unsigned len, uint64_t ipid)
+{
+	int ip = len > 42;
+
+	feed(h, NET, ts, SSP_EV_NET_SEEN, 18, U(node), U(dev),
+	    sid(h, NET, ip ? "EN10MB" : "EN10MB"), sid(h, NET, "pcap"), U(-1),
+	    U(1), U(0), U(-1), U(ip ? 0x800 : 0x806), smac, dmac,
+	    U(0x0a000001), U(0x0a000002), U(ip ? 17 : -1), U(ip ? len - 14 : 0),
+	    U(ip ? ipid : (uint64_t)-1), U(0), U(0));
+}
+
+/* net_switch -p: the ports come from the queued NIC contexts, the MACs
+ * learned, the topology's ports (ports 0 and 1; port 2 has no row), and
+ * the NIC that takes a copy whose port was left open */
+static void
+test_switch_pcap(void **state)
+{
+	struct h *h = setup_topo(topo_switch, "", 0);
+	const struct ssp_rec *in, *out;
+
+	(void)state;
+	/* n1 -> n2: in by port 0 (n1's tx context), out by the one other port */
+	nic1(h, N1, 100, SSP_EV_NIC_TX, 60, 0);
+	seen(h, 200, 0, UINT32_MAX, 0xa1, 0xb1, 60, 1);
+	nic1(h, N2, 300, SSP_EV_NIC_RX, 0, 60);
+	/* a broadcast from port 2: no context anywhere, a root; two copies,
+	 * as many as the topology's ports: 0 and 1 */
+	seen(h, 400, 0, UINT32_MAX, 0xc1, 0xffffffffffffULL, 42, 0);
+	seen(h, 400, 0, UINT32_MAX, 0xc1, 0xffffffffffffULL, 42, 0);
+	nic1(h, N1, 500, SSP_EV_NIC_RX, 0, 42);
+	nic1(h, N2, 510, SSP_EV_NIC_RX, 0, 42);
+	/* n2 -> n1 by the MACs learned: b1 at port 1 (the first packet's
+	 * one port), a1 at port 0 */
+	nic1(h, N2, 550, SSP_EV_NIC_TX, 74, 0);
+	seen(h, 600, 0, UINT32_MAX, 0xb1, 0xa1, 74, 2);
+	nic1(h, N1, 650, SSP_EV_NIC_RX, 0, 74);
+	/* n1's broadcast to ports 1 and 2: two copies, one other port in the
+	 * topology: n2 takes one (its port: 1), the other's port stays open */
+	nic1(h, N1, 700, SSP_EV_NIC_TX, 42, 0);
+	seen(h, 800, 0, UINT32_MAX, 0xa1, 0xffffffffffffULL, 42, 0);
+	seen(h, 800, 0, UINT32_MAX, 0xa1, 0xffffffffffffULL, 42, 0);
+	nic1(h, N2, 850, SSP_EV_NIC_RX, 0, 42);
+	finish(h);
+
+	in = port_at(h, 200, 0);
+	out = port_at(h, 200, 1);
+	assert_true(in->f[SSP_SF_PARENT] == span_at(h, SSP_SK_NIC_TX, 100)->f[SSP_SF_SPAN]);
+	assert_true(out->f[SSP_SF_PARENT] == in->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 300)->f[SSP_SF_PARENT] == out->f[SSP_SF_SPAN]);
+	in = port_at(h, 400, UINT32_MAX);
+	assert_true(in->f[SSP_SF_PARENT] == 0);
+	assert_int_equal(in->f[SSP_SF_FLAGS], 0);
+	assert_true(port_at(h, 400, 0)->f[SSP_SF_PARENT] == in->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 500)->f[SSP_SF_PARENT] ==
+	    port_at(h, 400, 0)->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 510)->f[SSP_SF_PARENT] ==
+	    port_at(h, 400, 1)->f[SSP_SF_SPAN]);
+	assert_true(port_at(h, 600, 1)->f[SSP_SF_PARENT] ==
+	    span_at(h, SSP_SK_NIC_TX, 550)->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 650)->f[SSP_SF_PARENT] ==
+	    port_at(h, 600, 0)->f[SSP_SF_SPAN]);
+	in = port_at(h, 800, 0);
+	out = port_at(h, 800, 1);
+	assert_true(out->f[SSP_SF_PARENT] == in->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 850)->f[SSP_SF_PARENT] == out->f[SSP_SF_SPAN]);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* ns-3 per-device captures: n1 - node 0 - node 1 (a router) - node 2 -
+ * n2, the links between nodes as n2n rows */
+static const char topo_pcap[] =
+    "stream,h1,host\n"
+    "stream,h2,host\n"
+    "stream,n1,nic\n"
+    "stream,n2,nic\n"
+    "stream,net,net\n"
+    "pcie,h1,n1\n"
+    "pcie,h2,n2\n"
+    "eth,n1,net,0,0\n"
+    "eth,n2,net,2,0\n"
+    "n2n,net,0,1,net,1,0\n"
+    "n2n,net,1,1,net,2,1\n";
+
+/* The span of a sighting at node/dev at ts. */
+static const struct ssp_rec *
+dev_at(const struct h *h, int64_t ts, unsigned node, unsigned dev)
+{
+	size_t i;
+
+	for (i = 0; i < h->nrec; i++)
+		if (h->recs[i].type == SSP_SK_NET_DEVICE && h->recs[i].ts == ts &&
+		    h->recs[i].f[SSP_SA_NET_NODE] == node &&
+		    h->recs[i].f[SSP_SA_NET_DEV] == dev)
+			return &h->recs[i];
+	fail_msg("no net.device span at %u/%u at %lld", node, dev, (long long)ts);
+	return NULL;
+}
+
+#define PARENT_IS(c, p) assert_true((c)->f[SSP_SF_PARENT] == (p)->f[SSP_SF_SPAN])
+
+static void
+test_pcap_devices(void **state)
+{
+	struct h *h = setup_topo(topo_pcap, "", 0);
+
+	(void)state;
+	/* n1 -> n2: every hop a sighting, the router's two at one time, in
+	 * the order of reception and send */
+	nic1(h, N1, 100, SSP_EV_NIC_TX, 60, 0);
+	seen(h, 200, 0, 0, 0xa1, 0xb1, 60, 1);	/* from n1 */
+	seen(h, 210, 0, 1, 0xa1, 0xb1, 60, 1);	/* node 0 sends */
+	seen(h, 300, 1, 0, 0xa1, 0xb1, 60, 1);	/* node 1 receives */
+	seen(h, 300, 1, 1, 0xa1, 0xb1, 60, 1);	/* and sends */
+	seen(h, 400, 2, 1, 0xa1, 0xb1, 60, 1);
+	seen(h, 410, 2, 0, 0xa1, 0xb1, 60, 1);	/* to n2 */
+	nic1(h, N2, 500, SSP_EV_NIC_RX, 0, 60);
+	/* the other way, the router's send first in the stream: the n2n peer
+	 * that saw the packet tells which is the reception */
+	seen(h, 600, 2, 1, 0xb1, 0xa1, 60, 2);	/* node 2 sends (origin) */
+	seen(h, 700, 1, 0, 0xb1, 0xa1, 60, 2);	/* node 1 sends ... */
+	seen(h, 700, 1, 1, 0xb1, 0xa1, 60, 2);	/* ... what it received */
+	seen(h, 800, 0, 1, 0xb1, 0xa1, 60, 2);
+	finish(h);
+
+	PARENT_IS(dev_at(h, 200, 0, 0), span_at(h, SSP_SK_NIC_TX, 100));
+	PARENT_IS(dev_at(h, 210, 0, 1), dev_at(h, 200, 0, 0));
+	PARENT_IS(dev_at(h, 300, 1, 0), dev_at(h, 210, 0, 1));
+	PARENT_IS(dev_at(h, 300, 1, 1), dev_at(h, 300, 1, 0));
+	PARENT_IS(dev_at(h, 400, 2, 1), dev_at(h, 300, 1, 1));
+	PARENT_IS(dev_at(h, 410, 2, 0), dev_at(h, 400, 2, 1));
+	PARENT_IS(span_at(h, SSP_SK_NIC_RX, 500), dev_at(h, 410, 2, 0));
+	PARENT_IS(dev_at(h, 700, 1, 1), dev_at(h, 600, 2, 1));
+	PARENT_IS(dev_at(h, 700, 1, 0), dev_at(h, 700, 1, 1));
+	PARENT_IS(dev_at(h, 800, 0, 1), dev_at(h, 700, 1, 0));
+	root_is(h, SSP_SK_NET_DEVICE, 600, SSP_SPAN_ORPHAN, "packet");
+	check_invariants(h);
+	teardown(h);
+}
+
 /* NIC msix -> host msix (+ the completed DMA id 0 that follows) */
 static void
 test_msix(void **state)
@@ -2214,6 +2365,173 @@ test_bad_stream_aborts(void **state)
 }
 #endif
 
+/* The topology's streams with h1 a QEMU host, or n1 a Corundum Verilator
+ * or an e1000 NIC (the simulators their headers name). */
+static const enum ssp_sim sims_qemu[] = { SSP_SIM_QEMU, SSP_SIM_GEM5,
+    SSP_SIM_NICBM, SSP_SIM_NICBM, SSP_SIM_NS3 };
+static const enum ssp_sim sims_corundum[] = { SSP_SIM_GEM5, SSP_SIM_GEM5,
+    SSP_SIM_CORUNDUM, SSP_SIM_NICBM, SSP_SIM_NS3 };
+static const enum ssp_sim sims_e1000[] = { SSP_SIM_GEM5, SSP_SIM_GEM5,
+    SSP_SIM_E1000, SSP_SIM_NICBM, SSP_SIM_NS3 };
+
+/* QEMU: host.mmio spans are roots (no kernel spans), a read lasts to its
+ * done line, a write is an instant; DMA and interrupt messages take the
+ * NIC's DMAs and interrupts in order, whatever their ops. */
+static void
+test_qemu_host(void **state)
+{
+	struct h *h = setup_sims(topo_csv, "", 0, sims_qemu);
+	const struct ssp_rec *s;
+
+	(void)state;
+	mmio_wr(h, H1, 200, 0, 0, 0x108000, 1);
+	nic_wr(h, N1, 700, 0x108000);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_ISSUE, 0x6000);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_EXEC, 0x6000);
+	ndma(h, N1, 900, SSP_EV_NIC_DMA_ISSUE, 0x5000);
+	ndma(h, N1, 900, SSP_EV_NIC_DMA_EXEC, 0x5000);
+	hdma(h, H1, 1000, 0, 0);
+	hdma(h, H1, 1010, 1, 0);
+	ndma(h, N1, 1500, SSP_EV_NIC_DMA_DONE_RD, 0x6000);
+	ndma(h, N1, 1510, SSP_EV_NIC_DMA_DONE_WR, 0x5000);
+	mmio_rd(h, H1, 2000, 0, 0, 0x20);
+	nic_rd(h, N1, 2100, 0x20);
+	hdone(h, H1, 2500, SSP_EV_MMIO_RD_DONE, 0);
+	nic1(h, N1, 3000, SSP_EV_NIC_MSIX, 3, 0);
+	hmsix(h, H1, 3400, 0);
+	hdma(h, H1, 3500, 0, 0);	/* no NIC DMA left */
+	finish(h);
+	s = span_at(h, SSP_SK_HOST_MMIO, 200);
+	assert_true(s->f[SSP_SF_PARENT] == 0);
+	assert_int_equal(s->f[SSP_SF_DUR], 0);
+	parent_is(h, SSP_SK_NIC_MMIO, 700, SSP_SK_HOST_MMIO, 200);
+	parent_is(h, SSP_SK_NIC_DMA, 800, SSP_SK_NIC_MMIO, 700);
+	parent_is(h, SSP_SK_HOST_DMA, 1000, SSP_SK_NIC_DMA, 800);
+	parent_is(h, SSP_SK_HOST_DMA, 1010, SSP_SK_NIC_DMA, 900);
+	s = span_at(h, SSP_SK_HOST_DMA, 1010);
+	assert_int_equal(s->f[SSP_SA_HDMA_WRITE], 1);
+	assert_int_equal(s->f[SSP_SA_HDMA_ADDR], 0x1000);	/* the NIC's */
+	assert_int_equal(s->f[SSP_SA_HDMA_SIZE], 64);
+	s = span_at(h, SSP_SK_HOST_MMIO, 2000);
+	assert_true(s->f[SSP_SF_PARENT] == 0);
+	assert_int_equal(s->f[SSP_SF_DUR], 500);
+	parent_is(h, SSP_SK_NIC_MMIO, 2100, SSP_SK_HOST_MMIO, 2000);
+	parent_is(h, SSP_SK_HOST_MSIX, 3400, SSP_SK_NIC_MSIX, 3000);
+	assert_int_equal(span_at(h, SSP_SK_HOST_MSIX, 3400)->f[SSP_SA_HMSIX_VEC],
+	    3);
+	root_is(h, SSP_SK_HOST_DMA, 3500, SSP_SPAN_ORPHAN, "dma");
+	check_invariants(h);
+	teardown(h);
+}
+
+static void
+ndone(struct h *h, int64_t ts, int write, uint64_t id, uint64_t off,
+    uint64_t val)
+{
+	if (write)
+		feed(h, N1, ts, SSP_EV_NIC_WR_DONE, 4, id, off, val, U(1));
+	else
+		feed(h, N1, ts, SSP_EV_NIC_RD_DONE, 3, id, off, val);
+}
+
+/* Corundum Verilator under gem5: a register access lasts to its AXI-Lite
+ * completion, whose id corrects the in-order match; DMA write ids repeat
+ * (the AXI id), matched in link order by id, skipping DMAs whose host
+ * lines are missing; a repeated id's host spans complete in order. */
+static void
+test_corundum_nic(void **state)
+{
+	struct h *h = setup_sims(topo_csv, "", 0, sims_corundum);
+	const uint64_t rd = (U(2) << 32) | 1;
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 200, 1, 0, 0x108000, 1);
+	posted(h, H1, 200);
+	nic_wr(h, N1, 700, 0x108000);
+	ndone(h, 720, 1, 1, 0x108000, 1);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_EXEC, 3);
+	ndma(h, N1, 810, SSP_EV_NIC_DMA_EXEC, 3);
+	ndma(h, N1, 820, SSP_EV_NIC_DMA_EXEC, rd);
+	hdma(h, H1, 1000, 1, 3);
+	hdma(h, H1, 1010, 1, 3);
+	hdma(h, H1, 1020, 0, rd);
+	hdone(h, H1, 1100, SSP_EV_DMA_DONE, 3);
+	hdone(h, H1, 1120, SSP_EV_DMA_DONE, 3);
+	hdone(h, H1, 1130, SSP_EV_DMA_DONE, rd);
+	/* two reads: the NIC's completions name the host ids */
+	mmio_rd(h, H1, 2000, 5, 0, 0x20);
+	mmio_rd(h, H1, 2010, 6, 0, 0x20);
+	nic_rd(h, N1, 2100, 0x20);
+	nic_rd(h, N1, 2110, 0x20);
+	ndone(h, 2200, 0, 5, 0x20, 0x77);
+	ndone(h, 2210, 0, 6, 0x20, 0x78);
+	hdone(h, H1, 2500, SSP_EV_MMIO_RD_DONE, 5);
+	hdone(h, H1, 2510, SSP_EV_MMIO_RD_DONE, 6);
+	/* the host line of op 4 is missing */
+	ndma(h, N1, 3000, SSP_EV_NIC_DMA_EXEC, 4);
+	ndma(h, N1, 3010, SSP_EV_NIC_DMA_EXEC, 5);
+	hdma(h, H1, 3100, 1, 5);
+	hdma(h, H1, 3200, 1, 9);	/* no NIC DMA of that id */
+	finish(h);
+	parent_is(h, SSP_SK_NIC_MMIO, 700, SSP_SK_HOST_MMIO, 200);
+	assert_int_equal(span_at(h, SSP_SK_NIC_MMIO, 700)->f[SSP_SF_DUR], 20);
+	parent_is(h, SSP_SK_NIC_DMA, 800, SSP_SK_NIC_MMIO, 700);
+	assert_int_equal(span_at(h, SSP_SK_NIC_DMA, 800)->f[SSP_SF_DUR], 0);
+	parent_is(h, SSP_SK_HOST_DMA, 1000, SSP_SK_NIC_DMA, 800);
+	parent_is(h, SSP_SK_HOST_DMA, 1010, SSP_SK_NIC_DMA, 810);
+	parent_is(h, SSP_SK_HOST_DMA, 1020, SSP_SK_NIC_DMA, 820);
+	s = span_at(h, SSP_SK_HOST_DMA, 1000);
+	assert_int_equal(s->f[SSP_SF_DUR], 100);
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+	s = span_at(h, SSP_SK_HOST_DMA, 1010);
+	assert_int_equal(s->f[SSP_SF_DUR], 110);
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+	assert_int_equal(span_at(h, SSP_SK_HOST_DMA, 1020)->f[SSP_SF_DUR], 110);
+	parent_is(h, SSP_SK_NIC_MMIO, 2100, SSP_SK_HOST_MMIO, 2000);
+	parent_is(h, SSP_SK_NIC_MMIO, 2110, SSP_SK_HOST_MMIO, 2010);
+	s = span_at(h, SSP_SK_NIC_MMIO, 2110);
+	assert_int_equal(s->f[SSP_SF_DUR], 100);
+	assert_int_equal(s->f[SSP_SA_NMMIO_VAL], 0x78);
+	parent_is(h, SSP_SK_HOST_DMA, 3100, SSP_SK_NIC_DMA, 3010);
+	root_is(h, SSP_SK_HOST_DMA, 3200, SSP_SPAN_ORPHAN | SSP_SPAN_OPEN, "dma");
+	assert_int_equal(ssp_spanb_stats(h->b)->dup_ids, 0);
+	assert_int_equal(ssp_spanb_stats(h->b)->ctx_unused[SSP_CTX_DMA], 1);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* e1000: no DMA id the host knows; the host takes the NIC's DMAs in the
+ * order they were issued. */
+static void
+test_e1000_nic(void **state)
+{
+	struct h *h = setup_sims(topo_csv, "", 0, sims_e1000);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	mmio_wr(h, H1, 200, 1, 0, 0x3818, 1);
+	posted(h, H1, 200);
+	nic_wr(h, N1, 700, 0x3818);
+	ndma(h, N1, 800, SSP_EV_NIC_DMA_ISSUE, 1);
+	ndma(h, N1, 810, SSP_EV_NIC_DMA_ISSUE, 2);
+	hdma(h, H1, 1000, 0, 0xabc);
+	hdma(h, H1, 1010, 0, 0xdef);
+	hdone(h, H1, 1100, SSP_EV_DMA_DONE, 0xabc);
+	hdone(h, H1, 1110, SSP_EV_DMA_DONE, 0xdef);
+	ndma(h, N1, 1500, SSP_EV_NIC_DMA_DONE_RD, 1);
+	ndma(h, N1, 1510, SSP_EV_NIC_DMA_DONE_RD, 2);
+	finish(h);
+	parent_is(h, SSP_SK_NIC_MMIO, 700, SSP_SK_HOST_MMIO, 200);
+	parent_is(h, SSP_SK_NIC_DMA, 800, SSP_SK_NIC_MMIO, 700);
+	parent_is(h, SSP_SK_HOST_DMA, 1000, SSP_SK_NIC_DMA, 800);
+	parent_is(h, SSP_SK_HOST_DMA, 1010, SSP_SK_NIC_DMA, 810);
+	assert_int_equal(span_at(h, SSP_SK_NIC_DMA, 800)->f[SSP_SF_DUR], 700);
+	check_invariants(h);
+	teardown(h);
+}
+
 int
 main(void)
 {
@@ -2227,6 +2545,9 @@ main(void)
 		cmocka_unit_test(test_mmio_not_for_nic),
 		cmocka_unit_test(test_dma_join_by_key),
 		cmocka_unit_test(test_dma_two_nics_same_op),
+		cmocka_unit_test(test_qemu_host),
+		cmocka_unit_test(test_corundum_nic),
+		cmocka_unit_test(test_e1000_nic),
 		cmocka_unit_test(test_missing_completions),
 		cmocka_unit_test(test_duplicate_ids),
 		cmocka_unit_test(test_missing_contexts),
@@ -2244,6 +2565,8 @@ main(void)
 		cmocka_unit_test(test_write_order),
 		cmocka_unit_test(test_link_order),
 		cmocka_unit_test(test_switch),
+		cmocka_unit_test(test_switch_pcap),
+		cmocka_unit_test(test_pcap_devices),
 		cmocka_unit_test(test_context_limit),
 		cmocka_unit_test(test_memory_bounded),
 		cmocka_unit_test(test_deterministic),

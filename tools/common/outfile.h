@@ -1,9 +1,20 @@
 /*
  * Output files written whole or not at all: the tool writes a temporary
  * file next to the target, and a rename puts it in place once complete,
- * so a failure or a signal never leaves half a file where a good one was.
- * /dev/null, a FIFO or a terminal are written in place (renaming over
- * them would replace the device).  One output at a time per process.
+ * so a failure or a signal never leaves half a file where a good one was
+ * (the old file stays byte for byte).  /dev/null, a FIFO, a terminal or
+ * any other target that is not a regular file is written in place
+ * (renaming over it would replace the device or cut off its reader).  A
+ * symbolic link is followed: the file it names is replaced, the link stays.
+ *
+ * Several outputs may be pending at once (a tool that writes a directory
+ * of files): each ssp_outfile_begin adds one, ssp_outfile_commit puts all
+ * of them in place, ssp_outfile_abort removes all of them.  Until then,
+ * SIGHUP, SIGINT, SIGPIPE, SIGQUIT, SIGTERM and SIGXFSZ remove every
+ * pending temporary file and then kill the process as they would have
+ * (a signal ignored at the start stays ignored, except SIGTERM), and so
+ * does exit(3) (err(3) after a failure).  A tool that handles one of
+ * those signals itself must write in place instead.
  */
 #ifndef SSP_TOOLS_OUTFILE_H
 #define SSP_TOOLS_OUTFILE_H
@@ -11,19 +22,27 @@
 #include <stddef.h>
 
 /*
- * The path the tool must write: a new empty temporary file "PATH.tmpXXXXXX"
- * (mode 0666 less the umask, as open(2) gives) when path may be replaced,
- * else path itself.  Until commit or abort, SIGHUP, SIGINT, SIGPIPE,
- * SIGQUIT, SIGTERM and SIGXFSZ remove the temporary file and then kill
- * the process as they would have.  NULL with errno set on failure.
+ * The path the tool must write for path: a new empty temporary file
+ * "PATH.tmpXXXXXX" (mode 0666 less the umask, as open(2) gives) when path
+ * may be replaced (ssp_cli_replaceable), else path itself.  The temporary
+ * name does not end as path does: decide compression from path.  Valid
+ * until commit or abort.  NULL with errno set on failure.
  */
 const char *ssp_outfile_begin(const char *path);
-/* fsync the temporary file and rename it over the target: 0, or -1 with
- * errno set and the temporary file removed.  A no-op for in-place output. */
+/*
+ * fsync every pending temporary file, then rename each over its target
+ * (in the order they were begun): 0, or -1 with errno set and the
+ * temporary files not yet renamed removed.  0 at once without pending
+ * outputs (in-place output only).
+ */
 int ssp_outfile_commit(void);
-/* Remove the temporary file, if any (safe to call at any time). */
+/* Remove every pending temporary file (safe to call at any time). */
 void ssp_outfile_abort(void);
-/* begin, write n bytes of p, commit: 0, or -1 with errno set. */
+/* begin, and write n bytes of p to it: 0, or -1 with errno set and this
+ * output removed.  The next commit puts it in place with the others. */
+int ssp_outfile_put(const char *path, const void *p, size_t n);
+/* begin, write n bytes of p, and put this one output in place (not the
+ * others pending): 0, or -1 with errno set. */
 int ssp_outfile_write(const char *path, const void *p, size_t n);
 
 #endif

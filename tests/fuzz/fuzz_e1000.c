@@ -1,0 +1,14 @@
+/* The e1000 log parser over arbitrary bytes. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fuzz_lines.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_parse(SSP_SIM_E1000, data, size, NULL, 0);
+	return 0;
+}
