@@ -90,7 +90,7 @@ CREATE TABLE attr_host_syscall (
 	span	INTEGER PRIMARY KEY REFERENCES spans(id),
 	cpu	TEXT,			-- gem5 CPU object
 	entry	TEXT,			-- syscall entry function
-	call	TEXT,			-- the syscall (first function after entry)
+	call	TEXT,			-- the system call: its handler, e.g. sendto
 	funcs	INTEGER,		-- function entries in the span
 	kernel_tx INTEGER, driver_tx INTEGER, kernel_rx INTEGER,
 	driver_rx INTEGER		-- entered a function of that rules class

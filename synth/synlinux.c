@@ -28,6 +28,7 @@
 #include <string.h>
 #include <errno.h>
 
+#include "synth/synheap.h"
 #include "synth/synlinux.h"
 
 #define NS 1000LL
@@ -44,6 +45,15 @@
 #define MSS 1448
 #define LIBC_SYSRET 0x7ffff7e9d1f2ull	/* user pc after libc's syscall */
 #define LIBC_TEXT 0x7ffff7e00000ull
+/* --print real: an uncached access of x86 full-system gem5 crosses the
+ * membus (SystemXBar: 3 + 4 cycles), the IO bridge (Bridge delay 50ns,
+ * configs/common/FSConfig.py, simbricks configs/simbricks/simbricks.py)
+ * and the iobus (IOXBar: 2 + 1 cycles) to the adapter; its response
+ * comes back the same way (2 + 50ns + 2) to the CPU's next clock edge */
+#define IO_REQ_PS  (60 * NS)
+#define IO_RESP_PS (55 * NS)
+#define IO_VBASE   0xffffc90000400000ull	/* where ioremap put BAR 0 */
+#define RX_BUFFER_WRITE 16	/* I40E_RX_BUFFER_WRITE: RX tail every 16 */
 
 enum lop { LO_FUNC, LO_UFUNC, LO_UPC, LO_MMIO, LO_ACT, LO_HALT, LO_LABEL };
 
@@ -52,7 +62,7 @@ enum lact {
 	A_SCHED_IN, A_IRQ_OPEN, A_NAPI_PREP, A_IRQ_EXIT, A_RESCHED_USER,
 	A_RESCHED_SYS, A_SIRQ_OPEN, A_POLL_END, A_DELIVER, A_WAKE, A_ACK,
 	A_IDLE_CHECK, A_KSIRQ_OPEN, A_KSIRQ_END, A_IPI_RESCHED, A_TO_USER,
-	A_NAPI_DONE, A_WAKE_KSIRQ, A_FOREVER, A_IRQS_OFF,
+	A_NAPI_DONE, A_WAKE_KSIRQ, A_FOREVER, A_IRQS_OFF, A_SEND_IPI,
 };
 
 struct lstep {
@@ -63,6 +73,8 @@ struct lstep {
 	const struct ssp_synsym *fn;	/* LO_FUNC; LO_MMIO: the function doing it */
 	void *p;
 	unsigned arg;
+	uint8_t cond;			/* --print real: only after a
+					 * napi_complete_done that completed */
 };
 
 struct script {
@@ -160,6 +172,13 @@ struct lcpu {
 	const struct ssp_synsym *last_fn;
 	uint64_t app;			/* the last host.app begun here */
 	int64_t wait_dur;		/* after the non-posted MMIO in flight */
+	/* --print real */
+	uint64_t io_saved;		/* padding while stalled on an access */
+	int64_t io_t0, io_dur;		/* the access's Exec tick, what follows */
+	uint64_t io_pc, io_ea;
+	unsigned rx_unused;		/* RX buffers cleaned, not given back */
+	uint32_t tx_tail;		/* the queue's TX tail */
+	int napi_missed, napi_repoll;	/* NAPIF_STATE_MISSED; poll again */
 };
 
 struct lhost {
@@ -170,6 +189,7 @@ struct lhost {
 	unsigned nthr;
 	int64_t last_sys;		/* last syscall entry (no ties) */
 	unsigned nwoken;		/* woken tasks not yet switched in */
+	struct ssp_synheap ids;		/* --print real: PciPioCompl addresses */
 };
 
 struct lworld {
@@ -213,6 +233,11 @@ const char ssp_synlinux_rules[] =
     "wakeup,try_to_wake_up\r\n"
     "idle,do_idle\r\n"
     "app-root,client_request\r\n";
+
+const char ssp_synlinux_rules_real[] =
+    "# --print real: the truth of a reschedule IPI is its sender (SPEC 3c)\r\n"
+    "ipi-entry,asm_sysvec_reschedule_ipi\r\n"
+    "ipi-send,native_smp_send_reschedule\r\n";
 
 static int64_t
 tick_round(int64_t t)
@@ -330,7 +355,7 @@ act(struct syn *s, struct script *sc, int a, void *p, unsigned arg)
 	st->arg = arg;
 }
 
-static void
+static struct lstep *
 mmio_step(struct syn *s, struct host *h, struct script *sc, const char *in,
     uint32_t off, uint64_t val, struct pkt *pk)
 {
@@ -346,6 +371,7 @@ mmio_step(struct syn *s, struct host *h, struct script *sc, const char *in,
 	if (s->p->gem5_dialect & (SSP_SYN_G5_NOPOSTED | SSP_SYN_G5_NOBAR))
 		st->posted = 0;
 	st->dur = tick_round(20 * NS + (int64_t)ssp_synrng_below(&h->rng, 40 * NS));
+	return st;
 }
 
 static void
@@ -598,9 +624,14 @@ xmit_tail(struct syn *s, struct host *h, struct script *sc, unsigned q,
 	if (tso)
 		fn(s, h, sc, "skb_cow_head.constprop.0");
 	fn(s, h, sc, "dma_map_page_attrs");
-	h->tx_tail = (h->tx_tail + 1) % 512;
-	mmio_step(s, h, sc, "i40e_lan_xmit_frame", I40E_QTX_TAIL0 + 4 * q,
-	    h->tx_tail, pk);
+	if (s->real) {	/* the tail is taken when the doorbell runs */
+		mmio_step(s, h, sc, "i40e_lan_xmit_frame", I40E_QTX_TAIL0 + 4 * q,
+		    0, pk);
+	} else {
+		h->tx_tail = (h->tx_tail + 1) % 512;
+		mmio_step(s, h, sc, "i40e_lan_xmit_frame", I40E_QTX_TAIL0 + 4 * q,
+		    h->tx_tail, pk);
+	}
 	fn(s, h, sc, "i40e_maybe_stop_tx");
 }
 
@@ -842,6 +873,21 @@ cont_build(struct syn *s, struct host *h, struct lcpu *c, struct lthr *th,
 	th->cont = TC_FIRST;
 }
 
+/* --print real: i40e_clean_rx_irq gives the cleaned buffers back (a new
+ * RX tail in i40e_alloc_rx_buffers) when at least 16 wait, at the top of
+ * each pass of its loop. */
+static void
+rx_refill(struct syn *s, struct host *h, struct lcpu *c, struct script *sc)
+{
+	if (c->rx_unused < RX_BUFFER_WRITE)
+		return;
+	fn(s, h, sc, "i40e_alloc_rx_buffers");
+	c->rx_tail = (c->rx_tail + c->rx_unused) % 512;
+	c->rx_unused = 0;
+	mmio_step(s, h, sc, "i40e_alloc_rx_buffers", I40E_QRX_TAIL0 + 4 * c->idx,
+	    c->rx_tail, NULL);
+}
+
 /* The NAPI poll of CPU c's queue: TX completions, up to the budget of
  * received frames through GRO, the RX tail, then either
  * napi_complete_done (deliveries, i40e_update_enable_itr's register
@@ -874,6 +920,8 @@ build_poll(struct syn *s, struct host *h, struct lcpu *c, struct script *sc)
 		    list[n - 1].kind == r->kind && list[n - 1].req_end < 0 &&
 		    c->rx[(c->rxh + i - 1) % LX_RXQ].conn == r->conn;
 
+		if (s->real)
+			rx_refill(s, h, c, sc);
 		fn(s, h, sc, "__napi_alloc_skb");
 		fn(s, h, sc, "i40e_process_skb_fields");
 		fn(s, h, sc, "eth_type_trans");
@@ -894,8 +942,12 @@ build_poll(struct syn *s, struct host *h, struct lcpu *c, struct script *sc)
 			list[n++] = (struct lskb){ r->span, r->bytes, r->segs,
 			    r->req_end, r->kind };
 		}
+		c->rx_unused++;
 	}
-	if (k > 0) {
+	if (s->real) {
+		if (k < budget)		/* the pass that finds no frame */
+			rx_refill(s, h, c, sc);
+	} else if (k > 0) {
 		fn(s, h, sc, "i40e_alloc_rx_buffers");
 		c->rx_tail = (c->rx_tail + k) % 512;
 		mmio_step(s, h, sc, "i40e_release_rx_desc", I40E_QRX_TAIL0 +
@@ -946,10 +998,12 @@ build_poll(struct syn *s, struct host *h, struct lcpu *c, struct script *sc)
 	c->rxn -= k;
 	free(list);
 	if (!(k == budget && c->rxn > 0)) {
-		fn(s, h, sc, "i40e_update_itr");
-		fn(s, h, sc, "i40e_update_itr");
+		/* i40e_update_enable_itr, only when napi_complete_done
+		 * completed (no interrupt came meanwhile) */
+		fnx(s, h, sc, "i40e_update_itr", A_NONE)->cond = s->real;
+		fnx(s, h, sc, "i40e_update_itr", A_NONE)->cond = s->real;
 		mmio_step(s, h, sc, "i40e_napi_poll", I40E_PFINT_DYN_CTLN +
-		    4 * c->idx, 0x1b, NULL);
+		    4 * c->idx, 0x1b, NULL)->cond = s->real;
 	}
 	act(s, sc, A_POLL_END, NULL, k == budget && c->rxn > 0);
 }
@@ -1065,8 +1119,11 @@ wake(struct syn *s, struct host *h, struct lcpu *c, struct script *sc,
 		c->need_resched = 1;
 	} else {
 		fn(s, h, sc, "native_smp_send_reschedule");
-		ssp_synmodel_schedule(s, tick_round(t + 300 * NS), EV_LX_IPI,
-		    h->idx, tc->idx, NULL);
+		if (s->real)	/* sent when native_smp_send_reschedule runs */
+			act(s, sc, A_SEND_IPI, NULL, tc->idx);
+		else
+			ssp_synmodel_schedule(s, tick_round(t + 300 * NS),
+			    EV_LX_IPI, h->idx, tc->idx, NULL);
 	}
 }
 
@@ -1361,7 +1418,11 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 		break;
 	}
 	case A_NAPI_PREP:
-		if (!c->napi_sched) {
+		if (c->napi_sched && s->real) {
+			/* napi_schedule_prep on a scheduled NAPI: MISSED,
+			 * the poll runs once more */
+			c->napi_missed = 1;
+		} else if (!c->napi_sched) {
 			c->napi_sched = 1;
 			fn(s, h, sc, "__napi_schedule_irqoff");
 			c->sirq_pending = 1;
@@ -1405,6 +1466,14 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 		break;
 	}
 	case A_NAPI_DONE:
+		c->napi_repoll = 0;
+		if (c->napi_missed) {	/* --print real: reschedule, return false */
+			c->napi_missed = 0;
+			c->napi_repoll = 1;
+			c->sirq_pending = 1;
+			fn(s, h, sc, "__napi_schedule");
+			break;
+		}
 		c->napi_sched = 0;
 		break;
 	case A_POLL_END:
@@ -1464,6 +1533,10 @@ run_act(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 		break;
 	case A_IPI_RESCHED:
 		c->need_resched = 1;
+		break;
+	case A_SEND_IPI:	/* --print real: its truth is the sender */
+		ssp_synmodel_schedule(s, tick_round(t + 300 * NS), EV_LX_IPI,
+		    h->idx, st->arg | ctx_span(c) << 8, NULL);
 		break;
 	case A_IRQS_OFF:
 		c->irqs_off = 1;
@@ -1557,6 +1630,85 @@ run_mmio(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
 	}
 }
 
+/*
+ * --print real: TimingSimpleCPU executes the store (its Exec tick is now)
+ * and stalls until the response: the adapter prints the access when it
+ * arrives over the IO bridge, and the store's Exec lines are printed when
+ * the response is back (BaseSimpleCPU::postExecute after
+ * TimingSimpleCPU::completeDataAccess), with the tick of the store.  The
+ * CPU prints nothing meanwhile; other CPUs go on.
+ */
+static void
+run_mmio_real(struct syn *s, struct host *h, struct lcpu *c, struct lstep *st,
+    int64_t t)
+{
+	struct nic_mmio *m;
+	uint64_t val = st->val;
+
+	if (st->p != NULL && st->off >= I40E_QTX_TAIL0 &&
+	    st->off < I40E_QTX_TAIL0 + 4 * LX_CPUS) {
+		struct lcpu *qc = &LH(h)->cpu[(st->off - I40E_QTX_TAIL0) / 4 %
+		    LH(h)->ncpu];
+
+		qc->tx_tail = (qc->tx_tail + ssp_synlinux_ndesc(st->p)) % 512;
+		val = qc->tx_tail;
+	}
+	if ((m = calloc(1, sizeof(*m))) == NULL) {
+		fail(s, "out of memory");
+		return;
+	}
+	*m = (struct nic_mmio){ ctx_span(c), 1, st->posted, st->off, 4, val, 0,
+	    st->p, c->idx };
+	st->p = NULL;
+	c->io_t0 = t;
+	c->io_pc = pc_in(s, st->fn);
+	c->io_ea = IO_VBASE + ((uint64_t)h->idx << 22) + st->off;
+	c->io_dur = st->dur;
+	c->io_saved = c->g.step_fp;
+	c->g.step_fp = 0;
+	c->blocked = 1;
+	ssp_synmodel_schedule(s, tick_round(t + IO_REQ_PS), EV_LX_IO_REQ, h->idx,
+	    0, m);
+}
+
+/* The access reaches the adapter (m->span: the context that made it). */
+static void
+io_req(struct syn *s, struct host *h, struct nic_mmio *m, int64_t t)
+{
+	struct lhost *L = LH(h);
+	struct lcpu *c = &L->cpu[m->cpu];
+	char key[32];
+
+	mfill(L, t);
+	m->id = ssp_synheap_alloc(&L->ids, 0, 0x30, 0);	/* new TimingPioCompl */
+	ssp_syngem5_mmio(&c->g, t, m->write, BAR0_BASE + m->off, 4, m->id, 0,
+	    m->off, m->posted);
+	snprintf(key, sizeof(key), "%" PRIu64, m->id);
+	m->span = span(s, h, SSP_SK_HOST_MMIO, t, key, m->span, 0);
+	if (m->posted) {	/* answered now, the completion deleted */
+		ssp_syngem5_posted(&c->g, t);
+		ssp_synheap_free(&L->ids, 0, m->id);
+		ssp_synmodel_schedule(s, tick_round(t + 1 + IO_RESP_PS),
+		    EV_LX_IO_RESP, h->idx, m->cpu, NULL);
+	}
+	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_NIC_MMIO, h->idx, 0, m);
+}
+
+/* The response is back: the access's Exec lines, the CPU goes on. */
+static void
+io_resp(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
+{
+	struct lhost *L = LH(h);
+
+	mfill(L, t);
+	ssp_syngem5_insn(&c->g, c->io_t0, c->io_pc, 'w', c->io_ea);
+	c->g.step_fp = c->io_saved;
+	if (c->g.next_fp < (uint64_t)t << 8)
+		c->g.next_fp = (uint64_t)t << 8;
+	c->blocked = 0;
+	kick(s, L, c, t + c->io_dur);
+}
+
 /* Run CPU c from t until it waits (a step's duration, an MMIO, halt). */
 static void
 cpu_run(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
@@ -1614,6 +1766,11 @@ cpu_run(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
 			sc->pc = sc->cur = 0;
 		}
 		st = &sc->st[sc->pc];
+		if (st->cond && c->napi_repoll) {	/* not run: no output */
+			sc->pc++;
+			sc->cur = sc->pc;
+			continue;
+		}
 		if (st->op == LO_FUNC && st->act == A_SYS_OPEN &&
 		    t <= L->last_sys) {	/* no two syscalls at one tick */
 			kick(s, L, c, L->last_sys + 125);
@@ -1650,6 +1807,10 @@ cpu_run(struct syn *s, struct host *h, struct lcpu *c, int64_t t)
 			break;
 		case LO_MMIO:
 			mfill(L, t);
+			if (s->real) {
+				run_mmio_real(s, h, c, st, t);
+				return;
+			}
 			run_mmio(s, h, c, st, t);
 			if (c->blocked)
 				return;
@@ -1697,8 +1858,14 @@ ssp_synlinux_event(struct syn *s, const struct sev *ev)
 	case EV_LX_STEP:
 		cpu_run(s, h, &L->cpu[ev->a], t);
 		break;
-	case EV_LX_IPI:
-		interrupt(s, L, &L->cpu[ev->a], t, 0, 0);
+	case EV_LX_IPI:	/* a: CPU | sender context << 8 (--print real) */
+		interrupt(s, L, &L->cpu[ev->a & 0xff], t, 0, ev->a >> 8);
+		break;
+	case EV_LX_IO_REQ:
+		io_req(s, h, ev->p, t);
+		break;
+	case EV_LX_IO_RESP:
+		io_resp(s, h, &L->cpu[ev->a], t);
 		break;
 	case EV_LX_MSIX: {
 		unsigned vec = ev->who >> 16;
@@ -1726,6 +1893,13 @@ ssp_synlinux_event(struct syn *s, const struct sev *ev)
 		mfill(L, t);
 		ssp_syngem5_procin(&L->cpu[0].g, t);
 		ssp_syngem5_mmio_done(&L->cpu[0].g, t, m->write, m->id);
+		if (s->real) {	/* the completion deleted, the response sent */
+			ssp_synheap_free(&L->ids, 0, m->id);
+			free(m);
+			ssp_synmodel_schedule(s, tick_round(t + IO_RESP_PS),
+			    EV_LX_IO_RESP, h->idx, c->idx, NULL);
+			break;
+		}
 		free(m);
 		if (c->blocked) {
 			c->blocked = 0;
@@ -1783,6 +1957,31 @@ ssp_synlinux_rx_done(struct syn *s, struct host *h, unsigned q,
 	}
 	c->rx[(c->rxh + c->rxn) % LX_RXQ] = *rx;
 	c->rxn++;
+}
+
+unsigned
+ssp_synlinux_ndesc(const struct pkt *pk)
+{
+	const struct pkt *x;
+	unsigned pay = 0;
+
+	for (x = pk; x != NULL; x = x->next)
+		pay += x->payload;
+	if (pk->proto != 6 || pay == 0)
+		return 1;		/* UDP, ARP, a pure ACK: linear */
+	if (pk->next == NULL)
+		return 2;		/* TCP: header, payload in a page frag */
+	return 2 + (pay + SSP_SYNLINUX_TXD_MAX - 1) / SSP_SYNLINUX_TXD_MAX;	/* TSO: context first */
+}
+
+void
+ssp_synlinux_rings(const struct host *h, unsigned q, uint32_t *rx_tail,
+    uint32_t *tx_tail)
+{
+	const struct lcpu *c = &h->lx->cpu[q % h->lx->ncpu];
+
+	*rx_tail = c->rx_tail;
+	*tx_tail = c->tx_tail;
 }
 
 void
@@ -1882,7 +2081,14 @@ ssp_synlinux_setup(struct syn *s)
 			c->depth = 1;
 			c->fr[0] = (struct frame){ FK_TASK, &c->idle.sc, 0, 0, 0 };
 			c->rx_tail = (uint32_t)ssp_synrng_below(&h->rng, 512);
+			if (s->real) {	/* the rings as the driver left them */
+				c->tx_tail = (uint32_t)ssp_synrng_below(&h->rng,
+				    512);
+				c->rx_unused = 1;	/* 511 of 512 posted */
+			}
 		}
+		if (s->real)
+			ssp_synheap_init(&L->ids, h->compl_pool[0]);
 	}
 	/* connections: client thread k of client host c talks to server
 	 * (c * concurrency + k) % servers */

@@ -35,6 +35,15 @@ void ssp_synlinux_rx_done(struct syn *s, struct host *h, unsigned q,
     const struct lrx *rx);
 /* The NIC wrote back a TX descriptor of queue q. */
 void ssp_synlinux_tx_done(struct syn *s, struct host *h, unsigned q);
+/* i40e_tx_map's descriptors for a send (--print real): one for a linear
+ * frame (UDP, ARP, a pure TCP ACK), two for TCP (the header, the payload
+ * in a page fragment), TSO: a context descriptor, the header and the
+ * payload in pieces of at most SSP_SYNLINUX_TXD_MAX bytes. */
+#define SSP_SYNLINUX_TXD_MAX 12288u	/* I40E_MAX_DATA_PER_TXD_ALIGNED */
+unsigned ssp_synlinux_ndesc(const struct pkt *pk);
+/* --print real: the driver's RX and TX tail of queue q at the start. */
+void ssp_synlinux_rings(const struct host *h, unsigned q, uint32_t *rx_tail,
+    uint32_t *tx_tail);
 /* The end of the run: pad the log, write the rows of open syscalls. */
 void ssp_synlinux_finish(struct syn *s, struct host *h);
 void ssp_synlinux_free(struct syn *s);
@@ -45,5 +54,7 @@ int ssp_synlinux_write_app(const char *path, struct ssp_err *e);
 /* The rules rows --kernel linux adds to rules.csv (kernel-context classes
  * of SPEC §3b and the application's request function). */
 extern const char ssp_synlinux_rules[];
+/* What --print real adds to them (the IPI classes, SPEC §3c). */
+extern const char ssp_synlinux_rules_real[];
 
 #endif

@@ -86,6 +86,9 @@ enum sev_type {
 	EV_LX_IPI,		/* a reschedule IPI reaches a CPU (a = CPU) */
 	EV_LX_MMIO_DONE,	/* read/write completion reaches the host */
 	EV_NIC_TSO,		/* the NIC sends the next segment of a TSO send */
+	/* --print real (SPEC §3c) */
+	EV_LX_IO_REQ,		/* an uncached access reaches the adapter (p = nic_mmio) */
+	EV_LX_IO_RESP,		/* its response reaches the CPU (a = CPU) */
 	EV_NIC_RTL,		/* --nic corundum-verilator: an AXI-Lite access
 				 * completes (p = the nic_mmio) */
 };
@@ -187,6 +190,7 @@ struct step {
 #define RXQ 256
 
 struct nic;
+struct synq;
 struct ssp_synnslog;
 struct ssp_synpcap;
 struct lhost;
@@ -239,7 +243,9 @@ enum dma_cont { DC_TX_DESC, DC_TX_DATA, DC_TX_WB, DC_RX_DATA, DC_RX_DESC,
 	/* corundum_bm: descriptor read, then the same op moves the payload;
 	 * then a completion write, an event write, MSI */
 	DC_CQM_TX_DESC, DC_CQM_TX_DATA, DC_CQM_RX_DESC, DC_CQM_RX_DATA,
-	DC_CQM_TX_CPL, DC_CQM_RX_CPL, DC_CQM_EVENT };
+	DC_CQM_TX_CPL, DC_CQM_RX_CPL, DC_CQM_EVENT,
+	/* --print real: i40e_bm's queues (synq.c) */
+	DC_Q_FETCH, DC_Q_DATA, DC_Q_RXDATA, DC_Q_WB, DC_Q_HWB };
 
 struct rxwork {
 	uint64_t span;
@@ -261,6 +267,10 @@ struct dmaop {
 	unsigned evtype;		/* DC_CQM_EVENT: 0 TX, 1 RX completion */
 	unsigned q;			/* --kernel linux: TX queue */
 	struct dmaop *next_free;
+	/* --print real (synq.c): the queue, its descriptors, a payload
+	 * read's parts */
+	unsigned rxq, pos, nd, bin;
+	unsigned rest;			/* bytes still to read after this part */
 };
 
 /* --kernel linux: one MSI-X vector of a NIC (queue pair vec - 1). */
@@ -309,6 +319,7 @@ struct nic {
 	uint64_t nskip[SSP_SYNSKIP_N];
 	uint64_t glued;
 	struct nicvec lv[NIC_MAXVEC];	/* --kernel linux */
+	struct synq *rq;		/* --print real: i40e_bm's queues */
 };
 
 /* Bottleneck direction (from switch sw). */
@@ -353,6 +364,7 @@ struct syn {
 	struct ssp_syngem5_execpool *kpool, *upool;
 	struct ssp_syngem5_execpool *lkpool[4], *lupool[4];	/* per CPU */
 	int lx;				/* --kernel linux */
+	int real;			/* --print real (synq.c, SPEC §3c) */
 	struct lworld *lw;
 	struct ssp_syntruth *truth;
 	struct ssp_pacer pacer;

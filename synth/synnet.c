@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "synth/synnet.h"
-#include "synth/synnic.h"
+#include "synth/synnicbm.h"
 #include "synth/synnslog.h"
 
 #define NS 1000LL
@@ -116,7 +116,7 @@ put_garbage_eth(char *p, const struct pkt *pk)
 		dst = 0x450000000000ull | (uint64_t)pk->iplen << 16 | pk->ipid;
 		src = (pk->interesting ? 0x4000ull : 0) << 32 |
 		    (uint64_t)64 << 24 | (uint64_t)pk->proto << 16 |
-		    ssp_synnic_ip_checksum(pk);
+		    ssp_synnicbm_ip_checksum(pk);
 		type = pk->sip >> 16;
 	}
 	p = ssp_synlog_put_str(p, "ns3::EthernetHeader( length/type=0x");

@@ -18,48 +18,16 @@
 #include "synth/synhost.h"
 #include "synth/synlinux.h"
 #include "synth/synnic.h"
+#include "synth/synnicbm.h"
+#include "synth/synq.h"
 
 #define NS 1000LL
-
-static char *
-nbegin(struct nic *n, int64_t t)
-{
-	char *p = ssp_synlog_room(n->log);
-
-	if (n->dialect != SSP_SYN_NICBM_SIGCOMM22)
-		p = ssp_synlog_put_str(p, "info: ");
-	p = ssp_synlog_put_str(p, "main_time = ");
-	p = ssp_synlog_put_u64(p, (uint64_t)t);
-	return ssp_synlog_put_str(p, ": nicbm: ");
-}
-
-/* " addr 0x<hex>" (upstream) or " addr <hex>" (older versions) */
-static char *
-put_addr(const struct nic *n, char *p, uint64_t addr)
-{
-	p = ssp_synlog_put_str(p, n->dialect == SSP_SYN_NICBM_UPSTREAM ? " addr 0x" :
-	    " addr ");
-	return ssp_synlog_put_hex(p, addr);
-}
 
 /* Status lines get "info: " where nicbm logs through its logger. */
 static const char *
 info_pfx(const struct nic *n)
 {
 	return n->dialect == SSP_SYN_NICBM_SIGCOMM22 ? "" : "info: ";
-}
-
-static void
-nend(struct nic *n, char *p, int evtype)
-{
-	*p++ = '\n';
-	ssp_synlog_commit(n->log, p);
-	if (evtype >= 0)
-		n->nev[evtype]++;
-	if (n->glue) {
-		n->glue = 0;
-		n->glued++;
-	}
 }
 
 /* A line that is not a debug message (stderr of nicbm). */
@@ -79,148 +47,6 @@ ninfo(struct nic *n, const char *text)
 	n->nskip[SSP_SYNSKIP_NICINFO]++;
 }
 
-static uint16_t
-ip_checksum(const uint8_t *h)
-{
-	uint32_t sum = 0;
-	int i;
-
-	for (i = 0; i < 20; i += 2)
-		sum += (uint32_t)(h[i] << 8 | h[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-static uint8_t *
-put_be(uint8_t *b, uint64_t v, int n)
-{
-	while (n-- > 0)
-		*b++ = (uint8_t)(v >> (8 * n));
-	return b;
-}
-
-uint16_t
-ssp_synnic_ip_checksum(const struct pkt *pk)
-{
-	uint8_t h[20], *b = h;
-
-	b = put_be(b, 0x4500, 2);
-	b = put_be(b, pk->iplen, 2);
-	b = put_be(b, pk->ipid, 2);
-	b = put_be(b, pk->interesting ? 0x4000 : 0, 2);
-	*b++ = 64;
-	*b++ = pk->proto;
-	b = put_be(b, 0, 2);
-	b = put_be(b, pk->sip, 4);
-	put_be(b, pk->dip, 4);
-	return ip_checksum(h);
-}
-
-unsigned
-ssp_synnic_frame(const struct pkt *pk, uint8_t *buf, unsigned cap)
-{
-	uint8_t *b = buf, *ip;
-	unsigned i, n = pk->frame < cap ? pk->frame : cap;
-
-	if (cap < 64)
-		return 0;
-	memset(buf, 0, n);
-	b = put_be(b, pk->dmac, 6);
-	b = put_be(b, pk->smac, 6);
-	if (pk->kind == PK_BG_ARP) {
-		b = put_be(b, 0x0806, 2);
-		b = put_be(b, 0x0001080006040001ull, 8);
-		b = put_be(b, pk->smac, 6);
-		b = put_be(b, pk->sip, 4);
-		b = put_be(b, 0, 6);
-		put_be(b, pk->dip, 4);
-		return n;
-	}
-	b = put_be(b, 0x0800, 2);
-	ip = b;
-	b = put_be(b, 0x4500, 2);
-	b = put_be(b, pk->iplen, 2);
-	b = put_be(b, pk->ipid, 2);
-	b = put_be(b, pk->interesting ? 0x4000 : 0, 2);	/* DF */
-	*b++ = 64;
-	*b++ = pk->proto;
-	b = put_be(b, 0, 2);
-	b = put_be(b, pk->sip, 4);
-	b = put_be(b, pk->dip, 4);
-	put_be(ip + 10, ip_checksum(ip), 2);
-	b = put_be(b, pk->sport, 2);
-	b = put_be(b, pk->dport, 2);
-	b = put_be(b, pk->iplen - 20, 2);
-	b = put_be(b, 0, 2);
-	for (i = (unsigned)(b - buf); i < n; i++)
-		buf[i] = (uint8_t)(i * 7 + pk->req);
-	return n;
-}
-
-/* "dma write data: " then one "XX " per byte ("info: XX " where nicbm
- * logs through its logger) and no newline: the next message is glued onto
- * the bytes (FORMATS.md §5). */
-static void
-dma_data(struct nic *n, int64_t t, const uint8_t *d, unsigned len)
-{
-	char *p = nbegin(n, t);
-	unsigned i;
-
-	p = ssp_synlog_put_str(p, "dma write data: \n");
-	ssp_synlog_commit(n->log, p);
-	n->nskip[SSP_SYNSKIP_DMADATA]++;
-	p = ssp_synlog_room(n->log);
-	for (i = 0; i < len; i++) {
-		if (n->dialect != SSP_SYN_NICBM_SIGCOMM22)
-			p = ssp_synlog_put_str(p, "info: ");
-		p = ssp_synlog_put_hex_up(p, d[i], 2);
-		*p++ = ' ';
-	}
-	ssp_synlog_commit(n->log, p);
-	n->glue = 1;
-}
-
-/* Log the issue and execution of op, record its span and send it to the
- * host.  nicbm prints a DMA's op pointer, and corundum_bm reuses one op
- * for a descriptor read and the payload it describes. */
-static void
-dma_start(struct syn *s, struct nic *n, int64_t t, struct dmaop *op, int write,
-    uint64_t addr, unsigned len, uint64_t cause, enum dma_cont cont,
-    struct pkt *pk, struct rxwork *rw, const uint8_t *data)
-{
-	char key[40], *p;
-	int i;
-
-	op->busy = 1;
-	op->write = write;
-	op->addr = addr;
-	op->len = len;
-	op->cause = cause;
-	op->cont = cont;
-	op->pk = pk;
-	op->rw = rw;
-	for (i = 0; i < 2; i++) {	/* issuing, then executing */
-		p = nbegin(n, t);
-		p = ssp_synlog_put_str(p, i == 0 ? "issuing dma op 0x" :
-		    "executing dma op 0x");
-		p = ssp_synlog_put_hex(p, op->ptr);
-		p = put_addr(n, p, addr);
-		p = ssp_synlog_put_str(p, " len ");
-		p = ssp_synlog_put_u64(p, len);
-		p = ssp_synlog_put_str(p, " pending ");
-		if (i == 1)
-			n->pending++;
-		p = ssp_synlog_put_u64(p, n->pending);
-		nend(n, p, i == 0 ? SSP_EV_NIC_DMA_ISSUE : SSP_EV_NIC_DMA_EXEC);
-	}
-	snprintf(key, sizeof(key), "0x%" PRIx64, op->ptr);
-	op->span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_DMA, t, key, cause,
-	    n->last_cause);
-	if (write)
-		dma_data(n, t, data, len);
-	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_DMA, n->h->idx, 0, op);
-}
 
 static struct dmaop *
 dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
@@ -236,19 +62,19 @@ dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
 		return NULL;
 	}
 	n->free_ops = op->next_free;
-	dma_start(s, n, t, op, write, addr, len, cause, cont, pk, rw, data);
+	ssp_synnicbm_dma_start(s, n, t, op, write, addr, len, cause, cont, pk, rw, data);
 	return op;
 }
 
 static void
 irq_fire(struct syn *s, struct nic *n, int64_t t)
 {
-	char *p = nbegin(n, t);
+	char *p = ssp_synnicbm_begin(n, t);
 	uint64_t span;
 
 	p = ssp_synlog_put_str(p, "issue MSI-X interrupt vec ");
 	p = ssp_synlog_put_u64(p, RX_VEC);
-	nend(n, p, SSP_EV_NIC_MSIX);
+	ssp_synnicbm_end(n, p, SSP_EV_NIC_MSIX);
 	span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_MSIX, t, "1", n->irq_cause,
 	    n->last_cause);
 	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_MSIX, n->h->idx, span,
@@ -299,10 +125,10 @@ lx_fire(struct syn *s, struct nic *n, unsigned v, int64_t t)
 	V->sched = 0;
 	if (V->masked || !V->pending)
 		return;
-	p = nbegin(n, t);
+	p = ssp_synnicbm_begin(n, t);
 	p = ssp_synlog_put_str(p, "issue MSI-X interrupt vec ");
 	p = ssp_synlog_put_u64(p, v + 1);
-	nend(n, p, SSP_EV_NIC_MSIX);
+	ssp_synnicbm_end(n, p, SSP_EV_NIC_MSIX);
 	snprintf(key, sizeof(key), "%u", v + 1);
 	if (V->nrx > 0) {
 		parent = V->rx[V->nrx - 1];
@@ -439,12 +265,12 @@ cqm_event(struct syn *s, struct nic *n, int64_t t, unsigned type,
 static void
 cqm_msi(struct syn *s, struct nic *n, int64_t t, uint64_t cause)
 {
-	char key[16], *p = nbegin(n, t);
+	char key[16], *p = ssp_synnicbm_begin(n, t);
 	uint64_t span;
 
 	p = ssp_synlog_put_str(p, "issue MSI interrupt vec ");
 	p = ssp_synlog_put_u64(p, CQM_MSI_VEC);
-	nend(n, p, SSP_EV_NIC_MSI);
+	ssp_synnicbm_end(n, p, SSP_EV_NIC_MSI);
 	snprintf(key, sizeof(key), "%u", CQM_MSI_VEC);
 	span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_MSIX, t, key, cause,
 	    n->last_cause);
@@ -503,15 +329,15 @@ cqm_dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 
 	switch (op->cont) {
 	case DC_CQM_TX_DESC:	/* the same op fetches the payload */
-		dma_start(s, n, t, op, 0, n->tx_buf + 2048ull * (idx & CQM_MASK),
+		ssp_synnicbm_dma_start(s, n, t, op, 0, n->tx_buf + 2048ull * (idx & CQM_MASK),
 		    pk->frame, op->cause, DC_CQM_TX_DATA, pk, NULL, NULL);
 		op->evtype = idx;
 		return 1;
 	case DC_CQM_TX_DATA:
-		p = nbegin(n, t);
+		p = ssp_synnicbm_begin(n, t);
 		p = ssp_synlog_put_str(p, "eth tx: len ");
 		p = ssp_synlog_put_u64(p, pk->frame);
-		nend(n, p, SSP_EV_NIC_TX);
+		ssp_synnicbm_end(n, p, SSP_EV_NIC_TX);
 		pk->tx_span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_TX, t, "",
 		    op->cause, n->last_cause);
 		ssp_synmodel_schedule(s, (t + s->p->eth_lat + NS - 1) / NS * NS,
@@ -521,8 +347,8 @@ cqm_dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		cqm_cpl(s, n, t, 1, idx, op->len, op->cause);
 		return 0;
 	case DC_CQM_RX_DESC:	/* the same op writes the frame */
-		len = ssp_synnic_frame(pk, frame, sizeof(frame));
-		dma_start(s, n, t, op, 1, n->rx_buf + 2048ull * (idx & CQM_MASK),
+		len = ssp_synnicbm_frame(pk, frame, sizeof(frame));
+		ssp_synnicbm_dma_start(s, n, t, op, 1, n->rx_buf + 2048ull * (idx & CQM_MASK),
 		    len, op->cause, DC_CQM_RX_DATA, NULL, NULL, frame);
 		op->evtype = idx;
 		ssp_synmodel_pkt_put(pk);
@@ -618,7 +444,7 @@ static void lx_dma_done(struct syn *s, struct nic *n, int64_t t,
 static void
 mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 {
-	char key[32], *p = nbegin(n, t);
+	char key[32], *p = ssp_synnicbm_begin(n, t);
 	uint64_t span;
 
 	if (!m->write) {
@@ -635,7 +461,7 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 		p = ssp_synlog_put_str(p, ", val=0x");
 		p = ssp_synlog_put_hex(p, m->val);
 		*p++ = ')';
-		nend(n, p, SSP_EV_NIC_RD);
+		ssp_synnicbm_end(n, p, SSP_EV_NIC_RD);
 	} else {
 		p = ssp_synlog_put_str(p, "write(off=0x");
 		p = ssp_synlog_put_hex(p, m->off);
@@ -646,12 +472,15 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 		if (n->dialect == SSP_SYN_NICBM_UPSTREAM)
 			p = ssp_synlog_put_str(p, m->posted ? ", posted=1" : ", posted=0");
 		*p++ = ')';
-		nend(n, p, SSP_EV_NIC_WR);
+		ssp_synnicbm_end(n, p, SSP_EV_NIC_WR);
 	}
 	snprintf(key, sizeof(key), "0x%x", m->off);
 	span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_MMIO, t, key, m->span,
 	    m->span);
-	if (m->write && s->lx) {
+	if (m->write && s->real) {
+		n->last_cause = span;
+		ssp_synq_write(s, n, t, m, span);
+	} else if (m->write && s->lx) {
 		n->last_cause = span;
 		lx_mmio_write(s, n, t, m, span);
 	} else if (m->write) {
@@ -680,17 +509,21 @@ static void
 dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 {
 	uint8_t d[32];
-	char *p = nbegin(n, t);
+	char *p = ssp_synnicbm_begin(n, t);
 	struct pkt *pk = op->pk;
 
 	p = ssp_synlog_put_str(p, op->write ? "completed dma write op 0x" :
 	    "completed dma read op 0x");
 	p = ssp_synlog_put_hex(p, op->ptr);
-	p = put_addr(n, p, op->addr);
+	p = ssp_synnicbm_addr(n, p, op->addr);
 	p = ssp_synlog_put_str(p, " len ");
 	p = ssp_synlog_put_u64(p, op->len);
-	nend(n, p, op->write ? SSP_EV_NIC_DMA_DONE_WR : SSP_EV_NIC_DMA_DONE_RD);
+	ssp_synnicbm_end(n, p, op->write ? SSP_EV_NIC_DMA_DONE_WR : SSP_EV_NIC_DMA_DONE_RD);
 	n->pending--;
+	if (s->real) {
+		ssp_synq_dma_done(s, n, t, op);
+		return;
+	}
 	if (n->corundum && cqm_dma_done(s, n, t, op))
 		return;		/* reissued */
 	if (s->lx && op->cont != DC_PREFETCH && op->cont != DC_TX_DESC) {
@@ -721,10 +554,10 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		    op->cause, DC_TX_DATA, pk, NULL, NULL);
 		break;
 	case DC_TX_DATA:
-		p = nbegin(n, t);
+		p = ssp_synnicbm_begin(n, t);
 		p = ssp_synlog_put_str(p, "eth tx: len ");
 		p = ssp_synlog_put_u64(p, pk->frame);
-		nend(n, p, SSP_EV_NIC_TX);
+		ssp_synnicbm_end(n, p, SSP_EV_NIC_TX);
 		pk->tx_span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_TX, t, "",
 		    op->cause, n->last_cause);
 		/* ns-3 runs on nanoseconds */
@@ -759,12 +592,12 @@ static void
 lx_tx_seg(struct syn *s, struct nic *n, int64_t t, struct tsojob *j)
 {
 	struct pkt *pk = j->pk;
-	char *p = nbegin(n, t);
+	char *p = ssp_synnicbm_begin(n, t);
 	uint8_t d[32];
 
 	p = ssp_synlog_put_str(p, "eth tx: len ");
 	p = ssp_synlog_put_u64(p, pk->frame);
-	nend(n, p, SSP_EV_NIC_TX);
+	ssp_synnicbm_end(n, p, SSP_EV_NIC_TX);
 	pk->tx_span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_TX, t, "",
 	    j->cause, n->last_cause);
 	j->pk = pk->next;
@@ -836,18 +669,29 @@ eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 	struct rxctx rx;
 	struct rxwork *rw;
 	uint8_t d[32];
-	char *p = nbegin(n, t);
+	char *p = ssp_synnicbm_begin(n, t);
 	unsigned len;
 
 	p = ssp_synlog_put_str(p, "eth rx: port 0 len ");
 	p = ssp_synlog_put_u64(p, pk->frame);
-	nend(n, p, SSP_EV_NIC_RX);
+	ssp_synnicbm_end(n, p, SSP_EV_NIC_RX);
 	rx.span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_RX, t, "", from, from);
 	rx.ts = t;
 	rx.kind = pk->kind;
 	rx.req = pk->req;
 	rx.src_host = pk->src_host;
 	n->last_cause = rx.span;
+	if (s->real) {
+		struct lrx lr = { rx.span, t, pk->kind, pk->conn, pk->payload, 1,
+		    pk->req_end, pk->proto, n->h->server };
+
+		if (pk->kind != PK_REQ && pk->kind != PK_RESP &&
+		    pk->kind != PK_TCP_ACK)
+			lr.conn = UINT32_MAX;
+		ssp_synq_rx(s, n, t, pk, lx_rss(n, pk, s->p->cpus), &lr);
+		ssp_synmodel_pkt_put(pk);
+		return;
+	}
 	if (!s->lx)
 		ssp_synhost_rx(s, n->h, &rx);
 	if (n->corundum) {
@@ -871,7 +715,7 @@ eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 			rw->rx.conn = UINT32_MAX;
 	}
 	n->rx_idx = (n->rx_idx + 1) % 512;
-	len = ssp_synnic_frame(pk, frame, sizeof(frame));
+	len = ssp_synnicbm_frame(pk, frame, sizeof(frame));
 	dma_issue(s, n, t, 1, n->rx_buf + 2048ull * n->rx_idx, len, rx.span,
 	    DC_RX_DATA, NULL, rw, frame);
 	desc_bytes(d, 32, len, n->rx_idx);
@@ -894,7 +738,9 @@ ssp_synnic_event(struct syn *s, const struct sev *ev)
 		dma_done(s, n, ev->t, ev->p);
 		break;
 	case EV_NIC_IRQ:
-		if (s->lx)
+		if (s->real)
+			ssp_synq_irq(s, n, ev->a, ev->t);
+		else if (s->lx)
 			lx_fire(s, n, (unsigned)ev->a, ev->t);
 		else
 			irq_fire(s, n, ev->t);

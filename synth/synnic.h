@@ -13,8 +13,5 @@ void ssp_synnic_init(struct syn *s, struct nic *n);
 void ssp_synnic_event(struct syn *s, const struct sev *ev);
 void ssp_synnic_start(struct syn *s, struct nic *n);
 void ssp_synnic_finish(struct syn *s, struct nic *n);
-/* Frame bytes of a packet (for dma write data), returns the length. */
-unsigned ssp_synnic_frame(const struct pkt *pk, uint8_t *buf, unsigned cap);
-uint16_t ssp_synnic_ip_checksum(const struct pkt *pk);
 
 #endif

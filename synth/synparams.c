@@ -55,6 +55,29 @@ ssp_synparams_kernel(const char *name, enum ssp_synparams_kernel *out)
 	return SSP_OK;
 }
 
+int
+ssp_synparams_print(const char *name, enum ssp_synparams_print *out)
+{
+	if (strcmp(name, "ideal") == 0)
+		*out = SSP_SYN_PRINT_IDEAL;
+	else if (strcmp(name, "real") == 0)
+		*out = SSP_SYN_PRINT_REAL;
+	else
+		return SSP_ERR_INVAL;
+	return SSP_OK;
+}
+
+enum ssp_synparams_print
+ssp_synparams_printing(const struct ssp_synparams *p)
+{
+	if (p->print != SSP_SYN_PRINT_AUTO)
+		return p->print;
+	/* --kernel linux prints as gem5 and i40e_bm do (SPEC §3c); the
+	 * Columbo world keeps the printing its rules assume */
+	return p->kernel == SSP_SYN_KERNEL_LINUX ? SSP_SYN_PRINT_REAL :
+	    SSP_SYN_PRINT_IDEAL;
+}
+
 static const char *const flows[] = { "udp-rr", "tcp-rr", "tcp-stream" };
 
 int
@@ -244,6 +267,9 @@ check_common(const struct ssp_synparams *p, struct ssp_err *e)
 	if (p->kernel == SSP_SYN_KERNEL_LINUX && p->nic != SSP_SYN_NIC_I40E)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--kernel linux models "
 		    "the i40e driver only (not --nic corundum)");
+	if (p->print == SSP_SYN_PRINT_REAL && p->kernel != SSP_SYN_KERNEL_LINUX)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--print real needs "
+		    "--kernel linux (the Columbo world prints the ideal way)");
 	if (p->host == SSP_SYN_HOST_QEMU && p->kernel != SSP_SYN_KERNEL_COLUMBO)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--host qemu: QEMU prints "
 		    "no instruction trace, so the host model is --kernel columbo");

@@ -43,10 +43,24 @@ enum ssp_synparams_kernel { SSP_SYN_KERNEL_COLUMBO, SSP_SYN_KERNEL_LINUX };
 enum ssp_synparams_flow { SSP_SYN_FLOW_UDP_RR, SSP_SYN_FLOW_TCP_RR,
 	SSP_SYN_FLOW_TCP_STREAM };
 
+/*
+ * What the logs print (SPEC §3c).  ideal: what the span rules of SPEC §3
+ * and §3b assume (an MMIO's Exec line right before its adapter line, a
+ * NIC that fetches, writes back and interrupts per frame); the only
+ * printing of --kernel columbo and of simsynth before SPEC §3c.  real
+ * (--kernel linux): what gem5's TimingSimpleCPU and i40e_bm print
+ * (synth/README.md, formats/events.md §5).  auto: real with --kernel
+ * linux, ideal otherwise.
+ */
+enum ssp_synparams_print { SSP_SYN_PRINT_AUTO, SSP_SYN_PRINT_IDEAL,
+	SSP_SYN_PRINT_REAL };
+
 /* "columbo"/"linux", "udp-rr"/"tcp-rr"/"tcp-stream": SSP_ERR_INVAL if
  * unknown (*out unchanged). */
 int ssp_synparams_kernel(const char *name, enum ssp_synparams_kernel *out);
 int ssp_synparams_flow(const char *name, enum ssp_synparams_flow *out);
+/* "ideal"/"real" (auto is the default, not a name). */
+int ssp_synparams_print(const char *name, enum ssp_synparams_print *out);
 const char *ssp_synparams_flow_name(enum ssp_synparams_flow f);
 
 /* Parse "upstream" etc. into *d; SSP_ERR_INVAL if unknown (*d unchanged). */
@@ -102,12 +116,15 @@ struct ssp_synparams {
 	unsigned napi_budget;	/* packets per NAPI poll and per net_rx_action */
 	int64_t itr_linux;	/* interrupt throttling when --itr is not given */
 	int itr_set;		/* --itr was given */
+	enum ssp_synparams_print print;	/* SSP_SYN_PRINT_AUTO unless given */
 	enum ssp_synparams_host host;	/* which host simulator prints the logs */
 	int corundum_rtl;	/* --nic corundum-verilator: nic is corundum,
 				 * as the Verilator RTL model logs it */
 };
 
 void ssp_synparams_defaults(struct ssp_synparams *p);
+/* The printing p resolves to: SSP_SYN_PRINT_IDEAL or SSP_SYN_PRINT_REAL. */
+enum ssp_synparams_print ssp_synparams_printing(const struct ssp_synparams *p);
 /* Check ranges; SSP_ERR_INVAL with a message naming the option. */
 int ssp_synparams_check(const struct ssp_synparams *p, struct ssp_err *e);
 

@@ -3,7 +3,7 @@
 
 #include <pcap/pcap.h>
 
-#include "synth/synnic.h"
+#include "synth/synnicbm.h"
 #include "synth/synpcap.h"
 
 struct ssp_synpcap {
@@ -49,7 +49,7 @@ ssp_synpcap_frame(struct ssp_synpcap *p, int64_t t, const struct pkt *pk)
 	if (p == NULL)
 		return 0;
 	p->n++;
-	n = ssp_synnic_frame(pk, buf, sizeof(buf));
+	n = ssp_synnicbm_frame(pk, buf, sizeof(buf));
 	if (p->d == NULL)
 		return 16 + n;
 	/* as forward_pkt fills it: seconds, and nanoseconds in tv_usec */

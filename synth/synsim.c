@@ -24,6 +24,7 @@
 #include "synth/synpcap.h"
 #include "synth/synswitch.h"
 #include "synth/synnic.h"
+#include "synth/synq.h"
 #include "synth/synsim.h"
 #include "synth/synverilator.h"
 
@@ -102,7 +103,7 @@ dispatch(struct syn *s, const struct sev *ev)
 			ssp_synhost_event(s, ev);
 		break;
 	case EV_LX_STEP: case EV_LX_MSIX: case EV_LX_MSIX_DONE: case EV_LX_IPI:
-	case EV_LX_MMIO_DONE:
+	case EV_LX_MMIO_DONE: case EV_LX_IO_REQ: case EV_LX_IO_RESP:
 		ssp_synlinux_event(s, ev);
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
@@ -171,7 +172,7 @@ out_path(const struct ssp_synparams *p, char *path, size_t size,
  * kernel-context classes (SPEC §3b). */
 static int
 write_rules(const struct ssp_synparams *p, const char *dir, const char *base,
-    int lx, struct ssp_err *e)
+    int lx, int real, struct ssp_err *e)
 {
 	char path[4096];
 	const char *to;
@@ -186,6 +187,8 @@ write_rules(const struct ssp_synparams *p, const char *dir, const char *base,
 	fputs(base, f);
 	if (lx)
 		fputs(ssp_synlinux_rules, f);
+	if (lx && real)
+		fputs(ssp_synlinux_rules_real, f);
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
@@ -374,6 +377,8 @@ free_syn(struct syn *s)
 	ssp_synpcap_close(s->net.pcap, NULL);
 	ssp_synnet_free(s);
 	ssp_synlinux_free(s);
+	for (i = 0; s->nics != NULL && i < s->nhosts; i++)
+		ssp_synq_free(&s->nics[i]);
 	ssp_syntruth_close(s->truth, NULL);
 	if (s->stream_names != NULL)
 		for (i = 0; i < s->nstreams; i++)
@@ -502,6 +507,9 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	if (s->lx && (r = ssp_synlinux_setup(s)) != SSP_OK)
 		return ssp_err_set(e, r, 0, "%s", s->failed ? s->err.msg :
 		    "out of memory");
+	for (i = 0; s->real && i < s->nhosts; i++)
+		if ((r = ssp_synq_new(s, &s->nics[i])) != SSP_OK)
+			return ssp_err_set(e, r, 0, "out of memory");
 	return s->failed ? ssp_err_set(e, s->err.code, 0, "%s", s->err.msg) :
 	    SSP_OK;
 }
@@ -780,6 +788,7 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 		s.kpool = kpool;
 		s.upool = upool;
 		s.lx = lx;
+		s.real = lx && ssp_synparams_printing(p) == SSP_SYN_PRINT_REAL;
 		memcpy(s.lkpool, lkpool, sizeof(lkpool));
 		memcpy(s.lupool, lupool, sizeof(lupool));
 		for (i = 0; i < p->hosts; i++)
@@ -809,6 +818,7 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	s.kpool = kpool;
 	s.upool = upool;
 	s.lx = lx;
+	s.real = lx && ssp_synparams_printing(p) == SSP_SYN_PRINT_REAL;
 	memcpy(s.lkpool, lkpool, sizeof(lkpool));
 	memcpy(s.lupool, lupool, sizeof(lupool));
 	s.pacer.rate = p->pace;
@@ -824,7 +834,7 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	}
 	if (r == SSP_OK)
 		r = write_rules(p, outdir, crd ? ssp_syndata_rules_corundum :
-		    ssp_syndata_rules, lx, e);
+		    ssp_syndata_rules, lx, s.real, e);
 	if (r == SSP_OK && lx) {
 		to = out_path(p, path, sizeof(path), outdir, "app.syms", e);
 		r = to == NULL ? SSP_ERR_IO : ssp_synlinux_write_app(to, e);

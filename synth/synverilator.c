@@ -5,6 +5,7 @@
 
 #include "synth/synhost.h"
 #include "synth/synnic.h"
+#include "synth/synnicbm.h"
 #include "synth/synverilator.h"
 
 #define NS 1000LL
@@ -216,7 +217,7 @@ static void
 tx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t cause)
 {
 	static uint8_t frame[2048];
-	unsigned len = ssp_synnic_frame(pk, frame, sizeof(frame));
+	unsigned len = ssp_synnicbm_frame(pk, frame, sizeof(frame));
 	char *p;
 
 	t = at_edge(t);
@@ -268,7 +269,7 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		cpl(s, n, t, 1, idx, len, cause);
 		break;
 	case DC_CQM_RX_DESC:	/* the descriptor: write the frame */
-		len = ssp_synnic_frame(pk, frame, sizeof(frame));
+		len = ssp_synnicbm_frame(pk, frame, sizeof(frame));
 		nx = dma_issue(s, n, t, 1, n->rx_buf + 2048ull * (idx & RING_MASK),
 		    len, cause, DC_CQM_RX_DATA, NULL, frame);
 		if (nx != NULL)
@@ -432,7 +433,7 @@ static void
 eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 {
 	static uint8_t frame[2048];
-	unsigned len = ssp_synnic_frame(pk, frame, sizeof(frame));
+	unsigned len = ssp_synnicbm_frame(pk, frame, sizeof(frame));
 	struct rxctx rx;
 	struct dmaop *op;
 	char *p;

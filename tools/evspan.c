@@ -52,12 +52,21 @@ print_kctx(const struct ssp_spanb_stats *st, FILE *f)
 	    "context, %" PRIu64 " softirqs inside a syscall, %" PRIu64
 	    " preempted syscalls resumed", k->entry_in_syscall,
 	    k->softirq_in_task, k->resumed_unwoken);
+	if (k->resume_retracted != 0)
+		fprintf(f, "\n  taken back: %" PRIu64 " sched-ins of ksoftirqd "
+		    "first taken for a syscall's", k->resume_retracted);
 	fprintf(f, "\n  limits: %" PRIu64 " irq nesting, %" PRIu64 " suspended, %"
 	    PRIu64 " pending irqs, %" PRIu64 " cpus", k->stack_overflow,
 	    k->suspend_overflow, k->raised_overflow, k->cpu_limit);
 	fprintf(f, "\n  rx: %" PRIu64 " delivered by a wakeup, %" PRIu64
 	    " batched as msix links; %" PRIu64 " resume links left out (cycle)",
 	    st->rx_woken, st->rx_batched, st->links_cyclic);
+	if (st->rx_wb_none != 0)
+		fprintf(f, "\n  rx: %" PRIu64 " descriptor write-backs with no "
+		    "frame waiting (parent: the completed one's)", st->rx_wb_none);
+	if (st->ipi_dropped != 0)
+		fprintf(f, "\n  ipi: %" PRIu64 " sent and never taken (dropped)",
+		    st->ipi_dropped);
 	fprintf(f, "\n  causes:");
 	for (i = 0, c = SSP_CAUSE_COLUMBO; c < SSP_CAUSE_N; c++)
 		if (st->causes[c] != 0)

@@ -25,7 +25,7 @@ enum {
 	O_ITR, O_NET_LAT, O_NIC, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
 	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL, O_NET, O_KERNEL, O_CPUS,
 	O_HOST,
-	O_FLOW, O_NAPI_BUDGET,
+	O_FLOW, O_NAPI_BUDGET, O_PRINT,
 };
 
 static void
@@ -71,6 +71,7 @@ usage(int code)
 		    "      --cpus N              CPUs per host, 1..4 (linux; 1)\n"
 		    "      --flow F              udp-rr, tcp-rr or tcp-stream (linux; udp-rr)\n"
 		    "      --napi-budget N       frames per NAPI poll and softirq pass (linux; 8)\n"
+		    "      --print P             ideal or real: how gem5 and i40e_bm print (ideal)\n"
 		    "      --sync-interval TIME  SimBricks sync messages (500ns)\n"
 		    "      --checkpoint-offset TIME  gem5 prints absolute ticks (0)\n"
 		    "      --gem5-dialect LIST   fmtflag, noposted, nobar: older gem5 output (current)\n"
@@ -239,6 +240,7 @@ main(int argc, char **argv)
 		{ "kernel", required_argument, NULL, O_KERNEL },
 		{ "host", required_argument, NULL, O_HOST },
 		{ "napi-budget", required_argument, NULL, O_NAPI_BUDGET },
+		{ "print", required_argument, NULL, O_PRINT },
 		{ "eth-latency", required_argument, NULL, O_ETH_LAT },
 		{ "exec-rate", required_argument, NULL, O_EXEC_RATE },
 		{ "gem5-dialect", required_argument, NULL, O_GEM5_DIALECT },
@@ -340,6 +342,10 @@ main(int argc, char **argv)
 				bad(o, optarg, "want udp-rr, tcp-rr or tcp-stream");
 			break;
 		case O_NAPI_BUDGET: p.napi_budget = num(o, optarg, 1, 64); break;
+		case O_PRINT:
+			if (ssp_synparams_print(optarg, &p.print) != SSP_OK)
+				bad(o, optarg, "want ideal or real");
+			break;
 		case O_NET:
 			p.ns3_e2e = strcmp(optarg, "ns3net-nslog") == 0;
 			p.ns3_nslog = strcmp(optarg, "ns3-nslog") == 0 || p.ns3_e2e;

@@ -12,7 +12,7 @@ static const char *const fclass_names[SSP_FC_NCLASSES] = {
 	"syscall-entry", "kernel-tx", "kernel-rx", "driver-tx", "driver-rx",
 	"pci-write", "blacklist", "linux-net", "driver-net",
 	"syscall-exit", "irq-entry", "irq-exit", "softirq-entry", "sleep",
-	"sched-in", "wakeup", "idle", "app-root",
+	"sched-in", "wakeup", "idle", "app-root", "ipi-send", "ipi-entry",
 };
 
 struct fn {			/* one function name and its classes */

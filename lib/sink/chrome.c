@@ -253,7 +253,15 @@ ssp_chrome_emit(void *ctx, const struct ssp_tracks_item *it,
 		kn = ssp_span_kind_name(it->kind);
 		next(c);
 		ssp_buf_lit(b, "{\"ph\":\"X\",\"name\":");
-		ssp_strfmt_json_str(b, kn, strlen(kn));
+		if (it->ncall > 0) {	/* "host.syscall sendto" */
+			char sname[SSP_TRACKS_CALL_MAX + 32];
+			size_t nn = ssp_tracks_item_name(it, sname,
+			    sizeof(sname));
+
+			ssp_strfmt_json_str(b, sname, nn);
+		} else {
+			ssp_strfmt_json_str(b, kn, strlen(kn));
+		}
 		ssp_buf_lit(b, ",\"cat\":");
 		ssp_strfmt_json_str(b, kn, strlen(kn));
 		where(b, it);

@@ -199,6 +199,9 @@ ssp_otlp_close(struct ssp_otlp *o)
 	ssp_map_free(&o->pendmap);
 	ssp_buf_free(&o->tmp);
 	ssp_buf_free(&o->msg);
+	ssp_buf_free(&o->name);
+	ssp_buf_free(&o->nraw);
+	ssp_buf_free(&o->nfix);
 	free(o->sc);
 	ssp_buf_free(&o->jarena);
 	free(o);

@@ -168,6 +168,7 @@ otlp_trace_hex(char out[32], uint64_t hi, uint64_t lo)
 enum { J_INT, J_STR, J_BOOL, J_N };
 #define FRAG 64
 #define PBFRAG 32	/* protobuf keys and names: most are shorter */
+#define NAME_CALL_MAX 200	/* bytes of a syscall's call in its name */
 /* Room a protobuf KeyValue takes beyond its key's bytes, string values
  * of up to 24 bytes included (see pb_kv_int): tags, lengths, the key
  * fragment's overrun and ssp_varint_put_fast's. */
@@ -196,6 +197,8 @@ struct ftinfo {			/* one record type of the file */
 	uint8_t *pbname;	/* ... as protobuf field Span.name or
 				 * Event.name (tag, length, valid UTF-8) */
 	size_t pbnlen;
+	int call;		/* host.syscall: field index of its call, which
+				 * the span's name adds; -1 */
 	const char *name;	/* span or event name */
 	size_t nlen;
 	unsigned nf;
@@ -284,6 +287,10 @@ struct ssp_otlp {
 	uint64_t strgen;
 	struct ssp_buf jarena;	/* the JSON strings of sc */
 	struct ssp_buf msg;	/* status message of the current span */
+	struct ssp_buf name;	/* name of the current span when it is not
+				 * its kind's (ssp_otlp_key_span_name),
+				 * encoded */
+	struct ssp_buf nraw, nfix;	/* ... as text, repaired */
 	struct ssp_otlp_stats stats;
 	double avg;		/* bytes an encoded record takes, lately */
 	size_t full_items;	/* records at which a batch is full by avg */
@@ -332,6 +339,12 @@ int ssp_otlp_key_stream_init(struct ssp_otlp *o, struct stream *s,
     const struct ssp_span_source *src);
 void ssp_otlp_key_free(struct okey *k);
 void ssp_otlp_key_type_free(struct ftinfo *fi);
+/* A span's name: its kind's, but a syscall's adds its call (the system
+ * call, "host.syscall sendto", formats/otlp.md), as JSON string (pb 0)
+ * or as protobuf field Span.name (pb 1); *n its length.  A syscall's is
+ * built into o->name, valid until the next call; the kind's is fi's. */
+const void *ssp_otlp_key_span_name(struct ssp_otlp *o,
+    const struct ftinfo *fi, const struct ssp_rec *r, int pb, size_t *n);
 /* otlp_json.c and otlp_pb.c: a stream's resource and scope, encoded once
  * into s->res_json or s->res_pb from its attributes a[0..n); */
 void ssp_otlp_json_resource(struct ssp_otlp *o, struct stream *s,

@@ -226,9 +226,11 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 	struct av a[MAXAV];
 	char id[32];
 	uint32_t i;
+	size_t jnlen;
+	const void *jname = ssp_otlp_key_span_name(o, fi, r, 0, &jnlen);
 
 	span_info(o, fi, r, &si);
-	if (ssp_buf_reserve(b, 256 + fi->jnlen + 4 * FRAG +
+	if (ssp_buf_reserve(b, 256 + jnlen + 4 * FRAG +
 	    si.a[0].k->jlen[J_INT] + si.a[1].k->jlen[J_INT]) == 0) {
 		char *p = (char *)b->p + b->len;
 		char ps[2][24];
@@ -252,8 +254,8 @@ json_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 		}
 		memcpy(p, "\",\"name\":", 9);
 		p += 9;
-		memcpy(p, fi->jname, fi->jnlen);
-		p += fi->jnlen;
+		memcpy(p, jname, jnlen);
+		p += jnlen;
 		memcpy(p, ",\"kind\":", 8);
 		p += 8;
 		*p++ = (char)('0' + si.kind);

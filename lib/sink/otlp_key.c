@@ -104,6 +104,7 @@ ssp_otlp_key_type_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 	memset(fi, 0, sizeof(*fi));
 	fi->cls = C_SKIP;
 	fi->posted = -1;
+	fi->call = -1;
 	fi->nf = t->nf;
 	for (k = 0; k < t->nf; k++)
 		fi->enc[k] = t->f[k].enc;
@@ -126,6 +127,10 @@ ssp_otlp_key_type_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		fi->name = t->name;
 		fi->kind = ssp_span_kind_parse(t->name);
 		fi->posted = ssp_rec_type_field(t, "posted");
+		if (fi->kind == SSP_SK_HOST_SYSCALL &&
+		    (fi->call = ssp_rec_type_field(t, "call")) >= 0 &&
+		    t->f[fi->call].enc != 's')
+			fi->call = -1;
 		fi->okind[0] = fi->okind[1] = SSP_OTLP_KIND_INTERNAL;
 		if (fi->kind < SSP_SK_NKINDS) {
 			fi->okind[0] = (uint8_t)ssp_otlp_kind_of(fi->kind, 0);
@@ -166,6 +171,46 @@ ssp_otlp_key_type_init(struct ftinfo *fi, const struct ssp_rec_type *t)
 		    JS_KV_SLACK;
 	}
 	return 0;
+}
+
+const void *
+ssp_otlp_key_span_name(struct ssp_otlp *o, const struct ftinfo *fi,
+    const struct ssp_rec *r, int pb, size_t *n)
+{
+	const char *c;
+	size_t clen;
+
+	if (fi->call >= 0 && (unsigned)fi->call < r->nf &&
+	    r->f[fi->call] != 0 &&
+	    (c = ssp_rec_rd_str(o->rr, r->f[fi->call], &clen)) != NULL &&
+	    clen > 0) {
+		struct ssp_buf *t = &o->nraw;
+
+		if (clen > NAME_CALL_MAX)
+			clen = NAME_CALL_MAX;
+		ssp_buf_reset(&o->name);
+		ssp_buf_reset(t);
+		ssp_buf_put(t, fi->name, fi->nlen);
+		ssp_buf_lit(t, " ");
+		ssp_buf_put(t, c, clen);
+		if (pb) {
+			ssp_buf_reset(&o->nfix);
+			ssp_strfmt_utf8_repair(&o->nfix, (const char *)t->p,
+			    t->len);
+			ssp_pb_bytes(&o->name, F_SPAN_NAME, o->nfix.p,
+			    o->nfix.len);
+			o->name.failed |= o->nfix.failed;
+		} else {
+			ssp_strfmt_json_str(&o->name, (const char *)t->p,
+			    t->len);
+		}
+		if (!t->failed && !o->name.failed) {
+			*n = o->name.len;
+			return o->name.p;
+		}
+	}
+	*n = pb ? fi->pbnlen : fi->jnlen;
+	return pb ? (const void *)fi->pbname : (const void *)fi->jname;
 }
 
 void

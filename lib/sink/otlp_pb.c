@@ -333,13 +333,14 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 	struct av a[MAXAV];
 	struct ssp_pb_mark mm;
 	uint8_t id[16];
-	size_t body;
+	size_t body, pbnlen;
+	const uint8_t *pbname = ssp_otlp_key_span_name(o, fi, r, 1, &pbnlen);
 	uint32_t i;
 
 	span_info(o, fi, r, &si);
 	/* Span as field ScopeSpans.spans with two bytes for its length, its
 	 * ids, name, kind, times and simspan.start_ps/end_ps, at one reserve */
-	if (ssp_buf_reserve(b, 96 + fi->pbnlen + o->fkey[K_START_PS].plen +
+	if (ssp_buf_reserve(b, 96 + pbnlen + PBFRAG + o->fkey[K_START_PS].plen +
 	    o->fkey[K_END_PS].plen + 2 * PB_KV_SLACK) != 0)
 		return;
 	{
@@ -363,11 +364,11 @@ pb_span(struct ssp_otlp *o, struct ssp_buf *b, const struct sitem *s)
 			be64(p, r->f[SSP_SF_PARENT]);
 			p += 8;
 		}
-		if (fi->pbnlen <= PBFRAG)	/* padded: one fixed copy */
-			memcpy(p, fi->pbname, PBFRAG);
+		if (pbname == fi->pbname && pbnlen <= PBFRAG)
+			memcpy(p, pbname, PBFRAG);	/* padded: fixed copy */
 		else
-			memcpy(p, fi->pbname, fi->pbnlen);
-		p += fi->pbnlen;
+			memcpy(p, pbname, pbnlen);
+		p += pbnlen;
 		*p++ = TAG1(F_SPAN_KIND, SSP_PB_VARINT);
 		*p++ = (uint8_t)si.kind;
 		*p++ = TAG1(F_SPAN_START, SSP_PB_I64);

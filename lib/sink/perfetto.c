@@ -33,6 +33,7 @@ struct ssp_perfetto {
 	char hihex[16];
 	struct ssp_out *out;
 	struct ssp_buf b;
+	struct ssp_buf fix;	/* a slice's name repaired to UTF-8 */
 	uint16_t (*iid)[SSP_MAXF];	/* per file type and field */
 	const char **names;		/* annotation names by iid */
 	size_t nnames;
@@ -82,6 +83,7 @@ ssp_perfetto_free(struct ssp_perfetto *p)
 	free(p->names);
 	free(p->sval);
 	ssp_buf_free(&p->b);
+	ssp_buf_free(&p->fix);
 	free(p);
 }
 
@@ -429,7 +431,8 @@ put_fixed64(uint8_t *q, unsigned tag2, uint64_t v)
  *       flow_ids..., terminating_flow_ids..., [debug_annotations] } }
  */
 static void
-slice_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
+slice_event(struct ssp_buf *b, const struct ssp_tracks_item *it,
+    const char *name, size_t nn)
 {
 	int end = it->what == SSP_TRACKS_END;
 	size_t te, pk, k, nin = 0;
@@ -439,8 +442,9 @@ slice_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
 		nin += it->fl[k].part == SSP_TRACKS_FL_IN;
 	te = 2 + 1 + ssp_varint_len(it->track->tid) + 10 * it->nfl;
 	if (!end)
-		te += 1 + ssp_varint_len(it->kind + 1) + 1 +
-		    ssp_varint_len(it->kind + 1) + it->nargs;
+		te += 1 + ssp_varint_len(it->kind + 1) + (name != NULL ?
+		    2 + ssp_varint_len(nn) + nn : 1 +
+		    ssp_varint_len(it->kind + 1)) + it->nargs;
 	pk = 1 + ssp_varint_len(it->ts) + 2 + 2 + 1 + ssp_varint_len(te) + te;
 	if (ssp_buf_reserve(b, 1 + ssp_varint_len(pk) + pk) != 0)
 		return;
@@ -462,8 +466,17 @@ slice_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
 	if (!end) {
 		*q++ = SSP_PF_TE_CATEGORY_IIDS << 3 | SSP_PB_VARINT;
 		q += ssp_varint_put(q, it->kind + 1);
-		*q++ = SSP_PF_TE_NAME_IID << 3 | SSP_PB_VARINT;
-		q += ssp_varint_put(q, it->kind + 1);
+		if (name != NULL) {	/* "host.syscall sendto" */
+			*q++ = (uint8_t)(((SSP_PF_TE_NAME << 3 | SSP_PB_LEN) &
+			    0x7f) | 0x80);	/* field 23: a two-byte tag */
+			*q++ = (uint8_t)((SSP_PF_TE_NAME << 3 | SSP_PB_LEN) >> 7);
+			q += ssp_varint_put(q, nn);
+			memcpy(q, name, nn);
+			q += nn;
+		} else {
+			*q++ = SSP_PF_TE_NAME_IID << 3 | SSP_PB_VARINT;
+			q += ssp_varint_put(q, it->kind + 1);
+		}
 	}
 	for (k = 0; k < it->nfl; k++)
 		if (it->fl[k].part != SSP_TRACKS_FL_IN)
@@ -499,8 +512,27 @@ ssp_perfetto_emit(void *ctx, const struct ssp_tracks_item *it,
 		flow_event(b, it);
 		break;
 	case SSP_TRACKS_BEGIN:
+		if (it->ncall > 0) {	/* a syscall named by its call */
+			char name[SSP_TRACKS_CALL_MAX + 32];
+			size_t nn = ssp_tracks_item_name(it, name,
+			    sizeof(name));
+
+			if (ssp_strfmt_utf8_valid(name, nn) == nn) {
+				slice_event(b, it, name, nn);
+			} else {
+				p->fix.len = 0;
+				ssp_strfmt_utf8_repair(&p->fix, name, nn);
+				if (p->fix.failed)
+					b->failed = 1;
+				else
+					slice_event(b, it, (const char *)
+					    p->fix.p, p->fix.len);
+			}
+			break;
+		}
+		/* FALLTHROUGH */
 	case SSP_TRACKS_END:
-		slice_event(b, it);
+		slice_event(b, it, NULL, 0);
 		break;
 	}
 	if (b->len < FLUSH_AT && !b->failed)

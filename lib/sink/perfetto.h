@@ -7,7 +7,8 @@
  * track, asking for thread tracks in the order of their ranks; then a
  * TrackDescriptor per process (source stream) and per thread track
  * before its first slice, and one TrackEvent per BEGIN and END, BEGIN
- * with the span's arguments as debug annotations, either with the flow
+ * with the span's arguments as debug annotations (and a syscall's name,
+ * "host.syscall sendto", as its own name), either with the flow
  * ids the layout put there (flow_ids out, terminating_flow_ids in), and
  * v1 flow events (legacy phases 's' and 'f') for flows found late.
  * formats/perfetto.md has the mapping and the field numbers used.
@@ -35,6 +36,7 @@ enum {
 	SSP_PF_TE_LEGACY = 6,
 	SSP_PF_TE_TYPE = 9,
 	SSP_PF_TE_NAME_IID = 10,
+	SSP_PF_TE_NAME = 23,
 	SSP_PF_TE_TRACK_UUID = 11,
 	SSP_PF_TE_FLOW_IDS = 47,
 	SSP_PF_TE_TERM_FLOW_IDS = 48,

@@ -31,6 +31,9 @@ static const uint8_t kind_group[SSP_SK_NKINDS] = {
 	[SSP_SK_HOST_RESUME] = G_SYSCALL, [SSP_SK_HOST_APP] = G_APP,
 };
 
+_Static_assert(SSP_SK_NKINDS <= 256, "struct sp keeps a kind in a byte");
+_Static_assert(SSP_TRACKS_CALL_MAX <= 255, "struct sp keeps ncall in a byte");
+
 #define NIL SSP_TRACKS_NONE
 #define CHUNK (64u * 1024)	/* bytes of an argument chunk */
 #define SPARE_CHUNKS 8
@@ -62,7 +65,8 @@ struct sp {
 	uint32_t below;		/* the span under it on its lane */
 	uint32_t fl, fl_tail;	/* flow ids attached: fnode list */
 	uint32_t req;		/* flows waiting for its placement */
-	uint16_t kind;
+	uint8_t kind;
+	uint8_t ncall;		/* a syscall's call, after its arguments */
 	uint8_t state, flags;
 };
 
@@ -1036,6 +1040,9 @@ q_pop(struct ssp_tracks *t)
 		if (!end) {
 			x.args = s->args;
 			x.nargs = s->nargs;
+			x.call = s->ncall > 0 ? (const char *)s->args +
+			    s->nargs : NULL;
+			x.ncall = s->ncall;
 		}
 		for (k = s->fl; k != NIL; k = t->fn[k].next)
 			if (t->fn[k].on_end == end) {
@@ -1222,6 +1229,8 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
 	struct sp *s;
 	uint32_t i, gi = NIL;
 	enum ssp_status rc;
+	const char *call;
+	size_t nargs, ncall = 0;
 
 	t->err = e;
 	if (t->rc != SSP_OK)
@@ -1244,6 +1253,13 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
 	/* arguments, encoded now: string ids mean what they mean now */
 	t->scratch.len = 0;
 	t->o.args(t->o.ctx, &t->scratch, t->rr, &fs->types[r->ftag - 1], r);
+	nargs = t->scratch.len;
+	/* a syscall's call names its slice: kept after the arguments */
+	if (r->type == SSP_SK_HOST_SYSCALL && r->nf > SSP_SA_SYSCALL_CALL &&
+	    r->f[SSP_SA_SYSCALL_CALL] != 0 && (call = ssp_rec_rd_str(t->rr,
+	    r->f[SSP_SA_SYSCALL_CALL], &ncall)) != NULL && ncall > 0)
+		ssp_buf_put(&t->scratch, call, ncall > SSP_TRACKS_CALL_MAX ?
+		    SSP_TRACKS_CALL_MAX : ncall);
 	if (t->scratch.failed || (i = sp_new(t)) == NIL)
 		return nomem(e);
 	s = &t->sp[i];
@@ -1253,7 +1269,8 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
 			return nomem(e);
 		memcpy(s->args, t->scratch.p, t->scratch.len);
 	}
-	s->nargs = (uint32_t)t->scratch.len;
+	s->nargs = (uint32_t)nargs;
+	s->ncall = (uint8_t)(t->scratch.len - nargs);
 	s->start = r->ts;
 	if ((int64_t)r->f[SSP_SF_DUR] < 0)
 		s->end = s->start;
@@ -1264,7 +1281,7 @@ ssp_tracks_add(struct ssp_tracks *t, const struct ssp_rec *r,
 	s->id = r->f[SSP_SF_SPAN];
 	s->parent = r->f[SSP_SF_PARENT];
 	s->seq = t->seq++;
-	s->kind = (uint16_t)r->type;
+	s->kind = (uint8_t)r->type;	/* < SSP_SK_NKINDS */
 	s->gi = gi;
 	s->track = NIL;
 	s->below = NIL;
@@ -1409,4 +1426,14 @@ ssp_tracks_free(struct ssp_tracks *t)
 	ssp_buf_free(&t->scratch);
 	free(t->flv);
 	free(t);
+}
+
+size_t
+ssp_tracks_item_name(const struct ssp_tracks_item *it, char *buf, size_t n)
+{
+	int k = it->ncall > 0 ? snprintf(buf, n, "%s %.*s",
+	    ssp_span_kind_name(it->kind), (int)it->ncall, it->call) :
+	    snprintf(buf, n, "%s", ssp_span_kind_name(it->kind));
+
+	return k < 0 ? 0 : (size_t)k >= n ? n - 1 : (size_t)k;
 }

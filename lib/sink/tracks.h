@@ -100,10 +100,25 @@ struct ssp_tracks_item {
 	uint32_t kind;				/* BEGIN: enum ssp_span_kind */
 	const uint8_t *args;			/* BEGIN: encoded arguments */
 	size_t nargs;
+	const char *call;			/* BEGIN: a host.syscall's call
+						 * (its system call, formats/
+						 * spans.md), at most
+						 * SSP_TRACKS_CALL_MAX bytes,
+						 * not NUL-ended; ncall 0: none */
+	size_t ncall;
 	const struct ssp_tracks_fl *fl;		/* BEGIN, END */
 	size_t nfl;
 	uint64_t flow;				/* FLOW_OUT, FLOW_IN */
 };
+
+/* Bytes of a syscall's call kept for its name. */
+#define SSP_TRACKS_CALL_MAX 200
+
+/* A slice's name: its kind, and for a syscall with a call the kind, a
+ * space and the call ("host.syscall sendto"), at most n - 1 bytes and a
+ * NUL into buf (n > 0); returns the length.  Not checked as UTF-8. */
+size_t ssp_tracks_item_name(const struct ssp_tracks_item *it, char *buf,
+    size_t n);
 
 /* Every record read ends in one of the first four counters. */
 struct ssp_tracks_stats {

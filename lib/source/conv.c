@@ -6,6 +6,7 @@
 #include "base/clock.h"
 #include "io/lines.h"
 #include "source/conv.h"
+#include "source/cpuhold.h"
 
 struct ssp_conv {
 	struct ssp_conv_cfg cfg;
@@ -27,6 +28,8 @@ struct ssp_conv {
 	int64_t last_ts;
 	int have_ts;
 	int skipped_ts;				/* event(): the ts was out of range */
+	struct ssp_cpuhold *ch;			/* gem5: accesses waiting for their CPU */
+	int64_t ch_tick;			/* the latest tick while holding */
 	char offset_buf[32], from_buf[48];
 };
 
@@ -89,6 +92,11 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 	/* pcap has records, not lines: its reader calls ssp_conv_record */
 	if (cfg->sim != SSP_SIM_PCAP &&
 	    ssp_parser_new(&c->parser, cfg->sim, &pc, e) != SSP_OK) {
+		ssp_conv_free(c);
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	}
+	if (cfg->sim == SSP_SIM_GEM5 && !cfg->no_hold &&
+	    ssp_cpuhold_new(&c->ch, e) != SSP_OK) {
 		ssp_conv_free(c);
 		return e != NULL ? e->code : SSP_ERR_NOMEM;
 	}
@@ -270,6 +278,68 @@ sniff(struct ssp_conv *c, const char *s, size_t n)
 static int event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
     uint64_t lineno, struct ssp_err *e);
 
+/* Write the held events that no longer wait; stop asking the parser for
+ * accesses when none is held. */
+static int
+hold_flush(struct ssp_conv *c, struct ssp_err *e)
+{
+	static const char held_text[] = "(an event held for its CPU)";
+	struct ssp_rec *r;
+	uint64_t lineno;
+	int pair, r2, skipped = 0;
+
+	while ((r = ssp_cpuhold_head(c->ch, &lineno, &pair)) != NULL) {
+		/* the second event of a line whose first was skipped for
+		 * its time goes with it, as for a line written at once */
+		if (pair && skipped) {
+			ssp_cpuhold_pop(c->ch);
+			continue;
+		}
+		c->skipped_ts = 0;
+		r2 = event(c, r, held_text, sizeof(held_text) - 1, lineno, e);
+		skipped = c->skipped_ts;
+		ssp_cpuhold_pop(c->ch);
+		if (r2 != SSP_OK)
+			return r2;
+	}
+	if (ssp_cpuhold_len(c->ch) == 0)
+		ssp_parser_want_access(c->parser, 0);
+	return SSP_OK;
+}
+
+/* The line's events go behind held ones, or wait for their CPU. */
+static int
+hold_line(struct ssp_conv *c, struct ssp_pline *pl, uint64_t lineno,
+    struct ssp_err *e)
+{
+	int r;
+
+	if (ssp_cpuhold_len(c->ch) + 2 > SSP_CPUHOLD_MAX) {
+		ssp_cpuhold_release(c->ch, 0);
+		if ((r = hold_flush(c, e)) != SSP_OK)
+			return r;
+	}
+	if (pl->pre)
+		ssp_cpuhold_put(c->ch, &pl->pre_ev, lineno, 0, 0);
+	ssp_cpuhold_put(c->ch, &pl->ev, lineno, pl->guess, pl->pre);
+	ssp_parser_want_access(c->parser, 1);
+	return hold_flush(c, e);
+}
+
+/* What the line tells the held accesses: an Exec line's access, the time. */
+static void
+hold_see(struct ssp_conv *c, const struct ssp_pline *pl, uint64_t lineno)
+{
+	if (pl->acc) {
+		ssp_cpuhold_access(c->ch, &pl->a, lineno);
+		if (pl->a.tick > c->ch_tick)
+			c->ch_tick = pl->a.tick;
+	}
+	if (pl->skip == SSP_SKIP_NONE && pl->ev.ts > c->ch_tick)
+		c->ch_tick = pl->ev.ts;
+	ssp_cpuhold_tick(c->ch, c->ch_tick);
+}
+
 int
 ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
     int cut, int partial, struct ssp_err *e)
@@ -294,11 +364,18 @@ ssp_conv_record(struct ssp_conv *c, struct ssp_pline *pl, const char *s,
 	int r;
 
 	c->st.lines++;
+	if (c->ch != NULL && ssp_cpuhold_len(c->ch) > 0) {
+		hold_see(c, pl, lineno);
+		if ((r = hold_flush(c, e)) != SSP_OK)
+			return r;
+	}
 	if (pl->skip != SSP_SKIP_NONE)
 		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
 	c->st.recovered += (uint64_t)pl->recovered;
 	if (pl->untimed && c->st.untimed++ == 0)
 		c->st.untimed_line = lineno;
+	if (c->ch != NULL && ssp_cpuhold_wants(c->ch, pl->guess))
+		return hold_line(c, pl, lineno, e);
 	c->skipped_ts = 0;
 	/* the two events share the ts: a line skipped for it is skipped once */
 	if (pl->pre && ((r = event(c, &pl->pre_ev, s, n, lineno, e)) !=
@@ -390,6 +467,11 @@ ssp_conv_finish(struct ssp_conv *c, struct ssp_err *e)
 {
 	int r;
 
+	if (c->ch != NULL) {	/* the log ended: what waits keeps its guess */
+		ssp_cpuhold_release(c->ch, 1);
+		if ((r = hold_flush(c, e)) != SSP_OK)
+			return r;
+	}
 	if (!c->st.offset_known && c->cfg.offset_mode == SSP_OFFSET_SYNC_AUTO) {
 		c->st.offset_known = 1;
 		c->st.sync_missing = 1;
@@ -427,6 +509,7 @@ ssp_conv_free(struct ssp_conv *c)
 		return;
 	ssp_rec_wr_abort(c->w);
 	ssp_parser_free(c->parser);
+	ssp_cpuhold_free(c->ch);
 	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++)
 		ssp_parser_free(c->sniff[t]);
 	ssp_atoms_free(c->satoms);
@@ -440,6 +523,12 @@ const struct ssp_conv_stats *
 ssp_conv_stats(const struct ssp_conv *c)
 {
 	return &c->st;
+}
+
+const struct ssp_cpuhold_stats *
+ssp_conv_hold_stats(const struct ssp_conv *c)
+{
+	return c->ch != NULL ? ssp_cpuhold_stats(c->ch) : NULL;
 }
 
 size_t

@@ -17,6 +17,7 @@
 #include "base/err.h"
 #include "io/in.h"
 #include "io/out.h"
+#include "source/cpuhold.h"
 #include "source/parser.h"
 #include "source/symtab.h"
 #include "stream/event.h"
@@ -52,6 +53,8 @@ struct ssp_conv_cfg {
 	int64_t offset;			/* SSP_OFFSET_FIXED */
 	size_t hold_max;		/* 0: SSP_CONV_HOLD_MAX */
 	unsigned examples;		/* 0: SSP_CONV_EXAMPLES */
+	int no_hold;			/* gem5: adapter accesses keep the last
+					 * Exec line's CPU (source/cpuhold.h) */
 };
 
 struct ssp_conv_stats {
@@ -131,6 +134,8 @@ int ssp_conv_run(struct ssp_conv *c, struct ssp_in *in, int follow,
     ssp_conv_progress_fn progress, void *ctx, struct ssp_err *e);
 
 const struct ssp_conv_stats *ssp_conv_stats(const struct ssp_conv *c);
+/* gem5: how the adapter accesses got their CPU (NULL: not held). */
+const struct ssp_cpuhold_stats *ssp_conv_hold_stats(const struct ssp_conv *c);
 /* The first examples of a skip reason. */
 size_t ssp_conv_examples(const struct ssp_conv *c, unsigned reason,
     const struct ssp_conv_example **ex);

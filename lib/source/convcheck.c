@@ -155,6 +155,7 @@ ssp_convcheck_stats(FILE *f, const struct ssp_conv *c, const char *prog,
     const char *src)
 {
 	const struct ssp_conv_stats *st = ssp_conv_stats(c);
+	const struct ssp_cpuhold_stats *hs;
 	const struct ssp_conv_example *ex;
 	size_t i, k, n;
 	uint64_t skipped = 0;
@@ -186,6 +187,22 @@ ssp_convcheck_stats(FILE *f, const struct ssp_conv *c, const char *prog,
 	if (st->recovered)
 		fprintf(f, "  %12" PRIu64 " events recovered from spliced or "
 		    "glued lines\n", st->recovered);
+	if ((hs = ssp_conv_hold_stats(c)) != NULL && hs->held > 0) {
+		fprintf(f, "  %12" PRIu64 " adapter accesses held for their "
+		    "CPU's Exec line:\n", hs->held);
+		fprintf(f, "  %12" PRIu64 "   its address (A=)\n", hs->by_addr);
+		if (hs->by_stall > 0)
+			fprintf(f, "  %12" PRIu64 "   the CPU that stalled\n",
+			    hs->by_stall);
+		if (hs->window + hs->full + hs->end + hs->off > 0)
+			fprintf(f, "  %12" PRIu64 "   none: the last Exec line's "
+			    "CPU kept (%" PRIu64 " not within %lld us, %" PRIu64
+			    " buffer full, %" PRIu64 " log ended, %" PRIu64
+			    " holding stopped)\n", hs->window + hs->full +
+			    hs->end + hs->off, hs->window,
+			    (long long)(SSP_CPUHOLD_WINDOW_PS / 1000000), hs->full,
+			    hs->end, hs->off);
+	}
 	if (st->offset_known && (st->offset != 0 || st->offset_line != 0))
 		fprintf(f, "  time offset %" PRId64 " ps subtracted%s\n",
 		    st->offset, st->offset_line ? " (from the sync line)" : "");

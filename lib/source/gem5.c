@@ -31,6 +31,9 @@ struct ssp_gem5 {
 	struct name_cache comp;		/* last adapter/device component */
 	uint64_t last_tick;		/* for spliced-line recovery */
 	int have_tick;			/* last_tick is one seen */
+	int want_acc;			/* report Exec lines' accesses */
+	int micro;			/* the last Exec line was a micro-op's */
+	int seen_micro;			/* a micro-op line came */
 	struct cpu_ent cpu[NCPU];
 };
 
@@ -60,6 +63,51 @@ void
 ssp_gem5_free(struct ssp_gem5 *g)
 {
 	free(g);
+}
+
+void
+ssp_gem5_want_access(struct ssp_gem5 *g, int on)
+{
+	g->want_acc = on;
+}
+
+/*
+ * The access an Exec line shows (ExeTracerRecord::traceInst): the op
+ * class (ExecOpClass: " : MemWrite :") or the flags (ExecFlags:
+ * "IsStore|") of a micro-op say store or load, " A=0x<ea>" (ExecEffAddr,
+ * after the op class) its virtual address.  In a log with micro-op lines
+ * a macro-op line is only a header (printed without them).
+ */
+static void
+access_of(const struct ssp_gem5 *g, struct ssp_pline *o, uint32_t cpu,
+    uint64_t tick, const char *p, const char *end)
+{
+	const char *q;
+
+	o->acc = 1;
+	o->a.cpu = cpu;
+	o->a.tick = (int64_t)tick;
+	o->a.mem = '?';
+	o->a.has_ea = 0;
+	o->a.micro = g->micro;
+	o->a.micro_log = g->seen_micro;
+	if (!g->micro && g->seen_micro)
+		return;
+	if ((q = memmem(p, (size_t)(end - p), " : Mem", 6)) != NULL) {
+		q += 6;
+		o->a.mem = SSP_HAS(q, end, "Write :") ? 'w' :
+		    SSP_HAS(q, end, "Read :") ? 'r' : '?';
+		p = q;
+	} else if ((q = memmem(p, (size_t)(end - p), "IsStore|", 8)) != NULL) {
+		o->a.mem = 'w';
+	} else if (memmem(p, (size_t)(end - p), "IsLoad|", 7) != NULL) {
+		o->a.mem = 'r';
+	}
+	if ((q = memmem(p, (size_t)(end - p), " A=0x", 5)) != NULL) {
+		q += 3;
+		if (ssp_scan_0xhex(&q, end, &o->a.ea) == 0)
+			o->a.has_ea = 1;
+	}
 }
 
 /* Atom for a name, through a one-entry cache. */
@@ -179,7 +227,9 @@ exec_body(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, const char *p,
 			    is_mnemonic(p, end, "mfence", 6) ||
 			    is_mnemonic(p, end, "lfence", 6);
 	}
+	g->micro = upc >= 0;
 	if (upc >= 0) {
+		g->seen_micro = 1;
 		if (g->insn && !nop)
 			goto insn;
 		return ssp_pline_skip(o, nop ? SSP_SKIP_NOPFENCE : SSP_SKIP_MICROOP);
@@ -242,6 +292,8 @@ exec_line(struct ssp_gem5 *g, uint64_t tick, uint32_t cpu, struct cpu_ent *c,
 
 	g->last_cpu = cpu;
 	exec_body(g, tick, cpu, p, end, o, &pc);
+	if (__builtin_expect(g->want_acc, 0) && o->skip != SSP_SKIP_MALFORMED)
+		access_of(g, o, cpu, tick, p, end);
 	if (__builtin_expect(c == NULL || o->skip == SSP_SKIP_MALFORMED, 0))
 		return;
 	if (pc >= SSP_USER_PC_END) {
@@ -340,6 +392,7 @@ adapter_line(struct ssp_gem5 *g, uint64_t tick, const char *name, size_t nlen,
 		if ((comp = cached_atom(g, &g->comp, name, nlen)) == 0)
 			return ssp_pline_skip(o, SSP_SKIP_NAMES);
 		set_dev(g, o, type, tick, comp);
+		o->guess = g->ncpu > 1;
 		o->ev.f[SSP_F_MMIO_ADDR] = addr;
 		o->ev.f[SSP_F_MMIO_SIZE] = size;
 		o->ev.f[SSP_F_MMIO_ID] = id;

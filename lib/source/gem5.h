@@ -17,5 +17,7 @@ int ssp_gem5_new(struct ssp_gem5 **gp, const struct ssp_parser_cfg *cfg,
 void ssp_gem5_free(struct ssp_gem5 *g);
 void ssp_gem5_line(struct ssp_gem5 *g, const char *s, size_t n,
     struct ssp_pline *out);
+/* Report each Exec line's access in out->acc while on (ssp_parser.h). */
+void ssp_gem5_want_access(struct ssp_gem5 *g, int on);
 
 #endif

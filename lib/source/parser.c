@@ -86,6 +86,8 @@ ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
 	out->recovered = 0;
 	out->why = NULL;
 	out->pre = 0;
+	out->acc = 0;
+	out->guess = 0;
 	out->untimed = 0;
 	if (n == 0) {
 		out->skip = SSP_SKIP_EMPTY;
@@ -101,4 +103,11 @@ ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
 	case SSP_SIM_E1000: ssp_e1000_line(p->impl, s, n, out); break;
 	default: out->skip = SSP_SKIP_TEXT; break;
 	}
+}
+
+void
+ssp_parser_want_access(struct ssp_parser *p, int on)
+{
+	if (p->sim == SSP_SIM_GEM5)
+		ssp_gem5_want_access(p->impl, on);
 }

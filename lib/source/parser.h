@@ -28,5 +28,8 @@ void ssp_parser_free(struct ssp_parser *p);
  */
 void ssp_parser_line(struct ssp_parser *p, const char *s, size_t n,
     struct ssp_pline *out);
+/* gem5: report every Exec line's access (ssp_pline.acc) while on; other
+ * parsers ignore it.  Off by default: it costs a scan of each line. */
+void ssp_parser_want_access(struct ssp_parser *p, int on);
 
 #endif

@@ -45,6 +45,24 @@ enum ssp_skip {
 const char *ssp_pline_skip_name(unsigned reason);
 const char *ssp_pline_skip_desc(unsigned reason);
 
+/*
+ * gem5, while the caller asks for it (ssp_parser_want_access): what an
+ * Exec line says about the memory access of its instruction, so that an
+ * adapter access can be given to the CPU whose store or load it is
+ * (formats/events.md §5).
+ */
+struct ssp_pline_access {
+	uint32_t cpu;		/* atom of the CPU that printed the line */
+	char mem;		/* 'w' a store micro-op, 'r' a load, '?' none
+				 * shown (a macro-op line, ExecOpClass off) */
+	int micro;		/* a micro-op line (ExecMicro) */
+	int micro_log;		/* the log has shown micro-op lines */
+	int has_ea;		/* the line shows A=0x<ea> (ExecEffAddr) */
+	uint64_t ea;
+	int64_t tick;		/* the line's tick (the instruction's, which
+				 * TimingSimpleCPU prints at completion) */
+};
+
 /* What one line gave. */
 struct ssp_pline {
 	int skip;		/* enum ssp_skip; SSP_SKIP_NONE: ev holds an event */
@@ -56,6 +74,10 @@ struct ssp_pline {
 				 * gem5: a user event before the line's own) */
 	struct ssp_rec ev;	/* ts, type and the type's fields (nf unused) */
 	struct ssp_rec pre_ev;	/* only with pre: one line, two observations */
+	int acc;		/* gem5 Exec line, access wanted: acc is set */
+	struct ssp_pline_access a;
+	int guess;		/* gem5 mmio_rd/mmio_wr whose cpu is the last
+				 * Exec line's while several CPUs print */
 };
 
 struct ssp_parser_cfg {

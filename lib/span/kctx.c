@@ -31,7 +31,16 @@ struct kcpu {
 	unsigned nsus;
 	void *raised[SSP_KCTX_MAXRAISED];	/* held irqs whose softirq did not run in them */
 	unsigned nraised;
+	void *lastirq;		/* the irq whose softirq ran last in it (held) */
 	void *app;
+	/* The syscall the last sched-in switched in, while it may still turn
+	 * out to be ksoftirqd (rfuncs function entries since, up to
+	 * SSP_KCTX_KSOFTIRQD_FUNCS): as it was suspended, and the wakeup
+	 * that resumed it (held; NULL for a preempted one). */
+	struct susp rin;
+	void *rwaker;
+	uint32_t rfuncs;
+	uint8_t rpend;
 };
 
 struct ssp_kctx {
@@ -50,7 +59,7 @@ struct ssp_kctx {
 };
 
 static const char *const why_names[SSP_KCTX_WHY_N] = {
-	NULL, "msix-fifo", "raised-fifo", "wakeup-fifo", "app-root",
+	NULL, "msix-fifo", "raised-fifo", "wakeup-fifo", "app-root", "leftover",
 	"system-vector", "no-msix", "no-irq", "no-irq-exit", "no-syscall-exit",
 	"no-sched-in", "suspend-limit", "end",
 };
@@ -196,10 +205,22 @@ clear_sleep(struct kcpu *c)
 	c->sleeping = 0;
 }
 
+/* The switched-in syscall is the task for good (or gone). */
+static void
+confirm_in(struct ssp_kctx *k, struct kcpu *c)
+{
+	if (!c->rpend)
+		return;
+	release(k, c->rwaker);
+	c->rwaker = NULL;
+	c->rpend = 0;
+}
+
 /* The task of a CPU ends (its resume first). */
 static void
 task_close(struct ssp_kctx *k, struct kcpu *c, unsigned why, int last)
 {
+	confirm_in(k, c);
 	if (c->resume != NULL) {
 		kclose(k, c->resume, why, last);
 		c->resume = NULL;
@@ -224,6 +245,7 @@ suspend_running(struct ssp_kctx *k, struct kcpu *c)
 	}
 	if (c->tkind != T_SYSCALL)
 		return;
+	confirm_in(k, c);
 	if (c->resume != NULL) {	/* it sleeps again: that resume is over */
 		kclose(k, c->resume, SSP_KCTX_WHY_NONE, 0);
 		c->resume = NULL;
@@ -289,6 +311,9 @@ sched_in(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	}
 	c->task = in.sys;
 	c->tkind = T_SYSCALL;
+	c->rin = in;
+	c->rpend = k->ops.retract != NULL;
+	c->rfuncs = 0;
 	if (in.state == S_SLEEPING) {	/* woken by the oldest pending wakeup */
 		void *w = k->wk[0];
 
@@ -296,12 +321,58 @@ sched_in(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 		k->nwk--;
 		c->resume = kopen(k, SSP_KCTX_RESUME, cpu, cls, w,
 		    SSP_KCTX_WHY_WAKEUP_FIFO);
-		release(k, w);
+		if (c->rpend)
+			c->rwaker = w;	/* the hold moves over */
+		else
+			release(k, w);
 		if (c->resume != NULL && k->ops.link != NULL)
 			k->ops.link(k->ops.ctx, in.sys, c->resume);
 	} else {
 		k->st.resumed_unwoken++;
 	}
+}
+
+/* A softirq-entry right after a sched-in that switched a syscall in: it
+ * was ksoftirqd.  The syscall is suspended again as it was, its wakeup
+ * pending again (the oldest), its resume forgotten. */
+static void
+retract_in(struct ssp_kctx *k, struct kcpu *c)
+{
+	unsigned i;
+
+	/* a wakeup the resume made in the meantime goes with it */
+	for (i = 0; c->resume != NULL && i < k->nwk; )
+		if (k->wk[i] == c->resume) {
+			release(k, k->wk[i]);
+			memmove(&k->wk[i], &k->wk[i + 1],
+			    (k->nwk - i - 1) * sizeof(k->wk[0]));
+			k->nwk--;
+		} else {
+			i++;
+		}
+	k->ops.retract(k->ops.ctx, c->task, c->resume);
+	k->st.resume_retracted++;
+	if (c->rin.state == S_RUNNABLE)
+		k->st.resumed_unwoken--;
+	c->resume = NULL;
+	if (c->nsus < SSP_KCTX_MAXSUSP)
+		c->sus[c->nsus++] = c->rin;
+	else	/* suspend_running made no room: cannot happen, closed */
+		kclose(k, c->rin.sys, SSP_KCTX_WHY_SUSPEND_LIMIT, 0);
+	if (c->rwaker != NULL) {
+		if (k->nwk == SSP_KCTX_MAXWAKE) {
+			k->st.wakeup_dropped++;
+			release(k, k->wk[--k->nwk]);
+		}
+		memmove(&k->wk[1], &k->wk[0], k->nwk * sizeof(k->wk[0]));
+		k->wk[0] = c->rwaker;	/* the hold moves back */
+		k->nwk++;
+	}
+	c->rwaker = NULL;
+	c->rpend = 0;
+	c->task = NULL;
+	c->tkind = T_NONE;
+	clear_sleep(c);
 }
 
 /* A wakeup: the waker is the innermost context of the CPU.  Which
@@ -356,7 +427,10 @@ irq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 	x = kopen(k, SSP_KCTX_IRQ, cpu, cls, NULL, SSP_KCTX_WHY_NONE);
 	if (x == NULL)
 		return;
-	c->iunder[c->n] = c->n > 0 && c->ikind[c->n - 1] == SSP_KCTX_SOFTIRQ;
+	/* over a softirq (in an irq, or ksoftirqd's): that one's loop runs
+	 * what this irq raises */
+	c->iunder[c->n] = c->n > 0 ? c->ikind[c->n - 1] == SSP_KCTX_SOFTIRQ :
+	    c->tkind == T_KSOFTIRQD;
 	c->ikind[c->n] = SSP_KCTX_IRQ;
 	c->isysvec[c->n] = (cls & SSP_KCTX_C_SYSVEC) != 0;
 	c->ifuncs[c->n] = 0;
@@ -407,6 +481,7 @@ static void
 softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 {
 	void *x, *p;
+	unsigned why;
 
 	if (c->n > 0) {
 		if (c->ikind[c->n - 1] == SSP_KCTX_SOFTIRQ)
@@ -418,26 +493,38 @@ softirq_entry(struct ssp_kctx *k, struct kcpu *c, unsigned cpu, unsigned cls)
 		c->ikind[c->n - 1] = SSP_KCTX_SOFTIRQ;
 		c->ifuncs[c->n - 1] = 0;
 		c->irq[c->n - 1] = x;
+		hold(k, p);
+		release(k, c->lastirq);
+		c->lastirq = p;
 		kclose(k, p, SSP_KCTX_WHY_NONE, 0);	/* the irq ends here */
 		return;
 	}
 	if (c->tkind == T_KSOFTIRQD)
 		return;
+	if (c->tkind == T_SYSCALL && c->rpend)	/* ksoftirqd, not it */
+		retract_in(k, c);
 	if (c->tkind == T_SYSCALL) {	/* local_bh_enable in the syscall */
 		k->st.softirq_in_task++;
 		return;
 	}
 	p = NULL;
+	why = SSP_KCTX_WHY_NO_IRQ;
 	if (c->nraised > 0) {
 		p = c->raised[0];
 		memmove(&c->raised[0], &c->raised[1],
 		    (c->nraised - 1) * sizeof(c->raised[0]));
 		c->nraised--;
+		why = SSP_KCTX_WHY_RAISED_FIFO;
+	} else if (c->lastirq != NULL) {
+		/* no irq left one to run: the last softirq's work goes on
+		 * (__do_softirq's wakeup_softirqd) */
+		p = c->lastirq;
+		hold(k, p);
+		why = SSP_KCTX_WHY_LEFTOVER;
 	} else {
 		k->st.softirq_no_irq++;
 	}
-	x = kopen(k, SSP_KCTX_SOFTIRQ, cpu, cls, p, p != NULL ?
-	    SSP_KCTX_WHY_RAISED_FIFO : SSP_KCTX_WHY_NO_IRQ);
+	x = kopen(k, SSP_KCTX_SOFTIRQ, cpu, cls, p, why);
 	release(k, p);
 	if (x != NULL) {
 		c->task = x;
@@ -495,6 +582,8 @@ ssp_kctx_func(struct ssp_kctx *k, unsigned cpu, unsigned cls)
 		return NULL;
 	if (c->n > 0 && c->ifuncs[c->n - 1] < UINT32_MAX)
 		c->ifuncs[c->n - 1]++;
+	if (c->rpend && ++c->rfuncs > SSP_KCTX_KSOFTIRQD_FUNCS)
+		confirm_in(k, c);
 	if (cls == 0)		/* most function entries */
 		return top(c);
 	if (cls & SSP_KCTX_C_SYSCALL_EXIT) {
@@ -562,6 +651,7 @@ ssp_kctx_end(struct ssp_kctx *k)
 		if (c == NULL)
 			continue;
 		close_irqs(k, c, SSP_KCTX_WHY_END);
+		confirm_in(k, c);
 		task_close(k, c, SSP_KCTX_WHY_END, 0);
 		for (j = 0; j < c->nsus; j++)
 			kclose(k, c->sus[j].sys, SSP_KCTX_WHY_END, 0);
@@ -569,6 +659,8 @@ ssp_kctx_end(struct ssp_kctx *k)
 		for (j = 0; j < c->nraised; j++)
 			release(k, c->raised[j]);
 		c->nraised = 0;
+		release(k, c->lastirq);
+		c->lastirq = NULL;
 		kclose(k, c->app, SSP_KCTX_WHY_END, 0);
 		c->app = NULL;
 	}

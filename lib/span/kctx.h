@@ -29,6 +29,11 @@
 #define SSP_KCTX_MAXSUSP   64
 #define SSP_KCTX_MAXRAISED 8
 #define SSP_KCTX_MAXWAKE   64	/* pending wakeups per host */
+/* A softirq-entry among the first this many function entries after a
+ * sched-in that switched a syscall back in means the sched-in switched in
+ * ksoftirqd (finish_task_switch, smpboot_thread_fn, ..., run_ksoftirqd):
+ * the syscall's resume is taken back (the retract callback). */
+#define SSP_KCTX_KSOFTIRQD_FUNCS 8
 /* A syscall-entry function among the first this many function entries
  * after the one that opened an interrupt context is a member of it
  * (error_entry on the entry path); later it ends the interrupt contexts of
@@ -74,6 +79,7 @@ enum ssp_kctx_why {
 	SSP_KCTX_WHY_RAISED_FIFO,	/* softirq outside its irq: the oldest irq on the CPU that ran none */
 	SSP_KCTX_WHY_WAKEUP_FIFO,	/* resume: the oldest pending wakeup went to the syscall asleep longest on the CPU of the sched-in */
 	SSP_KCTX_WHY_APP_ROOT,		/* syscall: the app-root span of its CPU */
+	SSP_KCTX_WHY_LEFTOVER,		/* ksoftirqd with no irq pending: the irq whose softirq ran last on the CPU (wakeup_softirqd: work it left) */
 	/* parents missing: roots */
 	SSP_KCTX_WHY_SYSVEC,		/* irq of a system vector (timer, IPI) */
 	SSP_KCTX_WHY_NO_MSIX,		/* device irq with no host msix waiting */
@@ -114,6 +120,11 @@ struct ssp_kctx_ops {
 	/* A wakeup by waker while a syscall sleeps (which one is known only
 	 * at its sched-in: sys is NULL); may be NULL. */
 	void (*woke)(void *ctx, void *waker, void *sys);
+	/* The sched-in that switched syscall sys back in switched in
+	 * ksoftirqd instead: its resume context (NULL: a preempted syscall,
+	 * none) is to be forgotten with the link to it, as if never opened;
+	 * may be NULL (then nothing is taken back). */
+	void (*retract)(void *ctx, void *sys, void *resume);
 };
 
 struct ssp_kctx_stats {
@@ -123,6 +134,7 @@ struct ssp_kctx_stats {
 	uint64_t softirq_in_task;	/* softirq entered inside a syscall (local_bh_enable): kept in the syscall */
 	uint64_t sched_in_empty;	/* sched-in with nothing to resume */
 	uint64_t resumed_unwoken;	/* preempted syscalls switched back in */
+	uint64_t resume_retracted;	/* sched-ins of ksoftirqd first taken for a syscall's */
 	uint64_t wakeup_none;		/* wakeup with no syscall asleep */
 	uint64_t wakeup_dropped;	/* pending wakeups dropped: more than sleepers */
 	uint64_t exit_unmatched;	/* syscall-exit with no syscall running */

@@ -35,7 +35,8 @@ static const char *const cause_names[SSP_CAUSE_N] = {
 	"syscall", "mmio", "dma", "msix", "nic-cause", "tx", "rx", "packet",
 	"no-context", "no-msix", "no-irq",
 	"msix-fifo", "raised-fifo", "wakeup-fifo", "app-root", "system-vector",
-	"last-cpu", "rx-batch", "dma-chain", "tso", "tx-writeback",
+	"last-cpu", "rx-batch", "dma-chain", "tso", "tx-writeback", "ipi", "no-ipi",
+	"leftover",
 	"no-irq-exit", "no-syscall-exit", "no-sched-in", "suspend-limit",
 };
 static const char *const ctx_names[SSP_CTX_N] = {
@@ -89,6 +90,12 @@ intern(struct ssp_spanb *b, const char *s, size_t len)
 		return 0;
 	SSP_ASSERT(id != 0);
 	return id;
+}
+
+uint64_t
+ssp_spanb_intern(struct ssp_spanb *b, const char *s, size_t len)
+{
+	return intern(b, s, len);
 }
 
 uint64_t __attribute__((noinline))

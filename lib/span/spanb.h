@@ -62,6 +62,9 @@ enum ssp_cause {
 	SSP_CAUSE_DMA_CHAIN,	/* nic dma/tx: the cause of a completion at that time */
 	SSP_CAUSE_TSO,		/* nic tx: the TSO send whose next segment is due */
 	SSP_CAUSE_TX_WB,	/* nic msix: the doorbell of the newest tx write-back */
+	SSP_CAUSE_IPI,		/* irq of a reschedule IPI: the context that sent it */
+	SSP_CAUSE_NO_IPI,	/* ... orphan: no IPI sent from another CPU pending */
+	SSP_CAUSE_LEFTOVER,	/* ksoftirqd, no irq pending: the irq of the CPU's last softirq */
 	/* contexts closed early: */
 	SSP_CAUSE_NO_IRQ_EXIT,
 	SSP_CAUSE_NO_SYSCALL_EXIT,
@@ -112,6 +115,8 @@ struct ssp_spanb_stats {
 	uint64_t rx_woken;		/* rx contexts a wakeup consumed */
 	uint64_t rx_batched;		/* rx that became nic msix links */
 	uint64_t links_cyclic;		/* resume links left out: a cycle */
+	uint64_t ipi_dropped;		/* IPIs sent and never taken (past IPI_MAX) */
+	uint64_t rx_wb_none;		/* rx write-backs with no frame waiting (their chain's parent) */
 	/* The first adapter component of a host with PCIe links that none
 	 * of them names (a wrong adapter in the topology), and its stream. */
 	char nolink_comp[64];

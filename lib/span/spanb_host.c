@@ -10,19 +10,58 @@
 
 #include "span/spanb_int.h"
 
+/* The prefixes of Linux's syscall handlers (SYSCALL_DEFINE: the
+ * architecture's entry __x64_sys_X or __ia32_sys_X, then __se_sys_X and
+ * __do_sys_X when not inlined); the rest of the name is the syscall. */
+static const struct {
+	const char *p;
+	size_t n;
+} handlers[] = {
+	{ "__x64_sys_", 10 }, { "__se_sys_", 9 }, { "__do_sys_", 9 },
+	{ "__ia32_sys_", 11 }, { "__ia32_compat_sys_", 18 },
+	{ "__x64_compat_sys_", 17 },
+};
+
 static unsigned __attribute__((noinline))
 fclass_new(struct ssp_spanb *b, unsigned st, uint64_t id, struct sinfo *si)
 {
 	const char *t;
-	size_t len;
+	size_t len, i;
 
 	t = text(b, st, id, &len);
 	si->fcls = ssp_rules_fclass(b->rules, t, len);
+	if (si->fcls & SSP_FC_IPI_ENTRY)
+		si->fcls |= SSP_FC_IRQ_ENTRY;
 	if ((si->fcls & SSP_FC_IRQ_ENTRY) && len > 11 &&
 	    memcmp(t, "asm_sysvec_", 11) == 0)
 		si->fcls |= FC_SYSVEC;
+	for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++)
+		if (len > handlers[i].n &&
+		    memcmp(t, handlers[i].p, handlers[i].n) == 0) {
+			si->call = (uint32_t)ssp_spanb_intern(b, t + handlers[i].n,
+			    len - handlers[i].n);
+			if (si->call != 0)
+				si->fcls |= FC_HANDLER;
+			break;
+		}
 	si->have |= HAVE_FCLS;
 	return si->fcls;
+}
+
+void
+ssp_spanb_host_call(struct ssp_spanb *b, unsigned st, struct span *sc,
+    const struct ssp_rec *ev, unsigned cls)
+{
+	if (cls & FC_HANDLER) {
+		if (!(sc->xf & X_HANDLER)) {
+			SA(sc, SSP_SA_SYSCALL_CALL) = sinfo(b, st,
+			    ev->f[SSP_F_FUNC_SYM])->call;
+			sc->xf |= X_HANDLER;
+		}
+	} else if (SA(sc, SSP_SA_SYSCALL_CALL) == 0) {
+		SA(sc, SSP_SA_SYSCALL_CALL) = ostr(b, st,
+		    ev->f[SSP_F_FUNC_SYM]);
+	}
 }
 
 static inline unsigned
@@ -239,10 +278,8 @@ ev_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	}
 	add_ev(b, sc, ev);
 	SA(sc, SSP_SA_SYSCALL_FUNCS)++;
-	if (SA(sc, SSP_SA_SYSCALL_CALL) == 0)
-		SA(sc, SSP_SA_SYSCALL_CALL) = ostr(b, st,
-		    ev->f[SSP_F_FUNC_SYM]);
-	sc->fcls |= cls;
+	ssp_spanb_host_call(b, st, sc, ev, cls);
+	sc->fcls |= cls & ~(FC_SYSVEC | FC_HANDLER);
 	if ((cls & SSP_FC_RX) && !(sc->xf & X_RECEIVED))
 		ssp_spanb_host_receive(b, h, sc);
 }

@@ -76,9 +76,19 @@ _Static_assert(NA == 12, "ssp_spanb_mk() clears 12 attribute slots");
 	_Static_assert((unsigned)(f) - (unsigned)NC < NA, "SA: no such slot"); })])
 
 #define RXB_MAX 64		/* rx spans kept per NIC between two MSI-X */
+#define RING_MAX 16		/* descriptor rings told apart per NIC */
+#define VEC_MAX 16		/* MSI-X vectors learnt per ring (vec < 16) */
+#define RING_SHIFT 14		/* ring key: address / 16 KiB (512 x 32 B) */
+#define RING_MASK ((UINT64_C(1) << RING_SHIFT) - 1)
+#define BUFR_SHIFT 20		/* rx buffer region: address / 1 MiB */
+#define BUFR_N 64		/* buffer regions remembered per NIC */
+#define VDELAY_N 8		/* interrupt delay candidates per NIC */
 #define TSO_MAX 16		/* TSO sends followed per NIC (kctx) */
 #define IRQQ_MAX 64		/* host msix spans waiting for an irq entry */
+enum { CHAIN_READ, CHAIN_TX, CHAIN_WRITE };	/* nstate.chain_tx */
 #define FC_SYSVEC 0x80000000u	/* sinfo: an asm_sysvec_* irq entry */
+#define FC_HANDLER 0x40000000u	/* sinfo: a syscall handler (sinfo.call) */
+#define IPI_MAX 64		/* reschedule IPIs sent, not yet taken, per host */
 
 /* --- spans, member events, links ----------------------------------------- */
 
@@ -88,6 +98,7 @@ enum {
 	X_RECEIVED = 0x2,	/* syscall: looked for rx contexts */
 	X_TENTATIVE = 0x4,	/* background device span, adapter not reached */
 	X_INSIDE = 0x8,		/* host mmio answered inside gem5 */
+	X_HANDLER = 0x10,	/* syscall: call is its handler's name */
 };
 
 struct evn {			/* a member event (with --events) */
@@ -149,7 +160,8 @@ q_take(struct ssp_fifo *q, uint32_t i)
 
 struct sinfo {			/* what an input string id means, computed once */
 	uint32_t out;		/* output string id */
-	uint32_t fcls;		/* function classes (| FC_SYSVEC) */
+	uint32_t fcls;		/* function classes (| FC_SYSVEC, FC_HANDLER) */
+	uint32_t call;		/* FC_HANDLER: output id of the syscall's name */
 	uint16_t link;		/* host: pcie link + 1 of an adapter component */
 	uint16_t cpu;		/* host: cpu index + 1 */
 	uint8_t have;		/* HAVE_* */
@@ -182,6 +194,11 @@ struct hstate {
 	unsigned *plinks, nplinks;	/* its pcie links */
 	struct ssp_fifo recv;	/* rx contexts for receiving syscalls */
 	struct ssp_fifo irqq;	/* host msix spans for irq entries (kctx) */
+	struct ipi {		/* reschedule IPIs sent (kctx; references) */
+		struct span *from;
+		unsigned cpu;
+	} ipi[IPI_MAX];
+	unsigned nipi;
 	struct ssp_fifo hdma_dup;	/* open dma spans whose id another open
 					 * one has (a dma_keyed link) */
 	struct ssp_kctx *kctx;	/* kernel contexts (SPEC §3b), or NULL */
@@ -196,13 +213,59 @@ struct nstate {
 	int plink, elink;	/* its pcie and eth links, or -1 */
 	struct span *last;	/* last causing span (reference) */
 	struct span *rxb[RXB_MAX];	/* rx since the last MSI-X (kctx; references) */
-	uint8_t rxo[RXB_MAX];	/* their DMAs not completed yet */
+	uint8_t rxw[RXB_MAX];	/* their write DMAs completed (payload,
+				 * then descriptor write-back: 2 asked for
+				 * the interrupt) */
+	uint64_t rxk[RXB_MAX];	/* ring key + 1 of its shortest write: the
+				 * descriptor write-back (0: none) */
+	uint32_t rxl[RXB_MAX];	/* ... its length */
+	int64_t rxt[RXB_MAX];	/* time it asked (its second write) */
+	uint8_t rxc[RXB_MAX];	/* a descriptor write-back covers it */
+	uint16_t rxm[RXB_MAX];	/* the rings (bits of ring[]) whose
+				 * write-back was under way when its
+				 * payload was written: it waits for one
+				 * of them (0: any) */
+	uint64_t rxp[RXB_MAX];	/* its payload's buffer region + 1 */
 	unsigned nrxb;
-	/* NIC work chains (kctx): a DMA issue or eth tx at the time of a read
+	/* Which vector each ring's write-backs ask for (the log names
+	 * neither): evidence that an MSI-X of vector v came for that ring's
+	 * write-backs, strong when it came the interrupt delay after the
+	 * first of them (i40e_bm fires an ITR after the first request): the
+	 * delay that repeats exactly, from a few candidates. */
+	struct ring {
+		uint64_t key;
+		uint32_t score[VEC_MAX];
+		uint32_t exact;		/* vectors with an exact delay, bits */
+		uint8_t tx;		/* a tx ring (head write-backs) */
+		uint64_t wbseq;		/* rx: the seq of its descriptor
+					 * write-back under way (0: none) */
+		uint64_t dsize;		/* rx: bytes per descriptor */
+	} ring[RING_MAX];
+	unsigned nring, nring_tx;
+	/* the rings whose write-back the current MSI-X answers first: the
+	 * vector's delay after it (or, that delay not known yet, the
+	 * oldest waiting one) */
+	uint64_t fire[RING_MAX];
+	unsigned nfire;
+	struct vdelay {
+		int64_t d[VDELAY_N];
+		uint32_t n[VDELAY_N];
+	} vd;
+	/* NIC work chains (kctx): a DMA issue or eth tx at the time of a
 	 * completion inherits its cause; TSO segments follow their send. */
 	struct span *chain;	/* the cause to inherit (reference), or NULL */
 	int64_t chain_ts;
-	int chain_tx;		/* chain came from an eth tx (else a read) */
+	int chain_tx;		/* CHAIN_*: what it came from */
+	/* The rx ring a buffer region (address / 1 MiB) was last seen
+	 * on for sure: a ring's buffers are allocated together (i40e fills
+	 * each ring at ifup and reuses its pages in it). */
+	struct bufring {
+		uint64_t key;	/* region + 1, 0: free */
+		unsigned ring;
+	} bufr[BUFR_N];
+	int chain_ring;		/* the rx ring whose descriptor write-back
+				 * completed (index into ring[]), or -1 */
+	uint64_t chain_end;	/* ... the address past it */
 	struct tso {
 		struct span *cause;	/* the doorbell (reference) */
 		int64_t last;	/* its last segment's time */
@@ -210,7 +273,14 @@ struct nstate {
 	} tso[TSO_MAX];
 	unsigned ntso;
 	int64_t tso_ppb;	/* ps per wire byte, learnt (0: not yet) */
-	struct span *txwb;	/* doorbell of the newest tx write-back (reference) */
+	struct txask {		/* the newest tx write-back of a ring */
+		struct span *db;	/* its doorbell (reference) */
+		uint64_t key;		/* its ring key + 1 */
+		uint64_t seq;
+		int64_t first;		/* the first since its vector fired */
+	} txa[RING_MAX];
+	unsigned ntxa;
+	uint64_t txseq;
 };
 
 /* A network stream (ns-3 and net_switch). */
@@ -389,6 +459,8 @@ void ssp_spanb_close_stream(struct ssp_spanb *b, struct ssp_map3 *m,
     unsigned st);
 /* Drop the contexts left in q, counted as never used (ctx_unused). */
 void ssp_spanb_drain(struct ssp_spanb *b, struct ssp_fifo *q, unsigned ctx);
+/* An output string id for text of the builder's own (0: failed). */
+uint64_t ssp_spanb_intern(struct ssp_spanb *b, const char *s, size_t len);
 /* Behind the inline helpers: */
 void ssp_spanb_fail(struct ssp_spanb *b, enum ssp_status code,
     const char *what);
@@ -418,6 +490,10 @@ unsigned ssp_spanb_host_cpu_new(struct ssp_spanb *b, unsigned st,
     uint64_t cpu, struct sinfo *si);
 void ssp_spanb_host_receive(struct ssp_spanb *b, struct hstate *h,
     struct span *sc);
+/* A member function entry of syscall sc: its call (the handler's name,
+ * else the first function after the entry). */
+void ssp_spanb_host_call(struct ssp_spanb *b, unsigned st, struct span *sc,
+    const struct ssp_rec *ev, unsigned cls);
 /* spanb_kctx.c: the kernel context model of a host stream (the rules turn
  * it on): its set-up, a function entry, a user-mode event, the stream's
  * end, and the parent of host device work. */

@@ -20,6 +20,7 @@ static const uint8_t kctx_causes[SSP_KCTX_WHY_N] = {
 	[SSP_KCTX_WHY_RAISED_FIFO] = SSP_CAUSE_RAISED_FIFO + 1,
 	[SSP_KCTX_WHY_WAKEUP_FIFO] = SSP_CAUSE_WAKEUP_FIFO + 1,
 	[SSP_KCTX_WHY_APP_ROOT] = SSP_CAUSE_APP_ROOT + 1,
+	[SSP_KCTX_WHY_LEFTOVER] = SSP_CAUSE_LEFTOVER + 1,
 	[SSP_KCTX_WHY_SYSVEC] = SSP_CAUSE_SYSVEC + 1,
 	[SSP_KCTX_WHY_NO_MSIX] = SSP_CAUSE_NO_MSIX + 1,
 	[SSP_KCTX_WHY_NO_IRQ] = SSP_CAUSE_NO_IRQ + 1,
@@ -55,6 +56,43 @@ ssp_spanb_kctx_parent(struct ssp_spanb *b, unsigned st, struct span *s,
 		s->cause = SSP_CAUSE_LAST_CPU + 1;
 }
 
+/* --- reschedule IPIs (SPEC §3c) --------------------------------------------- */
+
+/* An ipi-send function on cpu, a member of context from: it sends one. */
+static void
+ipi_sent(struct ssp_spanb *b, struct hstate *h, struct span *from,
+    unsigned cpu)
+{
+	if (h->nipi == IPI_MAX) {	/* never taken: drop the oldest */
+		unref(b, h->ipi[0].from);
+		memmove(&h->ipi[0], &h->ipi[1], (IPI_MAX - 1) * sizeof(h->ipi[0]));
+		h->nipi--;
+		b->st.ipi_dropped++;
+	}
+	ref(from);
+	h->ipi[h->nipi].from = from;
+	h->ipi[h->nipi++].cpu = cpu;
+}
+
+/* The irq of an IPI on cpu: a child of the oldest IPI sent from another
+ * CPU (the log names no target: FIFO). */
+static void
+ipi_parent(struct hstate *h, struct span *s, unsigned cpu)
+{
+	unsigned i;
+
+	for (i = 0; i < h->nipi; i++)
+		if (h->ipi[i].cpu != cpu) {
+			s->parent = h->ipi[i].from;	/* the reference moves */
+			s->cause = SSP_CAUSE_IPI + 1;
+			memmove(&h->ipi[i], &h->ipi[i + 1],
+			    (h->nipi - i - 1) * sizeof(h->ipi[0]));
+			h->nipi--;
+			return;
+		}
+	orphan(s, SSP_CAUSE_NO_IPI);
+}
+
 /* --- the callbacks of span/kctx.h ------------------------------------------ */
 
 static void *
@@ -79,7 +117,9 @@ k_open(void *ctx, const struct ssp_kctx_open *o)
 		    ev->f[SSP_F_FUNC_SYM]);
 	}
 	if (o->kind == SSP_KCTX_IRQ) {
-		if (h->kcls & FC_SYSVEC) {
+		if (h->kcls & SSP_FC_IPI_ENTRY) {
+			ipi_parent(h, s, o->cpu);
+		} else if (h->kcls & FC_SYSVEC) {
 			s->cause = SSP_CAUSE_SYSVEC + 1;	/* a root */
 		} else if ((p = ssp_fifo_pop(&h->irqq)) != NULL) {
 			s->parent = p;		/* the queue's reference moves */
@@ -109,9 +149,9 @@ k_member(struct ssp_spanb *b, unsigned st, struct span *s,
 		return;
 	}
 	SA(s, SSP_SA_SYSCALL_FUNCS)++;
-	if (SA(s, SSP_SA_SYSCALL_CALL) == 0 && !(cls & SSP_FC_SYSCALL_ENTRY))
-		SA(s, SSP_SA_SYSCALL_CALL) = ostr(b, st, ev->f[SSP_F_FUNC_SYM]);
-	s->fcls |= cls & ~FC_SYSVEC;
+	if (!(cls & SSP_FC_SYSCALL_ENTRY))
+		ssp_spanb_host_call(b, st, s, ev, cls);
+	s->fcls |= cls & ~(FC_SYSVEC | FC_HANDLER);
 }
 
 static void
@@ -206,6 +246,29 @@ k_woke(void *ctx, void *waker, void *sys)
 	}
 }
 
+/* The sched-in was ksoftirqd's: the resume span goes (left out, its
+ * events counted as dropped before any syscall) with the syscall's link
+ * to it. */
+static void
+k_retract(void *ctx, void *sysp, void *resp)
+{
+	struct khost *kh = ctx;
+	struct ssp_spanb *b = kh->b;
+	struct span *sys = sysp, *res = resp;
+	struct lnk **lp, *l;
+
+	if (res == NULL)
+		return;
+	for (lp = &sys->out; (l = *lp) != NULL; lp = &l->next)
+		if (l->dst == res && l->resume) {
+			*lp = l->next;
+			unref(b, res);
+			ssp_pool_put(&b->lpool, l);
+			break;
+		}
+	ssp_spanb_gone(b, res, SSP_DROP_NO_SYSCALL);
+}
+
 static unsigned
 kctx_classes(unsigned cls)
 {
@@ -264,6 +327,8 @@ ssp_spanb_kctx_func(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 		return;
 	}
 	k_member(b, st, c, ev, cls);
+	if (cls & SSP_FC_IPI_SEND)
+		ipi_sent(b, h, c, cpu);
 	/* Columbo's case: the syscall itself (not a softirq, not after a
 	 * wakeup) reads packets that are already there. */
 	if (c->kind == SSP_SK_HOST_SYSCALL && (cls & SSP_FC_RX) &&
@@ -278,7 +343,7 @@ ssp_spanb_kctx_new(struct ssp_spanb *b, unsigned st, struct ssp_err *e)
 	struct ssp_kctx_cfg kc = { ssp_rules_count(b->rules,
 	    SSP_FC_SYSCALL_EXIT) > 0 };
 	struct ssp_kctx_ops ops = { &h->kh, k_open, k_close, k_hold,
-	    k_release, k_link, k_woke };
+	    k_release, k_link, k_woke, k_retract };
 
 	h->kh.b = b;
 	h->kh.st = st;
@@ -312,6 +377,8 @@ ssp_spanb_kctx_end(struct ssp_spanb *b, unsigned st)
 
 	h->kev = NULL;
 	ssp_kctx_end(h->kctx);
+	while (h->nipi > 0)
+		unref(b, h->ipi[--h->nipi].from);
 	ks = ssp_kctx_stats(h->kctx);
 	from = (const uint64_t *)ks;
 	to = (uint64_t *)&b->st.kst;

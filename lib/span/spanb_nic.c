@@ -53,15 +53,28 @@ chain_set(struct ssp_spanb *b, struct nstate *n, struct span *c, int64_t ts,
 	n->chain = c;
 	n->chain_ts = ts;
 	n->chain_tx = tx;
+	n->chain_ring = -1;
 }
 
-/* The cause a NIC line at ts inherits from the read completion (tx: 0) or
- * eth tx (tx: 1) just before it at the same time, or NULL. */
+/* The cause a NIC line at ts inherits from the completion or eth tx
+ * (CHAIN_*) just before it at the same time, or NULL. */
 static struct span *
 chain_at(const struct nstate *n, int64_t ts, int tx)
 {
 	return n->chain != NULL && n->chain_ts == ts && n->chain_tx == tx ?
 	    n->chain : NULL;
+}
+
+/* The cause a DMA issued at ts inherits: that of the completion just
+ * before it (i40e_bm issues what a completion makes possible in its
+ * done(): a payload read after a descriptor read, a descriptor
+ * write-back after a payload write, a refetch after a write-back). */
+static struct span *
+chain_dma(const struct nstate *n, int64_t ts)
+{
+	struct span *c = chain_at(n, ts, CHAIN_READ);
+
+	return c != NULL ? c : chain_at(n, ts, CHAIN_WRITE);
 }
 
 static void
@@ -128,30 +141,357 @@ tso_end(struct ssp_spanb *b, struct nstate *n, const struct span *c)
 		}
 }
 
-/* An rx of the batch list issued (d = 1) or completed (-1) a DMA. */
+/* The rx rings with a descriptor write-back under way, bits of ring[]. */
+static uint16_t
+rings_writing(const struct nstate *n)
+{
+	unsigned r;
+	uint16_t m = 0;
+
+	for (r = 0; r < n->nring; r++)
+		if (n->ring[r].wbseq != 0)
+			m |= (uint16_t)(1u << r);
+	return m;
+}
+
+/* The rx ring of buffer region key (+1) as last seen for sure, or -1. */
+static int
+buf_ring(const struct nstate *n, uint64_t key)
+{
+	const struct bufring *e = &n->bufr[(key * 0x9e3779b97f4a7c15u) >> 58];
+
+	return e->key == key ? (int)e->ring : -1;
+}
+
 static void
-rx_dma(struct nstate *n, const struct span *rx, int d)
+buf_ring_set(struct nstate *n, uint64_t key, unsigned ring)
+{
+	struct bufring *e = &n->bufr[(key * 0x9e3779b97f4a7c15u) >> 58];
+
+	e->key = key;
+	e->ring = ring;
+}
+
+/* A write DMA (at addr, len bytes, time ts) of an rx of the batch list
+ * completed. */
+static void
+rx_written(struct nstate *n, const struct span *rx, uint64_t addr,
+    uint64_t len, int64_t ts)
 {
 	unsigned i = n->nrxb;
 
 	while (i-- > 0)
 		if (n->rxb[i] == rx) {
-			if (d > 0 ? n->rxo[i] < UINT8_MAX : n->rxo[i] > 0)
-				n->rxo[i] = (uint8_t)(n->rxo[i] + d);
+			if (n->rxw[i] == 0) {	/* its payload */
+				uint16_t m = rings_writing(n);
+				int r;
+
+				n->rxp[i] = (addr >> BUFR_SHIFT) + 1;
+				r = buf_ring(n, n->rxp[i]);
+				/* waiting for its buffer's ring, if busy */
+				if (r >= 0 && (m & (1u << r)))
+					m = (uint16_t)(1u << r);
+				n->rxm[i] = m;
+			}
+			if (n->rxk[i] == 0 || len <= n->rxl[i]) {
+				n->rxk[i] = (addr >> RING_SHIFT) + 1;
+				n->rxl[i] = (uint32_t)(len > UINT32_MAX ?
+				    UINT32_MAX : len);
+			}
+			if (n->rxw[i] < UINT8_MAX && ++n->rxw[i] == 2)
+				n->rxt[i] = ts;
 			return;
 		}
 }
 
-/* Whether an rx of the batch list has all its DMAs completed. */
+/* The descriptor write-back of rx ring r issued when its previous one
+ * completed (i40e_bm keeps one under way per ring) covers len bytes of
+ * descriptors: those of the oldest frames written meanwhile that may be
+ * waiting for that ring.  Returns the oldest of them (its parent), or
+ * NULL. */
+static struct span *
+rx_cover(struct nstate *n, unsigned r, uint64_t len)
+{
+	uint64_t k = len / (n->ring[r].dsize != 0 ? n->ring[r].dsize : 32);
+	struct span *first = NULL;
+	unsigned i;
+
+	for (i = 0; i < n->nrxb && k > 0; i++)
+		if (n->rxw[i] >= 1 && !n->rxc[i] &&
+		    (n->rxm[i] == 0 || (n->rxm[i] & (1u << r)))) {
+			if (first == NULL)
+				first = n->rxb[i];
+			n->rxc[i] = 1;
+			k--;
+		}
+	return first;
+}
+
+/* The ring of key (add: a new one, tx: 1 a tx ring, 0 an rx ring). */
+static struct ring *
+ring_of(struct nstate *n, uint64_t key, int add, int tx)
+{
+	unsigned i;
+
+	for (i = 0; i < n->nring; i++)
+		if (n->ring[i].key == key)
+			return &n->ring[i];
+	if (!add || n->nring == RING_MAX)
+		return NULL;
+	memset(&n->ring[n->nring], 0, sizeof(n->ring[0]));
+	n->ring[n->nring].key = key;
+	n->ring[n->nring].tx = (uint8_t)tx;
+	n->nring_tx += (unsigned)tx;
+	return &n->ring[n->nring++];
+}
+
+/* The vector ring r's write-backs ask for, as learnt: the vector whose
+ * MSI-X came while they waited (an exact repeat of the delay counts 8),
+ * with 16 points and four times as many as any
+ * other vector (-1: not known, e.g. one ring for several queues). */
 static int
-rx_any_done(const struct nstate *n)
+ring_vec(const struct ring *r)
+{
+	unsigned v, best = 0, second = 0;
+	int bv = -1;
+
+	for (v = 0; v < VEC_MAX; v++)
+		if (r->score[v] > best) {
+			second = best;
+			best = r->score[v];
+			bv = (int)v;
+		} else if (r->score[v] > second) {
+			second = r->score[v];
+		}
+	/* a ring two vectors fired for at the exact delay serves both; one
+	 * vector at the exact delay is its vector */
+	if (r->exact & (r->exact - 1))
+		return -1;
+	if (r->exact != 0)
+		return __builtin_ctz(r->exact);
+	return best >= 16 && best >= 4 * second ? bv : -1;
+}
+
+/* Is ring key (+1) known to ask for a vector other than vec (1), for vec
+ * (0), or not known (-1)? */
+static int
+key_other(struct nstate *n, uint64_t key, uint64_t vec)
+{
+	struct ring *r;
+	int rv;
+
+	if (key == 0 || vec >= VEC_MAX || (r = ring_of(n, key, 0, 0)) == NULL)
+		return -1;
+	/* one ring of its kind serves every queue (a NIC model with one
+	 * ring per direction): nothing to tell apart */
+	if ((r->tx ? n->nring_tx : n->nring - n->nring_tx) < 2)
+		return 0;
+	if ((rv = ring_vec(r)) < 0)
+		return -1;
+	return (uint64_t)rv != vec;
+}
+
+/* Does the MSI-X of vector vec answer the write-backs of ring key (+1)?
+ * Those of the rings that fired it and of the rings known to ask for
+ * vec; those of rings not known only when none is known to have fired
+ * it. */
+static int
+key_serves(struct nstate *n, uint64_t key, uint64_t vec)
+{
+	unsigned i;
+	int o;
+
+	for (i = 0; i < n->nfire; i++)
+		if (n->fire[i] == key)
+			return 1;
+	o = key_other(n, key, vec);
+	return o == 0 || (o < 0 && n->nfire == 0);
+}
+
+/* Can asked rx i be one the MSI-X of vector vec serves? */
+static int
+rx_for_vec(struct nstate *n, unsigned i, uint64_t vec)
+{
+	return key_serves(n, n->rxk[i], vec);
+}
+
+/* A tx write-back (at addr) of doorbell db completed: it asks for the
+ * vector of its ring. */
+static void
+tx_asked(struct ssp_spanb *b, struct nstate *n, struct span *db, uint64_t addr,
+    int64_t ts)
+{
+	uint64_t key = (addr >> RING_SHIFT) + 1;
+	unsigned i;
+
+	for (i = 0; i < n->ntxa && n->txa[i].key != key; i++)
+		;
+	if (i == n->ntxa) {
+		if (n->ntxa == RING_MAX) {	/* drop the oldest */
+			unsigned o = 0, k;
+
+			for (k = 1; k < n->ntxa; k++)
+				if (n->txa[k].seq < n->txa[o].seq)
+					o = k;
+			unref(b, n->txa[o].db);
+			n->txa[o] = n->txa[--n->ntxa];
+			i = n->ntxa;
+		}
+		n->txa[n->ntxa].db = NULL;
+		n->txa[n->ntxa++].first = ts;
+	}
+	ref(db);
+	if (n->txa[i].db != NULL)
+		unref(b, n->txa[i].db);
+	n->txa[i].db = db;
+	n->txa[i].key = key;
+	n->txa[i].seq = ++n->txseq;
+}
+
+/* The MSI-X of vector vec: the doorbell of the newest tx write-back it
+ * serves (reference; NULL: none), and the write-backs it answers
+ * dropped: those of its rings and of rings not known. */
+static struct span *
+tx_take(struct ssp_spanb *b, struct nstate *n, uint64_t vec, int keep)
+{
+	struct span *db = NULL;
+	uint64_t best = 0;
+	unsigned i;
+
+	for (i = 0; i < n->ntxa; i++)
+		if (key_serves(n, n->txa[i].key, vec) && n->txa[i].seq > best) {
+			best = n->txa[i].seq;
+			db = n->txa[i].db;
+		}
+	if (db != NULL && keep)
+		ref(db);
+	for (i = 0; i < n->ntxa; )
+		if (key_serves(n, n->txa[i].key, vec)) {
+			unref(b, n->txa[i].db);
+			n->txa[i] = n->txa[--n->ntxa];
+		} else {
+			i++;
+		}
+	return keep ? db : NULL;
+}
+
+static int rx_takes(struct nstate *n, unsigned i, uint64_t vec, int all);
+
+/* How many batch rx an MSI-X of vector vec takes. */
+static unsigned
+rx_count(struct nstate *n, uint64_t vec)
+{
+	unsigned i, c = 0;
+
+	for (i = 0; i < n->nrxb; i++)
+		c += rx_takes(n, i, vec, 0);
+	return c;
+}
+
+/* The delays ts - first[i] of an MSI-X at ts after the first waiting
+ * write-back of each ring go into the NIC's candidates; returns the
+ * delay seen most often, at least twice (-1: none yet). */
+static int64_t
+vec_delay(struct vdelay *v, int64_t ts, const int64_t *first, unsigned ns)
+{
+	unsigned i, k, lo;
+	int64_t best = -1;
+	uint32_t bn = 1;
+
+	for (i = 0; i < ns; i++) {
+		for (k = 0, lo = 0; k < VDELAY_N && v->d[k] != ts - first[i]; k++)
+			if (v->n[k] <= v->n[lo])
+				lo = k;
+		if (k < VDELAY_N) {
+			v->n[k]++;
+		} else {	/* replace the rarest, the latest such */
+			v->d[lo] = ts - first[i];
+			v->n[lo] = 1;
+		}
+	}
+	for (k = 0; k < VDELAY_N; k++)
+		if (v->n[k] > bn) {
+			bn = v->n[k];
+			best = v->d[k];
+		}
+	return best;
+}
+
+/* An MSI-X of vector vec at ts: every ring with a write-back waiting for
+ * an interrupt may be one whose vector it is; more likely when the first
+ * of them came the vector's delay before. */
+static void
+ring_learn(struct nstate *n, uint64_t vec, int64_t ts)
+{
+	struct ring *r, *seen[RING_MAX];
+	int64_t first[RING_MAX], d;
+	unsigned i, k, ns = 0;
+
+	n->nfire = 0;
+	if (vec >= VEC_MAX)
+		return;
+	for (i = 0; i < n->nrxb + n->ntxa; i++) {
+		uint64_t key = i < n->nrxb ? (n->rxw[i] >= 2 ? n->rxk[i] : 0) :
+		    n->txa[i - n->nrxb].key;
+		int64_t t = i < n->nrxb ? n->rxt[i] : n->txa[i - n->nrxb].first;
+
+		if (key == 0 || (r = ring_of(n, key, 1, i >= n->nrxb)) == NULL)
+			continue;
+		for (k = 0; k < ns && seen[k] != r; k++)
+			;
+		if (k == ns) {
+			seen[ns] = r;
+			first[ns++] = t;
+		} else if (t < first[k]) {
+			first[k] = t;
+		}
+	}
+	d = vec_delay(&n->vd, ts, first, ns);
+	for (k = 0; k < ns; k++)
+		if (d >= 0 && ts - first[k] == d) {
+			seen[k]->score[vec] += 8;
+			seen[k]->exact |= 1u << vec;
+			n->fire[n->nfire++] = seen[k]->key;
+		} else {
+			seen[k]->score[vec]++;
+		}
+	/* the delay not known yet: vectors throttle alike, so the ring
+	 * waiting longest fired (a guess, not learnt as exact) */
+	if (d < 0 && ns > 0) {
+		unsigned o = 0;
+
+		for (k = 1; k < ns; k++)
+			if (first[k] < first[o])
+				o = k;
+		n->fire[n->nfire++] = seen[o]->key;
+	}
+}
+
+/* Has this rx asked for an interrupt: its payload and its descriptor
+ * written back (i40e_bm's writeback_done, after the descriptor)? */
+static int
+rx_asked(const struct nstate *n, unsigned i)
+{
+	return n->rxw[i] >= 2;
+}
+
+static int
+rx_any_asked(const struct nstate *n)
 {
 	unsigned i;
 
 	for (i = 0; i < n->nrxb; i++)
-		if (n->rxo[i] == 0)
+		if (rx_asked(n, i))
 			return 1;
 	return 0;
+}
+
+/* Does an MSI-X of vector vec take batch rx i (all: every rx, their
+ * completion lines missing)? */
+static int
+rx_takes(struct nstate *n, unsigned i, uint64_t vec, int all)
+{
+	return all || (rx_asked(n, i) && rx_for_vec(n, i, vec));
 }
 
 static void
@@ -160,10 +500,8 @@ nic_chain_free(struct ssp_spanb *b, struct nstate *n)
 	chain_set(b, n, NULL, 0, 0);
 	while (n->ntso > 0)
 		tso_del(b, n, n->ntso - 1);
-	if (n->txwb != NULL) {
-		unref(b, n->txwb);
-		n->txwb = NULL;
-	}
+	while (n->ntxa > 0)
+		unref(b, n->txa[--n->ntxa].db);
 }
 
 struct span *
@@ -262,6 +600,50 @@ trim_dma_ctx(struct ssp_spanb *b)
 	}
 }
 
+/* A DMA s (at addr, len bytes) issued at a write completion that old
+ * caused: the next descriptor write-back of the ring whose write-back
+ * completed (at the address past it) covers the frames written meanwhile,
+ * the oldest is its parent; one issued as a frame's payload completes is
+ * that frame's write-back.  Returns s's parent. */
+static struct span *
+rx_wb_issue(struct ssp_spanb *b, struct nstate *n, const struct span *s,
+    struct span *old, uint64_t addr, uint64_t len)
+{
+	struct ring *r;
+	struct span *p;
+	unsigned i;
+
+	if (n->chain_tx != CHAIN_WRITE)
+		return old;
+	if (n->chain_ring >= 0) {
+		/* right past it, or at the ring's start after its last
+		 * descriptor (a ring of 1 << RING_SHIFT bytes, as aligned) */
+		if (addr != n->chain_end &&
+		    ((n->chain_end & RING_MASK) != 0 ||
+		    addr != ((n->chain_end - 1) & ~RING_MASK)))
+			return old;	/* a refetch */
+		r = &n->ring[n->chain_ring];
+		r->wbseq = s->seq;
+		if ((p = rx_cover(n, (unsigned)n->chain_ring, len)) != NULL)
+			return p;
+		b->st.rx_wb_none++;	/* their rx lines missing */
+		return old;
+	}
+	if (old->kind != SSP_SK_NIC_RX)
+		return old;
+	for (i = 0; i < n->nrxb && n->rxb[i] != old; i++)
+		;
+	/* not its payload just written: a DMA this model does not know */
+	if (i == n->nrxb || n->rxc[i] || n->rxw[i] != 1 ||
+	    (r = ring_of(n, (addr >> RING_SHIFT) + 1, 1, 0)) == NULL)
+		return old;
+	r->wbseq = s->seq;
+	r->dsize = len;
+	n->rxc[i] = 1;
+	buf_ring_set(n, n->rxp[i], (unsigned)(r - n->ring));
+	return old;
+}
+
 static void
 ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
@@ -279,14 +661,15 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			ssp_map3_del_at(&b->ndma_open, (size_t)(hf - b->ndma_open.t));
 			ssp_spanb_incomplete(b, s);
 		}
-		if (b->kctx && (old = chain_at(n, ev->ts, 0)) != NULL) {
+		if (b->kctx && (old = chain_dma(n, ev->ts)) != NULL) {
 			s = ssp_spanb_mk(b, SSP_SK_NIC_DMA, st, ev->ts);
 			if (s == NULL)
 				return;
-			set_parent(s, old);
+			set_parent(s, rx_wb_issue(b, n, s, old, addr,
+			    ev->f[SSP_F_NDMA_LEN]));
 			s->cause = SSP_CAUSE_DMA_CHAIN + 1;
 			add_ev(b, s, ev);
-		} else if (b->kctx && (old = chain_at(n, ev->ts, 1)) != NULL) {
+		} else if (b->kctx && (old = chain_at(n, ev->ts, CHAIN_TX)) != NULL) {
 			/* the write-back after a send's last segment */
 			s = ssp_spanb_mk(b, SSP_SK_NIC_DMA, st, ev->ts);
 			if (s == NULL)
@@ -298,9 +681,6 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			chain_set(b, n, NULL, 0, 0);
 		} else if ((s = nic_caused(b, SSP_SK_NIC_DMA, st, ev)) == NULL) {
 			return;
-		} else if (b->kctx && s->parent != NULL &&
-		    s->parent->kind == SSP_SK_NIC_RX) {
-			rx_dma(n, s->parent, 1);
 		}
 		SA(s, SSP_SA_NDMA_OP) = op;
 		SA(s, SSP_SA_NDMA_ADDR) = addr;
@@ -355,44 +735,59 @@ ev_nic_dma(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		SA(s, SSP_SA_NDMA_WRITE) = ev->type == SSP_EV_NIC_DMA_DONE_WR;
 		add_ev(b, s, ev);
 		if (b->kctx && s->parent != NULL) {
-			if (ev->type == SSP_EV_NIC_DMA_DONE_RD)
-				chain_set(b, n, s->parent, ev->ts, 0);
-			else if (s->parent->kind == SSP_SK_NIC_RX)
-				rx_dma(n, s->parent, -1);
-			else if (s->parent->kind == SSP_SK_NIC_MMIO) {
-				ref(s->parent);	/* a tx write-back */
-				if (n->txwb != NULL)
-					unref(b, n->txwb);
-				n->txwb = s->parent;
+			struct ring *r;
+
+			chain_set(b, n, s->parent, ev->ts,
+			    ev->type == SSP_EV_NIC_DMA_DONE_RD ? CHAIN_READ :
+			    CHAIN_WRITE);
+			if (ev->type == SSP_EV_NIC_DMA_DONE_WR &&
+			    (r = ring_of(n, (addr >> RING_SHIFT) + 1, 0, 0)) !=
+			    NULL && r->wbseq == s->seq) {
+				r->wbseq = 0;
+				n->chain_ring = (int)(r - n->ring);
+				n->chain_end = addr + SA(s, SSP_SA_NDMA_LEN);
 			}
+			if (ev->type == SSP_EV_NIC_DMA_DONE_WR &&
+			    s->parent->kind == SSP_SK_NIC_RX)
+				rx_written(n, s->parent, addr,
+				    SA(s, SSP_SA_NDMA_LEN), ev->ts);
+			else if (ev->type == SSP_EV_NIC_DMA_DONE_WR &&
+			    s->parent->kind == SSP_SK_NIC_MMIO)
+				tx_asked(b, n, s->parent, addr, ev->ts);
 		}
 		ssp_spanb_done(b, s);
 	}
 }
 
 /* Receive batching (SPEC §3b): an MSI-X after k rx has the newest as its
- * parent and links to the k-1 others. */
+ * parent and links to the k-1 others: the rx whose write-backs completed
+ * (they asked for it) and whose ring asks for this vector, or all (their
+ * completion lines are missing). */
 static struct span *
-nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+nic_msix_batch(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
+    int all)
 {
 	struct nstate *n = nic_of(b, st);
 	struct span *s = ssp_spanb_mk(b, SSP_SK_NIC_MSIX, st, ev->ts);
 	struct span *sel[RXB_MAX];
 	struct lnk **tail;
-	unsigned i, k = 0, nsel = 0, ndone = 0;
+	uint64_t vec = ev->f[SSP_F_NIRQ_VEC];
+	unsigned i, k = 0, nsel = 0;
 
 	if (s == NULL)
 		return NULL;
-	/* only the rx whose write-backs completed asked for it (all when
-	 * none did: their completion lines are missing) */
-	for (i = 0; i < n->nrxb; i++)
-		ndone += n->rxo[i] == 0;
 	for (i = 0; i < n->nrxb; i++) {
-		if (ndone == 0 || n->rxo[i] == 0) {
+		if (rx_takes(n, i, vec, all)) {
 			sel[nsel++] = n->rxb[i];
 		} else {
 			n->rxb[k] = n->rxb[i];
-			n->rxo[k++] = n->rxo[i];
+			n->rxk[k] = n->rxk[i];
+			n->rxl[k] = n->rxl[i];
+			n->rxt[k] = n->rxt[i];
+			n->rxc[k] = n->rxc[i];
+			n->rxm[k] = n->rxm[i];
+			n->rxp[k] = n->rxp[i];
+			n->rxw[k++] = n->rxw[i];
 		}
 	}
 	n->nrxb = k;
@@ -426,7 +821,7 @@ static struct span *
 nic_tx_chained(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	struct nstate *n = nic_of(b, st);
-	struct span *s, *c = chain_at(n, ev->ts, 0);
+	struct span *s, *c = chain_at(n, ev->ts, CHAIN_READ);
 	uint64_t len = ev->f[SSP_F_NTX_LEN];
 	unsigned why = SSP_CAUSE_DMA_CHAIN;
 
@@ -441,7 +836,7 @@ nic_tx_chained(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	set_parent(s, c);
 	s->cause = (uint8_t)(why + 1);
 	add_ev(b, s, ev);
-	chain_set(b, n, c, ev->ts, 1);
+	chain_set(b, n, c, ev->ts, CHAIN_TX);
 	return s;
 }
 
@@ -450,6 +845,7 @@ ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	struct nstate *n = nic_of(b, st);
 	struct span *s, *c;
+	uint64_t vec;
 
 	switch (ev->type) {
 	case SSP_EV_NIC_RD:
@@ -465,24 +861,27 @@ ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		break;
 	case SSP_EV_NIC_MSIX:
 	case SSP_EV_NIC_MSI:
-		if (b->kctx && n->nrxb > 0 &&
-		    (n->txwb == NULL || rx_any_done(n))) {
-			s = nic_msix_batch(b, st, ev);
-		} else if (b->kctx && n->txwb != NULL) {
-			s = ssp_spanb_mk(b, SSP_SK_NIC_MSIX, st, ev->ts);
-			if (s != NULL) {
-				s->parent = n->txwb;	/* the reference moves */
-				n->txwb = NULL;
+		vec = ev->f[SSP_F_NIRQ_VEC];
+		if (b->kctx)
+			ring_learn(n, vec, ev->ts);
+		if (b->kctx && n->nrxb > 0 && rx_count(n, vec) > 0) {
+			s = nic_msix_batch(b, st, ev, 0);
+		} else if (b->kctx && n->nrxb > 0 && n->ntxa == 0 &&
+		    !rx_any_asked(n)) {
+			s = nic_msix_batch(b, st, ev, 1);
+		} else if (b->kctx && (c = tx_take(b, n, vec, 1)) != NULL) {
+			if ((s = ssp_spanb_mk(b, SSP_SK_NIC_MSIX, st, ev->ts)) != NULL) {
+				s->parent = c;	/* the reference moves */
 				s->cause = SSP_CAUSE_TX_WB + 1;
 				add_ev(b, s, ev);
+			} else {
+				unref(b, c);
 			}
 		} else {
 			s = nic_caused(b, SSP_SK_NIC_MSIX, st, ev);
 		}
-		if (b->kctx && n->txwb != NULL) {
-			unref(b, n->txwb);
-			n->txwb = NULL;
-		}
+		if (b->kctx)	/* what this vector's MSI-X answers */
+			tx_take(b, n, vec, 0);
 		if (s == NULL)
 			break;
 		SA(s, SSP_SA_NMSIX_VEC) = ev->f[SSP_F_NIRQ_VEC];
@@ -529,12 +928,28 @@ ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 				unref(b, n->rxb[0]);
 				memmove(&n->rxb[0], &n->rxb[1],
 				    (RXB_MAX - 1) * sizeof(n->rxb[0]));
-				memmove(&n->rxo[0], &n->rxo[1],
-				    (RXB_MAX - 1) * sizeof(n->rxo[0]));
+				memmove(&n->rxw[0], &n->rxw[1],
+				    (RXB_MAX - 1) * sizeof(n->rxw[0]));
+				memmove(&n->rxk[0], &n->rxk[1],
+				    (RXB_MAX - 1) * sizeof(n->rxk[0]));
+				memmove(&n->rxt[0], &n->rxt[1],
+				    (RXB_MAX - 1) * sizeof(n->rxt[0]));
+				memmove(&n->rxl[0], &n->rxl[1],
+				    (RXB_MAX - 1) * sizeof(n->rxl[0]));
+				memmove(&n->rxc[0], &n->rxc[1],
+				    (RXB_MAX - 1) * sizeof(n->rxc[0]));
+				memmove(&n->rxm[0], &n->rxm[1],
+				    (RXB_MAX - 1) * sizeof(n->rxm[0]));
+				memmove(&n->rxp[0], &n->rxp[1],
+				    (RXB_MAX - 1) * sizeof(n->rxp[0]));
 				n->nrxb--;
 			}
 			ref(s);
-			n->rxo[n->nrxb] = 0;
+			n->rxw[n->nrxb] = 0;
+			n->rxk[n->nrxb] = 0;
+			n->rxc[n->nrxb] = 0;
+			n->rxm[n->nrxb] = 0;
+			n->rxp[n->nrxb] = 0;
 			n->rxb[n->nrxb++] = s;
 		}
 		if (n->plink >= 0 && b->pl[n->plink].recv != NULL)

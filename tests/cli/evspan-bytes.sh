@@ -21,6 +21,11 @@
 # only the --events outputs changed, their header lists three more ev.*
 # types; `spancat --csv` of every --events output is the same as the 1.1
 # evspan's.
+# Updated for a host.syscall's call named by its handler (__x64_sys_read
+# -> read, formats/spans.md): samples/dumbbell's --events output differs
+# from the earlier one only in call= (spancat of both compared; on top of
+# event format 1.2, main's evspan and this one differ in the call column
+# of 1067 of 1520 host.syscall rows, nothing else).
 . "$(dirname "$0")/../lib.sh"
 RULES="$TOP/rules/linux-i40e.csv"
 
@@ -50,7 +55,7 @@ same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df0
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" 997a7e59a1e46e33e2f6cf58763724ec077374dd84593d10cb3ee81752e470d0 \
+same "samples/dumbbell, --events" d636c35b3212e47846edd16553eb8b1603684790462a223b943197cef6eb685c \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic

@@ -35,15 +35,21 @@ addr() { grep " $1\$" "$D/vmlinux.syms" | cut -c1-16 | sed 's/^0*//'; }
 for c in 0 1; do
 	check "CPU $c prints Exec lines" grep -q "system.switch_cpus$c: A0 T0 : 0x" "$D/server0.gem5.log"
 done
-check "ticks never go back" awk -F: '{ t = $1 + 0; if (t < last) exit 1; last = t }' \
-    "$D/server0.gem5.log"
 check "user-mode PCs (main)" grep -q ': A0 T0 : 0x555555555130 ' "$D/client0.gem5.log"
-check "every MMIO right after its CPU's store" awk '
+# --print ideal (the default is real, tests/cli/simsynth-real.sh): ticks in
+# order, every MMIO's Exec line right before its adapter line
+DI="$T/sti"
+check "tcp-stream scenario, --print ideal" simsynth --kernel linux --print ideal \
+    --cpus 2 --flow tcp-stream --request-size 5792 -H 3 -c 2 -n 20 \
+    --napi-budget 2 --interval 5us --exec-rate 2 --bg-to-host 0.2 "$DI"
+check "--print ideal: ticks never go back" awk -F: '{ t = $1 + 0; if (t < last) exit 1; last = t }' \
+    "$DI/server0.gem5.log"
+check "--print ideal: every MMIO right after its CPU's store" awk '
     /simbricks-pci: sending (read|write) addr/ {
 	if (prev !~ /system\.switch_cpus[0-9]*: A0 T0 : 0x[0-9a-f]*\. 0 : .* st /) bad++
     }
     { prev = $0 }
-    END { exit bad > 0 }' "$D/server0.gem5.log"
+    END { exit bad > 0 }' "$DI/server0.gem5.log"
 # an MSI-X taken while a syscall runs (not sleeping) on that CPU
 check "interrupts preempt running syscalls" awk -v e="0x$(addr entry_SYSCALL_64)" \
     -v x="0x$(addr syscall_exit_to_user_mode)" -v s="0x$(addr __schedule)" \

@@ -208,7 +208,7 @@ check "example: --no-events -o spans.otlp.json.zst" sh -c \
 if command -v jq >/dev/null 2>&1; then
 	check "example: first span of each request with jq" sh -c \
 	    'span2otlp "$1" | jq -c ".resourceSpans[0].scopeSpans[0].spans[0]" >"$2"' sh "$T/in.sp" "$T/jq.out"
-	check "... names the first span" grep -q '"spanId":"0000000000000001".*"name":"host.syscall"' "$T/jq.out"
+	check "... names the first span" grep -q '"spanId":"0000000000000001".*"name":"host.syscall' "$T/jq.out"
 else
 	ok "# SKIP example with jq: jq not installed"
 fi
@@ -243,7 +243,7 @@ expect_rc 1 "validator rejects enum names" node "$OTLP/validate.js" json "$T/bad
 # values that protobufjs would quietly coerce, keys the schema lacks.
 for m in 'droppedAttributesCount":"x"' 'flags":-1' 'traceState":5' \
     'droppedEventsCount":1.5'; do
-	sed "s/\"name\":\"host.syscall\",/&\"$m,/" "$T/out.json" >"$T/bad4.json"
+	sed "s/\"name\":\"host.syscall[^\"]*\",/&\"$m,/" "$T/out.json" >"$T/bad4.json"
 	expect_rc 1 "validator (schema) rejects {\"$m}" node "$OTLP/validate.js" json "$T/bad4.json"
 	stderr_has "json (schema)"
 done

@@ -1,7 +1,8 @@
 /*
  * Kernel context machine on arbitrary inputs: every 2 bytes are one input
  * (a CPU of 0-7, or one past SSP_KCTX_MAXCPU, and any mix of classes, or a
- * user-mode transition), with and without a syscall-exit class.  Whatever
+ * user-mode transition), with and without a syscall-exit class, with and
+ * without the retract callback.  Whatever
  * comes, it must not crash, each context must be closed exactly once,
  * parents must be contexts opened before, holds and releases must balance,
  * and nothing is left open or held after ssp_kctx_end.
@@ -83,14 +84,33 @@ f_link(void *p, void *sys, void *res)
 
 static void f_woke(void *p, void *w, void *s) { (void)p; (void)w; (void)s; }
 
+/* A taken-back resume: open, linked from its syscall; it is gone then. */
+static void
+f_retract(void *p, void *sys, void *res)
+{
+	struct ctx *s = sys, *r = res;
+
+	(void)p;
+	if (s->kind != SSP_KCTX_SYSCALL || s->closed)
+		abort();
+	if (r == NULL)
+		return;
+	if (r->kind != SSP_KCTX_RESUME || r->closed || s->linked <= 0)
+		abort();
+	s->linked--;
+	r->closed = 1;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ctx pool[4096];
 	struct rec r = { pool, 0, sizeof(pool) / sizeof(pool[0]) };
 	struct ssp_kctx_cfg cfg = { size > 0 && (data[0] & 1) };
+	/* data[0] bit 1: with the retract callback (the sched-in of
+	 * ksoftirqd taken back) */
 	struct ssp_kctx_ops ops = { &r, f_open, f_close, f_hold, f_release,
-	    f_link, f_woke };
+	    f_link, f_woke, size > 0 && (data[0] & 2) ? f_retract : NULL };
 	struct ssp_kctx *k;
 	struct ssp_err e;
 	size_t i;

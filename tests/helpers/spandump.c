@@ -5,6 +5,9 @@
  *
  *   <traceId> <spanId> <parentSpanId|-> <name> <events> [<trace>:<span> ...]
  *
+ * where <name> is the span kind, and for a host.syscall with a call the
+ * kind, a space and the call (at most 200 bytes of it), as span2otlp names it.
+ *
  * usage: spandump [-n] [FILE]     (-n: count no events, as --no-events)
  */
 #include <err.h>
@@ -17,7 +20,8 @@
 #include "io/in.h"
 #include "stream/span.h"
 
-struct sp { uint64_t hi, lo, id, parent; unsigned kind; size_t nev, first; };
+struct sp { uint64_t hi, lo, id, parent; unsigned kind; size_t nev, first;
+	char *call; };
 struct ln { uint64_t span, hi, lo, target; size_t seq; };
 
 /* By span, then stream order. */
@@ -66,9 +70,19 @@ main(int argc, char **argv)
 		if (r.type < SSP_SK_NKINDS) {
 			if ((sp = realloc(sp, (nsp + 1) * sizeof(*sp))) == NULL)
 				err(1, NULL);
+			const char *c = NULL;
+			size_t clen = 0;
+
+			if (r.type == SSP_SK_HOST_SYSCALL &&
+			    r.nf > SSP_SA_SYSCALL_CALL &&
+			    r.f[SSP_SA_SYSCALL_CALL] != 0)
+				c = ssp_rec_rd_str(rr, r.f[SSP_SA_SYSCALL_CALL],
+				    &clen);
 			sp[nsp++] = (struct sp){ r.f[SSP_SF_TRACE_HI],
 			    r.f[SSP_SF_TRACE_LO], r.f[SSP_SF_SPAN],
-			    r.f[SSP_SF_PARENT], r.type, 0, 0 };
+			    r.f[SSP_SF_PARENT], r.type, 0, 0,
+			    c != NULL && clen > 0 ? strndup(c, clen > 200 ?
+			    200 : clen) : NULL };
 		} else if (r.type == SSP_SPAN_T_LINK) {
 			if ((ln = realloc(ln, (nln + 1) * sizeof(*ln))) == NULL)
 				err(1, NULL);
@@ -108,7 +122,10 @@ main(int argc, char **argv)
 			printf("%016" PRIx64, sp[i].parent);
 		else
 			printf("-");
-		printf(" %s %zu", ssp_span_kind_name(sp[i].kind), sp[i].nev);
+		printf(" %s%s%s %zu", ssp_span_kind_name(sp[i].kind),
+		    sp[i].call != NULL ? " " : "",
+		    sp[i].call != NULL ? sp[i].call : "", sp[i].nev);
+		free(sp[i].call);
 		lo = 0;
 		hi = nln;
 		while (lo < hi) {	/* first link of this span */

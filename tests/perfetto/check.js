@@ -36,6 +36,14 @@ const KINDS = new Set(['host.syscall', 'host.mmio', 'host.dma', 'host.msix', 'ho
 const TRACK_NAME = new RegExp('^(syscall( \\S+)?|mmio/pci|dma|irq|mmio|tx|rx|' +
   'node \\d+ dev \\d+|hardirq( \\S+)?|softirq( \\S+)?|app( \\S+)?)( #\\d+)?$');
 const errors = [];
+// A slice's name (formats/perfetto.md §4): its kind, and a host.syscall with
+// a call adds it after a space (the call at most 200 bytes).
+function spanName(kind, args) {
+  const c = args.call;
+  if (kind !== 'host.syscall' || typeof c !== 'string' || c === '') return kind;
+  return kind + ' ' + Buffer.from(c).subarray(0, 200).toString();
+}
+
 function fail(msg) {
   errors.push(msg);
   if (errors.length > 20) finish();
@@ -210,17 +218,23 @@ function checkProto(file, nspans, nlinks) {
     }
     let s;
     if (te.type === 1) {
-      if (!names.has(Number(te.nameIid))) fail(`event name iid ${te.nameIid} not interned`);
-      if (te.categoryIids.length !== 1 || !KINDS.has(cats.get(Number(te.categoryIids[0]))))
-        fail('slice without one span kind as its category');
-      else if (cats.get(Number(te.categoryIids[0])) !== names.get(Number(te.nameIid)))
-        fail('slice name is not its kind');
       const a = {};
       for (const d of te.debugAnnotations) {
         const n = annNames.get(Number(d.nameIid));
         if (n === undefined) { fail(`annotation name iid ${d.nameIid} not interned`); continue; }
         a[n] = d[d.value];
       }
+      // the name: interned (the kind), or a syscall's own (kind and call)
+      if (te.name === undefined || te.name === null || te.name === '') {
+        if (!names.has(Number(te.nameIid))) fail(`event name iid ${te.nameIid} not interned`);
+      } else if (te.nameIid !== undefined && te.nameIid !== null && Number(te.nameIid) !== 0) {
+        fail('slice with both name and name_iid');
+      }
+      const name = te.name ? te.name : names.get(Number(te.nameIid));
+      if (te.categoryIids.length !== 1 || !KINDS.has(cats.get(Number(te.categoryIids[0]))))
+        fail('slice without one span kind as its category');
+      else if (spanName(cats.get(Number(te.categoryIids[0])), a) !== name)
+        fail(`slice name ${name} is not its kind (and call)`);
       if (a.span_id === undefined || a.start_ps === undefined) fail('slice without span_id or start_ps');
       if (Math.floor(Number(a.start_ps) / 1000) !== ts) fail(`span ${a.span_id}: ts is not start_ps / 1000`);
       s = { track, span: Number(a.span_id), start: ts, end: -1,
@@ -275,7 +289,7 @@ function checkJson(file, nspans, nlinks) {
       break;
     case 'X': {
       if (typeof e.name !== 'string' || !KINDS.has(e.cat)) fail('X without name or a span kind as cat');
-      if (e.name !== e.cat) fail(`X named ${e.name}, not its kind`);
+      if (e.name !== spanName(e.cat, e.args || {})) fail(`X named ${e.name}, not its kind (and call)`);
       if (typeof e.ts !== 'number' || typeof e.dur !== 'number' || e.ts < 0 || e.dur < 0)
         fail('X without ts or dur numbers');
       const a = e.args || {};

@@ -456,6 +456,90 @@ test_two_events_func(void **state)
 	ssp_symtab_free(st);
 }
 
+/* The cpu field of the first mmio_wr read back; *nev the events, in
+ * *types their types in order. */
+static void
+readback_cpu(char *cpu, size_t clen, unsigned *types, size_t max, size_t *nev)
+{
+	struct ssp_in *in;
+	struct ssp_rec_rd *rr;
+	struct ssp_rec rec;
+	struct ssp_err e = { 0 };
+	size_t n = 0, len;
+	const char *s;
+
+	cpu[0] = '\0';
+	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	while (ssp_rec_rd_next(rr, &rec, &e) == 1) {
+		assert_true(n < max);
+		types[n++] = rec.type;
+		if (rec.type == SSP_EV_MMIO_WR && cpu[0] == '\0' &&
+		    (s = ssp_rec_rd_str(rr, rec.f[ssp_event_cpu_field(rec.type)],
+		    &len)) != NULL)
+			snprintf(cpu, clen, "%.*s", (int)len, s);
+	}
+	assert_int_equal(e.code, 0);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	*nev = n;
+}
+
+/* TimingSimpleCPU: the store's Exec lines come after the adapter line,
+ * dated at the store; CPU 1 printed last before it. */
+static const char *const ts_lines[] = {
+	"1000: system.switch_cpus0: A0 T0 : 0xffffffff81000010    : mov        rax, rdx : IntAlu :",
+	"1000: system.switch_cpus0: A0 T0 : 0xffffffff81000010. 0 :   MOV_R_R : mov   rax, rax, rdx : IntAlu :  D=0x0000000000000001  flags=(IsInteger|IsMicroop|IsLastMicroop|IsFirstMicroop)",
+	"1000: system.switch_cpus1: A0 T0 : 0xffffffff81000020    : mov        rax, rdx : IntAlu :",
+	"61000: system.pc.simbricks_0: simbricks-pci: sending write addr c0108000 size 4 id 5 bar 0 offs 108000 posted 1",
+	"61000: system.pc.simbricks_0.pio: simbricks-pci: sending immediate response for posted write",
+	"62000: system.switch_cpus1: A0 T0 : 0xffffffff81000030    : mov        rax, rdx : IntAlu :",
+	"62000: global: simbricks: processInEvent",
+	"1000: system.switch_cpus0: A0 T0 : 0xffffffffa0025032    : mov        DS:[rbx + 0x10], rax",
+	"1000: system.switch_cpus0: A0 T0 : 0xffffffffa0025032. 0 :   MOV_M_R : st   rax, DS:[rbx + 0x10] : MemWrite :  D=0x000000000000004b A=0xffffc90000508000  flags=(IsInteger|IsStore|IsMemRef|IsMicroop|IsLastMicroop|IsFirstMicroop)",
+	"130000: global: simbricks: processInEvent",
+};
+
+static void
+test_hold_cpu(void **state)
+{
+	struct run r;
+	unsigned ty[8];
+	size_t i, n;
+	char cpu[64];
+	const struct ssp_cpuhold_stats *hs;
+
+	(void)state;
+	start(&r, SSP_OFFSET_NONE, 0, 0, 0);
+	for (i = 0; i < sizeof(ts_lines) / sizeof(ts_lines[0]); i++)
+		assert_int_equal(feed(&r, ts_lines[i]), SSP_OK);
+	finish(&r);
+	hs = ssp_conv_hold_stats(r.c);
+	assert_non_null(hs);
+	assert_int_equal(hs->held, 1);
+	assert_int_equal(hs->by_addr, 1);
+	readback_cpu(cpu, sizeof(cpu), ty, 8, &n);
+	assert_string_equal(cpu, "system.switch_cpus0");
+	/* log order: the write, its response, the sync noise */
+	assert_int_equal(n, 4);
+	assert_int_equal(ty[0], SSP_EV_MMIO_WR);
+	assert_int_equal(ty[1], SSP_EV_MMIO_POSTED);
+	assert_int_equal(ty[2], SSP_EV_PROC_IN);
+	done(&r);
+
+	/* truncated before the store's line: the last Exec line's CPU */
+	start(&r, SSP_OFFSET_NONE, 0, 0, 0);
+	for (i = 0; i < 7; i++)
+		assert_int_equal(feed(&r, ts_lines[i]), SSP_OK);
+	finish(&r);
+	hs = ssp_conv_hold_stats(r.c);
+	assert_int_equal(hs->end, 1);
+	readback_cpu(cpu, sizeof(cpu), ty, 8, &n);
+	assert_string_equal(cpu, "system.switch_cpus1");
+	assert_int_equal(n, 3);
+	done(&r);
+}
+
 int
 main(void)
 {
@@ -469,6 +553,7 @@ main(void)
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_two_events),
 		cmocka_unit_test(test_two_events_func),
+		cmocka_unit_test(test_hold_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,12 +83,41 @@ r_link(void *p, void *sys, void *res)
 
 static void r_woke(void *p, void *w, void *s) { (void)w; (void)s; ((struct rec *)p)->woke++; }
 
+/* A taken-back resume is forgotten: counted as closed, its link gone. */
+static void
+r_retract(void *p, void *sys, void *res)
+{
+	(void)p;
+	assert_ptr_equal(((struct ctx *)sys)->link, res);
+	((struct ctx *)sys)->link = NULL;
+	if (res != NULL) {
+		assert_false(((struct ctx *)res)->closed);
+		((struct ctx *)res)->closed = 1;
+		((struct ctx *)res)->close_why = SSP_KCTX_WHY_N;
+	}
+}
+
 static struct ssp_kctx *
 mk(struct rec *r, int syscall_exit)
 {
 	struct ssp_kctx_cfg cfg = { syscall_exit };
 	struct ssp_kctx_ops ops = { r, r_open, r_close, r_hold, r_release,
-	    r_link, r_woke };
+	    r_link, r_woke, NULL };
+	struct ssp_kctx *k;
+	struct ssp_err e;
+
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(ssp_kctx_new(&k, &cfg, &ops, &e), SSP_OK);
+	return k;
+}
+
+/* ... with the retract callback. */
+static struct ssp_kctx *
+mk_retract(struct rec *r)
+{
+	struct ssp_kctx_cfg cfg = { 1 };
+	struct ssp_kctx_ops ops = { r, r_open, r_close, r_hold, r_release,
+	    r_link, r_woke, r_retract };
 	struct ssp_kctx *k;
 	struct ssp_err e;
 
@@ -218,6 +247,96 @@ test_ksoftirqd(void **state)
 	assert_null(soft2->parent);
 	assert_int_equal(soft2->why, SSP_KCTX_WHY_NO_IRQ);
 	assert_int_equal(ssp_kctx_stats(k)->softirq_no_irq, 1);
+	done(k, &r);
+}
+
+/* A softirq run in its irq leaves work (wakeup_softirqd): the ksoftirqd
+ * softirq after it, with no irq pending, is that irq's (leftover). */
+static void
+test_ksoftirqd_leftover(void **state)
+{
+	struct rec r;
+	struct ssp_kctx *k = mk(&r, 1);
+	struct ctx *irq, *soft, *ks, *irq2, *ks2;
+
+	(void)state;
+	irq = F(0, IE);
+	soft = F(0, SI);
+	assert_null(F(0, IX));
+	assert_true(irq->closed && soft->closed);
+	assert_int_equal(irq->holds, 1);	/* the CPU's last softirq's */
+	assert_null(F(0, SC));
+	ks = F(0, SI);				/* run_ksoftirqd */
+	assert_ptr_equal(ks->parent, irq);
+	assert_int_equal(ks->why, SSP_KCTX_WHY_LEFTOVER);
+	assert_int_equal(ssp_kctx_stats(k)->softirq_no_irq, 0);
+	/* an irq while ksoftirqd runs: its loop takes what it raises, it is
+	 * not pending for a later ksoftirqd */
+	irq2 = F(0, IE);
+	assert_null(F(0, IX));
+	assert_int_equal(irq2->holds, 0);
+	assert_ptr_equal(F(0, 0), ks);
+	assert_null(F(0, SC));
+	ks2 = F(0, SI);
+	assert_ptr_equal(ks2->parent, irq);	/* still the leftover */
+	done(k, &r);
+}
+
+/* One CPU: a softirq wakes the sleeping syscall, a later irq leaves its
+ * softirq to ksoftirqd.  The next sched-in is ksoftirqd's, but with a
+ * wakeup pending it is first taken for the syscall's: the softirq-entry
+ * (run_ksoftirqd) right after it takes that resume back, and the syscall
+ * is resumed at the sched-in after.  A softirq-entry later in a resumed
+ * syscall (local_bh_enable) stays in it. */
+static void
+test_ksoftirqd_not_resume(void **state)
+{
+	struct rec r;
+	struct ssp_kctx *k = mk_retract(&r);
+	struct ctx *sys, *irq, *soft, *irq2, *res, *ks, *res2;
+	unsigned i;
+
+	(void)state;
+	sys = F(0, SE);
+	assert_ptr_equal(F(0, SL), sys);
+	assert_null(F(0, SC));			/* to idle */
+	irq = F(0, IE);
+	soft = F(0, SI);
+	assert_ptr_equal(F(0, WK), soft);	/* wakes the syscall */
+	assert_null(F(0, IX));
+	irq2 = F(0, IE);
+	assert_null(F(0, IX));			/* its softirq: ksoftirqd's */
+	res = F(0, SC);				/* finish_task_switch */
+	assert_int_equal(res->kind, SSP_KCTX_RESUME);
+	assert_ptr_equal(sys->link, res);
+	assert_ptr_equal(F(0, 0), res);		/* smpboot_thread_fn */
+	ks = F(0, SI);				/* run_ksoftirqd */
+	assert_int_equal(ks->kind, SSP_KCTX_SOFTIRQ);
+	assert_ptr_equal(ks->parent, irq2);
+	assert_int_equal(ks->why, SSP_KCTX_WHY_RAISED_FIFO);
+	assert_int_equal(res->close_why, SSP_KCTX_WHY_N);	/* taken back */
+	assert_null(sys->link);
+	assert_int_equal(ssp_kctx_stats(k)->resume_retracted, 1);
+	assert_int_equal(ssp_kctx_stats(k)->softirq_in_task, 0);
+	assert_null(ssp_kctx_task(k, 0));
+	assert_ptr_equal(F(0, 0), ks);
+	res2 = F(0, SC);			/* now the syscall's */
+	assert_true(ks->closed);
+	assert_int_equal(res2->kind, SSP_KCTX_RESUME);
+	assert_ptr_equal(res2->parent, soft);	/* the same wakeup */
+	assert_ptr_equal(sys->link, res2);
+	assert_int_equal(soft->holds, 1);	/* until it is sure */
+	for (i = 0; i < SSP_KCTX_KSOFTIRQD_FUNCS; i++)
+		assert_ptr_equal(F(0, 0), res2);
+	assert_int_equal(soft->holds, 1);
+	/* past the window: local_bh_enable's softirq, kept in it */
+	assert_ptr_equal(F(0, SI), res2);
+	assert_int_equal(soft->holds, 0);
+	assert_int_equal(ssp_kctx_stats(k)->softirq_in_task, 1);
+	assert_int_equal(ssp_kctx_stats(k)->resume_retracted, 1);
+	assert_null(F(0, SX));
+	assert_true(res2->closed && sys->closed);
+	assert_true(irq->closed);
 	done(k, &r);
 }
 
@@ -486,6 +605,8 @@ main(void)
 		cmocka_unit_test(test_irq_inside_syscall),
 		cmocka_unit_test(test_wakeup_resume),
 		cmocka_unit_test(test_ksoftirqd),
+		cmocka_unit_test(test_ksoftirqd_not_resume),
+		cmocka_unit_test(test_ksoftirqd_leftover),
 		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_two_cpus),
 		cmocka_unit_test(test_preempt),

@@ -530,6 +530,110 @@ test_strings_and_times(void **state)
 	ssp_buf_free(&fixed);
 }
 
+/* Syscalls: "host.syscall" and the call (the syscall); none without a
+ * call; a bad call repaired (protobuf) or escaped (JSON); a long one cut
+ * at 200 bytes. */
+static void
+fx_open_calls(struct fx *f, enum ssp_otlp_proto proto, const char *longcall)
+{
+	static const struct ssp_span_source src[] = {
+		{ "client", 0, SSP_SIM_GEM5 },
+	};
+	struct ssp_otlp_opts oo = { .proto = proto, .events = 0,
+	    .batch = 100, .scope_version = "9.9" };
+	struct ssp_out *out;
+
+	snprintf(f->path, sizeof(f->path), "/tmp/ssp-test-otlp-c%d", (int)getpid());
+	assert_int_equal(ssp_out_open(&out, f->path, 0, &e), SSP_OK);
+	assert_int_equal(ssp_span_writer_open(&w, out, "test", src, 1, 1, &e),
+	    SSP_OK);
+	put(SSP_SK_HOST_SYSCALL, 1000, 11, U(1), U(2), U(0x51), U(0), U(0),
+	    U(10), U(0), U(0), str("cpu0"), str("entry_SYSCALL_64"),
+	    str("sendto"));
+	put(SSP_SK_HOST_SYSCALL, 2000, 11, U(1), U(2), U(0x52), U(0), U(0),
+	    U(10), U(0), U(0), str("cpu0"), str("entry_SYSCALL_64"), U(0));
+	put(SSP_SK_HOST_SYSCALL, 3000, 11, U(1), U(2), U(0x53), U(0), U(0),
+	    U(10), U(0), U(0), str("cpu0"), str("entry_SYSCALL_64"),
+	    str(BADSTR));
+	put(SSP_SK_HOST_SYSCALL, 4000, 11, U(1), U(2), U(0x54), U(0), U(0),
+	    U(10), U(0), U(0), str("cpu0"), str("entry_SYSCALL_64"),
+	    str(longcall));
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(out, &e), SSP_OK);
+	fx_read(f, &oo);
+}
+
+static void
+test_syscall_names(void **state)
+{
+	struct ssp_buf b = SSP_BUF_INIT, want = SSP_BUF_INIT;
+	char longcall[301], name[240];
+	struct fx f;
+	size_t batches, n;
+
+	(void)state;
+	memset(longcall, 'c', 300);
+	longcall[300] = '\0';
+	fx_open_calls(&f, SSP_OTLP_JSON, longcall);
+	assert_int_equal(run(&f, &b, &batches), 4);
+	ssp_buf_putc(&b, '\0');
+	assert_non_null(strstr((const char *)b.p, "\"name\":\"host.syscall sendto\","));
+	assert_non_null(strstr((const char *)b.p, "\"name\":\"host.syscall\","));
+	ssp_buf_lit(&want, "\"name\":");
+	ssp_strfmt_json_str(&want, "host.syscall " BADSTR,
+	    strlen("host.syscall " BADSTR));
+	ssp_buf_putc(&want, '\0');
+	assert_non_null(strstr((const char *)b.p, (const char *)want.p));
+	snprintf(name, sizeof(name), "\"name\":\"host.syscall %.200s\",",
+	    longcall);
+	assert_non_null(strstr((const char *)b.p, name));
+	fx_close(&f);
+
+	ssp_buf_reset(&b);
+	ssp_buf_reset(&want);
+	ssp_strfmt_utf8_repair(&want, "host.syscall " BADSTR,
+	    strlen("host.syscall " BADSTR));
+	fx_open_calls(&f, SSP_OTLP_PROTOBUF, longcall);
+	assert_int_equal(run(&f, &b, &batches), 4);
+	{
+		struct ssp_pb_rd sr = scope_spans(&b, 4);
+		struct ssp_pb_field fl;
+		struct walk sp;
+
+		n = 0;
+		while (ssp_pb_next(&sr, &fl) == 1) {
+			const struct ssp_pb_field *nm;
+
+			if (fl.num != 2)
+				continue;
+			walk(fl.p, fl.n, &sp);
+			assert_int_equal(sp.count[5], 1);	/* Span.name */
+			nm = &sp.first[5];
+			switch (n++) {
+			case 0:
+				assert_int_equal(nm->n, 19);
+				assert_memory_equal(nm->p, "host.syscall sendto", 19);
+				break;
+			case 1:
+				assert_int_equal(nm->n, 12);
+				assert_memory_equal(nm->p, "host.syscall", 12);
+				break;
+			case 2:
+				assert_int_equal(nm->n, want.len);
+				assert_memory_equal(nm->p, want.p, want.len);
+				break;
+			default:
+				assert_int_equal(nm->n, 213);
+				assert_memory_equal(nm->p + 13, longcall, 200);
+			}
+		}
+		assert_int_equal(n, 4);
+	}
+	fx_close(&f);
+	ssp_buf_free(&b);
+	ssp_buf_free(&want);
+}
+
 /*
  * KeyValues are written with one-byte lengths when key and value are
  * short (one fixed copy of the key) and in the general form otherwise:
@@ -853,6 +957,7 @@ main(void)
 		cmocka_unit_test(test_no_events_and_small_batches),
 		cmocka_unit_test(test_protobuf_request),
 		cmocka_unit_test(test_strings_and_times),
+		cmocka_unit_test(test_syscall_names),
 		cmocka_unit_test(test_kv_edges_and_slots),
 		cmocka_unit_test(test_json_numbers),
 	};

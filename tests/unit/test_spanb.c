@@ -275,6 +275,14 @@ ndma(struct h *h, unsigned st, int64_t ts, unsigned type, uint64_t op)
 	feed(h, st, ts, type, 4, op, U(0x1000), U(64), U(0));
 }
 
+/* ... at addr, len bytes */
+static void
+ndma_at(struct h *h, unsigned st, int64_t ts, unsigned type, uint64_t op,
+    uint64_t addr, uint64_t len)
+{
+	feed(h, st, ts, type, 4, op, addr, len, U(0));
+}
+
 static void
 nic1(struct h *h, unsigned st, int64_t ts, unsigned type, uint64_t a, uint64_t b)
 {
@@ -606,14 +614,20 @@ feed_tso(struct h *h)
 	ndma(h, N1, 5000, SSP_EV_NIC_DMA_DONE_WR, 5);
 	nic1(h, N1, 5044, SSP_EV_NIC_TX, 1502, 0);	/* B 3 */
 	feed(h, N1, 5100, SSP_EV_NIC_MSIX, 1, U(1));
-	/* two rx; the MSI-X comes after the first one's DMA completed */
+	/* two rx; the MSI-X comes after the first one's payload and
+	 * descriptor writes completed (it asked for it), the second one's
+	 * payload only */
 	nic1(h, N1, 5200, SSP_EV_NIC_RX, 0, 60);
 	ndma(h, N1, 5200, SSP_EV_NIC_DMA_ISSUE, 6);
+	ndma(h, N1, 5200, SSP_EV_NIC_DMA_ISSUE, 8);
 	ndma(h, N1, 5250, SSP_EV_NIC_DMA_DONE_WR, 6);
+	ndma(h, N1, 5255, SSP_EV_NIC_DMA_DONE_WR, 8);
 	nic1(h, N1, 5260, SSP_EV_NIC_RX, 0, 60);
 	ndma(h, N1, 5260, SSP_EV_NIC_DMA_ISSUE, 7);
+	ndma(h, N1, 5260, SSP_EV_NIC_DMA_ISSUE, 9);
+	ndma(h, N1, 5270, SSP_EV_NIC_DMA_DONE_WR, 7);
 	feed(h, N1, 5300, SSP_EV_NIC_MSIX, 1, U(1));
-	ndma(h, N1, 5350, SSP_EV_NIC_DMA_DONE_WR, 7);
+	ndma(h, N1, 5350, SSP_EV_NIC_DMA_DONE_WR, 9);
 	feed(h, N1, 5400, SSP_EV_NIC_MSIX, 1, U(1));
 	finish(h);
 	check_invariants(h);
@@ -661,6 +675,248 @@ test_kctx_nic_chain(void **state)
 	parent_is(h, SSP_SK_NIC_MSIX, 5100, SSP_SK_NIC_MMIO, 300);
 	parent_is(h, SSP_SK_NIC_MSIX, 5300, SSP_SK_NIC_RX, 5260);
 	assert_string_equal(cause_of(h, SSP_SK_NIC_TX, 400), "");
+	teardown(h);
+}
+
+/* Reschedule IPIs (SPEC §3c): the irq is a child of the context that sent
+ * it from another CPU (cause ipi); without one, an orphan (no-ipi); a
+ * timer stays a root; with the model on, call names the syscall too. */
+static void
+test_kctx_ipi(void **state)
+{
+	static const char rules[] =
+	    "syscall-exit,syscall_exit_to_user_mode\n"
+	    "irq-entry,asm_sysvec_apic_timer_interrupt\n"
+	    "irq-exit,irqentry_exit\n"
+	    "ipi-entry,asm_sysvec_reschedule_ipi\n"
+	    "ipi-send,native_smp_send_reschedule\n";
+	struct h *h = setup(rules, 0);
+	const struct ssp_rec *sc;
+
+	(void)state;
+	fn_cpu(h, H1, 100, "cpu0", "entry_SYSCALL_64");
+	fn_cpu(h, H1, 110, "cpu0", "do_syscall_64");
+	fn_cpu(h, H1, 120, "cpu0", "__x64_sys_sendto");
+	fn_cpu(h, H1, 130, "cpu0", "native_smp_send_reschedule");
+	/* its own CPU's IPI entry is not the one it sent */
+	fn_cpu(h, H1, 140, "cpu0", "asm_sysvec_reschedule_ipi");
+	fn_cpu(h, H1, 145, "cpu0", "irqentry_exit");
+	fn_cpu(h, H1, 150, "cpu1", "asm_sysvec_reschedule_ipi");
+	fn_cpu(h, H1, 160, "cpu1", "irqentry_exit");
+	fn_cpu(h, H1, 170, "cpu2", "asm_sysvec_reschedule_ipi");
+	fn_cpu(h, H1, 175, "cpu2", "irqentry_exit");
+	fn_cpu(h, H1, 180, "cpu2", "asm_sysvec_apic_timer_interrupt");
+	fn_cpu(h, H1, 185, "cpu2", "irqentry_exit");
+	fn_cpu(h, H1, 190, "cpu0", "syscall_exit_to_user_mode");
+	finish(h);
+	check_invariants(h);
+	sc = span_at(h, SSP_SK_HOST_SYSCALL, 100);
+	assert_string_equal(ostr(h, sc->f[SSP_SA_SYSCALL_CALL]), "sendto");
+	parent_is(h, SSP_SK_HOST_IRQ, 150, SSP_SK_HOST_SYSCALL, 100);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_IRQ, 150), "ipi");
+	root_is(h, SSP_SK_HOST_IRQ, 140, SSP_SPAN_ORPHAN, "no-ipi");
+	root_is(h, SSP_SK_HOST_IRQ, 170, SSP_SPAN_ORPHAN, "no-ipi");
+	root_is(h, SSP_SK_HOST_IRQ, 180, 0, "system-vector");
+	teardown(h);
+}
+
+/* i40e_bm's queues: a DMA issued right after a write completion (a
+ * descriptor write-back after the payload write, a refetch after the
+ * write-back) is a child of that completion's parent, the frame, not of
+ * the NIC's last causing span (a later frame). */
+static void
+test_kctx_nic_write_chain(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	nic1(h, N1, 100, SSP_EV_NIC_RX, 0, 60);
+	ndma(h, N1, 100, SSP_EV_NIC_DMA_ISSUE, 1);	/* payload */
+	nic1(h, N1, 150, SSP_EV_NIC_RX, 0, 60);		/* a later frame */
+	ndma(h, N1, 150, SSP_EV_NIC_DMA_ISSUE, 2);
+	ndma(h, N1, 200, SSP_EV_NIC_DMA_DONE_WR, 1);
+	ndma(h, N1, 200, SSP_EV_NIC_DMA_ISSUE, 3);	/* its write-back */
+	ndma(h, N1, 300, SSP_EV_NIC_DMA_DONE_WR, 3);
+	ndma(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 4);	/* the refetch */
+	ndma(h, N1, 310, SSP_EV_NIC_DMA_ISSUE, 5);	/* another time */
+	finish(h);
+	check_invariants(h);
+	parent_is(h, SSP_SK_NIC_DMA, 200, SSP_SK_NIC_RX, 100);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_DMA, 200), "dma-chain");
+	parent_is(h, SSP_SK_NIC_DMA, 300, SSP_SK_NIC_RX, 100);
+	parent_is(h, SSP_SK_NIC_DMA, 310, SSP_SK_NIC_RX, 150);
+	assert_string_equal(cause_of(h, SSP_SK_NIC_DMA, 310), "");
+	teardown(h);
+}
+
+/* The start time of the parent of the nic.dma span of op. */
+static int64_t
+dma_parent_ts(const struct h *h, uint64_t op)
+{
+	size_t i;
+
+	for (i = 0; i < h->nrec; i++)
+		if (h->recs[i].type == SSP_SK_NIC_DMA &&
+		    h->recs[i].f[SSP_SA_NDMA_OP] == op) {
+			const struct ssp_rec *p = by_id(h,
+			    h->recs[i].f[SSP_SF_PARENT]);
+
+			assert_non_null(p);
+			assert_int_equal(p->type, SSP_SK_NIC_RX);
+			return p->ts;
+		}
+	fail_msg("no nic.dma of op %llu", (unsigned long long)op);
+	return -1;
+}
+
+/* i40e_bm keeps one descriptor write-back under way per rx ring: frames
+ * written meanwhile wait, and the write-back issued when it completes
+ * (at the address past it; the refetch at the same time reads elsewhere)
+ * covers them: its parent is the oldest it covers, not the frame of the
+ * write-back that completed. */
+static void
+test_kctx_rx_writeback_cover(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	nic1(h, N1, 100, SSP_EV_NIC_RX, 0, 60);			/* A */
+	ndma_at(h, N1, 100, SSP_EV_NIC_DMA_ISSUE, 1, 0x50000, 60);
+	nic1(h, N1, 120, SSP_EV_NIC_RX, 0, 60);			/* B */
+	ndma_at(h, N1, 120, SSP_EV_NIC_DMA_ISSUE, 2, 0x51000, 60);
+	nic1(h, N1, 130, SSP_EV_NIC_RX, 0, 60);			/* C */
+	ndma_at(h, N1, 130, SSP_EV_NIC_DMA_ISSUE, 3, 0x52000, 60);
+	nic1(h, N1, 140, SSP_EV_NIC_RX, 0, 60);			/* D */
+	ndma_at(h, N1, 140, SSP_EV_NIC_DMA_ISSUE, 8, 0x53000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_DONE_WR, 1, 0x50000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_ISSUE, 4, 0x10000, 32);	/* A's */
+	ndma_at(h, N1, 210, SSP_EV_NIC_DMA_DONE_WR, 2, 0x51000, 60);
+	ndma_at(h, N1, 220, SSP_EV_NIC_DMA_DONE_WR, 3, 0x52000, 60);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_DONE_WR, 4, 0x10000, 32);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 5, 0x11000, 32);	/* refetch */
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 6, 0x10020, 64);	/* B, C */
+	ndma_at(h, N1, 310, SSP_EV_NIC_DMA_DONE_WR, 8, 0x53000, 60);
+	ndma_at(h, N1, 400, SSP_EV_NIC_DMA_DONE_RD, 5, 0x11000, 32);
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_DONE_WR, 6, 0x10020, 64);
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_ISSUE, 7, 0x11020, 64);	/* refetch */
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_ISSUE, 9, 0x10060, 32);	/* D */
+	ndma_at(h, N1, 500, SSP_EV_NIC_DMA_DONE_WR, 9, 0x10060, 32);
+	ndma_at(h, N1, 500, SSP_EV_NIC_DMA_ISSUE, 10, 0x11060, 32);	/* refetch */
+	/* a write-back with no frame waiting (its rx lines missing) */
+	ndma_at(h, N1, 500, SSP_EV_NIC_DMA_ISSUE, 11, 0x10080, 32);
+	finish(h);
+	check_invariants(h);
+	assert_int_equal(dma_parent_ts(h, 11), 140);	/* the chain's */
+	assert_int_equal(ssp_spanb_stats(h->b)->rx_wb_none, 1);
+	assert_int_equal(dma_parent_ts(h, 4), 100);
+	assert_int_equal(dma_parent_ts(h, 5), 100);	/* A's write-back */
+	assert_int_equal(dma_parent_ts(h, 6), 120);	/* covers B and C */
+	assert_int_equal(dma_parent_ts(h, 7), 120);
+	assert_int_equal(dma_parent_ts(h, 9), 140);	/* then D */
+	assert_int_equal(dma_parent_ts(h, 10), 140);
+	teardown(h);
+}
+
+/* A write-back of a ring's last descriptor is followed by one at the
+ * ring's start (16 KiB, as aligned), not right past it. */
+static void
+test_kctx_rx_writeback_wrap(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	nic1(h, N1, 100, SSP_EV_NIC_RX, 0, 60);			/* A */
+	ndma_at(h, N1, 100, SSP_EV_NIC_DMA_ISSUE, 1, 0x500000, 60);
+	nic1(h, N1, 110, SSP_EV_NIC_RX, 0, 60);			/* B */
+	ndma_at(h, N1, 110, SSP_EV_NIC_DMA_ISSUE, 2, 0x500800, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_DONE_WR, 1, 0x500000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_ISSUE, 3, 0x13fe0, 32);
+	ndma_at(h, N1, 210, SSP_EV_NIC_DMA_DONE_WR, 2, 0x500800, 60);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_DONE_WR, 3, 0x13fe0, 32);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 4, 0x10fe0, 32);	/* refetch */
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_ISSUE, 5, 0x10000, 32);	/* B */
+	finish(h);
+	check_invariants(h);
+	assert_int_equal(dma_parent_ts(h, 4), 100);
+	assert_int_equal(dma_parent_ts(h, 5), 110);
+	teardown(h);
+}
+
+/* Two rx rings, both with a write-back under way when frames C and D are
+ * written: each waits for the ring its buffer's region was last seen on
+ * (A's and B's), not the oldest for the first ring that completes. */
+static void
+test_kctx_rx_writeback_two_rings(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+
+	(void)state;
+	nic1(h, N1, 100, SSP_EV_NIC_RX, 0, 60);			/* A, ring 1 */
+	ndma_at(h, N1, 100, SSP_EV_NIC_DMA_ISSUE, 1, 0x500000, 60);
+	nic1(h, N1, 110, SSP_EV_NIC_RX, 0, 60);			/* B, ring 2 */
+	ndma_at(h, N1, 110, SSP_EV_NIC_DMA_ISSUE, 2, 0x600000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_DONE_WR, 1, 0x500000, 60);
+	ndma_at(h, N1, 200, SSP_EV_NIC_DMA_ISSUE, 3, 0x10000, 32);
+	ndma_at(h, N1, 210, SSP_EV_NIC_DMA_DONE_WR, 2, 0x600000, 60);
+	ndma_at(h, N1, 210, SSP_EV_NIC_DMA_ISSUE, 4, 0x20000, 32);
+	nic1(h, N1, 220, SSP_EV_NIC_RX, 0, 60);			/* C, ring 2 */
+	ndma_at(h, N1, 220, SSP_EV_NIC_DMA_ISSUE, 5, 0x600800, 60);
+	nic1(h, N1, 230, SSP_EV_NIC_RX, 0, 60);			/* D, ring 1 */
+	ndma_at(h, N1, 230, SSP_EV_NIC_DMA_ISSUE, 6, 0x500800, 60);
+	ndma_at(h, N1, 300, SSP_EV_NIC_DMA_DONE_WR, 5, 0x600800, 60);
+	ndma_at(h, N1, 310, SSP_EV_NIC_DMA_DONE_WR, 6, 0x500800, 60);
+	ndma_at(h, N1, 400, SSP_EV_NIC_DMA_DONE_WR, 3, 0x10000, 32);
+	ndma_at(h, N1, 400, SSP_EV_NIC_DMA_ISSUE, 7, 0x10020, 32);	/* D */
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_DONE_WR, 4, 0x20000, 32);
+	ndma_at(h, N1, 410, SSP_EV_NIC_DMA_ISSUE, 8, 0x20020, 32);	/* C */
+	finish(h);
+	check_invariants(h);
+	assert_int_equal(dma_parent_ts(h, 3), 100);
+	assert_int_equal(dma_parent_ts(h, 4), 110);
+	assert_int_equal(dma_parent_ts(h, 7), 230);
+	assert_int_equal(dma_parent_ts(h, 8), 220);
+	teardown(h);
+}
+
+/* Four tx queues, one vector each (the log names neither): their head
+ * write-backs complete in turn, every vector fires its ITR (8 ns here)
+ * after its queue's.  Before that delay is known, the queue that waited
+ * longest fired (vectors throttle alike); once it has repeated, the queue
+ * whose write-back came exactly that delay before.  Each MSI-X is the
+ * child of its own queue's doorbell, not the newest. */
+static void
+test_kctx_msix_ring(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+	static const int64_t wb[4] = { 1000, 1200, 1300, 1600 };
+	static const uint64_t vec[4] = { 4, 2, 1, 3 };
+	unsigned q;
+
+	(void)state;
+	for (q = 0; q < 4; q++) {	/* doorbells, descriptor reads */
+		nic_wr(h, N1, 100 + 10 * q, 0x108000 + 4 * q);
+		ndma_at(h, N1, 100 + 10 * q, SSP_EV_NIC_DMA_ISSUE, 1 + q,
+		    0x100000 + ((uint64_t)q << 16), 16);
+	}
+	for (q = 0; q < 4; q++) {
+		ndma_at(h, N1, 500 + 10 * q, SSP_EV_NIC_DMA_DONE_RD, 1 + q,
+		    0x100000 + ((uint64_t)q << 16), 16);
+		ndma_at(h, N1, 500 + 10 * q, SSP_EV_NIC_DMA_ISSUE, 11 + q,
+		    0x100000 + ((uint64_t)q << 16) + 0x2000, 4);
+	}
+	for (q = 0; q < 4; q++)
+		ndma_at(h, N1, wb[q], SSP_EV_NIC_DMA_DONE_WR, 11 + q,
+		    0x100000 + ((uint64_t)q << 16) + 0x2000, 4);
+	for (q = 0; q < 4; q++)
+		feed(h, N1, wb[q] + 8000, SSP_EV_NIC_MSIX, 1, U(vec[q]));
+	finish(h);
+	check_invariants(h);
+	for (q = 0; q < 4; q++) {
+		parent_is(h, SSP_SK_NIC_MSIX, wb[q] + 8000, SSP_SK_NIC_MMIO,
+		    100 + 10 * q);
+		assert_string_equal(cause_of(h, SSP_SK_NIC_MSIX, wb[q] + 8000),
+		    "tx-writeback");
+	}
 	teardown(h);
 }
 
@@ -773,6 +1029,53 @@ test_kctx_ksoftirqd(void **state)
 	teardown(h);
 }
 
+/* One CPU: recvfrom sleeps, a softirq wakes it, a second irq leaves its
+ * softirq to ksoftirqd.  ksoftirqd's sched-in, first taken for the
+ * syscall's resume (a wakeup is pending), is taken back at run_ksoftirqd:
+ * no host.resume there, the softirq is ksoftirqd's with the second irq as
+ * parent, and the syscall is resumed, with its link, at the sched-in
+ * after. */
+static void
+test_kctx_ksoftirqd_after_wakeup(void **state)
+{
+	struct h *h = setup(kctx_rules, 0);
+	const struct ssp_rec *l;
+
+	(void)state;
+	fn_cpu(h, H1, 10, "cpu0", "entry_SYSCALL_64");
+	fn_cpu(h, H1, 11, "cpu0", "schedule_timeout");
+	fn_cpu(h, H1, 12, "cpu0", "finish_task_switch");	/* to idle */
+	hmsix(h, H1, 15, 1);
+	hdone(h, H1, 16, SSP_EV_DMA_DONE, 0);
+	fn_cpu(h, H1, 20, "cpu0", "asm_common_interrupt");
+	fn_cpu(h, H1, 21, "cpu0", "__do_softirq");
+	fn_cpu(h, H1, 22, "cpu0", "try_to_wake_up");
+	fn_cpu(h, H1, 23, "cpu0", "irqentry_exit");
+	hmsix(h, H1, 25, 1);
+	hdone(h, H1, 26, SSP_EV_DMA_DONE, 0);
+	fn_cpu(h, H1, 30, "cpu0", "asm_common_interrupt");
+	fn_cpu(h, H1, 31, "cpu0", "irqentry_exit");
+	fn_cpu(h, H1, 40, "cpu0", "finish_task_switch");	/* ksoftirqd */
+	fn_cpu(h, H1, 41, "cpu0", "smpboot_thread_fn");
+	fn_cpu(h, H1, 42, "cpu0", "run_ksoftirqd");
+	fn_cpu(h, H1, 43, "cpu0", "__do_softirq");
+	fn_cpu(h, H1, 50, "cpu0", "finish_task_switch");	/* recvfrom */
+	fn_cpu(h, H1, 51, "cpu0", "tcp_recvmsg");
+	fn_cpu(h, H1, 60, "cpu0", "syscall_exit_to_user_mode");
+	finish(h);
+	check_invariants(h);
+	assert_int_equal(count(h, SSP_SK_HOST_RESUME), 1);
+	parent_is(h, SSP_SK_HOST_RESUME, 50, SSP_SK_HOST_SOFTIRQ, 21);
+	parent_is(h, SSP_SK_HOST_SOFTIRQ, 42, SSP_SK_HOST_IRQ, 30);
+	assert_string_equal(cause_of(h, SSP_SK_HOST_SOFTIRQ, 42), "raised-fifo");
+	assert_int_equal(span_at(h, SSP_SK_HOST_SOFTIRQ, 42)->f[SSP_SF_DUR], 8);
+	assert_int_equal(links_of(h, span_at(h, SSP_SK_HOST_SYSCALL,
+	    10)->f[SSP_SF_SPAN], &l), 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->kst.resume_retracted, 1);
+	assert_int_equal(ssp_spanb_stats(h->b)->kst.softirq_in_task, 0);
+	teardown(h);
+}
+
 /* --- tests ----------------------------------------------------------------- */
 
 static void
@@ -809,6 +1112,39 @@ test_syscall(void **state)
 	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_BLACKLIST], 1);
 	assert_int_equal(ssp_spanb_stats(h->b)->drop[SSP_DROP_NO_SYSCALL], 1);
 	assert_int_equal(ssp_spanb_stats(h->b)->used[H1], 6);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* call is the syscall a handler names (__x64_sys_X etc.: X), else the
+ * first function after the entry; the first handler stays. */
+static void
+test_syscall_call(void **state)
+{
+	struct h *h = setup("", 0);
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	fn(h, H1, 110, "do_syscall_64");
+	fn(h, H1, 120, "__x64_sys_sendto");
+	fn(h, H1, 130, "__se_sys_recvfrom");	/* not this syscall's name */
+	fn(h, H1, 200, "entry_SYSCALL_64");
+	fn(h, H1, 210, "do_syscall_64");
+	fn(h, H1, 220, "__do_sys_clock_nanosleep");
+	fn(h, H1, 300, "entry_SYSCALL_64");
+	fn(h, H1, 310, "do_syscall_64");	/* no handler: the first function */
+	fn(h, H1, 320, "__sys_sendto");
+	fn(h, H1, 400, "entry_SYSCALL_64");
+	fn(h, H1, 410, "__x64_sys_");		/* a prefix only: a function */
+	finish(h);
+	assert_string_equal(ostr(h, span_at(h, SSP_SK_HOST_SYSCALL, 100)->
+	    f[SSP_SA_SYSCALL_CALL]), "sendto");
+	assert_string_equal(ostr(h, span_at(h, SSP_SK_HOST_SYSCALL, 200)->
+	    f[SSP_SA_SYSCALL_CALL]), "clock_nanosleep");
+	assert_string_equal(ostr(h, span_at(h, SSP_SK_HOST_SYSCALL, 300)->
+	    f[SSP_SA_SYSCALL_CALL]), "do_syscall_64");
+	assert_string_equal(ostr(h, span_at(h, SSP_SK_HOST_SYSCALL, 400)->
+	    f[SSP_SA_SYSCALL_CALL]), "__x64_sys_");
 	check_invariants(h);
 	teardown(h);
 }
@@ -2201,6 +2537,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syscall),
+		cmocka_unit_test(test_syscall_call),
 		cmocka_unit_test(test_syscall_trampoline),
 		cmocka_unit_test(test_syscall_per_cpu),
 		cmocka_unit_test(test_mmio_handover),
@@ -2235,9 +2572,16 @@ main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_kctx_receive),
 		cmocka_unit_test(test_kctx_nic_chain),
+		cmocka_unit_test(test_kctx_nic_write_chain),
+		cmocka_unit_test(test_kctx_rx_writeback_cover),
+		cmocka_unit_test(test_kctx_msix_ring),
+		cmocka_unit_test(test_kctx_rx_writeback_two_rings),
+		cmocka_unit_test(test_kctx_rx_writeback_wrap),
+		cmocka_unit_test(test_kctx_ipi),
 		cmocka_unit_test(test_kctx_unbalanced),
 		cmocka_unit_test(test_kctx_app_root),
 		cmocka_unit_test(test_kctx_ksoftirqd),
+		cmocka_unit_test(test_kctx_ksoftirqd_after_wakeup),
 		cmocka_unit_test(test_sink_errors_pass_on),
 #if SSP_ASSERTS
 		cmocka_unit_test(test_bad_stream_aborts),

@@ -282,6 +282,9 @@ test_encoders(void **state)
 	    "\"cat\":\"host.syscall\",\"pid\":1,\"tid\":100001,\"ts\":0.001,\"dur\":0.009,"
 	    "\"args\":{\"trace_id\":\"00000000000000070000000000000001\","
 	    "\"span_id\":1,\"start_ps\":1000,\"dur_ps\":9000,\"cpu\":\"cpu0\""));
+	/* a syscall with a call is named by it, its category the kind */
+	assert_non_null(strstr(p, "\"ph\":\"X\",\"name\":\"host.syscall "
+	    "__sys_sendto\",\"cat\":\"host.syscall\","));
 	assert_non_null(strstr(p, "{\"ph\":\"s\",\"id\":4503599627370497,"
 	    "\"name\":\"link\",\"cat\":\"link\""));
 	assert_non_null(strstr(p, "\"ph\":\"f\",\"bp\":\"e\",\"id\":6,"));
@@ -306,11 +309,38 @@ test_encoders(void **state)
 	assert_non_null(memmem(p, 16, "\x50\x01\x68\x01", 4));
 	assert_non_null(memmem(p, n, "host.syscall", 12));
 	assert_non_null(memmem(p, n, "syscall cpu0 #2", 15));
+	/* TrackEvent.name (23, a two-byte tag) in place of name_iid */
+	assert_non_null(memmem(p, n, "\xba\x01\x19host.syscall __sys_sendto",
+	    28));
 	/* the root track: uuid 0, thread_ordering (field 20) explicit */
 	assert_non_null(memmem(p, n, "\x08\x00\xa0\x01\x01", 5));
 	free(p);
 	unlink(opath);
 	unlink(path);
+}
+
+/* A slice's name: the kind; a syscall with a call adds it, cut to fit. */
+static void
+test_names(void **state)
+{
+	struct ssp_tracks_item it = { 0 };
+	char nm[32];
+
+	(void)state;
+	it.what = SSP_TRACKS_BEGIN;
+	it.kind = SSP_SK_HOST_SYSCALL;
+	assert_int_equal(ssp_tracks_item_name(&it, nm, sizeof(nm)), 12);
+	assert_string_equal(nm, "host.syscall");
+	it.call = "sendtoXX";
+	it.ncall = 6;
+	assert_int_equal(ssp_tracks_item_name(&it, nm, sizeof(nm)), 19);
+	assert_string_equal(nm, "host.syscall sendto");
+	assert_int_equal(ssp_tracks_item_name(&it, nm, 8), 7);
+	assert_string_equal(nm, "host.sy");
+	it.kind = SSP_SK_NIC_TX;
+	it.ncall = 0;
+	assert_int_equal(ssp_tracks_item_name(&it, nm, sizeof(nm)), 6);
+	assert_string_equal(nm, "nic.tx");
 }
 
 /* Spans that all overlap: a lane each, found in O(log lanes), not by a
@@ -530,6 +560,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_encoders),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_many_lanes),
 		cmocka_unit_test(test_late),
 		cmocka_unit_test(test_far_flows),
