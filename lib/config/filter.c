@@ -1033,30 +1033,34 @@ ssp_filter_writer_open(struct ssp_filter *f, struct ssp_rec_wr **wp,
 	return r;
 }
 
-/* Types this program does not know: mapped by name per segment. */
-__attribute__((noinline)) static uint32_t
+/* Types this program does not know: mapped by name per segment, the
+ * output type in *tp. */
+__attribute__((noinline)) static int
 map_slow(struct ssp_filter *f, const struct ssp_rec_rd *rr, const struct ssp_rec *r,
-    struct ssp_err *e)
+    uint32_t *tp, struct ssp_err *e)
 {
 	uint32_t t;
+	int rv;
 
 	if (r->type < SSP_EV_NTYPES)
 		t = f->p2w[r->type];
 	else {
-		if (f->wgen != ssp_rec_rd_strgen(rr) && remap(f, rr, e) != SSP_OK)
-			return BAD_TYPE;
+		if (f->wgen != ssp_rec_rd_strgen(rr) &&
+		    (rv = remap(f, rr, e)) != SSP_OK)
+			return rv;
 		t = r->ftag > 0 && r->ftag <= f->nwmap ? f->wmap[r->ftag - 1] :
 		    BAD_TYPE;
 	}
+	*tp = t;
 	if (t == BAD_TYPE)
-		ssp_err_set(e, SSP_ERR_SCHEMA, ssp_rec_rd_offset(rr), "%s: "
+		return ssp_err_set(e, SSP_ERR_SCHEMA, ssp_rec_rd_offset(rr), "%s: "
 		    "offset %llu: record type '%s' is not in the first segment "
 		    "of this concatenated stream; filter the segments "
 		    "separately", ssp_rec_rd_name(rr),
 		    (unsigned long long)ssp_rec_rd_offset(rr),
 		    r->ftag > 0 && r->ftag <= ssp_rec_rd_file_schema(rr)->ntypes ?
 		    ssp_rec_rd_file_schema(rr)->types[r->ftag - 1].name : "?");
-	return t;
+	return SSP_OK;
 }
 
 /* ssp_rec_wr_copy checks that the record's fields fit the output type. */
@@ -1065,14 +1069,15 @@ ssp_filter_copy(struct ssp_filter *f, struct ssp_rec_wr *w, const struct ssp_rec
     struct ssp_rec *r, struct ssp_err *e)
 {
 	uint32_t t;
+	int rv;
 
 	if (__builtin_expect(r->type < SSP_EV_NTYPES &&
 	    (t = f->p2w[r->type]) != BAD_TYPE, 1)) {
 		r->type = t;
 		return ssp_rec_wr_copy_raw(w, rr, 0, r, e);
 	}
-	if ((t = map_slow(f, rr, r, e)) == BAD_TYPE)
-		return e != NULL ? e->code : SSP_ERR_SCHEMA;
+	if ((rv = map_slow(f, rr, r, &t, e)) != SSP_OK)
+		return rv;
 	r->type = t;
 	return ssp_rec_wr_copy_raw(w, rr, 0, r, e);
 }
@@ -1089,7 +1094,7 @@ out_type(struct ssp_filter *f, const struct ssp_rec_rd *rr, const struct ssp_rec
 	if (__builtin_expect(r->type < SSP_EV_NTYPES &&
 	    (t = f->p2w[r->type]) != BAD_TYPE, 1))
 		return t;
-	return map_slow(f, rr, r, e);
+	return map_slow(f, rr, r, &t, e) == SSP_OK ? t : BAD_TYPE;
 }
 
 int

@@ -12,22 +12,24 @@ struct ssp_sbsim {
 	char *simpath, *syspath;
 };
 
-static json_t *
-load(const char *path, struct ssp_err *e)
+/* The JSON object in path, in *jp. */
+static int
+load(const char *path, json_t **jp, struct ssp_err *e)
 {
 	json_error_t je;
 	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 
+	*jp = NULL;
 	if (j == NULL)
-		ssp_err_set(e, je.line < 0 ? SSP_ERR_IO : SSP_ERR_FORMAT, 0,
-		    "%s:%d:%d: %s", path, je.line, je.column, je.text);
-	else if (!json_is_object(j)) {
-		ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: the top level is not a "
-		    "JSON object", path);
+		return ssp_err_set(e, je.line < 0 ? SSP_ERR_IO : SSP_ERR_FORMAT,
+		    0, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	if (!json_is_object(j)) {
 		json_decref(j);
-		j = NULL;
+		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: the top level is "
+		    "not a JSON object", path);
 	}
-	return j;
+	*jp = j;
+	return SSP_OK;
 }
 
 void
@@ -82,12 +84,11 @@ ssp_sbsim_load(struct ssp_sbsim **sp, const char *simulation,
 		ssp_sbsim_free(s);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
-	if ((s->sim = load(simulation, e)) == NULL)
-		rc = e != NULL ? e->code : SSP_ERR_FORMAT;
+	rc = load(simulation, &s->sim, e);
 	if (rc == SSP_OK)
 		rc = shape(s->sim, simulation, "sim_list", "name", "id", NULL, e);
-	if (rc == SSP_OK && system != NULL && (s->sys = load(system, e)) == NULL)
-		rc = e != NULL ? e->code : SSP_ERR_FORMAT;
+	if (rc == SSP_OK && system != NULL)
+		rc = load(system, &s->sys, e);
 	if (rc == SSP_OK && system != NULL)
 		rc = shape(s->sys, system, "channels", "type", "interface_a",
 		    "interface_b", e);

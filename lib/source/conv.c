@@ -66,6 +66,7 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 	struct ssp_parser_cfg pc = { cfg->atoms, cfg->syms, cfg->insn };
 	struct ssp_conv *c;
 	unsigned t, k;
+	int rv;
 
 	*cp = NULL;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
@@ -91,26 +92,26 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 	}
 	/* pcap has records, not lines: its reader calls ssp_conv_record */
 	if (cfg->sim != SSP_SIM_PCAP &&
-	    ssp_parser_new(&c->parser, cfg->sim, &pc, e) != SSP_OK) {
+	    (rv = ssp_parser_new(&c->parser, cfg->sim, &pc, e)) != SSP_OK) {
 		ssp_conv_free(c);
-		return e != NULL ? e->code : SSP_ERR_NOMEM;
+		return rv;
 	}
 	if (cfg->sim == SSP_SIM_GEM5 && !cfg->no_hold &&
-	    ssp_cpuhold_new(&c->ch, e) != SSP_OK) {
+	    (rv = ssp_cpuhold_new(&c->ch, e)) != SSP_OK) {
 		ssp_conv_free(c);
-		return e != NULL ? e->code : SSP_ERR_NOMEM;
+		return rv;
 	}
-	if (ssp_atoms_new(&c->satoms, e) != SSP_OK) {
+	if ((rv = ssp_atoms_new(&c->satoms, e)) != SSP_OK) {
 		ssp_conv_free(c);
-		return e != NULL ? e->code : SSP_ERR_NOMEM;
+		return rv;
 	}
 	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
 		struct ssp_parser_cfg sc = { c->satoms, NULL, 0 };
 
-		if (t != SSP_SIM_PCAP && ssp_parser_new(&c->sniff[t],
-		    (enum ssp_sim)t, &sc, e) != SSP_OK) {
+		if (t != SSP_SIM_PCAP && (rv = ssp_parser_new(&c->sniff[t],
+		    (enum ssp_sim)t, &sc, e)) != SSP_OK) {
 			ssp_conv_free(c);
-			return e != NULL ? e->code : SSP_ERR_NOMEM;
+			return rv;
 		}
 	}
 	if (cfg->offset_mode == SSP_OFFSET_FIXED) {
@@ -119,46 +120,49 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 	} else if (cfg->offset_mode == SSP_OFFSET_NONE) {
 		c->st.offset_known = 1;
 	}
-	if (c->st.offset_known && open_writer(c, e) != SSP_OK) {
+	if (c->st.offset_known && (rv = open_writer(c, e)) != SSP_OK) {
 		ssp_conv_free(c);
-		return e != NULL ? e->code : SSP_ERR_IO;
+		return rv;
 	}
 	*cp = c;
 	return SSP_OK;
 }
 
-/* Writer string id of an atom (interned in the writer on first use). */
-static uint64_t
-wid(struct ssp_conv *c, uint64_t atom, struct ssp_err *e)
+/* Writer string id of an atom in *id (interned in the writer on first
+ * use); atom 0 is id 0. */
+static int
+wid(struct ssp_conv *c, uint64_t atom, uint64_t *id, struct ssp_err *e)
 {
 	const char *s;
 	size_t n;
+	int rv;
 
-	if (atom == 0)
-		return 0;
+	if (atom == 0) {
+		*id = 0;
+		return SSP_OK;
+	}
 	if (atom >= c->nwid) {
 		size_t cap = c->nwid ? c->nwid : 256;
 		uint64_t *nw;
 
 		while (cap <= atom)
 			cap *= 2;
-		if ((nw = realloc(c->wid, cap * sizeof(*nw))) == NULL) {
-			ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-			return 0;
-		}
+		if ((nw = realloc(c->wid, cap * sizeof(*nw))) == NULL)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		memset(nw + c->nwid, 0, (cap - c->nwid) * sizeof(*nw));
 		c->wid = nw;
 		c->nwid = cap;
 	}
 	if (c->wid[atom] == 0) {
-		if ((s = ssp_atoms_str(c->cfg.atoms, (uint32_t)atom, &n)) == NULL) {
-			ssp_err_set(e, SSP_ERR_INVAL, 0, "internal: atom %" PRIu64
-			    " undefined", atom);
-			return 0;
-		}
-		c->wid[atom] = ssp_rec_wr_str(c->w, s, n, e);
+		if ((s = ssp_atoms_str(c->cfg.atoms, (uint32_t)atom, &n)) == NULL)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "internal: atom %"
+			    PRIu64 " undefined", atom);
+		if ((rv = ssp_rec_wr_str_id(c->w, s, n, &c->wid[atom], e)) !=
+		    SSP_OK)
+			return rv;
 	}
-	return c->wid[atom];
+	*id = c->wid[atom];
+	return SSP_OK;
 }
 
 /* Write one event whose ts already has the offset applied. */
@@ -166,13 +170,14 @@ static int
 put(struct ssp_conv *c, struct ssp_rec *r, struct ssp_err *e)
 {
 	uint32_t m = c->strmask[r->type];
+	int rv;
 
 	while (m != 0) {
 		unsigned k = (unsigned)__builtin_ctz(m);
 
 		m &= m - 1;
-		if (r->f[k] != 0 && (r->f[k] = wid(c, r->f[k], e)) == 0)
-			return e != NULL && e->code ? e->code : SSP_ERR_NOMEM;
+		if ((rv = wid(c, r->f[k], &r->f[k], e)) != SSP_OK)
+			return rv;
 	}
 	return ssp_rec_wr_put(c->w, r, e);
 }
@@ -189,9 +194,10 @@ release(struct ssp_conv *c, struct ssp_err *e)
 {
 	struct ssp_rec r;
 	size_t at = 0;
+	int rv;
 
-	if (open_writer(c, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if ((rv = open_writer(c, e)) != SSP_OK)
+		return rv;
 	while (at < c->hlen) {
 		r.type = c->hold[at];
 		memcpy(&r.ts, c->hold + at + 1, sizeof(r.ts));
@@ -199,8 +205,8 @@ release(struct ssp_conv *c, struct ssp_err *e)
 		at += held_size(c, r.type);
 		if (__builtin_sub_overflow(r.ts, c->st.offset, &r.ts))
 			r.ts = c->st.offset > 0 ? INT64_MIN : INT64_MAX;
-		if (put(c, &r, e) != SSP_OK)
-			return e != NULL ? e->code : SSP_ERR_IO;
+		if ((rv = put(c, &r, e)) != SSP_OK)
+			return rv;
 	}
 	free(c->hold);
 	c->hold = NULL;
@@ -389,6 +395,8 @@ static int
 event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
     uint64_t lineno, struct ssp_err *e)
 {
+	int rv;
+
 	if (c->have_ts && ev->ts < c->last_ts && c->st.backwards++ == 0)
 		c->st.backwards_line = lineno;
 	c->last_ts = ev->ts;
@@ -400,16 +408,16 @@ event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
 			c->st.offset = ev->ts - (int64_t)ev->f[SSP_F_SYNC_TS];
 			c->st.offset_known = 1;
 			c->st.offset_line = lineno;
-			if (release(c, e) != SSP_OK)
-				return e != NULL ? e->code : SSP_ERR_IO;
+			if ((rv = release(c, e)) != SSP_OK)
+				return rv;
 		} else {
 			if (c->hlen + need > c->hmax &&
 			    c->cfg.offset_mode == SSP_OFFSET_SYNC_AUTO) {
 				/* no sync line early on: times as printed */
 				c->st.offset_known = 1;
 				c->st.sync_missing = 1;
-				if (release(c, e) != SSP_OK)
-					return e != NULL ? e->code : SSP_ERR_IO;
+				if ((rv = release(c, e)) != SSP_OK)
+					return rv;
 				return event(c, ev, s, n, lineno, e);
 			}
 			if (c->hlen + need > c->hmax) {
@@ -442,8 +450,8 @@ event(struct ssp_conv *c, struct ssp_rec *ev, const char *s, size_t n,
 	}
 	c->st.events[ev->type]++;
 	c->st.nevents++;
-	if (put(c, ev, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_IO;
+	if ((rv = put(c, ev, e)) != SSP_OK)
+		return rv;
 	return SSP_OK;
 }
 

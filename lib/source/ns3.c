@@ -26,14 +26,15 @@ ssp_ns3_new(struct ssp_ns3 **np, const struct ssp_parser_cfg *cfg,
     struct ssp_err *e)
 {
 	struct ssp_ns3 *n = calloc(1, sizeof(*n));
+	int rv;
 
 	*np = NULL;
 	if (n == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	n->atoms = cfg->atoms;
-	if (ssp_nslog_new(&n->log, cfg, e) != SSP_OK) {
+	if ((rv = ssp_nslog_new(&n->log, cfg, e)) != SSP_OK) {
 		free(n);
-		return e != NULL ? e->code : SSP_ERR_NOMEM;
+		return rv;
 	}
 	*np = n;
 	return SSP_OK;

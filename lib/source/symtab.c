@@ -271,8 +271,8 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 		    TABLES_MAX);
 	if ((tname = ssp_atoms_intern(st->atoms, name, strlen(name))) == 0)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	if (ssp_lines_open(&l, in, e) != SSP_OK)
-		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	if ((r = ssp_lines_open(&l, in, e)) != SSP_OK)
+		return r;
 	while ((r = ssp_lines_next(l, &line, &len, e)) == SSP_LINE) {
 		const char *end = line + len, *sname = NULL;
 		size_t slen = 0;
