@@ -216,7 +216,7 @@ check: deps
 # 2.8 s of CPU), so they run beside the cli scripts: unit 4 binaries at a
 # time (tests/run-unit.sh), cli 2 scripts at a time.
 QUICK_CLI = bench-compare checkdeps demo evcat evfilter evspan-bytes evspan-e2e evspan-kctx evspan-sim2ev evspan \
-            man-examples outfile readme reliab sample-spans sample score-truth sim2ev-cpu sim2ev-switch \
+            man-examples options outfile readme reliab sample-spans sample score-truth sim2ev-cpu sim2ev-switch \
             simbricks simsynth-dialects simsynth-linux simsynth-sim2ev spancat truth-evspan warn
 quick: all-tests
 	@SSP_CLI_JOBS=2 $(MAKE) --no-print-directory -j3 -Otarget checkdeps unit cli \

@@ -33,14 +33,14 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: span2perfetto [-fhVv] [-F json|proto] [-o FILE] "
-	    "[SPANS|-]\n");
+	fprintf(f, "usage: span2perfetto [-hqVv] [-f json|proto] [-o FILE] "
+	    "[--force] [--stats]\n                     [SPANS|-]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Convert a simspan span stream (plain or zstd) into a trace for "
 		    "Perfetto\n"
 		    "(ui.perfetto.dev) and chrome://tracing.\n"
-		    "  -F, --format F  json: Chrome Trace Event JSON; proto: "
+		    "  -f, --format F  json: Chrome Trace Event JSON; proto: "
 		    "Perfetto protobuf\n"
 		    "                  (default: proto when FILE ends in .pftrace "
 		    "or\n"
@@ -49,8 +49,10 @@ usage(int code)
 		    "of stdout;\n"
 		    "                  written to a temporary file and renamed when "
 		    "complete\n"
-		    "  -f, --force     write protobuf to a terminal\n"
-		    "  -v, --stats     counts of spans, tracks, flows\n"
+		    "      --force     write protobuf to a terminal\n"
+		    "      --stats     print counts to stderr (spans, tracks, flows)\n"
+		    "  -v, --verbose   --stats plus the time of each phase\n"
+		    "  -q, --quiet     no progress line\n"
 		    "  -h, --help      this help\n"
 		    "  -V, --version   version and library versions\n"
 		    "Holds all spans in memory.  See span2perfetto(1), "
@@ -101,7 +103,7 @@ now_ns(void)
 
 static void
 print_stats(const struct ssp_tracks_stats *s, const struct ssp_tracks_view *v,
-    const char *dest, uint64_t bytes, const uint64_t *t)
+    const char *dest, uint64_t bytes, const uint64_t *t, int verbose)
 {
 	fprintf(stderr, "%s: %" PRIu64 " spans, %" PRIu64 " links, %" PRIu64
 	    " member events (not exported), %" PRIu64 " records of unknown "
@@ -115,27 +117,39 @@ print_stats(const struct ssp_tracks_stats *s, const struct ssp_tracks_view *v,
 	    s->links_unmatched);
 	fprintf(stderr, "%s: %" PRIu64 " bytes written to %s\n", PROG, bytes,
 	    dest);
-	fprintf(stderr, "%s: wall time: read %.3f s, layout %.3f s, write "
+	if (verbose)
+		fprintf(stderr, "%s: wall time: read %.3f s, layout %.3f s, write "
 	    "%.3f s\n", PROG, (double)(t[1] - t[0]) / 1e9,
 	    (double)(t[2] - t[1]) / 1e9, (double)(t[3] - t[2]) / 1e9);
+}
+
+/* -f's argument is a format; before 0.2, -f was --force and what came
+ * next another option or the input file. */
+static int
+is_format(const char *s)
+{
+	return s[0] != '-' && access(s, F_OK) != 0;
 }
 
 int
 main(int argc, char **argv)
 {
+	enum { O_FORCE = 256, O_STATS };
 	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "format", required_argument, NULL, 'F' },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "stats", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum fmt fmt = F_AUTO;
 	const char *outpath = NULL;
-	int ch, force = 0, verbose = 0, got, to_file;
+	static char force_opt[] = "--force";
+	int ch, force = 0, verbose = 0, stats = 0, quiet = 0, got, to_file;
 	struct ssp_err e = { 0 };
 	struct ssp_in *in;
 	struct ssp_rec_rd *rr;
@@ -146,9 +160,13 @@ main(int argc, char **argv)
 	struct ssp_rec r;
 	uint64_t bytes, tm[4];
 
-	while ((ch = getopt_long(argc, argv, "F:fho:Vv", longopts, NULL)) != -1) {
+	ssp_cli_respell(argc, argv, "-f", is_format, force_opt, PROG);
+	while ((ch = getopt_long(argc, argv, "F:f:ho:qVv", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'F':
+		case 'F':	/* until 0.3 */
+			ssp_cli_deprecated(PROG, "-F", "-f/--format");
+			/* FALLTHROUGH */
+		case 'f':
 			if (strcmp(optarg, "json") == 0)
 				fmt = F_JSON;
 			else if (strcmp(optarg, "proto") == 0 ||
@@ -159,11 +177,13 @@ main(int argc, char **argv)
 				usage(SSP_EXIT_USAGE);
 			}
 			break;
-		case 'f': force = 1; break;
+		case O_FORCE: force = 1; break;
 		case 'h': usage(0); break;
 		case 'o': outpath = optarg; break;
+		case 'q': quiet = 1; break;
 		case 'V': ssp_cli_version(PROG, (char *)NULL); return 0;
-		case 'v': verbose = 1; break;
+		case 'v': verbose = stats = 1; break;
+		case O_STATS: stats = 1; break;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}
@@ -188,7 +208,7 @@ main(int argc, char **argv)
 	if (ssp_tracks_open(&t, rr, fmt == F_PROTO ? ssp_perfetto_args :
 	    ssp_chrome_args, pf, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	ssp_progress_init(&pg, ssp_in_size(in), "spans");
+	ssp_progress_init_as(&pg, ssp_in_size(in), "records", "spans", quiet);
 	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
 		if (ssp_tracks_add(t, &r, &e) != SSP_OK)
 			errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -227,9 +247,9 @@ main(int argc, char **argv)
 	tm[3] = now_ns();
 	if (to_file && ssp_outfile_commit() != 0)
 		err(SSP_EXIT_FAIL, "%s: output not written", outpath);
-	if (verbose)
+	if (stats)
 		print_stats(ssp_tracks_stats(t), ssp_tracks_view(t),
-		    outpath != NULL ? outpath : "stdout", bytes, tm);
+		    outpath != NULL ? outpath : "stdout", bytes, tm, verbose);
 	ssp_tracks_free(t);
 	ssp_perfetto_free(pf);
 	ssp_rec_rd_close(rr);

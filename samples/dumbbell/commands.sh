@@ -1,4 +1,4 @@
-# Made by: simsynth -z --zstd-level 15 -s 6 -n 100 --exec-rate 1 --sync-interval 2us --bg-to-host 0.1 DIR
+# Made by: simsynth -z --zstd-level 15 --seed 6 -n 100 --exec-rate 1 --sync-interval 2us --bg-to-host 0.1 DIR
 # Turn the logs into event streams (phase 1) and spans (phase 2).
 # Run it in this directory: sh commands.sh
 # gem5 logs need both symbol tables; the i40e module is loaded at 0xffffffffa0000000.

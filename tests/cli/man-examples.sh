@@ -26,7 +26,7 @@ check "salt 1" sh -c "spancat spans.sp | head -1 | grep -q trace_hi=0x1"
 check "spancat --tree" sh -c "spancat --tree spans.sp | cat > /dev/null"
 check "spancat -n" spancat -n spans.sp
 stdout_has " 92 spans"
-check "spancat -c" sh -c "spancat -c spans.sp > spans.csv"
+check "spancat --csv" sh -c "spancat --csv spans.sp > spans.csv"
 check "csv written" test -s spans.csv
 # the orphan example finds orphans (and only them)
 mkdumbbell -n 5 "$T/o" >/dev/null
@@ -63,7 +63,7 @@ grep '^\.Dl \$ ' "$TOP/man/simspan-topology.5" | sed 's/^\.Dl \$ //' > topo-cmd.
 check "simspan-topology(5): NAME=FILE" sh topo-cmd.sh
 check "the same spans again" cmp spans.sp ref.sp
 ex simspan-rules.5 1 > ex-rules.csv
-check "simspan-rules(5): the i40e excerpt" evspan -s -t topo.csv -r ex-rules.csv -o r.sp
+check "simspan-rules(5): the i40e excerpt" evspan --stats -t topo.csv -r ex-rules.csv -o r.sp
 eq "the excerpt makes syscall spans" "$(spancat -n r.sp | awk '$2 == "host.syscall" {print $1}')" 12
 ex simspan-rules.5 2 | sed 's/^\$ //' > rules-cmd.sh
 check "simspan-rules(5): network syscalls only" sh rules-cmd.sh

@@ -94,7 +94,7 @@ if command -v script >/dev/null 2>&1; then
 	    "span2otlp --protocol http/protobuf $T/in.sp" /dev/null
 	stdout_has "refusing to write binary records to a terminal"
 	check "-f forces it" script -qec \
-	    "span2otlp -f --protocol http/protobuf $T/in.sp" /dev/null
+	    "span2otlp --force --protocol http/protobuf $T/in.sp" /dev/null
 	check "JSON to a terminal is fine" script -qec "span2otlp $T/in.sp" /dev/null
 else
 	ok "# SKIP terminal tests: script(1) not installed"
