@@ -42,6 +42,7 @@ SQLITE_LIBS := $(call pkg,libs,sqlite3,-lsqlite3)
 CURL_LIBS   := $(call pkg,libs,libcurl,-lcurl)
 JSON_LIBS   := $(call pkg,libs,jansson,-ljansson)
 ZLIB_LIBS   := $(call pkg,libs,zlib,-lz)
+PCAP_LIBS   := $(call pkg,libs,libpcap,-lpcap)
 CSV_LIBS    ?= -lcsv
 PKG_CFLAGS  := $(call pkg,cflags,libzstd sqlite3 libcurl zlib jansson,)
 
@@ -50,10 +51,11 @@ ALL_CPPFLAGS = -D_GNU_SOURCE -DSSP_VERSION='"$(VERSION)"' -DSSP_ASSERTS=$(ASSERT
 ALL_CFLAGS   = -std=c17 $(WARN) $(SANFLAGS) $(CFLAGS)
 ALL_LDFLAGS  = $(SANFLAGS) -Wl,--as-needed $(LDFLAGS)
 # Everything, for the tests, helpers and fuzz targets.
-LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS) $(JSON_LIBS) -lm
+LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS) $(JSON_LIBS) $(PCAP_LIBS) -lm
 # Each tool links only what it uses: zstd and zlib (CRC-32) every tool,
 # curl only span2otlp, SQLite only span2sqlite, jansson (the SimBricks
-# run JSON) only simspan-simbricks and sim2ev (readelf -d shows it).  A
+# run JSON) only simspan-simbricks and sim2ev, libpcap (shared: its
+# archive needs dbus and systemd) only sim2ev (readelf -d shows it).  A
 # tool without a list links everything.
 #
 # Start-up: the tools link the four small libraries (zstd, libcsv, zlib,
@@ -74,9 +76,9 @@ T_JSON := $(call static_lib,jansson,$(JSON_LIBS))
 LIBS_evcat       = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evfilter    = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evspan      = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
-LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON)
+LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(PCAP_LIBS)
 LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(SQLITE_LIBS)
-LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) -lm
+LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) $(PCAP_LIBS) -lm
 LIBS_span2html   = $(T_ZSTD) $(T_ZLIB)
 LIBS_span2otlp   = $(T_ZSTD) $(T_ZLIB) -ldl -lpthread
 LIBS_span2perfetto = $(T_ZSTD) $(T_ZLIB)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # sim2ev throughput against `wc -l` on the same file, measured in the same
 # run: a >= 1 GB Exec-heavy gem5 log (50k-function symbol table), nicbm,
-# ns-3, QEMU, Corundum Verilator and e1000 logs (mksimlog), and the dumbbell workload of
+# ns-3 (trace sinks and NS_LOG), QEMU, Corundum Verilator and e1000 logs (mksimlog), and the dumbbell workload of
 # tests/data/samples/BENCH-REFERENCE.md (gen-dumbbell.py) when python3 is
 # there.  Prints time, ratio to wc -l, MB/s, events/s, peak RSS and zstd
 # bytes per event.  Best of $BENCH_RUNS runs each.
@@ -45,6 +45,7 @@ gen "$DIR/ns3.log" -f ns3 -b 500000000
 gen "$DIR/qemu.log" -f qemu -b 500000000
 gen "$DIR/corundum.log" -f corundum -b 500000000
 gen "$DIR/e1000.log" -f e1000 -b 500000000
+gen "$DIR/nslog.log" -f nslog -b 500000000
 
 echo "CPU seconds (user+sys), best of $RUNS; wall seconds in parentheses"
 printf '%-24s %14s %14s %7s %7s %11s %7s\n' input sim2ev "wc -l" ratio MB/s events/s "RSS MB"
@@ -72,6 +73,7 @@ run -s sim2ev-qemu "QEMU $(( $(bytes "$DIR/qemu.log") / 1000000 )) MB" "$DIR/qem
 run -s sim2ev-corundum "Corundum $(( $(bytes "$DIR/corundum.log") / 1000000 )) MB" \
     "$DIR/corundum.log" -f corundum
 run -s sim2ev-e1000 "e1000 $(( $(bytes "$DIR/e1000.log") / 1000000 )) MB" "$DIR/e1000.log" -f e1000
+run -s sim2ev-nslog "ns-3 NS_LOG $(( $(bytes "$DIR/nslog.log") / 1000000 )) MB" "$DIR/nslog.log" -f ns3
 
 # zstd-compressed function-entry stream
 "$SIM2EV" -f gem5 -s "$DIR/vmlinux.dump" -z -o "$DIR/func.ev.zst" "$DIR/gem5.log"

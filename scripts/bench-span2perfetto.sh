@@ -60,7 +60,7 @@ OUT="" run cat cat "$DIR/in.sp"
 row "baseline: cat spans >/dev/null" cat "$S"
 OUT="$DIR/out.pftrace" run pb "$SSP_BIN/span2perfetto" -o "$DIR/out.pftrace" "$DIR/in.sp"
 row "span2perfetto protobuf -> file" pb "$S"
-OUT="" run pbnull "$SSP_BIN/span2perfetto" -F proto -f -o /dev/null "$DIR/in.sp"
+OUT="" run pbnull "$SSP_BIN/span2perfetto" -f proto --force -o /dev/null "$DIR/in.sp"
 row "span2perfetto protobuf -> /dev/null" pbnull "$S"
 OUT="$DIR/out.pftrace" run wc wc -c "$DIR/out.pftrace"
 row "baseline: wc -c of that protobuf" wc "$S"
@@ -78,9 +78,9 @@ bench_summary perfetto-json-file "$(bench_rate "$S" "$(get json wall)")" Mspans/
     "$(bench_time json)" "$(bench_time cpjson)" "$(bench_base cp)"
 echo "sizes: protobuf $(( $(wc -c <"$DIR/out.pftrace") / S )) B/span," \
     "JSON $(( $(wc -c <"$DIR/out.json") / S )) B/span"
-SSP_CPUTIME=1 $PIN "$SSP_BIN/span2perfetto" -v -F proto -f -o /dev/null "$DIR/in.sp" 2>&1 |
+SSP_CPUTIME=1 $PIN "$SSP_BIN/span2perfetto" -v -f proto --force -o /dev/null "$DIR/in.sp" 2>&1 |
     sed -n 's/^span2perfetto: wall time: /cpu time of the phases (protobuf): /p'
-/usr/bin/time -f "peak memory (protobuf): %M KB" "$SSP_BIN/span2perfetto" -F proto -f \
+/usr/bin/time -f "peak memory (protobuf): %M KB" "$SSP_BIN/span2perfetto" -f proto --force \
     -o /dev/null "$DIR/in.sp" 2>&1 | tail -1
 echo "target >= 2 M spans/s, protobuf to a file, one core:" \
     "$(awk -v n="$S" -v w="$(get pb wall)" 'BEGIN { print (n / w >= 2e6 ? "met" : "NOT met") }')"

@@ -187,6 +187,8 @@ struct step {
 #define RXQ 256
 
 struct nic;
+struct ssp_synnslog;
+struct ssp_synpcap;
 struct lhost;
 struct lworld;
 
@@ -333,6 +335,9 @@ struct net {
 	uint64_t bg_packets, bg_drops, bg_to_nic;
 	struct ssp_synrng rng;
 	int64_t sw_fwd;			/* --net switch: last forwarding */
+	struct ssp_synnslog *nslog;	/* --net ns3-nslog: the printer's state */
+	struct ssp_synpcap *pcap;	/* --net switch-pcap: the capture */
+	uint64_t pcap_bytes;		/* its size */
 };
 
 struct req {

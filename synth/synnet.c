@@ -14,6 +14,7 @@
 
 #include "synth/synnet.h"
 #include "synth/synnic.h"
+#include "synth/synnslog.h"
 
 #define NS 1000LL
 #define US 1000000LL
@@ -145,6 +146,8 @@ nsline(struct syn *s, char c, int64_t t, int sw, unsigned dev, int cosim,
 	struct net *nt = &s->net;
 	char *p;
 
+	if (s->p->ns3_nslog)
+		return ssp_synnslog_line(s, c, t, sw, dev, cosim, source, pk);
 	nt->nev[c == '+' ? SSP_EV_NET_ENQ : c == '-' ? SSP_EV_NET_DEQ :
 	    SSP_EV_NET_DROP]++;
 	if (s->dry)	/* only gem5 logs are measured */
@@ -288,7 +291,7 @@ to_cosim(struct syn *s, struct hop *hp, int64_t t)
 	    H_INSIDE);
 	/* background packets start their trace where they reach a NIC */
 	hp->prev_span = dev_span(s, hp, t, hp->dev, !hp->pk->interesting);
-	if (out <= t)
+	if (out <= t || s->p->ns3_nslog)	/* SimbricksNetDevice: no queue */
 		to_adapter(s, hp, t);
 	else		/* one frame per nanosecond towards each NIC */
 		ssp_synmodel_schedule(s, out, EV_NET_OUT, 0, 0, hp);
@@ -616,6 +619,8 @@ ssp_synnet_init(struct syn *s)
 		nt->seq[i] = 1;
 	for (i = 0; i < 2 * nt->nflows; i++)
 		nt->ipid[i] = (uint16_t)ssp_synrng_below(&nt->rng, 60000);
+	if (s->p->ns3_nslog && s->p->net == SSP_SYN_NET_NS3)
+		ssp_synnslog_init(s);
 	if (s->p->bg_load > 0)
 		nt->burst_mean = (int64_t)((double)BG_BURST * BG_FRAME * 8e12 *
 		    nt->nflows / (s->p->bg_load * (double)s->p->bandwidth));
@@ -643,6 +648,7 @@ ssp_synnet_free(struct syn *s)
 {
 	struct net *nt = &s->net;
 
+	ssp_synnslog_free(s);
 	free(nt->last_out);
 	free(nt->seq);
 	free(nt->acks);

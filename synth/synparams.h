@@ -90,6 +90,8 @@ struct ssp_synparams {
 	unsigned gem5_dialect;	/* SSP_SYN_G5_* bits */
 	enum ssp_synparams_nic nic;	/* which NIC and driver */
 	enum ssp_synparams_net net;	/* which network simulator */
+	int ns3_nslog;		/* ns3: NS_LOG lines instead of the trace helper's */
+	int switch_pcap;	/* switch: its -p capture instead of debug lines */
 	/* --kernel linux only */
 	enum ssp_synparams_kernel kernel;
 	unsigned cpus;		/* CPUs per host, 1..4 */

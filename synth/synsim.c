@@ -21,6 +21,7 @@
 #include "synth/synlinux.h"
 #include "synth/synmodel.h"
 #include "synth/synnet.h"
+#include "synth/synpcap.h"
 #include "synth/synswitch.h"
 #include "synth/synnic.h"
 #include "synth/synsim.h"
@@ -318,9 +319,13 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 		fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s.%s.log%s\n",
 		    nic_log(s), s->nics[i].name, s->nics[i].name, s->nics[i].name,
 		    nic_log(s), zsuffix(s));
-	fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s%s\n",
-	    s->p->net == SSP_SYN_NET_SWITCH ? "switch" : "ns3", net_name(s),
-	    net_name(s), net_log(s), zsuffix(s));
+	if (s->p->switch_pcap)	/* libpcap writes it plain */
+		fprintf(f, "sim2ev -f pcap -n %s -o %s.ev.zst switch.pcap\n",
+		    net_name(s), net_name(s));
+	else
+		fprintf(f, "sim2ev -f %s -n %s -o %s.ev.zst %s%s\n",
+		    s->p->net == SSP_SYN_NET_SWITCH ? "switch" : "ns3", net_name(s),
+		    net_name(s), net_log(s), zsuffix(s));
 	fprintf(f, "evspan -t topology.csv -r rules.csv -o spans.sp\n");
 	bad = ferror(f);
 	if (fclose(f) != 0 || bad)
@@ -364,6 +369,7 @@ free_syn(struct syn *s)
 		for (i = 0; i < s->nhosts; i++)
 			ssp_synlog_close(s->nics[i].log, NULL);
 	ssp_synlog_close(s->net.log, NULL);
+	ssp_synpcap_close(s->net.pcap, NULL);
 	ssp_synnet_free(s);
 	ssp_synlinux_free(s);
 	ssp_syntruth_close(s->truth, NULL);
@@ -457,6 +463,15 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	snprintf(file, sizeof(file), "%s%s", net_log(s), zsuffix(s));
 	if ((r = open_log(s, &s->net.log, dir, file, e)) != SSP_OK)
 		return r;
+	if (p->net == SSP_SYN_NET_SWITCH && p->switch_pcap) {	/* its -p file */
+		if (s->dry)
+			to = NULL;
+		else if ((to = out_path(s->p, path, sizeof(path), dir,
+		    "switch.pcap", e)) == NULL)
+			return SSP_ERR_IO;
+		if ((r = ssp_synpcap_open(&s->net.pcap, to, e)) != SSP_OK)
+			return r;
+	}
 	if (s->dry)
 		to = NULL;
 	else if ((to = out_path(s->p, path, sizeof(path), dir, "truth.csv",
@@ -525,10 +540,15 @@ collect(struct syn *s, struct ssp_synsim_result *res)
 		nl->glued = nc->glued;
 	}
 	snprintf(res->logs[s->net.stream].name, 64, "%s", net_name(s));
-	snprintf(res->logs[s->net.stream].file, 80, "%s%s", net_log(s), zsuffix(s));
-	res->logs[s->net.stream].sim = s->p->net == SSP_SYN_NET_SWITCH ?
-	    SSP_SIM_SWITCH : SSP_SIM_NS3;
+	snprintf(res->logs[s->net.stream].file, 80, "%s%s", s->p->switch_pcap ?
+	    "switch.pcap" : net_log(s), s->p->switch_pcap ? "" : zsuffix(s));
+	res->logs[s->net.stream].sim = s->p->switch_pcap ? SSP_SIM_PCAP :
+	    s->p->net == SSP_SYN_NET_SWITCH ? SSP_SIM_SWITCH : SSP_SIM_NS3;
 	res->logs[s->net.stream].io = *ssp_synlog_stats(s->net.log);
+	if (s->p->switch_pcap) {	/* the capture, records as lines */
+		res->logs[s->net.stream].io.bytes = SSP_SYNPCAP_HEADER + s->net.pcap_bytes;
+		res->logs[s->net.stream].io.lines = s->net.nev[SSP_EV_NET_SEEN];
+	}
 	memcpy(res->logs[s->net.stream].nev, s->net.nev, sizeof(s->net.nev));
 	res->spans = ssp_syntruth_count(s->truth);
 	res->ambiguous = ssp_syntruth_ambiguous(s->truth);
@@ -676,6 +696,9 @@ close_logs(struct syn *s, struct ssp_err *e)
 		ssp_synswitch_finish(s);
 	if ((r2 = ssp_synlog_flush(s->net.log, e)) != SSP_OK && r == SSP_OK)
 		r = r2;
+	if ((r2 = ssp_synpcap_close(s->net.pcap, e)) != SSP_OK && r == SSP_OK)
+		r = r2;
+	s->net.pcap = NULL;
 	return r;
 }
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "synth/synpcap.h"
 #include "synth/synswitch.h"
 
 #define NS 1000LL
@@ -65,6 +66,11 @@ debug_line(struct syn *s, int64_t t, unsigned in, unsigned out,
 	struct net *nt = &s->net;
 	char *p;
 
+	if (s->p->switch_pcap) {	/* -p: the copy's record instead */
+		nt->nev[SSP_EV_NET_SEEN]++;
+		nt->pcap_bytes += ssp_synpcap_frame(nt->pcap, t, pk);
+		return;
+	}
 	nt->nev[SSP_EV_NET_DEQ]++;
 	if (s->dry)
 		return;
@@ -142,7 +148,8 @@ arrive(struct syn *s, int64_t t, unsigned in, struct pkt *pk, uint64_t tx)
 	if (t < nt->sw_fwd + NS)	/* one frame per nanosecond */
 		t = nt->sw_fwd + NS;
 	nt->sw_fwd = t;
-	nt->nev[SSP_EV_NET_ENQ]++;
+	if (!s->p->switch_pcap)
+		nt->nev[SSP_EV_NET_ENQ]++;
 	sp = port_span(s, t, in, tx);
 	if (pk->broadcast) {
 		for (o = 0; o < s->nhosts; o++)

@@ -21,6 +21,7 @@
 #include "io/out.h"
 #include "source/conv.h"
 #include "source/convcheck.h"
+#include "source/pcapin.h"
 #include "source/pline.h"
 #include "source/symtab.h"
 #include "tools/common/cli.h"
@@ -104,7 +105,7 @@ check_empty(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
 		    "was it run with --debug-flags (" "ExecEnable,SimBricksPci, ...) "
 		    "and a gem5.opt or gem5.debug build (gem5.fast has no debug "
 		    "output)?", src, own);
-	else
+	else if (w->n == 0)	/* unless the format check named another -f */
 		ssp_warn(w, "%s: %" PRIu64 " %s lines, no event", src, own,
 		    ssp_event_sim_name(cfg->sim));
 }
@@ -114,20 +115,25 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3|switch|qemu|corundum|e1000 "
+	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3|switch|qemu|corundum|e1000|pcap "
 	    "[-IVhqvz] [-n name]\n              [-o file] [-s symtab[,name[,offset]]]...\n"
 	    "              [--follow] [--follow-timeout time] [--force] [--stats] "
 	    "[--strict]\n              [--time-offset ps|sync] [log | -]\n"
 	    "       sim2ev -f FORMAT [options] --simbricks-json run.json --sim NAME "
-	    "[--sim-stderr]\n");
+	    "[--sim-stderr]\n"
+	    "       sim2ev -f pcap [--node N] [--device D] [options] [capture | -]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Parse a simulator log into a simspan event stream.\n"
-		    "  -f, --format SIM        gem5, nicbm (and Enso), ns3 (both ns-3 trace\n"
-		    "                          dialects), switch (SimBricks net_switch,\n"
-		    "                          NETSWITCH_DEBUG), qemu (simbricks-pci\n"
+		    "  -f, --format SIM        gem5, nicbm (and Enso), ns3 (ns-3 trace sinks,\n"
+		    "                          ASCII traces and NS_LOG), switch (SimBricks\n"
+		    "                          net_switch, NETSWITCH_DEBUG), qemu (simbricks-pci\n"
 		    "                          DEBUG_PRINTS), corundum (Corundum Verilator,\n"
 		    "                          CORUNDUM_VERILATOR_DEBUG), e1000 (E1000_DEBUG)\n"
+		    "                          or pcap (ns-3 PcapHelper files, net_switch -p)\n"
+		    "      --node N, --device D  -f pcap: where the capture was taken (default:\n"
+		    "                          from an ns-3 name prefix-N-D.pcap, else node 0\n"
+		    "                          and no device: a net_switch's capture)\n"
 		    "  -n, --name NAME         stream name (default: log name without extension)\n"
 		    "  -s, --symtab FILE[,NAME[,OFFSET]]\n"
 		    "                          objdump -t or nm symbol table for gem5 function\n"
@@ -195,9 +201,10 @@ int
 main(int argc, char **argv)
 {
 	enum { O_FOLLOW = 256, O_FTIMEOUT, O_FORCE, O_STATS, O_STRICT, O_TOFF,
-	    O_SBJSON, O_SIM, O_SIMERR, O_COMPRESS };
+	    O_SBJSON, O_SIM, O_SIMERR, O_NODE, O_DEVICE, O_COMPRESS };
 	static const struct option longopts[] = {
 		{ "compress", no_argument, NULL, O_COMPRESS },	/* until 0.3 */
+		{ "device", required_argument, NULL, O_DEVICE },
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "follow-timeout", required_argument, NULL, O_FTIMEOUT },
 		{ "force", no_argument, NULL, O_FORCE },
@@ -205,6 +212,7 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "insn", no_argument, NULL, 'I' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "node", required_argument, NULL, O_NODE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "sim", required_argument, NULL, O_SIM },
@@ -240,7 +248,9 @@ main(int argc, char **argv)
 	int rc = 0, written = 0;
 	const char *sbjson = NULL, *sbsim = NULL;
 	struct ssp_simbricks_input *sbin = NULL;
-	int sberr = 0;
+	int sberr = 0, node_set = 0, dev_set = 0;
+	struct ssp_pcapin_at at = { 0, SSP_PCAPIN_ANY };
+	int64_t v;
 
 	cfg.sim = SSP_SIM_NONE;
 	while ((ch = getopt_long(argc, argv, "f:hIn:o:qs:Vvz", longopts, NULL)) != -1) {
@@ -248,7 +258,7 @@ main(int argc, char **argv)
 		case 'f':
 			if ((cfg.sim = ssp_event_sim_parse(optarg)) == SSP_SIM_NONE) {
 				warnx("unknown format '%s' (gem5, nicbm, ns3, switch, "
-				    "qemu, corundum or e1000)", optarg);
+				    "qemu, corundum, e1000 or pcap)", optarg);
 				usage(SSP_EXIT_USAGE);
 			}
 			break;
@@ -282,6 +292,19 @@ main(int argc, char **argv)
 		case O_SBJSON: sbjson = optarg; break;
 		case O_SIM: sbsim = optarg; break;
 		case O_SIMERR: sberr = 1; break;
+		case O_NODE:
+		case O_DEVICE:
+			if (ssp_num_strtonum(optarg, 0, UINT32_MAX - 1, &v,
+			    &errstr) != 0) {
+				warnx("--%s %s: %s (a number below 2^32 - 1)", ch ==
+				    O_NODE ? "node" : "device", optarg, errstr);
+				usage(SSP_EXIT_USAGE);
+			}
+			if (ch == O_NODE)
+				at.node = (uint32_t)v, node_set = 1;
+			else
+				at.dev = (uint32_t)v, dev_set = 1;
+			break;
 		case O_STATS: stats = 1; break;
 		case O_STRICT: cfg.strict = w.strict = 1; break;
 		case O_TOFF:
@@ -301,7 +324,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (cfg.sim == SSP_SIM_NONE) {
-		warnx("-f gem5|nicbm|ns3|switch|qemu|corundum|e1000 is required");
+		warnx("-f gem5|nicbm|ns3|switch|qemu|corundum|e1000|pcap is required");
 		usage(SSP_EXIT_USAGE);
 	}
 	if (argc > 1)
@@ -317,6 +340,11 @@ main(int argc, char **argv)
 		cfg.offset_mode = SSP_OFFSET_SYNC_AUTO;
 	if ((nsym > 0 || cfg.insn) && cfg.sim != SSP_SIM_GEM5)
 		errx(SSP_EXIT_USAGE, "-s and -I apply to -f gem5 only");
+	if ((node_set || dev_set) && cfg.sim != SSP_SIM_PCAP)
+		errx(SSP_EXIT_USAGE, "--node and --device apply to -f pcap only");
+	if (cfg.sim == SSP_SIM_PCAP && (follow || sbjson != NULL))
+		errx(SSP_EXIT_USAGE, "-f pcap reads a capture file or standard input "
+		    "(no --follow, no --simbricks-json)");
 	if (ftimeout && !follow)
 		errx(SSP_EXIT_USAGE, "--follow-timeout needs --follow");
 	if ((sbjson == NULL) != (sbsim == NULL) || (sberr && sbjson == NULL))
@@ -326,6 +354,8 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_USAGE, "--simbricks-json takes no log operand and no "
 		    "--follow");
 	inpath = argc == 1 ? argv[0] : "-";
+	if (cfg.sim == SSP_SIM_PCAP && !node_set && !dev_set)
+		(void)ssp_pcapin_name(inpath, &at);	/* ns-3: prefix-N-D.pcap */
 
 	/* Before any file is opened: once the output exists, a stop signal
 	 * ends the stream cleanly (simspan-online waits for that). */
@@ -391,7 +421,10 @@ main(int argc, char **argv)
 	if (ssp_conv_open(&c, &cfg, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	ssp_progress_init_as(&pg, ssp_in_size(in), "lines", "events", quiet);
-	rc = ssp_conv_run(c, in, follow, pg.on ? ssp_progress_cb : NULL, &pg, &e);
+	if (cfg.sim == SSP_SIM_PCAP)
+		rc = ssp_pcapin_run(c, in, &at, atoms, &e);
+	else
+		rc = ssp_conv_run(c, in, follow, pg.on ? ssp_progress_cb : NULL, &pg, &e);
 	ssp_progress_done(&pg);
 	if (rc == SSP_OK) {
 		rc = ssp_out_close(out, &e) == SSP_OK ? 0 : SSP_EXIT_FAIL;

@@ -29,7 +29,7 @@ static const struct {
 	{ "noise", B(SYNC) | B(PROC_IN) },
 	{ "host", RANGE(SYNC, NIC_RD) | B(USER) },
 	{ "nic", RANGE(NIC_RD, NET_ENQ) | B(NIC_RD_DONE) | B(NIC_WR_DONE) },
-	{ "net", RANGE(NET_ENQ, USER) },
+	{ "net", RANGE(NET_ENQ, USER) | B(NET_SEEN) },
 	{ "mmio", B(MMIO_RD) | B(MMIO_WR) | B(MMIO_POSTED) | B(MMIO_RD_DONE) |
 	    B(MMIO_WR_DONE) | B(NIC_RD) | B(NIC_WR) | B(NIC_RD_DONE) |
 	    B(NIC_WR_DONE) },
@@ -44,10 +44,11 @@ static const struct {
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 #define ALL_TYPES (RANGE(SYNC, NTYPES) | 1ull << UNK)
-#define NET_TYPES RANGE(NET_ENQ, USER)
+#define NET_TYPES (RANGE(NET_ENQ, USER) | B(NET_SEEN))
 _Static_assert(SSP_EV_USER == SSP_EV_NET_RX + 1 &&
     SSP_EV_NIC_RD_DONE == SSP_EV_USER + 1 &&
-    SSP_EV_NTYPES == SSP_EV_NIC_WR_DONE + 1,
+    SSP_EV_NET_SEEN == SSP_EV_NIC_WR_DONE + 1 &&
+    SSP_EV_NTYPES == SSP_EV_NET_SEEN + 1,
     "the group masks above know where the types added in 1.1 and 1.2 are");
 
 static const char *const reasons[SSP_FR_NREASONS] = {

@@ -15,6 +15,7 @@ struct ref {
 
 struct pending_pcie { struct ref host, nic; char *adapter; unsigned line, acol; };
 struct pending_eth { struct ref nic, net; uint32_t node, dev; unsigned line, col; };
+struct pending_n2n { struct ref net[2]; uint32_t node[2], dev[2]; unsigned line, col[2]; };
 
 struct tp {
 	struct ssp_topo *t;
@@ -24,6 +25,8 @@ struct tp {
 	size_t npp, cpp;
 	struct pending_eth *pe;
 	size_t npe, cpe;
+	struct pending_n2n *pn;
+	size_t npn, cpn;
 	size_t cstreams;
 };
 
@@ -216,6 +219,33 @@ row_eth(struct tp *p, const struct ssp_csv_row *row, struct ssp_err *e)
 }
 
 static int
+row_n2n(struct tp *p, const struct ssp_csv_row *row, struct ssp_err *e)
+{
+	struct pending_n2n *pn;
+	unsigned i;
+	int r;
+
+	if ((r = too_many(row, 7, e)) != SSP_OK)
+		return r;
+	if (ssp_buf_array((void **)&p->pn, &p->cpn, p->npn + 1, sizeof(*pn)) != 0)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	pn = &p->pn[p->npn++];
+	memset(pn, 0, sizeof(*pn));
+	pn->line = row->line;
+	for (i = 0; i < 2; i++) {
+		if ((r = get_ref(&pn->net[i], row, 1 + 3 * i, SSP_SIM_NS3, "net",
+		    e)) != SSP_OK ||
+		    (r = get_u32(&pn->node[i], row, 2 + 3 * i, "node number", e)) !=
+		    SSP_OK ||
+		    (r = get_u32(&pn->dev[i], row, 3 + 3 * i, "device number", e)) !=
+		    SSP_OK)
+			return r;
+		pn->col[i] = row->f[2 + 3 * i].col;
+	}
+	return SSP_OK;
+}
+
+static int
 on_row(void *ctx, const struct ssp_csv_row *row, struct ssp_err *e)
 {
 	struct tp *p = ctx;
@@ -229,8 +259,10 @@ on_row(void *ctx, const struct ssp_csv_row *row, struct ssp_err *e)
 		return row_pcie(p, row, e);
 	if (strcmp(type, "eth") == 0)
 		return row_eth(p, row, e);
+	if (strcmp(type, "n2n") == 0)
+		return row_n2n(p, row, e);
 	return ssp_csv_ferr(e, row, 0, "unknown row type '%.40s' (expected "
-	    "stream, pcie or eth)", type);
+	    "stream, pcie, eth or n2n)", type);
 }
 
 static int
@@ -246,6 +278,62 @@ resolve(struct tp *p, const struct ref *r, unsigned *idx, struct ssp_err *e)
 		    "a %s stream, expected a %s stream", r->name,
 		    ssp_event_sim_kind(p->t->streams[i].kind), ssp_event_sim_kind(r->want));
 	*idx = (unsigned)i;
+	return SSP_OK;
+}
+
+/* The row (eth or n2n) that already wires (net, node, dev), or 0. */
+static unsigned
+wired(const struct ssp_topo *t, unsigned net, uint32_t node, uint32_t dev)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < t->neth; i++)
+		if (t->eth[i].net == net && t->eth[i].node == node && t->eth[i].dev == dev)
+			return t->eth[i].line;
+	for (i = 0; i < t->nn2n; i++)
+		for (k = 0; k < 2; k++)
+			if (t->n2n[i].net[k] == net && t->n2n[i].node[k] == node &&
+			    t->n2n[i].dev[k] == dev)
+				return t->n2n[i].line;
+	return 0;
+}
+
+static int
+link_n2n(struct tp *p, struct ssp_err *e)
+{
+	struct ssp_topo *t = p->t;
+	size_t i;
+	unsigned line;
+	int k, r;
+
+	if (p->npn > 0 && (t->n2n = calloc(p->npn, sizeof(*t->n2n))) == NULL)
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (i = 0; i < p->npn; i++) {
+		struct ssp_topo_n2n *l = &t->n2n[i];
+		const struct pending_n2n *pn = &p->pn[i];
+
+		for (k = 0; k < 2; k++)
+			if ((r = resolve(p, &pn->net[k], &l->net[k], e)) != SSP_OK)
+				return r;
+		if (l->net[0] == l->net[1] && pn->node[0] == pn->node[1] &&
+		    pn->dev[0] == pn->dev[1])
+			return ssp_csv_err(e, t->name, pn->line, pn->col[1], "node %u "
+			    "device %u of '%s' is linked to itself", pn->node[0],
+			    pn->dev[0], t->streams[l->net[0]].name);
+		for (k = 0; k < 2; k++)
+			if ((line = wired(t, l->net[k], pn->node[k], pn->dev[k])) != 0)
+				return ssp_csv_err(e, t->name, pn->line, pn->col[k],
+				    "node %u device %u of '%s' is already attached at "
+				    "line %u", pn->node[k], pn->dev[k],
+				    t->streams[l->net[k]].name, line);
+		for (k = 0; k < 2; k++) {
+			l->node[k] = pn->node[k];
+			l->dev[k] = pn->dev[k];
+		}
+		l->line = pn->line;
+		t->nn2n++;
+	}
 	return SSP_OK;
 }
 
@@ -324,7 +412,7 @@ link_up(struct tp *p, struct ssp_err *e)
 				    "at line %u", l->node, l->dev,
 				    t->streams[l->net].name, t->eth[j].line);
 	}
-	return SSP_OK;
+	return link_n2n(p, e);
 }
 
 int
@@ -355,8 +443,13 @@ ssp_topo_parse(struct ssp_topo **tp, const char *name, const char *dir,
 		free(p.pe[i].nic.name);
 		free(p.pe[i].net.name);
 	}
+	for (i = 0; i < p.npn; i++) {
+		free(p.pn[i].net[0].name);
+		free(p.pn[i].net[1].name);
+	}
 	free(p.pp);
 	free(p.pe);
+	free(p.pn);
 	if (r != SSP_OK) {
 		ssp_topo_free(p.t);
 		return r;
@@ -437,6 +530,7 @@ ssp_topo_free(struct ssp_topo *t)
 	free(t->streams);
 	free(t->pcie);
 	free(t->eth);
+	free(t->n2n);
 	free(t->name);
 	free(t);
 }

@@ -1,8 +1,10 @@
 /*
  * The topology of one simulation (formats/topology.md): which event
  * streams exist, of which kind, in which file, and how they are connected
- * (PCIe host <-> NIC, Ethernet NIC <-> ns-3 node/device).  Stream order in
- * the file is the stream index everywhere else (merge ties, span streams).
+ * (PCIe host <-> NIC, Ethernet NIC <-> ns-3 node/device, and network <->
+ * network: a port of one switch or ns-3 device wired to another's).
+ * Stream order in the file is the stream index everywhere else (merge
+ * ties, span streams).
  */
 #ifndef SSP_TOPO_H
 #define SSP_TOPO_H
@@ -37,6 +39,14 @@ struct ssp_topo_eth {
 	unsigned line;
 };
 
+/* A network-to-network link (a SimBricks Ethernet channel between two
+ * network simulators: net_switch -h on one side, -s on the other). */
+struct ssp_topo_n2n {
+	unsigned net[2];	/* net stream indices (may be the same stream) */
+	uint32_t node[2], dev[2];
+	unsigned line;
+};
+
 struct ssp_topo {
 	char *name;		/* file name, for messages */
 	struct ssp_topo_stream *streams;
@@ -45,6 +55,8 @@ struct ssp_topo {
 	size_t npcie;
 	struct ssp_topo_eth *eth;
 	size_t neth;
+	struct ssp_topo_n2n *n2n;
+	size_t nn2n;
 };
 
 /* Parse a topology.  dir (may be NULL) is prepended to relative FILEs. */

@@ -86,7 +86,9 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 		free(c);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
-	if (ssp_parser_new(&c->parser, cfg->sim, &pc, e) != SSP_OK) {
+	/* pcap has records, not lines: its reader calls ssp_conv_record */
+	if (cfg->sim != SSP_SIM_PCAP &&
+	    ssp_parser_new(&c->parser, cfg->sim, &pc, e) != SSP_OK) {
 		ssp_conv_free(c);
 		return e != NULL ? e->code : SSP_ERR_NOMEM;
 	}
@@ -97,7 +99,8 @@ ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
 	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
 		struct ssp_parser_cfg sc = { c->satoms, NULL, 0 };
 
-		if (ssp_parser_new(&c->sniff[t], (enum ssp_sim)t, &sc, e) != SSP_OK) {
+		if (t != SSP_SIM_PCAP && ssp_parser_new(&c->sniff[t],
+		    (enum ssp_sim)t, &sc, e) != SSP_OK) {
 			ssp_conv_free(c);
 			return e != NULL ? e->code : SSP_ERR_NOMEM;
 		}
@@ -245,6 +248,8 @@ sniff(struct ssp_conv *c, const char *s, size_t n)
 
 	c->st.sniffed++;
 	for (t = SSP_SIM_GEM5; t < SSP_SIM_N; t++) {
+		if (c->sniff[t] == NULL)
+			continue;
 		memset(&o, 0, sizeof(o));
 		ssp_parser_line(c->sniff[t], s, n, &o);
 		if (o.skip != SSP_SKIP_TEXT && o.skip != SSP_SKIP_EMPTY)
@@ -270,16 +275,25 @@ ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
     int cut, int partial, struct ssp_err *e)
 {
 	struct ssp_pline *pl = &c->pl;
+
+	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
+		sniff(c, s, n);
+	if (cut || partial) {
+		c->st.lines++;
+		return skip(c, cut ? SSP_SKIP_LONG : SSP_SKIP_PARTIAL, s, n,
+		    lineno, NULL, e);
+	}
+	ssp_parser_line(c->parser, s, n, pl);
+	return ssp_conv_record(c, pl, s, n, lineno, e);
+}
+
+int
+ssp_conv_record(struct ssp_conv *c, struct ssp_pline *pl, const char *s,
+    size_t n, uint64_t lineno, struct ssp_err *e)
+{
 	int r;
 
 	c->st.lines++;
-	if (c->st.sniffed < SSP_CONV_SNIFF_LINES && !cut && !partial)
-		sniff(c, s, n);
-	if (cut)
-		return skip(c, SSP_SKIP_LONG, s, n, lineno, NULL, e);
-	if (partial)
-		return skip(c, SSP_SKIP_PARTIAL, s, n, lineno, NULL, e);
-	ssp_parser_line(c->parser, s, n, pl);
 	if (pl->skip != SSP_SKIP_NONE)
 		return skip(c, (unsigned)pl->skip, s, n, lineno, pl->why, e);
 	c->st.recovered += (uint64_t)pl->recovered;

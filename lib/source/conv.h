@@ -99,6 +99,14 @@ int ssp_conv_open(struct ssp_conv **cp, const struct ssp_conv_cfg *cfg,
  */
 int ssp_conv_line(struct ssp_conv *c, const char *s, size_t n, uint64_t lineno,
     int cut, int partial, struct ssp_err *e);
+/*
+ * What a reader of another input (pcap records, no lines: cfg.sim has no
+ * line parser) decoded from its record number lineno: the event(s) or the
+ * skip reason in pl, counted as ssp_conv_line counts a line; s and n
+ * describe the record for the examples of a skip.
+ */
+int ssp_conv_record(struct ssp_conv *c, struct ssp_pline *pl, const char *s,
+    size_t n, uint64_t lineno, struct ssp_err *e);
 /* Hand every finished event to the output now (online use). */
 int ssp_conv_flush(struct ssp_conv *c, struct ssp_err *e);
 /* Events written since the last flush? */

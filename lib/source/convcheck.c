@@ -134,6 +134,14 @@ ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
 			    "tables; wrong kernel or module offset?", src,
 			    st->skipped[SSP_SKIP_EXEC]);
 	}
+	/* NS_LOG prints the time only with prefix_time (and SimBricks' NS3Net
+	 * asks for level_all alone) */
+	if (cfg->sim == SSP_SIM_NS3 && st->nevents == 0 &&
+	    st->skipped[SSP_SKIP_NOTS] > 0)
+		add(r, "%s: %" PRIu64 " ns-3 NS_LOG lines without a time prefix, no "
+		    "event: log with prefix_time and prefix_node (NS_LOG='C=level_all|"
+		    "prefix_all'; NS3Net: logging.add_logging(C, PREFIX_ALL))", src,
+		    st->skipped[SSP_SKIP_NOTS]);
 	if (st->backwards > SSP_CONVCHECK_BACKWARDS_MAX)
 		add(r, "%s: time goes backwards %" PRIu64 " time%s, first at "
 		    "line %" PRIu64 ": interleaved or concatenated logs? "

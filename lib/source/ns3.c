@@ -3,6 +3,7 @@
 
 #include "base/scan.h"
 #include "source/ns3.h"
+#include "source/nslog.h"
 
 #define NCACHE 16
 #define CNAME  48
@@ -17,6 +18,7 @@ struct cache {
 struct ssp_ns3 {
 	struct ssp_atoms *atoms;
 	struct cache c[NCACHE];
+	struct ssp_nslog *log;		/* the NS_LOG dialect */
 };
 
 int
@@ -29,6 +31,10 @@ ssp_ns3_new(struct ssp_ns3 **np, const struct ssp_parser_cfg *cfg,
 	if (n == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	n->atoms = cfg->atoms;
+	if (ssp_nslog_new(&n->log, cfg, e) != SSP_OK) {
+		free(n);
+		return e != NULL ? e->code : SSP_ERR_NOMEM;
+	}
 	*np = n;
 	return SSP_OK;
 }
@@ -36,6 +42,8 @@ ssp_ns3_new(struct ssp_ns3 **np, const struct ssp_parser_cfg *cfg,
 void
 ssp_ns3_free(struct ssp_ns3 *n)
 {
+	if (n != NULL)
+		ssp_nslog_free(n->log);
 	free(n);
 }
 
@@ -338,8 +346,9 @@ ssp_ns3_line(struct ssp_ns3 *n, const char *s, size_t len, struct ssp_pline *o)
 	uint32_t devtype, source;
 	struct hdrs h;
 
+	/* the trace dialects: one character and a space; else NS_LOG */
 	if (len < 4 || p[1] != ' ')
-		return ssp_pline_skip(o, SSP_SKIP_TEXT);
+		return ssp_nslog_line(n->log, s, len, o);
 	switch (p[0]) {
 	case '+': type = SSP_EV_NET_ENQ; break;
 	case '-': type = SSP_EV_NET_DEQ; break;
@@ -347,8 +356,8 @@ ssp_ns3_line(struct ssp_ns3 *n, const char *s, size_t len, struct ssp_pline *o)
 	case 'r': type = SSP_EV_NET_RX; break;
 	case 's':	/* the commented-out sync sink */
 		return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
-	default:
-		return ssp_pline_skip(o, SSP_SKIP_TEXT);
+	default:	/* "<node> <Class>:..." (NS_LOG prefix_node only) */
+		return ssp_nslog_line(n->log, s, len, o);
 	}
 	simbricks = p[2] == ' ';
 	if (simbricks) {

@@ -16,8 +16,12 @@ static const struct {
 	[SSP_SKIP_SBOTHER]   = { "simbricks-other", "SimBricks line that is not an event" },
 	[SSP_SKIP_NICINFO]   = { "nic-info", "nicbm status line (mac, sync, exit, statistics)" },
 	[SSP_SKIP_DMADATA]   = { "dma-data", "nicbm dma write payload" },
-	[SSP_SKIP_NOTS]      = { "no-timestamp", "nicbm debug line without main_time" },
+	[SSP_SKIP_NOTS]      = { "no-timestamp", "debug line without a time (nicbm "
+	    "before 2022-06, ns-3 NS_LOG without prefix_time)" },
 	[SSP_SKIP_PARTIAL]   = { "partial-line", "no newline: its writer went away mid-line (follow mode)" },
+	[SSP_SKIP_DEFERRED]  = { "deferred", "its event comes with a later line (ns-3 "
+	    "NS_LOG device receive: the bridge's UID line)" },
+	[SSP_SKIP_STATUS]    = { "status", "status dump on request (SIGUSR1)" },
 };
 
 const char *

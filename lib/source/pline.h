@@ -33,8 +33,12 @@ enum ssp_skip {
 	SSP_SKIP_SBOTHER,	/* SimBricks adapter lines that are not events */
 	SSP_SKIP_NICINFO,	/* nicbm non-debug lines: mac, sync, exit, statistics */
 	SSP_SKIP_DMADATA,	/* nicbm dma write data header and payload bytes */
-	SSP_SKIP_NOTS,		/* nicbm debug line without main_time (before 2022-06) */
+	SSP_SKIP_NOTS,		/* debug line without a time: nicbm before 2022-06,
+				 * ns-3 NS_LOG without prefix_time */
 	SSP_SKIP_PARTIAL,	/* no newline: cut by a writer going away (not parsed) */
+	/* since simspan 0.2: ns-3 NS_LOG and net_switch */
+	SSP_SKIP_DEFERRED,	/* its event is written with a later line */
+	SSP_SKIP_STATUS,	/* a status dump on request (SIGUSR1) */
 	SSP_SKIP_N
 };
 

@@ -410,7 +410,17 @@ ssp_switch_line(struct ssp_switch *w, const char *s, size_t len,
 	if (SSP_LIT(&p, end, "main_time = ") == 0) {
 		/* SIGUSR1's dump; "main_time = <ps>: nicbm: ..." is a NIC's */
 		if (ssp_scan_dec(&p, end, &v) == 0 && at_end(p, end))
-			return ssp_pline_skip(o, SSP_SKIP_UNKNOWN);
+			return ssp_pline_skip(o, SSP_SKIP_STATUS);
+		return ssp_pline_skip(o, SSP_SKIP_TEXT);
+	}
+	/* the rest of SIGUSR1's dump: "[Port %lu ]: in_timestamp == %lu",
+	 * "... out_timestamp == %lu" (component-net-base net_switch.cc) */
+	if (SSP_LIT(&p, end, "[Port ") == 0) {
+		if (ssp_scan_dec(&p, end, &v) == 0 && SSP_LIT(&p, end, " ]: ") == 0 &&
+		    (SSP_LIT(&p, end, "in_timestamp == ") == 0 ||
+		    SSP_LIT(&p, end, "out_timestamp == ") == 0) &&
+		    ssp_scan_dec(&p, end, &v) == 0 && at_end(p, end))
+			return ssp_pline_skip(o, SSP_SKIP_STATUS);
 		return ssp_pline_skip(o, SSP_SKIP_TEXT);
 	}
 	if (SSP_LIT(&p, end, "forward_pkt: dropping packet on port ") == 0) {

@@ -11,8 +11,11 @@
  *   vaastav/simbricks: "[info: ]main_time=<ps> Packet Receive|Transmit|
  *     Drop: id=.." give net_enq, net_deq, net_drop with uid = id.
  * Node is 0 and device the port index (the -s/-h order); devtype
- * "NetSwitch".  Status lines (main_time dumps, connecting, polling
- * statistics) are skipped as unknown-message.
+ * "NetSwitch".  SIGUSR1's status dump ("main_time = <ps>", "[Port <n> ]:
+ * in_timestamp == <ps>" / "out_timestamp") is skipped as status, the
+ * other status lines (connecting, polling statistics) as unknown-message.
+ * The executable is net_switch (sims/net/switch, 2022) or simb_net_switch
+ * (component-net-base, symphony): the same program and lines.
  */
 #ifndef SSP_SWITCH_H
 #define SSP_SWITCH_H

@@ -190,8 +190,8 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 		if (sim == SSP_SIM_NONE) {
 			rc = ssp_err_set(e, SSP_ERR_SCHEMA, 0, "%s: stream '%s': "
 			    "the header names an unknown simulator '%s' (expected "
-			    "gem5, nicbm, ns3, switch, qemu, corundum or e1000)",
-			    ssp_in_name(ev->in[i]), ts->name,
+			    "gem5, nicbm, ns3, switch, qemu, corundum, e1000 or "
+			    "pcap)", ssp_in_name(ev->in[i]), ts->name,
 			    simname);
 			goto fail;
 		}
@@ -212,7 +212,7 @@ ssp_evspan_open(struct ssp_evspan **ep, const struct ssp_topo *t,
 			goto fail;
 		}
 		src[i].name = ts->name;
-		src[i].sim = sim;	/* ns3 or switch for a net stream */
+		src[i].sim = sim;	/* ns3, switch or pcap for a net stream */
 		sims[i] = sim;		/* a simulator's own span handlers */
 	}
 	ev->salt = o->have_seed ? o->seed : derive_salt(ev);

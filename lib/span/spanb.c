@@ -649,7 +649,7 @@ ssp_spanb_finish(struct ssp_spanb *b, struct ssp_err *e)
 		ssp_spanb_drain(b, &b->pl[i].msix, SSP_CTX_MSIX);
 		ssp_spanb_drain(b, &b->pl[i].dma, SSP_CTX_DMA);
 	}
-	for (i = 0; i < b->t->neth; i++) {
+	for (i = 0; i < b->nel; i++) {
 		ssp_spanb_drain(b, &b->el[i].tx, SSP_CTX_TX);
 		ssp_spanb_drain(b, &b->el[i].rx, SSP_CTX_RX);
 	}
@@ -716,7 +716,8 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	}
 	b->s = calloc(b->ns ? b->ns : 1, sizeof(*b->s));
 	b->pl = calloc(t->npcie ? t->npcie : 1, sizeof(*b->pl));
-	b->el = calloc(t->neth ? t->neth : 1, sizeof(*b->el));
+	b->nel = t->neth + 2 * t->nn2n;
+	b->el = calloc(b->nel ? b->nel : 1, sizeof(*b->el));
 	b->st.nstreams = b->ns;
 	b->st.in = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
 	b->st.used = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
@@ -759,6 +760,22 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		    l->net, l, &old) != 0)
 			goto nomem;
 	}
+	for (i = 0; i < t->nn2n; i++) {		/* its two ends, each other's peer */
+		struct elink *l = &b->el[t->neth + 2 * i];
+		unsigned j;
+		void *old;
+
+		for (j = 0; j < 2; j++) {
+			l[j].nic = UINT32_MAX;
+			l[j].net = t->n2n[i].net[j];
+			l[j].node = t->n2n[i].node[j];
+			l[j].dev = t->n2n[i].dev[j];
+			l[j].peer = &l[!j];
+			if (ssp_map3_put(&b->elmap, (uint64_t)l[j].node << 32 |
+			    l[j].dev, 0, l[j].net, &l[j], &old) != 0)
+				goto nomem;
+		}
+	}
 	for (i = 0; i < b->ns; i++)
 		if (b->s[i].sim->init != NULL &&
 		    (rc = b->s[i].sim->init(b, (unsigned)i, e)) != SSP_OK)
@@ -791,7 +808,7 @@ ssp_spanb_free(struct ssp_spanb *b)
 		ssp_fifo_free(&b->pl[i].msix);
 		ssp_fifo_free(&b->pl[i].dma);
 	}
-	for (i = 0; b->el != NULL && i < b->t->neth; i++) {
+	for (i = 0; b->el != NULL && i < b->nel; i++) {
 		ssp_fifo_free(&b->el[i].tx);
 		ssp_fifo_free(&b->el[i].rx);
 	}

@@ -18,6 +18,8 @@
  *   spanb_corundum.c  Corundum Verilator NICs: nicbm's handlers, and the
  *                   register completions with the host's request id
  *   spanb_e1000.c   e1000 NICs: nicbm's handlers, DMAs matched in order
+ *   spanb_nslog.c   ns-3 NS_LOG device spans' parents, inside a net stream
+ *   spanb_pcap.c    packet captures (net_seen), inside a net stream
  *
  * A simulator is one row of sims[] (spanb.c): a struct ssp_spanb_sim of
  * handlers the core calls for every stream of that enum ssp_sim; nothing
@@ -150,9 +152,13 @@ struct sinfo {			/* what an input string id means, computed once */
 	uint16_t cpu;		/* host: cpu index + 1 */
 	uint8_t have;		/* HAVE_* */
 	uint8_t dev;		/* net: DEV_*, what a device type name is */
+	uint8_t src;		/* net: SRC_*, what a trace source name is */
 };
-enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16 };
+enum { HAVE_OUT = 1, HAVE_FCLS = 2, HAVE_LINK = 4, HAVE_CPU = 8, HAVE_DEV = 16,
+	HAVE_SRC = 32 };
 enum { DEV_OTHER, DEV_SIMPLE, DEV_SWITCH };	/* SimpleNetDevice, NetSwitch */
+/* NS_LOG sources: a device receives, the bridge takes, a device sends */
+enum { SRC_OTHER, SRC_NSLOG_IN, SRC_NSLOG_BRIDGE, SRC_NSLOG_OUT };
 
 struct ssp_spanb_sim;
 
@@ -206,9 +212,11 @@ struct nstate {
 };
 
 /* A network stream (ns-3 and net_switch). */
+struct ssp_spanb_pcap;
 struct wstate {
 	struct span *held;	/* switch: the last egress span, not finished
 				 * yet (a drop line may still end it) */
+	struct ssp_spanb_pcap *pc;	/* a capture's state (spanb_pcap.c) */
 };
 
 /* A QEMU host stream: one simbricks-pci device per log (QEMU prints no
@@ -261,11 +269,16 @@ struct plink {
 	struct span *msix_open;	/* host msix waiting for "completed DMA id 0" */
 };
 
+/* An eth link (NIC <-> network device), or one end of an n2n link
+ * (network device <-> network device, formats/topology.md): there the
+ * other end is peer, what comes in from it is queued on tx (as a NIC's
+ * transmissions are) and what leaves goes to the peer's tx; rx is unused. */
 struct elink {
 	unsigned nic, net;
 	uint32_t node, dev;
-	struct ssp_fifo tx;		/* NIC -> network */
+	struct ssp_fifo tx;		/* NIC -> network; n2n: peer -> here */
 	struct ssp_fifo rx;		/* network -> NIC */
+	struct elink *peer;		/* n2n: the other end; eth: NULL */
 };
 
 struct ssp_spanb {
@@ -276,7 +289,8 @@ struct ssp_spanb {
 	struct stream *s;
 	size_t ns;
 	struct plink *pl;
-	struct elink *el;
+	struct elink *el;		/* neth eth links, then 2 * nn2n n2n ends */
+	size_t nel;
 	struct ssp_map3 mmio_open;	/* (id, 0, host) */
 	struct ssp_map3 hdma_open;	/* (id, adapter key, host) */
 	struct ssp_map3 ndma_open;	/* (op, 0, nic) */
@@ -284,6 +298,9 @@ struct ssp_spanb {
 	struct ssp_map3 net_open;	/* (uid, node << 32 | dev, net) */
 	struct ssp_map3 chain;	/* (uid, 0, net): last hop of a packet */
 	struct ssp_map3 elmap;	/* (node << 32 | dev, 0, net) -> elink */
+	struct ssp_fifo pc_hold;	/* spanb_pcap.c: capture sightings of
+					 * time pc_hold_ts, still open */
+	int64_t pc_hold_ts;
 	struct ssp_pool spool, evsmall, evlarge, lpool;
 	struct span *ready_head, *ready_tail;
 	uint64_t seq, next_id, live, peak;
@@ -407,6 +424,29 @@ void ssp_spanb_net_sweep(struct ssp_spanb *b);
 void ssp_spanb_switch_event(struct ssp_spanb *b, unsigned st,
     const struct ssp_rec *ev);
 void ssp_spanb_switch_flush(struct ssp_spanb *b, struct wstate *w);
+/* spanb_nslog.c: the parent of an NS_LOG device span (the span that
+ * brought the packet into this node, for one that sends it on), and the
+ * chain key its dequeue is remembered under. */
+struct span *ssp_spanb_nslog_prev(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+uint64_t ssp_spanb_nslog_key(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+/* Which way an NS_LOG event's packet goes at its device: -1 in (a
+ * reception and the bridge taking it), 1 out (a send), 0 not NS_LOG. */
+int ssp_spanb_nslog_dir(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+/* spanb_pcap.c: a net_seen event of a capture; the end of its stream, the
+ * drain of its unplaced copies, its state freed; the context of a NIC's
+ * reception at ts of len bytes over eth link el (what the network sent on
+ * el->rx, or a switch capture's copy whose port was not known: a
+ * reference, or NULL). */
+void ssp_spanb_pcap_event(struct ssp_spanb *b, unsigned st,
+    const struct ssp_rec *ev);
+void ssp_spanb_pcap_end(struct ssp_spanb *b, unsigned st);
+void ssp_spanb_pcap_drain(struct ssp_spanb *b, unsigned st);
+void ssp_spanb_pcap_free(struct ssp_spanb *b, unsigned st);
+struct span *ssp_spanb_pcap_rx(struct ssp_spanb *b, struct elink *el,
+    int64_t ts, uint64_t len);
 
 /* --- inline helpers ------------------------------------------------------ */
 
@@ -427,6 +467,24 @@ static inline struct wstate *
 net_of(struct ssp_spanb *b, unsigned st)
 {
 	return &b->s[st].u.net;
+}
+
+/* A packet leaves a network device by link el: its span's context goes to
+ * the NIC (eth), or into the other network at the peer end (n2n). */
+static inline void
+el_out(struct ssp_spanb *b, struct elink *el, struct span *s)
+{
+	if (el->peer != NULL)
+		ssp_spanb_send(b, &el->peer->tx, s, SSP_CTX_TX);
+	else
+		ssp_spanb_send(b, &el->rx, s, SSP_CTX_RX);
+}
+
+/* The queue el_out put s on last. */
+static inline struct ssp_fifo *
+el_outq(struct elink *el)
+{
+	return el->peer != NULL ? &el->peer->tx : &el->rx;
 }
 
 

@@ -3,8 +3,11 @@
  * enqueue to its dequeue or drop, chained hop by hop per packet uid,
  * parented at the network's edge to the NIC's tx context and handing its
  * own to the NIC it reaches; background traffic kept or left out by the
- * rules; packet chains forgotten after packet-idle.  Devices of type
- * NetSwitch go to spanb_switch.c.
+ * rules; packet chains forgotten after packet-idle.  A device at an n2n
+ * link hands the context of what it sends to the device at the other end
+ * (another network, or another node of this one), whose next span takes
+ * it as parent.  Devices of type NetSwitch go to spanb_switch.c, capture
+ * records (net_seen) to spanb_pcap.c.
  */
 #include <stdint.h>
 #include <string.h>
@@ -79,16 +82,18 @@ ssp_spanb_net_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
 static struct span *
 net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
-	uint64_t uid = ev->f[SSP_F_NET_UID];
 	int interesting = ev->f[SSP_F_NET_INTERESTING] != 0;
 	struct elink *el;
 	struct span *s, *prev, *c = NULL;
 	unsigned xf = 0;
 	int bg = 0;
 
-	if (ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_FROM_ADAPTER) {
-		el = ssp_spanb_net_elink(b, st, ev->f[SSP_F_NET_NODE],
-		    ev->f[SSP_F_NET_DEV]);
+	el = ssp_spanb_net_elink(b, st, ev->f[SSP_F_NET_NODE],
+	    ev->f[SSP_F_NET_DEV]);
+	if (ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_FROM_ADAPTER ||
+	    (el != NULL && el->peer != NULL && ssp_spanb_nslog_dir(b, st, ev) < 0)) {
+		/* from a NIC, or received over an n2n link (from another
+		 * network, or another node of this one) */
 		if (el != NULL)
 			c = ssp_fifo_pop(&el->tx);
 		s = ssp_spanb_mk(b, SSP_SK_NET_DEVICE, st, ev->ts);
@@ -103,11 +108,9 @@ net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			orphan(s, SSP_CAUSE_TX);
 		bg = !interesting && c == NULL;
 	} else {
-		prev = ssp_map3_get(&b->chain, uid, 0, st);
+		prev = ssp_spanb_nslog_prev(b, st, ev);	/* also the others' */
 		if (prev == NULL && !interesting) {
 			if (b->bg == SSP_BG_ADAPTER) {
-				el = ssp_spanb_net_elink(b, st,
-				    ev->f[SSP_F_NET_NODE], ev->f[SSP_F_NET_DEV]);
 				if (el == NULL)
 					return NULL;
 				xf = X_TENTATIVE;	/* kept if it reaches the NIC */
@@ -181,7 +184,8 @@ net_end(struct ssp_spanb *b, unsigned st, struct span *s,
 	 * reaches another NIC starts a trace of its own, the others vanish. */
 	if (ev->type == SSP_EV_NET_DEQ && !(b->bg == SSP_BG_ADAPTER &&
 	    (s->flags & SSP_SPAN_BACKGROUND))) {
-		if (ssp_map3_put(&b->chain, ev->f[SSP_F_NET_UID], 0, st, s, &o) != 0) {
+		if (ssp_map3_put(&b->chain, ev->f[SSP_F_NET_UID],
+		    ssp_spanb_nslog_key(b, st, ev), st, s, &o) != 0) {
 			nomem(b);
 			return;
 		}
@@ -191,11 +195,13 @@ net_end(struct ssp_spanb *b, unsigned st, struct span *s,
 		if (b->now >= b->next_sweep)
 			ssp_spanb_net_sweep(b);
 	}
-	if (to_adapter) {
-		el = ssp_spanb_net_elink(b, st, ev->f[SSP_F_NET_NODE],
-		    ev->f[SSP_F_NET_DEV]);
+	el = ssp_spanb_net_elink(b, st, ev->f[SSP_F_NET_NODE],
+	    ev->f[SSP_F_NET_DEV]);
+	if (to_adapter || (ev->type == SSP_EV_NET_DEQ && el != NULL &&
+	    el->peer != NULL && ssp_spanb_nslog_dir(b, st, ev) > 0)) {
+		/* to the NIC, or over an n2n link into the other network */
 		if (el != NULL)
-			ssp_spanb_send(b, &el->rx, s, SSP_CTX_RX);
+			el_out(b, el, s);
 		else
 			b->st.ctx_nowhere[SSP_CTX_RX]++;
 	}
@@ -213,6 +219,10 @@ ev_net(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 
 	if (ev->type == SSP_EV_NET_RX) {
 		drop(b, st, SSP_DROP_NO_RULE);
+		return;
+	}
+	if (ev->type == SSP_EV_NET_SEEN) {	/* a capture's record */
+		ssp_spanb_pcap_event(b, st, ev);
 		return;
 	}
 	if (ev->type > SSP_EV_NET_RX || ev->type < SSP_EV_NET_ENQ) {
@@ -288,9 +298,11 @@ static void
 net_stream_end(struct ssp_spanb *b, unsigned st)
 {
 	ssp_spanb_switch_flush(b, net_of(b, st));
+	ssp_spanb_pcap_end(b, st);
 	ssp_spanb_close_stream(b, &b->net_open, st);
 }
 
 const struct ssp_spanb_sim ssp_spanb_net_sim = {
-	NULL, net_events, net_stream_end, NULL, NULL,
+	NULL, net_events, net_stream_end, ssp_spanb_pcap_drain,
+	ssp_spanb_pcap_free,
 };

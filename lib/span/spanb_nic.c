@@ -512,7 +512,8 @@ ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 	case SSP_EV_NIC_RX:
 		if ((s = ssp_spanb_mk(b, SSP_SK_NIC_RX, st, ev->ts)) == NULL)
 			break;
-		c = n->elink >= 0 ? ssp_fifo_pop(&b->el[n->elink].rx) : NULL;
+		c = n->elink >= 0 ? ssp_spanb_pcap_rx(b, &b->el[n->elink],
+		    ev->ts, ev->f[SSP_F_NRX_LEN]) : NULL;
 		if (c != NULL)
 			s->parent = c;
 		else

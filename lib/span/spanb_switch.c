@@ -2,7 +2,10 @@
  * SimBricks net_switch ports in a network stream (formats/spans.md §3):
  * an ingress span per net_enq under the NIC's tx context, an egress span
  * per copy sent or dropped under that ingress, its context to the NIC of
- * the egress port.
+ * the egress port.  A port wired to another switch (an n2n row) is such a
+ * link too: its egress context goes to the other switch's port, whose
+ * ingress span takes it as parent (in order: a SimBricks channel loses
+ * nothing and reorders nothing).
  */
 #include <stdint.h>
 
@@ -67,8 +70,8 @@ ssp_spanb_switch_event(struct ssp_spanb *b, unsigned st,
 		w->held = NULL;
 		SA(held, SSP_SA_NET_DROPPED) = 1;
 		add_ev(b, held, ev);
-		if (el != NULL && ssp_fifo_last(&el->rx) == held) {
-			ssp_fifo_pop_last(&el->rx);
+		if (el != NULL && ssp_fifo_last(el_outq(el)) == held) {
+			ssp_fifo_pop_last(el_outq(el));
 			unref(b, held);
 		}
 		ssp_spanb_done(b, held);
@@ -87,7 +90,8 @@ ssp_spanb_switch_event(struct ssp_spanb *b, unsigned st,
 			s->parent = c;
 		else if (el != NULL)
 			orphan(s, SSP_CAUSE_TX);
-		/* else a port without a NIC (another network): a root */
+		/* else a port without a NIC or an n2n link: a root; at an
+		 * n2n end the parent is the other switch's egress span */
 		add_ev(b, s, ev);
 		ssp_spanb_net_attrs(b, st, s, ev, 1);
 		if (ssp_map3_put(&b->chain, uid, key, st, s, &o) != 0) {
@@ -118,7 +122,7 @@ ssp_spanb_switch_event(struct ssp_spanb *b, unsigned st,
 		return;
 	}
 	if (el != NULL)
-		ssp_spanb_send(b, &el->rx, s, SSP_CTX_RX);
+		el_out(b, el, s);
 	else
 		b->st.ctx_nowhere[SSP_CTX_RX]++;
 	w->held = s;

@@ -70,6 +70,7 @@ static const struct ssp_rec_type types[SSP_EV_NTYPES] = {
 	    { "val", 'x' } } },
 	[SSP_EV_NIC_WR_DONE] = { "nic_wr_done", 4, { { "id", 'u' }, { "off", 'x' },
 	    { "val", 'x' }, { "posted", 'i' } } },
+	[SSP_EV_NET_SEEN]    = { "net_seen", 18, { NET_F } },
 };
 
 const struct ssp_schema ssp_event_schema = { SSP_EV_NTYPES, types };
@@ -85,6 +86,7 @@ static const struct {
 	[SSP_SIM_QEMU]  = { "qemu", "host" },
 	[SSP_SIM_CORUNDUM] = { "corundum", "nic" },
 	[SSP_SIM_E1000] = { "e1000", "nic" },
+	[SSP_SIM_PCAP]  = { "pcap", "net" },
 };
 
 const char *ssp_event_sim_name(enum ssp_sim s) { return sims[s].name; }
@@ -119,7 +121,7 @@ ssp_event_sim(unsigned type)
 		return SSP_SIM_GEM5;
 	if (type < SSP_EV_NET_ENQ)
 		return SSP_SIM_NICBM;
-	if (type <= SSP_EV_NET_RX)
+	if (type <= SSP_EV_NET_RX || type == SSP_EV_NET_SEEN)
 		return SSP_SIM_NS3;
 	if (type == SSP_EV_NIC_RD_DONE || type == SSP_EV_NIC_WR_DONE)
 		return SSP_SIM_NICBM;

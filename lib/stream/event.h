@@ -57,6 +57,9 @@ enum ssp_ev_type {
 	 * request id) */
 	SSP_EV_NIC_RD_DONE,	/* CorundumAXILManager::read_done() */
 	SSP_EV_NIC_WR_DONE,	/* CorundumAXILManager::write_done() */
+	/* network, also added in 1.2: a packet in a pcap capture (direction and
+	 * port not recorded) */
+	SSP_EV_NET_SEEN,
 	SSP_EV_NTYPES
 };
 
@@ -95,7 +98,7 @@ enum { SSP_F_NTX_LEN };					/* nic_tx */
 enum { SSP_F_NRX_PORT, SSP_F_NRX_LEN };			/* nic_rx */
 /* nic_rd_done, nic_wr_done (posted: nic_wr_done only) */
 enum { SSP_F_NDONE_ID, SSP_F_NDONE_OFF, SSP_F_NDONE_VAL, SSP_F_NDONE_POSTED };
-/* net_*: uid -1 when the trace has none; payload/ip_proto/ip_id -1 when
+/* net_* (net_seen too): uid -1 when the trace has none; payload/ip_proto/ip_id -1 when
  * absent; eth_type 0 when absent; boundary is enum ssp_net_boundary */
 enum { SSP_F_NET_NODE, SSP_F_NET_DEV, SSP_F_NET_DEVTYPE, SSP_F_NET_SOURCE,
 	SSP_F_NET_UID, SSP_F_NET_INTERESTING, SSP_F_NET_BOUNDARY,
@@ -121,12 +124,13 @@ enum ssp_sim {
 	SSP_SIM_QEMU,		/* kind "host": simbricks-pci DEBUG_PRINTS (host types) */
 	SSP_SIM_CORUNDUM,	/* kind "nic": Corundum Verilator adapter (nic types) */
 	SSP_SIM_E1000,		/* kind "nic": e1000_gem5 E1000_DEBUG (nic types) */
+	SSP_SIM_PCAP,		/* kind "net": a pcap capture (ns-3, net_switch -p) */
 	SSP_SIM_N
 };
 
 extern const struct ssp_schema ssp_event_schema;
 
-/* Names: "gem5"/"nicbm"/"ns3"/"switch"/"qemu"/"corundum"/"e1000" and
+/* Names: "gem5"/"nicbm"/"ns3"/"switch"/"qemu"/"corundum"/"e1000"/"pcap" and
  * "host"/"nic"/"net"; parse returns SSP_SIM_NONE if unknown.  A kind parses
  * to its first simulator (host: gem5, nic: nicbm, net: ns3): a topology
  * kind names a role, and the types of a kind are shared by its simulators. */

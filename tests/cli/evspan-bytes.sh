@@ -17,9 +17,10 @@
 # (sim2ev: the trailing `cpu` field of host device events, type `user`):
 # only the --events outputs changed, their ev.* records of host device
 # events gained the `cpu` field (spancat output identical but for ` cpu=...`).
-# Updated for event format 1.2 (types nic_rd_done, nic_wr_done): only the
-# --events outputs changed, their header lists two more ev.* types;
-# `spancat --csv` of the dumbbell's is the same as the 1.1 evspan's.
+# Updated for event format 1.2 (types nic_rd_done, nic_wr_done, net_seen):
+# only the --events outputs changed, their header lists three more ev.*
+# types; `spancat --csv` of every --events output is the same as the 1.1
+# evspan's.
 . "$(dirname "$0")/../lib.sh"
 RULES="$TOP/rules/linux-i40e.csv"
 
@@ -39,7 +40,7 @@ mkdumbbell -n 300 "$T/d" > /dev/null
 sed 's/^root,all-syscalls$/root,net-syscalls/' "$RULES" > "$T/net.csv"
 same "dumbbell" c6ce55cf5157561173b97e2bb130c77dea3aade0fb358828338932c335cc7e9e \
     -t "$T/d/topology.csv" -r "$RULES"
-same "dumbbell, --events" 99675b08f284282bbfad37179f511bbc7e6130b503d30e29128611a3dcec5e17 \
+same "dumbbell, --events" 3346e036a85e862ebe34adcadf05d417f1d3c1c3f79e0b7696461fe2174f284d \
     -e -t "$T/d/topology.csv" -r "$RULES"
 same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df042992ff804c56012694 \
     -t "$T/d/topology.csv" -r "$T/net.csv"
@@ -49,7 +50,7 @@ same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df0
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" ce7878c5675f96e81fcc22e3ca53d1f845093e9a28f104c4c6e0ab7ab2605b7a \
+same "samples/dumbbell, --events" 997a7e59a1e46e33e2f6cf58763724ec077374dd84593d10cb3ee81752e470d0 \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic
@@ -61,17 +62,17 @@ for f in "$S"/*.txt; do
 	case $b in *-nic) k=nic ;; net) k=net ;; *) k=host ;; esac
 	txt2ev -s "$b" -k $k -o "$T/tc/$b.ev" "$f"
 done
-same "twoclients, --events" 11644a16bf1174f768326d520ab8a7df3b2e56b323294a48e7d0408b15e5d9e3 \
+same "twoclients, --events" 5ea4f5c07953d48b7b98887909b7944851b97bafc2892c13f2b86b6f05a5e2c8 \
     -e -t "$T/tc/topology.csv" -r "$RULES"
 
 # a truncated NIC stream (orphans, open spans) and concatenated segments
 head -c $(($(wc -c < "$T/d/client-nic.ev") * 3 / 10)) "$T/d/client-nic.ev" > "$T/cut.ev"
-same "truncated stream, --events" 4b6d82fa2d09805a31fd5f94e0b25bdafc583850892e5506490b3c3509ae1721 \
+same "truncated stream, --events" 38a41b25fa5014b7f1618d8fe1d29429928c335544ee002478b58232a49d0e4d \
     -e -t "$T/d/topology.csv" -r "$RULES" client-nic="$T/cut.ev"
 stderr_has "stream client-nic:"
 mkdumbbell -n 3 "$T/c" > /dev/null
 cat "$T/c/server.ev" "$T/c/server.ev" > "$T/cat.ev"
-same "concatenated segments, --events" 1cbebc23e50e8aa20defc4e091450660109f9c07b36e3794a053aab4d227211c \
+same "concatenated segments, --events" add27ed99d5f3b43bcbd021f0237564f27d29f3891c39e91ebd2a0831d9468dc \
     -e -t "$T/c/topology.csv" -r "$RULES" server="$T/cat.ev"
 
 # compressed output (written by a thread of its own with 2 threads): the

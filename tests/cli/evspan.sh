@@ -66,7 +66,7 @@ stderr_has "kindonly.ev: stream 'client-nic': the header names no simulator"
 txt2ev -s client-nic -k none -m simulator=bochs -m kind=nic -o "$T/bochs.ev" "$T/nic.txt"
 expect_rc 2 "unknown simulator" evspan -t "$D/topology.csv" \
     client-nic="$T/bochs.ev" -o "$T/x.sp"
-stderr_has "bochs.ev: stream 'client-nic': the header names an unknown simulator 'bochs' (expected gem5, nicbm, ns3, switch, qemu, corundum or e1000)"
+stderr_has "bochs.ev: stream 'client-nic': the header names an unknown simulator 'bochs' (expected gem5, nicbm, ns3, switch, qemu, corundum, e1000 or pcap)"
 txt2ev -s client-nic -k none -m simulator=nicbm -m kind=host -o "$T/both.ev" "$T/nic.txt"
 expect_rc 2 "simulator and kind disagree" evspan -t "$D/topology.csv" \
     client-nic="$T/both.ev" -o "$T/x.sp"

@@ -49,7 +49,7 @@ EOF
 check "every event, its cpu, the user events" diff "$T/want.txt" "$T/mc.txt"
 check "header" sh -c "evcat -H '$T/mc.ev' > '$T/h.txt'"
 check "format 1.2" grep -q '^# file .* (format 1\.2)$' "$T/h.txt"
-check "user type in the schema, last" grep -q '^# type 38 user: cpu/s pc/x$' "$T/h.txt"
+check "user type in the schema, after net_rx" grep -q '^# type 38 user: cpu/s pc/x$' "$T/h.txt"
 check "mmio_rd ends with cpu" grep -q ' mmio_rd: comp/s addr/x size/u id/u bar/i offs/x cpu/s$' "$T/h.txt"
 check "post_int ends with cpu" grep -q ' post_int: comp/s bus/u dev/u func/u cpu/s$' "$T/h.txt"
 check "msix has no cpu" grep -q ' msix: comp/s vec/u$' "$T/h.txt"

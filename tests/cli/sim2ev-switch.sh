@@ -78,4 +78,10 @@ if have txt2ev; then
 	    "nic.tx:0x1:0x0 net.device:0x2:0x1 net.device:0x3:0x2 nic.rx:0x4:0x3 "
 	check "spancat --tree" spancat --tree "$T/s.sp"
 fi
+# SIGUSR1 (simbricks-run --profile-int): component-net-base's
+# simb_net_switch prints main_time and each port's timestamps
+printf 'main_time = 700000000\n[Port 0 ]: in_timestamp == 700000000\n[Port 0 ]: out_timestamp == 700500000\n[Port 1 ]: in_timestamp == 699000000\n' > "$T/usr1.log"
+check "SIGUSR1 status dump" sim2ev -f switch --stats -o "$T/u.ev" "$T/usr1.log"
+stderr_has "4 lines = 0 events + 4 skipped"
+stderr_has "4 skipped: status (status dump on request (SIGUSR1))"
 done_testing

@@ -14,7 +14,7 @@ stdout_has "--time-offset"
 expect_rc 0 "--version" sim2ev --version
 stdout_has "sim2ev 0."
 expect_rc 2 "no -f" sim2ev /dev/null
-stderr_has "-f gem5|nicbm|ns3|switch|qemu|corundum|e1000 is required"
+stderr_has "-f gem5|nicbm|ns3|switch|qemu|corundum|e1000|pcap is required"
 expect_rc 2 "bad option" sim2ev -f gem5 --bogus /dev/null
 stderr_has "usage:"
 expect_rc 2 "unknown format" sim2ev -f bochs /dev/null

@@ -1,7 +1,8 @@
 /*
  * Span builder on arbitrary event sequences: every 6 input bytes are one
  * event (stream, type, time step, three field bytes) of a fixed two-host
- * topology, with small ids so they collide.  Whatever comes, the builder
+ * topology (an n2n link inside the network too; capture records of ns-3
+ * devices and of a net_switch), with small ids so they collide.  Whatever comes, the builder
  * must not crash and its output must keep the stream's guarantees: span
  * ids in order, parents written before children, a span's member events
  * and then its links right after it (their targets written before),
@@ -21,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char topo_csv[] =
     "stream,h1,host\nstream,h2,host\nstream,n1,nic\nstream,n2,nic\n"
     "stream,net,net\npcie,h1,n1,system.pc.simbricks_0\npcie,h2,n2\n"
-    "eth,n1,net,1,2\neth,n2,net,0,2\n";
+    "eth,n1,net,1,2\neth,n2,net,0,2\nn2n,net,0,1,net,1,1\n";
 static const char rules_csv[] =
     "syscall-entry,entry_SYSCALL_64\nkernel-tx,__sys_sendto\n"
     "driver-rx,i40e_napi_poll\npci-write,__pci_write_msi_msg\n"
@@ -182,6 +183,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ev.f[SSP_F_NET_BOUNDARY] = p[4] % 3;
 			ev.f[SSP_F_NET_NODE] = p[5] & 1;
 			ev.f[SSP_F_NET_DEV] = 1 + (p[5] >> 1) % 2;
+			if (type == SSP_EV_NET_SEEN && (p[5] & 8))
+				ev.f[SSP_F_NET_DEV] = UINT32_MAX;	/* net_switch -p */
 		}
 		if (ssp_spanb_event(b, st5, &ev, &e) != SSP_OK)
 			abort();

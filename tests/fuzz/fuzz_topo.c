@@ -40,6 +40,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (t->streams[t->eth[i].nic].kind != SSP_SIM_NICBM ||
 		    t->streams[t->eth[i].net].kind != SSP_SIM_NS3)
 			abort();
+	for (i = 0; i < t->nn2n; i++)
+		if (t->streams[t->n2n[i].net[0]].kind != SSP_SIM_NS3 ||
+		    t->streams[t->n2n[i].net[1]].kind != SSP_SIM_NS3 ||
+		    (t->n2n[i].net[0] == t->n2n[i].net[1] &&
+		    t->n2n[i].node[0] == t->n2n[i].node[1] &&
+		    t->n2n[i].dev[0] == t->n2n[i].dev[1]))
+			abort();
 	ssp_topo_override(t, "a=b", &e);
 	ssp_topo_free(t);
 	return 0;

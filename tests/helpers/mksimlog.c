@@ -18,7 +18,11 @@
  *   corundum: Corundum Verilator debug lines (h2d read/write, AXIL
  *          done, doRead/doWrite with payload bytes, packets, MSI).
  *   e1000: E1000_DEBUG lines of a transmit and a receive.
- * usage: mksimlog -f gem5|nicbm|ns3|switch|qemu|corundum|e1000 -b BYTES
+ *   nslog: ns-3 NS_LOG (prefix_all, ps resolution) of a SimBricks NS3Net
+ *          switch: 8 SimbricksNetDevice ports and a SimpleNetDevice trunk,
+ *          each packet received on one, bridged, sent on another, with the
+ *          function-call noise of the real logs (tests/data/ns3-nslog).
+ * usage: mksimlog -f gem5|nicbm|ns3|switch|qemu|corundum|e1000|nslog -b BYTES
  *        [-e ENTRY] [-S NSYMS] [-s SYMFILE] [-o FILE]
  */
 #include <err.h>
@@ -71,7 +75,7 @@ main(int argc, char **argv)
 	}
 	if (fmt == NULL || bytes == 0 || entry == 0 || nsyms == 0) {
 usage:
-		fprintf(stderr, "usage: mksimlog -f gem5|nicbm|ns3|switch|qemu|corundum|e1000 "
+		fprintf(stderr, "usage: mksimlog -f gem5|nicbm|ns3|switch|qemu|corundum|e1000|nslog "
 		    "-b BYTES [-e ENTRY] [-S NSYMS] [-s SYMFILE] [-o FILE]\n");
 		return 2;
 	}
@@ -222,6 +226,42 @@ usage:
 				    0x0140a8c0u + (in << 24), 0x0140a8c0u + (eg << 24),
 				    (unsigned)(60 + (r >> 32) % 1455));
 			}
+		} else if (strcmp(fmt, "nslog") == 0) {
+			uint64_t r = rnd(), dev = 0x55f7d4a31490ULL, pk = 0x55f7d4a772c0ULL;
+			unsigned in = (unsigned)(r % 9), eg = (unsigned)((r >> 8) % 8), o;
+			char t[40];
+
+			eg += eg >= in;
+			if (n == 1)
+				for (o = 0; o < 9; o++)
+					written += (uint64_t)fprintf(f, "+0.000000000000s -1 %s:SetIfIndex(0x%"
+					    PRIx64 ", %u)\n", o == 8 ? "SimpleNetDevice" :
+					    "SimbricksNetDevice", dev + o * 0x1c0, o + 1);
+			tick += 1000 * (1 + (r >> 20) % 8);
+			snprintf(t, sizeof(t), "+%" PRIu64 ".%012" PRIu64 "s 0 ",
+			    tick / UINT64_C(1000000000000), tick % UINT64_C(1000000000000));
+			k = fprintf(f, in == 8 ? "%sSimpleNetDevice:Receive(0x%" PRIx64
+			    ", 0x%" PRIx64 ", 2048, 02:00:00:00:00:%02x, 02:00:00:00:00:%02x)\n" :
+			    "%sSimbricksNetDevice:RxInContext(0x%" PRIx64 ")\n", t,
+			    dev + in * 0x1c0, pk + (r >> 40) % 64 * 0x70, eg, in);
+			k += fprintf(f, "%sBridgeNetDevice:ReceiveFromDevice()\n"
+			    "%sBridgeNetDevice:ReceiveFromDevice(): [DEBUG] UID is %" PRIu64 "\n"
+			    "%sBridgeNetDevice:GetAddress()\n%sBridgeNetDevice:ForwardUnicast()\n"
+			    "%sBridgeNetDevice:ForwardUnicast(): [DEBUG] LearningBridgeForward "
+			    "(incomingPort=ns3::SimbricksNetDevice, packet=0x%" PRIx64 ", protocol="
+			    "2048, src=02:00:00:00:00:%02x, dst=02:00:00:00:00:%02x)\n"
+			    "%sBridgeNetDevice:Learn()\n%sBridgeNetDevice:GetLearnedState()\n"
+			    "%sBridgeNetDevice:ForwardUnicast(): [LOGIC] Learning bridge state says "
+			    "to use port `ns3::SimbricksNetDevice'\n", t, t, n, t, t, t,
+			    pk + (r >> 40) % 64 * 0x70, in, eg, t, t, t);
+			k += fprintf(f, "%s%s:SendFrom(0x%" PRIx64 ", 0x%" PRIx64 ", 02-06-02:00:"
+			    "00:00:00:%02x, 02-06-02:00:00:00:00:%02x, 2048)\n", t, eg == 8 ?
+			    "SimpleNetDevice" : "SimbricksNetDevice", dev + eg * 0x1c0,
+			    pk + (r >> 46) % 64 * 0x70, in, eg);
+			if (eg == 8)
+				k += fprintf(f, "%sQueue:GetNPackets(0x55f7d4a7fc10)\n%sQueue:"
+				    "GetNPackets(): [LOGIC] returns 1\n%sSimpleNetDevice:"
+				    "FinishTransmission(0x%" PRIx64 ")\n", t, t, t, dev + 8 * 0x1c0);
 		} else {
 			static const char *ctx[] = { "1/$ns3::Node/DeviceList/2/$ns3::CosimNetDevice/RxPacketFromAdapter",
 			    "1/$ns3::Node/DeviceList/1/$ns3::SimpleNetDevice/TxQueue/Enqueue",

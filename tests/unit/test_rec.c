@@ -653,7 +653,7 @@ test_minor_versions(void **state)
 		ssp_in_close(in);
 	}
 	/* event streams are 1.SSP_EVENT_MINOR (1.1: cpu fields, user events;
-	 * 1.2: the Corundum register completions) */
+	 * 1.2: the Corundum register completions, net_seen) */
 	assert_int_equal(ssp_out_open(&o, tmpname(), 0, &e), SSP_OK);
 	assert_int_equal(ssp_event_writer_open(&w, o, "h", SSP_SIM_GEM5, "t",
 	    NULL, 0, &e), SSP_OK);

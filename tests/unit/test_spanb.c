@@ -1272,6 +1272,150 @@ test_switch(void **state)
 	teardown(h);
 }
 
+/* A capture record (net_seen, formats/events.md "pcap"): dev -1 for a
+ * net_switch -p file; eth_type 0x800 with IPv4 length len - 14, else ARP. */
+static void
+seen(struct h *h, int64_t ts, unsigned node, uint32_t dev, uint64_t smac,
+    uint64_t dmac, unsigned len, uint64_t ipid)
+{
+	int ip = len > 42;
+
+	feed(h, NET, ts, SSP_EV_NET_SEEN, 18, U(node), U(dev),
+	    sid(h, NET, ip ? "EN10MB" : "EN10MB"), sid(h, NET, "pcap"), U(-1),
+	    U(1), U(0), U(-1), U(ip ? 0x800 : 0x806), smac, dmac,
+	    U(0x0a000001), U(0x0a000002), U(ip ? 17 : -1), U(ip ? len - 14 : 0),
+	    U(ip ? ipid : (uint64_t)-1), U(0), U(0));
+}
+
+/* net_switch -p: the ports come from the queued NIC contexts, the MACs
+ * learned, the topology's ports (ports 0 and 1; port 2 has no row), and
+ * the NIC that takes a copy whose port was left open */
+static void
+test_switch_pcap(void **state)
+{
+	struct h *h = setup_topo(topo_switch, "", 0);
+	const struct ssp_rec *in, *out;
+
+	(void)state;
+	/* n1 -> n2: in by port 0 (n1's tx context), out by the one other port */
+	nic1(h, N1, 100, SSP_EV_NIC_TX, 60, 0);
+	seen(h, 200, 0, UINT32_MAX, 0xa1, 0xb1, 60, 1);
+	nic1(h, N2, 300, SSP_EV_NIC_RX, 0, 60);
+	/* a broadcast from port 2: no context anywhere, a root; two copies,
+	 * as many as the topology's ports: 0 and 1 */
+	seen(h, 400, 0, UINT32_MAX, 0xc1, 0xffffffffffffULL, 42, 0);
+	seen(h, 400, 0, UINT32_MAX, 0xc1, 0xffffffffffffULL, 42, 0);
+	nic1(h, N1, 500, SSP_EV_NIC_RX, 0, 42);
+	nic1(h, N2, 510, SSP_EV_NIC_RX, 0, 42);
+	/* n2 -> n1 by the MACs learned: b1 at port 1 (the first packet's
+	 * one port), a1 at port 0 */
+	nic1(h, N2, 550, SSP_EV_NIC_TX, 74, 0);
+	seen(h, 600, 0, UINT32_MAX, 0xb1, 0xa1, 74, 2);
+	nic1(h, N1, 650, SSP_EV_NIC_RX, 0, 74);
+	/* n1's broadcast to ports 1 and 2: two copies, one other port in the
+	 * topology: n2 takes one (its port: 1), the other's port stays open */
+	nic1(h, N1, 700, SSP_EV_NIC_TX, 42, 0);
+	seen(h, 800, 0, UINT32_MAX, 0xa1, 0xffffffffffffULL, 42, 0);
+	seen(h, 800, 0, UINT32_MAX, 0xa1, 0xffffffffffffULL, 42, 0);
+	nic1(h, N2, 850, SSP_EV_NIC_RX, 0, 42);
+	finish(h);
+
+	in = port_at(h, 200, 0);
+	out = port_at(h, 200, 1);
+	assert_true(in->f[SSP_SF_PARENT] == span_at(h, SSP_SK_NIC_TX, 100)->f[SSP_SF_SPAN]);
+	assert_true(out->f[SSP_SF_PARENT] == in->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 300)->f[SSP_SF_PARENT] == out->f[SSP_SF_SPAN]);
+	in = port_at(h, 400, UINT32_MAX);
+	assert_true(in->f[SSP_SF_PARENT] == 0);
+	assert_int_equal(in->f[SSP_SF_FLAGS], 0);
+	assert_true(port_at(h, 400, 0)->f[SSP_SF_PARENT] == in->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 500)->f[SSP_SF_PARENT] ==
+	    port_at(h, 400, 0)->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 510)->f[SSP_SF_PARENT] ==
+	    port_at(h, 400, 1)->f[SSP_SF_SPAN]);
+	assert_true(port_at(h, 600, 1)->f[SSP_SF_PARENT] ==
+	    span_at(h, SSP_SK_NIC_TX, 550)->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 650)->f[SSP_SF_PARENT] ==
+	    port_at(h, 600, 0)->f[SSP_SF_SPAN]);
+	in = port_at(h, 800, 0);
+	out = port_at(h, 800, 1);
+	assert_true(out->f[SSP_SF_PARENT] == in->f[SSP_SF_SPAN]);
+	assert_true(span_at(h, SSP_SK_NIC_RX, 850)->f[SSP_SF_PARENT] == out->f[SSP_SF_SPAN]);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* ns-3 per-device captures: n1 - node 0 - node 1 (a router) - node 2 -
+ * n2, the links between nodes as n2n rows */
+static const char topo_pcap[] =
+    "stream,h1,host\n"
+    "stream,h2,host\n"
+    "stream,n1,nic\n"
+    "stream,n2,nic\n"
+    "stream,net,net\n"
+    "pcie,h1,n1\n"
+    "pcie,h2,n2\n"
+    "eth,n1,net,0,0\n"
+    "eth,n2,net,2,0\n"
+    "n2n,net,0,1,net,1,0\n"
+    "n2n,net,1,1,net,2,1\n";
+
+/* The span of a sighting at node/dev at ts. */
+static const struct ssp_rec *
+dev_at(const struct h *h, int64_t ts, unsigned node, unsigned dev)
+{
+	size_t i;
+
+	for (i = 0; i < h->nrec; i++)
+		if (h->recs[i].type == SSP_SK_NET_DEVICE && h->recs[i].ts == ts &&
+		    h->recs[i].f[SSP_SA_NET_NODE] == node &&
+		    h->recs[i].f[SSP_SA_NET_DEV] == dev)
+			return &h->recs[i];
+	fail_msg("no net.device span at %u/%u at %lld", node, dev, (long long)ts);
+	return NULL;
+}
+
+#define PARENT_IS(c, p) assert_true((c)->f[SSP_SF_PARENT] == (p)->f[SSP_SF_SPAN])
+
+static void
+test_pcap_devices(void **state)
+{
+	struct h *h = setup_topo(topo_pcap, "", 0);
+
+	(void)state;
+	/* n1 -> n2: every hop a sighting, the router's two at one time, in
+	 * the order of reception and send */
+	nic1(h, N1, 100, SSP_EV_NIC_TX, 60, 0);
+	seen(h, 200, 0, 0, 0xa1, 0xb1, 60, 1);	/* from n1 */
+	seen(h, 210, 0, 1, 0xa1, 0xb1, 60, 1);	/* node 0 sends */
+	seen(h, 300, 1, 0, 0xa1, 0xb1, 60, 1);	/* node 1 receives */
+	seen(h, 300, 1, 1, 0xa1, 0xb1, 60, 1);	/* and sends */
+	seen(h, 400, 2, 1, 0xa1, 0xb1, 60, 1);
+	seen(h, 410, 2, 0, 0xa1, 0xb1, 60, 1);	/* to n2 */
+	nic1(h, N2, 500, SSP_EV_NIC_RX, 0, 60);
+	/* the other way, the router's send first in the stream: the n2n peer
+	 * that saw the packet tells which is the reception */
+	seen(h, 600, 2, 1, 0xb1, 0xa1, 60, 2);	/* node 2 sends (origin) */
+	seen(h, 700, 1, 0, 0xb1, 0xa1, 60, 2);	/* node 1 sends ... */
+	seen(h, 700, 1, 1, 0xb1, 0xa1, 60, 2);	/* ... what it received */
+	seen(h, 800, 0, 1, 0xb1, 0xa1, 60, 2);
+	finish(h);
+
+	PARENT_IS(dev_at(h, 200, 0, 0), span_at(h, SSP_SK_NIC_TX, 100));
+	PARENT_IS(dev_at(h, 210, 0, 1), dev_at(h, 200, 0, 0));
+	PARENT_IS(dev_at(h, 300, 1, 0), dev_at(h, 210, 0, 1));
+	PARENT_IS(dev_at(h, 300, 1, 1), dev_at(h, 300, 1, 0));
+	PARENT_IS(dev_at(h, 400, 2, 1), dev_at(h, 300, 1, 1));
+	PARENT_IS(dev_at(h, 410, 2, 0), dev_at(h, 400, 2, 1));
+	PARENT_IS(span_at(h, SSP_SK_NIC_RX, 500), dev_at(h, 410, 2, 0));
+	PARENT_IS(dev_at(h, 700, 1, 1), dev_at(h, 600, 2, 1));
+	PARENT_IS(dev_at(h, 700, 1, 0), dev_at(h, 700, 1, 1));
+	PARENT_IS(dev_at(h, 800, 0, 1), dev_at(h, 700, 1, 0));
+	root_is(h, SSP_SK_NET_DEVICE, 600, SSP_SPAN_ORPHAN, "packet");
+	check_invariants(h);
+	teardown(h);
+}
+
 /* NIC msix -> host msix (+ the completed DMA id 0 that follows) */
 static void
 test_msix(void **state)
@@ -2084,6 +2228,8 @@ main(void)
 		cmocka_unit_test(test_write_order),
 		cmocka_unit_test(test_link_order),
 		cmocka_unit_test(test_switch),
+		cmocka_unit_test(test_switch_pcap),
+		cmocka_unit_test(test_pcap_devices),
 		cmocka_unit_test(test_context_limit),
 		cmocka_unit_test(test_memory_bounded),
 		cmocka_unit_test(test_deterministic),

@@ -139,6 +139,67 @@ test_errors(void **state)
 	expect("stream,a,host,\"x\n", "unterminated quoted field");
 }
 
+/* Two net_switches joined on one socket (-h on sw0, -s on sw1), an ns-3
+ * network on a third: n2n rows. */
+static void
+test_n2n(void **state)
+{
+	static const char in[] =
+	    "stream,n0,nic\nstream,n1,nic\nstream,sw0,net\nstream,sw1,net\n"
+	    "stream,ns3,net\n"
+	    "eth,n0,sw0,0,0\neth,n1,sw1,0,0\n"
+	    "n2n,sw0,0,1,sw1,0,1\n"
+	    "n2n,sw1,0,2,ns3,3,1\n"
+	    "n2n,ns3,3,2,ns3,4,1\n";	/* within one stream, other devices */
+	struct ssp_topo *t;
+	struct ssp_err e;
+
+	(void)state;
+	assert_int_equal(ssp_topo_parse(&t, "t.csv", NULL, in, strlen(in), &e), SSP_OK);
+	assert_int_equal(t->nn2n, 3);
+	assert_int_equal(t->n2n[0].net[0], 2);
+	assert_int_equal(t->n2n[0].node[0], 0);
+	assert_int_equal(t->n2n[0].dev[0], 1);
+	assert_int_equal(t->n2n[0].net[1], 3);
+	assert_int_equal(t->n2n[0].dev[1], 1);
+	assert_int_equal(t->n2n[0].line, 8);
+	assert_int_equal(t->n2n[1].net[1], 4);
+	assert_int_equal(t->n2n[1].node[1], 3);
+	assert_int_equal(t->n2n[2].net[0], 4);
+	assert_int_equal(t->n2n[2].net[1], 4);
+	assert_int_equal(t->n2n[2].node[1], 4);
+	assert_int_equal(t->neth, 2);
+	ssp_topo_free(t);
+}
+
+static void
+test_n2n_errors(void **state)
+{
+	static const char nets[] = "stream,n,nic\nstream,a,net\nstream,b,net\n";
+	char in[256];
+
+	(void)state;
+#define N2N(rows, msg) do { \
+	snprintf(in, sizeof(in), "%s%s", nets, rows); \
+	expect(in, msg); \
+} while (0)
+	N2N("n2n,a,0,1,c,0,1\n", "t.csv:4:11: no stream named 'c'");
+	N2N("n2n,a,0,1,n,0,1\n", "t.csv:4:11: stream 'n' is a nic stream, "
+	    "expected a net stream");
+	N2N("n2n,a,0,1,b,0\n", "t.csv:4:14: missing device number");
+	N2N("n2n,a,x,1,b,0,1\n", "t.csv:4:7: bad node number 'x'");
+	N2N("n2n,a,0,1,b,0,1,2\n", "t.csv:4:17: unexpected field '2' (a n2n row "
+	    "has at most 7 fields)");
+	N2N("n2n,a,0,1,a,0,1\n", "t.csv:4:13: node 0 device 1 of 'a' is linked to itself");
+	N2N("eth,n,a,0,1\nn2n,a,0,1,b,0,1\n",
+	    "t.csv:5:7: node 0 device 1 of 'a' is already attached at line 4");
+	N2N("n2n,a,0,1,b,0,1\nn2n,b,0,2,b,0,1\n",
+	    "t.csv:5:13: node 0 device 1 of 'b' is already attached at line 4");
+	expect("stream,a,net\nlink,a,0,1,a,0,2\n", "t.csv:2:1: unknown row type "
+	    "'link' (expected stream, pcie, eth or n2n)");
+#undef N2N
+}
+
 static void
 test_load_relative(void **state)
 {
@@ -175,6 +236,8 @@ main(void)
 		cmocka_unit_test(test_dumbbell),
 		cmocka_unit_test(test_many_hosts),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_n2n),
+		cmocka_unit_test(test_n2n_errors),
 		cmocka_unit_test(test_load_relative),
 	};
 
