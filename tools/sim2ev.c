@@ -365,7 +365,17 @@ main(int argc, char **argv)
 	if (ssp_atoms_new(&atoms, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (nsym > 0) {
+		const struct ssp_symtab_info *ti;
+		unsigned t;
+
 		syms = load_symtabs(atoms, symspec, nsym, verbose);
+		for (t = 0; (ti = ssp_symtab_info(syms, t)) != NULL; t++)
+			if (ti->ncut > 0)
+				ssp_warn(&w, "%s:%" PRIu64 ": symbol '%s...' of %zu "
+				    "bytes cut to its first %d, a stream's longest "
+				    "string (%zu symbol%s of this table cut)", ti->file,
+				    ti->cut_line, ti->cut_name, ti->cut_len,
+				    SSP_REC_STR_MAX, ti->ncut, ti->ncut == 1 ? "" : "s");
 		if ((symdesc = ssp_symtab_describe(syms)) == NULL)
 			err(SSP_EXIT_FAIL, NULL);
 		meta[nmeta++] = (struct ssp_meta){ "symtabs", symdesc };

@@ -6,11 +6,14 @@
  * source: parameters --> simsynth --> logs + truth.
  */
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "base/num.h"
 #include "stream/span.h"
@@ -79,7 +82,7 @@ usage(int code)
 		    "      --gem5-size SIZE      pad each gem5 log to about SIZE (k/M/G)\n"
 		    "      --exec-rate N         else: padding Exec lines per us (10)\n"
 		    "      --seed N              random seed (1)\n"
-		    "  -z, --zstd                compress the logs (.zst)\n"
+		    "  -z, --zstd                compress the logs and truth.csv (.zst)\n"
 		    "      --zstd-level N        compression level 1..19 (implies -z)\n"
 		    "      --pace RATE           write at most RATE bytes/s (k/M/G)\n"
 		    "      --restart-at TIME     close and reopen named-pipe outputs\n"
@@ -117,6 +120,19 @@ parse_scaled(const char *s, int binary, uint64_t *out)
 		return -1;
 	*out = v * mul;
 	return 0;
+}
+
+/* The soft limit of open files up to the hard one (simsynth keeps one
+ * log per simulator open). */
+static void
+nofile_max(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 static void
@@ -276,7 +292,7 @@ main(int argc, char **argv)
 	char cmdline[2048], o[40];
 	const char *errstr;
 	size_t n = 0;
-	int ch, stats = 0, verbose = 0, i, li = -1, nonposted_set = 0;
+	int ch, stats = 0, verbose = 0, i, li = -1, nonposted_set = 0, created;
 
 	ssp_synparams_defaults(&p);
 	while ((ch = getopt_long(argc, argv, "c:H:hn:s:Vvz", longopts,
@@ -412,11 +428,18 @@ main(int argc, char **argv)
 		snprintf(cmdline + n, sizeof(cmdline) - n, " DIR");
 	p.cmdline = cmdline;
 	/* Every file is written whole, and all of them are put in place at
-	 * the end (named pipes are written as they are). */
+	 * the end (named pipes are written as they are).  A log per
+	 * simulator is open at once: as many descriptors as allowed. */
 	p.out_path = ssp_outfile_begin;
+	nofile_max();
+	created = access(argv[optind], F_OK) != 0;
 	if (ssp_synsim_run(&p, argv[optind], &res, &e) != SSP_OK) {
 		ssp_outfile_abort();
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
+		if (created)	/* nothing left behind (fails unless empty) */
+			rmdir(argv[optind]);
+		errx(SSP_EXIT_FAIL, "%s%s", e.msg, strstr(e.msg, strerror(EMFILE)) ?
+		    " (every log is open at once, two per host and more: fewer "
+		    "hosts, or raise ulimit -n)" : "");
 	}
 	if (ssp_outfile_commit() != 0)
 		err(SSP_EXIT_FAIL, "%s", argv[optind]);

@@ -223,7 +223,7 @@ main(int argc, char **argv)
 		errno = saved;
 		err(SSP_EXIT_FAIL, "%s: cannot create a file next to it", db);
 	}
-	ssp_progress_init_as(&tc.p, ssp_in_is_zstd(in) ? -1 : ssp_in_size(in),
+	ssp_progress_init_as(&tc.p, ssp_in_is_compressed(in) ? -1 : ssp_in_size(in),
 	    "records", "spans", quiet);
 	tc.in = in;
 	o.tick = tick;

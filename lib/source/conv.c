@@ -148,6 +148,11 @@ wid(struct ssp_conv *c, uint64_t atom, struct ssp_err *e)
 			    " undefined", atom);
 			return 0;
 		}
+		if (n > SSP_REC_STR_MAX) {	/* a giant name: cut, counted */
+			if (c->st.cut++ == 0)
+				c->st.cut_line = c->st.lines;
+			n = SSP_REC_STR_MAX;
+		}
 		c->wid[atom] = ssp_rec_wr_str(c->w, s, n, e);
 	}
 	return c->wid[atom];

@@ -73,9 +73,9 @@ _Static_assert(NA == 12, "ssp_spanb_mk() clears 12 attribute slots");
 #define SA(s, f) ((s)->a[(f) - NC + 0 * sizeof(struct { int sa_ok; \
 	_Static_assert((unsigned)(f) - (unsigned)NC < NA, "SA: no such slot"); })])
 
-#define RXB_MAX 64		/* rx spans kept per NIC between two MSI-X */
-#define TSO_MAX 16		/* TSO sends followed per NIC (kctx) */
-#define IRQQ_MAX 64		/* host msix spans waiting for an irq entry */
+#define RXB_MAX SSP_SPANB_RXB_MAX
+#define TSO_MAX SSP_SPANB_TSO_MAX
+#define IRQQ_MAX SSP_SPANB_IRQQ_MAX
 #define FC_SYSVEC 0x80000000u	/* sinfo: an asm_sysvec_* irq entry */
 
 /* --- spans, member events, links ----------------------------------------- */
