@@ -28,6 +28,13 @@ check "spancat -n" spancat -n spans.sp
 stdout_has " 92 spans"
 check "spancat --csv" sh -c "spancat --csv spans.sp > spans.csv"
 check "csv written" test -s spans.csv
+check "spancat -c LIST" spancat -c trace,span,type,stream_name,dur spans.sp
+eq "... those columns" "$(head -n 1 "$T/.out" | tr -d '\r')" "trace,span,type,stream_name,dur"
+cp "$T/.out" cols.csv
+check "... a trace id of 32 hex digits" grep -Eq '^[0-9a-f]{32},0x' cols.csv
+# evcat(1)
+check "evcat -c LIST" evcat -c ts,cpu,sym server.ev
+eq "... those columns" "$(head -n 1 "$T/.out" | tr -d '\r')" "ts,cpu,sym"
 # the orphan example finds orphans (and only them)
 mkdumbbell -n 5 "$T/o" >/dev/null
 printf 'stream,client,host,%s/o/client.ev\nstream,client-nic,nic,%s/o/client-nic.ev\npcie,client,client-nic\n' "$T" "$T" > nohost.csv
