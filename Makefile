@@ -58,11 +58,13 @@ LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
 # archive needs dbus and systemd) only sim2ev (readelf -d shows it).  A
 # tool without a list links everything.
 #
-# Start-up: the tools link the four small libraries (zstd, libcsv, zlib,
-# jansson) statically when their archives are installed, because mapping
-# and relocating three more shared objects was most of what a tool added
-# to exec's own cost (scripts/bench-startup.sh).  STATIC_DEPS=0 links them
-# shared, as a distribution package would; SQLite is always shared.
+# Start-up: the tools link the small libraries (zstd, libcsv, zlib,
+# jansson) and SQLite statically when their archives are installed,
+# because mapping and relocating more shared objects was most of what a
+# tool added to exec's own cost (scripts/bench-startup.sh; Debian's
+# libsqlite3 is linked BIND_NOW: 1,600 symbols resolved at every start,
+# 1.0 M of the 2.5 M instructions of span2sqlite on 18 spans).
+# STATIC_DEPS=0 links them shared, as a distribution package would.
 # span2otlp does not link libcurl: it opens libcurl.so.4 (dlopen) when it
 # sends to an --endpoint, since libcurl and the shared objects it needs
 # cost every start about 10 ms of CPU time (lib/sink/http.c).
@@ -73,16 +75,17 @@ T_ZSTD := $(call static_lib,zstd,$(ZSTD_LIBS))
 T_CSV  := $(call static_lib,csv,$(CSV_LIBS))
 T_ZLIB := $(call static_lib,z,$(ZLIB_LIBS))
 T_JSON := $(call static_lib,jansson,$(JSON_LIBS))
+T_SQLITE := $(call static_lib,sqlite3,$(SQLITE_LIBS)) $(if $(filter 1,$(STATIC_DEPS)),-lm)
 LIBS_evcat       = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evfilter    = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evspan      = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(PCAP_LIBS)
-LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(SQLITE_LIBS)
+LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(T_SQLITE)
 LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) $(PCAP_LIBS) -lm
 LIBS_span2html   = $(T_ZSTD) $(T_ZLIB)
 LIBS_span2otlp   = $(T_ZSTD) $(T_ZLIB) -ldl -lpthread
 LIBS_span2perfetto = $(T_ZSTD) $(T_ZLIB)
-LIBS_span2sqlite = $(T_ZSTD) $(SQLITE_LIBS) $(T_ZLIB)
+LIBS_span2sqlite = $(T_ZSTD) $(T_SQLITE) $(T_ZLIB)
 LIBS_spancat     = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 
 # Data compiled in (lib/base/embed.h): each header with SSP_EMBED lines
@@ -141,15 +144,39 @@ $(BUILD)/%.o: %.c
 $(BUILD)/gen/%.o: $(BUILD)/gen/%.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-# The data files it holds are listed in its .data.d.
+# The data files it holds are listed in its .data.d; those it names under
+# $(BUILD) are made by the rules below.
 $(BUILD)/gen/%.c: %.h scripts/embed.sh
 	@mkdir -p $(@D)
-	sh scripts/embed.sh $< $@ $(@:.c=.data.d)
+	BUILD=$(BUILD) sh scripts/embed.sh $< $@ $(@:.c=.data.d)
 
-# The SQLite schema is embedded with .incbin; make sees that dependency here.
-$(BUILD)/lib/sqlite/schema.o: formats/simspan.sql
-# span2html's viewer, the same way.
-$(BUILD)/lib/sink/html.o: $(wildcard lib/sink/html/viewer.*)
+# span2html's Content-Security-Policy names its inline script and style by
+# their SHA-256, computed here; the check stops the build if a hash is not
+# that of the text compiled in.
+$(BUILD)/gen/lib/sink/html/%.csp: lib/sink/html/% scripts/csphash.sh
+	@mkdir -p $(@D)
+	sh scripts/csphash.sh $< $@
+$(BUILD)/gen/lib/sink/html_viewer.c: $(BUILD)/gen/lib/sink/html/viewer.css.csp \
+    $(BUILD)/gen/lib/sink/html/viewer.js.csp
+$(BUILD)/gen/lib/sink/html_viewer.o: $(BUILD)/gen/lib/sink/html_viewer.c scripts/csphash.sh
+	sh scripts/csphash.sh --check $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+# The schema image of a new database (lib/sqlite/image.h) and its
+# catalog: made with SQLite from formats/simspan.sql by
+# tools/gen/sqlite-image.c, linked with the library less the image.
+IMAGE_OBJ = $(BUILD)/lib/sqlite/image.o $(BUILD)/gen/lib/sqlite/sqlite_image.o
+BOOTLIB   = $(BUILD)/libsimspan-boot.a
+$(BOOTLIB): $(filter-out $(IMAGE_OBJ),$(LIB_OBJ))
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/gen/sqlite-image: $(BUILD)/tools/gen/sqlite-image.o $(BOOTLIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BOOTLIB) $(LDLIBS)
+$(BUILD)/gen/sqlite/schema.db: $(BUILD)/gen/sqlite-image
+	@mkdir -p $(@D)
+	$(BUILD)/gen/sqlite-image $@ $(@:.db=.cat)
+$(BUILD)/gen/sqlite/schema.cat: $(BUILD)/gen/sqlite/schema.db
+$(BUILD)/gen/lib/sqlite/sqlite_image.c: $(BUILD)/gen/sqlite/schema.db \
+    $(BUILD)/gen/sqlite/schema.cat
 # The installed data directory (rules found by name) is compiled into one
 # object; its stamp changes, and the object is rebuilt, when DATADIR does.
 .PHONY: FORCE
@@ -316,7 +343,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(SYN_OBJ:.o=.d) $(GEN_C:.c=.data.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(BUILD)/tools/gen/sqlite-image.d $(SYN_OBJ:.o=.d) $(GEN_C:.c=.data.d) $(TC_OBJ:.o=.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(UNIT_SRC:%.c=$(BUILD)/%.d) \
     $(HELP_SRC:%.c=$(BUILD)/%.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d) \
     $(BUILD)/tests/fuzz/regress.d
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_BIN:=.d)

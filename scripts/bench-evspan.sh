@@ -9,13 +9,19 @@
 #      (must stay flat: bounded by open spans, not by input);
 #   3. the rerun workflow: evspan on stashed .ev.zst files with a changed
 #      rules file, against `zstd -d` of the same files (to /dev/null and to
-#      files), as a ratio.
+#      files), as a ratio; on the dumbbell and on a simsynth --kernel linux
+#      run of LINUX_N requests (default N / 30, at least 1000; 0 skips it:
+#      1.5 K events and 0.46 GB of logs per request, its noise, sync and
+#      processInEvent lines, half of the events), one thread, CPU time,
+#      and instructions per event on a tenth of it (BENCH_IPE).
 # Every figure is the best of REPEAT runs (default 5): the machine is shared.
-# Needs SSP_BIN (evspan, evcat) and SSP_HELPERS (mkdumbbell); zstd(1).
+# Needs SSP_BIN (evspan, evcat, simsynth, sim2ev) and SSP_HELPERS
+# (mkdumbbell); zstd(1).
 set -eu
 : "${SSP_BIN:?set SSP_BIN to the directory with evspan}"
 : "${SSP_HELPERS:?set SSP_HELPERS to the directory with mkdumbbell}"
 N=${1:-${BENCH_N:-300000}}
+LINUX_N=${BENCH_LINUX_N:-$((N / 30 > 1000 ? N / 30 : 1000))}
 REPEAT=${REPEAT:-5}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 RULES="$TOP/rules/linux-i40e.csv"
@@ -95,6 +101,9 @@ run rerun evspan -t "$W/big/topology.csv" -r "$W/changed.csv" -o /dev/null $zin
 # shellcheck disable=SC2086
 run rerun1 evspan --threads 1 -t "$W/big/topology.csv" -r "$W/changed.csv" -o /dev/null $zin
 # shellcheck disable=SC2086
+run rerunall evspan --threads 1 --decode-all -t "$W/big/topology.csv" -r "$W/changed.csv" \
+    -o /dev/null $zin
+# shellcheck disable=SC2086
 run rerun3 evspan --threads 3 -t "$W/big/topology.csv" -r "$W/changed.csv" -o /dev/null $zin
 run zcat sh -c "zstd -d -q -c '$W/big/'*.ev.zst > /dev/null"
 mkdir "$W/dec"
@@ -104,6 +113,7 @@ echo "3. rerun with changed rules on .ev.zst vs zstd -d of the same files"
 printf "   %-40s %8s %8s\n" "" "cpu s" "wall s"
 printf "   %-40s %8s %8s\n" "evspan -r changed.csv (.ev.zst in)" "$(get rerun cpu)" "$(get rerun wall)"
 printf "   %-40s %8s %8s\n" "the same, --threads 1" "$(get rerun1 cpu)" "$(get rerun1 wall)"
+printf "   %-40s %8s %8s\n" "  and --decode-all (no reader filters)" "$(get rerunall cpu)" "$(get rerunall wall)"
 printf "   %-40s %8s %8s\n" "the same, --threads 3 (span encoding)" "$(get rerun3 cpu)" "$(get rerun3 wall)"
 printf "   %-40s %8s %8s\n" "zstd -d -c > /dev/null" "$(get zcat cpu)" "$(get zcat wall)"
 printf "   %-40s %8s %8s\n" "zstd -d to files" "$(get zfiles cpu)" "$(get zfiles wall)"
@@ -116,3 +126,47 @@ r2=$(ratio "$(get rerun wall)" "$(get zfiles wall)")
 echo "   ratio evspan / zstd -d (wall): $r1 against /dev/null, $r2 against files" \
     "(target < 1.50: $(echo "$r1" | awk '{print ($1 < 1.5) ? "met" : "NOT met"}')," \
     "$(echo "$r2" | awk '{print ($1 < 1.5) ? "met" : "NOT met"}'))"
+echo "   ratio evspan --threads 1 / zstd -d (cpu): $(ratio "$(get rerun1 cpu)" \
+    "$(get zcat cpu)") (target <= 2.00; moonshot 1.50)"
+bench_summary evspan-rerun-1t "$(rate "$events" "$(get rerun1 cpu)")" Mev/s \
+    "$(get rerun1 cpu)" "$(get zcat cpu)" zstd-d:cpu
+
+# 3b. the same on a Linux kernel run: noise to leave out, kernel contexts
+[ "$LINUX_N" -gt 0 ] || exit 0
+echo
+echo "3b. rerun on a simsynth --kernel linux run of $LINUX_N requests"
+L=$W/linux
+simsynth --kernel linux -n "$LINUX_N" "$L" > /dev/null
+(cd "$L" && grep '^sim2ev ' commands.sh | sh && rm -f ./*.log truth.csv)
+sed 's/^root,.*//' "$L/rules.csv" > "$L/changed.csv"
+echo 'root,net-syscalls' >> "$L/changed.csv"
+lev=$(evcat -n "$L/"*.ev.zst | awk '$2 == "total" {print $1}')
+lsz=$(cat "$L/"*.ev.zst | wc -c)
+echo "   input: $lev events, $lsz bytes as .ev.zst"
+run lrerun1 evspan --threads 1 -t "$L/topology.csv" -r "$L/changed.csv" -o /dev/null
+run lrerunall evspan --threads 1 --decode-all -t "$L/topology.csv" -r "$L/changed.csv" \
+    -o /dev/null
+run lzcat sh -c "zstd -d -q -c '$L/'*.ev.zst > /dev/null"
+printf "   %-40s %8s %8s\n" "" "cpu s" "wall s"
+printf "   %-40s %8s %8s\n" "evspan --threads 1 -r changed.csv" "$(get lrerun1 cpu)" "$(get lrerun1 wall)"
+printf "   %-40s %8s %8s\n" "  and --decode-all (no reader filters)" "$(get lrerunall cpu)" "$(get lrerunall wall)"
+printf "   %-40s %8s %8s\n" "zstd -d -c > /dev/null" "$(get lzcat cpu)" "$(get lzcat wall)"
+echo "   ratio evspan --threads 1 / zstd -d (cpu): $(ratio "$(get lrerun1 cpu)" \
+    "$(get lzcat cpu)") (--decode-all: $(ratio "$(get lrerunall cpu)" "$(get lzcat cpu)");" \
+    "target <= 2.00)"
+if [ "${BENCH_IPE:-1}" = 1 ] && command -v valgrind >/dev/null 2>&1; then
+	S=$W/linux-small
+	simsynth --kernel linux -n $((LINUX_N / 10 > 100 ? LINUX_N / 10 : 100)) "$S" > /dev/null
+	(cd "$S" && grep '^sim2ev ' commands.sh | sh && rm -f ./*.log truth.csv)
+	sev=$(evcat -n "$S/"*.ev.zst | awk '$2 == "total" {print $1}')
+	for o in "" --decode-all; do
+		# shellcheck disable=SC2086
+		ir=$(cd "$S" && valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+		    evspan --threads 1 $o -t topology.csv -r rules.csv -o /dev/null 2>&1 |
+		    sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+		echo "   instructions per event (callgrind, $sev events${o:+, $o}):" \
+		    "$(echo "$ir $sev" | awk '{printf "%.0f", $1 / $2}')"
+	done
+fi
+bench_summary evspan-rerun-linux-1t "$(rate "$lev" "$(get lrerun1 cpu)")" Mev/s \
+    "$(get lrerun1 cpu)" "$(get lzcat cpu)" zstd-d:cpu

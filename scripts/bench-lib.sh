@@ -13,6 +13,7 @@
 # Every figure is the best of REPS runs, since the machine may be shared:
 #   NAME.wall    the shortest wall time (seconds)
 #   NAME.cpu     user + sys of that run
+#   NAME.sys     sys of that run
 #   NAME.mincpu  the least user + sys of any run (steadier under load)
 #   NAME.rss     peak RSS of that run, KiB
 #   NAME.bytes   size of $OUT after the runs (0 without OUT)
@@ -40,7 +41,7 @@ PIN=${PIN:-}
 bench_run() {
 	_name=$1
 	shift
-	_bw="" _bc="" _mc="" _br=0
+	_bw="" _bc="" _mc="" _br=0 _bs=0
 	_i=0
 	while [ "$_i" -lt "$REPS" ]; do
 		[ -z "${BEFORE:-}" ] || sh -c "$BEFORE"
@@ -53,7 +54,7 @@ bench_run() {
 		read -r _w _u _s _r <"$BW/.rs"
 		_c=$(awk -v u="$_u" -v s="$_s" 'BEGIN { printf "%.3f", u + s }')
 		if [ -z "$_bw" ] || awk -v a="$_w" -v b="$_bw" 'BEGIN { exit !(a < b) }'; then
-			_bw=$_w _bc=$_c _br=$_r
+			_bw=$_w _bc=$_c _br=$_r _bs=$_s
 			cp "$BW/.err" "$BW/$_name.err"
 		fi
 		if [ -z "$_mc" ] || awk -v a="$_c" -v b="$_mc" 'BEGIN { exit !(a < b) }'; then
@@ -65,6 +66,7 @@ bench_run() {
 	echo "$_bc" >"$BW/$_name.cpu"
 	echo "$_mc" >"$BW/$_name.mincpu"
 	echo "$_br" >"$BW/$_name.rss"
+	echo "$_bs" >"$BW/$_name.sys"
 	_b=0
 	[ -z "${OUT:-}" ] || [ ! -f "$OUT" ] || _b=$(wc -c <"$OUT")
 	echo "$_b" >"$BW/$_name.bytes"

@@ -6,7 +6,7 @@
 #   SSP_BIN, SSP_HELPERS  set by make bench
 #   BENCH_DIR    where inputs and outputs go (default $TMPDIR/simspan-bench)
 #   BENCH_ONLY   space-separated subset of: startup sim2ev switch evfilter evspan
-#                sqlite otlp perfetto html e2e   (default: all)
+#                sqlite otlp perfetto html memory e2e   (default: all)
 #   BENCH_QUICK=1  small inputs, to check that the scripts work
 #   BENCH_METRIC=cpu  the summary's ratios from CPU time (user + sys) rather
 #                than wall time: steadier on a shared machine (bench-lib.sh;
@@ -28,7 +28,7 @@ export SSP_HELPERS="${SSP_HELPERS:-$SSP_BIN/../tests/helpers}"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export BENCH_DIR="${BENCH_DIR:-${TMPDIR:-/tmp}/simspan-bench}"
 export BENCH_METRIC="${BENCH_METRIC:-wall}"
-ONLY=${BENCH_ONLY:-"startup sim2ev switch evfilter evspan sqlite otlp perfetto html e2e"}
+ONLY=${BENCH_ONLY:-"startup sim2ev switch evfilter evspan sqlite otlp perfetto html memory e2e"}
 QUICK=${BENCH_QUICK:-0}
 mkdir -p "$BENCH_DIR"
 export BENCH_SUMMARY="${BENCH_SUMMARY:-$BENCH_DIR/summary-$(date -u +%Y%m%dT%H%M%SZ).txt}"
@@ -98,6 +98,11 @@ if want html; then
 	section "span2html against spancat -n"
 	if [ "$QUICK" = 1 ]; then REPS=1 sh "$TOP/scripts/bench-span2html.sh" 5000
 	else sh "$TOP/scripts/bench-span2html.sh"; fi
+fi
+if want memory; then
+	section "peak memory of every tool at two sizes 4x apart"
+	if [ "$QUICK" = 1 ]; then LOG=1 REQ=20 sh "$TOP/scripts/bench-memory.sh" 500
+	else sh "$TOP/scripts/bench-memory.sh"; fi
 fi
 if want e2e; then
 	section "end to end: logs -> spans -> SQLite and OTLP"

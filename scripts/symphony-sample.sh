@@ -10,7 +10,7 @@
 # same system (2 hosts on one net_switch, 30 request/response pairs, seed
 # 3) go where that run's commands put them: each gem5 host's --debug-file
 # under its --outdir, each NIC's log_file in the directory simbricks-run
-# ran in (DIR), the switch's NETSWITCH_DEBUG lines into out.json's stderr;
+# ran in (DIR), the switch's capture in its -p file (output/switch0.pcap);
 # and the gem5 command lines get the ExecEnable and PciHost flags whose
 # lines simsynth writes (the recorded run had SimBricksAll,PciDevice).
 # simsynth's server0 is host.Gem5Sim-24 (its NIC nic.NICSim-26 on switch
@@ -34,15 +34,15 @@ while IFS= read -r p; do
 	*) mkdir -p "$(dirname "$D/$p")"; : > "$D/$p" ;;
 	esac
 done < "$F/workdir-after-run.txt"
-simsynth --net switch -H 2 -n 30 --exec-rate 1 --seed 3 "$D/syn" >/dev/null
+simsynth --net switch-pcap -H 2 -n 30 --exec-rate 1 --seed 3 "$D/syn" >/dev/null
 cp "$D/syn/server0.gem5.log" "$run/output/output.host.Gem5Sim-24-24/gem5-debug.log"
 cp "$D/syn/client0.gem5.log" "$run/output/output.host.Gem5Sim-28-28/gem5-debug.log"
 cp "$D/syn/server0-nic.nicbm.log" "$D/i40e-NICSim-26.log"
 cp "$D/syn/client0-nic.nicbm.log" "$D/i40e-NICSim-30.log"
-python3 - "$run/output/out.json" "$D/syn/switch.net_switch.log" <<'EOF'
+cp "$D/syn/switch.pcap" "$run/output/switch0.pcap"
+python3 - "$run/output/out.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["net.SwitchNet-32"]["output"][-1]["stderr"] = open(sys.argv[2]).read().splitlines()
 for h in ("host.Gem5Sim-24", "host.Gem5Sim-28"):
     o = d[h]["output"][-1]
     o["cmd"] = o["cmd"].replace("--debug-flags=SimBricksAll,PciDevice",

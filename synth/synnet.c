@@ -3,7 +3,9 @@
  * SimpleNetDevice (device 1), one CosimNetDevice per NIC (devices 2..)
  * and one access SimpleNetDevice per ns-3 host, as in SimBricks'
  * cosim-dumbbell-hybrid.cc.  Lines are those of the SimBricks trace helper
- * (FORMATS.md §6).  The bottleneck is a FIFO with a rate, so packets queue;
+ * (FORMATS.md §6).  With ns3_e2e, symphony NS3Net's layout instead (its
+ * E2E program, one --TopologyNode with a --Network per NIC): every NIC on
+ * node 0, devices 1.., no bottleneck and no background traffic.  The bottleneck is a FIFO with a rate, so packets queue;
  * background TCP bursts between ns-3 hosts load it, and some background
  * packets (UDP probes, ARP broadcasts) reach the NICs.
  */
@@ -598,6 +600,10 @@ ssp_synnet_init(struct syn *s)
 	nt->nflows = s->p->bg_flows > 0 ? s->p->bg_flows : 1;
 	nt->ndev[0] = 2 + nt->ncosim[0] + nt->nflows;
 	nt->ndev[1] = 2 + nt->ncosim[1] + nt->nflows;
+	if (s->p->ns3_e2e) {	/* the bridge, then the NICs' devices */
+		nt->ndev[0] = 1 + nt->ncosim[0];
+		nt->ndev[1] = 1;
+	}
 	nt->maxdev = nt->ndev[0] > nt->ndev[1] ? nt->ndev[0] : nt->ndev[1];
 	nt->last_out = calloc(2 * nt->maxdev, sizeof(*nt->last_out));
 	nt->seq = calloc(nt->nflows, sizeof(*nt->seq));
@@ -632,7 +638,7 @@ ssp_synnet_start_bg(struct syn *s)
 	struct net *nt = &s->net;
 	unsigned f;
 
-	if (s->p->bg_load <= 0)
+	if (s->p->bg_load <= 0 || s->p->ns3_e2e)
 		return;
 	for (f = 0; f < nt->nflows; f++)
 		ssp_synmodel_schedule(s, ceil_ns(s->t0 / 2 + ssp_synrng_exp(&nt->rng,

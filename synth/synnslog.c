@@ -166,7 +166,8 @@ ssp_synnslog_init(struct syn *s)
 	/* Node::AddDevice calls SetIfIndex before the simulation runs */
 	for (sw = 0; sw < 2; sw++)
 		for (dev = 1; dev < nt->ndev[sw]; dev++) {
-			int cosim = dev >= 2 && dev < 2 + nt->ncosim[sw];
+			unsigned base = s->p->ns3_e2e ? 1 : 2;	/* first NIC's */
+			int cosim = dev >= base && dev < base + nt->ncosim[sw];
 			char *p = prefix(ssp_synlog_room(nt->log), 0, -1);
 
 			p = ssp_synlog_put_str(p, cosim ? "SimbricksNetDevice:SetIfIndex(" :

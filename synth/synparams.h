@@ -91,6 +91,9 @@ struct ssp_synparams {
 	enum ssp_synparams_nic nic;	/* which NIC and driver */
 	enum ssp_synparams_net net;	/* which network simulator */
 	int ns3_nslog;		/* ns3: NS_LOG lines instead of the trace helper's */
+	int ns3_e2e;		/* ns3: symphony NS3Net's layout (SimBricks' E2E
+				 * program): one switch node, NIC i on device
+				 * i + 1, no bottleneck, no background */
 	int switch_pcap;	/* switch: its -p capture instead of debug lines */
 	/* --kernel linux only */
 	enum ssp_synparams_kernel kernel;

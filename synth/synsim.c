@@ -233,11 +233,13 @@ write_topology(struct syn *s, const char *dir, struct ssp_err *e)
 	if ((f = fopen(to, "w")) == NULL)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
 		    strerror(errno));
-	if (s->p->net == SSP_SYN_NET_SWITCH)
+	if (s->p->net == SSP_SYN_NET_SWITCH || s->p->ns3_e2e)
 		fprintf(f, "# simsynth: %u hosts (%u server%s, %u client%s) on one "
-		    "SimBricks net_switch, NIC i on port i\r\n", s->nhosts,
-		    s->nservers, s->nservers == 1 ? "" : "s", s->nclients,
-		    s->nclients == 1 ? "" : "s");
+		    "%s, NIC i on %s\r\n", s->nhosts, s->nservers,
+		    s->nservers == 1 ? "" : "s", s->nclients,
+		    s->nclients == 1 ? "" : "s", s->p->ns3_e2e ? "ns-3 switch "
+		    "node (symphony NS3Net)" : "SimBricks net_switch", s->p->ns3_e2e ?
+		    "device i + 1" : "port i");
 	else
 		fprintf(f, "# simsynth dumbbell: %u hosts (%u server%s on switch 0, "
 		    "%u client%s on switch 1), one ns-3 network\r\n", s->nhosts,
@@ -429,6 +431,10 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		snprintf(n->name, sizeof(n->name), "%s-nic", h->name);
 		h->sw = h->server ? 0 : 1;
 		h->dev = 2 + nsw[h->sw]++;
+		if (p->ns3_e2e) {	/* after the bridge, in --Network order */
+			h->sw = 0;
+			h->dev = 1 + i;
+		}
 		if (p->net == SSP_SYN_NET_SWITCH) {	/* port i, its -s order */
 			h->sw = 0;
 			h->dev = i;
@@ -458,8 +464,8 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 			return r;
 	}
 	s->net.stream = 2 * s->nhosts;
-	s->net.ncosim[0] = nsw[0];
-	s->net.ncosim[1] = nsw[1];
+	s->net.ncosim[0] = p->ns3_e2e ? s->nhosts : nsw[0];
+	s->net.ncosim[1] = p->ns3_e2e ? 0 : nsw[1];
 	if ((s->stream_names[s->net.stream] = strdup(net_name(s))) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	snprintf(file, sizeof(file), "%s%s", net_log(s), zsuffix(s));

@@ -25,7 +25,8 @@
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
 
-enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS, OPT_FORCE, OPT_STATS };
+enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS, OPT_FORCE, OPT_STATS,
+    OPT_DECODE_ALL };
 
 /* The --stats report (counts add up: in = used + dropped). */
 /* The kernel context model's counters (SPEC §3b, evspan(1) --stats). */
@@ -135,6 +136,8 @@ print_stats(const struct ssp_evspan *ev, const struct ssp_topo *t,
 	    st->msix_mismatch, st->dma_mismatch, st->dup_ids, st->packets_expired);
 	fprintf(f, "memory: at most %" PRIu64 " spans held at once\n",
 	    ssp_evspan_peak(ev));
+	fprintf(f, "reading: %" PRIu64 " of the dropped events skipped by type, "
+	    "not decoded\n", st->skipped);
 	fprintf(f, "time: %.3f s, %.2f M events/s\n", secs,
 	    secs > 0 ? (double)in / secs / 1e6 : 0.0);
 }
@@ -145,8 +148,8 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f, "usage: evspan -t TOPOLOGY [-ehqVvz] [-o SPANS] [-r RULES] "
-	    "[--force] [--seed N] [--stats]\n              [--strict] "
-	    "[--threads N] [NAME=FILE ...]\n");
+	    "[--decode-all] [--force]\n              [--seed N] [--stats] "
+	    "[--strict] [--threads N] [NAME=FILE ...]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Build causally linked spans from the event streams of one "
@@ -163,6 +166,10 @@ usage(int code)
 		    "      --force          write binary spans to a terminal; go on when "
 		    "a stream header\n"
 		    "                       does not fit the topology (name, run)\n"
+		    "      --decode-all     hand every event to the span builder "
+		    "(by default events it\n"
+		    "                       only counts are skipped by type; the "
+		    "same spans)\n"
 		    "      --seed N         trace id salt (default: derived from the "
 		    "inputs)\n"
 		    "      --threads N      1: one thread; 2: read and merge the "
@@ -219,6 +226,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "decode-all", no_argument, NULL, OPT_DECODE_ALL },
 		{ "events", no_argument, NULL, 'e' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
@@ -235,7 +243,7 @@ main(int argc, char **argv)
 		{ "zstd", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0, 0, NULL };
+	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0, 0, NULL, 0 };
 	const char *topo_path = NULL, *rules_path = NULL, *errstr;
 	char *rules_found = NULL, tried[2048];
 	struct ssp_topo *t = NULL;
@@ -275,6 +283,7 @@ main(int argc, char **argv)
 			}
 			o.have_seed = 1;
 			break;
+		case OPT_DECODE_ALL: o.decode_all = 1; break;
 		case OPT_STRICT: w.strict = 1; break;
 		case OPT_THREADS:
 			if (ssp_num_strtou64(optarg, &n, &errstr) != 0 ||

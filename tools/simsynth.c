@@ -56,9 +56,11 @@ usage(int code)
 		    "      --eth-latency TIME    NIC to ns-3 link latency (500ns)\n"
 		    "      --net-latency TIME    bottleneck propagation delay (1us)\n"
 		    "      --net MODEL           ns3 (the dumbbell), ns3-nslog (the same, logged\n"
-		    "                            with NS_LOG), switch (every NIC on one SimBricks\n"
-		    "                            net_switch, NETSWITCH_DEBUG log) or switch-pcap\n"
-		    "                            (the same, its -p capture) (ns3)\n"
+		    "                            with NS_LOG), ns3net-nslog (symphony NS3Net: every\n"
+		    "                            NIC on one ns-3 switch node, NS_LOG, no background),\n"
+		    "                            switch (every NIC on one SimBricks net_switch,\n"
+		    "                            NETSWITCH_DEBUG log) or switch-pcap (the same,\n"
+		    "                            its -p capture) (ns3)\n"
 		    "      --bandwidth RATE      bottleneck rate in bit/s, k/M/G (10G)\n"
 		    "      --queue-limit N       bottleneck queue for background packets (64)\n"
 		    "      --bg-load F           background share of the bottleneck (0.3)\n"
@@ -362,14 +364,16 @@ main(int argc, char **argv)
 			break;
 		case O_NAPI_BUDGET: p.napi_budget = num(o, optarg, 1, 64); break;
 		case O_NET:
-			p.ns3_nslog = strcmp(optarg, "ns3-nslog") == 0;
+			p.ns3_e2e = strcmp(optarg, "ns3net-nslog") == 0;
+			p.ns3_nslog = strcmp(optarg, "ns3-nslog") == 0 || p.ns3_e2e;
 			p.switch_pcap = strcmp(optarg, "switch-pcap") == 0;
 			if (strcmp(optarg, "ns3") == 0 || p.ns3_nslog)
 				p.net = SSP_SYN_NET_NS3;
 			else if (strcmp(optarg, "switch") == 0 || p.switch_pcap)
 				p.net = SSP_SYN_NET_SWITCH;
 			else
-				bad(o, optarg, "want ns3, ns3-nslog, switch or switch-pcap");
+				bad(o, optarg, "want ns3, ns3-nslog, ns3net-nslog, switch "
+				    "or switch-pcap");
 			break;
 		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
 		case O_NIC:

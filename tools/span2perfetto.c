@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/num.h"
 #include "io/in.h"
 #include "io/out.h"
 #include "sink/chrome.h"
@@ -34,7 +35,7 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f, "usage: span2perfetto [-hqVv] [-f json|proto] [-o FILE] "
-	    "[--force] [--stats]\n                     [SPANS|-]\n");
+	    "[-w N] [--force] [--stats]\n                     [SPANS|-]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Convert a simspan span stream (plain or zstd) into a trace for "
@@ -49,14 +50,16 @@ usage(int code)
 		    "of stdout;\n"
 		    "                  written to a temporary file and renamed when "
 		    "complete\n"
+		    "  -w, --window N  spans held to put them in time order (%u)\n"
 		    "      --force     write protobuf to a terminal\n"
-		    "      --stats     print counts to stderr (spans, tracks, flows)\n"
-		    "  -v, --verbose   --stats plus the time of each phase\n"
-		    "  -q, --quiet     no progress line\n"
+		    "      --stats     print counts to stderr (spans, tracks, flows, "
+		    "window)\n"
+		    "  -v, --verbose   --stats plus the wall time\n"
+		    "  -q, --quiet     no progress line, no notes on the window\n"
 		    "  -h, --help      this help\n"
 		    "  -V, --version   version and library versions\n"
-		    "Holds all spans in memory.  See span2perfetto(1), "
-		    "formats/perfetto.md.\n");
+		    "Memory is bounded by the window and the open spans.  See "
+		    "span2perfetto(1),\nformats/perfetto.md.\n", SSP_TRACKS_WINDOW);
 	if (code == 0 && ssp_cli_close_stdout(PROG) != 0)
 		code = SSP_EXIT_FAIL;
 	exit(code);
@@ -102,25 +105,46 @@ now_ns(void)
 }
 
 static void
-print_stats(const struct ssp_tracks_stats *s, const struct ssp_tracks_view *v,
-    const char *dest, uint64_t bytes, const uint64_t *t, int verbose)
+print_stats(const struct ssp_tracks_stats *s, const char *dest,
+    uint64_t bytes, uint64_t ns, int verbose)
 {
 	fprintf(stderr, "%s: %" PRIu64 " spans, %" PRIu64 " links, %" PRIu64
 	    " member events (not exported), %" PRIu64 " records of unknown "
 	    "types\n", PROG, s->spans, s->links, s->events, s->other);
 	fprintf(stderr, "%s: %zu processes, %zu tracks (%" PRIu64 " overflow "
-	    "lanes)\n", PROG, v->nprocs, v->ntracks, s->lanes);
+	    "lanes)\n", PROG, s->procs, s->tracks, s->lanes);
 	fprintf(stderr, "%s: %" PRIu64 " children nested in their parent, %"
-	    PRIu64 " parent flows, %" PRIu64 " link flows; %" PRIu64
-	    " parents and %" PRIu64 " links not in the input\n", PROG,
-	    s->nested, s->flows, s->link_flows, s->parents_missing,
-	    s->links_unmatched);
+	    PRIu64 " parent flows, %" PRIu64 " link flows (%" PRIu64 " as flow "
+	    "events); %" PRIu64 " parents and %" PRIu64 " links not in the "
+	    "input\n", PROG, s->nested, s->flows, s->link_flows,
+	    s->flow_events, s->parents_missing, s->links_unmatched);
+	fprintf(stderr, "%s: window: %" PRIu64 " spans held at most, %" PRIu64
+	    " laid out after it had passed their start\n", PROG, s->held,
+	    s->late);
 	fprintf(stderr, "%s: %" PRIu64 " bytes written to %s\n", PROG, bytes,
 	    dest);
 	if (verbose)
-		fprintf(stderr, "%s: wall time: read %.3f s, layout %.3f s, write "
-	    "%.3f s\n", PROG, (double)(t[1] - t[0]) / 1e9,
-	    (double)(t[2] - t[1]) / 1e9, (double)(t[3] - t[2]) / 1e9);
+		fprintf(stderr, "%s: wall time %.3f s\n", PROG, (double)ns / 1e9);
+}
+
+/* What the window could not keep exact, once, with the fix. */
+static void
+print_notes(const struct ssp_tracks_stats *s)
+{
+	if (s->late > 0)
+		warnx("%" PRIu64 " spans came after the window had passed their "
+		    "start: written out of time order and never nested; a "
+		    "larger --window orders them", s->late);
+	if (s->flow_events > 0)
+		warnx("%" PRIu64 " flows were found after their source slice was "
+		    "written: written as flow events, which bind to the slice "
+		    "open at that time (a zero-length or nested one may take "
+		    "it); a larger --window keeps them on the slices",
+		    s->flow_events);
+	if (s->forgotten > 0)
+		warnx("%" PRIu64 " flows left out: their parent or link target "
+		    "came too long before them to be remembered; a larger "
+		    "--window keeps them", s->forgotten);
 }
 
 /* -f's argument is a format; before 0.2, -f was --force and what came
@@ -144,6 +168,7 @@ main(int argc, char **argv)
 		{ "stats", no_argument, NULL, O_STATS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "window", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum fmt fmt = F_AUTO;
@@ -155,13 +180,17 @@ main(int argc, char **argv)
 	struct ssp_rec_rd *rr;
 	struct ssp_out *out;
 	struct ssp_tracks *t;
+	struct ssp_tracks_opts to = { 0 };
 	struct ssp_perfetto *pf = NULL;
+	struct ssp_chrome *cj = NULL;
 	struct ssp_progress pg;
 	struct ssp_rec r;
-	uint64_t bytes, tm[4];
+	uint64_t bytes, t0;
+	const char *errstr;
+	int64_t v;
 
 	ssp_cli_respell(argc, argv, "-f", is_format, force_opt, PROG);
-	while ((ch = getopt_long(argc, argv, "F:f:ho:qVv", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "F:f:ho:qVvw:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'F':	/* until 0.3 */
 			ssp_cli_deprecated(PROG, "-F", "-f/--format");
@@ -184,6 +213,14 @@ main(int argc, char **argv)
 		case 'V': ssp_cli_version(PROG, (char *)NULL); return 0;
 		case 'v': verbose = stats = 1; break;
 		case O_STATS: stats = 1; break;
+		case 'w':
+			if (ssp_num_strtonum(optarg, 1, 1 << 26, &v, &errstr) != 0) {
+				warnx("--window %s: %s (1 to %d spans)", optarg,
+				    errstr, 1 << 26);
+				usage(SSP_EXIT_USAGE);
+			}
+			to.window = (size_t)v;
+			break;
 		default: usage(SSP_EXIT_USAGE);
 		}
 	}
@@ -198,61 +235,73 @@ main(int argc, char **argv)
 	    ssp_cli_refuse_tty(STDOUT_FILENO, force, PROG) != 0)
 		return SSP_EXIT_FAIL;
 
-	/* read everything first: bad input leaves no output behind */
-	tm[0] = now_ns();
+	t0 = now_ns();
 	if (ssp_in_open(&in, argc == 1 ? argv[0] : NULL, SSP_IN_ZSTD_AUTO, NULL,
 	    &e) != SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (fmt == F_PROTO && (pf = ssp_perfetto_new(rr)) == NULL)
-		errx(SSP_EXIT_FAIL, "out of memory");
-	if (ssp_tracks_open(&t, rr, fmt == F_PROTO ? ssp_perfetto_args :
-	    ssp_chrome_args, pf, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	ssp_progress_init_as(&pg, ssp_in_size(in), "records", "spans", quiet);
-	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
-		if (ssp_tracks_add(t, &r, &e) != SSP_OK)
-			errx(SSP_EXIT_FAIL, "%s", e.msg);
-		ssp_progress_tick(&pg, ssp_in_rawpos(in), ssp_rec_rd_records(rr),
-		    ssp_tracks_stats(t)->spans);
-	}
-	ssp_progress_done(&pg);
-	if (got < 0)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	tm[1] = now_ns();
-	if (ssp_tracks_layout(t, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	tm[2] = now_ns();
-
+	/* the trace is written as it is laid out: to a temporary file, which
+	 * bad input removes, or to stdout */
 	if (to_file) {
-		const char *to = ssp_outfile_begin(outpath);
+		const char *tmp = ssp_outfile_begin(outpath);
 
-		if (to == NULL)
+		if (tmp == NULL)
 			err(SSP_EXIT_FAIL, "%s: cannot create a temporary file",
 			    outpath);
-		if (ssp_out_open_as(&out, to, outpath, ends_with(outpath,
+		if (ssp_out_open_as(&out, tmp, outpath, ends_with(outpath,
 		    strlen(outpath), ".zst") ? SSP_OUT_ZDEFAULT : 0, &e) != SSP_OK)
 			fail(e.msg);
 	} else if (ssp_out_open(&out, NULL, 0, &e) != SSP_OK) {
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
-	if ((fmt == F_PROTO ? ssp_perfetto_write(pf, ssp_tracks_view(t), out, &e) :
-	    ssp_chrome_write(ssp_tracks_view(t), PROG " " SSP_VERSION, out, &e)) !=
-	    SSP_OK) {
-		ssp_out_abort(out);
-		fail(e.msg);
+	if (fmt == F_PROTO) {
+		if ((pf = ssp_perfetto_new(rr)) == NULL)
+			fail("out of memory");
+		to.args = ssp_perfetto_args;
+		to.emit = ssp_perfetto_emit;
+		to.ctx = pf;
+		to.flows = SSP_TRACKS_FLOWS_PROTO;
+		if (ssp_perfetto_start(pf, out, &e) != SSP_OK)
+			goto bad;
+	} else {
+		if ((cj = ssp_chrome_new(PROG " " SSP_VERSION, out)) == NULL)
+			fail("out of memory");
+		to.args = ssp_chrome_args;
+		to.emit = ssp_chrome_emit;
+		to.ctx = cj;
+		to.flows = SSP_TRACKS_FLOWS_JSON;
 	}
+	if (ssp_tracks_open(&t, rr, &to, &e) != SSP_OK)
+		goto bad;
+	ssp_progress_init_as(&pg, ssp_in_size(in), "records", "spans", quiet);
+	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
+		if (ssp_tracks_add(t, &r, &e) != SSP_OK)
+			goto bad;
+		ssp_progress_tick(&pg, ssp_in_rawpos(in), ssp_rec_rd_records(rr),
+		    ssp_tracks_stats(t)->spans);
+	}
+	ssp_progress_done(&pg);
+	if (got < 0 || ssp_tracks_finish(t, &e) != SSP_OK ||
+	    (pf != NULL ? ssp_perfetto_finish(pf, &e) :
+	    ssp_chrome_finish(cj, &e)) != SSP_OK)
+		goto bad;
 	bytes = ssp_out_pos(out);
 	if (ssp_out_close(out, &e) != SSP_OK)
 		fail(e.msg);
-	tm[3] = now_ns();
 	if (to_file && ssp_outfile_commit() != 0)
 		err(SSP_EXIT_FAIL, "%s: output not written", outpath);
 	if (stats)
-		print_stats(ssp_tracks_stats(t), ssp_tracks_view(t),
-		    outpath != NULL ? outpath : "stdout", bytes, tm, verbose);
+		print_stats(ssp_tracks_stats(t), outpath != NULL ? outpath :
+		    "stdout", bytes, now_ns() - t0, verbose);
+	if (!quiet)
+		print_notes(ssp_tracks_stats(t));
 	ssp_tracks_free(t);
 	ssp_perfetto_free(pf);
+	ssp_chrome_free(cj);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	return ssp_cli_close_stdout(PROG) != 0 ? SSP_EXIT_FAIL : SSP_EXIT_OK;
+bad:
+	ssp_out_abort(out);
+	fail(e.msg);
+	return SSP_EXIT_FAIL;
 }

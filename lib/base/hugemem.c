@@ -15,6 +15,7 @@ struct hdr {
 	uint32_t kind;
 	size_t len;		/* bytes from the header on */
 	size_t n;		/* the caller's bytes */
+	void *base;		/* HEAP: what calloc(3) gave */
 };
 
 static struct hdr *
@@ -63,12 +64,15 @@ ssp_hugemem_alloc(size_t n)
 	if (n > SIZE_MAX - HUGE_PAGE * 2)
 		return NULL;
 	if (n + HDR < SSP_HUGEMEM_MIN) {
-		void *b;
+		/* calloc, aligned here: the pages of a large block come fresh
+		 * from the kernel (mmap), zero without being written, and only
+		 * those touched cost a fault (a small load's id caches) */
+		char *b = calloc(1, n + 2 * HDR);
 
-		if (posix_memalign(&b, HDR, n + HDR) != 0)
+		if (b == NULL)
 			return NULL;
-		memset(b, 0, n + HDR);
-		h = b;
+		h = (struct hdr *)(b + (HDR - (uintptr_t)b % HDR) % HDR);
+		h->base = b;
 		h->kind = HEAP;
 		h->len = n + HDR;
 		h->n = n;
@@ -102,7 +106,7 @@ ssp_hugemem_realloc(void *p, size_t n)
 		if ((m = ssp_hugemem_alloc(n)) == NULL)
 			return NULL;
 		memcpy(m, p, old < n ? old : n);
-		free(h);
+		free(h->base);
 		return m;
 	}
 	len = round_up(n + HDR, HUGE_PAGE);
@@ -138,7 +142,7 @@ ssp_hugemem_free(void *p)
 		return;
 	h = hdr_of(p);
 	if (h->kind == HEAP)
-		free(h);
+		free(h->base);
 	else
 		munmap(h, h->len);
 }

@@ -257,7 +257,7 @@ ssp_ksort_add(struct ssp_ksort *s, const uint64_t *key)
 	if (s->status != SSP_OK)
 		return s->status;
 	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 1024, delta;
+		size_t cap = s->cap ? 2 * s->cap : 64, delta;
 		uint64_t *k;
 
 		if (cap > s->max)

@@ -41,6 +41,10 @@ enum ssp_sbclass_log {
 	SSP_SBCLASS_LOG_STDOUT,	/* captured stdout */
 	SSP_SBCLASS_LOG_STDERR,	/* captured stderr */
 	SSP_SBCLASS_LOG_NS3TRACE,	/* --EnableTracing=F, or --log only */
+	SSP_SBCLASS_LOG_SWITCH,	/* -p pcap (sim2ev -f pcap), else the
+				 * NETSWITCH_DEBUG lines in stderr */
+	SSP_SBCLASS_LOG_NSLOG,	/* NS3Net: NS_LOG lines in stderr when its
+				 * params' --Logging turns them on */
 };
 
 struct ssp_sbclass {
@@ -53,9 +57,11 @@ struct ssp_sbclass {
 				 * has, to count captured lines (NULL: don't) */
 	const char *driver;	/* NIC: the guest driver (symbols, rules) */
 	const char *rules;	/* NIC: the rules file by name */
-	/* No parser: what is missing, and what the user can do (one
-	 * sentence each, no trailing period). */
+	/* No parser: what is missing (one sentence, no trailing period). */
 	const char *lacks;
+	/* What the user can do, one sentence: without a parser, instead;
+	 * with one, how its debug lines get into the log when the log has
+	 * none (in the attribute names of the orchestrator's script). */
 	const char *enable;
 	int refuse;		/* the plan stops: a topology cannot be made */
 };

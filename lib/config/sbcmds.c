@@ -102,7 +102,7 @@ header(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 	for (i = 0; i < p->nstreams; i++) {
 		const struct ssp_sbplan_stream *st = &p->streams[i];
 
-		if (st->sim != SSP_SIM_NS3 || st->want != NULL)
+		if (st->sim != SSP_SIM_NS3 || st->want != NULL || !st->missing)
 			continue;
 		ssp_shword_var(v1, sizeof(v1), st->name, "TRACE");
 		put(b, "# the ns-3 SimBricks trace helper's file of ");
@@ -171,19 +171,17 @@ stream(const struct ssp_sbplan *p, const struct ssp_simbricks *r, size_t si,
 		ssp_buf_putc(b, '\n');
 	} else if (log != NULL) {
 		put(b, st->sim == SSP_SIM_GEM5 ? ": its --debug-file\n" :
+		    st->sim == SSP_SIM_PCAP ? ": its packet capture\n" :
 		    st->sim == SSP_SIM_NS3 ? ": its trace file\n" : ": its log file\n");
-	} else if (st->sim == SSP_SIM_NICBM && st->ncaptured == 0) {
-		put(b, ": no nicbm debug lines were captured\n");
-	} else if (st->sim == SSP_SIM_NICBM) {
-		putf(b, ": %zu nicbm lines in its %s\n", st->ncaptured,
-		    st->which == SSP_SIMBRICKS_STDERR ? "stderr" : "stdout");
-	} else if (st->sim == SSP_SIM_SWITCH) {
-		put(b, ": NETSWITCH_DEBUG lines in its stderr (net_switch "
-		    "built with it)\n");
-	} else if (st->sim == SSP_SIM_NS3) {
+	} else if (st->missing && st->sim == SSP_SIM_NS3) {
 		put(b, ": the trace helper's file\n");
+	} else if (st->ncaptured == 0 && st->cls->needle != NULL) {
+		putf(b, ": no %s debug lines were captured\n",
+		    ssp_event_sim_name(st->sim));
 	} else {
-		put(b, ": its captured stdout\n");
+		putf(b, ": %zu %s lines in its captured %s\n", st->ncaptured,
+		    ssp_event_sim_name(st->sim), st->which == SSP_SIMBRICKS_STDERR ?
+		    "stderr" : "stdout");
 	}
 	for (k = 0; k < p->nlinks; k++)
 		if (p->links[k].type == SSP_SBPLAN_PCIE && p->links[k].sb == (int)si &&
@@ -204,7 +202,7 @@ stream(const struct ssp_sbplan *p, const struct ssp_simbricks *r, size_t si,
 	if (log != NULL) {
 		ssp_buf_putc(b, ' ');
 		ssp_shword_quote(b, log);
-	} else if (st->sim == SSP_SIM_NS3) {
+	} else if (st->sim == SSP_SIM_NS3 && st->missing) {
 		ssp_shword_var(v1, sizeof(v1), st->name, "TRACE");
 		putf(b, " \"$%s\"", v1);
 	} else {

@@ -169,6 +169,7 @@ ssp_sbns3_parse(struct ssp_sbns3 **np, const char *const *words, size_t n,
 				}
 				ndev[a]++;
 				ndev[b]++;
+				r->nsimple += 2;
 				continue;
 			}
 			if (strcmp(type, "Trunk") == 0 || strcmp(type, "TrunkDevice") == 0) {
@@ -203,6 +204,8 @@ ssp_sbns3_parse(struct ssp_sbns3 **np, const char *const *words, size_t n,
 				    (uint32_t)a, ndev[a], sy == NULL ? -1 :
 				    strcmp(sy, "0") != 0 };
 			}
+			if (pass == C_HOST)
+				r->nsimple++;
 			ndev[a]++;	/* a host's or a network's device */
 		}
 	}

@@ -35,6 +35,8 @@ struct ssp_sbns3 {
 	struct ssp_sbns3_port *ports;	/* the SimBricks devices, in order */
 	size_t nports;
 	size_t nnodes;		/* topology nodes */
+	size_t nsimple;		/* devices of channels and hosts (ns-3
+				 * SimpleNetDevices in SimBricks' E2E program) */
 	const char *logging;	/* --Logging value ("" or absent: NULL) */
 	char *text;		/* owns the strings */
 };

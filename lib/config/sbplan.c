@@ -53,6 +53,8 @@ struct info {
 	int pci, eth;		/* NIC: its ends, or -1 */
 	int host;		/* NIC: host simulator or -1 */
 	int fast;		/* gem5.fast */
+	unsigned npci;		/* QEMU: its simbricks-pci devices */
+	int e1000_debug;	/* E1000NIC: run under env E1000_DEBUG=1 */
 	struct ssp_sbns3 *ns3;
 	char *params;		/* NS3Net: its params file, found */
 };
@@ -182,16 +184,20 @@ opt_val(const char **argv, size_t argc, size_t *i, const char *name)
 }
 
 /* The first word after an "env NAME=VALUE ..." prefix (E1000NIC's
- * E1000_DEBUG=1). */
+ * E1000_DEBUG=1, which e1000_gem5 takes as 1, y or Y: *dbg). */
 static size_t
-skip_env(const struct ssp_simbricks_sim *s)
+skip_env(const struct ssp_simbricks_sim *s, int *dbg)
 {
 	size_t k = 0;
 
+	*dbg = 0;
 	if (s->argc > 0 && strcmp(s->argv[0], "env") == 0)
 		for (k = 1; k < s->argc && strchr(s->argv[k], '=') != NULL &&
 		    s->argv[k][0] != '-'; k++)
-			;
+			if (strncmp(s->argv[k], "E1000_DEBUG=", 12) == 0)
+				*dbg = strcmp(s->argv[k] + 12, "1") == 0 ||
+				    strcmp(s->argv[k] + 12, "y") == 0 ||
+				    strcmp(s->argv[k] + 12, "Y") == 0;
 	return k;
 }
 
@@ -288,6 +294,7 @@ scan_qemu(struct planner *pl, size_t i)
 				return rc;
 		}
 	}
+	pl->in[i].npci = npci;
 	return SSP_OK;
 }
 
@@ -310,7 +317,7 @@ scan_nic(struct planner *pl, size_t i)
 {
 	const struct ssp_simbricks_sim *s = ssp_simbricks_sim(pl->r, i);
 	struct info *in = &pl->in[i];
-	size_t k = skip_env(s), len;
+	size_t k = skip_env(s, &in->e1000_debug), len;
 	const char *p;
 	int rc;
 
@@ -413,9 +420,6 @@ scan_switch(struct planner *pl, size_t i)
 		const char *a = s->argv[k];
 
 		if ((strcmp(a, "-s") == 0 || strcmp(a, "-h") == 0) && k + 1 < s->argc) {
-			if (a[1] == 'h' && !pl->sym)
-				return refuse(pl, i, "switch-to-switch link (n2n socket "
-				    "-h %s): not supported yet", s->argv[k + 1]);
 			k++;
 			if ((rc = add_end(pl, E_ETH_NET, s->argv[k], strlen(s->argv[k]),
 			    i, 0, 0, port++, -1, NULL)) != SSP_OK)
@@ -770,14 +774,15 @@ pair(struct planner *pl)
 
 		if (x->peer >= 0 || (x->k != E_PCI_HOST && x->k != E_ETH_NET))
 			continue;
-		/* a proxy or another network on the other side? */
+		/* a proxy or another network on the other side: a network to
+		 * network channel (net_switch -h on one, -s on the other) */
 		if ((j = peer_of(pl, k, net, 1, "port", &rc)) == -2)
 			return rc;
-		if (j >= 0)
-			return refuse(pl, x->sim, "switch-to-switch link (socket %s, "
-			    "with %s): not supported yet (a topology has no "
-			    "network-to-network link)", sockname(pl, x, b, sizeof(b)),
-			    simname(pl, pl->ends[j].sim));
+		if (j >= 0 && x->k == E_ETH_NET) {
+			x->peer = j;
+			pl->ends[j].peer = (int)k;
+			continue;
+		}
 		return refuse(pl, x->sim, "no NIC serves its %s socket %s%s",
 		    x->k == E_PCI_HOST ? "PCI" : "port", sockname(pl, x, b, sizeof(b)),
 		    dup_hint(pl));
@@ -801,7 +806,10 @@ sync_check(struct planner *pl)
 	for (i = 0; i < pl->nends; i++) {
 		const struct end *x = &pl->ends[i], *y;
 
-		if (x->k != E_PCI_DEV && x->k != E_ETH_NIC)
+		/* a channel once: by its NIC's end, a network pair by its
+		 * first end */
+		if (x->k != E_PCI_DEV && x->k != E_ETH_NIC && (x->k != E_ETH_NET ||
+		    x->peer < (int)i || pl->ends[x->peer].k != E_ETH_NET))
 			continue;
 		nch++;
 		y = x->peer >= 0 ? &pl->ends[x->peer] : NULL;
@@ -955,6 +963,19 @@ gem5_log(struct planner *pl, struct ssp_sbplan_stream *st)
 	return rc;
 }
 
+/* Captured lines of one output of simulator i that have needle, and
+ * (when it differs) nicbm's own "nicbm: " lines. */
+static size_t
+count2(const struct planner *pl, size_t i, enum ssp_simbricks_out w,
+    const char *needle)
+{
+	size_t n = ssp_simbricks_count(pl->r, i, w, "nicbm: ");
+
+	if (needle != NULL && strcmp(needle, "nicbm: ") != 0)
+		n += ssp_simbricks_count(pl->r, i, w, needle);
+	return n;
+}
+
 static int
 nic_log(struct planner *pl, struct ssp_sbplan_stream *st)
 {
@@ -967,8 +988,9 @@ nic_log(struct planner *pl, struct ssp_sbplan_stream *st)
 		return set_log(pl, st, mapped(pl, st->idx), 0);
 	if (in->logfile != NULL)
 		return set_log(pl, st, in->logfile, 1);
-	n0 = ssp_simbricks_count(pl->r, st->idx, SSP_SIMBRICKS_STDOUT, "nicbm: ");
-	n1 = ssp_simbricks_count(pl->r, st->idx, SSP_SIMBRICKS_STDERR, "nicbm: ");
+	/* nicbm's lines (and Enso's own, on stderr): the output with more */
+	n0 = count2(pl, st->idx, SSP_SIMBRICKS_STDOUT, in->c->needle);
+	n1 = count2(pl, st->idx, SSP_SIMBRICKS_STDERR, in->c->needle);
 	if (n1 > n0)
 		st->which = SSP_SIMBRICKS_STDERR;
 	st->ncaptured = n0 > n1 ? n0 : n1;
@@ -980,41 +1002,293 @@ nic_log(struct planner *pl, struct ssp_sbplan_stream *st)
 	return SSP_OK;
 }
 
+/* A pcap file (libpcap's four magic numbers, either byte order; pcapng's
+ * section header)?  1, or 0 when it is not, is no regular file (a FIFO
+ * would block the planner) or cannot be read. */
+static int
+is_pcap(const char *path)
+{
+	static const uint32_t magic[] = { 0xa1b2c3d4u, 0xd4c3b2a1u, 0xa1b23c4du,
+	    0x4d3cb2a1u, 0x0a0d0d0au };
+	unsigned char b[4];
+	struct stat sb;
+	uint32_t v;
+	size_t k;
+	FILE *f;
+
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (f = fopen(path, "rb")) == NULL)
+		return 0;
+	k = fread(b, 1, 4, f);
+	fclose(f);
+	if (k != 4)
+		return 0;
+	v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+	for (k = 0; k < sizeof(magic) / sizeof(magic[0]); k++)
+		if (v == magic[k])
+			return 1;
+	return 0;
+}
+
+/* --log SIM=FILE of a network: a pcap is read with sim2ev -f pcap. */
+static int
+mapped_net(struct planner *pl, struct ssp_sbplan_stream *st)
+{
+	int rc = set_log(pl, st, mapped(pl, st->idx), 0);
+
+	if (rc == SSP_OK && st->log != NULL && is_pcap(st->log))
+		st->sim = SSP_SIM_PCAP;
+	return rc;
+}
+
 /* A log the orchestrator captured (SSP_SBCLASS_LOG_STDOUT/STDERR): the
- * class's needle counted, and a class-specific word when none is there. */
+ * class's needle counted, and its way to debug lines when none is there. */
 static int
 captured_log(struct planner *pl, struct ssp_sbplan_stream *st)
 {
 	const struct info *in = &pl->in[st->idx];
 	const char *n = simname(pl, st->idx), *c = simcls(pl, st->idx);
-	int rc = SSP_OK;
+	const char *w;
 
 	if (mapped(pl, st->idx) != NULL)
 		return set_log(pl, st, mapped(pl, st->idx), 0);
 	st->which = in->c->log == SSP_SBCLASS_LOG_STDERR ? SSP_SIMBRICKS_STDERR :
 	    SSP_SIMBRICKS_STDOUT;
+	w = st->which == SSP_SIMBRICKS_STDERR ? "stderr" : "stdout";
 	if (in->c->needle == NULL)
 		return SSP_OK;
 	st->ncaptured = ssp_simbricks_count(pl->r, st->idx, st->which,
 	    in->c->needle);
 	if (st->ncaptured > 0)
 		return SSP_OK;
-	if (in->c->cmd == SSP_SBCLASS_CMD_SWITCH) {
-		/* the 2022 test data: a switch without debug lines, said by
-		 * sim2ev; symphony runs are told here */
-		if (pl->sym)
-			rc = warn(pl, "%s (%s): no NETSWITCH_DEBUG lines in its "
-			    "stderr: net_switch prints a line per forwarded packet "
-			    "only when built with NETSWITCH_DEBUG (compile time)%s%s%s",
-			    n, c, in->pcap != NULL ? "; its pcap " : "",
-			    in->pcap != NULL ? in->pcap : "", in->pcap != NULL ?
-			    " (-p) has no parser yet (sim2ev -f pcap is coming)" : "");
-	} else {
-		rc = warn(pl, "%s (%s): no debug lines in its captured %s (none "
-		    "has '%s')", n, c, st->which == SSP_SIMBRICKS_STDERR ?
-		    "stderr" : "stdout", in->c->needle);
+	/* e1000_gem5 says so on stderr when E1000_DEBUG turned its lines on
+	 * (DEBUG_E1000, defined in its support.h, makes it read the variable) */
+	if (in->c->sim == SSP_SIM_E1000 && in->e1000_debug)
+		return warn(pl, "%s (%s): no debug lines in its captured stderr "
+		    "although it ran under E1000_DEBUG=1: %s", n, c,
+		    ssp_simbricks_count(pl->r, st->idx, SSP_SIMBRICKS_STDERR,
+		    "enabling debug messages") > 0 ? "it said it enabled them, so "
+		    "the guest never used the NIC?" : "it never said 'enabling "
+		    "debug messages', so it was built without DEBUG_E1000 (its "
+		    "support.h defines it)");
+	return warn(pl, "%s (%s): no debug lines in its captured %s (none has "
+	    "'%s')%s%s", n, c, w, in->c->needle, in->c->enable != NULL ? "; " : "",
+	    in->c->enable != NULL ? in->c->enable : "");
+}
+
+/* net_switch: its -p pcap (sim2ev -f pcap); without one, or when it is
+ * not there or not a capture (empty: the switch never ran), the
+ * NETSWITCH_DEBUG lines of its captured stderr. */
+static int
+switch_log(struct planner *pl, struct ssp_sbplan_stream *st)
+{
+	const struct info *in = &pl->in[st->idx];
+	const char *n = simname(pl, st->idx), *c = simcls(pl, st->idx);
+	char tried[1024], why[1100];
+	int oom;
+
+	if (mapped(pl, st->idx) != NULL)
+		return mapped_net(pl, st);
+	st->which = SSP_SIMBRICKS_STDERR;
+	st->ncaptured = ssp_simbricks_count(pl->r, st->idx, st->which, "[P ");
+	if (in->pcap != NULL) {
+		st->log = locate(pl, in->pcap, 0, tried, sizeof(tried), &oom);
+		if (oom)
+			return ssp_err_set(pl->e, SSP_ERR_NOMEM, 0, "out of memory");
+		if (st->log != NULL && is_pcap(st->log)) {
+			st->sim = SSP_SIM_PCAP;
+			if ((st->want = strdup(in->pcap)) == NULL)
+				return ssp_err_set(pl->e, SSP_ERR_NOMEM, 0, "out of "
+				    "memory");
+			return SSP_OK;
+		}
+		if (st->log != NULL)
+			snprintf(why, sizeof(why), "%s is not a pcap capture (empty: "
+			    "did the switch run?)", st->log);
+		else
+			snprintf(why, sizeof(why), "is not there (looked at %s)", tried);
+		free(st->log);
+		st->log = NULL;
+		if (st->ncaptured > 0)
+			return warn(pl, "%s (%s): its pcap %s (-p) %s: its %zu "
+			    "NETSWITCH_DEBUG lines in out.json's stderr are read "
+			    "instead; give --logs DIR or --log %s=FILE", n, c, in->pcap,
+			    why, st->ncaptured, n);
+		st->missing = 1;
+		st->sim = SSP_SIM_PCAP;	/* the command to run once it is there */
+		if ((st->want = strdup(in->pcap)) == NULL)
+			return ssp_err_set(pl->e, SSP_ERR_NOMEM, 0, "out of memory");
+		return warn(pl, "%s (%s): its pcap %s (-p) %s, and its stderr has no "
+		    "NETSWITCH_DEBUG lines: give --logs DIR (a copy of the run's "
+		    "files) or --log %s=FILE", n, c, in->pcap, why, n);
 	}
-	return rc;
+	if (st->ncaptured > 0)
+		return SSP_OK;
+	return warn(pl, "%s (%s): no NETSWITCH_DEBUG lines in its stderr and no "
+	    "pcap: net_switch prints a line per forwarded packet only when built "
+	    "with NETSWITCH_DEBUG (compile time); for its packets, give it a pcap "
+	    "file (%s), which sim2ev -f pcap reads", n, c, pl->sym ?
+	    "the attribute _relative_pcap_file_path on the SwitchNet simulator" :
+	    "run.py --pcap");
+}
+
+/* ---- NS3Net's NS_LOG lines ---- */
+
+/* ns-3's LogLevel bits (core/model/log.h) that matter here. */
+#define NSL_DEBUG 0x4u
+#define NSL_INFO 0x8u
+#define NSL_FUNCTION 0x10u
+#define NSL_LOGIC 0x20u
+#define NSL_PREFIX_FUNC 0x80000000u
+#define NSL_PREFIX_TIME 0x40000000u
+#define NSL_PREFIX_NODE 0x20000000u
+#define NSL_WHEN (NSL_PREFIX_TIME | NSL_PREFIX_NODE)
+
+/* A level name as simbricks-ns3-net's table has it (e2e-cc-example.cc,
+ * copied from ns-3's log.cc): its bits, 0 when unknown. */
+static uint32_t
+nsl_bits(const char *s, size_t n)
+{
+	static const struct { const char *name; uint32_t bits; } lv[] = {
+		{ "error", 0x1 }, { "level_error", 0x1 }, { "warn", 0x2 },
+		{ "level_warn", 0x3 }, { "debug", 0x4 }, { "level_debug", 0x7 },
+		{ "info", 0x8 }, { "level_info", 0xf }, { "function", 0x10 },
+		{ "level_function", 0x1f }, { "logic", 0x20 },
+		{ "level_logic", 0x3f }, { "all", 0x0fffffff },
+		{ "level_all", 0x0fffffff }, { "func", NSL_PREFIX_FUNC },
+		{ "prefix_func", NSL_PREFIX_FUNC }, { "time", NSL_PREFIX_TIME },
+		{ "prefix_time", NSL_PREFIX_TIME }, { "node", NSL_PREFIX_NODE },
+		{ "prefix_node", NSL_PREFIX_NODE }, { "level", 0x10000000 },
+		{ "prefix_level", 0x10000000 }, { "prefix_all", 0xf0000000u },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(lv) / sizeof(lv[0]); k++)
+		if (strlen(lv[k].name) == n && memcmp(lv[k].name, s, n) == 0)
+			return lv[k].bits;
+	return 0;
+}
+
+/* The levels --Logging="Comp:lev|lev;..." gives component comp ("All"
+ * enables for every component); *named: comp itself is listed. */
+static uint32_t
+nsl_levels(const char *logging, const char *comp, int *named)
+{
+	const char *p = logging, *e, *c, *q, *b;
+	size_t cl = strlen(comp);
+	uint32_t bits = 0;
+
+	*named = 0;
+	for (; p != NULL && *p != '\0'; p = *e != '\0' ? e + 1 : e) {
+		e = p + strcspn(p, ";");
+		if ((c = memchr(p, ':', (size_t)(e - p))) == NULL)
+			continue;
+		if ((size_t)(c - p) == cl && memcmp(p, comp, cl) == 0)
+			*named = 1;
+		else if (!((c - p) == 3 && memcmp(p, "All", 3) == 0))
+			continue;
+		for (q = c + 1; q < e; q = b + (b < e)) {
+			b = q + strcspn(q, "|;");
+			if (b > e)
+				b = e;
+			bits |= nsl_bits(q, (size_t)(b - q));
+		}
+	}
+	return bits;
+}
+
+/* The ns-3 classes whose NS_LOG lines are the events, and what sim2ev's
+ * parser reads of each (source/nslog.h): the levels, and the prefixes
+ * (every line its time and node; a message line, unlike a function line,
+ * names its class and method only with prefix_func). */
+static const struct { const char *name; uint32_t levels, prefixes; }
+    nsl_classes[] = {
+	{ "BridgeNetDevice", NSL_FUNCTION | NSL_DEBUG | NSL_LOGIC,
+	    NSL_WHEN | NSL_PREFIX_FUNC },	/* "UID is", the port */
+	{ "SimbricksNetDevice", NSL_FUNCTION, NSL_WHEN },
+	{ "SimpleNetDevice", NSL_FUNCTION | NSL_INFO,	/* "enqueue false" */
+	    NSL_WHEN | NSL_PREFIX_FUNC },
+};
+
+/* NS3Net with --Logging naming one of them: a stream. */
+static int
+nslog_on(const struct info *in)
+{
+	size_t k;
+	int named;
+
+	if (in->ns3 == NULL || in->ns3->logging == NULL)
+		return 0;
+	for (k = 0; k < 3; k++)
+		if (nsl_levels(in->ns3->logging, nsl_classes[k].name, &named) != 0)
+			return 1;
+	return 0;
+}
+
+/* ", name" onto a list of names in b. */
+static void
+list_add(char *b, size_t n, const char *name)
+{
+	size_t k = strlen(b);
+
+	snprintf(b + k, n - k, "%s%s", k > 0 ? ", " : "", name);
+}
+
+/* What its --Logging leaves out, in the lines of an experiment script. */
+static int
+nslog_advice(struct planner *pl, struct ssp_sbplan_stream *st)
+{
+	const struct info *in = &pl->in[st->idx];
+	char lack[200] = "", pre[200] = "";
+	size_t k, need = in->ns3->nsimple > 0 ? 3 : 2;
+	uint32_t b;
+	int named;
+
+	/* SimpleNetDevice only where there are channels or ns-3 hosts */
+	for (k = 0; k < need; k++) {
+		b = nsl_levels(in->ns3->logging, nsl_classes[k].name, &named);
+		if ((b & nsl_classes[k].levels) != nsl_classes[k].levels)
+			list_add(lack, sizeof(lack), nsl_classes[k].name);
+		else if ((b & nsl_classes[k].prefixes) != nsl_classes[k].prefixes)
+			list_add(pre, sizeof(pre), nsl_classes[k].name);
+	}
+	if (lack[0] != '\0' && warn(pl, "%s (%s): its --Logging (\"%s\") leaves "
+	    "out lines of %s that are events (function, debug, logic, info); on "
+	    "the NS3Net simulator: logging.add_logging(\"<class>\", "
+	    "ns3_components.NS3LoggingLevel.LEVEL_ALL) for each", simname(pl,
+	    st->idx), simcls(pl, st->idx), in->ns3->logging, lack) != SSP_OK)
+		return SSP_ERR_NOMEM;
+	if (pre[0] != '\0' && warn(pl, "%s (%s): its --Logging (\"%s\") gives %s "
+	    "not all of the time, node and function prefixes, without which an "
+	    "NS_LOG line is no event (unless NS_LOG in simbricks-run's "
+	    "environment adds them); on the NS3Net simulator: "
+	    "logging.add_logging(\"All\", "
+	    "ns3_components.NS3LoggingLevel.PREFIX_ALL)", simname(pl, st->idx),
+	    simcls(pl, st->idx), in->ns3->logging, pre) != SSP_OK)
+		return SSP_ERR_NOMEM;
+	return SSP_OK;
+}
+
+/* NS3Net: --log, else the NS_LOG lines (std::clog) of its stderr. */
+static int
+nslog_log(struct planner *pl, struct ssp_sbplan_stream *st)
+{
+	int rc;
+
+	if (mapped(pl, st->idx) != NULL)
+		return mapped_net(pl, st);
+	st->which = SSP_SIMBRICKS_STDERR;
+	st->ncaptured = ssp_simbricks_count(pl->r, st->idx, st->which,
+	    pl->in[st->idx].c->needle);
+	if ((rc = nslog_advice(pl, st)) != SSP_OK)
+		return rc;
+	if (st->ncaptured == 0)
+		return warn(pl, "%s (%s): no NS_LOG lines of BridgeNetDevice, "
+		    "SimbricksNetDevice or SimpleNetDevice in its captured stderr "
+		    "(none has '%s'): an ns-3 built without logging (optimized) "
+		    "prints none", simname(pl, st->idx), simcls(pl, st->idx),
+		    pl->in[st->idx].c->needle);
+	return SSP_OK;
 }
 
 /* An ns-3 trace-helper file (--EnableTracing=F, or --log). */
@@ -1024,7 +1298,7 @@ ns3_log(struct planner *pl, struct ssp_sbplan_stream *st)
 	const struct info *in = &pl->in[st->idx];
 
 	if (mapped(pl, st->idx) != NULL)
-		return set_log(pl, st, mapped(pl, st->idx), 0);
+		return mapped_net(pl, st);
 	if (in->trace != NULL)
 		return set_log(pl, st, in->trace, 0);
 	st->missing = 1;
@@ -1052,6 +1326,8 @@ add_stream(struct planner *pl, size_t i)
 	case SSP_SBCLASS_LOG_GEM5: rc = gem5_log(pl, st); break;
 	case SSP_SBCLASS_LOG_NICBM: rc = nic_log(pl, st); break;
 	case SSP_SBCLASS_LOG_NS3TRACE: rc = ns3_log(pl, st); break;
+	case SSP_SBCLASS_LOG_SWITCH: rc = switch_log(pl, st); break;
+	case SSP_SBCLASS_LOG_NSLOG: rc = nslog_log(pl, st); break;
 	default: rc = captured_log(pl, st); break;
 	}
 	return rc;
@@ -1074,8 +1350,12 @@ streams(struct planner *pl)
 				continue;
 			if (in->c->sim == SSP_SIM_NONE)
 				continue;
-			/* NS3Net: a stream only with a trace-helper file */
-			if (in->c->cmd == SSP_SBCLASS_CMD_NS3 && mapped(pl, i) == NULL)
+			/* NS3Net: a stream with NS_LOG turned on, or a file */
+			if (in->c->cmd == SSP_SBCLASS_CMD_NS3 && mapped(pl, i) == NULL &&
+			    !nslog_on(in))
+				continue;
+			/* QEMU names no device: one, or none at all */
+			if (in->c->cmd == SSP_SBCLASS_CMD_QEMU && in->npci > 1)
 				continue;
 			if ((rc = add_stream(pl, i)) != SSP_OK)
 				return rc;
@@ -1088,7 +1368,6 @@ static int
 no_stream(struct planner *pl)
 {
 	size_t n = ssp_simbricks_nsims(pl->r), j, i;
-	char extra[300];
 	int rc;
 
 	for (j = 0; j < n; j++) {
@@ -1098,16 +1377,27 @@ no_stream(struct planner *pl)
 		if (in->stream >= 0 || c->role == SSP_SBCLASS_PROXY)
 			continue;
 		if (c->cmd == SSP_SBCLASS_CMD_NS3) {
-			snprintf(extra, sizeof(extra), "%s%s%s", in->ns3->logging ?
-			    "; its NS_LOG lines (" : "", in->ns3->logging ?
-			    in->ns3->logging : "", in->ns3->logging ?
-			    ") are in out.json's stderr" : "");
-			rc = warn(pl, "%s (%s): no network stream: no parser reads "
-			    "upstream ns-3's NS_LOG output yet (sim2ev -f ns3log is "
-			    "coming)%s; its NIC links are in the topology as comments; "
-			    "a SimBricks trace-helper file (Columbo's ns-3) goes in with "
-			    "--log %s=FILE", simname(pl, i), simcls(pl, i), extra,
+			rc = warn(pl, "%s (%s): no network stream: %s%s%s; on the "
+			    "NS3Net simulator of the experiment script: "
+			    "logging.add_logging(\"BridgeNetDevice\", "
+			    "ns3_components.NS3LoggingLevel.LEVEL_ALL), the same for "
+			    "\"SimbricksNetDevice\" and \"SimpleNetDevice\", and "
+			    "logging.add_logging(\"All\", ns3_components."
+			    "NS3LoggingLevel.PREFIX_ALL) (the time, node and function "
+			    "on every line); its NIC links are in the topology as "
+			    "comments; a trace file (Columbo's ns-3 trace helper, an "
+			    "ns-3 pcap) goes in with --log %s=FILE", simname(pl, i),
+			    simcls(pl, i), in->ns3->logging == NULL ? "its NS_LOG "
+			    "output is off (--Logging is empty)" : "its --Logging (\"",
+			    in->ns3->logging == NULL ? "" : in->ns3->logging,
+			    in->ns3->logging == NULL ? "" : "\") logs none of "
+			    "BridgeNetDevice, SimbricksNetDevice, SimpleNetDevice",
 			    simname(pl, i));
+		} else if (c->cmd == SSP_SBCLASS_CMD_QEMU && c->sim != SSP_SIM_NONE) {
+			rc = warn(pl, "%s (%s): no host stream: QEMU's simbricks-pci "
+			    "lines name no device, so those of its %u devices cannot "
+			    "be told apart; its NICs' spans are trace roots",
+			    simname(pl, i), simcls(pl, i), in->npci);
 		} else if (c->role == SSP_SBCLASS_HOST) {
 			rc = warn(pl, "%s (%s): %s: no host stream, its NIC's spans are "
 			    "trace roots%s%s", simname(pl, i), simcls(pl, i), c->lacks,
@@ -1123,7 +1413,8 @@ no_stream(struct planner *pl)
 	return SSP_OK;
 }
 
-/* Links NIC by NIC, in the planning order: PCIe then Ethernet. */
+/* Links NIC by NIC, in the planning order: PCIe then Ethernet; then the
+ * network-to-network channels, the listening end (-h) first. */
 static int
 links(struct planner *pl)
 {
@@ -1143,13 +1434,40 @@ links(struct planner *pl)
 			const struct end *y = &pl->ends[x->peer];
 			struct ssp_sbplan_link *l = &p->links[p->nlinks++];
 
-			*l = (struct ssp_sbplan_link){ t == 0 ? SSP_SBPLAN_PCIE :
-			    SSP_SBPLAN_ETH, t == 0 ? y->sim : i, t == 0 ? i : y->sim,
-			    -1, -1, y->idx, y->node, y->dev, NULL };
+			*l = (struct ssp_sbplan_link){ .type = t == 0 ?
+			    SSP_SBPLAN_PCIE : SSP_SBPLAN_ETH, .a = t == 0 ? y->sim : i,
+			    .b = t == 0 ? i : y->sim, .adapter = y->idx,
+			    .node = y->node, .dev = y->dev, .sock = x->p };
+			/* QEMU's events name the device type, not an object */
+			if (t == 0 && pl->in[y->sim].c->cmd == SSP_SBCLASS_CMD_QEMU)
+				l->comp = "simbricks-pci";
 			l->sa = pl->in[l->a].stream;
 			l->sb = pl->in[l->b].stream;
-			l->sock = x->p;
 		}
+	}
+	for (j = 0; j < pl->nends; j++) {
+		const struct end *x = &pl->ends[j], *y;
+		struct ssp_sbplan_link *l;
+
+		if (x->k != E_ETH_NET || x->peer < (int)j ||
+		    pl->ends[x->peer].k != E_ETH_NET)
+			continue;
+		y = &pl->ends[x->peer];
+		if (y->listen && !x->listen) {
+			const struct end *z = x;
+
+			x = y;
+			y = z;
+		}
+		if (ssp_buf_array((void **)&p->links, &pl->clinks, p->nlinks + 1,
+		    sizeof(*p->links)) != 0)
+			return ssp_err_set(pl->e, SSP_ERR_NOMEM, 0, "out of memory");
+		l = &p->links[p->nlinks++];
+		*l = (struct ssp_sbplan_link){ .type = SSP_SBPLAN_N2N, .a = x->sim,
+		    .b = y->sim, .node = x->node, .dev = x->dev, .node_b = y->node,
+		    .dev_b = y->dev, .sock = x->p };
+		l->sa = pl->in[l->a].stream;
+		l->sb = pl->in[l->b].stream;
 	}
 	return SSP_OK;
 }
@@ -1166,8 +1484,9 @@ drivers(struct planner *pl)
 		const char *drv = pl->in[l->b].c->driver;
 		struct ssp_sbplan_stream *st;
 
-		if (l->type != SSP_SBPLAN_PCIE || l->sa < 0 || drv == NULL)
-			continue;
+		if (l->type != SSP_SBPLAN_PCIE || l->sa < 0 || drv == NULL ||
+		    p->streams[l->sa].sim != SSP_SIM_GEM5)
+			continue;	/* QEMU hosts: no symbol tables */
 		st = &p->streams[l->sa];
 		for (d = 0; d < st->ndriver && strcmp(st->driver[d], drv) != 0; d++)
 			;
@@ -1438,32 +1757,43 @@ ssp_sbplan_topology(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 		put(b, st->name);
 		put(b, ".ev.zst\"\n");
 	}
-	/* PCIe rows, Ethernet rows, then (symphony) the links a stream
-	 * is missing for, as comments */
-	for (pass = 0; pass < 3; pass++)
+	/* PCIe rows, Ethernet rows, network-to-network rows, then
+	 * (symphony) the links a stream is missing for, as comments */
+	for (pass = 0; pass < 4; pass++)
 		for (i = 0; i < p->nlinks; i++) {
 			const struct ssp_sbplan_link *l = &p->links[i];
 			int ok = l->sa >= 0 && l->sb >= 0 && (!present_only ||
 			    (!p->streams[l->sa].missing && !p->streams[l->sb].missing));
 			size_t s;
 
-			if (pass < 2 ? !ok || (l->type == SSP_SBPLAN_PCIE) != (pass == 0) :
+			if (pass < 3 ? !ok || (int)l->type != pass + 1 :
 			    ok || ssp_simbricks_format(r) != SSP_SIMBRICKS_SYMPHONY)
 				continue;
 			if (!ok)
 				put(b, "# ");
-			put(b, l->type == SSP_SBPLAN_PCIE ? "\"pcie\"," : "\"eth\",");
+			put(b, l->type == SSP_SBPLAN_PCIE ? "\"pcie\"," :
+			    l->type == SSP_SBPLAN_ETH ? "\"eth\"," : "\"n2n\",");
 			csvq(b, l->sa >= 0 ? p->streams[l->sa].name :
 			    ssp_simbricks_sim(r, l->a)->name);
 			ssp_buf_putc(b, ',');
+			if (l->type == SSP_SBPLAN_N2N) {
+				snprintf(num, sizeof(num), "\"%u\",\"%u\",", l->node,
+				    l->dev);
+				put(b, num);
+			}
 			csvq(b, l->sb >= 0 ? p->streams[l->sb].name :
 			    ssp_simbricks_sim(r, l->b)->name);
-			if (l->type == SSP_SBPLAN_PCIE)
+			if (l->type == SSP_SBPLAN_PCIE && l->comp != NULL)
+				snprintf(num, sizeof(num), ",\"%s\"", l->comp);
+			else if (l->type == SSP_SBPLAN_PCIE)
 				snprintf(num, sizeof(num), ",\"system.pc.simbricks_%u\"",
 				    l->adapter);
-			else
+			else if (l->type == SSP_SBPLAN_ETH)
 				snprintf(num, sizeof(num), ",\"%u\",\"%u\"", l->node,
 				    l->dev);
+			else
+				snprintf(num, sizeof(num), ",\"%u\",\"%u\"", l->node_b,
+				    l->dev_b);
 			put(b, num);
 			if (!ok) {
 				s = l->sa < 0 ? l->a : l->sb < 0 ? l->b :

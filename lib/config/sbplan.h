@@ -5,6 +5,8 @@
  * from the sockets their command lines name, where each stream's log is,
  * and what the user should know (one line each: a class without a
  * parser, a log without debug output, a run without synchronization).
+ * Network-to-network channels (net_switch -h on one switch, -s on
+ * another; a switch and an ns-3 --Network on one socket) are links too.
  *
  * Sockets, in every syntax of both orchestrators: a bare path, generic
  * listen:P[:...] / connect:P[:...], gem5 --simbricks-pci=, QEMU -device
@@ -16,7 +18,7 @@
  *
  * Refused (SSP_ERR_INVAL, the message names the simulator and what to
  * do): a class the table refuses or does not know, several NICs in one
- * process, switch-to-switch links, a socket that pairs nothing or that
+ * process, a socket that pairs nothing or that
  * goes to a proxy (the peer is in another fragment), an ns-3 layout that
  * is not known, a missing NS3Net params file; with opts.strict a run
  * without synchronization; without opts.force a symphony run that was
@@ -49,7 +51,8 @@ struct ssp_sbplan_opts {
 
 struct ssp_sbplan_stream {
 	char *name;		/* stream name: the simulator's, [A-Za-z0-9._-] */
-	enum ssp_sim sim;	/* the sim2ev format */
+	enum ssp_sim sim;	/* the sim2ev format (a net_switch's or ns-3's
+				 * stream: SSP_SIM_PCAP when it reads a pcap) */
 	size_t idx;		/* the simulator */
 	const struct ssp_sbclass *cls;
 	char *log;		/* the file to read, NULL: captured lines */
@@ -63,22 +66,28 @@ struct ssp_sbplan_stream {
 	size_t ndriver;
 };
 
-enum ssp_sbplan_ltype { SSP_SBPLAN_PCIE = 1, SSP_SBPLAN_ETH };
+enum ssp_sbplan_ltype { SSP_SBPLAN_PCIE = 1, SSP_SBPLAN_ETH, SSP_SBPLAN_N2N };
 
 /* A link between two simulators, whether or not both have a stream. */
 struct ssp_sbplan_link {
 	enum ssp_sbplan_ltype type;
-	size_t a, b;		/* simulators: host and NIC, or NIC and network */
+	size_t a, b;		/* simulators: host and NIC, NIC and network, or
+				 * two networks (the listening end first) */
 	int sa, sb;		/* their streams, or -1 */
 	unsigned adapter;	/* PCIe: system.pc.simbricks_<adapter> */
-	uint32_t node, dev;	/* Ethernet: the network's node and device */
-	const char *sock;	/* the socket as the NIC names it */
+	const char *comp;	/* PCIe: the adapter as the host's events name
+				 * it when not that (QEMU: "simbricks-pci") */
+	uint32_t node, dev;	/* Ethernet: the network's node and device;
+				 * n2n: a's */
+	uint32_t node_b, dev_b;	/* n2n: b's */
+	const char *sock;	/* the socket as the NIC (n2n: a) names it */
 };
 
 struct ssp_sbplan {
 	struct ssp_sbplan_stream *streams;
 	size_t nstreams;
-	struct ssp_sbplan_link *links;	/* NIC by NIC: PCIe, then Ethernet */
+	struct ssp_sbplan_link *links;	/* NIC by NIC: PCIe, then Ethernet;
+					 * then network to network */
 	size_t nlinks;
 	char **warn;		/* what the user should know, one line each */
 	size_t nwarn;
@@ -94,8 +103,8 @@ int ssp_sbplan_make(struct ssp_sbplan **pp, const struct ssp_simbricks *r,
 size_t ssp_sbplan_present(const struct ssp_sbplan *p);
 
 /*
- * The topology CSV (formats/topology.md): the streams, and a pcie or eth
- * row per link between two of them; a link with one end without a
+ * The topology CSV (formats/topology.md): the streams, and a pcie, eth or
+ * n2n row per link between two of them; a link with one end without a
  * stream is a comment row naming why.  present_only: leave out streams
  * without a log to read (and their links, as comments).  0, or -1 out of
  * memory.

@@ -1,5 +1,6 @@
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/strfmt.h"
@@ -116,6 +117,14 @@ ssp_chrome_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	ssp_buf_putc(b, '}');
 }
 
+struct ssp_chrome {
+	struct ssp_out *out;
+	struct ssp_buf b;
+	const char *producer;
+	uint64_t spans;
+	int first;
+};
+
 static void
 num(struct ssp_buf *b, uint64_t v)
 {
@@ -129,21 +138,35 @@ us(struct ssp_buf *b, uint64_t ns)
 		b->len += ssp_chrome_us((char *)b->p + b->len, ns);
 }
 
+/* Every event on a line of its own, after a comma but the first. */
+static void
+next(struct ssp_chrome *c)
+{
+	if (c->first)
+		ssp_buf_putc(&c->b, '\n');
+	else
+		ssp_buf_lit(&c->b, ",\n");
+	c->first = 0;
+}
+
 /* ,"pid":P,"tid":T */
 static void
-where(struct ssp_buf *b, const struct ssp_tracks_view *v, uint32_t track)
+where(struct ssp_buf *b, const struct ssp_tracks_item *it)
 {
 	ssp_buf_lit(b, ",\"pid\":");
-	num(b, v->proc[v->track[track].proc].pid);
+	num(b, it->proc->pid);
 	ssp_buf_lit(b, ",\"tid\":");
-	num(b, v->track[track].tid);
+	num(b, it->track->tid);
 }
 
 static void
-meta(struct ssp_buf *b, const char *what, uint32_t pid, uint32_t tid,
+meta(struct ssp_chrome *c, const char *what, uint32_t pid, uint32_t tid,
     const char *argk, const char *name, uint64_t ival)
 {
-	ssp_buf_lit(b, ",\n{\"ph\":\"M\",\"name\":");
+	struct ssp_buf *b = &c->b;
+
+	next(c);
+	ssp_buf_lit(b, "{\"ph\":\"M\",\"name\":");
 	ssp_strfmt_json_str(b, what, strlen(what));
 	ssp_buf_lit(b, ",\"pid\":");
 	num(b, pid);
@@ -159,95 +182,125 @@ meta(struct ssp_buf *b, const char *what, uint32_t pid, uint32_t tid,
 	ssp_buf_lit(b, "}}");
 }
 
+/* A flow event at ts on the item's track: "s" leaving the enclosing
+ * slice, "f" (binding point "e") entering it. */
 static void
-flow(struct ssp_buf *b, const struct ssp_tracks_view *v,
-    const struct ssp_tracks_flow *f, const struct ssp_tracks_span *s, int end)
+flow(struct ssp_chrome *c, const struct ssp_tracks_item *it, uint64_t id,
+    uint64_t ts, int in)
 {
-	ssp_buf_lit(b, ",\n{\"ph\":");
-	if (end)
-		ssp_buf_lit(b, "\"f\",\"bp\":\"e\"");
+	struct ssp_buf *b = &c->b;
+
+	next(c);
+	if (in)
+		ssp_buf_lit(b, "{\"ph\":\"f\",\"bp\":\"e\"");
 	else
-		ssp_buf_lit(b, "\"s\"");
+		ssp_buf_lit(b, "{\"ph\":\"s\"");
 	ssp_buf_lit(b, ",\"id\":");
-	num(b, f->id);
-	if (f->link)
+	num(b, id);
+	if (id & SSP_TRACKS_LINK_FLOW)
 		ssp_buf_lit(b, ",\"name\":\"link\",\"cat\":\"link\"");
 	else
 		ssp_buf_lit(b, ",\"name\":\"cause\",\"cat\":\"cause\"");
-	where(b, v, s->track);
+	where(b, it);
 	ssp_buf_lit(b, ",\"ts\":");
-	us(b, ssp_tracks_ns(s->start));
+	us(b, ts);
 	ssp_buf_putc(b, '}');
 }
 
-enum ssp_status
-ssp_chrome_write(const struct ssp_tracks_view *v, const char *producer,
-    struct ssp_out *o, struct ssp_err *e)
+struct ssp_chrome *
+ssp_chrome_new(const char *producer, struct ssp_out *o)
 {
-	struct ssp_buf b = SSP_BUF_INIT;
-	char name[128];
-	size_t i, k, start;
-	int rc = SSP_OK;
+	struct ssp_chrome *c = calloc(1, sizeof(*c));
 
+	if (c == NULL)
+		return NULL;
+	c->out = o;
+	c->producer = producer;
+	c->first = 1;
 	/* no displayTimeUnit: some trace_processor versions take "ns" there
 	 * as the unit of ts and dur, which the format says are us */
-	ssp_buf_lit(&b, "{\"otherData\":{\"producer\":");
-	ssp_strfmt_json_str(&b, producer, strlen(producer));
-	ssp_buf_lit(&b, ",\"spans\":");
-	num(&b, v->nspans);
-	ssp_buf_lit(&b, "},\n\"traceEvents\":[");
-	start = b.len;
-	for (i = 0; i < v->nprocs; i++) {
-		const struct ssp_tracks_proc *p = &v->proc[i];
+	ssp_buf_lit(&c->b, "{\"traceEvents\":[");
+	return c;
+}
 
-		snprintf(name, sizeof(name), "%s%s%s%s", p->name,
-		    p->sim[0] ? " (" : "", p->sim, p->sim[0] ? ")" : "");
-		meta(&b, "process_name", p->pid, 0, "name", name, 0);
-		meta(&b, "process_sort_index", p->pid, 0, "sort_index", NULL, i);
-	}
-	for (i = 0; i < v->ntracks; i++) {
-		const struct ssp_tracks_track *t = &v->track[i];
+enum ssp_status
+ssp_chrome_emit(void *ctx, const struct ssp_tracks_item *it,
+    struct ssp_err *e)
+{
+	struct ssp_chrome *c = ctx;
+	struct ssp_buf *b = &c->b;
+	char name[128];
+	const char *kn;
+	size_t k;
 
-		meta(&b, "thread_name", v->proc[t->proc].pid, t->tid, "name",
-		    t->name, 0);
-		meta(&b, "thread_sort_index", v->proc[t->proc].pid, t->tid,
-		    "sort_index", NULL, t->tid - SSP_TRACKS_TID0);
+	switch (it->what) {
+	case SSP_TRACKS_PROC:
+		snprintf(name, sizeof(name), "%s%s%s%s", it->proc->name,
+		    it->proc->sim[0] ? " (" : "", it->proc->sim,
+		    it->proc->sim[0] ? ")" : "");
+		meta(c, "process_name", it->proc->pid, 0, "name", name, 0);
+		meta(c, "process_sort_index", it->proc->pid, 0, "sort_index",
+		    NULL, it->proc->pid - 1);
+		break;
+	case SSP_TRACKS_TRACK:
+		meta(c, "thread_name", it->proc->pid, it->track->tid, "name",
+		    it->track->name, 0);
+		meta(c, "thread_sort_index", it->proc->pid, it->track->tid,
+		    "sort_index", NULL, (uint32_t)it->track->rank);
+		break;
+	case SSP_TRACKS_BEGIN:
+		c->spans++;
+		kn = ssp_span_kind_name(it->kind);
+		next(c);
+		ssp_buf_lit(b, "{\"ph\":\"X\",\"name\":");
+		ssp_strfmt_json_str(b, kn, strlen(kn));
+		ssp_buf_lit(b, ",\"cat\":");
+		ssp_strfmt_json_str(b, kn, strlen(kn));
+		where(b, it);
+		ssp_buf_lit(b, ",\"ts\":");
+		us(b, it->ts);
+		ssp_buf_lit(b, ",\"dur\":");
+		us(b, it->end - it->ts);
+		ssp_buf_lit(b, ",\"args\":");
+		ssp_buf_put(b, it->args, it->nargs);
+		ssp_buf_putc(b, '}');
+		for (k = 0; k < it->nfl; k++)
+			if (it->fl[k].part == SSP_TRACKS_FL_OUT)
+				flow(c, it, it->fl[k].id, it->ts, 0);
+		for (k = 0; k < it->nfl; k++)
+			if (it->fl[k].part != SSP_TRACKS_FL_OUT)
+				flow(c, it, it->fl[k].id, it->ts, 1);
+		break;
+	case SSP_TRACKS_END:
+		return SSP_OK;
+	case SSP_TRACKS_FLOW_OUT:
+	case SSP_TRACKS_FLOW_IN:
+		flow(c, it, it->flow, it->ts, it->what == SSP_TRACKS_FLOW_IN);
+		break;
 	}
-	/* every event starts with ",\n": not the first */
-	if (!b.failed && b.len > start && b.p[start] == ',') {
-		memmove(b.p + start, b.p + start + 1, b.len - start - 1);
-		b.len--;
-	}
-	for (i = 0; i < 2 * v->nspans && rc == SSP_OK; i++) {
-		const struct ssp_tracks_ev *ev = &v->ev[i];
-		const struct ssp_tracks_span *s = &v->span[ev->span];
-		const char *kn;
+	if (b->len < FLUSH_AT && !b->failed)
+		return SSP_OK;
+	return ssp_out_buf(c->out, b, FLUSH_AT, e);
+}
 
-		if (ev->end)
-			continue;
-		kn = ssp_span_kind_name(s->kind);
-		ssp_buf_lit(&b, ",\n{\"ph\":\"X\",\"name\":");
-		ssp_strfmt_json_str(&b, kn, strlen(kn));
-		ssp_buf_lit(&b, ",\"cat\":");
-		ssp_strfmt_json_str(&b, kn, strlen(kn));
-		where(&b, v, s->track);
-		ssp_buf_lit(&b, ",\"ts\":");
-		us(&b, ev->ts);
-		ssp_buf_lit(&b, ",\"dur\":");
-		us(&b, ssp_tracks_ns(s->end) - ev->ts);
-		ssp_buf_lit(&b, ",\"args\":");
-		ssp_buf_put(&b, v->arena + s->args, s->nargs);
-		ssp_buf_putc(&b, '}');
-		for (k = 0; k < s->nout; k++)
-			flow(&b, v, &v->flow[s->out0 + k], s, 0);
-		for (k = 0; k < s->nin; k++)
-			flow(&b, v, &v->flow[v->in[s->in0 + k]], s, 1);
-		rc = ssp_out_buf(o, &b, FLUSH_AT, e);
-	}
-	if (rc == SSP_OK) {
-		ssp_buf_lit(&b, "\n]}\n");
-		rc = ssp_out_buf(o, &b, 0, e);
-	}
-	ssp_buf_free(&b);
-	return rc;
+enum ssp_status
+ssp_chrome_finish(struct ssp_chrome *c, struct ssp_err *e)
+{
+	struct ssp_buf *b = &c->b;
+
+	ssp_buf_lit(b, "\n],\n\"otherData\":{\"producer\":");
+	ssp_strfmt_json_str(b, c->producer, strlen(c->producer));
+	ssp_buf_lit(b, ",\"spans\":");
+	num(b, c->spans);
+	ssp_buf_lit(b, "}}\n");
+	return ssp_out_buf(c->out, b, 0, e);
+}
+
+void
+ssp_chrome_free(struct ssp_chrome *c)
+{
+	if (c == NULL)
+		return;
+	ssp_buf_free(&c->b);
+	free(c);
 }

@@ -11,30 +11,11 @@
 
 #include "base/atoms.h"
 #include "base/map.h"
-#include "base/sha256.h"
 #include "base/strfmt.h"
 #include "sink/html.h"
+#include "sink/html_viewer.h"
 #include "base/ksort.h"
 #include "stream/span.h"
-
-/*
- * The viewer's sources are embedded by the assembler (paths relative to
- * the top directory, where make runs; the Makefile lists them as
- * dependencies of this object).
- */
-#define EMBED(sym, file)					\
-	"\t.global " sym "\n"					\
-	"\t.type " sym ", @object\n"				\
-	sym ":\n"						\
-	"\t.incbin \"" file "\"\n"				\
-	"\t.byte 0\n"						\
-	"\t.size " sym ", . - " sym "\n"
-__asm__(
-    "\t.pushsection .rodata\n"
-    EMBED("ssp_html_viewer_html", "lib/sink/html/viewer.html")
-    EMBED("ssp_html_viewer_css", "lib/sink/html/viewer.css")
-    EMBED("ssp_html_viewer_js", "lib/sink/html/viewer.js")
-    "\t.popsection\n");
 
 #define FORMAT_VERSION	2
 #define TICK		4096
@@ -2139,30 +2120,6 @@ subst(struct ssp_buf *b, const char *tmpl, const char *const *mark,
 }
 
 
-/* The CSP source of an inline element's text: 'sha256-<base64>'. */
-static void
-csp_hash(struct ssp_buf *b, const char *text)
-{
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	    "0123456789+/";
-	uint8_t d[SSP_SHA256_LEN + 1];
-	size_t i;
-
-	ssp_sha256(text, strlen(text), d);
-	d[SSP_SHA256_LEN] = 0;
-	ssp_buf_lit(b, "'sha256-");
-	for (i = 0; i < SSP_SHA256_LEN; i += 3) {	/* 32 bytes: 10 full groups */
-		uint32_t v = (uint32_t)d[i] << 16 | (uint32_t)d[i + 1] << 8 |
-		    (i + 2 < SSP_SHA256_LEN ? d[i + 2] : 0);
-
-		ssp_buf_putc(b, tab[v >> 18]);
-		ssp_buf_putc(b, tab[(v >> 12) & 63]);
-		ssp_buf_putc(b, tab[(v >> 6) & 63]);
-		ssp_buf_putc(b, i + 2 < SSP_SHA256_LEN ? tab[v & 63] : '=');
-	}
-	ssp_buf_lit(b, "'");
-}
-
 int
 ssp_html_page(struct ssp_html *h, struct ssp_buf *out, struct ssp_err *e)
 {
@@ -2181,12 +2138,12 @@ ssp_html_page(struct ssp_html *h, struct ssp_buf *out, struct ssp_err *e)
 	h->st.json_bytes = json.len;
 	if ((rc = gzip_b64(&json, &b64, &h->st.gz_bytes, e)) != SSP_OK)
 		goto done;
-	ssp_buf_put(&css, ssp_html_viewer_css, strlen(ssp_html_viewer_css));
-	ssp_buf_put(&js, ssp_html_viewer_js, strlen(ssp_html_viewer_js));
-	/* the policy allows the inline script and style by their hashes,
-	 * so an injected one would not run (viewer.html) */
-	csp_hash(&jsh, ssp_html_viewer_js);
-	csp_hash(&cssh, ssp_html_viewer_css);
+	ssp_buf_put(&css, ssp_html_viewer_css, ssp_html_viewer_css_len);
+	ssp_buf_put(&js, ssp_html_viewer_js, ssp_html_viewer_js_len);
+	/* the policy allows the inline script and style by their hashes
+	 * (made by the build), so an injected one would not run (viewer.html) */
+	ssp_buf_put(&jsh, ssp_html_viewer_js_csp, ssp_html_viewer_js_csp_len);
+	ssp_buf_put(&cssh, ssp_html_viewer_css_csp, ssp_html_viewer_css_csp_len);
 	/* the title is HTML text: escape what HTML would read */
 	for (s = h->o.source; *s != '\0'; s++) {
 		if (*s == '<')

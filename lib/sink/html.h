@@ -87,9 +87,4 @@ int ssp_html_page(struct ssp_html *h, struct ssp_buf *out, struct ssp_err *e);
 const struct ssp_html_stats *ssp_html_stats(const struct ssp_html *h);
 void ssp_html_free(struct ssp_html *h);
 
-/* The embedded viewer sources (NUL-terminated). */
-extern const char ssp_html_viewer_html[];
-extern const char ssp_html_viewer_css[];
-extern const char ssp_html_viewer_js[];
-
 #endif

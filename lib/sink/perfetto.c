@@ -9,6 +9,10 @@
 #include "stream/span.h"
 
 #define FLUSH_AT (1u << 20)
+/* The two-byte varint tag of a fixed64 field numbered 16..2047, low byte
+ * first. */
+#define FLOW_TAG(f) (((((f) << 3 | SSP_PB_I64) & 0x7f) | 0x80) | \
+	((((f) << 3 | SSP_PB_I64) >> 7) << 8))
 
 /* Debug annotation names before the attribute names (iids 1..). */
 enum { A_TRACE = 1, A_SPAN, A_PARENT, A_START, A_DUR, A_FLAGS, A_CAUSE,
@@ -21,6 +25,14 @@ static const char *const common_names[A_NCOMMON] = {
 
 struct ssp_perfetto {
 	const struct ssp_schema *fs;
+	uint8_t *sval;		/* per string id: 0 not seen, 1 valid UTF-8,
+				 * 2 not */
+	size_t nsval;
+	uint64_t strgen;	/* of the reader's table sval describes */
+	uint64_t hi;		/* the trace_hi of hihex (one per stream) */
+	char hihex[16];
+	struct ssp_out *out;
+	struct ssp_buf b;
 	uint16_t (*iid)[SSP_MAXF];	/* per file type and field */
 	const char **names;		/* annotation names by iid */
 	size_t nnames;
@@ -68,6 +80,8 @@ ssp_perfetto_free(struct ssp_perfetto *p)
 		return;
 	free(p->iid);
 	free(p->names);
+	free(p->sval);
+	ssp_buf_free(&p->b);
 	free(p);
 }
 
@@ -109,28 +123,35 @@ pb_str(struct ssp_buf *b, uint32_t field, const char *s, size_t n)
 	ssp_buf_free(&u);
 }
 
+/* A short string known to be valid (< 100 bytes): one reserve, one-byte
+ * lengths. */
+static void
+ann_short(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
+{
+	uint8_t *p;
+	size_t k;
+
+	if (ssp_buf_reserve(b, n + 8) != 0)
+		return;
+	p = b->p + b->len;
+	p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
+	p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
+	k = 3 + ssp_varint_put(p + 3, iid);
+	p[k++] = SSP_PF_DA_STRING << 3 | SSP_PB_LEN;
+	p[k++] = (uint8_t)n;
+	memcpy(p + k, s, n);
+	k += n;
+	p[1] = (uint8_t)(k - 2);
+	b->len += k;
+}
+
 static void
 ann_str(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
 {
 	struct ssp_pb_mark m;
 
-	/* short valid strings (most): one reserve, one-byte lengths */
 	if (n < 100 && ssp_strfmt_utf8_valid(s, n) == n) {
-		uint8_t *p;
-		size_t k;
-
-		if (ssp_buf_reserve(b, n + 8) != 0)
-			return;
-		p = b->p + b->len;
-		p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
-		p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
-		k = 3 + ssp_varint_put(p + 3, iid);
-		p[k++] = SSP_PF_DA_STRING << 3 | SSP_PB_LEN;
-		p[k++] = (uint8_t)n;
-		memcpy(p + k, s, n);
-		k += n;
-		p[1] = (uint8_t)(k - 2);
-		b->len += k;
+		ann_short(b, iid, s, n);
 		return;
 	}
 	m = ssp_pb_begin(b, SSP_PF_TE_ANNOTATION, 1);
@@ -138,6 +159,62 @@ ann_str(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
 	ssp_pb_uint(b, SSP_PF_DA_NAME_IID, iid);
 	pb_str(b, SSP_PF_DA_STRING, s, n);
 	ssp_pb_end(b, m);
+}
+
+/* 16 lowercase hex digits of v, two at a time. */
+static void
+hex_lo(char *out, uint64_t v)
+{
+	static const char pair[513] =
+	    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+	int i;
+
+	for (i = 7; i >= 0; i--, v >>= 8)
+		memcpy(out + 2 * i, pair + 2 * (v & 0xff), 2);
+}
+
+/* A string of the stream by id: checked for UTF-8 once per id. */
+static void
+ann_strid(struct ssp_perfetto *p, struct ssp_buf *b, unsigned iid,
+    const struct ssp_rec_rd *rr, uint64_t id)
+{
+	const char *s;
+	size_t n;
+
+	if ((s = ssp_rec_rd_str(rr, id, &n)) == NULL)
+		return;
+	if (p->strgen != ssp_rec_rd_strgen(rr)) {	/* a new segment */
+		memset(p->sval, 0, p->nsval);
+		p->strgen = ssp_rec_rd_strgen(rr);
+	}
+	if (id >= p->nsval && id < (UINT64_C(1) << 28)) {
+		size_t c = p->nsval ? p->nsval : 256;
+		uint8_t *nv;
+
+		while (c <= id)
+			c *= 2;
+		if ((nv = realloc(p->sval, c)) != NULL) {
+			memset(nv + p->nsval, 0, c - p->nsval);
+			p->sval = nv;
+			p->nsval = c;
+		}
+	}
+	if (id < p->nsval && n < 100) {
+		if (p->sval[id] == 0)
+			p->sval[id] = ssp_strfmt_utf8_valid(s, n) == n ? 1 : 2;
+		if (p->sval[id] == 1) {
+			ann_short(b, iid, s, n);
+			return;
+		}
+	}
+	ann_str(b, iid, s, n);
 }
 
 void
@@ -150,8 +227,14 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	const char *s;
 	size_t n;
 
-	ssp_tracks_trace_hex(hex, r->f[SSP_SF_TRACE_HI], r->f[SSP_SF_TRACE_LO]);
-	ann_str(b, A_TRACE, hex, 32);
+	if (r->f[SSP_SF_TRACE_HI] != p->hi || p->hihex[0] == '\0') {
+		ssp_tracks_trace_hex(hex, r->f[SSP_SF_TRACE_HI], 0);
+		memcpy(p->hihex, hex, 16);
+		p->hi = r->f[SSP_SF_TRACE_HI];
+	}
+	memcpy(hex, p->hihex, 16);
+	hex_lo(hex + 16, r->f[SSP_SF_TRACE_LO]);
+	ann_short(b, A_TRACE, hex, 32);
 	ann_uint(b, A_SPAN, SSP_PF_DA_UINT, r->f[SSP_SF_SPAN]);
 	if (r->f[SSP_SF_PARENT] != 0)
 		ann_uint(b, A_PARENT, SSP_PF_DA_UINT, r->f[SSP_SF_PARENT]);
@@ -159,11 +242,11 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	ann_uint(b, A_DUR, SSP_PF_DA_INT, r->f[SSP_SF_DUR]);
 	if (r->f[SSP_SF_FLAGS] != 0) {
 		n = ssp_tracks_flags(hex, sizeof(hex), r->f[SSP_SF_FLAGS]);
-		ann_str(b, A_FLAGS, hex, n);
+		ann_short(b, A_FLAGS, hex, n);
 	}
 	if (r->f[SSP_SF_CAUSE] != 0 &&
 	    (s = ssp_rec_rd_str(rr, r->f[SSP_SF_CAUSE], &n)) != NULL && n > 0)
-		ann_str(b, A_CAUSE, s, n);
+		ann_strid(p, b, A_CAUSE, rr, r->f[SSP_SF_CAUSE]);
 	for (k = SSP_SF_NCOMMON; k < rt->nf && k < r->nf; k++) {
 		unsigned iid = p->iid[t][k];
 		uint64_t v = r->f[k];
@@ -183,13 +266,12 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 			ann_uint(b, iid, SSP_PF_DA_BOOL, v != 0);
 			break;
 		case SSP_ENC_S:
-			if (v == 0 || (s = ssp_rec_rd_str(rr, v, &n)) == NULL)
-				break;
-			ann_str(b, iid, s, n);
+			if (v != 0)
+				ann_strid(p, b, iid, rr, v);
 			break;
 		case SSP_ENC_A:
 			n = ssp_tracks_ipv4(hex, v);
-			ann_str(b, iid, hex, n);
+			ann_short(b, iid, hex, n);
 			break;
 		case SSP_ENC_M:
 			n = (size_t)snprintf(hex, sizeof(hex),
@@ -197,7 +279,7 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 			    (unsigned)(v >> 40) & 0xff, (unsigned)(v >> 32) & 0xff,
 			    (unsigned)(v >> 24) & 0xff, (unsigned)(v >> 16) & 0xff,
 			    (unsigned)(v >> 8) & 0xff, (unsigned)v & 0xff);
-			ann_str(b, iid, hex, n);
+			ann_short(b, iid, hex, n);
 			break;
 		default:
 			ann_uint(b, iid, SSP_PF_DA_UINT, v);
@@ -205,124 +287,229 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	}
 }
 
+/* Event names and categories: the span kinds (iid kind + 1), then the
+ * names of flows written as flow events of their own. */
+#define IID_CAUSE (SSP_SK_NKINDS + 1)
+#define IID_LINK  (SSP_SK_NKINDS + 2)
+
 static void
-interned(const struct ssp_perfetto *p, struct ssp_buf *b)
+intern(struct ssp_buf *b, uint32_t field, unsigned iid, const char *s)
 {
-	struct ssp_pb_mark pk, id, m;
-	const char *s;
+	struct ssp_pb_mark m = ssp_pb_begin(b, field, 1);
+
+	ssp_pb_uint(b, SSP_PF_IN_IID, iid);
+	ssp_pb_bytes(b, SSP_PF_IN_NAME, s, strlen(s));
+	ssp_pb_end(b, m);
+}
+
+enum ssp_status
+ssp_perfetto_start(struct ssp_perfetto *p, struct ssp_out *o,
+    struct ssp_err *e)
+{
+	struct ssp_buf *b = &p->b;
+	struct ssp_pb_mark pk, id, td;
 	unsigned k;
 	size_t i;
 
+	p->out = o;
 	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 2);
 	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
 	ssp_pb_uint(b, SSP_PF_PKT_SEQ_FLAGS, SSP_PF_SEQ_CLEARED);
 	id = ssp_pb_begin(b, SSP_PF_PKT_INTERNED, 2);
 	for (k = 0; k < SSP_SK_NKINDS; k++) {	/* categories and names */
-		s = ssp_span_kind_name(k);
-		m = ssp_pb_begin(b, SSP_PF_ID_CATEGORIES, 1);
-		ssp_pb_uint(b, SSP_PF_IN_IID, k + 1);
-		ssp_pb_bytes(b, SSP_PF_IN_NAME, s, strlen(s));
-		ssp_pb_end(b, m);
-		m = ssp_pb_begin(b, SSP_PF_ID_EVENT_NAMES, 1);
-		ssp_pb_uint(b, SSP_PF_IN_IID, k + 1);
-		ssp_pb_bytes(b, SSP_PF_IN_NAME, s, strlen(s));
-		ssp_pb_end(b, m);
+		intern(b, SSP_PF_ID_CATEGORIES, k + 1, ssp_span_kind_name(k));
+		intern(b, SSP_PF_ID_EVENT_NAMES, k + 1, ssp_span_kind_name(k));
 	}
-
-	for (i = A_TRACE; i < p->nnames; i++) {
-		m = ssp_pb_begin(b, SSP_PF_ID_ANNOT_NAMES, 1);
-		ssp_pb_uint(b, SSP_PF_IN_IID, i);
-		ssp_pb_bytes(b, SSP_PF_IN_NAME, p->names[i], strlen(p->names[i]));
-		ssp_pb_end(b, m);
-	}
+	intern(b, SSP_PF_ID_CATEGORIES, IID_CAUSE, "cause");
+	intern(b, SSP_PF_ID_EVENT_NAMES, IID_CAUSE, "cause");
+	intern(b, SSP_PF_ID_CATEGORIES, IID_LINK, "link");
+	intern(b, SSP_PF_ID_EVENT_NAMES, IID_LINK, "link");
+	for (i = A_TRACE; i < p->nnames; i++)
+		intern(b, SSP_PF_ID_ANNOT_NAMES, (unsigned)i, p->names[i]);
 	ssp_pb_end(b, id);
+	ssp_pb_end(b, pk);
+	/* the root track: thread tracks in the order of their ranks */
+	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
+	td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
+	ssp_pb_uint(b, SSP_PF_TD_UUID, 0);
+	ssp_pb_uint(b, SSP_PF_TD_THREAD_ORDERING, SSP_PF_THREAD_ORDERING_EXPLICIT);
+	ssp_pb_end(b, td);
+	ssp_pb_end(b, pk);
+	return ssp_out_buf(o, b, FLUSH_AT, e);
+}
+
+static void
+proc_desc(struct ssp_buf *b, const struct ssp_tracks_proc *pr)
+{
+	struct ssp_pb_mark pk, td, d;
+	char name[128];
+	int n = snprintf(name, sizeof(name), "%s%s%s%s", pr->name,
+	    pr->sim[0] ? " (" : "", pr->sim, pr->sim[0] ? ")" : "");
+
+	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
+	td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
+	ssp_pb_uint(b, SSP_PF_TD_UUID, pr->pid);
+	d = ssp_pb_begin(b, SSP_PF_TD_PROCESS, 1);
+	ssp_pb_uint(b, SSP_PF_PD_PID, pr->pid);
+	pb_str(b, SSP_PF_PD_NAME, name, n > 0 ? (size_t)n : 0);
+	ssp_pb_end(b, d);
+	ssp_pb_end(b, td);
 	ssp_pb_end(b, pk);
 }
 
 static void
-descriptors(const struct ssp_tracks_view *v, struct ssp_buf *b)
+track_desc(struct ssp_buf *b, const struct ssp_tracks_track *t,
+    const struct ssp_tracks_proc *pr)
 {
 	struct ssp_pb_mark pk, td, d;
-	size_t i;
-	char name[128];
+	size_t n = strlen(t->name);
 
-	for (i = 0; i < v->nprocs; i++) {
-		const struct ssp_tracks_proc *pr = &v->proc[i];
-		int n = snprintf(name, sizeof(name), "%s%s%s%s", pr->name,
-		    pr->sim[0] ? " (" : "", pr->sim, pr->sim[0] ? ")" : "");
+	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
+	td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
+	ssp_pb_uint(b, SSP_PF_TD_UUID, t->tid);
+	ssp_pb_uint(b, SSP_PF_TD_PARENT, pr->pid);
+	pb_str(b, SSP_PF_TD_NAME, t->name, n);
+	d = ssp_pb_begin(b, SSP_PF_TD_THREAD, 1);
+	ssp_pb_uint(b, SSP_PF_THD_PID, pr->pid);
+	ssp_pb_uint(b, SSP_PF_THD_TID, t->tid);
+	pb_str(b, SSP_PF_THD_NAME, t->name, n);
+	ssp_pb_end(b, d);
+	ssp_pb_uint(b, SSP_PF_TD_SIBLING_RANK, (uint64_t)(uint32_t)t->rank);
+	ssp_pb_end(b, td);
+	ssp_pb_end(b, pk);
+}
 
-		pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
-		ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
-		td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
-		ssp_pb_uint(b, SSP_PF_TD_UUID, pr->pid);
-		d = ssp_pb_begin(b, SSP_PF_TD_PROCESS, 1);
-		ssp_pb_uint(b, SSP_PF_PD_PID, pr->pid);
-		pb_str(b, SSP_PF_PD_NAME, name, n > 0 ? (size_t)n : 0);
-		ssp_pb_end(b, d);
-		ssp_pb_end(b, td);
-		ssp_pb_end(b, pk);
+/* A flow event of its own (a v1 flow): phase 's' on the source slice,
+ * 'f' bound to the enclosing slice on the target. */
+static void
+flow_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
+{
+	struct ssp_pb_mark pk, te, le;
+	unsigned iid = it->flow & SSP_TRACKS_LINK_FLOW ? IID_LINK : IID_CAUSE;
+	int in = it->what == SSP_TRACKS_FLOW_IN;
+
+	pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
+	ssp_pb_uint(b, SSP_PF_PKT_TIMESTAMP, it->ts);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
+	ssp_pb_uint(b, SSP_PF_PKT_SEQ_FLAGS, SSP_PF_SEQ_NEEDS);
+	te = ssp_pb_begin(b, SSP_PF_PKT_TRACK_EVENT, 1);
+	ssp_pb_uint(b, SSP_PF_TE_TRACK_UUID, it->track->tid);
+	ssp_pb_uint(b, SSP_PF_TE_CATEGORY_IIDS, iid);
+	ssp_pb_uint(b, SSP_PF_TE_NAME_IID, iid);
+	le = ssp_pb_begin(b, SSP_PF_TE_LEGACY, 1);
+	ssp_pb_uint(b, SSP_PF_LE_PHASE, in ? 'f' : 's');
+	ssp_pb_uint(b, SSP_PF_LE_UNSCOPED_ID, it->flow);
+	if (in)
+		ssp_pb_uint(b, SSP_PF_LE_BIND_ENCLOSING, 1);
+	ssp_pb_end(b, le);
+	ssp_pb_end(b, te);
+	ssp_pb_end(b, pk);
+}
+
+static uint8_t *
+put_fixed64(uint8_t *q, unsigned tag2, uint64_t v)
+{
+	unsigned i;
+
+	*q++ = (uint8_t)(tag2 & 0xff);	/* fields 47 and 48: two-byte tags */
+	*q++ = (uint8_t)(tag2 >> 8);
+	for (i = 0; i < 8; i++)		/* little-endian on the wire */
+		*q++ = (uint8_t)(v >> (8 * i));
+	return q;
+}
+
+/*
+ * A BEGIN or END packet, the bulk of a trace: sizes first, then one
+ * reserve and plain stores (the same bytes ssp_pb_begin/end would give).
+ *   TracePacket { timestamp, trusted_packet_sequence_id, sequence_flags,
+ *     track_event { type, track_uuid, [category_iids, name_iid,]
+ *       flow_ids..., terminating_flow_ids..., [debug_annotations] } }
+ */
+static void
+slice_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
+{
+	int end = it->what == SSP_TRACKS_END;
+	size_t te, pk, k, nin = 0;
+	uint8_t *q;
+
+	for (k = 0; k < it->nfl; k++)
+		nin += it->fl[k].part == SSP_TRACKS_FL_IN;
+	te = 2 + 1 + ssp_varint_len(it->track->tid) + 10 * it->nfl;
+	if (!end)
+		te += 1 + ssp_varint_len(it->kind + 1) + 1 +
+		    ssp_varint_len(it->kind + 1) + it->nargs;
+	pk = 1 + ssp_varint_len(it->ts) + 2 + 2 + 1 + ssp_varint_len(te) + te;
+	if (ssp_buf_reserve(b, 1 + ssp_varint_len(pk) + pk) != 0)
+		return;
+	q = b->p + b->len;
+	*q++ = SSP_PF_TRACE_PACKET << 3 | SSP_PB_LEN;
+	q += ssp_varint_put(q, pk);
+	*q++ = SSP_PF_PKT_TIMESTAMP << 3 | SSP_PB_VARINT;
+	q += ssp_varint_put(q, it->ts);
+	*q++ = SSP_PF_PKT_SEQ_ID << 3 | SSP_PB_VARINT;
+	*q++ = SSP_PF_SEQUENCE;
+	*q++ = SSP_PF_PKT_SEQ_FLAGS << 3 | SSP_PB_VARINT;
+	*q++ = SSP_PF_SEQ_NEEDS;
+	*q++ = SSP_PF_PKT_TRACK_EVENT << 3 | SSP_PB_LEN;
+	q += ssp_varint_put(q, te);
+	*q++ = SSP_PF_TE_TYPE << 3 | SSP_PB_VARINT;
+	*q++ = end ? SSP_PF_TYPE_SLICE_END : SSP_PF_TYPE_SLICE_BEGIN;
+	*q++ = SSP_PF_TE_TRACK_UUID << 3 | SSP_PB_VARINT;
+	q += ssp_varint_put(q, it->track->tid);
+	if (!end) {
+		*q++ = SSP_PF_TE_CATEGORY_IIDS << 3 | SSP_PB_VARINT;
+		q += ssp_varint_put(q, it->kind + 1);
+		*q++ = SSP_PF_TE_NAME_IID << 3 | SSP_PB_VARINT;
+		q += ssp_varint_put(q, it->kind + 1);
 	}
-	for (i = 0; i < v->ntracks; i++) {
-		const struct ssp_tracks_track *t = &v->track[i];
-		size_t n = strlen(t->name);
-
-		pk = ssp_pb_begin(b, SSP_PF_TRACE_PACKET, 1);
-		ssp_pb_uint(b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
-		td = ssp_pb_begin(b, SSP_PF_PKT_TRACK_DESC, 1);
-		ssp_pb_uint(b, SSP_PF_TD_UUID, t->tid);
-		ssp_pb_uint(b, SSP_PF_TD_PARENT, v->proc[t->proc].pid);
-		pb_str(b, SSP_PF_TD_NAME, t->name, n);
-		d = ssp_pb_begin(b, SSP_PF_TD_THREAD, 1);
-		ssp_pb_uint(b, SSP_PF_THD_PID, v->proc[t->proc].pid);
-		ssp_pb_uint(b, SSP_PF_THD_TID, t->tid);
-		pb_str(b, SSP_PF_THD_NAME, t->name, n);
-		ssp_pb_end(b, d);
-		ssp_pb_end(b, td);
-		ssp_pb_end(b, pk);
+	for (k = 0; k < it->nfl; k++)
+		if (it->fl[k].part != SSP_TRACKS_FL_IN)
+			q = put_fixed64(q, FLOW_TAG(SSP_PF_TE_FLOW_IDS),
+			    it->fl[k].id);
+	for (k = 0; nin > 0 && k < it->nfl; k++)
+		if (it->fl[k].part == SSP_TRACKS_FL_IN)
+			q = put_fixed64(q, FLOW_TAG(SSP_PF_TE_TERM_FLOW_IDS),
+			    it->fl[k].id);
+	if (!end && it->nargs > 0) {
+		memcpy(q, it->args, it->nargs);
+		q += it->nargs;
 	}
+	b->len = (size_t)(q - b->p);
 }
 
 enum ssp_status
-ssp_perfetto_write(struct ssp_perfetto *p, const struct ssp_tracks_view *v,
-    struct ssp_out *o, struct ssp_err *e)
+ssp_perfetto_emit(void *ctx, const struct ssp_tracks_item *it,
+    struct ssp_err *e)
 {
-	struct ssp_buf b = SSP_BUF_INIT;
-	size_t i, k;
-	int rc = SSP_OK;
+	struct ssp_perfetto *p = ctx;
+	struct ssp_buf *b = &p->b;
 
-	interned(p, &b);
-	descriptors(v, &b);
-	for (i = 0; i < 2 * v->nspans; i++) {
-		const struct ssp_tracks_ev *ev = &v->ev[i];
-		const struct ssp_tracks_span *s = &v->span[ev->span];
-		struct ssp_pb_mark pk, te;
-
-		pk = ssp_pb_begin(&b, SSP_PF_TRACE_PACKET, ev->end ? 1 : 2);
-		ssp_pb_uint(&b, SSP_PF_PKT_TIMESTAMP, ev->ts);
-		ssp_pb_uint(&b, SSP_PF_PKT_SEQ_ID, SSP_PF_SEQUENCE);
-		ssp_pb_uint(&b, SSP_PF_PKT_SEQ_FLAGS, SSP_PF_SEQ_NEEDS);
-		te = ssp_pb_begin(&b, SSP_PF_PKT_TRACK_EVENT, ev->end ? 1 : 2);
-		ssp_pb_uint(&b, SSP_PF_TE_TYPE, ev->end ? SSP_PF_TYPE_SLICE_END :
-		    SSP_PF_TYPE_SLICE_BEGIN);
-		ssp_pb_uint(&b, SSP_PF_TE_TRACK_UUID, v->track[s->track].tid);
-		if (!ev->end) {
-			ssp_pb_uint(&b, SSP_PF_TE_CATEGORY_IIDS, s->kind + 1);
-			ssp_pb_uint(&b, SSP_PF_TE_NAME_IID, s->kind + 1);
-			for (k = 0; k < s->nout; k++)
-				ssp_pb_fixed64(&b, SSP_PF_TE_FLOW_IDS,
-				    v->flow[s->out0 + k].id);
-			for (k = 0; k < s->nin; k++)
-				ssp_pb_fixed64(&b, SSP_PF_TE_TERM_FLOW_IDS,
-				    v->flow[v->in[s->in0 + k]].id);
-			ssp_buf_put(&b, v->arena + s->args, s->nargs);
-		}
-		ssp_pb_end(&b, te);
-		ssp_pb_end(&b, pk);
-		if ((rc = ssp_out_buf(o, &b, FLUSH_AT, e)) != SSP_OK)
-			break;
+	switch (it->what) {
+	case SSP_TRACKS_PROC:
+		proc_desc(b, it->proc);
+		break;
+	case SSP_TRACKS_TRACK:
+		track_desc(b, it->track, it->proc);
+		break;
+	case SSP_TRACKS_FLOW_OUT:
+	case SSP_TRACKS_FLOW_IN:
+		flow_event(b, it);
+		break;
+	case SSP_TRACKS_BEGIN:
+	case SSP_TRACKS_END:
+		slice_event(b, it);
+		break;
 	}
-	if (rc == SSP_OK)
-		rc = ssp_out_buf(o, &b, 0, e);
-	ssp_buf_free(&b);
-	return rc;
+	if (b->len < FLUSH_AT && !b->failed)
+		return SSP_OK;
+	return ssp_out_buf(p->out, b, FLUSH_AT, e);
+}
+
+enum ssp_status
+ssp_perfetto_finish(struct ssp_perfetto *p, struct ssp_err *e)
+{
+	return ssp_out_buf(p->out, &p->b, 0, e);
 }

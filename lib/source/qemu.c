@@ -242,7 +242,14 @@ sync_line(struct ssp_qemu *q, const char *p, const char *end, struct ssp_pline *
 
 	if (SSP_LIT(&p, end, "ts=") != 0)
 		return ssp_pline_skip(o, SSP_SKIP_SBOTHER);	/* next/expected */
-	if (ssp_scan_dec(&p, end, &ns) != 0 || SSP_LIT(&p, end, " pts=") != 0 ||
+	if (ssp_scan_dec(&p, end, &ns) != 0)
+		return ssp_pline_bad(o, "qemu timer sync: expected "
+		    "'ts=<ns> pts=<ps> npts=<ps>'");
+	/* QEMU before 2022-04 (and the cosim-pci device) prints "ts=%ld"
+	 * alone: no SimBricks time, so no offset from it */
+	if (at_end(p, end))
+		return ssp_pline_skip(o, SSP_SKIP_SBOTHER);
+	if (SSP_LIT(&p, end, " pts=") != 0 ||
 	    ssp_scan_dec(&p, end, &pts) != 0 || SSP_LIT(&p, end, " npts=") != 0 ||
 	    ssp_scan_dec(&p, end, &npts) != 0 || !at_end(p, end) ||
 	    pts > (uint64_t)INT64_MAX)
@@ -282,16 +289,24 @@ ssp_qemu_line(struct ssp_qemu *q, const char *s, size_t len,
     struct ssp_pline *o)
 {
 	const char *end = s + len, *m, *p;
+	size_t plen = 10;	/* "simbricks_" */
 
-	/* "<prog>: warning: simbricks_" at the first colon, else search */
+	/* "<prog>: warning: simbricks_" at the first colon, else search;
+	 * QEMU before 2021-02 named the device and its lines "cosim_" */
 	m = memchr(s, ':', len);
 	if (m != NULL && SSP_HAS(m, end, ": warning: simbricks_"))
 		m += 11;
-	else
-		m = memmem(s, len, "simbricks_", 10);
+	else if (m != NULL && SSP_HAS(m, end, ": warning: cosim_")) {
+		m += 11;
+		plen = 6;
+	} else if ((m = memmem(s, len, "simbricks_", 10)) == NULL &&
+	    (m = memmem(s, len, "cosim_", 6)) != NULL) {
+		plen = 6;
+	}
 	if (m == NULL || m - s < 9 || memcmp(m - 9, "warning: ", 9) != 0) {
 		/* panic() reports through error_report: no "warning: " */
-		if (m != NULL && SSP_HAS(m, end, "simbricks_comm_poll_d2h: "))
+		if (m != NULL && (SSP_HAS(m, end, "simbricks_comm_poll_d2h: ") ||
+		    SSP_HAS(m, end, "cosim_comm_poll_d2h: ")))
 			return ssp_pline_skip(o, SSP_SKIP_SBOTHER);
 		return other_line(s, end, o);
 	}
@@ -302,7 +317,7 @@ ssp_qemu_line(struct ssp_qemu *q, const char *s, size_t len,
 	if (p > s && (p - s < 2 || p[-2] != ':' || p[-1] != ' ' ||
 	    ssp_find_colsp(s, p - 2) != NULL || spaces(s, p - 2) > 2))
 		o->recovered = 1;
-	p = m + 10;
+	p = m + plen;
 	if (SSP_LIT(&p, end, "mmio_rw: ") == 0)
 		mmio_line(q, p, end, o);
 	else if (SSP_LIT(&p, end, "comm_d2h_process: ") == 0)

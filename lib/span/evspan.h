@@ -30,6 +30,9 @@ struct ssp_evspan_opts {
 				 * there are (1, 2, more) */
 	const char *out_name;	/* out in messages, and its .zst (NULL:
 				 * out): a temporary file that becomes it */
+	int decode_all;		/* hand every event to the builder, no reader
+				 * filters (ssp_spanb_skips): the same spans,
+				 * for checking */
 };
 
 struct ssp_evspan;

@@ -44,7 +44,7 @@ struct ent {			/* entry header; the payload follows */
 	ERR_BYTES : sizeof(struct ent) + sizeof(struct ssp_rec))
 
 struct hnode {			/* heap entry: the key inline */
-	int64_t ts;
+	int64_t ts;		/* ssp_rec_rd_tsmax once the head was read */
 	unsigned i;
 };
 
@@ -54,8 +54,8 @@ struct pstream {		/* a stream, on the producer's side */
 	struct ssp_rec head;	/* its next record, not queued yet */
 	int reset;		/* head begins a new segment */
 	uint64_t gen, known;	/* string generation, strings queued */
-	int64_t last;		/* for backwards (INT64_MIN before the first) */
-	uint64_t backwards;
+	int over;		/* in the heap for its end (1) or error (< 0) */
+	struct ssp_err err;	/* then: the error */
 };
 
 struct mirror {			/* a stream's strings, on the caller's side */
@@ -95,6 +95,14 @@ struct ssp_mergeq {
 };
 
 /* --- merging (producer) ----------------------------------------------------- */
+
+/*
+ * The heap is keyed by ssp_rec_rd_tsmax, not by the record's timestamp:
+ * the order is the same (rec.h, ssp_rec_rd_next_packed), and records a
+ * reader's filter leaves out (their timestamps count there) keep the
+ * others in it.  A stream's end or error comes where its last record,
+ * returned or not, would: its key, in the heap until then.
+ */
 
 static inline int
 less(const struct hnode *a, const struct hnode *b)
@@ -159,9 +167,6 @@ decode(struct pstream *s, struct ssp_rec *r, int *plain, struct ssp_err *e)
 
 	if (got != 1)
 		return got;
-	if (r->ts < s->last)
-		s->backwards++;
-	s->last = r->ts;
 	*plain = 1;
 	if (ssp_rec_rd_strgen(s->rr) != s->gen) {
 		s->gen = ssp_rec_rd_strgen(s->rr);
@@ -283,9 +288,34 @@ to_head(struct ssp_mergeq *q, unsigned i, const struct ssp_rec *r)
 	struct pstream *s = &q->s[i];
 
 	memcpy(&s->head, r, REC_BYTES(r->nf));
-	q->heap[0].ts = s->head.ts;
+	q->heap[0].ts = ssp_rec_rd_tsmax(s->rr);
 	sift_down(q, 0);
 	q->pend = -1;
+}
+
+/* Stream i, on top, read its last record (got: 0 or -status, err): its
+ * end at once, or back in the heap when records the filter left out take
+ * it past another stream's head. */
+static void
+stream_over(struct ssp_mergeq *q, struct ssp_ring_buf *b, unsigned i, int got,
+    const struct ssp_err *err)
+{
+	struct pstream *s = &q->s[i];
+	struct hnode end = { ssp_rec_rd_tsmax(s->rr), i };
+
+	q->pend = -1;
+	if (q->nheap > 1 && less(&q->lim, &end)) {
+		s->over = got == 0 ? 1 : got;
+		if (got < 0)
+			s->err = *err;
+		q->heap[0] = end;
+		sift_down(q, 0);
+		return;
+	}
+	q->heap[0] = q->heap[--q->nheap];
+	if (q->nheap > 0)
+		sift_down(q, 0);
+	put_end(q, b, i, got, err);
 }
 
 /*
@@ -316,8 +346,8 @@ extend_run(struct ssp_mergeq *q, struct ssp_ring_buf *b)
 		open_run(q, b, i);
 		r = (struct ssp_rec *)(b->p + b->len);
 		if (packed) {	/* the usual case, many records at once */
-			n = ssp_rec_rd_next_packed(s->rr, r, SSP_MQ_BUFSZ - b->len, limit,
-			    &used, &over, &s->last, &s->backwards);
+			n = ssp_rec_rd_next_packed(s->rr, r, SSP_MQ_BUFSZ - b->len,
+			    limit, &used, &over);
 			b->len += used;
 			q->on += n;
 			if (over) {
@@ -330,14 +360,10 @@ extend_run(struct ssp_mergeq *q, struct ssp_ring_buf *b)
 		/* one record, whatever comes: a string, a block, the end */
 		got = decode(s, r, &plain, &err);
 		if (got != 1) {		/* the stream is over */
-			q->heap[0] = q->heap[--q->nheap];
-			if (q->nheap > 0)
-				sift_down(q, 0);
-			q->pend = -1;
-			put_end(q, b, i, got, &err);
+			stream_over(q, b, i, got, &err);
 			return 1;
 		}
-		if (!plain || r->ts > limit || !packed) {
+		if (!plain || ssp_rec_rd_tsmax(s->rr) > limit || !packed) {
 			/* another stream's record comes first, or this one
 			 * needs a reset or strings queued before it */
 			to_head(q, i, r);
@@ -368,11 +394,16 @@ produce(struct ssp_mergeq *q, struct ssp_ring_buf *qb)
 		s = &q->s[i];
 		got = decode(s, &s->head, &plain, &err);
 		q->primed++;
-		if (got != 1) {
+		if (got != 1 && ssp_rec_rd_records(s->rr) == 0) {
 			put_end(q, b, i, got, &err);
 			continue;
 		}
-		q->heap[q->nheap].ts = s->head.ts;
+		if (got != 1) {		/* after records the filter left out */
+			s->over = got == 0 ? 1 : got;
+			if (got < 0)
+				s->err = err;
+		}
+		q->heap[q->nheap].ts = ssp_rec_rd_tsmax(s->rr);
 		q->heap[q->nheap++].i = i;
 		sift_up(q, q->nheap - 1);
 	}
@@ -388,6 +419,16 @@ produce(struct ssp_mergeq *q, struct ssp_ring_buf *qb)
 			break;
 		}
 		i = q->heap[0].i;
+		if (q->s[i].over != 0) {	/* its end's turn */
+			if (!ROOM(b, STEP_BYTES))
+				break;
+			q->heap[0] = q->heap[--q->nheap];
+			if (q->nheap > 0)
+				sift_down(q, 0);
+			s = &q->s[i];
+			put_end(q, b, i, s->over < 0 ? s->over : 0, &s->err);
+			continue;
+		}
 		if (!queue_head(q, b, i))
 			break;
 		q->pend = (int)i;
@@ -458,7 +499,6 @@ ssp_mergeq_new(struct ssp_mergeq **qp, struct ssp_rec_rd *const *rr,
 		s->rr = rr[i];
 		s->in = in[i];
 		s->gen = ssp_rec_rd_strgen(rr[i]);
-		s->last = INT64_MIN;
 	}
 	if (!threaded) {
 		if ((q->solo.p = malloc(SSP_MQ_BUFSZ + SLACK)) == NULL) {
@@ -635,7 +675,7 @@ uint64_t
 ssp_mergeq_backwards(const struct ssp_mergeq *q, size_t i)
 {
 	SSP_ASSERT(q != NULL && i < q->n);
-	return q->s[i].backwards;
+	return ssp_rec_rd_backwards(q->s[i].rr);
 }
 
 void

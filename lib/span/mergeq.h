@@ -39,7 +39,10 @@ struct ssp_mergeq;
 /*
  * Read n readers (in[i] is the input under rr[i], for ssp_mergeq_rawpos).
  * threaded: in a background thread.  The readers must not be used by the
- * caller until ssp_mergeq_free.
+ * caller until ssp_mergeq_free (or, for what they counted, until
+ * ssp_mergeq_run returned SSP_MQ_DONE).  A reader may have a filter
+ * (ssp_rec_rd_filter): what it returns comes in the order, and its end
+ * where, they would without the filter.
  */
 SSP_MUST_USE enum ssp_status ssp_mergeq_new(struct ssp_mergeq **qp,
     struct ssp_rec_rd *const *rr, struct ssp_in *const *in, size_t n,

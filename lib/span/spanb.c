@@ -606,6 +606,31 @@ ssp_spanb_events(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev,
 }
 
 void
+ssp_spanb_skips(const struct ssp_spanb *b, unsigned st,
+    uint8_t act[SSP_EV_NTYPES + 1])
+{
+	SSP_ASSERT(b != NULL && st < b->ns && act != NULL);
+	_Static_assert(SSP_RA_KEEP == 0, "streams start with every type kept");
+	memcpy(act, b->s[st].act, SSP_EV_NTYPES + 1);
+}
+
+void
+ssp_spanb_skipped(struct ssp_spanb *b, unsigned st, uint32_t t, uint64_t n)
+{
+	struct stream *s;
+
+	SSP_ASSERT(b != NULL && st < b->ns);
+	s = &b->s[st];
+	if (t >= SSP_EV_NTYPES)
+		t = SSP_EV_NTYPES;
+	SSP_ASSERT(n == 0 || s->act[t] >= SSP_RA_TICK);
+	b->st.in[st] += n;
+	b->st.drop[s->why[t]] += n;
+	b->st.dropped[st] += n;
+	b->st.skipped += n;
+}
+
+void
 ssp_spanb_strings_reset(struct ssp_spanb *b, unsigned st)
 {
 	struct stream *s;
@@ -783,6 +808,9 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 		if (b->s[i].sim->init != NULL &&
 		    (rc = b->s[i].sim->init(b, (unsigned)i, e)) != SSP_OK)
 			goto fail;
+	for (i = 0; i < b->ns; i++)	/* act[] is zero, SSP_RA_KEEP */
+		if (b->s[i].sim->skips != NULL)
+			b->s[i].sim->skips(b, (unsigned)i);
 	*bp = b;
 	return SSP_OK;
 nomem:

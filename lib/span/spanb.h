@@ -17,6 +17,7 @@
 #include "base/err.h"
 #include "config/rules.h"
 #include "config/topo.h"
+#include "stream/event.h"
 #include "stream/rec.h"
 #include "stream/span.h"
 #include "span/kctx.h"
@@ -108,6 +109,8 @@ struct ssp_spanb_stats {
 	uint64_t dma_mismatch;		/* NIC dma addr changed between lines */
 	uint64_t dup_ids;		/* start with an id already open */
 	uint64_t packets_expired;	/* packet chains idle past packet-idle */
+	uint64_t skipped;		/* dropped events the readers' filters
+					 * left out (ssp_spanb_skipped) */
 	/* kernel contexts (SPEC §3b), when the rules turn them on */
 	int kctx;
 	struct ssp_kctx_stats kst;	/* summed over the host streams */
@@ -180,6 +183,20 @@ SSP_MUST_USE enum ssp_status ssp_spanb_event(struct ssp_spanb *b,
  * its nf are not there) and the next follows. */
 SSP_MUST_USE enum ssp_status ssp_spanb_events(struct ssp_spanb *b,
     unsigned stream, const struct ssp_rec *ev, size_t n, struct ssp_err *e);
+/*
+ * The filter for the reader of stream st (ssp_rec_rd_filter, by event
+ * type: act[t] for t < SSP_EV_NTYPES, act[SSP_EV_NTYPES] for unknown
+ * types): the events it leaves out are those the builder would only count
+ * as dropped, or (SSP_RA_TICK) count and let end what waits for a later
+ * event, so the spans are the same with it.  Give their numbers to
+ * ssp_spanb_skipped before ssp_spanb_finish.
+ */
+void ssp_spanb_skips(const struct ssp_spanb *b, unsigned stream,
+    uint8_t act[SSP_EV_NTYPES + 1]);
+/* n events of type t (SSP_TYPE_UNKNOWN: of an unknown type) of a stream
+ * that its filter left out: counted as dropped, as the builder would. */
+void ssp_spanb_skipped(struct ssp_spanb *b, unsigned stream, uint32_t t,
+    uint64_t n);
 /* The stream's input string ids start over (concatenated segment). */
 void ssp_spanb_strings_reset(struct ssp_spanb *b, unsigned stream);
 /* No more events of this stream: its open spans are closed (OPEN flag).

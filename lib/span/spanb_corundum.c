@@ -190,4 +190,5 @@ cor_free(struct ssp_spanb *b, unsigned st)
 
 const struct ssp_spanb_sim ssp_spanb_corundum_sim = {
 	cor_init, cor_events, cor_stream_end, NULL, cor_free,
+	NULL,	/* no reader filters: every event comes through */
 };

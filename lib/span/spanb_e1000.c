@@ -53,4 +53,5 @@ e1000_stream_end(struct ssp_spanb *b, unsigned st)
 
 const struct ssp_spanb_sim ssp_spanb_e1000_sim = {
 	e1000_init, e1000_events, e1000_stream_end, NULL, NULL,
+	NULL,	/* no reader filters: every event comes through */
 };

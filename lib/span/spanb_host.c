@@ -733,6 +733,25 @@ host_free(struct ssp_spanb *b, unsigned st)
 	ssp_kctx_free(h->kctx);
 }
 
+/* Noise and instruction lines are dropped by ev_host, after it ended the
+ * posted write and pci_host access that a later line ends: ticks for the
+ * mmio and pci_host accesses that start those (ARM). */
+static void
+host_skips(struct ssp_spanb *b, unsigned st)
+{
+	skip_foreign(b, st, SSP_SIM_GEM5);
+	skip(b, st, SSP_EV_SYNC, SSP_RA_TICK, SSP_DROP_NOISE);
+	skip(b, st, SSP_EV_PROC_IN, SSP_RA_TICK, SSP_DROP_NOISE);
+	skip(b, st, SSP_EV_INSN, SSP_RA_TICK, SSP_DROP_INSN);
+	if (host_of(b, st)->kctx == NULL)
+		skip(b, st, SSP_EV_USER, SSP_RA_TICK, SSP_DROP_INSN);
+	skip(b, st, SSP_EV_MMIO_RD, SSP_RA_ARM, 0);
+	skip(b, st, SSP_EV_MMIO_WR, SSP_RA_ARM, 0);
+	skip(b, st, SSP_EV_PCIHOST_RD, SSP_RA_ARM, 0);
+	skip(b, st, SSP_EV_PCIHOST_WR, SSP_RA_ARM, 0);
+}
+
 const struct ssp_spanb_sim ssp_spanb_host_sim = {
 	host_init, host_events, host_stream_end, host_drain, host_free,
+	host_skips,
 };

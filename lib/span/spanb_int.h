@@ -39,8 +39,10 @@
  *      - end(b, st): close what is still open (ssp_spanb_close_open,
  *        _close_list, _close_stream) and drop the references it holds;
  *      - init, drain and free if it needs them (NULL otherwise);
+ *      - skips(b, st): the event types the stream's reader may leave out
+ *        (see struct ssp_spanb_sim), or NULL: it reads every event;
  *      - const struct ssp_spanb_sim ssp_spanb_X_sim = { init, events,
- *        end, drain, free };
+ *        end, drain, free, skips };
  *   2. its declaration with the others below (extern const ...);
  *   3. the row [SSP_SIM_X] = &ssp_spanb_X_sim in sims[] (spanb.c);
  *   4. its line in lib/span/README.md, its cases in tests/unit/test_spanb.c.
@@ -244,6 +246,9 @@ struct stream {
 	int ended;
 	struct sinfo *si;
 	size_t nsi;
+	/* what its reader may leave out (enum ssp_rec_act) and why (SSP_DROP_*),
+	 * per event type, [SSP_EV_NTYPES] for unknown types */
+	uint8_t act[SSP_EV_NTYPES + 1], why[SSP_EV_NTYPES + 1];
 	union {			/* zeroed at the start */
 		struct hstate host;
 		struct nstate nic;
@@ -337,6 +342,19 @@ struct ssp_spanb_sim {
 	void (*drain)(struct ssp_spanb *b, unsigned st);
 	/* Free what init allocated, also after it failed (NULL: nothing). */
 	void (*free)(struct ssp_spanb *b, unsigned st);
+	/*
+	 * After init: which event types the reader may leave out, with
+	 * skip(b, st, type, act, why) (NULL: none).  SSP_RA_SKIP: events()
+	 * would only drop(b, st, why) them.  SSP_RA_TICK: it would drop them
+	 * too, but first end what waits for a later event of the stream
+	 * (host: a posted write, a pci_host access), and nothing else:
+	 * such waits must start at an event of an SSP_RA_ARM type, at its
+	 * timestamp.  A handler that gains a wait of this kind marks the
+	 * types that start it ARM; one that makes anything else of an event
+	 * type keeps it (tests/cli/evspan-skip.sh compares the output with
+	 * and without the filter).
+	 */
+	void (*skips)(struct ssp_spanb *b, unsigned st);
 };
 
 extern const struct ssp_spanb_sim ssp_spanb_host_sim;	/* gem5 */
@@ -597,6 +615,28 @@ cpu_of(struct ssp_spanb *b, unsigned st, uint64_t cpu)
 
 	return (si->have & HAVE_CPU) ? si->cpu - 1u :
 	    ssp_spanb_host_cpu_new(b, st, cpu, si);
+}
+
+/* The reader of stream st may leave out events of type t (SSP_EV_NTYPES:
+ * unknown types) with action act (enum ssp_rec_act); they are dropped
+ * for reason why. */
+static inline void
+skip(struct ssp_spanb *b, unsigned st, unsigned t, unsigned act,
+    unsigned why)
+{
+	b->s[st].act[t] = (uint8_t)act;
+	b->s[st].why[t] = (uint8_t)why;
+}
+
+/* Every type not of simulator kind may be left out (ours() is false). */
+static inline void
+skip_foreign(struct ssp_spanb *b, unsigned st, enum ssp_sim kind)
+{
+	unsigned t;
+
+	for (t = 0; t <= SSP_EV_NTYPES; t++)
+		if (t == SSP_EV_NTYPES || b->evsim[t] != kind)
+			skip(b, st, t, SSP_RA_SKIP, SSP_DROP_FOREIGN);
 }
 
 /* Is ev of this stream kind's simulator (and of a known type)? */

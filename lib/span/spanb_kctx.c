@@ -211,6 +211,10 @@ kctx_classes(unsigned cls)
 {
 	unsigned k = 0;
 
+	if ((cls & (SSP_FC_SYSCALL_ENTRY | SSP_FC_SYSCALL_EXIT | SSP_FC_IRQ_ENTRY |
+	    SSP_FC_IRQ_EXIT | SSP_FC_SOFTIRQ_ENTRY | SSP_FC_SLEEP | SSP_FC_SCHED_IN |
+	    SSP_FC_WAKEUP | SSP_FC_IDLE | SSP_FC_APP_ROOT | FC_SYSVEC)) == 0)
+		return 0;	/* most function entries: one test, not eleven */
 	if (cls & SSP_FC_SYSCALL_ENTRY)  k |= SSP_KCTX_C_SYSCALL_ENTRY;
 	if (cls & SSP_FC_SYSCALL_EXIT)   k |= SSP_KCTX_C_SYSCALL_EXIT;
 	if (cls & SSP_FC_IRQ_ENTRY)      k |= SSP_KCTX_C_IRQ_ENTRY;

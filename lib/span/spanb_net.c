@@ -324,7 +324,16 @@ net_stream_end(struct ssp_spanb *b, unsigned st)
 	ssp_spanb_close_stream(b, &b->net_open, st);
 }
 
+/* (b->now, which net_events sets from every event, is only read by the
+ * event that set it.) */
+static void
+net_skips(struct ssp_spanb *b, unsigned st)
+{
+	skip_foreign(b, st, SSP_SIM_NS3);
+	skip(b, st, SSP_EV_NET_RX, SSP_RA_SKIP, SSP_DROP_NO_RULE);
+}
+
 const struct ssp_spanb_sim ssp_spanb_net_sim = {
 	NULL, net_events, net_stream_end, ssp_spanb_pcap_drain,
-	ssp_spanb_pcap_free,
+	ssp_spanb_pcap_free, net_skips,
 };

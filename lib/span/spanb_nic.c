@@ -598,6 +598,13 @@ nic_stream_end(struct ssp_spanb *b, unsigned st)
 	nic_chain_free(b, n);
 }
 
+static void
+nic_skips(struct ssp_spanb *b, unsigned st)
+{
+	skip_foreign(b, st, SSP_SIM_NICBM);
+	skip(b, st, SSP_EV_NIC_INTX, SSP_RA_SKIP, SSP_DROP_NO_RULE);
+}
+
 const struct ssp_spanb_sim ssp_spanb_nic_sim = {
-	nic_init, nic_events, nic_stream_end, NULL, NULL,
+	nic_init, nic_events, nic_stream_end, NULL, NULL, nic_skips,
 };

@@ -182,4 +182,5 @@ qemu_stream_end(struct ssp_spanb *b, unsigned st)
 
 const struct ssp_spanb_sim ssp_spanb_qemu_sim = {
 	qemu_init, qemu_events, qemu_stream_end, NULL, NULL,
+	NULL,	/* no reader filters: every event comes through */
 };

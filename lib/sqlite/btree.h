@@ -7,11 +7,11 @@
  * allocated, empty, when it created the table or index) gets the top of
  * the tree when it is finished.
  *
- * Only a new file is written: SQLite creates the schema (and may write a
- * few rows of other tables) and commits; the connection is closed;
+ * Only a new file is written: one SQLite made with the schema and closed
+ * (the schema image, image.h, is such a file, made at build time);
  * ssp_btree_open() takes the file, the trees are filled, ssp_btree_close()
- * updates the header (page count, change counter); SQLite then opens the
- * file again as an ordinary database.  What is written is exactly what
+ * updates the header (page count, change counter); SQLite can then open
+ * the file as an ordinary database.  What is written is exactly what
  * SQLite itself would store for the same values (records, b-tree pages),
  * so `PRAGMA integrity_check` holds.  The caller is responsible for the
  * meaning: values must have the types the columns' affinities would give

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "base/map.h"
@@ -12,6 +13,8 @@
 #include "sqlite/attrjson.h"
 #include "sqlite/dberr.h"
 #include "sqlite/direct.h"
+#include "sqlite/schema.h"
+#include "sqlite/stat1.h"
 #include "base/ksort.h"
 
 /*
@@ -38,8 +41,8 @@ enum { K_NONE, K_INT, K_REF, K_RUN, K_KIND, K_STREAM, K_CAUSE, K_HEX };
 
 /*
  * How each named column (rows.h) sorts as an index key.  Generated
- * values SQLite computes itself (gen_check() makes sure it computes them
- * as ssp_direct_row does): for index keys only.
+ * values SQLite computes itself (the catalog's probe makes sure it
+ * computes them as direct_row does): for index keys only.
  */
 static const unsigned char keyenc[T_N][TVALS] = {
 	[T_SPANS] = { [SSP_SPANS_RUN] = K_RUN, [SSP_SPANS_TRACE] = K_INT,
@@ -67,7 +70,7 @@ struct dpart {			/* a key column of an index */
 };
 
 struct dindex {			/* an index built from sorted keys */
-	char *name;
+	const char *name;	/* the catalog's */
 	unsigned t;		/* its table */
 	struct dpart part[XPARTS];
 	unsigned np, nw;	/* key columns, sort words */
@@ -79,6 +82,25 @@ struct dindex {			/* an index built from sorted keys */
 	struct ssp_btree_tree *tree;
 	struct ssp_ksort *ks;
 	int sorted;		/* ks sorted by the helper thread: its status */
+	struct ssp_stat1 st;	/* its statistics ... */
+	int st_on;		/* ... counted (few enough entries) */
+};
+
+struct sindex {			/* an index of a table of few rows (rows.h):
+				 * its entries sorted in memory */
+	const char *name;
+	unsigned t;
+	unsigned char val[XPARTS];	/* its key columns' values */
+	unsigned np;
+	uint32_t root;
+	struct ssp_btree_tree *tree;
+	struct ssp_stat1 st;
+	int st_on;
+};
+
+struct frow {			/* a row of a table of few rows, kept */
+	int64_t id;
+	struct ssp_value v[TVALS];	/* text in copies of its own */
 };
 
 struct cdict {			/* distinct strings (orphan causes), ids 1.. */
@@ -91,6 +113,7 @@ struct cdict {			/* distinct strings (orphan causes), ids 1.. */
 struct ssp_direct {
 	struct ssp_rows rows;	/* the writer interface: first */
 	struct ssp_err *e;
+	const struct ssp_catalog *cat;	/* the new database's schema */
 	char *name;		/* the database, for messages */
 	char *path;		/* its file */
 	struct ssp_btree *bt;
@@ -107,6 +130,12 @@ struct ssp_direct {
 	struct ssp_btree_tree **atab;
 	struct dindex ix[XMAX];
 	unsigned nix;
+	struct sindex sx[XMAX];
+	unsigned nsx;
+	struct frow *few[T_N];	/* the rows of the tables of few rows */
+	size_t nfew[T_N];
+	uint64_t nrows[T_N];	/* rows written of each table */
+	uint64_t *arows;	/* ... of each file type's attribute table */
 	size_t sort_mem;	/* bytes of keys one sorter may hold */
 	size_t pool;		/* bytes the sorters may still hold */
 	char **reindex;
@@ -141,15 +170,6 @@ bt_fail(struct ssp_direct *dw)
 	if (dw->e != NULL && be->code != SSP_OK)
 		*dw->e = *be;
 	return be->code != SSP_OK ? (enum ssp_status)be->code : SSP_ERR_IO;
-}
-
-static enum ssp_status
-prep(struct ssp_direct *dw, sqlite3 *db, sqlite3_stmt **s,
-    const char *sql)
-{
-	if (sqlite3_prepare_v2(db, sql, -1, s, NULL) != SQLITE_OK)
-		return db_fail(dw, db);
-	return SSP_OK;
 }
 
 /* The affinity SQLite gives a declared column type (datatype3.html, 3.1). */
@@ -252,217 +272,77 @@ parse_hex64(const unsigned char *p, uint64_t *v)
 	return 0;
 }
 
-/* Is the one-row result of sql (bound to arg) the text want? */
-static int
-text_is(sqlite3 *db, const char *sql, const char *arg, const char *want)
-{
-	sqlite3_stmt *s;
-	const unsigned char *t;
-	int same = 0;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    (t = sqlite3_column_text(s, 0)) != NULL)
-		same = strcmp((const char *)t, want) == 0;
-	sqlite3_finalize(s);
-	return same;
-}
-
-/* A table with row ids (not WITHOUT ROWID, no PRIMARY KEY index). */
-static int
-rowid_table(sqlite3 *db, const char *table)
-{
-	return text_is(db, "SELECT count(*) FROM pragma_index_list(?) WHERE "
-	    "origin = 'pk'", table, "0");
-}
-
 /*
  * The layout of table t: which of the writer's values each stored column
- * holds.  *can 1: it can be written directly (each value once, as SQLite
- * would store it, id the rowid); 0: it cannot.
+ * holds.  1: it can be written directly (each value once, as SQLite
+ * would store it, the id the rowid: an INTEGER PRIMARY KEY, or the rowid
+ * itself when the table names its id "rowid"); 0: it cannot.
  */
-static enum ssp_status
-table_layout(struct ssp_direct *dw, sqlite3 *db, unsigned t, int *can)
+static int
+table_layout(struct ssp_direct *dw, unsigned t)
 {
-	sqlite3_stmt *s = NULL;
-	uint32_t seen = 0;
-	unsigned n = 0, i;
-	enum ssp_status r;
-	int rc, ok = 1;
+	const struct ssp_rows_table *rt = &ssp_rows_tables[t];
+	const struct ssp_catalog_table *ct = ssp_catalog_table(dw->cat, rt->name);
+	uint32_t seen = 0, want = ((1u << rt->ncols) - 1) & ~rt->gen;
+	unsigned n = 0, i, c;
 
-	*can = 0;
-	if ((r = prep(dw, db, &s, "SELECT name, ifnull(type, ''), pk, hidden "
-	    "FROM pragma_table_xinfo(?)")) != SSP_OK)
-		return r;
-	sqlite3_bind_text(s, 1, ssp_rows_tables[t].name, -1, SQLITE_STATIC);
-	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *col = (const char *)sqlite3_column_text(s, 0);
-		const char *type = (const char *)sqlite3_column_text(s, 1);
-		int pk = sqlite3_column_int(s, 2), hidden = sqlite3_column_int(s, 3);
-		char aff = ssp_direct_affinity(type != NULL ? type : "");
+	if (ct == NULL || !ct->rowid || ct->root < 2)
+		return 0;
+	if (strcmp(rt->col[0], "rowid") == 0)
+		want &= ~1u;	/* no column: the rowid */
+	for (c = 0; c < ct->ncols; c++) {
+		const struct ssp_catalog_col *k = &ct->col[c];
+		char aff = ssp_direct_affinity(k->type);
 
-		for (i = 0; col != NULL && i < ssp_rows_tables[t].ncols; i++)
-			if (strcmp(col, ssp_rows_tables[t].col[i]) == 0)
+		for (i = 0; i < rt->ncols; i++)
+			if (strcmp(k->name, rt->col[i]) == 0)
 				break;
-		if (hidden == 2) {	/* generated, virtual: not stored */
-			if (i < ssp_rows_tables[t].ncols && (ssp_rows_tables[t].gen >> i & 1))
-				dw->gen[t] |= 1u << i;	/* if gen_check() agrees */
+		if (k->hidden == 2) {	/* generated, virtual: not stored */
+			if (i < rt->ncols && (rt->gen >> i & 1) && k->gen_ok)
+				dw->gen[t] |= 1u << i;
 			continue;
 		}
-		if (col == NULL || hidden != 0 || i == ssp_rows_tables[t].ncols ||
-		    (seen >> i & 1) || (ssp_rows_tables[t].gen >> i & 1) || n == TVALS)
-			ok = 0;		/* stored generated, unknown, twice */
-		else if ((pk != 0) != (i == 0) || (i == 0 &&
-		    strcasecmp(type, "INTEGER") != 0))
-			ok = 0;		/* id INTEGER PRIMARY KEY, the rowid */
-		else if ((ssp_rows_tables[t].text >> i & 1) ? aff != 't' && aff != 'b' :
+		if (k->hidden != 0 || i == rt->ncols || !(want >> i & 1) ||
+		    (seen >> i & 1) || n == TVALS)
+			return 0;	/* stored generated, unknown, twice */
+		if ((k->pk != 0) != (i == 0) || (i == 0 &&
+		    strcasecmp(k->type, "INTEGER") != 0))
+			return 0;	/* id INTEGER PRIMARY KEY, the rowid */
+		if ((rt->text >> i & 1) ? aff != 't' && aff != 'b' :
 		    aff != 'i' && aff != 'n' && aff != 'b')
-			ok = 0;		/* SQLite would convert the value */
-		if (!ok)
-			break;
+			return 0;	/* SQLite would convert the value */
 		seen |= 1u << i;
 		dw->cmap[t][n++] = (unsigned char)i;
 	}
-	if (ok && rc != SQLITE_DONE) {
-		r = db_fail(dw, db);
-		sqlite3_finalize(s);
-		return r;
-	}
-	sqlite3_finalize(s);
 	dw->ncol[t] = n;
-	dw->ident[t] = n == ssp_rows_tables[t].ncols;
+	dw->ident[t] = n == rt->ncols;
 	for (i = 0; i < n; i++)
 		dw->ident[t] &= dw->cmap[t][i] == i;
-	*can = ok && seen == (((1u << ssp_rows_tables[t].ncols) - 1) &
-	    ~ssp_rows_tables[t].gen);
-	return SSP_OK;
+	dw->troot[t] = ct->root;
+	return seen == want;
 }
 
-/* Create table name of db in m too. */
-static enum ssp_status
-copy_table(struct ssp_direct *dw, sqlite3 *db, sqlite3 *m,
-    const char *name)
+/* 1: the schema is one the direct writer can fill; 0: it is not. */
+static int
+check(struct ssp_direct *dw)
 {
-	sqlite3_stmt *s = NULL;
-	enum ssp_status r;
-
-	if ((r = prep(dw, db, &s, "SELECT sql FROM sqlite_schema WHERE type = "
-	    "'table' AND name = ?")) != SSP_OK)
-		return r;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0) != NULL &&
-	    sqlite3_exec(m, (const char *)sqlite3_column_text(s, 0), NULL, NULL,
-	    NULL) == SQLITE_OK)
-		r = SSP_OK;
-	else
-		r = db_fail(dw, m);
-	sqlite3_finalize(s);
-	return r;
-}
-
-/*
- * Does SQLite compute traces.dur_ps as d_trace_out does (end_ps -
- * start_ps)?  Two probe rows in an empty copy of the table say.  If not,
- * an index on it is REINDEXed.
- */
-static enum ssp_status
-gen_check(struct ssp_direct *dw, sqlite3 *db)
-{
-	static const int64_t probe[][2] = { { 5, 12 }, { 12, -30 } };
-	sqlite3 *m = NULL;
-	sqlite3_stmt *ins = NULL, *q = NULL;
-	char sql[512];
-	size_t len = 0;
-	unsigned i, t = T_TRACES;
-	enum ssp_status r;
-	int ok = 1;
-
-	if (dw->gen[t] == 0)
-		return SSP_OK;
-	len += (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s(",
-	    ssp_rows_tables[t].name);
-	for (i = 1; i < ssp_rows_tables[t].ncols; i++)
-		if (!(ssp_rows_tables[t].gen >> i & 1))
-			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
-			    "%s%s", i > 1 ? ", " : "", ssp_rows_tables[t].col[i]);
-	len += (size_t)snprintf(sql + len, sizeof(sql) - len, ") VALUES (");
-	for (i = 1; i < ssp_rows_tables[t].ncols; i++)
-		if (!(ssp_rows_tables[t].gen >> i & 1))
-			len += (size_t)snprintf(sql + len, sizeof(sql) - len,
-			    "%s?%u", i > 1 ? ", " : "", i);
-	snprintf(sql + len, sizeof(sql) - len, ")");
-	if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
-		r = db_fail(dw, m);
-	else if ((r = copy_table(dw, db, m, ssp_rows_tables[t].name)) ==
-	    SSP_OK && (r = prep(dw, m, &ins, sql)) == SSP_OK)
-		r = prep(dw, m, &q, "SELECT dur_ps FROM traces WHERE rowid = ?");
-	if (r != SSP_OK) {
-		sqlite3_finalize(ins);
-		sqlite3_close(m);
-		return r;
-	}
-	for (i = 0; ok && i < sizeof(probe) / sizeof(probe[0]); i++) {
-		unsigned c;
-
-		for (c = 1; c < ssp_rows_tables[t].ncols; c++)
-			if (ssp_rows_tables[t].text >> c & 1)
-				sqlite3_bind_text(ins, (int)c, "0123456789abcdef"
-				    "0123456789abcdef", 32, SQLITE_STATIC);
-			else
-				sqlite3_bind_int64(ins, (int)c, 1);
-		sqlite3_bind_int64(ins, 1, (int64_t)i + 1);	/* run: unique */
-		sqlite3_bind_int64(ins, 6, probe[i][0]);	/* start_ps */
-		sqlite3_bind_int64(ins, 7, probe[i][1]);	/* end_ps */
-		ok = sqlite3_step(ins) == SQLITE_DONE;
-		sqlite3_reset(ins);
-		sqlite3_bind_int64(q, 1, sqlite3_last_insert_rowid(m));
-		ok = ok && sqlite3_step(q) == SQLITE_ROW &&
-		    sqlite3_column_type(q, 0) == SQLITE_INTEGER &&
-		    sqlite3_column_int64(q, 0) == probe[i][1] - probe[i][0];
-		sqlite3_reset(q);
-	}
-	if (!ok)
-		dw->gen[t] = 0;
-	sqlite3_finalize(ins);
-	sqlite3_finalize(q);
-	sqlite3_close(m);
-	return SSP_OK;
-}
-
-/* *can 1: the schema is one the direct writer can fill; 0: it is not. */
-static enum ssp_status
-check(struct ssp_direct *dw, sqlite3 *db, int *can)
-{
-	enum ssp_status r;
+	const struct ssp_catalog_table *ct;
 	unsigned t;
 
-	*can = 0;
-	if (!text_is(db, "SELECT count(*) || ? FROM sqlite_schema WHERE type = "
-	    "'trigger'", "", "0"))
-		return SSP_OK;
-	/* a file ssp_btree_open() takes (it checks the header again) */
-	if (!text_is(db, "SELECT (SELECT journal_mode FROM pragma_journal_mode) "
-	    "|| ',' || (SELECT auto_vacuum FROM pragma_auto_vacuum) || ',' || "
-	    "(SELECT encoding FROM pragma_encoding) || ?", "", "off,0,UTF-8"))
-		return SSP_OK;
-	for (t = 0; t < T_N; t++) {
-		if ((r = table_layout(dw, db, t, can)) != SSP_OK)
-			return r;
-		if (!*can || !rowid_table(db, ssp_rows_tables[t].name)) {
-			*can = 0;
-			return SSP_OK;
-		}
+	if (dw->cat->ntriggers != 0)
+		return 0;
+	for (t = 0; t < T_N; t++)
+		if (!table_layout(dw, t))
+			return 0;
+	for (t = 0; t < dw->nft; t++) {
+		if (dw->attr[t] == NULL)
+			continue;
+		if (!dw->attr[t]->direct || (ct = ssp_catalog_table(dw->cat,
+		    dw->attr[t]->table)) == NULL || !ct->rowid || ct->root < 2)
+			return 0;
+		dw->aroot[t] = ct->root;
 	}
-	for (t = 0; t < dw->nft; t++)
-		if (dw->attr[t] != NULL && (!dw->attr[t]->direct ||
-		    !rowid_table(db, dw->attr[t]->table))) {
-			*can = 0;
-			return SSP_OK;
-		}
-	return SSP_OK;
+	return 1;
 }
 
 /* "WHERE col & mask" at the end of a partial index's definition, col a
@@ -506,68 +386,58 @@ partial_mask(struct dindex *x, const char *sql)
 	return 1;
 }
 
+/* The named column (rows.h) of table t that key column k is, or -1. */
+static int
+key_value(unsigned t, const struct ssp_catalog_key *k)
+{
+	unsigned i;
+
+	for (i = 0; k->name != NULL && i < ssp_rows_tables[t].ncols; i++)
+		if (strcmp(k->name, ssp_rows_tables[t].col[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
 /*
- * How to build index name (on table t) from sorted keys, from its key
- * columns as pragma_index_xinfo lists them.  *can 1: a new dw->ix entry;
- * 0: it cannot be (REINDEX it).
+ * How to build index ci (on table t) from sorted keys, from its key
+ * columns.  1: a new dw->ix entry; 0: it cannot be (REINDEX it).
  */
-static enum ssp_status
-index_layout(struct ssp_direct *dw, sqlite3 *db, const char *name,
-    unsigned t, int64_t root, const char *sql, int *can)
+static int
+index_layout(struct ssp_direct *dw, const struct ssp_catalog_index *ci,
+    unsigned t)
 {
 	struct dindex *x = &dw->ix[dw->nix];
-	sqlite3_stmt *s = NULL;
-	unsigned j, w, half, i, nhex = 0;
-	enum ssp_status r;
-	int rc, ok = 1;
+	unsigned j, w, half, nhex = 0, c;
+	int i;
 
-	*can = 0;
-	if (dw->nix == XMAX || root <= 1 || root >= UINT32_MAX)
-		return SSP_OK;
+	if (dw->nix == XMAX || ci->root < 2)
+		return 0;
 	memset(x, 0, sizeof(*x));
 	x->t = t;
 	x->pval = -1;
 	x->cause = -1;
-	if ((r = prep(dw, db, &s, "SELECT name, desc, coll, key, (SELECT partial "
-	    "FROM pragma_index_list(?2) WHERE name = ?1) FROM "
-	    "pragma_index_xinfo(?1)")) != SSP_OK)
-		return r;
-	sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, ssp_rows_tables[t].name, -1, SQLITE_STATIC);
-	while (ok && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *col = (const char *)sqlite3_column_text(s, 0);
-		const char *coll = (const char *)sqlite3_column_text(s, 2);
+	if (ci->partial && !partial_mask(x, ci->sql))
+		return 0;
+	for (c = 0; c < ci->nkeys; c++) {
+		const struct ssp_catalog_key *k = &ci->key[c];
 
-		if (sqlite3_column_int(s, 4) != 0 && x->pval < 0 &&
-		    !partial_mask(x, sql))
-			ok = 0;
-		if (sqlite3_column_int(s, 3) == 0)
+		if (k->key == 0)
 			continue;	/* the rowid at the end */
-		for (i = 0; col != NULL && i < ssp_rows_tables[t].ncols; i++)
-			if (strcmp(col, ssp_rows_tables[t].col[i]) == 0)
-				break;
+		i = key_value(t, k);
 		/* an expression, a generated column, DESC, a collation */
-		if (col == NULL || i == ssp_rows_tables[t].ncols || keyenc[t][i] == K_NONE ||
+		if (i < 0 || keyenc[t][i] == K_NONE ||
 		    ((ssp_rows_tables[t].gen >> i & 1) && !(dw->gen[t] >> i & 1)) ||
-		    sqlite3_column_int(s, 1) != 0 || coll == NULL ||
-		    strcmp(coll, "BINARY") != 0 || x->np == XPARTS)
-			ok = 0;
-		else if ((keyenc[t][i] == K_HEX && nhex++ > 0) ||
+		    k->desc || k->coll == NULL || strcmp(k->coll, "BINARY") != 0 ||
+		    x->np == XPARTS)
+			return 0;
+		if ((keyenc[t][i] == K_HEX && nhex++ > 0) ||
 		    (keyenc[t][i] == K_CAUSE && x->cause >= 0))
-			ok = 0;		/* one of each at most */
-		else {
-			if (keyenc[t][i] == K_CAUSE)
-				x->cause = (int)x->np;
-			x->part[x->np].val = (unsigned char)i;
-			x->part[x->np++].enc = keyenc[t][i];
-		}
+			return 0;	/* one of each at most */
+		if (keyenc[t][i] == K_CAUSE)
+			x->cause = (int)x->np;
+		x->part[x->np].val = (unsigned char)i;
+		x->part[x->np++].enc = keyenc[t][i];
 	}
-	if (ok && rc != SQLITE_DONE) {
-		r = db_fail(dw, db);
-		sqlite3_finalize(s);
-		return r;
-	}
-	sqlite3_finalize(s);
 	/* the words: two half-word columns share one */
 	for (j = w = half = 0; j < x->np; j++) {
 		unsigned char e = x->part[j].enc;
@@ -584,13 +454,109 @@ index_layout(struct ssp_direct *dw, sqlite3 *db, const char *name,
 	}
 	x->nw = w;
 	/* the sorter takes 7 words; a cause ranked later takes the row too */
-	if (!ok || x->np == 0 || w + (x->cause >= 0) > 6)
-		return SSP_OK;
-	if ((x->name = strdup(name)) == NULL)
-		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
-	x->root = (uint32_t)root;
+	if (x->np == 0 || w + (x->cause >= 0) > 6)
+		return 0;
+	x->name = ci->name;
+	x->root = ci->root;
 	dw->nix++;
-	*can = 1;
+	return 1;
+}
+
+/*
+ * An index of a table of few rows (rows.h), built from its entries
+ * sorted in memory: plain columns, ascending, BINARY, not partial.  1: a
+ * new dw->sx entry; 0: it cannot be (REINDEX it).
+ */
+static int
+small_index_layout(struct ssp_direct *dw, const struct ssp_catalog_index *ci,
+    unsigned t)
+{
+	struct sindex *x = &dw->sx[dw->nsx];
+	unsigned c;
+	int i;
+
+	if (dw->nsx == XMAX || ci->root < 2 || ci->partial)
+		return 0;
+	memset(x, 0, sizeof(*x));
+	x->t = t;
+	for (c = 0; c < ci->nkeys; c++) {
+		const struct ssp_catalog_key *k = &ci->key[c];
+
+		if (k->key == 0)
+			continue;
+		if ((i = key_value(t, k)) < 0 || (ssp_rows_tables[t].gen >> i & 1) ||
+		    k->desc || k->coll == NULL || strcmp(k->coll, "BINARY") != 0 ||
+		    x->np == XPARTS)
+			return 0;
+		x->val[x->np++] = (unsigned char)i;
+	}
+	if (x->np == 0)
+		return 0;
+	x->name = ci->name;
+	x->root = ci->root;
+	dw->nsx++;
+	return 1;
+}
+
+/* The table of rows.h named name, or T_N. */
+static unsigned
+row_table(const char *name)
+{
+	unsigned t;
+
+	for (t = 0; t < T_N; t++)
+		if (strcmp(name, ssp_rows_tables[t].name) == 0)
+			break;
+	return t;
+}
+
+/* A table the writer fills. */
+static int
+written(const struct ssp_direct *dw, const char *name)
+{
+	unsigned t;
+
+	if (row_table(name) < T_N)
+		return 1;
+	for (t = 0; t < dw->nft; t++)
+		if (dw->attr[t] != NULL && strcmp(dw->attr[t]->table, name) == 0)
+			return 1;
+	return 0;
+}
+
+static enum ssp_status
+add_reindex(struct ssp_direct *dw, const char *name)
+{
+	char **nr = realloc(dw->reindex, (dw->nreindex + 1) * sizeof(*nr));
+
+	if (nr == NULL)
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
+	dw->reindex = nr;
+	if ((nr[dw->nreindex] = strdup(name)) == NULL)
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
+	dw->nreindex++;
+	return SSP_OK;
+}
+
+/* How each index of a table the writer fills is built: from sorted keys,
+ * sorted in memory, or by REINDEX. */
+static enum ssp_status
+indexes(struct ssp_direct *dw)
+{
+	unsigned i, t;
+	int ok;
+
+	for (i = 0; i < dw->cat->nindexes; i++) {
+		const struct ssp_catalog_index *ci = &dw->cat->index[i];
+
+		if (!written(dw, ci->table))
+			continue;
+		t = row_table(ci->table);
+		ok = t < T_N && (ssp_rows_tables[t].few ?
+		    small_index_layout(dw, ci, t) : index_layout(dw, ci, t));
+		if (!ok && add_reindex(dw, ci->name) != SSP_OK)
+			return SSP_ERR_NOMEM;
+	}
 	return SSP_OK;
 }
 
@@ -600,7 +566,6 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Ranks of the kind and stream names in SQLite's BINARY order. */
 static enum ssp_status
 ranks(struct ssp_direct *dw, const char *const *kinds,
     const char *const *streams, size_t nstreams)
@@ -670,38 +635,6 @@ kind_rank(const struct ssp_direct *dw, const char *name, size_t n)
 	}
 	return 0;
 }
-
-static enum ssp_status
-add_reindex(struct ssp_direct *dw, const char *name)
-{
-		char **nr = realloc(dw->reindex, (dw->nreindex + 1) * sizeof(*nr));
-
-	if (nr == NULL)
-		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
-	dw->reindex = nr;
-	if ((nr[dw->nreindex] = strdup(name)) == NULL)
-		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
-	dw->nreindex++;
-	return SSP_OK;
-}
-
-static uint32_t
-root_of(sqlite3 *db, const char *type, const char *name)
-{
-	sqlite3_stmt *s;
-	int64_t root = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE "
-	    "type = ?1 AND name = ?2", -1, &s, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(s, 1, type, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		root = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return root > 1 && root < UINT32_MAX ? (uint32_t)root : 0;
-}
-
 /* A row of table t from its values (by named column), in the file. */
 static enum ssp_status
 d_row(struct ssp_direct *dw, unsigned t, int64_t row,
@@ -1035,21 +968,51 @@ nomem:
 	return SSP_ERR_NOMEM;
 }
 
+/* --- the indexes from sorted keys ----------------------------------------- */
+
+/* The first key column of sorted key a that differs from b (x->np:
+ * none). */
+static unsigned
+key_change(const struct dindex *x, const uint64_t *a, const uint64_t *b)
+{
+	unsigned j;
+
+	for (j = 0; j < x->np; j++) {
+		const struct dpart *p = &x->part[j];
+		uint64_t m = p->half == 0 ? ~0ull : p->half == 1 ?
+		    ~0ull << 32 : 0xffffffffull;
+
+		if (((a[p->word] ^ b[p->word]) & m) != 0 ||
+		    (p->enc == K_HEX && a[p->word + 1] != b[p->word + 1]))
+			break;
+	}
+	return j;
+}
+
 /* An index from its sorted keys. */
 static enum ssp_status
 d_index(struct ssp_direct *dw, struct dindex *x)
 {
 	const uint64_t *k;
+	uint64_t prev[8];
 	uint32_t *byrank = NULL;
 	unsigned nw = x->nw;
 	int r;
 
 	if (x->bad)
 		return add_reindex(dw, x->name);
+	/* the statistics ANALYZE reads whole (stat1.h) */
+	x->st.ncols = x->np;
+	x->st_on = ssp_ksort_count(x->ks) <= SSP_SCHEMA_ANALYSIS_LIMIT;
 	r = x->sorted ? ssp_ksort_status(x->ks) : x->cause >= 0 ?
 	    rank_causes(dw, x, &byrank, &nw) : ssp_ksort_done(x->ks);
-	while (r == SSP_OK && (k = ssp_ksort_next(x->ks)) != NULL)
+	while (r == SSP_OK && (k = ssp_ksort_next(x->ks)) != NULL) {
+		if (x->st_on) {
+			ssp_stat1_add(&x->st, key_change(x, k, prev));
+			memcpy(prev, k, x->nw * sizeof(*k));
+		}
 		r = d_entry(dw, x, k, nw, byrank);
+	}
 	if (r == SSP_OK)
 		r = ssp_ksort_status(x->ks);
 	free(byrank);
@@ -1062,46 +1025,224 @@ d_index(struct ssp_direct *dw, struct dindex *x)
 	return r;
 }
 
-/* A table the writer fills. */
-static int
-written(const struct ssp_direct *dw, const char *name)
-{
-	unsigned t;
+/* --- the tables of few rows -------------------------------------------------- */
 
-	for (t = 0; t < T_N; t++)
-		if (strcmp(name, ssp_rows_tables[t].name) == 0)
-			return 1;
-	for (t = 0; t < dw->nft; t++)
-		if (dw->attr[t] != NULL && strcmp(dw->attr[t]->table, name) == 0)
-			return 1;
+/* SQLite's order of two values (BINARY collation; no REALs here). */
+static int
+value_cmp(const struct ssp_value *a, const struct ssp_value *b)
+{
+	int ca = a->type == SQLITE_NULL ? 0 : a->type == SQLITE_INTEGER ? 1 :
+	    a->type == SQLITE_TEXT ? 2 : 3;
+	int cb = b->type == SQLITE_NULL ? 0 : b->type == SQLITE_INTEGER ? 1 :
+	    b->type == SQLITE_TEXT ? 2 : 3;
+	size_t n = a->n < b->n ? a->n : b->n;
+	int c;
+
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	if (ca == 0)
+		return 0;
+	if (ca == 1)
+		return a->i < b->i ? -1 : a->i > b->i;
+	if (n > 0 && (c = memcmp(a->p, b->p, n)) != 0)
+		return c;
+	return a->n < b->n ? -1 : a->n > b->n;
+}
+
+struct sentry {			/* an index entry of a table of few rows */
+	unsigned n;		/* values: the key columns, the row */
+	struct ssp_value v[XPARTS + 1];
+};
+
+static int
+cmp_sentry(const void *pa, const void *pb)
+{
+	const struct sentry *a = pa, *b = pb;
+	unsigned j;
+	int c;
+
+	for (j = 0; j < a->n; j++)
+		if ((c = value_cmp(&a->v[j], &b->v[j])) != 0)
+			return c;
 	return 0;
 }
+
+/* A row of a table of few rows, kept with copies of its text. */
+static enum ssp_status
+keep_row(struct ssp_direct *dw, unsigned t, int64_t row,
+    const struct ssp_value *v)
+{
+	struct frow *f;
+	unsigned j;
+
+	if ((dw->nfew[t] & (dw->nfew[t] + 1)) == 0 &&
+	    (f = realloc(dw->few[t], 2 * (dw->nfew[t] + 1) * sizeof(*f))) != NULL)
+		dw->few[t] = f;
+	else if ((dw->nfew[t] & (dw->nfew[t] + 1)) == 0)
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
+	f = &dw->few[t][dw->nfew[t]++];
+	f->id = row;
+	for (j = 0; j < ssp_rows_tables[t].ncols; j++) {
+		char *p = NULL;
+
+		f->v[j] = v[j];
+		if (v[j].type != SQLITE_TEXT && v[j].type != SQLITE_BLOB)
+			continue;
+		if ((p = malloc(v[j].n + 1)) != NULL && v[j].n > 0)
+			memcpy(p, v[j].p, v[j].n);
+		f->v[j].p = p;
+		if (p == NULL) {
+			f->v[j] = ssp_value_null();
+			return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0,
+			    "out of memory");
+		}
+	}
+	return SSP_OK;
+}
+
+/* The rows of table t of few rows, and its indexes from their entries
+ * sorted in memory. */
+static enum ssp_status
+write_few(struct ssp_direct *dw, unsigned t)
+{
+	struct sentry *ent;
+	enum ssp_status r = SSP_OK;
+	size_t i, n = dw->nfew[t];
+	unsigned x, j;
+
+	for (i = 0; i < n; i++)
+		if ((r = d_row(dw, t, dw->few[t][i].id, dw->few[t][i].v)) != SSP_OK)
+			return r;
+	dw->nrows[t] += n;
+	if (n == 0)
+		return SSP_OK;
+	if ((ent = calloc(n, sizeof(*ent))) == NULL)
+		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
+	for (x = 0; x < dw->nsx && r == SSP_OK; x++) {
+		struct sindex *sx = &dw->sx[x];
+
+		if (sx->t != t)
+			continue;
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < sx->np; j++)
+				ent[i].v[j] = dw->few[t][i].v[sx->val[j]];
+			ent[i].v[j] = ssp_value_int(dw->few[t][i].id);
+			ent[i].n = sx->np + 1;
+		}
+		qsort(ent, n, sizeof(*ent), cmp_sentry);
+		sx->st.ncols = sx->np;
+		sx->st_on = n <= SSP_SCHEMA_ANALYSIS_LIMIT;
+		for (i = 0; i < n && r == SSP_OK; i++) {
+			for (j = 0; i > 0 && j < sx->np; j++)
+				if (value_cmp(&ent[i].v[j], &ent[i - 1].v[j]) != 0)
+					break;
+			ssp_stat1_add(&sx->st, j);
+			if (ssp_btree_entry(sx->tree, ent[i].v, ent[i].n) != SSP_OK)
+				r = bt_fail(dw);
+		}
+	}
+	free(ent);
+	return r;
+}
+
+/* --- the statistics written -------------------------------------------------- */
+
+/* The rows written into table name (stat1.h). */
+static uint64_t
+table_rows(void *ctx, const char *name)
+{
+	const struct ssp_direct *dw = ctx;
+	unsigned t = row_table(name);
+
+	if (t < T_N)
+		return dw->nrows[t];
+	for (t = 0; t < dw->nft; t++)
+		if (dw->attr[t] != NULL && strcmp(dw->attr[t]->table, name) == 0)
+			return dw->arows[t];
+	return 0;
+}
+
+/* The statistics of the index name, if the writer built it. */
+static const struct ssp_stat1 *
+index_stat(void *ctx, const char *name)
+{
+	const struct ssp_direct *dw = ctx;
+	unsigned x;
+
+	for (x = 0; x < dw->nix; x++)
+		if (strcmp(dw->ix[x].name, name) == 0)
+			return &dw->ix[x].st;
+	for (x = 0; x < dw->nsx; x++)
+		if (strcmp(dw->sx[x].name, name) == 0)
+			return &dw->sx[x].st;
+	return NULL;
+}
+
+/*
+ * The sqlite_stat1 table of the image, if every statistic ANALYZE would
+ * give is known: nothing REINDEXed, every index counted (few enough
+ * entries).  Else NULL: SQLite analyzes the file.
+ */
+static const struct ssp_catalog_table *
+stat_table(const struct ssp_direct *dw)
+{
+	const struct ssp_catalog_table *st = ssp_catalog_table(dw->cat,
+	    "sqlite_stat1");
+	unsigned x;
+
+	if (st == NULL || !st->rowid || st->root < 2 || st->ncols != 3 ||
+	    dw->nreindex != 0)
+		return NULL;
+	for (x = 0; x < dw->nix; x++)
+		if (!dw->ix[x].st_on)
+			return NULL;
+	for (x = 0; x < dw->nsx; x++)
+		if (!dw->sx[x].st_on)
+			return NULL;
+	return st;
+}
+
+static enum ssp_status
+write_stats(struct ssp_direct *dw, const struct ssp_catalog_table *stat)
+{
+	const struct ssp_stat1_src src = { table_rows, index_stat, dw };
+	struct ssp_btree_tree *tree;
+
+	if ((tree = ssp_btree_table(dw->bt, stat->root)) == NULL ||
+	    ssp_stat1_write(dw->cat, &src, tree) != SSP_OK)
+		return bt_fail(dw);
+	return SSP_OK;
+}
+
+/* --- the writer ---------------------------------------------------------------- */
 
 static const struct ssp_rows_ops direct_ops;
 
 enum ssp_status
-ssp_direct_plan(struct ssp_direct **dp, sqlite3 *db, const char *name,
-    const struct ssp_rows_attr *const *attr, unsigned nft, int *ok,
-    struct ssp_err *e)
+ssp_direct_plan(struct ssp_direct **dp, const struct ssp_catalog *cat,
+    const char *name, const struct ssp_rows_attr *const *attr, unsigned nft,
+    int *ok, struct ssp_err *e)
 {
 	struct ssp_direct *dw;
 	enum ssp_status r;
 	unsigned t, u;
 
-	SSP_ASSERT(dp != NULL && db != NULL && name != NULL && ok != NULL);
+	SSP_ASSERT(dp != NULL && cat != NULL && name != NULL && ok != NULL);
 	SSP_ASSERT(attr != NULL || nft == 0);
 	*dp = NULL;
 	*ok = 0;
 	if ((dw = calloc(1, sizeof(*dw))) == NULL ||
 	    (dw->name = strdup(name)) == NULL ||
 	    (dw->aroot = calloc(nft + 1, sizeof(*dw->aroot))) == NULL ||
-	    (dw->atab = calloc(nft + 1, sizeof(*dw->atab))) == NULL) {
+	    (dw->atab = calloc(nft + 1, sizeof(*dw->atab))) == NULL ||
+	    (dw->arows = calloc(nft + 1, sizeof(*dw->arows))) == NULL) {
 		ssp_direct_free(dw);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	}
 	dw->rows.ops = &direct_ops;
 	dw->rows.direct = 1;
 	dw->e = e;
+	dw->cat = cat;
 	dw->nft = nft;
 	dw->attr = attr;
 	/* two record types in one table (kinds newer than this build whose
@@ -1113,67 +1254,52 @@ ssp_direct_plan(struct ssp_direct **dp, sqlite3 *db, const char *name,
 				ssp_direct_free(dw);
 				return SSP_OK;
 			}
-	if ((r = check(dw, db, ok)) == SSP_OK && *ok &&
-	    (r = gen_check(dw, db)) == SSP_OK) {
-		*dp = dw;
+	if (!check(dw)) {
+		ssp_direct_free(dw);
 		return SSP_OK;
 	}
-	*ok = 0;
-	ssp_direct_free(dw);
-	return r;
+	if ((r = indexes(dw)) != SSP_OK) {
+		ssp_direct_free(dw);
+		return r;
+	}
+	*ok = 1;
+	*dp = dw;
+	return SSP_OK;
 }
 
-enum ssp_status
-ssp_direct_indexes(struct ssp_direct *dw, sqlite3 *db)
+/* The image into the empty file path. */
+static enum ssp_status
+put_image(struct ssp_direct *dw, const char *path, const unsigned char *p,
+    size_t n)
 {
-	sqlite3_stmt *s = NULL;
-	enum ssp_status r;
-	unsigned t;
-	int rc, x;
+	int fd = open(path, O_WRONLY | O_CLOEXEC), saved;
+	ssize_t w;
 
-	SSP_ASSERT(dw != NULL && db != NULL);
-	if ((r = prep(dw, db, &s, "SELECT name, tbl_name, rootpage, sql FROM "
-	    "sqlite_schema WHERE type = 'index'")) != SSP_OK)
-		return r;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(s, 0);
-		const char *tbl = (const char *)sqlite3_column_text(s, 1);
-		const char *sql = (const char *)sqlite3_column_text(s, 3);
-		int64_t root = sqlite3_column_int64(s, 2);
-
-		if (name == NULL || tbl == NULL || !written(dw, tbl))
+	if (fd < 0)
+		return ssp_err_set(dw->e, SSP_ERR_IO, 0, "%s: %s", dw->name,
+		    strerror(errno));
+	while (n > 0) {
+		if ((w = write(fd, p, n)) < 0 && errno == EINTR)
 			continue;
-		for (t = 0; t < T_N; t++)
-			if (strcmp(tbl, ssp_rows_tables[t].name) == 0)
-				break;
-		x = 0;
-		if ((t < T_N && (r = index_layout(dw, db, name, t, root, sql,
-		    &x)) != SSP_OK) || (x == 0 && (r = add_reindex(dw, name)) !=
-		    SSP_OK)) {
-			sqlite3_finalize(s);
-			return r;
+		if (w <= 0) {
+			saved = w == 0 ? EIO : errno;
+			close(fd);
+			return ssp_err_set(dw->e, SSP_ERR_IO, 0, "%s: %s",
+			    dw->name, strerror(saved));
 		}
+		p += w;
+		n -= (size_t)w;
 	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		return db_fail(dw, db);
-	for (t = 0; t < T_N; t++)
-		if ((dw->troot[t] = root_of(db, "table", ssp_rows_tables[t].name))
-		    == 0)
-			return ssp_err_set(dw->e, SSP_ERR_INVAL, 0, "%s: no table "
-			    "%s", dw->name, ssp_rows_tables[t].name);
-	for (t = 0; t < dw->nft; t++)
-		if (dw->attr[t] != NULL &&
-		    (dw->aroot[t] = root_of(db, "table", dw->attr[t]->table)) == 0)
-			return ssp_err_set(dw->e, SSP_ERR_INVAL, 0, "%s: no table "
-			    "%s", dw->name, dw->attr[t]->table);
+	if (close(fd) != 0)
+		return ssp_err_set(dw->e, SSP_ERR_IO, 0, "%s: %s", dw->name,
+		    strerror(errno));
 	return SSP_OK;
 }
 
 enum ssp_status
-ssp_direct_open(struct ssp_direct *dw, const char *path,
-    const char *const *kinds, const char *const *streams, size_t nstreams,
-    size_t sort_mem)
+ssp_direct_open(struct ssp_direct *dw, const char *path, const void *image,
+    size_t n, const char *const *kinds, const char *const *streams,
+    size_t nstreams, size_t sort_mem)
 {
 	enum ssp_status r;
 	unsigned t, x;
@@ -1183,7 +1309,8 @@ ssp_direct_open(struct ssp_direct *dw, const char *path,
 	SSP_ASSERT(streams != NULL || nstreams == 0);
 	if ((dw->path = strdup(path)) == NULL)
 		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "out of memory");
-	if ((r = ssp_btree_open(&dw->bt, path, dw->name, 0, dw->e)) != SSP_OK ||
+	if ((image != NULL && (r = put_image(dw, path, image, n)) != SSP_OK) ||
+	    (r = ssp_btree_open(&dw->bt, path, dw->name, 0, dw->e)) != SSP_OK ||
 	    (r = ranks(dw, kinds, streams, nstreams)) != SSP_OK)
 		return r;
 	for (t = 0; t < T_N; t++)
@@ -1210,6 +1337,10 @@ ssp_direct_open(struct ssp_direct *dw, const char *path,
 			return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0,
 			    "out of memory");
 	}
+	for (x = 0; x < dw->nsx; x++)
+		if ((dw->sx[x].tree = ssp_btree_index(dw->bt, dw->sx[x].root)) ==
+		    NULL)
+			return bt_fail(dw);
 	return SSP_OK;
 }
 
@@ -1220,7 +1351,8 @@ ssp_direct_rows(struct ssp_direct *dw)
 	return &dw->rows;
 }
 
-/* A row of table t (rows.h): into its table, its keys to the sorters. */
+/* A row of table t (rows.h): into its table, its keys to the sorters;
+ * kept until the end for a table of few rows. */
 static enum ssp_status
 direct_row(struct ssp_rows *w, unsigned t, int64_t row, struct ssp_value *v,
     int ft, uint32_t stream)
@@ -1232,6 +1364,8 @@ direct_row(struct ssp_rows *w, unsigned t, int64_t row, struct ssp_value *v,
 	unsigned i;
 
 	SSP_ASSERT(t < T_N && v != NULL);
+	if (ssp_rows_tables[t].few)
+		return keep_row(dw, t, row, v);
 	if (ft >= 0 && (unsigned)ft < dw->nft)
 		kind = dw->krank[ft];
 	else	/* by the name of its K_KIND value */
@@ -1250,6 +1384,7 @@ direct_row(struct ssp_rows *w, unsigned t, int64_t row, struct ssp_value *v,
 	}
 	if ((r = d_row(dw, t, row, v)) != SSP_OK)
 		return r;
+	dw->nrows[t]++;
 	return d_keys(dw, t, v, kind, stream < dw->nstreams ?
 	    dw->srank[stream] : 0, row);
 }
@@ -1263,6 +1398,7 @@ direct_attr(struct ssp_rows *w, unsigned ft, int64_t row,
 	SSP_ASSERT(ft < dw->nft && dw->atab[ft] != NULL);
 	if (ssp_btree_row(dw->atab[ft], row, v, dw->attr[ft]->ncols) != SSP_OK)
 		return bt_fail(dw);
+	dw->arows[ft]++;
 	return SSP_OK;
 }
 
@@ -1344,29 +1480,39 @@ presorted(struct ssp_direct *dw)
 }
 
 /*
- * The indexes from their sorted keys, the file closed; SQLite opens it
- * again, in a transaction, for the rest of the load (a pass over rows: a
- * page cache of 16 MiB), after it has rebuilt the indexes the writer
- * could not.
+ * The tables of few rows and the indexes, the file closed.  When the load
+ * has nothing left to do through SQLite (rest 0), no index had to be
+ * rebuilt and the statistics are known, the writer writes those too: the
+ * file is complete, and SQLite never opens it (*db NULL).  Else SQLite
+ * opens it again, in a transaction, for the rest of the load (a pass over
+ * rows: a page cache of 16 MiB) and ANALYZE, after it has rebuilt the
+ * indexes the writer could not.
  */
 static enum ssp_status
-direct_finish(struct ssp_rows *w, sqlite3 **db)
+direct_finish(struct ssp_rows *w, int rest, sqlite3 **db)
 {
 	struct ssp_direct *dw = (struct ssp_direct *)w;
+	const struct ssp_catalog_table *stat;
 	enum ssp_status r;
 	sqlite3 *d = NULL;
-	unsigned x;
+	unsigned x, t;
 	size_t i;
 
 	SSP_ASSERT(db != NULL && dw->bt != NULL);
 	*db = NULL;
 	presorted(dw);
+	for (t = 0; t < T_N; t++)
+		if (ssp_rows_tables[t].few && (r = write_few(dw, t)) != SSP_OK)
+			return r;
 	for (x = 0; x < dw->nix; x++)
 		if ((r = d_index(dw, &dw->ix[x])) != SSP_OK)
 			return r;
+	stat = rest ? NULL : stat_table(dw);
+	if (stat != NULL && (r = write_stats(dw, stat)) != SSP_OK)
+		return r;
 	r = ssp_btree_close(dw->bt, dw->e);
 	dw->bt = NULL;
-	if (r != SSP_OK)
+	if (r != SSP_OK || stat != NULL)
 		return r;
 	if (sqlite3_open_v2(dw->path, &d, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -1407,21 +1553,28 @@ ssp_direct_reindexed(const struct ssp_direct *dw)
 void
 ssp_direct_free(struct ssp_direct *dw)
 {
-	size_t i;
+	size_t i, t, j;
 
 	if (dw == NULL)
 		return;
 	presorted(dw);
 	ssp_btree_abort(dw->bt);
-	for (i = 0; i < dw->nix; i++) {
+	for (i = 0; i < dw->nix; i++)
 		ssp_ksort_free(dw->ix[i].ks);
-		free(dw->ix[i].name);
+	for (t = 0; t < T_N; t++) {
+		for (i = 0; i < dw->nfew[t]; i++)
+			for (j = 0; j < ssp_rows_tables[t].ncols; j++)
+				if (dw->few[t][i].v[j].type == SQLITE_TEXT ||
+				    dw->few[t][i].v[j].type == SQLITE_BLOB)
+					free((void *)dw->few[t][i].v[j].p);
+		free(dw->few[t]);
 	}
 	for (i = 0; i < dw->nreindex; i++)
 		free(dw->reindex[i]);
 	free(dw->reindex);
 	free(dw->aroot);
 	free(dw->atab);
+	free(dw->arows);
 	free(dw->krank);
 	free(dw->kname);
 	free(dw->srank);

@@ -210,12 +210,13 @@ insert_traces(struct ssp_rows *r)
 }
 
 static enum ssp_status
-insert_finish(struct ssp_rows *r, sqlite3 **db)
+insert_finish(struct ssp_rows *r, int rest, sqlite3 **db)
 {
 	struct ssp_insert *w = (struct ssp_insert *)r;
 	enum ssp_status st;
 	unsigned t;
 
+	(void)rest;	/* the rows are in the caller's database anyway */
 	for (t = 0; t < SSP_ROWS_NTABLES; t++)
 		if ((st = flush(w, &w->tab[t])) != SSP_OK)
 			return st;

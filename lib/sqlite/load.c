@@ -7,8 +7,10 @@
 #include "base/buf.h"
 #include "base/idmap.h"
 #include "sqlite/attrjson.h"
+#include "sqlite/catalog.h"
 #include "sqlite/dberr.h"
 #include "sqlite/direct.h"
+#include "sqlite/image.h"
 #include "sqlite/insert.h"
 #include "sqlite/load.h"
 #include "sqlite/rows.h"
@@ -53,6 +55,9 @@ struct trow {			/* a trace row kept in memory at the end */
 
 struct loader {
 	sqlite3 *db;		/* the database (NULL while written directly) */
+	const struct ssp_catalog *cat;	/* its schema */
+	const unsigned char *image;	/* a new one's first pages */
+	size_t image_len;
 	const char *path;	/* its file, when it is new: written directly */
 	const char *dbname;
 	struct ssp_rec_rd *rr;
@@ -60,23 +65,27 @@ struct loader {
 	struct ssp_load_stats *st;
 	struct ssp_err *e;
 	int64_t run;
+	const char *source;	/* runs.source */
+	char when[32];		/* runs.loaded */
 	struct ftinfo *ft;
 	unsigned nft;
 	const struct ssp_rows_attr **attr;	/* by file type */
 	const char **kinds;	/* by file type: span kind names, NULL */
 	char **streams;
 	uint64_t *stream_spans;
+	enum ssp_sim *stream_sim;
 	size_t nstreams;
 	struct ssp_rows *w;	/* the row writer */
 	struct ssp_direct *plan;	/* the direct writer until it is w */
 	struct ssp_idmap *spans, *traces;
 	size_t span_lim, trace_lim, span_max, trace_max;
 	int64_t first_span, next_span, next_event, next_trace, next_link;
+	int64_t next_meta, next_stream;
 	uint64_t npending, nresplit;
 	int failed;		/* an error inside an idmap callback: */
 	enum ssp_status cbst;	/* ... its status, passed on after it */
 	struct ssp_split *split;
-	char *traces_ddl;	/* CREATE TABLE traces, for the private db */
+	const char *traces_ddl;	/* CREATE TABLE traces, for the private db */
 	/*
 	 * Traces evicted from the cache, references to spans not (yet) in
 	 * the cache, traces to split at the end: a private database, made
@@ -272,12 +281,10 @@ attr_free(struct ssp_rows_attr *a)
 static enum ssp_status
 setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rec_type *ty)
 {
+	const struct ssp_catalog_table *ct;
 	struct ssp_rows_attr *a;
-	sqlite3_stmt *s = NULL;
-	unsigned k, npk = 0;
-	enum ssp_status r;
+	unsigned k, npk = 0, i;
 	char *p;
-	int rc;
 
 	fi->extra = ssp_attrjson_from(SSP_SF_NCOMMON, ty->nf);
 	if ((a = calloc(1, sizeof(*a))) == NULL)
@@ -287,59 +294,51 @@ setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rec_type *ty)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		    (*p >= '0' && *p <= '9') || *p == '_'))
 			*p = '_';
-	if ((r = prep(L, L->db, &s, "SELECT name, ifnull(type, ''), pk, "
-	    "dflt_value IS NULL, hidden FROM pragma_table_xinfo(?)")) != SSP_OK)
-		goto out;
-	sqlite3_bind_text(s, 1, a->table, -1, SQLITE_STATIC);
+	if ((ct = ssp_catalog_table(L->cat, a->table)) == NULL) {
+		attr_free(a);
+		return SSP_OK;
+	}
 	a->direct = 1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *col = (const char *)sqlite3_column_text(s, 0);
-		const char *type = (const char *)sqlite3_column_text(s, 1);
-		int pk = sqlite3_column_int(s, 2);
+	for (i = 0; i < ct->ncols; i++) {
+		const struct ssp_catalog_col *col = &ct->col[i];
 		unsigned c = a->ncols;
 
-		if (sqlite3_column_int(s, 4) != 0) {
+		if (col->hidden != 0) {
 			a->direct = 0;	/* generated: never inserted */
 			continue;
 		}
-		if (col == NULL || type == NULL) {
-			r = nomem(L);
-			goto out;
-		}
 		if (c == SSP_ROWS_ATTR_MAXCOLS) {
-			r = ssp_err_set(L->e, SSP_ERR_LIMIT, 0, "%s: %s: more "
-			    "than %d columns", L->dbname, a->table,
+			attr_free(a);
+			return ssp_err_set(L->e, SSP_ERR_LIMIT, 0, "%s: %s: more "
+			    "than %d columns", L->dbname, ct->name,
 			    SSP_ROWS_ATTR_MAXCOLS);
-			goto out;
 		}
-		if ((a->col[c] = strdup(col)) == NULL) {
-			r = nomem(L);
-			goto out;
+		if ((a->col[c] = strdup(col->name)) == NULL) {
+			attr_free(a);
+			return nomem(L);
 		}
 		a->ncols++;
-		if (sqlite3_column_int(s, 3) == 0)
+		if (col->dflt)
 			a->direct = 0;	/* a default value */
-		if (pk != 0 || strcmp(col, "span") == 0) {
+		if (col->pk != 0 || strcmp(col->name, "span") == 0) {
 			/* the span's row id: "span INTEGER PRIMARY KEY" */
-			if (pk == 0 || npk++ > 0 || strcmp(type, "INTEGER") != 0)
+			if (col->pk == 0 || npk++ > 0 ||
+			    strcmp(col->type, "INTEGER") != 0)
 				a->direct = 0;
 			a->field[c] = SSP_ROWS_ATTR_SPAN;
 			continue;
 		}
 		a->field[c] = SSP_ROWS_ATTR_NONE;
 		for (k = SSP_SF_NCOMMON; k < ty->nf; k++)
-			if ((fi->extra & (1u << k)) && strcmp(ty->f[k].name, col) == 0)
+			if ((fi->extra & (1u << k)) &&
+			    strcmp(ty->f[k].name, col->name) == 0)
 				break;
 		if (k == ty->nf)
 			continue;	/* absent from this stream: NULL */
 		fi->extra &= ~(1u << k);
 		a->field[c] = (int)k;
-		if (!stored_as_is(ty->f[k].enc, ssp_direct_affinity(type)))
+		if (!stored_as_is(ty->f[k].enc, ssp_direct_affinity(col->type)))
 			a->direct = 0;
-	}
-	if (rc != SQLITE_DONE) {
-		r = lfail_on(L, L->db);
-		goto out;
 	}
 	if (npk != 1)
 		a->direct = 0;
@@ -347,11 +346,8 @@ setup_kind(struct loader *L, struct ftinfo *fi, const struct ssp_rec_type *ty)
 		fi->attr = a;
 		a = NULL;
 	}
-	r = SSP_OK;
-out:
-	sqlite3_finalize(s);
 	attr_free(a);
-	return r;
+	return SSP_OK;
 }
 
 /* Classify the file's record types once. */
@@ -1215,6 +1211,7 @@ out:
 	return r;
 }
 
+/* Is name a run of the database?  (A new one has none.) */
 static enum ssp_status
 name_taken(struct loader *L, const char *name, int *taken)
 {
@@ -1222,6 +1219,9 @@ name_taken(struct loader *L, const char *name, int *taken)
 	enum ssp_status r;
 	int rc;
 
+	*taken = 0;
+	if (L->db == NULL)
+		return SSP_OK;
 	if ((r = prep(L, L->db, &s, "SELECT 1 FROM runs WHERE name = ?")) !=
 	    SSP_OK)
 		return r;
@@ -1276,14 +1276,18 @@ run_name(struct loader *L, const char *source, const char *when)
 	    "'%s@%s'", L->dbname, base, when);
 }
 
-/* The next row id of a table: one above the largest. */
+/* The next row id of a table: one above the largest (1 in a new
+ * database). */
 static enum ssp_status
 next_id(struct loader *L, const char *table, int64_t *out)
 {
 	char sql[64];
 	enum ssp_status r;
 
-	snprintf(sql, sizeof(sql), "SELECT max(id) FROM %s", table);
+	*out = 1;
+	if (L->db == NULL)
+		return SSP_OK;
+	snprintf(sql, sizeof(sql), "SELECT max(rowid) FROM %s", table);
 	if ((r = ssp_dberr_int(L->db, sql, 0, out, L->dbname, L->e)) != SSP_OK)
 		return r;
 	if (*out == INT64_MAX || *out < 0)
@@ -1293,59 +1297,30 @@ next_id(struct loader *L, const char *table, int64_t *out)
 	return SSP_OK;
 }
 
-/* runs, run_meta and streams rows for the header. */
+/* The run: its name, its id and those its rows start from, its streams
+ * (from the header). */
 static enum ssp_status
-add_run(struct loader *L)
+begin_run(struct loader *L)
 {
-	const char *source = L->o->source != NULL ? L->o->source : "-";
 	time_t now = L->o->now != 0 ? L->o->now : time(NULL);
 	struct ssp_span_source *src = NULL;
-	sqlite3_stmt *s = NULL;
 	enum ssp_status r;
-	char when[32];
 	struct tm tm;
 	int n, i, j;
 
+	L->source = L->o->source != NULL ? L->o->source : "-";
 	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if ((r = run_name(L, source, when)) != SSP_OK ||
-	    (r = prep(L, L->db, &s, "INSERT INTO runs(name, source, loaded, "
-	    "tool, spans, links, events, traces) VALUES (?, ?, ?, ?, 0, 0, "
-	    "NULL, 0)")) != SSP_OK)
+	strftime(L->when, sizeof(L->when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if ((r = run_name(L, L->source, L->when)) != SSP_OK)
 		return r;
-	sqlite3_bind_text(s, 1, L->st->run_name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 2, source, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, when, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, L->o->tool != NULL ? L->o->tool : "simspan", -1,
-	    SQLITE_STATIC);
-	if ((r = step(L, s)) != SSP_OK)
-		goto out;
-	L->run = L->st->run = sqlite3_last_insert_rowid(L->db);
-	sqlite3_finalize(s);
-	s = NULL;
-	if ((r = prep(L, L->db, &s, "INSERT INTO run_meta(run, key, value) "
-	    "VALUES (?,?,?)")) != SSP_OK)
-		goto out;
-	for (i = 0; i < (int)ssp_rec_rd_nmeta(L->rr); i++) {
-		const struct ssp_meta *m = ssp_rec_rd_meta_at(L->rr, (size_t)i);
-
-		sqlite3_bind_int64(s, 1, L->run);
-		sqlite3_bind_text(s, 2, m->key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, m->value, -1, SQLITE_STATIC);
-		if ((r = step(L, s)) != SSP_OK)
-			goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-
-	if ((n = ssp_span_reader_sources(L->rr, NULL, 0)) < 0) {
-		r = infail(L, "bad stream list in the header");
-		goto out;
-	}
+	if ((n = ssp_span_reader_sources(L->rr, NULL, 0)) < 0)
+		return infail(L, "bad stream list in the header");
 	src = calloc((size_t)n + 1, sizeof(*src));
 	L->streams = calloc((size_t)n + 1, sizeof(*L->streams));
 	L->stream_spans = calloc((size_t)n + 1, sizeof(*L->stream_spans));
-	if (src == NULL || L->streams == NULL || L->stream_spans == NULL) {
+	L->stream_sim = calloc((size_t)n + 1, sizeof(*L->stream_sim));
+	if (src == NULL || L->streams == NULL || L->stream_spans == NULL ||
+	    L->stream_sim == NULL) {
 		r = nomem(L);
 		goto out;
 	}
@@ -1355,6 +1330,7 @@ add_run(struct loader *L)
 			r = nomem(L);
 			goto out;
 		}
+		L->stream_sim[i] = src[i].sim;
 		L->nstreams++;
 		for (j = 0; j < i; j++)
 			if (strcmp(L->streams[i], L->streams[j]) == 0) {
@@ -1364,111 +1340,124 @@ add_run(struct loader *L)
 				goto out;
 			}
 	}
-	if ((r = prep(L, L->db, &s, "INSERT INTO streams(run, idx, name, sim, "
-	    "kind, spans) VALUES (?,?,?,?,?,0)")) != SSP_OK)
-		goto out;
-	for (i = 0; i < n; i++) {
-		sqlite3_bind_int64(s, 1, L->run);
-		sqlite3_bind_int(s, 2, i);
-		sqlite3_bind_text(s, 3, L->streams[i], -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 4, ssp_event_sim_name(src[i].sim), -1,
-		    SQLITE_STATIC);
-		sqlite3_bind_text(s, 5, ssp_event_sim_kind(src[i].sim), -1,
-		    SQLITE_STATIC);
-		if ((r = step(L, s)) != SSP_OK)
-			goto out;
-	}
-	if ((r = next_id(L, "spans", &L->next_span)) != SSP_OK ||
+	if ((r = next_id(L, "runs", &L->run)) != SSP_OK ||
+	    (r = next_id(L, "run_meta", &L->next_meta)) != SSP_OK ||
+	    (r = next_id(L, "streams", &L->next_stream)) != SSP_OK ||
+	    (r = next_id(L, "spans", &L->next_span)) != SSP_OK ||
 	    (r = next_id(L, "events", &L->next_event)) != SSP_OK ||
 	    (r = next_id(L, "links", &L->next_link)) != SSP_OK ||
 	    (r = next_id(L, "traces", &L->next_trace)) != SSP_OK)
 		goto out;
+	L->st->run = L->run;
 	L->first_span = L->next_span;
 out:
-	sqlite3_finalize(s);
 	free(src);
 	return r;
 }
 
-/* Counts into runs and streams. */
+/* The run's own rows, with its counts: runs, run_meta (the header's
+ * metadata, verbatim) and streams. */
 static enum ssp_status
-finish_run(struct loader *L)
+write_run(struct loader *L)
 {
-	sqlite3_stmt *s = NULL;
+	struct ssp_value v[SSP_ROWS_MAXCOLS];
 	enum ssp_status r;
 	size_t i;
 
-	if ((r = prep(L, L->db, &s, "UPDATE runs SET spans = ?, links = ?, "
-	    "events = ?, traces = ? WHERE id = ?")) != SSP_OK)
+	v[SSP_RUNS_ID] = ssp_value_null();
+	v[SSP_RUNS_NAME] = ssp_value_str(L->st->run_name);
+	v[SSP_RUNS_SOURCE] = ssp_value_str(L->source);
+	v[SSP_RUNS_LOADED] = ssp_value_str(L->when);
+	v[SSP_RUNS_TOOL] = ssp_value_str(L->o->tool != NULL ? L->o->tool :
+	    "simspan");
+	v[SSP_RUNS_SPANS] = ssp_value_int((int64_t)L->st->spans);
+	v[SSP_RUNS_LINKS] = ssp_value_int((int64_t)L->st->links);
+	v[SSP_RUNS_EVENTS] = L->o->events ?
+	    ssp_value_int((int64_t)L->st->events) : ssp_value_null();
+	v[SSP_RUNS_TRACES] = ssp_value_int((int64_t)L->st->traces);
+	if ((r = ssp_rows_row(L->w, SSP_ROWS_RUNS, L->run, v, -1, 0)) != SSP_OK)
 		return r;
-	sqlite3_bind_int64(s, 1, (int64_t)L->st->spans);
-	sqlite3_bind_int64(s, 2, (int64_t)L->st->links);
-	if (L->o->events)
-		sqlite3_bind_int64(s, 3, (int64_t)L->st->events);
-	else
-		sqlite3_bind_null(s, 3);
-	sqlite3_bind_int64(s, 4, (int64_t)L->st->traces);
-	sqlite3_bind_int64(s, 5, L->run);
-	if ((r = step(L, s)) != SSP_OK)
-		goto out;
-	sqlite3_finalize(s);
-	s = NULL;
-	if ((r = prep(L, L->db, &s, "UPDATE streams SET spans = ? WHERE run = ? "
-	    "AND idx = ?")) != SSP_OK)
-		goto out;
-	for (i = 0; i < L->nstreams; i++) {
-		sqlite3_bind_int64(s, 1, (int64_t)L->stream_spans[i]);
-		sqlite3_bind_int64(s, 2, L->run);
-		sqlite3_bind_int64(s, 3, (int64_t)i);
-		if ((r = step(L, s)) != SSP_OK)
-			goto out;
-	}
-out:
-	sqlite3_finalize(s);
-	return r;
-}
+	for (i = 0; i < ssp_rec_rd_nmeta(L->rr); i++) {
+		const struct ssp_meta *m = ssp_rec_rd_meta_at(L->rr, i);
 
-/* --- the load -------------------------------------------------------------- */
+		v[SSP_RUN_META_ROWID] = ssp_value_null();
+		v[SSP_RUN_META_RUN] = ssp_value_int(L->run);
+		v[SSP_RUN_META_KEY] = ssp_value_str(m->key);
+		v[SSP_RUN_META_VALUE] = ssp_value_str(m->value);
+		if ((r = ssp_rows_row(L->w, SSP_ROWS_RUN_META, L->next_meta +
+		    (int64_t)i, v, -1, 0)) != SSP_OK)
+			return r;
+	}
+	for (i = 0; i < L->nstreams; i++) {
+		v[SSP_STREAMS_ID] = ssp_value_null();
+		v[SSP_STREAMS_RUN] = ssp_value_int(L->run);
+		v[SSP_STREAMS_IDX] = ssp_value_int((int64_t)i);
+		v[SSP_STREAMS_NAME] = ssp_value_str(L->streams[i]);
+		v[SSP_STREAMS_SIM] = ssp_value_str(ssp_event_sim_name(
+		    L->stream_sim[i]));
+		v[SSP_STREAMS_KIND] = ssp_value_str(ssp_event_sim_kind(
+		    L->stream_sim[i]));
+		v[SSP_STREAMS_SPANS] = ssp_value_int((int64_t)L->stream_spans[i]);
+		if ((r = ssp_rows_row(L->w, SSP_ROWS_STREAMS, L->next_stream +
+		    (int64_t)i, v, -1, (uint32_t)i)) != SSP_OK)
+			return r;
+	}
+	return SSP_OK;
+}
 
 /* What the private database needs of the schema: the traces table. */
 static enum ssp_status
 copy_traces_ddl(struct loader *L)
 {
-	sqlite3_stmt *s;
-	const unsigned char *t;
+	const struct ssp_catalog_table *t = ssp_catalog_table(L->cat, "traces");
+
+	if (t == NULL || t->sql == NULL)
+		return ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table traces",
+		    L->dbname);
+	L->traces_ddl = t->sql;
+	return SSP_OK;
+}
+
+/* --- the load -------------------------------------------------------------- */
+
+/*
+ * A new database in the file L->path for INSERTs: SQLite creates the
+ * schema from formats/simspan.sql (its indexes after the load), in one
+ * transaction without journal or syncs.
+ */
+static enum ssp_status
+open_new(struct loader *L)
+{
 	enum ssp_status r;
 
-	if ((r = prep(L, L->db, &s, "SELECT sql FROM sqlite_schema WHERE type "
-	    "= 'table' AND name = 'traces'")) != SSP_OK)
+	if (sqlite3_open_v2(L->path, &L->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		return lfail_on(L, L->db);
+	if ((r = ssp_dberr_exec(L->db, "PRAGMA journal_mode = OFF; "
+	    "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; "
+	    "PRAGMA cache_size = -65536; BEGIN", L->dbname, L->e)) != SSP_OK)
 		return r;
-	if (sqlite3_step(s) != SQLITE_ROW || (t = sqlite3_column_text(s, 0)) ==
-	    NULL)
-		r = ssp_err_set(L->e, SSP_ERR_INVAL, 0, "%s: no table traces",
-		    L->dbname);
-	else if ((L->traces_ddl = strdup((const char *)t)) == NULL)
-		r = nomem(L);
-	sqlite3_finalize(s);
-	return r;
+	return ssp_schema_create(L->db, L->dbname, L->e);
 }
 
 /*
- * The writer: directly into the new file when its tables allow (the
- * indexes made while the tables are empty, the run's own rows with SQL,
- * then SQLite lets go of the file), else INSERTs.
+ * The writer: directly into the new file (from the schema image) when
+ * its tables allow, else INSERTs (into the new file, SQLite making its
+ * schema, or into the caller's database).
  */
 static enum ssp_status
-begin_rows(struct loader *L, sqlite3 **dbp)
+begin_rows(struct loader *L)
 {
 	enum ssp_status r;
 	int ok = 0;
 
 	if (L->path != NULL && !L->o->sql_only &&
-	    ((r = ssp_direct_plan(&L->plan, L->db, L->dbname, L->attr, L->nft,
-	    &ok, L->e)) != SSP_OK || (ok &&
-	    ((r = ssp_schema_indexes(L->db, L->dbname, L->e)) != SSP_OK ||
-	    (r = ssp_direct_indexes(L->plan, L->db)) != SSP_OK))))
+	    (r = ssp_direct_plan(&L->plan, L->cat, L->dbname, L->attr, L->nft,
+	    &ok, L->e)) != SSP_OK)
 		return r;
-	if ((r = add_run(L)) != SSP_OK)
+	if (L->path != NULL && !ok && (r = open_new(L)) != SSP_OK)
+		return r;
+	if ((r = begin_run(L)) != SSP_OK)
 		return r;
 	if (!ok) {
 		if ((L->w = ssp_insert_new(L->db, L->dbname, L->attr, L->nft,
@@ -1479,14 +1468,9 @@ begin_rows(struct loader *L, sqlite3 **dbp)
 	if (L->run < 1 || L->run > INT32_MAX)	/* a half word in index keys */
 		return ssp_err_set(L->e, SSP_ERR_LIMIT, 0, "%s: run %lld",
 		    L->dbname, (long long)L->run);
-	if ((r = ssp_dberr_exec(L->db, "COMMIT", L->dbname, L->e)) != SSP_OK)
-		return r;
-	if (sqlite3_close(L->db) != SQLITE_OK)
-		return lfail_on(L, L->db);
-	*dbp = L->db = NULL;
-	if ((r = ssp_direct_open(L->plan, L->path, L->kinds,
-	    (const char *const *)L->streams, L->nstreams, L->o->sort_mem ?
-	    L->o->sort_mem : SORT_MEM)) != SSP_OK)
+	if ((r = ssp_direct_open(L->plan, L->path, L->image, L->image_len,
+	    L->kinds, (const char *const *)L->streams, L->nstreams,
+	    L->o->sort_mem ? L->o->sort_mem : SORT_MEM)) != SSP_OK)
 		return r;
 	L->w = ssp_direct_rows(L->plan);
 	L->plan = NULL;
@@ -1555,7 +1539,7 @@ free_loader(struct loader *L)
 		free(L->streams[i]);
 	free(L->streams);
 	free(L->stream_spans);
-	free(L->traces_ddl);
+	free(L->stream_sim);
 	free(L->trows);
 	ssp_buf_free(&L->tjson);
 	ssp_buf_free(&L->text);
@@ -1589,10 +1573,17 @@ attr_counts(struct loader *L, struct ssp_load_count **out, size_t *nout)
 	return SSP_OK;
 }
 
+/*
+ * The stream into *dbp (INSERTs into the caller's database), or into the
+ * new file path (*dbp NULL): written directly from image when it can be,
+ * else with INSERTs (*dbp then the connection).  cat: the schema.
+ */
 static enum ssp_status
-load(sqlite3 **dbp, const char *path, const char *name, struct ssp_rec_rd *rr,
-    const struct ssp_load_opts *o, struct ssp_load_stats *st,
-    struct ssp_load_count **counts, size_t *ncounts, struct ssp_err *e)
+load(sqlite3 **dbp, const struct ssp_catalog *cat, const unsigned char *image,
+    size_t image_len, const char *path, const char *name,
+    struct ssp_rec_rd *rr, const struct ssp_load_opts *o,
+    struct ssp_load_stats *st, struct ssp_load_count **counts,
+    size_t *ncounts, struct ssp_err *e)
 {
 	struct loader L;
 	enum ssp_status r;
@@ -1600,6 +1591,9 @@ load(sqlite3 **dbp, const char *path, const char *name, struct ssp_rec_rd *rr,
 	memset(st, 0, sizeof(*st));
 	memset(&L, 0, sizeof(L));
 	L.db = *dbp;
+	L.cat = cat;
+	L.image = image;
+	L.image_len = image_len;
 	L.path = path;
 	L.dbname = name;
 	L.rr = rr;
@@ -1618,7 +1612,7 @@ load(sqlite3 **dbp, const char *path, const char *name, struct ssp_rec_rd *rr,
 		goto out;
 	}
 	if ((r = classify(&L)) != SSP_OK || (r = copy_traces_ddl(&L)) != SSP_OK ||
-	    (r = begin_rows(&L, dbp)) != SSP_OK)
+	    (r = begin_rows(&L)) != SSP_OK)
 		goto out;
 	if ((L.split = ssp_split_new((const char *const *)L.streams, L.nstreams,
 	    L.kinds, L.nft, o->split_mem)) == NULL) {
@@ -1634,18 +1628,20 @@ load(sqlite3 **dbp, const char *path, const char *name, struct ssp_rec_rd *rr,
 		r = L.cbst;
 		goto out;
 	}
-	if ((r = write_traces(&L)) != SSP_OK ||
-	    (r = ssp_rows_finish(L.w, &L.db)) != SSP_OK)
+	/* the run's own rows last, with its counts; the rest through SQLite
+	 * only if there is some (a new database is then complete) */
+	if ((r = write_traces(&L)) != SSP_OK || (r = write_run(&L)) != SSP_OK ||
+	    (r = ssp_rows_finish(L.w, L.npending > 0 || L.nresplit > 0,
+	    &L.db)) != SSP_OK)
 		goto out;
-	*dbp = L.db;
-	if ((r = copy_pending(&L)) != SSP_OK || (r = resplit_all(&L)) != SSP_OK ||
-	    (r = resolve_pending(&L)) != SSP_OK || (r = finish_run(&L)) != SSP_OK)
+	st->complete = L.db == NULL;
+	if (L.db != NULL && ((r = copy_pending(&L)) != SSP_OK ||
+	    (r = resplit_all(&L)) != SSP_OK || (r = resolve_pending(&L)) != SSP_OK))
 		goto out;
 	if (counts != NULL)
 		r = attr_counts(&L, counts, ncounts);
 out:
-	if (L.db != NULL)
-		*dbp = L.db;
+	*dbp = L.db;
 	free_loader(&L);
 	if (r != SSP_OK && e != NULL && e->code == SSP_OK)
 		ssp_err_set(e, r, 0, "%s: load failed", name);
@@ -1656,12 +1652,19 @@ enum ssp_status
 ssp_load_db(sqlite3 *db, struct ssp_rec_rd *rr, const struct ssp_load_opts *o,
     struct ssp_load_stats *st, struct ssp_err *e)
 {
+	struct ssp_catalog *cat;
 	const char *f;
+	enum ssp_status r;
 
 	SSP_ASSERT(db != NULL && rr != NULL && o != NULL && st != NULL);
 	f = sqlite3_db_filename(db, "main");
-	return load(&db, NULL, f != NULL && *f != '\0' ? f : "database", rr, o,
-	    st, NULL, NULL, e);
+	if (f == NULL || *f == '\0')
+		f = "database";
+	if ((r = ssp_catalog_read(db, f, &cat, e)) != SSP_OK)
+		return r;
+	r = load(&db, cat, NULL, 0, NULL, f, rr, o, st, NULL, NULL, e);
+	ssp_catalog_free(cat);
+	return r;
 }
 
 enum ssp_status
@@ -1670,10 +1673,20 @@ ssp_load_new(sqlite3 **db, const char *path, const char *name,
     struct ssp_load_stats *st, struct ssp_load_count **counts,
     size_t *ncounts, struct ssp_err *e)
 {
-	SSP_ASSERT(db != NULL && *db != NULL && path != NULL && name != NULL);
+	struct ssp_catalog *cat;
+	const unsigned char *image;
+	size_t n;
+	enum ssp_status r;
+
+	SSP_ASSERT(db != NULL && path != NULL && name != NULL);
 	SSP_ASSERT(rr != NULL && o != NULL && st != NULL);
 	SSP_ASSERT(counts != NULL && ncounts != NULL);
+	*db = NULL;
 	*counts = NULL;
 	*ncounts = 0;
-	return load(db, path, name, rr, o, st, counts, ncounts, e);
+	if ((r = ssp_image_get(&image, &n, &cat, e)) != SSP_OK)
+		return r;
+	r = load(db, cat, image, n, path, name, rr, o, st, counts, ncounts, e);
+	ssp_catalog_free(cat);
+	return r;
 }

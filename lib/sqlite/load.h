@@ -62,6 +62,9 @@ struct ssp_load_stats {
 					 * split_mem) */
 	uint64_t unresolved;		/* references to spans not in the run */
 	int direct;			/* the rows were written directly */
+	int complete;			/* ... and so was all the rest, the
+					 * statistics too: SQLite never
+					 * opened the new database */
 };
 
 /* Rows written into an attribute table (its statistics without reading
@@ -82,14 +85,16 @@ SSP_MUST_USE enum ssp_status ssp_load_db(sqlite3 *db, struct ssp_rec_rd *rr,
     struct ssp_err *e);
 
 /*
- * The same into the new database file path that *db has open: the schema
- * made (no indexes yet, no rows), a transaction begun.  Written directly
- * when it can be (then the indexes are made too, the connection is
- * closed and *db is a new one, in a transaction); else with INSERTs
- * (st->direct 0: the caller makes the indexes).  name: the database as
- * the user knows it, for messages.  *counts (ncounts of them, the
- * caller frees it): the rows written into each attribute table.  On an
- * error *db may be NULL.
+ * The same into a new database in the file path (empty): written
+ * directly from the schema image (image.h) when it can be, else with
+ * INSERTs into the schema SQLite makes (st->direct 0).  On return *db is
+ * NULL when the database is complete (written directly, statistics
+ * included, nothing left for SQLite), else a connection to it in a
+ * transaction, for the rest: the indexes (INSERTs), the statistics
+ * (ssp_schema_analyze, or for direct writing those ANALYZE would find
+ * without reading the attribute tables; *counts, ncounts of them, the
+ * caller frees it: the rows written into each).  name: the database as
+ * the user knows it, for messages.  On an error *db may be NULL.
  */
 SSP_MUST_USE enum ssp_status ssp_load_new(sqlite3 **db, const char *path,
     const char *name, struct ssp_rec_rd *rr, const struct ssp_load_opts *o,

@@ -7,8 +7,9 @@
  * order of the column enums below, and hands the row to a writer.  The
  * tables' real column order, types and generated columns are those SQLite
  * made from formats/simspan.sql; a writer maps the named values onto them
- * (the direct writer from pragma_table_xinfo, the INSERT writer by naming
- * the columns in its statements).  Values are valid during the call only.
+ * (the direct writer from the schema's catalog, catalog.h; the INSERT
+ * writer by naming the columns in its statements).  Values are valid
+ * during the call only.
  */
 #ifndef SSP_ROWS_H
 #define SSP_ROWS_H
@@ -20,9 +21,10 @@
 #include "base/err.h"
 #include "sqlite/value.h"
 
-/* The tables written row by row. */
+/* The tables written row by row; the last three (few rows, the run's
+ * own) after the others, before the writer finishes. */
 enum { SSP_ROWS_SPANS, SSP_ROWS_LINKS, SSP_ROWS_EVENTS, SSP_ROWS_TRACES,
-	SSP_ROWS_NTABLES };
+	SSP_ROWS_RUNS, SSP_ROWS_RUN_META, SSP_ROWS_STREAMS, SSP_ROWS_NTABLES };
 
 /* Their columns.  The id column is NULL in a row (the row id is given
  * apart); a reference without its row is NULL. */
@@ -43,15 +45,26 @@ enum { SSP_TRACES_ID, SSP_TRACES_RUN, SSP_TRACES_TRACE_ID, SSP_TRACES_ROOT,
 	SSP_TRACES_END_PS, SSP_TRACES_SPANS, SSP_TRACES_BUSY_PS,
 	SSP_TRACES_STREAMS, SSP_TRACES_KINDS, SSP_TRACES_DUR_PS,
 	SSP_TRACES_NCOLS };
+enum { SSP_RUNS_ID, SSP_RUNS_NAME, SSP_RUNS_SOURCE, SSP_RUNS_LOADED,
+	SSP_RUNS_TOOL, SSP_RUNS_SPANS, SSP_RUNS_LINKS, SSP_RUNS_EVENTS,
+	SSP_RUNS_TRACES, SSP_RUNS_NCOLS };
+/* run_meta has no id column: its rows' id is the rowid */
+enum { SSP_RUN_META_ROWID, SSP_RUN_META_RUN, SSP_RUN_META_KEY,
+	SSP_RUN_META_VALUE, SSP_RUN_META_NCOLS };
+enum { SSP_STREAMS_ID, SSP_STREAMS_RUN, SSP_STREAMS_IDX, SSP_STREAMS_NAME,
+	SSP_STREAMS_SIM, SSP_STREAMS_KIND, SSP_STREAMS_SPANS,
+	SSP_STREAMS_NCOLS };
 #define SSP_ROWS_MAXCOLS	13	/* values of a row at most */
 
-/* A table: its name and its columns' names, in the enum's order. */
+/* A table: its name and its columns' names, in the enum's order (the
+ * first is the row id: an INTEGER PRIMARY KEY, or "rowid" itself). */
 struct ssp_rows_table {
 	const char *name;
 	unsigned ncols;
 	const char *col[SSP_ROWS_MAXCOLS];
 	uint32_t text;		/* the columns that hold text */
 	uint32_t gen;		/* generated columns (never inserted) */
+	int few;		/* a few rows (the run's own), given last */
 };
 extern const struct ssp_rows_table ssp_rows_tables[SSP_ROWS_NTABLES];
 
@@ -87,9 +100,14 @@ struct ssp_rows_ops {
 	    const struct ssp_value *v);
 	/* the rows of every table but traces are in */
 	enum ssp_status (*traces)(struct ssp_rows *w);
-	/* every row is in: *db holds them, in a transaction, for the rest
-	 * of the load (it may be another connection than the one given) */
-	enum ssp_status (*finish)(struct ssp_rows *w, sqlite3 **db);
+	/*
+	 * Every row is in.  rest: the load has more to do through SQLite
+	 * (references resolved late, splits from the database).  *db holds
+	 * the rows, in a transaction, for the rest and the statistics (it
+	 * may be another connection than the one given); or NULL, only
+	 * without rest: the database is complete, statistics included.
+	 */
+	enum ssp_status (*finish)(struct ssp_rows *w, int rest, sqlite3 **db);
 	void (*free)(struct ssp_rows *w);
 };
 struct ssp_rows {
@@ -118,9 +136,9 @@ ssp_rows_traces(struct ssp_rows *w)
 }
 
 SSP_MUST_USE static inline enum ssp_status
-ssp_rows_finish(struct ssp_rows *w, sqlite3 **db)
+ssp_rows_finish(struct ssp_rows *w, int rest, sqlite3 **db)
 {
-	return w->ops->finish(w, db);
+	return w->ops->finish(w, rest, db);
 }
 
 static inline void

@@ -5,20 +5,7 @@
 
 #include "sqlite/dberr.h"
 #include "sqlite/schema.h"
-
-/*
- * formats/simspan.sql is the one source of the schema; the assembler
- * embeds it (path relative to the top directory, where make runs).
- */
-__asm__(
-    "\t.pushsection .rodata\n"
-    "\t.global ssp_schema_sql\n"
-    "\t.type ssp_schema_sql, @object\n"
-    "ssp_schema_sql:\n"
-    "\t.incbin \"formats/simspan.sql\"\n"
-    "\t.byte 0\n"
-    "\t.size ssp_schema_sql, . - ssp_schema_sql\n"
-    "\t.popsection\n");
+#include "sqlite/sqlite_schema.h"
 
 #define INDEX_MARKER	"-- span2sqlite: indexes"
 #define VERSION_PRAGMA	"PRAGMA user_version = "
@@ -27,7 +14,7 @@ __asm__(
 int
 ssp_schema_version(void)
 {
-	const char *p = strstr(ssp_schema_sql, VERSION_PRAGMA);
+	const char *p = strstr(ssp_sqlite_schema, VERSION_PRAGMA);
 
 	return p != NULL ? atoi(p + strlen(VERSION_PRAGMA)) : -1;
 }
@@ -45,16 +32,16 @@ dbname(sqlite3 *db, const char *name)
 enum ssp_status
 ssp_schema_create(sqlite3 *db, const char *name, struct ssp_err *e)
 {
-	const char *m = strstr(ssp_schema_sql, INDEX_MARKER);
-	size_t n = m != NULL ? (size_t)(m - ssp_schema_sql) :
-	    strlen(ssp_schema_sql);
+	const char *m = strstr(ssp_sqlite_schema, INDEX_MARKER);
+	size_t n = m != NULL ? (size_t)(m - ssp_sqlite_schema) :
+	    strlen(ssp_sqlite_schema);
 	char *sql = malloc(n + 1);
 	enum ssp_status r;
 
 	SSP_ASSERT(db != NULL);
 	if (sql == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
-	memcpy(sql, ssp_schema_sql, n);
+	memcpy(sql, ssp_sqlite_schema, n);
 	sql[n] = '\0';
 	r = ssp_dberr_exec(db, sql, dbname(db, name), e);
 	free(sql);
@@ -62,9 +49,24 @@ ssp_schema_create(sqlite3 *db, const char *name, struct ssp_err *e)
 }
 
 enum ssp_status
+ssp_schema_image(sqlite3 *db, const char *name, struct ssp_err *e)
+{
+	enum ssp_status r;
+
+	SSP_ASSERT(db != NULL);
+	name = dbname(db, name);
+	/* ANALYZE of sqlite_schema analyzes nothing: it makes sqlite_stat1 */
+	if ((r = ssp_dberr_exec(db, "PRAGMA journal_mode = OFF; BEGIN", name,
+	    e)) != SSP_OK || (r = ssp_dberr_exec(db, ssp_sqlite_schema, name,
+	    e)) != SSP_OK)
+		return r;
+	return ssp_dberr_exec(db, "ANALYZE sqlite_schema; COMMIT", name, e);
+}
+
+enum ssp_status
 ssp_schema_indexes(sqlite3 *db, const char *name, struct ssp_err *e)
 {
-	const char *m = strstr(ssp_schema_sql, INDEX_MARKER);
+	const char *m = strstr(ssp_sqlite_schema, INDEX_MARKER);
 
 	SSP_ASSERT(db != NULL);
 	return m != NULL ? ssp_dberr_exec(db, m, dbname(db, name), e) : SSP_OK;
@@ -76,7 +78,7 @@ enum ssp_status
 ssp_schema_analyze(sqlite3 *db, const char *name, struct ssp_err *e)
 {
 	SSP_ASSERT(db != NULL);
-	return ssp_dberr_exec(db, "PRAGMA analysis_limit = 1000; ANALYZE;",
+	return ssp_dberr_exec(db, SSP_SCHEMA_ANALYSIS_PRAGMA "; ANALYZE;",
 	    dbname(db, name), e);
 }
 

@@ -12,9 +12,6 @@
 
 #include "base/err.h"
 
-/* formats/simspan.sql (NUL-terminated). */
-extern const char ssp_schema_sql[];
-
 /* The schema version it sets (PRAGMA user_version), -1 if it sets none. */
 int ssp_schema_version(void);
 
@@ -22,9 +19,22 @@ int ssp_schema_version(void);
  * name: the database for messages (NULL: its file's name). */
 SSP_MUST_USE enum ssp_status ssp_schema_create(sqlite3 *db, const char *name,
     struct ssp_err *e);
+/* The schema image (image.h) in the empty database db: the whole of
+ * formats/simspan.sql, indexes included, and sqlite_stat1 (empty), in one
+ * transaction without a journal, as a load once made it. */
+SSP_MUST_USE enum ssp_status ssp_schema_image(sqlite3 *db, const char *name,
+    struct ssp_err *e);
 /* Create the indexes (after a bulk load: inserts are faster without). */
 SSP_MUST_USE enum ssp_status ssp_schema_indexes(sqlite3 *db,
     const char *name, struct ssp_err *e);
+/* ANALYZE reads this many entries of an index at most (then samples);
+ * the direct writer counts the statistics of smaller ones itself. */
+#define SSP_SCHEMA_ANALYSIS_LIMIT	1000
+#define SSP_SCHEMA_STR_(n)		#n
+#define SSP_SCHEMA_STR(n)		SSP_SCHEMA_STR_(n)
+#define SSP_SCHEMA_ANALYSIS_PRAGMA	\
+	"PRAGMA analysis_limit = " SSP_SCHEMA_STR(SSP_SCHEMA_ANALYSIS_LIMIT)
+
 /* Statistics for the planner (ANALYZE with analysis_limit). */
 SSP_MUST_USE enum ssp_status ssp_schema_analyze(sqlite3 *db,
     const char *name, struct ssp_err *e);

@@ -292,7 +292,7 @@ analyze_new(sqlite3 *db, const char *name, const struct ssp_load_count *c,
 	int rc;
 
 	/* ANALYZE sqlite_schema creates sqlite_stat1, analyzes nothing */
-	if ((r = ssp_dberr_exec(db, "PRAGMA analysis_limit = 1000; ANALYZE "
+	if ((r = ssp_dberr_exec(db, SSP_SCHEMA_ANALYSIS_PRAGMA "; ANALYZE "
 	    "sqlite_schema", name, e)) != SSP_OK)
 		return r;
 	if (sqlite3_prepare_v2(db, "SELECT name, EXISTS (SELECT 1 FROM "
@@ -355,9 +355,12 @@ out:
 }
 
 /*
- * The stream into the new database work: one transaction without journal
- * or syncs (the file is put in place, or merged, only when complete), the
- * rows written directly where they can be, the indexes and statistics.
+ * The stream into the new database work.  Written directly, it starts
+ * from the schema image and is complete when the load returns without a
+ * connection (the writer wrote the statistics too); else SQLite finishes
+ * it, in the load's transaction without journal or syncs (the file is put
+ * in place, or merged, only when complete): the indexes of INSERTed rows,
+ * the statistics.
  */
 static enum ssp_status
 load_new(struct ssp_sqlite *d, struct ssp_rec_rd *rr, struct ssp_err *e)
@@ -367,17 +370,8 @@ load_new(struct ssp_sqlite *d, struct ssp_rec_rd *rr, struct ssp_err *e)
 	sqlite3 *db = NULL;
 	enum ssp_status r;
 
-	if (sqlite3_open_v2(d->work, &db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		r = ssp_dberr_set(e, db, d->name);
-		goto out;
-	}
-	if ((r = ssp_dberr_exec(db, "PRAGMA journal_mode = OFF; "
-	    "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; "
-	    "PRAGMA cache_size = -65536; BEGIN", d->name, e)) != SSP_OK ||
-	    (r = ssp_schema_create(db, d->name, e)) != SSP_OK ||
-	    (r = ssp_load_new(&db, d->work, d->name, rr, d->o, d->st, &counts,
-	    &ncounts, e)) != SSP_OK)
+	if ((r = ssp_load_new(&db, d->work, d->name, rr, d->o, d->st, &counts,
+	    &ncounts, e)) != SSP_OK || db == NULL)
 		goto out;
 	if (!d->st->direct && ((r = sorter_threads(db, d->name, e)) != SSP_OK ||
 	    (r = ssp_schema_indexes(db, d->name, e)) != SSP_OK))
@@ -392,10 +386,11 @@ load_new(struct ssp_sqlite *d, struct ssp_rec_rd *rr, struct ssp_err *e)
 		goto out;
 	}
 	db = NULL;
-	/* a new database in the place of an empty file keeps its mode */
-	if (d->is_new && d->keep_mode && chmod(d->work, d->mode) != 0)
-		r = sys_fail(e, "", d->name);
 out:
+	/* a new database in the place of an empty file keeps its mode */
+	if (r == SSP_OK && d->is_new && d->keep_mode && chmod(d->work,
+	    d->mode) != 0)
+		r = sys_fail(e, "", d->name);
 	sqlite3_close(db);
 	free(counts);
 	return r;

@@ -463,9 +463,38 @@ struct ftype {			/* a record type as the file declares it */
 	uint32_t fill_neg;	/* of those filled fields, the ones set to -1 */
 	uint32_t signed_mask;	/* fields to unzigzag */
 	uint32_t str_mask;	/* fields holding string ids */
+	uint32_t slot;		/* its count of records filtered out */
+	uint8_t act;		/* enum ssp_rec_act of the filter */
 	uint8_t nstr;		/* how many, and which: */
 	uint8_t sidx[SSP_MAXF];
 };
+
+/* What the reader keeps of every record it reads, returned or filtered
+ * out: the merge key, backward steps, where TICK records are wanted. */
+struct rdstate {
+	int64_t last;		/* timestamp of the record before */
+	int64_t tsmax;		/* the largest timestamp */
+	uint64_t back;		/* records whose timestamp is below last */
+	uint64_t skips;		/* records the filter left out */
+	struct ssp_rec_tick tick;
+};
+
+static inline void
+rd_read(struct rdstate *st, int64_t ts)
+{
+	if (__builtin_expect(ts < st->last, 0))
+		st->back++;
+	st->last = ts;
+	st->tsmax = ts > st->tsmax ? ts : st->tsmax;
+}
+
+/* A record read and returned. */
+static inline void
+rd_took(struct rdstate *st, unsigned act, int64_t ts)
+{
+	rd_read(st, ts);
+	ssp_rec_tick_took(&st->tick, act, ts);
+}
 
 /* A record of an older minor whose type lacks fields the program's has:
  * append them as absent (formats/framing.md §3). */
@@ -514,6 +543,12 @@ struct ssp_rec_rd {
 	struct span *span;
 	unsigned nspan, capspan;
 	struct span slow_span;
+	/* the filter (ssp_rec_rd_filter): an action per program type and one
+	 * for unknown types, the records each left out; what every record
+	 * read leaves behind */
+	uint8_t *act;
+	uint64_t *skipped;
+	struct rdstate st;
 };
 
 /* Record a data error; returns -code like every failing reader step. */
@@ -669,6 +704,8 @@ rr_header(struct ssp_rec_rd *rr, const struct ssp_block *b, struct ssp_err *e)
 			continue;
 		}
 		pt = ssp_rec_schema_find(rr->expect, ft->name);
+		m->slot = pt < 0 ? rr->expect->ntypes : (uint32_t)pt;
+		m->act = rr->act != NULL ? rr->act[m->slot] : SSP_RA_KEEP;
 		if (pt < 0) {
 			m->prog = SSP_TYPE_UNKNOWN;
 			continue;
@@ -799,6 +836,7 @@ ssp_rec_rd_open(struct ssp_rec_rd **rp, struct ssp_in *in, const uint8_t *magic,
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	rr->magic = magic;
 	rr->expect = expect;
+	rr->st.last = rr->st.tsmax = INT64_MIN;
 	rr->flags = flags;
 	if ((r = ssp_frame_rd_open(&rr->frd, in, magic, e)) != SSP_OK) {
 		free(rr);
@@ -912,6 +950,17 @@ rr_next_slow(struct ssp_rec_rd *rr, struct ssp_rec *r, int may_fill,
 			if (r->f[i] > rr->slow_span.smax)
 				rr->slow_span.smax = r->f[i];
 		}
+		if (__builtin_expect(ft->act >= SSP_RA_TICK, 0) &&
+		    !ssp_rec_tick_wants(&rr->st.tick, ft->act, rr->ts)) {
+			rd_read(&rr->st, rr->ts);	/* filtered out */
+			rr->skipped[ft->slot]++;
+			rr->st.skips++;
+			rr->p = p;
+			rr->nrec++;
+			rr->seg_rec++;
+			continue;
+		}
+		rd_took(&rr->st, ft->act, rr->ts);
 		rr->slow_span.beg = (uint32_t)(fbeg - rr->blk);
 		rr->slow_span.end = (uint32_t)(p - rr->blk);
 		rr->p = p;
@@ -944,23 +993,53 @@ bad:
 #define WIDE 8
 
 /*
+ * A record the filter leaves out, its fields from p on: checked as
+ * rec_fast would (varints, string ids), not kept.  2, or 0 for anything
+ * unusual (then rr_next_slow reads the record again).
+ */
+__attribute__((always_inline)) static inline int
+rec_skip(const uint8_t **pp, const uint8_t *p, const struct ftype *ft,
+    uint64_t nstr, int64_t *ts, int64_t t, unsigned bad, struct rdstate *st,
+    uint64_t *skipped)
+{
+	uint64_t x, smax = 0;
+	uint32_t sm = ft->str_mask;
+	unsigned i;
+
+	for (i = 0; i < ft->nf; i++, sm >>= 1) {
+		p = ssp_varint_get_fast(p, &x, &bad);
+		smax = (sm & 1) && x > smax ? x : smax;
+	}
+	if (__builtin_expect((smax > nstr) | bad, 0))
+		return 0;
+	*pp = p;
+	*ts = t;
+	rd_read(st, t);
+	skipped[ft->slot]++;
+	st->skips++;
+	return 2;
+}
+
+/*
  * The hot path of every reader: one record well inside its block (at
  * least REC_MAXBYTES + 8 bytes before its end), decoded without per-byte
- * bounds checks.  Returns 0 for anything unusual (a string definition, a
- * bad tag, varint or string id): the general path then decodes the same
- * bytes again and reports errors.  The reader's state comes in locals so
- * that a loop keeps it in registers.
+ * bounds checks.  Returns 1, 2 when the filter left the record out, or 0
+ * for anything unusual (a string definition, a bad tag, varint or string
+ * id): the general path then decodes the same bytes again and reports
+ * errors.  The reader's state comes in locals so that a loop keeps it in
+ * registers.
  */
 __attribute__((always_inline)) static inline int
 rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
     uint64_t ntypes, uint64_t nstr, int64_t *ts, struct ssp_rec *r,
-    struct span *sp)
+    struct span *sp, struct rdstate *st, uint64_t *skipped)
 {
 	const uint8_t *p = *pp;
 	const struct ftype *ft;
 	uint64_t tag, v, smax = 0;
 	uint32_t m;
 	unsigned i, nf, bad = 0;
+	int64_t t;
 
 	if (__builtin_expect(*p < 0x80, 1))	/* tags fit one byte */
 		tag = *p++;
@@ -970,6 +1049,10 @@ rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
 		return 0;
 	ft = &ftypes[tag - 1];
 	p = ssp_varint_get_fast(p, &v, &bad);
+	t = (int64_t)((uint64_t)*ts + (uint64_t)ssp_unzigzag(v));
+	if (__builtin_expect(ft->act >= SSP_RA_TICK, 0) &&
+	    !ssp_rec_tick_wants(&st->tick, ft->act, t))
+		return rec_skip(pp, p, ft, nstr, ts, t, bad, st, skipped);
 	sp->beg = (uint32_t)(p - blk);
 	nf = ft->nf;
 	if (nf < WIDE) {
@@ -1001,8 +1084,9 @@ rec_fast(const uint8_t **pp, const uint8_t *blk, const struct ftype *ftypes,
 	}
 	if (__builtin_expect((smax > nstr) | bad, 0))
 		return 0;
-	*ts = (int64_t)((uint64_t)*ts + (uint64_t)ssp_unzigzag(v));
-	r->ts = *ts;
+	*ts = t;
+	r->ts = t;
+	rd_took(st, ft->act, t);
 	r->ftag = (uint32_t)tag;
 	r->type = ft->prog;
 	r->nf = nf;
@@ -1039,15 +1123,17 @@ ssp_rec_rd_next(struct ssp_rec_rd *rr, struct ssp_rec *r, struct ssp_err *e)
 	rr->nspan = 0;
 	if (__builtin_expect(rr->capspan == 0, 0) && rr_spans(rr, 64) != 0)
 		return rr_fail(rr, e, SSP_ERR_NOMEM, rr->blk_off, "out of memory");
-	if (__builtin_expect(rr->end - p >= REC_MAXBYTES + 8, 1) &&
-	    rec_fast(&p, rr->blk, rr->ftypes, rr->fschema.ntypes, rr->strs.n,
-	    &ts, r, &rr->span[0])) {
-		rr->nspan = 1;
+	while (__builtin_expect(rr->end - p >= REC_MAXBYTES + 8, 1) &&
+	    (got = rec_fast(&p, rr->blk, rr->ftypes, rr->fschema.ntypes,
+	    rr->strs.n, &ts, r, &rr->span[0], &rr->st, rr->skipped)) != 0) {
 		rr->p = p;
 		rr->ts = ts;
 		rr->nrec++;
 		rr->seg_rec++;
-		return 1;
+		if (got == 1) {
+			rr->nspan = 1;
+			return 1;
+		}
 	}
 	if ((got = rr_next_slow(rr, r, 1, e)) == 1) {
 		rr->span[0] = rr->slow_span;
@@ -1060,7 +1146,7 @@ int
 ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
     struct ssp_err *e)
 {
-	unsigned k = 0, k0;
+	unsigned k = 0, nread;
 	int got;
 
 	SSP_ASSERT(n >= 1);	/* 0 would read as the end */
@@ -1079,17 +1165,20 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 		struct span *span = rr->span;
 		int64_t ts = rr->ts;
 
-		k0 = k;
+		nread = 0;
 		if (rr->end - p >= REC_MAXBYTES + 8) {
 			limit = rr->end - (REC_MAXBYTES + 8);
-			while (k < n && p <= limit && rec_fast(&p, blk, ftypes,
-			    ntypes, nstr, &ts, &r[k], &span[k]))
-				k++;
+			while (k < n && p <= limit && (got = rec_fast(&p, blk,
+			    ftypes, ntypes, nstr, &ts, &r[k], &span[k], &rr->st,
+			    rr->skipped)) != 0) {
+				k += got == 1;
+				nread++;
+			}
 		}
 		rr->p = p;
 		rr->ts = ts;
-		rr->nrec += k - k0;
-		rr->seg_rec += k - k0;
+		rr->nrec += nread;
+		rr->seg_rec += nread;
 		if (k == n)
 			break;
 		/* Not across blocks: the next may begin another segment, whose
@@ -1115,18 +1204,21 @@ ssp_rec_rd_next_batch(struct ssp_rec_rd *rr, struct ssp_rec *r, unsigned n,
 
 unsigned
 ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room, int64_t limit,
-    size_t *used, int *over, int64_t *last, uint64_t *back)
+    size_t *used, int *over)
 {
 	/* the reader's state in locals while the loop runs */
 	const uint8_t *p = rr->p, *blk = rr->blk, *fence;
 	const struct ftype *ftypes = rr->ftypes;
 	uint64_t ntypes = rr->fschema.ntypes, nstr = rr->strs.n;
-	int64_t ts = rr->ts, prev = *last;
+	uint64_t *skipped = rr->skipped;
+	struct rdstate *st = &rr->st;	/* a copy here costs more than it saves */
+	int64_t ts = rr->ts;
 	uint8_t *o = buf, *full;
 	struct ssp_rec *r;
 	struct span sp;		/* not kept: ssp_rec_wr_copy_raw is not for these */
+	uint64_t nread;
 	unsigned n = 0;
-	uint64_t nback = 0;
+	int got;
 
 	rr->nspan = 0;
 	*used = 0;
@@ -1135,28 +1227,71 @@ ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room, int64_t li
 		return 0;
 	full = o + (room - sizeof(struct ssp_rec));
 	fence = rr->end - (REC_MAXBYTES + 8);
+	nread = st->skips;
 	while (o <= full && p <= fence) {
 		r = (struct ssp_rec *)(void *)o;
-		if (!rec_fast(&p, blk, ftypes, ntypes, nstr, &ts, r, &sp))
+		if ((got = rec_fast(&p, blk, ftypes, ntypes, nstr, &ts, r, &sp,
+		    st, skipped)) == 0)
 			break;
-		nback += ts < prev;
-		prev = ts;
-		if (ts > limit) {
+		if (__builtin_expect(got == 2, 0))
+			continue;
+		if (st->tsmax > limit) {
 			*over = 1;
 			break;
 		}
 		o += SSP_REC_PACKED(r->nf);
 		n++;
 	}
-	*last = prev;
-	*back += nback;
+	nread = st->skips - nread + n + (unsigned)*over;
 	rr->p = p;
 	rr->ts = ts;
-	rr->nrec += n + (unsigned)*over;
-	rr->seg_rec += n + (unsigned)*over;
+	rr->nrec += nread;
+	rr->seg_rec += nread;
 	*used = (size_t)(o - (uint8_t *)buf);
 	return n;
 }
+
+enum ssp_status
+ssp_rec_rd_filter(struct ssp_rec_rd *rr, const uint8_t *act, struct ssp_err *e)
+{
+	unsigned n, i;
+
+	SSP_ASSERT(rr != NULL && rr->expect != NULL);
+	n = rr->expect->ntypes + 1;
+	free(rr->act);
+	free(rr->skipped);
+	rr->act = NULL;
+	rr->skipped = NULL;
+	if (act != NULL) {
+		rr->act = malloc(n);
+		rr->skipped = calloc(n, sizeof(*rr->skipped));
+		if (rr->act == NULL || rr->skipped == NULL) {
+			free(rr->act);
+			rr->act = NULL;
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		}
+		for (i = 0; i < n; i++) {
+			SSP_ASSERT(act[i] <= SSP_RA_SKIP);
+			rr->act[i] = act[i];
+		}
+	}
+	for (i = 0; i < rr->fschema.ntypes; i++)	/* the current segment */
+		rr->ftypes[i].act = act != NULL ? act[rr->ftypes[i].slot] :
+		    SSP_RA_KEEP;
+	return SSP_OK;
+}
+
+uint64_t
+ssp_rec_rd_skipped(const struct ssp_rec_rd *rr, uint32_t t)
+{
+	SSP_ASSERT(rr != NULL && rr->expect != NULL);
+	if (rr->skipped == NULL)
+		return 0;
+	return rr->skipped[t < rr->expect->ntypes ? t : rr->expect->ntypes];
+}
+
+int64_t ssp_rec_rd_tsmax(const struct ssp_rec_rd *rr) { return rr->st.tsmax; }
+uint64_t ssp_rec_rd_backwards(const struct ssp_rec_rd *rr) { return rr->st.back; }
 
 const char *
 ssp_rec_rd_str(const struct ssp_rec_rd *rr, uint64_t id, size_t *len)
@@ -1200,6 +1335,8 @@ ssp_rec_rd_close(struct ssp_rec_rd *rr)
 	strtab_free(&rr->strs);
 	free(rr->stream_name);
 	free(rr->span);
+	free(rr->act);
+	free(rr->skipped);
 	free(rr);
 }
 

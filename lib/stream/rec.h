@@ -191,19 +191,86 @@ ssp_rec_packed_next(const struct ssp_rec *r)
 }
 /*
  * For merging streams: the next records of rr packed into buf (8-byte
- * aligned) as long as their timestamp is at most limit and a whole struct
- * ssp_rec fits in the room left.  The first record above limit is decoded
- * too, at buf + *used, and *over is set: it is the stream's next record,
- * the caller keeps it.  Stops early, before anything but a plain record
- * well inside its block (a string definition, the end of a block, an
- * error): ssp_rec_rd_next then deals with it.  Returns how many records are at
- * most limit (their bytes: *used).  Several times cheaper than ssp_rec_rd_next
- * per record.  *back counts the records decoded (the one above limit too)
- * whose timestamp is below the one before, *last (updated): the timestamp
- * of the record before them.
+ * aligned) as long as their key is at most limit and a whole struct
+ * ssp_rec fits in the room left.  A record's key is ssp_rec_rd_tsmax once
+ * it is read: its timestamp, in a stream whose time never goes back (a
+ * heap merge by timestamp gives the order of a merge by this key, also
+ * when time goes back, and a filter leaves that order as it is).  The
+ * first record above limit is decoded too, at buf + *used, and *over is
+ * set: it is the stream's next record, the caller keeps it.  Stops early,
+ * before anything but a plain record well inside its block (a string
+ * definition, the end of a block, an error): ssp_rec_rd_next then deals
+ * with it.  Returns how many records are at most limit (their bytes:
+ * *used).  Several times cheaper than ssp_rec_rd_next per record.
  */
 unsigned ssp_rec_rd_next_packed(struct ssp_rec_rd *rr, void *buf, size_t room,
-    int64_t limit, size_t *used, int *over, int64_t *last, uint64_t *back);
+    int64_t limit, size_t *used, int *over);
+/*
+ * Filters: records a reader reads (their bytes are checked, their
+ * timestamps count) but does not return, by type, for a consumer that
+ * would only count them.  Each program type gets an action:
+ *   KEEP  returned;
+ *   ARM   returned, and it may leave the consumer waiting for a "later
+ *         record" of this stream: a TICK record whose timestamp is
+ *         greater than the ARM record's ends the wait;
+ *   TICK  left out, except where it may end such a wait: it is returned
+ *         when an ARM record was returned since the last returned record
+ *         whose timestamp exceeded every such ARM record's, and its
+ *         timestamp is greater than that of the last returned record
+ *         (ssp_rec_tick_wants below: everything still waiting started
+ *         at or after that record);
+ *   SKIP  left out.
+ * A consumer that handles a TICK record only by counting it and by
+ * ending what waits with an earlier start, and a SKIP record only by
+ * counting it, sees the same as with every record returned.
+ */
+enum ssp_rec_act { SSP_RA_KEEP, SSP_RA_ARM, SSP_RA_TICK, SSP_RA_SKIP };
+
+struct ssp_rec_tick {		/* where TICK records are wanted */
+	int64_t t;		/* timestamp of the last record returned */
+	int64_t u;		/* the largest ARM timestamp waiting, when on */
+	int on;
+};
+
+/* Is a record of action act at ts returned? */
+static inline int
+ssp_rec_tick_wants(const struct ssp_rec_tick *k, unsigned act, int64_t ts)
+{
+	return act < SSP_RA_TICK || (act == SSP_RA_TICK && k->on && ts > k->t);
+}
+
+/* The record of action act at ts was returned. */
+static inline void
+ssp_rec_tick_took(struct ssp_rec_tick *k, unsigned act, int64_t ts)
+{
+	if (__builtin_expect(!k->on && act != SSP_RA_ARM, 1))
+		return;		/* t matters only while on */
+	if (k->on && ts > k->u)
+		k->on = 0;	/* it ends every wait */
+	if (act == SSP_RA_ARM) {
+		if (!k->on || ts > k->u)
+			k->u = ts;
+		k->on = 1;
+	}
+	k->t = ts;
+}
+
+/*
+ * Set the filter of a reader opened with an expected schema: act[t] for
+ * each of its types t, act[ntypes] for types it does not know (NULL: none,
+ * every record returned).  For ssp_rec_rd_next and ssp_rec_rd_next_packed
+ * (ssp_rec_rd_next_batch does not filter).  SSP_ERR_NOMEM.
+ */
+SSP_MUST_USE enum ssp_status ssp_rec_rd_filter(struct ssp_rec_rd *rr,
+    const uint8_t *act, struct ssp_err *e);
+/* Records of program type t (SSP_TYPE_UNKNOWN: of types it does not know)
+ * the filter left out. */
+uint64_t ssp_rec_rd_skipped(const struct ssp_rec_rd *rr, uint32_t t);
+/* Of all records read so far (returned or left out): the largest
+ * timestamp (INT64_MIN before the first), and how many had a timestamp
+ * below the one before (ssp_merge_backwards). */
+int64_t ssp_rec_rd_tsmax(const struct ssp_rec_rd *rr);
+uint64_t ssp_rec_rd_backwards(const struct ssp_rec_rd *rr);
 /* String by id (NUL-terminated); NULL if the id is not defined.  Valid
  * until the next ssp_rec_rd_next: copy what you keep. */
 const char *ssp_rec_rd_str(const struct ssp_rec_rd *rr, uint64_t id, size_t *len);

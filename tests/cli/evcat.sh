@@ -14,7 +14,9 @@ check "-V" evcat -V
 expect_rc 2 "unknown option" evcat --bogus
 stderr_has "usage: evcat"
 expect_rc 2 "-x" evcat -x
-expect_rc 2 "-H with -c" evcat -H -c /dev/null
+expect_rc 2 "-H with --csv" evcat -H --csv /dev/null
+stderr_has "-H cannot be combined with --csv or -c"
+expect_rc 2 "-H with -c LIST" evcat -H -c ts,type /dev/null
 stderr_has "-H cannot be combined with --csv or -c"
 
 # --- text: exact output ---------------------------------------------------------

@@ -10,8 +10,13 @@ TOOLS="evcat evfilter evspan sim2ev simspan-simbricks simsynth span2html
 
 # --- 1. --help: one meaning per letter ---------------------------------------
 # An option line of a help text: "  -x, --long ARG   what".
-for t in $TOOLS; do
-	"$t" --help >"$T/$t.help"
+# simspan-online, a script, too
+simspan_online() { sh "$TOP/scripts/simspan-online" "$@"; }
+for t in $TOOLS simspan-online; do
+	case $t in
+	simspan-online) simspan_online --help >"$T/$t.help" ;;
+	*) "$t" --help >"$T/$t.help" ;;
+	esac
 	# the short options the help lists, with their long names
 	sed -n 's/^  \(-[A-Za-z]\), \(--[a-z-]*\).*/\1 \2/p' "$T/$t.help" |
 	    sort -u >"$T/$t.pairs"
@@ -31,7 +36,7 @@ eq "-s is --symtab" "$(grep -- '^-s ' "$T/all.pairs")" "-s --symtab"
 eq "-v is --verbose" "$(grep -- '^-v ' "$T/all.pairs")" "-v --verbose"
 eq "-z is --zstd" "$(grep -- '^-z ' "$T/all.pairs")" "-z --zstd"
 # --force and --stats have no short form; -v says it is --stats and more
-for t in $TOOLS; do
+for t in $TOOLS simspan-online; do
 	check "$t --help: --force and --stats are long only" sh -c \
 	    "! grep -Eq -- '^  -[A-Za-z], --(force|stats)' '$T/$t.help'"
 	if grep -q -- '^  -v, --verbose' "$T/$t.help"; then
@@ -106,7 +111,7 @@ stderr_has "requests 2"
 stderr_has "seed 1, simsynth -n 2 -v DIR"
 expect_rc 0 "simspan-simbricks --stats" simspan-simbricks -q --stats \
     -o /dev/null "$DATA/simbricks-symphony/qemu-i40e-switch/out.json"
-stderr_has "simspan-simbricks: 3 streams"
+stderr_has "simspan-simbricks: 5 streams (5 with a parser"
 expect_rc 0 "span2sqlite --stats: no times" span2sqlite --stats "$T/b.db" "$T/s.sp"
 stderr_has " links, 0 events, "
 eq "... but no times" "$(grep -c ' s load' "$T/.err" || :)" 0

@@ -90,14 +90,23 @@ grep -q 'host.Gem5Sim-24 (Gem5Sim): gem5 ran without --debug-flags: no events; i
     not_ok "gem5 without debug flags: the script's attributes"
 grep -q 'nic.NICSim-26 (I40eNicSim): no nicbm debug lines in its output: build it with DEBUG_NICBM' \
     "$T/gem5-i40e-switch.err" && ok "NIC without DEBUG_NICBM" || not_ok "NIC without DEBUG_NICBM"
-grep -q 'host.QemuSim-24 (QemuSim): no parser reads QEMU' "$T/qemu-i40e-switch.err" &&
-    ok "QemuSim: named, no parser yet" || not_ok "QemuSim: named, no parser yet"
-grep -q 'nic.client-NIC (CorundumVerilatorNICSim): no parser reads the Corundum Verilator' \
-    "$T/corundum-verilator.err" && ok "Corundum Verilator: named" || not_ok "Corundum Verilator: named"
-grep -q 'net.NS3Net-28 (NS3Net): no network stream: no parser reads upstream ns-3' \
-    "$T/qemu-i40e-ns3.err" && ok "NS3Net: NS_LOG has no parser yet" || not_ok "NS3Net: NS_LOG has no parser yet"
-grep -q "its NS_LOG lines (Ping:level_all;BridgeNetDevice:level_all" "$T/qemu-i40e-ns3-logging.err" &&
-    ok "NS3Net with Logging: where its lines are" || not_ok "NS3Net with Logging: where its lines are"
+# the stand-ins printed no debug line: each class says how to get them
+grep -q "host.QemuSim-24 (QemuSim): no debug lines in its captured stderr (none has '_mmio_rw: '); build QEMU with DEBUG_PRINTS" \
+    "$T/qemu-i40e-switch.err" && ok "QemuSim: no DEBUG_PRINTS lines" || not_ok "QemuSim: no DEBUG_PRINTS lines"
+grep -q "nic.client-NIC (CorundumVerilatorNICSim): no debug lines in its captured stdout (none has 'ts='); build component-corundum's adapter with CORUNDUM_VERILATOR_DEBUG" \
+    "$T/corundum-verilator.err" && ok "Corundum Verilator: no debug lines" || not_ok "Corundum Verilator: no debug lines"
+grep -q 'net.NS3Net-28 (NS3Net): no network stream: its NS_LOG output is off (--Logging is empty); on the NS3Net simulator of the experiment script: logging.add_logging("BridgeNetDevice", ns3_components.NS3LoggingLevel.LEVEL_ALL)' \
+    "$T/qemu-i40e-ns3.err" && ok "NS3Net without logging: what to add" || not_ok "NS3Net without logging: what to add"
+# SimBricks' own example turns on level_all but no prefix: lines without
+# time and node
+grep -q 'net.NS3Net-28 (NS3Net): its --Logging ("Ping:level_all;BridgeNetDevice:level_all;SimpleNetDevice:level_all;SimbricksNetDevice:level_all") gives BridgeNetDevice, SimbricksNetDevice not all of the time, node and function prefixes' \
+    "$T/qemu-i40e-ns3-logging.err" && grep -q 'logging.add_logging("All", ns3_components.NS3LoggingLevel.PREFIX_ALL)' \
+    "$T/qemu-i40e-ns3-logging.err" && ok "NS3Net with logging: the prefixes it lacks" ||
+    not_ok "NS3Net with logging: the prefixes it lacks"
+grep -q '^"stream","net.NS3Net-28","net"' "$T/qemu-i40e-ns3-logging.csv" &&
+    ok "NS3Net with logging: a stream" || not_ok "NS3Net with logging: a stream"
+grep -q '^"pcie","host.Server-Host","nic.NICSim-25","simbricks-pci"$' "$T/qemu-i40e-ns3.csv" &&
+    ok "QEMU host: its adapter as its events name it" || not_ok "QEMU host: its adapter as its events name it"
 # the ns-3 devices from the params file: node 0 (the switch), device 0 the
 # bridge, then the two SimBricks devices in --Network order
 grep -q '^# "eth","nic.NICSim-25","net.NS3Net-28","0","1"' "$T/qemu-i40e-ns3.csv" &&
@@ -109,8 +118,11 @@ DBG=$T/w-gem5-i40e-switch-debug
 check "debug run: commands" simspan-simbricks -q -c "$DBG"/*/33
 stdout_has "$DBG/simulation-278a05c1-37d1-4e46-a1d3-5e29a37891ad/33/output/output.host.Gem5Sim-24-24/gem5-debug.log"
 stdout_has "i40e-NICSim-26.log"
-stdout_has '--sim net.SwitchNet-32 --sim-stderr'
+# the switch's -p file (empty: the stand-in's) is no capture
+stdout_has 'sim2ev -f pcap -n net.SwitchNet-32 -o net.SwitchNet-32.ev.zst'
 stdout_has "RULES=\${RULES:-linux-i40e.csv}"
+check "debug run: warnings" simspan-simbricks -o /dev/null "$DBG"/*/33
+stderr_has "is not a pcap capture (empty: did the switch run?), and its stderr has no NETSWITCH_DEBUG lines"
 # --strict refuses an unsynchronized run
 expect_rc 2 "--strict: unsynchronized" simspan-simbricks --strict -o "$T/x.csv" "$T/w-qemu-i40e-switch"/*/*
 stderr_has "the run is not synchronized (4 of 4 channels, first"
@@ -181,8 +193,8 @@ bad "simulation.json of another run" "$N" "simulation.json: another run's: its s
 expect_rc 2 "--system without --simulation" simspan-simbricks --system "$F/qemu-i40e-ns3/system.json" "$N"
 expect_rc 2 "--log: no such simulator" simspan-simbricks --log nic.nope=x "$N"
 stderr_has "no simulator named 'nic.nope'"
-expect_rc 2 "--log: a class without a parser" simspan-simbricks --log host.Server-Host=x "$N"
-stderr_has "host.Server-Host (QemuSim) has no parser yet"
+check "--log: a QEMU host's log" simspan-simbricks --log host.Server-Host=x -o /dev/null "$N"
+stderr_has "host.Server-Host (QemuSim): its log x is not there (looked at x)"
 
 # --- hostile simulator names: commands.sh stays valid sh -------------------------
 python3 - "$DBG"/*/33/output/out.json "$T/hostile.json" <<'EOF'

@@ -25,8 +25,14 @@ stderr_has "nic.server.0. (I40eNIC): no nicbm debug lines"
 stderr_has "net. (NS3BridgeNet): its command line names no trace file"
 check "-q" simspan-simbricks -q "$D/sigcomm22-netperf_paper_nf-gt-ns3-ib-1.json"
 eq "-q: no warnings" "$(cat "$T/.err")" ""
+# QEMU hosts: a stream of their captured stderr, which (built without
+# DEBUG_PRINTS) has no simbricks-pci line: said, with what to rebuild
 check "QEMU hosts" simspan-simbricks "$D/sigcomm22-netperf_paper_nf-qemu-sw-ib-1.json"
-stderr_has "host.server.0 (QemuHost): QEMU prints no trace: no host stream, its NIC's spans are trace roots"
+stderr_has "host.server.0 (QemuHost): no debug lines in its captured stderr (none has '_mmio_rw: '); build QEMU with DEBUG_PRINTS"
+check "QEMU hosts: commands" simspan-simbricks -q -c "$D/sigcomm22-netperf_paper_nf-qemu-sw-ib-1.json"
+stdout_has 'sim2ev -f qemu -n host.server.0 -o host.server.0.ev.zst --simbricks-json "$RUN" --sim host.server.0 --sim-stderr'
+if grep -q 'VMLINUX_SYMS\|I40E_SYMS' "$T/.out"; then not_ok "QEMU hosts: no symbol tables asked for"
+else ok "QEMU hosts: no symbol tables asked for"; fi
 check "interrupted run" simspan-simbricks "$D/debug-run.json"
 stderr_has "the run was interrupted"
 
@@ -96,10 +102,31 @@ sed 's/"SwitchNet"/"FooNet"/' "$SW" >"$T/unknown.json"
 bad "unknown class" "$T/unknown.json" "simulator 'net.' (FooNet): simspan cannot trace this class yet"
 sed 's/"I40eNIC"/"I40eMultiNIC"/' "$SW" >"$T/multi.json"
 bad "multi-NIC process" "$T/multi.json" "(I40eMultiNIC): cannot be traced yet: one process simulates several NICs"
+# the 2022 Verilator model prints lines of its own: no stream, said
 sed 's/"CorundumBMNIC"/"CorundumVerilatorNIC"/' "$D/sigcomm22-netperf_paper_nf-gt-ns3-cb-1.json" >"$T/verilator.json"
-bad "Corundum Verilator" "$T/verilator.json" "(CorundumVerilatorNIC): cannot be traced yet"
-sed 's/"-S", "500"/"-h", "\/tmp\/n2n.0", "-S", "500"/' "$SW" >"$T/n2n.json"
-bad "switch-to-switch link" "$T/n2n.json" "simulator 'net.' (SwitchNet): switch-to-switch link (n2n socket -h /tmp/n2n.0): not supported yet"
+check "Corundum Verilator (2022)" simspan-simbricks -o "$T/verilator.csv" "$T/verilator.json"
+stderr_has "(CorundumVerilatorNIC): the 2022 Corundum Verilator model (sims/nic/corundum) prints its own MMIO_DEBUG and DMA_DEBUG lines"
+grep -q '"stream","nic.client.0",' "$T/verilator.csv" && ! grep -q '"stream","nic.server.0",' "$T/verilator.csv" &&
+    ok "Corundum Verilator (2022): no stream of its own" || not_ok "Corundum Verilator (2022): no stream of its own"
+# two switches on one n2n socket (-h on one, -s on the other): an n2n row,
+# the listening end first, each end the socket's port on its switch
+python3 - "$SW" "$T/n2n.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sw = d["sims"].pop("net.")
+a, b = json.loads(json.dumps(sw)), json.loads(json.dumps(sw))
+a["cmd"] = sw["cmd"][:7] + ["-h", "/tmp/n2n.0"]	# -s server, -h n2n
+b["cmd"] = sw["cmd"][:5] + ["-s", "/tmp/n2n.0"] + sw["cmd"][7:]	# -s n2n, -s client
+d["sims"]["net.b."] = b
+d["sims"]["net.a."] = a
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+check "switch-to-switch link" simspan-simbricks -q -o "$T/n2n.csv" "$T/n2n.json"
+eq "n2n: the rows" "$(grep '^"eth"\|^"n2n"' "$T/n2n.csv")" \
+    "$(printf '%s\n' '"eth","nic.client.0","net.b","0","1"' '"eth","nic.server.0","net.a","0","0"' \
+    '"n2n","net.a","0","1","net.b","0","0"')"
+sed 's|"-h", "/tmp/n2n.0"|"-h", "/tmp/n2n.1"|' "$T/n2n.json" > "$T/n2n-bad.json"
+bad "a switch socket nothing serves" "$T/n2n-bad.json" "simulator 'net.b.' (SwitchNet): no NIC serves its port socket /tmp/n2n.0"
 sed 's/--simbricks-pci=\([^"]*\)nic.pci.server.0./--simbricks-pci=\1nic.pci.server.9./' "$IB" >"$T/unpaired.json"
 bad "unpaired PCI socket" "$T/unpaired.json" "simulator 'nic.server.0.' (I40eNIC): no host uses its PCI socket"
 sed 's/--CosimPort=\([^"]*\)nic.eth.client.0./--CosimPort=\1nic.eth.other./' "$IB" >"$T/unpaired-eth.json"

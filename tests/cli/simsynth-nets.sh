@@ -1,7 +1,8 @@
 #!/bin/sh
 # simsynth's other network outputs: --net ns3-nslog (the ns-3 model printed
-# as SimBricks' ns-3 prints NS_LOG) and --net switch-pcap (net_switch's -p
-# capture): sim2ev finds every event simsynth wrote, skips only what it
+# as SimBricks' ns-3 prints NS_LOG), --net ns3net-nslog (the same lines, the
+# one-switch layout of symphony's NS3Net) and --net switch-pcap
+# (net_switch's -p capture): sim2ev finds every event simsynth wrote, skips only what it
 # should, and the whole pipeline's spans match the scenario's truth.
 . "$(dirname "$0")/../lib.sh"
 
@@ -42,6 +43,22 @@ pipeline nslog
 set -- $(row nslog net.device)
 eq "NS_LOG: every net.device span of the truth, no other" "$3 $4 $5" "$2 0 0"
 eq "NS_LOG: every net.device parent right" "$7 $8 $9" "$2 0 0"
+
+# --- symphony NS3Net's layout: one switch node, NIC i on device i + 1 -----
+gen nsnet --net ns3net-nslog
+eq "NS3Net: the NICs on node 0, devices 1.." "$(grep '^"eth"' "$T/nsnet/topology.csv" | tr -d '"\r')" \
+    "$(printf 'eth,server0-nic,net,0,1\neth,client0-nic,net,0,2\neth,client1-nic,net,0,3\neth,client2-nic,net,0,4')"
+check "NS3Net: sim2ev --strict" sim2ev -f ns3 --strict --stats -o "$T/e.ev" "$T/nsnet/net.ns3.log"
+cp "$T/.err" "$T/e.st"
+eq "NS3Net: every event simsynth wrote" "$(events "$T/e.st")" "$(wantev nsnet net.ns3.log)"
+eq "NS3Net: no SimpleNetDevice, no background" \
+    "$(grep -c 'SimpleNetDevice\|Interesting=false' "$T/nsnet/net.ns3.log" || :)" 0
+pipeline nsnet
+set -- $(row nsnet net.device)
+eq "NS3Net: every net.device span and parent of the truth" "$3 $4 $5 $7 $8 $9" "$2 0 0 $2 0 0"
+set -- $(row nsnet total)
+eq "NS3Net: every span; a wrong parent only where SPEC's heuristic chose it" \
+    "$3 $4 $5 $9 ${10}" "$2 0 0 0 $8"
 
 # --- net_switch -p ------------------------------------------------------
 gen pcap --net switch-pcap

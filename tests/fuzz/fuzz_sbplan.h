@@ -39,6 +39,14 @@ check_plan(const struct ssp_sbplan *p, const struct ssp_simbricks *r,
 		if (l->type == SSP_SBPLAN_ETH && l->sb >= 0 &&
 		    p->streams[l->sb].cls->role != SSP_SBCLASS_NET)
 			abort();
+		if (l->type == SSP_SBPLAN_N2N && ((l->sa >= 0 &&
+		    p->streams[l->sa].cls->role != SSP_SBCLASS_NET) || (l->sb >= 0 &&
+		    p->streams[l->sb].cls->role != SSP_SBCLASS_NET)))
+			abort();
+		if (l->type == SSP_SBPLAN_PCIE && l->sa >= 0 &&
+		    p->streams[l->sa].sim != SSP_SIM_GEM5 &&
+		    p->streams[l->sa].ndriver != 0)
+			abort();	/* symbol tables only for gem5 */
 	}
 	if (ssp_sbplan_topology(p, r, 0, &b) != 0 ||
 	    ssp_sbplan_topology(p, r, 1, &b) != 0)

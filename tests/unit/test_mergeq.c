@@ -1,7 +1,7 @@
 /* Merge queue: exactly the records, strings, resets, ends and errors, in
- * exactly the order, of the reference merge (refmerge.h) over
- * ssp_rec_rd_next, threaded or not, across batch, buffer and segment
- * boundaries; freeing stops a thread blocked on a pipe. */
+ * exactly the order, of the reference merge (tests/unit/refmerge.h) over ssp_rec_rd_next, threaded or not,
+ * across batch, buffer and segment boundaries, also when readers filter;
+ * freeing stops a thread blocked on a pipe. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -136,7 +136,7 @@ direct_next(void *arg, struct ssp_rec *r, struct ssp_err *e)
 	return got;
 }
 
-/* What the reference merge over ssp_rec_rd_next gives. */
+/* What the reference merge (tests/unit/refmerge.h) over ssp_rec_rd_next gives. */
 static void
 expect(char **paths, size_t ns, struct log *l)
 {
@@ -365,6 +365,108 @@ test_free_while_blocked(void **state)
 	unlink(p);
 }
 
+/* A gem5 stream of the events "type@ts ..." (types: f func, s sync). */
+static void
+write_events(const char *path, const char *name, const char *evs)
+{
+	struct ssp_out *o;
+	struct ssp_rec_wr *w;
+	struct ssp_rec r;
+	struct ssp_err e;
+	const char *p = evs;
+	char t;
+	long long ts;
+	int n;
+
+	assert_int_equal(ssp_out_open(&o, path, 0, &e), SSP_OK);
+	assert_int_equal(ssp_event_writer_open(&w, o, name, SSP_SIM_GEM5,
+	    "test", NULL, 0, &e), SSP_OK);
+	while (sscanf(p, " %c@%lld%n", &t, &ts, &n) == 2) {
+		memset(&r, 0, sizeof(r));
+		r.type = t == 's' ? SSP_EV_SYNC : SSP_EV_FUNC;
+		r.ts = ts;
+		if (t == 'f')
+			r.f[SSP_F_FUNC_SYM] = ssp_rec_wr_str(w, "fn", 2, &e);
+		assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+		p += n;
+	}
+	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+}
+
+/* Readers that leave out sync events: the rest in the order of the whole
+ * streams, an end where the stream's last record (left out) was, a record
+ * after a left-out one whose time went back where that one was. */
+static void
+test_filtered(void **state)
+{
+	static const struct {
+		const char *a, *b, *want;
+	} cases[] = {
+		{ "f@100 s@500 s@600", "f@200 f@550 f@700",
+		  "0 100|1 200|1 550|end 0|1 700|end 1|" },
+		{ "f@100 s@1000 f@300", "f@500",
+		  "0 100|1 500|end 1|0 300|end 0|" },
+		{ "s@10 s@20", "f@15",
+		  "1 15|end 1|end 0|" },
+		{ "s@10 s@30", "f@15 f@40",
+		  "1 15|end 0|1 40|end 1|" },
+	};
+	uint8_t act[SSP_EV_NTYPES + 1];
+	unsigned c, threaded;
+
+	(void)state;
+	memset(act, SSP_RA_KEEP, sizeof(act));
+	act[SSP_EV_SYNC] = SSP_RA_SKIP;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+	for (threaded = 0; threaded < 2; threaded++) {
+		struct ssp_in *in[2];
+		struct ssp_rec_rd *rr[2];
+		struct ssp_mergeq *q;
+		const struct ssp_rec *r;
+		struct ssp_err e;
+		char got[256] = "";
+		unsigned i, k;
+		size_t n;
+		int rc;
+
+		write_events(tmpname(0), "a", cases[c].a);
+		write_events(tmpname(1), "b", cases[c].b);
+		for (k = 0; k < 2; k++) {
+			assert_int_equal(ssp_in_open(&in[k], tmpname((int)k),
+			    SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
+			assert_int_equal(ssp_event_reader_open(&rr[k], in[k], &e),
+			    SSP_OK);
+			assert_int_equal(ssp_rec_rd_filter(rr[k], act, &e), SSP_OK);
+		}
+		assert_int_equal(ssp_mergeq_new(&q, rr, in, 2, (int)threaded, &e),
+		    SSP_OK);
+		while ((rc = ssp_mergeq_run(q, &i, &r, &n, &e)) != SSP_MQ_DONE) {
+			char one[32];
+
+			assert_true(rc == SSP_MQ_REC || rc == SSP_MQ_END);
+			if (rc == SSP_MQ_END) {
+				snprintf(one, sizeof(one), "end %u|", i);
+				strcat(got, one);
+				continue;
+			}
+			for (k = 0; k < n; k++, r = ssp_mergeq_rec_next(r)) {
+				snprintf(one, sizeof(one), "%u %lld|", i,
+				    (long long)r->ts);
+				strcat(got, one);
+			}
+		}
+		assert_string_equal(got, cases[c].want);
+		ssp_mergeq_free(q);
+		for (k = 0; k < 2; k++) {
+			ssp_rec_rd_close(rr[k]);
+			ssp_in_close(in[k]);
+		}
+	}
+	unlink(tmpname(0));
+	unlink(tmpname(1));
+}
+
 int
 main(void)
 {
@@ -373,6 +475,7 @@ main(void)
 		cmocka_unit_test(test_long_strings),
 		cmocka_unit_test(test_segments),
 		cmocka_unit_test(test_error),
+		cmocka_unit_test(test_filtered),
 		cmocka_unit_test(test_free_while_blocked),
 	};
 

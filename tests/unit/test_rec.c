@@ -454,8 +454,6 @@ test_schema_evolution(void **state)
 static void
 test_event_old_layout(void **state)
 {
-	int64_t last = INT64_MIN;
-	uint64_t back = 0;
 	static struct ssp_rec_type old[SSP_EV_USER];
 	static const struct ssp_meta m[] = { { "stream", "h" }, { "simulator", "gem5" } };
 	const struct ssp_schema os = { SSP_EV_USER, old };
@@ -521,7 +519,7 @@ test_event_old_layout(void **state)
 				p = batch;
 			} else {
 				n = ssp_rec_rd_next_packed(rr, buf, sizeof(buf), INT64_MAX,
-				    &used, &over, &last, &back);
+				    &used, &over);
 				k = 1;
 				if (n == 0) {	/* what packed leaves: plain next */
 					k = ssp_rec_rd_next(rr, &batch[0], &e);
@@ -1055,8 +1053,6 @@ test_varint_fast_paths(void **state)
 static void
 test_packed_reader(void **state)
 {
-	int64_t last = INT64_MIN;
-	uint64_t back = 0;
 	static struct ssp_rec a[13000];
 	static uint64_t buf[4096];
 	static const size_t rooms[] = { sizeof(struct ssp_rec), 1000, 32768 };
@@ -1088,7 +1084,7 @@ test_packed_reader(void **state)
 			unsigned n, i;
 
 			n = ssp_rec_rd_next_packed(rr, buf, rooms[round % 3], limit,
-			    &used, &over, &last, &back);
+			    &used, &over);
 			for (i = 0; i < n; i++, r = ssp_rec_packed_next(r)) {
 				assert_true(k < na);
 				assert_true(r->ts <= limit);
@@ -1115,9 +1111,9 @@ test_packed_reader(void **state)
 	unlink(tmpname());
 }
 
-/* ssp_rec_rd_next_packed counts the timestamps that go back, across calls,
- * limits and the records it leaves to ssp_rec_rd_next (counted here): the
- * count over the whole stream is the one of its timestamps. */
+/* The reader counts the timestamps that go back, across calls, limits and
+ * the records ssp_rec_rd_next_packed leaves to ssp_rec_rd_next: the count
+ * over the whole stream is the one of its timestamps. */
 static void
 test_packed_backwards(void **state)
 {
@@ -1128,8 +1124,8 @@ test_packed_backwards(void **state)
 	struct ssp_rec_rd *rr;
 	struct ssp_rec r;
 	struct ssp_err e = { 0 };
-	uint64_t back, want = 0;
-	int64_t last, prev = INT64_MIN, limit;
+	uint64_t want = 0;
+	int64_t prev = INT64_MIN, limit;
 	unsigned i, n, round;
 	size_t used;
 	int got, over;
@@ -1152,22 +1148,19 @@ test_packed_backwards(void **state)
 	for (round = 0; round < 3; round++) {
 		assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
 		assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
-		last = INT64_MIN;
-		back = 0;
 		for (i = 0;; i++) {
 			limit = round == 0 ? INT64_MAX : (int64_t)i * (round == 1 ?
 			    37 : 1000);
 			n = ssp_rec_rd_next_packed(rr, buf, round == 2 ? 300 :
-			    sizeof(buf), limit, &used, &over, &last, &back);
+			    sizeof(buf), limit, &used, &over);
 			if (n > 0 || over)
 				continue;
 			if ((got = ssp_rec_rd_next(rr, &r, &e)) != 1)
 				break;
-			back += r.ts < last;
-			last = r.ts;
 		}
 		assert_int_equal(got, 0);
-		assert_int_equal(back, want);
+		assert_int_equal(ssp_rec_rd_backwards(rr), want);
+		assert_true(ssp_rec_rd_tsmax(rr) == 19999 * 100);
 		ssp_rec_rd_close(rr);
 		ssp_in_close(in);
 	}
@@ -1197,8 +1190,6 @@ check_wide(const struct ssp_rec *x, unsigned i)
 static void
 test_wide_records(void **state)
 {
-	int64_t last = INT64_MIN;
-	uint64_t back = 0;
 	static struct ssp_rec_type t1[1] = { { "w", 20, { { "f0", 'u' } } } };
 	static const struct ssp_schema sch = { 1, t1 };
 	static char names[20][4];
@@ -1246,7 +1237,7 @@ test_wide_records(void **state)
 				continue;
 			}
 			n = pass == 0 ? 0 : (int)ssp_rec_rd_next_packed(rr, buf,
-			    sizeof(buf), INT64_MAX, &used, &over, &last, &back);
+			    sizeof(buf), INT64_MAX, &used, &over);
 			if (n == 0) {
 				assert_int_equal(ssp_rec_rd_next(rr, &r, &e), 1);
 				check_wide(&r, i++);
@@ -1259,6 +1250,213 @@ test_wide_records(void **state)
 		ssp_in_close(in);
 	}
 	unlink(tmpname());
+}
+
+/* --- filters ------------------------------------------------------------- */
+
+#define FLT_N 24000	/* records per segment, two segments */
+
+/* A gem5-like stream: noise, functions, posted writes, NIC and network
+ * types, time mostly forward with ties and steps back. */
+static void
+write_filter_stream(const char *path)
+{
+	static const unsigned types[] = { SSP_EV_SYNC, SSP_EV_PROC_IN,
+	    SSP_EV_FUNC, SSP_EV_SYNC, SSP_EV_MMIO_WR, SSP_EV_INSN,
+	    SSP_EV_NIC_INTX, SSP_EV_NET_ENQ, SSP_EV_PROC_IN, SSP_EV_FUNC };
+	struct ssp_out *o;
+	struct ssp_rec_wr *w;
+	struct ssp_rec r;
+	struct ssp_err e;
+	uint64_t x = 12345;
+	int64_t ts = 0;
+	unsigned seg, i;
+
+	assert_int_equal(ssp_out_open(&o, path, 0, &e), SSP_OK);
+	for (seg = 0; seg < 2; seg++) {
+		assert_int_equal(ssp_event_writer_open(&w, o, "host0",
+		    SSP_SIM_GEM5, "test", NULL, 0, &e), SSP_OK);
+		for (i = 0; i < FLT_N; i++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			fill(&r, types[(x >> 33) % 10], i, w);
+			/* 1/8 ties, 1/16 steps back, else forward */
+			ts += (x >> 40) % 8 == 0 ? 0 : (x >> 44) % 16 == 1 ?
+			    -(int64_t)((x >> 50) % 3000) : (int64_t)((x >> 50) % 500);
+			r.ts = ts;
+			assert_int_equal(ssp_rec_wr_put(w, &r, &e), SSP_OK);
+		}
+		assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	}
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+}
+
+static void
+filter_acts(unsigned v, uint8_t *act)
+{
+	unsigned t;
+
+	for (t = 0; t <= SSP_EV_NTYPES; t++)
+		act[t] = v == 2 ? (uint8_t)((t * 7 + 3) % 4) : SSP_RA_KEEP;
+	if (v == 0) {		/* as the span builder's host streams */
+		act[SSP_EV_SYNC] = act[SSP_EV_PROC_IN] = SSP_RA_TICK;
+		act[SSP_EV_INSN] = SSP_RA_TICK;
+		act[SSP_EV_MMIO_WR] = SSP_RA_ARM;
+		act[SSP_EV_NIC_INTX] = act[SSP_EV_NET_ENQ] = SSP_RA_SKIP;
+	} else if (v == 1) {	/* everything but functions */
+		for (t = 0; t <= SSP_EV_NTYPES; t++)
+			if (t != SSP_EV_FUNC)
+				act[t] = SSP_RA_SKIP;
+	}
+}
+
+/* Filters: through next, batch and packed (at limits), the records that
+ * come are those the tick rule picks from an unfiltered read, in order,
+ * each within the limit by its key (the largest timestamp so far), and the
+ * counts of what was left out, of steps back and the largest time are
+ * those of the whole stream, across two segments. */
+static void
+test_filter(void **state)
+{
+	static struct ssp_rec a[2 * FLT_N + 1], want[2 * FLT_N], got1[50];
+	static int64_t key[2 * FLT_N];
+	static uint64_t buf[4096];
+	uint64_t skipped[SSP_EV_NTYPES + 1], back = 0;
+	uint8_t act[SSP_EV_NTYPES + 1];
+	struct ssp_rec_tick tk;
+	struct ssp_in *in;
+	struct ssp_rec_rd *rr;
+	struct ssp_err e = { 0 };
+	int64_t max = INT64_MIN, prev = INT64_MIN;
+	unsigned na, nw, k, t, v, how;
+	int got, over;
+
+	(void)state;
+	write_filter_stream(tmpname());
+	assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	for (na = 0; na < 2 * FLT_N + 1 && ssp_rec_rd_next(rr, &a[na], &e) == 1; na++)
+		;
+	assert_int_equal(na, 2 * FLT_N);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	for (k = 0; k < na; k++) {
+		back += a[k].ts < prev;
+		prev = a[k].ts;
+	}
+	assert_true(back > 500);
+	for (v = 0; v < 3; v++) {
+		filter_acts(v, act);
+		memset(&tk, 0, sizeof(tk));
+		memset(skipped, 0, sizeof(skipped));
+		max = INT64_MIN;
+		for (k = nw = 0; k < na; k++) {
+			max = a[k].ts > max ? a[k].ts : max;
+			if (ssp_rec_tick_wants(&tk, act[a[k].type], a[k].ts)) {
+				ssp_rec_tick_took(&tk, act[a[k].type], a[k].ts);
+				key[nw] = max;
+				want[nw++] = a[k];
+			} else {
+				skipped[a[k].type]++;
+			}
+		}
+		assert_true(nw > 0 && nw < na);
+		for (how = 0; how < 5; how++) {	/* next, batch, packed x 3 */
+			static const size_t rooms[] = { sizeof(struct ssp_rec),
+			    1000, sizeof(buf) };
+			unsigned j = 0;
+
+			assert_int_equal(ssp_in_open(&in, tmpname(), 0, NULL, &e),
+			    SSP_OK);
+			assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+			assert_int_equal(ssp_rec_rd_filter(rr, act, &e), SSP_OK);
+			for (;;) {
+				const struct ssp_rec *r = (const void *)buf;
+				int64_t limit;
+				size_t used;
+				unsigned n, i;
+
+				if (how == 1) {
+					got = ssp_rec_rd_next_batch(rr, got1, 50, &e);
+					if (got <= 0)
+						break;
+					assert_true(j + (unsigned)got <= nw);
+					same_recs(&want[j], got1, (unsigned)got);
+					j += (unsigned)got;
+					continue;
+				}
+				if (how >= 2) {
+					limit = j + 5 < nw ? key[j + 5] - (how & 1) :
+					    INT64_MAX;
+					n = ssp_rec_rd_next_packed(rr, buf,
+					    rooms[how - 2], limit, &used, &over);
+					for (i = 0; i < n; i++, r = ssp_rec_packed_next(r)) {
+						assert_true(j < nw && key[j] <= limit);
+						same_recs(&want[j++], r, 1);
+					}
+					if (over) {
+						assert_true(j < nw && key[j] > limit);
+						assert_true(ssp_rec_rd_tsmax(rr) == key[j]);
+						same_recs(&want[j++], r, 1);
+					}
+					if (n > 0 || over)
+						continue;
+				}
+				if ((got = ssp_rec_rd_next(rr, got1, &e)) != 1)
+					break;
+				assert_true(j < nw);
+				assert_true(ssp_rec_rd_tsmax(rr) == key[j]);
+				same_recs(&want[j++], got1, 1);
+			}
+			assert_int_equal(got, 0);
+			assert_int_equal(j, nw);
+			for (t = 0; t < SSP_EV_NTYPES; t++)
+				assert_true(ssp_rec_rd_skipped(rr, t) == skipped[t]);
+			assert_true(ssp_rec_rd_skipped(rr, SSP_TYPE_UNKNOWN) == 0);
+			assert_true(ssp_rec_rd_backwards(rr) == back);
+			assert_true(ssp_rec_rd_tsmax(rr) == max);
+			assert_true(ssp_rec_rd_records(rr) == na);
+			ssp_rec_rd_close(rr);
+			ssp_in_close(in);
+		}
+	}
+	unlink(tmpname());
+}
+
+/* The tick rule: a TICK record comes after an ARM one when its time is
+ * greater than the last returned record's, until a record returned is
+ * later than every ARM record waiting. */
+static void
+test_tick_rule(void **state)
+{
+	static const struct { unsigned act; int64_t ts; int want; } seq[] = {
+		{ SSP_RA_TICK, 5, 0 },	/* nothing armed */
+		{ SSP_RA_KEEP, 10, 1 },
+		{ SSP_RA_TICK, 11, 0 },
+		{ SSP_RA_ARM, 20, 1 },	/* waits from 20 */
+		{ SSP_RA_TICK, 20, 0 },	/* not later */
+		{ SSP_RA_KEEP, 15, 1 },	/* back: the wait goes on */
+		{ SSP_RA_TICK, 18, 1 },	/* later than 15: may end it */
+		{ SSP_RA_TICK, 19, 1 },	/* and again, still at most 20 */
+		{ SSP_RA_TICK, 19, 0 },
+		{ SSP_RA_TICK, 25, 1 },	/* ends every wait */
+		{ SSP_RA_TICK, 30, 0 },
+		{ SSP_RA_SKIP, 40, 0 },
+		{ SSP_RA_ARM, 50, 1 },
+		{ SSP_RA_KEEP, 51, 1 },	/* ends it */
+		{ SSP_RA_TICK, 52, 0 },
+	};
+	struct ssp_rec_tick k;
+	unsigned i;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		int w = ssp_rec_tick_wants(&k, seq[i].act, seq[i].ts);
+
+		assert_int_equal(w, seq[i].want);
+		if (w)
+			ssp_rec_tick_took(&k, seq[i].act, seq[i].ts);
+	}
 }
 
 int
@@ -1282,6 +1480,8 @@ main(void)
 		cmocka_unit_test(test_packed_reader),
 		cmocka_unit_test(test_packed_backwards),
 		cmocka_unit_test(test_wide_records),
+		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_tick_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -126,14 +126,20 @@ test_plan(void **state)
 
 	(void)state;
 	assert_int_equal(ssp_sbplan_make(&p, r, &o, &e), SSP_OK);
-	/* the QEMU host has no stream */
-	assert_int_equal(p->nstreams, 5);
+	/* the QEMU host's stream: its captured stderr */
+	assert_int_equal(p->nstreams, 6);
 	assert_string_equal(p->streams[0].name, "host.a");
-	assert_string_equal(p->streams[1].name, "nic.a0");
-	assert_int_equal(p->streams[4].sim, SSP_SIM_NS3);
+	assert_string_equal(p->streams[1].name, "host.q");
+	assert_int_equal(p->streams[1].sim, SSP_SIM_QEMU);
+	assert_int_equal(p->streams[1].which, SSP_SIMBRICKS_STDERR);
+	assert_int_equal(p->streams[1].ndriver, 0);	/* no symbol tables */
+	assert_string_equal(p->streams[2].name, "nic.a0");
+	assert_int_equal(p->streams[5].sim, SSP_SIM_NS3);
 	assert_int_equal(p->nlinks, 6);
 	assert_int_equal(link_of(p, r, SSP_SBPLAN_PCIE, "nic.a1.")->adapter, 1);
-	assert_int_equal(link_of(p, r, SSP_SBPLAN_PCIE, "nic.q.")->sa, -1);
+	assert_int_equal(link_of(p, r, SSP_SBPLAN_PCIE, "nic.q.")->sa, 1);
+	assert_string_equal(link_of(p, r, SSP_SBPLAN_PCIE, "nic.q.")->comp,
+	    "simbricks-pci");
 	/* nic.a0: the second port, nic.q the first */
 	assert_int_equal(link_of(p, r, SSP_SBPLAN_ETH, "nic.a0.")->dev, 3);
 	assert_int_equal(link_of(p, r, SSP_SBPLAN_ETH, "nic.q.")->dev, 2);
@@ -142,6 +148,8 @@ test_plan(void **state)
 	assert_non_null(strstr((char *)b.p,
 	    "\"pcie\",\"host.a\",\"nic.a1\",\"system.pc.simbricks_1\"\n"));
 	assert_non_null(strstr((char *)b.p, "\"eth\",\"nic.q\",\"net\",\"0\",\"2\"\n"));
+	assert_non_null(strstr((char *)b.p,
+	    "\"pcie\",\"host.q\",\"nic.q\",\"simbricks-pci\"\n"));
 	/* a 2022 run: no comment rows for links without a stream */
 	assert_null(strstr((char *)b.p, "# \"pcie\""));
 	assert_int_equal(ssp_sbcmds_script(p, r, &o, &cmd), 0);
@@ -440,24 +448,27 @@ test_symphony_plan(void **state)
 	so.strict = 1;
 	fo.force = 1;
 	p = sym_plan(NULL, NULL, &o, SSP_OK, NULL);
-	/* streams sorted by name within each role: gem5, the NICs, switches */
-	assert_int_equal(p->nstreams, 5);
+	/* streams sorted by name within each role: hosts, NICs, switches */
+	assert_int_equal(p->nstreams, 6);
 	assert_string_equal(p->streams[0].name, "host.Gem5Sim-24");
-	assert_string_equal(p->streams[1].name, "nic.NICSim-2");
-	assert_string_equal(p->streams[2].name, "nic.NICSim-26");
+	assert_string_equal(p->streams[1].name, "host.QemuSim-9");
+	assert_int_equal(p->streams[1].sim, SSP_SIM_QEMU);
+	assert_string_equal(p->streams[2].name, "nic.NICSim-2");
+	assert_string_equal(p->streams[3].name, "nic.NICSim-26");
 	assert_int_equal(p->streams[0].time_sync, 1);
 	assert_string_equal(p->streams[0].want, "/w/output/output.host.Gem5Sim-24-24/d.log");
 	assert_int_equal(p->streams[0].missing, 1);
 	assert_string_equal(p->streams[0].kernel, "/i/vmlinux");
-	assert_int_equal(p->streams[3].sim, SSP_SIM_SWITCH);
-	assert_int_equal(p->streams[3].which, SSP_SIMBRICKS_STDERR);
+	assert_int_equal(p->streams[4].sim, SSP_SIM_SWITCH);
+	assert_int_equal(p->streams[4].which, SSP_SIMBRICKS_STDERR);
 	assert_int_equal(p->nlinks, 4);
 	/* eth-1.2.3 is synchronized (no -u), pci-3.4.2 has a sync=off end */
 	assert_int_equal(p->unsync, 3);
 	assert_true(has_warn(p, "3 of 4 channels run without SimBricks synchronization"));
 	assert_true(has_warn(p, "pci-7.8.6 (nic.NICSim-26 sync=false, host.Gem5Sim-24 "
 	    "--simbricks-pci without :sync)"));
-	assert_true(has_warn(p, "host.QemuSim-9 (QemuSim): no parser reads QEMU's"));
+	assert_true(has_warn(p, "host.QemuSim-9 (QemuSim): no debug lines in its "
+	    "captured stderr (none has '_mmio_rw: '); build QEMU with DEBUG_PRINTS"));
 	assert_true(has_warn(p, "no NETSWITCH_DEBUG lines in its stderr"));
 	assert_string_equal(p->rules, "linux-i40e.csv");
 	sym_free(p);
@@ -486,11 +497,32 @@ test_symphony_plan(void **state)
 	    " -l -s /w/tmp/shm/x -C /w/tmp/shm/eth-1.2.3 1.2.3.4 0 /f /g\"}]},"
 	    " \"net.SwitchNet-99\": {\"class\": \"SwitchNet\"", &o, SSP_ERR_INVAL,
 	    "its Ethernet socket eth-1.2.3 goes to proxy_7 (TCPProxy), to another fragment");
-	/* switch to switch */
-	sym_plan("-s /w/tmp/shm/eth-1.2.3\"", "-s /w/tmp/shm/eth-1.2.3 -h /w/tmp/shm/n2n\"}]},"
+	/* switch to switch: an n2n link, the listening end first */
+	p = sym_plan("-s /w/tmp/shm/eth-1.2.3\"", "-s /w/tmp/shm/eth-1.2.3 -h /w/tmp/shm/n2n\"}]},"
 	    " \"net.SwitchNet-5\": {\"class\": \"SwitchNet\", \"output\": [{\"cmd\":"
-	    " \"simb_net_switch -s /w/tmp/shm/n2n\"", &o, SSP_ERR_INVAL,
-	    "switch-to-switch link (socket n2n, with net.SwitchNet-");
+	    " \"simb_net_switch -u -s /w/tmp/shm/n2n\"", &o, SSP_OK, NULL);
+	assert_int_equal(p->nlinks, 5);
+	assert_int_equal(p->links[4].type, SSP_SBPLAN_N2N);
+	assert_string_equal(ssp_simbricks_sim(sym_run, p->links[4].a)->name,
+	    "net.SwitchNet-99");
+	assert_int_equal(p->links[4].dev, 1);
+	assert_string_equal(ssp_simbricks_sim(sym_run, p->links[4].b)->name,
+	    "net.SwitchNet-5");
+	assert_int_equal(p->links[4].dev_b, 0);
+	assert_true(p->links[4].sa >= 0 && p->links[4].sb >= 0);
+	/* the n2n channel is a channel: SwitchNet-5 runs with -u */
+	assert_true(has_warn(p, "4 of 5 channels"));
+	assert_true(has_warn(p, "n2n (net.SwitchNet-5 -u)"));
+	{
+		struct ssp_buf b = SSP_BUF_INIT;
+
+		assert_int_equal(ssp_sbplan_topology(p, sym_run, 0, &b), 0);
+		ssp_buf_putc(&b, '\0');
+		assert_non_null(strstr((char *)b.p, "\"n2n\",\"net.SwitchNet-99\",\"0\","
+		    "\"1\",\"net.SwitchNet-5\",\"0\",\"0\"\n"));
+		ssp_buf_free(&b);
+	}
+	sym_free(p);
 	/* bad input */
 	sym_plan("\"host.QemuSim-9\"", "\"host.Gem5Sim-24\"", &o, SSP_ERR_FORMAT,
 	    "duplicate object key near '\"host.Gem5Sim-24\"' (two simulators with one name?)");
@@ -506,13 +538,18 @@ test_symphony_plan(void **state)
 	sym_plan("\"nic.NICSim-2\"", "\"nic.NICSim\\u0000-2\"", &o, SSP_ERR_FORMAT, NULL);
 	sym_plan("\"class\": \"QemuSim\"", "\"class\": \"Qemu\\u0000Sim\"", &o,
 	    SSP_ERR_FORMAT, "control character");
-	/* a class with no parser is named, its links kept as comments */
+	/* Corundum Verilator: its stdout, mqnic's rules */
 	p = sym_plan("\"class\": \"I40eNicSim\", \"output\": [{\"cmd\":"
 	    " \"simb_i40e_bm listen:/w/tmp/shm/pci-3",
 	    "\"class\": \"CorundumVerilatorNICSim\", \"output\": [{\"cmd\":"
 	    " \"simb_corundum listen:/w/tmp/shm/pci-3", &o, SSP_OK, NULL);
-	assert_true(has_warn(p, "nic.NICSim-2 (CorundumVerilatorNICSim): no parser reads"));
-	assert_int_equal(p->nstreams, 4);
+	assert_true(has_warn(p, "nic.NICSim-2 (CorundumVerilatorNICSim): no debug "
+	    "lines in its captured stdout (none has 'ts='); build component-corundum's "
+	    "adapter with CORUNDUM_VERILATOR_DEBUG"));
+	assert_int_equal(p->nstreams, 6);
+	assert_int_equal(p->streams[2].sim, SSP_SIM_CORUNDUM);
+	assert_int_equal(p->streams[2].which, SSP_SIMBRICKS_STDOUT);
+	assert_string_equal(p->rules, "linux-mqnic.csv");
 	sym_free(p);
 }
 
@@ -737,6 +774,286 @@ test_sbsim(void **state)
 	ssp_simbricks_free(r);
 }
 
+/* ---- the classes of issue 24: one symphony run, its parts varied ---- */
+
+/* Two QEMU hosts (their -device options), a NIC of some class (its
+ * program, stdout and stderr lines), a switch (options, stderr lines). */
+static const char sym2_fmt[] =
+    "{\"_sim_name\": \"s\", \"_success\": true, \"_interrupted\": false,"
+    " \"host.QemuSim-1\": {\"class\": \"QemuSim\", \"output\": [{\"cmd\":"
+    " \"qemu-system-x86_64 %s\", \"stdout\": [], \"stderr\": [%s]}]},"
+    " \"host.QemuSim-4\": {\"class\": \"QemuSim\", \"output\": [{\"cmd\":"
+    " \"qemu-system-x86_64 %s\", \"stdout\": [], \"stderr\": []}]},"
+    " \"nic.NICSim-2\": {\"class\": \"%s\", \"output\": [{\"cmd\": \"%s"
+    " listen:/w/tmp/shm/pci-3.4.2:/w/tmp/shm/q listen:/w/tmp/shm/eth-1.2.3:/w/tmp/shm/q 0\","
+    " \"stdout\": [%s], \"stderr\": [%s]}]},"
+    " \"nic.NICSim-5\": {\"class\": \"I40eNicSim\", \"output\": [{\"cmd\": \"simb_i40e_bm"
+    " listen:/w/tmp/shm/pci-6.5.5:/w/tmp/shm/q listen:/w/tmp/shm/eth-7.5.5:/w/tmp/shm/q 0\","
+    " \"stdout\": [\"info: main_time = 1: nicbm: eth tx: len 60\"], \"stderr\": []}]},"
+    " \"net.SwitchNet-9\": {\"class\": \"SwitchNet\", \"output\": [{\"cmd\":"
+    " \"simb_net_switch -S 500 %s -s /w/tmp/shm/eth-1.2.3 -s /w/tmp/shm/eth-7.5.5\","
+    " \"stdout\": [], \"stderr\": [%s]}]}}";
+
+#define DEV1 "-device simbricks-pci,socket=/w/tmp/shm/pci-3.4.2,sync=on"
+#define DEV4 "-device simbricks-pci,socket=/w/tmp/shm/pci-6.5.5,sync=on"
+#define E1000_LINE "\"1000: Ethernet: Read device register 0x8\""
+#define SW_LINE "\"     1000: [P 0 -> 1] a0 -> b0 [ IP]  100000A ->  200000A len: 98\""
+
+struct sym2 {
+	const char *dev1, *qerr, *dev4, *cls, *prog, *out, *err, *swopt, *swerr;
+};
+
+static struct ssp_sbplan *
+sym2_plan(const struct sym2 *v, const struct ssp_sbplan_opts *o, int code,
+    const char *msg)
+{
+	char buf[sizeof(sym2_fmt) + 2048];
+	struct ssp_simbricks *r;
+	struct ssp_sbplan *p = NULL;
+	struct ssp_err e;
+	int rc;
+
+	snprintf(buf, sizeof(buf), sym2_fmt, v->dev1, v->qerr, v->dev4, v->cls,
+	    v->prog, v->out, v->err, v->swopt, v->swerr);
+	assert_int_equal(ssp_simbricks_parse(&r, "out.json", buf, strlen(buf), &e),
+	    SSP_OK);
+	rc = ssp_sbplan_make(&p, r, o, &e);
+	if (rc != code)
+		fail_msg("status %d, want %d (%s)", rc, code, rc != SSP_OK ? e.msg : "");
+	if (msg != NULL && strstr(e.msg, msg) == NULL)
+		fail_msg("message '%s' lacks '%s'", e.msg, msg);
+	if (rc == SSP_OK)
+		sym_run = r;
+	else
+		ssp_simbricks_free(r);
+	return p;
+}
+
+/* The stream of simulator name, or NULL. */
+static const struct ssp_sbplan_stream *
+stream_of(const struct ssp_sbplan *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nstreams; i++)
+		if (strcmp(p->streams[i].name, name) == 0)
+			return &p->streams[i];
+	return NULL;
+}
+
+static void
+test_symphony_classes(void **state)
+{
+	struct ssp_sbplan_opts o = { "out.json", "topology.csv", NULL, NULL, 0, 0, 0 };
+	struct sym2 v = { DEV1, "", DEV4, "E1000NIC", "env E1000_DEBUG=1 simb_e1000_gem5",
+	    "", E1000_LINE ", " E1000_LINE, "", SW_LINE };
+	const struct ssp_sbplan_stream *st;
+	char pcap[300], nopcap[300], opt[700], lm[400];
+	const char *maps[1];
+	struct ssp_sbplan *p;
+	FILE *f;
+
+	(void)state;
+	/* e1000_gem5: its E1000_DEBUG lines on stderr, e1000's rules */
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_non_null(st = stream_of(p, "nic.NICSim-2"));
+	assert_int_equal(st->sim, SSP_SIM_E1000);
+	assert_int_equal(st->which, SSP_SIMBRICKS_STDERR);
+	assert_int_equal(st->ncaptured, 2);
+	assert_string_equal(p->rules, "linux-e1000.csv");
+	assert_false(has_warn(p, "nic.NICSim-2"));
+	/* QEMU hosts: a stream each, the adapter as their events name it */
+	assert_non_null(st = stream_of(p, "host.QemuSim-1"));
+	assert_int_equal(st->sim, SSP_SIM_QEMU);
+	assert_int_equal(st->ndriver, 0);
+	assert_string_equal(link_of(p, sym_run, SSP_SBPLAN_PCIE, "nic.NICSim-2")->comp,
+	    "simbricks-pci");
+	sym_free(p);
+	/* without debug = True; with it, but a build without DEBUG_E1000 */
+	v.prog = "simb_e1000_gem5";
+	v.err = "";
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_true(has_warn(p, "nic.NICSim-2 (E1000NIC): no debug lines in its captured "
+	    "stderr (none has ': Ethernet'); set debug = True on the E1000NIC simulator"));
+	sym_free(p);
+	v.prog = "env E1000_DEBUG=1 simb_e1000_gem5";
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_true(has_warn(p, "although it ran under E1000_DEBUG=1: it never said "
+	    "'enabling debug messages', so it was built without DEBUG_E1000"));
+	sym_free(p);
+	v.err = "\"warn: enabling debug messages because E1000_DEBUG envar set\"";
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_true(has_warn(p, "it said it enabled them"));
+	sym_free(p);
+	/* Enso: nicbm's lines, or its own on stderr, whichever has more */
+	v.cls = "EnsoNicSim";
+	v.prog = "simb_enso_bm";
+	v.err = "\"1000 enso: received packet len=40\"";
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_non_null(st = stream_of(p, "nic.NICSim-2"));
+	assert_int_equal(st->sim, SSP_SIM_NICBM);
+	assert_int_equal(st->which, SSP_SIMBRICKS_STDERR);
+	sym_free(p);
+	/* a QEMU with two simbricks-pci devices: its lines mix them */
+	v.dev1 = DEV1 " " DEV4;
+	v.dev4 = "";
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_null(stream_of(p, "host.QemuSim-1"));
+	assert_non_null(stream_of(p, "host.QemuSim-4"));
+	assert_true(has_warn(p, "host.QemuSim-1 (QemuSim): no host stream: QEMU's "
+	    "simbricks-pci lines name no device, so those of its 2 devices"));
+	sym_free(p);
+	v.dev1 = DEV1;
+	v.dev4 = DEV4;
+	/* the switch's -p capture; not there: its debug lines, or nothing */
+	snprintf(pcap, sizeof(pcap), "%s/sw.pcap", tmpdir);
+	snprintf(nopcap, sizeof(nopcap), "%s/nope.pcap", tmpdir);
+	assert_non_null(f = fopen(pcap, "wb"));
+	fwrite("\xd4\xc3\xb2\xa1\x02\x00\x04\x00\0\0\0\0\0\0\0\0\xff\xff\0\0\x01\0\0\0",
+	    1, 24, f);
+	fclose(f);
+	snprintf(opt, sizeof(opt), "-p %s", pcap);
+	v.swopt = opt;
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_non_null(st = stream_of(p, "net.SwitchNet-9"));
+	assert_int_equal(st->sim, SSP_SIM_PCAP);
+	assert_string_equal(st->log, pcap);
+	sym_free(p);
+	snprintf(opt, sizeof(opt), "-p %s", nopcap);
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	st = stream_of(p, "net.SwitchNet-9");
+	assert_int_equal(st->sim, SSP_SIM_SWITCH);
+	assert_null(st->log);
+	assert_int_equal(st->missing, 0);
+	assert_true(has_warn(p, "is not there (looked at "));
+	assert_true(has_warn(p, "its 1 NETSWITCH_DEBUG lines in out.json's stderr are "
+	    "read instead"));
+	sym_free(p);
+	v.swerr = "";
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	st = stream_of(p, "net.SwitchNet-9");
+	assert_int_equal(st->sim, SSP_SIM_PCAP);
+	assert_int_equal(st->missing, 1);
+	assert_true(has_warn(p, "and its stderr has no NETSWITCH_DEBUG lines"));
+	sym_free(p);
+	/* an empty file is no capture */
+	assert_non_null(f = fopen(nopcap, "wb"));
+	fclose(f);
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_true(has_warn(p, "is not a pcap capture (empty: did the switch run?)"));
+	sym_free(p);
+	/* --log of a switch: a capture by its magic */
+	snprintf(lm, sizeof(lm), "net.SwitchNet-9=%s", pcap);
+	maps[0] = lm;
+	o.logmap = maps;
+	o.nlogmap = 1;
+	v.swopt = "";
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_int_equal(stream_of(p, "net.SwitchNet-9")->sim, SSP_SIM_PCAP);
+	sym_free(p);
+	o.nlogmap = 0;
+	unlink(pcap);
+	unlink(nopcap);
+	/* without -p or debug lines: what to set */
+	p = sym2_plan(&v, &o, SSP_OK, NULL);
+	assert_true(has_warn(p, "net.SwitchNet-9 (SwitchNet): no NETSWITCH_DEBUG lines in "
+	    "its stderr and no pcap"));
+	assert_true(has_warn(p, "the attribute _relative_pcap_file_path on the "
+	    "SwitchNet simulator"));
+	sym_free(p);
+}
+
+/* NS3Net with its configuration on the command line (use_file=False). */
+static const char ns3_fmt[] =
+    "{\"_sim_name\": \"s\", \"_success\": true, \"_interrupted\": false,"
+    " \"host.QemuSim-1\": {\"class\": \"QemuSim\", \"output\": [{\"cmd\":"
+    " \"qemu-system-x86_64 " DEV1 "\", \"stdout\": [], \"stderr\": []}]},"
+    " \"nic.NICSim-2\": {\"class\": \"I40eNicSim\", \"output\": [{\"cmd\": \"simb_i40e_bm"
+    " listen:/w/tmp/shm/pci-3.4.2:/w/tmp/shm/q listen:/w/tmp/shm/eth-1.2.3:/w/tmp/shm/q 0\","
+    " \"stdout\": [], \"stderr\": []}]},"
+    " \"net.NS3Net-8\": {\"class\": \"NS3Net\", \"output\": [{\"cmd\":"
+    " \"simbricks-ns3-net %s --TopologyNode='Id:-16;Type:Switch' %s"
+    " --Network='UnixSocket:/w/tmp/shm/eth-1.2.3;Listen:false;Sync:1;Id:-16/-4;Type:Simbricks'\","
+    " \"stdout\": [], \"stderr\": [%s]}]}}";
+
+static struct ssp_sbplan *
+ns3_plan(const char *logging, const char *more, const char *err)
+{
+	struct ssp_sbplan_opts o = { "out.json", "topology.csv", NULL, NULL, 0, 0, 0 };
+	char buf[sizeof(ns3_fmt) + 1024];
+	struct ssp_simbricks *r;
+	struct ssp_sbplan *p;
+	struct ssp_err e;
+
+	snprintf(buf, sizeof(buf), ns3_fmt, logging, more, err);
+	assert_int_equal(ssp_simbricks_parse(&r, "out.json", buf, strlen(buf), &e),
+	    SSP_OK);
+	if (ssp_sbplan_make(&p, r, &o, &e) != SSP_OK)
+		fail_msg("%s", e.msg);
+	sym_run = r;
+	return p;
+}
+
+static void
+test_symphony_nslog(void **state)
+{
+	const char *line = "\"+0.000001000000s 0 BridgeNetDevice:ReceiveFromDevice()\"";
+	const struct ssp_sbplan_stream *st;
+	struct ssp_sbplan *p;
+
+	(void)state;
+	/* what the parser needs, and the prefixes for every class */
+	p = ns3_plan("--Logging='BridgeNetDevice:level_all;SimbricksNetDevice:"
+	    "function|debug|logic;All:prefix_all'", "", line);
+	assert_non_null(st = stream_of(p, "net.NS3Net-8"));
+	assert_int_equal(st->sim, SSP_SIM_NS3);
+	assert_int_equal(st->which, SSP_SIMBRICKS_STDERR);
+	assert_int_equal(st->ncaptured, 1);
+	assert_false(has_warn(p, "net.NS3Net-8"));
+	sym_free(p);
+	/* prefix_time|prefix_node|prefix_func one by one will do; the
+	 * SimBricks device prints function lines only */
+	p = ns3_plan("--Logging='BridgeNetDevice:level_all|prefix_time|prefix_node|func;"
+	    "SimbricksNetDevice:function|time|node'", "", line);
+	assert_false(has_warn(p, "net.NS3Net-8"));
+	sym_free(p);
+	p = ns3_plan("--Logging='BridgeNetDevice:level_all|prefix_time|prefix_node;"
+	    "SimbricksNetDevice:function|time|node'", "", line);
+	assert_true(has_warn(p, "gives BridgeNetDevice not all of"));
+	sym_free(p);
+	/* SimBricks' example: level_all, no prefix */
+	p = ns3_plan("--Logging='BridgeNetDevice:level_all;SimbricksNetDevice:level_all'",
+	    "", line);
+	assert_true(has_warn(p, "gives BridgeNetDevice, SimbricksNetDevice not all of "
+	    "the time, node and function prefixes"));
+	sym_free(p);
+	/* a class left out or at too low a level; SimpleNetDevice once there
+	 * are channels */
+	p = ns3_plan("--Logging='BridgeNetDevice:level_all;SimbricksNetDevice:level_info;"
+	    "All:prefix_all'", "--TopologyNode='Id:-17;Type:Switch' --TopologyChannel="
+	    "'Id:c;Type:Simple;LeftNode:-16;RightNode:-17'", "");
+	assert_true(has_warn(p, "leaves out lines of SimbricksNetDevice, SimpleNetDevice "
+	    "that are events"));
+	assert_true(has_warn(p, "no NS_LOG lines of BridgeNetDevice, SimbricksNetDevice "
+	    "or SimpleNetDevice in its captured stderr"));
+	/* device 0 the bridge, 1 the channel's end, 2 the NIC's */
+	assert_int_equal(link_of(p, sym_run, SSP_SBPLAN_ETH, "nic.NICSim-2")->dev, 2);
+	sym_free(p);
+	/* logging off, or of other classes: no stream, what to add */
+	p = ns3_plan("--Logging=''", "", "");
+	assert_null(stream_of(p, "net.NS3Net-8"));
+	assert_true(has_warn(p, "net.NS3Net-8 (NS3Net): no network stream: its NS_LOG "
+	    "output is off (--Logging is empty); on the NS3Net simulator of the "
+	    "experiment script: logging.add_logging(\"BridgeNetDevice\", "
+	    "ns3_components.NS3LoggingLevel.LEVEL_ALL)"));
+	sym_free(p);
+	p = ns3_plan("--Logging='Ping:level_all'", "", "");
+	assert_null(stream_of(p, "net.NS3Net-8"));
+	assert_true(has_warn(p, "its --Logging (\"Ping:level_all\") logs none of "
+	    "BridgeNetDevice, SimbricksNetDevice, SimpleNetDevice"));
+	sym_free(p);
+}
+
 static void
 test_fixtures(void **state)
 {
@@ -753,6 +1070,7 @@ test_fixtures(void **state)
 	fixture("qemu-i40e-ns3", 4);
 	fixture("qemu-i40e-ns3-logging", 4);
 	fixture("corundum-verilator", 4);
+	test_symphony_classes(state);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	assert_int_equal(system(cmd), 0);
 }
@@ -770,6 +1088,7 @@ main(void)
 		cmocka_unit_test(test_symphony_model),
 		cmocka_unit_test(test_symphony_plan),
 		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_symphony_nslog),
 		cmocka_unit_test(test_sbsim),
 	};
 

@@ -321,6 +321,138 @@ test_append_same_as_sql(void **state)
 	unlink(db);
 }
 
+/*
+ * n spans in traces of six, each after its parent, links and events after
+ * the spans they name, orphans with causes: nothing for a load to resolve
+ * late.
+ */
+static void
+write_clean(const char *path, unsigned n)
+{
+	static const char *const causes[] = { "net.device", "host.mmio" };
+	const struct ssp_schema *sch = ssp_span_schema(1);
+	struct ssp_rec r;
+	struct tw t;
+	unsigned i;
+
+	tw_open(&t, path, sch);
+	for (i = 0; i < n; i++) {
+		uint64_t id = i + 1, tr = i / 6 + 1;
+
+		memset(&r, 0, sizeof(r));
+		r.type = i % 6 == 0 ? SSP_SK_HOST_SYSCALL : i % 3 == 0 ?
+		    SSP_SK_NIC_DMA : SSP_SK_NET_DEVICE;
+		r.ts = (int64_t)i * 100;
+		r.f[SSP_SF_TRACE_HI] = 0xabc;
+		r.f[SSP_SF_TRACE_LO] = tr;
+		r.f[SSP_SF_SPAN] = id;
+		r.f[SSP_SF_PARENT] = i % 6 == 0 ? 0 : id - 1;
+		r.f[SSP_SF_STREAM] = i % 3;
+		r.f[SSP_SF_DUR] = 50 + i % 7;
+		if (i % 13 == 7) {
+			r.f[SSP_SF_PARENT] = 0;
+			r.f[SSP_SF_FLAGS] = 1;
+			r.f[SSP_SF_CAUSE] = tw_str(&t, causes[i % 2]);
+		}
+		assert_int_equal(ssp_rec_wr_put(t.w, &r, &t.e), SSP_OK);
+		if (i % 6 == 5)
+			tw_link(&t, id, tr, id - 1);
+		if (i % 4 == 0)
+			tw_event(&t, SSP_EV_NIC_TX, id, i % 3, (int64_t)i * 100 + 1,
+			    1, (uint64_t)i);
+	}
+	tw_close(&t);
+}
+
+/* sqlite_stat1 of a copy of db, made again by ANALYZE table by table in
+ * the schema's order, as a load that leaves it to SQLite makes it. */
+static char *
+stats_of_analyze(const char *db)
+{
+	const char *copy = tmpname("analyzed.db");
+	char cmd[700], *out;
+	sqlite3 *d;
+	sqlite3_stmt *s;
+
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", db, copy);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(sqlite3_open(copy, &d), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(d, "DELETE FROM sqlite_stat1; "
+	    "PRAGMA analysis_limit = 1000", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(d, "SELECT name FROM sqlite_schema "
+	    "WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+	    "ORDER BY rowid", -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		snprintf(cmd, sizeof(cmd), "ANALYZE \"%s\"",
+		    (const char *)sqlite3_column_text(s, 0));
+		assert_int_equal(sqlite3_exec(d, cmd, NULL, NULL, NULL), SQLITE_OK);
+	}
+	sqlite3_finalize(s);
+	out = qdump(d, "SELECT rowid, tbl, idx, stat FROM sqlite_stat1 ORDER BY "
+	    "rowid");
+	sqlite3_close(d);
+	unlink(copy);
+	return out;
+}
+
+/*
+ * A small load with nothing to resolve late is complete when the direct
+ * writer is done: SQLite never opens the file, and its statistics are
+ * those ANALYZE gives, row for row (rowids too), its tables and views
+ * those INSERTs give.  A load with an index over ANALYZE's limit, or with
+ * references resolved late, is finished by SQLite, to the same effect.
+ */
+static void
+test_direct_complete(void **state)
+{
+	char sp[96], da[96], db[96];	/* tmpname() has 4 */
+	struct ssp_load_opts o = { .events = 1, .now = 1700000000 };
+	static const unsigned n[] = { 1, 200, 900, 1200 };
+	struct ssp_load_stats st;
+	char *a, *b;
+	sqlite3 *d;
+	unsigned i;
+
+	(void)state;
+	snprintf(sp, sizeof(sp), "%s", tmpname("clean.sp"));
+	snprintf(da, sizeof(da), "%s", tmpname("direct.db"));
+	snprintf(db, sizeof(db), "%s", tmpname("sql.db"));
+	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		write_clean(sp, n[i]);
+		o.source = sp;
+		o.sql_only = 0;
+		file_load(da, sp, &o, &st);
+		assert_true(st.direct && st.late == 0 && st.unresolved == 0);
+		assert_int_equal(st.spans, n[i]);
+		/* 1200 spans: more than 1000 entries in the spans indexes */
+		assert_int_equal(st.complete, n[i] <= 1000);
+		assert_int_equal(sqlite3_open(da, &d), SQLITE_OK);
+		a = qdump(d, "SELECT rowid, tbl, idx, stat FROM sqlite_stat1 "
+		    "ORDER BY rowid");
+		sqlite3_close(d);
+		assert_non_null(strstr(a, "spans_kind"));
+		assert_true(n[i] < 13 || strstr(a, "spans_orphans") != NULL);
+		b = stats_of_analyze(da);
+		if (strcmp(a, b) != 0)
+			fail_msg("%u spans: statistics\n%s\nnot ANALYZE's\n%s",
+			    n[i], a, b);
+		free(a);
+		free(b);
+		o.sql_only = 1;
+		file_load(db, sp, &o, &st);
+		assert_false(st.direct || st.complete);
+		compare_dbs(da, db);
+	}
+	/* references resolved late: SQLite finishes the file */
+	write_mixed(sp, 300);
+	o.sql_only = 0;
+	file_load(da, sp, &o, &st);
+	assert_true(st.direct && st.late > 0 && !st.complete);
+	unlink(sp);
+	unlink(da);
+	unlink(db);
+}
+
 int
 main(void)
 {
@@ -328,6 +460,7 @@ main(void)
 		cmocka_unit_test(test_file_new_append_abort),
 		cmocka_unit_test(test_refused_and_new_files),
 		cmocka_unit_test(test_append_keeps_unique_index),
+		cmocka_unit_test(test_direct_complete),
 		cmocka_unit_test(test_direct_same_as_sql),
 		cmocka_unit_test(test_append_same_as_sql),
 	};
