@@ -365,9 +365,10 @@ main(int argc, char **argv)
 		if (stats)
 			print_stats(st, url, 0, &hs, &ho, verbose);
 		if (hs.spans_failed > 0) {
-			warnx("%" PRIu64 " spans in %" PRIu64 " requests not "
+			warnx("%" PRIu64 " spans in %" PRIu64 " request%s not "
 			    "delivered to %s%s%s", hs.spans_failed,
-			    hs.batches_failed, url, hs.last_error[0] ?
+			    hs.batches_failed, hs.batches_failed == 1 ? "" : "s",
+			    url, hs.last_error[0] ?
 			    "; last error: " : "", hs.last_error);
 			rc = SSP_EXIT_FAIL;
 		}
