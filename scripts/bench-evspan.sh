@@ -81,9 +81,9 @@ fi
 
 # 2. memory
 run small evspan -t "$W/small/topology.csv" -r "$RULES" -o /dev/null
-held_s=$(evspan -s -t "$W/small/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
+held_s=$(evspan --stats -t "$W/small/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
     sed -n 's/memory: at most \([0-9]*\) spans.*/\1/p')
-held_b=$(evspan -s -t "$W/big/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
+held_b=$(evspan --stats -t "$W/big/topology.csv" -r "$RULES" -o /dev/null 2>&1 |
     sed -n 's/memory: at most \([0-9]*\) spans.*/\1/p')
 echo
 echo "2. memory (input 10x larger)"

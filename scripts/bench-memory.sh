@@ -178,8 +178,8 @@ for k in 1 4; do
 	    "$B/span2sqlite" "$DIR/app.db" "$DIR/in$k.sp"
 	rm -f "$DIR/new.db" "$DIR/app.db"
 	run "span2html.$k" "$B/span2html" -o "$DIR/o.html" "$DIR/in$k.sp"
-	run "span2perfetto.$k" "$B/span2perfetto" -F proto -o "$DIR/o.pftrace" "$DIR/in$k.sp"
-	run "span2perfetto-json.$k" "$B/span2perfetto" -F json -o "$DIR/o.json" "$DIR/in$k.sp"
+	run "span2perfetto.$k" "$B/span2perfetto" -f proto -o "$DIR/o.pftrace" "$DIR/in$k.sp"
+	run "span2perfetto-json.$k" "$B/span2perfetto" -f json -o "$DIR/o.json" "$DIR/in$k.sp"
 	rm -f "$DIR/o.html" "$DIR/o.pftrace" "$DIR/o.json"
 done
 rm -f "$DIR/base.db" "$DIR"/in*.sp

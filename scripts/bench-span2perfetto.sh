@@ -79,7 +79,7 @@ for n in "$N" "$N4"; do
 	row "baseline: spancat -n" "count$n" "$s"
 	OUT="$DIR/out.pftrace" meas "pb$n" "$SSP_BIN/span2perfetto" -o "$DIR/out.pftrace" "$DIR/in$n.sp"
 	row "span2perfetto protobuf -> file" "pb$n" "$s"
-	OUT="" meas "pbnull$n" "$SSP_BIN/span2perfetto" -F proto -f -o /dev/null "$DIR/in$n.sp"
+	OUT="" meas "pbnull$n" "$SSP_BIN/span2perfetto" -f proto --force -o /dev/null "$DIR/in$n.sp"
 	row "span2perfetto protobuf -> /dev/null" "pbnull$n" "$s"
 	if [ -n "$OLD" ]; then
 		OUT="$DIR/old.pftrace" meas "old$n" "$OLD/span2perfetto" -o "$DIR/old.pftrace" "$DIR/in$n.sp"
@@ -113,7 +113,7 @@ bench_summary perfetto-rss-N "$(mb "pb$N")" MB "$(get "pb$N" rss)" \
     "$(get "count$N" rss)" spancat-n-rss
 bench_summary perfetto-rss-4N "$(mb "pb$N4")" MB "$(get "pb$N4" rss)" \
     "$(get "pb$N" rss)" perfetto-rss-N
-SSP_CPUTIME=1 $PIN "$SSP_BIN/span2perfetto" -v -F proto -f -o /dev/null "$DIR/in$N4.sp" 2>&1 |
+SSP_CPUTIME=1 $PIN "$SSP_BIN/span2perfetto" -v -f proto --force -o /dev/null "$DIR/in$N4.sp" 2>&1 |
     sed -n 's/^span2perfetto: wall time /cpu time (protobuf, 4N): /p; s/^span2perfetto: window: /window (4N): /p'
 echo "targets: >= 2 M spans/s, protobuf to a file, one core:" \
     "$(awk -v n="$S4" -v w="$(get "pb$N4" wall)" 'BEGIN { print (n / w >= 2e6 ? "met" : "NOT met") }');" \

@@ -31,7 +31,7 @@ loop true /bin/true
 loop evv "$SSP_BIN/evcat" --version
 loop ev1 "$SSP_BIN/evcat" "$W/one.ev"
 loop sp1 "$SSP_BIN/spancat" -n "$W/one.sp"
-loop otlp1 "$SSP_BIN/span2otlp" -f -o "$W/o.json" "$W/one.sp"
+loop otlp1 "$SSP_BIN/span2otlp" --force -o "$W/o.json" "$W/one.sp"
 loop sql1 "rm -f '$W/o.db' && $SSP_BIN/span2sqlite" "$W/o.db" "$W/one.sp"
 loop rmtrue "rm -f '$W/o.db' && /bin/true"
 echo "start-up: $COUNT runs in a loop, best of $REPS; ms per run, and over /bin/true"

@@ -94,7 +94,7 @@ echo "sinks    span2sqlite $(secs "$t0" "$t1") s, span2otlp (OTLP/JSON) $(secs "
 (cd "$OUT" && span2html -o spans.html spans.sp)	# the page names spans.sp
 
 # --- how good: score against the generator's ground truth ---------------------
-spancat -c "$OUT/spans.sp" >"$OUT/spans.csv"
+spancat --csv "$OUT/spans.sp" >"$OUT/spans.csv"
 if sh "$TOP/tests/score-truth.sh" -r -t "$OUT/topology.csv" "$S/truth.csv.zst" "$OUT/spans.csv" \
     >"$OUT/score.txt" 2>&1; then verdict="all correct"; else verdict="MISMATCHES"; fi
 echo "truth    $(awk '$1 == "total" { printf "%d of %d spans matched, %d parents right (%d by the SPEC heuristic), %d of %d links", $3, $2, $7, $10, $12, $12 + $13 }' "$OUT/score.txt"): $verdict ($SHOW/score.txt)"
@@ -162,7 +162,7 @@ for flow in tcp udp; do
 	for r in contexts columbo; do
 		[ $r = contexts ] && rf="$L/rules.csv" || rf="$O/columbo-rules.csv"
 		evspan -t "$O/topology.csv" -r "$rf" -o "$O/$r.sp" 2>>"$O/evspan.txt"
-		spancat -c "$O/$r.sp" >"$O/$r.csv"
+		spancat --csv "$O/$r.sp" >"$O/$r.csv"
 		sh "$TOP/tests/score-truth.sh" -t "$O/topology.csv" "$L/truth.csv.zst" \
 		    "$O/$r.csv" >"$O/$r.score.txt" 2>&1 || :
 	done

@@ -34,7 +34,7 @@ while IFS= read -r p; do
 	*) mkdir -p "$(dirname "$D/$p")"; : > "$D/$p" ;;
 	esac
 done < "$F/workdir-after-run.txt"
-simsynth --net switch-pcap -H 2 -n 30 --exec-rate 1 -s 3 "$D/syn" >/dev/null
+simsynth --net switch-pcap -H 2 -n 30 --exec-rate 1 --seed 3 "$D/syn" >/dev/null
 cp "$D/syn/server0.gem5.log" "$run/output/output.host.Gem5Sim-24-24/gem5-debug.log"
 cp "$D/syn/client0.gem5.log" "$run/output/output.host.Gem5Sim-28-28/gem5-debug.log"
 cp "$D/syn/server0-nic.nicbm.log" "$D/i40e-NICSim-26.log"

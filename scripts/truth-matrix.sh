@@ -104,7 +104,7 @@ score() {
 		echo "evspan failed: $(head -n 1 "$d/$set.err")"
 		return
 	fi
-	spancat -c -H "$d/$set.sp" >"$d/$set.csv" 2>"$d/$set.err" ||
+	spancat --csv -H "$d/$set.sp" >"$d/$set.csv" 2>"$d/$set.err" ||
 		{ echo "spancat failed: $(head -n 1 "$d/$set.err")"; return; }
 	sh "$top/tests/score-truth.sh" "$d/truth.csv" "$d/$set.csv" >"$d/$set.score" 2>"$d/$set.err"
 	[ $? -le 1 ] || { echo "score-truth.sh failed: $(head -n 1 "$d/$set.err")"; return; }

@@ -294,7 +294,8 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 	fprintf(f, "# Made by: %s\n", s->p->cmdline != NULL ? s->p->cmdline :
 	    "simsynth");
 	fprintf(f, "# Turn the logs into event streams (phase 1) and spans "
-	    "(phase 2).\n# Run it in this directory: sh commands.sh\n");
+	    "(phase 2): sh commands.sh\n# (it runs in its own directory and "
+	    "stops at the first command that fails).\n");
 	fprintf(f, "# gem5 logs need both symbol tables; the %s module is "
 	    "loaded at 0x%llx.\n", drv, (unsigned long long)SSP_SYN_I40E_OFFSET);
 	if (s->p->ckpt_offset > 0)
@@ -305,6 +306,7 @@ write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 	if (s->lx)
 		fprintf(f, "# the application's functions: app.syms, loaded at "
 		    "0x%llx\n", (unsigned long long)SSP_SYNLINUX_APP_BASE);
+	fprintf(f, "set -e\ncd \"$(dirname \"$0\")\"\n");
 	for (i = 0; s->p->host == SSP_SYN_HOST_QEMU && i < s->nhosts; i++)
 		fprintf(f, "sim2ev -f qemu -n %s -o %s.ev.zst %s.qemu.log%s\n",
 		    s->hosts[i].name, s->hosts[i].name, s->hosts[i].name, zsuffix(s));
@@ -485,11 +487,11 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	}
 	if (s->dry)
 		to = NULL;
-	else if ((to = out_path(s->p, path, sizeof(path), dir, "truth.csv",
-	    e)) == NULL)
+	else if ((to = out_path(s->p, path, sizeof(path), dir,
+	    s->p->zlevel > 0 ? "truth.csv.zst" : "truth.csv", e)) == NULL)
 		return SSP_ERR_IO;
 	if ((r = ssp_syntruth_open_ex(&s->truth, to, s->nstreams, s->lx,
-	    e)) != SSP_OK)
+	    s->p->zlevel, e)) != SSP_OK)
 		return r;
 	ssp_synnet_init(s);
 	if (p->net == SSP_SYN_NET_SWITCH)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/out.h"
 #include "stream/span.h"
 #include "synth/syntruth.h"
 
@@ -20,7 +21,8 @@ struct tieset {
 };
 
 struct ssp_syntruth {
-	FILE *f;
+	FILE *f;		/* plain, or through zw to a zstd stream */
+	struct zw *zw;
 	char *path;
 	unsigned nstreams;
 	uint64_t next;
@@ -29,6 +31,54 @@ struct ssp_syntruth {
 	int amb_col;
 	struct tieset *tie;	/* [stream * SSP_SK_NKINDS + kind] */
 };
+
+/* stdio over a zstd stream (fopencookie): the rows are written with
+ * fprintf either way. */
+struct zw {
+	struct ssp_out *o;
+	struct ssp_err err;
+	int failed;
+};
+
+static ssize_t
+zw_write(void *c, const char *buf, size_t n)
+{
+	struct zw *z = c;
+
+	if (z->failed || ssp_out_write(z->o, buf, n, &z->err) != SSP_OK) {
+		z->failed = 1;
+		errno = EIO;
+		return -1;
+	}
+	return (ssize_t)n;
+}
+
+static int
+zw_close(void *c)
+{
+	struct zw *z = c;
+
+	if (z->failed) {
+		ssp_out_abort(z->o);
+		return -1;
+	}
+	return ssp_out_close(z->o, &z->err) == SSP_OK ? 0 : (z->failed = 1, -1);
+}
+
+static FILE *
+zw_open(struct zw *z, const char *path, int zlevel)
+{
+	static const cookie_io_functions_t io = { NULL, zw_write, NULL, zw_close };
+	FILE *f;
+
+	if (ssp_out_open(&z->o, path, zlevel, &z->err) != SSP_OK) {
+		errno = z->err.code == SSP_ERR_NOMEM ? ENOMEM : EIO;
+		return NULL;
+	}
+	if ((f = fopencookie(z, "w", io)) == NULL)
+		ssp_out_abort(z->o);
+	return f;
+}
 
 const char *
 ssp_syntruth_kind_name(unsigned kind)
@@ -45,12 +95,12 @@ int
 ssp_syntruth_open(struct ssp_syntruth **tp, const char *path, unsigned nstreams,
     struct ssp_err *e)
 {
-	return ssp_syntruth_open_ex(tp, path, nstreams, 0, e);
+	return ssp_syntruth_open_ex(tp, path, nstreams, 0, 0, e);
 }
 
 int
 ssp_syntruth_open_ex(struct ssp_syntruth **tp, const char *path,
-    unsigned nstreams, int amb_col, struct ssp_err *e)
+    unsigned nstreams, int amb_col, int zlevel, struct ssp_err *e)
 {
 	struct ssp_syntruth *t = calloc(1, sizeof(*t));
 
@@ -64,12 +114,16 @@ ssp_syntruth_open_ex(struct ssp_syntruth **tp, const char *path,
 	t->next = 1;
 	t->amb_col = amb_col;
 	if (path != NULL) {
-		if ((t->f = fopen(path, "w")) == NULL ||
+		if (zlevel > 0 && (t->zw = calloc(1, sizeof(*t->zw))) == NULL)
+			errno = ENOMEM;
+		if ((zlevel > 0 ? (t->zw == NULL ? NULL : (t->f = zw_open(t->zw,
+		    path, zlevel))) : (t->f = fopen(path, "w"))) == NULL ||
 		    (t->path = strdup(path)) == NULL) {
 			int err = errno;
 
 			if (t->f != NULL)
 				fclose(t->f);
+			free(t->zw);
 			free(t->tie);
 			free(t);
 			return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", path,
@@ -190,6 +244,7 @@ ssp_syntruth_close(struct ssp_syntruth *t, struct ssp_err *e)
 			r = ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed",
 			    t->path);
 	}
+	free(t->zw);
 	free(t->path);
 	free(t->tie);
 	free(t);

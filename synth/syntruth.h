@@ -29,9 +29,10 @@ struct ssp_syntruth;
 /* path NULL: ids are handed out but nothing is written (dry run). */
 int ssp_syntruth_open(struct ssp_syntruth **tp, const char *path, unsigned nstreams,
     struct ssp_err *e);
-/* The same; amb_col: write the ambiguous column. */
+/* The same; amb_col: write the ambiguous column; zlevel > 0: compress
+ * with zstd at that level (simsynth -z: truth.csv.zst). */
 int ssp_syntruth_open_ex(struct ssp_syntruth **tp, const char *path,
-    unsigned nstreams, int amb_col, struct ssp_err *e);
+    unsigned nstreams, int amb_col, int zlevel, struct ssp_err *e);
 /*
  * A new span; returns its id (from 1).  parent 0 = root.  rule_parent is
  * the parent SPEC §3's heuristics give when it differs from the real one

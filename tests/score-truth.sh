@@ -19,7 +19,8 @@
 # spans are keyed by the CPU index taken from their cpu attribute (the
 # trailing number of the CPU's name, 0 when none), as the truth keys them.
 # -r also counts as right a parent that SPEC §3's
-# heuristics give (rule_parent_id).  -q prints only the total line; -v
+# heuristics give (rule_parent_id).  -q prints only the header and the
+# total line; -v
 # also lists the first mismatches of each sort (-v -v: all of them).
 # Exit status: 0 everything matched, 1 something did not, 2 bad usage or
 # unreadable input.
@@ -32,10 +33,18 @@ usage() {
 	exit 2
 }
 
+help() { sed -n '2,/^set -u/p' "$0" | sed -e 's/^# \{0,1\}//' -e '/^set -u/d'; exit 0; }
 quiet=0 rule=0 verbose=0 names="" topo=""
+# getopts knows no long options: --help before it
+for a in "$@"; do
+	case $a in
+	--help) help ;;
+	--) break ;;
+	esac
+done
 while getopts "hn:qrt:v" opt; do
 	case $opt in
-	h) sed -n '2,/^set -u/p' "$0" | sed -e 's/^# \{0,1\}//' -e '/^set -u/d'; exit 0 ;;
+	h) help ;;
 	n) names=$OPTARG ;;
 	q) quiet=1 ;;
 	r) rule=1 ;;
@@ -224,11 +233,9 @@ EOF
 
 awk -v quiet="$quiet" -v rule="$rule" '
 BEGIN {
-	if (!quiet) {
-		printf "%-13s %7s %7s %7s %6s | %7s %6s %6s %6s | %6s %6s %6s\n",
-		    "kind", "truth", "matched", "missing", "extra", "parents", "wrong",
-		    "orphan", "(heur)", "links", "miss", "extra"
-	}
+	printf "%-13s %7s %7s %7s %6s | %7s %6s %6s %6s | %6s %6s %6s\n",
+	    "kind", "truth", "matched", "missing", "extra", "parents", "wrong",
+	    "orphan", "(heur)", "links", "miss", "extra"
 }
 {
 	if ($2 + $5 + $12 > 0 && !quiet)

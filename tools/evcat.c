@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/in.h"
 #include "sink/dump.h"
@@ -31,15 +32,18 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: evcat [-cHhjnV] [--csv] [--count] [--header] "
-	    "[--json] [FILE ...]\n");
+	fprintf(f, "usage: evcat [-HhjnV] [-c COLUMNS] [--csv] [--count] "
+	    "[--header] [--json] [--stats]\n             [FILE ...]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Print simspan event streams (plain or zstd-compressed) as text.\n"
-		    "  -c, --csv      RFC 4180 CSV with a header row\n"
+		    "      --csv      RFC 4180 CSV with a header row\n"
+		    "  -c, --columns LIST  CSV of only these columns, in this order\n"
+		    "                 (ts,type,sym: names of --csv's header row)\n"
 		    "  -j, --json     one JSON object per line\n"
 		    "  -n, --count    count events per type instead of printing them\n"
 		    "  -H, --header   print the stream header (metadata, schema) first\n"
+		    "      --stats    print counts to stderr (events per input)\n"
 		    "  -h, --help     this help\n"
 		    "  -V, --version  version and library versions\n"
 		    "With no FILE, or when FILE is -, read standard input.\n"
@@ -160,8 +164,10 @@ count_print(const struct counts *c, enum ssp_dump_fmt fmt)
 /* Returns 0, or 1 after warning about a bad input or output. */
 static int
 cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
-    struct counts *counts, struct ssp_dump **dp)
+    struct counts *counts, struct ssp_dump **dp, const char *columns,
+    int stats)
 {
+	struct ssp_dump_opts dopts = { NULL, 0, columns, 0 };
 	struct ssp_in *in;
 	struct ssp_rec_rd *rr;
 	static struct ssp_rec batch[256];
@@ -183,8 +189,10 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 		print_header(rr, fmt);
 	if (counts != NULL)
 		count_bind(counts, rr);
-	else if (*dp == NULL && (*dp = ssp_dump_new(stdout, fmt, rr)) == NULL)
-		errx(SSP_EXIT_FAIL, "out of memory");
+	else if (*dp == NULL && (rc = ssp_dump_open(dp, stdout, fmt, rr, &dopts,
+	    &e)) != SSP_OK)
+		errx(rc == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s",
+		    e.msg);
 	else
 		ssp_dump_reader(*dp, rr);
 	/* a batch never spans two concatenated segments */
@@ -221,32 +229,56 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 		warnx("%s", e.msg);
 		rc = 1;
 	}
+	if (stats) {
+		fflush(stdout);
+		fprintf(stderr, PROG ": %s: %" PRIu64 " events%s\n",
+		    ssp_rec_rd_name(rr), ssp_rec_rd_records(rr), got < 0 ?
+		    " before the damage" : "");
+	}
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	return rc;
 }
 
+/* -c's argument is a column list, not (as before 0.2) the first input. */
+static int
+is_columns(const char *s)
+{
+	return s[strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,")] == '\0' && s[0] != '\0' &&
+	    access(s, F_OK) != 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	enum { O_CSV = 256, O_STATS };
 	static const struct option longopts[] = {
+		{ "columns", required_argument, NULL, 'c' },
 		{ "count", no_argument, NULL, 'n' },
-		{ "csv", no_argument, NULL, 'c' },
+		{ "csv", no_argument, NULL, O_CSV },
 		{ "header", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static char csv[] = "--csv";
 	enum ssp_dump_fmt fmt = SSP_DUMP_TEXT;
 	struct counts counts = { 0 };
 	struct ssp_dump *d = NULL;
-	int ch, count = 0, header = 0, rc = 0, i;
+	const char *columns = NULL;
+	int ch, count = 0, header = 0, stats = 0, rc = 0, i;
 	size_t u;
 
-	while ((ch = getopt_long(argc, argv, "cHhjnV", longopts, NULL)) != -1) {
+	/* -c without a column list was --csv until 0.2 */
+	ssp_cli_respell(argc, argv, "-c", is_columns, csv, PROG);
+	while ((ch = getopt_long(argc, argv, "c:HhjnV", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'c': fmt = SSP_DUMP_CSV; break;
+		case 'c': columns = optarg; break;
+		case O_CSV: fmt = SSP_DUMP_CSV; break;
+		case O_STATS: stats = 1; break;
 		case 'H': header = 1; break;
 		case 'h': usage(0); break;
 		case 'j': fmt = SSP_DUMP_JSON; break;
@@ -257,14 +289,23 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (columns != NULL && (count || fmt == SSP_DUMP_JSON)) {
+		warnx("-c selects CSV columns: not with -j or -n");
+		usage(SSP_EXIT_USAGE);
+	}
+	if (columns != NULL)
+		fmt = SSP_DUMP_CSV;
 	if (header && fmt == SSP_DUMP_CSV) {
-		warnx("-H cannot be combined with -c: CSV has one header row");
+		warnx("-H cannot be combined with --csv or -c: CSV has one "
+		    "header row");
 		usage(SSP_EXIT_USAGE);
 	}
 	if (argc == 0)
-		rc |= cat_one(NULL, fmt, header, count ? &counts : NULL, &d);
+		rc |= cat_one(NULL, fmt, header, count ? &counts : NULL, &d,
+		    columns, stats);
 	for (i = 0; i < argc && !ferror(stdout); i++)
-		rc |= cat_one(argv[i], fmt, header, count ? &counts : NULL, &d);
+		rc |= cat_one(argv[i], fmt, header, count ? &counts : NULL, &d,
+		    columns, stats);
 	if (count)
 		count_print(&counts, fmt);
 	ssp_dump_free(d);

@@ -24,17 +24,18 @@
 #define PROG "evfilter"
 
 enum { OPT_CLASS = 256, OPT_COMP, OPT_CPU, OPT_NETDEV, OPT_STATS, OPT_STRICT,
-    OPT_TABLE };
+    OPT_TABLE, OPT_FORCE, OPT_FROM, OPT_TO };
 
 static void
 usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: evfilter [-fhiNVvz] [-b FILE] [-e TIME] [-o FILE] "
-	    "[-s TIME] [-T TYPES] [-t TYPES] [-w FILE] [--class CLASSES] "
-	    "[--comp PATTERNS] [--cpu PATTERNS] [--net-dev NODE:DEV,...] "
-	    "[--stats] [--strict] [--table PATTERNS] [FILE]\n"
+	fprintf(f, "usage: evfilter [-hiNqVvz] [-b FILE] [-o FILE] "
+	    "[-T TYPES] [-t TYPES] [-w FILE] [--class CLASSES] "
+	    "[--comp PATTERNS] [--cpu PATTERNS] [--force] [--from TIME] "
+	    "[--net-dev NODE:DEV,...] [--stats] [--strict] [--table PATTERNS] "
+	    "[--to TIME] [FILE]\n"
 	    "       evfilter -l\n");
 	if (code == 0)
 		fprintf(f, "\n"
@@ -42,8 +43,8 @@ usage(int code)
 		    "  -t, --types LIST        keep only these event types and groups\n"
 		    "  -T, --exclude-types LIST  drop these event types and groups\n"
 		    "  -N, --no-noise          drop sync and proc_in events\n"
-		    "  -s, --from TIME         drop events before TIME (ps, ns, us, ms, s)\n"
-		    "  -e, --to TIME           drop events at or after TIME\n"
+		    "      --from TIME         drop events before TIME (ps, ns, us, ms, s)\n"
+		    "      --to TIME           drop events at or after TIME\n"
 		    "  -b, --blacklist FILE    drop function entries named in a CSV file\n"
 		    "  -w, --whitelist FILE    keep only function entries named in it\n"
 		    "      --class LIST        rules classes to read (default: blacklist;\n"
@@ -55,11 +56,13 @@ usage(int code)
 		    "  -i, --interesting       drop ns-3 packets not marked interesting\n"
 		    "  -o, --output FILE       write to FILE (.zst compresses)\n"
 		    "  -z, --zstd              compress the output with zstd\n"
-		    "  -f, --force             write binary output to a terminal\n"
-		    "      --stats             report events in, kept, dropped per filter\n"
+		    "      --force             write binary output to a terminal\n"
+		    "      --stats             print counts to stderr (events in, kept,\n"
+		    "                          dropped per filter)\n"
 		    "      --strict            exit 1 after any warning (a pattern that\n"
 		    "                          matched nothing)\n"
-		    "  -v, --verbose           --stats and the filter description\n"
+		    "  -v, --verbose           --stats plus the filter description\n"
+		    "  -q, --quiet             no warnings and no progress line\n"
 		    "  -l, --list              list event types and groups\n"
 		    "  -h, --help              this help\n"
 		    "  -V, --version           version and library versions\n"
@@ -171,18 +174,19 @@ main(int argc, char **argv)
 		{ "comp", required_argument, NULL, OPT_COMP },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "exclude-types", required_argument, NULL, 'T' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "from", required_argument, NULL, 's' },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "from", required_argument, NULL, OPT_FROM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "interesting", no_argument, NULL, 'i' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "net-dev", required_argument, NULL, OPT_NETDEV },
 		{ "no-noise", no_argument, NULL, 'N' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "table", required_argument, NULL, OPT_TABLE },
-		{ "to", required_argument, NULL, 'e' },
+		{ "to", required_argument, NULL, OPT_TO },
 		{ "types", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -203,13 +207,13 @@ main(int argc, char **argv)
 	struct ssp_progress pg;
 	struct ssp_warn wn = { PROG, 0, 0 };
 	int64_t from = 0, to = 0;
-	int ch, force = 0, zstd = 0, verbose = 0, want_stats = 0, got, rc = 0;
+	int ch, quiet = 0, force = 0, zstd = 0, verbose = 0, want_stats = 0, got, rc = 0;
 	int from_set = 0, to_set = 0, i;
 	size_t nlists[2] = { 0, 0 };
 
 	if ((f = ssp_filter_new()) == NULL)
 		errx(SSP_EXIT_FAIL, "out of memory");
-	while ((ch = getopt_long(argc, argv, "b:e:fhilNo:s:T:t:Vvw:z", longopts,
+	while ((ch = getopt_long(argc, argv, "b:e:fhilNo:qs:T:t:Vvw:z", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -218,17 +222,26 @@ main(int argc, char **argv)
 				errx(SSP_EXIT_USAGE, "-%c: at most 16 files", ch);
 			lists[ch == 'w'][nlists[ch == 'w']++] = optarg;
 			break;
-		case 'e':
+		case 'e':	/* -s and -e until 0.3 */
 		case 's':
-			if (ssp_num_parse_time(optarg, ch == 's' ? &from : &to,
-			    &errstr) != 0) {
-				warnx("-%c %s: time %s (units: ps, ns, us, ms, s)",
-				    ch, optarg, errstr);
+			ssp_cli_deprecated(PROG, ch == 's' ? "-s" : "-e",
+			    ch == 's' ? "--from" : "--to");
+			/* FALLTHROUGH */
+		case OPT_FROM:
+		case OPT_TO:
+			if (ssp_num_parse_time(optarg, ch == 's' || ch == OPT_FROM ?
+			    &from : &to, &errstr) != 0) {
+				warnx("%s %s: time %s (units: ps, ns, us, ms, s)",
+				    ch == 's' || ch == OPT_FROM ? "--from" : "--to",
+				    optarg, errstr);
 				usage(SSP_EXIT_USAGE);
 			}
-			*(ch == 's' ? &from_set : &to_set) = 1;
+			*(ch == 's' || ch == OPT_FROM ? &from_set : &to_set) = 1;
 			break;
-		case 'f': force = 1; break;
+		case 'f':	/* until 0.3 */
+			ssp_cli_deprecated(PROG, "-f", "--force");
+			/* FALLTHROUGH */
+		case OPT_FORCE: force = 1; break;
 		case 'h': usage(0); break;
 		case 'i': ssp_filter_interesting(f); break;
 		case 'l':
@@ -237,6 +250,7 @@ main(int argc, char **argv)
 			return ssp_cli_close_stdout(PROG) ? 1 : 0;
 		case 'N': ssp_filter_noise(f); break;
 		case 'o': out_path = optarg; break;
+		case 'q': quiet = 1; ssp_warn_quiet(); break;
 		case 'T':
 		case 't':
 			if (ssp_filter_types(f, optarg, ch == 'T', &e) != SSP_OK)
@@ -324,7 +338,8 @@ main(int argc, char **argv)
 	if (ssp_filter_writer_open(f, &w, o, rr, PROG, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
-	ssp_progress_init(&pg, ssp_in_size(in), "events kept");
+	ssp_progress_init_as(&pg, ssp_in_size(in), "events", "events kept",
+	    quiet);
 	while ((got = ssp_filter_run(f, rr, w, &st, 1u << 16, &e)) == 1)
 		ssp_progress_draw(&pg, ssp_in_rawpos(in), st.in, st.kept);
 	ssp_progress_done(&pg);

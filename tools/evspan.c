@@ -25,7 +25,8 @@
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
 
-enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS, OPT_DECODE_ALL };
+enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS, OPT_FORCE, OPT_STATS,
+    OPT_DECODE_ALL };
 
 /* The --stats report (counts add up: in = used + dropped). */
 /* The kernel context model's counters (SPEC §3b, evspan(1) --stats). */
@@ -155,8 +156,9 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: evspan -t TOPOLOGY [-efhsVvz] [-o SPANS] [-r RULES] "
-	    "[--decode-all] [--seed N] [--strict]\n              [--threads N] [NAME=FILE ...]\n");
+	fprintf(f, "usage: evspan -t TOPOLOGY [-ehqVvz] [-o SPANS] [-r RULES] "
+	    "[--decode-all] [--force]\n              [--seed N] [--stats] "
+	    "[--strict] [--threads N] [NAME=FILE ...]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Build causally linked spans from the event streams of one "
@@ -170,7 +172,7 @@ usage(int code)
 		    "compresses)\n"
 		    "  -z, --zstd           compress the output with zstd\n"
 		    "  -e, --events         write each span's member events after it\n"
-		    "  -f, --force          write binary spans to a terminal; go on when "
+		    "      --force          write binary spans to a terminal; go on when "
 		    "a stream header\n"
 		    "                       does not fit the topology (name, run)\n"
 		    "      --decode-all     hand every event to the span builder "
@@ -186,11 +188,12 @@ usage(int code)
 		    "                       the spans in a thread of their own\n"
 		    "                       (default: 1, 2 or 3 by the number of "
 		    "CPUs)\n"
-		    "  -s, --stats          print counts (events in/used/dropped, "
-		    "spans, orphans)\n"
+		    "      --stats          print counts to stderr (events in/used/"
+		    "dropped, spans, orphans)\n"
 		    "      --strict         exit 1 after any warning (orphans and their "
 		    "likely cause)\n"
-		    "  -v, --verbose        print a one-line summary\n"
+		    "  -v, --verbose        --stats plus a one-line summary\n"
+		    "  -q, --quiet          no warnings and no progress line\n"
 		    "  -h, --help           this help\n"
 		    "  -V, --version        version and library versions\n"
 		    "NAME=FILE reads stream NAME from FILE (- is stdin) instead of "
@@ -234,12 +237,13 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "decode-all", no_argument, NULL, OPT_DECODE_ALL },
 		{ "events", no_argument, NULL, 'e' },
-		{ "force", no_argument, NULL, 'f' },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "stats", no_argument, NULL, 's' },
+		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "topology", required_argument, NULL, 't' },
@@ -258,21 +262,28 @@ main(int argc, char **argv)
 	struct ssp_err e = { 0 };
 	struct ssp_warn w = { "evspan", 0, 0 };
 	struct ssp_evcheck chk = { 0, 0, NULL };
-	int ch, force = 0, stats = 0, verbose = 0, zstd = 0, rc, i;
+	int ch, quiet = 0, force = 0, stats = 0, verbose = 0, zstd = 0, rc, i;
 	uint64_t spans, n, t0;
 	unsigned k;
 
-	while ((ch = getopt_long(argc, argv, "efho:r:st:Vvz", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "efho:qr:st:Vvz", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e': o.events = 1; break;
-		case 'f': force = 1; break;
+		case 'f':	/* -f and -s until 0.3 */
+			ssp_cli_deprecated("evspan", "-f", "--force");
+			/* FALLTHROUGH */
+		case OPT_FORCE: force = 1; break;
 		case 'h': usage(0); break;
 		case 'o': o.out = optarg; break;
+		case 'q': quiet = 1; ssp_warn_quiet(); break;
 		case 'r': rules_path = optarg; break;
-		case 's': stats = 1; break;
+		case 's':
+			ssp_cli_deprecated("evspan", "-s", "--stats");
+			/* FALLTHROUGH */
+		case OPT_STATS: stats = 1; break;
 		case 't': topo_path = optarg; break;
 		case 'V': ssp_cli_version("evspan", (char *)NULL); return ssp_cli_done("evspan", 0);
-		case 'v': verbose = 1; break;
+		case 'v': verbose = stats = 1; break;
 		case 'z': zstd = 1; break;
 		case OPT_SEED:
 			if (ssp_num_strtou64(optarg, &o.seed, &errstr) != 0) {
@@ -367,7 +378,7 @@ main(int argc, char **argv)
 		return SSP_EXIT_USAGE;
 	}
 
-	ssp_progress_init(&prog, -1, "spans");
+	ssp_progress_init_as(&prog, -1, "events", "spans", quiet);
 	rc = ssp_evspan_run(ev, prog.on ? ssp_progress_cb : NULL, &prog,
 	    warn_stream, NULL, &e);
 	ssp_progress_done(&prog);

@@ -116,7 +116,7 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f, "usage: sim2ev -f gem5|nicbm|ns3|switch|qemu|corundum|e1000|pcap "
-	    "[-IVhvz] [-n name]\n              [-o file] [-s symtab[,name[,offset]]]...\n"
+	    "[-IVhqvz] [-n name]\n              [-o file] [-s symtab[,name[,offset]]]...\n"
 	    "              [--follow] [--follow-timeout time] [--force] [--stats] "
 	    "[--strict]\n              [--time-offset ps|sync] [log | -]\n"
 	    "       sim2ev -f FORMAT [options] --simbricks-json run.json --sim NAME "
@@ -142,7 +142,7 @@ usage(int code)
 		    "                          a user program: app.syms,app,0x555555554000\n"
 		    "  -I, --insn              gem5: every Exec line becomes an insn event\n"
 		    "  -o, --output FILE       write to FILE (.zst: compressed)\n"
-		    "  -z, --compress          compress with zstd\n"
+		    "  -z, --zstd              compress the output with zstd\n"
 		    "      --force             write binary output to a terminal\n"
 		    "      --time-offset PS|sync\n"
 		    "                          subtract PS (units ps, ns, us, ms, s) from every\n"
@@ -155,10 +155,12 @@ usage(int code)
 		    "      --simbricks-json RUN  read the captured stdout of the simulator\n"
 		    "                          --sim NAME from a SimBricks run's JSON\n"
 		    "      --sim-stderr        with --simbricks-json, its stderr instead\n"
-		    "      --stats             print line and event counts to stderr\n"
+		    "      --stats             print counts to stderr (lines, events, skipped)\n"
 		    "      --strict            fail on the first malformed line, and exit 1\n"
 		    "                          after any warning\n"
 		    "  -v, --verbose           --stats plus what was loaded and derived\n"
+		    "  -q, --quiet             no warnings and no progress line (--strict\n"
+		    "                          still counts the warnings)\n"
 		    "  -h, --help              this help\n"
 		    "  -V, --version           version and library versions\n"
 		    "With no LOG, or when LOG is -, read standard input.  See sim2ev(1).\n");
@@ -199,9 +201,9 @@ int
 main(int argc, char **argv)
 {
 	enum { O_FOLLOW = 256, O_FTIMEOUT, O_FORCE, O_STATS, O_STRICT, O_TOFF,
-	    O_SBJSON, O_SIM, O_SIMERR, O_NODE, O_DEVICE };
+	    O_SBJSON, O_SIM, O_SIMERR, O_NODE, O_DEVICE, O_COMPRESS };
 	static const struct option longopts[] = {
-		{ "compress", no_argument, NULL, 'z' },
+		{ "compress", no_argument, NULL, O_COMPRESS },	/* until 0.3 */
 		{ "device", required_argument, NULL, O_DEVICE },
 		{ "follow", no_argument, NULL, O_FOLLOW },
 		{ "follow-timeout", required_argument, NULL, O_FTIMEOUT },
@@ -212,6 +214,7 @@ main(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "node", required_argument, NULL, O_NODE },
 		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "sim", required_argument, NULL, O_SIM },
 		{ "sim-stderr", no_argument, NULL, O_SIMERR },
 		{ "simbricks-json", required_argument, NULL, O_SBJSON },
@@ -221,6 +224,7 @@ main(int argc, char **argv)
 		{ "time-offset", required_argument, NULL, O_TOFF },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "zstd", no_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const int stop_signals[] = { SIGTERM, SIGINT, SIGHUP };
@@ -240,7 +244,7 @@ main(int argc, char **argv)
 	struct ssp_warn w = { "sim2ev", 0, 0 };
 	size_t nsym = 0, nmeta = 0;
 	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
-	int toff_given = 0;
+	int toff_given = 0, quiet = 0;
 	int rc = 0, written = 0;
 	const char *sbjson = NULL, *sbsim = NULL;
 	struct ssp_simbricks_input *sbin = NULL;
@@ -249,7 +253,7 @@ main(int argc, char **argv)
 	int64_t v;
 
 	cfg.sim = SSP_SIM_NONE;
-	while ((ch = getopt_long(argc, argv, "f:hIn:o:s:Vvz", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "f:hIn:o:qs:Vvz", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			if ((cfg.sim = ssp_event_sim_parse(optarg)) == SSP_SIM_NONE) {
@@ -262,6 +266,7 @@ main(int argc, char **argv)
 		case 'I': cfg.insn = 1; break;
 		case 'n': name = optarg; break;
 		case 'o': outpath = optarg; break;
+		case 'q': quiet = 1; ssp_warn_quiet(); break;
 		case 's':
 			if (nsym == MAX_SYMTABS)
 				errx(SSP_EXIT_USAGE, "more than %d symbol tables", MAX_SYMTABS);
@@ -270,6 +275,10 @@ main(int argc, char **argv)
 		case 'V': ssp_cli_version("sim2ev", (char *)NULL); return ssp_cli_done("sim2ev", 0);
 		case 'v': verbose = stats = 1; break;
 		case 'z': z = 1; break;
+		case O_COMPRESS:
+			ssp_cli_deprecated("sim2ev", "--compress", "-z/--zstd");
+			z = 1;
+			break;
 		case O_FOLLOW: follow = 1; break;
 		case O_FTIMEOUT:
 			ftimeout = 1;
@@ -356,7 +365,17 @@ main(int argc, char **argv)
 	if (ssp_atoms_new(&atoms, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (nsym > 0) {
+		const struct ssp_symtab_info *ti;
+		unsigned t;
+
 		syms = load_symtabs(atoms, symspec, nsym, verbose);
+		for (t = 0; (ti = ssp_symtab_info(syms, t)) != NULL; t++)
+			if (ti->ncut > 0)
+				ssp_warn(&w, "%s:%" PRIu64 ": symbol '%s...' of %zu "
+				    "bytes cut to its first %d, a stream's longest "
+				    "string (%zu symbol%s of this table cut)", ti->file,
+				    ti->cut_line, ti->cut_name, ti->cut_len,
+				    SSP_REC_STR_MAX, ti->ncut, ti->ncut == 1 ? "" : "s");
 		if ((symdesc = ssp_symtab_describe(syms)) == NULL)
 			err(SSP_EXIT_FAIL, NULL);
 		meta[nmeta++] = (struct ssp_meta){ "symtabs", symdesc };
@@ -411,7 +430,7 @@ main(int argc, char **argv)
 	cfg.syms = syms;
 	if (ssp_conv_open(&c, &cfg, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	ssp_progress_init(&pg, ssp_in_size(in), "events");
+	ssp_progress_init_as(&pg, ssp_in_size(in), "lines", "events", quiet);
 	if (cfg.sim == SSP_SIM_PCAP)
 		rc = ssp_pcapin_run(c, in, &at, atoms, &e);
 	else

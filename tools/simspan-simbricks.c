@@ -40,12 +40,12 @@ usage(int code)
 	    "[--json-name path]\n"
 	    "                         [--log sim=file]... [--logs dir] "
 	    "[--simulation file]\n"
-	    "                         [--strict] [--system file] [run]\n"
+	    "                         [--stats] [--strict] [--system file] [run]\n"
 	    "       simspan-simbricks run [-qv] [-C config] [-d dir] [-j n] "
 	    "[-r rules]\n"
 	    "                         [-s symtab]... [--force] [--log sim=file]... "
 	    "[--logs dir]\n"
-	    "                         [--simulation file] [--strict] "
+	    "                         [--simulation file] [--stats] [--strict] "
 	    "[--system file] run\n");
 	if (code == 0)
 		fprintf(f, "\n"
@@ -65,7 +65,8 @@ usage(int code)
 		    "                        (default: the NIC's, linux-i40e.csv)\n"
 		    "  -s, --symtab FILE[,NAME[,OFFSET]]\n"
 		    "                        symbol table for every gem5 host (sim2ev -s)\n"
-		    "  -v, --verbose         a line per stage also when stderr is no terminal\n"
+		    "  -v, --verbose         --stats plus a line per stage also when stderr\n"
+		    "                        is no terminal\n"
 		    "Both:\n"
 		    "      --force           trace a symphony run that was interrupted\n"
 		    "      --log SIM=FILE    simulator SIM's log is FILE\n"
@@ -73,6 +74,7 @@ usage(int code)
 		    "      --simulation FILE symphony's simulation.json: check the run's\n"
 		    "                        simulators against it (two with one name, ...)\n"
 		    "      --system FILE     with --simulation, system.json: check the links\n"
+		    "      --stats           print counts to stderr (streams, links, logs)\n"
 		    "      --strict          refuse a run without synchronization; with\n"
 		    "                        'run', any warning makes the exit status 1\n"
 		    "  -q, --quiet           no warnings about what the logs lack\n"
@@ -270,7 +272,24 @@ free_list(char **w, size_t n)
 	free(w);
 }
 
-enum { O_JSON = 256, O_FORCE, O_LOG, O_LOGS, O_STRICT, O_SIMULATION, O_SYSTEM };
+enum { O_JSON = 256, O_FORCE, O_LOG, O_LOGS, O_STRICT, O_SIMULATION, O_SYSTEM,
+    O_STATS };
+
+/* --stats: what the run has, before anything is read. */
+static void
+print_plan(const struct ssp_sbplan *p)
+{
+	size_t i, both = 0, parser = 0;
+
+	for (i = 0; i < p->nstreams; i++)
+		parser += p->streams[i].sim != SSP_SIM_NONE;
+	for (i = 0; i < p->nlinks; i++)
+		both += p->links[i].sa >= 0 && p->links[i].sb >= 0;
+	fprintf(stderr, "%s: %zu streams (%zu with a parser, %zu with a log to "
+	    "read), %zu links (%zu between two streams), %zu unsynchronized "
+	    "channels\n", PROG, p->nstreams, parser, ssp_sbplan_present(p),
+	    p->nlinks, both, p->unsync);
+}
 
 static int
 run_main(int argc, char **argv)
@@ -286,6 +305,7 @@ run_main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rules", required_argument, NULL, 'r' },
 		{ "simulation", required_argument, NULL, O_SIMULATION },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ "strict", no_argument, NULL, O_STRICT },
 		{ "symtab", required_argument, NULL, 's' },
 		{ "system", required_argument, NULL, O_SYSTEM },
@@ -303,7 +323,7 @@ run_main(int argc, char **argv)
 	char **extra = NULL;
 	size_t i, nextra = 0;
 	uint64_t n;
-	int ch, rc;
+	int ch, rc, stats = 0;
 
 	if ((l = calloc(1, sizeof(*l))) == NULL)
 		err(SSP_EXIT_FAIL, NULL);
@@ -327,7 +347,8 @@ run_main(int argc, char **argv)
 			ssp_cli_version(PROG, "jansson", jansson_version_str(), "sqlite",
 			    sqlite3_libversion(), (char *)NULL);
 			return ssp_cli_done(PROG, 0);
-		case 'v': ro.verbose = 1; break;
+		case 'v': ro.verbose = stats = 1; break;
+		case O_STATS: stats = 1; break;
 		case O_FORCE: o.force = 1; break;
 		case O_LOG: push(l->log, &l->nlog, optarg, "logs"); break;
 		case O_LOGS: l->logs = optarg; break;
@@ -355,6 +376,8 @@ run_main(int argc, char **argv)
 	o.logmap = l->log;
 	o.nlogmap = l->nlog;
 	p = plan(r, &o, simulation, system, &extra, &nextra);
+	if (stats)
+		print_plan(p);
 	ro.extra = (const char *const *)extra;
 	ro.nextra = nextra;
 	ro.rules = l->rules;
@@ -386,6 +409,7 @@ main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "simulation", required_argument, NULL, O_SIMULATION },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ "strict", no_argument, NULL, O_STRICT },
 		{ "system", required_argument, NULL, O_SYSTEM },
 		{ "version", no_argument, NULL, 'V' },
@@ -401,7 +425,7 @@ main(int argc, char **argv)
 	struct ssp_simbricks *r;
 	const char *inpath, *outpath = NULL, *dir = NULL, *jname = NULL;
 	char *abspath = NULL, *tpath = NULL, *cpath = NULL;
-	int ch, cmds = 0, quiet = 0, rc = SSP_EXIT_OK;
+	int ch, cmds = 0, quiet = 0, stats = 0, rc = SSP_EXIT_OK;
 	size_t i, nlog = 0;
 
 	/* a subcommand comes first, as in git: "simspan-simbricks run X";
@@ -425,6 +449,7 @@ main(int argc, char **argv)
 		case O_LOGS: o.logs = optarg; break;
 		case O_STRICT: o.strict = 1; break;
 		case O_SIMULATION: simulation = optarg; break;
+		case O_STATS: stats = 1; break;
 		case O_SYSTEM: system = optarg; break;
 		default: usage(SSP_EXIT_USAGE);
 		}
@@ -448,6 +473,8 @@ main(int argc, char **argv)
 	o.logmap = logmap;
 	o.nlogmap = nlog;
 	p = plan(r, &o, simulation, system, &extra, &nextra);
+	if (stats)
+		print_plan(p);
 	if (!quiet) {
 		for (i = 0; i < p->nwarn; i++)
 			warnx("%s", p->warn[i]);

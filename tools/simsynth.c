@@ -6,11 +6,14 @@
  * source: parameters --> simsynth --> logs + truth.
  */
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "base/num.h"
 #include "stream/span.h"
@@ -25,7 +28,7 @@ enum {
 	O_ITR, O_NET_LAT, O_NIC, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
 	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL, O_NET, O_KERNEL, O_CPUS,
 	O_HOST,
-	O_FLOW, O_NAPI_BUDGET, O_PRINT,
+	O_FLOW, O_NAPI_BUDGET, O_PRINT, O_SEED, O_STATS,
 };
 
 static void
@@ -34,7 +37,8 @@ usage(int code)
 	FILE *f = code == 0 ? stdout : stderr;
 
 	fprintf(f, "usage: simsynth [-hVvz] [-c clients] [-H hosts] "
-	    "[-n requests] [-s seed] [--option value ...] dir\n");
+	    "[-n requests] [--seed N] [--stats]\n                "
+	    "[--option value ...] dir\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Write a synthetic SimBricks dumbbell run into dir: gem5, nicbm and\n"
@@ -80,12 +84,13 @@ usage(int code)
 		    "      --nicbm-dialect D     upstream, columbo or sigcomm22 (upstream)\n"
 		    "      --gem5-size SIZE      pad each gem5 log to about SIZE (k/M/G)\n"
 		    "      --exec-rate N         else: padding Exec lines per us (10)\n"
-		    "  -s, --seed N              random seed (1)\n"
-		    "  -z, --zstd                compress the logs (.zst)\n"
+		    "      --seed N              random seed (1)\n"
+		    "  -z, --zstd                compress the logs and truth.csv (.zst)\n"
 		    "      --zstd-level N        compression level 1..19 (implies -z)\n"
 		    "      --pace RATE           write at most RATE bytes/s (k/M/G)\n"
 		    "      --restart-at TIME     close and reopen named-pipe outputs\n"
-		    "  -v, --stats               print what was written to stderr\n"
+		    "      --stats               print counts to stderr (what was written)\n"
+		    "  -v, --verbose             --stats plus the seed and the directory\n"
 		    "  -h, --help                this help\n"
 		    "  -V, --version             version and library versions\n"
 		    "TIME takes ps (default), ns, us, ms or s.  See simsynth(1).\n");
@@ -118,6 +123,19 @@ parse_scaled(const char *s, int binary, uint64_t *out)
 		return -1;
 	*out = v * mul;
 	return 0;
+}
+
+/* The soft limit of open files up to the hard one (simsynth keeps one
+ * log per simulator open). */
+static void
+nofile_max(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 static void
@@ -262,10 +280,11 @@ main(int argc, char **argv)
 		{ "requests", required_argument, NULL, 'n' },
 		{ "response-size", required_argument, NULL, O_RESP_SIZE },
 		{ "restart-at", required_argument, NULL, O_RESTART },
-		{ "seed", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, O_SEED },
 		{ "servers", required_argument, NULL, O_SERVERS },
-		{ "stats", no_argument, NULL, 'v' },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ "sync-interval", required_argument, NULL, O_SYNC },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "zstd", no_argument, NULL, 'z' },
 		{ "zstd-level", required_argument, NULL, O_ZLEVEL },
@@ -277,7 +296,7 @@ main(int argc, char **argv)
 	char cmdline[2048], o[40];
 	const char *errstr;
 	size_t n = 0;
-	int ch, stats = 0, i, li = -1, nonposted_set = 0;
+	int ch, stats = 0, verbose = 0, i, li = -1, nonposted_set = 0, created;
 
 	ssp_synparams_defaults(&p);
 	while ((ch = getopt_long(argc, argv, "c:H:hn:s:Vvz", longopts,
@@ -293,12 +312,16 @@ main(int argc, char **argv)
 		case 'H': p.hosts = num(o, optarg, 2, 200); break;
 		case 'h': usage(0); break;
 		case 'n': p.requests = num(o, optarg, 0, 10000000); break;
-		case 's':
+		case 's':	/* until 0.3 */
+			ssp_cli_deprecated("simsynth", "-s", "--seed");
+			/* FALLTHROUGH */
+		case O_SEED:
 			if (ssp_num_strtou64(optarg, &p.seed, &errstr) != 0)
 				bad(o, optarg, errstr);
 			break;
+		case O_STATS: stats = 1; break;
 		case 'V': ssp_cli_version("simsynth", (char *)NULL); return ssp_cli_done("simsynth", 0);
-		case 'v': stats = 1; break;
+		case 'v': verbose = stats = 1; break;
 		case 'z': if (p.zlevel == 0) p.zlevel = 3; break;
 		case O_BANDWIDTH:
 			if (parse_scaled(optarg, 0, &p.bandwidth) != 0)
@@ -415,16 +438,26 @@ main(int argc, char **argv)
 		snprintf(cmdline + n, sizeof(cmdline) - n, " DIR");
 	p.cmdline = cmdline;
 	/* Every file is written whole, and all of them are put in place at
-	 * the end (named pipes are written as they are). */
+	 * the end (named pipes are written as they are).  A log per
+	 * simulator is open at once: as many descriptors as allowed. */
 	p.out_path = ssp_outfile_begin;
+	nofile_max();
+	created = access(argv[optind], F_OK) != 0;
 	if (ssp_synsim_run(&p, argv[optind], &res, &e) != SSP_OK) {
 		ssp_outfile_abort();
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
+		if (created)	/* nothing left behind (fails unless empty) */
+			rmdir(argv[optind]);
+		errx(SSP_EXIT_FAIL, "%s%s", e.msg, strstr(e.msg, strerror(EMFILE)) ?
+		    " (every log is open at once, two per host and more: fewer "
+		    "hosts, or raise ulimit -n)" : "");
 	}
 	if (ssp_outfile_commit() != 0)
 		err(SSP_EXIT_FAIL, "%s", argv[optind]);
 	if (stats)
 		print_stats(&res, p.zlevel);
+	if (verbose)
+		fprintf(stderr, "simsynth: %s: seed %" PRIu64 ", %s\n", argv[optind],
+		    p.seed, cmdline);
 	ssp_synsim_result_free(&res);
 	if (ssp_cli_close_stdout("simsynth") != 0)
 		return SSP_EXIT_FAIL;

@@ -37,9 +37,10 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: span2html [-fhVv] [--traces all|slowest:N,sample:M] "
+	fprintf(f, "usage: span2html [-hqVv] [--traces all|slowest:N,sample:M] "
 	    "[--max-spans N]\n"
-	    "                 [--no-events] [-o FILE] [SPANS|-]\n");
+	    "                 [--force] [--no-events] [--stats] [-o FILE] "
+	    "[SPANS|-]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Write a simspan span stream (plain or zstd) as one self-contained "
@@ -48,7 +49,7 @@ usage(int code)
 		    "and split.\n"
 		    "  -o, --output FILE  write to FILE (default: standard output, "
 		    "not a terminal)\n"
-		    "  -f, --force        write to standard output even if it is a "
+		    "      --force        write to standard output even if it is a "
 		    "terminal\n"
 		    "      --traces SPEC  traces with full span detail: all, or "
 		    "slowest:N,sample:M\n"
@@ -57,7 +58,10 @@ usage(int code)
 		    "      --max-spans N  at most N spans of detail (default %d; 0: "
 		    "no limit)\n"
 		    "      --no-events    leave out the spans' member events\n"
-		    "  -v, --stats        counts and sizes on standard error\n"
+		    "      --stats        print counts to stderr (spans, traces, "
+		    "sizes)\n"
+		    "  -v, --verbose      --stats plus the time taken\n"
+		    "  -q, --quiet        no progress line\n"
 		    "  -h, --help         this help\n"
 		    "  -V, --version      version and library versions\n"
 		    "With no SPANS, or when SPANS is -, read standard input.\n"
@@ -165,15 +169,17 @@ spool_open(void)
 int
 main(int argc, char **argv)
 {
-	enum { O_MAX_SPANS = 256, O_NO_EVENTS, O_TRACES };
+	enum { O_MAX_SPANS = 256, O_NO_EVENTS, O_TRACES, O_FORCE, O_STATS };
 	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "max-spans", required_argument, NULL, O_MAX_SPANS },
 		{ "no-events", no_argument, NULL, O_NO_EVENTS },
 		{ "output", required_argument, NULL, 'o' },
-		{ "stats", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ "traces", required_argument, NULL, O_TRACES },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -194,17 +200,22 @@ main(int argc, char **argv)
 	struct stat sb;
 	off_t stdin_at = -1;
 	int64_t v;
-	int ch, verbose = 0, force = 0, spool, rc;
+	int ch, verbose = 0, stats = 0, quiet = 0, force = 0, spool, rc;
 
-	while ((ch = getopt_long(argc, argv, "fho:Vv", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "fho:qVv", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'f': force = 1; break;
+		case 'f':	/* until 0.3 */
+			ssp_cli_deprecated(PROG, "-f", "--force");
+			/* FALLTHROUGH */
+		case O_FORCE: force = 1; break;
 		case 'h': usage(0); break;
 		case 'o': outpath = optarg; break;
+		case 'q': quiet = 1; break;
+		case O_STATS: stats = 1; break;
 		case 'V':
 			ssp_cli_version(PROG, "zlib", zlibVersion(), (char *)NULL);
 			return ssp_cli_close_stdout(PROG) != 0 ? SSP_EXIT_FAIL : 0;
-		case 'v': verbose = 1; break;
+		case 'v': verbose = stats = 1; break;
 		case O_MAX_SPANS:
 			if (ssp_num_strtonum(optarg, 0, INT64_MAX, &v, &errstr) != 0) {
 				warnx("--max-spans %s: %s", optarg, errstr);
@@ -275,7 +286,7 @@ main(int argc, char **argv)
 			goto tee_failed;
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
-	ssp_progress_init(&pg, -1, "spans");
+	ssp_progress_init_as(&pg, -1, "records", "spans", quiet);
 	o.tick = tick;
 	o.tick_ctx = &pg;
 	if (ssp_html_load(&h, rr, &o, &e) != SSP_OK) {
@@ -320,7 +331,7 @@ main(int argc, char **argv)
 		err(SSP_EXIT_FAIL, "stdout");
 	}
 	t2 = ssp_clock_ns();
-	if (verbose) {
+	if (stats) {
 		fprintf(stderr, "%s: %" PRIu64 " spans, %" PRIu64 " traces, %" PRIu64
 		    " links, %" PRIu64 " events read (%" PRIu64 " records, %" PRIu64
 		    " of unknown types, %" PRIu64 " links/events not after their "
@@ -338,7 +349,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: %s: %" PRIu64 " bytes (data: %" PRIu64
 		    " bytes JSON, %" PRIu64 " gzip)\n", PROG, outpath ? outpath :
 		    "stdout", st->page_bytes, st->json_bytes, st->gz_bytes);
-		fprintf(stderr, "%s: %.2f s read twice (%.0f spans/s), %.2f s "
+		if (verbose)
+			fprintf(stderr, "%s: %.2f s read twice (%.0f spans/s), %.2f s "
 		    "total (%.0f spans/s)\n", PROG, (t1 - t0) / 1e9, t1 > t0 ?
 		    st->spans / ((t1 - t0) / 1e9) : 0.0, (t2 - t0) / 1e9,
 		    t2 > t0 ? st->spans / ((t2 - t0) / 1e9) : 0.0);

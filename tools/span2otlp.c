@@ -36,13 +36,14 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: span2otlp [-fhVv] [--endpoint URL] [--protocol "
+	fprintf(f, "usage: span2otlp [-hqVv] [--endpoint URL] [--protocol "
 	    "http/json|http/protobuf] [--gzip]\n"
 	    "                 [-H 'NAME: VALUE'] [-b N] [--max-bytes N] "
 	    "[--events|--no-events]\n"
 	    "                 [--epoch NS|now] [--timeout T] [--retries N] "
 	    "[--backoff T]\n"
-	    "                 [--max-elapsed T] [-o FILE] [SPANS|-]\n");
+	    "                 [--max-elapsed T] [--force] [--stats] [-o FILE] "
+	    "[SPANS|-]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Export a simspan span stream (plain or zstd) to OpenTelemetry.\n"
@@ -65,18 +66,23 @@ usage(int code)
 		    "      --no-events     the stream has them)\n"
 		    "      --epoch NS      add NS nanoseconds (or 'now') to every time "
 		    "(default 0)\n"
-		    "      --timeout T     per request attempt, seconds or with unit "
-		    "(default 10)\n"
+		    "      --timeout T     per request attempt, seconds (0.5) or with "
+		    "unit (default 10)\n"
 		    "      --retries N     retries of a failed request (default 5)\n"
-		    "      --backoff T     first retry delay, doubled each time "
-		    "(default 1)\n"
+		    "      --backoff T     first retry delay, doubled each time, as "
+		    "--timeout\n"
+		    "                      (default 1)\n"
 		    "      --max-elapsed T no retry of a request later than T after "
 		    "its first\n"
 		    "                      attempt (default 5min; 0: no limit)\n"
 		    "  -o, --output FILE   write to FILE (.zst compresses) instead of "
 		    "stdout\n"
-		    "  -f, --force         write protobuf to a terminal\n"
-		    "  -v, --stats         counts of spans, events, links, batches\n"
+		    "      --force         write protobuf to a terminal\n"
+		    "      --stats         print counts to stderr (spans, events, "
+		    "links, requests)\n"
+		    "  -v, --verbose       --stats plus the retry settings and every "
+		    "retry\n"
+		    "  -q, --quiet         no progress line and no retry notice\n"
 		    "  -h, --help          this help\n"
 		    "  -V, --version       version and library versions\n"
 		    "See span2otlp(1).\n", DEFAULT_BATCH);
@@ -106,7 +112,8 @@ report(void *arg, const char *msg)
 
 static void
 print_stats(const struct ssp_otlp_stats *s, const char *dest, uint64_t bytes,
-    const struct ssp_http_stats *hs, const struct ssp_http_opts *ho)
+    const struct ssp_http_stats *hs, const struct ssp_http_opts *ho,
+    int verbose)
 {
 	fprintf(stderr, "%s: %" PRIu64 " spans read: %" PRIu64 " encoded, %"
 	    PRIu64 " not sent, %" PRIu64 " dropped (bad id %" PRIu64
@@ -133,7 +140,7 @@ print_stats(const struct ssp_otlp_stats *s, const char *dest, uint64_t bytes,
 		    PROG, hs->batches_sent, dest, hs->spans_sent, hs->bytes_sent,
 		    hs->retries, hs->batches_failed, hs->spans_failed,
 		    hs->spans_rejected);
-	if (hs != NULL)
+	if (hs != NULL && verbose)
 		fprintf(stderr, "%s: timeout %" PRIu64 " ms, up to %u retries, "
 		    "backoff %" PRIu64 " ms, max elapsed %" PRIu64 " ms\n", PROG,
 		    ho->timeout_ms, ho->retries, ho->backoff_ms,
@@ -145,14 +152,14 @@ main(int argc, char **argv)
 {
 	enum { O_BACKOFF = 256, O_ENDPOINT, O_EPOCH, O_EVENTS, O_GZIP,
 		O_MAX_BYTES, O_MAX_ELAPSED, O_NO_EVENTS, O_PROTOCOL, O_RETRIES,
-		O_TIMEOUT };
+		O_TIMEOUT, O_FORCE, O_STATS };
 	static const struct option longopts[] = {
 		{ "backoff", required_argument, NULL, O_BACKOFF },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "endpoint", required_argument, NULL, O_ENDPOINT },
 		{ "epoch", required_argument, NULL, O_EPOCH },
 		{ "events", no_argument, NULL, O_EVENTS },
-		{ "force", no_argument, NULL, 'f' },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "gzip", no_argument, NULL, O_GZIP },
 		{ "header", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
@@ -161,8 +168,9 @@ main(int argc, char **argv)
 		{ "no-events", no_argument, NULL, O_NO_EVENTS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "protocol", required_argument, NULL, O_PROTOCOL },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "retries", required_argument, NULL, O_RETRIES },
-		{ "stats", no_argument, NULL, 'v' },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -185,11 +193,12 @@ main(int argc, char **argv)
 	const char *outpath = NULL, *errstr, *proto = NULL, *hdrs[MAX_HEADERS];
 	const char *to;
 	size_t nhdr = 0;
-	int ch, force = 0, verbose = 0, got = 0, rc = SSP_EXIT_OK;
+	int ch, force = 0, verbose = 0, stats = 0, quiet = 0, got = 0;
+	int rc = SSP_EXIT_OK;
 	int64_t v;
 	uint64_t bytes = 0;
 
-	while ((ch = getopt_long(argc, argv, "b:fH:ho:Vv", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "b:fH:ho:qVv", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (ssp_num_strtonum(optarg, 1, MAX_BATCH, &v, &errstr) != 0) {
@@ -198,7 +207,10 @@ main(int argc, char **argv)
 			}
 			oo.batch = (size_t)v;
 			break;
-		case 'f': force = 1; break;
+		case 'f':	/* until 0.3 */
+			ssp_cli_deprecated(PROG, "-f", "--force");
+			/* FALLTHROUGH */
+		case O_FORCE: force = 1; break;
 		case 'H':
 			if (nhdr == MAX_HEADERS) {
 				warnx("more than %d --header options", MAX_HEADERS);
@@ -208,11 +220,13 @@ main(int argc, char **argv)
 			break;
 		case 'h': usage(0); break;
 		case 'o': outpath = optarg; break;
+		case 'q': quiet = 1; break;
 		case 'V':
 			ssp_cli_version(PROG, "libcurl", ssp_http_curl_version() ?
 			    ssp_http_curl_version() : "not found", (char *)NULL);
 			return ssp_cli_done(PROG, 0);
-		case 'v': verbose = 1; break;
+		case 'v': verbose = stats = 1; break;
+		case O_STATS: stats = 1; break;
 		case O_BACKOFF: ho.backoff_ms = parse_ms("--backoff", optarg, 0); break;
 		case O_ENDPOINT: ho.url = optarg; break;
 		case O_EPOCH:
@@ -290,6 +304,7 @@ main(int argc, char **argv)
 		usage(SSP_EXIT_USAGE);
 	}
 	ho.verbose = verbose;
+	ho.quiet = quiet;
 	if (ho.url != NULL) {
 		enum ssp_status hs_rc;
 
@@ -320,7 +335,7 @@ main(int argc, char **argv)
 	if (ssp_otlp_open(&k.o, &oo, rr, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
-	ssp_progress_init(&pg, ssp_in_size(in), "spans");
+	ssp_progress_init_as(&pg, ssp_in_size(in), "records", "spans", quiet);
 	/* records are read straight into the batch */
 	while ((rp = ssp_otlp_slot(k.o)) != NULL &&
 	    (got = ssp_rec_rd_next(rr, rp, &e)) == 1) {
@@ -347,12 +362,13 @@ main(int argc, char **argv)
 		if (url == NULL)
 			err(SSP_EXIT_FAIL, NULL);
 		ssp_http_close(k.http, &hs);
-		if (verbose)
-			print_stats(st, url, 0, &hs, &ho);
+		if (stats)
+			print_stats(st, url, 0, &hs, &ho, verbose);
 		if (hs.spans_failed > 0) {
-			warnx("%" PRIu64 " spans in %" PRIu64 " requests not "
+			warnx("%" PRIu64 " spans in %" PRIu64 " request%s not "
 			    "delivered to %s%s%s", hs.spans_failed,
-			    hs.batches_failed, url, hs.last_error[0] ?
+			    hs.batches_failed, hs.batches_failed == 1 ? "" : "s",
+			    url, hs.last_error[0] ?
 			    "; last error: " : "", hs.last_error);
 			rc = SSP_EXIT_FAIL;
 		}
@@ -369,8 +385,9 @@ main(int argc, char **argv)
 		/* also after damaged input: the spans before it */
 		if (ssp_outfile_commit() != 0)
 			err(SSP_EXIT_FAIL, "%s", outpath);
-		if (verbose)
-			print_stats(st, outpath ? outpath : "stdout", bytes, NULL, &ho);
+		if (stats)
+			print_stats(st, outpath ? outpath : "stdout", bytes, NULL, &ho,
+			    verbose);
 	}
 	if (st->spans_bad_id + st->spans_bad_stream > 0) {
 		warnx("%" PRIu64 " spans dropped: %" PRIu64 " with a zero trace or "

@@ -34,14 +34,14 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: span2perfetto [-fhVv] [-F json|proto] [-o FILE] "
-	    "[-w N] [SPANS|-]\n");
+	fprintf(f, "usage: span2perfetto [-hqVv] [-f json|proto] [-o FILE] "
+	    "[-w N] [--force] [--stats]\n                     [SPANS|-]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Convert a simspan span stream (plain or zstd) into a trace for "
 		    "Perfetto\n"
 		    "(ui.perfetto.dev) and chrome://tracing.\n"
-		    "  -F, --format F  json: Chrome Trace Event JSON; proto: "
+		    "  -f, --format F  json: Chrome Trace Event JSON; proto: "
 		    "Perfetto protobuf\n"
 		    "                  (default: proto when FILE ends in .pftrace "
 		    "or\n"
@@ -51,8 +51,11 @@ usage(int code)
 		    "                  written to a temporary file and renamed when "
 		    "complete\n"
 		    "  -w, --window N  spans held to put them in time order (%u)\n"
-		    "  -f, --force     write protobuf to a terminal\n"
-		    "  -v, --stats     counts of spans, tracks, flows\n"
+		    "      --force     write protobuf to a terminal\n"
+		    "      --stats     print counts to stderr (spans, tracks, flows, "
+		    "window)\n"
+		    "  -v, --verbose   --stats plus the wall time\n"
+		    "  -q, --quiet     no progress line, no notes on the window\n"
 		    "  -h, --help      this help\n"
 		    "  -V, --version   version and library versions\n"
 		    "Memory is bounded by the window and the open spans.  See "
@@ -103,7 +106,7 @@ now_ns(void)
 
 static void
 print_stats(const struct ssp_tracks_stats *s, const char *dest,
-    uint64_t bytes, uint64_t ns)
+    uint64_t bytes, uint64_t ns, int verbose)
 {
 	fprintf(stderr, "%s: %" PRIu64 " spans, %" PRIu64 " links, %" PRIu64
 	    " member events (not exported), %" PRIu64 " records of unknown "
@@ -120,7 +123,8 @@ print_stats(const struct ssp_tracks_stats *s, const char *dest,
 	    s->late);
 	fprintf(stderr, "%s: %" PRIu64 " bytes written to %s\n", PROG, bytes,
 	    dest);
-	fprintf(stderr, "%s: wall time %.3f s\n", PROG, (double)ns / 1e9);
+	if (verbose)
+		fprintf(stderr, "%s: wall time %.3f s\n", PROG, (double)ns / 1e9);
 }
 
 /* What the window could not keep exact, once, with the fix. */
@@ -143,15 +147,25 @@ print_notes(const struct ssp_tracks_stats *s)
 		    "--window keeps them", s->forgotten);
 }
 
+/* -f's argument is a format; before 0.2, -f was --force and what came
+ * next another option or the input file. */
+static int
+is_format(const char *s)
+{
+	return s[0] != '-' && access(s, F_OK) != 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	enum { O_FORCE = 256, O_STATS };
 	static const struct option longopts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ "format", required_argument, NULL, 'F' },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "stats", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "window", required_argument, NULL, 'w' },
@@ -159,7 +173,8 @@ main(int argc, char **argv)
 	};
 	enum fmt fmt = F_AUTO;
 	const char *outpath = NULL;
-	int ch, force = 0, verbose = 0, got, to_file;
+	static char force_opt[] = "--force";
+	int ch, force = 0, verbose = 0, stats = 0, quiet = 0, got, to_file;
 	struct ssp_err e = { 0 };
 	struct ssp_in *in;
 	struct ssp_rec_rd *rr;
@@ -174,9 +189,13 @@ main(int argc, char **argv)
 	const char *errstr;
 	int64_t v;
 
-	while ((ch = getopt_long(argc, argv, "F:fho:Vvw:", longopts, NULL)) != -1) {
+	ssp_cli_respell(argc, argv, "-f", is_format, force_opt, PROG);
+	while ((ch = getopt_long(argc, argv, "F:f:ho:qVvw:", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'F':
+		case 'F':	/* until 0.3 */
+			ssp_cli_deprecated(PROG, "-F", "-f/--format");
+			/* FALLTHROUGH */
+		case 'f':
 			if (strcmp(optarg, "json") == 0)
 				fmt = F_JSON;
 			else if (strcmp(optarg, "proto") == 0 ||
@@ -187,11 +206,13 @@ main(int argc, char **argv)
 				usage(SSP_EXIT_USAGE);
 			}
 			break;
-		case 'f': force = 1; break;
+		case O_FORCE: force = 1; break;
 		case 'h': usage(0); break;
 		case 'o': outpath = optarg; break;
+		case 'q': quiet = 1; break;
 		case 'V': ssp_cli_version(PROG, (char *)NULL); return 0;
-		case 'v': verbose = 1; break;
+		case 'v': verbose = stats = 1; break;
+		case O_STATS: stats = 1; break;
 		case 'w':
 			if (ssp_num_strtonum(optarg, 1, 1 << 26, &v, &errstr) != 0) {
 				warnx("--window %s: %s (1 to %d spans)", optarg,
@@ -251,7 +272,7 @@ main(int argc, char **argv)
 	}
 	if (ssp_tracks_open(&t, rr, &to, &e) != SSP_OK)
 		goto bad;
-	ssp_progress_init(&pg, ssp_in_size(in), "spans");
+	ssp_progress_init_as(&pg, ssp_in_size(in), "records", "spans", quiet);
 	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1) {
 		if (ssp_tracks_add(t, &r, &e) != SSP_OK)
 			goto bad;
@@ -268,10 +289,11 @@ main(int argc, char **argv)
 		fail(e.msg);
 	if (to_file && ssp_outfile_commit() != 0)
 		err(SSP_EXIT_FAIL, "%s: output not written", outpath);
-	if (verbose)
+	if (stats)
 		print_stats(ssp_tracks_stats(t), outpath != NULL ? outpath :
-		    "stdout", bytes, now_ns() - t0);
-	print_notes(ssp_tracks_stats(t));
+		    "stdout", bytes, now_ns() - t0, verbose);
+	if (!quiet)
+		print_notes(ssp_tracks_stats(t));
 	ssp_tracks_free(t);
 	ssp_perfetto_free(pf);
 	ssp_chrome_free(cj);

@@ -35,18 +35,20 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: span2sqlite [-efhivV] [--events] [--force] [--insert] "
-	    "[--run NAME] [--stats] DB [SPANS]\n");
+	fprintf(f, "usage: span2sqlite [-ehiqVv] [--events] [--force] [--insert] "
+	    "[--run NAME] [--stats] DB\n                   [SPANS]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Load a simspan span stream (plain or zstd-compressed) into the\n"
 		    "SQLite database DB as a new run; DB is created or appended to.\n"
 		    "  -e, --events    also load the member events of the spans\n"
-		    "  -f, --force     replace DB even when it is write-protected\n"
+		    "      --force     replace DB even when it is write-protected\n"
 		    "  -i, --insert    load with SQL INSERTs, not written directly in the\n"
 		    "                  file format (slower)\n"
 		    "  -r, --run NAME  name of the run (default: input name@UTC time)\n"
-		    "  -v, --stats     print what was loaded to standard error\n"
+		    "      --stats     print counts to stderr (what was loaded)\n"
+		    "  -v, --verbose   --stats plus the time taken\n"
+		    "  -q, --quiet     no progress line\n"
 		    "  -h, --help      this help\n"
 		    "  -V, --version   version and library versions\n"
 		    "With no SPANS, or when SPANS is -, read standard input.\n"
@@ -91,7 +93,7 @@ tick(void *ctx, const struct ssp_load_stats *st)
 
 static void
 print_stats(const struct ssp_load_stats *st, const char *db,
-    const char *input, int events, double load_s, double total_s)
+    const char *input, int events, double load_s, double total_s, int verbose)
 {
 	unsigned k;
 
@@ -120,7 +122,8 @@ print_stats(const struct ssp_load_stats *st, const char *db,
 		fprintf(stderr, "%s: %" PRIu64 " traces too long or too many "
 		    "to split in memory, split from the database at the end\n",
 		    PROG, st->resplit);
-	fprintf(stderr, "%s: %.2f s load (%.0f spans/s), %.2f s total (%.0f "
+	if (verbose)
+		fprintf(stderr, "%s: %.2f s load (%.0f spans/s), %.2f s total (%.0f "
 	    "spans/s), %s\n", PROG, load_s, load_s > 0 ? st->spans / load_s :
 	    0.0, total_s, total_s > 0 ? st->spans / total_s : 0.0,
 	    st->direct ? "rows written directly" : "rows inserted");
@@ -129,13 +132,16 @@ print_stats(const struct ssp_load_stats *st, const char *db,
 int
 main(int argc, char **argv)
 {
+	enum { O_FORCE = 256, O_STATS };
 	static const struct option longopts[] = {
 		{ "events", no_argument, NULL, 'e' },
-		{ "force", no_argument, NULL, 'f' },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "insert", no_argument, NULL, 'i' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "run", required_argument, NULL, 'r' },
-		{ "stats", no_argument, NULL, 'v' },
+		{ "stats", no_argument, NULL, O_STATS },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -149,17 +155,22 @@ main(int argc, char **argv)
 	const char *db, *input, *work;
 	char tool[64];
 	uint64_t t0, t1;
-	int ch, r, verbose = 0;
+	int ch, r, verbose = 0, stats = 0, quiet = 0;
 	unsigned flags = 0;
 
-	while ((ch = getopt_long(argc, argv, "efhir:vV", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "efhiqr:vV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'e': o.events = 1; break;
-		case 'f': flags |= SSP_SQLITE_FORCE; break;
+		case 'f':	/* until 0.3 */
+			ssp_cli_deprecated(PROG, "-f", "--force");
+			/* FALLTHROUGH */
+		case O_FORCE: flags |= SSP_SQLITE_FORCE; break;
 		case 'h': usage(0); break;
 		case 'i': o.sql_only = 1; break;
+		case 'q': quiet = 1; break;
 		case 'r': o.run = optarg; break;
-		case 'v': verbose = 1; break;
+		case 'v': verbose = stats = 1; break;
+		case O_STATS: stats = 1; break;
 		case 'V':
 			ssp_cli_version(PROG, "sqlite", sqlite3_libversion(),
 			    (char *)NULL);
@@ -212,8 +223,8 @@ main(int argc, char **argv)
 		errno = saved;
 		err(SSP_EXIT_FAIL, "%s: cannot create a file next to it", db);
 	}
-	ssp_progress_init(&tc.p, ssp_in_is_zstd(in) ? -1 : ssp_in_size(in),
-	    "spans");
+	ssp_progress_init_as(&tc.p, ssp_in_is_compressed(in) ? -1 : ssp_in_size(in),
+	    "records", "spans", quiet);
 	tc.in = in;
 	o.tick = tick;
 	o.tick_ctx = &tc;
@@ -249,8 +260,8 @@ main(int argc, char **argv)
 		err(SSP_EXIT_FAIL, "%s", db);
 	}
 	ssp_sqlite_close(d);
-	if (verbose)
+	if (stats)
 		print_stats(&st, db, input, o.events, (t1 - t0) / 1e9,
-		    (ssp_clock_ns() - t0) / 1e9);
+		    (ssp_clock_ns() - t0) / 1e9, verbose);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/num.h"
 #include "io/in.h"
@@ -20,6 +21,8 @@ enum mode { M_DUMP, M_COUNT, M_TREE };
 
 static struct ssp_spantree_opts tree_opts;
 static size_t trees_printed;
+static const char *columns;	/* -c LIST */
+static int stats;		/* --stats */
 
 struct counts {
 	uint64_t kind[SSP_SK_NKINDS];
@@ -31,14 +34,19 @@ usage(int code)
 {
 	FILE *f = code == 0 ? stdout : stderr;
 
-	fprintf(f, "usage: spancat [-cHhjnTV] [--csv] [--json] [--count] "
-	    "[--tree] [--header]\n"
-	    "               [--ps] [--trace ID] [--slowest N] [FILE ...]\n");
+	fprintf(f, "usage: spancat [-HhjnTV] [-c COLUMNS] [--csv] [--json] "
+	    "[--count] [--tree]\n"
+	    "               [--header] [--ps] [--trace ID] [--slowest N] "
+	    "[--stats] [FILE ...]\n");
 	if (code == 0)
 		fprintf(f, "\n"
 		    "Print simspan span streams (plain or zstd-compressed) as text.\n"
-		    "  -c, --csv      RFC 4180 CSV with a header row\n"
-		    "  -j, --json     one JSON object per line\n"
+		    "      --csv      RFC 4180 CSV with a header row\n"
+		    "  -c, --columns LIST  CSV of only these columns, in this order\n"
+		    "                 (trace,span,type,dur: names of --csv's header "
+		    "row, or trace)\n"
+		    "  -j, --json     one JSON object per line (trace: 32 hex "
+		    "digits)\n"
 		    "  -n, --count    count spans per kind, links, member events, "
 		    "traces\n"
 		    "  -T, --tree     each trace as an indented tree (holds all "
@@ -52,6 +60,7 @@ usage(int code)
 		    "first\n"
 		    "                 (root start to the end of its last span)\n"
 		    "  -H, --header   print the stream header first\n"
+		    "      --stats    print counts to stderr (records per input)\n"
 		    "  -h, --help     this help\n"
 		    "  -V, --version  version and library versions\n"
 		    "Stream indices are shown with the stream names of the header.\n"
@@ -139,9 +148,14 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 			errx(SSP_EXIT_FAIL, "out of memory");
 	if (header)
 		print_header(rr);
-	if (mode == M_DUMP && (d = ssp_dump_new_named(stdout, fmt, rr,
-	    (const char *const *)names, (size_t)n)) == NULL)
-		errx(SSP_EXIT_FAIL, "out of memory");
+	if (mode == M_DUMP) {
+		struct ssp_dump_opts o = { (const char *const *)names,
+		    (size_t)n, columns, 1 };
+
+		if ((rc = ssp_dump_open(&d, stdout, fmt, rr, &o, &e)) != SSP_OK)
+			errx(rc == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
+			    "%s", e.msg);
+	}
 	if (mode == M_TREE && (tree = ssp_spantree_new(rr,
 	    (const char *const *)names, (size_t)n)) == NULL)
 		errx(SSP_EXIT_FAIL, "out of memory");
@@ -171,6 +185,12 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 		fflush(stdout);
 		warnx("%s", e.msg);
 		rc = 1;
+	}
+	if (stats) {
+		fflush(stdout);
+		fprintf(stderr, "spancat: %s: %" PRIu64 " records (spans, links, "
+		    "member events)%s\n", ssp_rec_rd_name(rr),
+		    ssp_rec_rd_records(rr), got < 0 ? " before the damage" : "");
 	}
 	ssp_spantree_free(tree);
 	ssp_dump_free(d);
@@ -240,18 +260,29 @@ parse_trace(const char *s, struct ssp_spantree_opts *o)
 	return 0;
 }
 
+/* -c's argument is a column list, not (as before 0.2) the first input. */
+static int
+is_columns(const char *s)
+{
+	return s[strspn(s, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_,")] == '\0' && s[0] != '\0' &&
+	    access(s, F_OK) != 0;
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { O_PS = 256, O_SLOWEST, O_TRACE };
+	enum { O_PS = 256, O_SLOWEST, O_TRACE, O_CSV, O_STATS };
 	static const struct option longopts[] = {
+		{ "columns", required_argument, NULL, 'c' },
 		{ "count", no_argument, NULL, 'n' },
-		{ "csv", no_argument, NULL, 'c' },
+		{ "csv", no_argument, NULL, O_CSV },
 		{ "header", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "ps", no_argument, NULL, O_PS },
 		{ "slowest", required_argument, NULL, O_SLOWEST },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ "trace", required_argument, NULL, O_TRACE },
 		{ "tree", no_argument, NULL, 'T' },
 		{ "version", no_argument, NULL, 'V' },
@@ -264,10 +295,16 @@ main(int argc, char **argv)
 	int64_t v;
 	const char *errstr;
 
+	static char csv[] = "--csv";
+
 	memset(&c, 0, sizeof(c));
-	while ((ch = getopt_long(argc, argv, "cHhjnTV", longopts, NULL)) != -1) {
+	/* -c without a column list was --csv until 0.2 */
+	ssp_cli_respell(argc, argv, "-c", is_columns, csv, "spancat");
+	while ((ch = getopt_long(argc, argv, "c:HhjnTV", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'c': fmt = SSP_DUMP_CSV; break;
+		case 'c': columns = optarg; break;
+		case O_CSV: fmt = SSP_DUMP_CSV; break;
+		case O_STATS: stats = 1; break;
 		case 'H': header = 1; break;
 		case 'h': usage(0); break;
 		case 'j': fmt = SSP_DUMP_JSON; break;
@@ -296,6 +333,12 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (columns != NULL && (mode != M_DUMP || fmt == SSP_DUMP_JSON)) {
+		warnx("-c selects CSV columns: not with -j, -n or a tree");
+		usage(SSP_EXIT_USAGE);
+	}
+	if (columns != NULL)
+		fmt = SSP_DUMP_CSV;
 	if (argc == 0)
 		rc |= cat_one(NULL, fmt, mode, header, &c);
 	for (i = 0; i < argc; i++)

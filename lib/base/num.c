@@ -64,9 +64,9 @@ ssp_num_parse_ms(const char *s, uint64_t *ms, const char **errstr)
 	static const struct { const char *sfx; int64_t mul; } u[] = {
 		{ "ms", 1 }, { "min", 60000 }, { "s", 1000 }, { "", 1000 } };
 	const int64_t week_ms = 7 * 86400 * 1000ll;
-	char buf[32];
-	size_t n = strlen(s), i, k;
-	int64_t v;
+	char buf[32], *dot;
+	size_t n = strlen(s), i, k, nf;
+	int64_t v, f = 0, scale = 1;
 
 	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
 		k = strlen(u[i].sfx);
@@ -74,10 +74,31 @@ ssp_num_parse_ms(const char *s, uint64_t *ms, const char **errstr)
 			continue;
 		memcpy(buf, s, n - k);
 		buf[n - k] = '\0';
+		/* a fraction: up to 6 digits, the result whole milliseconds */
+		if ((dot = strchr(buf, '.')) != NULL) {
+			*dot = '\0';
+			nf = strlen(dot + 1);
+			if (nf == 0 || nf > 6 || dot[1 + strspn(dot + 1,
+			    "0123456789")] != '\0' || buf[0] == '\0') {
+				*errstr = "invalid";
+				return -1;
+			}
+			f = strtoll(dot + 1, NULL, 10);
+			while (nf-- > 0)
+				scale *= 10;
+		}
 		if (ssp_num_strtonum(buf, 0, week_ms / u[i].mul, &v,
 		    errstr) != 0)
 			return -1;
-		*ms = (uint64_t)(v * u[i].mul);
+		if ((f * u[i].mul) % scale != 0) {
+			*errstr = "finer than a millisecond";
+			return -1;
+		}
+		if (v * u[i].mul + f * u[i].mul / scale > week_ms) {
+			*errstr = "too large";
+			return -1;
+		}
+		*ms = (uint64_t)(v * u[i].mul + f * u[i].mul / scale);
 		return 0;
 	}
 	*errstr = "invalid";

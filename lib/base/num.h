@@ -19,9 +19,10 @@ SSP_MUST_USE int ssp_num_strtou64(const char *s, uint64_t *out,
 /* A time with optional unit: ps (default), ns, us, ms, s. */
 SSP_MUST_USE int ssp_num_parse_time(const char *s, int64_t *ps,
     const char **errstr);
-/* A wall-clock duration for timeouts: seconds, or a whole number with the
- * unit ms, s or min ("30", "500ms", "2min"), into milliseconds (at most a
- * week).  Returns 0, or -1 with *errstr set. */
+/* A wall-clock duration for timeouts: seconds, or a number with the unit
+ * ms, s or min ("30", "0.2", "500ms", "1.5s", "2min"), into milliseconds
+ * (a whole number of them, at most a week).  Returns 0, or -1 with
+ * *errstr set. */
 SSP_MUST_USE int ssp_num_parse_ms(const char *s, uint64_t *ms,
     const char **errstr);
 /* A size in bytes: a whole number, or with the unit k/K/KiB, M/MiB or

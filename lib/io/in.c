@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include "base/clock.h"
@@ -24,6 +25,8 @@ struct ssp_in {
 	int stopping;		/* follow: stop requested, delivering drain_left */
 	int pipe_size;		/* follow: the pipe's buffer size, 0 if unknown */
 	int zstd;		/* 1 once a zstd frame was detected */
+	int gz;			/* 1 once a gzip member was detected */
+	int gzend;		/* gzip: the last member ended */
 	char *name;		/* for messages: path or "stdin" */
 	char *path;		/* NULL for stdin/adopted fds: cannot reopen */
 	int64_t size;
@@ -35,6 +38,7 @@ struct ssp_in {
 	ssp_in_readfn *fn;	/* ssp_in_fnopen: read through fn, no fd */
 	void *fnctx;
 	ZSTD_DStream *zds;
+	z_stream *gzs;
 	size_t zret;		/* last ZSTD_decompressStream hint; 0 = frame done */
 	uint8_t *raw;		/* compressed bytes not yet decompressed */
 	size_t rawlen, rawoff;
@@ -346,6 +350,79 @@ is_zstd_magic(const uint8_t *p)
 	    (m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START;
 }
 
+static int
+gz_start(struct ssp_in *in, struct ssp_err *e)
+{
+	in->gzs = calloc(1, sizeof(*in->gzs));
+	in->raw = malloc(IN_RAWBUF);
+	if (in->gzs == NULL || in->raw == NULL ||
+	    inflateInit2(in->gzs, 16 + MAX_WBITS) != Z_OK) {
+		free(in->gzs);
+		in->gzs = NULL;
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "%s: out of memory", in->name);
+	}
+	in->gz = 1;
+	return SSP_OK;
+}
+
+/* A gzip member: 1f 8b, then the method, deflate (RFC 1952). */
+static int
+is_gzip_magic(const uint8_t *p)
+{
+	return p[0] == 0x1f && p[1] == 0x8b && p[2] == 8;
+}
+
+static ssize_t
+gz_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
+{
+	z_stream *z = in->gzs;
+	size_t want = n > (1u << 30) ? 1u << 30 : n, got;
+	ssize_t r;
+	int zr;
+
+	z->next_out = buf;
+	z->avail_out = (uInt)want;
+	while (z->avail_out == want) {
+		if (in->rawoff == in->rawlen) {
+			if (in->raweof)
+				break;
+			r = raw_read(in, in->raw, IN_RAWBUF, e);
+			if (r == SSP_IN_EOF) {
+				in->raweof = 1;
+				break;
+			}
+			if (r < 0)
+				return r;
+			in->rawlen = (size_t)r;
+			in->rawoff = 0;
+		}
+		if (in->gzend) {	/* another member follows */
+			if (inflateReset(z) != Z_OK)
+				return -ssp_err_set(e, SSP_ERR_NOMEM, in->pos,
+				    "%s: gzip: %s", in->name, "inflateReset failed");
+			in->gzend = 0;
+		}
+		z->next_in = in->raw + in->rawoff;
+		z->avail_in = (uInt)(in->rawlen - in->rawoff);
+		zr = inflate(z, Z_NO_FLUSH);
+		in->rawoff = in->rawlen - z->avail_in;
+		if (zr == Z_STREAM_END)
+			in->gzend = 1;
+		else if (zr != Z_OK && zr != Z_BUF_ERROR)
+			return -ssp_err_set(e, SSP_ERR_FORMAT, in->pos, "%s: gzip: "
+			    "%s (compressed offset %llu)", in->name, z->msg != NULL ?
+			    z->msg : zr == Z_MEM_ERROR ? "out of memory" : "bad data",
+			    (unsigned long long)(in->rawpos - (in->rawlen - in->rawoff)));
+	}
+	got = want - z->avail_out;
+	if (got == 0 && !in->gzend)
+		return -ssp_err_set(e, SSP_ERR_TRUNCATED, in->pos,
+		    "%s: truncated gzip data after %llu compressed bytes",
+		    in->name, (unsigned long long)in->rawpos);
+	in->pos += got;
+	return (ssize_t)got;
+}
+
 static ssize_t
 zstd_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 {
@@ -397,6 +474,8 @@ ssp_in_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 		return 0;
 	if (in->zstd)
 		return zstd_read(in, buf, n, e);
+	if (in->gz)
+		return gz_read(in, buf, n, e);
 	if ((in->flags & SSP_IN_ZSTD_AUTO) && in->rawpos == 0) {
 		/* Sniff four bytes; keep them for the decoder or the caller. */
 		while (in->pendlen < 4) {
@@ -420,6 +499,14 @@ ssp_in_read(struct ssp_in *in, void *buf, size_t n, struct ssp_err *e)
 			in->rawlen = 4;
 			in->pendlen = 0;
 			return zstd_read(in, buf, n, e);
+		}
+		if (in->pendlen == 4 && is_gzip_magic(in->pend)) {
+			if ((r = gz_start(in, e)) != SSP_OK)
+				return -r;
+			memcpy(in->raw, in->pend, 4);
+			in->rawlen = 4;
+			in->pendlen = 0;
+			return gz_read(in, buf, n, e);
 		}
 	}
 	if (in->pendoff < in->pendlen) {	/* sniffed bytes not yet delivered */
@@ -462,6 +549,7 @@ uint64_t ssp_in_pos(const struct ssp_in *in) { return in->pos; }
 uint64_t ssp_in_rawpos(const struct ssp_in *in) { return in->rawpos; }
 int64_t ssp_in_size(const struct ssp_in *in) { return in->size; }
 int ssp_in_is_zstd(const struct ssp_in *in) { return in->zstd; }
+int ssp_in_is_compressed(const struct ssp_in *in) { return in->zstd || in->gz; }
 int ssp_in_fd(const struct ssp_in *in) { return in->fd; }
 int ssp_in_pipe_size(const struct ssp_in *in) { return in->pipe_size; }
 int ssp_in_follows(const struct ssp_in *in) { return (in->flags & SSP_IN_FOLLOW) != 0; }
@@ -474,6 +562,10 @@ ssp_in_close(struct ssp_in *in)
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	ZSTD_freeDStream(in->zds);
+	if (in->gzs != NULL) {
+		inflateEnd(in->gzs);
+		free(in->gzs);
+	}
 	free(in->raw);
 	free(in->name);
 	free(in->path);

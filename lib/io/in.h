@@ -1,6 +1,6 @@
 /*
- * Byte input for all tools: files, stdin, named pipes, with zstd
- * decompression detected by its magic and a follow mode for live logs.
+ * Byte input for all tools: files, stdin, named pipes, with zstd and gzip
+ * decompression detected by their magic and a follow mode for live logs.
  * Nothing here knows about records or lines.
  */
 #ifndef SSP_IN_H
@@ -15,7 +15,9 @@
 
 struct ssp_in;
 /* ssp_in_open flags */
-#define SSP_IN_ZSTD_AUTO 0x1	/* decompress when the input starts with a zstd frame */
+#define SSP_IN_ZSTD_AUTO 0x1	/* decompress when the input starts with a zstd
+				 * frame or a gzip member (several: one after
+				 * the other, as gzip -d does) */
 #define SSP_IN_FOLLOW    0x2	/* see struct ssp_follow */
 
 /* ssp_in_read results besides a byte count (> 0) and an error (a negated
@@ -73,6 +75,7 @@ uint64_t ssp_in_pos(const struct ssp_in *in);	/* bytes delivered (decompressed) 
 uint64_t ssp_in_rawpos(const struct ssp_in *in);	/* bytes read from the file */
 int64_t ssp_in_size(const struct ssp_in *in);	/* regular file size, else -1 */
 int ssp_in_is_zstd(const struct ssp_in *in);
+int ssp_in_is_compressed(const struct ssp_in *in);	/* zstd or gzip */
 int ssp_in_fd(const struct ssp_in *in);	/* -1 for ssp_in_fnopen */
 int ssp_in_follows(const struct ssp_in *in);	/* opened with SSP_IN_FOLLOW */
 /* Follow mode on a pipe: its buffer size in bytes (0 if unknown). */

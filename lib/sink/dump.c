@@ -8,6 +8,7 @@
 #include "sink/dump.h"
 
 #define NUMBUF 32	/* longest number, MAC or address as text */
+#define NOCOL  (~0u)	/* colmap: a field without a column (-c LIST) */
 
 struct ssp_dump {
 	FILE *out;
@@ -27,8 +28,13 @@ struct ssp_dump {
 	char err[256];
 	const char *const *streams;	/* stream names, or NULL */
 	size_t nstreams;
-	unsigned name_col;	/* CSV: the stream_name column, 0 = none */
+	unsigned name_col;	/* CSV: the stream_name column, NOCOL = none */
 	struct ssp_buf jbuf;	/* JSON: one string */
+	int sel;		/* CSV columns given (-c LIST), not the union */
+	unsigned ts_col, type_col, trace_col;	/* NOCOL: none */
+	int trace_id;		/* trace_hi, trace_lo as one trace id */
+	unsigned char *thi, *tlo;	/* per type: field + 1 of each, 0 none */
+	char tsbuf[NUMBUF], tracebuf[40];
 };
 
 static int
@@ -166,10 +172,51 @@ column(struct ssp_dump *d, const char *name)
 {
 	unsigned c;
 
-	for (c = 2; c < d->ncols; c++)
-		if (strcmp(d->cols[c], name) == 0)
+	for (c = 0; c < d->ncols; c++)
+		if (c != d->ts_col && c != d->type_col && c != d->trace_col &&
+		    c != d->name_col &&
+		    strcmp(d->cols[c], name) == 0)
 			return (int)c;
 	return -1;
+}
+
+/* The trace_hi and trace_lo fields of each type, when trace ids are one. */
+static int
+bind_trace(struct ssp_dump *d, const struct ssp_schema *fs)
+{
+	unsigned t, k;
+
+	free(d->thi);
+	free(d->tlo);
+	d->thi = calloc(fs->ntypes + 1, 1);
+	d->tlo = calloc(fs->ntypes + 1, 1);
+	if (d->thi == NULL || d->tlo == NULL)
+		return -1;
+	for (t = 0; t < fs->ntypes; t++)
+		for (k = 0; k < fs->types[t].nf; k++)
+			if (fs->types[t].f[k].enc == SSP_ENC_X &&
+			    strcmp(fs->types[t].f[k].name, "trace_hi") == 0)
+				d->thi[t] = (unsigned char)(k + 1);
+			else if (fs->types[t].f[k].enc == SSP_ENC_X &&
+			    strcmp(fs->types[t].f[k].name, "trace_lo") == 0)
+				d->tlo[t] = (unsigned char)(k + 1);
+	for (t = 0; t < fs->ntypes; t++)
+		if (d->thi[t] == 0 || d->tlo[t] == 0)
+			d->thi[t] = d->tlo[t] = 0;
+	return 0;
+}
+
+/* The 32 hex digits of record r's trace id, or NULL (its type has none). */
+static const char *
+trace_text(struct ssp_dump *d, const struct ssp_rec *r)
+{
+	unsigned t = r->ftag - 1;
+
+	if (d->thi == NULL || d->thi[t] == 0)
+		return NULL;
+	snprintf(d->tracebuf, sizeof(d->tracebuf), "%016" PRIx64 "%016" PRIx64,
+	    r->f[d->thi[t] - 1], r->f[d->tlo[t] - 1]);
+	return d->tracebuf;
 }
 
 static int
@@ -202,6 +249,8 @@ bind(struct ssp_dump *d)
 	for (t = 0; t < fs->ntypes; t++)
 		if (strlen(fs->types[t].name) > d->typew)
 			d->typew = strlen(fs->types[t].name);
+	if (d->trace_id && bind_trace(d, fs) != 0)
+		goto nomem;
 	if (d->fmt != SSP_DUMP_CSV)
 		return SSP_OK;
 	free(d->colmap);
@@ -213,7 +262,11 @@ bind(struct ssp_dump *d)
 		const struct ssp_rec_type *rt = &fs->types[t];
 
 		for (k = 0; k < rt->nf; k++) {
-			if ((c = column(d, rt->f[k].name)) < 0) {
+			if ((c = column(d, rt->f[k].name)) < 0 && d->sel) {
+				d->colmap[t * SSP_MAXF + k] = NOCOL;
+				continue;
+			}
+			if (c < 0) {
 				if (d->cell != NULL) {	/* header already out */
 					snprintf(d->err, sizeof(d->err), "%s: field "
 					    "'%s' of type '%s' has no column in the "
@@ -226,7 +279,8 @@ bind(struct ssp_dump *d)
 				if (add_column(d, rt->f[k].name) != 0)
 					goto nomem;
 				c = (int)d->ncols - 1;
-				if (is_stream_field(d, &rt->f[k]) && d->name_col == 0) {
+				if (is_stream_field(d, &rt->f[k]) &&
+				    d->name_col == NOCOL) {
 					if (add_column(d, "stream_name") != 0)
 						goto nomem;
 					d->name_col = d->ncols - 1;
@@ -263,21 +317,107 @@ struct ssp_dump *
 ssp_dump_new_named(FILE *out, enum ssp_dump_fmt fmt, const struct ssp_rec_rd *rr,
     const char *const *streams, size_t nstreams)
 {
-	struct ssp_dump *d = calloc(1, sizeof(*d));
+	struct ssp_dump_opts o = { streams, nstreams, NULL, 0 };
+	struct ssp_dump *d;
 
+	return ssp_dump_open(&d, out, fmt, rr, &o, NULL) == SSP_OK ? d : NULL;
+}
+
+/* Whether some type of the schema has a field called name. */
+static int
+schema_has(const struct ssp_schema *fs, const char *name)
+{
+	unsigned t, k;
+
+	for (t = 0; t < fs->ntypes; t++)
+		for (k = 0; k < fs->types[t].nf; k++)
+			if (strcmp(fs->types[t].f[k].name, name) == 0)
+				return 1;
+	return 0;
+}
+
+/* -c LIST: the columns asked for, each a pseudo-column or some field. */
+static enum ssp_status
+select_columns(struct ssp_dump *d, const char *list, struct ssp_err *e)
+{
+	const struct ssp_schema *fs = ssp_rec_rd_file_schema(d->rr);
+	const char *p = list, *q;
+	char name[64];
+	size_t n;
+	unsigned c;
+
+	d->sel = 1;
+	for (;;) {
+		q = strchr(p, ',');
+		n = q != NULL ? (size_t)(q - p) : strlen(p);
+		if (n == 0 || n >= sizeof(name))
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "-c %s: %s column name",
+			    list, n == 0 ? "an empty" : "too long a");
+		memcpy(name, p, n);
+		name[n] = '\0';
+		for (c = 0; c < d->ncols; c++)
+			if (strcmp(d->cols[c], name) == 0)
+				return ssp_err_set(e, SSP_ERR_INVAL, 0, "-c %s: "
+				    "column '%s' twice", list, name);
+		c = d->ncols;
+		if (strcmp(name, "ts") == 0)
+			d->ts_col = c;
+		else if (strcmp(name, "type") == 0)
+			d->type_col = c;
+		else if (strcmp(name, "stream_name") == 0 && d->streams != NULL)
+			d->name_col = c;
+		else if (strcmp(name, "trace") == 0 && d->trace_id &&
+		    schema_has(fs, "trace_hi") && schema_has(fs, "trace_lo"))
+			d->trace_col = c;
+		else if (!schema_has(fs, name))
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "-c %s: %s has no "
+			    "column '%s' (--csv's header row names them all)",
+			    list, ssp_rec_rd_name(d->rr), name);
+		if (add_column(d, name) != 0)
+			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+		if (q == NULL)
+			return SSP_OK;
+		p = q + 1;
+	}
+}
+
+enum ssp_status
+ssp_dump_open(struct ssp_dump **dp, FILE *out, enum ssp_dump_fmt fmt,
+    const struct ssp_rec_rd *rr, const struct ssp_dump_opts *o,
+    struct ssp_err *e)
+{
+	struct ssp_dump *d = calloc(1, sizeof(*d));
+	enum ssp_status rc;
+
+	*dp = NULL;
 	if (d == NULL)
-		return NULL;
-	d->streams = streams;
-	d->nstreams = nstreams;
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	d->streams = o->streams;
+	d->nstreams = o->nstreams;
+	d->trace_id = o->trace_id;
 	d->out = out;
 	d->fmt = fmt;
 	d->rr = rr;
-	if (add_column(d, "ts") != 0 || add_column(d, "type") != 0 ||
-	    bind(d) != SSP_OK) {
+	d->ts_col = d->type_col = d->trace_col = d->name_col = NOCOL;
+	if (o->columns != NULL && fmt == SSP_DUMP_CSV) {
+		if ((rc = select_columns(d, o->columns, e)) != SSP_OK) {
+			ssp_dump_free(d);
+			return rc;
+		}
+	} else if (add_column(d, "ts") != 0 || add_column(d, "type") != 0) {
 		ssp_dump_free(d);
-		return NULL;
+		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+	} else {
+		d->ts_col = 0;
+		d->type_col = 1;
 	}
-	return d;
+	if ((rc = bind(d)) != SSP_OK) {
+		ssp_err_set(e, rc, 0, "%s", d->err);
+		ssp_dump_free(d);
+		return rc;
+	}
+	*dp = d;
+	return SSP_OK;
 }
 
 void ssp_dump_reader(struct ssp_dump *d, const struct ssp_rec_rd *rr) { d->rr = rr; }
@@ -339,18 +479,31 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 			d->cell[c] = NULL;
 		for (k = 0; k < t->nf; k++) {
 			c = d->colmap[(r->ftag - 1) * SSP_MAXF + k];
-			d->cell[c] = value(d, t->f[k].enc, r->f[k], d->num[k],
-			    &d->cell_len[c]);
-			if (d->name_col != 0 && is_stream_field(d, &t->f[k])) {
+			if (c != NOCOL)
+				d->cell[c] = value(d, t->f[k].enc, r->f[k],
+				    d->num[k], &d->cell_len[c]);
+			if (d->name_col != NOCOL && is_stream_field(d, &t->f[k])) {
 				c = d->name_col;
 				d->cell[c] = stream_name(d, r->f[k]);
 				d->cell_len[c] = strlen(d->cell[c]);
 			}
 		}
-		fprintf(d->out, "%" PRId64 ",", r->ts);
-		csv_cell(d->out, t->name, strlen(t->name));
-		for (c = 2; c < d->ncols; c++) {
-			putc(',', d->out);
+		if (d->ts_col != NOCOL) {
+			snprintf(d->tsbuf, sizeof(d->tsbuf), "%" PRId64, r->ts);
+			d->cell[d->ts_col] = d->tsbuf;
+			d->cell_len[d->ts_col] = strlen(d->tsbuf);
+		}
+		if (d->type_col != NOCOL) {
+			d->cell[d->type_col] = t->name;
+			d->cell_len[d->type_col] = strlen(t->name);
+		}
+		if (d->trace_col != NOCOL && (s = trace_text(d, r)) != NULL) {
+			d->cell[d->trace_col] = s;
+			d->cell_len[d->trace_col] = strlen(s);
+		}
+		for (c = 0; c < d->ncols; c++) {
+			if (c > 0)
+				putc(',', d->out);
 			if (d->cell[c] != NULL)
 				csv_cell(d->out, d->cell[c], d->cell_len[c]);
 		}
@@ -362,6 +515,14 @@ ssp_dump_rec(struct ssp_dump *d, const struct ssp_rec *r)
 		for (k = 0; k < t->nf; k++) {
 			char enc = t->f[k].enc;
 
+			if (d->thi != NULL && d->thi[r->ftag - 1] != 0 &&
+			    (k + 1 == d->thi[r->ftag - 1] ||
+			    k + 1 == d->tlo[r->ftag - 1])) {
+				if (k + 1 == d->thi[r->ftag - 1])
+					fprintf(d->out, ",\"trace\":\"%s\"",
+					    trace_text(d, r));
+				continue;
+			}
 			putc(',', d->out);
 			json_str(d, t->f[k].name,
 			    strlen(t->f[k].name));
@@ -398,6 +559,8 @@ ssp_dump_free(struct ssp_dump *d)
 	free(d->colmap);
 	free(d->cell);
 	free(d->cell_len);
+	free(d->thi);
+	free(d->tlo);
 	ssp_buf_free(&d->jbuf);
 	free(d);
 }

@@ -4,8 +4,10 @@
  *   text: "<ts> <type> name=value ..." with aligned ts and type columns;
  *         string values with blanks, quotes, '=' or control bytes are
  *         quoted with C escapes, so every record stays on one line
- *   csv:  RFC 4180 via libcsv; header row ts,type,<union of field names>
+ *   csv:  RFC 4180 via libcsv; header row ts,type,<union of field names>,
+ *         or only the columns asked for, in their order
  *   json: one object per line; invalid UTF-8 becomes U+FFFD
+ * formats/text.md specifies the three forms and their versions.
  * The schema may change between concatenated segments and between the
  * readers given to one dumper; CSV keeps the columns of its first header.
  */
@@ -31,6 +33,26 @@ struct ssp_dump *ssp_dump_new(FILE *out, enum ssp_dump_fmt fmt,
  */
 struct ssp_dump *ssp_dump_new_named(FILE *out, enum ssp_dump_fmt fmt,
     const struct ssp_rec_rd *rr, const char *const *streams, size_t nstreams);
+/* What ssp_dump_open can do besides ssp_dump_new. */
+struct ssp_dump_opts {
+	const char *const *streams;	/* as ssp_dump_new_named, or NULL */
+	size_t nstreams;
+	/* CSV: only these columns, in this order ("ts,type,sym"); NULL:
+	 * all.  ts, type, stream_name (with streams) and trace (with
+	 * trace_id) are columns too. */
+	const char *columns;
+	/* trace_hi and trace_lo as one "trace": the 32 lowercase hex digits
+	 * of SQLite, the viewer and OTLP (JSON always, CSV as a column) */
+	int trace_id;
+};
+
+/*
+ * ssp_dump_new_named with options: SSP_OK, SSP_ERR_INVAL when a column
+ * asked for is none of rr's schema (e says which), SSP_ERR_NOMEM.
+ */
+SSP_MUST_USE enum ssp_status ssp_dump_open(struct ssp_dump **dp, FILE *out,
+    enum ssp_dump_fmt fmt, const struct ssp_rec_rd *rr,
+    const struct ssp_dump_opts *o, struct ssp_err *e);
 /* Print the records of another reader next (several input files). */
 void ssp_dump_reader(struct ssp_dump *d, const struct ssp_rec_rd *rr);
 /* Print one record read from the current reader (r->ftag selects the file

@@ -580,11 +580,15 @@ send_batch(struct ssp_http *h, uint64_t seq, const struct ssp_buf *b,
 				h->st.gave_up = 1;
 				return;
 			}
-			if (h->o.verbose)
+			/* the first retry of a run is shown: a collector
+			 * that is not there costs the whole backoff
+			 * (about 21 s by default) before the failure */
+			if (h->o.verbose || (!h->o.quiet && h->st.retries == 0))
 				report(h, "batch %llu: %s; retry %u of %u in "
-				    "%llu ms%s", (unsigned long long)seq, what,
+				    "%llu ms%s%s", (unsigned long long)seq, what,
 				    try + 1, h->o.retries, (unsigned long long)d,
-				    ra >= 0 ? " (Retry-After)" : "");
+				    ra >= 0 ? " (Retry-After)" : "",
+				    h->o.verbose ? "" : " (-v shows every retry)");
 			h->st.retries++;
 			sleep_ms(d);
 			continue;

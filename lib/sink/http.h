@@ -32,11 +32,13 @@ struct ssp_http_opts {
 	const char *user_agent;
 	const char *const *headers;	/* extra "Name: value" lines */
 	size_t nheaders;
-	/* Messages (failed batches, rejected spans, with verbose also each
-	 * retry), called from the sender thread; may be NULL. */
+	/* Messages (failed batches, rejected spans, the first retry, with
+	 * verbose every retry, with quiet no retry), called from the sender
+	 * thread; may be NULL. */
 	void (*report)(void *arg, const char *msg);
 	void *report_arg;
 	int verbose;
+	int quiet;
 };
 
 struct ssp_http_stats {

@@ -157,6 +157,11 @@ wid(struct ssp_conv *c, uint64_t atom, uint64_t *id, struct ssp_err *e)
 		if ((s = ssp_atoms_str(c->cfg.atoms, (uint32_t)atom, &n)) == NULL)
 			return ssp_err_set(e, SSP_ERR_INVAL, 0, "internal: atom %"
 			    PRIu64 " undefined", atom);
+		if (n > SSP_REC_STR_MAX) {	/* a giant name: cut, counted */
+			if (c->st.cut++ == 0)
+				c->st.cut_line = c->st.lines;
+			n = SSP_REC_STR_MAX;
+		}
 		if ((rv = ssp_rec_wr_str_id(c->w, s, n, &c->wid[atom], e)) !=
 		    SSP_OK)
 			return rv;

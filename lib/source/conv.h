@@ -82,6 +82,9 @@ struct ssp_conv_stats {
 	uint64_t looked[SSP_SIM_N];
 	uint64_t sniff_events[SSP_SIM_N];	/* of those, lines with events */
 	int sync_missing;		/* SSP_OFFSET_SYNC_AUTO found no sync line */
+	/* strings of the log longer than a stream's (SSP_REC_STR_MAX),
+	 * written cut to it, and the line of the first */
+	uint64_t cut, cut_line;
 };
 
 struct ssp_conv_example {

@@ -142,6 +142,11 @@ ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
 		    "event: log with prefix_time and prefix_node (NS_LOG='C=level_all|"
 		    "prefix_all'; NS3Net: logging.add_logging(C, PREFIX_ALL))", src,
 		    st->skipped[SSP_SKIP_NOTS]);
+	if (st->cut > 0)
+		add(r, "%s:%" PRIu64 ": a name longer than a stream's strings may "
+		    "be (%d bytes) was cut to that length (%" PRIu64 " such name%s)",
+		    src, st->cut_line, SSP_REC_STR_MAX, st->cut,
+		    st->cut == 1 ? "" : "s");
 	if (st->backwards > SSP_CONVCHECK_BACKWARDS_MAX)
 		add(r, "%s: time goes backwards %" PRIu64 " time%s, first at "
 		    "line %" PRIu64 ": interleaved or concatenated logs? "

@@ -9,6 +9,7 @@
 #include "base/scan.h"
 #include "io/lines.h"
 #include "source/symtab.h"
+#include "stream/rec.h"
 
 #define TABLES_MAX   65535
 #define SYMS_MAX     (64u * 1024 * 1024)
@@ -261,7 +262,9 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 {
 	struct ssp_lines *l;
 	enum ssp_symfmt fmt = SSP_SYMFMT_NONE;
-	size_t len, kept = 0;
+	size_t len, kept = 0, ncut = 0, cut_len = 0;
+	uint64_t cut_line = 0;
+	char cut_name[40] = "";
 	uint32_t order = 0, tname;
 	char *line;
 	int r, k;
@@ -297,6 +300,15 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 			goto bad;
 		if (k == 0)
 			continue;
+		if (slen > SSP_REC_STR_MAX) {	/* a stream could not hold it */
+			if (ncut++ == 0) {
+				cut_line = ssp_lines_lineno(l);
+				cut_len = slen;
+				snprintf(cut_name, sizeof(cut_name), "%.*s",
+				    (int)sizeof(cut_name) - 1, sname);
+			}
+			slen = SSP_REC_STR_MAX;
+		}
 		if (addr + offset < addr) {	/* would wrap past 2^64 */
 			wrap_error(st, l, in, addr, offset, sname, slen, e);
 			ssp_lines_close(l);
@@ -332,7 +344,9 @@ ssp_symtab_load(struct ssp_symtab *st, struct ssp_in *in, const char *name,
 			return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 		i = &st->info[st->ntables];
 		*i = (struct ssp_symtab_info){ strdup(name),
-		    strdup(ssp_in_name(in)), offset, kept, fmt };
+		    strdup(ssp_in_name(in)), offset, kept, fmt, ncut, cut_line,
+		    cut_len, "" };
+		memcpy(i->cut_name, cut_name, sizeof(i->cut_name));
 		if (i->name == NULL || i->file == NULL) {
 			free((char *)i->name);
 			free((char *)i->file);

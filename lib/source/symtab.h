@@ -38,7 +38,8 @@ void ssp_symtab_free(struct ssp_symtab *st);
 
 /*
  * Add one table read from in, named name, with offset added to every
- * address.  Errors name the file and line (SSP_ERR_FORMAT for a line that
+ * address; a name longer than SSP_REC_STR_MAX is cut to it (the table's
+ * ssp_symtab_info counts them).  Errors name the file and line (SSP_ERR_FORMAT for a line that
  * is neither objdump nor nm output, or a symbol the offset would move past
  * 2^64).  *nfunc (may be NULL) gets the number
  * of function symbols kept, *fmt (may be NULL) the format detected.
@@ -60,6 +61,13 @@ struct ssp_symtab_info {
 	uint64_t offset;
 	size_t nfunc;		/* code symbols kept */
 	enum ssp_symfmt fmt;
+	/* Names longer than a stream's strings may be (SSP_REC_STR_MAX) are
+	 * kept cut to that length: how many, and the first (its line, its
+	 * length, its first bytes). */
+	size_t ncut;
+	uint64_t cut_line;
+	size_t cut_len;
+	char cut_name[40];
 };
 const struct ssp_symtab_info *ssp_symtab_info(const struct ssp_symtab *st,
     unsigned table);

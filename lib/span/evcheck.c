@@ -137,6 +137,116 @@ ssp_evcheck_blacklist(const char *filter, char *file, size_t fsize)
 	return n;
 }
 
+/*
+ * An eth link whose network end saw no packet while other links' did,
+ * though its NIC sent some or packets reached a device no link names: a
+ * wrong node or device number (eth,client-nic,net,1,3 for 1,2) orphans
+ * that NIC's traffic, often too little of the run to pass the orphan
+ * threshold (issue 26).
+ */
+static enum ssp_status
+eth_links(struct ssp_evcheck *c, const struct ssp_spanb_stats *st,
+    const struct ssp_topo *t, struct ssp_err *e)
+{
+	uint64_t seen = 0;
+	size_t i, busy = 0;
+	char other[160] = "";
+	int rc;
+
+	for (i = 0; i < t->neth; i++)
+		if (st->eth_seen[i] > 0) {
+			busy++;
+			seen += st->eth_seen[i];
+		}
+	if (busy == 0)
+		return SSP_OK;
+	if (st->eth_nolink > 0 && st->eth_nolink_net < t->nstreams)
+		snprintf(other, sizeof(other), " (%" PRIu64 " packets went "
+		    "through adapter devices no eth link names, the first %s "
+		    "node %" PRIu32 " device %" PRIu32 ")", st->eth_nolink,
+		    t->streams[st->eth_nolink_net].name, st->eth_nolink_node,
+		    st->eth_nolink_dev);
+	for (i = 0; i < t->neth; i++) {
+		const struct ssp_topo_eth *l = &t->eth[i];
+
+		if (st->eth_seen[i] > 0 || (st->eth_sent[i] == 0 &&
+		    st->eth_nolink == 0))
+			continue;
+		if ((rc = add(c, 0, e, "%s line %u: the eth link of %s to %s "
+		    "node %" PRIu32 " device %" PRIu32 " saw no packet while %zu "
+		    "other%s saw %" PRIu64 " and %s sent %" PRIu64 ": a wrong "
+		    "node or device number?%s", t->name, l->line,
+		    t->streams[l->nic].name, t->streams[l->net].name, l->node,
+		    l->dev, busy, busy == 1 ? "" : "s", seen,
+		    t->streams[l->nic].name, st->eth_sent[i], other)) != SSP_OK)
+			return rc;
+	}
+	return SSP_OK;
+}
+
+/*
+ * Every fixed limit that dropped data, one warning each, whether or not
+ * --stats was asked for (issue 26): the counts are in the stats, but a
+ * user reading only the spans would never know.
+ */
+static enum ssp_status
+limits(struct ssp_evcheck *c, const struct ssp_spanb_stats *st,
+    uint32_t ctx_limit, struct ssp_err *e)
+{
+	const struct ssp_kctx_stats *k = &st->kst;
+	unsigned x;
+	int rc = SSP_OK;
+
+	for (x = 0; x < SSP_CTX_N && rc == SSP_OK; x++) {
+		/* host MSI-X spans pile up for irq entries that never come
+		 * when kernel-context rules meet logs without them: no irq
+		 * span is lost, the other checks name the rules */
+		if (st->ctx_overflow[x] == 0 || (x == SSP_CTX_IRQ &&
+		    k->opened[SSP_KCTX_IRQ] == 0))
+			continue;
+		if (x == SSP_CTX_IRQ)
+			rc = add(c, 0, e, "%" PRIu64 " host MSI-X spans dropped from "
+			    "the %d waiting for an irq entry: the kernel-context "
+			    "rules' irq-entry functions never run in these logs?",
+			    st->ctx_overflow[x], SSP_SPANB_IRQQ_MAX);
+		else
+			rc = add(c, 0, e, "%" PRIu64 " %s contexts dropped at the "
+			    "context limit (%" PRIu32 " waiting per link): their "
+			    "spans are orphans; raise context-limit in the rules "
+			    "(formats/rules.md)", st->ctx_overflow[x],
+			    ssp_spanb_ctx_name(x), ctx_limit);
+	}
+	if (rc == SSP_OK && k->cpu_limit > 0)
+		rc = add(c, 0, e, "%" PRIu64 " events of CPUs past the first %d of "
+		    "a host left out of the kernel contexts (no syscall, irq or "
+		    "softirq spans for those CPUs): evspan follows at most %d "
+		    "CPUs per host", k->cpu_limit, SSP_KCTX_MAXCPU,
+		    SSP_KCTX_MAXCPU);
+	if (rc == SSP_OK && k->stack_overflow > 0)
+		rc = add(c, 0, e, "%" PRIu64 " irq entries nested deeper than %d "
+		    "on one CPU ignored: the rules' irq-exit functions never run "
+		    "in these logs?", k->stack_overflow, SSP_KCTX_DEPTH);
+	if (rc == SSP_OK && k->suspend_overflow > 0)
+		rc = add(c, 0, e, "%" PRIu64 " sleeping syscalls closed early: "
+		    "more than %d asleep on one CPU (cause suspend-limit): the "
+		    "rules' sched-in functions never run in these logs?",
+		    k->suspend_overflow, SSP_KCTX_MAXSUSP);
+	if (rc == SSP_OK && k->raised_overflow > 0)
+		rc = add(c, 0, e, "%" PRIu64 " raised softirqs forgotten: more "
+		    "than %d pending on one CPU, so those softirqs are roots",
+		    k->raised_overflow, SSP_KCTX_MAXRAISED);
+	if (rc == SSP_OK && st->rxb_overflow > 0)
+		rc = add(c, 0, e, "%" PRIu64 " NIC rx spans left out of their "
+		    "MSI-X's links: more than %d between two MSI-X of one NIC",
+		    st->rxb_overflow, SSP_SPANB_RXB_MAX);
+	if (rc == SSP_OK && st->tso_overflow > 0)
+		rc = add(c, 0, e, "%" PRIu64 " TSO sends forgotten: more than %d "
+		    "at once on one NIC, so their later segments' nic.tx spans "
+		    "may have the wrong parent", st->tso_overflow,
+		    SSP_SPANB_TSO_MAX);
+	return rc;
+}
+
 enum ssp_status
 ssp_evcheck_result(struct ssp_evcheck *c, const struct ssp_evspan *ev,
     const struct ssp_topo *t, const struct ssp_rules *r,
@@ -259,7 +369,9 @@ ssp_evcheck_result(struct ssp_evcheck *c, const struct ssp_evspan *ev,
 	for (i = orph_line[0] != '\0'; i < nwhy; i++)
 		if ((rc = add(c, 0, e, "%s", why[i])) != SSP_OK)
 			return rc;
-	return SSP_OK;
+	if ((rc = eth_links(c, st, t, e)) != SSP_OK)
+		return rc;
+	return limits(c, st, ssp_rules_context_limit(r), e);
 }
 
 void

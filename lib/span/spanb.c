@@ -754,8 +754,11 @@ ssp_spanb_new(struct ssp_spanb **bp, const struct ssp_topo *t,
 	b->st.in = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
 	b->st.used = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
 	b->st.dropped = calloc(b->ns ? b->ns : 1, sizeof(uint64_t));
+	b->st.eth_sent = calloc(t->neth ? t->neth : 1, sizeof(uint64_t));
+	b->st.eth_seen = calloc(t->neth ? t->neth : 1, sizeof(uint64_t));
 	if (b->s == NULL || b->pl == NULL || b->el == NULL || b->st.in == NULL ||
-	    b->st.used == NULL || b->st.dropped == NULL)
+	    b->st.used == NULL || b->st.dropped == NULL ||
+	    b->st.eth_sent == NULL || b->st.eth_seen == NULL)
 		goto nomem;
 	for (i = 0; i < b->ns; i++) {
 		struct stream *s = &b->s[i];
@@ -864,5 +867,7 @@ ssp_spanb_free(struct ssp_spanb *b)
 	free(b->st.in);
 	free(b->st.used);
 	free(b->st.dropped);
+	free(b->st.eth_sent);
+	free(b->st.eth_seen);
 	free(b);
 }

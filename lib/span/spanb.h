@@ -90,6 +90,12 @@ const char *ssp_spanb_drop_name(unsigned reason);
 const char *ssp_spanb_cause_name(unsigned cause);	/* the cause attribute */
 const char *ssp_spanb_ctx_name(unsigned ctx);
 
+/* Fixed limits past which the builder drops data (counted in the stats;
+ * evcheck warns about each). */
+#define SSP_SPANB_RXB_MAX  64	/* rx spans kept per NIC between two MSI-X */
+#define SSP_SPANB_TSO_MAX  16	/* TSO sends followed per NIC (kctx) */
+#define SSP_SPANB_IRQQ_MAX 64	/* host msix spans waiting for an irq entry */
+
 struct ssp_spanb_stats {
 	size_t nstreams;
 	uint64_t *in, *used, *dropped;	/* per stream */
@@ -117,6 +123,16 @@ struct ssp_spanb_stats {
 	uint64_t links_cyclic;		/* resume links left out: a cycle */
 	uint64_t ipi_dropped;		/* IPIs sent and never taken (past IPI_MAX) */
 	uint64_t rx_wb_none;		/* rx write-backs with no frame waiting (their chain's parent) */
+	uint64_t rxb_overflow;		/* rx past RXB_MAX left out of a batch */
+	/* Per eth link of the topology (t->neth): the NIC's tx spans sent
+	 * on it, and the packets its network end saw (from or to the NIC);
+	 * and the packets of adapter devices no eth link names, with the
+	 * first such device (network stream, node, dev). */
+	uint64_t *eth_sent, *eth_seen;
+	uint64_t eth_nolink;
+	unsigned eth_nolink_net;
+	uint32_t eth_nolink_node, eth_nolink_dev;
+	uint64_t tso_overflow;		/* TSO sends past TSO_MAX forgotten */
 	/* The first adapter component of a host with PCIe links that none
 	 * of them names (a wrong adapter in the topology), and its stream. */
 	char nolink_comp[64];

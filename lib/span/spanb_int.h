@@ -75,7 +75,7 @@ _Static_assert(NA == 12, "ssp_spanb_mk() clears 12 attribute slots");
 #define SA(s, f) ((s)->a[(f) - NC + 0 * sizeof(struct { int sa_ok; \
 	_Static_assert((unsigned)(f) - (unsigned)NC < NA, "SA: no such slot"); })])
 
-#define RXB_MAX 64		/* rx spans kept per NIC between two MSI-X */
+#define RXB_MAX SSP_SPANB_RXB_MAX
 #define RING_MAX 16		/* descriptor rings told apart per NIC */
 #define VEC_MAX 16		/* MSI-X vectors learnt per ring (vec < 16) */
 #define RING_SHIFT 14		/* ring key: address / 16 KiB (512 x 32 B) */
@@ -83,8 +83,8 @@ _Static_assert(NA == 12, "ssp_spanb_mk() clears 12 attribute slots");
 #define BUFR_SHIFT 20		/* rx buffer region: address / 1 MiB */
 #define BUFR_N 64		/* buffer regions remembered per NIC */
 #define VDELAY_N 8		/* interrupt delay candidates per NIC */
-#define TSO_MAX 16		/* TSO sends followed per NIC (kctx) */
-#define IRQQ_MAX 64		/* host msix spans waiting for an irq entry */
+#define TSO_MAX SSP_SPANB_TSO_MAX
+#define IRQQ_MAX SSP_SPANB_IRQQ_MAX
 enum { CHAIN_READ, CHAIN_TX, CHAIN_WRITE };	/* nstate.chain_tx */
 #define FC_SYSVEC 0x80000000u	/* sinfo: an asm_sysvec_* irq entry */
 #define FC_HANDLER 0x40000000u	/* sinfo: a syscall handler (sinfo.call) */

@@ -75,6 +75,24 @@ ssp_spanb_net_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
 		SA(s, SSP_SA_NET_IP_PROTO) = ev->f[SSP_F_NET_IP_PROTO];
 }
 
+/* A packet at an adapter device: counted for its eth link, or as one of
+ * a device no link names (a wrong node or device in the topology). */
+static void
+eth_seen(struct ssp_spanb *b, unsigned st, const struct elink *el,
+    const struct ssp_rec *ev)
+{
+	if (el != NULL) {
+		if ((size_t)(el - b->el) < b->t->neth)
+			b->st.eth_seen[el - b->el]++;
+		return;
+	}
+	if (b->st.eth_nolink++ == 0) {
+		b->st.eth_nolink_net = st;
+		b->st.eth_nolink_node = (uint32_t)ev->f[SSP_F_NET_NODE];
+		b->st.eth_nolink_dev = (uint32_t)ev->f[SSP_F_NET_DEV];
+	}
+}
+
 /*
  * A device span starts (enqueue, or a drop with no enqueue before it).
  * Returns NULL when the event is not traced (background, dropped here).
@@ -90,6 +108,8 @@ net_start(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 
 	el = ssp_spanb_net_elink(b, st, ev->f[SSP_F_NET_NODE],
 	    ev->f[SSP_F_NET_DEV]);
+	if (ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_FROM_ADAPTER)
+		eth_seen(b, st, el, ev);
 	if (ev->f[SSP_F_NET_BOUNDARY] == SSP_NET_FROM_ADAPTER ||
 	    (el != NULL && el->peer != NULL && ssp_spanb_nslog_dir(b, st, ev) < 0)) {
 		/* from a NIC, or received over an n2n link (from another
@@ -197,6 +217,8 @@ net_end(struct ssp_spanb *b, unsigned st, struct span *s,
 	}
 	el = ssp_spanb_net_elink(b, st, ev->f[SSP_F_NET_NODE],
 	    ev->f[SSP_F_NET_DEV]);
+	if (to_adapter)
+		eth_seen(b, st, el, ev);
 	if (to_adapter || (ev->type == SSP_EV_NET_DEQ && el != NULL &&
 	    el->peer != NULL && ssp_spanb_nslog_dir(b, st, ev) > 0)) {
 		/* to the NIC, or over an n2n link into the other network */

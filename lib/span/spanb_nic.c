@@ -119,8 +119,10 @@ static void
 tso_start(struct ssp_spanb *b, struct nstate *n, struct span *c, int64_t ts,
     uint64_t len)
 {
-	if (n->ntso == TSO_MAX)
+	if (n->ntso == TSO_MAX) {
 		tso_del(b, n, 0);
+		b->st.tso_overflow++;
+	}
 	ref(c);
 	n->tso[n->ntso].cause = c;
 	n->tso[n->ntso].last = ts;
@@ -902,9 +904,11 @@ ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			break;
 		}
 		SA(s, SSP_SA_NTX_LEN) = ev->f[SSP_F_NTX_LEN];
-		if (n->elink >= 0)
+		if (n->elink >= 0) {
 			ssp_spanb_send(b, &b->el[n->elink].tx, s, SSP_CTX_TX);
-		else
+			if ((size_t)n->elink < b->t->neth)
+				b->st.eth_sent[n->elink]++;
+		} else
 			b->st.ctx_nowhere[SSP_CTX_TX]++;
 		ssp_spanb_done(b, s);
 		break;
@@ -925,6 +929,7 @@ ssp_spanb_nic_event(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 			chain_set(b, n, NULL, 0, 0);
 		if (b->kctx) {		/* for the next MSI-X */
 			if (n->nrxb == RXB_MAX) {
+				b->st.rxb_overflow++;
 				unref(b, n->rxb[0]);
 				memmove(&n->rxb[0], &n->rxb[1],
 				    (RXB_MAX - 1) * sizeof(n->rxb[0]));

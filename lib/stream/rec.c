@@ -10,7 +10,7 @@
 
 #define BLOCK_TARGET   (64 * 1024)	/* data block size the writer aims at */
 #define REC_MAXBYTES   (1 + 2 * SSP_VARINT_MAX + SSP_MAXF * SSP_VARINT_MAX + 8)
-#define STR_MAX        65535		/* longest string */
+#define STR_MAX        SSP_REC_STR_MAX	/* longest string */
 #define NAME_MAX_      255		/* longest type/field name */
 #define META_MAX       4096		/* longest metadata key or value */
 #define TYPES_MAX      1024

@@ -20,6 +20,7 @@
 #include "stream/frame.h"
 
 #define SSP_MAXF        24	/* fields per record type */
+#define SSP_REC_STR_MAX 65535	/* longest string (formats/framing.md §7) */
 #define SSP_REC_MAJOR   1
 #define SSP_REC_MINOR   0
 #define SSP_TYPE_UNKNOWN 0xffffu	/* file type the program does not know */

@@ -5,7 +5,7 @@
 
 # --- usage ------------------------------------------------------------------
 check "--help" evcat --help
-stdout_has "usage: evcat [-cHhjnV] [--csv] [--count] [--header] [--json] [FILE ...]"
+stdout_has "usage: evcat [-HhjnV] [-c COLUMNS] [--csv] [--count] [--header] [--json] [--stats]"
 stdout_has "See evcat(1)."
 check "-h" evcat -h
 check "--version" evcat --version
@@ -14,8 +14,10 @@ check "-V" evcat -V
 expect_rc 2 "unknown option" evcat --bogus
 stderr_has "usage: evcat"
 expect_rc 2 "-x" evcat -x
-expect_rc 2 "-H with -c" evcat -H -c /dev/null
-stderr_has "-H cannot be combined with -c"
+expect_rc 2 "-H with --csv" evcat -H --csv /dev/null
+stderr_has "-H cannot be combined with --csv or -c"
+expect_rc 2 "-H with -c LIST" evcat -H -c ts,type /dev/null
+stderr_has "-H cannot be combined with --csv or -c"
 
 # --- text: exact output ---------------------------------------------------------
 cat > "$T/in.txt" <<'EOF'
@@ -88,7 +90,7 @@ check "-H with concatenated segments prints each header" sh -c \
 
 # --- CSV ---------------------------------------------------------------------------
 check "--csv" sh -c "evcat --csv '$T/in.ev' > '$T/out.csv'"
-check "-c is --csv" sh -c "evcat -c '$T/in.ev' | cmp - '$T/out.csv'"
+check "-c is --csv" sh -c "evcat --csv '$T/in.ev' | cmp - '$T/out.csv'"
 check "CRLF line ends" sh -c "head -1 '$T/out.csv' | od -c | grep -q '\\\\r  \\\\n'"
 check "header row: ts, type, then the union of field names" sh -c \
     "head -1 '$T/out.csv' | tr -d '\\r' | grep -q '^ts,type,sync_ts,cpu,pc,upc,sym,table,comp,addr,size,id,bar,offs,posted,'"
@@ -105,12 +107,12 @@ assert rows[4]["uid"] == "-1" and rows[4]["interesting"] == "1"
 assert rows[5]["cpu"] == "cpu 1" and rows[5]["sym"] == "a=b\"c\\d\n", repr(rows[5]["sym"])
 ' "$T/out.csv"
 check "several files: one header row" sh -c \
-    "evcat -c '$T/in.ev' '$T/in.ev' | grep -c '^ts,type' | grep -qx 1"
+    "evcat --csv '$T/in.ev' '$T/in.ev' | grep -c '^ts,type' | grep -qx 1"
 check "several files: every row" sh -c \
-    "evcat -c '$T/in.ev' '$T/in.ev' | python3 -c 'import csv,sys; assert len(list(csv.reader(sys.stdin))) == 13'"
+    "evcat --csv '$T/in.ev' '$T/in.ev' | python3 -c 'import csv,sys; assert len(list(csv.reader(sys.stdin))) == 13'"
 # the man page example: function entries into SQLite
-check "example: evfilter -t func | evcat -c into sqlite3" sh -c \
-    "evfilter -t func '$T/in.ev' | evcat -c > '$T/func.csv' && sqlite3 '$T/f.db' '.import --csv $T/func.csv func' && sqlite3 '$T/f.db' 'select count(*), min(ts) from func' > '$T/q'"
+check "example: evfilter -t func | evcat --csv into sqlite3" sh -c \
+    "evfilter -t func '$T/in.ev' | evcat --csv > '$T/func.csv' && sqlite3 '$T/f.db' '.import --csv $T/func.csv func' && sqlite3 '$T/f.db' 'select count(*), min(ts) from func' > '$T/q'"
 eq "sqlite3 sees the two function entries" "$(cat "$T/q")" "2|1000"
 
 # --- JSON lines --------------------------------------------------------------------
@@ -143,7 +145,7 @@ cat > "$T/want.n" <<'EOF'
 EOF
 eq "counts per type in schema order, then the total" "$(cat "$T/n.txt")" "$(cat "$T/want.n")"
 check "-n over several files adds up" sh -c "evcat -n '$T/in.ev' '$T/in.ev.zst' | tail -1 | grep -qx ' *12 total'"
-check "-n -c" sh -c "evcat -n -c '$T/in.ev' > '$T/n.csv'"
+check "-n -c" sh -c "evcat -n --csv '$T/in.ev' > '$T/n.csv'"
 eq "counts as CSV" "$(tr -d '\r' < "$T/n.csv")" "$(printf 'type,count\nsync,1\nproc_in,1\nfunc,2\nmmio_wr,1\nnet_enq,1\ntotal,6')"
 check "-n -j" sh -c "evcat -n -j '$T/in.ev' | python3 -c 'import json,sys; r=[json.loads(l) for l in sys.stdin]; assert r[2] == {\"type\": \"func\", \"count\": 2} and r[-1][\"count\"] == 6'"
 mkevents -n 100000 -o "$T/big.ev"

@@ -18,7 +18,7 @@ kept() {
 
 # --- usage -------------------------------------------------------------------
 check "--help" evfilter --help
-stdout_has "usage: evfilter [-fhiNVvz]"
+stdout_has "usage: evfilter [-hiNqVvz]"
 stdout_has "See evfilter(1)."
 check "-h" evfilter -h
 check "--version" evfilter --version
@@ -43,7 +43,7 @@ done
 expect_rc 2 "unknown type names it" evfilter -t func,bogus
 stderr_has "-t: unknown event type or group 'bogus'"
 expect_rc 2 "huge time says so" evfilter --from 99999999999999999999
-stderr_has "-s 99999999999999999999: time too large"
+stderr_has "--from 99999999999999999999: time too large"
 expect_rc 2 "huge time with a unit" evfilter --to 9223372036854776s
 stderr_has "time too large"
 expect_rc 2 "empty window" evfilter --from 2us --to 1us
@@ -100,8 +100,8 @@ kept "--no-noise" "3000 4000 5000 6000 7000 8000 9000 10000 11000 12000 13000 14
 # --- time window -------------------------------------------------------------------------
 kept "--from is inclusive" "5000 6000 7000 8000 9000 10000 11000 12000 13000 14000 " --from 5000
 kept "--to is exclusive" "1000 2000 3000 4000 " --to 5000
-kept "ns" "5000 6000 7000 " -s 5ns -e 8ns
-kept "us, ms, s and ps" "1000 " -s 0s -e 2000ps
+kept "ns" "5000 6000 7000 " --from 5ns --to 8ns
+kept "us, ms, s and ps" "1000 " --from 0s --to 2000ps
 kept "a window with types" "3000 4000 " -t func --from 1ns --to 5ns
 
 # --- components, cpus, tables --------------------------------------------------------------
@@ -190,7 +190,7 @@ check ".zst input on stdin" sh -c "evfilter < '$T/o.ev.zst' | evcat | cmp - '$T/
 check "- is stdin" sh -c "evfilter - < '$T/in.ev' | evcat -n | grep -q ' 14 total'"
 expect_rc 1 "refuses a terminal" script -qec "evfilter '$T/in.ev'" /dev/null
 stdout_has "refusing to write binary records to a terminal"
-check "-f writes to a terminal anyway" script -qec "evfilter -f -t nic '$T/in.ev' > /dev/null" /dev/null
+check "-f writes to a terminal anyway" script -qec "evfilter --force -t nic '$T/in.ev' > /dev/null" /dev/null
 check "--force" script -qec "evfilter --force -t nic '$T/in.ev'" /dev/null
 expect_rc 1 "an unwritable output" evfilter -o /nonexistent/dir/o.ev "$T/in.ev"
 stderr_has "/nonexistent/dir/o.ev: No such file or directory"
@@ -206,7 +206,7 @@ mkevents -n 5000 -z -o "$T/host.ev.zst"
 check "example: drop noise and blacklisted functions" sh -c \
     "evfilter -N -b '$RULES' -o '$T/host-f.ev.zst' '$T/host.ev.zst' && evcat -n '$T/host-f.ev.zst' > /dev/null"
 check "example: a window of function entries as CSV" sh -c \
-    "evfilter -t func --from 1ms --to 1001us '$T/host.ev.zst' | evcat -c > '$T/w.csv' && test \$(wc -l < '$T/w.csv') -gt 1"
+    "evfilter -t func --from 1ms --to 1001us '$T/host.ev.zst' | evcat --csv > '$T/w.csv' && test \$(wc -l < '$T/w.csv') -gt 1"
 check "example: whitelist from the rules" sh -c \
     "evfilter -t func -w '$RULES' --class syscall-entry,kernel-tx '$T/host.ev.zst' | evcat -n > /dev/null"
 check "example: ns-3 packets of two NICs" sh -c \

@@ -43,7 +43,7 @@ for f in "$S"/*.txt; do
 	case $b in nic-*) k=nic ;; *) k=host ;; esac
 	txt2ev -s "$b" -k $k -o "$T/2n/$b.ev" "$f"
 done
-check "twonics: evspan" evspan -s -t "$T/2n/topology.csv" -r "$RULES" -o "$T/2n.sp"
+check "twonics: evspan" evspan --stats -t "$T/2n/topology.csv" -r "$RULES" -o "$T/2n.sp"
 stderr_has "0 duplicate ids"
 spancat --csv "$T/2n.sp" > "$T/2n.csv"
 check "twonics: every span and parent as in the truth" python3 "$CMP" "$T/2n.csv" "$S/truth.csv"
@@ -84,7 +84,7 @@ check "dumbbell: the first trace, span by span" diff -u "$DATA/evspan/dumbbell-t
 
 # --- rules change the spans, not the events read --------------------------
 sed 's/^root,all-syscalls$/root,net-syscalls/' "$RULES" > "$T/net.csv"
-check "root,net-syscalls" evspan -s -t "$T/db/topology.csv" -r "$T/net.csv" -o "$T/net.sp"
+check "root,net-syscalls" evspan --stats -t "$T/db/topology.csv" -r "$T/net.csv" -o "$T/net.sp"
 stderr_has "left out (root rule)"
 eq "net-syscalls: only the two open syscalls are left out" \
     "$(spancat -n "$T/net.sp" | awk '$2 == "host.syscall" {print $1}')" "$((2 * N))"

@@ -39,9 +39,9 @@ eth,a,sw0,0,0
 eth,b,sw1,0,0
 n2n,sw0,0,1,sw1,0,1
 T
-check "evspan across two switches" evspan -s -t "$T/t.csv" -o "$T/s.sp"
+check "evspan across two switches" evspan --stats -t "$T/t.csv" -o "$T/s.sp"
 stderr_has "orphans by missing context: 1 (nic-cause 1)"	# a's first send: no host
-check "spancat" spancat -c "$T/s.sp"
+check "spancat" spancat --csv "$T/s.sp"
 # kind:span:parent in order of start: one chain each way
 # (b's send hangs under its receive: a NIC's last causing span)
 eq "a -> sw0 in, out -> sw1 in, out -> b; b -> sw1 -> sw0 -> a" \
@@ -49,7 +49,7 @@ eq "a -> sw0 in, out -> sw1 in, out -> b; b -> sw1 -> sw0 -> a" \
     "nic.tx:0x1:0x0 net.device:0x2:0x1 net.device:0x3:0x2 net.device:0x4:0x3 net.device:0x5:0x4 nic.rx:0x6:0x5 nic.tx:0x7:0x6 net.device:0x8:0x7 net.device:0x9:0x8 net.device:0xa:0x9 net.device:0xb:0xa nic.rx:0xc:0xb "
 grep -v '^n2n' "$T/t.csv" > "$T/t0.csv"
 check "without the n2n row" evspan -t "$T/t0.csv" -o "$T/s0.sp"
-check "spancat" spancat -c "$T/s0.sp"
+check "spancat" spancat --csv "$T/s0.sp"
 eq "sw1's ingress from sw0 is a root" \
     "$(awk -F, '/^1100000,/ && $2 == "net.device" { print $6; exit }' "$T/.out")" "0x0"
 
@@ -62,8 +62,8 @@ printf '600000 net_seen %s\n2600000 net_seen %s\n' "$ip" "$arp" > "$T/p0.txt"
 printf '1100000 net_seen %s\n2100000 net_seen %s\n' "$ip" "$arp" > "$T/p1.txt"
 txt2ev -s sw0 -k net -o "$T/sw0.ev" "$T/p0.txt"
 txt2ev -s sw1 -k net -o "$T/sw1.ev" "$T/p1.txt"
-check "pcap: evspan across two switches" evspan -s -t "$T/t.csv" -o "$T/s.sp"
-check "spancat" spancat -c "$T/s.sp"
+check "pcap: evspan across two switches" evspan --stats -t "$T/t.csv" -o "$T/s.sp"
+check "spancat" spancat --csv "$T/s.sp"
 eq "pcap: a -> sw0 in, out -> sw1 in, out -> b; b -> sw1 -> sw0 -> a" \
     "$(awk -F, '/^[0-9]/ { printf "%s:%s:%s ", $2, $5, $6 }' "$T/.out")" \
     "nic.tx:0x1:0x0 net.device:0x2:0x1 net.device:0x3:0x2 net.device:0x4:0x3 net.device:0x5:0x4 nic.rx:0x6:0x5 nic.tx:0x7:0x6 net.device:0x8:0x7 net.device:0x9:0x8 net.device:0xa:0x9 net.device:0xb:0xa nic.rx:0xc:0xb "
@@ -86,7 +86,7 @@ for p in pcap pcapns; do
 	o=; [ $p = pcap ] && o=-u
 	for t in $p ${p}0; do
 		check "$t: evspan" evspan -t "$T/$t.csv" -o "$T/n.sp"
-		spancat -c "$T/n.sp" > "$T/n.out"
+		spancat --csv "$T/n.sp" > "$T/n.out"
 		r=$(sh "$DATA/ns3-nslog/score-pcap.sh" $o "$T/n.out" "$DATA/ns3-nslog/pcap-truth.csv" | head -1)
 		set -- $r
 		if [ $t = $p ]; then
@@ -109,7 +109,7 @@ for s in bridge-ps bridge-ns; do
 	sim2ev -f ns3 -n net -o "$T/net.ev" "$DATA/ns3-nslog/$s.log.zst"
 	for t in n n0; do
 		check "$s, $t: evspan" evspan -t "$T/$t.csv" -r "$T/r.csv" -o "$T/n.sp"
-		spancat -c "$T/n.sp" > "$T/n.out"
+		spancat --csv "$T/n.sp" > "$T/n.out"
 		r=$(sh "$DATA/ns3-nslog/score-spans.sh" "$T/n.out" "$DATA/ns3-nslog/$s-truth.csv" | head -1)
 		set -- $r
 		eq "$s, $t: every span, every parent ($r)" "$4 $6 $9 ${11}" "$2 0 $2 0"

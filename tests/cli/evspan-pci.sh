@@ -14,12 +14,12 @@ score() {	# score NAME SIMSYNTH-OPTIONS...
 	name=$1; shift
 	check "$name: simsynth" simsynth "$@" "$T/$name"
 	check "$name: sim2ev and evspan" sh -c "cd '$T/$name' && sh commands.sh"
-	check "$name: spancat" sh -c "spancat -c -H '$T/$name/spans.sp' > '$T/$name.csv'"
+	check "$name: spancat" sh -c "spancat --csv -H '$T/$name/spans.sp' > '$T/$name.csv'"
 	expect_rc 0 "$name: every span, parent and link as in the truth" \
 	    sh "$S" -r "$T/$name/truth.csv" "$T/$name.csv"
 	stdout_has "all spans, parents and links match"
 	awk '$1 == "total"' "$T/.out" | sed "s/^/# $name: /"
-	check "$name: no orphans" sh -c "cd '$T/$name' && evspan -s -t topology.csv \
+	check "$name: no orphans" sh -c "cd '$T/$name' && evspan --stats -t topology.csv \
 	    -r rules.csv -o /dev/null 2>&1 | grep -q 'orphans by missing context: 0'"
 }
 
@@ -39,7 +39,7 @@ check "gem5-verilator: repeated DMA ids" sh -c "grep -h 'doWrite() ts=' \
     '$T/gem5-verilator'/*-nic.corundum.log | sed 's/.* id=\([0-9]*\) .*/\1/' |
     sort | uniq -d | grep -q ."
 check "gem5-verilator: no duplicate id" sh -c "cd '$T/gem5-verilator' && \
-    evspan -s -t topology.csv -r rules.csv -o /dev/null 2>&1 |
+    evspan --stats -t topology.csv -r rules.csv -o /dev/null 2>&1 |
     grep -q ' 0 duplicate ids,'"
 
 # --- QEMU without DEBUG_PRINTS: an empty host stream -----------------------

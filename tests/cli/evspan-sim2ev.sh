@@ -23,9 +23,9 @@ for s in client server client-nic server-nic net; do
 	evcat "$T/mk/$s.ev" > "$T/b.txt"
 	check "mkdumbbell writes the events sim2ev makes: $s" cmp "$T/a.txt" "$T/b.txt"
 done
-check "evspan" evspan -s -t topology.csv -r "$TOP/rules/linux-i40e.csv" -o "$T/spans.sp"
+check "evspan" evspan --stats -t topology.csv -r "$TOP/rules/linux-i40e.csv" -o "$T/spans.sp"
 stderr_has "orphans by missing context: 0"
-spancat -c "$T/spans.sp" > "$T/spans.csv"
+spancat --csv "$T/spans.sp" > "$T/spans.csv"
 python3 "$TOP/tests/helpers/dumbbell-truth.py" $N > "$T/truth.csv"
 check "every span and parent as in the truth" python3 "$TOP/tests/helpers/truthcmp.py" "$T/spans.csv" "$T/truth.csv"
 stdout_has "$((18 * N + 2)) truth spans, $((18 * N + 2)) output spans, 0 links, 0 extra, 0 mismatches"

@@ -15,13 +15,13 @@
 # unfiltered one; prints how many events the filters left out
 same() {
 	n=$1; topo=$2; rules=$3; shift 3
-	evspan --decode-all --threads 1 -s -t "$topo" -r "$rules" -o "$T/all.sp" \
+	evspan --decode-all --threads 1 --stats -t "$topo" -r "$rules" -o "$T/all.sp" \
 	    "$@" 2> "$T/all.err"
 	grep -v '^time:\|^reading:' "$T/all.err" > "$T/all.cnt"
 	eq "$n, --decode-all skips nothing" "$(sed -n 's/^reading: \([0-9]*\) .*/\1/p' \
 	    "$T/all.err")" 0
 	for th in 1 2 3; do
-		evspan --threads $th -s -t "$topo" -r "$rules" -o "$T/skip.sp" "$@" \
+		evspan --threads $th --stats -t "$topo" -r "$rules" -o "$T/skip.sp" "$@" \
 		    2> "$T/skip.err"
 		check "$n, $th thread(s): same spans" cmp "$T/all.sp" "$T/skip.sp"
 		grep -v '^time:\|^reading:' "$T/skip.err" > "$T/skip.cnt"

@@ -17,7 +17,7 @@ score() {	# score NAME SIMSYNTH-OPTIONS...
 	name=$1; shift
 	check "$name: simsynth" simsynth "$@" "$T/$name"
 	check "$name: sim2ev and evspan" sh -c "cd '$T/$name' && sh commands.sh"
-	check "$name: spancat" sh -c "spancat -c -H '$T/$name/spans.sp' > '$T/$name.csv'"
+	check "$name: spancat" sh -c "spancat --csv -H '$T/$name/spans.sp' > '$T/$name.csv'"
 	expect_rc 0 "$name: every span, parent and link as in the truth" \
 	    sh "$S" -r "$T/$name/truth.csv" "$T/$name.csv"
 	stdout_has "all spans, parents and links match"
@@ -45,15 +45,15 @@ check "corundum: with the i40e rules" evspan -t "$T/corundum/topology.csv" \
     -r "$TOP/rules/linux-i40e.csv" -o "$T/corundum-i40e.sp"
 eq "corundum: the i40e rules set no driver_tx" \
     "$(spancat -j "$T/corundum-i40e.sp" | grep -c '"driver_tx":true')" 0
-check "corundum: no orphans" sh -c "evspan -s -t '$T/corundum/topology.csv' \
+check "corundum: no orphans" sh -c "evspan --stats -t '$T/corundum/topology.csv' \
     -r '$T/corundum/rules.csv' -o /dev/null 2>&1 | grep -q 'orphans by missing context: 0'"
 score switch --net switch -H 16 --servers 4 -c 4 -n 40 --exec-rate 1 --bg-to-host 0.5 \
     --bg-arp 0.5
 check "switch: the switch log has NETSWITCH_DEBUG lines with ARP broadcasts" \
     grep -q '\] [0-9a-f]* -> ffffffffff \[ARP\]' "$T/switch/switch.net_switch.log"
-check "switch: no orphans" sh -c "cd '$T/switch' && evspan -s -t topology.csv \
+check "switch: no orphans" sh -c "cd '$T/switch' && evspan --stats -t topology.csv \
     -r rules.csv -o /dev/null 2>&1 | grep -q 'orphans by missing context: 0'"
-check "h64: no orphans, bounded memory" sh -c "evspan -s -t '$T/h64/topology.csv' \
+check "h64: no orphans, bounded memory" sh -c "evspan --stats -t '$T/h64/topology.csv' \
     -r '$T/h64/rules.csv' -o /dev/null 2>&1 | grep -q 'orphans by missing context: 0'"
 
 done_testing

@@ -132,7 +132,7 @@ check "stdin: same spans" cmp "$T/full.sp" "$T/stdin.sp"
 # concatenated segments of one stream: string ids start over in the second
 mkdumbbell -n 3 "$T/c1" >/dev/null
 cat "$T/c1/server.ev" "$T/c1/server.ev" > "$T/cat.ev"
-check "concatenated segments" evspan -s -t "$T/c1/topology.csv" -r "$RULES" server="$T/cat.ev" -o "$T/cat.sp"
+check "concatenated segments" evspan --stats -t "$T/c1/topology.csv" -r "$RULES" server="$T/cat.ev" -o "$T/cat.sp"
 eq "both segments read" "$(awk '$1 == "server" {print $3}' "$T/.err")" "$((2 * $(evcat -n "$T/c1/server.ev" | awk '$2 == "total" {print $1}')))"
 eq "time going backwards is counted" "$(awk '$1 == "server" {print $6}' "$T/.err")" "1"
 spancat "$T/cat.sp" > "$T/cat.txt"
@@ -141,8 +141,8 @@ eq "names right after the string ids restart" \
 
 # --seed sets trace_hi; without it, it depends on the inputs only
 check "--seed" evspan -t "$D/topology.csv" -r "$RULES" --seed 0x1234 -o "$T/seed.sp"
-eq "trace_hi is the seed" "$(spancat -c "$T/seed.sp" | tr -d '"' | awk -F, 'NR == 2 {print $3}')" "0x1234"
-eq "trace_lo of the first root is 1" "$(spancat -c "$T/seed.sp" | tr -d '"' | awk -F, 'NR == 2 {print $4}')" "0x1"
+eq "trace_hi is the seed" "$(spancat --csv "$T/seed.sp" | tr -d '"' | awk -F, 'NR == 2 {print $3}')" "0x1234"
+eq "trace_lo of the first root is 1" "$(spancat --csv "$T/seed.sp" | tr -d '"' | awk -F, 'NR == 2 {print $4}')" "0x1"
 
 # --events: member events follow their spans; all used events are there
 check "--events" evspan -e -t "$D/topology.csv" -r "$RULES" -o "$T/ev.sp" --stats
@@ -153,7 +153,7 @@ spancat "$T/ev.sp" | sed -n 2p > "$T/ev2"
 check "an ev record right after a span" grep -q "ev.func.*stream=client" "$T/ev2"
 
 # --stats: counts add up
-check "--stats" evspan -s -t "$D/topology.csv" -r "$RULES" -o "$T/x.sp"
+check "--stats" evspan --stats -t "$D/topology.csv" -r "$RULES" -o "$T/x.sp"
 stderr_has "events per stream:"
 stderr_has "dropped events by reason:"
 stderr_has "spans by kind:"
@@ -175,7 +175,7 @@ check "-v" evspan -v -t "$D/topology.csv" -r "$RULES" -o "$T/x.sp"
 stderr_has "evspan: 782 events from 5 streams -> 362 spans in 22 traces"
 
 # Without -r: only SPEC defaults, and a warning (with or without --stats)
-check "no rules" evspan -s -t "$D/topology.csv" -o "$T/norules.sp"
+check "no rules" evspan --stats -t "$D/topology.csv" -o "$T/norules.sp"
 stderr_has "evspan: warning: no rules (-r): no function is a syscall entry"
 eq "no syscall spans without rules" \
     "$(spancat -n "$T/norules.sp" | awk '$2 == "host.syscall" {print $1}')" ""
@@ -190,7 +190,7 @@ eq "stats without rules: orphans, the first cause" "$(grep '^orphans' "$T/stats"
     "orphans by missing context: 20 (syscall 20)"
 # several causes: half of the client NIC's stream is missing
 head -c $(($(wc -c < "$D/client-nic.ev") / 2)) "$D/client-nic.ev" > "$T/cn-half.ev"
-expect_rc 1 "stats with a truncated NIC stream" evspan -s -t "$D/topology.csv" \
+expect_rc 1 "stats with a truncated NIC stream" evspan --stats -t "$D/topology.csv" \
     client-nic="$T/cn-half.ev" -o "$T/x.sp"
 eq "stats: orphans by several causes" "$(grep '^orphans' "$T/.err")" \
     "orphans by missing context: 80 (syscall 20, dma 40, tx 20)"

@@ -161,7 +161,7 @@ stderr_has "zf.ev.zst"
 
 # --- closed pipes and full disks -------------------------------------------------
 mkevents -n 3000000 -o "$T/big.ev"
-for tool in "evcat" "evfilter" "evcat -c" "evcat -j"; do
+for tool in "evcat" "evfilter" "evcat --csv" "evcat -j"; do
 	check "$tool big.ev | head -c 100 terminates" sh -c \
 	    "timeout 20 sh -c \"$tool '$T/big.ev' | head -c 100 > /dev/null\""
 done

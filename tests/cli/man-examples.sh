@@ -26,8 +26,15 @@ check "salt 1" sh -c "spancat spans.sp | head -1 | grep -q trace_hi=0x1"
 check "spancat --tree" sh -c "spancat --tree spans.sp | cat > /dev/null"
 check "spancat -n" spancat -n spans.sp
 stdout_has " 92 spans"
-check "spancat -c" sh -c "spancat -c spans.sp > spans.csv"
+check "spancat --csv" sh -c "spancat --csv spans.sp > spans.csv"
 check "csv written" test -s spans.csv
+check "spancat -c LIST" spancat -c trace,span,type,stream_name,dur spans.sp
+eq "... those columns" "$(head -n 1 "$T/.out" | tr -d '\r')" "trace,span,type,stream_name,dur"
+cp "$T/.out" cols.csv
+check "... a trace id of 32 hex digits" grep -Eq '^[0-9a-f]{32},0x' cols.csv
+# evcat(1)
+check "evcat -c LIST" evcat -c ts,cpu,sym server.ev
+eq "... those columns" "$(head -n 1 "$T/.out" | tr -d '\r')" "ts,cpu,sym"
 # the orphan example finds orphans (and only them)
 mkdumbbell -n 5 "$T/o" >/dev/null
 printf 'stream,client,host,%s/o/client.ev\nstream,client-nic,nic,%s/o/client-nic.ev\npcie,client,client-nic\n' "$T" "$T" > nohost.csv
@@ -63,7 +70,7 @@ grep '^\.Dl \$ ' "$TOP/man/simspan-topology.5" | sed 's/^\.Dl \$ //' > topo-cmd.
 check "simspan-topology(5): NAME=FILE" sh topo-cmd.sh
 check "the same spans again" cmp spans.sp ref.sp
 ex simspan-rules.5 1 > ex-rules.csv
-check "simspan-rules(5): the i40e excerpt" evspan -s -t topo.csv -r ex-rules.csv -o r.sp
+check "simspan-rules(5): the i40e excerpt" evspan --stats -t topo.csv -r ex-rules.csv -o r.sp
 eq "the excerpt makes syscall spans" "$(spancat -n r.sp | awk '$2 == "host.syscall" {print $1}')" 12
 ex simspan-rules.5 2 | sed 's/^\$ //' > rules-cmd.sh
 check "simspan-rules(5): network syscalls only" sh rules-cmd.sh

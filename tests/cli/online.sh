@@ -121,6 +121,30 @@ rm -f "$T"/on/*.ev.zst
 expect_rc 0 "-T 0 -- command: finishes when the command does" \
     timeout 30 sh "$O" -n -T 0 -t "$T/on/topology.csv" $SYMS -- simsynth $P "$T/on"
 complete "$T/on" "-T 0"
+# the long options of the other tools: --stats, --verbose, --quiet
+expect_rc 2 "an unknown long option" sh "$O" --bogus -t "$T/on/topology.csv"
+stderr_has "usage: simspan-online"
+if [ -z "$p2" ]; then
+	rm -f "$T"/on/*.ev.zst
+	expect_rc 0 "--stats: sim2ev's and evspan's counts" sh "$O" --stats \
+	    -t "$T/on/topology.csv" -r "$T/on/rules.csv" $SYMS -- simsynth $P "$T/on"
+	stderr_has "spans by kind"
+	stderr_has "net.ns3.log: "
+	check "... not evspan's summary line" sh -c "! grep -q 'streams -> ' '$T/.err'"
+	rm -f "$T"/on/*.ev.zst
+	expect_rc 0 "--verbose --quiet --symtab: and evspan's summary line" sh "$O" \
+	    --verbose --quiet -t "$T/on/topology.csv" -r "$T/on/rules.csv" \
+	    --symtab "$T/on/vmlinux.syms" --symtab="$T/on/i40e.syms,i40e,0xffffffffa0000000" \
+	    -- simsynth $P "$T/on"
+	stderr_has "spans by kind"
+	stderr_has "events from 5 streams -> "
+	same_events "$T/on" "--symtab"
+	rm -f "$T"/on/*.ev.zst
+	expect_rc 0 "an option's argument that looks like a long option" sh "$O" -n \
+	    -t "$T/on/topology.csv" -o --stats $SYMS -- sh -c 'simsynth $1 "$2"; echo --stats' - "$P" "$T/on"
+	stdout_has "--stats"
+	check "... and no statistics" sh -c "! grep -q 'lines' '$T/.err'"
+fi
 
 # A failing command: its status is simspan-online's; phase two still runs
 # on the streams read.

@@ -105,14 +105,14 @@ head -c 3000 "$T/a.sp" > "$T/part.sp"
 midrun span2otlp "$T/o.jsonl" "$T/part.sp" span2otlp -o "$T/o.jsonl" "$T/fifo"
 
 # --- simsynth: a directory of files, all put in place at the end -----------
-check "simsynth: first run" simsynth -n 3 -s 1 "$T/syn"
+check "simsynth: first run" simsynth -n 3 --seed 1 "$T/syn"
 eq "simsynth: no temporary file after a run" "$(ls "$T/syn" | grep -c '\.tmp')" 0
 # server0's log is a FIFO this script opens but does not read: simsynth
 # fills the pipe and blocks there, its other files still temporary
 rm "$T/syn/server0.gem5.log"
 mkfifo "$T/syn/server0.gem5.log"
 cp -R "$T/syn" "$T/syn.before"
-$dflt simsynth -n 3 -s 2 "$T/syn" 2>"$T/mid.err" &
+$dflt simsynth -n 3 --seed 2 "$T/syn" 2>"$T/mid.err" &
 pid=$!
 exec 4<"$T/syn/server0.gem5.log"	# returns once simsynth opened it
 n=0

@@ -5,9 +5,9 @@ S="$TOP/samples/dumbbell"
 
 size=$(cat "$S"/* | wc -c)
 [ "$size" -lt 2000000 ] && ok "sample is $size bytes (< 2 MB)" || not_ok "sample is $size bytes"
-check "README gives the command" grep -q "simsynth -z --zstd-level 15 -s 6 -n 100 --exec-rate 1 --sync-interval 2us" "$S/README.md"
+check "README gives the command" grep -q "simsynth -z --zstd-level 15 --seed 6 -n 100 --exec-rate 1 --sync-interval 2us" "$S/README.md"
 # the command without compression (zstd output bytes depend on the zstd version)
-expect_rc 0 "regenerate" simsynth -s 6 -n 100 --exec-rate 1 --sync-interval 2us --bg-to-host 0.1 "$T/d"
+expect_rc 0 "regenerate" simsynth --seed 6 -n 100 --exec-rate 1 --sync-interval 2us --bg-to-host 0.1 "$T/d"
 for f in server0.gem5.log client0.gem5.log server0-nic.nicbm.log \
     client0-nic.nicbm.log net.ns3.log; do
 	zstd -q -d -c "$S/$f.zst" >"$T/$f"

@@ -47,8 +47,10 @@ good >"$T/good.csv"
 expect_rc 0 "perfect dump matches" sh "$S" "$T/truth.csv" "$T/good.csv"
 stdout_has "total              12      12       0      0 |      12      0      0      0 |      1      0      0"
 stdout_has "all spans, parents and links match"
-expect_rc 0 "-q prints only the total" sh "$S" -q "$T/truth.csv" "$T/good.csv"
-eq "-q is one line" "$(wc -l <"$T/.out" | tr -d ' ')" 1
+expect_rc 0 "-q prints only the header and the total" sh "$S" -q "$T/truth.csv" "$T/good.csv"
+eq "-q is two lines" "$(wc -l <"$T/.out" | tr -d ' ')" 2
+eq "... the header names the columns (issue 26)" "$(head -n 1 "$T/.out" | awk '{ print $1, $2, $3 }')" "kind truth matched"
+eq "... then the total" "$(tail -n 1 "$T/.out" | awk '{ print $1 }')" "total"
 
 # Compressed inputs, and -v lists what did not match.
 check "zstd" sh -c "zstd -q -c '$T/truth.csv' >'$T/truth.csv.zst' && zstd -q -c '$T/good.csv' >'$T/good.csv.zst'"
@@ -151,6 +153,9 @@ expect_rc 2 "not a span dump" sh "$S" "$T/truth.csv" "$T/junk.csv"
 stderr_has "not a span CSV dump"
 expect_rc 0 "-h" sh "$S" -h
 stdout_has "usage: score-truth.sh"
+expect_rc 0 "--help (getopts said 'Illegal option --')" sh "$S" --help
+stdout_has "usage: score-truth.sh"
+eq "... and nothing on stderr" "$(wc -c <"$T/.err" | tr -d ' ')" 0
 
 # End to end on a generated scenario: a perfect span builder scores
 # perfectly, through the binary span format and its CSV dump.

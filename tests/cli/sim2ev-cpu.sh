@@ -56,7 +56,7 @@ check "msix has no cpu" grep -q ' msix: comp/s vec/u$' "$T/h.txt"
 check "symtabs metadata has the offset" grep -q '# symtabs: vmlinux=.*;netperf=.*app.syms@0x555555554000$' "$T/h.txt"
 
 # CSV and JSON carry the new field and type
-check "csv" sh -c "evcat -c '$T/mc.ev' > '$T/mc.csv'"
+check "csv" sh -c "evcat --csv '$T/mc.ev' > '$T/mc.csv'"
 check "csv: cpu column for device and user events" sh -c \
     "grep -q '^2000,mmio_rd,' '$T/mc.csv' && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"cpu\") c = i }
 	\$2 == \"mmio_rd\" || \$2 == \"user\" { print \$2, \$c }' '$T/mc.csv' | sort -u | grep -c switch_cpus | grep -qx 3"

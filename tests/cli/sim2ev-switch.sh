@@ -71,7 +71,7 @@ if have txt2ev; then
 	    sim2ev -f switch -n sw -o "$T/s.ev" - || not_ok "inputs"
 	printf 'stream,a,nic,a.ev\nstream,b,nic,b.ev\nstream,sw,net,s.ev\neth,a,sw,0,0\neth,b,sw,0,1\n' >"$T/t.csv"
 	check "evspan through the switch" evspan -t "$T/t.csv" -o "$T/s.sp"
-	check "spancat" spancat -c -H "$T/s.sp"
+	check "spancat" spancat --csv -H "$T/s.sp"
 	cp "$T/.out" "$T/s.csv"
 	eq "nic.tx -> port 0 -> port 1 -> nic.rx, one chain" \
 	    "$(awk -F, '/^[0-9]/ { printf "%s:%s:%s ", $2, $5, $6 }' "$T/s.csv")" \

@@ -78,7 +78,7 @@ truth() {
 # score NAME OUT WHAT: OUT's spans against $T/NAME.truth, 99 % or better of
 # the truth's spans with their true parent (SPEC's heuristics count as right)
 score() {
-	spancat -c "$2/spans.sp" > "$T/$1.spans.csv"
+	spancat --csv "$2/spans.sp" > "$T/$1.spans.csv"
 	sh "$TOP/tests/score-truth.sh" -r -t "$2/topology.csv" "$T/$1.truth" \
 	    "$T/$1.spans.csv" > "$T/$1.score" 2>&1 || :
 	sc=$(awk '$1 == "total" { printf "%d", ($2 > 0 ? 100 * $7 / $2 : 0) }' "$T/$1.score")
@@ -92,7 +92,7 @@ score() {
 W=$T/qsw
 R=$(mkrun "$F/qemu-i40e-switch" "$W")
 J=$R/output/out.json
-check "qemu-i40e-switch: simsynth" simsynth --host qemu --net switch -H 2 -n 30 -s 3 "$W/syn"
+check "qemu-i40e-switch: simsynth" simsynth --host qemu --net switch -H 2 -n 30 --seed 3 "$W/syn"
 check "qemu-i40e-switch: the logs in out.json" edit "$J" sync \
     put host.QemuSim-24 stderr "$W/syn/server0.qemu.log" \
     put host.QemuSim-28 stderr "$W/syn/client0.qemu.log" \
@@ -121,7 +121,7 @@ W=$T/qsp
 R=$(mkrun "$F/qemu-i40e-switch" "$W")
 J=$R/output/out.json
 ORIG=$(sed -n 's|.*-s \(/[^ ]*\)/tmp/shm/eth-5.18.17.*|\1|p' "$F/qemu-i40e-switch/commands.txt")
-check "switch -p: simsynth" simsynth --host qemu --net switch-pcap -H 2 -n 30 -s 3 "$W/syn"
+check "switch -p: simsynth" simsynth --host qemu --net switch-pcap -H 2 -n 30 --seed 3 "$W/syn"
 cp "$W/syn/switch.pcap" "$R/output/switch.pcap"
 check "switch -p: the logs" edit "$J" sync \
     put host.QemuSim-24 stderr "$W/syn/server0.qemu.log" \
@@ -153,7 +153,7 @@ W=$T/qns
 R=$(mkrun "$F/qemu-i40e-ns3-logging" "$W")
 J=$R/output/out.json
 P=$R/output/output.net.NS3Net-28-28/NS3Net-28_params
-check "qemu-i40e-ns3-logging: simsynth" simsynth --host qemu --net ns3net-nslog -H 2 -n 30 -s 3 "$W/syn"
+check "qemu-i40e-ns3-logging: simsynth" simsynth --host qemu --net ns3net-nslog -H 2 -n 30 --seed 3 "$W/syn"
 # SimBricks' example logs level_all without prefixes: add the one
 # simspan asks for (logging.add_logging("All", PREFIX_ALL)), and Sync:1
 check "qemu-i40e-ns3-logging: the unedited params" simspan-simbricks -o /dev/null "$R"
@@ -220,7 +220,7 @@ J=$R/output/out.json
 A=$(sed -n 's|.*-s \([^ ]*eth-5.20.19\) .*|\1|p' "$F/corundum-verilator/commands.txt")
 B=$(sed -n 's|.*-s \([^ ]*eth-12.22.21\).*|\1|p' "$F/corundum-verilator/commands.txt")
 check "corundum-verilator: simsynth" simsynth --host qemu --nic corundum-verilator --net switch \
-    -H 2 -n 30 -s 3 "$W/syn"
+    -H 2 -n 30 --seed 3 "$W/syn"
 check "corundum-verilator: the logs" edit "$J" sync \
     cmd net.SwitchNet-32 "-s $A -s $B" "-s $B -s $A" \
     put host.server-Host stderr "$W/syn/server0.qemu.log" \
@@ -286,7 +286,7 @@ grep -q '^"n2n","net.SwitchNet-32","0","1","net.SwitchNet-40","0","0"$' "$T/n2n.
     { not_ok "n2n: the row, the listening switch first"; sed 's/^/# /' "$T/n2n.csv"; }
 check "n2n: run" simspan-simbricks run -q -d "$T/n2n.out" "$R"
 stdout_has "streams: 6 of 6 simulators"
-spancat -c "$T/n2n.out/spans.sp" > "$T/n2n.spans"
+spancat --csv "$T/n2n.out/spans.sp" > "$T/n2n.spans"
 # a's send (no host line: a root) and its chain; b's send under its receive
 eq "n2n: one root, every switch span with a parent" \
     "$(awk -F, '/^[0-9]/ && $6 == "0x0" { print $2 }' "$T/n2n.spans" | sort | tr '\n' ' ')" "nic.tx "

@@ -240,7 +240,7 @@ stdout_has "where their time goes, per simulator"
 for f in topology.csv spans.sp spans.db spans.html summary.txt commands.sh; do
 	[ -s "$T/out/$f" ] && ok "run: $f" || not_ok "run: $f"
 done
-spancat -c "$T/out/spans.sp" > "$T/spans.csv"
+spancat --csv "$T/out/spans.sp" > "$T/spans.csv"
 sed -e 's/"server0-nic"/"nic.NICSim-26"/; s/"client0-nic"/"nic.NICSim-30"/' \
     -e 's/"server0"/"host.Gem5Sim-24"/; s/"client0"/"host.Gem5Sim-28"/; s/"switch"/"net.SwitchNet-32"/' \
     "$T/syn/truth.csv" > "$T/truth.csv"
@@ -254,10 +254,10 @@ n=$(sqlite3 "$T/out/spans.db" 'SELECT count(*) FROM spans')
 stdout_has "spans: $n in "
 # commands.sh reruns exactly that
 (cd "$T/out" && sh commands.sh) && ok "run: commands.sh reruns it" || not_ok "run: commands.sh reruns it"
-eq "run: the rerun makes the same spans" "$(spancat -c "$T/out/spans.sp" | cksum)" "$(cksum < "$T/spans.csv")"
+eq "run: the rerun makes the same spans" "$(spancat --csv "$T/out/spans.sp" | cksum)" "$(cksum < "$T/spans.csv")"
 # the sample's own config, its paths relative to it
 check "run: a config with relative paths" simspan-simbricks run -q -C "$W/trace.conf" -d "$T/outr" "$E2E"
-eq "run: the same spans" "$(spancat -c "$T/outr/spans.sp" | cksum)" "$(cksum < "$T/spans.csv")"
+eq "run: the same spans" "$(spancat --csv "$T/outr/spans.sp" | cksum)" "$(cksum < "$T/spans.csv")"
 # the same from -s/-r flags and the default rules by name (the source
 # tree's rules/): the kernel-context rules meet the one-CPU logs
 check "run with flags" simspan-simbricks run -q -d "$T/out2" -s "$T/syn/vmlinux.syms" \

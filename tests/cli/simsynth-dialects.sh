@@ -122,7 +122,7 @@ eq "nobar: no msix events, intr instead" "$(grep -c ' msix ' "$T/nobar.ev") $(gr
 # --- the 2022 versions end to end ---------------------------------------------
 gen old --nicbm-dialect sigcomm22 --gem5-dialect nobar,fmtflag
 check "old versions: phase one and two" sh -c "cd '$T/old' && sh commands.sh"
-check "old versions: spancat" sh -c "spancat -c -H '$T/old/spans.sp' >'$T/old.csv'"
+check "old versions: spancat" sh -c "spancat --csv -H '$T/old/spans.sp' >'$T/old.csv'"
 expect_rc 0 "old versions: every span, parent and link as the truth says" \
     sh "$TOP/tests/score-truth.sh" -r "$T/old/truth.csv" "$T/old.csv"
 

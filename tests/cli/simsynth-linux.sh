@@ -92,7 +92,7 @@ check "sim2ev" sh -c "cd '$D' && grep '^sim2ev ' commands.sh | sh"
 grep -v -E '^(syscall-exit|irq-entry|irq-exit|softirq-entry|sleep|sched-in|wakeup|idle|app-root),' \
     "$D/rules.csv" >"$D/rules-columbo.csv"
 check "evspan (Columbo model)" sh -c "cd '$D' && evspan -t topology.csv -r rules-columbo.csv -o c.sp"
-check "spancat" sh -c "spancat -c -H '$D/c.sp' >'$D/c.csv'"
+check "spancat" sh -c "spancat --csv -H '$D/c.sp' >'$D/c.csv'"
 expect_rc 1 "the Columbo model misses kernel contexts" sh "$S" "$D/truth.csv" "$D/c.csv"
 stdout_has "host.irq"
 stdout_has "ambiguous "
@@ -110,7 +110,7 @@ check "request syscalls are host.app children" awk -F, '
     $3 == "\"host.app\"" { app[$1] = 1 }
     $3 == "\"host.syscall\"" && ($6 in app) { n++ }
     END { exit n >= 60 ? 0 : 1 }' "$R/truth.csv"
-check "commands.sh" sh -c "cd '$R' && sh commands.sh && spancat -c -H spans.sp >spans.csv"
+check "commands.sh" sh -c "cd '$R' && sh commands.sh && spancat --csv -H spans.sp >spans.csv"
 # (exit 1: the NIC kinds' last-causing-span heuristic still differs)
 rc=0
 sh "$S" -t "$R/topology.csv" "$R/truth.csv" "$R/spans.csv" >"$T/rr.score" 2>&1 || rc=$?

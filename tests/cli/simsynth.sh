@@ -62,15 +62,15 @@ check "the real i40e table" cmp "$T/def/i40e.syms" "$DATA/samples/symbols/i40e-i
 check "first sync at tick 0" grep -q '^      0: global: simbricks: sending sync message for ts=0$' "$T/def/server0.gem5.log"
 
 # Other seeds, other scenarios; the same seed, the same one.
-expect_rc 0 "seed 2" simsynth -n 5 -s 2 "$T/s2"
-expect_rc 0 "seed 2 again" simsynth -n 5 -s 2 "$T/s2b"
+expect_rc 0 "seed 2" simsynth -n 5 --seed 2 "$T/s2"
+expect_rc 0 "seed 2 again" simsynth -n 5 --seed 2 "$T/s2b"
 check "same seed, same truth" cmp "$T/s2/truth.csv" "$T/s2b/truth.csv"
 check "same seed, same logs" cmp "$T/s2/net.ns3.log" "$T/s2b/net.ns3.log"
-expect_rc 0 "seed 3" simsynth -n 5 -s 3 "$T/s3"
+expect_rc 0 "seed 3" simsynth -n 5 --seed 3 "$T/s3"
 if cmp -s "$T/s2/truth.csv" "$T/s3/truth.csv"; then not_ok "other seed, other truth"; else ok "other seed, other truth"; fi
 
 # -z: zstd frames that hold the same logs.
-expect_rc 0 "-z" simsynth -z -n 5 -s 2 "$T/z"
+expect_rc 0 "-z" simsynth -z -n 5 --seed 2 "$T/z"
 check "compressed gem5 log" test -s "$T/z/server0.gem5.log.zst"
 check "zstd -t" zstd -q -t "$T/z/server0.gem5.log.zst" "$T/z/net.ns3.log.zst"
 zstd -q -d -c "$T/z/client0-nic.nicbm.log.zst" >"$T/z.nicbm"
@@ -78,7 +78,7 @@ check "same bytes inside" cmp "$T/z.nicbm" "$T/s2/client0-nic.nicbm.log"
 check "commands name the .zst logs" grep -q "net.ns3.log.zst$" "$T/z/commands.sh"
 
 # --restart-at leaves regular files alone.
-expect_rc 0 "--restart-at on files" simsynth -n 5 -s 2 --restart-at 1ms "$T/r"
+expect_rc 0 "--restart-at on files" simsynth -n 5 --seed 2 --restart-at 1ms "$T/r"
 check "restart: same logs" cmp "$T/r/client0.gem5.log" "$T/s2/client0.gem5.log"
 
 # --pace slows the writer down.

@@ -48,7 +48,7 @@ stderr_has "SSP_HTML_LIVE_TRACES=0"
 if command -v script >/dev/null 2>&1; then
 	expect_rc 1 "refuses a terminal" script -qec "span2html '$T/in.sp'" /dev/null
 	stdout_has "refusing to write an HTML page to a terminal"
-	check "-f writes to a terminal anyway" script -qec "span2html -f '$T/in.sp' >/dev/null" /dev/null
+	check "-f writes to a terminal anyway" script -qec "span2html --force '$T/in.sp' >/dev/null" /dev/null
 	check "--force" sh -c 'script -qec "span2html --force $1" /dev/null | grep -q "<!DOCTYPE html>"' sh "$T/in.sp"
 else
 	ok "# SKIP terminal checks: script(1) not installed"

@@ -94,7 +94,7 @@ if command -v script >/dev/null 2>&1; then
 	    "span2otlp --protocol http/protobuf $T/in.sp" /dev/null
 	stdout_has "refusing to write binary records to a terminal"
 	check "-f forces it" script -qec \
-	    "span2otlp -f --protocol http/protobuf $T/in.sp" /dev/null
+	    "span2otlp --force --protocol http/protobuf $T/in.sp" /dev/null
 	check "JSON to a terminal is fine" script -qec "span2otlp $T/in.sp" /dev/null
 else
 	ok "# SKIP terminal tests: script(1) not installed"
@@ -381,7 +381,7 @@ expect_rc 1 "Retry-After 70 s, --max-elapsed 1min: no early retry" span2otlp \
     -b 720 --max-elapsed 1min --endpoint "http://127.0.0.1:$port/v1/traces" "$T/in.sp"
 t1=$(ms)
 stderr_has "a retry in 70000 ms (Retry-After) would pass --max-elapsed (60000 ms); giving up"
-stderr_has "720 spans in 1 requests not delivered"
+stderr_has "720 spans in 1 request not delivered"
 eq "... one attempt only" "$(wc -l <"$T/ralong.log" | tr -d ' ')" 1
 # (generous: on a busy machine the one attempt may take seconds, but far
 # less than the 70 s a retry would wait)
@@ -444,7 +444,7 @@ start_receiver bad --fail 1 --status 400
 expect_rc 1 "400: permanent failure of one batch" span2otlp -b 100 \
     --endpoint "http://127.0.0.1:$port" "$T/in.sp"
 stderr_has "batch 1 (100 spans) not delivered: HTTP 400: test: unavailable"
-stderr_has "100 spans in 1 requests not delivered"
+stderr_has "100 spans in 1 request not delivered"
 eq "400: the other 620 spans arrive" "$(wc -l <"$T/bad.sum" | tr -d ' ')" 620
 eq "400: not retried" "$(wc -l <"$T/bad.log" | tr -d ' ')" 8
 stop_receivers
@@ -488,7 +488,7 @@ expect_rc 1 "collector hangs" span2otlp --timeout 1 --retries 1 --backoff 10ms \
     --endpoint "http://127.0.0.1:$port" "$T/in.sp"
 t1=$(ms)
 stderr_has "timed out"
-stderr_has "720 spans in 1 requests not delivered"
+stderr_has "720 spans in 1 request not delivered"
 # two attempts of 1 s each at least; the bound above is generous but below
 # the 20 s the default --timeout (10 s) would take
 check "collector hangs: bounded by --timeout ($((t1 - t0)) ms)" \

@@ -21,7 +21,7 @@ check "--version" span2perfetto --version
 stdout_has "span2perfetto 0.1.0"
 expect_rc 2 "unknown option" span2perfetto --bogus
 stderr_has "usage: span2perfetto"
-expect_rc 2 "bad format" span2perfetto -F xml "$T/in.sp"
+expect_rc 2 "bad format" span2perfetto -f xml "$T/in.sp"
 stderr_has "--format xml: not json or proto"
 expect_rc 2 "two inputs" span2perfetto "$T/in.sp" "$T/in.sp"
 expect_rc 2 "window of 0" span2perfetto -w 0 "$T/in.sp"
@@ -37,24 +37,29 @@ check "-o x.pftrace: protobuf" span2perfetto -o "$T/o.pftrace" "$T/in.sp"
 eq "protobuf starts with Trace.packet" "$(od -An -tx1 -N1 "$T/o.pftrace" | tr -d ' ')" "0a"
 check "-o x.perfetto-trace: protobuf too" span2perfetto -o "$T/o.perfetto-trace" "$T/in.sp"
 check "... the same bytes" cmp "$T/o.pftrace" "$T/o.perfetto-trace"
-check "-F proto to stdout" sh -c "span2perfetto -F proto '$T/in.sp' > '$T/p.pb'"
+check "-f proto to stdout" sh -c "span2perfetto -f proto '$T/in.sp' > '$T/p.pb'"
 check "... the same bytes" cmp "$T/o.pftrace" "$T/p.pb"
-check "-F json -o x.pftrace: the option wins" span2perfetto -F json -o "$T/j.pftrace" "$T/in.sp"
+check "-f json -o x.pftrace: the option wins" span2perfetto -f json -o "$T/j.pftrace" "$T/in.sp"
 check "... JSON" cmp "$T/out.json" "$T/j.pftrace"
-check "zstd input, stdin" sh -c "span2perfetto -F proto < '$T/in.sp.zst' > '$T/z.pb'"
+check "zstd input, stdin" sh -c "span2perfetto -f proto < '$T/in.sp.zst' > '$T/z.pb'"
 check "... the same trace" cmp "$T/o.pftrace" "$T/z.pb"
 check "-o x.pftrace.zst: compressed protobuf" span2perfetto -o "$T/o.pftrace.zst" "$T/in.sp"
 check "... that zstd -d turns into the same trace" sh -c "zstd -dc '$T/o.pftrace.zst' | cmp - '$T/o.pftrace'"
-check "deterministic" sh -c "span2perfetto -F proto '$T/in.sp' | cmp - '$T/o.pftrace'"
-check "--stats" span2perfetto -v -o "$T/o.json" "$T/in.sp"
+check "deterministic" sh -c "span2perfetto -f proto '$T/in.sp' | cmp - '$T/o.pftrace'"
+check "--stats" span2perfetto --stats -o "$T/o.json" "$T/in.sp"
 stderr_has "720 spans, 39 links, 440 member events (not exported)"
 stderr_has "5 processes, 16 tracks"
 stderr_has "675 parent flows, 39 link flows (0 as flow events)"
 stderr_has "window: 720 spans held at most, 0 laid out after it had passed their start"
+cp "$T/.err" "$T/stats.err"
+check "--stats: no wall time" sh -c "! grep -q 'wall time' '$T/stats.err'"
+check "-v: --stats and the wall time" span2perfetto -v -o "$T/o.json" "$T/in.sp"
+stderr_has "window: 720 spans held at most"
+stderr_has "wall time"
 check "--stats: nothing to warn about" sh -c "! span2perfetto -o '$T/o.json' '$T/in.sp' 2>&1 | grep -q ."
-# a terminal refuses protobuf unless -f (script(1) gives us one)
+# a terminal refuses protobuf unless --force (script(1) gives us one)
 if command -v script >/dev/null 2>&1; then
-	script -qec "span2perfetto -F proto '$T/in.sp'" /dev/null > "$T/tty.out" 2>&1 || :
+	script -qec "span2perfetto -f proto '$T/in.sp'" /dev/null > "$T/tty.out" 2>&1 || :
 	check "protobuf to a terminal: refused" grep -q "terminal" "$T/tty.out"
 fi
 
@@ -95,6 +100,7 @@ check "-w 1" sh -c "span2perfetto -w 1 -o '$T/w1.pftrace' '$T/db.sp' 2>'$T/w1.er
 check "-w 1: the warning names the fix" grep -q "a larger --window orders them" "$T/w1.err"
 check "-w 1: protobuf checks" node "$PF/check.js" proto "$T/w1.pftrace" "$n" "$l"
 stdout_has "events out of time order"
+check "-w 1 -q: no notes" sh -c "span2perfetto -q -w 1 -o '$T/w1q.pftrace' '$T/db.sp' 2>'$T/w1q.err' && ! test -s '$T/w1q.err'"
 check "-w 1: JSON" span2perfetto -w 1 -o "$T/w1.json" "$T/db.sp"
 check "-w 1: JSON checks" node "$PF/check.js" json "$T/w1.json" "$n" "$l"
 # the EXAMPLES of span2perfetto(1), as written
@@ -138,7 +144,7 @@ stderr_has "temporary file"
 # a FIFO (like /dev/null) is written in place, not replaced by a renamed file
 mkfifo "$T/fifo"
 cat "$T/fifo" > "$T/fromfifo" & catpid=$!
-check "-o FIFO" span2perfetto -F json -o "$T/fifo" "$T/in.sp"
+check "-o FIFO" span2perfetto -f json -o "$T/fifo" "$T/in.sp"
 if [ -p "$T/fifo" ]; then
 	ok "-o FIFO: still a FIFO"
 	wait "$catpid"

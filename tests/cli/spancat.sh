@@ -27,7 +27,7 @@ stdout_has ',host.dma,'
 stdout_has ',0x108000,'
 # JSON lines
 check "json" spancat -j "$T/s.sp"
-stdout_has '"type":"nic.dma","trace_hi":"0x5353500000000001"'
+stdout_has '"type":"nic.dma","trace":"5353500000000001'
 stdout_has '"stream":2,"stream_name":"net"'
 cp "$T/.out" "$T/json"
 check "json: every line parses" python3 -c "

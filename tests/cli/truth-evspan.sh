@@ -18,7 +18,7 @@ total() { awk '$1 == "total" { print $4, $5, $8, $9, $10, $13, $14 }' "$T/.out";
 check "simsynth" simsynth -H 4 -c 3 -n 30 --exec-rate 2 --bg-to-host 0.5 \
     --bg-arp 0 --nonposted 0.2 "$T/a"
 check "phase one and two" sh -c "cd '$T/a' && sh commands.sh"
-check "spancat" sh -c "spancat -c -H '$T/a/spans.sp' >'$T/a.csv'"
+check "spancat" sh -c "spancat --csv -H '$T/a/spans.sp' >'$T/a.csv'"
 expect_rc 0 "SPEC §3 parents: a perfect score" sh "$S" -r "$T/a/truth.csv" "$T/a.csv"
 expect_rc 1 "real parents: only the heuristic's are wrong" sh "$S" "$T/a/truth.csv" "$T/a.csv"
 set -- $(total)
@@ -31,7 +31,7 @@ eq "every wrong parent is the heuristic's" "$3" "$5"
 # net.device spans of broadcasts are left out of the comparison here.
 cp -r "$TOP/samples/dumbbell" "$T/d"
 check "sample: phase one and two" sh -c "cd '$T/d' && sh commands.sh"
-check "sample: spancat" sh -c "spancat -c -H '$T/d/spans.sp' >'$T/d.csv'"
+check "sample: spancat" sh -c "spancat --csv -H '$T/d/spans.sp' >'$T/d.csv'"
 set +e; sh "$S" -r -v -v "$T/d/truth.csv.zst" "$T/d.csv" >"$T/.out" 2>"$T/.err"; set -e
 set -- $(total)
 eq "sample: no missing spans, orphans, link mismatches" "$1 $4 $6 $7" "0 0 0 0"

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <cmocka.h>
 
 #include "base/path.h"
@@ -404,6 +405,92 @@ test_out_window(void **state)
 	unlink(path);
 }
 
+/* n bytes of p as one gzip member appended to f. */
+static void
+gz_member(FILE *f, const uint8_t *p, size_t n)
+{
+	static uint8_t out[1 << 17];
+	z_stream z;
+
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+	    Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (uint8_t *)p;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = sizeof(out);
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	assert_int_equal(fwrite(out, 1, sizeof(out) - z.avail_out, f),
+	    sizeof(out) - z.avail_out);
+	deflateEnd(&z);
+}
+
+/*
+ * gzip input is read as zstd input is (issue 26: a .gz log was "is it a
+ * simulator log?"): detected by its magic, several members one after the
+ * other as gzip -d reads them, a cut member a truncation error, bytes
+ * that are no deflate data a format error.
+ */
+static void
+test_in_gzip(void **state)
+{
+	static uint8_t a[100000], b[1 << 16];
+	char path[64];
+	struct ssp_in *in;
+	struct ssp_err e;
+	uint64_t got;
+	ssize_t r;
+	size_t i;
+	FILE *f;
+	long len;
+
+	(void)state;
+	for (i = 0; i < sizeof(a); i++)
+		a[i] = (uint8_t)pattern(i);
+	snprintf(path, sizeof(path), "/tmp/ssp-io-gz.%d", (int)getpid());
+	assert_non_null(f = fopen(path, "wb"));
+	gz_member(f, a, sizeof(a));
+	gz_member(f, a, 1000);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
+	for (got = 0; (r = ssp_in_read(in, b, sizeof(b), &e)) > 0; got += (uint64_t)r)
+		for (i = 0; i < (size_t)r; i++)
+			assert_int_equal(b[i], a[(got + i) % sizeof(a)]);
+	assert_true(r == SSP_IN_EOF);
+	assert_true(got == sizeof(a) + 1000);
+	assert_int_equal(ssp_in_is_compressed(in), 1);
+	assert_int_equal(ssp_in_is_zstd(in), 0);
+	ssp_in_close(in);
+	/* without SSP_IN_ZSTD_AUTO: the bytes as they are */
+	assert_int_equal(ssp_in_open(&in, path, 0, NULL, &e), SSP_OK);
+	assert_true(ssp_in_read(in, b, 2, &e) == 2);
+	assert_true(b[0] == 0x1f && b[1] == 0x8b);
+	ssp_in_close(in);
+	/* cut in the middle of the first member */
+	assert_non_null(f = fopen(path, "r+b"));
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(truncate(path, len / 3), 0);
+	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
+	while ((r = ssp_in_read(in, b, sizeof(b), &e)) > 0)
+		;
+	assert_true(r == -SSP_ERR_TRUNCATED);
+	assert_non_null(strstr(e.msg, "truncated gzip data"));
+	ssp_in_close(in);
+	/* a gzip header followed by no deflate data */
+	assert_non_null(f = fopen(path, "wb"));
+	fwrite("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff\xff\xff",
+	    1, 14, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e), SSP_OK);
+	r = ssp_in_read(in, b, sizeof(b), &e);
+	assert_true(r == -SSP_ERR_FORMAT);
+	assert_non_null(strstr(e.msg, "gzip: "));
+	ssp_in_close(in);
+	unlink(path);
+}
+
 /* A read error comes back as -status, with or without an error record. */
 static void
 test_in_error_status(void **state)
@@ -506,6 +593,7 @@ main(void)
 		cmocka_unit_test(test_out_window),
 		cmocka_unit_test(test_out_async_errors),
 		cmocka_unit_test(test_in_error_status),
+		cmocka_unit_test(test_in_gzip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,26 @@ test_parse_ms(void **state)
 	assert_int_equal(ssp_num_parse_ms("", &ms, &err), -1);
 	assert_int_equal(ssp_num_parse_ms("s", &ms, &err), -1);
 	assert_int_equal(ssp_num_parse_ms("5ns", &ms, &err), -1);
+	/* fractions (issue 26: --backoff 0.2 was invalid, 200ms fine) */
+	assert_int_equal(ssp_num_parse_ms("0.2", &ms, &err), 0);
+	assert_int_equal(ms, 200);
+	assert_int_equal(ssp_num_parse_ms("1.5s", &ms, &err), 0);
+	assert_int_equal(ms, 1500);
+	assert_int_equal(ssp_num_parse_ms("0.001", &ms, &err), 0);
+	assert_int_equal(ms, 1);
+	assert_int_equal(ssp_num_parse_ms("0.25min", &ms, &err), 0);
+	assert_int_equal(ms, 15000);
+	assert_int_equal(ssp_num_parse_ms("0.0001", &ms, &err), -1);
+	assert_string_equal(err, "finer than a millisecond");
+	assert_int_equal(ssp_num_parse_ms("2.5ms", &ms, &err), -1);
+	assert_int_equal(ssp_num_parse_ms("604800.001", &ms, &err), -1);
+	assert_string_equal(err, "too large");
+	assert_int_equal(ssp_num_parse_ms("604799.999", &ms, &err), 0);
+	assert_int_equal(ssp_num_parse_ms(".5", &ms, &err), -1);
+	assert_int_equal(ssp_num_parse_ms("1.", &ms, &err), -1);
+	assert_int_equal(ssp_num_parse_ms("1.2.3", &ms, &err), -1);
+	assert_int_equal(ssp_num_parse_ms("1.-5", &ms, &err), -1);
+	assert_int_equal(ssp_num_parse_ms("1.1234567", &ms, &err), -1);
 }
 
 static void

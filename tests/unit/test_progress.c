@@ -39,11 +39,33 @@ test_progress_format(void **state)
 	assert_string_equal(buf, "0 MB 0.0B/s 0.0 lines/s 0.0 events/s");
 }
 
+/* A tool that reads a binary stream counts records or events, not lines
+ * (evspan and span2sqlite said "lines/s"); -q turns the line off. */
+static void
+test_progress_unit(void **state)
+{
+	struct ssp_progress p;
+	char buf[160];
+
+	(void)state;
+	ssp_progress_init_as(&p, -1, "records", "spans", 0);
+	ssp_progress_format(buf, sizeof(buf), &p, 1.0, 3 << 20, 10, 5);
+	assert_string_equal(buf, "3 MB 3.1MB/s 10.0 records/s 5.0 spans/s");
+	ssp_progress_init_as(&p, -1, "events", "spans", 1);
+	assert_int_equal(p.on, 0);
+	ssp_progress_format(buf, sizeof(buf), &p, 1.0, 3 << 20, 10, 5);
+	assert_string_equal(buf, "3 MB 3.1MB/s 10.0 events/s 5.0 spans/s");
+	ssp_progress_init(&p, -1, "events");
+	ssp_progress_format(buf, sizeof(buf), &p, 1.0, 3 << 20, 10, 5);
+	assert_string_equal(buf, "3 MB 3.1MB/s 10.0 lines/s 5.0 events/s");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_progress_format),
+		cmocka_unit_test(test_progress_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -969,7 +969,17 @@ test_size_target_and_zstd(void **state)
 		if (!same_file(a, b))
 			fail_msg("%s differs from %s", a, b);
 	}
-	assert_true(same(tmpdir(0), tmpdir(1), "truth.csv"));
+	/* -z compresses the truth too (issue 26: 150 MB of it were left) */
+	{
+		char a[512], b[512], c[512];
+		struct stat sb;
+
+		snprintf(a, sizeof(a), "%s/truth.csv.zst", tmpdir(1));
+		snprintf(b, sizeof(b), "%s/truth.csv", tmpdir(0));
+		snprintf(c, sizeof(c), "%s/truth.csv", tmpdir(1));
+		assert_true(same_file(a, b));
+		assert_int_equal(stat(c, &sb), -1);
+	}
 	ssp_synsim_result_free(&res);
 	rmdir_all(tmpdir(0));
 	rmdir_all(tmpdir(1));

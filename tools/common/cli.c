@@ -85,3 +85,37 @@ ssp_cli_replaceable(const char *path)
 		return errno == ENOENT;
 	return S_ISREG(st.st_mode);
 }
+
+void
+ssp_cli_deprecated(const char *prog, const char *old, const char *use)
+{
+	static const char *said[16];
+	static size_t nsaid;
+	size_t i;
+
+	for (i = 0; i < nsaid; i++)
+		if (strcmp(said[i], old) == 0)
+			return;
+	if (nsaid < sizeof(said) / sizeof(said[0]))
+		said[nsaid++] = old;
+	fprintf(stderr, "%s: warning: %s is deprecated, use %s (the old "
+	    "spelling goes in 0.3)\n", prog, old, use);
+}
+
+void
+ssp_cli_respell(int argc, char **argv, const char *opt,
+    int (*is_new)(const char *next), char *repl, const char *prog)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], opt) != 0)
+			continue;
+		if (i + 1 < argc && is_new(argv[i + 1])) {
+			i++;	/* the option's argument */
+			continue;
+		}
+		ssp_cli_deprecated(prog, opt, repl);
+		argv[i] = repl;
+	}
+}

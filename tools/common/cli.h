@@ -50,4 +50,19 @@ int ssp_cli_done(const char *prog, int code);
  */
 int ssp_cli_replaceable(const char *path);
 
+/*
+ * Options renamed in 0.2 so that a letter means one thing in every tool
+ * (README, Changes): the old spelling works until 0.3 and prints
+ * "prog: warning: OLD is deprecated, use NEW" once per run on stderr.
+ */
+void ssp_cli_deprecated(const char *prog, const char *old, const char *use);
+/*
+ * An old spelling that only the next argument tells from the new one
+ * (evcat's -c was --csv and now takes a column list): each argv[i] equal
+ * to opt whose next argument is missing or fails is_new becomes repl,
+ * with the notice.  Call before getopt; stops at "--".
+ */
+void ssp_cli_respell(int argc, char **argv, const char *opt,
+    int (*is_new)(const char *next), char *repl, const char *prog);
+
 #endif

@@ -13,7 +13,18 @@ ssp_progress_init(struct ssp_progress *p, int64_t total_bytes, const char *what)
 	p->on = isatty(STDERR_FILENO);
 	p->total_bytes = total_bytes;
 	p->what = what;
+	p->unit = "lines";
 	p->t0_ns = p->last_ns = ssp_clock_ns();
+}
+
+void
+ssp_progress_init_as(struct ssp_progress *p, int64_t total_bytes,
+    const char *unit, const char *what, int quiet)
+{
+	ssp_progress_init(p, total_bytes, what);
+	p->unit = unit;
+	if (quiet)
+		p->on = 0;
 }
 
 static void
@@ -60,8 +71,8 @@ ssp_progress_format(char *buf, size_t n, const struct ssp_progress *p,
 		snprintf(eta, sizeof(eta), " %3.0f%% ETA %s",
 		    100.0 * (double)bytes / (double)p->total_bytes, d);
 	}
-	snprintf(buf, n, "%" PRIu64 " MB %sB/s %s lines/s %s %s/s%s",
-	    bytes >> 20, b, l, it, p->what, eta);
+	snprintf(buf, n, "%" PRIu64 " MB %sB/s %s %s/s %s %s/s%s",
+	    bytes >> 20, b, l, p->unit != NULL ? p->unit : "lines", it, p->what, eta);
 }
 
 void

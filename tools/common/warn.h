@@ -13,7 +13,7 @@
 struct ssp_warn {
 	const char *prog;
 	int strict;		/* --strict: a warning makes the exit status 1 */
-	unsigned n;		/* warnings printed */
+	unsigned n;		/* warnings printed (or, after -q, counted) */
 };
 
 /* Print "prog: warning: <fmt>\n" on stderr and count it. */
@@ -22,5 +22,7 @@ void ssp_warn(struct ssp_warn *w, const char *fmt, ...)
 /* The exit status: rc, or SSP_EXIT_FAIL when rc is 0 and a warning was
  * printed under --strict. */
 int ssp_warn_status(const struct ssp_warn *w, int rc);
+/* -q: from now on warnings are counted (--strict) but not printed. */
+void ssp_warn_quiet(void);
 
 #endif
