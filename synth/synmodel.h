@@ -88,6 +88,9 @@ enum sev_type {
 	EV_NIC_TSO,		/* the NIC sends the next segment of a TSO send */
 	EV_NIC_RTL,		/* --nic corundum-verilator: an AXI-Lite access
 				 * completes (p = the nic_mmio) */
+	EV_NIC_E1000,		/* --nic e1000: a timer of its model (a = which) */
+	EV_HOST_INTX,		/* INTx level change reaches the host (a = level,
+				 * p = the span that caused it, as a number) */
 };
 
 struct sev {
@@ -187,6 +190,7 @@ struct step {
 #define RXQ 256
 
 struct nic;
+struct syne1000;
 struct ssp_synnslog;
 struct ssp_synpcap;
 struct lhost;
@@ -231,6 +235,7 @@ struct host {
 	uint32_t eq_tail, txcq_tail, rxcq_tail;	/* the driver's pointers */
 	struct lhost *lx;		/* --kernel linux: the host model */
 	struct ssp_synqemu *qemu;	/* --host qemu: its log writer, else NULL */
+	int intx;			/* --nic e1000: the INTx line's level */
 };
 
 /* One NIC DMA operation; its address is the nicbm op pointer. */
@@ -309,6 +314,7 @@ struct nic {
 	uint64_t nskip[SSP_SYNSKIP_N];
 	uint64_t glued;
 	struct nicvec lv[NIC_MAXVEC];	/* --kernel linux */
+	struct syne1000 *e1k;		/* --nic e1000: its model (syne1000.c) */
 };
 
 /* Bottleneck direction (from switch sw). */
