@@ -13,17 +13,6 @@
 
 #include "synth/synmodel.h"
 
-/* e1000 registers (i8254xGBe_defs.h, Linux e1000_hw.h) */
-#define E1K_STATUS 0x0008u
-#define E1K_ICR    0x00c0u
-#define E1K_IMS    0x00d0u
-#define E1K_IMC    0x00d8u
-#define E1K_RDT    0x2818u
-#define E1K_TDT    0x3818u
-#define E1K_STATS  0x4000u	/* statistics registers */
-#define E1K_IMS_ENABLE 0x9du	/* RXT0 | RXDMT0 | RXSEQ | LSC | TXDW */
-#define E1K_RING 256u		/* the driver's default ring sizes */
-#define E1K_IRQ_VECTOR 43	/* the CPU vector of its IO-APIC line */
 
 int ssp_syne1000_init(struct syn *s, struct nic *n);
 void ssp_syne1000_start(struct syn *s, struct nic *n);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "synth/syne1000.h"
 #include "synth/synhost.h"
 
 #define NS 1000LL

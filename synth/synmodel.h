@@ -52,6 +52,18 @@
 #define CQM_MSI_VEC 0		/* EventRing::dmaDone: MsiIssue(0) */
 #define CQM_IRQ_VECTOR 37	/* the CPU vector of that MSI */
 
+/* e1000_gem5 registers, all in BAR 0 (i8254xGBe_defs.h, Linux e1000_hw.h) */
+#define E1K_STATUS 0x0008u
+#define E1K_ICR    0x00c0u
+#define E1K_IMS    0x00d0u
+#define E1K_IMC    0x00d8u
+#define E1K_RDT    0x2818u
+#define E1K_TDT    0x3818u
+#define E1K_STATS  0x4000u	/* statistics registers */
+#define E1K_IMS_ENABLE 0x9du	/* RXT0 | RXDMT0 | RXSEQ | LSC | TXDW */
+#define E1K_RING 256u		/* the driver's default ring sizes */
+#define E1K_IRQ_VECTOR 43	/* the CPU vector of its IO-APIC line */
+
 #define TAIL_PS 20000000LL	/* run on 20 us after the last response */
 
 enum sev_type {
