@@ -78,6 +78,9 @@ struct syne1000 {
 /* --- lines -------------------------------------------------------------- */
 
 /* "<ps>: <flag>: <message>" (debug_printf); evtype < 0: no event. */
+static void dline(struct nic *n, int64_t t, int evtype, const char *flag,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 static void
 dline(struct nic *n, int64_t t, int evtype, const char *flag,
     const char *fmt, ...)
@@ -573,7 +576,7 @@ rx_pkt_done(struct syn *s, struct nic *n, int64_t t)
 	    n->rx_buf + (uint64_t)BUF_LEN * slot, (uint64_t)(len + 4) |
 	    (uint64_t)(ip ? 0x23 : 0x03) << 32);
 	DESC(n, t, "Packet completely written to descriptor buffers");
-	SM(n, t, "RXS: Scheduling ADV for %" PRId64, RADV * INT_CLOCK);
+	SM(n, t, "RXS: Scheduling ADV for %" PRId64, (int64_t)(RADV * INT_CLOCK));
 	if (!e->sched[T_RADV]) {
 		e->radv_cause = e->rx_cur.span;
 		timer(s, n, T_RADV, t + RADV * INT_CLOCK);
