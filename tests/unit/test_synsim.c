@@ -589,6 +589,7 @@ test_e1000(void **state)
 	assert_int_equal(res.spans_kind[SSP_SK_HOST_MSIX], 0);
 	assert_int_equal(res.spans_kind[SSP_SK_NIC_DMA],
 	    res.spans_kind[SSP_SK_HOST_DMA]);
+	ssp_synsim_result_free(&res);
 	assert_true(has_file(tmpdir(0), "e1000.syms"));
 	assert_false(has_file(tmpdir(0), "i40e.syms"));
 	snprintf(path, sizeof(path), "%s/rules.csv", tmpdir(0));
