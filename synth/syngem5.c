@@ -674,7 +674,14 @@ ssp_syngem5_config(struct ssp_syngem5 *w, int64_t t, int write, unsigned reg,
 void
 ssp_syngem5_intx(struct ssp_syngem5 *w, int64_t t, int post)
 {
-	char *p = begin(w, t, "PciHost", "system.pc.pci_host.interface[00:04.0]");
+	ssp_syngem5_intx_dev(w, t, post, "system.pc.pci_host.interface[00:04.0]");
+}
+
+void
+ssp_syngem5_intx_dev(struct ssp_syngem5 *w, int64_t t, int post,
+    const char *iface)
+{
+	char *p = begin(w, t, "PciHost", iface);
 
 	p = ssp_synlog_put_str(p, post ? "postInt" : "clearInt");
 	end(w, p, post ? SSP_EV_POST_INT : SSP_EV_CLEAR_INT);

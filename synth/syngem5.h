@@ -96,6 +96,10 @@ void ssp_syngem5_msi(struct ssp_syngem5 *w, int64_t t, unsigned vec,
 void ssp_syngem5_config(struct ssp_syngem5 *w, int64_t t, int write, unsigned reg,
     unsigned bytes, uint64_t data);
 void ssp_syngem5_intx(struct ssp_syngem5 *w, int64_t t, int post);
+/* The same for the device behind the PCI host interface iface (the IDE
+ * disk is 00:04.0, SimBricks' PCI device 00:00.0). */
+void ssp_syngem5_intx_dev(struct ssp_syngem5 *w, int64_t t, int post,
+    const char *iface);
 void ssp_syngem5_sync(struct ssp_syngem5 *w, int64_t t, int64_t ts);
 void ssp_syngem5_procin(struct ssp_syngem5 *w, int64_t t);
 void ssp_syngem5_fault_intr(struct ssp_syngem5 *w, int64_t t, uint64_t rip,

@@ -167,6 +167,21 @@ build_send(struct syn *s, struct host *h, struct pkt *pk)
 		adds(s, h, post + 1);
 		return;
 	}
+	if (s->p->nic == SSP_SYN_NIC_E1000) {
+		/* e1000_xmit_frame: a checksum context descriptor (e1000_tx_csum)
+		 * and the frame's, then the tail register TDT */
+		static const char *const e1000[] = { "e1000_xmit_frame",
+		    "e1000_tx_csum", "e1000_tx_map", "dma_map_page_attrs",
+		    "e1000_tx_queue", NULL };
+
+		adds(s, h, xmit);
+		adds(s, h, e1000);
+		h->tx_tail = (h->tx_tail + 2) % E1K_RING;
+		mmio(h, s, 1, 0, E1K_TDT, h->tx_tail, pk);
+		add(s, h, "e1000_maybe_stop_tx");
+		adds(s, h, post + 1);
+		return;
+	}
 	adds(s, h, i40e_check);
 	adds(s, h, xmit);
 	adds(s, h, i40e);
@@ -365,6 +380,118 @@ build_irq_mqnic(struct syn *s, struct host *h)
 	adds(s, h, post);
 }
 
+/* The same receive through Linux's e1000 driver: the busy poll calls the
+ * NAPI poll e1000_clean, which cleans the TX ring and hands each frame to
+ * GRO (e1000_clean_rx_irq), refills the ring (the tail register RDT);
+ * napi_complete_done declines inside the busy poll, so busy_poll_stop
+ * polls once more and then re-enables the interrupts (IMS, flushed by a
+ * STATUS read). */
+static void
+build_recv_e1000(struct syn *s, struct host *h, const struct rxctx *rx,
+    unsigned n)
+{
+	static const char *const pre[] = { "entry_SYSCALL_64", "do_syscall_64",
+	    "__x64_sys_recvfrom", "__sys_recvfrom", "sockfd_lookup_light",
+	    "sock_recvmsg", "security_socket_recvmsg", "inet_recvmsg",
+	    "udp_recvmsg", "__skb_recv_udp", "__skb_try_recv_from_queue",
+	    "napi_busy_loop", "e1000_clean", "e1000_clean_tx_irq",
+	    "e1000_clean_rx_irq", NULL };
+	static const char *const frame[] = { "e1000_rx_checksum",
+	    "eth_type_trans", "e1000_receive_skb", "napi_gro_receive",
+	    "dev_gro_receive", NULL };
+	static const char *const udp[] = { "ip_list_rcv", "ip_sublist_rcv",
+	    "ip_rcv_core", "ip_rcv_finish_core.constprop.0", "ip_local_deliver",
+	    "ip_local_deliver_finish", "ip_protocol_deliver_rcu", "udp_rcv",
+	    "__udp4_lib_rcv", "__udp4_lib_lookup", "udp_unicast_rcv_skb",
+	    "udp_queue_rcv_skb", "udp_queue_rcv_one_skb",
+	    "__udp_enqueue_schedule_skb", "sock_def_readable", NULL };
+	static const char *const arp[] = { "arp_rcv", "arp_process",
+	    "consume_skb", NULL };
+	static const char *const stop[] = { "napi_complete_done",
+	    "busy_poll_stop", "e1000_clean", "e1000_clean_tx_irq",
+	    "e1000_clean_rx_irq", "napi_complete_done", "e1000_irq_enable",
+	    NULL };
+	static const char *const post[] = { "skb_copy_datagram_iter",
+	    "__skb_datagram_iter", "_copy_to_iter", "skb_consume_udp",
+	    "__consume_stateless_skb", "skb_release_data", "kmem_cache_free",
+	    "syscall_exit_to_user_mode", NULL };
+	unsigned i;
+
+	adds(s, h, pre);
+	for (i = 0; i < n; i++) {
+		adds(s, h, frame);
+		if (rx[i].kind != PK_BG_ARP) {
+			add(s, h, "inet_gro_receive");
+			add(s, h, "udp4_gro_receive");
+		}
+	}
+	add(s, h, "e1000_alloc_rx_buffers");	/* refill, then bump the tail */
+	h->rx_tail = (h->rx_tail + n) % E1K_RING;
+	mmio(h, s, 1, 0, E1K_RDT, h->rx_tail, NULL);
+	add(s, h, "netif_receive_skb_list_internal");
+	add(s, h, "__netif_receive_skb_list_core");
+	for (i = 0; i < n; i++)
+		adds(s, h, rx[i].kind == PK_BG_ARP ? arp : udp);
+	adds(s, h, stop);
+	mmio(h, s, 1, 0, E1K_IMS, E1K_IMS_ENABLE, NULL);
+	mmio(h, s, 0, 0, E1K_STATUS, 0, NULL);
+	adds(s, h, post);
+}
+
+/* e1000_intr on the INTx line: it reads ICR (which lowers the line),
+ * masks every cause (IMC, flushed by a STATUS read) and schedules NAPI.
+ * With no frame waiting for the busy poll, the softirq on the way out
+ * runs e1000_clean, which cleans the TX ring and re-enables the
+ * interrupts. */
+static void
+build_irq_e1000(struct syn *s, struct host *h)
+{
+	static const char *const pre[] = { "asm_common_interrupt", "error_entry",
+	    "common_interrupt", "irq_enter_rcu", "__common_interrupt",
+	    "handle_fasteoi_irq", "handle_irq_event", "__handle_irq_event_percpu",
+	    "e1000_intr", NULL };
+	static const char *const sched[] = { "napi_schedule_prep",
+	    "__napi_schedule", "irq_exit_rcu", NULL };
+	static const char *const softirq[] = { "do_softirq", "net_rx_action",
+	    "e1000_clean", "e1000_clean_tx_irq", "e1000_clean_rx_irq",
+	    "napi_complete_done", "e1000_irq_enable", NULL };
+	static const char *const post[] = { "error_return",
+	    "swapgs_restore_regs_and_return_to_usermode", NULL };
+
+	simple(h, ST_FAULT, E1K_IRQ_VECTOR, 0, 0, 10 * NS);
+	adds(s, h, pre);
+	mmio(h, s, 0, 0, E1K_ICR, 0, NULL);
+	mmio(h, s, 1, 0, E1K_IMC, 0xffffffffu, NULL);
+	mmio(h, s, 0, 0, E1K_STATUS, 0, NULL);
+	adds(s, h, sched);
+	if (h->rxlen == 0) {
+		adds(s, h, softirq);
+		mmio(h, s, 1, 0, E1K_IMS, E1K_IMS_ENABLE, NULL);
+		mmio(h, s, 0, 0, E1K_STATUS, 0, NULL);
+	}
+	adds(s, h, post);
+}
+
+/* ethtool -S on e1000: e1000_update_stats reads the statistics
+ * registers (0x4000 on). */
+static void
+build_stats_e1000(struct syn *s, struct host *h)
+{
+	static const char *const pre[] = { "entry_SYSCALL_64", "do_syscall_64",
+	    "__x64_sys_ioctl", "__fdget", "sock_ioctl", "dev_ioctl",
+	    "mutex_lock", "dev_ethtool", "ethtool_get_stats",
+	    "e1000_get_ethtool_stats", "e1000_update_stats", NULL };
+	static const char *const post[] = { "mutex_unlock", "kfree",
+	    "syscall_exit_to_user_mode", NULL };
+	unsigned k, n = 4 + (unsigned)ssp_synrng_below(&h->rng, 5);
+
+	adds(s, h, pre);
+	for (k = 0; k < n; k++)
+		mmio(h, s, 0, 0, E1K_STATS + 4 * (uint32_t)ssp_synrng_below(&h->rng,
+		    64), 0, NULL);
+	adds(s, h, post);
+}
+
 static void
 build_irq(struct syn *s, struct host *h)
 {
@@ -474,6 +601,8 @@ build_cfg(struct syn *s, struct host *h)
 
 			if (h->nic->corundum && (regs[i].reg == 0 || regs[i].reg == 0x2c))
 				data = regs[i].reg == 0 ? 0x10015543 : 0x5543;
+			if (h->nic->e1k != NULL && regs[i].reg == 0)
+				data = 0x10758086;	/* e1000_gem5's 82547GI */
 			add(s, h, regs[i].bytes == 4 ? "pci_user_read_config_dword" :
 			    "pci_user_read_config_word");
 			add(s, h, "raw_pci_read");
@@ -634,12 +763,16 @@ build(struct syn *s, struct host *h, int64_t t)
 			return 0;
 		if (h->nic->corundum)
 			build_recv_mqnic(s, h, h->taken, h->ntaken);
+		else if (h->nic->e1k != NULL)
+			build_recv_e1000(s, h, h->taken, h->ntaken);
 		else
 			build_recv(s, h, h->taken, h->ntaken);
 		break;
 	case TK_IRQ:
 		if (h->nic->corundum)
 			build_irq_mqnic(s, h);
+		else if (h->nic->e1k != NULL)
+			build_irq_e1000(s, h);
 		else
 			build_irq(s, h);
 		break;
@@ -647,6 +780,8 @@ build(struct syn *s, struct host *h, int64_t t)
 	case TK_STATS:
 		if (h->nic->corundum)
 			build_stats_mqnic(s, h);
+		else if (h->nic->e1k != NULL)
+			build_stats_e1000(s, h);
 		else
 			build_stats(s, h);
 		break;
@@ -654,6 +789,8 @@ build(struct syn *s, struct host *h, int64_t t)
 	case TK_MSIX:
 		if (h->nic->corundum)
 			build_msi_mqnic(s, h);
+		else if (h->nic->e1k != NULL)	/* INTx: the IO-APIC only */
+			build_other(s, h);
 		else
 			build_msix(s, h);
 		break;
@@ -1018,6 +1155,21 @@ ssp_synhost_event(struct syn *s, const struct sev *ev)
 		ssp_synmodel_span(s, h->stream, SSP_SK_HOST_MSIX, t, key, ev->a, ev->a);
 		ssp_synmodel_schedule(s, t + mem_latency(4), EV_HOST_MSIX_DONE, h->idx,
 		    0, NULL);
+		break;
+	case EV_HOST_INTX:	/* e1000's INTx: gem5's PciHost interface */
+		ssp_syngem5_procin(&h->g, t);
+		ssp_syngem5_intx_dev(&h->g, t, (int)ev->a,
+		    "system.pc.pci_host.interface[00:00.0]");
+		if (ev->a) {
+			/* SPEC §3: a child of the current syscall */
+			ssp_synmodel_span(s, h->stream, SSP_SK_HOST_INTR, t, "",
+			    (uint64_t)(uintptr_t)ev->p, h->cur_sys);
+			if (!h->intx)	/* the line rises: the CPU is interrupted */
+				ssp_synmodel_schedule(s, t + 100 * NS +
+				    (int64_t)ssp_synrng_below(&h->rng, 200 * NS),
+				    EV_HOST_TASK, h->idx, TK_IRQ, NULL);
+		}
+		h->intx = (int)ev->a;
 		break;
 	case EV_HOST_MSIX_DONE:
 		if (h->qemu == NULL)

@@ -52,6 +52,18 @@
 #define CQM_MSI_VEC 0		/* EventRing::dmaDone: MsiIssue(0) */
 #define CQM_IRQ_VECTOR 37	/* the CPU vector of that MSI */
 
+/* e1000_gem5 registers, all in BAR 0 (i8254xGBe_defs.h, Linux e1000_hw.h) */
+#define E1K_STATUS 0x0008u
+#define E1K_ICR    0x00c0u
+#define E1K_IMS    0x00d0u
+#define E1K_IMC    0x00d8u
+#define E1K_RDT    0x2818u
+#define E1K_TDT    0x3818u
+#define E1K_STATS  0x4000u	/* statistics registers */
+#define E1K_IMS_ENABLE 0x9du	/* RXT0 | RXDMT0 | RXSEQ | LSC | TXDW */
+#define E1K_RING 256u		/* the driver's default ring sizes */
+#define E1K_IRQ_VECTOR 43	/* the CPU vector of its IO-APIC line */
+
 #define TAIL_PS 20000000LL	/* run on 20 us after the last response */
 
 enum sev_type {
@@ -91,6 +103,9 @@ enum sev_type {
 	EV_LX_IO_RESP,		/* its response reaches the CPU (a = CPU) */
 	EV_NIC_RTL,		/* --nic corundum-verilator: an AXI-Lite access
 				 * completes (p = the nic_mmio) */
+	EV_NIC_E1000,		/* --nic e1000: a timer of its model (a = which) */
+	EV_HOST_INTX,		/* INTx level change reaches the host (a = level,
+				 * p = the span that caused it, as a number) */
 };
 
 struct sev {
@@ -191,6 +206,7 @@ struct step {
 
 struct nic;
 struct synq;
+struct syne1000;
 struct ssp_synnslog;
 struct ssp_synpcap;
 struct lhost;
@@ -235,6 +251,7 @@ struct host {
 	uint32_t eq_tail, txcq_tail, rxcq_tail;	/* the driver's pointers */
 	struct lhost *lx;		/* --kernel linux: the host model */
 	struct ssp_synqemu *qemu;	/* --host qemu: its log writer, else NULL */
+	int intx;			/* --nic e1000: the INTx line's level */
 };
 
 /* One NIC DMA operation; its address is the nicbm op pointer. */
@@ -320,6 +337,7 @@ struct nic {
 	uint64_t glued;
 	struct nicvec lv[NIC_MAXVEC];	/* --kernel linux */
 	struct synq *rq;		/* --print real: i40e_bm's queues */
+	struct syne1000 *e1k;		/* --nic e1000: its model (syne1000.c) */
 };
 
 /* Bottleneck direction (from switch sw). */

@@ -122,7 +122,7 @@ ssp_synparams_nicbm_dialect_name(enum ssp_synparams_nicbm d)
 	    nicbm_dialects[d] : "?";
 }
 
-static const char *const nics[] = { "i40e", "corundum" };
+static const char *const nics[] = { "i40e", "corundum", "e1000" };
 
 int
 ssp_synparams_nic(const char *name, enum ssp_synparams_nic *n)
@@ -258,15 +258,18 @@ check_common(const struct ssp_synparams *p, struct ssp_err *e)
 	if (p->exec_rate < 0 || p->exec_rate > 1e6)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--exec-rate must be "
 		    "0..1000000 lines per us");
-	if ((unsigned)p->nic > SSP_SYN_NIC_CORUNDUM)
-		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--nic: want i40e or "
-		    "corundum");
+	if ((unsigned)p->nic > SSP_SYN_NIC_E1000)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--nic: want i40e, "
+		    "corundum or e1000");
+	if (p->nic == SSP_SYN_NIC_E1000 && p->host != SSP_SYN_HOST_GEM5)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--nic e1000: the model "
+		    "has gem5 hosts only (not --host qemu)");
 	if (p->nic == SSP_SYN_NIC_CORUNDUM && p->itr > 0)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--itr: corundum_bm has "
 		    "no interrupt moderation (every event raises an MSI)");
 	if (p->kernel == SSP_SYN_KERNEL_LINUX && p->nic != SSP_SYN_NIC_I40E)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--kernel linux models "
-		    "the i40e driver only (not --nic corundum)");
+		    "the i40e driver only (not --nic corundum or e1000)");
 	if (p->print == SSP_SYN_PRINT_REAL && p->kernel != SSP_SYN_KERNEL_LINUX)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--print real needs "
 		    "--kernel linux (the Columbo world prints the ideal way)");

@@ -27,9 +27,10 @@ enum ssp_synparams_net {
 enum ssp_synparams_nic {
 	SSP_SYN_NIC_I40E,	/* i40e_bm + the i40e driver (default) */
 	SSP_SYN_NIC_CORUNDUM,	/* corundum_bm + SimBricks' mqnic driver */
+	SSP_SYN_NIC_E1000,	/* e1000_gem5 + Linux's e1000 driver (syne1000.c) */
 };
 
-/* Parse "i40e" or "corundum" into *n; SSP_ERR_INVAL if unknown. */
+/* Parse "i40e", "corundum" or "e1000" into *n; SSP_ERR_INVAL if unknown. */
 int ssp_synparams_nic(const char *name, enum ssp_synparams_nic *n);
 const char *ssp_synparams_nic_name(enum ssp_synparams_nic n);
 

@@ -23,6 +23,7 @@
 #include "synth/synnet.h"
 #include "synth/synpcap.h"
 #include "synth/synswitch.h"
+#include "synth/syne1000.h"
 #include "synth/synnic.h"
 #include "synth/synq.h"
 #include "synth/synsim.h"
@@ -96,7 +97,7 @@ dispatch(struct syn *s, const struct sev *ev)
 	case EV_HOST_STEP: case EV_HOST_TASK: case EV_HOST_MMIO_DONE:
 	case EV_HOST_DMA: case EV_HOST_DMA_DONE: case EV_HOST_MSIX:
 	case EV_HOST_MSIX_DONE: case EV_HOST_SYNC: case EV_HOST_HOUSE:
-	case EV_HOST_PUSH:
+	case EV_HOST_PUSH: case EV_HOST_INTX:
 		if (s->lx)
 			ssp_synlinux_event(s, ev);
 		else
@@ -108,8 +109,11 @@ dispatch(struct syn *s, const struct sev *ev)
 		break;
 	case EV_NIC_MMIO: case EV_NIC_DMA_DONE: case EV_NIC_IRQ:
 	case EV_NIC_RX: case EV_NIC_INFO: case EV_NIC_TSO: case EV_NIC_RTL:
+	case EV_NIC_E1000:
 		if (s->p->corundum_rtl)
 			ssp_synverilator_event(s, ev);
+		else if (s->p->nic == SSP_SYN_NIC_E1000)
+			ssp_syne1000_event(s, ev);
 		else
 			ssp_synnic_event(s, ev);
 		break;
@@ -147,7 +151,8 @@ host_log(const struct syn *s)
 static const char *
 nic_log(const struct syn *s)
 {
-	return s->p->corundum_rtl ? "corundum" : "nicbm";
+	return s->p->corundum_rtl ? "corundum" : s->p->nic == SSP_SYN_NIC_E1000 ?
+	    "e1000" : "nicbm";
 }
 
 /* --- output files ------------------------------------------------------- */
@@ -278,7 +283,8 @@ static int
 write_commands(struct syn *s, const char *dir, struct ssp_err *e)
 {
 	char path[4096], off[64];
-	const char *to, *drv = s->p->nic == SSP_SYN_NIC_CORUNDUM ? "mqnic" : "i40e";
+	const char *to, *drv = s->p->nic == SSP_SYN_NIC_CORUNDUM ? "mqnic" :
+	    s->p->nic == SSP_SYN_NIC_E1000 ? "e1000" : "i40e";
 	FILE *f;
 	unsigned i;
 	int bad;
@@ -373,8 +379,10 @@ free_syn(struct syn *s)
 		}
 	free(s->qemu_stream);
 	if (s->nics != NULL)
-		for (i = 0; i < s->nhosts; i++)
+		for (i = 0; i < s->nhosts; i++) {
 			ssp_synlog_close(s->nics[i].log, NULL);
+			ssp_syne1000_free(&s->nics[i]);
+		}
 	ssp_synlog_close(s->net.log, NULL);
 	ssp_synpcap_close(s->net.pcap, NULL);
 	ssp_synnet_free(s);
@@ -499,7 +507,10 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 	for (i = 0; i < s->nhosts; i++) {
 		if (p->corundum_rtl)
 			ssp_synverilator_init(s, &s->nics[i]);
-		else
+		else if (p->nic == SSP_SYN_NIC_E1000 &&
+		    (r = ssp_syne1000_init(s, &s->nics[i])) != SSP_OK)
+			return ssp_err_set(e, r, 0, "%s", s->err.msg);
+		else if (p->nic != SSP_SYN_NIC_E1000)
 			ssp_synnic_init(s, &s->nics[i]);
 		if (s->lx)
 			continue;
@@ -549,7 +560,8 @@ collect(struct syn *s, struct ssp_synsim_result *res)
 		snprintf(nl->name, sizeof(nl->name), "%s", nc->name);
 		snprintf(nl->file, sizeof(nl->file), "%s.%s.log%s", nc->name,
 		    nic_log(s), zsuffix(s));
-		nl->sim = s->p->corundum_rtl ? SSP_SIM_CORUNDUM : SSP_SIM_NICBM;
+		nl->sim = s->p->corundum_rtl ? SSP_SIM_CORUNDUM :
+		    s->p->nic == SSP_SYN_NIC_E1000 ? SSP_SIM_E1000 : SSP_SIM_NICBM;
 		nl->io = *ssp_synlog_stats(nc->log);
 		memcpy(nl->nev, nc->nev, sizeof(nl->nev));
 		memcpy(nl->nskip, nc->nskip, sizeof(nc->nskip));
@@ -644,6 +656,8 @@ run_once(struct syn *s, const char *dir, const double *density,
 	for (i = 0; i < s->nhosts; i++) {
 		if (s->p->corundum_rtl)
 			ssp_synverilator_start(s, &s->nics[i]);
+		else if (s->p->nic == SSP_SYN_NIC_E1000)
+			ssp_syne1000_start(s, &s->nics[i]);
 		else
 			ssp_synnic_start(s, &s->nics[i]);
 	}
@@ -690,6 +704,8 @@ run_once(struct syn *s, const char *dir, const double *density,
 			ssp_synhost_finish(s, &s->hosts[i]);
 		if (s->p->corundum_rtl)
 			ssp_synverilator_finish(s, &s->nics[i]);
+		else if (s->p->nic == SSP_SYN_NIC_E1000)
+			ssp_syne1000_finish(s, &s->nics[i]);
 		else
 			ssp_synnic_finish(s, &s->nics[i]);
 	}
@@ -749,7 +765,8 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	if (mkdir(outdir, 0777) != 0 && errno != EEXIST)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: %s", outdir,
 		    strerror(errno));
-	if ((r = ssp_synsym_new_ex(&syms, p->nic == SSP_SYN_NIC_CORUNDUM, lx,
+	if ((r = ssp_synsym_new_ex(&syms, p->nic == SSP_SYN_NIC_E1000 ?
+	    SSP_SYNMOD_E1000 : p->nic == SSP_SYN_NIC_CORUNDUM, lx,
 	    e)) != SSP_OK)
 		return r;
 	for (i = 0; lx && i < p->cpus; i++) {
@@ -830,12 +847,14 @@ ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
 	r = to == NULL ? SSP_ERR_IO : ssp_synsym_write_vmlinux(syms, to, e);
 	if (r == SSP_OK) {
 		to = out_path(p, path, sizeof(path), outdir, crd ? "mqnic.syms" :
-		    "i40e.syms", e);
+		    p->nic == SSP_SYN_NIC_E1000 ? "e1000.syms" : "i40e.syms", e);
 		r = to == NULL ? SSP_ERR_IO : crd ? ssp_synsym_write_mqnic(to, e) :
-		    ssp_synsym_write_i40e(to, e);
+		    p->nic == SSP_SYN_NIC_E1000 ? ssp_synsym_write_mod(to,
+		    SSP_SYNMOD_E1000, e) : ssp_synsym_write_i40e(to, e);
 	}
 	if (r == SSP_OK)
 		r = write_rules(p, outdir, crd ? ssp_syndata_rules_corundum :
+		    p->nic == SSP_SYN_NIC_E1000 ? ssp_syndata_rules_e1000 :
 		    ssp_syndata_rules, lx, s.real, e);
 	if (r == SSP_OK && lx) {
 		to = out_path(p, path, sizeof(path), outdir, "app.syms", e);

@@ -520,6 +520,73 @@ static const struct {
 	{ "mqnic_process_eq", 0x1b9, 'g' },
 };
 
+/*
+ * The e1000 module of a Linux 5.15 guest (drivers/net/ethernet/intel/
+ * e1000: e1000_main.o e1000_hw.o e1000_ethtool.o e1000_param.o, link
+ * order), the functions simsynth --nic e1000's paths run and their
+ * neighbours.  Names and bindings are the driver's, sizes made up (no
+ * objdump of this build is public).
+ */
+static const struct {
+	const char *name;
+	unsigned size;
+	char bind;
+} e1000_funcs[] = {
+	{ "e1000_get_hw_dev", 0x15, 'g' },
+	{ "e1000_init_module", 0x4a, 'l' },
+	{ "e1000_request_irq", 0x6f, 'l' },
+	{ "e1000_irq_disable", 0x3e, 'l' },
+	{ "e1000_irq_enable", 0x2d, 'l' },
+	{ "e1000_update_mng_vlan", 0xbd, 'l' },
+	{ "e1000_configure", 0x3ae, 'l' },
+	{ "e1000_up", 0x8c, 'g' },
+	{ "e1000_down", 0x1b2, 'g' },
+	{ "e1000_reset", 0x2e4, 'g' },
+	{ "e1000_probe", 0xb5c, 'l' },
+	{ "e1000_remove", 0x10a, 'l' },
+	{ "e1000_open", 0x1a1, 'g' },
+	{ "e1000_close", 0xe8, 'g' },
+	{ "e1000_setup_all_tx_resources", 0x9a, 'g' },
+	{ "e1000_setup_all_rx_resources", 0x9a, 'g' },
+	{ "e1000_configure_tx", 0x1c8, 'l' },
+	{ "e1000_configure_rx", 0x1e6, 'l' },
+	{ "e1000_free_all_tx_resources", 0x4b, 'g' },
+	{ "e1000_free_all_rx_resources", 0x4b, 'g' },
+	{ "e1000_set_rx_mode", 0x2f3, 'l' },
+	{ "e1000_watchdog", 0x4d8, 'l' },
+	{ "e1000_update_itr", 0x62, 'l' },
+	{ "e1000_set_itr", 0xc4, 'l' },
+	{ "e1000_tso", 0x1f0, 'l' },
+	{ "e1000_tx_csum", 0x14e, 'l' },
+	{ "e1000_tx_map", 0x3fa, 'l' },
+	{ "e1000_tx_queue", 0x1b8, 'l' },
+	{ "e1000_maybe_stop_tx", 0x9e, 'l' },
+	{ "e1000_xmit_frame", 0x6d4, 'l' },
+	{ "e1000_tx_timeout", 0x1c, 'l' },
+	{ "e1000_get_stats", 0x11, 'l' },
+	{ "e1000_change_mtu", 0x162, 'l' },
+	{ "e1000_update_stats", 0x8a0, 'g' },
+	{ "e1000_intr", 0x10e, 'l' },
+	{ "e1000_clean", 0x14c, 'l' },
+	{ "e1000_clean_tx_irq", 0x35a, 'l' },
+	{ "e1000_rx_checksum", 0x8c, 'l' },
+	{ "e1000_receive_skb", 0x4a, 'l' },
+	{ "e1000_alloc_rx_data", 0x5d, 'l' },
+	{ "e1000_copybreak", 0xb1, 'l' },
+	{ "e1000_clean_jumbo_rx_irq", 0x6b2, 'l' },
+	{ "e1000_clean_rx_irq", 0x4f6, 'l' },
+	{ "e1000_alloc_jumbo_rx_buffers", 0x2ae, 'l' },
+	{ "e1000_alloc_rx_buffers", 0x2f8, 'l' },
+	{ "e1000_smartspeed", 0x18e, 'l' },
+	{ "e1000_ioctl", 0x41, 'l' },
+	{ "e1000_read_phy_reg", 0xb3, 'g' },
+	{ "e1000_write_phy_reg", 0xb3, 'g' },
+	{ "e1000_get_ethtool_stats", 0x12e, 'l' },
+	{ "e1000_get_sset_count", 0x2c, 'l' },
+	{ "e1000_get_strings", 0x8e, 'l' },
+	{ "e1000_check_options", 0x64c, 'g' },
+};
+
 /* Linux functions only the mqnic paths run (page-fragment receive, NAPI
  * from hard interrupts); with --nic corundum they follow every other
  * vmlinux function, so the i40e tables stay as they are. */
@@ -648,27 +715,38 @@ add_blacklisted(struct ssp_synsym_set *s, uint64_t *addr)
 	}
 }
 
-/* The mqnic table in objdump --syms form, section-relative addresses
- * (malloc'd; NULL if out of memory). */
+/* A made-up module table (mqnic, e1000) in objdump --syms form,
+ * section-relative addresses (malloc'd; NULL if out of memory). */
 static char *
-mqnic_dump(void)
+mod_dump(int mod)
 {
-	size_t n = sizeof(mqnic_funcs) / sizeof(mqnic_funcs[0]), i, len = 0;
+	size_t n = mod == SSP_SYNMOD_E1000 ? sizeof(e1000_funcs) /
+	    sizeof(e1000_funcs[0]) : sizeof(mqnic_funcs) / sizeof(mqnic_funcs[0]);
+	size_t i, len = 0;
 	uint64_t addr = 0;
 	char *buf, *p;
-	static const char head[] = "\nmqnic.ko:     file format elf64-x86-64\n"
-	    "\nSYMBOL TABLE:\n"
-	    "0000000000000000 l    d  .text\t0000000000000000 .text\n";
+	char head[160];
 
+	snprintf(head, sizeof(head), "\n%s.ko:     file format elf64-x86-64\n"
+	    "\nSYMBOL TABLE:\n"
+	    "0000000000000000 l    d  .text\t0000000000000000 .text\n",
+	    mod == SSP_SYNMOD_E1000 ? "e1000" : "mqnic");
 	for (i = 0; i < n; i++)
-		len += 64 + strlen(mqnic_funcs[i].name);
-	if ((buf = malloc(sizeof(head) + len + 2)) == NULL)
+		len += 64 + strlen(mod == SSP_SYNMOD_E1000 ? e1000_funcs[i].name :
+		    mqnic_funcs[i].name);
+	if ((buf = malloc(strlen(head) + len + 2)) == NULL)
 		return NULL;
-	p = buf + snprintf(buf, sizeof(head), "%s", head);
+	p = buf + sprintf(buf, "%s", head);
 	for (i = 0; i < n; i++) {
+		const char *name = mod == SSP_SYNMOD_E1000 ? e1000_funcs[i].name :
+		    mqnic_funcs[i].name;
+		unsigned size = mod == SSP_SYNMOD_E1000 ? e1000_funcs[i].size :
+		    mqnic_funcs[i].size;
+
 		p += sprintf(p, "%016" PRIx64 " %c     F .text\t%016x %s\n", addr,
-		    mqnic_funcs[i].bind, mqnic_funcs[i].size, mqnic_funcs[i].name);
-		addr += (mqnic_funcs[i].size + 0x1f) & ~0xfull;
+		    mod == SSP_SYNMOD_E1000 ? e1000_funcs[i].bind :
+		    mqnic_funcs[i].bind, size, name);
+		addr += (size + 0x1f) & ~0xfull;
 	}
 	strcpy(p, "\n");
 	return buf;
@@ -705,8 +783,9 @@ ssp_synsym_new_ex(struct ssp_synsym_set **sp, int mqnic, int linux_paths,
 	*sp = NULL;
 	s = calloc(1, sizeof(*s));
 	if (s != NULL) {
-		s->modname = mqnic ? "mqnic" : "i40e";
-		s->i40e = mqnic ? mqnic_dump() : strdup(ssp_syndata_i40e);
+		s->modname = mqnic == SSP_SYNMOD_E1000 ? "e1000" : mqnic ?
+		    "mqnic" : "i40e";
+		s->i40e = mqnic ? mod_dump(mqnic) : strdup(ssp_syndata_i40e);
 	}
 	if (s != NULL && s->i40e != NULL)
 		for (c = s->i40e; *c != '\0'; c++)
@@ -935,9 +1014,9 @@ ssp_synsym_write_i40e(const char *path, struct ssp_err *e)
 }
 
 int
-ssp_synsym_write_mqnic(const char *path, struct ssp_err *e)
+ssp_synsym_write_mod(const char *path, int mod, struct ssp_err *e)
 {
-	char *text = mqnic_dump();
+	char *text = mod_dump(mod);
 	FILE *f;
 	int bad;
 
@@ -954,4 +1033,10 @@ ssp_synsym_write_mqnic(const char *path, struct ssp_err *e)
 	if (fclose(f) != 0 || bad)
 		return ssp_err_set(e, SSP_ERR_IO, 0, "%s: write failed", path);
 	return SSP_OK;
+}
+
+int
+ssp_synsym_write_mqnic(const char *path, struct ssp_err *e)
+{
+	return ssp_synsym_write_mod(path, SSP_SYNMOD_MQNIC, e);
 }

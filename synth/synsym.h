@@ -18,7 +18,7 @@
 /* The mqnic module (Corundum) is loaded at the same address. */
 #define SSP_SYN_MQNIC_OFFSET SSP_SYN_I40E_OFFSET
 
-/* SSP_SYNTAB_I40E: the NIC driver module's table (i40e, or mqnic). */
+/* SSP_SYNTAB_I40E: the NIC driver module's table (i40e, mqnic or e1000). */
 enum { SSP_SYNTAB_VMLINUX, SSP_SYNTAB_I40E };
 
 struct ssp_synsym {
@@ -31,9 +31,11 @@ struct ssp_synsym {
 struct ssp_synsym_set;
 
 int ssp_synsym_new(struct ssp_synsym_set **sp, struct ssp_err *e);
-/* With the mqnic module instead of i40e (mqnic = 1): a made-up table of
- * the functions of SimBricks' mqnic driver, and the few vmlinux
- * functions only its paths run, after every other vmlinux function. */
+/* The driver module: i40e's real table, or a made-up table of the
+ * functions of SimBricks' mqnic driver or of Linux's e1000 driver, and
+ * then the few vmlinux functions only their paths run, after every other
+ * vmlinux function. */
+enum { SSP_SYNMOD_I40E, SSP_SYNMOD_MQNIC, SSP_SYNMOD_E1000 };
 int ssp_synsym_new_nic(struct ssp_synsym_set **sp, int mqnic,
     struct ssp_err *e);
 /* linux_paths: also the functions of simsynth --kernel linux's paths
@@ -63,6 +65,8 @@ const struct ssp_synsym *ssp_synsym_vmlinux(const struct ssp_synsym_set *s,
 int ssp_synsym_write_vmlinux(const struct ssp_synsym_set *s, const char *path,
     struct ssp_err *e);
 int ssp_synsym_write_i40e(const char *path, struct ssp_err *e);
+/* A made-up module table (SSP_SYNMOD_MQNIC or SSP_SYNMOD_E1000). */
+int ssp_synsym_write_mod(const char *path, int mod, struct ssp_err *e);
 int ssp_synsym_write_mqnic(const char *path, struct ssp_err *e);
 
 #endif

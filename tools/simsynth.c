@@ -80,8 +80,9 @@ usage(int code)
 		    "      --sync-interval TIME  SimBricks sync messages (500ns)\n"
 		    "      --checkpoint-offset TIME  gem5 prints absolute ticks (0)\n"
 		    "      --gem5-dialect LIST   fmtflag, noposted, nobar: older gem5 output (current)\n"
-		    "      --nic NIC             i40e, corundum (corundum_bm, mqnic) or\n"
-		    "                            corundum-verilator (its RTL model's adapter) (i40e)\n"
+		    "      --nic NIC             i40e, corundum (corundum_bm, mqnic),\n"
+		    "                            corundum-verilator (its RTL model's adapter)\n"
+		    "                            or e1000 (e1000_gem5, Linux's e1000) (i40e)\n"
 		    "      --nicbm-dialect D     upstream, columbo or sigcomm22 (upstream)\n"
 		    "      --gem5-size SIZE      pad each gem5 log to about SIZE (k/M/G)\n"
 		    "      --exec-rate N         else: padding Exec lines per us (10)\n"
@@ -388,8 +389,8 @@ main(int argc, char **argv)
 			if (p.corundum_rtl)
 				p.nic = SSP_SYN_NIC_CORUNDUM;
 			else if (ssp_synparams_nic(optarg, &p.nic) != SSP_OK)
-				bad(o, optarg, "want i40e, corundum or "
-				    "corundum-verilator");
+				bad(o, optarg, "want i40e, corundum, "
+				    "corundum-verilator or e1000");
 			break;
 		case O_NICBM_DIALECT:
 			if (ssp_synparams_nicbm_dialect(optarg, &p.nicbm_dialect) !=
