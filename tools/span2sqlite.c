@@ -233,6 +233,11 @@ main(int argc, char **argv)
 	if (r != SSP_OK) {
 		ssp_outfile_abort();
 		ssp_sqlite_close(d);
+		/* the sort keys (128 MiB) and caches are reserved up front */
+		if (r == SSP_ERR_NOMEM)
+			errx(SSP_EXIT_FAIL, "%s (a large load reserves about "
+			    "250 MB of address space for its sort keys and "
+			    "caches: is ulimit -v lower?)", e.msg);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
 	t1 = ssp_clock_ns();

@@ -1462,10 +1462,10 @@ direct_traces(struct ssp_rows *w)
 		}
 	if (n == 0 || keys < PRESORT_MIN || dw->sorting || cpus() < 2)
 		return SSP_OK;	/* sorted one by one in d_index */
-	if ((errno = pthread_create(&dw->sorter, NULL, presort, dw)) != 0)
-		return ssp_err_set(dw->e, SSP_ERR_NOMEM, 0, "%s: a thread: %s",
-		    dw->name, strerror(errno));
-	dw->sorting = 1;
+	/* no thread (ulimit -v, RLIMIT_NPROC): the keys are sorted one by
+	 * one in d_index, as on one CPU */
+	if (pthread_create(&dw->sorter, NULL, presort, dw) == 0)
+		dw->sorting = 1;
 	return SSP_OK;
 }
 

@@ -437,6 +437,11 @@ else
 	check "appended under ulimit -v 150000" sh -c "ulimit -v 150000 && span2sqlite '$T/k.db' '$T/k.sp'"
 	eq "two runs" "$(q "$T/k.db" "select count(*) from spans; pragma integrity_check")" "7200
 ok"
+	# 360k spans do not fit: the error says what the load reserves
+	mkspans -n 20000 -o "$T/big.sp"
+	expect_rc 1 "360,000 spans under ulimit -v 150000" sh -c "ulimit -v 150000 && span2sqlite '$T/big.db' '$T/big.sp'"
+	stderr_has "is ulimit -v lower?"
+	[ ! -e "$T/big.db" ] && ok "no database left behind" || not_ok "no database left behind"
 fi
 
 # --- unwritable places ----------------------------------------------------------
