@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hex.h"
 #include "base/strfmt.h"
 #include "sink/pb.h"
 #include "sink/perfetto.h"
@@ -163,25 +164,6 @@ ann_str(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
 	ssp_pb_end(b, m);
 }
 
-/* 16 lowercase hex digits of v, two at a time. */
-static void
-hex_lo(char *out, uint64_t v)
-{
-	static const char pair[513] =
-	    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-	    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-	    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-	    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-	    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-	    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-	    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-	    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-	int i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		memcpy(out + 2 * i, pair + 2 * (v & 0xff), 2);
-}
-
 /* A string of the stream by id: checked for UTF-8 once per id. */
 static void
 ann_strid(struct ssp_perfetto *p, struct ssp_buf *b, unsigned iid,
@@ -235,7 +217,7 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 		p->hi = r->f[SSP_SF_TRACE_HI];
 	}
 	memcpy(hex, p->hihex, 16);
-	hex_lo(hex + 16, r->f[SSP_SF_TRACE_LO]);
+	ssp_hex_u64(hex + 16, r->f[SSP_SF_TRACE_LO]);
 	ann_short(b, A_TRACE, hex, 32);
 	ann_uint(b, A_SPAN, SSP_PF_DA_UINT, r->f[SSP_SF_SPAN]);
 	if (r->f[SSP_SF_PARENT] != 0)
