@@ -244,6 +244,11 @@ limits(struct ssp_evcheck *c, const struct ssp_spanb_stats *st,
 		    "at once on one NIC, so their later segments' nic.tx spans "
 		    "may have the wrong parent", st->tso_overflow,
 		    SSP_SPANB_TSO_MAX);
+	if (rc == SSP_OK && st->intx_overflow > 0)
+		rc = add(c, 0, e, "%" PRIu64 " host interrupt spans closed "
+		    "early (INCOMPLETE): more than %d interfaces raised INTx "
+		    "at once on one host", st->intx_overflow,
+		    SSP_SPANB_INTX_MAX);
 	return rc;
 }
 

@@ -95,6 +95,7 @@ const char *ssp_spanb_ctx_name(unsigned ctx);
 #define SSP_SPANB_RXB_MAX  64	/* rx spans kept per NIC between two MSI-X */
 #define SSP_SPANB_TSO_MAX  16	/* TSO sends followed per NIC (kctx) */
 #define SSP_SPANB_IRQQ_MAX 64	/* host msix spans waiting for an irq entry */
+#define SSP_SPANB_INTX_MAX 8	/* INTx interfaces raised at once per host */
 
 struct ssp_spanb_stats {
 	size_t nstreams;
@@ -133,6 +134,8 @@ struct ssp_spanb_stats {
 	unsigned eth_nolink_net;
 	uint32_t eth_nolink_node, eth_nolink_dev;
 	uint64_t tso_overflow;		/* TSO sends past TSO_MAX forgotten */
+	uint64_t intx_overflow;		/* host.intr spans closed INCOMPLETE:
+					 * a postInt past INTX_MAX raised */
 	/* The first adapter component of a host with PCIe links that none
 	 * of them names (a wrong adapter in the topology), and its stream. */
 	char nolink_comp[64];

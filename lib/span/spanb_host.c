@@ -544,11 +544,83 @@ pci_attrs(struct ssp_spanb *b, unsigned st, struct span *s,
 	SA(s, SSP_SA_HPCI_DATA) = ev->f[SSP_F_CFG_DATA];
 }
 
+/* The interface of a postInt/clearInt, bus << 16 | dev << 8 | func. */
+static uint64_t
+intx_bdf(const struct ssp_rec *ev)
+{
+	return ev->f[SSP_F_INT_BUS] << 16 | ev->f[SSP_F_INT_DEV] << 8 |
+	    ev->f[SSP_F_INT_FUNC];
+}
+
+/* The slot of the open interrupt of ev's interface, or -1.  A component
+ * name never interned has none open (and stays uninterned: strings are
+ * written where they are first used). */
+static int
+intx_find(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct hstate *h = host_of(b, st);
+	const struct sinfo *si;
+	uint64_t bdf = intx_bdf(ev), comp = 0;
+	unsigned i;
+
+	if (h->nintx == 0)
+		return -1;
+	if (ev->f[SSP_F_INT_COMP] != 0) {
+		si = sinfo(b, st, ev->f[SSP_F_INT_COMP]);
+		if (!(si->have & HAVE_OUT))
+			return -1;
+		comp = si->out;
+	}
+	for (i = 0; i < h->nintx; i++)
+		if (h->intx[i].comp == comp && h->intx[i].bdf == bdf)
+			return (int)i;
+	return -1;
+}
+
+/* Take slot i's span out, keeping the others in postInt order. */
+static struct span *
+intx_take(struct hstate *h, unsigned i)
+{
+	struct span *s = h->intx[i].s;
+
+	memmove(&h->intx[i], &h->intx[i + 1],
+	    (h->nintx - i - 1) * sizeof(h->intx[0]));
+	h->nintx--;
+	return s;
+}
+
+/* postInt: an interrupt span of its interface until that interface's
+ * clearInt.  A second postInt of the interface ends the first
+ * (INCOMPLETE); with INTX_MAX interfaces raised, so does the oldest
+ * (counted). */
+static void
+ev_post_int(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
+{
+	struct hstate *h = host_of(b, st);
+	struct span *s;
+	int i;
+
+	if ((i = intx_find(b, st, ev)) >= 0) {
+		ssp_spanb_incomplete(b, intx_take(h, (unsigned)i));
+	} else if (h->nintx == INTX_MAX) {
+		b->st.intx_overflow++;
+		ssp_spanb_incomplete(b, intx_take(h, 0));
+	}
+	if ((s = host_child(b, SSP_SK_HOST_INTR, st, ev)) == NULL)
+		return;
+	SA(s, SSP_SA_HINTR_COMP) = ostr(b, st, ev->f[SSP_F_INT_COMP]);
+	h->intx[h->nintx].s = s;
+	h->intx[h->nintx].comp = SA(s, SSP_SA_HINTR_COMP);
+	h->intx[h->nintx].bdf = intx_bdf(ev);
+	h->nintx++;
+}
+
 static void
 ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 {
 	struct hstate *h = host_of(b, st);
 	struct span *s;
+	int i;
 
 	/* Lines gem5 prints at the same tick as their start are over. */
 	if (h->posted != NULL && ev->ts > h->posted->start)
@@ -637,18 +709,11 @@ ev_host(struct ssp_spanb *b, unsigned st, const struct ssp_rec *ev)
 		h->pci = s;
 		break;
 	case SSP_EV_POST_INT:
-		if (h->intr != NULL) {
-			ssp_spanb_incomplete(b, h->intr);
-			h->intr = NULL;
-		}
-		if ((s = host_child(b, SSP_SK_HOST_INTR, st, ev)) == NULL)
-			break;
-		SA(s, SSP_SA_HINTR_COMP) = ostr(b, st, ev->f[SSP_F_INT_COMP]);
-		h->intr = s;
+		ev_post_int(b, st, ev);
 		break;
 	case SSP_EV_CLEAR_INT:
-		if ((s = h->intr) != NULL) {
-			h->intr = NULL;
+		if ((i = intx_find(b, st, ev)) >= 0) {
+			s = intx_take(h, (unsigned)i);
 			add_ev(b, s, ev);
 		} else if ((s = host_child(b, SSP_SK_HOST_INTR, st, ev)) != NULL) {
 			SA(s, SSP_SA_HINTR_COMP) =
@@ -725,9 +790,15 @@ host_stream_end(struct ssp_spanb *b, unsigned st)
 		list[k++] = h->posted;
 	if (h->pci != NULL)
 		list[k++] = h->pci;
-	if (h->intr != NULL)
-		list[k++] = h->intr;
-	h->posted = h->pci = h->intr = NULL;
+	h->posted = h->pci = NULL;
+	for (c = 0; c < h->nintx; c++) {
+		if (k == sizeof(list) / sizeof(list[0])) {
+			ssp_spanb_close_list(b, list, k);
+			k = 0;
+		}
+		list[k++] = h->intx[c].s;
+	}
+	h->nintx = 0;
 	for (c = 0; c < h->nplinks; c++) {
 		struct plink *l = &b->pl[h->plinks[c]];
 

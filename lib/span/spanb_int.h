@@ -85,6 +85,7 @@ _Static_assert(NA == 12, "ssp_spanb_mk() clears 12 attribute slots");
 #define VDELAY_N 8		/* interrupt delay candidates per NIC */
 #define TSO_MAX SSP_SPANB_TSO_MAX
 #define IRQQ_MAX SSP_SPANB_IRQQ_MAX
+#define INTX_MAX SSP_SPANB_INTX_MAX
 enum { CHAIN_READ, CHAIN_TX, CHAIN_WRITE };	/* nstate.chain_tx */
 #define FC_SYSVEC 0x80000000u	/* sinfo: an asm_sysvec_* irq entry */
 #define FC_HANDLER 0x40000000u	/* sinfo: a syscall handler (sinfo.call) */
@@ -190,7 +191,15 @@ struct hstate {
 	unsigned last_fcls;	/* classes of the function entered last */
 	struct span *posted;	/* posted write waiting for its response */
 	struct span *pci;	/* pci_host access waiting for its config line */
-	struct span *intr;	/* postInt waiting for clearInt */
+	/* postInts waiting for their clearInt, one per interface (a disk's
+	 * interrupt may come between a NIC's postInt and clearInt), oldest
+	 * first */
+	struct intx {
+		struct span *s;
+		uint64_t comp;	/* the interface: comp's output string id */
+		uint64_t bdf;	/* bus << 16 | dev << 8 | func */
+	} intx[INTX_MAX];
+	unsigned nintx;
 	unsigned *plinks, nplinks;	/* its pcie links */
 	struct ssp_fifo recv;	/* rx contexts for receiving syscalls */
 	struct ssp_fifo irqq;	/* host msix spans for irq entries (kctx) */

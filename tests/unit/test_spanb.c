@@ -2004,6 +2004,95 @@ test_pci_and_intr(void **state)
 	teardown(h);
 }
 
+/* A postInt/clearInt of interface [00:dd.0] of host H1. */
+static void
+intx(struct h *h, int64_t ts, unsigned dev, int post)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "system.pc.pci_host.interface[00:%02x.0]", dev);
+	feed(h, H1, ts, post ? SSP_EV_POST_INT : SSP_EV_CLEAR_INT, 4,
+	    sid(h, H1, name), U(0), U(dev), U(0));
+}
+
+/* Interrupt spans per interface: a disk's (00:04.0) postInt and clearInt
+ * between a NIC's (00:00.0) split nothing; a second postInt of one
+ * interface ends its first; a clearInt with nothing open is a span. */
+static void
+test_intr_interleaved(void **state)
+{
+	struct h *h = setup("", 0);
+	const struct ssp_rec *s;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	intx(h, 500, 0, 1);
+	intx(h, 600, 4, 1);
+	intx(h, 650, 4, 0);
+	intx(h, 800, 0, 0);
+	intx(h, 900, 0, 1);
+	intx(h, 950, 0, 1);
+	intx(h, 1000, 0, 0);
+	intx(h, 1100, 4, 0);
+	intx(h, 1200, 5, 1);		/* open at the end */
+	finish(h);
+	assert_int_equal(count(h, SSP_SK_HOST_INTR), 6);
+	s = span_at(h, SSP_SK_HOST_INTR, 500);
+	assert_int_equal(s->f[SSP_SF_DUR], 300);
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+	assert_string_equal(ostr(h, s->f[SSP_SA_HINTR_COMP]),
+	    "system.pc.pci_host.interface[00:00.0]");
+	s = span_at(h, SSP_SK_HOST_INTR, 600);
+	assert_int_equal(s->f[SSP_SF_DUR], 50);
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+	assert_string_equal(ostr(h, s->f[SSP_SA_HINTR_COMP]),
+	    "system.pc.pci_host.interface[00:04.0]");
+	parent_is(h, SSP_SK_HOST_INTR, 500, SSP_SK_HOST_SYSCALL, 100);
+	parent_is(h, SSP_SK_HOST_INTR, 600, SSP_SK_HOST_SYSCALL, 100);
+	assert_int_equal(span_at(h, SSP_SK_HOST_INTR, 900)->f[SSP_SF_FLAGS],
+	    SSP_SPAN_INCOMPLETE);
+	assert_int_equal(span_at(h, SSP_SK_HOST_INTR, 950)->f[SSP_SF_DUR], 50);
+	s = span_at(h, SSP_SK_HOST_INTR, 1100);
+	assert_int_equal(s->f[SSP_SF_DUR], 0);
+	assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+	assert_int_equal(span_at(h, SSP_SK_HOST_INTR, 1200)->f[SSP_SF_FLAGS],
+	    SSP_SPAN_OPEN);
+	assert_int_equal(ssp_spanb_stats(h->b)->intx_overflow, 0);
+	check_invariants(h);
+	teardown(h);
+}
+
+/* More interfaces raised at once than the table holds: the oldest ends
+ * INCOMPLETE and is counted; the others still pair with their clearInt,
+ * whatever the order of the clearInts. */
+static void
+test_intr_overflow(void **state)
+{
+	struct h *h = setup("", 0);
+	unsigned d;
+
+	(void)state;
+	fn(h, H1, 100, "entry_SYSCALL_64");
+	for (d = 0; d <= SSP_SPANB_INTX_MAX; d++)
+		intx(h, 200 + 10 * d, d, 1);
+	for (d = SSP_SPANB_INTX_MAX; d >= 1; d--)
+		intx(h, 1000 + 10 * (SSP_SPANB_INTX_MAX - d), d, 0);
+	finish(h);
+	assert_int_equal(ssp_spanb_stats(h->b)->intx_overflow, 1);
+	assert_int_equal(count(h, SSP_SK_HOST_INTR), SSP_SPANB_INTX_MAX + 1);
+	assert_int_equal(span_at(h, SSP_SK_HOST_INTR, 200)->f[SSP_SF_FLAGS],
+	    SSP_SPAN_INCOMPLETE);
+	for (d = 1; d <= SSP_SPANB_INTX_MAX; d++) {
+		const struct ssp_rec *s = span_at(h, SSP_SK_HOST_INTR, 200 + 10 * d);
+
+		assert_int_equal(s->f[SSP_SF_FLAGS], 0);
+		assert_int_equal(s->f[SSP_SF_DUR], 1000 + 10 *
+		    (SSP_SPANB_INTX_MAX - d) - (200 + 10 * d));
+	}
+	check_invariants(h);
+	teardown(h);
+}
+
 /* root,net-syscalls leaves out syscalls that touched no network code */
 static void
 test_root_net_syscalls(void **state)
@@ -2558,6 +2647,8 @@ main(void)
 		cmocka_unit_test(test_background_all),
 		cmocka_unit_test(test_net_drops_and_uids),
 		cmocka_unit_test(test_pci_and_intr),
+		cmocka_unit_test(test_intr_interleaved),
+		cmocka_unit_test(test_intr_overflow),
 		cmocka_unit_test(test_root_net_syscalls),
 		cmocka_unit_test(test_member_events),
 		cmocka_unit_test(test_strings_reset),
