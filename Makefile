@@ -53,10 +53,10 @@ ALL_LDFLAGS  = $(SANFLAGS) -Wl,--as-needed $(LDFLAGS)
 # Everything, for the tests, helpers and fuzz targets.
 LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS) $(JSON_LIBS) $(PCAP_LIBS) -lm
 # Each tool links only what it uses: zstd and zlib (CRC-32) every tool,
-# curl only span2otlp, SQLite only span2sqlite, jansson (the SimBricks
-# run JSON) only simspan-simbricks and sim2ev, libpcap (shared: its
-# archive needs dbus and systemd) only sim2ev (readelf -d shows it).  A
-# tool without a list links everything.
+# SQLite only span2sqlite, jansson (the SimBricks run JSON) only
+# simspan-simbricks and sim2ev, libpcap (shared: its archive needs dbus
+# and systemd) only simsynth, the test generator that writes captures
+# (readelf -d shows it).  A tool without a list links everything.
 #
 # Start-up: the tools link the small libraries (zstd, libcsv, zlib,
 # jansson) and SQLite statically when their archives are installed,
@@ -68,6 +68,11 @@ LDLIBS      ?= $(ZSTD_LIBS) $(CSV_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(ZLIB_LIBS)
 # span2otlp does not link libcurl: it opens libcurl.so.4 (dlopen) when it
 # sends to an --endpoint, since libcurl and the shared objects it needs
 # cost every start about 10 ms of CPU time (lib/sink/http.c).
+# sim2ev does not link libpcap: it opens libpcap.so.0.8 (dlopen) for -f
+# pcap only, since libpcap and the seven shared objects it needs (dbus,
+# systemd, gcrypt, ...) were 1.28 M of the 1.43 M instructions of
+# `sim2ev --version` (lib/source/pcapin.c; -DSSP_PCAPIN_LIBPCAP=... names
+# another soname, libpcap.so.1 outside Debian).
 STATIC_DEPS ?= 1
 comma := ,
 static_lib = $(if $(and $(filter 1,$(STATIC_DEPS)),$(filter /%,$(shell $(CC) -print-file-name=lib$(1).a))),-Wl$(comma)-Bstatic -l$(1) -Wl$(comma)-Bdynamic,$(2))
@@ -79,7 +84,7 @@ T_SQLITE := $(call static_lib,sqlite3,$(SQLITE_LIBS)) $(if $(filter 1,$(STATIC_D
 LIBS_evcat       = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evfilter    = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
 LIBS_evspan      = $(T_ZSTD) $(T_CSV) $(T_ZLIB)
-LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(PCAP_LIBS)
+LIBS_sim2ev      = $(T_ZSTD) $(T_ZLIB) $(T_JSON) -ldl -lpthread
 LIBS_simspan-simbricks = $(T_ZSTD) $(T_ZLIB) $(T_JSON) $(T_SQLITE)
 LIBS_simsynth    = $(T_ZSTD) $(T_CSV) $(T_ZLIB) $(PCAP_LIBS) -lm
 LIBS_span2html   = $(T_ZSTD) $(T_ZLIB)

@@ -356,6 +356,9 @@ main(int argc, char **argv)
 	inpath = argc == 1 ? argv[0] : "-";
 	if (cfg.sim == SSP_SIM_PCAP && !node_set && !dev_set)
 		(void)ssp_pcapin_name(inpath, &at);	/* ns-3: prefix-N-D.pcap */
+	/* libpcap is loaded, not linked: without it, fail before any output */
+	if (cfg.sim == SSP_SIM_PCAP && ssp_pcapin_load(&e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
 	/* Before any file is opened: once the output exists, a stop signal
 	 * ends the stream cleanly (simspan-online waits for that). */

@@ -1,5 +1,8 @@
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +12,70 @@
 #include "source/pcapin.h"
 
 #define NONE ((uint64_t)(int64_t)-1)
+#ifndef SSP_PCAPIN_LIBPCAP
+#define SSP_PCAPIN_LIBPCAP "libpcap.so.0.8"	/* Debian's soname (libpcap.so.1 elsewhere) */
+#endif
+
+/*
+ * libpcap is opened at its first use (dlopen), not linked: it and the
+ * shared objects it needs (dbus, systemd, gcrypt, lzma, lz4, libcap) cost
+ * about 1.3 M instructions of the dynamic loader at every start of
+ * sim2ev, most of whose runs read text logs.  The types and constants are
+ * <pcap/pcap.h>'s; these are the functions this file calls, by their
+ * libpcap names without "pcap_".
+ */
+static struct {
+	pcap_t *(*fopen_offline_with_tstamp_precision)(FILE *, u_int, char *);
+	int (*datalink)(pcap_t *);
+	const char *(*datalink_val_to_name)(int);
+	int (*next_ex)(pcap_t *, struct pcap_pkthdr **, const u_char **);
+	char *(*geterr)(pcap_t *);
+	void (*close)(pcap_t *);
+} P;
+
+#define SYM(f) { "pcap_" #f, offsetof(__typeof__(P), f) }
+static const struct { const char *name; size_t off; } syms[] = {
+	SYM(fopen_offline_with_tstamp_precision), SYM(datalink),
+	SYM(datalink_val_to_name), SYM(next_ex), SYM(geterr), SYM(close),
+};
+#undef SYM
+
+static pthread_once_t pcap_once = PTHREAD_ONCE_INIT;
+static char pcap_err[200];	/* why libpcap could not be loaded, or "" */
+
+static void
+pcap_load_once(void)
+{
+	/* lazy, as a linked libpcap would be: 0.15 M instructions less */
+	void *lib = dlopen(SSP_PCAPIN_LIBPCAP, RTLD_LAZY | RTLD_LOCAL), *f;
+	size_t i;
+
+	if (lib == NULL) {
+		snprintf(pcap_err, sizeof(pcap_err), "%s (on Debian: apt-get "
+		    "install libpcap0.8)", dlerror());
+		return;
+	}
+	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		if ((f = dlsym(lib, syms[i].name)) == NULL) {
+			snprintf(pcap_err, sizeof(pcap_err), "%s: no %s (libpcap "
+			    "1.5 or later is needed)", SSP_PCAPIN_LIBPCAP,
+			    syms[i].name);
+			return;
+		}
+		/* POSIX: a function's address fits a void * */
+		memcpy((char *)&P + syms[i].off, &f, sizeof(f));
+	}
+}
+
+int
+ssp_pcapin_load(struct ssp_err *e)
+{
+	pthread_once(&pcap_once, pcap_load_once);
+	if (pcap_err[0] == '\0')
+		return SSP_OK;
+	return ssp_err_set(e, SSP_ERR_IO, 0, "cannot load libpcap, which reading "
+	    "a capture needs: %s", pcap_err);
+}
 
 int
 ssp_pcapin_name(const char *path, struct ssp_pcapin_at *at)
@@ -176,10 +243,12 @@ ssp_pcapin_run(struct ssp_conv *c, struct ssp_in *in,
 	FILE *f;
 	int dlt, r, rc = SSP_OK;
 
+	if ((rc = ssp_pcapin_load(e)) != SSP_OK)
+		return rc;
 	if ((f = fopencookie(&k, "r", fns)) == NULL)
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 	eb[0] = '\0';
-	pc = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, eb);
+	pc = P.fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, eb);
 	if (pc == NULL) {
 		fclose(f);
 		if (k.failed)
@@ -188,21 +257,21 @@ ssp_pcapin_run(struct ssp_conv *c, struct ssp_in *in,
 		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: not a pcap capture (%s)",
 		    name, eb[0] ? eb : "libpcap could not read its header");
 	}
-	dlt = pcap_datalink(pc);
+	dlt = P.datalink(pc);
 	if (dlt != DLT_EN10MB && dlt != DLT_PPP && dlt != DLT_RAW && dlt != DLT_IPV4) {
-		dltname = pcap_datalink_val_to_name(dlt);
-		pcap_close(pc);
+		dltname = P.datalink_val_to_name(dlt);
+		P.close(pc);
 		return ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: link type %d (%s): sim2ev "
 		    "reads Ethernet, PPP and raw IPv4 captures", name, dlt,
 		    dltname != NULL ? dltname : "unknown");
 	}
-	dltname = pcap_datalink_val_to_name(dlt);
+	dltname = P.datalink_val_to_name(dlt);
 	if ((devtype = ssp_atoms_intern(atoms, dltname, strlen(dltname))) == 0 ||
 	    (source = ssp_atoms_intern(atoms, "pcap", 4)) == 0) {
-		pcap_close(pc);
+		P.close(pc);
 		return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory (names)");
 	}
-	while ((r = pcap_next_ex(pc, &h, &data)) == 1) {
+	while ((r = P.next_ex(pc, &h, &data)) == 1) {
 		int64_t ts;
 
 		recno++;
@@ -227,7 +296,7 @@ ssp_pcapin_run(struct ssp_conv *c, struct ssp_in *in,
 		if (k.failed) {
 			rc = ssp_err_set(e, k.err.code ? k.err.code : SSP_ERR_IO, 0,
 			    "%s", k.err.msg);
-		} else if (strstr(pcap_geterr(pc), "truncated") != NULL) {
+		} else if (strstr(P.geterr(pc), "truncated") != NULL) {
 			/* the writer was killed mid-record: keep what came */
 			memset(&pl, 0, sizeof(pl));
 			ssp_pline_skip(&pl, SSP_SKIP_PARTIAL);
@@ -236,10 +305,10 @@ ssp_pcapin_run(struct ssp_conv *c, struct ssp_in *in,
 			rc = ssp_conv_record(c, &pl, what, strlen(what), recno + 1, e);
 		} else {
 			rc = ssp_err_set(e, SSP_ERR_FORMAT, 0, "%s: after record %"
-			    PRIu64 ": %s", name, recno, pcap_geterr(pc));
+			    PRIu64 ": %s", name, recno, P.geterr(pc));
 		}
 	}
-	pcap_close(pc);
+	P.close(pc);
 	if (rc != SSP_OK)
 		return rc;
 	return ssp_conv_finish(c, e);

@@ -5,7 +5,7 @@
  * net_switch's -p file (nanosecond timestamps, one record per copy the
  * switch forwards, written before the copy is sent).  Read with libpcap
  * (pcap and pcapng, through a FILE over the ssp_in, so .zst and pipes
- * work); each record is one net_seen event at the capture's node and
+ * work), opened at the first use (dlopen) rather than linked; each record is one net_seen event at the capture's node and
  * device, with the Ethernet, ARP, IPv4 and UDP/TCP fields its bytes
  * carry: what evspan chains packets by, since a capture has no uid, no
  * direction and (net_switch) no port.
@@ -36,6 +36,13 @@ struct ssp_pcapin_at {
  * 0 and *at set, or -1 when path is not of that form.
  */
 int ssp_pcapin_name(const char *path, struct ssp_pcapin_at *at);
+
+/*
+ * Open libpcap (SSP_PCAPIN_LIBPCAP, dlopen) if it is not yet: SSP_OK, or
+ * SSP_ERR_IO with e naming the library and the package to install.
+ * ssp_pcapin_run calls it; a tool calls it first to fail before it writes.
+ */
+int ssp_pcapin_load(struct ssp_err *e);
 
 /*
  * Convert every record of in through c (opened with cfg.sim SSP_SIM_PCAP),

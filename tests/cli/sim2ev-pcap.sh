@@ -101,4 +101,29 @@ expect_rc 2 "--follow" sim2ev -f pcap --follow -o "$T/x.ev" "$T/switch.pcap"
 expect_rc 2 "--node without -f pcap" sim2ev -f ns3 --node 1 -o "$T/x.ev" "$T/empty"
 expect_rc 2 "--device out of range" sim2ev -f pcap --device 4294967295 -o "$T/x.ev" "$T/switch.pcap"
 expect_rc 0 "a capture given to -f ns3" sim2ev -f ns3 -o "$T/x.ev" "$T/switch.pcap"
+
+# --- libpcap is opened for -f pcap only (dlopen), not linked ---------------
+# A libpcap.so.0.8 the loader cannot map: a binary linked with libpcap
+# would not start at all (exit 127).
+mkdir "$T/badlib"
+echo 'not a shared object' > "$T/badlib/libpcap.so.0.8"
+expect_rc 0 "--version without a loadable libpcap" \
+    env LD_LIBRARY_PATH="$T/badlib" sim2ev --version
+printf 'nicbm: 1000 main_time = 5\n' > "$T/nicbm.log"
+expect_rc 0 "-f nicbm without a loadable libpcap" \
+    env LD_LIBRARY_PATH="$T/badlib" sim2ev -f nicbm -o "$T/n.ev" "$T/nicbm.log"
+rm -f "$T/x.ev"
+expect_rc 1 "-f pcap without a loadable libpcap" \
+    env LD_LIBRARY_PATH="$T/badlib" sim2ev -f pcap -o "$T/x.ev" "$T/switch.pcap"
+stderr_has "sim2ev: cannot load libpcap, which reading a capture needs: $T/badlib/libpcap.so.0.8: "
+stderr_has "(on Debian: apt-get install libpcap0.8)"
+eq "-f pcap without libpcap: no output" "$(ls "$T/x.ev" 2>/dev/null || :)" ""
+if have cc; then
+	# a library of that name without the functions sim2ev calls
+	echo 'int pcap_datalink(void); int pcap_datalink(void) { return 1; }' > "$T/stub.c"
+	cc -shared -fPIC -o "$T/badlib/libpcap.so.0.8" "$T/stub.c"
+	expect_rc 1 "a libpcap without pcap_fopen_offline_with_tstamp_precision" \
+	    env LD_LIBRARY_PATH="$T/badlib" sim2ev -f pcap -o "$T/x.ev" "$T/switch.pcap"
+	stderr_has "libpcap.so.0.8: no pcap_fopen_offline_with_tstamp_precision (libpcap 1.5 or later is needed)"
+fi
 done_testing
