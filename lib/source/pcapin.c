@@ -53,7 +53,10 @@ pcap_load_once(void)
 	if (lib == NULL) {
 		snprintf(pcap_err, sizeof(pcap_err), "%s (on Debian: apt-get "
 		    "install libpcap0.8)", dlerror());
-		return;
+		/* the soname of other distributions */
+		if ((lib = dlopen("libpcap.so.1", RTLD_LAZY | RTLD_LOCAL)) == NULL)
+			return;
+		pcap_err[0] = '\0';
 	}
 	for (i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
 		if ((f = dlsym(lib, syms[i].name)) == NULL) {
