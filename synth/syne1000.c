@@ -279,16 +279,11 @@ dma(struct syn *s, struct nic *n, int64_t t, int64_t at, int write,
     uint64_t addr, unsigned len, uint64_t cause, enum dma_cont cont)
 {
 	struct syne1000 *e = n->e1k;
-	struct dmaop *op = n->free_ops;
+	struct dmaop *op = ssp_synnicbm_op_get(s, n);
 	char key[40];
 
-	if (op == NULL) {
-		s->failed = 1;
-		ssp_err_set(&s->err, SSP_ERR_LIMIT, 0, "%s: more than %d DMAs "
-		    "in flight", n->name, NIC_MAXOPS);
+	if (op == NULL)
 		return NULL;
-	}
-	n->free_ops = op->next_free;
 	op->busy = 1;
 	op->write = write;
 	op->addr = addr;
@@ -304,15 +299,6 @@ dma(struct syn *s, struct nic *n, int64_t t, int64_t at, int write,
 	/* the Gem5DMAOp goes to nicbm's IssueDma at 'at' */
 	ssp_synmodel_schedule(s, at + s->p->pcie_lat, EV_HOST_DMA, n->h->idx, 0, op);
 	return op;
-}
-
-static void
-op_free(struct nic *n, struct dmaop *op)
-{
-	op->busy = 0;
-	op->pk = NULL;
-	op->next_free = n->free_ops;
-	n->free_ops = op;
 }
 
 static void
@@ -859,7 +845,7 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 	enum dma_cont cont = op->cont;
 	int write = op->write;
 
-	op_free(n, op);
+	ssp_synnicbm_op_put(n, op);
 	if (write)
 		return;		/* IGbE::DmaComplete: the data is freed */
 	if (cont == DC_TX_DESC)

@@ -53,15 +53,10 @@ dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
     unsigned len, uint64_t cause, enum dma_cont cont, struct pkt *pk,
     struct rxwork *rw, const uint8_t *data)
 {
-	struct dmaop *op = n->free_ops;
+	struct dmaop *op = ssp_synnicbm_op_get(s, n);
 
-	if (op == NULL) {
-		s->failed = 1;
-		ssp_err_set(&s->err, SSP_ERR_LIMIT, 0, "%s: more than %d DMAs "
-		    "in flight", n->name, NIC_MAXOPS);
+	if (op == NULL)
 		return NULL;
-	}
-	n->free_ops = op->next_free;
 	ssp_synnicbm_dma_start(s, n, t, op, write, addr, len, cause, cont, pk, rw, data);
 	return op;
 }
@@ -528,11 +523,7 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		return;		/* reissued */
 	if (s->lx && op->cont != DC_PREFETCH && op->cont != DC_TX_DESC) {
 		lx_dma_done(s, n, t, op);
-		op->busy = 0;
-		op->pk = NULL;
-		op->rw = NULL;
-		op->next_free = n->free_ops;
-		n->free_ops = op;
+		ssp_synnicbm_op_put(n, op);
 		return;
 	}
 	switch (op->cont) {
@@ -581,11 +572,7 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 	default:		/* corundum_bm: done above */
 		break;
 	}
-	op->busy = 0;
-	op->pk = NULL;
-	op->rw = NULL;
-	op->next_free = n->free_ops;
-	n->free_ops = op;
+	ssp_synnicbm_op_put(n, op);
 }
 
 static void

@@ -102,16 +102,11 @@ dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
     unsigned len, uint64_t cause, enum dma_cont cont, struct pkt *pk,
     const uint8_t *data)
 {
-	struct dmaop *op = n->free_ops;
+	struct dmaop *op = ssp_synnicbm_op_get(s, n);
 	char key[40], *p;
 
-	if (op == NULL) {
-		s->failed = 1;
-		ssp_err_set(&s->err, SSP_ERR_LIMIT, 0, "%s: more than %d DMAs "
-		    "in flight", n->name, NIC_MAXOPS);
+	if (op == NULL)
 		return NULL;
-	}
-	n->free_ops = op->next_free;
 	t = at_edge(t);
 	op->busy = 1;
 	op->write = write;
@@ -141,15 +136,6 @@ dma_issue(struct syn *s, struct nic *n, int64_t t, int write, uint64_t addr,
 	    n->last_cause);
 	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_DMA, n->h->idx, 0, op);
 	return op;
-}
-
-static void
-op_free(struct nic *n, struct dmaop *op)
-{
-	op->busy = 0;
-	op->pk = NULL;
-	op->next_free = n->free_ops;
-	n->free_ops = op;
 }
 
 /* A completion (struct Cpl) for ring pointer idx, then an event. */
@@ -255,7 +241,7 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 	unsigned len = op->len;
 	struct dmaop *nx;
 
-	op_free(n, op);		/* op is reissued from here on */
+	ssp_synnicbm_op_put(n, op);		/* op is reissued from here on */
 	switch (cont) {
 	case DC_CQM_TX_DESC:	/* the descriptor: fetch the payload */
 		nx = dma_issue(s, n, t, 0, n->tx_buf + 2048ull * (idx & RING_MASK),
