@@ -108,3 +108,28 @@ bench_summary() {
 	echo "$_line"
 	[ -z "${BENCH_SUMMARY:-}" ] || echo "$_line" >>"$BENCH_SUMMARY"
 }
+
+# repeat_pcap IN OUT BYTES: the capture repeated, each copy after the one
+# before in time, to BYTES (bench-sim2ev.sh, bench-memory.sh)
+repeat_pcap() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+src, out, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
+b = open(src, "rb").read()
+e = "<" if b[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+recs, off = [], 24
+while off + 16 <= len(b):
+    sec, frac, incl, orig = struct.unpack(e + "IIII", b[off:off + 16])
+    recs.append((sec, frac, b[off + 8:off + 16 + incl]))
+    off += 16 + incl
+span = recs[-1][0] - recs[0][0] + 1
+with open(out, "wb") as f:
+    f.write(b[:24])
+    n, k = 24, 0
+    while n < want:
+        for sec, frac, rest in recs:
+            f.write(struct.pack(e + "II", sec + k * span, frac) + rest)
+            n += 8 + len(rest)
+        k += 1
+EOF
+}

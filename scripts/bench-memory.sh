@@ -102,30 +102,6 @@ if want sim2ev-nslog; then
 	pair sim2ev-nslog "$LOG4 MB log" "$((LOG4 * 4)) MB log"
 	rm -f "$DIR/n.log" "$DIR/n.ev"
 fi
-# repeat_pcap IN OUT BYTES: the capture repeated, each copy after the one
-# before in time, to BYTES
-repeat_pcap() {
-	python3 - "$@" <<'EOF'
-import struct, sys
-src, out, want = sys.argv[1], sys.argv[2], int(sys.argv[3])
-b = open(src, "rb").read()
-e = "<" if b[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
-recs, off = [], 24
-while off + 16 <= len(b):
-    sec, frac, incl, orig = struct.unpack(e + "IIII", b[off:off + 16])
-    recs.append((sec, frac, b[off + 8:off + 16 + incl]))
-    off += 16 + incl
-span = recs[-1][0] - recs[0][0] + 1
-with open(out, "wb") as f:
-    f.write(b[:24])
-    n, k = 24, 0
-    while n < want:
-        for sec, frac, rest in recs:
-            f.write(struct.pack(e + "II", sec + k * span, frac) + rest)
-            n += 8 + len(rest)
-        k += 1
-EOF
-}
 if want sim2ev-pcap; then
 	"$B/simsynth" --net switch-pcap --exec-rate 1 -n 250 "$DIR/cap" >/dev/null
 	for k in 1 4; do

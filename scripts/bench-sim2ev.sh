@@ -1,7 +1,10 @@
 #!/bin/sh
 # sim2ev throughput against `wc -l` on the same file, measured in the same
 # run: a >= 1 GB Exec-heavy gem5 log (50k-function symbol table), nicbm,
-# ns-3 (trace sinks and NS_LOG), QEMU, Corundum Verilator and e1000 logs (mksimlog), and the dumbbell workload of
+# ns-3 (trace sinks and NS_LOG), QEMU, Corundum Verilator and e1000 logs
+# (mksimlog), a net_switch -p capture (simsynth --net switch-pcap,
+# repeated to 500 MB; sim2ev -f pcap reads it through libpcap), and the
+# dumbbell workload of
 # tests/data/samples/BENCH-REFERENCE.md (gen-dumbbell.py) when python3 is
 # there.  Prints time, ratio to wc -l, MB/s, events/s, peak RSS and zstd
 # bytes per event.  Best of $BENCH_RUNS runs each.
@@ -74,6 +77,13 @@ run -s sim2ev-corundum "Corundum $(( $(bytes "$DIR/corundum.log") / 1000000 )) M
     "$DIR/corundum.log" -f corundum
 run -s sim2ev-e1000 "e1000 $(( $(bytes "$DIR/e1000.log") / 1000000 )) MB" "$DIR/e1000.log" -f e1000
 run -s sim2ev-nslog "ns-3 NS_LOG $(( $(bytes "$DIR/nslog.log") / 1000000 )) MB" "$DIR/nslog.log" -f ns3
+# a net_switch -p capture (libpcap), repeated to 500 MB
+if [ ! -s "$DIR/switch.pcap" ]; then
+	"$SSP_BIN/simsynth" --net switch-pcap --exec-rate 1 -n 250 "$DIR/cap" >/dev/null
+	repeat_pcap "$DIR/cap/switch.pcap" "$DIR/switch.pcap" 500000000
+	rm -rf "$DIR/cap"
+fi
+run -s sim2ev-pcap "pcap $(( $(bytes "$DIR/switch.pcap") / 1000000 )) MB" "$DIR/switch.pcap" -f pcap
 
 # zstd-compressed function-entry stream
 "$SIM2EV" -f gem5 -s "$DIR/vmlinux.dump" -z -o "$DIR/func.ev.zst" "$DIR/gem5.log"
