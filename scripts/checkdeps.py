@@ -51,8 +51,10 @@ def may_include_internal(path, inc):
     """Only the files of module m (m.c, m_*.c/h) in m_int.h's folder."""
     owner = module_of(inc)
     base = os.path.splitext(os.path.basename(path))[0]
-    return (os.path.dirname(path) == os.path.join("lib", os.path.dirname(inc))
-            and (base == owner or base.startswith(owner + "_")))
+    # lib/ headers are included as "layer/m_int.h", synth/'s as "synth/..."
+    home = (os.path.dirname(path) == os.path.join("lib", os.path.dirname(inc))
+            or os.path.dirname(path) == os.path.dirname(inc))
+    return home and (base == owner or base.startswith(owner + "_"))
 
 
 def includes(path):
