@@ -53,61 +53,25 @@ check(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
 		ssp_warn(w, "%s", r.msg[i]);
 }
 
-/*
- * A log of the right simulator with no event at all: the simulator was
- * built or run without its debug output, which nothing else reports
- * (the lines are its own status lines, so convcheck finds the format
- * right).  With --simbricks-json, the other captured stream may hold
- * the lines.
- */
+/* With --simbricks-json of a nicbm, the other captured stream may hold
+ * the event lines a log without any lacks. */
 static void
 check_empty(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
     struct ssp_warn *w, const char *src, const struct ssp_simbricks_input *sb,
     int sberr)
 {
-	const struct ssp_conv_stats *st = ssp_conv_stats(c);
-	uint64_t own = st->lines - st->skipped[SSP_SKIP_EMPTY] -
-	    st->skipped[SSP_SKIP_TEXT] - st->skipped[SSP_SKIP_PARTIAL] -
-	    st->skipped[SSP_SKIP_LONG];
+	static struct ssp_convcheck r;
 	size_t other = 0;
 
-	if (st->nevents > 0)
+	if (ssp_conv_stats(c)->nevents > 0)
 		return;
 	if (sb != NULL && cfg->sim == SSP_SIM_NICBM)
 		other = ssp_simbricks_count(ssp_simbricks_input_run(sb),
 		    ssp_simbricks_input_sim(sb), sberr ? SSP_SIMBRICKS_STDOUT :
 		    SSP_SIMBRICKS_STDERR, "nicbm: ");
-	if (other == 0 && own == 0)
-		return;	/* nothing, or convcheck named the format */
-	/* only status lines: of nicbm its mac/sync/exit/statistics, of
-	 * net_switch and gem5 log lines of kinds that are no event */
-	if (other == 0 && own != st->skipped[cfg->sim == SSP_SIM_NICBM ?
-	    SSP_SKIP_NICINFO : SSP_SKIP_UNKNOWN] + (cfg->sim == SSP_SIM_GEM5 ?
-	    st->skipped[SSP_SKIP_SBOTHER] : 0))
-		return;
-	if (other > 0)
-		ssp_warn(w, "%s: no nicbm event lines, but its %s has %zu: add %s",
-		    src, sberr ? "stdout" : "stderr", other, sberr ?
-		    "nothing (drop --sim-stderr)" : "--sim-stderr");
-	else if (cfg->sim == SSP_SIM_NICBM)
-		ssp_warn(w, "%s: a nicbm log without debug output (%" PRIu64 " of "
-		    "its status lines, no event): nicbm prints its per-event lines "
-		    "(read(off=, issuing dma, eth tx, ...) only when built with "
-		    "DEBUG_NICBM; uncomment #define DEBUG_NICBM in "
-		    "lib/simbricks/nicbm/nicbm.cc and rebuild the NIC models", src,
-		    own);
-	else if (cfg->sim == SSP_SIM_SWITCH)
-		ssp_warn(w, "%s: a net_switch log without NETSWITCH_DEBUG lines (%"
-		    PRIu64 " status lines, no packet): net_switch prints a line per "
-		    "forwarded packet only when built with NETSWITCH_DEBUG", src, own);
-	else if (cfg->sim == SSP_SIM_GEM5)
-		ssp_warn(w, "%s: a gem5 log without event lines (%" PRIu64 " lines): "
-		    "was it run with --debug-flags (" "ExecEnable,SimBricksPci, ...) "
-		    "and a gem5.opt or gem5.debug build (gem5.fast has no debug "
-		    "output)?", src, own);
-	else if (w->n == 0)	/* unless the format check named another -f */
-		ssp_warn(w, "%s: %" PRIu64 " %s lines, no event", src, own,
-		    ssp_event_sim_name(cfg->sim));
+	r.n = 0;
+	if (ssp_convcheck_empty(&r, c, cfg, src, other, sberr, w->n != 0) > 0)
+		ssp_warn(w, "%s", r.msg[0]);
 }
 
 static void
@@ -369,16 +333,13 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	if (nsym > 0) {
 		const struct ssp_symtab_info *ti;
+		char msg[8192];
 		unsigned t;
 
 		syms = load_symtabs(atoms, symspec, nsym, verbose);
 		for (t = 0; (ti = ssp_symtab_info(syms, t)) != NULL; t++)
-			if (ti->ncut > 0)
-				ssp_warn(&w, "%s:%" PRIu64 ": symbol '%s...' of %zu "
-				    "bytes cut to its first %d, a stream's longest "
-				    "string (%zu symbol%s of this table cut)", ti->file,
-				    ti->cut_line, ti->cut_name, ti->cut_len,
-				    SSP_REC_STR_MAX, ti->ncut, ti->ncut == 1 ? "" : "s");
+			if (ti->ncut > 0 && ssp_symtab_cut_msg(msg, sizeof(msg), ti) >= 0)
+				ssp_warn(&w, "%s", msg);
 		if ((symdesc = ssp_symtab_describe(syms)) == NULL)
 			err(SSP_EXIT_FAIL, NULL);
 		meta[nmeta++] = (struct ssp_meta){ "symtabs", symdesc };

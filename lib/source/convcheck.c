@@ -212,3 +212,50 @@ ssp_convcheck_stats(FILE *f, const struct ssp_conv *c, const char *prog,
 		fprintf(f, "  time offset %" PRId64 " ps subtracted%s\n",
 		    st->offset, st->offset_line ? " (from the sync line)" : "");
 }
+
+size_t
+ssp_convcheck_empty(struct ssp_convcheck *r, const struct ssp_conv *c,
+    const struct ssp_conv_cfg *cfg, const char *src, size_t other,
+    int other_stdout, int warned)
+{
+	const struct ssp_conv_stats *st = ssp_conv_stats(c);
+	uint64_t own = st->lines - st->skipped[SSP_SKIP_EMPTY] -
+	    st->skipped[SSP_SKIP_TEXT] - st->skipped[SSP_SKIP_PARTIAL] -
+	    st->skipped[SSP_SKIP_LONG];
+	size_t n = r->n;
+
+	if (st->nevents > 0)
+		return 0;
+	if (other == 0 && own == 0)
+		return 0;	/* nothing, or convcheck named the format */
+	/* only status lines: of nicbm its mac/sync/exit/statistics, of
+	 * net_switch and gem5 log lines of kinds that are no event */
+	if (other == 0 && own != st->skipped[cfg->sim == SSP_SIM_NICBM ?
+	    SSP_SKIP_NICINFO : SSP_SKIP_UNKNOWN] + (cfg->sim == SSP_SIM_GEM5 ?
+	    st->skipped[SSP_SKIP_SBOTHER] : 0))
+		return 0;
+	if (other > 0)
+		add(r, "%s: no nicbm event lines, but its %s has %zu: add %s",
+		    src, other_stdout ? "stdout" : "stderr", other, other_stdout ?
+		    "nothing (drop --sim-stderr)" : "--sim-stderr");
+	else if (cfg->sim == SSP_SIM_NICBM)
+		add(r, "%s: a nicbm log without debug output (%" PRIu64 " of "
+		    "its status lines, no event): nicbm prints its per-event lines "
+		    "(read(off=, issuing dma, eth tx, ...) only when built with "
+		    "DEBUG_NICBM; uncomment #define DEBUG_NICBM in "
+		    "lib/simbricks/nicbm/nicbm.cc and rebuild the NIC models", src,
+		    own);
+	else if (cfg->sim == SSP_SIM_SWITCH)
+		add(r, "%s: a net_switch log without NETSWITCH_DEBUG lines (%"
+		    PRIu64 " status lines, no packet): net_switch prints a line per "
+		    "forwarded packet only when built with NETSWITCH_DEBUG", src, own);
+	else if (cfg->sim == SSP_SIM_GEM5)
+		add(r, "%s: a gem5 log without event lines (%" PRIu64 " lines): "
+		    "was it run with --debug-flags (" "ExecEnable,SimBricksPci, ...) "
+		    "and a gem5.opt or gem5.debug build (gem5.fast has no debug "
+		    "output)?", src, own);
+	else if (!warned)	/* unless the format check named another -f */
+		add(r, "%s: %" PRIu64 " %s lines, no event", src, own,
+		    ssp_event_sim_name(cfg->sim));
+	return r->n - n;
+}

@@ -34,6 +34,19 @@ struct ssp_convcheck {
 size_t ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
     const struct ssp_conv_cfg *cfg, const char *src, int ok);
 
+/*
+ * A log of the right simulator with no event at all: the simulator was
+ * built or run without its debug output, which nothing else reports.
+ * other is the count of the simulator's lines in the other captured
+ * stream of a SimBricks run (0 without one), other_stdout 1 when that
+ * stream is stdout; warned is nonzero when a warning was already given
+ * (the format check may have named another -f).  Adds at most one
+ * finding to r; returns how many it added.
+ */
+size_t ssp_convcheck_empty(struct ssp_convcheck *r, const struct ssp_conv *c,
+    const struct ssp_conv_cfg *cfg, const char *src, size_t other,
+    int other_stdout, int warned);
+
 /* sim2ev --stats: lines, events per type, skips per reason with their
  * first examples, recovered lines, the time offset; to f, each line
  * starting "PROG: SRC:" or indented. */

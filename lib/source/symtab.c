@@ -593,3 +593,12 @@ ssp_symtab_describe(const struct ssp_symtab *st)
 	}
 	return s;
 }
+
+int
+ssp_symtab_cut_msg(char *buf, size_t len, const struct ssp_symtab_info *ti)
+{
+	return snprintf(buf, len, "%s:%" PRIu64 ": symbol '%s...' of %zu bytes "
+	    "cut to its first %d, a stream's longest string (%zu symbol%s of "
+	    "this table cut)", ti->file, ti->cut_line, ti->cut_name, ti->cut_len,
+	    SSP_REC_STR_MAX, ti->ncut, ti->ncut == 1 ? "" : "s");
+}

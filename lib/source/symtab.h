@@ -71,6 +71,9 @@ struct ssp_symtab_info {
 };
 const struct ssp_symtab_info *ssp_symtab_info(const struct ssp_symtab *st,
     unsigned table);
+/* The warning about a table whose names were cut (ti->ncut > 0), into
+ * buf of len bytes; returns snprintf's count. */
+int ssp_symtab_cut_msg(char *buf, size_t len, const struct ssp_symtab_info *ti);
 /* "name=file@0xoffset;..." of every table, for stream metadata; malloc'd,
  * NULL when out of memory. */
 char *ssp_symtab_describe(const struct ssp_symtab *st);
