@@ -4,7 +4,6 @@
  */
 #include <err.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,139 +16,15 @@
 #include "io/out.h"
 #include "span/evcheck.h"
 #include "span/evspan.h"
-#include "stream/event.h"
-#include "stream/span.h"
+#include "span/evstats.h"
 #include "tools/common/cli.h"
-#include "tools/common/datafile.h"
+#include "tools/common/evconf.h"
 #include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
 
 enum { OPT_SEED = 256, OPT_STRICT, OPT_THREADS, OPT_FORCE, OPT_STATS,
     OPT_DECODE_ALL };
-
-/* The --stats report (counts add up: in = used + dropped). */
-/* The kernel context model's counters (SPEC §3b, evspan(1) --stats). */
-static void
-print_kctx(const struct ssp_spanb_stats *st, FILE *f)
-{
-	const struct ssp_kctx_stats *k = &st->kst;
-	unsigned c, i;
-
-	fprintf(f, "\nkernel contexts: %" PRIu64 " syscalls, %" PRIu64 " irqs, %"
-	    PRIu64 " softirqs, %" PRIu64 " resumes, %" PRIu64 " app spans opened",
-	    k->opened[SSP_KCTX_SYSCALL], k->opened[SSP_KCTX_IRQ],
-	    k->opened[SSP_KCTX_SOFTIRQ], k->opened[SSP_KCTX_RESUME],
-	    k->opened[SSP_KCTX_APP]);
-	fprintf(f, "\n  unbalanced: %" PRIu64 " irq-exit without entry, %" PRIu64
-	    " softirq without irq, %" PRIu64 " sched-in with nothing to resume, %"
-	    PRIu64 " wakeup with nothing asleep, %" PRIu64 " syscall-exit "
-	    "without syscall, %" PRIu64 " closed for a missing exit, %" PRIu64
-	    " open at the end, %" PRIu64 " wakeups dropped (more than "
-	    "sleepers)", k->irq_exit_unmatched, k->softirq_no_irq,
-	    k->sched_in_empty, k->wakeup_none, k->exit_unmatched,
-	    k->closed_unbalanced, k->open_at_end, k->wakeup_dropped);
-	fprintf(f, "\n  kept in place: %" PRIu64 " syscall entries inside a "
-	    "context, %" PRIu64 " softirqs inside a syscall, %" PRIu64
-	    " preempted syscalls resumed", k->entry_in_syscall,
-	    k->softirq_in_task, k->resumed_unwoken);
-	if (k->resume_retracted != 0)
-		fprintf(f, "\n  taken back: %" PRIu64 " sched-ins of ksoftirqd "
-		    "first taken for a syscall's", k->resume_retracted);
-	fprintf(f, "\n  limits: %" PRIu64 " irq nesting, %" PRIu64 " suspended, %"
-	    PRIu64 " pending irqs, %" PRIu64 " cpus", k->stack_overflow,
-	    k->suspend_overflow, k->raised_overflow, k->cpu_limit);
-	fprintf(f, "\n  rx: %" PRIu64 " delivered by a wakeup, %" PRIu64
-	    " batched as msix links; %" PRIu64 " resume links left out (cycle)",
-	    st->rx_woken, st->rx_batched, st->links_cyclic);
-	if (st->rx_wb_none != 0)
-		fprintf(f, "\n  rx: %" PRIu64 " descriptor write-backs with no "
-		    "frame waiting (parent: the completed one's)", st->rx_wb_none);
-	if (st->ipi_dropped != 0)
-		fprintf(f, "\n  ipi: %" PRIu64 " sent and never taken (dropped)",
-		    st->ipi_dropped);
-	fprintf(f, "\n  causes:");
-	for (i = 0, c = SSP_CAUSE_COLUMBO; c < SSP_CAUSE_N; c++)
-		if (st->causes[c] != 0)
-			fprintf(f, "%s %s %" PRIu64, i++ ? "," : "",
-			    ssp_spanb_cause_name(c), st->causes[c]);
-	if (i == 0)
-		fprintf(f, " none");
-}
-
-static void
-print_stats(const struct ssp_evspan *ev, const struct ssp_topo *t,
-    uint64_t t0, FILE *f)
-{
-	const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
-	uint64_t in = 0, used = 0, dropped = 0, spans = 0, orph = 0;
-	double secs = (double)(ssp_clock_ns() - t0) / 1e9;
-	size_t i, w = 6;
-	unsigned k;
-
-	for (i = 0; i < t->nstreams; i++) {
-		in += st->in[i];
-		used += st->used[i];
-		dropped += st->dropped[i];
-		if (strlen(t->streams[i].name) > w)
-			w = strlen(t->streams[i].name);
-	}
-	for (k = 0; k < SSP_SK_NKINDS; k++)
-		spans += st->spans[k];
-	for (k = 0; k < SSP_CAUSE_N; k++)
-		orph += st->orphans[k];
-	fprintf(f, "events per stream:\n");
-	fprintf(f, "  %-*s %-4s %12s %12s %12s %9s\n", (int)w, "stream", "kind",
-	    "in", "used", "dropped", "backwards");
-	for (i = 0; i < t->nstreams; i++)
-		fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64
-		    " %9" PRIu64 "%s\n", (int)w, t->streams[i].name,
-		    ssp_event_sim_kind(t->streams[i].kind), st->in[i], st->used[i],
-		    st->dropped[i], ssp_evspan_backwards(ev, i),
-		    st->in[i] == st->used[i] + st->dropped[i] ? "" : "  (mismatch!)");
-	fprintf(f, "  %-*s %-4s %12" PRIu64 " %12" PRIu64 " %12" PRIu64 "\n",
-	    (int)w, "total", "", in, used, dropped);
-	fprintf(f, "dropped events by reason:\n");
-	for (k = 0; k < SSP_DROP_N; k++)
-		if (st->drop[k] != 0)
-			fprintf(f, "  %12" PRIu64 "  %s\n", st->drop[k],
-			    ssp_spanb_drop_name(k));
-	if (dropped == 0)
-		fprintf(f, "  %12d  none\n", 0);
-	fprintf(f, "spans by kind:\n");
-	for (k = 0; k < SSP_SK_NKINDS; k++)
-		if (st->spans[k] != 0)
-			fprintf(f, "  %12" PRIu64 "  %s\n", st->spans[k],
-			    ssp_span_kind_name(k));
-	fprintf(f, "  %12" PRIu64 "  total\n", spans);
-	fprintf(f, "traces: %" PRIu64 " roots, %" PRIu64 " links, %" PRIu64
-	    " open, %" PRIu64 " background, %" PRIu64 " incomplete, %" PRIu64
-	    " left out (root rule)\n", st->roots, st->links, st->open,
-	    st->background, st->incomplete, st->suppressed);
-	/* "orphans by missing context: 503 (syscall 500, mmio 3)" */
-	fprintf(f, "orphans by missing context: %" PRIu64, orph);
-	for (i = 0, k = 0; k < SSP_CAUSE_N; k++)
-		if (st->orphans[k] != 0)
-			fprintf(f, "%s%s %" PRIu64, i++ == 0 ? " (" : ", ",
-			    ssp_spanb_cause_name(k), st->orphans[k]);
-	fprintf(f, "%s\ncontexts (unused / over limit / no link):", i ? ")" : "");
-	for (k = 0; k < (st->kctx ? SSP_CTX_N : SSP_CTX_IRQ); k++)
-		fprintf(f, " %s %" PRIu64 "/%" PRIu64 "/%" PRIu64, ssp_spanb_ctx_name(k),
-		    st->ctx_unused[k], st->ctx_overflow[k], st->ctx_nowhere[k]);
-	if (st->kctx)
-		print_kctx(st, f);
-	fprintf(f, "\nchecks: %" PRIu64 " mmio offset mismatches (%" PRIu64
-	    " contexts skipped), %" PRIu64 " msix vector mismatches, %" PRIu64
-	    " dma address changes, %" PRIu64 " duplicate ids, %" PRIu64
-	    " packets expired\n", st->mmio_mismatch, st->mmio_skipped,
-	    st->msix_mismatch, st->dma_mismatch, st->dup_ids, st->packets_expired);
-	fprintf(f, "memory: at most %" PRIu64 " spans held at once\n",
-	    ssp_evspan_peak(ev));
-	fprintf(f, "reading: %" PRIu64 " of the dropped events skipped by type, "
-	    "not decoded\n", st->skipped);
-	fprintf(f, "time: %.3f s, %.2f M events/s\n", secs,
-	    secs > 0 ? (double)in / secs / 1e6 : 0.0);
-}
 
 static void
 usage(int code)
@@ -202,27 +77,6 @@ usage(int code)
 	exit(ssp_cli_done("evspan", code));
 }
 
-/*
- * Print the findings of ssp_evcheck_*: a stream header that does not fit
- * the topology is an error, or with --force a warning.  Returns the errors.
- */
-static size_t
-print_checks(const struct ssp_evcheck *c, int force, struct ssp_warn *w)
-{
-	size_t i, bad = 0;
-
-	for (i = 0; i < c->n; i++)
-		if (!c->m[i].error)
-			ssp_warn(w, "%s", c->m[i].msg);
-		else if (force)
-			ssp_warn(w, "%s (--force: going on)", c->m[i].msg);
-		else {
-			warnx("%s; --force to go on", c->m[i].msg);
-			bad++;
-		}
-	return bad;
-}
-
 static void
 warn_stream(void *ctx, const char *stream, const struct ssp_err *e)
 {
@@ -254,7 +108,7 @@ main(int argc, char **argv)
 	};
 	struct ssp_evspan_opts o = { NULL, SSP_OUT_ZAUTO, 0, 0, 0, 0, NULL, 0 };
 	const char *topo_path = NULL, *rules_path = NULL, *errstr;
-	char *rules_found = NULL, tried[2048];
+	char *rules_found = NULL;
 	struct ssp_topo *t = NULL;
 	struct ssp_rules *r = NULL;
 	struct ssp_evspan *ev = NULL;
@@ -263,8 +117,7 @@ main(int argc, char **argv)
 	struct ssp_warn w = { "evspan", 0, 0 };
 	struct ssp_evcheck chk = { 0, 0, NULL };
 	int ch, quiet = 0, force = 0, stats = 0, verbose = 0, zstd = 0, rc, i;
-	uint64_t spans, n, t0;
-	unsigned k;
+	uint64_t n, t0;
 
 	while ((ch = getopt_long(argc, argv, "efho:qr:st:Vvz", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -323,36 +176,7 @@ main(int argc, char **argv)
 		return SSP_EXIT_FAIL;
 
 	/* Configuration errors: exit 2. */
-	if ((rc = ssp_topo_load(&t, topo_path, &e)) != SSP_OK)
-		errx(rc == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
-		    "%s", e.msg);
-	for (i = 0; i < argc; i++)
-		if (ssp_topo_override(t, argv[i], &e) != SSP_OK) {
-			ssp_topo_free(t);
-			errx(SSP_EXIT_USAGE, "%s", e.msg);
-		}
-	/* a bare name the current directory lacks: the installed rules or
-	 * the source tree's (-r linux-i40e.csv) */
-	if (rules_path != NULL && access(rules_path, F_OK) != 0 &&
-	    strchr(rules_path, '/') == NULL) {
-		if ((rules_found = ssp_datafile_find("rules", rules_path, tried,
-		    sizeof(tried))) == NULL) {
-			ssp_topo_free(t);
-			errx(SSP_EXIT_FAIL, "%s: no such rules file (looked at %s)",
-			    rules_path, tried);
-		}
-		rules_path = rules_found;
-	}
-	rc = rules_path != NULL ? ssp_rules_load(&r, rules_path, &e) :
-	    ssp_rules_new(&r, &e);
-	if (rc == SSP_OK)
-		rc = ssp_rules_check(r, t, &e);
-	if (rc != SSP_OK) {
-		ssp_rules_free(r);
-		ssp_topo_free(t);
-		errx(rc == SSP_ERR_INVAL ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
-		    "%s", e.msg);
-	}
+	ssp_evconf_load(&t, &r, topo_path, argv, argc, &rules_path, &rules_found);
 	/* a file is written whole (tools/common/outfile.h) */
 	if (o.out != NULL && strcmp(o.out, "-") != 0) {
 		o.out_name = o.out;
@@ -368,7 +192,7 @@ main(int argc, char **argv)
 	}
 	if (ssp_evcheck_headers(&chk, ev, t, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	rc = print_checks(&chk, force, &w) > 0;
+	rc = ssp_evconf_checks(&chk, force, &w) > 0;
 	ssp_evcheck_free(&chk);
 	if (rc) {
 		ssp_evspan_free(ev);
@@ -401,22 +225,13 @@ main(int argc, char **argv)
 		return SSP_EXIT_FAIL;
 	}
 	if (stats)
-		print_stats(ev, t, t0, stderr);
-	if (verbose) {
-		const struct ssp_spanb_stats *st = ssp_evspan_stats(ev);
-		uint64_t in = 0;
-
-		for (spans = 0, k = 0; k < SSP_SK_NKINDS; k++)
-			spans += st->spans[k];
-		for (k = 0; k < st->nstreams; k++)
-			in += st->in[k];
-		fprintf(stderr, "evspan: %" PRIu64 " events from %zu streams -> %"
-		    PRIu64 " spans in %" PRIu64 " traces (salt %016" PRIx64 ")\n",
-		    in, st->nstreams, spans, st->roots, ssp_evspan_salt(ev));
-	}
+		ssp_evstats_print(stderr, ev, t,
+		    (double)(ssp_clock_ns() - t0) / 1e9);
+	if (verbose)
+		ssp_evstats_summary(stderr, ev, "evspan");
 	if (ssp_evcheck_result(&chk, ev, t, r, rules_path, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	print_checks(&chk, force, &w);
+	ssp_evconf_checks(&chk, force, &w);
 	ssp_evcheck_free(&chk);
 	rc = ssp_evspan_failed(ev) > 0 ? SSP_EXIT_FAIL : SSP_EXIT_OK;
 	ssp_evspan_free(ev);
