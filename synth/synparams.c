@@ -2,8 +2,11 @@
  * simsynth's parameters: defaults, range checks (the messages name the
  * option) and the names of the log dialects.
  */
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "synth/syngem5.h"
 #include "synth/synparams.h"
 
@@ -288,4 +291,209 @@ check_common(const struct ssp_synparams *p, struct ssp_err *e)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "times must not be "
 		    "negative");
 	return SSP_OK;
+}
+
+int
+ssp_synparams_scaled(const char *s, int binary, uint64_t *out)
+{
+	char buf[64];
+	size_t n = strlen(s);
+	uint64_t mul = 1, v;
+	const char *errstr;
+
+	if (n == 0 || n >= sizeof(buf))
+		return SSP_ERR_INVAL;
+	memcpy(buf, s, n + 1);
+	if (n > 3 && strcmp(buf + n - 3, "bps") == 0)
+		buf[n -= 3] = '\0';
+	switch (n > 0 ? buf[n - 1] : 0) {
+	case 'k': case 'K': mul = binary ? 1024ull : 1000ull; break;
+	case 'M': mul = binary ? 1024ull * 1024 : 1000000ull; break;
+	case 'G': mul = binary ? 1024ull * 1024 * 1024 : 1000000000ull; break;
+	case 'T': mul = binary ? 1024ull * 1024 * 1024 * 1024 : 1000000000000ull; break;
+	}
+	if (mul > 1)
+		buf[n - 1] = '\0';
+	if (ssp_num_strtou64(buf, &v, &errstr) != 0 || v > UINT64_MAX / mul)
+		return SSP_ERR_INVAL;
+	*out = v * mul;
+	return SSP_OK;
+}
+
+/* How the plain parameters are read: numbers in a range, fractions up to
+ * a maximum, times (ps, not negative), scaled rates and sizes. */
+enum pkind { PK_UNSIGNED, PK_INT, PK_FRAC, PK_TIME, PK_RATE10, PK_RATE2,
+	PK_SIZE2 };
+
+#define PO(f) offsetof(struct ssp_synparams, f)
+static const struct {
+	const char *name;
+	enum pkind kind;
+	size_t off;
+	double min, max;	/* PK_UNSIGNED, PK_INT: min..max; PK_FRAC: 0..max */
+} plain[] = {
+	{ "bandwidth", PK_RATE10, PO(bandwidth), 0, 0 },
+	{ "bg-arp", PK_FRAC, PO(bg_arp), 0, 1 },
+	{ "bg-flows", PK_UNSIGNED, PO(bg_flows), 0, 64 },
+	{ "bg-load", PK_FRAC, PO(bg_load), 0, 0.95 },
+	{ "bg-to-host", PK_FRAC, PO(bg_to_host), 0, 1 },
+	{ "checkpoint-offset", PK_TIME, PO(ckpt_offset), 0, 0 },
+	{ "concurrency", PK_UNSIGNED, PO(concurrency), 1, 1000 },
+	{ "cpus", PK_UNSIGNED, PO(cpus), 1, 4 },
+	{ "eth-latency", PK_TIME, PO(eth_lat), 0, 0 },
+	{ "exec-rate", PK_FRAC, PO(exec_rate), 0, 1e6 },
+	{ "gem5-size", PK_SIZE2, PO(gem5_size), 0, 0 },
+	{ "hosts", PK_UNSIGNED, PO(hosts), 2, 200 },
+	{ "housekeeping", PK_FRAC, PO(housekeeping), 0, 100 },
+	{ "interval", PK_TIME, PO(interval), 0, 0 },
+	{ "itr", PK_TIME, PO(itr), 0, 0 },
+	{ "napi-budget", PK_UNSIGNED, PO(napi_budget), 1, 64 },
+	{ "net-latency", PK_TIME, PO(net_lat), 0, 0 },
+	{ "nonposted", PK_FRAC, PO(nonposted), 0, 1 },
+	{ "pace", PK_RATE2, PO(pace), 0, 0 },
+	{ "pcie-latency", PK_TIME, PO(pcie_lat), 0, 0 },
+	{ "queue-limit", PK_UNSIGNED, PO(queue_limit), 1, 1000000 },
+	{ "request-size", PK_UNSIGNED, PO(req_size), 1, 65000 },
+	{ "requests", PK_UNSIGNED, PO(requests), 0, 10000000 },
+	{ "response-size", PK_UNSIGNED, PO(resp_size), 1, 65000 },
+	{ "restart-at", PK_TIME, PO(restart_at), 0, 0 },
+	{ "servers", PK_UNSIGNED, PO(servers), 1, 199 },
+	{ "sync-interval", PK_TIME, PO(sync_interval), 0, 0 },
+	{ "zstd-level", PK_INT, PO(zlevel), 1, 19 },
+};
+#undef PO
+
+static int
+set_plain(struct ssp_synparams *p, unsigned i, const char *arg,
+    struct ssp_err *e)
+{
+	void *f = (char *)p + plain[i].off;
+	const char *errstr;
+	char *end;
+	int64_t v;
+	double d;
+
+	switch (plain[i].kind) {
+	case PK_UNSIGNED:
+	case PK_INT:
+		if (ssp_num_strtonum(arg, (int64_t)plain[i].min,
+		    (int64_t)plain[i].max, &v, &errstr) != 0)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "%s", errstr);
+		if (plain[i].kind == PK_INT)
+			*(int *)f = (int)v;
+		else
+			*(unsigned *)f = (unsigned)v;
+		break;
+	case PK_FRAC:
+		d = strtod(arg, &end);
+		if (*arg == '\0' || *end != '\0' || !(d >= 0 && d <= plain[i].max))
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "invalid");
+		*(double *)f = d;
+		break;
+	case PK_TIME:
+		if (ssp_num_parse_time(arg, &v, &errstr) != 0)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "%s", errstr);
+		if (v < 0)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "negative");
+		*(int64_t *)f = v;
+		break;
+	case PK_RATE10:
+	case PK_RATE2:
+	case PK_SIZE2:
+		if (ssp_synparams_scaled(arg, plain[i].kind != PK_RATE10,
+		    (uint64_t *)f) != SSP_OK)
+			return ssp_err_set(e, SSP_ERR_INVAL, 0, "invalid %s",
+			    plain[i].kind == PK_SIZE2 ? "size" : "rate");
+		break;
+	}
+	return SSP_OK;
+}
+
+/* --net: the model and its variants. */
+static int
+set_net(struct ssp_synparams *p, const char *arg, struct ssp_err *e)
+{
+	p->ns3_e2e = strcmp(arg, "ns3net-nslog") == 0;
+	p->ns3_nslog = strcmp(arg, "ns3-nslog") == 0 || p->ns3_e2e;
+	p->switch_pcap = strcmp(arg, "switch-pcap") == 0;
+	if (strcmp(arg, "ns3") == 0 || p->ns3_nslog)
+		p->net = SSP_SYN_NET_NS3;
+	else if (strcmp(arg, "switch") == 0 || p->switch_pcap)
+		p->net = SSP_SYN_NET_SWITCH;
+	else
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "want ns3, ns3-nslog, "
+		    "ns3net-nslog, switch or switch-pcap");
+	return SSP_OK;
+}
+
+int
+ssp_synparams_set(struct ssp_synparams *p, const char *name, const char *arg,
+    struct ssp_err *e)
+{
+	const char *errstr;
+	unsigned i;
+	int rc;
+
+#define WANT(ok, why) ((ok) == SSP_OK ? SSP_OK : \
+	ssp_err_set(e, SSP_ERR_INVAL, 0, "%s", why))
+	if (strcmp(name, "seed") == 0)
+		return ssp_num_strtou64(arg, &p->seed, &errstr) == 0 ? SSP_OK :
+		    ssp_err_set(e, SSP_ERR_INVAL, 0, "%s", errstr);
+	if (strcmp(name, "gem5-dialect") == 0)
+		return WANT(ssp_synparams_gem5_dialect(arg, &p->gem5_dialect),
+		    "want a comma-separated list of current, fmtflag, "
+		    "noposted, nobar");
+	if (strcmp(name, "kernel") == 0)
+		return WANT(ssp_synparams_kernel(arg, &p->kernel),
+		    "want columbo or linux");
+	if (strcmp(name, "host") == 0) {
+		if (strcmp(arg, "gem5") == 0)
+			p->host = SSP_SYN_HOST_GEM5;
+		else if (strcmp(arg, "qemu") == 0)
+			p->host = SSP_SYN_HOST_QEMU;
+		else
+			return WANT(SSP_ERR_INVAL, "want gem5 or qemu");
+		return SSP_OK;
+	}
+	if (strcmp(name, "flow") == 0)
+		return WANT(ssp_synparams_flow(arg, &p->flow),
+		    "want udp-rr, tcp-rr or tcp-stream");
+	if (strcmp(name, "print") == 0)
+		return WANT(ssp_synparams_print(arg, &p->print),
+		    "want ideal or real");
+	if (strcmp(name, "net") == 0)
+		return set_net(p, arg, e);
+	if (strcmp(name, "nic") == 0) {
+		p->corundum_rtl = strcmp(arg, "corundum-verilator") == 0;
+		if (p->corundum_rtl) {
+			p->nic = SSP_SYN_NIC_CORUNDUM;
+			return SSP_OK;
+		}
+		return WANT(ssp_synparams_nic(arg, &p->nic), "want i40e, "
+		    "corundum, corundum-verilator or e1000");
+	}
+	if (strcmp(name, "nicbm-dialect") == 0)
+		return WANT(ssp_synparams_nicbm_dialect(arg, &p->nicbm_dialect),
+		    "want upstream, columbo or sigcomm22");
+#undef WANT
+	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		if (strcmp(name, plain[i].name) == 0) {
+			if ((rc = set_plain(p, i, arg, e)) != SSP_OK)
+				return rc;
+			if (strcmp(name, "itr") == 0)
+				p->itr_set = 1;
+			else if (strcmp(name, "nonposted") == 0)
+				p->nonposted_set = 1;
+			return SSP_OK;
+		}
+	return ssp_err_set(e, SSP_ERR_INVAL, 0, "not a parameter");
+}
+
+void
+ssp_synparams_settle(struct ssp_synparams *p)
+{
+	/* the RTL adapter answers non-posted writes twice: gem5 hosts send
+	 * posted ones unless told otherwise (ssp_synparams_check) */
+	if (p->corundum_rtl && p->host == SSP_SYN_HOST_GEM5 && !p->nonposted_set)
+		p->nonposted = 0;
 }

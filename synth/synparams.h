@@ -121,11 +121,24 @@ struct ssp_synparams {
 	enum ssp_synparams_host host;	/* which host simulator prints the logs */
 	int corundum_rtl;	/* --nic corundum-verilator: nic is corundum,
 				 * as the Verilator RTL model logs it */
+	int nonposted_set;	/* --nonposted was given */
 };
 
 void ssp_synparams_defaults(struct ssp_synparams *p);
 /* The printing p resolves to: SSP_SYN_PRINT_IDEAL or SSP_SYN_PRINT_REAL. */
 enum ssp_synparams_print ssp_synparams_printing(const struct ssp_synparams *p);
+/* 123, 4k, 2M, 1G, 1T, an optional "bps" (binary multiples when binary,
+ * else decimal); SSP_ERR_INVAL if invalid or too large. */
+int ssp_synparams_scaled(const char *s, int binary, uint64_t *out);
+/*
+ * Set the parameter of simsynth's long option name (without "--") to the
+ * text arg; SSP_ERR_INVAL with only why in e->msg ("too large", "want
+ * gem5 or qemu": the caller names the option and the value).
+ */
+int ssp_synparams_set(struct ssp_synparams *p, const char *name,
+    const char *arg, struct ssp_err *e);
+/* The defaults that depend on other parameters, once all are set. */
+void ssp_synparams_settle(struct ssp_synparams *p);
 /* Check ranges; SSP_ERR_INVAL with a message naming the option. */
 int ssp_synparams_check(const struct ssp_synparams *p, struct ssp_err *e);
 

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "base/clock.h"
+#include "stream/span.h"
 #include "synth/syndata.h"
 #include "synth/synhost.h"
 #include "synth/synlinux.h"
@@ -898,4 +899,66 @@ ssp_synsim_result_free(struct ssp_synsim_result *res)
 	free(res->logs);
 	res->logs = NULL;
 	res->nlogs = 0;
+}
+
+void
+ssp_synsim_report(FILE *f, const struct ssp_synsim_result *r, int zlevel)
+{
+	uint64_t total = 0;
+	unsigned i, k, o, n;
+
+	fprintf(f, "%-26s %12s %10s %10s  %s\n", "log", "bytes", "lines",
+	    "events", "lines without an event");
+	for (i = 0; i < r->nlogs; i++) {
+		const struct ssp_synsim_logstat *l = &r->logs[i];
+		uint64_t ev = 0;
+
+		for (k = 0; k < SSP_EV_NTYPES; k++)
+			ev += l->nev[k];
+		fprintf(f, "%-26s %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " ",
+		    l->file, l->io.bytes, l->io.lines, ev);
+		for (k = 0; k < SSP_SYNSKIP_N; k++)
+			if (l->nskip[k] > 0)
+				fprintf(f, " %s=%" PRIu64, ssp_synlog_skip_name(k),
+				    l->nskip[k]);
+		if (l->glued > 0)
+			fprintf(f, " (glued=%" PRIu64 ")", l->glued);
+		fprintf(f, "\n");
+		total += l->io.bytes;
+	}
+	fprintf(f, "spans %" PRIu64 ":", r->spans);
+	for (k = 0; k < SSP_SK_NKINDS; k++)
+		fprintf(f, " %s=%" PRIu64, ssp_span_kind_name(k),
+		    r->spans_kind[k]);
+	for (k = SSP_SYNTRUTH_K_IRQ; k < SSP_SYNTRUTH_NKINDS; k++)
+		if (r->spans_kind[k] > 0)
+			fprintf(f, " %s=%" PRIu64, ssp_syntruth_kind_name(k),
+			    r->spans_kind[k]);
+	if (r->ambiguous > 0)
+		fprintf(f, " (ambiguous %" PRIu64 ")", r->ambiguous);
+	fprintf(f, "\nspans whose SPEC heuristic parent differs from the "
+	    "real one: %" PRIu64 "\n", r->rule_differs);
+	fprintf(f, "requests %u, round trip mean %.2f us max %.2f us; "
+	    "simulated %.3f ms\n", r->requests_done, r->rtt_mean_ps / 1e6,
+	    r->rtt_max_ps / 1e6, (double)r->end_ps / 1e9);
+	fprintf(f, "background packets %" PRIu64 ", dropped %" PRIu64
+	    ", reaching a NIC %" PRIu64 "\n", r->bg_packets, r->bg_drops,
+	    r->bg_to_nic);
+	for (i = 0, k = 0, o = 0, n = 0; i < r->nlogs; i++) {
+		if (r->logs[i].io.blocked_max_ns > r->logs[k].io.blocked_max_ns)
+			k = i;
+		if (r->logs[i].io.open_max_ns > r->logs[o].io.open_max_ns)
+			o = i;
+		n += r->logs[i].io.reopens;
+	}
+	if (n > 0)
+		fprintf(f, "reopened %u named pipes (restart)\n", n);
+	fprintf(f, "wrote %.1f MB%s in %.2f s (%.0f MB/s); longest write "
+	    "%.1f ms (%s); longest open %.1f ms (%s)\n", (double)total / 1e6,
+	    zlevel ? " before zstd" : "", r->gen_seconds, r->gen_seconds > 0 ?
+	    (double)total / 1e6 / r->gen_seconds : 0, r->nlogs ?
+	    (double)r->logs[k].io.blocked_max_ns / 1e6 : 0,
+	    r->nlogs ? r->logs[k].file : "-", r->nlogs ?
+	    (double)r->logs[o].io.open_max_ns / 1e6 : 0,
+	    r->nlogs ? r->logs[o].file : "-");
 }

@@ -9,6 +9,7 @@
 #define SSP_SYNSIM_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/err.h"
 #include "stream/event.h"
@@ -42,5 +43,8 @@ struct ssp_synsim_result {
 int ssp_synsim_run(const struct ssp_synparams *p, const char *outdir,
     struct ssp_synsim_result *res, struct ssp_err *e);
 void ssp_synsim_result_free(struct ssp_synsim_result *res);
+/* simsynth --stats: what r says was written, as a table and summary lines
+ * on f (zlevel: the logs were compressed at that level, 0 = not). */
+void ssp_synsim_report(FILE *f, const struct ssp_synsim_result *r, int zlevel);
 
 #endif

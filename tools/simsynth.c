@@ -15,21 +15,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "base/num.h"
-#include "stream/span.h"
 #include "synth/synsim.h"
-#include "synth/syntruth.h"
 #include "tools/common/cli.h"
 #include "tools/common/outfile.h"
-
-enum {
-	O_BANDWIDTH = 256, O_BG_ARP, O_BG_FLOWS, O_BG_LOAD, O_BG_TO_HOST, O_CKPT,
-	O_ETH_LAT, O_EXEC_RATE, O_GEM5_DIALECT, O_GEM5_SIZE, O_HOUSE, O_INTERVAL,
-	O_ITR, O_NET_LAT, O_NIC, O_NICBM_DIALECT, O_NONPOSTED, O_PACE, O_PCIE_LAT, O_QLIMIT, O_REQ_SIZE,
-	O_RESP_SIZE, O_RESTART, O_SERVERS, O_SYNC, O_ZLEVEL, O_NET, O_KERNEL, O_CPUS,
-	O_HOST,
-	O_FLOW, O_NAPI_BUDGET, O_PRINT, O_SEED, O_STATS,
-};
 
 static void
 usage(int code)
@@ -99,34 +87,6 @@ usage(int code)
 	exit(ssp_cli_done("simsynth", code));
 }
 
-/* 123, 4k, 2M, 1G (binary multiples when binary, else decimal). */
-static int
-parse_scaled(const char *s, int binary, uint64_t *out)
-{
-	char buf[64];
-	size_t n = strlen(s);
-	uint64_t mul = 1, v;
-	const char *errstr;
-
-	if (n == 0 || n >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, n + 1);
-	if (n > 3 && strcmp(buf + n - 3, "bps") == 0)
-		buf[n -= 3] = '\0';
-	switch (n > 0 ? buf[n - 1] : 0) {
-	case 'k': case 'K': mul = binary ? 1024ull : 1000ull; break;
-	case 'M': mul = binary ? 1024ull * 1024 : 1000000ull; break;
-	case 'G': mul = binary ? 1024ull * 1024 * 1024 : 1000000000ull; break;
-	case 'T': mul = binary ? 1024ull * 1024 * 1024 * 1024 : 1000000000000ull; break;
-	}
-	if (mul > 1)
-		buf[n - 1] = '\0';
-	if (ssp_num_strtou64(buf, &v, &errstr) != 0 || v > UINT64_MAX / mul)
-		return -1;
-	*out = v * mul;
-	return 0;
-}
-
 /* The soft limit of open files up to the hard one (simsynth keeps one
  * log per simulator open). */
 static void
@@ -140,6 +100,8 @@ nofile_max(void)
 	}
 }
 
+enum { O_STATS = 255, O_PARAM = 256 };	/* O_PARAM + i: longopts[i] */
+
 static void
 bad(const char *opt, const char *arg, const char *why)
 {
@@ -147,160 +109,68 @@ bad(const char *opt, const char *arg, const char *why)
 	usage(SSP_EXIT_USAGE);
 }
 
-static unsigned
-num(const char *opt, const char *arg, int64_t min, int64_t max)
-{
-	const char *errstr;
-	int64_t v;
-
-	if (ssp_num_strtonum(arg, min, max, &v, &errstr) != 0)
-		bad(opt, arg, errstr);
-	return (unsigned)v;
-}
-
-static double
-frac(const char *opt, const char *arg, double max)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (*arg == '\0' || *end != '\0' || !(v >= 0 && v <= max))
-		bad(opt, arg, "invalid");
-	return v;
-}
-
-static int64_t
-tm(const char *opt, const char *arg)
-{
-	const char *errstr;
-	int64_t v;
-
-	if (ssp_num_parse_time(arg, &v, &errstr) != 0)
-		bad(opt, arg, errstr);
-	if (v < 0)
-		bad(opt, arg, "negative");
-	return v;
-}
-
-static void
-print_stats(const struct ssp_synsim_result *r, int zlevel)
-{
-	uint64_t total = 0;
-	unsigned i, k, o, n;
-
-	fprintf(stderr, "%-26s %12s %10s %10s  %s\n", "log", "bytes", "lines",
-	    "events", "lines without an event");
-	for (i = 0; i < r->nlogs; i++) {
-		const struct ssp_synsim_logstat *l = &r->logs[i];
-		uint64_t ev = 0;
-
-		for (k = 0; k < SSP_EV_NTYPES; k++)
-			ev += l->nev[k];
-		fprintf(stderr, "%-26s %12" PRIu64 " %10" PRIu64 " %10" PRIu64 " ",
-		    l->file, l->io.bytes, l->io.lines, ev);
-		for (k = 0; k < SSP_SYNSKIP_N; k++)
-			if (l->nskip[k] > 0)
-				fprintf(stderr, " %s=%" PRIu64, ssp_synlog_skip_name(k),
-				    l->nskip[k]);
-		if (l->glued > 0)
-			fprintf(stderr, " (glued=%" PRIu64 ")", l->glued);
-		fprintf(stderr, "\n");
-		total += l->io.bytes;
-	}
-	fprintf(stderr, "spans %" PRIu64 ":", r->spans);
-	for (k = 0; k < SSP_SK_NKINDS; k++)
-		fprintf(stderr, " %s=%" PRIu64, ssp_span_kind_name(k),
-		    r->spans_kind[k]);
-	for (k = SSP_SYNTRUTH_K_IRQ; k < SSP_SYNTRUTH_NKINDS; k++)
-		if (r->spans_kind[k] > 0)
-			fprintf(stderr, " %s=%" PRIu64, ssp_syntruth_kind_name(k),
-			    r->spans_kind[k]);
-	if (r->ambiguous > 0)
-		fprintf(stderr, " (ambiguous %" PRIu64 ")", r->ambiguous);
-	fprintf(stderr, "\nspans whose SPEC heuristic parent differs from the "
-	    "real one: %" PRIu64 "\n", r->rule_differs);
-	fprintf(stderr, "requests %u, round trip mean %.2f us max %.2f us; "
-	    "simulated %.3f ms\n", r->requests_done, r->rtt_mean_ps / 1e6,
-	    r->rtt_max_ps / 1e6, (double)r->end_ps / 1e9);
-	fprintf(stderr, "background packets %" PRIu64 ", dropped %" PRIu64
-	    ", reaching a NIC %" PRIu64 "\n", r->bg_packets, r->bg_drops,
-	    r->bg_to_nic);
-	for (i = 0, k = 0, o = 0, n = 0; i < r->nlogs; i++) {
-		if (r->logs[i].io.blocked_max_ns > r->logs[k].io.blocked_max_ns)
-			k = i;
-		if (r->logs[i].io.open_max_ns > r->logs[o].io.open_max_ns)
-			o = i;
-		n += r->logs[i].io.reopens;
-	}
-	if (n > 0)
-		fprintf(stderr, "reopened %u named pipes (restart)\n", n);
-	fprintf(stderr, "wrote %.1f MB%s in %.2f s (%.0f MB/s); longest write "
-	    "%.1f ms (%s); longest open %.1f ms (%s)\n", (double)total / 1e6,
-	    zlevel ? " before zstd" : "", r->gen_seconds, r->gen_seconds > 0 ?
-	    (double)total / 1e6 / r->gen_seconds : 0, r->nlogs ?
-	    (double)r->logs[k].io.blocked_max_ns / 1e6 : 0,
-	    r->nlogs ? r->logs[k].file : "-", r->nlogs ?
-	    (double)r->logs[o].io.open_max_ns / 1e6 : 0,
-	    r->nlogs ? r->logs[o].file : "-");
-}
-
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "bandwidth", required_argument, NULL, O_BANDWIDTH },
-		{ "bg-arp", required_argument, NULL, O_BG_ARP },
-		{ "bg-flows", required_argument, NULL, O_BG_FLOWS },
-		{ "bg-load", required_argument, NULL, O_BG_LOAD },
-		{ "bg-to-host", required_argument, NULL, O_BG_TO_HOST },
-		{ "checkpoint-offset", required_argument, NULL, O_CKPT },
+	static struct option longopts[] = {
+		{ "bandwidth", required_argument, NULL, O_PARAM },
+		{ "bg-arp", required_argument, NULL, O_PARAM },
+		{ "bg-flows", required_argument, NULL, O_PARAM },
+		{ "bg-load", required_argument, NULL, O_PARAM },
+		{ "bg-to-host", required_argument, NULL, O_PARAM },
+		{ "checkpoint-offset", required_argument, NULL, O_PARAM },
 		{ "concurrency", required_argument, NULL, 'c' },
-		{ "cpus", required_argument, NULL, O_CPUS },
-		{ "flow", required_argument, NULL, O_FLOW },
-		{ "kernel", required_argument, NULL, O_KERNEL },
-		{ "host", required_argument, NULL, O_HOST },
-		{ "napi-budget", required_argument, NULL, O_NAPI_BUDGET },
-		{ "print", required_argument, NULL, O_PRINT },
-		{ "eth-latency", required_argument, NULL, O_ETH_LAT },
-		{ "exec-rate", required_argument, NULL, O_EXEC_RATE },
-		{ "gem5-dialect", required_argument, NULL, O_GEM5_DIALECT },
-		{ "gem5-size", required_argument, NULL, O_GEM5_SIZE },
+		{ "cpus", required_argument, NULL, O_PARAM },
+		{ "flow", required_argument, NULL, O_PARAM },
+		{ "kernel", required_argument, NULL, O_PARAM },
+		{ "host", required_argument, NULL, O_PARAM },
+		{ "napi-budget", required_argument, NULL, O_PARAM },
+		{ "print", required_argument, NULL, O_PARAM },
+		{ "eth-latency", required_argument, NULL, O_PARAM },
+		{ "exec-rate", required_argument, NULL, O_PARAM },
+		{ "gem5-dialect", required_argument, NULL, O_PARAM },
+		{ "gem5-size", required_argument, NULL, O_PARAM },
 		{ "help", no_argument, NULL, 'h' },
 		{ "hosts", required_argument, NULL, 'H' },
-		{ "housekeeping", required_argument, NULL, O_HOUSE },
-		{ "interval", required_argument, NULL, O_INTERVAL },
-		{ "itr", required_argument, NULL, O_ITR },
-		{ "net", required_argument, NULL, O_NET },
-		{ "net-latency", required_argument, NULL, O_NET_LAT },
-		{ "nic", required_argument, NULL, O_NIC },
-		{ "nicbm-dialect", required_argument, NULL, O_NICBM_DIALECT },
-		{ "nonposted", required_argument, NULL, O_NONPOSTED },
-		{ "pace", required_argument, NULL, O_PACE },
-		{ "pcie-latency", required_argument, NULL, O_PCIE_LAT },
-		{ "queue-limit", required_argument, NULL, O_QLIMIT },
-		{ "request-size", required_argument, NULL, O_REQ_SIZE },
+		{ "housekeeping", required_argument, NULL, O_PARAM },
+		{ "interval", required_argument, NULL, O_PARAM },
+		{ "itr", required_argument, NULL, O_PARAM },
+		{ "net", required_argument, NULL, O_PARAM },
+		{ "net-latency", required_argument, NULL, O_PARAM },
+		{ "nic", required_argument, NULL, O_PARAM },
+		{ "nicbm-dialect", required_argument, NULL, O_PARAM },
+		{ "nonposted", required_argument, NULL, O_PARAM },
+		{ "pace", required_argument, NULL, O_PARAM },
+		{ "pcie-latency", required_argument, NULL, O_PARAM },
+		{ "queue-limit", required_argument, NULL, O_PARAM },
+		{ "request-size", required_argument, NULL, O_PARAM },
 		{ "requests", required_argument, NULL, 'n' },
-		{ "response-size", required_argument, NULL, O_RESP_SIZE },
-		{ "restart-at", required_argument, NULL, O_RESTART },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "servers", required_argument, NULL, O_SERVERS },
+		{ "response-size", required_argument, NULL, O_PARAM },
+		{ "restart-at", required_argument, NULL, O_PARAM },
+		{ "seed", required_argument, NULL, O_PARAM },
+		{ "servers", required_argument, NULL, O_PARAM },
 		{ "stats", no_argument, NULL, O_STATS },
-		{ "sync-interval", required_argument, NULL, O_SYNC },
+		{ "sync-interval", required_argument, NULL, O_PARAM },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "zstd", no_argument, NULL, 'z' },
-		{ "zstd-level", required_argument, NULL, O_ZLEVEL },
+		{ "zstd-level", required_argument, NULL, O_PARAM },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ssp_synparams p;
 	struct ssp_synsim_result res;
 	struct ssp_err e = { 0 };
 	char cmdline[2048], o[40];
-	const char *errstr;
+	const char *name;
 	size_t n = 0;
-	int ch, stats = 0, verbose = 0, i, li = -1, nonposted_set = 0, created;
+	int ch, stats = 0, verbose = 0, i, li = -1, created;
 
 	ssp_synparams_defaults(&p);
+	/* distinct values, so that getopt_long still finds abbreviations
+	 * ambiguous; O_PARAM + i is longopts[i], set by ssp_synparams_set */
+	for (i = 0; longopts[i].name != NULL; i++)
+		if (longopts[i].val == O_PARAM)
+			longopts[i].val = O_PARAM + i;
 	while ((ch = getopt_long(argc, argv, "c:H:hn:s:Vvz", longopts,
 	    &li)) != -1) {
 		/* the option's name, for messages */
@@ -309,112 +179,27 @@ main(int argc, char **argv)
 		else
 			snprintf(o, sizeof(o), "-%c", ch);
 		li = -1;
+		name = NULL;
 		switch (ch) {
-		case 'c': p.concurrency = num(o, optarg, 1, 1000); break;
-		case 'H': p.hosts = num(o, optarg, 2, 200); break;
+		case 'c': name = "concurrency"; break;
+		case 'H': name = "hosts"; break;
 		case 'h': usage(0); break;
-		case 'n': p.requests = num(o, optarg, 0, 10000000); break;
+		case 'n': name = "requests"; break;
 		case 's':	/* until 0.3 */
 			ssp_cli_deprecated("simsynth", "-s", "--seed");
-			/* FALLTHROUGH */
-		case O_SEED:
-			if (ssp_num_strtou64(optarg, &p.seed, &errstr) != 0)
-				bad(o, optarg, errstr);
+			name = "seed";
 			break;
 		case O_STATS: stats = 1; break;
 		case 'V': ssp_cli_version("simsynth", (char *)NULL); return ssp_cli_done("simsynth", 0);
 		case 'v': verbose = stats = 1; break;
 		case 'z': if (p.zlevel == 0) p.zlevel = 3; break;
-		case O_BANDWIDTH:
-			if (parse_scaled(optarg, 0, &p.bandwidth) != 0)
-				bad(o, optarg, "invalid rate");
-			break;
-		case O_BG_ARP: p.bg_arp = frac(o, optarg, 1); break;
-		case O_BG_FLOWS: p.bg_flows = num(o, optarg, 0, 64); break;
-		case O_BG_LOAD: p.bg_load = frac(o, optarg, 0.95); break;
-		case O_BG_TO_HOST: p.bg_to_host = frac(o, optarg, 1); break;
-		case O_CKPT: p.ckpt_offset = tm(o, optarg); break;
-		case O_ETH_LAT: p.eth_lat = tm(o, optarg); break;
-		case O_EXEC_RATE: p.exec_rate = frac(o, optarg, 1e6); break;
-		case O_GEM5_DIALECT:
-			if (ssp_synparams_gem5_dialect(optarg, &p.gem5_dialect) !=
-			    SSP_OK)
-				bad(o, optarg, "want a comma-separated list of "
-				    "current, fmtflag, noposted, nobar");
-			break;
-		case O_GEM5_SIZE:
-			if (parse_scaled(optarg, 1, &p.gem5_size) != 0)
-				bad(o, optarg, "invalid size");
-			break;
-		case O_HOUSE: p.housekeeping = frac(o, optarg, 100); break;
-		case O_INTERVAL: p.interval = tm(o, optarg); break;
-		case O_ITR: p.itr = tm(o, optarg); p.itr_set = 1; break;
-		case O_KERNEL:
-			if (ssp_synparams_kernel(optarg, &p.kernel) != SSP_OK)
-				bad(o, optarg, "want columbo or linux");
-			break;
-		case O_CPUS: p.cpus = num(o, optarg, 1, 4); break;
-		case O_HOST:
-			if (strcmp(optarg, "gem5") == 0)
-				p.host = SSP_SYN_HOST_GEM5;
-			else if (strcmp(optarg, "qemu") == 0)
-				p.host = SSP_SYN_HOST_QEMU;
-			else
-				bad(o, optarg, "want gem5 or qemu");
-			break;
-		case O_FLOW:
-			if (ssp_synparams_flow(optarg, &p.flow) != SSP_OK)
-				bad(o, optarg, "want udp-rr, tcp-rr or tcp-stream");
-			break;
-		case O_NAPI_BUDGET: p.napi_budget = num(o, optarg, 1, 64); break;
-		case O_PRINT:
-			if (ssp_synparams_print(optarg, &p.print) != SSP_OK)
-				bad(o, optarg, "want ideal or real");
-			break;
-		case O_NET:
-			p.ns3_e2e = strcmp(optarg, "ns3net-nslog") == 0;
-			p.ns3_nslog = strcmp(optarg, "ns3-nslog") == 0 || p.ns3_e2e;
-			p.switch_pcap = strcmp(optarg, "switch-pcap") == 0;
-			if (strcmp(optarg, "ns3") == 0 || p.ns3_nslog)
-				p.net = SSP_SYN_NET_NS3;
-			else if (strcmp(optarg, "switch") == 0 || p.switch_pcap)
-				p.net = SSP_SYN_NET_SWITCH;
-			else
-				bad(o, optarg, "want ns3, ns3-nslog, ns3net-nslog, switch "
-				    "or switch-pcap");
-			break;
-		case O_NET_LAT: p.net_lat = tm(o, optarg); break;
-		case O_NIC:
-			p.corundum_rtl = strcmp(optarg, "corundum-verilator") == 0;
-			if (p.corundum_rtl)
-				p.nic = SSP_SYN_NIC_CORUNDUM;
-			else if (ssp_synparams_nic(optarg, &p.nic) != SSP_OK)
-				bad(o, optarg, "want i40e, corundum, "
-				    "corundum-verilator or e1000");
-			break;
-		case O_NICBM_DIALECT:
-			if (ssp_synparams_nicbm_dialect(optarg, &p.nicbm_dialect) !=
-			    SSP_OK)
-				bad(o, optarg, "want upstream, columbo or sigcomm22");
-			break;
-		case O_NONPOSTED:
-			p.nonposted = frac(o, optarg, 1);
-			nonposted_set = 1;
-			break;
-		case O_PACE:
-			if (parse_scaled(optarg, 1, &p.pace) != 0)
-				bad(o, optarg, "invalid rate");
-			break;
-		case O_PCIE_LAT: p.pcie_lat = tm(o, optarg); break;
-		case O_QLIMIT: p.queue_limit = num(o, optarg, 1, 1000000); break;
-		case O_REQ_SIZE: p.req_size = num(o, optarg, 1, 65000); break;
-		case O_RESP_SIZE: p.resp_size = num(o, optarg, 1, 65000); break;
-		case O_RESTART: p.restart_at = tm(o, optarg); break;
-		case O_SERVERS: p.servers = num(o, optarg, 1, 199); break;
-		case O_SYNC: p.sync_interval = tm(o, optarg); break;
-		case O_ZLEVEL: p.zlevel = (int)num(o, optarg, 1, 19); break;
-		default: usage(SSP_EXIT_USAGE);
+		default:
+			if (ch < O_PARAM)
+				usage(SSP_EXIT_USAGE);
+			name = longopts[ch - O_PARAM].name;
 		}
+		if (name != NULL && ssp_synparams_set(&p, name, optarg, &e) != SSP_OK)
+			bad(o, optarg, e.msg);
 	}
 	if (argc - optind != 1) {
 		if (argc - optind == 0)
@@ -423,10 +208,7 @@ main(int argc, char **argv)
 			warnx("too many arguments");
 		usage(SSP_EXIT_USAGE);
 	}
-	/* the RTL adapter answers non-posted writes twice: gem5 hosts send
-	 * posted ones unless told otherwise (ssp_synparams_check) */
-	if (p.corundum_rtl && p.host == SSP_SYN_HOST_GEM5 && !nonposted_set)
-		p.nonposted = 0;
+	ssp_synparams_settle(&p);
 	if (ssp_synparams_check(&p, &e) != SSP_OK) {
 		warnx("%s", e.msg);
 		usage(SSP_EXIT_USAGE);
@@ -456,7 +238,7 @@ main(int argc, char **argv)
 	if (ssp_outfile_commit() != 0)
 		err(SSP_EXIT_FAIL, "%s", argv[optind]);
 	if (stats)
-		print_stats(&res, p.zlevel);
+		ssp_synsim_report(stderr, &res, p.zlevel);
 	if (verbose)
 		fprintf(stderr, "simsynth: %s: seed %" PRIu64 ", %s\n", argv[optind],
 		    p.seed, cmdline);
