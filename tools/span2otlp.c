@@ -5,7 +5,6 @@
  */
 #include <err.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "sink/http.h"
 #include "sink/otlp.h"
 #include "sink/otlpout.h"
+#include "sink/otlpreport.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
 #include "tools/common/outfile.h"
@@ -29,7 +29,6 @@
 #define DEFAULT_MAX_BYTES (4u << 20)	/* 4 MiB: see span2otlp(1) */
 #define MAX_BATCH 1000000
 #define MAX_HEADERS 32
-#define PLURAL(n) ((n) == 1 ? "" : "s")
 
 static void
 usage(int code)
@@ -111,40 +110,10 @@ report(void *arg, const char *msg)
 }
 
 static void
-print_stats(const struct ssp_otlp_stats *s, const char *dest, uint64_t bytes,
-    const struct ssp_http_stats *hs, const struct ssp_http_opts *ho,
-    int verbose)
+stat_line(void *arg, const char *line)
 {
-	fprintf(stderr, "%s: %" PRIu64 " spans read: %" PRIu64 " encoded, %"
-	    PRIu64 " not sent, %" PRIu64 " dropped (bad id %" PRIu64
-	    ", bad stream %" PRIu64 ")\n", PROG, s->spans, s->spans_out,
-	    s->spans_discarded, s->spans_bad_id + s->spans_bad_stream,
-	    s->spans_bad_id, s->spans_bad_stream);
-	fprintf(stderr, "%s: %" PRIu64 " events read: %" PRIu64 " encoded, %"
-	    PRIu64 " switched off, %" PRIu64 " unmatched, %" PRIu64
-	    " not sent\n", PROG, s->events, s->events_out, s->events_off,
-	    s->events_unmatched, s->events_discarded);
-	fprintf(stderr, "%s: %" PRIu64 " links read: %" PRIu64 " encoded, %"
-	    PRIu64 " unmatched, %" PRIu64 " not sent\n", PROG, s->links,
-	    s->links_out, s->links_unmatched, s->links_discarded);
-	if (s->other)
-		fprintf(stderr, "%s: %" PRIu64 " records of unknown types "
-		    "skipped\n", PROG, s->other);
-	if (hs == NULL)
-		fprintf(stderr, "%s: %" PRIu64 " requests written to %s (%"
-		    PRIu64 " bytes)\n", PROG, s->batches, dest, bytes);
-	else
-		fprintf(stderr, "%s: %" PRIu64 " requests sent to %s (%" PRIu64
-		    " spans, %" PRIu64 " bytes), %" PRIu64 " retries, %" PRIu64
-		    " failed (%" PRIu64 " spans), %" PRIu64 " spans rejected\n",
-		    PROG, hs->batches_sent, dest, hs->spans_sent, hs->bytes_sent,
-		    hs->retries, hs->batches_failed, hs->spans_failed,
-		    hs->spans_rejected);
-	if (hs != NULL && verbose)
-		fprintf(stderr, "%s: timeout %" PRIu64 " ms, up to %u retries, "
-		    "backoff %" PRIu64 " ms, max elapsed %" PRIu64 " ms\n", PROG,
-		    ho->timeout_ms, ho->retries, ho->backoff_ms,
-		    ho->max_elapsed_ms);
+	(void)arg;
+	fprintf(stderr, "%s: %s\n", PROG, line);
 }
 
 int
@@ -182,21 +151,17 @@ main(int argc, char **argv)
 	struct ssp_http_opts ho = { .timeout_ms = 10000, .retries = 5,
 	    .backoff_ms = 1000, .backoff_max_ms = 60000, .max_elapsed_ms = 300000,
 	    .user_agent = PROG "/" SSP_VERSION " (simspan)", .report = report };
-	struct ssp_http_stats hs;
 	struct ssp_progress pg;
 	struct ssp_otlpout k = { 0 };
 	struct ssp_err e = { 0 };
 	struct ssp_in *in;
 	struct ssp_rec_rd *rr;
-	struct ssp_rec *rp;
-	const struct ssp_otlp_stats *st;
 	const char *outpath = NULL, *errstr, *proto = NULL, *hdrs[MAX_HEADERS];
 	const char *to;
 	size_t nhdr = 0;
-	int ch, force = 0, verbose = 0, stats = 0, quiet = 0, got = 0;
+	int ch, force = 0, verbose = 0, stats = 0, quiet = 0, damaged;
 	int rc = SSP_EXIT_OK;
 	int64_t v;
-	uint64_t bytes = 0;
 
 	while ((ch = getopt_long(argc, argv, "b:fH:ho:qVv", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -275,14 +240,7 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc > 1)
 		usage(SSP_EXIT_USAGE);
-	if (proto == NULL)
-		oo.proto = ho.url != NULL ? SSP_OTLP_PROTOBUF : SSP_OTLP_JSON;
-	else if (strcmp(proto, "http/json") == 0 || strcmp(proto, "json") == 0)
-		oo.proto = SSP_OTLP_JSON;
-	else if (strcmp(proto, "http/protobuf") == 0 ||
-	    strcmp(proto, "protobuf") == 0)
-		oo.proto = SSP_OTLP_PROTOBUF;
-	else {
+	if (ssp_otlpout_proto(proto, ho.url != NULL, &oo.proto) != 0) {
 		warnx("--protocol %s: not http/json or http/protobuf", proto);
 		usage(SSP_EXIT_USAGE);
 	}
@@ -336,81 +294,26 @@ main(int argc, char **argv)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
 	ssp_progress_init_as(&pg, ssp_in_size(in), "records", "spans", quiet);
-	/* records are read straight into the batch */
-	while ((rp = ssp_otlp_slot(k.o)) != NULL &&
-	    (got = ssp_rec_rd_next(rr, rp, &e)) == 1) {
-		if (ssp_otlpout_add(&k, rp, &e) != SSP_OK)
-			errx(SSP_EXIT_FAIL, "%s", e.msg);
-		if (pg.on)	/* not three calls a record for nothing */
-			ssp_progress_tick(&pg, ssp_in_rawpos(in),
-			    ssp_rec_rd_records(rr), ssp_otlp_stats(k.o)->spans);
+	if (ssp_otlpout_pump(&k, rr, in, pg.on ? ssp_progress_cb : NULL, &pg,
+	    &damaged, &e) != SSP_OK) {
+		ssp_progress_done(&pg);
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
 	ssp_progress_done(&pg);
-	if (rp == NULL)
-		errx(SSP_EXIT_FAIL, "out of memory");
-	if (got < 0) {		/* export what came before the damage */
+	if (damaged) {		/* export what came before the damage */
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;
 	}
-	if (ssp_otlpout_flush(&k, &e) != SSP_OK)
+	if (ssp_otlpout_finish(&k, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	ssp_otlp_finish(k.o);
-	st = ssp_otlp_stats(k.o);
-	if (k.http != NULL) {
-		char *url = strdup(ssp_http_url(k.http));
-
-		if (url == NULL)
-			err(SSP_EXIT_FAIL, NULL);
-		ssp_http_close(k.http, &hs);
-		if (stats)
-			print_stats(st, url, 0, &hs, &ho, verbose);
-		if (hs.spans_failed > 0) {
-			warnx("%" PRIu64 " spans in %" PRIu64 " request%s not "
-			    "delivered to %s%s%s", hs.spans_failed,
-			    hs.batches_failed, hs.batches_failed == 1 ? "" : "s",
-			    url, hs.last_error[0] ?
-			    "; last error: " : "", hs.last_error);
-			rc = SSP_EXIT_FAIL;
-		}
-		if (hs.spans_rejected > 0) {
-			warnx("%" PRIu64 " spans rejected by the collector",
-			    hs.spans_rejected);
-			rc = SSP_EXIT_FAIL;
-		}
-		free(url);
-	} else {
-		bytes = ssp_out_pos(k.out);
-		if (ssp_out_close(k.out, &e) != SSP_OK)
-			errx(SSP_EXIT_FAIL, "%s", e.msg);
-		/* also after damaged input: the spans before it */
-		if (ssp_outfile_commit() != 0)
-			err(SSP_EXIT_FAIL, "%s", outpath);
-		if (stats)
-			print_stats(st, outpath ? outpath : "stdout", bytes, NULL, &ho,
-			    verbose);
-	}
-	if (st->spans_bad_id + st->spans_bad_stream > 0) {
-		warnx("%" PRIu64 " spans dropped: %" PRIu64 " with a zero trace or "
-		    "span id, %" PRIu64 " with a stream index not in the header",
-		    st->spans_bad_id + st->spans_bad_stream, st->spans_bad_id,
-		    st->spans_bad_stream);
+	/* also after damaged input: the spans before it */
+	if (k.url == NULL && ssp_outfile_commit() != 0)
+		err(SSP_EXIT_FAIL, "%s", outpath);
+	if (stats)
+		ssp_otlpreport_stats(&k, outpath ? outpath : "stdout", &ho,
+		    verbose, stat_line, NULL);
+	if (ssp_otlpreport_problems(&k, report, NULL) > 0)
 		rc = SSP_EXIT_FAIL;
-	}
-	if (st->events_unmatched + st->links_unmatched > 0) {
-		/* evspan writes them right after their span, and a batch never
-		 * ends between the two: the stream has them elsewhere. */
-		warnx("%" PRIu64 " link%s and %" PRIu64 " event%s not attached "
-		    "to their span; the first such span, %016" PRIx64 ", lost %"
-		    PRIu64 " link%s and %" PRIu64 " event%s: it was in an earlier "
-		    "batch (evspan writes links and events right after their "
-		    "span; this stream does not, a larger --batch may help)",
-		    st->links_unmatched, PLURAL(st->links_unmatched),
-		    st->events_unmatched, PLURAL(st->events_unmatched),
-		    st->unmatched_span, st->unmatched_span_links,
-		    PLURAL(st->unmatched_span_links), st->unmatched_span_events,
-		    PLURAL(st->unmatched_span_events));
-		rc = SSP_EXIT_FAIL;
-	}
 	ssp_otlp_close(k.o);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
