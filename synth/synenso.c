@@ -193,6 +193,73 @@ aligned(unsigned len)
 
 /* --- the NIC: enso_bm ---------------------------------------------------- */
 
+/* enso_bm's logger (logger.cc) with DEBUG_DEV, on stderr: "<ps> enso: "
+ * and the message, its numbers in hex without 0x (ss << std::hex). */
+static char *
+dev_begin(struct nic *n, int64_t t)
+{
+	char *p = ssp_synlog_room(n->devlog);
+
+	p = ssp_synlog_put_u64(p, (uint64_t)t);
+	return ssp_synlog_put_str(p, " enso: ");
+}
+
+static void
+dev_end(struct nic *n, char *p)
+{
+	*p++ = '\n';
+	ssp_synlog_commit(n->devlog, p);
+}
+
+static void
+dev_line(struct nic *n, int64_t t, const char *msg, uint64_t v)
+{
+	char *p = dev_begin(n, t);
+
+	p = ssp_synlog_put_str(p, msg);
+	if (v != UINT64_MAX)
+		p = ssp_synlog_put_hex(p, v);
+	dev_end(n, p);
+}
+
+static uint32_t
+be(const uint8_t *b, int n)
+{
+	uint32_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | *b++;
+	return v;
+}
+
+/* rx_pipeline::flow_director's four-tuple, read from the frame as it
+ * reads it (an IPv4 header after Ethernet's, whatever the frame is). */
+static void
+dev_flow(struct nic *n, int64_t t, const uint8_t *f)
+{
+	uint32_t dport = 0, sport = 0, dip = be(f + 30, 4), sip = 0;
+	char *p = dev_begin(n, t);
+
+	if (f[23] == 6) {		/* TCP; a SYN matches on the destination */
+		dport = be(f + 36, 2);
+		if (!(f[47] & 0x02)) {
+			sport = be(f + 34, 2);
+			sip = be(f + 26, 4);
+		}
+	} else if (f[23] == 17) {
+		dport = be(f + 36, 2);
+	}
+	p = ssp_synlog_put_str(p, "RX: Flow director: dst_port=");
+	p = ssp_synlog_put_hex(p, dport);
+	p = ssp_synlog_put_str(p, " src_port=");
+	p = ssp_synlog_put_hex(p, sport);
+	p = ssp_synlog_put_str(p, " dst_ip=");
+	p = ssp_synlog_put_hex(p, dip);
+	p = ssp_synlog_put_str(p, " src_ip=");
+	p = ssp_synlog_put_hex(p, sip);
+	dev_end(n, p);
+}
+
 /* new dma_*: the object, then (for a write, or a read's buffer) its
  * data; buffers of more than 72 bytes are in other size classes. */
 static struct dmaop *
@@ -262,8 +329,11 @@ rx_notif(struct syn *s, struct nic *n, int64_t t, uint64_t cause)
 	struct synenso *e = n->enso;
 	uint8_t d[64];
 
-	if (((e->rxn.head - e->rxn.tail - 1) % PIPE_FLITS) == 0)
-		return;		/* full: enso_bm drops the notification */
+	if (((e->rxn.head - e->rxn.tail - 1) % PIPE_FLITS) == 0) {
+		/* full: enso_bm drops the notification */
+		dev_line(n, t, "RX notification buffer is full.", UINT64_MAX);
+		return;
+	}
 	notif_bytes(d, 1, 0, e->pipe.tail);
 	dma_write(s, n, t, e->rxn.buf + 64ull * e->rxn.tail, d, 64, cause,
 	    W_NOTIF, e->pipe.tail, NULL);
@@ -406,25 +476,41 @@ eth_rx(struct syn *s, struct nic *n, int64_t t, struct pkt *pk, uint64_t from)
 	char *p = ssp_synnicbm_begin(n, t);
 	uint64_t span;
 	unsigned len, al, flits;
-	uint32_t old;
+	uint32_t old, free_slots;
 
 	p = ssp_synlog_put_str(p, "eth rx: port 0 len ");
 	p = ssp_synlog_put_u64(p, pk->frame);
 	ssp_synnicbm_end(n, p, SSP_EV_NIC_RX);
+	dev_line(n, t, "received packet len=", pk->frame);
 	span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_RX, t, "", from, from);
 	n->last_cause = span;
-	if (flow_pipe(e, pk) < 0) {
-		e->drops++;
-		ssp_synmodel_pkt_put(pk);
-		return;
-	}
 	memset(frame, 0, sizeof(frame));
 	len = ssp_synnicbm_frame(pk, frame, sizeof(frame));
 	if (pk->kind == PK_RESP && len > 63)
 		frame[63]++;	/* echo.cpp: ++pkt[63] */
+	dev_flow(n, t, frame);
+	if (flow_pipe(e, pk) < 0) {
+		dev_line(n, t, "RX: Packet dropped", UINT64_MAX);
+		e->drops++;
+		ssp_synmodel_pkt_put(pk);
+		return;
+	}
+	dev_line(n, t, "RX: Sending packet to enso pipe ", 0);
 	al = aligned(pk->frame);
 	flits = al / 64;
-	if (((e->pipe.head - e->pipe.tail - 1) % PIPE_FLITS) < flits) {
+	free_slots = (e->pipe.head - e->pipe.tail - 1) % PIPE_FLITS;
+	p = dev_begin(n, t);
+	p = ssp_synlog_put_str(p, "enso: DMA data to pipe 0 len=");
+	p = ssp_synlog_put_hex(p, pk->frame);
+	p = ssp_synlog_put_str(p, " aligned_len=");
+	p = ssp_synlog_put_hex(p, al);
+	p = ssp_synlog_put_str(p, " flits=");
+	p = ssp_synlog_put_hex(p, flits);
+	p = ssp_synlog_put_str(p, " nb_free_slots=");
+	p = ssp_synlog_put_hex(p, free_slots);
+	dev_end(n, p);
+	if (free_slots < flits) {
+		dev_line(n, t, "enso: Packet dropped.", UINT64_MAX);
 		e->drops++;	/* no room in the pipe */
 		ssp_synmodel_pkt_put(pk);
 		return;
@@ -454,8 +540,18 @@ tx_notifs(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		uint8_t d[64];
 
 		if (tn->signal == 2) {	/* process_config, then the completion */
-			if (tn->cfg == CFG_FLOW)
+			if (tn->cfg == CFG_FLOW) {	/* Bind(kDstPort, 0, base, 0) */
+				char *q = dev_begin(n, t);
+
+				q = ssp_synlog_put_str(q, "RX: Adding flow table "
+				    "entry: dst_port=");
+				q = ssp_synlog_put_hex(q, DST_PORT);
+				q = ssp_synlog_put_str(q, " src_port=0 dst_ip=");
+				q = ssp_synlog_put_hex(q, BASE_IP);
+				q = ssp_synlog_put_str(q, " src_ip=0 enso_pipe_id=0");
+				dev_end(n, q);
 				e->flow = 1;
+			}
 			else if (tn->cfg == CFG_FALLBACK)
 				e->fallback = a->client ? 1 : 0;
 			notif_bytes(d, 0, tn->cfg, 0);
@@ -522,6 +618,7 @@ data_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		notif_bytes(d, 0, c->arg, c->len);
 		issue(s, n, t, c, 1, c->addr, 64, op->cause, DC_ENSO_WR, NULL, d);
 	}
+	dev_line(n, t, "TX pipeline: enqueue data len=0x", op->len);
 	e->txgot += op->len;
 	while (e->txqlen > 0) {
 		struct txpkt *tp = &e->txq[e->txqhead];
@@ -532,6 +629,7 @@ data_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		e->txgot -= al;
 		e->txqhead = (e->txqhead + 1) % PIPEQ;
 		e->txqlen--;
+		dev_line(n, t, "TX: sending packet to ethernet len=", tp->pk->frame);
 		ssp_synnicbm_eth_tx(s, n, t, tp->pk, tp->cause);
 	}
 }

@@ -351,6 +351,7 @@ struct nic {
 	struct syne1000 *e1k;		/* --nic e1000: its model (syne1000.c) */
 	struct synenso *enso;		/* --nic enso: its model and its host's
 					 * application (synenso.c) */
+	struct ssp_synlog *devlog;	/* --nic enso: enso_bm's stderr */
 };
 
 /* Bottleneck direction (from switch sw). */

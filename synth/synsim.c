@@ -390,6 +390,7 @@ free_syn(struct syn *s)
 	if (s->nics != NULL)
 		for (i = 0; i < s->nhosts; i++) {
 			ssp_synlog_close(s->nics[i].log, NULL);
+			ssp_synlog_close(s->nics[i].devlog, NULL);
 			ssp_syne1000_free(&s->nics[i]);
 			ssp_synenso_free(&s->nics[i]);
 		}
@@ -484,6 +485,11 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		snprintf(file, sizeof(file), "%s.%s.log%s", n->name, nic_log(s),
 		    zsuffix(s));
 		if ((r = open_log(s, &n->log, dir, file, e)) != SSP_OK)
+			return r;
+		/* enso_bm's own device log (DEBUG_DEV), on its stderr */
+		snprintf(file, sizeof(file), "%s.enso.log%s", n->name, zsuffix(s));
+		if (p->nic == SSP_SYN_NIC_ENSO &&
+		    (r = open_log(s, &n->devlog, dir, file, e)) != SSP_OK)
 			return r;
 	}
 	s->net.stream = 2 * s->nhosts;
@@ -742,6 +748,9 @@ close_logs(struct syn *s, struct ssp_err *e)
 		if ((r2 = ssp_synlog_flush(s->hosts[i].log, e)) != SSP_OK && r == SSP_OK)
 			r = r2;
 		if ((r2 = ssp_synlog_flush(s->nics[i].log, e)) != SSP_OK && r == SSP_OK)
+			r = r2;
+		if (s->nics[i].devlog != NULL && (r2 = ssp_synlog_flush(
+		    s->nics[i].devlog, e)) != SSP_OK && r == SSP_OK)
 			r = r2;
 	}
 	if (s->p->net == SSP_SYN_NET_SWITCH)

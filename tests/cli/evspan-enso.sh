@@ -61,6 +61,34 @@ check "pair: no MSI-X, no descriptor ring" sh -c \
     "! grep -q 'MSI' '$T/pair/server0-nic.nicbm.log'"
 eq "pair: QEMU hosts only" "$(ls "$T/pair" | grep -c 'gem5')" 0
 
+# enso_bm's DEBUG_DEV log (its stderr): alone, sim2ev makes its packets
+# the NIC's events, and evspan its nic.rx and nic.tx spans, the nic.rx
+# under the switch as in the truth
+B=$T/busy
+for nc in server0-nic client0-nic; do
+	check "busy: sim2ev $nc.enso.log" sim2ev -f nicbm --stats -n "$nc" \
+	    -o "$T/$nc.dev.ev" "$B/$nc.enso.log"
+	eq "busy: $nc.enso.log: nic_rx as nicbm's eth rx" \
+	    "$(awk '$2 == "nic_rx" { print $1 }' "$T/.err")" \
+	    "$(grep -c ': nicbm: eth rx: ' "$B/$nc.nicbm.log")"
+	eq "busy: $nc.enso.log: nic_tx as nicbm's eth tx" \
+	    "$(awk '$2 == "nic_tx" { print $1 }' "$T/.err")" \
+	    "$(grep -c ': nicbm: eth tx: ' "$B/$nc.nicbm.log")"
+done
+mkdir "$T/dev"
+cp "$B"/*.qemu.log "$B"/*.log "$B/topology.csv" "$B/rules.csv" "$B/truth.csv" "$T/dev/"
+for f in "$T/dev"/*-nic.enso.log; do mv "$f" "${f%.enso.log}.nicbm.log"; done
+cp "$B/commands.sh" "$T/dev/"
+check "busy, DEBUG_DEV only: sim2ev and evspan" sh -c "cd '$T/dev' && sh commands.sh"
+spancat --csv -H "$T/dev/spans.sp" > "$T/dev.csv"
+set +e; sh "$S" "$T/dev/truth.csv" "$T/dev.csv" >"$T/.out" 2>&1; set -e
+eq "busy, DEBUG_DEV only: every nic.rx, under its switch port" \
+    "$(awk '$1 == "nic.rx" { print ($2 == $3 && $2 == $7) }' "$T/.out")" 1
+eq "busy, DEBUG_DEV only: every nic.tx" \
+    "$(awk '$1 == "nic.tx" { print ($2 == $3 && $5 == 0) }' "$T/.out")" 1
+eq "busy, DEBUG_DEV only: no nic.dma, no nic.mmio" \
+    "$(awk '$1 == "nic.dma" || $1 == "nic.mmio" { n += $3 } END { print n + 0 }' "$T/.out")" 0
+
 expect_rc 2 "enso needs QEMU hosts" simsynth --nic enso -H 2 "$T/x"
 stderr_has "--nic enso: the model is SimBricks' enso_echo.py"
 expect_rc 2 "enso: not the switch's capture" simsynth --nic enso --host qemu \
