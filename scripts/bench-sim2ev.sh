@@ -3,7 +3,8 @@
 # run: a >= 1 GB Exec-heavy gem5 log (50k-function symbol table), nicbm,
 # ns-3 (trace sinks and NS_LOG), QEMU, Corundum Verilator and e1000 logs
 # (mksimlog), a net_switch -p capture (simsynth --net switch-pcap,
-# repeated to 500 MB; sim2ev -f pcap reads it through libpcap), and the
+# repeated to 500 MB; sim2ev -f pcap reads it through libpcap), an Ensō
+# NIC's two logs (simsynth --nic enso), and the
 # dumbbell workload of
 # tests/data/samples/BENCH-REFERENCE.md (gen-dumbbell.py) when python3 is
 # there.  Prints time, ratio to wc -l, MB/s, events/s, peak RSS and zstd
@@ -84,6 +85,15 @@ if [ ! -s "$DIR/switch.pcap" ]; then
 	rm -rf "$DIR/cap"
 fi
 run -s sim2ev-pcap "pcap $(( $(bytes "$DIR/switch.pcap") / 1000000 )) MB" "$DIR/switch.pcap" -f pcap
+# simsynth --nic enso: enso_bm's nicbm log (mostly the payload bytes of
+# its pipe writes) and its DEBUG_DEV stderr (sim2ev's Ensō dialect)
+E=$DIR/enso
+[ -s "$E/server0-nic.enso.log" ] || "$SSP_BIN/simsynth" --nic enso --host qemu \
+    --net switch -H 2 -n 9000 --enso-pkts 32 --interval 20us "$E" >/dev/null
+run -s sim2ev-enso "Enso nicbm $(( $(bytes "$E/server0-nic.nicbm.log") / 1000000 )) MB" \
+    "$E/server0-nic.nicbm.log" -f nicbm
+run -s sim2ev-enso-dev "Enso DEBUG_DEV $(( $(bytes "$E/server0-nic.enso.log") / 1000000 )) MB" \
+    "$E/server0-nic.enso.log" -f nicbm
 
 # zstd-compressed function-entry stream
 "$SIM2EV" -f gem5 -s "$DIR/vmlinux.dump" -z -o "$DIR/func.ev.zst" "$DIR/gem5.log"

@@ -106,6 +106,8 @@ enum sev_type {
 	EV_NIC_E1000,		/* --nic e1000: a timer of its model (a = which) */
 	EV_HOST_INTX,		/* INTx level change reaches the host (a = level,
 				 * p = the span that caused it, as a number) */
+	EV_ENSO_APP,		/* --nic enso: the host's Ensō application runs
+				 * (synenso.c) */
 };
 
 struct sev {
@@ -207,6 +209,7 @@ struct step {
 struct nic;
 struct synq;
 struct syne1000;
+struct synenso;
 struct ssp_synnslog;
 struct ssp_synpcap;
 struct lhost;
@@ -262,7 +265,10 @@ enum dma_cont { DC_TX_DESC, DC_TX_DATA, DC_TX_WB, DC_RX_DATA, DC_RX_DESC,
 	DC_CQM_TX_DESC, DC_CQM_TX_DATA, DC_CQM_RX_DESC, DC_CQM_RX_DATA,
 	DC_CQM_TX_CPL, DC_CQM_RX_CPL, DC_CQM_EVENT,
 	/* --print real: i40e_bm's queues (synq.c) */
-	DC_Q_FETCH, DC_Q_DATA, DC_Q_RXDATA, DC_Q_WB, DC_Q_HWB };
+	DC_Q_FETCH, DC_Q_DATA, DC_Q_RXDATA, DC_Q_WB, DC_Q_HWB,
+	/* --nic enso (synenso.c): a write, a TX notification read, a data
+	 * read */
+	DC_ENSO_WR, DC_ENSO_TXN, DC_ENSO_DATA };
 
 struct rxwork {
 	uint64_t span;
@@ -288,6 +294,11 @@ struct dmaop {
 	 * read's parts */
 	unsigned rxq, pos, nd, bin;
 	unsigned rest;			/* bytes still to read after this part */
+	/* --nic enso: the object's data buffer (malloc'd with it), what
+	 * comes after it, a value for its bytes */
+	uint64_t dbuf, arg;
+	void *ext;
+	uint8_t *qdata;			/* a queued write's bytes (synnicbm.c) */
 };
 
 /* --kernel linux: one MSI-X vector of a NIC (queue pair vec - 1). */
@@ -338,6 +349,9 @@ struct nic {
 	struct nicvec lv[NIC_MAXVEC];	/* --kernel linux */
 	struct synq *rq;		/* --print real: i40e_bm's queues */
 	struct syne1000 *e1k;		/* --nic e1000: its model (syne1000.c) */
+	struct synenso *enso;		/* --nic enso: its model and its host's
+					 * application (synenso.c) */
+	struct ssp_synlog *devlog;	/* --nic enso: enso_bm's stderr */
 };
 
 /* Bottleneck direction (from switch sw). */

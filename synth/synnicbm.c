@@ -1,5 +1,6 @@
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "synth/synnicbm.h"
@@ -141,6 +142,47 @@ dma_data(struct nic *n, int64_t t, const uint8_t *d, unsigned len)
 	n->glue = 1;
 }
 
+/* "<what> dma op 0x<op> addr <a> len <n> pending <p>" */
+static void
+dma_line(struct nic *n, int64_t t, const char *what, const struct dmaop *op,
+    int evtype)
+{
+	char *p = ssp_synnicbm_begin(n, t);
+
+	p = ssp_synlog_put_str(p, what);
+	p = ssp_synlog_put_hex(p, op->ptr);
+	p = ssp_synnicbm_addr(n, p, op->addr);
+	p = ssp_synlog_put_str(p, " len ");
+	p = ssp_synlog_put_u64(p, op->len);
+	p = ssp_synlog_put_str(p, " pending ");
+	p = ssp_synlog_put_u64(p, n->pending);
+	ssp_synnicbm_end(n, p, evtype);
+}
+
+static void
+dma_fill(struct dmaop *op, int write, uint64_t addr, unsigned len,
+    uint64_t cause, enum dma_cont cont, struct pkt *pk, struct rxwork *rw)
+{
+	op->busy = 1;
+	op->write = write;
+	op->addr = addr;
+	op->len = len;
+	op->cause = cause;
+	op->cont = cont;
+	op->pk = pk;
+	op->rw = rw;
+}
+
+static void
+dma_span(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
+{
+	char key[40];
+
+	snprintf(key, sizeof(key), "0x%" PRIx64, op->ptr);
+	op->span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_DMA, t, key,
+	    op->cause, n->last_cause);
+}
+
 /* nicbm prints a DMA's op pointer; corundum_bm reuses one op for a
  * descriptor read and the payload it describes, i40e_bm allocates one per
  * DMA (freed ones come back, synheap.h). */
@@ -150,36 +192,45 @@ ssp_synnicbm_dma_start(struct syn *s, struct nic *n, int64_t t,
     enum dma_cont cont,
     struct pkt *pk, struct rxwork *rw, const uint8_t *data)
 {
-	char key[40], *p;
-	int i;
-
-	op->busy = 1;
-	op->write = write;
-	op->addr = addr;
-	op->len = len;
-	op->cause = cause;
-	op->cont = cont;
-	op->pk = pk;
-	op->rw = rw;
-	for (i = 0; i < 2; i++) {	/* issuing, then executing */
-		p = ssp_synnicbm_begin(n, t);
-		p = ssp_synlog_put_str(p, i == 0 ? "issuing dma op 0x" :
-		    "executing dma op 0x");
-		p = ssp_synlog_put_hex(p, op->ptr);
-		p = ssp_synnicbm_addr(n, p, addr);
-		p = ssp_synlog_put_str(p, " len ");
-		p = ssp_synlog_put_u64(p, len);
-		p = ssp_synlog_put_str(p, " pending ");
-		if (i == 1)
-			n->pending++;
-		p = ssp_synlog_put_u64(p, n->pending);
-		ssp_synnicbm_end(n, p, i == 0 ? SSP_EV_NIC_DMA_ISSUE : SSP_EV_NIC_DMA_EXEC);
-	}
-	snprintf(key, sizeof(key), "0x%" PRIx64, op->ptr);
-	op->span = ssp_synmodel_span(s, n->stream, SSP_SK_NIC_DMA, t, key, cause,
-	    n->last_cause);
+	dma_fill(op, write, addr, len, cause, cont, pk, rw);
+	dma_line(n, t, "issuing dma op 0x", op, SSP_EV_NIC_DMA_ISSUE);
+	n->pending++;
+	dma_line(n, t, "executing dma op 0x", op, SSP_EV_NIC_DMA_EXEC);
+	dma_span(s, n, t, op);
 	if (write)
 		dma_data(n, t, data, len);
+	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_DMA, n->h->idx, 0, op);
+}
+
+int
+ssp_synnicbm_dma_enqueue(struct syn *s, struct nic *n, int64_t t,
+    struct dmaop *op, int write, uint64_t addr, unsigned len, uint64_t cause,
+    enum dma_cont cont, struct pkt *pk, struct rxwork *rw, const uint8_t *data)
+{
+	dma_fill(op, write, addr, len, cause, cont, pk, rw);
+	op->qdata = NULL;
+	if (write && len > 0 && (op->qdata = malloc(len)) == NULL) {
+		s->failed = 1;
+		ssp_err_set(&s->err, SSP_ERR_NOMEM, 0, "out of memory");
+		return SSP_ERR_NOMEM;
+	}
+	if (op->qdata != NULL)
+		memcpy(op->qdata, data, len);
+	dma_line(n, t, "enqueuing dma op 0x", op, SSP_EV_NIC_DMA_ENQ);
+	dma_span(s, n, t, op);
+	return SSP_OK;
+}
+
+void
+ssp_synnicbm_dma_dequeue(struct syn *s, struct nic *n, int64_t t,
+    struct dmaop *op)
+{
+	n->pending++;
+	dma_line(n, t, "executing dma op 0x", op, SSP_EV_NIC_DMA_EXEC);
+	if (op->write)
+		dma_data(n, t, op->qdata, op->len);
+	free(op->qdata);
+	op->qdata = NULL;
 	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_DMA, n->h->idx, 0, op);
 }
 

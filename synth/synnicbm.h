@@ -35,6 +35,16 @@ void ssp_synnicbm_dma_start(struct syn *s, struct nic *n, int64_t t,
     struct dmaop *op, int write, uint64_t addr, unsigned len, uint64_t cause,
     enum dma_cont cont, struct pkt *pk, struct rxwork *rw,
     const uint8_t *data);
+/* nicbm's IssueDma with DMA_MAX_PENDING (64) executing: the enqueuing
+ * line and the span; the bytes of a write are kept.  Later, when a DMA
+ * completes (DmaTrigger), ssp_synnicbm_dma_dequeue executes it: the
+ * executing line, the payload, the DMA sent to the host. */
+int ssp_synnicbm_dma_enqueue(struct syn *s, struct nic *n, int64_t t,
+    struct dmaop *op, int write, uint64_t addr, unsigned len, uint64_t cause,
+    enum dma_cont cont, struct pkt *pk, struct rxwork *rw,
+    const uint8_t *data);
+void ssp_synnicbm_dma_dequeue(struct syn *s, struct nic *n, int64_t t,
+    struct dmaop *op);
 /* An eth tx line, its nic.tx span, the frame sent to the network; returns
  * the span. */
 uint64_t ssp_synnicbm_eth_tx(struct syn *s, struct nic *n, int64_t t,

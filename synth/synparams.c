@@ -22,6 +22,7 @@ ssp_synparams_defaults(struct ssp_synparams *p)
 	p->requests = 100;
 	p->concurrency = 1;
 	p->req_size = 64;
+	p->enso_pkts = 4;
 	p->resp_size = 1024;
 	p->interval = 50 * PS_US;
 	p->pcie_lat = 500 * PS_NS;
@@ -125,7 +126,7 @@ ssp_synparams_nicbm_dialect_name(enum ssp_synparams_nicbm d)
 	    nicbm_dialects[d] : "?";
 }
 
-static const char *const nics[] = { "i40e", "corundum", "e1000" };
+static const char *const nics[] = { "i40e", "corundum", "e1000", "enso" };
 
 int
 ssp_synparams_nic(const char *name, enum ssp_synparams_nic *n)
@@ -261,9 +262,19 @@ check_common(const struct ssp_synparams *p, struct ssp_err *e)
 	if (p->exec_rate < 0 || p->exec_rate > 1e6)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--exec-rate must be "
 		    "0..1000000 lines per us");
-	if ((unsigned)p->nic > SSP_SYN_NIC_E1000)
+	if ((unsigned)p->nic > SSP_SYN_NIC_ENSO)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--nic: want i40e, "
-		    "corundum or e1000");
+		    "corundum, e1000 or enso");
+	if (p->nic == SSP_SYN_NIC_ENSO && (p->host != SSP_SYN_HOST_QEMU ||
+	    p->net != SSP_SYN_NET_SWITCH || p->servers != 1))
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--nic enso: the model "
+		    "is SimBricks' enso_echo.py, QEMU hosts on one net_switch with "
+		    "one echo server (--host qemu --net switch --servers 1)");
+	if (p->nic == SSP_SYN_NIC_ENSO && p->switch_pcap)
+		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--nic enso: not with "
+		    "--net switch-pcap (its records carry no port, and Ensō's "
+		    "frames carry MAC addresses no port has: every copy is a "
+		    "flood, which a capture cannot place)");
 	if (p->nic == SSP_SYN_NIC_E1000 && p->host != SSP_SYN_HOST_GEM5)
 		return ssp_err_set(e, SSP_ERR_INVAL, 0, "--nic e1000: the model "
 		    "has gem5 hosts only (not --host qemu)");
@@ -340,6 +351,7 @@ static const struct {
 	{ "checkpoint-offset", PK_TIME, PO(ckpt_offset), 0, 0 },
 	{ "concurrency", PK_UNSIGNED, PO(concurrency), 1, 1000 },
 	{ "cpus", PK_UNSIGNED, PO(cpus), 1, 4 },
+	{ "enso-pkts", PK_UNSIGNED, PO(enso_pkts), 1, 32 },
 	{ "eth-latency", PK_TIME, PO(eth_lat), 0, 0 },
 	{ "exec-rate", PK_FRAC, PO(exec_rate), 0, 1e6 },
 	{ "gem5-size", PK_SIZE2, PO(gem5_size), 0, 0 },
@@ -470,7 +482,7 @@ ssp_synparams_set(struct ssp_synparams *p, const char *name, const char *arg,
 			return SSP_OK;
 		}
 		return WANT(ssp_synparams_nic(arg, &p->nic), "want i40e, "
-		    "corundum, corundum-verilator or e1000");
+		    "corundum, corundum-verilator, e1000 or enso");
 	}
 	if (strcmp(name, "nicbm-dialect") == 0)
 		return WANT(ssp_synparams_nicbm_dialect(arg, &p->nicbm_dialect),

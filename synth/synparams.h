@@ -28,9 +28,11 @@ enum ssp_synparams_nic {
 	SSP_SYN_NIC_I40E,	/* i40e_bm + the i40e driver (default) */
 	SSP_SYN_NIC_CORUNDUM,	/* corundum_bm + SimBricks' mqnic driver */
 	SSP_SYN_NIC_E1000,	/* e1000_gem5 + Linux's e1000 driver (syne1000.c) */
+	SSP_SYN_NIC_ENSO,	/* enso_bm + Ensō's userspace library (synenso.c) */
 };
 
-/* Parse "i40e", "corundum" or "e1000" into *n; SSP_ERR_INVAL if unknown. */
+/* Parse "i40e", "corundum", "e1000" or "enso" into *n; SSP_ERR_INVAL if
+ * unknown. */
 int ssp_synparams_nic(const char *name, enum ssp_synparams_nic *n);
 const char *ssp_synparams_nic_name(enum ssp_synparams_nic n);
 
@@ -77,6 +79,7 @@ struct ssp_synparams {
 	unsigned requests;	/* request/response pairs */
 	unsigned concurrency;	/* clients sending at the same instant */
 	unsigned req_size, resp_size;	/* UDP payload bytes */
+	unsigned enso_pkts;		/* --nic enso: packets per EnsoGen transfer */
 	int64_t interval;	/* between rounds of requests, ps */
 	int64_t pcie_lat, eth_lat, net_lat;	/* ps */
 	uint64_t bandwidth;	/* bottleneck, bit/s */

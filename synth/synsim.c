@@ -25,6 +25,7 @@
 #include "synth/synpcap.h"
 #include "synth/synswitch.h"
 #include "synth/syne1000.h"
+#include "synth/synenso.h"
 #include "synth/synnic.h"
 #include "synth/synq.h"
 #include "synth/synsim.h"
@@ -62,7 +63,10 @@ round_start(struct syn *s, int64_t t)
 		pk->dport = 7000;
 		pk->proto = 17;
 		pk->payload = p->req_size;
-		ssp_synhost_task(s, ch, TK_SEND, pk);
+		if (p->nic == SSP_SYN_NIC_ENSO)	/* EnsoGen: one transfer */
+			ssp_synenso_send(s, ch, pk);
+		else
+			ssp_synhost_task(s, ch, TK_SEND, pk);
 	}
 	if (s->reqs_sent < s->nreqs)
 		ssp_synmodel_schedule(s, t + p->interval +
@@ -98,8 +102,10 @@ dispatch(struct syn *s, const struct sev *ev)
 	case EV_HOST_STEP: case EV_HOST_TASK: case EV_HOST_MMIO_DONE:
 	case EV_HOST_DMA: case EV_HOST_DMA_DONE: case EV_HOST_MSIX:
 	case EV_HOST_MSIX_DONE: case EV_HOST_SYNC: case EV_HOST_HOUSE:
-	case EV_HOST_PUSH: case EV_HOST_INTX:
-		if (s->lx)
+	case EV_HOST_PUSH: case EV_HOST_INTX: case EV_ENSO_APP:
+		if (s->p->nic == SSP_SYN_NIC_ENSO)
+			ssp_synenso_event(s, ev);
+		else if (s->lx)
 			ssp_synlinux_event(s, ev);
 		else
 			ssp_synhost_event(s, ev);
@@ -115,6 +121,8 @@ dispatch(struct syn *s, const struct sev *ev)
 			ssp_synverilator_event(s, ev);
 		else if (s->p->nic == SSP_SYN_NIC_E1000)
 			ssp_syne1000_event(s, ev);
+		else if (s->p->nic == SSP_SYN_NIC_ENSO)
+			ssp_synenso_event(s, ev);
 		else
 			ssp_synnic_event(s, ev);
 		break;
@@ -382,7 +390,9 @@ free_syn(struct syn *s)
 	if (s->nics != NULL)
 		for (i = 0; i < s->nhosts; i++) {
 			ssp_synlog_close(s->nics[i].log, NULL);
+			ssp_synlog_close(s->nics[i].devlog, NULL);
 			ssp_syne1000_free(&s->nics[i]);
+			ssp_synenso_free(&s->nics[i]);
 		}
 	ssp_synlog_close(s->net.log, NULL);
 	ssp_synpcap_close(s->net.pcap, NULL);
@@ -476,6 +486,11 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		    zsuffix(s));
 		if ((r = open_log(s, &n->log, dir, file, e)) != SSP_OK)
 			return r;
+		/* enso_bm's own device log (DEBUG_DEV), on its stderr */
+		snprintf(file, sizeof(file), "%s.enso.log%s", n->name, zsuffix(s));
+		if (p->nic == SSP_SYN_NIC_ENSO &&
+		    (r = open_log(s, &n->devlog, dir, file, e)) != SSP_OK)
+			return r;
 	}
 	s->net.stream = 2 * s->nhosts;
 	s->net.ncosim[0] = p->ns3_e2e ? s->nhosts : nsw[0];
@@ -511,7 +526,11 @@ setup(struct syn *s, const char *dir, struct ssp_err *e)
 		else if (p->nic == SSP_SYN_NIC_E1000 &&
 		    (r = ssp_syne1000_init(s, &s->nics[i])) != SSP_OK)
 			return ssp_err_set(e, r, 0, "%s", s->err.msg);
-		else if (p->nic != SSP_SYN_NIC_E1000)
+		else if (p->nic == SSP_SYN_NIC_ENSO) {
+			if ((r = ssp_synenso_init(s, &s->nics[i])) != SSP_OK)
+				return ssp_err_set(e, r, 0, "%s", s->err.msg);
+			continue;	/* its host runs Ensō's library */
+		} else if (p->nic != SSP_SYN_NIC_E1000)
 			ssp_synnic_init(s, &s->nics[i]);
 		if (s->lx)
 			continue;
@@ -641,6 +660,8 @@ run_once(struct syn *s, const char *dir, const double *density,
 		double d = density != NULL && density[i] >= 0 ? density[i] :
 		    s->p->exec_rate;
 
+		if (s->p->nic == SSP_SYN_NIC_ENSO)	/* QEMU hosts only */
+			continue;
 		if (!s->lx)
 			ssp_syngem5_density(&s->hosts[i].g, d);
 		else
@@ -659,6 +680,8 @@ run_once(struct syn *s, const char *dir, const double *density,
 			ssp_synverilator_start(s, &s->nics[i]);
 		else if (s->p->nic == SSP_SYN_NIC_E1000)
 			ssp_syne1000_start(s, &s->nics[i]);
+		else if (s->p->nic == SSP_SYN_NIC_ENSO)
+			ssp_synenso_start(s, &s->nics[i]);
 		else
 			ssp_synnic_start(s, &s->nics[i]);
 	}
@@ -707,6 +730,8 @@ run_once(struct syn *s, const char *dir, const double *density,
 			ssp_synverilator_finish(s, &s->nics[i]);
 		else if (s->p->nic == SSP_SYN_NIC_E1000)
 			ssp_syne1000_finish(s, &s->nics[i]);
+		else if (s->p->nic == SSP_SYN_NIC_ENSO)
+			ssp_synenso_finish(s, &s->nics[i]);
 		else
 			ssp_synnic_finish(s, &s->nics[i]);
 	}
@@ -723,6 +748,9 @@ close_logs(struct syn *s, struct ssp_err *e)
 		if ((r2 = ssp_synlog_flush(s->hosts[i].log, e)) != SSP_OK && r == SSP_OK)
 			r = r2;
 		if ((r2 = ssp_synlog_flush(s->nics[i].log, e)) != SSP_OK && r == SSP_OK)
+			r = r2;
+		if (s->nics[i].devlog != NULL && (r2 = ssp_synlog_flush(
+		    s->nics[i].devlog, e)) != SSP_OK && r == SSP_OK)
 			r = r2;
 	}
 	if (s->p->net == SSP_SYN_NET_SWITCH)

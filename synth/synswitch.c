@@ -155,6 +155,10 @@ arrive(struct syn *s, int64_t t, unsigned in, struct pkt *pk, uint64_t tx)
 		for (o = 0; o < s->nhosts; o++)
 			if (o != in)
 				egress(s, t, in, o, sp, pk);
+		if (in != s->nhosts) {	/* flooded from a NIC: the uplink too */
+			debug_line(s, t, in, s->nhosts, pk);
+			port_span(s, t, s->nhosts, sp);
+		}
 	} else if (pk->dst_host >= 0 && (unsigned)pk->dst_host != in) {
 		egress(s, t, in, (unsigned)pk->dst_host, sp, pk);
 	}

@@ -112,7 +112,7 @@ CREATE TABLE truth AS SELECT * FROM truth_all WHERE amb = '0';
 CREATE INDEX truth_id ON truth(id);
 .import --csv "$tmp/spans.csv" raw
 $addcpu
-CREATE TABLE sp0 AS SELECT lower(span) AS sid, lower(parent) AS pid,
+CREATE TABLE sp0 AS SELECT rid, lower(span) AS sid, lower(parent) AS pid,
     type AS kind, CAST(ts AS INTEGER) AS start,
     (SELECT name FROM names WHERE idx = CAST(raw.stream AS INTEGER)) AS stream,
     CAST(dur AS INTEGER) AS dur,
@@ -124,18 +124,20 @@ CREATE TABLE sp0 AS SELECT lower(span) AS sid, lower(parent) AS pid,
         WHEN 'host.irq' THEN cpuidx WHEN 'host.softirq' THEN cpuidx
         WHEN 'host.resume' THEN cpuidx WHEN 'host.app' THEN cpuidx
         ELSE '' END AS key0
-    FROM (SELECT *, CAST(CAST(coalesce(nullif(substr(coalesce(cpu, ''),
+    FROM (SELECT *, rowid AS rid, CAST(CAST(coalesce(nullif(substr(coalesce(cpu, ''),
         length(rtrim(coalesce(cpu, ''), '0123456789')) + 1), ''), '0')
         AS INTEGER) AS TEXT) AS cpuidx FROM raw) AS raw
     WHERE type IN ('host.syscall', 'host.mmio', 'host.dma',
     'host.msix', 'host.pci', 'host.intr', 'nic.mmio', 'nic.dma', 'nic.tx',
     'nic.rx', 'nic.msix', 'net.device', 'host.irq', 'host.softirq',
     'host.resume', 'host.app');
--- a tie counter, as in the truth: "#n" on the n-th repeat (ordered by duration)
+-- a tie counter, as in the truth: "#n" on the n-th repeat (ordered by
+-- duration, then by the order the builder wrote them: a span is written
+-- when it and its parent are done, so equal instants in event order)
 CREATE TABLE sp AS SELECT sid, pid, kind, start, stream,
     key0 || CASE WHEN rn > 0 THEN '#' || rn ELSE '' END AS key FROM
     (SELECT *, row_number() OVER (PARTITION BY stream, kind, start, key0
-        ORDER BY dur, sid) - 1 AS rn FROM sp0);
+        ORDER BY dur, rid) - 1 AS rn FROM sp0);
 CREATE INDEX sp_k ON sp(stream, kind, start, key);
 CREATE INDEX sp_s ON sp(sid);
 CREATE TABLE m AS SELECT t.id AS tid, s.sid AS sid FROM truth_all t

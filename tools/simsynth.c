@@ -70,7 +70,10 @@ usage(int code)
 		    "      --gem5-dialect LIST   fmtflag, noposted, nobar: older gem5 output (current)\n"
 		    "      --nic NIC             i40e, corundum (corundum_bm, mqnic),\n"
 		    "                            corundum-verilator (its RTL model's adapter)\n"
-		    "                            or e1000 (e1000_gem5, Linux's e1000) (i40e)\n"
+		    "                            e1000 (e1000_gem5, Linux's e1000) or enso\n"
+		    "                            (enso_bm, Ensō's EnsoGen and echo; QEMU hosts on\n"
+		    "                            one net_switch) (i40e)\n"
+		    "      --enso-pkts N         packets per EnsoGen transfer, 1..32 (4)\n"
 		    "      --nicbm-dialect D     upstream, columbo or sigcomm22 (upstream)\n"
 		    "      --gem5-size SIZE      pad each gem5 log to about SIZE (k/M/G)\n"
 		    "      --exec-rate N         else: padding Exec lines per us (10)\n"
@@ -127,6 +130,7 @@ main(int argc, char **argv)
 		{ "napi-budget", required_argument, NULL, O_PARAM },
 		{ "print", required_argument, NULL, O_PARAM },
 		{ "eth-latency", required_argument, NULL, O_PARAM },
+		{ "enso-pkts", required_argument, NULL, O_PARAM },
 		{ "exec-rate", required_argument, NULL, O_PARAM },
 		{ "gem5-dialect", required_argument, NULL, O_PARAM },
 		{ "gem5-size", required_argument, NULL, O_PARAM },

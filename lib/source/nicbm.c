@@ -278,6 +278,13 @@ entry(struct ssp_nicbm *n, const char *s, const char *end, struct ssp_pline *o,
 			n->debug_seen = 1;
 		return;
 	}
+	/* Enso's "<ps> enso: " first: the checks below would scan its
+	 * lines (most of a DEBUG_DEV log) for nothing */
+	q = p;
+	if (!info && p < end && (unsigned)(*p - '0') < 10 &&
+	    ssp_scan_dec(&q, end, &ts) == 0 &&
+	    SSP_LIT(&q, end, " enso: ") == 0)
+		return enso_line(n, ts, q, end, o);
 	if (SSP_HAS(p, end, "nicbm: "))
 		return ssp_pline_skip(o, SSP_SKIP_NOTS);
 	if (is_payload(p, end)) {
