@@ -33,6 +33,11 @@ static const struct ssp_sbclass classes[] = {
 	{ "CorundumBMNIC", N, SSP_SBCLASS_CMD_NICBM, SSP_SIM_NICBM,
 	    SSP_SBCLASS_LOG_NICBM, "nicbm: ", "mqnic", "linux-corundum.csv", NULL,
 	    NULL, 0 },
+	/* Ensō (simbricks/simbricks 2024-08, before symphony: enso_echo.py's
+	 * EnsoBMNIC runs /enso_bm/enso_bm): nicbm's lines, and its own
+	 * DEBUG_DEV log on stderr */
+	{ "EnsoBMNIC", N, SSP_SBCLASS_CMD_NICBM, SSP_SIM_NICBM,
+	    SSP_SBCLASS_LOG_NICBM, " enso: ", NULL, NULL, NULL, NULL, 0 },
 	/* both orchestrators: e1000_gem5 (gem5's i8254xGBe on nicbm; gem5's
 	 * own IGbE is inside gem5, no simulator of its own) */
 	{ "E1000NIC", N, SSP_SBCLASS_CMD_NICBM, SSP_SIM_E1000,

@@ -192,6 +192,40 @@ refused(const char *from, const char *to, int code, const char *msg)
 		fail_msg("message '%s' lacks '%s'", e.msg, msg);
 }
 
+/* SimBricks of 2024-08, before symphony: enso_echo.py's QemuHost and
+ * EnsoBMNIC on a SwitchNet.  enso_bm's nicbm lines, or its own on
+ * stderr: whichever output has more. */
+static const char run_enso[] =
+    "{\"exp_name\": \"echo-qemu-switch-enso_bm\", \"sims\": {"
+    "\"host.server.0\": {\"class\": \"QemuHost\", \"cmd\": [\"qemu\", \"-device\","
+    " \"simbricks-pci,socket=/s/pci.s,sync=on\"]},"
+    "\"nic.server.0.\": {\"class\": \"EnsoBMNIC\", \"cmd\": [\"/sb/sims/nic/enso_bm/enso_bm\","
+    " \"/s/pci.s\", \"/s/eth.s\", \"/s/shm\"], \"stdout\": [],"
+    " \"stderr\": [\"5 enso: received packet len=3c\", \"5 enso: RX: Packet dropped\"]},"
+    "\"net.\": {\"class\": \"SwitchNet\", \"cmd\": [\"net_switch\", \"-s\", \"/s/eth.s\"]}"
+    "}, \"success\": true, \"interrupted\": false}";
+
+static void
+test_enso2024(void **state)
+{
+	struct ssp_sbplan_opts o = { "run.json", "topology.csv", NULL, NULL, 0, 0, 0 };
+	struct ssp_simbricks *r = parse(run_enso);
+	struct ssp_sbplan *p;
+	struct ssp_err e;
+
+	(void)state;
+	assert_int_equal(ssp_sbplan_make(&p, r, &o, &e), SSP_OK);
+	assert_int_equal(p->nstreams, 3);
+	assert_string_equal(p->streams[1].name, "nic.server.0");
+	assert_int_equal(p->streams[1].sim, SSP_SIM_NICBM);
+	assert_int_equal(p->streams[1].which, SSP_SIMBRICKS_STDERR);
+	assert_int_equal(p->streams[1].ncaptured, 2);
+	assert_non_null(link_of(p, r, SSP_SBPLAN_PCIE, "nic.server.0."));
+	assert_non_null(link_of(p, r, SSP_SBPLAN_ETH, "nic.server.0."));
+	ssp_sbplan_free(p);
+	ssp_simbricks_free(r);
+}
+
 static void
 test_refused(void **state)
 {
@@ -1082,6 +1116,7 @@ main(void)
 		cmocka_unit_test(test_model),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_enso2024),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_shword),
 		cmocka_unit_test(test_sbns3),
