@@ -500,21 +500,14 @@ mmio_in(struct syn *s, struct nic *n, int64_t t, struct nic_mmio *m)
 		free(m);
 }
 
+/* The device's DmaComplete: what the completed DMA leads to. */
 static void
-dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
+dma_cont(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 {
 	uint8_t d[32];
-	char *p = ssp_synnicbm_begin(n, t);
+	char *p;
 	struct pkt *pk = op->pk;
 
-	p = ssp_synlog_put_str(p, op->write ? "completed dma write op 0x" :
-	    "completed dma read op 0x");
-	p = ssp_synlog_put_hex(p, op->ptr);
-	p = ssp_synnicbm_addr(n, p, op->addr);
-	p = ssp_synlog_put_str(p, " len ");
-	p = ssp_synlog_put_u64(p, op->len);
-	ssp_synnicbm_end(n, p, op->write ? SSP_EV_NIC_DMA_DONE_WR : SSP_EV_NIC_DMA_DONE_RD);
-	n->pending--;
 	if (s->real) {
 		ssp_synq_dma_done(s, n, t, op);
 		return;
@@ -573,6 +566,25 @@ dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 		break;
 	}
 	ssp_synnicbm_op_put(n, op);
+}
+
+/* nicbm's H2DReadcomp / H2DWritecomp: the line, the device's
+ * DmaComplete (whose DMAs still count this one as pending), then the
+ * count. */
+static void
+dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
+{
+	char *p = ssp_synnicbm_begin(n, t);
+
+	p = ssp_synlog_put_str(p, op->write ? "completed dma write op 0x" :
+	    "completed dma read op 0x");
+	p = ssp_synlog_put_hex(p, op->ptr);
+	p = ssp_synnicbm_addr(n, p, op->addr);
+	p = ssp_synlog_put_str(p, " len ");
+	p = ssp_synlog_put_u64(p, op->len);
+	ssp_synnicbm_end(n, p, op->write ? SSP_EV_NIC_DMA_DONE_WR : SSP_EV_NIC_DMA_DONE_RD);
+	dma_cont(s, n, t, op);
+	n->pending--;
 }
 
 static void
