@@ -61,16 +61,14 @@ ssp_varint_ref_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 
 /* --- sizes and the plain forms --------------------------------------- */
 
+/* ceil(bits / 7), bits = 1..64 (0 counts as 1), without a loop:
+ * (bits + 6) * 37 >> 8 is (bits + 6) / 7 for bits + 6 < 104. */
 static inline size_t
 ssp_varint_len(uint64_t v)
 {
-	size_t n = 1;
+	unsigned bits = 64 - (unsigned)__builtin_clzll(v | 1);
 
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	return (size_t)(((bits + 6) * 37) >> 8);
 }
 
 static inline size_t

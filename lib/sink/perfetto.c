@@ -88,24 +88,26 @@ ssp_perfetto_free(struct ssp_perfetto *p)
 	free(p);
 }
 
-static void
+/* DebugAnnotation { name_iid, value }: tag, length, then at most 3 bytes
+ * of iid (< 2^16) and 11 of value: one byte of length.  The fast varint
+ * writes stay inside those 17 bytes: one of 3 bytes or less writes no
+ * more, a longer one 8 bytes (at most 7 in) or 10.  Inline: ten or more
+ * of these per span. */
+__attribute__((always_inline)) static inline void
 ann_uint(struct ssp_buf *b, unsigned iid, uint32_t field, uint64_t v)
 {
-	uint8_t *p;
-	size_t n;
+	uint8_t *p, *q;
 
-	/* DebugAnnotation { name_iid, value }: tag, length, then at most 3
-	 * bytes of iid (< 2^16) and 11 of value: one byte of length */
 	if (ssp_buf_reserve(b, 2 + 4 + 11) != 0)
 		return;
 	p = b->p + b->len;
 	p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
 	p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
-	n = 3 + ssp_varint_put(p + 3, iid);
-	p[n++] = (uint8_t)(field << 3 | SSP_PB_VARINT);
-	n += ssp_varint_put(p + n, v);
-	p[1] = (uint8_t)(n - 2);
-	b->len += n;
+	q = ssp_varint_put_fast(p + 3, iid);
+	*q++ = (uint8_t)(field << 3 | SSP_PB_VARINT);
+	q = ssp_varint_put_fast(q, v);
+	p[1] = (uint8_t)(q - p - 2);
+	b->len += (size_t)(q - p);
 }
 
 /* A string field, with invalid UTF-8 replaced (protobuf strings are UTF-8). */
@@ -139,7 +141,7 @@ ann_short(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
 	p = b->p + b->len;
 	p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
 	p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
-	k = 3 + ssp_varint_put(p + 3, iid);
+	k = (size_t)(ssp_varint_put_fast(p + 3, iid) - p);
 	p[k++] = SSP_PF_DA_STRING << 3 | SSP_PB_LEN;
 	p[k++] = (uint8_t)n;
 	memcpy(p + k, s, n);
@@ -396,18 +398,20 @@ flow_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
 static uint8_t *
 put_fixed64(uint8_t *q, unsigned tag2, uint64_t v)
 {
-	unsigned i;
-
 	*q++ = (uint8_t)(tag2 & 0xff);	/* fields 47 and 48: two-byte tags */
 	*q++ = (uint8_t)(tag2 >> 8);
-	for (i = 0; i < 8; i++)		/* little-endian on the wire */
-		*q++ = (uint8_t)(v >> (8 * i));
-	return q;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);	/* little-endian on the wire */
+#endif
+	memcpy(q, &v, 8);
+	return q + 8;
 }
 
 /*
  * A BEGIN or END packet, the bulk of a trace: sizes first, then one
- * reserve and plain stores (the same bytes ssp_pb_begin/end would give).
+ * reserve and plain stores (the same bytes ssp_pb_begin/end would give;
+ * the fast varint writes may store up to 8 bytes past a varint, so the
+ * reserve has that much more).
  *   TracePacket { timestamp, trusted_packet_sequence_id, sequence_flags,
  *     track_event { type, track_uuid, [category_iids, name_iid,]
  *       flow_ids..., terminating_flow_ids..., [debug_annotations] } }
@@ -428,36 +432,36 @@ slice_event(struct ssp_buf *b, const struct ssp_tracks_item *it,
 		    2 + ssp_varint_len(nn) + nn : 1 +
 		    ssp_varint_len(it->kind + 1)) + it->nargs;
 	pk = 1 + ssp_varint_len(it->ts) + 2 + 2 + 1 + ssp_varint_len(te) + te;
-	if (ssp_buf_reserve(b, 1 + ssp_varint_len(pk) + pk) != 0)
+	if (ssp_buf_reserve(b, 1 + ssp_varint_len(pk) + pk + 8) != 0)
 		return;
 	q = b->p + b->len;
 	*q++ = SSP_PF_TRACE_PACKET << 3 | SSP_PB_LEN;
-	q += ssp_varint_put(q, pk);
+	q = ssp_varint_put_fast(q, pk);
 	*q++ = SSP_PF_PKT_TIMESTAMP << 3 | SSP_PB_VARINT;
-	q += ssp_varint_put(q, it->ts);
+	q = ssp_varint_put_fast(q, it->ts);
 	*q++ = SSP_PF_PKT_SEQ_ID << 3 | SSP_PB_VARINT;
 	*q++ = SSP_PF_SEQUENCE;
 	*q++ = SSP_PF_PKT_SEQ_FLAGS << 3 | SSP_PB_VARINT;
 	*q++ = SSP_PF_SEQ_NEEDS;
 	*q++ = SSP_PF_PKT_TRACK_EVENT << 3 | SSP_PB_LEN;
-	q += ssp_varint_put(q, te);
+	q = ssp_varint_put_fast(q, te);
 	*q++ = SSP_PF_TE_TYPE << 3 | SSP_PB_VARINT;
 	*q++ = end ? SSP_PF_TYPE_SLICE_END : SSP_PF_TYPE_SLICE_BEGIN;
 	*q++ = SSP_PF_TE_TRACK_UUID << 3 | SSP_PB_VARINT;
-	q += ssp_varint_put(q, it->track->tid);
+	q = ssp_varint_put_fast(q, it->track->tid);
 	if (!end) {
 		*q++ = SSP_PF_TE_CATEGORY_IIDS << 3 | SSP_PB_VARINT;
-		q += ssp_varint_put(q, it->kind + 1);
+		q = ssp_varint_put_fast(q, it->kind + 1);
 		if (name != NULL) {	/* "host.syscall sendto" */
 			*q++ = (uint8_t)(((SSP_PF_TE_NAME << 3 | SSP_PB_LEN) &
 			    0x7f) | 0x80);	/* field 23: a two-byte tag */
 			*q++ = (uint8_t)((SSP_PF_TE_NAME << 3 | SSP_PB_LEN) >> 7);
-			q += ssp_varint_put(q, nn);
+			q = ssp_varint_put_fast(q, nn);
 			memcpy(q, name, nn);
 			q += nn;
 		} else {
 			*q++ = SSP_PF_TE_NAME_IID << 3 | SSP_PB_VARINT;
-			q += ssp_varint_put(q, it->kind + 1);
+			q = ssp_varint_put_fast(q, it->kind + 1);
 		}
 	}
 	for (k = 0; k < it->nfl; k++)
