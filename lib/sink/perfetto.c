@@ -54,6 +54,7 @@ struct ssp_perfetto {
 	struct ssp_buf fix;	/* a slice's name repaired to UTF-8 */
 	uint16_t (*iid)[SSP_MAXF];	/* per file type and field */
 	struct plan (*plan)[SSP_MAXF];	/* the same */
+	uint8_t oct[256][4];	/* an IPv4 octet's digits, their count last */
 	const char **names;		/* annotation names by iid */
 	size_t nnames;
 };
@@ -138,6 +139,15 @@ ssp_perfetto_new(const struct ssp_rec_rd *rr)
 	if (p->iid == NULL || p->plan == NULL || p->names == NULL) {
 		ssp_perfetto_free(p);
 		return NULL;
+	}
+	for (i = 0; i < 256; i++) {	/* as ssp_tracks_ipv4 writes one */
+		k = 0;
+		if (i >= 100)
+			p->oct[i][k++] = (uint8_t)('0' + i / 100);
+		if (i >= 10)
+			p->oct[i][k++] = (uint8_t)('0' + i / 10 % 10);
+		p->oct[i][k++] = (uint8_t)('0' + i % 10);
+		p->oct[i][3] = (uint8_t)k;
 	}
 	for (i = A_TRACE; i < A_NCOMMON; i++)
 		p->names[i] = common_names[i];
@@ -281,6 +291,29 @@ put_mac(uint8_t *q, uint64_t v)
 	return q;
 }
 
+/* An IPv4 address's annotation at q (ANN_MAX bytes of room), as
+ * ssp_tracks_ipv4 writes it: octets from a table, 4-byte stores. */
+static uint8_t *
+put_ipv4(const struct ssp_perfetto *p, uint8_t *q, const struct plan *pl,
+    uint64_t v)
+{
+	uint8_t *e = q + pl->npre + 1, *d = e;
+	int i;
+
+	memcpy(q, pl->pre, 8);
+	for (i = 24; i >= 0; i -= 8) {
+		const uint8_t *o = p->oct[(v >> i) & 0xff];
+
+		memcpy(d, o, 4);
+		d += o[3];
+		*d = '.';
+		d += i > 0;
+	}
+	e[-1] = (uint8_t)(d - e);
+	q[1] = (uint8_t)(d - q - 2);
+	return d;
+}
+
 /*
  * The annotations go straight into b, ANN_MAX bytes reserved for each
  * (a string through b itself, then the room made again).  The same bytes
@@ -344,8 +377,7 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 			q = put_ann(q, &pl[k], v != 0);
 			break;
 		case OP_IPV4:
-			n = ssp_tracks_ipv4(hex, v);
-			q = put_ann_str(q, &pl[k], hex, n);
+			q = put_ipv4(p, q, &pl[k], v);
 			break;
 		case OP_MAC:
 			put_mac((uint8_t *)hex, v);
