@@ -26,6 +26,8 @@
 #include "tools/common/progress.h"
 
 #define PROG "span2perfetto"
+/* Bytes between starts of writeback of a temporary file (ssp_out_writeback). */
+#define WRITEBACK_EVERY (8u << 20)
 
 enum fmt { F_AUTO, F_JSON, F_PROTO };
 
@@ -250,6 +252,8 @@ main(int argc, char **argv)
 		if (ssp_out_open_as(&out, tmp, outpath, ends_with(outpath,
 		    strlen(outpath), ".zst") ? SSP_OUT_ZDEFAULT : 0, &e) != SSP_OK)
 			fail(e.msg);
+		if (tmp != outpath)	/* fsynced by the commit */
+			ssp_out_writeback(out, WRITEBACK_EVERY);
 	} else if (ssp_out_open(&out, NULL, 0, &e) != SSP_OK) {
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}

@@ -9,7 +9,8 @@
  *   put_fast  may write 8 bytes past the varint (the record writer);
  *   get       checks the end of the input;
  *   get_fast  reads up to SSP_VARINT_MAX bytes unchecked (the record
- *             reader, which knows they are there), get_run a run of them.
+ *             reader, which knows they are there), get_run a run of them,
+ *             skip_run the end of a run without its values.
  */
 #ifndef SSP_VARINT_H
 #define SSP_VARINT_H
@@ -61,16 +62,14 @@ ssp_varint_ref_get(const uint8_t *p, const uint8_t *end, uint64_t *v)
 
 /* --- sizes and the plain forms --------------------------------------- */
 
+/* ceil(bits / 7), bits = 1..64 (0 counts as 1), without a loop:
+ * (bits + 6) * 37 >> 8 is (bits + 6) / 7 for bits + 6 < 104. */
 static inline size_t
 ssp_varint_len(uint64_t v)
 {
-	size_t n = 1;
+	unsigned bits = 64 - (unsigned)__builtin_clzll(v | 1);
 
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	return (size_t)(((bits + 6) * 37) >> 8);
 }
 
 static inline size_t
@@ -358,6 +357,35 @@ ssp_varint_get_run(const uint8_t *p, uint64_t *f, unsigned n, unsigned *bad)
 			f[i++] = x & 0xff;
 			x >>= 8;
 		} while (--k > 0);
+	}
+	return p;
+}
+
+/*
+ * Skip n varints from p, as n calls of ssp_varint_get_fast would (the
+ * same end, *bad set alike), without their values: the varint ends
+ * within a word are taken one after the other with no decoding, nine- and
+ * ten-byte varints by ssp_varint_get_fast.  p has n * SSP_VARINT_MAX
+ * readable bytes.  For records a filter leaves out.
+ */
+__attribute__((always_inline)) static inline const uint8_t *
+ssp_varint_skip_run(const uint8_t *p, unsigned n, unsigned *bad)
+{
+	uint64_t x, stop, last = 0;
+
+	while (n > 0) {
+		x = ssp_varint_le64(p);
+		stop = ~x & 0x8080808080808080ULL;	/* last bytes */
+		if (stop == 0) {
+			p = ssp_varint_get_fast(p, &x, bad);
+			n--;
+			continue;
+		}
+		do {
+			last = stop & -stop;
+			stop ^= last;
+		} while (--n > 0 && stop != 0);
+		p += (unsigned)__builtin_ctzll(last) / 8 + 1;
 	}
 	return p;
 }

@@ -39,6 +39,10 @@ struct ssp_out {
 	struct ssp_ring *ring;
 	struct ssp_ring_buf *cur;
 	_Atomic uint64_t qraw;	/* bytes the thread wrote */
+	/* ssp_out_writeback: bytes between starts, the file's size and
+	 * what was handed to writeback (only the thread that writes, the
+	 * caller or the writer thread, touches them) */
+	uint64_t wb_every, wb_off, wb_done;
 };
 
 enum ssp_status
@@ -102,13 +106,33 @@ nomem:
 	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
 }
 
+/* ssp_out_writeback: start writing back what came since the last start
+ * once wb_every bytes have; advice only (the fsync that follows reports
+ * errors), given up where the call is not supported. */
+static void
+writeback(struct ssp_out *o, size_t n)
+{
+	o->wb_off += n;
+	if (o->wb_off - o->wb_done < o->wb_every)
+		return;
+#ifdef SYNC_FILE_RANGE_WRITE
+	if (sync_file_range(o->fd, (off_t)o->wb_done,
+	    (off_t)(o->wb_off - o->wb_done), SYNC_FILE_RANGE_WRITE) != 0)
+		o->wb_every = 0;
+#else
+	o->wb_every = 0;
+#endif
+	o->wb_done = o->wb_off;
+}
+
 /* Write n bytes to the fd; *raw counts them.  pos (the stream offset)
- * is for the message.  Touches nothing else of o: the writer thread
- * runs it. */
+ * is for the message.  Touches nothing else of o but the writeback
+ * counts: the writer thread runs it. */
 static enum ssp_status
-write_all(const struct ssp_out *o, const uint8_t *p, size_t n, uint64_t pos,
+write_all(struct ssp_out *o, const uint8_t *p, size_t n, uint64_t pos,
     uint64_t *raw, struct ssp_err *e)
 {
+	size_t all = n;
 	ssize_t r;
 
 	while (n > 0) {
@@ -123,13 +147,15 @@ write_all(const struct ssp_out *o, const uint8_t *p, size_t n, uint64_t pos,
 		n -= (size_t)r;
 		*raw += (uint64_t)r;
 	}
+	if (o->wb_every != 0)
+		writeback(o, all);
 	return SSP_OK;
 }
 
 /* Push len plain bytes through the compressor (or straight out), as
  * write_all. */
 static enum ssp_status
-emit(const struct ssp_out *o, const uint8_t *buf, size_t len,
+emit(struct ssp_out *o, const uint8_t *buf, size_t len,
     ZSTD_EndDirective mode, uint64_t pos, uint64_t *raw, struct ssp_err *e)
 {
 	ZSTD_inBuffer in = { buf, len, 0 };
@@ -346,6 +372,19 @@ ssp_out_abort(struct ssp_out *o)
 	free(o->buf);
 	free(o->name);
 	free(o);
+}
+
+void
+ssp_out_writeback(struct ssp_out *o, uint64_t every)
+{
+	struct stat st;
+
+	/* a regular file, written from its start */
+	if (every > 0 && (fstat(o->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    lseek(o->fd, 0, SEEK_CUR) != (off_t)o->rawpos))
+		every = 0;
+	o->wb_every = every;
+	o->wb_off = o->wb_done = o->rawpos;
 }
 
 const char *ssp_out_name(const struct ssp_out *o) { return o->name; }

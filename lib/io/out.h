@@ -37,6 +37,16 @@ SSP_MUST_USE enum ssp_status ssp_out_write(struct ssp_out *o, const void *p,
  */
 SSP_MUST_USE enum ssp_status ssp_out_async(struct ssp_out *o,
     struct ssp_err *e);
+/*
+ * For a file that is fsynced once complete (tools/common/outfile.h): from
+ * now on, each time every more bytes have been written, ask the kernel
+ * to start writing them to disk (Linux: sync_file_range), so the disk
+ * works while the tool does and the fsync finds little left to wait for
+ * (it was 0.2 to 0.4 s of 0.9 to 1.3 s on a 400 MB trace).  Advice only;
+ * nothing on what is not a regular file written from its start; 0 stops.
+ * Call before ssp_out_async.
+ */
+void ssp_out_writeback(struct ssp_out *o, uint64_t every);
 /* Hand everything written so far to the kernel (ends a zstd block). */
 SSP_MUST_USE enum ssp_status ssp_out_flush(struct ssp_out *o,
     struct ssp_err *e);

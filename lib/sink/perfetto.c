@@ -24,6 +24,23 @@ static const char *const common_names[A_NCOMMON] = {
 	[A_CAUSE] = "cause",
 };
 
+/*
+ * How a span's attribute is written, planned per file type and field: the
+ * first bytes of its DebugAnnotation (tag, a length byte filled in later,
+ * name_iid and its iid, the value's tag) and what to do with the value.
+ * A varint annotation is then one 8-byte store, the value and its length.
+ */
+enum { OP_VARINT, OP_BOOL, OP_STRID, OP_IPV4, OP_MAC };
+
+struct plan {
+	uint8_t pre[8];
+	uint8_t npre, op;
+};
+
+/* Bytes an annotation of a plan writes at most: 7 of prefix, then a
+ * varint (10, or 8 stored from 7 in) or a MAC's length and 17 digits. */
+#define ANN_MAX 25
+
 struct ssp_perfetto {
 	const struct ssp_schema *fs;
 	uint8_t *sval;		/* per string id: 0 not seen, 1 valid UTF-8,
@@ -36,9 +53,74 @@ struct ssp_perfetto {
 	struct ssp_buf b;
 	struct ssp_buf fix;	/* a slice's name repaired to UTF-8 */
 	uint16_t (*iid)[SSP_MAXF];	/* per file type and field */
+	struct plan (*plan)[SSP_MAXF];	/* the same */
+	uint8_t oct[256][4];	/* an IPv4 octet's digits, their count last */
 	const char **names;		/* annotation names by iid */
 	size_t nnames;
 };
+
+static void
+plan_field(struct plan *pl, unsigned iid, char enc)
+{
+	uint32_t field = SSP_PF_DA_UINT;
+	uint8_t *q = pl->pre;
+
+	pl->op = OP_VARINT;
+	switch (enc) {
+	case SSP_ENC_X: field = SSP_PF_DA_POINTER; break;
+	case SSP_ENC_I:
+	case SSP_ENC_T: field = SSP_PF_DA_INT; break;
+	case SSP_ENC_B: field = SSP_PF_DA_BOOL; pl->op = OP_BOOL; break;
+	case SSP_ENC_S: pl->op = OP_STRID; break;
+	case SSP_ENC_A: field = SSP_PF_DA_STRING; pl->op = OP_IPV4; break;
+	case SSP_ENC_M: field = SSP_PF_DA_STRING; pl->op = OP_MAC; break;
+	default: break;
+	}
+	*q++ = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
+	*q++ = 0;
+	*q++ = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
+	q += ssp_varint_put(q, iid);	/* < 2^16: at most 3 bytes */
+	*q++ = (uint8_t)(field << 3 | (field == SSP_PF_DA_STRING ? SSP_PB_LEN :
+	    SSP_PB_VARINT));
+	pl->npre = (uint8_t)(q - pl->pre);
+}
+
+/* The common fields' varint annotations (iids below 128). */
+#define PLAN(iid, field) { { SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN, 0, \
+	SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT, iid, \
+	(field) << 3 | SSP_PB_VARINT }, 5, OP_VARINT }
+static const struct plan plan_span = PLAN(A_SPAN, SSP_PF_DA_UINT);
+static const struct plan plan_parent = PLAN(A_PARENT, SSP_PF_DA_UINT);
+static const struct plan plan_start = PLAN(A_START, SSP_PF_DA_INT);
+static const struct plan plan_dur = PLAN(A_DUR, SSP_PF_DA_INT);
+#undef PLAN
+
+/* A varint annotation at q (ANN_MAX bytes of room); returns its end. */
+__attribute__((always_inline)) static inline uint8_t *
+put_ann(uint8_t *q, const struct plan *pl, uint64_t v)
+{
+	uint8_t *e;
+
+	memcpy(q, pl->pre, 8);
+	e = ssp_varint_put_fast(q + pl->npre, v);
+	q[1] = (uint8_t)(e - q - 2);
+	return e;
+}
+
+/* A string annotation of n < 100 valid bytes at q (ANN_MAX + n bytes of
+ * room). */
+static inline uint8_t *
+put_ann_str(uint8_t *q, const struct plan *pl, const char *s, size_t n)
+{
+	uint8_t *e = q + pl->npre;
+
+	memcpy(q, pl->pre, 8);
+	*e++ = (uint8_t)n;
+	memcpy(e, s, n);
+	e += n;
+	q[1] = (uint8_t)(e - q - 2);
+	return e;
+}
 
 struct ssp_perfetto *
 ssp_perfetto_new(const struct ssp_rec_rd *rr)
@@ -51,11 +133,21 @@ ssp_perfetto_new(const struct ssp_rec_rd *rr)
 		return NULL;
 	p->fs = ssp_rec_rd_file_schema(rr);
 	p->iid = calloc(p->fs->ntypes + 1, sizeof(*p->iid));
+	p->plan = calloc(p->fs->ntypes + 1, sizeof(*p->plan));
 	p->names = calloc(A_NCOMMON + (size_t)p->fs->ntypes * SSP_MAXF,
 	    sizeof(*p->names));
-	if (p->iid == NULL || p->names == NULL) {
+	if (p->iid == NULL || p->plan == NULL || p->names == NULL) {
 		ssp_perfetto_free(p);
 		return NULL;
+	}
+	for (i = 0; i < 256; i++) {	/* as ssp_tracks_ipv4 writes one */
+		k = 0;
+		if (i >= 100)
+			p->oct[i][k++] = (uint8_t)('0' + i / 100);
+		if (i >= 10)
+			p->oct[i][k++] = (uint8_t)('0' + i / 10 % 10);
+		p->oct[i][k++] = (uint8_t)('0' + i % 10);
+		p->oct[i][3] = (uint8_t)k;
 	}
 	for (i = A_TRACE; i < A_NCOMMON; i++)
 		p->names[i] = common_names[i];
@@ -70,6 +162,7 @@ ssp_perfetto_new(const struct ssp_rec_rd *rr)
 			if (i == p->nnames)
 				p->names[p->nnames++] = rt->f[k].name;
 			p->iid[t][k] = (uint16_t)i;
+			plan_field(&p->plan[t][k], p->iid[t][k], rt->f[k].enc);
 		}
 	}
 	return p;
@@ -81,31 +174,12 @@ ssp_perfetto_free(struct ssp_perfetto *p)
 	if (p == NULL)
 		return;
 	free(p->iid);
+	free(p->plan);
 	free(p->names);
 	free(p->sval);
 	ssp_buf_free(&p->b);
 	ssp_buf_free(&p->fix);
 	free(p);
-}
-
-static void
-ann_uint(struct ssp_buf *b, unsigned iid, uint32_t field, uint64_t v)
-{
-	uint8_t *p;
-	size_t n;
-
-	/* DebugAnnotation { name_iid, value }: tag, length, then at most 3
-	 * bytes of iid (< 2^16) and 11 of value: one byte of length */
-	if (ssp_buf_reserve(b, 2 + 4 + 11) != 0)
-		return;
-	p = b->p + b->len;
-	p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
-	p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
-	n = 3 + ssp_varint_put(p + 3, iid);
-	p[n++] = (uint8_t)(field << 3 | SSP_PB_VARINT);
-	n += ssp_varint_put(p + n, v);
-	p[1] = (uint8_t)(n - 2);
-	b->len += n;
 }
 
 /* A string field, with invalid UTF-8 replaced (protobuf strings are UTF-8). */
@@ -139,7 +213,7 @@ ann_short(struct ssp_buf *b, unsigned iid, const char *s, size_t n)
 	p = b->p + b->len;
 	p[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
 	p[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
-	k = 3 + ssp_varint_put(p + 3, iid);
+	k = (size_t)(ssp_varint_put_fast(p + 3, iid) - p);
 	p[k++] = SSP_PF_DA_STRING << 3 | SSP_PB_LEN;
 	p[k++] = (uint8_t)n;
 	memcpy(p + k, s, n);
@@ -201,12 +275,58 @@ ann_strid(struct ssp_perfetto *p, struct ssp_buf *b, unsigned iid,
 	ann_str(b, iid, s, n);
 }
 
+/* The 17 digits and colons of a MAC address at q. */
+static uint8_t *
+put_mac(uint8_t *q, uint64_t v)
+{
+	static const char hx[] = "0123456789abcdef";
+	int i;
+
+	for (i = 40; i >= 0; i -= 8) {
+		*q++ = (uint8_t)hx[(v >> (i + 4)) & 15];
+		*q++ = (uint8_t)hx[(v >> i) & 15];
+		if (i > 0)
+			*q++ = ':';
+	}
+	return q;
+}
+
+/* An IPv4 address's annotation at q (ANN_MAX bytes of room), as
+ * ssp_tracks_ipv4 writes it: octets from a table, 4-byte stores. */
+static uint8_t *
+put_ipv4(const struct ssp_perfetto *p, uint8_t *q, const struct plan *pl,
+    uint64_t v)
+{
+	uint8_t *e = q + pl->npre + 1, *d = e;
+	int i;
+
+	memcpy(q, pl->pre, 8);
+	for (i = 24; i >= 0; i -= 8) {
+		const uint8_t *o = p->oct[(v >> i) & 0xff];
+
+		memcpy(d, o, 4);
+		d += o[3];
+		*d = '.';
+		d += i > 0;
+	}
+	e[-1] = (uint8_t)(d - e);
+	q[1] = (uint8_t)(d - q - 2);
+	return d;
+}
+
+/*
+ * The annotations go straight into b, ANN_MAX bytes reserved for each
+ * (a string through b itself, then the room made again).  The same bytes
+ * as one ssp_pb_begin/end per annotation.
+ */
 void
 ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
     const struct ssp_rec_type *rt, const struct ssp_rec *r)
 {
 	struct ssp_perfetto *p = ctx;
-	unsigned t = r->ftag - 1, k;
+	unsigned t = r->ftag - 1, k, nf = rt->nf < r->nf ? rt->nf : r->nf;
+	const struct plan *pl = p->plan[t];
+	uint8_t *q;
 	char hex[40];
 	const char *s;
 	size_t n;
@@ -216,14 +336,25 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 		memcpy(p->hihex, hex, 16);
 		p->hi = r->f[SSP_SF_TRACE_HI];
 	}
-	memcpy(hex, p->hihex, 16);
-	ssp_hex_u64(hex + 16, r->f[SSP_SF_TRACE_LO]);
-	ann_short(b, A_TRACE, hex, 32);
-	ann_uint(b, A_SPAN, SSP_PF_DA_UINT, r->f[SSP_SF_SPAN]);
+	if (ssp_buf_reserve(b, 40 + 4 * ANN_MAX) != 0)
+		return;
+	q = b->p + b->len;
+	/* trace_id: 32 hex digits */
+	q[0] = SSP_PF_TE_ANNOTATION << 3 | SSP_PB_LEN;
+	q[1] = 36;
+	q[2] = SSP_PF_DA_NAME_IID << 3 | SSP_PB_VARINT;
+	q[3] = A_TRACE;
+	q[4] = SSP_PF_DA_STRING << 3 | SSP_PB_LEN;
+	q[5] = 32;
+	memcpy(q + 6, p->hihex, 16);
+	ssp_hex_u64((char *)q + 22, r->f[SSP_SF_TRACE_LO]);
+	q += 38;
+	q = put_ann(q, &plan_span, r->f[SSP_SF_SPAN]);
 	if (r->f[SSP_SF_PARENT] != 0)
-		ann_uint(b, A_PARENT, SSP_PF_DA_UINT, r->f[SSP_SF_PARENT]);
-	ann_uint(b, A_START, SSP_PF_DA_INT, (uint64_t)r->ts);
-	ann_uint(b, A_DUR, SSP_PF_DA_INT, r->f[SSP_SF_DUR]);
+		q = put_ann(q, &plan_parent, r->f[SSP_SF_PARENT]);
+	q = put_ann(q, &plan_start, (uint64_t)r->ts);
+	q = put_ann(q, &plan_dur, r->f[SSP_SF_DUR]);
+	b->len = (size_t)(q - b->p);
 	if (r->f[SSP_SF_FLAGS] != 0) {
 		n = ssp_tracks_flags(hex, sizeof(hex), r->f[SSP_SF_FLAGS]);
 		ann_short(b, A_FLAGS, hex, n);
@@ -231,44 +362,38 @@ ssp_perfetto_args(void *ctx, struct ssp_buf *b, const struct ssp_rec_rd *rr,
 	if (r->f[SSP_SF_CAUSE] != 0 &&
 	    (s = ssp_rec_rd_str(rr, r->f[SSP_SF_CAUSE], &n)) != NULL && n > 0)
 		ann_strid(p, b, A_CAUSE, rr, r->f[SSP_SF_CAUSE]);
-	for (k = SSP_SF_NCOMMON; k < rt->nf && k < r->nf; k++) {
-		unsigned iid = p->iid[t][k];
+	if (nf <= SSP_SF_NCOMMON ||
+	    ssp_buf_reserve(b, ANN_MAX * (nf - SSP_SF_NCOMMON)) != 0)
+		return;
+	q = b->p + b->len;
+	for (k = SSP_SF_NCOMMON; k < nf; k++) {
 		uint64_t v = r->f[k];
 
-		switch (rt->f[k].enc) {
-		case SSP_ENC_U:
-			ann_uint(b, iid, SSP_PF_DA_UINT, v);
+		switch (pl[k].op) {
+		case OP_VARINT:
+			q = put_ann(q, &pl[k], v);
 			break;
-		case SSP_ENC_X:
-			ann_uint(b, iid, SSP_PF_DA_POINTER, v);
+		case OP_BOOL:
+			q = put_ann(q, &pl[k], v != 0);
 			break;
-		case SSP_ENC_I:
-		case SSP_ENC_T:
-			ann_uint(b, iid, SSP_PF_DA_INT, v);
+		case OP_IPV4:
+			q = put_ipv4(p, q, &pl[k], v);
 			break;
-		case SSP_ENC_B:
-			ann_uint(b, iid, SSP_PF_DA_BOOL, v != 0);
+		case OP_MAC:
+			put_mac((uint8_t *)hex, v);
+			q = put_ann_str(q, &pl[k], hex, 17);
 			break;
-		case SSP_ENC_S:
-			if (v != 0)
-				ann_strid(p, b, iid, rr, v);
-			break;
-		case SSP_ENC_A:
-			n = ssp_tracks_ipv4(hex, v);
-			ann_short(b, iid, hex, n);
-			break;
-		case SSP_ENC_M:
-			n = (size_t)snprintf(hex, sizeof(hex),
-			    "%02x:%02x:%02x:%02x:%02x:%02x",
-			    (unsigned)(v >> 40) & 0xff, (unsigned)(v >> 32) & 0xff,
-			    (unsigned)(v >> 24) & 0xff, (unsigned)(v >> 16) & 0xff,
-			    (unsigned)(v >> 8) & 0xff, (unsigned)v & 0xff);
-			ann_short(b, iid, hex, n);
-			break;
-		default:
-			ann_uint(b, iid, SSP_PF_DA_UINT, v);
+		default:	/* OP_STRID */
+			if (v == 0)
+				break;
+			b->len = (size_t)(q - b->p);
+			ann_strid(p, b, p->iid[t][k], rr, v);
+			if (ssp_buf_reserve(b, ANN_MAX * (nf - k)) != 0)
+				return;
+			q = b->p + b->len;
 		}
 	}
+	b->len = (size_t)(q - b->p);
 }
 
 /* Event names and categories: the span kinds (iid kind + 1), then the
@@ -396,18 +521,20 @@ flow_event(struct ssp_buf *b, const struct ssp_tracks_item *it)
 static uint8_t *
 put_fixed64(uint8_t *q, unsigned tag2, uint64_t v)
 {
-	unsigned i;
-
 	*q++ = (uint8_t)(tag2 & 0xff);	/* fields 47 and 48: two-byte tags */
 	*q++ = (uint8_t)(tag2 >> 8);
-	for (i = 0; i < 8; i++)		/* little-endian on the wire */
-		*q++ = (uint8_t)(v >> (8 * i));
-	return q;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);	/* little-endian on the wire */
+#endif
+	memcpy(q, &v, 8);
+	return q + 8;
 }
 
 /*
  * A BEGIN or END packet, the bulk of a trace: sizes first, then one
- * reserve and plain stores (the same bytes ssp_pb_begin/end would give).
+ * reserve and plain stores (the same bytes ssp_pb_begin/end would give;
+ * the fast varint writes may store up to 8 bytes past a varint, so the
+ * reserve has that much more).
  *   TracePacket { timestamp, trusted_packet_sequence_id, sequence_flags,
  *     track_event { type, track_uuid, [category_iids, name_iid,]
  *       flow_ids..., terminating_flow_ids..., [debug_annotations] } }
@@ -428,36 +555,36 @@ slice_event(struct ssp_buf *b, const struct ssp_tracks_item *it,
 		    2 + ssp_varint_len(nn) + nn : 1 +
 		    ssp_varint_len(it->kind + 1)) + it->nargs;
 	pk = 1 + ssp_varint_len(it->ts) + 2 + 2 + 1 + ssp_varint_len(te) + te;
-	if (ssp_buf_reserve(b, 1 + ssp_varint_len(pk) + pk) != 0)
+	if (ssp_buf_reserve(b, 1 + ssp_varint_len(pk) + pk + 8) != 0)
 		return;
 	q = b->p + b->len;
 	*q++ = SSP_PF_TRACE_PACKET << 3 | SSP_PB_LEN;
-	q += ssp_varint_put(q, pk);
+	q = ssp_varint_put_fast(q, pk);
 	*q++ = SSP_PF_PKT_TIMESTAMP << 3 | SSP_PB_VARINT;
-	q += ssp_varint_put(q, it->ts);
+	q = ssp_varint_put_fast(q, it->ts);
 	*q++ = SSP_PF_PKT_SEQ_ID << 3 | SSP_PB_VARINT;
 	*q++ = SSP_PF_SEQUENCE;
 	*q++ = SSP_PF_PKT_SEQ_FLAGS << 3 | SSP_PB_VARINT;
 	*q++ = SSP_PF_SEQ_NEEDS;
 	*q++ = SSP_PF_PKT_TRACK_EVENT << 3 | SSP_PB_LEN;
-	q += ssp_varint_put(q, te);
+	q = ssp_varint_put_fast(q, te);
 	*q++ = SSP_PF_TE_TYPE << 3 | SSP_PB_VARINT;
 	*q++ = end ? SSP_PF_TYPE_SLICE_END : SSP_PF_TYPE_SLICE_BEGIN;
 	*q++ = SSP_PF_TE_TRACK_UUID << 3 | SSP_PB_VARINT;
-	q += ssp_varint_put(q, it->track->tid);
+	q = ssp_varint_put_fast(q, it->track->tid);
 	if (!end) {
 		*q++ = SSP_PF_TE_CATEGORY_IIDS << 3 | SSP_PB_VARINT;
-		q += ssp_varint_put(q, it->kind + 1);
+		q = ssp_varint_put_fast(q, it->kind + 1);
 		if (name != NULL) {	/* "host.syscall sendto" */
 			*q++ = (uint8_t)(((SSP_PF_TE_NAME << 3 | SSP_PB_LEN) &
 			    0x7f) | 0x80);	/* field 23: a two-byte tag */
 			*q++ = (uint8_t)((SSP_PF_TE_NAME << 3 | SSP_PB_LEN) >> 7);
-			q += ssp_varint_put(q, nn);
+			q = ssp_varint_put_fast(q, nn);
 			memcpy(q, name, nn);
 			q += nn;
 		} else {
 			*q++ = SSP_PF_TE_NAME_IID << 3 | SSP_PB_VARINT;
-			q += ssp_varint_put(q, it->kind + 1);
+			q = ssp_varint_put_fast(q, it->kind + 1);
 		}
 	}
 	for (k = 0; k < it->nfl; k++)

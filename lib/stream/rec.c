@@ -1006,10 +1006,13 @@ rec_skip(const uint8_t **pp, const uint8_t *p, const struct ftype *ft,
 	uint32_t sm = ft->str_mask;
 	unsigned i;
 
-	for (i = 0; i < ft->nf; i++, sm >>= 1) {
-		p = ssp_varint_get_fast(p, &x, &bad);
-		smax = (sm & 1) && x > smax ? x : smax;
-	}
+	if (sm == 0)	/* no string ids to check: no values (sync, proc_in) */
+		p = ssp_varint_skip_run(p, ft->nf, &bad);
+	else
+		for (i = 0; i < ft->nf; i++, sm >>= 1) {
+			p = ssp_varint_get_fast(p, &x, &bad);
+			smax = (sm & 1) && x > smax ? x : smax;
+		}
 	if (__builtin_expect((smax > nstr) | bad, 0))
 		return 0;
 	*pp = p;

@@ -327,7 +327,8 @@ write_pattern(struct ssp_out *o)
 	return off;
 }
 
-/* Output read back, with and without the writer thread. */
+/* Output read back, with and without the writer thread, and with
+ * writeback started every 4 KiB (the bytes must not change). */
 static void
 test_out_async(void **state)
 {
@@ -342,10 +343,13 @@ test_out_async(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "/tmp/ssp-io-out.%d", (int)getpid());
-	for (z = 0; z < 4; z++) {	/* plain, zstd; then with the thread */
+	for (z = 0; z < 8; z++) {	/* plain, zstd; with the thread;
+					 * with writeback */
 		assert_int_equal(ssp_out_open(&o, path, z & 1 ? 3 : 0, &e), SSP_OK);
 		assert_int_equal(ssp_out_is_zstd(o), z & 1);
-		if (z >= 2)
+		if (z & 4)
+			ssp_out_writeback(o, 4096);
+		if (z & 2)
 			assert_int_equal(ssp_out_async(o, &e), SSP_OK);
 		n = write_pattern(o);
 		assert_int_equal(ssp_out_close(o, &e), SSP_OK);
@@ -362,6 +366,20 @@ test_out_async(void **state)
 		ssp_in_close(in);
 	}
 	unlink(path);
+}
+
+/* Writeback on what is not a regular file is left out: writes go on. */
+static void
+test_out_writeback_device(void **state)
+{
+	struct ssp_out *o;
+	struct ssp_err e;
+
+	(void)state;
+	assert_int_equal(ssp_out_open(&o, "/dev/null", 0, &e), SSP_OK);
+	ssp_out_writeback(o, 1);
+	assert_true(write_pattern(o) > 0);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 }
 
 /* The zstd window of what we write stays at 1 MiB, whatever the level:
@@ -590,6 +608,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_pipe_size, setup_fifo, teardown),
 		cmocka_unit_test_setup_teardown(test_file_timeout, setup_fifo, teardown),
 		cmocka_unit_test(test_out_async),
+		cmocka_unit_test(test_out_writeback_device),
 		cmocka_unit_test(test_out_window),
 		cmocka_unit_test(test_out_async_errors),
 		cmocka_unit_test(test_in_error_status),

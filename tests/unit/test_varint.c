@@ -172,6 +172,41 @@ test_run(void **state)
 	}
 }
 
+/* Skipping a run ends where decoding it does, and finds the same bad
+ * varints: runs of 0 to 18 varints of every length, some too long. */
+static void
+test_skip(void **state)
+{
+	enum { F = 18 };
+	uint8_t buf[F * SSP_VARINT_MAX + 24];
+	unsigned r, i, n;
+
+	(void)state;
+	for (r = 0; r < 50000; r++) {
+		size_t len = 0;
+		const uint8_t *p;
+		unsigned bad = 0, bad2 = 0;
+		uint64_t v;
+
+		n = r % (F + 1);
+		for (i = 0; i < n; i++)
+			len += ssp_varint_ref_put(buf + len, next() % 3 == 0 ?
+			    next() % 128 : value(r * F + i));
+		memset(buf + len, (int)(next() & 0xff), sizeof(buf) - len);
+		if (r % 7 == 6 && n > 0) {	/* an overlong one in the middle */
+			size_t at = next() % len;
+
+			memset(buf + at, 0xff, 10);
+			if (next() % 2)
+				buf[at + 9] = 0x02;
+		}
+		for (p = buf, i = 0; i < n; i++)
+			p = ssp_varint_get_fast(p, &v, &bad);
+		assert_ptr_equal(ssp_varint_skip_run(buf, n, &bad2), p);
+		assert_int_equal(bad2 != 0, bad != 0);
+	}
+}
+
 int
 main(void)
 {
@@ -181,6 +216,7 @@ main(void)
 		cmocka_unit_test(test_get),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_skip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
