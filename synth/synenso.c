@@ -501,16 +501,7 @@ static void
 dma_done(struct syn *s, struct nic *n, int64_t t, struct dmaop *op)
 {
 	struct synenso *e = n->enso;
-	char *p = ssp_synnicbm_begin(n, t);
-
-	p = ssp_synlog_put_str(p, op->write ? "completed dma write op 0x" :
-	    "completed dma read op 0x");
-	p = ssp_synlog_put_hex(p, op->ptr);
-	p = ssp_synnicbm_addr(n, p, op->addr);
-	p = ssp_synlog_put_str(p, " len ");
-	p = ssp_synlog_put_u64(p, op->len);
-	ssp_synnicbm_end(n, p, op->write ? SSP_EV_NIC_DMA_DONE_WR :
-	    SSP_EV_NIC_DMA_DONE_RD);
+	ssp_synnicbm_dma_done_line(n, t, op);
 	/* DmaComplete runs before nicbm counts the DMA done */
 	if (op->cont == DC_ENSO_TXN)
 		tx_notifs(s, n, t, op);

@@ -234,6 +234,21 @@ ssp_synnicbm_dma_dequeue(struct syn *s, struct nic *n, int64_t t,
 	ssp_synmodel_schedule(s, t + s->p->pcie_lat, EV_HOST_DMA, n->h->idx, 0, op);
 }
 
+void
+ssp_synnicbm_dma_done_line(struct nic *n, int64_t t, const struct dmaop *op)
+{
+	char *p = ssp_synnicbm_begin(n, t);
+
+	p = ssp_synlog_put_str(p, op->write ? "completed dma write op 0x" :
+	    "completed dma read op 0x");
+	p = ssp_synlog_put_hex(p, op->ptr);
+	p = ssp_synnicbm_addr(n, p, op->addr);
+	p = ssp_synlog_put_str(p, " len ");
+	p = ssp_synlog_put_u64(p, op->len);
+	ssp_synnicbm_end(n, p, op->write ? SSP_EV_NIC_DMA_DONE_WR :
+	    SSP_EV_NIC_DMA_DONE_RD);
+}
+
 struct dmaop *
 ssp_synnicbm_op_get(struct syn *s, struct nic *n)
 {

@@ -45,6 +45,10 @@ int ssp_synnicbm_dma_enqueue(struct syn *s, struct nic *n, int64_t t,
     const uint8_t *data);
 void ssp_synnicbm_dma_dequeue(struct syn *s, struct nic *n, int64_t t,
     struct dmaop *op);
+/* "completed dma read|write op 0x<op> addr <a> len <n>" (H2DReadcomp,
+ * H2DWritecomp). */
+void ssp_synnicbm_dma_done_line(struct nic *n, int64_t t,
+    const struct dmaop *op);
 /* An eth tx line, its nic.tx span, the frame sent to the network; returns
  * the span. */
 uint64_t ssp_synnicbm_eth_tx(struct syn *s, struct nic *n, int64_t t,
