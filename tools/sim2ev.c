@@ -20,11 +20,11 @@
 #include "io/in.h"
 #include "io/out.h"
 #include "source/conv.h"
-#include "source/convcheck.h"
 #include "source/pcapin.h"
 #include "source/pline.h"
 #include "source/symtab.h"
 #include "tools/common/cli.h"
+#include "tools/common/convreport.h"
 #include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
@@ -39,39 +39,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-/* The after-run findings (ssp_convcheck), one warning line each. */
-static void
-check(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
-    struct ssp_warn *w, const char *src, int ok)
-{
-	static struct ssp_convcheck r;
-	size_t i, n = ssp_convcheck_run(&r, c, cfg, src, ok);
-
-	for (i = 0; i < n; i++)
-		ssp_warn(w, "%s", r.msg[i]);
-}
-
-/* With --simbricks-json of a nicbm, the other captured stream may hold
- * the event lines a log without any lacks. */
-static void
-check_empty(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
-    struct ssp_warn *w, const char *src, const struct ssp_simbricks_input *sb,
-    int sberr)
-{
-	static struct ssp_convcheck r;
-	size_t other = 0;
-
-	if (ssp_conv_stats(c)->nevents > 0)
-		return;
-	if (sb != NULL && cfg->sim == SSP_SIM_NICBM)
-		other = ssp_simbricks_count(ssp_simbricks_input_run(sb),
-		    ssp_simbricks_input_sim(sb), sberr ? SSP_SIMBRICKS_STDOUT :
-		    SSP_SIMBRICKS_STDERR, "nicbm: ");
-	r.n = 0;
-	if (ssp_convcheck_empty(&r, c, cfg, src, other, sberr, w->n != 0) > 0)
-		ssp_warn(w, "%s", r.msg[0]);
 }
 
 static void
@@ -421,10 +388,8 @@ main(int argc, char **argv)
 		rc = SSP_EXIT_FAIL;
 	}
 	if (stats)
-		ssp_convcheck_stats(stderr, c, "sim2ev", ssp_in_name(in));
-	check(c, &cfg, &w, ssp_in_name(in), rc == 0);
-	if (rc == 0)
-		check_empty(c, &cfg, &w, ssp_in_name(in), sbin, sberr);
+		ssp_convreport_stats(stderr, c, "sim2ev", ssp_in_name(in));
+	ssp_convreport_warn(&w, c, &cfg, ssp_in_name(in), rc == 0, sbin, sberr);
 	ssp_conv_free(c);
 	ssp_in_close(in);
 	ssp_simbricks_input_close(sbin);
