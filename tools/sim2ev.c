@@ -20,6 +20,7 @@
 #include "io/in.h"
 #include "io/out.h"
 #include "source/conv.h"
+#include "source/convrun.h"
 #include "source/pcapin.h"
 #include "source/pline.h"
 #include "source/symtab.h"
@@ -170,6 +171,7 @@ main(int argc, char **argv)
 	struct ssp_in *in;
 	struct ssp_out *out;
 	struct ssp_conv *c;
+	struct ssp_convrun_opts ro;
 	struct ssp_progress pg;
 	struct ssp_err e = { 0 };
 	struct ssp_warn w = { "sim2ev", 0, 0 };
@@ -362,24 +364,14 @@ main(int argc, char **argv)
 	if (ssp_conv_open(&c, &cfg, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	ssp_progress_init_as(&pg, ssp_in_size(in), "lines", "events", quiet);
-	if (cfg.sim == SSP_SIM_PCAP)
-		rc = ssp_pcapin_run(c, in, &at, atoms, &e);
-	else
-		rc = ssp_conv_run(c, in, follow, pg.on ? ssp_progress_cb : NULL, &pg, &e);
+	ro = (struct ssp_convrun_opts){ cfg.sim, atoms, &at, pg.on ?
+	    ssp_progress_cb : NULL, &pg };
+	/* after bad input: the events before it, without an end block */
+	rc = ssp_convrun(c, in, out, &ro, &written, &e) == SSP_OK ? 0 :
+	    SSP_EXIT_FAIL;
 	ssp_progress_done(&pg);
-	if (rc == SSP_OK) {
-		rc = ssp_out_close(out, &e) == SSP_OK ? 0 : SSP_EXIT_FAIL;
-		written = rc == 0;
-		out = NULL;
-	} else {
-		rc = SSP_EXIT_FAIL;
-	}
-	if (rc != 0) {
+	if (rc != 0)
 		warnx("%s", e.msg);
-		/* after bad input, the events before it (no end block) */
-		ssp_conv_abort(c);
-		written = out != NULL && ssp_out_close(out, NULL) == SSP_OK;
-	}
 	/* the old file stays unless the new one was written */
 	if (!written)
 		ssp_outfile_abort();
