@@ -195,7 +195,6 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL, *in_path = NULL, *classes = NULL, *errstr;
-	const char *wpath;
 	const char *lists[2][16];
 	struct ssp_filter *f;
 	struct ssp_err e = { 0 };
@@ -321,20 +320,7 @@ main(int argc, char **argv)
 			    out_path);
 	}
 	/* a file is written whole (tools/common/outfile.h) */
-	wpath = out_path;
-	if (out_path != NULL && strcmp(out_path, "-") != 0 &&
-	    (wpath = ssp_outfile_begin(out_path)) == NULL)
-		err(SSP_EXIT_FAIL, "%s", out_path);
-	if (ssp_out_open_as(&o, wpath, out_path, zstd ? SSP_OUT_ZDEFAULT :
-	    SSP_OUT_ZAUTO, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_cli_refuse_tty(ssp_out_fd(o), force, PROG) != 0) {
-		ssp_out_abort(o);
-		ssp_rec_rd_close(rr);
-		ssp_in_close(in);
-		ssp_filter_free(f);
-		return SSP_EXIT_FAIL;
-	}
+	o = ssp_outfile_stream(out_path, 0, zstd, force, PROG);
 	if (ssp_filter_writer_open(f, &w, o, rr, PROG, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 

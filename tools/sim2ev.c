@@ -165,7 +165,7 @@ main(int argc, char **argv)
 	struct ssp_meta meta[2];
 	char *symdesc = NULL, *symspec[MAX_SYMTABS], *name = NULL;
 	char *stream, *outpath = NULL, producer[64];
-	const char *errstr, *inpath, *to;
+	const char *errstr, *inpath;
 	struct ssp_atoms *atoms;
 	struct ssp_symtab *syms = NULL;
 	struct ssp_in *in;
@@ -328,21 +328,7 @@ main(int argc, char **argv)
 	/* A file is written whole (tools/common/outfile.h), except with
 	 * --follow: readers follow it as it grows, and a stop signal ends the
 	 * stream cleanly. */
-	to = outpath;
-	if (!follow && outpath != NULL && strcmp(outpath, "-") != 0 &&
-	    (to = ssp_outfile_begin(outpath)) == NULL)
-		err(SSP_EXIT_FAIL, "%s", outpath);
-	if (ssp_out_open_as(&out, to, outpath, z ? SSP_OUT_ZDEFAULT :
-	    SSP_OUT_ZAUTO, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_cli_refuse_tty(ssp_out_fd(out), force, "sim2ev") != 0) {
-		ssp_out_abort(out);
-		ssp_in_close(in);
-		ssp_symtab_free(syms);
-		ssp_atoms_free(atoms);
-		free(symdesc);
-		return SSP_EXIT_FAIL;
-	}
+	out = ssp_outfile_stream(outpath, follow, z, force, "sim2ev");
 	if (follow && verbose && ssp_in_pipe_size(in) > 0)
 		fprintf(stderr, "sim2ev: %s: pipe buffer %d KiB\n", ssp_in_name(in),
 		    ssp_in_pipe_size(in) >> 10);
