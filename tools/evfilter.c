@@ -17,6 +17,7 @@
 #include "io/out.h"
 #include "stream/event.h"
 #include "tools/common/cli.h"
+#include "tools/common/filtreport.h"
 #include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
@@ -99,72 +100,6 @@ config_fail(const char *opt, const struct ssp_err *e)
 	usage(SSP_EXIT_USAGE);
 }
 
-/* Read a function list; file errors exit 1, content errors exit 2. */
-static void
-load_funcs(struct ssp_filter *f, const char *path, int white,
-    const char *classes)
-{
-	struct ssp_in *in;
-	struct ssp_err e = { 0 };
-	int r;
-
-	if (ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	r = ssp_filter_funcs(f, in, white, classes, &e);
-	ssp_in_close(in);
-	if (r == SSP_ERR_INVAL)
-		errx(SSP_EXIT_USAGE, "%s", e.msg);
-	if (r != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-}
-
-static void
-stats(const char *name, const struct ssp_filter *f,
-    const struct ssp_filter_stats *st, int verbose)
-{
-	unsigned k;
-
-	if (verbose)
-		fprintf(stderr, PROG ": filter: %s\n", ssp_filter_describe(f)[0] ?
-		    ssp_filter_describe(f) : "none (pass-through)");
-	fprintf(stderr, PROG ": %s: %" PRIu64 " events in, %" PRIu64 " kept, %"
-	    PRIu64 " dropped\n", name, st->in, st->kept, st->in - st->kept);
-	for (k = 1; k < SSP_FR_NREASONS; k++)
-		if (st->dropped[k] != 0 || ssp_filter_uses(f, k))
-			fprintf(stderr, PROG ": %12" PRIu64 " dropped by %s\n",
-			    st->dropped[k], ssp_filter_reason_name(k));
-}
-
-/* A --comp, --cpu or --table pattern list that matched nothing: warn,
- * naming the values the stream has. */
-static void
-check(struct ssp_warn *w, const char *name, const struct ssp_filter *f)
-{
-	static const char *const opt[3] = { "--comp", "--cpu", "--table" };
-	static const char *const what[3] = { "component", "CPU", "symbol table" };
-	const char *v[SSP_FILTER_SEEN];
-	char list[512];
-	size_t len;
-	int n, i, k;
-
-	for (k = 0; k < 3; k++) {
-		if ((n = ssp_filter_unmatched(f, (enum ssp_filter_field)k, v)) < 0)
-			continue;
-		if (n == 0) {
-			ssp_warn(w, "%s: %s matched nothing: no event has a %s",
-			    name, opt[k], what[k]);
-			continue;
-		}
-		for (list[0] = '\0', len = 0, i = 0; i < n && len < sizeof(list);
-		    i++)
-			len += (size_t)snprintf(list + len, sizeof(list) - len,
-			    "%s%s", i ? ", " : "", v[i]);
-		ssp_warn(w, "%s: %s matched nothing, all its events are dropped; "
-		    "the stream's %ss are %s%s", name, opt[k], what[k], list,
-		    n == SSP_FILTER_SEEN ? ", ..." : "");
-	}
-}
-
 int
 main(int argc, char **argv)
 {
@@ -207,8 +142,8 @@ main(int argc, char **argv)
 	struct ssp_warn wn = { PROG, 0, 0 };
 	int64_t from = 0, to = 0;
 	int ch, quiet = 0, force = 0, zstd = 0, verbose = 0, want_stats = 0, got, rc = 0;
-	int from_set = 0, to_set = 0, i;
-	size_t nlists[2] = { 0, 0 };
+	int from_set = 0, to_set = 0, i, r;
+	size_t nlists[2] = { 0, 0 }, k;
 
 	if ((f = ssp_filter_new()) == NULL)
 		errx(SSP_EXIT_FAIL, "out of memory");
@@ -297,12 +232,13 @@ main(int argc, char **argv)
 		warnx("--class %s: empty item in list", classes);
 		usage(SSP_EXIT_USAGE);
 	}
-	for (i = 0; i < 2; i++) {
-		size_t k;
-
+	/* a file not read: exit 1; its content: exit 2 */
+	for (i = 0; i < 2; i++)
 		for (k = 0; k < nlists[i]; k++)
-			load_funcs(f, lists[i][k], i, classes);
-	}
+			if ((r = ssp_filter_funcs_load(f, lists[i][k], i, classes,
+			    &e)) != SSP_OK)
+				errx(r == SSP_ERR_INVAL ? SSP_EXIT_USAGE :
+				    SSP_EXIT_FAIL, "%s", e.msg);
 	if (classes != NULL && nlists[0] + nlists[1] == 0) {
 		warnx("--class needs -b or -w");
 		usage(SSP_EXIT_USAGE);
@@ -354,9 +290,9 @@ main(int argc, char **argv)
 		rc = SSP_EXIT_FAIL;
 	}
 	if (want_stats)
-		stats(ssp_in_name(in), f, &st, verbose);
+		ssp_filtreport_stats(PROG, ssp_in_name(in), f, &st, verbose);
 	if (rc == 0)
-		check(&wn, ssp_in_name(in), f);
+		ssp_filtreport_unmatched(&wn, ssp_in_name(in), f);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	ssp_filter_free(f);

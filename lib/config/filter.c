@@ -738,6 +738,20 @@ ssp_filter_funcs(struct ssp_filter *f, struct ssp_in *in, int whitelist,
 	return SSP_OK;
 }
 
+int
+ssp_filter_funcs_load(struct ssp_filter *f, const char *path, int whitelist,
+    const char *classes, struct ssp_err *e)
+{
+	struct ssp_in *in;
+	int r;
+
+	if ((r = ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, e)) != SSP_OK)
+		return r;
+	r = ssp_filter_funcs(f, in, whitelist, classes, e);
+	ssp_in_close(in);
+	return r;
+}
+
 /* --- the per-event check --------------------------------------------------- */
 
 static int

@@ -91,6 +91,10 @@ void ssp_filter_interesting(struct ssp_filter *f);
  */
 int ssp_filter_funcs(struct ssp_filter *f, struct ssp_in *in, int whitelist,
     const char *classes, struct ssp_err *e);
+/* The same for the list in the file at path (zstd or gzip too): SSP_ERR_IO
+ * and the others of ssp_in_open when it cannot be read. */
+int ssp_filter_funcs_load(struct ssp_filter *f, const char *path,
+    int whitelist, const char *classes, struct ssp_err *e);
 /* Number of distinct names in the black- or whitelist. */
 size_t ssp_filter_nfuncs(const struct ssp_filter *f, int whitelist);
 

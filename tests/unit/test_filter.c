@@ -445,6 +445,39 @@ test_funcs_plain_list(void **state)
 	ssp_filter_free(f);
 }
 
+/* A list by its file's name: read whole, zstd by magic; a file not read
+ * is an I/O error, its content an INVAL one. */
+static void
+test_funcs_load(void **state)
+{
+	struct ssp_filter *f = ssp_filter_new();
+	struct ssp_err e = { 0 };
+	char zst[80], cmd[200];
+
+	(void)state;
+	spit(csvpath, "a\nb\n");
+	assert_int_equal(ssp_filter_funcs_load(f, csvpath, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_filter_nfuncs(f, 0), 2);
+	snprintf(zst, sizeof(zst), "%s.zst", csvpath);
+	spit(csvpath, "c\n");
+	snprintf(cmd, sizeof(cmd), "zstd -q -f -o '%s' '%s'", zst, csvpath);
+	if (system(cmd) == 0) {
+		assert_int_equal(ssp_filter_funcs_load(f, zst, 0, NULL, &e),
+		    SSP_OK);
+		assert_int_equal(ssp_filter_nfuncs(f, 0), 3);
+		unlink(zst);
+	}
+	spit(csvpath, "x,y\n");
+	assert_int_equal(ssp_filter_funcs_load(f, csvpath, 0, NULL, &e),
+	    SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, ":1:1:"));
+	assert_int_equal(ssp_filter_funcs_load(f, "/nonexistent/list.csv", 1,
+	    NULL, &e), SSP_ERR_IO);
+	assert_non_null(strstr(e.msg, "/nonexistent/list.csv"));
+	assert_int_equal(ssp_filter_nfuncs(f, 1), 0);
+	ssp_filter_free(f);
+}
+
 static void
 test_funcs_errors(void **state)
 {
@@ -674,6 +707,7 @@ main(void)
 		cmocka_unit_test(test_netdev_interesting),
 		cmocka_unit_test(test_funcs_rules_csv),
 		cmocka_unit_test(test_funcs_plain_list),
+		cmocka_unit_test(test_funcs_load),
 		cmocka_unit_test(test_funcs_errors),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_reason_order),
