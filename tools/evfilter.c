@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/num.h"
 #include "config/filter.h"
@@ -247,15 +246,8 @@ main(int argc, char **argv)
 	if (ssp_in_open(&in, in_path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK ||
 	    ssp_event_reader_open(&rr, in, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (out_path != NULL && strcmp(out_path, "-") != 0) {
-		struct stat a, b;	/* opening the output would truncate it */
-
-		if (fstat(ssp_in_fd(in), &a) == 0 && stat(out_path, &b) == 0 &&
-		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-			errx(SSP_EXIT_FAIL, "%s: the output is the input file",
-			    out_path);
-	}
 	/* a file is written whole (tools/common/outfile.h) */
+	ssp_outfile_not_input(out_path, ssp_in_fd(in));
 	o = ssp_outfile_stream(out_path, 0, zstd, force, PROG);
 	if (ssp_filter_writer_open(f, &w, o, rr, PROG, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -268,13 +260,9 @@ main(int argc, char **argv)
 	if (got < 0) {
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;
-		/* After damaged input, keep what came before it, but leave the
-		 * output without its end block so readers downstream see the
-		 * damage too.  After a failed write there is nothing to save. */
-		if (got != SSP_FILTER_EWRITE && ssp_rec_wr_flush(w, &e) != SSP_OK)
-			warnx("%s", e.msg);
-		ssp_rec_wr_abort(w);
-	} else if (ssp_rec_wr_close(w, &e) != SSP_OK) {
+	}
+	/* after damaged input: what came before it, without an end block */
+	if (ssp_filter_end(w, got, &e) != SSP_OK) {
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;
 	}

@@ -1172,3 +1172,16 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rec_rd *rr, struct ssp_rec_wr *w
 fail:	/* only a failed write makes the output unusable */
 	return e->code == SSP_ERR_IO ? SSP_FILTER_EWRITE : -e->code;
 }
+
+int
+ssp_filter_end(struct ssp_rec_wr *w, int got, struct ssp_err *e)
+{
+	int r = SSP_OK;
+
+	if (got >= 0)
+		return ssp_rec_wr_close(w, e);
+	if (got != SSP_FILTER_EWRITE)
+		r = ssp_rec_wr_flush(w, e);
+	ssp_rec_wr_abort(w);
+	return r;
+}

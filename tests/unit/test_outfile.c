@@ -284,6 +284,23 @@ test_outfile_stream(void **state)
 	assert_memory_equal(b, "\x28\xb5\x2f\xfd", 4);
 }
 
+/* Another file, standard output or a missing one is not the input. */
+static void
+test_outfile_not_input(void **state)
+{
+	int fd;
+
+	(void)state;
+	put_file(at("in"), "x");
+	put_file(at("other"), "y");
+	assert_true((fd = open(at("in"), O_RDONLY)) >= 0);
+	ssp_outfile_not_input(at("other"), fd);
+	ssp_outfile_not_input(at("missing"), fd);
+	ssp_outfile_not_input("-", fd);
+	ssp_outfile_not_input(NULL, fd);
+	close(fd);
+}
+
 int
 main(void)
 {
@@ -295,6 +312,7 @@ main(void)
 		cmocka_unit_test(test_outfile_symlink),
 		cmocka_unit_test(test_outfile_in_place),
 		cmocka_unit_test(test_outfile_stream),
+		cmocka_unit_test(test_outfile_not_input),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

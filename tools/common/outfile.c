@@ -275,3 +275,13 @@ ssp_outfile_stream(const char *path, int inplace, int zstd, int force,
 	}
 	return o;
 }
+
+void
+ssp_outfile_not_input(const char *path, int in_fd)
+{
+	struct stat a, b;
+
+	if (path != NULL && strcmp(path, "-") != 0 && fstat(in_fd, &a) == 0 &&
+	    stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		errx(SSP_EXIT_FAIL, "%s: the output is the input file", path);
+}

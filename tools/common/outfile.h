@@ -56,5 +56,8 @@ int ssp_outfile_write(const char *path, const void *p, size_t n);
  */
 struct ssp_out *ssp_outfile_stream(const char *path, int inplace, int zstd,
     int force, const char *prog);
+/* Exit 1 ("PATH: the output is the input file") when path names the
+ * file open as in_fd: a filter would destroy what it reads. */
+void ssp_outfile_not_input(const char *path, int in_fd);
 
 #endif
