@@ -70,26 +70,6 @@ usage(int code)
 }
 
 static void
-print_header(const struct ssp_rec_rd *rr)
-{
-	const struct ssp_schema *s = ssp_rec_rd_file_schema(rr);
-	size_t i;
-	unsigned t, k;
-
-	printf("# stream %s (format 1.%u)\n", ssp_rec_rd_name(rr),
-	    ssp_rec_rd_version_minor(rr));
-	for (i = 0; i < ssp_rec_rd_nmeta(rr); i++)
-		printf("# %s: %s\n", ssp_rec_rd_meta_at(rr, i)->key,
-		    ssp_rec_rd_meta_at(rr, i)->value);
-	for (t = 0; t < s->ntypes; t++) {
-		printf("# type %u %s:", t + 1, s->types[t].name);
-		for (k = 0; k < s->types[t].nf; k++)
-			printf(" %s/%c", s->types[t].f[k].name, s->types[t].f[k].enc);
-		printf("\n");
-	}
-}
-
-static void
 count(struct counts *c, const struct ssp_rec *r)
 {
 	if (r->type < SSP_SK_NKINDS) {
@@ -147,7 +127,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 		if ((names[i] = strndup(src[i].name, src[i].namelen)) == NULL)
 			errx(SSP_EXIT_FAIL, "out of memory");
 	if (header)
-		print_header(rr);
+		ssp_dump_header(stdout, rr, SSP_DUMP_TEXT, "stream");
 	if (mode == M_DUMP) {
 		struct ssp_dump_opts o = { (const char *const *)names,
 		    (size_t)n, columns, 1 };
