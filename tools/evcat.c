@@ -51,56 +51,6 @@ usage(int code)
 	exit(ssp_cli_done(PROG, code));
 }
 
-static void
-print_header(const struct ssp_rec_rd *rr, enum ssp_dump_fmt fmt)
-{
-	const struct ssp_schema *s = ssp_rec_rd_file_schema(rr);
-	const struct ssp_meta *m;
-	size_t i;
-	unsigned t, k;
-
-	if (fmt == SSP_DUMP_JSON) {
-		printf("{\"header\":{\"file\":");
-		ssp_dump_json_str(stdout, ssp_rec_rd_name(rr), strlen(ssp_rec_rd_name(rr)));
-		printf(",\"format\":\"1.%u\",\"meta\":{", ssp_rec_rd_version_minor(rr));
-		for (i = 0; i < ssp_rec_rd_nmeta(rr); i++) {
-			m = ssp_rec_rd_meta_at(rr, i);
-			printf(i ? "," : "");
-			ssp_dump_json_str(stdout, m->key, strlen(m->key));
-			putchar(':');
-			ssp_dump_json_str(stdout, m->value, strlen(m->value));
-		}
-		printf("},\"types\":[");
-		for (t = 0; t < s->ntypes; t++) {
-			printf("%s{\"name\":", t ? "," : "");
-			ssp_dump_json_str(stdout, s->types[t].name,
-			    strlen(s->types[t].name));
-			printf(",\"fields\":[");
-			for (k = 0; k < s->types[t].nf; k++) {
-				printf("%s[", k ? "," : "");
-				ssp_dump_json_str(stdout, s->types[t].f[k].name,
-				    strlen(s->types[t].f[k].name));
-				printf(",\"%c\"]", s->types[t].f[k].enc);
-			}
-			printf("]}");
-		}
-		printf("]}}\n");
-		return;
-	}
-	printf("# file %s (format 1.%u)\n", ssp_rec_rd_name(rr),
-	    ssp_rec_rd_version_minor(rr));
-	for (i = 0; i < ssp_rec_rd_nmeta(rr); i++) {
-		m = ssp_rec_rd_meta_at(rr, i);
-		printf("# %s: %s\n", m->key, m->value);
-	}
-	for (t = 0; t < s->ntypes; t++) {
-		printf("# type %u %s:", t + 1, s->types[t].name);
-		for (k = 0; k < s->types[t].nf; k++)
-			printf(" %s/%c", s->types[t].f[k].name, s->types[t].f[k].enc);
-		printf("\n");
-	}
-}
-
 /* Slot of each file type of the current segment in the counts. */
 static void
 count_bind(struct counts *c, const struct ssp_rec_rd *rr)
@@ -186,7 +136,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 	}
 	gen = ssp_rec_rd_strgen(rr);
 	if (header)
-		print_header(rr, fmt);
+		ssp_dump_header(stdout, rr, fmt, "file");
 	if (counts != NULL)
 		count_bind(counts, rr);
 	else if (*dp == NULL && (rc = ssp_dump_open(dp, stdout, fmt, rr, &dopts,
@@ -200,7 +150,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, int header,
 		if (ssp_rec_rd_strgen(rr) != gen) {	/* a concatenated segment */
 			gen = ssp_rec_rd_strgen(rr);
 			if (header)
-				print_header(rr, fmt);
+				ssp_dump_header(stdout, rr, fmt, "file");
 			if (counts != NULL)
 				count_bind(counts, rr);
 		}

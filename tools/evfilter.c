@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/num.h"
 #include "config/filter.h"
@@ -17,6 +16,7 @@
 #include "io/out.h"
 #include "stream/event.h"
 #include "tools/common/cli.h"
+#include "tools/common/filtreport.h"
 #include "tools/common/outfile.h"
 #include "tools/common/progress.h"
 #include "tools/common/warn.h"
@@ -99,72 +99,6 @@ config_fail(const char *opt, const struct ssp_err *e)
 	usage(SSP_EXIT_USAGE);
 }
 
-/* Read a function list; file errors exit 1, content errors exit 2. */
-static void
-load_funcs(struct ssp_filter *f, const char *path, int white,
-    const char *classes)
-{
-	struct ssp_in *in;
-	struct ssp_err e = { 0 };
-	int r;
-
-	if (ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	r = ssp_filter_funcs(f, in, white, classes, &e);
-	ssp_in_close(in);
-	if (r == SSP_ERR_INVAL)
-		errx(SSP_EXIT_USAGE, "%s", e.msg);
-	if (r != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-}
-
-static void
-stats(const char *name, const struct ssp_filter *f,
-    const struct ssp_filter_stats *st, int verbose)
-{
-	unsigned k;
-
-	if (verbose)
-		fprintf(stderr, PROG ": filter: %s\n", ssp_filter_describe(f)[0] ?
-		    ssp_filter_describe(f) : "none (pass-through)");
-	fprintf(stderr, PROG ": %s: %" PRIu64 " events in, %" PRIu64 " kept, %"
-	    PRIu64 " dropped\n", name, st->in, st->kept, st->in - st->kept);
-	for (k = 1; k < SSP_FR_NREASONS; k++)
-		if (st->dropped[k] != 0 || ssp_filter_uses(f, k))
-			fprintf(stderr, PROG ": %12" PRIu64 " dropped by %s\n",
-			    st->dropped[k], ssp_filter_reason_name(k));
-}
-
-/* A --comp, --cpu or --table pattern list that matched nothing: warn,
- * naming the values the stream has. */
-static void
-check(struct ssp_warn *w, const char *name, const struct ssp_filter *f)
-{
-	static const char *const opt[3] = { "--comp", "--cpu", "--table" };
-	static const char *const what[3] = { "component", "CPU", "symbol table" };
-	const char *v[SSP_FILTER_SEEN];
-	char list[512];
-	size_t len;
-	int n, i, k;
-
-	for (k = 0; k < 3; k++) {
-		if ((n = ssp_filter_unmatched(f, (enum ssp_filter_field)k, v)) < 0)
-			continue;
-		if (n == 0) {
-			ssp_warn(w, "%s: %s matched nothing: no event has a %s",
-			    name, opt[k], what[k]);
-			continue;
-		}
-		for (list[0] = '\0', len = 0, i = 0; i < n && len < sizeof(list);
-		    i++)
-			len += (size_t)snprintf(list + len, sizeof(list) - len,
-			    "%s%s", i ? ", " : "", v[i]);
-		ssp_warn(w, "%s: %s matched nothing, all its events are dropped; "
-		    "the stream's %ss are %s%s", name, opt[k], what[k], list,
-		    n == SSP_FILTER_SEEN ? ", ..." : "");
-	}
-}
-
 int
 main(int argc, char **argv)
 {
@@ -195,7 +129,6 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL, *in_path = NULL, *classes = NULL, *errstr;
-	const char *wpath;
 	const char *lists[2][16];
 	struct ssp_filter *f;
 	struct ssp_err e = { 0 };
@@ -208,8 +141,8 @@ main(int argc, char **argv)
 	struct ssp_warn wn = { PROG, 0, 0 };
 	int64_t from = 0, to = 0;
 	int ch, quiet = 0, force = 0, zstd = 0, verbose = 0, want_stats = 0, got, rc = 0;
-	int from_set = 0, to_set = 0, i;
-	size_t nlists[2] = { 0, 0 };
+	int from_set = 0, to_set = 0, i, r;
+	size_t nlists[2] = { 0, 0 }, k;
 
 	if ((f = ssp_filter_new()) == NULL)
 		errx(SSP_EXIT_FAIL, "out of memory");
@@ -298,12 +231,13 @@ main(int argc, char **argv)
 		warnx("--class %s: empty item in list", classes);
 		usage(SSP_EXIT_USAGE);
 	}
-	for (i = 0; i < 2; i++) {
-		size_t k;
-
+	/* a file not read: exit 1; its content: exit 2 */
+	for (i = 0; i < 2; i++)
 		for (k = 0; k < nlists[i]; k++)
-			load_funcs(f, lists[i][k], i, classes);
-	}
+			if ((r = ssp_filter_funcs_load(f, lists[i][k], i, classes,
+			    &e)) != SSP_OK)
+				errx(r == SSP_ERR_INVAL ? SSP_EXIT_USAGE :
+				    SSP_EXIT_FAIL, "%s", e.msg);
 	if (classes != NULL && nlists[0] + nlists[1] == 0) {
 		warnx("--class needs -b or -w");
 		usage(SSP_EXIT_USAGE);
@@ -312,29 +246,9 @@ main(int argc, char **argv)
 	if (ssp_in_open(&in, in_path, SSP_IN_ZSTD_AUTO, NULL, &e) != SSP_OK ||
 	    ssp_event_reader_open(&rr, in, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (out_path != NULL && strcmp(out_path, "-") != 0) {
-		struct stat a, b;	/* opening the output would truncate it */
-
-		if (fstat(ssp_in_fd(in), &a) == 0 && stat(out_path, &b) == 0 &&
-		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-			errx(SSP_EXIT_FAIL, "%s: the output is the input file",
-			    out_path);
-	}
 	/* a file is written whole (tools/common/outfile.h) */
-	wpath = out_path;
-	if (out_path != NULL && strcmp(out_path, "-") != 0 &&
-	    (wpath = ssp_outfile_begin(out_path)) == NULL)
-		err(SSP_EXIT_FAIL, "%s", out_path);
-	if (ssp_out_open_as(&o, wpath, out_path, zstd ? SSP_OUT_ZDEFAULT :
-	    SSP_OUT_ZAUTO, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_cli_refuse_tty(ssp_out_fd(o), force, PROG) != 0) {
-		ssp_out_abort(o);
-		ssp_rec_rd_close(rr);
-		ssp_in_close(in);
-		ssp_filter_free(f);
-		return SSP_EXIT_FAIL;
-	}
+	ssp_outfile_not_input(out_path, ssp_in_fd(in));
+	o = ssp_outfile_stream(out_path, 0, zstd, force, PROG);
 	if (ssp_filter_writer_open(f, &w, o, rr, PROG, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 
@@ -346,13 +260,9 @@ main(int argc, char **argv)
 	if (got < 0) {
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;
-		/* After damaged input, keep what came before it, but leave the
-		 * output without its end block so readers downstream see the
-		 * damage too.  After a failed write there is nothing to save. */
-		if (got != SSP_FILTER_EWRITE && ssp_rec_wr_flush(w, &e) != SSP_OK)
-			warnx("%s", e.msg);
-		ssp_rec_wr_abort(w);
-	} else if (ssp_rec_wr_close(w, &e) != SSP_OK) {
+	}
+	/* after damaged input: what came before it, without an end block */
+	if (ssp_filter_end(w, got, &e) != SSP_OK) {
 		warnx("%s", e.msg);
 		rc = SSP_EXIT_FAIL;
 	}
@@ -368,9 +278,9 @@ main(int argc, char **argv)
 		rc = SSP_EXIT_FAIL;
 	}
 	if (want_stats)
-		stats(ssp_in_name(in), f, &st, verbose);
+		ssp_filtreport_stats(PROG, ssp_in_name(in), f, &st, verbose);
 	if (rc == 0)
-		check(&wn, ssp_in_name(in), f);
+		ssp_filtreport_unmatched(&wn, ssp_in_name(in), f);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	ssp_filter_free(f);

@@ -5,7 +5,6 @@
  */
 #include <err.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,19 +13,14 @@
 
 #include "base/atoms.h"
 #include "base/num.h"
-#include "base/path.h"
-#include "config/simbricks.h"
-#include "config/topo.h"
-#include "io/in.h"
 #include "io/out.h"
 #include "source/conv.h"
-#include "source/convcheck.h"
-#include "source/pcapin.h"
-#include "source/pline.h"
-#include "source/symtab.h"
+#include "source/convrun.h"
 #include "tools/common/cli.h"
+#include "tools/common/convreport.h"
 #include "tools/common/outfile.h"
 #include "tools/common/progress.h"
+#include "tools/common/siminput.h"
 #include "tools/common/warn.h"
 
 #define MAX_SYMTABS   256
@@ -39,39 +33,6 @@ on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-/* The after-run findings (ssp_convcheck), one warning line each. */
-static void
-check(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
-    struct ssp_warn *w, const char *src, int ok)
-{
-	static struct ssp_convcheck r;
-	size_t i, n = ssp_convcheck_run(&r, c, cfg, src, ok);
-
-	for (i = 0; i < n; i++)
-		ssp_warn(w, "%s", r.msg[i]);
-}
-
-/* With --simbricks-json of a nicbm, the other captured stream may hold
- * the event lines a log without any lacks. */
-static void
-check_empty(const struct ssp_conv *c, const struct ssp_conv_cfg *cfg,
-    struct ssp_warn *w, const char *src, const struct ssp_simbricks_input *sb,
-    int sberr)
-{
-	static struct ssp_convcheck r;
-	size_t other = 0;
-
-	if (ssp_conv_stats(c)->nevents > 0)
-		return;
-	if (sb != NULL && cfg->sim == SSP_SIM_NICBM)
-		other = ssp_simbricks_count(ssp_simbricks_input_run(sb),
-		    ssp_simbricks_input_sim(sb), sberr ? SSP_SIMBRICKS_STDOUT :
-		    SSP_SIMBRICKS_STDERR, "nicbm: ");
-	r.n = 0;
-	if (ssp_convcheck_empty(&r, c, cfg, src, other, sberr, w->n != 0) > 0)
-		ssp_warn(w, "%s", r.msg[0]);
 }
 
 static void
@@ -131,36 +92,6 @@ usage(int code)
 	exit(ssp_cli_done("sim2ev", code));
 }
 
-static void
-symtab_loaded(void *ctx, const struct ssp_symtab_info *ti)
-{
-	(void)ctx;
-	fprintf(stderr, "sim2ev: symbol table %s: %zu functions from %s (%s), "
-	    "offset 0x%" PRIx64 "\n", ti->name, ti->nfunc, ti->file,
-	    ti->fmt == SSP_SYMFMT_NM ? "nm" : "objdump", ti->offset);
-}
-
-/* -s FILE[,NAME[,OFFSET]]... into a new table set; exits on error. */
-static struct ssp_symtab *
-load_symtabs(struct ssp_atoms *atoms, char **spec, size_t n, int verbose)
-{
-	struct ssp_symtab *st;
-	struct ssp_err e = { 0 };
-	int rc;
-
-	if ((rc = ssp_symtab_load_specs(&st, atoms, spec, n, verbose ?
-	    symtab_loaded : NULL, NULL, &e)) != SSP_OK) {
-		if (rc == SSP_ERR_INVAL)
-			warnx("%s", e.msg), usage(SSP_EXIT_USAGE);
-		errx(rc == SSP_ERR_FORMAT ? SSP_EXIT_USAGE : SSP_EXIT_FAIL,
-		    "%s", e.msg);
-	}
-	if (verbose)
-		fprintf(stderr, "sim2ev: %zu function symbols, lookup tables "
-		    "%zu KB\n", ssp_symtab_count(st), ssp_symtab_bytes(st) >> 10);
-	return st;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -193,34 +124,26 @@ main(int argc, char **argv)
 	};
 	static const int stop_signals[] = { SIGTERM, SIGINT, SIGHUP };
 	struct ssp_conv_cfg cfg = { 0 };
-	struct ssp_follow fol = { &stop, 200, 0 };
-	struct ssp_meta meta[2];
-	char *symdesc = NULL, *symspec[MAX_SYMTABS], *name = NULL;
-	char *stream, *outpath = NULL, producer[64];
-	const char *errstr, *inpath, *to;
+	struct ssp_siminput si = { .sim = SSP_SIM_NONE, .fol = { &stop, 200, 0 },
+	    .at = { 0, SSP_PCAPIN_ANY } };
+	char *symspec[MAX_SYMTABS], *outpath = NULL, producer[64];
+	const char *errstr;
 	struct ssp_atoms *atoms;
-	struct ssp_symtab *syms = NULL;
-	struct ssp_in *in;
 	struct ssp_out *out;
 	struct ssp_conv *c;
+	struct ssp_convrun_opts ro;
 	struct ssp_progress pg;
 	struct ssp_err e = { 0 };
 	struct ssp_warn w = { "sim2ev", 0, 0 };
-	size_t nsym = 0, nmeta = 0;
-	int ch, z = 0, follow = 0, ftimeout = 0, force = 0, stats = 0, verbose = 0;
-	int toff_given = 0, quiet = 0;
-	int rc = 0, written = 0;
-	const char *sbjson = NULL, *sbsim = NULL;
-	struct ssp_simbricks_input *sbin = NULL;
-	int sberr = 0, node_set = 0, dev_set = 0;
-	struct ssp_pcapin_at at = { 0, SSP_PCAPIN_ANY };
+	size_t nsym = 0;
+	int ch, z = 0, force = 0, stats = 0, verbose = 0, quiet = 0, rc = 0;
+	int written = 0;
 	int64_t v;
 
-	cfg.sim = SSP_SIM_NONE;
 	while ((ch = getopt_long(argc, argv, "f:hIn:o:qs:Vvz", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
-			if ((cfg.sim = ssp_event_sim_parse(optarg)) == SSP_SIM_NONE) {
+			if ((si.sim = ssp_event_sim_parse(optarg)) == SSP_SIM_NONE) {
 				warnx("unknown format '%s' (gem5, nicbm, ns3, switch, "
 				    "qemu, corundum, e1000 or pcap)", optarg);
 				usage(SSP_EXIT_USAGE);
@@ -228,7 +151,7 @@ main(int argc, char **argv)
 			break;
 		case 'h': usage(0); break;
 		case 'I': cfg.insn = 1; break;
-		case 'n': name = optarg; break;
+		case 'n': si.name = optarg; break;
 		case 'o': outpath = optarg; break;
 		case 'q': quiet = 1; ssp_warn_quiet(); break;
 		case 's':
@@ -243,19 +166,19 @@ main(int argc, char **argv)
 			ssp_cli_deprecated("sim2ev", "--compress", "-z/--zstd");
 			z = 1;
 			break;
-		case O_FOLLOW: follow = 1; break;
+		case O_FOLLOW: si.follow = 1; break;
 		case O_FTIMEOUT:
-			ftimeout = 1;
-			if (ssp_num_parse_ms(optarg, &fol.timeout_ms, &errstr) != 0) {
+			si.ftimeout = 1;
+			if (ssp_num_parse_ms(optarg, &si.fol.timeout_ms, &errstr) != 0) {
 				warnx("--follow-timeout %s: expected a duration "
 				    "(30, 30s, 500ms, 2min)", optarg);
 				usage(SSP_EXIT_USAGE);
 			}
 			break;
 		case O_FORCE: force = 1; break;
-		case O_SBJSON: sbjson = optarg; break;
-		case O_SIM: sbsim = optarg; break;
-		case O_SIMERR: sberr = 1; break;
+		case O_SBJSON: si.sbjson = optarg; break;
+		case O_SIM: si.sbsim = optarg; break;
+		case O_SIMERR: si.sberr = 1; break;
 		case O_NODE:
 		case O_DEVICE:
 			if (ssp_num_strtonum(optarg, 0, UINT32_MAX - 1, &v,
@@ -264,15 +187,12 @@ main(int argc, char **argv)
 				    O_NODE ? "node" : "device", optarg, errstr);
 				usage(SSP_EXIT_USAGE);
 			}
-			if (ch == O_NODE)
-				at.node = (uint32_t)v, node_set = 1;
-			else
-				at.dev = (uint32_t)v, dev_set = 1;
+			*(ch == O_NODE ? &si.at.node : &si.at.dev) = (uint32_t)v;
+			si.at_set = 1;
 			break;
 		case O_STATS: stats = 1; break;
 		case O_STRICT: cfg.strict = w.strict = 1; break;
 		case O_TOFF:
-			toff_given = 1;
 			if (strcmp(optarg, "sync") == 0) {
 				cfg.offset_mode = SSP_OFFSET_SYNC;
 			} else if (ssp_num_parse_time(optarg, &cfg.offset, &errstr) == 0) {
@@ -287,132 +207,65 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (cfg.sim == SSP_SIM_NONE) {
+	if ((cfg.sim = si.sim) == SSP_SIM_NONE) {
 		warnx("-f gem5|nicbm|ns3|switch|qemu|corundum|e1000|pcap is required");
 		usage(SSP_EXIT_USAGE);
 	}
 	if (argc > 1)
 		usage(SSP_EXIT_USAGE);
+	si.path = argc == 1 ? argv[0] : NULL;
 	if (cfg.offset_mode == SSP_OFFSET_SYNC && cfg.sim != SSP_SIM_GEM5 &&
 	    cfg.sim != SSP_SIM_QEMU)
 		errx(SSP_EXIT_USAGE, "--time-offset sync needs -f gem5 or -f qemu "
 		    "(sync lines are theirs)");
-	/* QEMU prints its own clock: its timer-sync lines, when there are
-	 * any, convert it to SimBricks time */
-	if (cfg.sim == SSP_SIM_QEMU && cfg.offset_mode == SSP_OFFSET_NONE &&
-	    !toff_given)
+	/* QEMU prints its own clock: unless --time-offset says otherwise, its
+	 * timer-sync lines, when there are any, convert it to SimBricks time */
+	if (cfg.sim == SSP_SIM_QEMU && cfg.offset_mode == SSP_OFFSET_NONE)
 		cfg.offset_mode = SSP_OFFSET_SYNC_AUTO;
 	if ((nsym > 0 || cfg.insn) && cfg.sim != SSP_SIM_GEM5)
 		errx(SSP_EXIT_USAGE, "-s and -I apply to -f gem5 only");
-	if ((node_set || dev_set) && cfg.sim != SSP_SIM_PCAP)
-		errx(SSP_EXIT_USAGE, "--node and --device apply to -f pcap only");
-	if (cfg.sim == SSP_SIM_PCAP && (follow || sbjson != NULL))
-		errx(SSP_EXIT_USAGE, "-f pcap reads a capture file or standard input "
-		    "(no --follow, no --simbricks-json)");
-	if (ftimeout && !follow)
-		errx(SSP_EXIT_USAGE, "--follow-timeout needs --follow");
-	if ((sbjson == NULL) != (sbsim == NULL) || (sberr && sbjson == NULL))
-		errx(SSP_EXIT_USAGE, "--simbricks-json and --sim go together "
-		    "(--sim-stderr with them)");
-	if (sbjson != NULL && (argc > 0 || follow))
-		errx(SSP_EXIT_USAGE, "--simbricks-json takes no log operand and no "
-		    "--follow");
-	inpath = argc == 1 ? argv[0] : "-";
-	if (cfg.sim == SSP_SIM_PCAP && !node_set && !dev_set)
-		(void)ssp_pcapin_name(inpath, &at);	/* ns-3: prefix-N-D.pcap */
-	/* libpcap is loaded, not linked: without it, fail before any output */
-	if (cfg.sim == SSP_SIM_PCAP && ssp_pcapin_load(&e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if ((errstr = ssp_siminput_check(&si)) != NULL)
+		errx(SSP_EXIT_USAGE, "%s", errstr);
 
 	/* Before any file is opened: once the output exists, a stop signal
 	 * ends the stream cleanly (simspan-online waits for that). */
-	if (follow)
+	if (si.follow)
 		ssp_cli_catch_signals(stop_signals, 3, on_signal);
-
 	if (ssp_atoms_new(&atoms, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (nsym > 0) {
-		const struct ssp_symtab_info *ti;
-		char msg[8192];
-		unsigned t;
-
-		syms = load_symtabs(atoms, symspec, nsym, verbose);
-		for (t = 0; (ti = ssp_symtab_info(syms, t)) != NULL; t++)
-			if (ti->ncut > 0 && ssp_symtab_cut_msg(msg, sizeof(msg), ti) >= 0)
-				ssp_warn(&w, "%s", msg);
-		if ((symdesc = ssp_symtab_describe(syms)) == NULL)
-			err(SSP_EXIT_FAIL, NULL);
-		meta[nmeta++] = (struct ssp_meta){ "symtabs", symdesc };
-	}
+	if (nsym > 0 && ssp_siminput_symtabs(&si, atoms, symspec, nsym, verbose,
+	    &w) != 0)
+		usage(SSP_EXIT_USAGE);
 	/* names from the log itself are bounded: constant memory */
 	ssp_atoms_limit(atoms, NAMES_MAX, NAMES_BYTES);
-
-	if (sbjson != NULL) {
-		if ((rc = ssp_simbricks_input_open(&sbin, &in, sbjson, sbsim, sberr ?
-		    SSP_SIMBRICKS_STDERR : SSP_SIMBRICKS_STDOUT, &e)) != SSP_OK)
-			errx(rc == SSP_ERR_FORMAT || rc == SSP_ERR_INVAL ?
-			    SSP_EXIT_USAGE : SSP_EXIT_FAIL, "%s", e.msg);
-		inpath = ssp_simbricks_input_stem(sbin);
-	} else if (ssp_in_open(&in, inpath, SSP_IN_ZSTD_AUTO | (follow ? SSP_IN_FOLLOW : 0),
-	    &fol, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	ssp_siminput_open(&si);
 	/* A file is written whole (tools/common/outfile.h), except with
 	 * --follow: readers follow it as it grows, and a stop signal ends the
 	 * stream cleanly. */
-	to = outpath;
-	if (!follow && outpath != NULL && strcmp(outpath, "-") != 0 &&
-	    (to = ssp_outfile_begin(outpath)) == NULL)
-		err(SSP_EXIT_FAIL, "%s", outpath);
-	if (ssp_out_open_as(&out, to, outpath, z ? SSP_OUT_ZDEFAULT :
-	    SSP_OUT_ZAUTO, &e) != SSP_OK)
-		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	if (ssp_cli_refuse_tty(ssp_out_fd(out), force, "sim2ev") != 0) {
-		ssp_out_abort(out);
-		ssp_in_close(in);
-		ssp_symtab_free(syms);
-		ssp_atoms_free(atoms);
-		free(symdesc);
-		return SSP_EXIT_FAIL;
-	}
-	if (follow && verbose && ssp_in_pipe_size(in) > 0)
-		fprintf(stderr, "sim2ev: %s: pipe buffer %d KiB\n", ssp_in_name(in),
-		    ssp_in_pipe_size(in) >> 10);
-	stream = name != NULL ? strdup(name) : sbjson != NULL ? strdup(inpath) :
-	    strcmp(inpath, "-") == 0 ?
-	    strdup(ssp_event_sim_name(cfg.sim)) : ssp_path_stem(inpath);
-	if (stream == NULL)
-		err(1, NULL);
-	meta[nmeta++] = (struct ssp_meta){ "source", ssp_in_name(in) };
+	out = ssp_outfile_stream(outpath, si.follow, z, force, "sim2ev");
+	if (si.follow && verbose && ssp_in_pipe_size(si.in) > 0)
+		fprintf(stderr, "sim2ev: %s: pipe buffer %d KiB\n",
+		    ssp_in_name(si.in), ssp_in_pipe_size(si.in) >> 10);
 	snprintf(producer, sizeof(producer), "sim2ev %s", SSP_VERSION);
-	cfg.stream = stream;
-	cfg.source = ssp_in_name(in);
+	cfg.stream = si.stream;
+	cfg.source = ssp_in_name(si.in);
 	cfg.producer = producer;
-	cfg.meta = meta;
-	cfg.nmeta = nmeta;
+	cfg.meta = si.meta;
+	cfg.nmeta = si.nmeta;
 	cfg.out = out;
 	cfg.atoms = atoms;
-	cfg.syms = syms;
+	cfg.syms = si.syms;
 	if (ssp_conv_open(&c, &cfg, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
-	ssp_progress_init_as(&pg, ssp_in_size(in), "lines", "events", quiet);
-	if (cfg.sim == SSP_SIM_PCAP)
-		rc = ssp_pcapin_run(c, in, &at, atoms, &e);
-	else
-		rc = ssp_conv_run(c, in, follow, pg.on ? ssp_progress_cb : NULL, &pg, &e);
+	ssp_progress_init_as(&pg, ssp_in_size(si.in), "lines", "events", quiet);
+	ro = (struct ssp_convrun_opts){ cfg.sim, atoms, &si.at, pg.on ?
+	    ssp_progress_cb : NULL, &pg };
+	/* after bad input: the events before it, without an end block */
+	rc = ssp_convrun(c, si.in, out, &ro, &written, &e) == SSP_OK ? 0 :
+	    SSP_EXIT_FAIL;
 	ssp_progress_done(&pg);
-	if (rc == SSP_OK) {
-		rc = ssp_out_close(out, &e) == SSP_OK ? 0 : SSP_EXIT_FAIL;
-		written = rc == 0;
-		out = NULL;
-	} else {
-		rc = SSP_EXIT_FAIL;
-	}
-	if (rc != 0) {
+	if (rc != 0)
 		warnx("%s", e.msg);
-		/* after bad input, the events before it (no end block) */
-		ssp_conv_abort(c);
-		written = out != NULL && ssp_out_close(out, NULL) == SSP_OK;
-	}
 	/* the old file stays unless the new one was written */
 	if (!written)
 		ssp_outfile_abort();
@@ -421,17 +274,11 @@ main(int argc, char **argv)
 		rc = SSP_EXIT_FAIL;
 	}
 	if (stats)
-		ssp_convcheck_stats(stderr, c, "sim2ev", ssp_in_name(in));
-	check(c, &cfg, &w, ssp_in_name(in), rc == 0);
-	if (rc == 0)
-		check_empty(c, &cfg, &w, ssp_in_name(in), sbin, sberr);
+		ssp_convreport_stats(stderr, c, "sim2ev", cfg.source);
+	ssp_convreport_warn(&w, c, &cfg, cfg.source, rc == 0, si.sb, si.sberr);
 	ssp_conv_free(c);
-	ssp_in_close(in);
-	ssp_simbricks_input_close(sbin);
-	ssp_symtab_free(syms);
+	ssp_siminput_close(&si);
 	ssp_atoms_free(atoms);
-	free(symdesc);
-	free(stream);
 	if (outpath == NULL && ssp_cli_close_stdout("sim2ev") != 0)
 		rc = SSP_EXIT_FAIL;
 	return ssp_warn_status(&w, rc);

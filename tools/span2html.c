@@ -1,22 +1,19 @@
 /*
  * span2html: a span stream as one self-contained HTML page, a trace viewer
  * that needs no server and no network.  A sink: spans --> span2html -->
- * HTML.  The stream is read twice (sink/html.h): a file by its name,
- * standard input by seeking back when it is a file, else through a copy
- * spooled to an unlinked temporary file during the first read.  The page
+ * HTML.  The stream is read twice (sink/html.h, io/reread.h): a file by
+ * its name, standard input by seeking back when it is a file, else
+ * through a copy spooled to an unlinked temporary file during the first
+ * read.  The page
  * is built in memory and written to a temporary file that is renamed into
  * place, so a failure leaves nothing half-written.
  */
 #include <err.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -24,6 +21,7 @@
 #include "base/clock.h"
 #include "base/num.h"
 #include "io/in.h"
+#include "io/reread.h"
 #include "sink/html.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
@@ -72,40 +70,6 @@ usage(int code)
 	exit(code);
 }
 
-/* "all" or "slowest:N,sample:M" (either part may be left out). */
-static int
-parse_traces(const char *s, struct ssp_html_opts *o)
-{
-	char buf[128], *tok, *save = NULL, *colon;
-	const char *errstr;
-	int64_t v;
-
-	if (strcmp(s, "all") == 0) {
-		o->all = 1;
-		return 0;
-	}
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	strcpy(buf, s);
-	o->all = 0;
-	o->slowest = o->sample = 0;
-	for (tok = strtok_r(buf, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		if ((colon = strchr(tok, ':')) == NULL)
-			return -1;
-		*colon++ = '\0';
-		if (ssp_num_strtonum(colon, 0, UINT32_MAX, &v, &errstr) != 0)
-			return -1;
-		if (strcmp(tok, "slowest") == 0)
-			o->slowest = (uint32_t)v;
-		else if (strcmp(tok, "sample") == 0)
-			o->sample = (uint32_t)v;
-		else
-			return -1;
-	}
-	return 0;
-}
-
 static void
 tick(void *ctx, uint64_t records, uint64_t spans)
 {
@@ -113,57 +77,6 @@ tick(void *ctx, uint64_t records, uint64_t spans)
 	(void)records;
 
 	ssp_progress_tick(p, 0, records, spans);
-}
-
-/* Standard input as it is read, copied to the spool (a pipe is read once,
- * the second pass reads the copy). */
-struct tee {
-	int in, spool;
-	int err;		/* errno of a failed read or write, 0 */
-	int failed_write;
-};
-
-static ssize_t
-tee_read(void *ctx, void *buf, size_t n)
-{
-	struct tee *t = ctx;
-	ssize_t r, w;
-	size_t done = 0;
-
-	do
-		r = read(t->in, buf, n);
-	while (r < 0 && errno == EINTR);
-	if (r < 0) {
-		t->err = errno;
-		return -SSP_ERR_IO;
-	}
-	while (done < (size_t)r) {
-		w = write(t->spool, (const char *)buf + done, (size_t)r - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			t->err = w < 0 ? errno : ENOSPC;
-			t->failed_write = 1;
-			return -SSP_ERR_IO;
-		}
-		done += (size_t)w;
-	}
-	return r;
-}
-
-/* An unlinked temporary file in $TMPDIR (or /tmp): its descriptor, or -1. */
-static int
-spool_open(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/span2html.XXXXXX",
-	    dir != NULL && *dir != '\0' ? dir : "/tmp");
-	if ((fd = mkstemp(path)) >= 0)
-		unlink(path);
-	return fd;
 }
 
 int
@@ -191,16 +104,14 @@ main(int argc, char **argv)
 	struct ssp_err e = { 0 };
 	struct ssp_html *h;
 	struct ssp_in *in;
+	struct ssp_reread *twice;
 	struct ssp_rec_rd *rr;
 	const struct ssp_html_stats *st;
-	const char *outpath = NULL, *input, *errstr, *env, *name;
-	struct tee tee = { .in = STDIN_FILENO, .spool = -1 };
+	const char *outpath = NULL, *input, *errstr, *env;
 	char tool[64];
 	uint64_t t0, t1, t2;
-	struct stat sb;
-	off_t stdin_at = -1;
 	int64_t v;
-	int ch, verbose = 0, stats = 0, quiet = 0, force = 0, spool, rc;
+	int ch, verbose = 0, stats = 0, quiet = 0, force = 0;
 
 	while ((ch = getopt_long(argc, argv, "fho:qVv", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -225,7 +136,7 @@ main(int argc, char **argv)
 			break;
 		case O_NO_EVENTS: o.events = 0; break;
 		case O_TRACES:
-			if (parse_traces(optarg, &o) != 0) {
+			if (ssp_html_traces_parse(optarg, &o) != 0) {
 				warnx("--traces %s: not 'all' or 'slowest:N,sample:M'",
 				    optarg);
 				usage(SSP_EXIT_USAGE);
@@ -257,33 +168,11 @@ main(int argc, char **argv)
 	o.source = input;
 
 	t0 = ssp_clock_ns();
-	/* the first pass: a file by its name; standard input from where it
-	 * is when that is a file (read again from there); anything else (a
-	 * pipe, a FIFO, /dev/fd/N) through the spool */
-	if (strcmp(input, "-") == 0) {
-		name = "stdin";
-		if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode))
-			stdin_at = lseek(STDIN_FILENO, 0, SEEK_CUR);
-		spool = stdin_at < 0;
-	} else {
-		name = input;
-		spool = stat(input, &sb) == 0 && !S_ISREG(sb.st_mode);
-	}
-	if (spool) {
-		if (strcmp(input, "-") != 0 &&
-		    (tee.in = open(input, O_RDONLY | O_CLOEXEC)) < 0)
-			err(SSP_EXIT_FAIL, "%s", input);
-		if ((tee.spool = spool_open()) < 0)
-			err(SSP_EXIT_FAIL, "a temporary file for %s (in $TMPDIR, "
-			    "else /tmp)", name);
-		rc = ssp_in_fnopen(&in, tee_read, &tee, name, SSP_IN_ZSTD_AUTO,
-		    &e);
-	} else {
-		rc = ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e);
-	}
-	if (rc != SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK) {
-		if (tee.err != 0)
-			goto tee_failed;
+	/* the first pass (copied when the input cannot be read again) */
+	if (ssp_reread_open(&twice, &in, input, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (ssp_span_reader_open(&rr, in, &e) != SSP_OK) {
+		ssp_reread_failed(twice, &e);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
 	ssp_progress_init_as(&pg, -1, "records", "spans", quiet);
@@ -291,27 +180,14 @@ main(int argc, char **argv)
 	o.tick_ctx = &pg;
 	if (ssp_html_load(&h, rr, &o, &e) != SSP_OK) {
 		ssp_progress_done(&pg);
-		if (tee.err != 0)
-			goto tee_failed;
+		ssp_reread_failed(twice, &e);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
 	}
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
 	/* the second pass */
-	if (spool) {
-		if (tee.in != STDIN_FILENO)
-			close(tee.in);
-		if (lseek(tee.spool, 0, SEEK_SET) != 0)
-			err(SSP_EXIT_FAIL, "the copy of %s", name);
-		rc = ssp_in_fdopen(&in, tee.spool, name, SSP_IN_ZSTD_AUTO, &e);
-	} else if (stdin_at >= 0) {
-		if (lseek(STDIN_FILENO, stdin_at, SEEK_SET) != stdin_at)
-			err(SSP_EXIT_FAIL, "stdin");
-		rc = ssp_in_open(&in, "-", SSP_IN_ZSTD_AUTO, NULL, &e);
-	} else {
-		rc = ssp_in_open(&in, input, SSP_IN_ZSTD_AUTO, NULL, &e);
-	}
-	if (rc != SSP_OK || ssp_span_reader_open(&rr, in, &e) != SSP_OK ||
+	if (ssp_reread_again(twice, &in, &e) != SSP_OK ||
+	    ssp_span_reader_open(&rr, in, &e) != SSP_OK ||
 	    ssp_html_detail(h, rr, &e) != SSP_OK) {
 		ssp_progress_done(&pg);
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -319,6 +195,7 @@ main(int argc, char **argv)
 	ssp_progress_done(&pg);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);	/* closes the spool */
+	ssp_reread_close(twice);
 	t1 = ssp_clock_ns();
 	if (ssp_html_page(h, &page, &e) != SSP_OK)
 		errx(SSP_EXIT_FAIL, "%s", e.msg);
@@ -360,10 +237,4 @@ main(int argc, char **argv)
 	if (ssp_cli_close_stdout(PROG) != 0)
 		return SSP_EXIT_FAIL;
 	return 0;
-tee_failed:
-	errno = tee.err;
-	if (tee.failed_write)
-		err(SSP_EXIT_FAIL, "copying %s to a temporary file (in $TMPDIR, "
-		    "else /tmp) for the second pass", name);
-	err(SSP_EXIT_FAIL, "%s", name);
 }

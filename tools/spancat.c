@@ -13,6 +13,7 @@
 #include "base/num.h"
 #include "io/in.h"
 #include "sink/dump.h"
+#include "sink/spancount.h"
 #include "sink/spantree.h"
 #include "stream/span.h"
 #include "tools/common/cli.h"
@@ -23,11 +24,6 @@ static struct ssp_spantree_opts tree_opts;
 static size_t trees_printed;
 static const char *columns;	/* -c LIST */
 static int stats;		/* --stats */
-
-struct counts {
-	uint64_t kind[SSP_SK_NKINDS];
-	uint64_t links, events, other, roots, orphans, open, background;
-};
 
 static void
 usage(int code)
@@ -69,52 +65,10 @@ usage(int code)
 	exit(ssp_cli_done("spancat", code));
 }
 
-static void
-print_header(const struct ssp_rec_rd *rr)
-{
-	const struct ssp_schema *s = ssp_rec_rd_file_schema(rr);
-	size_t i;
-	unsigned t, k;
-
-	printf("# stream %s (format 1.%u)\n", ssp_rec_rd_name(rr),
-	    ssp_rec_rd_version_minor(rr));
-	for (i = 0; i < ssp_rec_rd_nmeta(rr); i++)
-		printf("# %s: %s\n", ssp_rec_rd_meta_at(rr, i)->key,
-		    ssp_rec_rd_meta_at(rr, i)->value);
-	for (t = 0; t < s->ntypes; t++) {
-		printf("# type %u %s:", t + 1, s->types[t].name);
-		for (k = 0; k < s->types[t].nf; k++)
-			printf(" %s/%c", s->types[t].f[k].name, s->types[t].f[k].enc);
-		printf("\n");
-	}
-}
-
-static void
-count(struct counts *c, const struct ssp_rec *r)
-{
-	if (r->type < SSP_SK_NKINDS) {
-		c->kind[r->type]++;
-		if (r->f[SSP_SF_PARENT] == 0)
-			c->roots++;
-		if (r->f[SSP_SF_FLAGS] & SSP_SPAN_ORPHAN)
-			c->orphans++;
-		if (r->f[SSP_SF_FLAGS] & SSP_SPAN_OPEN)
-			c->open++;
-		if (r->f[SSP_SF_FLAGS] & SSP_SPAN_BACKGROUND)
-			c->background++;
-	} else if (r->type == SSP_SPAN_T_LINK) {
-		c->links++;
-	} else if (r->type != SSP_TYPE_UNKNOWN) {
-		c->events++;
-	} else {
-		c->other++;
-	}
-}
-
 /* Returns 0, or 1 after warning about a bad input. */
 static int
 cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
-    struct counts *c)
+    struct ssp_spancount *c)
 {
 	struct ssp_in *in;
 	struct ssp_rec_rd *rr;
@@ -147,7 +101,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 		if ((names[i] = strndup(src[i].name, src[i].namelen)) == NULL)
 			errx(SSP_EXIT_FAIL, "out of memory");
 	if (header)
-		print_header(rr);
+		ssp_dump_header(stdout, rr, SSP_DUMP_TEXT, "stream");
 	if (mode == M_DUMP) {
 		struct ssp_dump_opts o = { (const char *const *)names,
 		    (size_t)n, columns, 1 };
@@ -169,7 +123,7 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 			}
 			break;
 		case M_COUNT:
-			count(c, &r);
+			ssp_spancount_add(c, &r);
 			break;
 		case M_TREE:
 			if (ssp_spantree_add(tree, &r, &e) != SSP_OK)
@@ -203,63 +157,6 @@ cat_one(const char *path, enum ssp_dump_fmt fmt, enum mode mode, int header,
 	return rc;
 }
 
-static void
-print_counts(const struct counts *c)
-{
-	uint64_t spans = 0;
-	unsigned k;
-
-	for (k = 0; k < SSP_SK_NKINDS; k++) {
-		if (c->kind[k] != 0)
-			printf("%12" PRIu64 " %s\n", c->kind[k], ssp_span_kind_name(k));
-		spans += c->kind[k];
-	}
-	printf("%12" PRIu64 " spans\n", spans);
-	printf("%12" PRIu64 " traces\n", c->roots);
-	printf("%12" PRIu64 " orphans\n", c->orphans);
-	printf("%12" PRIu64 " open\n", c->open);
-	printf("%12" PRIu64 " background\n", c->background);
-	printf("%12" PRIu64 " links\n", c->links);
-	printf("%12" PRIu64 " member events\n", c->events);
-	if (c->other != 0)
-		printf("%12" PRIu64 " (unknown record types)\n", c->other);
-}
-
-/* A trace id: 32 hex digits, or up to 16 for its low half; 0x allowed. */
-static int
-parse_trace(const char *s, struct ssp_spantree_opts *o)
-{
-	size_t n, i;
-	uint64_t hi = 0, lo = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		s += 2;
-	n = strlen(s);
-	if (n == 0 || n > 32)
-		return -1;
-	for (i = 0; i < n; i++) {
-		int c = s[i], v;
-
-		if (c >= '0' && c <= '9')
-			v = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v = c - 'A' + 10;
-		else
-			return -1;
-		if (n > 16 && i < n - 16)
-			hi = hi << 4 | (uint64_t)v;
-		else
-			lo = lo << 4 | (uint64_t)v;
-	}
-	o->trace = 1;
-	o->trace_hi = hi;
-	o->trace_lo = lo;
-	o->lo_only = n <= 16;
-	return 0;
-}
-
 /* -c's argument is a column list, not (as before 0.2) the first input. */
 static int
 is_columns(const char *s)
@@ -290,7 +187,7 @@ main(int argc, char **argv)
 	};
 	enum ssp_dump_fmt fmt = SSP_DUMP_TEXT;
 	enum mode mode = M_DUMP;
-	struct counts c;
+	struct ssp_spancount c;
 	int ch, header = 0, rc = 0, i;
 	int64_t v;
 	const char *errstr;
@@ -321,7 +218,7 @@ main(int argc, char **argv)
 			mode = M_TREE;
 			break;
 		case O_TRACE:
-			if (parse_trace(optarg, &tree_opts) != 0) {
+			if (ssp_spantree_parse_trace(optarg, &tree_opts) != 0) {
 				warnx("--trace %s: not a trace id (up to 32 hex "
 				    "digits)", optarg);
 				usage(SSP_EXIT_USAGE);
@@ -344,7 +241,7 @@ main(int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		rc |= cat_one(argv[i], fmt, mode, header, &c);
 	if (mode == M_COUNT)
-		print_counts(&c);
+		ssp_spancount_print(stdout, &c);
 	if (tree_opts.trace && trees_printed == 0 && rc == 0) {
 		fflush(stdout);
 		warnx("--trace: no trace %s in the input", tree_opts.lo_only ?

@@ -738,6 +738,20 @@ ssp_filter_funcs(struct ssp_filter *f, struct ssp_in *in, int whitelist,
 	return SSP_OK;
 }
 
+int
+ssp_filter_funcs_load(struct ssp_filter *f, const char *path, int whitelist,
+    const char *classes, struct ssp_err *e)
+{
+	struct ssp_in *in;
+	int r;
+
+	if ((r = ssp_in_open(&in, path, SSP_IN_ZSTD_AUTO, NULL, e)) != SSP_OK)
+		return r;
+	r = ssp_filter_funcs(f, in, whitelist, classes, e);
+	ssp_in_close(in);
+	return r;
+}
+
 /* --- the per-event check --------------------------------------------------- */
 
 static int
@@ -1157,4 +1171,17 @@ ssp_filter_run(struct ssp_filter *f, struct ssp_rec_rd *rr, struct ssp_rec_wr *w
 	return 1;
 fail:	/* only a failed write makes the output unusable */
 	return e->code == SSP_ERR_IO ? SSP_FILTER_EWRITE : -e->code;
+}
+
+int
+ssp_filter_end(struct ssp_rec_wr *w, int got, struct ssp_err *e)
+{
+	int r = SSP_OK;
+
+	if (got >= 0)
+		return ssp_rec_wr_close(w, e);
+	if (got != SSP_FILTER_EWRITE)
+		r = ssp_rec_wr_flush(w, e);
+	ssp_rec_wr_abort(w);
+	return r;
 }

@@ -91,6 +91,10 @@ void ssp_filter_interesting(struct ssp_filter *f);
  */
 int ssp_filter_funcs(struct ssp_filter *f, struct ssp_in *in, int whitelist,
     const char *classes, struct ssp_err *e);
+/* The same for the list in the file at path (zstd or gzip too): SSP_ERR_IO
+ * and the others of ssp_in_open when it cannot be read. */
+int ssp_filter_funcs_load(struct ssp_filter *f, const char *path,
+    int whitelist, const char *classes, struct ssp_err *e);
 /* Number of distinct names in the black- or whitelist. */
 size_t ssp_filter_nfuncs(const struct ssp_filter *f, int whitelist);
 
@@ -137,6 +141,15 @@ struct ssp_filter_stats {
  */
 int ssp_filter_run(struct ssp_filter *f, struct ssp_rec_rd *rr, struct ssp_rec_wr *w,
     struct ssp_filter_stats *st, uint64_t max, struct ssp_err *e);
+/*
+ * End the output of a run whose last ssp_filter_run returned got, and
+ * free w: after the whole input (got 0) the end block; after damaged
+ * input what was kept before it, without the end block, so readers
+ * downstream see the damage too; after SSP_FILTER_EWRITE nothing (the
+ * output is unusable).  SSP_OK, or the failed close's or flush's status
+ * (e set).
+ */
+int ssp_filter_end(struct ssp_rec_wr *w, int got, struct ssp_err *e);
 
 /* The type names and groups, for --list. */
 size_t ssp_filter_ngroups(void);

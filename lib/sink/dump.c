@@ -564,3 +564,59 @@ ssp_dump_free(struct ssp_dump *d)
 	ssp_buf_free(&d->jbuf);
 	free(d);
 }
+
+/* evcat -H and spancat -H (dump.h). */
+void
+ssp_dump_header(FILE *out, const struct ssp_rec_rd *rr, enum ssp_dump_fmt fmt,
+    const char *label)
+{
+	const struct ssp_schema *s = ssp_rec_rd_file_schema(rr);
+	const char *name = ssp_rec_rd_name(rr);
+	const struct ssp_meta *m;
+	size_t i;
+	unsigned t, k;
+
+	if (fmt == SSP_DUMP_JSON) {
+		fprintf(out, "{\"header\":{\"file\":");
+		ssp_dump_json_str(out, name, strlen(name));
+		fprintf(out, ",\"format\":\"1.%u\",\"meta\":{",
+		    ssp_rec_rd_version_minor(rr));
+		for (i = 0; i < ssp_rec_rd_nmeta(rr); i++) {
+			m = ssp_rec_rd_meta_at(rr, i);
+			if (i)
+				putc(',', out);
+			ssp_dump_json_str(out, m->key, strlen(m->key));
+			putc(':', out);
+			ssp_dump_json_str(out, m->value, strlen(m->value));
+		}
+		fprintf(out, "},\"types\":[");
+		for (t = 0; t < s->ntypes; t++) {
+			fprintf(out, "%s{\"name\":", t ? "," : "");
+			ssp_dump_json_str(out, s->types[t].name,
+			    strlen(s->types[t].name));
+			fprintf(out, ",\"fields\":[");
+			for (k = 0; k < s->types[t].nf; k++) {
+				fprintf(out, "%s[", k ? "," : "");
+				ssp_dump_json_str(out, s->types[t].f[k].name,
+				    strlen(s->types[t].f[k].name));
+				fprintf(out, ",\"%c\"]", s->types[t].f[k].enc);
+			}
+			fprintf(out, "]}");
+		}
+		fprintf(out, "]}}\n");
+		return;
+	}
+	fprintf(out, "# %s %s (format 1.%u)\n", label, name,
+	    ssp_rec_rd_version_minor(rr));
+	for (i = 0; i < ssp_rec_rd_nmeta(rr); i++) {
+		m = ssp_rec_rd_meta_at(rr, i);
+		fprintf(out, "# %s: %s\n", m->key, m->value);
+	}
+	for (t = 0; t < s->ntypes; t++) {
+		fprintf(out, "# type %u %s:", t + 1, s->types[t].name);
+		for (k = 0; k < s->types[t].nf; k++)
+			fprintf(out, " %s/%c", s->types[t].f[k].name,
+			    s->types[t].f[k].enc);
+		fprintf(out, "\n");
+	}
+}

@@ -69,5 +69,14 @@ void ssp_dump_value(char *buf, size_t n, char enc, uint64_t v,
     const struct ssp_rec_rd *rr);
 /* Write s as a JSON string (quotes included). */
 void ssp_dump_json_str(FILE *out, const char *s, size_t n);
+/*
+ * The stream header of rr (evcat -H, spancat -H): as text, "# LABEL NAME
+ * (format 1.m)", "# key: value" for each metadata entry and "# type N
+ * name: field/enc ..." for each type; with SSP_DUMP_JSON one object,
+ * {"header":{"file":...,"format":"1.m","meta":{...},"types":[...]}}
+ * (formats/text.md).
+ */
+void ssp_dump_header(FILE *out, const struct ssp_rec_rd *rr,
+    enum ssp_dump_fmt fmt, const char *label);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "sink/html_int.h"
 
 int
@@ -928,6 +929,39 @@ select_traces(struct ssp_html *h, struct ssp_err *e)
 	return SSP_OK;
 nomem:
 	return ssp_err_set(e, SSP_ERR_NOMEM, 0, "out of memory");
+}
+
+int
+ssp_html_traces_parse(const char *s, struct ssp_html_opts *o)
+{
+	char buf[128], *tok, *save = NULL, *colon;
+	const char *errstr;
+	int64_t v;
+
+	if (strcmp(s, "all") == 0) {
+		o->all = 1;
+		return 0;
+	}
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	o->all = 0;
+	o->slowest = o->sample = 0;
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save)) {
+		if ((colon = strchr(tok, ':')) == NULL)
+			return -1;
+		*colon++ = '\0';
+		if (ssp_num_strtonum(colon, 0, UINT32_MAX, &v, &errstr) != 0)
+			return -1;
+		if (strcmp(tok, "slowest") == 0)
+			o->slowest = (uint32_t)v;
+		else if (strcmp(tok, "sample") == 0)
+			o->sample = (uint32_t)v;
+		else
+			return -1;
+	}
+	return 0;
 }
 
 int

@@ -68,6 +68,13 @@ struct ssp_html_stats {
 	uint64_t json_bytes, gz_bytes, page_bytes;
 };
 
+/*
+ * --traces: "all", or "slowest:N,sample:M" (either part may be left out,
+ * N and M at most 2^32 - 1) into o->all, o->slowest and o->sample.  0, or
+ * -1 for anything else.
+ */
+int ssp_html_traces_parse(const char *s, struct ssp_html_opts *o);
+
 struct ssp_html;
 
 /* The first pass: read all of rr (a span stream reader).  Errors name

@@ -502,3 +502,38 @@ ssp_spantree_free(struct ssp_spantree *t)
 	free(t->arena);
 	free(t);
 }
+
+/* --trace (spantree.h) */
+int
+ssp_spantree_parse_trace(const char *s, struct ssp_spantree_opts *o)
+{
+	size_t n, i;
+	uint64_t hi = 0, lo = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	n = strlen(s);
+	if (n == 0 || n > 32)
+		return -1;
+	for (i = 0; i < n; i++) {
+		int c = s[i], v;
+
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v = c - 'A' + 10;
+		else
+			return -1;
+		if (n > 16 && i < n - 16)
+			hi = hi << 4 | (uint64_t)v;
+		else
+			lo = lo << 4 | (uint64_t)v;
+	}
+	o->trace = 1;
+	o->trace_hi = hi;
+	o->trace_lo = lo;
+	o->lo_only = n <= 16;
+	return 0;
+}

@@ -41,6 +41,11 @@ struct ssp_spantree_opts {
 };
 void ssp_spantree_print_opts(struct ssp_spantree *t, FILE *out,
     const struct ssp_spantree_opts *o);
+/*
+ * --trace ID into o: 32 hex digits, or up to 16 for the low half alone
+ * (the root's span id); "0x" allowed.  0, or -1 when s is no trace id.
+ */
+int ssp_spantree_parse_trace(const char *s, struct ssp_spantree_opts *o);
 /* Number of traces the last print showed. */
 size_t ssp_spantree_printed(const struct ssp_spantree *t);
 

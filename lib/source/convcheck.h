@@ -9,7 +9,6 @@
 #define SSP_CONVCHECK_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "source/conv.h"
 
@@ -46,11 +45,5 @@ size_t ssp_convcheck_run(struct ssp_convcheck *r, const struct ssp_conv *c,
 size_t ssp_convcheck_empty(struct ssp_convcheck *r, const struct ssp_conv *c,
     const struct ssp_conv_cfg *cfg, const char *src, size_t other,
     int other_stdout, int warned);
-
-/* sim2ev --stats: lines, events per type, skips per reason with their
- * first examples, recovered lines, the time offset; to f, each line
- * starting "PROG: SRC:" or indented. */
-void ssp_convcheck_stats(FILE *f, const struct ssp_conv *c, const char *prog,
-    const char *src);
 
 #endif

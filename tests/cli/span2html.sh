@@ -71,7 +71,7 @@ check "the data without its source is not empty" test "$(data "$T/a.html" "$nosr
 for p in stdin z pipe zpipe fifo; do
 	eq "$p: the same data as the file" "$(data "$T/$p.html" "$nosrc" | md5sum)" "$(data "$T/a.html" "$nosrc" | md5sum)"
 done
-check "no spool left in TMPDIR" sh -c '! ls "$1"/span2html.* 2>/dev/null' sh "$T"
+check "no spool left in TMPDIR" sh -c '! ls "$1"/ssp-reread.* "$1"/span2html.* 2>/dev/null' sh "$T"
 expect_rc 1 "a pipe, TMPDIR missing" sh -c 'cat "$1" | TMPDIR="$2/no/such" span2html -o "$2/x.html"' sh \
     "$T/in.sp" "$T"
 stderr_has "a temporary file for stdin"

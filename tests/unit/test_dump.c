@@ -169,6 +169,40 @@ test_csv_bad_columns(void **state)
 	}
 }
 
+/* The stream header, as -H prints it: text lines, or one JSON object. */
+static void
+test_header(void **state)
+{
+	struct fx *f = *state;
+	char *buf = NULL, want[128];
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+
+	assert_non_null(mf);
+	ssp_dump_header(mf, f->rr, SSP_DUMP_TEXT, "stream");
+	fclose(mf);
+	snprintf(want, sizeof(want), "# stream %s (format 1.", f->path);
+	assert_int_equal(strncmp(buf, want, strlen(want)), 0);
+	assert_non_null(strstr(buf, "\n# producer: test\n"));
+	assert_non_null(strstr(buf, "\n# stream: client gem5\n"));
+	assert_non_null(strstr(buf, "\n# type 1 host.syscall: "));
+	assert_int_equal(buf[len - 1], '\n');
+	free(buf);
+	mf = open_memstream(&buf, &len);
+	assert_non_null(mf);
+	ssp_dump_header(mf, f->rr, SSP_DUMP_JSON, "file");
+	fclose(mf);
+	snprintf(want, sizeof(want), "{\"header\":{\"file\":\"%s\",\"format\":"
+	    "\"1.", f->path);
+	assert_int_equal(strncmp(buf, want, strlen(want)), 0);
+	assert_non_null(strstr(buf, "\"producer\":\"test\""));
+	assert_non_null(strstr(buf, "\"types\":[{\"name\":\"host.syscall\","
+	    "\"fields\":[["));
+	assert_int_equal(strcmp(buf + len - 4, "]}}\n"), 0);
+	assert_null(strchr(buf, '#'));
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -179,6 +213,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_csv_columns_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv_bad_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_header, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

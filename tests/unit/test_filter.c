@@ -131,7 +131,7 @@ run(struct ssp_filter *f, const char *p, struct ssp_filter_stats *st,
 	assert_int_equal(ssp_out_open(&o, path2, 0, &e), SSP_OK);
 	assert_int_equal(ssp_filter_writer_open(f, &w, o, rr, "test", &e), SSP_OK);
 	assert_int_equal(ssp_filter_run(f, rr, w, st, UINT64_MAX, &e), 0);
-	assert_int_equal(ssp_rec_wr_close(w, &e), SSP_OK);
+	assert_int_equal(ssp_filter_end(w, 0, &e), SSP_OK);
 	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	ssp_rec_rd_close(rr);
 	ssp_in_close(in);
@@ -163,7 +163,8 @@ sum(const struct ssp_filter_stats *st)
 	return s;
 }
 
-/* Damaged input: -status, and what came before it was kept. */
+/* Damaged input: -status, and what came before it was kept, written
+ * without the end block by ssp_filter_end. */
 static void
 test_run_damaged(void **state)
 {
@@ -174,8 +175,10 @@ test_run_damaged(void **state)
 	struct ssp_rec_rd *rr;
 	struct ssp_out *o;
 	struct ssp_rec_wr *w;
+	struct ssp_rec r;
 	struct ssp_err e = { 0 };
 	struct stat sb;
+	int got, n = 0;
 
 	(void)state;
 	write_funcs(path, "host0", names, 3);
@@ -185,13 +188,40 @@ test_run_damaged(void **state)
 	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
 	assert_int_equal(ssp_out_open(&o, path2, 0, &e), SSP_OK);
 	assert_int_equal(ssp_filter_writer_open(f, &w, o, rr, "test", &e), SSP_OK);
-	assert_int_equal(ssp_filter_run(f, rr, w, &st, UINT64_MAX, &e),
-	    -SSP_ERR_TRUNCATED);
+	got = ssp_filter_run(f, rr, w, &st, UINT64_MAX, &e);
+	assert_int_equal(got, -SSP_ERR_TRUNCATED);
 	assert_int_equal(e.code, SSP_ERR_TRUNCATED);
 	assert_true(st.kept > 0 && st.kept == st.in);
-	ssp_rec_wr_abort(w);
-	ssp_out_abort(o);
+	assert_int_equal(ssp_filter_end(w, got, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
 	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	/* the kept events, then the damage */
+	assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1)
+		n++;
+	assert_int_equal(n, (int)st.kept);
+	assert_int_equal(got, -SSP_ERR_TRUNCATED);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	/* after a failed write: no end block, nothing more to report */
+	assert_int_equal(ssp_in_open(&in, path, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_event_reader_open(&rr, in, &e), SSP_OK);
+	assert_int_equal(ssp_out_open(&o, path2, 0, &e), SSP_OK);
+	assert_int_equal(ssp_filter_writer_open(f, &w, o, rr, "test", &e), SSP_OK);
+	assert_int_equal(ssp_filter_run(f, rr, w, &st, 1, &e), 1);
+	assert_int_equal(ssp_filter_end(w, SSP_FILTER_EWRITE, &e), SSP_OK);
+	assert_int_equal(ssp_out_close(o, &e), SSP_OK);
+	ssp_rec_rd_close(rr);
+	ssp_in_close(in);
+	assert_int_equal(ssp_in_open(&in, path2, 0, NULL, &e), SSP_OK);
+	if (ssp_event_reader_open(&rr, in, &e) == SSP_OK) {
+		while ((got = ssp_rec_rd_next(rr, &r, &e)) == 1)
+			;
+		assert_true(got < 0);
+		ssp_rec_rd_close(rr);
+	}
 	ssp_in_close(in);
 	ssp_filter_free(f);
 }
@@ -445,6 +475,39 @@ test_funcs_plain_list(void **state)
 	ssp_filter_free(f);
 }
 
+/* A list by its file's name: read whole, zstd by magic; a file not read
+ * is an I/O error, its content an INVAL one. */
+static void
+test_funcs_load(void **state)
+{
+	struct ssp_filter *f = ssp_filter_new();
+	struct ssp_err e = { 0 };
+	char zst[80], cmd[200];
+
+	(void)state;
+	spit(csvpath, "a\nb\n");
+	assert_int_equal(ssp_filter_funcs_load(f, csvpath, 0, NULL, &e), SSP_OK);
+	assert_int_equal(ssp_filter_nfuncs(f, 0), 2);
+	snprintf(zst, sizeof(zst), "%s.zst", csvpath);
+	spit(csvpath, "c\n");
+	snprintf(cmd, sizeof(cmd), "zstd -q -f -o '%s' '%s'", zst, csvpath);
+	if (system(cmd) == 0) {
+		assert_int_equal(ssp_filter_funcs_load(f, zst, 0, NULL, &e),
+		    SSP_OK);
+		assert_int_equal(ssp_filter_nfuncs(f, 0), 3);
+		unlink(zst);
+	}
+	spit(csvpath, "x,y\n");
+	assert_int_equal(ssp_filter_funcs_load(f, csvpath, 0, NULL, &e),
+	    SSP_ERR_INVAL);
+	assert_non_null(strstr(e.msg, ":1:1:"));
+	assert_int_equal(ssp_filter_funcs_load(f, "/nonexistent/list.csv", 1,
+	    NULL, &e), SSP_ERR_IO);
+	assert_non_null(strstr(e.msg, "/nonexistent/list.csv"));
+	assert_int_equal(ssp_filter_nfuncs(f, 1), 0);
+	ssp_filter_free(f);
+}
+
 static void
 test_funcs_errors(void **state)
 {
@@ -674,6 +737,7 @@ main(void)
 		cmocka_unit_test(test_netdev_interesting),
 		cmocka_unit_test(test_funcs_rules_csv),
 		cmocka_unit_test(test_funcs_plain_list),
+		cmocka_unit_test(test_funcs_load),
 		cmocka_unit_test(test_funcs_errors),
 		cmocka_unit_test(test_patterns),
 		cmocka_unit_test(test_reason_order),

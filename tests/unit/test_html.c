@@ -348,6 +348,28 @@ test_kctx_lanes(void **state)
 	ssp_html_free(h);
 }
 
+/* --traces: all, or slowest and sample (either left out: 0). */
+static void
+test_traces_parse(void **state)
+{
+	struct ssp_html_opts o = { .all = -1, .slowest = 7, .sample = 9 };
+
+	(void)state;
+	assert_int_equal(ssp_html_traces_parse("all", &o), 0);
+	assert_int_equal(o.all, 1);
+	assert_int_equal(ssp_html_traces_parse("slowest:5,sample:3", &o), 0);
+	assert_int_equal(o.all, 0);
+	assert_int_equal(o.slowest, 5);
+	assert_int_equal(o.sample, 3);
+	assert_int_equal(ssp_html_traces_parse("sample:4294967295", &o), 0);
+	assert_int_equal(o.slowest, 0);
+	assert_int_equal(o.sample, UINT32_MAX);
+	assert_int_equal(ssp_html_traces_parse("sample:4294967296", &o), -1);
+	assert_int_equal(ssp_html_traces_parse("slowest", &o), -1);
+	assert_int_equal(ssp_html_traces_parse("fastest:3", &o), -1);
+	assert_int_equal(ssp_html_traces_parse("slowest:-1", &o), -1);
+}
+
 int
 main(void)
 {
@@ -357,6 +379,7 @@ main(void)
 		cmocka_unit_test(test_page),
 		cmocka_unit_test(test_spill),
 		cmocka_unit_test(test_kctx_lanes),
+		cmocka_unit_test(test_traces_parse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

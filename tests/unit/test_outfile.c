@@ -1,8 +1,10 @@
 /*
  * Outputs written whole or not at all (tools/common/outfile): temporary
  * files beside the target, put in place by commit, removed by abort;
- * several at once; in place for what is not a regular file.  The signals
- * are tested with the real tools (tests/cli/outfile.sh).
+ * several at once; in place for what is not a regular file; a tool's
+ * binary output stream through them.  The signals, and the exits on a
+ * failure or a terminal, are tested with the real tools
+ * (tests/cli/outfile.sh, each tool's script).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "io/out.h"
 #include "tools/common/outfile.h"
 
 static char dir[64];
@@ -240,6 +243,64 @@ test_outfile_in_place(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* A tool's output stream: through a temporary file, or in place, and
+ * compressed by name or by request. */
+static void
+test_outfile_stream(void **state)
+{
+	struct ssp_out *o;
+	unsigned char b[4];
+	FILE *f;
+
+	(void)state;
+	put_file(at("s"), "old");
+	o = ssp_outfile_stream(at("s"), 0, 0, 0, "test");
+	assert_int_equal(ntmp(), 1);
+	assert_int_equal(ssp_out_write(o, "new", 3, NULL), SSP_OK);
+	assert_int_equal(ssp_out_close(o, NULL), SSP_OK);
+	assert_string_equal(text_of(at("s")), "old");
+	assert_int_equal(ssp_outfile_commit(), 0);
+	assert_string_equal(text_of(at("s")), "new");
+	/* --follow: written where it is, at once */
+	o = ssp_outfile_stream(at("s"), 1, 0, 0, "test");
+	assert_int_equal(ntmp(), 0);
+	assert_int_equal(ssp_out_write(o, "grown", 5, NULL), SSP_OK);
+	assert_int_equal(ssp_out_close(o, NULL), SSP_OK);
+	assert_string_equal(text_of(at("s")), "grown");
+	/* .zst, and -z whatever the name: a zstd frame */
+	o = ssp_outfile_stream(at("s.zst"), 1, 0, 0, "test");
+	assert_int_equal(ssp_out_write(o, "z", 1, NULL), SSP_OK);
+	assert_int_equal(ssp_out_close(o, NULL), SSP_OK);
+	o = ssp_outfile_stream(at("t"), 1, 1, 0, "test");
+	assert_int_equal(ssp_out_write(o, "z", 1, NULL), SSP_OK);
+	assert_int_equal(ssp_out_close(o, NULL), SSP_OK);
+	assert_non_null(f = fopen(at("t"), "r"));
+	assert_int_equal(fread(b, 1, 4, f), 4);
+	fclose(f);
+	assert_memory_equal(b, "\x28\xb5\x2f\xfd", 4);
+	assert_non_null(f = fopen(at("s.zst"), "r"));
+	assert_int_equal(fread(b, 1, 4, f), 4);
+	fclose(f);
+	assert_memory_equal(b, "\x28\xb5\x2f\xfd", 4);
+}
+
+/* Another file, standard output or a missing one is not the input. */
+static void
+test_outfile_not_input(void **state)
+{
+	int fd;
+
+	(void)state;
+	put_file(at("in"), "x");
+	put_file(at("other"), "y");
+	assert_true((fd = open(at("in"), O_RDONLY)) >= 0);
+	ssp_outfile_not_input(at("other"), fd);
+	ssp_outfile_not_input(at("missing"), fd);
+	ssp_outfile_not_input("-", fd);
+	ssp_outfile_not_input(NULL, fd);
+	close(fd);
+}
+
 int
 main(void)
 {
@@ -250,6 +311,8 @@ main(void)
 		cmocka_unit_test(test_outfile_write),
 		cmocka_unit_test(test_outfile_symlink),
 		cmocka_unit_test(test_outfile_in_place),
+		cmocka_unit_test(test_outfile_stream),
+		cmocka_unit_test(test_outfile_not_input),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

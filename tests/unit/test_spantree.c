@@ -46,11 +46,36 @@ test_small_buffer(void **state)
 	assert_string_equal(b, "4.601");
 }
 
+/* --trace: the whole id, its low half, 0x, and what is no id. */
+static void
+test_parse_trace(void **state)
+{
+	struct ssp_spantree_opts o = { 0 };
+
+	(void)state;
+	assert_int_equal(ssp_spantree_parse_trace(
+	    "0123456789abcdef0123456789ABCDEF", &o), 0);
+	assert_true(o.trace && !o.lo_only);
+	assert_true(o.trace_hi == 0x0123456789abcdefull);
+	assert_true(o.trace_lo == 0x0123456789abcdefull);
+	assert_int_equal(ssp_spantree_parse_trace("0x1f", &o), 0);
+	assert_true(o.lo_only && o.trace_hi == 0 && o.trace_lo == 0x1f);
+	/* 17 digits: the first is the high half's */
+	assert_int_equal(ssp_spantree_parse_trace("10000000000000002", &o), 0);
+	assert_true(!o.lo_only && o.trace_hi == 1 && o.trace_lo == 2);
+	assert_int_equal(ssp_spantree_parse_trace("", &o), -1);
+	assert_int_equal(ssp_spantree_parse_trace("0x", &o), -1);
+	assert_int_equal(ssp_spantree_parse_trace("xyz", &o), -1);
+	assert_int_equal(ssp_spantree_parse_trace(
+	    "0123456789abcdef0123456789abcdef0", &o), -1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_parse_trace),
 		cmocka_unit_test(test_small_buffer),
 	};
 

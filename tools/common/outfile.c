@@ -1,3 +1,4 @@
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/out.h"
 #include "tools/common/cli.h"
 #include "tools/common/outfile.h"
 
@@ -251,4 +253,35 @@ ssp_outfile_write(const char *path, const void *p, size_t n)
 	if (put(path, p, n, &s) != 0)
 		return -1;
 	return s != NULL ? commit(s) : 0;
+}
+
+struct ssp_out *
+ssp_outfile_stream(const char *path, int inplace, int zstd, int force,
+    const char *prog)
+{
+	struct ssp_out *o;
+	struct ssp_err e = { 0 };
+	const char *to = path;
+
+	if (!inplace && path != NULL && strcmp(path, "-") != 0 &&
+	    (to = ssp_outfile_begin(path)) == NULL)
+		err(SSP_EXIT_FAIL, "%s", path);
+	if (ssp_out_open_as(&o, to, path, zstd ? SSP_OUT_ZDEFAULT :
+	    SSP_OUT_ZAUTO, &e) != SSP_OK)
+		errx(SSP_EXIT_FAIL, "%s", e.msg);
+	if (ssp_cli_refuse_tty(ssp_out_fd(o), force, prog) != 0) {
+		ssp_out_abort(o);
+		exit(SSP_EXIT_FAIL);
+	}
+	return o;
+}
+
+void
+ssp_outfile_not_input(const char *path, int in_fd)
+{
+	struct stat a, b;
+
+	if (path != NULL && strcmp(path, "-") != 0 && fstat(in_fd, &a) == 0 &&
+	    stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		errx(SSP_EXIT_FAIL, "%s: the output is the input file", path);
 }

@@ -21,6 +21,8 @@
 
 #include <stddef.h>
 
+struct ssp_out;
+
 /*
  * The path the tool must write for path: a new empty temporary file
  * "PATH.tmpXXXXXX" (mode 0666 less the umask, as open(2) gives) when path
@@ -44,5 +46,18 @@ int ssp_outfile_put(const char *path, const void *p, size_t n);
 /* begin, write n bytes of p, and put this one output in place (not the
  * others pending): 0, or -1 with errno set. */
 int ssp_outfile_write(const char *path, const void *p, size_t n);
+/*
+ * A tool's binary output stream (lib/io/out.h): path written whole
+ * (begin; the tool commits or aborts), or in place with inplace (sim2ev
+ * --follow: readers follow the file as it grows), or standard output for
+ * NULL and "-"; compressed when path ends in .zst or with zstd (-z).  A
+ * terminal is refused unless force (ssp_cli_refuse_tty).  Exits 1 with a
+ * message when the output cannot be opened or is refused.
+ */
+struct ssp_out *ssp_outfile_stream(const char *path, int inplace, int zstd,
+    int force, const char *prog);
+/* Exit 1 ("PATH: the output is the input file") when path names the
+ * file open as in_fd: a filter would destroy what it reads. */
+void ssp_outfile_not_input(const char *path, int in_fd);
 
 #endif

@@ -1,11 +1,13 @@
 /*
  * evspan's --stats report and its -v summary line (evspan(1)): the span
- * builder's counters per stream, per drop reason, per span kind and
- * cause, in the layout the tests and users read.  The counts add up
- * (in = used + dropped per stream).
+ * builder's counters (lib/span: ssp_evspan_stats and the rest) per
+ * stream, per drop reason, per span kind and cause, in the layout the
+ * tests and users read.  The counts add up (in = used + dropped per
+ * stream).  What a person reads is the tool's to print, not the
+ * library's: compiled into the tools only.
  */
-#ifndef SSP_EVSTATS_H
-#define SSP_EVSTATS_H
+#ifndef SSP_TOOLS_EVSTATS_H
+#define SSP_TOOLS_EVSTATS_H
 
 #include <stdio.h>
 

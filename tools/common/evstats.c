@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "span/evstats.h"
 #include "span/kctx.h"
 #include "span/spanb.h"
 #include "stream/event.h"
 #include "stream/span.h"
+#include "tools/common/evstats.h"
 
 /* The kernel context model's counters (SPEC §3b, evspan(1) --stats). */
 static void
