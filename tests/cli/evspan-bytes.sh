@@ -26,6 +26,10 @@
 # from the earlier one only in call= (spancat of both compared; on top of
 # event format 1.2, main's evspan and this one differ in the call column
 # of 1067 of 1520 host.syscall rows, nothing else).
+# Updated for simsynth's nicbm logs printing `pending` as nicbm does (a
+# DMA issued on a completion counts the completed one): samples/dumbbell
+# was regenerated, and of its --events output's 61453 rows only the
+# pending column of nic_dma_* events differs.
 . "$(dirname "$0")/../lib.sh"
 RULES="$TOP/rules/linux-i40e.csv"
 
@@ -55,7 +59,7 @@ same "dumbbell, root,net-syscalls" 10ce226d12facc0ae7a4573cc2118b70447a38ef55df0
 mkdir "$T/s"
 cp "$TOP/samples/dumbbell/"* "$T/s/"
 (cd "$T/s" && sh -c "$(grep '^sim2ev' commands.sh)") > /dev/null 2>&1
-same "samples/dumbbell, --events" d636c35b3212e47846edd16553eb8b1603684790462a223b943197cef6eb685c \
+same "samples/dumbbell, --events" 0fb84c86a6938e5d2649e3f5317f064d5431260b0c13aa676d953cda9f38a548 \
     -e --seed 1 -t "$T/s/topology.csv" -r "$T/s/rules.csv"
 
 # twoclients: links, background traffic
