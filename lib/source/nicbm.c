@@ -281,7 +281,7 @@ entry(struct ssp_nicbm *n, const char *s, const char *end, struct ssp_pline *o,
 	/* Enso's "<ps> enso: " first: the checks below would scan its
 	 * lines (most of a DEBUG_DEV log) for nothing */
 	q = p;
-	if (!info && p < end && (unsigned)(*p - '0') < 10 &&
+	if (p < end && (unsigned)(*p - '0') < 10 &&
 	    ssp_scan_dec(&q, end, &ts) == 0 &&
 	    SSP_LIT(&q, end, " enso: ") == 0)
 		return enso_line(n, ts, q, end, o);
@@ -299,11 +299,9 @@ entry(struct ssp_nicbm *n, const char *s, const char *end, struct ssp_pline *o,
 	}
 	if (is_status(p, end))
 		return ssp_pline_skip(o, SSP_SKIP_NICINFO);
-	/* "<ps> nicbm: <msg>" (the 2021 trace parser's form); "<ps> enso: " */
+	/* "<ps> nicbm: <msg>" (the 2021 trace parser's form) */
 	q = p;
 	if (ssp_scan_dec(&q, end, &ts) == 0 && SSP_LIT(&q, end, " ") == 0) {
-		if (SSP_LIT(&q, end, "enso: ") == 0)
-			return enso_line(n, ts, q, end, o);
 		if (SSP_LIT(&q, end, "nicbm: ") == 0) {
 			if (ts > INT64_MAX)
 				return ssp_pline_bad(o, "timestamp out of range");
